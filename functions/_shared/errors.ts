@@ -1,0 +1,52 @@
+/** Typed domain errors. The http chain maps them to a status in one place (see http/http-errors.ts). */
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends DomainError {
+  constructor(message: string, issues?: { path: string; message: string }[]) {
+    super(400, message, issues);
+  }
+}
+export class Unauthorized extends DomainError {
+  constructor(message = 'Sign-in required') {
+    super(401, message);
+  }
+}
+export class Forbidden extends DomainError {
+  constructor(message = 'You do not have access to this resource') {
+    super(403, message);
+  }
+}
+export class NotFound extends DomainError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+export class MethodNotAllowed extends DomainError {
+  constructor(message: string) {
+    super(405, message);
+  }
+}
+export class Conflict extends DomainError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class PayloadTooLarge extends DomainError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+export class TooManyRequests extends DomainError {
+  constructor(message: string) {
+    super(429, message);
+  }
+}

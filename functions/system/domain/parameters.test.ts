@@ -1,0 +1,62 @@
+import type { Parameter } from '../../../shared/contracts/system';
+import { Conflict, NotFound } from '../../_shared/errors';
+import { createParameters } from './parameters';
+
+const memoryStore = () => {
+  const rows = new Map<string, Parameter>();
+  return {
+    rows,
+    get: async (id: string) => rows.get(id),
+    list: async () => ({ items: [...rows.values()], nextCursor: undefined }),
+    create: async (p: Parameter) => (rows.has(p.id) ? false : (rows.set(p.id, p), true)),
+    update: async (id: string, value: Parameter['value'], updated: number) => {
+      if (!rows.has(id)) return undefined;
+      const p = { id, value, updated };
+      rows.set(id, p);
+      return p;
+    },
+    remove: async (id: string) => rows.delete(id),
+  };
+};
+
+describe('system parameters', () => {
+  let clock = 1_000;
+  const setup = () => {
+    const store = memoryStore();
+    return { store, parameters: createParameters({ store, now: () => clock }) };
+  };
+
+  it('stamps the server clock on create and update, whatever the client sent', async () => {
+    const { parameters } = setup();
+    clock = 5_000;
+    expect(await parameters.create({ id: 'banner', value: 'hello' })).toEqual({
+      id: 'banner',
+      value: 'hello',
+      updated: 5_000,
+    });
+    clock = 9_000;
+    expect(await parameters.update('banner', { on: true })).toEqual({
+      id: 'banner',
+      value: { on: true },
+      updated: 9_000,
+    });
+  });
+
+  it('refuses to create an id twice', async () => {
+    const { parameters, store } = setup();
+    await parameters.create({ id: 'a', value: 1 });
+    await expect(parameters.create({ id: 'a', value: 2 })).rejects.toThrow(new Conflict('Parameter already exists: a'));
+    expect(store.rows.get('a')?.value).toBe(1);
+  });
+
+  it.each([
+    ['get', (p: ReturnType<typeof setup>['parameters']) => p.get('nope')],
+    ['update', (p: ReturnType<typeof setup>['parameters']) => p.update('nope', 1)],
+    ['remove', (p: ReturnType<typeof setup>['parameters']) => p.remove('nope')],
+  ])('answers %s of an unknown id with a 404 naming it', async (_op, call) => {
+    const { parameters } = setup();
+    const error = await call(parameters).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFound);
+    expect((error as NotFound).message).toBe('Parameter not found: nope');
+  });
+});

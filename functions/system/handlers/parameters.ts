@@ -1,0 +1,11 @@
+import type { system } from '../../../shared/contracts/system';
+import type { AreaHandlers } from '../../_shared/http/http-area';
+import type { SystemDeps } from '../deps';
+
+export const parameterHandlers: AreaHandlers<typeof system, SystemDeps> = {
+  listParameters: ({ query }, { parameters }) => parameters.list(query),
+  getParameter: ({ params }, { parameters }) => parameters.get(params.id),
+  createParameter: ({ body }, { parameters }) => parameters.create(body),
+  updateParameter: ({ params, body }, { parameters }) => parameters.update(params.id, body.value),
+  deleteParameter: ({ params }, { parameters }) => parameters.remove(params.id),
+};

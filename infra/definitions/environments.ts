@@ -1,0 +1,21 @@
+/** Spec §9: every environment lives in us-west-2. */
+export const REGION = 'us-west-2';
+
+export const ENVIRONMENTS = ['local', 'dev', 'dev-1', 'dev-2', 'preview', 'prod'] as const;
+export type EnvName = (typeof ENVIRONMENTS)[number];
+
+export const isEnvName = (name: string): name is EnvName => (ENVIRONMENTS as readonly string[]).includes(name);
+
+export interface EnvironmentSettings {
+  name: EnvName;
+  /** Production data survives a stack deletion; the rest is disposable. */
+  retainData: boolean;
+  /** Origins the APIs answer CORS for, besides the environment's own web distribution. */
+  extraCorsOrigins: string[];
+}
+
+export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
+  name,
+  retainData: name === 'prod' || name === 'preview',
+  extraCorsOrigins: name === 'prod' ? [] : ['http://localhost:5173'],
+});

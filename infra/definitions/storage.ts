@@ -1,0 +1,28 @@
+import type { EnvName } from './environments';
+
+/** Spec §9: the chart-data bucket; the local environment reuses the dev bucket's name. */
+export const chartDataBucketName = (env: EnvName): string =>
+  `sensor-data-api-${env === 'local' ? 'dev' : env}-chartdata`;
+
+/** Spec §9: the organizations' logo file store. */
+export const logoBucketName = (env: EnvName): string => `organizations-${env}-logofiles`;
+
+export const BUCKETS = {
+  chartData: { constructId: 'ChartDataBucket', envVar: 'CHART_DATA_BUCKET', name: chartDataBucketName },
+  logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
+} as const;
+
+export type BucketKey = keyof typeof BUCKETS;
+
+/** The background jobs queue (notifications, exports, deletions) and its dead-letter queue. */
+export const QUEUES = {
+  jobs: {
+    constructId: 'JobsQueue',
+    envVar: 'JOBS_QUEUE_URL',
+    name: (env: EnvName) => `jobs-${env}`,
+    deadLetterName: (env: EnvName) => `jobs-${env}-dlq`,
+    /** Receives before a message moves to the dead-letter queue. */
+    maxReceiveCount: 5,
+    visibilityTimeoutSeconds: 120,
+  },
+} as const;

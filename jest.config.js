@@ -1,0 +1,45 @@
+/** jest in ESM mode (middy is ESM-only), TypeScript through @swc/jest. */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        target: 'es2022',
+        transform: { react: { runtime: 'automatic' } },
+      },
+      module: { type: 'es6' },
+    },
+  ],
+};
+const common = {
+  transform,
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/cdk.out', '<rootDir>/.local'],
+};
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{shared,functions,infra,frontend}/**/*.test.{ts,tsx}'],
+    },
+    {
+      ...common,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+    },
+    {
+      ...common,
+      // Integration, authorization matrix and end-to-end tests share one local stack, started once.
+      displayName: 'stack',
+      testMatch: ['<rootDir>/test/{integration,e2e}/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * What the web app needs to know about the environment it runs in. Served as `/runtime-config.json`:
+ * by the local stack from `.local/stack.json`, by the web stack from the deployed resources. The
+ * front-end code is identical in both homes; only this document differs.
+ */
+export const RuntimeConfig = z.object({
+  env: z.string(),
+  region: z.string(),
+  /** Base URL per service area, e.g. `{ system: 'http://localhost:3000/system' }`. */
+  apiBaseUrls: z.record(z.string(), z.string().url()),
+  auth: z.object({
+    userPoolId: z.string(),
+    userPoolClientId: z.string(),
+    /** Only set locally: the Cognito-compatible endpoint in front of cognito-local. */
+    userPoolEndpoint: z.string().url().optional(),
+    /** cognito-local has no SRP, so the local home signs in with USER_PASSWORD_AUTH. */
+    authFlowType: z.enum(['USER_SRP_AUTH', 'USER_PASSWORD_AUTH']),
+  }),
+  /** MQTT over WebSocket for live data. */
+  realtimeUrl: z.string().optional(),
+  /** Local only: where sent e-mail can be read. */
+  mailViewerUrl: z.string().url().optional(),
+});
+export type RuntimeConfig = z.infer<typeof RuntimeConfig>;

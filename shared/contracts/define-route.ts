@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import type { GroupName } from '../auth/groups';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route. `guest`: anyone, with or without a token (a bad token is still 401);
+ * `signedIn`: any verified token; `group`: the caller's best precedence reaches the group's (spec §6).
+ */
+export type Access = { kind: 'guest' } | { kind: 'signedIn' } | { kind: 'group'; group: GroupName };
+
+export const guest = { kind: 'guest' } as const satisfies Access;
+export const signedIn = { kind: 'signedIn' } as const satisfies Access;
+export const minGroup = <G extends GroupName>(group: G) => ({ kind: 'group', group }) as const satisfies Access;
+
+// biome-ignore lint/suspicious/noExplicitAny: a contract may carry any zod object shape
+type AnyObject = z.ZodObject<any>;
+// biome-ignore lint/suspicious/noExplicitAny: a route's own schemas are checked where it is defined
+export type AnyRoute = RouteDefinition<any, any, any, any, Access>;
+
+export interface RouteDefinition<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  AC extends Access = Access,
+> {
+  method: HttpMethod;
+  /** API Gateway style template, e.g. `/parameters/{id}`; spelled as the spec spells it. */
+  path: string;
+  access: AC;
+  summary: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** @default 200 (204 when the response is `z.void()`) */
+  status?: number;
+}
+
+export const defineRoute = <
+  P extends AnyObject = never,
+  Q extends AnyObject = never,
+  B extends z.ZodType = never,
+  R extends z.ZodType = z.ZodType,
+  const AC extends Access = Access,
+>(
+  route: RouteDefinition<P, Q, B, R, AC>,
+) => route;
+
+export type Routes = Record<string, AnyRoute>;
+
+export interface Area<N extends string = string, R extends Routes = Routes> {
+  /** Service area name: the local gateway prefix `/{name}`, the cloud host `{name}.{apiHost}`. */
+  name: N;
+  routes: R;
+}
+
+export const defineArea = <const N extends string, R extends Routes>(name: N, routes: R): Area<N, R> => ({
+  name,
+  routes,
+});
+
+// A part the route leaves out is inferred as `never` or `any` (depending on the compiler); both mean absent.
+type IsAny<S> = 0 extends 1 & S ? true : false;
+type Defined<S> = IsAny<S> extends true ? never : [NonNullable<S>] extends [never] ? never : NonNullable<S>;
+type Infer<S, Fallback> = [Defined<S>] extends [never]
+  ? Fallback
+  : Defined<S> extends z.ZodType
+    ? z.infer<Defined<S>>
+    : Fallback;
+type Input<S> = Defined<S> extends z.ZodType ? z.input<Defined<S>> : never;
+
+/** What a handler receives: parsed and validated by the chain. */
+export interface ParsedRequest<R extends AnyRoute> {
+  params: Infer<R['params'], Record<string, never>>;
+  query: Infer<R['query'], Record<string, never>>;
+  body: Infer<R['body'], undefined>;
+}
+export type RouteResponse<R extends AnyRoute> = z.infer<R['response']>;
+
+/** What a client sends: schema inputs (defaults and coercions stay optional); absent parts are not asked for. */
+export type RouteRequest<R extends AnyRoute> = ([Defined<R['params']>] extends [never]
+  ? { params?: undefined }
+  : { params: Input<R['params']> }) &
+  ([Defined<R['query']>] extends [never] ? { query?: undefined } : { query?: Input<R['query']> }) &
+  ([Defined<R['body']>] extends [never] ? { body?: undefined } : { body: Input<R['body']> });
+
+export const successStatus = (route: AnyRoute): number =>
+  route.status ?? (route.response instanceof z.ZodVoid ? 204 : 200);
+
+/** The names in `{braces}` of a path template, in order. */
+export const pathParamNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+/** `/parameter/` and `/parameter` are one resource (API Gateway ignores a trailing slash). */
+export const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+export const fillPath = (path: string, params: Record<string, unknown>): string =>
+  normalizePath(path).replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || String(value) === '') {
+      throw new Error(`Missing path parameter "${name}" for ${path}`);
+    }
+    return encodeURIComponent(String(value));
+  });
+
+export const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${normalizePath(path)}`;
+
+/** Matches a concrete request path against one area's routes; used by the local gateway. */
+export const createRouteMatcher = (routes: Routes) => {
+  const compiled = Object.entries(routes).map(([name, route]) => {
+    const names = pathParamNames(route.path);
+    const pattern = normalizePath(route.path)
+      .split('/')
+      .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return { name, route, names, regex: new RegExp(`^${pattern}$`) };
+  });
+  return (method: string, path: string) => {
+    const target = normalizePath(path);
+    let pathMatched = false;
+    for (const c of compiled) {
+      const m = c.regex.exec(target);
+      if (!m) continue;
+      pathMatched = true;
+      if (c.route.method !== method.toUpperCase()) continue;
+      const params = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+      return { name: c.name, route: c.route, params } as const;
+    }
+    return pathMatched ? ('method-not-allowed' as const) : undefined;
+  };
+};
