@@ -1,0 +1,5 @@
+export const LoadingPage = () => (
+  <div className="loading" role="status" aria-live="polite">
+    Loading…
+  </div>
+);

@@ -1,0 +1,36 @@
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { AdminHomePage } from '../features/admin/admin-home-page';
+import { LoginPage } from '../features/auth/login-page';
+import { RequireSession } from '../features/auth/require-session';
+import { RequireStaff } from '../features/auth/require-staff';
+import { DashboardPage } from '../features/dashboard/dashboard-page';
+import { ParametersPage } from '../features/system/parameters-page';
+import { AppLayout } from './app-layout';
+import { NotFoundPage } from './not-found-page';
+
+/** Every screen of the app. Guests reach only /login; /admin needs Employees or Administrators. */
+export const createRouter = () =>
+  createBrowserRouter([
+    { path: '/login', element: <LoginPage /> },
+    { path: '/', element: <Navigate to="/dashboard" replace /> },
+    {
+      element: <RequireSession />,
+      children: [
+        {
+          element: <AppLayout />,
+          children: [
+            { path: '/dashboard', element: <DashboardPage /> },
+            {
+              path: '/admin',
+              element: <RequireStaff />,
+              children: [
+                { index: true, element: <AdminHomePage /> },
+                { path: 'parameters', element: <ParametersPage /> },
+              ],
+            },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ]);

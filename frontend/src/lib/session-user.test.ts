@@ -1,0 +1,30 @@
+import { groupsClaim, sessionUserFrom } from './session-user';
+
+describe('groupsClaim', () => {
+  it('reads cognito:groups and ignores anything that is not a string', () => {
+    expect(groupsClaim({ 'cognito:groups': ['Employees', 3, 'Administrators'] })).toEqual([
+      'Employees',
+      'Administrators',
+    ]);
+  });
+
+  it('is empty without the claim', () => {
+    expect(groupsClaim({})).toEqual([]);
+    expect(groupsClaim({ 'cognito:groups': 'Employees' })).toEqual([]);
+  });
+});
+
+describe('sessionUserFrom', () => {
+  it('takes groups and username from the access token and the e-mail from the ID token', () => {
+    expect(
+      sessionUserFrom(
+        { sub: 's-1', username: 'u-1', 'cognito:groups': ['Employees'] },
+        { email: 'ada@example.com', 'cognito:username': 'u-1' },
+      ),
+    ).toEqual({ username: 'u-1', email: 'ada@example.com', groups: ['Employees'] });
+  });
+
+  it('falls back to the subject when nothing else names the user', () => {
+    expect(sessionUserFrom({ sub: 's-1' }, undefined)).toEqual({ username: 's-1', email: undefined, groups: [] });
+  });
+});
