@@ -33,3 +33,9 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
 
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */
 export const handlerEntry = (area: AreaName): string => `functions/${area}/handler.ts`;
+
+/** Queue workers: the CDK wires each as an SQS event source; the local stack polls for it. */
+export const WORKERS: { name: string; entry: string; queue: 'jobs' }[] = [];
+
+/** IoT topic rules with a Lambda action: the CDK creates the rule; locally the MQTT rule bridge invokes it. */
+export const IOT_RULES: { name: string; entry: string; topicFilter: string }[] = [];

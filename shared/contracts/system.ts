@@ -10,7 +10,9 @@ export const ParameterId = z
   .regex(/^[A-Za-z0-9._:-]+$/, 'Parameter id may contain only letters, digits, ".", "_", ":" and "-"');
 
 /** Any JSON value: parameters hold strings, numbers, flags or small documents. */
-export const ParameterValue = z.json();
+export const ParameterValue = z.json({
+  error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a JSON value'),
+});
 
 export const Parameter = z.object({ id: ParameterId, value: ParameterValue, updated: EpochMillis });
 export type Parameter = z.infer<typeof Parameter>;

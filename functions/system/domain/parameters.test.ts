@@ -8,7 +8,11 @@ const memoryStore = () => {
     rows,
     get: async (id: string) => rows.get(id),
     list: async () => ({ items: [...rows.values()], nextCursor: undefined }),
-    create: async (p: Parameter) => (rows.has(p.id) ? false : (rows.set(p.id, p), true)),
+    create: async (p: Parameter) => {
+      if (rows.has(p.id)) return false;
+      rows.set(p.id, p);
+      return true;
+    },
     update: async (id: string, value: Parameter['value'], updated: number) => {
       if (!rows.has(id)) return undefined;
       const p = { id, value, updated };

@@ -1,0 +1,202 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  type CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  ListGroupsCommand,
+  ListUserPoolClientsCommand,
+  ListUserPoolsCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import {
+  type AttributeDefinition,
+  CreateTableCommand,
+  type DynamoDBClient,
+  ListTablesCommand,
+} from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GROUPS, USER_POOL } from '../definitions/auth';
+import type { EnvName } from '../definitions/environments';
+import { BUCKETS, QUEUES } from '../definitions/storage';
+import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
+import { DEMO_ACCOUNTS, DEMO_PARAMETERS, DEMO_PASSWORD } from './demo-data';
+
+const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
+
+/** Creates every table of the shared definitions that does not exist yet. */
+export const createTables = async (dynamo: DynamoDBClient, env: EnvName): Promise<Record<string, string>> => {
+  const existing = new Set((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []);
+  const names: Record<string, string> = {};
+  for (const [key, table] of Object.entries(TABLES) as [string, TableDefinition][]) {
+    const name = tableName(table, env);
+    names[key] = name;
+    if (existing.has(name)) continue;
+    const keys = [
+      table.partitionKey,
+      table.sortKey,
+      ...(table.indexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey]),
+    ];
+    const attributes = new Map<string, AttributeDefinition>();
+    for (const k of keys) if (k) attributes.set(k.name, { AttributeName: k.name, AttributeType: k.type });
+    const schema = (pk: { name: string }, sk?: { name: string }) => [
+      { AttributeName: pk.name, KeyType: 'HASH' as const },
+      ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+    ];
+    await dynamo.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes.values()],
+        KeySchema: schema(table.partitionKey, table.sortKey),
+        GlobalSecondaryIndexes: table.indexes?.length
+          ? table.indexes.map((index) => ({
+              IndexName: index.name,
+              KeySchema: schema(index.partitionKey, index.sortKey),
+              Projection: { ProjectionType: 'ALL' },
+            }))
+          : undefined,
+      }),
+    );
+  }
+  return names;
+};
+
+export const createBuckets = async (s3: S3Client, env: EnvName): Promise<Record<string, string>> => {
+  const names: Record<string, string> = {};
+  for (const [key, bucket] of Object.entries(BUCKETS)) {
+    names[key] = bucket.name(env);
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: names[key] }));
+    } catch (error) {
+      if (!isNamed(error, 'BucketAlreadyOwnedByYou', 'BucketAlreadyExists')) throw error;
+    }
+  }
+  return names;
+};
+
+export const createQueues = (
+  createQueue: (name: string, attributes?: Record<string, string>) => { queueUrl: string; queueArn: string },
+  env: EnvName,
+) => {
+  const { jobs } = QUEUES;
+  const dlq = createQueue(jobs.deadLetterName(env), { MessageRetentionPeriod: String(14 * 24 * 3600) });
+  const queue = createQueue(jobs.name(env), {
+    VisibilityTimeout: String(jobs.visibilityTimeoutSeconds),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: jobs.maxReceiveCount }),
+  });
+  return { jobs: queue.queueUrl, jobsDeadLetter: dlq.queueUrl };
+};
+
+/** Finds or creates the pool, its web client and the spec's six groups. */
+export const createUserPool = async (cognito: CognitoIdentityProviderClient, env: EnvName) => {
+  const poolName = USER_POOL.name(env);
+  const pools = await cognito.send(new ListUserPoolsCommand({ MaxResults: 60 }));
+  let userPoolId = pools.UserPools?.find((p) => p.Name === poolName)?.Id;
+  if (!userPoolId) {
+    const { passwordPolicy } = USER_POOL;
+    const created = await cognito.send(
+      new CreateUserPoolCommand({
+        PoolName: poolName,
+        UsernameAttributes: [...USER_POOL.usernameAttributes],
+        AutoVerifiedAttributes: ['email'],
+        Policies: {
+          PasswordPolicy: {
+            MinimumLength: passwordPolicy.minLength,
+            RequireLowercase: passwordPolicy.requireLowercase,
+            RequireUppercase: passwordPolicy.requireUppercase,
+            RequireNumbers: passwordPolicy.requireDigits,
+            RequireSymbols: passwordPolicy.requireSymbols,
+          },
+        },
+      }),
+    );
+    userPoolId = created.UserPool!.Id!;
+  }
+  const clientName = USER_POOL.webClientName(env);
+  const clients = await cognito.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
+  let clientId = clients.UserPoolClients?.find((c) => c.ClientName === clientName)?.ClientId;
+  if (!clientId) {
+    const created = await cognito.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: userPoolId,
+        ClientName: clientName,
+        // Locally only: cognito-local has no SRP, so the web app signs in with USER_PASSWORD_AUTH.
+        ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      }),
+    );
+    clientId = created.UserPoolClient!.ClientId!;
+  }
+  // ListGroups rather than GetGroup: cognito-local's GetGroup fails on a pool without groups.
+  const existing = await cognito.send(new ListGroupsCommand({ UserPoolId: userPoolId, Limit: 60 }));
+  const existingNames = new Set((existing.Groups ?? []).map((g) => g.GroupName));
+  for (const group of GROUPS) {
+    if (!existingNames.has(group.name)) {
+      await cognito.send(
+        new CreateGroupCommand({
+          UserPoolId: userPoolId,
+          GroupName: group.name,
+          Precedence: group.precedence,
+          Description: group.description,
+        }),
+      );
+    }
+  }
+  return { userPoolId, clientId };
+};
+
+export const seedDemoAccounts = async (cognito: CognitoIdentityProviderClient, userPoolId: string) => {
+  for (const account of DEMO_ACCOUNTS) {
+    try {
+      await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: account.email }));
+      continue;
+    } catch (error) {
+      if (!isNamed(error, 'UserNotFoundException')) throw error;
+    }
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId,
+        Username: account.email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: account.email },
+          { Name: 'email_verified', Value: 'true' },
+          { Name: 'given_name', Value: account.givenName },
+          { Name: 'family_name', Value: account.familyName },
+        ],
+      }),
+    );
+    await cognito.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: userPoolId,
+        Username: account.email,
+        Password: DEMO_PASSWORD,
+        Permanent: true,
+      }),
+    );
+    if ('group' in account) {
+      await cognito.send(
+        new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: account.email, GroupName: account.group }),
+      );
+    }
+  }
+};
+
+export const seedDemoData = async (db: DynamoDBDocumentClient, tables: Record<string, string>, now = Date.now()) => {
+  for (const parameter of DEMO_PARAMETERS) {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tables.parameters,
+          Item: { ...parameter, updated: now },
+          ConditionExpression: 'attribute_not_exists(id)',
+        }),
+      );
+    } catch (error) {
+      if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
+    }
+  }
+};

@@ -1,0 +1,190 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { USER_POOL } from '../definitions/auth';
+import { closeServer, type Emulator, listen } from './emulators/listen';
+
+/**
+ * The small compatibility layer in front of cognito-local (ARCHITECTURE.md §1). It makes the local
+ * identity provider behave like Cognito where the app depends on it, so app and Amplify code are the
+ * same in both homes:
+ * - GetTokensFromRefreshToken (current Amplify's refresh) is served through REFRESH_TOKEN_AUTH;
+ * - a disabled user cannot sign in (cognito-local lets them);
+ * - the pool's password policy is enforced on every operation that sets a password.
+ * Everything else passes through unchanged.
+ */
+
+const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+const JSON_TYPE = 'application/x-amz-json-1.1';
+
+type Body = Record<string, unknown>;
+
+class CognitoFault extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** Cognito's own wording for a password that breaks the policy. */
+export const passwordPolicyViolation = (password: string, policy = USER_POOL.passwordPolicy): string | undefined => {
+  const problems: string[] = [];
+  if (password.length < policy.minLength) problems.push(`Password not long enough (minimum ${policy.minLength})`);
+  if (policy.requireLowercase && !/[a-z]/.test(password)) problems.push('Password must have lowercase characters');
+  if (policy.requireUppercase && !/[A-Z]/.test(password)) problems.push('Password must have uppercase characters');
+  if (policy.requireDigits && !/[0-9]/.test(password)) problems.push('Password must have numeric characters');
+  if (policy.requireSymbols && !/[^A-Za-z0-9]/.test(password)) problems.push('Password must have symbol characters');
+  return problems.length ? `Password does not conform to policy: ${problems.join('; ')}` : undefined;
+};
+
+const PASSWORD_FIELDS: Record<string, string> = {
+  SignUp: 'Password',
+  ChangePassword: 'ProposedPassword',
+  ConfirmForgotPassword: 'Password',
+  AdminSetUserPassword: 'Password',
+  AdminCreateUser: 'TemporaryPassword',
+};
+
+const readBody = async (request: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+export interface CognitoCompatOptions {
+  port: number;
+  /** cognito-local's private URL; set once it has started (it needs our URL as its token issuer first). */
+  upstream?: string;
+  /** The local pool; set once the bootstrap has created or found it. */
+  userPoolId?: string;
+}
+
+export const startCognitoCompat = async (options: CognitoCompatOptions) => {
+  const state = { upstream: options.upstream, userPoolId: options.userPoolId };
+
+  const call = async (target: string, body: Body): Promise<Body> => {
+    const response = await fetch(`${state.upstream}/`, {
+      method: 'POST',
+      headers: { 'content-type': JSON_TYPE, 'x-amz-target': `${TARGET_PREFIX}${target}` },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed = text ? (JSON.parse(text) as Body) : {};
+    if (!response.ok) {
+      throw new CognitoFault(
+        String(parsed.code ?? parsed.__type ?? 'InternalErrorException'),
+        String(parsed.message ?? text),
+        response.status,
+      );
+    }
+    return parsed;
+  };
+
+  const userIsDisabled = async (username: unknown): Promise<boolean> => {
+    if (typeof username !== 'string' || !state.userPoolId) return false;
+    try {
+      const user = await call('AdminGetUser', { UserPoolId: state.userPoolId, Username: username });
+      return user.Enabled === false;
+    } catch {
+      return false;
+    }
+  };
+
+  const overrides: Record<string, (body: Body) => Promise<Body | undefined>> = {
+    GetTokensFromRefreshToken: async (body) => {
+      const result = await call('InitiateAuth', {
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: body.ClientId,
+        AuthParameters: { REFRESH_TOKEN: body.RefreshToken },
+      });
+      return { AuthenticationResult: result.AuthenticationResult };
+    },
+    InitiateAuth: async (body) => {
+      const parameters = (body.AuthParameters ?? {}) as Body;
+      if (await userIsDisabled(parameters.USERNAME))
+        throw new CognitoFault('NotAuthorizedException', 'User is disabled.');
+      return undefined;
+    },
+    AdminInitiateAuth: async (body) => overrides.InitiateAuth!(body),
+  };
+
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    const raw = await readBody(request);
+    const targetHeader = request.headers['x-amz-target'];
+    const target =
+      typeof targetHeader === 'string' && targetHeader.startsWith(TARGET_PREFIX)
+        ? targetHeader.slice(TARGET_PREFIX.length)
+        : undefined;
+    // Browsers (Amplify) call cross-origin; Cognito answers CORS for any origin.
+    const cors = {
+      'access-control-allow-origin': request.headers.origin ?? '*',
+      'access-control-allow-headers': '*',
+      'access-control-allow-methods': 'GET,POST,OPTIONS',
+      'access-control-expose-headers': 'x-amzn-requestid,x-amzn-errortype,x-amzn-errormessage,date',
+    };
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    try {
+      if (!state.upstream) throw new CognitoFault('ServiceUnavailableException', 'Local Cognito is starting', 503);
+      if (target) {
+        const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
+        const field = PASSWORD_FIELDS[target];
+        const password = field ? body[field] : undefined;
+        if (typeof password === 'string') {
+          const violation = passwordPolicyViolation(password);
+          if (violation) throw new CognitoFault('InvalidPasswordException', violation);
+        }
+        const override = await overrides[target]?.(body);
+        if (override) {
+          response.writeHead(200, { ...cors, 'content-type': JSON_TYPE }).end(JSON.stringify(override));
+          return;
+        }
+      }
+      const upstream = await fetch(`${state.upstream}${request.url ?? '/'}`, {
+        method: request.method,
+        headers: Object.fromEntries(
+          Object.entries(request.headers).filter(
+            ([k, v]) => typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k),
+          ),
+        ) as Record<string, string>,
+        body: request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(raw),
+      });
+      const headers: Record<string, string> = { ...cors };
+      upstream.headers.forEach((value, key) => {
+        if (
+          !['content-length', 'transfer-encoding', 'connection'].includes(key) &&
+          !key.startsWith('access-control-')
+        ) {
+          headers[key] = value;
+        }
+      });
+      response.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
+    } catch (error) {
+      const fault =
+        error instanceof CognitoFault
+          ? error
+          : new CognitoFault('InternalErrorException', error instanceof Error ? error.message : String(error), 500);
+      response
+        .writeHead(fault.status, { ...cors, 'content-type': JSON_TYPE, 'x-amzn-errortype': fault.type })
+        .end(JSON.stringify({ __type: fault.type, message: fault.message }));
+    }
+  });
+  const port = await listen(server, options.port);
+  const url = `http://localhost:${port}`;
+  const emulator: Emulator & { setUpstream: (u: string) => void; setUserPool: (id: string) => void } = {
+    name: 'cognito',
+    url,
+    healthy: async () => Boolean(state.upstream) && (await fetch(`${url}/health`)).ok,
+    stop: () => closeServer(server),
+    setUpstream: (upstream) => {
+      state.upstream = upstream;
+    },
+    setUserPool: (id) => {
+      state.userPoolId = id;
+    },
+  };
+  return emulator;
+};

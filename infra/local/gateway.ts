@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { AREAS, type AreaName } from '../../shared/contracts/areas';
+import { createRouteMatcher } from '../../shared/contracts/define-route';
+import { handlerEntry } from '../definitions/services';
+import { closeServer, type Emulator, listen } from './emulators/listen';
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+const readBody = async (request: IncomingMessage): Promise<Buffer | 'too-large'> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+};
+
+const lambdaContext = (area: string): Context => ({
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: `${area}-local`,
+  functionVersion: '$LATEST',
+  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${area}-local`,
+  memoryLimitInMB: '512',
+  awsRequestId: randomUUID(),
+  logGroupName: `/aws/lambda/${area}-local`,
+  logStreamName: 'local',
+  getRemainingTimeInMillis: () => 29_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
+
+export interface GatewayOptions {
+  port: number;
+  rootDir: string;
+  /** Every emulator must answer for `/health` to be 200. */
+  emulators: () => Emulator[];
+  corsOrigins: readonly string[];
+}
+
+/**
+ * The local API Gateway: each service area under `/{area}`, routed by the same contracts the CDK API is
+ * built from, invoking the area's Lambda module in-process with a REST API proxy event.
+ */
+export const startGateway = async (options: GatewayOptions) => {
+  const areas = new Map<string, { matcher: ReturnType<typeof createRouteMatcher>; handler: LambdaHandler }>();
+  for (const [name, area] of Object.entries(AREAS) as [AreaName, (typeof AREAS)[AreaName]][]) {
+    if (Object.keys(area.routes).length === 0) continue;
+    const module = (await import(pathToFileURL(path.join(options.rootDir, handlerEntry(name))).href)) as {
+      handler: LambdaHandler;
+    };
+    areas.set(name, { matcher: createRouteMatcher(area.routes), handler: module.handler });
+  }
+
+  const health = async () => {
+    const results = await Promise.all(
+      options.emulators().map(async (e) => {
+        const ok = await Promise.race([
+          e.healthy().catch(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+        ]);
+        return [e.name, ok ? 'up' : 'down'] as const;
+      }),
+    );
+    return Object.fromEntries(results);
+  };
+
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const origin = request.headers.origin;
+    const cors: Record<string, string> =
+      origin && (options.corsOrigins.includes(origin) || options.corsOrigins.includes('*'))
+        ? { 'access-control-allow-origin': origin, vary: 'Origin' }
+        : {};
+    try {
+      if (url.pathname === '/health') {
+        const services = await health();
+        const ok = Object.values(services).every((s) => s === 'up');
+        json(response, ok ? 200 : 503, { status: ok ? 'ok' : 'degraded', services }, cors);
+        return;
+      }
+      const [, areaName = '', ...rest] = url.pathname.split('/');
+      const area = areas.get(areaName);
+      if (!area) {
+        json(response, 404, { message: `No service area "${areaName}"` }, cors);
+        return;
+      }
+      if (request.method === 'OPTIONS') {
+        response
+          .writeHead(204, {
+            ...cors,
+            'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
+            'access-control-allow-headers': 'authorization,content-type',
+            'access-control-max-age': '600',
+          })
+          .end();
+        return;
+      }
+      const resourcePath = `/${rest.join('/')}`;
+      const match = area.matcher(request.method ?? 'GET', resourcePath);
+      if (!match) {
+        json(response, 404, { message: `No route ${request.method} ${resourcePath} in the ${areaName} API` }, cors);
+        return;
+      }
+      if (match === 'method-not-allowed') {
+        json(response, 405, { message: `Method ${request.method} is not allowed on ${resourcePath}` }, cors);
+        return;
+      }
+      const body = await readBody(request);
+      if (body === 'too-large') {
+        json(response, 413, { message: 'Request body is larger than 10 MB' }, cors);
+        return;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+      );
+      const query = Object.fromEntries(url.searchParams.entries());
+      const event: APIGatewayProxyEvent = {
+        resource: match.route.path,
+        path: resourcePath,
+        httpMethod: request.method ?? 'GET',
+        headers,
+        multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+        queryStringParameters: url.searchParams.size ? query : null,
+        multiValueQueryStringParameters: url.searchParams.size
+          ? Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]))
+          : null,
+        pathParameters: Object.keys(match.params).length ? match.params : null,
+        stageVariables: null,
+        body: body.length ? body.toString('utf8') : null,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: areaName,
+          authorizer: null,
+          protocol: 'HTTP/1.1',
+          httpMethod: request.method ?? 'GET',
+          identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' } as never,
+          path: url.pathname,
+          stage: 'local',
+          requestId: randomUUID(),
+          requestTimeEpoch: Date.now(),
+          resourceId: areaName,
+          resourcePath: match.route.path,
+        },
+      };
+      const result = await area.handler(event, lambdaContext(areaName));
+      response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) }).end(result.body);
+    } catch (error) {
+      // A handler never throws past its chain; this guards the gateway itself.
+      console.error('Local gateway error:', error);
+      if (!response.headersSent) json(response, 502, { message: 'Bad gateway' }, cors);
+    }
+  });
+
+  const actual = await listen(server, options.port);
+  return { url: `http://localhost:${actual}`, stop: () => closeServer(server) };
+};

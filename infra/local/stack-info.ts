@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** `.local/stack.json`: every endpoint and name of a running local stack, for tools and tests. */
+export const StackInfo = z.object({
+  env: z.literal('local'),
+  region: z.string(),
+  dataDir: z.string(),
+  startedAt: z.string(),
+  pid: z.number(),
+  endpoints: z.object({
+    gateway: z.string(),
+    web: z.string().optional(),
+    dynamodb: z.string(),
+    cognito: z.string(),
+    sqs: z.string(),
+    s3: z.string(),
+    ses: z.string(),
+    mailViewer: z.string(),
+    mqtt: z.string(),
+    mqttWs: z.string(),
+    stripe: z.string(),
+  }),
+  auth: z.object({ userPoolId: z.string(), clientId: z.string(), issuer: z.string() }),
+  tables: z.record(z.string(), z.string()),
+  buckets: z.record(z.string(), z.string()),
+  queues: z.record(z.string(), z.string()),
+  demo: z.object({
+    password: z.string(),
+    accounts: z.array(z.object({ email: z.string(), group: z.string().optional() })),
+  }),
+});
+export type StackInfo = z.infer<typeof StackInfo>;

@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RuntimeConfig } from '../../shared/config/runtime-config';
+import { AREA_NAMES } from '../../shared/contracts/areas';
+import { REGION } from '../definitions/environments';
+import { IOT_RULES, WORKERS } from '../definitions/services';
+import { BUCKETS, QUEUES } from '../definitions/storage';
+import { TABLES } from '../definitions/tables';
+import { createBuckets, createQueues, createTables, createUserPool, seedDemoAccounts, seedDemoData } from './bootstrap';
+import { startCognitoCompat } from './cognito-compat';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
+import { startCognitoLocal } from './emulators/cognito';
+import { startDynamoDb } from './emulators/dynamodb';
+import { startFauxqsEmulator } from './emulators/fauxqs';
+import type { Emulator } from './emulators/listen';
+import { startMqtt } from './emulators/mqtt';
+import { startSes } from './emulators/ses';
+import { startStripe } from './emulators/stripe';
+import { startGateway } from './gateway';
+import type { Ports } from './ports';
+import { type LocalRule, startRuleBridge } from './rule-bridge';
+import { type SqsHandler, startSqsPoller } from './sqs-poller';
+import type { StackInfo } from './stack-info';
+import { startWeb } from './web';
+
+const ENV = 'local' as const;
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface StackOptions {
+  rootDir: string;
+  dataDir: string;
+  ports: Ports;
+  /** Start the Vite dev server for the web app. */
+  web: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningStack {
+  info: StackInfo;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the whole product on this machine: the emulators, resources created from the same definitions
+ * the CDK stacks use, demo data on first start, the local API gateway, workers, the rule bridge and the web app.
+ */
+export const startStack = async (options: StackOptions): Promise<RunningStack> => {
+  const log = options.log ?? (() => undefined);
+  const started = Date.now();
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const firstStart = !existsSync(path.join(dataDir, 'dynamodb'));
+  const stoppers: (() => Promise<void>)[] = [];
+  const emulators: Emulator[] = [];
+  const track = <E extends Emulator>(e: E): E => {
+    emulators.push(e);
+    stoppers.push(e.stop);
+    return e;
+  };
+
+  const stop = async () => {
+    for (const s of stoppers.reverse()) await s().catch((error: unknown) => console.error('Stop failed:', error));
+    stoppers.length = 0;
+  };
+
+  try {
+    const [ses, dynamodb, fauxqs, stripe, mqtt] = await Promise.all([
+      startSes({ port: options.ports.ses }).then(track),
+      startDynamoDb({ dataDir: path.join(dataDir, 'dynamodb'), port: options.ports.dynamodb }).then(track),
+      startFauxqsEmulator({ dataDir: path.join(dataDir, 'fauxqs'), port: options.ports.fauxqs, region: REGION }).then(
+        track,
+      ),
+      startStripe({ port: options.ports.stripe }).then(track),
+      startMqtt({ port: options.ports.mqtt, wsPort: options.ports.mqttWs }).then(track),
+    ]);
+    // The compatibility layer listens first: its URL is the token issuer cognito-local must sign with.
+    const cognito = track(await startCognitoCompat({ port: options.ports.cognito }));
+    const cognitoLocal = track(
+      await startCognitoLocal({
+        dataDir: path.join(dataDir, 'cognito'),
+        issuerDomain: cognito.url,
+        sesEndpoint: ses.url,
+        region: REGION,
+      }),
+    );
+    cognito.setUpstream(cognitoLocal.url);
+    log(`emulators up in ${Date.now() - started} ms`);
+
+    const dynamoClient = new DynamoDBClient({ region: REGION, endpoint: dynamodb.url, credentials });
+    const cognitoClient = new CognitoIdentityProviderClient({ region: REGION, endpoint: cognito.url, credentials });
+    const tables = await createTables(dynamoClient, ENV);
+    const buckets = await createBuckets(fauxqs.s3, ENV);
+    const queues = createQueues(fauxqs.createQueue, ENV);
+    const { userPoolId, clientId } = await createUserPool(cognitoClient, ENV);
+    cognito.setUserPool(userPoolId);
+    if (firstStart) {
+      await seedDemoAccounts(cognitoClient, userPoolId);
+      await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables);
+      log('demo data seeded');
+    }
+    await fauxqs.restore();
+    const issuer = `${cognito.url}/${userPoolId}`;
+
+    const runtime: { config?: RuntimeConfig } = {};
+    const web = options.web
+      ? await startWeb({ rootDir: options.rootDir, port: options.ports.web, runtime })
+      : undefined;
+    if (web) stoppers.push(web.stop);
+
+    // The same variables the CDK gives each Lambda, pointed at the emulators.
+    Object.assign(process.env, {
+      AWS_REGION: REGION,
+      AWS_DEFAULT_REGION: REGION,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamodb.url,
+      AWS_ENDPOINT_URL_SQS: fauxqs.url,
+      AWS_ENDPOINT_URL_S3: fauxqs.url,
+      AWS_ENDPOINT_URL_SESV2: ses.url,
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.url,
+      S3_FORCE_PATH_STYLE: 'true',
+      AUTH_ISSUER: issuer,
+      AUTH_CLIENT_IDS: clientId,
+      CORS_ORIGINS: web ? web.url : 'http://localhost:5173',
+      USER_POOL_ID: userPoolId,
+      ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
+      ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
+      [QUEUES.jobs.envVar]: queues.jobs,
+    });
+
+    const gateway = await startGateway({
+      port: options.ports.gateway,
+      rootDir: options.rootDir,
+      emulators: () => emulators,
+      corsOrigins: [web?.url ?? 'http://localhost:5173'],
+    });
+    stoppers.push(gateway.stop);
+
+    for (const worker of WORKERS) {
+      const { handler } = (await import(pathToFileURL(path.join(options.rootDir, worker.entry)).href)) as {
+        handler: SqsHandler;
+      };
+      const attributes = await fauxqs.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queues[worker.queue], AttributeNames: ['QueueArn'] }),
+      );
+      const poller = startSqsPoller({
+        sqs: fauxqs.sqs,
+        queueUrl: queues[worker.queue],
+        queueArn: attributes.Attributes?.QueueArn ?? '',
+        handler,
+        onError: (error) => console.error(`Worker ${worker.name}:`, error),
+      });
+      stoppers.push(poller.stop);
+    }
+    const rules: LocalRule[] = [];
+    for (const rule of IOT_RULES) {
+      const { handler } = (await import(pathToFileURL(path.join(options.rootDir, rule.entry)).href)) as {
+        handler: LocalRule['handler'];
+      };
+      rules.push({ name: rule.name, topicFilter: rule.topicFilter, handler });
+    }
+    const bridge = startRuleBridge(mqtt.broker, rules);
+    stoppers.push(bridge.stop);
+
+    runtime.config = {
+      env: ENV,
+      region: REGION,
+      apiBaseUrls: Object.fromEntries(AREA_NAMES.map((area) => [area, `${gateway.url}/${area}`])),
+      auth: {
+        userPoolId,
+        userPoolClientId: clientId,
+        userPoolEndpoint: cognito.url,
+        authFlowType: 'USER_PASSWORD_AUTH',
+      },
+      realtimeUrl: mqtt.wsUrl,
+      mailViewerUrl: ses.url,
+    };
+
+    const info: StackInfo = {
+      env: ENV,
+      region: REGION,
+      dataDir,
+      startedAt: new Date(started).toISOString(),
+      pid: process.pid,
+      endpoints: {
+        gateway: gateway.url,
+        web: web?.url,
+        dynamodb: dynamodb.url,
+        cognito: cognito.url,
+        sqs: fauxqs.url,
+        s3: fauxqs.url,
+        ses: ses.url,
+        mailViewer: ses.url,
+        mqtt: mqtt.url,
+        mqttWs: mqtt.wsUrl,
+        stripe: stripe.url,
+      },
+      auth: { userPoolId, clientId, issuer },
+      tables,
+      buckets,
+      queues,
+      demo: {
+        password: DEMO_PASSWORD,
+        accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
+      },
+    };
+    await writeFile(path.join(dataDir, 'stack.json'), `${JSON.stringify(info, null, 2)}\n`);
+    log(`ready in ${Date.now() - started} ms`);
+    return { info, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORTS, EPHEMERAL_PORTS } from './ports';
+import { startStack } from './stack';
+
+/**
+ * `npm start`: the whole product on this machine. Flags (used by the tests):
+ * `--data-dir DIR` (default `.local`), `--ephemeral` (free ports instead of the fixed ones), `--no-web`.
+ */
+const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string', default: path.join(rootDir, '.local') },
+    ephemeral: { type: 'boolean', default: false },
+    'no-web': { type: 'boolean', default: false },
+  },
+});
+
+const stack = await startStack({
+  rootDir,
+  dataDir: values['data-dir']!,
+  ports: values.ephemeral ? EPHEMERAL_PORTS : DEFAULT_PORTS,
+  web: !values['no-web'],
+  log: (line) => console.log(`[local] ${line}`),
+}).catch((error: unknown) => {
+  console.error('[local] could not start:', error);
+  process.exit(1);
+});
+
+const { endpoints, demo } = stack.info;
+console.log(
+  [
+    '',
+    `  Web app        ${endpoints.web ?? '(not started)'}`,
+    `  API gateway    ${endpoints.gateway}  (health: ${endpoints.gateway}/health)`,
+    `  Mail viewer    ${endpoints.mailViewer}`,
+    `  MQTT           ${endpoints.mqtt}  ${endpoints.mqttWs}`,
+    `  Stack file     ${path.join(stack.info.dataDir, 'stack.json')}`,
+    `  Demo accounts  ${demo.accounts.map((a) => a.email).join(', ')}`,
+    `  Password       ${demo.password}  (local only)`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[local] ${signal}: stopping`);
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
