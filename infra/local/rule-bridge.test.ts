@@ -1,4 +1,5 @@
-import { topicMatches } from './rule-bridge';
+import { Aedes } from 'aedes';
+import { startRuleBridge, topicMatches } from './rule-bridge';
 
 describe('topic filters', () => {
   it.each([
@@ -11,5 +12,34 @@ describe('topic filters', () => {
     ['dt/dev-1/+', 'dt/dev-1', false],
   ])('%s against %s is %s', (filter, topic, expected) => {
     expect(topicMatches(filter, topic)).toBe(expected);
+  });
+});
+
+describe('the MQTT rule bridge', () => {
+  const publishAs = (broker: Aedes, topic: string, payload: string) =>
+    new Promise<void>((resolve) => {
+      // A client-published packet: the bridge ignores the broker's own ($SYS, will) messages.
+      broker.emit('publish', { topic, payload: Buffer.from(payload), cmd: 'publish', qos: 0, dup: false, retain: false }, {
+        id: 'device-1',
+      });
+      resolve();
+    });
+
+  it('invokes the matching rule with the payload and its topic, and reports bad payloads', async () => {
+    const broker = await Aedes.createBroker();
+    const calls: unknown[] = [];
+    const errors: string[] = [];
+    const bridge = startRuleBridge(
+      broker,
+      [{ name: 'ingest', topicFilter: 'dt/+/readings', handler: async (event) => calls.push(event) }],
+      (rule, error) => errors.push(`${rule}: ${(error as Error).message}`),
+    );
+    await publishAs(broker, 'dt/d1/readings', '{"pm10":3}');
+    await publishAs(broker, 'dt/d1/status', '{"ok":true}');
+    await publishAs(broker, 'dt/d1/readings', 'not json');
+    await bridge.stop();
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    expect(calls).toEqual([{ pm10: 3, topic: 'dt/d1/readings' }]);
+    expect(errors).toEqual(['ingest: Payload on dt/d1/readings is not JSON']);
   });
 });

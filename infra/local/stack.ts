@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
@@ -210,7 +210,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
       },
     };
-    await writeFile(path.join(dataDir, 'stack.json'), `${JSON.stringify(info, null, 2)}\n`);
+    // Written whole, then renamed: a reader never sees half a file.
+    await writeFile(path.join(dataDir, 'stack.json.tmp'), `${JSON.stringify(info, null, 2)}\n`);
+    await rename(path.join(dataDir, 'stack.json.tmp'), path.join(dataDir, 'stack.json'));
     log(`ready in ${Date.now() - started} ms`);
     return { info, stop };
   } catch (error) {

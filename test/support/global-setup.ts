@@ -1,1 +1,45 @@
-export default async () => {};
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Starts a private local stack for the integration, authorization-matrix and end-to-end tests: its own
+ * data directory and free ports, so it neither needs nor disturbs a running `npm start`.
+ */
+export default async function globalSetup() {
+  const rootDir = path.resolve(import.meta.dirname, '../..');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-test-'));
+  const stackFile = path.join(dataDir, 'stack.json');
+  const child = spawn(
+    process.execPath,
+    [path.join(rootDir, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--data-dir', dataDir, '--ephemeral'],
+    { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 90_000;
+  const ready = () => {
+    try {
+      // A fresh data directory: the file appears (atomically) only when this stack is ready.
+      return existsSync(stackFile) && Boolean(JSON.parse(readFileSync(stackFile, 'utf8')).endpoints);
+    } catch {
+      return false;
+    }
+  };
+  while (!ready()) {
+    if (child.exitCode !== null) throw new Error(`The test stack exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`The test stack was not ready within 90 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  process.env.TEST_STACK_FILE = stackFile;
+  (globalThis as { testStack?: unknown }).testStack = { child, dataDir, output: () => output };
+}

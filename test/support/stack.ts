@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import {
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type AreaName, AREAS } from '../../shared/contracts/areas';
+import { createAreaClient } from '../../shared/contracts/client';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
+import { StackInfo } from '../../infra/local/stack-info';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+let cached: StackInfo | undefined;
+
+/** The stack the global setup started for this run. */
+export const stack = (): StackInfo => {
+  if (!cached) {
+    const file = process.env.TEST_STACK_FILE;
+    if (!file) throw new Error('TEST_STACK_FILE is not set: run these tests through the "stack" jest project');
+    cached = StackInfo.parse(JSON.parse(readFileSync(file, 'utf8')));
+  }
+  return cached;
+};
+
+export const cognitoClient = () =>
+  new CognitoIdentityProviderClient({ region: stack().region, endpoint: stack().endpoints.cognito, credentials });
+
+export const documentClient = () =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: stack().region, endpoint: stack().endpoints.dynamodb, credentials }),
+  );
+
+export type DemoEmail = (typeof DEMO_ACCOUNTS)[number]['email'];
+
+const tokens = new Map<string, Promise<{ accessToken: string; idToken: string; refreshToken: string }>>();
+
+/** Signs a user in through the real Cognito SDK against the local identity provider (once per user and run). */
+export const signIn = (email: string, password = DEMO_PASSWORD) => {
+  const key = `${email}:${password}`;
+  if (!tokens.has(key)) {
+    tokens.set(
+      key,
+      cognitoClient()
+        .send(
+          new InitiateAuthCommand({
+            AuthFlow: 'USER_PASSWORD_AUTH',
+            ClientId: stack().auth.clientId,
+            AuthParameters: { USERNAME: email, PASSWORD: password },
+          }),
+        )
+        .then((result) => ({
+          accessToken: result.AuthenticationResult!.AccessToken!,
+          idToken: result.AuthenticationResult!.IdToken!,
+          refreshToken: result.AuthenticationResult!.RefreshToken!,
+        })),
+    );
+  }
+  return tokens.get(key)!;
+};
+
+export const areaUrl = (area: AreaName) => `${stack().endpoints.gateway}/${area}`;
+
+/** The typed client of one area, as a guest (no token) or with the given token. */
+export const apiAs = <A extends AreaName>(area: A, token?: string) =>
+  createAreaClient(AREAS[area], { baseUrl: areaUrl(area), getToken: () => token });
+
+export const tokenOf = async (email: DemoEmail) => (await signIn(email)).accessToken;
+
+export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
