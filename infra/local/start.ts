@@ -8,6 +8,9 @@ import { startStack } from './stack';
  * `npm start`: the whole product on this machine. Flags (used by the tests):
  * `--data-dir DIR` (default `.local`), `--ephemeral` (free ports instead of the fixed ones), `--no-web`.
  */
+// The SDK warns on every start that Node 20 support ends in 2027; Lambda runs Node 22, so it is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values } = parseArgs({
   options: {

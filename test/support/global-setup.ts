@@ -8,13 +8,18 @@ import path from 'node:path';
  * data directory and free ports, so it neither needs nor disturbs a running `npm start`.
  */
 export default async function globalSetup() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const rootDir = path.resolve(import.meta.dirname, '../..');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-test-'));
   const stackFile = path.join(dataDir, 'stack.json');
   const child = spawn(
     process.execPath,
     [path.join(rootDir, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--data-dir', dataDir, '--ephemeral'],
-    { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } },
+    {
+      cwd: rootDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    },
   );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -38,7 +43,7 @@ export default async function globalSetup() {
       child.kill('SIGTERM');
       throw new Error(`The test stack was not ready within 90 s:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   process.env.TEST_STACK_FILE = stackFile;
   (globalThis as { testStack?: unknown }).testStack = { child, dataDir, output: () => output };

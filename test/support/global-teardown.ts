@@ -6,7 +6,9 @@ export default async function globalTeardown() {
   if (!stack) return;
   const exited = new Promise<void>((resolve) => stack.child.once('exit', () => resolve()));
   stack.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
+  clearTimeout(timer);
   if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
   rmSync(stack.dataDir, { recursive: true, force: true });
 }

@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type AreaName, AREAS } from '../../shared/contracts/areas';
-import { createAreaClient } from '../../shared/contracts/client';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
+import { type DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { StackInfo } from '../../infra/local/stack-info';
+import { AREAS, type AreaName } from '../../shared/contracts/areas';
+import { createAreaClient } from '../../shared/contracts/client';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -68,4 +65,5 @@ export const apiAs = <A extends AreaName>(area: A, token?: string) =>
 
 export const tokenOf = async (email: DemoEmail) => (await signIn(email)).accessToken;
 
-export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+export const uniqueId = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -8,13 +8,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
-import { GROUPS } from '../../../shared/auth/groups';
-import { createTokenVerifier } from '../../../shared/auth/verify-token';
+import { TABLES } from '../../../infra/definitions/tables';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
 import { startSqsPoller } from '../../../infra/local/sqs-poller';
-import { TABLES } from '../../../infra/definitions/tables';
+import { GROUPS } from '../../../shared/auth/groups';
+import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { cognitoClient, signIn, stack, uniqueId } from '../../support/stack';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -39,8 +39,16 @@ describe('the local stack', () => {
   });
 
   it('creates the spec buckets (local reuses the dev chart-data bucket) and the jobs queue with its dead-letter queue', async () => {
-    expect(stack().buckets).toEqual({ chartData: 'sensor-data-api-dev-chartdata', logos: 'organizations-local-logofiles' });
-    const s3 = new S3Client({ region: stack().region, endpoint: stack().endpoints.s3, credentials, forcePathStyle: true });
+    expect(stack().buckets).toEqual({
+      chartData: 'sensor-data-api-dev-chartdata',
+      logos: 'organizations-local-logofiles',
+    });
+    const s3 = new S3Client({
+      region: stack().region,
+      endpoint: stack().endpoints.s3,
+      credentials,
+      forcePathStyle: true,
+    });
     for (const bucket of Object.values(stack().buckets)) await s3.send(new HeadBucketCommand({ Bucket: bucket }));
     const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
     const { Attributes } = await sqs.send(
@@ -91,13 +99,19 @@ describe('the local stack', () => {
         new GetTokensFromRefreshTokenCommand({ ClientId: stack().auth.clientId, RefreshToken: refreshToken }),
       );
       const verify = createTokenVerifier({ issuer: stack().auth.issuer, clientIds: [stack().auth.clientId] });
-      await expect(verify(result.AuthenticationResult!.AccessToken!)).resolves.toMatchObject({ groups: ['Authenticated_users'] });
+      await expect(verify(result.AuthenticationResult!.AccessToken!)).resolves.toMatchObject({
+        groups: ['Authenticated_users'],
+      });
     });
 
     it('enforces the password policy on sign-up', async () => {
       await expect(
         cognitoClient().send(
-          new SignUpCommand({ ClientId: stack().auth.clientId, Username: `${uniqueId('weak')}@example.com`, Password: 'short' }),
+          new SignUpCommand({
+            ClientId: stack().auth.clientId,
+            Username: `${uniqueId('weak')}@example.com`,
+            Password: 'short',
+          }),
         ),
       ).rejects.toMatchObject({ name: 'InvalidPasswordException' });
     });
@@ -151,7 +165,9 @@ describe('the local stack', () => {
     const subscriber = await mqtt.connectAsync(stack().endpoints.mqttWs);
     const device = await mqtt.connectAsync(stack().endpoints.mqtt);
     try {
-      const received = new Promise<string>((resolve) => subscriber.on('message', (_t, payload) => resolve(payload.toString())));
+      const received = new Promise<string>((resolve) =>
+        subscriber.on('message', (_t, payload) => resolve(payload.toString())),
+      );
       await subscriber.subscribeAsync(topic);
       await device.publishAsync(topic, JSON.stringify({ pm2_5: 4.2 }));
       expect(JSON.parse(await received)).toEqual({ pm2_5: 4.2 });

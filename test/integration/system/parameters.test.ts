@@ -49,7 +49,11 @@ describe('system parameters through the local gateway', () => {
   });
 
   it('answers an unknown id with 404 and a clear message on read, update and delete', async () => {
-    await expectApiError(admin.getParameter({ params: { id: 'no-such-parameter' } }), 404, 'Parameter not found: no-such-parameter');
+    await expectApiError(
+      admin.getParameter({ params: { id: 'no-such-parameter' } }),
+      404,
+      'Parameter not found: no-such-parameter',
+    );
     await expectApiError(admin.updateParameter({ params: { id: 'no-such-parameter' }, body: { value: 1 } }), 404);
     await expectApiError(admin.deleteParameter({ params: { id: 'no-such-parameter' } }), 404);
   });
@@ -57,7 +61,11 @@ describe('system parameters through the local gateway', () => {
   it('refuses to create the same id twice and keeps the first value', async () => {
     const id = uniqueId('dup');
     await admin.createParameter({ body: { id, value: 'first' } });
-    await expectApiError(admin.createParameter({ body: { id, value: 'second' } }), 409, `Parameter already exists: ${id}`);
+    await expectApiError(
+      admin.createParameter({ body: { id, value: 'second' } }),
+      409,
+      `Parameter already exists: ${id}`,
+    );
     expect((await admin.getParameter({ params: { id } })).value).toBe('first');
     await admin.deleteParameter({ params: { id } });
   });
@@ -65,7 +73,10 @@ describe('system parameters through the local gateway', () => {
   const post = async (body: string, token?: string) =>
     fetch(`${areaUrl('system')}/parameter/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token ?? (await tokenOf('admin@example.com'))}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token ?? (await tokenOf('admin@example.com'))}`,
+      },
       body,
     });
 

@@ -1,0 +1,143 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { SERVICE_RESOURCES } from '../../infra/definitions/services';
+import { TABLES, type TableKey } from '../../infra/definitions/tables';
+import { areasWithRoutes } from '../../infra/stacks/api-stack';
+import { AREAS } from '../../shared/contracts/areas';
+import { normalizePath } from '../../shared/contracts/define-route';
+import { mentions, resourcesOfType, synthesize } from './synth';
+
+const ENV = 'prod';
+const { templates } = synthesize(ENV);
+const api = templates.api;
+
+const restApiId = (template: Template, name: string): string => {
+  const ids = Object.entries(resourcesOfType(template, 'AWS::ApiGateway::RestApi'))
+    .filter(([, r]) => r.Properties.Name === `device-data-${ENV}-${name}`)
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+};
+
+/** `GET /parameters/{id}`, … for every method of one REST API, rebuilt from the template's resource tree. */
+const methodsOf = (template: Template, apiId: string): string[] => {
+  const resources = resourcesOfType(template, 'AWS::ApiGateway::Resource');
+  const pathOf = (ref: unknown): string => {
+    const id = (ref as { Ref?: string }).Ref;
+    if (!id) return ''; // Fn::GetAtt [api, RootResourceId]
+    const resource = resources[id]!;
+    return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+  };
+  return Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method'))
+    .filter((m) => mentions(m.Properties.RestApiId, apiId) && m.Properties.HttpMethod !== 'OPTIONS')
+    .map((m) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId) || '/'}`)
+    .sort();
+};
+
+const functionOf = (area: string) => {
+  const found = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).filter(([, f]) =>
+    String(f.Properties.Description).includes(`the ${area} API`),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+
+describe.each(areasWithRoutes())('the %s API', (name) => {
+  const area = AREAS[name];
+  const apiId = restApiId(api, name);
+
+  it('has one method per route of the contract, on the route’s resource path, and nothing else', () => {
+    const expected = Object.values(area.routes)
+      .map((route) => `${route.method} ${normalizePath(route.path)}`)
+      .sort();
+    expect(methodsOf(api, apiId)).toEqual(expected);
+  });
+
+  it("proxies every route to the area's Lambda", () => {
+    const [functionId] = functionOf(name);
+    const methods = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Method')).filter(
+      (m) => mentions(m.Properties.RestApiId, apiId) && m.Properties.HttpMethod !== 'OPTIONS',
+    );
+    for (const method of methods) {
+      expect(method.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY' });
+      expect(mentions(method.Properties.Integration, functionId)).toBe(true);
+    }
+  });
+
+  it('logs access, traces, throttles, and names its stage after the environment', () => {
+    const stage = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Stage')).find((s) =>
+      mentions(s.Properties.RestApiId, apiId),
+    );
+    expect(stage?.Properties).toMatchObject({
+      StageName: ENV,
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.requestId') },
+      MethodSettings: [
+        expect.objectContaining({
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: expect.any(Number),
+        }),
+      ],
+    });
+  });
+
+  it('runs on Node.js 22, ARM, with the environment the handler reads', () => {
+    const [, fn] = functionOf(name);
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      TracingConfig: { Mode: 'Active' },
+    });
+    expect(Object.keys(variables)).toEqual(
+      expect.arrayContaining([
+        'AUTH_ISSUER',
+        'AUTH_CLIENT_IDS',
+        'CORS_ORIGINS',
+        ...SERVICE_RESOURCES[name].tables.map((t) => TABLES[t].envVar),
+      ]),
+    );
+    expect(JSON.stringify(variables.AUTH_ISSUER)).toContain('https://cognito-idp.');
+  });
+
+  it('may use DynamoDB on its own tables only', () => {
+    const [, fn] = functionOf(name);
+    const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const own = SERVICE_RESOURCES[name].tables;
+    const others = (Object.keys(TABLES) as TableKey[]).filter((t) => !own.includes(t));
+    const statements = Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
+      .filter((p) => mentions(p.Properties.Roles, roleId))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+    const dynamo = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('dynamodb:')));
+
+    if (own.length === 0) expect(dynamo).toEqual([]);
+    else expect(dynamo.length).toBeGreaterThan(0);
+    for (const statement of dynamo) {
+      expect([statement.Action].flat()).not.toContain('dynamodb:*');
+      for (const resource of [statement.Resource].flat()) {
+        expect(resource).not.toBe('*');
+        expect(own.some((t) => mentions(resource, TABLES[t].constructId))).toBe(true);
+        expect(others.some((t) => mentions(resource, TABLES[t].constructId))).toBe(false);
+      }
+    }
+  });
+});
+
+describe('the API stack', () => {
+  it('creates an API for every area that has routes, and none for the others', () => {
+    const names = Object.values(resourcesOfType(api, 'AWS::ApiGateway::RestApi')).map((r) => r.Properties.Name);
+    expect(names.sort()).toEqual(
+      areasWithRoutes()
+        .map((n) => `device-data-${ENV}-${n}`)
+        .sort(),
+    );
+  });
+
+  it('answers CORS preflights for the web origin only in prod', () => {
+    const options = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Method')).filter(
+      (m) => m.Properties.HttpMethod === 'OPTIONS',
+    );
+    expect(options.length).toBeGreaterThan(0);
+    for (const method of options) expect(JSON.stringify(method.Properties)).not.toContain('localhost');
+  });
+});

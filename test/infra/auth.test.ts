@@ -1,0 +1,60 @@
+import { GROUPS } from '../../shared/auth/groups';
+import { resourcesOfType, synthesize } from './synth';
+
+/** Spec §6, spelled here independently of GROUPS so that a change to either is noticed. */
+const SPEC_GROUPS = ['Administrators', 'Employees', 'Distributors', 'Approved_users', 'Authenticated_users', 'None'];
+
+const environments = { prod: synthesize('prod').templates, dev: synthesize('dev').templates };
+
+describe.each(Object.entries(environments))('%s auth', (_, templates) => {
+  const auth = templates.auth;
+
+  it("has exactly the spec's six groups, with the precedences of GROUPS", () => {
+    const groups = Object.values(resourcesOfType(auth, 'AWS::Cognito::UserPoolGroup')).map((g) => ({
+      name: g.Properties.GroupName,
+      precedence: g.Properties.Precedence,
+    }));
+    expect(groups.map((g) => g.name).sort()).toEqual([...SPEC_GROUPS].sort());
+    expect(groups).toEqual(expect.arrayContaining(GROUPS.map((g) => ({ name: g.name, precedence: g.precedence }))));
+  });
+
+  it('the web client has no secret and signs in with SRP only', () => {
+    const clients = Object.values(resourcesOfType(auth, 'AWS::Cognito::UserPoolClient'));
+    expect(clients).toHaveLength(1);
+    const client = clients[0]!.Properties!;
+    expect(client.GenerateSecret).not.toBe(true);
+    expect(client.ExplicitAuthFlows).toEqual(
+      expect.arrayContaining(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+    );
+    expect(client.ExplicitAuthFlows).not.toContain('ALLOW_USER_PASSWORD_AUTH');
+    expect(client.ExplicitAuthFlows).not.toContain('ALLOW_ADMIN_USER_PASSWORD_AUTH');
+    expect(client.PreventUserExistenceErrors).toBe('ENABLED');
+  });
+
+  it('signs in by e-mail, verifies it, and offers TOTP', () => {
+    auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      MfaConfiguration: 'OPTIONAL',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+    });
+  });
+
+  it('the identity pool admits signed-in users only', () => {
+    auth.hasResourceProperties('AWS::Cognito::IdentityPool', { AllowUnauthenticatedIdentities: false });
+  });
+});
+
+describe('threat protection', () => {
+  it('is enforced in prod', () => {
+    environments.prod.auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'PLUS',
+      UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+    });
+  });
+
+  it('is off elsewhere', () => {
+    const pool = Object.values(resourcesOfType(environments.dev.auth, 'AWS::Cognito::UserPool'))[0]!;
+    expect(pool.Properties.UserPoolAddOns).toBeUndefined();
+  });
+});

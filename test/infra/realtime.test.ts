@@ -1,0 +1,40 @@
+import { REALTIME_POLICY_NAME } from '../../infra/stacks/realtime-stack';
+import { resourcesOfType, synthesize } from './synth';
+
+const { templates } = synthesize('prod');
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the IoT policy variable, spelled as AWS reads it
+const IDENTITY = '${cognito-identity.amazonaws.com:sub}';
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+const iotPolicies = Object.values(resourcesOfType(templates.realtime, 'AWS::IoT::Policy'));
+const statementsOf = (document: unknown) => (document as { Statement: Statement[] }).Statement;
+
+describe('realtime access', () => {
+  it('is the IoT policy named as spec §9 names it', () => {
+    expect(iotPolicies.map((p) => p.Properties.PolicyName)).toEqual(['IoTPolicyForCognito']);
+    expect(REALTIME_POLICY_NAME).toBe('IoTPolicyForCognito');
+  });
+
+  it('allows only connecting, subscribing and receiving, each scoped to the caller’s own identity', () => {
+    const statements = statementsOf(iotPolicies[0]!.Properties.PolicyDocument);
+    expect(statements.flatMap((s) => [s.Action].flat()).sort()).toEqual([
+      'iot:Connect',
+      'iot:Receive',
+      'iot:Subscribe',
+    ]);
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      const resource = JSON.stringify(statement.Resource);
+      expect(resource).not.toBe('"*"');
+      expect(resource).toContain(IDENTITY);
+    }
+  });
+
+  it("gives the identity pool's signed-in role the same permissions and no more", () => {
+    const rolePolicies = Object.values(resourcesOfType(templates.realtime, 'AWS::IAM::Policy'));
+    expect(rolePolicies).toHaveLength(1);
+    const actions = statementsOf(rolePolicies[0]!.Properties.PolicyDocument).flatMap((s) => [s.Action].flat());
+    expect(actions.sort()).toEqual(['iot:Connect', 'iot:Receive', 'iot:Subscribe']);
+  });
+});

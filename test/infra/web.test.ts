@@ -1,0 +1,58 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { RuntimeConfig } from '../../shared/config/runtime-config';
+import { resourcesOfType, synthesize } from './synth';
+
+const { templates } = synthesize('prod');
+
+describe('web hosting', () => {
+  it('serves the private site bucket through CloudFront with origin access control, over HTTPS only', () => {
+    templates.web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only' }),
+        Origins: [Match.objectLike({ OriginAccessControlId: Match.anyValue(), S3OriginConfig: Match.anyValue() })],
+        Logging: Match.objectLike({ Bucket: Match.anyValue() }),
+      }),
+    });
+    templates.web.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+  });
+
+  it('falls back to index.html for client-side routes', () => {
+    templates.web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CustomErrorResponses: Match.arrayWith([
+          Match.objectLike({ ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+          Match.objectLike({ ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+        ]),
+      }),
+    });
+  });
+
+  it('keeps the deployed build from overwriting or pruning the runtime configuration', () => {
+    templates.web.hasResourceProperties('Custom::CDKBucketDeployment', {
+      Exclude: ['runtime-config.json'],
+    });
+  });
+});
+
+describe('runtime configuration', () => {
+  const writers = Object.values(resourcesOfType(templates.webConfig, 'Custom::AWS'));
+
+  it('is written as a RuntimeConfig for SRP sign-in', () => {
+    expect(writers).toHaveLength(1);
+    const create = JSON.stringify(writers[0]!.Properties.Create);
+    for (const part of ['"Key\\":\\"runtime-config.json', 'USER_SRP_AUTH', 'apiBaseUrls', 'userPoolClientId']) {
+      expect(create).toContain(part);
+    }
+    // The shape itself is checked by the compiler (`satisfies RuntimeConfig`); the schema names the fields.
+    expect(Object.keys(RuntimeConfig.shape)).toEqual(expect.arrayContaining(['env', 'region', 'apiBaseUrls', 'auth']));
+  });
+
+  it('may write that one object and nothing else of the site', () => {
+    const statements = Object.values(resourcesOfType(templates.webConfig, 'AWS::IAM::Policy')).flatMap(
+      (p) => (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement,
+    );
+    expect(statements).toHaveLength(1);
+    expect(JSON.stringify(statements[0]!.Resource)).toMatch(/\/runtime-config\.json"?\]?\]?\}?$/);
+  });
+});
