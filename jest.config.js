@@ -21,6 +21,8 @@ const common = {
 };
 
 export default {
+  // Browser tests wait on a cold Vite compile of the app; unit tests finish far below this.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
@@ -39,7 +41,6 @@ export default {
       testMatch: ['<rootDir>/test/{integration,e2e}/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };
