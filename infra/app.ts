@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { App, type Environment, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ENVIRONMENTS, type EnvName, environmentSettings, isEnvName, REGION } from './definitions/environments';
+import { ApiStack } from './stacks/api-stack';
+import { AuthStack } from './stacks/auth-stack';
+import { DataStack } from './stacks/data-stack';
+import { MessagingStack } from './stacks/messaging-stack';
+import { RealtimeStack } from './stacks/realtime-stack';
+import { WebConfigStack } from './stacks/web-config-stack';
+import { WebStack } from './stacks/web-stack';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The environments CDK deploys. `local` is served by `npm start` (infra/local), and its chart-data bucket name
+ * is dev's (spec §9), so a cloud `local` would collide with dev.
+ */
+export const CLOUD_ENVIRONMENTS = ENVIRONMENTS.filter((name) => name !== 'local');
+export type CloudEnvName = Exclude<EnvName, 'local'>;
+
+export const DEFAULT_ENV: CloudEnvName = 'dev';
+
+/** Checks the `-c env=…` value; an unknown or local environment stops the synth with the valid choices. */
+export const parseEnvName = (value: unknown): CloudEnvName => {
+  const name = value === undefined ? DEFAULT_ENV : String(value);
+  if (!isEnvName(name) || name === 'local') {
+    const hint = name === 'local' ? ' The local environment runs with `npm start`, not in AWS.' : '';
+    throw new Error(`Unknown environment "${name}": use -c env=<${CLOUD_ENVIRONMENTS.join('|')}>.${hint}`);
+  }
+  return name;
+};
+
+/** Options of {@link buildApp}. */
+export interface BuildAppOptions {
+  /** The app to add the stacks to. @default a new App with cdk.json's context and `context` */
+  app?: App;
+  /** Context for a new App (tests pass `aws:cdk:bundling-stacks: []` to skip bundling). @default {} */
+  context?: Record<string, unknown>;
+  /** @default process.env.CDK_DEFAULT_ACCOUNT (unset: an account-agnostic synth) */
+  account?: string;
+  /** The built web app, deployed when it exists. @default `frontend/dist` */
+  webDist?: string;
+}
+
+/** The stacks of one environment, in deployment order. */
+export interface EnvironmentStacks {
+  data: DataStack;
+  auth: AuthStack;
+  messaging: MessagingStack;
+  realtime: RealtimeStack;
+  web: WebStack;
+  api: ApiStack;
+  webConfig: WebConfigStack;
+}
+
+/** cdk.json's context (feature flags), so an App built outside the CLI (tests) synthesizes the same templates. */
+const cdkJsonContext = (): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
+
+/**
+ * Builds one environment's stacks, split by lifecycle: stateful data and identity first, then messaging and
+ * realtime, the web hosting, the APIs, and last the web app's runtime configuration. cdk-nag's AWS Solutions
+ * checks run as a validation plugin on every synth.
+ */
+export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
+  const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
+  const settings = environmentSettings(envName);
+  const account = options.account ?? process.env.CDK_DEFAULT_ACCOUNT;
+  const env: Environment = account ? { account, region: REGION } : { region: REGION };
+  const stackId = (part: string) => `DeviceData-${envName}-${part}`;
+  const common = { env, settings, terminationProtection: settings.retainData };
+
+  const data = new DataStack(app, stackId('Data'), {
+    ...common,
+    description: `device-data ${envName}: tables and buckets`,
+  });
+  const auth = new AuthStack(app, stackId('Auth'), {
+    ...common,
+    description: `device-data ${envName}: user pool, groups, identity pool`,
+  });
+  const messaging = new MessagingStack(app, stackId('Messaging'), {
+    ...common,
+    description: `device-data ${envName}: jobs queue`,
+  });
+  const realtime = new RealtimeStack(app, stackId('Realtime'), {
+    ...common,
+    description: `device-data ${envName}: realtime (IoT) access`,
+    authenticatedRole: auth.authenticatedRole,
+  });
+  const web = new WebStack(app, stackId('Web'), {
+    ...common,
+    description: `device-data ${envName}: web hosting`,
+    webDist: options.webDist ?? join(PROJECT_ROOT, 'frontend', 'dist'),
+  });
+  const api = new ApiStack(app, stackId('Api'), {
+    ...common,
+    description: `device-data ${envName}: one REST API and Lambda per service area`,
+    projectRoot: PROJECT_ROOT,
+    tables: data.tables,
+    buckets: data.buckets,
+    jobsQueue: messaging.queues.jobs,
+    userPool: auth.userPool,
+    webClient: auth.webClient,
+    webOrigin: web.origin,
+  });
+  const webConfig = new WebConfigStack(app, stackId('WebConfig'), {
+    ...common,
+    description: `device-data ${envName}: the web app's runtime configuration`,
+    siteBucket: web.siteBucket,
+    apiBaseUrls: api.apiBaseUrls,
+    userPool: auth.userPool,
+    webClient: auth.webClient,
+  });
+
+  Tags.of(app).add('project', 'device-data');
+  Tags.of(app).add('environment', envName);
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }),
+  );
+
+  const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig };
+  return { app, stacks };
+};
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const app = new App();
+  let envName: CloudEnvName | undefined;
+  try {
+    envName = parseEnvName(app.node.tryGetContext('env'));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  }
+  if (envName) {
+    buildApp(envName, { app });
+    app.synth();
+  }
+}

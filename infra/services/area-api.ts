@@ -1,0 +1,148 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  Cors,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type Area, normalizePath } from '../../shared/contracts/define-route';
+import { ServiceFunction } from './service-function';
+
+/** Props of an {@link AreaApi}. */
+export interface AreaApiProps {
+  /** The area's contract: every route becomes an API Gateway method. */
+  area: Area;
+  /** Environment name; names the API and its stage. */
+  envName: string;
+  /** Absolute path of the area's Lambda entry. */
+  entry: string;
+  /** Folder holding `package.json` and `package-lock.json`. */
+  projectRoot: string;
+  /** The token issuer the Lambda trusts (`AUTH_ISSUER`). */
+  authIssuer: string;
+  /** App clients whose tokens the Lambda accepts (`AUTH_CLIENT_IDS`). */
+  authClientIds: string[];
+  /** Browser origins the API answers CORS for, in the preflight and in the Lambda's responses. */
+  corsOrigins: string[];
+  /** @default RetentionDays.ONE_MONTH */
+  logRetention?: RetentionDays;
+  /** What happens to the API's and the function's log groups when the stack goes. @default RemovalPolicy.DESTROY */
+  logRemovalPolicy?: RemovalPolicy;
+  /** Steady requests per second allowed on the stage. @default 100 */
+  throttlingRateLimit?: number;
+  /** Requests allowed in a burst on the stage. @default 200 */
+  throttlingBurstLimit?: number;
+}
+
+/**
+ * One service area in the cloud: a REST API whose resources and methods are walked from the area's contract,
+ * all proxied to one Lambda that routes, authenticates and validates by the same contract.
+ */
+export class AreaApi extends Construct {
+  /** The area's Lambda. */
+  readonly handler: ServiceFunction;
+  /** The area's REST API. */
+  readonly restApi: RestApi;
+  /** Base URL of the deployed stage, without a trailing slash (the API client appends `/path`). */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: AreaApiProps) {
+    super(scope, id);
+    const { area } = props;
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.DESTROY;
+
+    this.handler = new ServiceFunction(this, 'Handler', {
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      description: `the ${area.name} API (${props.envName})`,
+      logRetention,
+      logRemovalPolicy,
+    });
+    const lambda = this.handler.lambda;
+    lambda.addEnvironment('AUTH_ISSUER', props.authIssuer);
+    lambda.addEnvironment('AUTH_CLIENT_IDS', props.authClientIds.join(','));
+    if (props.corsOrigins.length > 0) lambda.addEnvironment('CORS_ORIGINS', props.corsOrigins.join(','));
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy: logRemovalPolicy });
+    const methods = [...new Set(Object.values(area.routes).map((route) => route.method))];
+
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `device-data-${props.envName}-${area.name}`,
+      description: `The ${area.name} service area (${props.envName}).`,
+      endpointTypes: [EndpointType.REGIONAL],
+      // The account-wide CloudWatch role is set once per stack (see ApiStack), not once per API.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.envName,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Request and response bodies carry personal data; execution logs keep errors only.
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        throttlingRateLimit: props.throttlingRateLimit ?? 100,
+        throttlingBurstLimit: props.throttlingBurstLimit ?? 200,
+      },
+      ...(props.corsOrigins.length > 0
+        ? {
+            defaultCorsPreflightOptions: {
+              allowOrigins: props.corsOrigins,
+              allowMethods: methods,
+              allowHeaders: Cors.DEFAULT_HEADERS,
+              // Bearer tokens, not cookies: the browser never needs to send credentials.
+              allowCredentials: false,
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
+    });
+
+    // One function serves every route, so one permission for the whole API: a permission per method would
+    // outgrow Lambda's 20 KB resource-policy limit in the areas with dozens of routes.
+    const integration = new LambdaIntegration(lambda, { proxy: true, scopePermissionToMethod: false });
+    for (const route of Object.values(area.routes)) {
+      const path = normalizePath(route.path);
+      const resource = path === '/' ? this.restApi.root : this.restApi.root.resourceForPath(path);
+      resource.addMethod(route.method, integration);
+    }
+
+    const stack = Stack.of(this);
+    this.url = `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${this.restApi.deploymentStage.stageName}`;
+
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          "Authorization is enforced by the area's Lambda for every route, from the route's contract: it verifies " +
+          "the JWT (signature, issuer, client, expiry, token use) and the caller's role; guest routes and CORS " +
+          'preflights are public by design. An API Gateway authorizer could not apply the per-route roles.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'The Lambda verifies Cognito tokens itself (see AwsSolutions-APIG4), identically in the cloud and in the ' +
+          'local stack, and is the one authority on sessions (docs: ARCHITECTURE §1).',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF web ACL yet: the stage is throttled and every non-guest route verifies a JWT before any work. ' +
+          'A regional web ACL (managed rule groups, rate rule) needs tuning against real bodies first: the common ' +
+          'rule set blocks bodies over 8 KB, which bulk routes send.',
+      },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          "Every request is validated by the area's Lambda against the route's zod schemas (path, query, body) " +
+          'before any use case runs; an API Gateway model would restate the contract in a second, weaker form.',
+      },
+    );
+  }
+}

@@ -1,0 +1,141 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/**
+ * An ESM bundle has no `require`; some dependencies (bundled CommonJS) still call it.
+ * Spelled on one line because esbuild receives it as a single `--banner:js` argument.
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * CDK falls back to Docker when it cannot find esbuild. This project never bundles in Docker, so a missing
+ * esbuild is a setup error to report, not a reason to pull an image.
+ */
+const assertLocalEsbuild = (projectRoot: string): void => {
+  try {
+    createRequire(join(projectRoot, 'package.json')).resolve('esbuild/package.json');
+  } catch {
+    throw new Error(
+      `esbuild is not installed under ${projectRoot}: run \`npm ci\`. Lambda bundling never uses Docker.`,
+    );
+  }
+};
+
+/** Props of a {@link ServiceFunction}. */
+export interface ServiceFunctionProps {
+  /** Absolute path of the handler module; it exports `handler`. */
+  entry: string;
+  /** Folder holding `package.json` and `package-lock.json`; bundling runs there. */
+  projectRoot: string;
+  /** Shown in the Lambda console. */
+  description: string;
+  /** @default 1024 (Lambda's CPU share grows with memory, which shortens cold starts) */
+  memorySize?: number;
+  /** @default 10 seconds (well inside API Gateway's 29-second integration limit) */
+  timeout?: Duration;
+  /** @default RetentionDays.ONE_MONTH */
+  logRetention?: RetentionDays;
+  /** What happens to the log group when the stack goes. @default RemovalPolicy.DESTROY */
+  logRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * A Node.js Lambda with the project's defaults written once: Node.js 22 on ARM, an ESM bundle built by the
+ * local esbuild, X-Ray tracing, its own log group, and a role that holds nothing but what is granted to it.
+ */
+export class ServiceFunction extends Construct {
+  /** The underlying function. */
+  readonly lambda: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    assertLocalEsbuild(props.projectRoot);
+
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    // An explicit role instead of the default one, which carries the AWS-managed basic execution policy
+    // (write to any log group in the account); this one may write to its own log group only.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.description}`,
+    });
+    logGroup.grantWrite(role);
+
+    this.lambda = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      role,
+      environment: {
+        // Stack traces in the logs point at the TypeScript sources, not at the minified bundle.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // The SDK is bundled, not taken from the runtime: the code runs with the exact client versions
+        // that package-lock.json pins and the tests exercised, whatever the runtime happens to ship.
+        externalModules: [],
+      },
+    });
+
+    const defaultPolicy = role.node.tryFindChild('DefaultPolicy');
+    if (defaultPolicy) {
+      Validations.of(defaultPolicy).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Only the X-Ray statement that active tracing adds: xray:PutTraceSegments and xray:PutTelemetryRecords ' +
+          'support no resource-level permissions. Table, bucket and queue grants name their resources.',
+      });
+    }
+    Validations.of(this.lambda).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to Node.js 22 on purpose: the runtime and the esbuild target (node22) move together in one reviewed ' +
+        'change, not whenever a newer runtime appears. Node.js 22 is a supported Lambda runtime.',
+    });
+  }
+
+  /** Lets the function read and write the table's items, and tells it the table's name through `envVar`. */
+  readWriteTable(table: ITable, envVar: string): void {
+    table.grantReadWriteData(this.lambda);
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
+  /** Lets the function read and write the bucket's objects, and tells it the bucket's name through `envVar`. */
+  readWriteBucket(bucket: IBucket, envVar: string): void {
+    bucket.grantReadWrite(this.lambda);
+    this.lambda.addEnvironment(envVar, bucket.bucketName);
+  }
+
+  /** Lets the function send jobs to the queue, and tells it the queue's URL through `envVar`. */
+  sendJobs(queue: IQueue, envVar: string): void {
+    queue.grantSendMessages(this.lambda);
+    this.lambda.addEnvironment(envVar, queue.queueUrl);
+  }
+}

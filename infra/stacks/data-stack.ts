@@ -1,0 +1,111 @@
+import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, type ITable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { EnvironmentSettings } from '../definitions/environments';
+import { BUCKETS, type BucketKey } from '../definitions/storage';
+import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
+import { mapRecord } from './map-record';
+
+/** Props of the {@link DataStack}. */
+export interface DataStackProps extends StackProps {
+  settings: EnvironmentSettings;
+}
+
+/** How each bucket differs; a bucket added to BUCKETS must decide here (the record is exhaustive). */
+const BUCKET_SETTINGS: Record<BucketKey, { versioned: boolean; browserUploads: boolean }> = {
+  // Chart data is rebuilt from the readings table, so old versions have no value.
+  chartData: { versioned: false, browserUploads: false },
+  // A replaced or deleted logo can be brought back.
+  logos: { versioned: true, browserUploads: true },
+};
+
+const attribute = (key: KeyDefinition) => ({
+  name: key.name,
+  type: key.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+});
+
+/**
+ * The stateful resources: every table in TABLES and every bucket in BUCKETS. Kept apart from the stateless
+ * stacks so that redeploying an API never puts data at risk; production data outlives the stack.
+ */
+export class DataStack extends Stack {
+  /** Every table, by its key in TABLES. */
+  readonly tables: Record<TableKey, ITable>;
+  /** Every bucket, by its key in BUCKETS. */
+  readonly buckets: Record<BucketKey, IBucket>;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.tables = mapRecord<TableKey, TableDefinition, ITable>(TABLES, (definition) => {
+      const table = new Table(this, definition.constructId, {
+        tableName: tableName(definition, settings.name),
+        partitionKey: attribute(definition.partitionKey),
+        ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        encryption: TableEncryption.AWS_MANAGED,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: settings.retainData,
+        removalPolicy,
+      });
+      for (const index of definition.indexes ?? []) {
+        table.addGlobalSecondaryIndex({
+          indexName: index.name,
+          partitionKey: attribute(index.partitionKey),
+          ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+        });
+      }
+      return table;
+    });
+
+    const accessLogs = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      lifecycleRules: [{ expiration: Duration.days(settings.retainData ? 365 : 30) }],
+      removalPolicy,
+      autoDeleteObjects: !settings.retainData,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log destination of the data buckets; logging it into itself would loop.',
+    });
+
+    this.buckets = mapRecord<BucketKey, (typeof BUCKETS)[BucketKey], IBucket>(BUCKETS, (definition, key) => {
+      const { versioned, browserUploads } = BUCKET_SETTINGS[key];
+      const bucket = new Bucket(this, definition.constructId, {
+        bucketName: definition.name(settings.name),
+        blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+        enforceSSL: true,
+        encryption: BucketEncryption.S3_MANAGED,
+        versioned,
+        serverAccessLogsBucket: accessLogs,
+        serverAccessLogsPrefix: `${definition.constructId}/`,
+        ...(versioned ? { lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(90) }] } : {}),
+        ...(browserUploads
+          ? {
+              cors: [
+                {
+                  // The web distribution's domain is only known once the web stack is deployed, and this
+                  // stateful stack must not depend on a stateless one. Uploads are authorized by the presigned
+                  // URL the API issues, not by CORS, so any CloudFront origin is allowed here until the
+                  // environments get their own domain names.
+                  allowedOrigins: ['https://*.cloudfront.net', ...settings.extraCorsOrigins],
+                  allowedMethods: [HttpMethods.GET, HttpMethods.HEAD, HttpMethods.PUT, HttpMethods.POST],
+                  allowedHeaders: ['*'],
+                  exposedHeaders: ['ETag'],
+                  maxAge: 3600,
+                },
+              ],
+            }
+          : {}),
+        removalPolicy,
+        autoDeleteObjects: !settings.retainData,
+      });
+      return bucket;
+    });
+  }
+}

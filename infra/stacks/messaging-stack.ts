@@ -1,0 +1,42 @@
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { EnvironmentSettings } from '../definitions/environments';
+import { QUEUES } from '../definitions/storage';
+import { mapRecord } from './map-record';
+
+/** Props of the {@link MessagingStack}. */
+export interface MessagingStackProps extends StackProps {
+  settings: EnvironmentSettings;
+}
+
+type QueueKey = keyof typeof QUEUES;
+
+/** The background-jobs queues from QUEUES, each with a dead-letter queue that keeps what failed. */
+export class MessagingStack extends Stack {
+  /** Every queue, by its key in QUEUES. */
+  readonly queues: Record<QueueKey, IQueue>;
+
+  constructor(scope: Construct, id: string, props: MessagingStackProps) {
+    super(scope, id, props);
+    const env = props.settings.name;
+
+    this.queues = mapRecord<QueueKey, (typeof QUEUES)[QueueKey], IQueue>(QUEUES, (definition) => {
+      const deadLetters = new Queue(this, `${definition.constructId}DeadLetters`, {
+        queueName: definition.deadLetterName(env),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // The longest SQS allows: failed jobs wait here until someone has looked at them.
+        retentionPeriod: Duration.days(14),
+      });
+      const queue = new Queue(this, definition.constructId, {
+        queueName: definition.name(env),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+      });
+      return queue;
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import { Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
+import type { RuntimeConfig } from '../../shared/config/runtime-config';
+import type { EnvironmentSettings } from '../definitions/environments';
+import { RUNTIME_CONFIG_KEY } from './web-stack';
+
+/** Props of the {@link WebConfigStack}. */
+export interface WebConfigStackProps extends StackProps {
+  settings: EnvironmentSettings;
+  /** The web stack's site bucket, which the distribution serves. */
+  siteBucket: IBucket;
+  /** Base URL of each service area's API. */
+  apiBaseUrls: Record<string, string>;
+  userPool: IUserPool;
+  webClient: IUserPoolClient;
+}
+
+/**
+ * Publishes `/runtime-config.json`, the one document through which the web app learns its environment.
+ * Its own stack because it needs the APIs, and the APIs need the web stack's origin for CORS.
+ */
+export class WebConfigStack extends Stack {
+  constructor(scope: Construct, id: string, props: WebConfigStackProps) {
+    super(scope, id, props);
+    const { siteBucket } = props;
+
+    const config = {
+      env: props.settings.name,
+      region: this.region,
+      apiBaseUrls: props.apiBaseUrls,
+      auth: {
+        userPoolId: props.userPool.userPoolId,
+        userPoolClientId: props.webClient.userPoolClientId,
+        authFlowType: 'USER_SRP_AUTH',
+      },
+    } satisfies RuntimeConfig;
+
+    // One PutObject instead of a BucketDeployment: the writer may touch this one key and nothing else of the
+    // site (a BucketDeployment's handler may read, write and delete the whole bucket). With `no-cache`,
+    // CloudFront keeps the object for its minimum TTL (1 s) only, so no invalidation permission is needed.
+    const put: AwsSdkCall = {
+      service: 'S3',
+      action: 'putObject',
+      parameters: {
+        Bucket: siteBucket.bucketName,
+        Key: RUNTIME_CONFIG_KEY,
+        Body: this.toJsonString(config),
+        ContentType: 'application/json',
+        CacheControl: 'no-cache',
+      },
+      physicalResourceId: PhysicalResourceId.of(RUNTIME_CONFIG_KEY),
+      outputPaths: ['ETag'],
+    };
+    new AwsCustomResource(this, 'RuntimeConfig', {
+      onCreate: put,
+      onUpdate: put,
+      onDelete: {
+        service: 'S3',
+        action: 'deleteObject',
+        parameters: { Bucket: siteBucket.bucketName, Key: RUNTIME_CONFIG_KEY },
+      },
+      policy: {
+        statements: [
+          new PolicyStatement({
+            actions: ['s3:PutObject', 's3:DeleteObject'],
+            resources: [siteBucket.arnForObjects(RUNTIME_CONFIG_KEY)],
+          }),
+        ],
+      },
+      installLatestAwsSdk: false,
+    });
+
+    const provider = this.node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replaceAll('-', '')}`);
+    if (provider) {
+      Validations.of(provider).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason:
+          "CDK's own custom-resource provider; the managed policy only lets it write its logs. Its S3 " +
+          'permission is the inline PutObject/DeleteObject on runtime-config.json alone.',
+      });
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  Distribution,
+  HttpVersion,
+  type IDistribution,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { Construct } from 'constructs';
+import type { EnvironmentSettings } from '../definitions/environments';
+import { acknowledgeBucketDeploymentHandler } from './nag-findings';
+
+/** Written by the web-config stack, so the site deployment must neither overwrite nor prune it. */
+export const RUNTIME_CONFIG_KEY = 'runtime-config.json';
+
+/** Props of the {@link WebStack}. */
+export interface WebStackProps extends StackProps {
+  settings: EnvironmentSettings;
+  /**
+   * The built web app (`npm run build:web` writes `frontend/dist`; `npm run deploy` builds it first).
+   * Deployed only when the folder exists, so a synth without a front-end build still works.
+   */
+  webDist: string;
+}
+
+/**
+ * The web app's hosting: a private bucket served through CloudFront with origin access control, HTTPS only,
+ * and the single-page-app fallback to index.html. It depends on nothing, so the APIs can learn its origin
+ * for CORS; the runtime configuration that names the APIs is published afterwards by the web-config stack.
+ */
+export class WebStack extends Stack {
+  /** The bucket the distribution serves. */
+  readonly siteBucket: IBucket;
+  /** The distribution in front of it. */
+  readonly distribution: IDistribution;
+  /** `https://` + the distribution's domain: the origin the APIs answer CORS for. */
+  readonly origin: string;
+
+  constructor(scope: Construct, id: string, props: WebStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    // CloudFront's standard logs are delivered with object ACLs, so this bucket (unlike the others) keeps ACLs on.
+    const logs = new Bucket(this, 'LogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(settings.retainData ? 365 : 30) }],
+      removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !settings.retainData,
+    });
+    Validations.of(logs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'This is the access-log destination of the site bucket and the distribution; logging it into itself would loop.',
+    });
+
+    // The site is a build output: it is rebuilt and redeployed, never restored, so it goes with the stack.
+    const site = new Bucket(this, 'SiteBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: logs,
+      serverAccessLogsPrefix: 'site/',
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    this.siteBucket = site;
+
+    const distribution = new Distribution(this, 'Distribution', {
+      comment: `device-data ${settings.name} web app`,
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(site),
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        compress: true,
+      },
+      // Deep links (/dashboard/…, /admin/…) are client-side routes: the bucket has no such key, and without
+      // list permission S3 answers 403 rather than 404, so both become the app's index.html.
+      errorResponses: [403, 404].map((httpStatus) => ({
+        httpStatus,
+        responseHttpStatus: 200,
+        responsePagePath: '/index.html',
+        ttl: Duration.seconds(10),
+      })),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: logs,
+      logFilePrefix: 'cloudfront/',
+    });
+    this.distribution = distribution;
+    this.origin = `https://${distribution.distributionDomainName}`;
+
+    Validations.of(distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The distribution uses the default *.cloudfront.net certificate, whose TLS policy CloudFront fixes; ' +
+          'a custom domain with TLSv1.2_2021 comes with the environments’ own domain names.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'The distribution serves only the static build from a private bucket, read-only (GET/HEAD); the APIs ' +
+          'are separate origins with their own protection, so there is no application behind it for WAF to guard.',
+      },
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'The product serves customers wherever their devices are; no country is excluded.',
+      },
+    );
+
+    if (existsSync(props.webDist)) {
+      new BucketDeployment(this, 'SiteDeployment', {
+        sources: [Source.asset(props.webDist)],
+        destinationBucket: site,
+        exclude: [RUNTIME_CONFIG_KEY],
+        distribution,
+        distributionPaths: ['/*'],
+        memoryLimit: 512,
+      });
+      acknowledgeBucketDeploymentHandler(this, site);
+    }
+
+    new CfnOutput(this, 'WebUrl', { value: this.origin });
+  }
+}
