@@ -1,0 +1,209 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { z } from 'zod';
+import { createTokenVerifier } from '../../../shared/auth/verify-token';
+import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
+import { Conflict } from '../errors';
+import { httpArea } from './http-area';
+
+const issuer = 'http://localhost/pool';
+const clientId = 'client';
+
+const area = defineArea('test', {
+  open: defineRoute({
+    method: 'GET',
+    path: '/open',
+    access: guest,
+    summary: 'guest',
+    response: z.object({ who: z.string() }),
+  }),
+  mine: defineRoute({
+    method: 'GET',
+    path: '/things/{id}',
+    access: signedIn,
+    summary: 'signed in',
+    params: z.object({ id: z.string().min(2) }),
+    query: z.object({ n: z.coerce.number().int().optional() }),
+    response: z.object({ id: z.string(), n: z.number().optional(), sub: z.string() }),
+  }),
+  write: defineRoute({
+    method: 'POST',
+    path: '/thing/',
+    access: minGroup('Employees'),
+    summary: 'staff',
+    body: z.object({ name: z.string() }).strict(),
+    response: z.object({ name: z.string() }),
+    status: 201,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/things/{id}',
+    access: minGroup('Administrators'),
+    summary: 'x',
+    params: z.object({ id: z.string() }),
+    response: z.void(),
+  }),
+  broken: defineRoute({
+    method: 'GET',
+    path: '/broken',
+    access: guest,
+    summary: 'bad response',
+    response: z.object({ ok: z.boolean() }),
+  }),
+  crash: defineRoute({ method: 'GET', path: '/crash', access: guest, summary: 'throws', response: z.object({}) }),
+  conflict: defineRoute({
+    method: 'GET',
+    path: '/conflict',
+    access: guest,
+    summary: 'typed error',
+    response: z.object({}),
+  }),
+});
+
+let sign: (claims: Record<string, unknown>) => Promise<string>;
+let handler: ReturnType<typeof httpArea<typeof area, { label: string }>>;
+
+beforeAll(async () => {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg: 'RS256' };
+  sign = (claims) =>
+    new SignJWT({ token_use: 'access', client_id: clientId, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k' })
+      .setSubject('user-1')
+      .setIssuer(issuer)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
+  handler = httpArea(
+    area,
+    {
+      open: ({ caller }) => ({ who: caller?.sub ?? 'guest' }),
+      mine: ({ params, query, caller }) => ({ id: params.id, n: query.n, sub: caller.sub }),
+      write: ({ body }) => ({ name: body.name }),
+      remove: () => undefined,
+      broken: () => ({ ok: 'yes' }) as never,
+      crash: () => {
+        throw new Error('secret database detail');
+      },
+      conflict: () => {
+        throw new Conflict('Already there');
+      },
+    },
+    {
+      deps: () => ({ label: 'deps' }),
+      verifier: () => createTokenVerifier({ issuer, clientIds: [clientId], keys: createLocalJWKSet({ keys: [jwk] }) }),
+      corsOrigins: ['http://app.local'],
+    },
+  );
+});
+
+const call = async (
+  method: string,
+  resource: string,
+  options: {
+    path?: Record<string, string>;
+    query?: Record<string, string>;
+    body?: string;
+    token?: string;
+    origin?: string;
+  } = {},
+) => {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.origin) headers.Origin = options.origin;
+  const event = {
+    httpMethod: method,
+    resource,
+    path: resource,
+    headers,
+    pathParameters: options.path ?? null,
+    queryStringParameters: options.query ?? null,
+    body: options.body ?? null,
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEvent;
+  const result = await handler(event, {} as Context);
+  return {
+    status: result.statusCode,
+    body: result.body ? JSON.parse(result.body) : undefined,
+    headers: result.headers ?? {},
+  };
+};
+
+describe('the http chain', () => {
+  it('lets a guest call a guest route and sees a signed-in caller there too', async () => {
+    expect(await call('GET', '/open')).toMatchObject({ status: 200, body: { who: 'guest' } });
+    expect((await call('GET', '/open', { token: await sign({}) })).body).toEqual({ who: 'user-1' });
+  });
+
+  it('answers 401 to a bad token even on a guest route', async () => {
+    expect((await call('GET', '/open', { token: 'garbage' })).status).toBe(401);
+  });
+
+  it('answers 401 to a guest on a signed-in route, and 401 to a malformed Authorization header', async () => {
+    expect((await call('GET', '/things/{id}', { path: { id: 'ab' } })).status).toBe(401);
+    const event = {
+      httpMethod: 'GET',
+      resource: '/open',
+      headers: { authorization: 'Basic abc' },
+    } as unknown as APIGatewayProxyEvent;
+    expect((await handler(event, {} as Context)).statusCode).toBe(401);
+  });
+
+  it('parses path and query with the contract schemas', async () => {
+    const result = await call('GET', '/things/{id}', { path: { id: 'ab' }, query: { n: '7' }, token: await sign({}) });
+    expect(result).toMatchObject({ status: 200, body: { id: 'ab', n: 7, sub: 'user-1' } });
+  });
+
+  it('answers 400 naming the bad field of path, query and body', async () => {
+    const token = await sign({ 'cognito:groups': ['Employees'] });
+    const path = await call('GET', '/things/{id}', { path: { id: 'a' }, token });
+    expect(path.status).toBe(400);
+    expect(path.body.issues[0].path).toBe('path.id');
+    const query = await call('GET', '/things/{id}', { path: { id: 'ab' }, query: { n: 'x' }, token });
+    expect(query.body.issues[0].path).toBe('query.n');
+    const body = await call('POST', '/thing/', { body: '{"name":1}', token });
+    expect(body).toMatchObject({ status: 400, body: { issues: [{ path: 'body.name' }] } });
+    expect((await call('POST', '/thing/', { body: '{', token })).body.message).toBe('Request body is not valid JSON');
+  });
+
+  it('answers 403 when the role is too low and the success status when it is enough', async () => {
+    const user = await sign({ 'cognito:groups': ['Authenticated_users'] });
+    const staff = await sign({ 'cognito:groups': ['Employees'] });
+    expect((await call('POST', '/thing/', { body: '{"name":"x"}', token: user })).status).toBe(403);
+    expect(await call('POST', '/thing/', { body: '{"name":"x"}', token: staff })).toMatchObject({
+      status: 201,
+      body: { name: 'x' },
+    });
+    expect((await call('DELETE', '/things/{id}', { path: { id: 'ab' }, token: staff })).status).toBe(403);
+    const admin = await sign({ 'cognito:groups': ['Administrators'] });
+    expect(await call('DELETE', '/things/{id}', { path: { id: 'ab' }, token: admin })).toMatchObject({
+      status: 204,
+      body: undefined,
+    });
+  });
+
+  it('maps typed errors to their status and hides everything else behind a bare 500', async () => {
+    expect(await call('GET', '/conflict')).toMatchObject({ status: 409, body: { message: 'Already there' } });
+    const crash = await call('GET', '/crash');
+    expect(crash).toMatchObject({ status: 500, body: { message: 'Internal error' } });
+    expect(JSON.stringify(crash.body)).not.toContain('secret');
+    expect((await call('GET', '/broken')).status).toBe(500);
+  });
+
+  it('answers unknown routes with 404 and known paths with the wrong method with 405', async () => {
+    expect((await call('GET', '/nope')).status).toBe(404);
+    expect((await call('PUT', '/open')).status).toBe(405);
+  });
+
+  it('echoes only allowed origins for CORS, on success and on error', async () => {
+    expect((await call('GET', '/open', { origin: 'http://app.local' })).headers['access-control-allow-origin']).toBe(
+      'http://app.local',
+    );
+    expect((await call('GET', '/crash', { origin: 'http://app.local' })).headers['access-control-allow-origin']).toBe(
+      'http://app.local',
+    );
+    expect(
+      (await call('GET', '/open', { origin: 'http://evil' })).headers['access-control-allow-origin'],
+    ).toBeUndefined();
+  });
+});
