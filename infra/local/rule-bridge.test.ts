@@ -19,9 +19,13 @@ describe('the MQTT rule bridge', () => {
   const publishAs = (broker: Aedes, topic: string, payload: string) =>
     new Promise<void>((resolve) => {
       // A client-published packet: the bridge ignores the broker's own ($SYS, will) messages.
-      broker.emit('publish', { topic, payload: Buffer.from(payload), cmd: 'publish', qos: 0, dup: false, retain: false }, {
-        id: 'device-1',
-      });
+      broker.emit(
+        'publish',
+        { topic, payload: Buffer.from(payload), cmd: 'publish', qos: 0, dup: false, retain: false },
+        {
+          id: 'device-1',
+        },
+      );
       resolve();
     });
 
