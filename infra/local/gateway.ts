@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createRouteMatcher } from '../../shared/contracts/define-route';
+import { toOpenApi } from '../../shared/contracts/openapi';
 import { handlerEntry } from '../definitions/services';
 import { closeServer, type Emulator, listen } from './emulators/listen';
 
@@ -64,6 +65,7 @@ export const startGateway = async (options: GatewayOptions) => {
     areas.set(name, { matcher: createRouteMatcher(area.routes), handler: module.handler });
   }
 
+  let baseUrl = () => '';
   const health = async () => {
     const results = await Promise.all(
       options.emulators().map(async (e) => {
@@ -95,6 +97,10 @@ export const startGateway = async (options: GatewayOptions) => {
       const area = areas.get(areaName);
       if (!area) {
         json(response, 404, { message: `No service area "${areaName}"` }, cors);
+        return;
+      }
+      if (rest.join('/') === 'openapi.json' && request.method === 'GET') {
+        json(response, 200, toOpenApi(AREAS[areaName as AreaName], `${baseUrl()}/${areaName}`), cors);
         return;
       }
       if (request.method === 'OPTIONS') {
@@ -166,5 +172,7 @@ export const startGateway = async (options: GatewayOptions) => {
   });
 
   const actual = await listen(server, options.port);
-  return { url: `http://localhost:${actual}`, stop: () => closeServer(server) };
+  const url = `http://localhost:${actual}`;
+  baseUrl = () => url;
+  return { url, stop: () => closeServer(server) };
 };

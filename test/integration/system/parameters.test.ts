@@ -150,3 +150,13 @@ describe('system parameters through the local gateway', () => {
     expect((await fetch(`${areaUrl('system')}/parameters/x`, { method: 'PATCH' })).status).toBe(405);
   });
 });
+
+describe('the system OpenAPI document', () => {
+  it('is served by the local gateway, derived from the contract', async () => {
+    const response = await fetch(`${areaUrl('system')}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(document.paths['/parameters/{id}']?.get?.operationId).toBe('getParameter');
+    expect(document.paths['/parameter']?.post?.operationId).toBe('createParameter');
+  });
+});
