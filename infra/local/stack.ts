@@ -128,7 +128,6 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
       CORS_ORIGINS: web ? web.url : 'http://localhost:5173',
-      USER_POOL_ID: userPoolId,
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
       [QUEUES.jobs.envVar]: queues.jobs,

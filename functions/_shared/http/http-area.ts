@@ -12,7 +12,7 @@ import {
   routeKey,
   successStatus,
 } from '../../../shared/contracts/define-route';
-import { readAuthEnv, readEnv } from '../env';
+import { readAuthEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { corsHeaders, httpErrors } from './http-errors';
 
@@ -95,8 +95,8 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
     Object.entries(area.routes).map(([name, route]) => [routeKey(route.method, route.path), { name, route }]),
   );
   const resources = new Set([...byKey.keys()].map((key) => key.slice(key.indexOf(' ') + 1)));
-  const corsOrigins =
-    options.corsOrigins ?? (process.env.CORS_ORIGINS ? readEnv({ origins: 'CORS_ORIGINS' }).origins.split(',') : []);
+  // Optional: an area without a browser client has no CORS origins.
+  const corsOrigins = options.corsOrigins ?? (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean);
   let deps: D | undefined;
   let verifier: TokenVerifier | undefined;
   const getVerifier = () => {
