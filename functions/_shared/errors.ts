@@ -40,13 +40,3 @@ export class Conflict extends DomainError {
     super(409, message);
   }
 }
-export class PayloadTooLarge extends DomainError {
-  constructor(message: string) {
-    super(413, message);
-  }
-}
-export class TooManyRequests extends DomainError {
-  constructor(message: string) {
-    super(429, message);
-  }
-}

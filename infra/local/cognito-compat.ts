@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { USER_POOL } from '../definitions/auth';
-import { closeServer, type Emulator, listen } from './emulators/listen';
+import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 /**
  * The small compatibility layer in front of cognito-local (ARCHITECTURE.md §1). It makes the local
@@ -44,12 +44,6 @@ const PASSWORD_FIELDS: Record<string, string> = {
   ConfirmForgotPassword: 'Password',
   AdminSetUserPassword: 'Password',
   AdminCreateUser: 'TemporaryPassword',
-};
-
-const readBody = async (request: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 };
 
 export interface CognitoCompatOptions {
@@ -110,7 +104,12 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
   };
 
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
-    const raw = await readBody(request);
+    // Identity requests are a few KB; the bound only guards the local process.
+    const raw = await readBody(request, 1024 * 1024);
+    if (raw === 'too-large') {
+      response.writeHead(413).end();
+      return;
+    }
     const targetHeader = request.headers['x-amz-target'];
     const target =
       typeof targetHeader === 'string' && targetHeader.startsWith(TARGET_PREFIX)

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { allowOrigin } from '../../functions/_shared/http/http-errors';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createRouteMatcher } from '../../shared/contracts/define-route';
 import { toOpenApi } from '../../shared/contracts/openapi';
 import { handlerEntry } from '../definitions/services';
-import { closeServer, type Emulator, listen } from './emulators/listen';
+import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -15,17 +16,6 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 
 const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-};
-
-const readBody = async (request: IncomingMessage): Promise<Buffer | 'too-large'> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 };
 
 const lambdaContext = (area: string): Context => ({
@@ -65,7 +55,6 @@ export const startGateway = async (options: GatewayOptions) => {
     areas.set(name, { matcher: createRouteMatcher(area.routes), handler: module.handler });
   }
 
-  let baseUrl = () => '';
   const health = async () => {
     const results = await Promise.all(
       options.emulators().map(async (e) => {
@@ -81,11 +70,7 @@ export const startGateway = async (options: GatewayOptions) => {
 
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const origin = request.headers.origin;
-    const cors: Record<string, string> =
-      origin && (options.corsOrigins.includes(origin) || options.corsOrigins.includes('*'))
-        ? { 'access-control-allow-origin': origin, vary: 'Origin' }
-        : {};
+    const cors = allowOrigin(request.headers.origin, options.corsOrigins);
     try {
       if (url.pathname === '/health') {
         const services = await health();
@@ -100,7 +85,7 @@ export const startGateway = async (options: GatewayOptions) => {
         return;
       }
       if (rest.join('/') === 'openapi.json' && request.method === 'GET') {
-        json(response, 200, toOpenApi(AREAS[areaName as AreaName], `${baseUrl()}/${areaName}`), cors);
+        json(response, 200, toOpenApi(AREAS[areaName as AreaName], `http://${request.headers.host}/${areaName}`), cors);
         return;
       }
       if (request.method === 'OPTIONS') {
@@ -124,7 +109,7 @@ export const startGateway = async (options: GatewayOptions) => {
         json(response, 405, { message: `Method ${request.method} is not allowed on ${resourcePath}` }, cors);
         return;
       }
-      const body = await readBody(request);
+      const body = await readBody(request, MAX_BODY_BYTES);
       if (body === 'too-large') {
         json(response, 413, { message: 'Request body is larger than 10 MB' }, cors);
         return;
@@ -172,7 +157,5 @@ export const startGateway = async (options: GatewayOptions) => {
   });
 
   const actual = await listen(server, options.port);
-  const url = `http://localhost:${actual}`;
-  baseUrl = () => url;
-  return { url, stop: () => closeServer(server) };
+  return { url: `http://localhost:${actual}`, stop: () => closeServer(server) };
 };

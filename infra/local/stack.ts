@@ -18,19 +18,19 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { startCognitoLocal } from './emulators/cognito';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
-import type { Emulator } from './emulators/listen';
+import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
 import { startMqtt } from './emulators/mqtt';
 import { startSes } from './emulators/ses';
 import { startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
-import type { Ports } from './ports';
+import { DEFAULT_PORTS, type Ports } from './ports';
 import { type LocalRule, startRuleBridge } from './rule-bridge';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
 import type { StackInfo } from './stack-info';
 import { startWeb } from './web';
 
 const ENV = 'local' as const;
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 
 export interface StackOptions {
   rootDir: string;
@@ -112,6 +112,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       ? await startWeb({ rootDir: options.rootDir, port: options.ports.web, runtime })
       : undefined;
     if (web) stoppers.push(web.stop);
+    const webOrigin = web?.url ?? `http://localhost:${DEFAULT_PORTS.web}`;
 
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
@@ -127,7 +128,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       S3_FORCE_PATH_STYLE: 'true',
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
-      CORS_ORIGINS: web ? web.url : 'http://localhost:5173',
+      CORS_ORIGINS: webOrigin,
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
       [QUEUES.jobs.envVar]: queues.jobs,
@@ -137,7 +138,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       port: options.ports.gateway,
       rootDir: options.rootDir,
       emulators: () => emulators,
-      corsOrigins: [web?.url ?? 'http://localhost:5173'],
+      corsOrigins: [webOrigin],
     });
     stoppers.push(gateway.stop);
 

@@ -6,6 +6,7 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/cli
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
+import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { startStack } from '../../infra/local/stack';
 
@@ -18,7 +19,7 @@ process.env.LOG_LEVEL ??= 'warn';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 
 const measure = async (label: string, op: () => Promise<unknown>) => {
   for (let i = 0; i < 50; i++) await op(); // warm-up

@@ -3,11 +3,12 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/cli
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
+import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { StackInfo } from '../../infra/local/stack-info';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 
 let cached: StackInfo | undefined;
 

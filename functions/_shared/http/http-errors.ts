@@ -3,11 +3,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError } from '../errors';
 import { log } from '../logger';
 
-export const corsHeaders = (event: APIGatewayProxyEvent, origins: readonly string[]): Record<string, string> => {
-  const origin = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1];
-  if (!origin || !(origins.includes(origin) || origins.includes('*'))) return {};
-  return { 'access-control-allow-origin': origin, vary: 'Origin' };
-};
+/** The CORS answer to one request origin: echoed when allowed, nothing otherwise. */
+export const allowOrigin = (origin: string | undefined, origins: readonly string[]): Record<string, string> =>
+  origin && (origins.includes(origin) || origins.includes('*'))
+    ? { 'access-control-allow-origin': origin, vary: 'Origin' }
+    : {};
+
+export const corsHeaders = (event: APIGatewayProxyEvent, origins: readonly string[]): Record<string, string> =>
+  allowOrigin(Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1], origins);
 
 /**
  * Maps every error to a response: typed domain errors keep their status and message; anything else is

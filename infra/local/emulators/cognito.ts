@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import pino from 'pino';
-import { type Emulator, LOCAL_HOST } from './listen';
+import { type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST } from './listen';
 
 const require = createRequire(import.meta.url);
 // cognito-local's building blocks, composed here rather than through its CLI so its data lives under
@@ -68,7 +68,7 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
   const ses = new SESv2Client({
     region: options.region,
     endpoint: options.sesEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: LOCAL_CREDENTIALS,
   });
   const sender = {
     sendEmail: async (_ctx: unknown, user: { Username: string }, destination: string, message: CognitoMessage) => {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { closeServer, type Emulator, listen } from './listen';
+import { closeServer, type Emulator, LOCAL_CREDENTIALS, listen } from './listen';
 
 const require = createRequire(import.meta.url);
 const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
@@ -16,7 +16,7 @@ export const startDynamoDb = async ({ dataDir, port }: { dataDir: string; port: 
   const client = new DynamoDBClient({
     region: 'us-west-2',
     endpoint: url,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: LOCAL_CREDENTIALS,
   });
   return {
     name: 'dynamodb',

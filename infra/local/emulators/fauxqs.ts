@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { ListQueuesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { type Emulator, LOCAL_HOST } from './listen';
+import { type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST } from './listen';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 
 /** fauxqs keeps everything in memory; these snapshot objects and waiting messages to disk on stop. */
 const encodeKey = (key: string) => Buffer.from(key, 'utf8').toString('base64url');

@@ -6,18 +6,20 @@ import {
   ListGroupsCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
 import { TABLES } from '../../../infra/definitions/tables';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
+import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startSqsPoller } from '../../../infra/local/sqs-poller';
 import { GROUPS } from '../../../shared/auth/groups';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { cognitoClient, signIn, stack, uniqueId } from '../../support/stack';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 
 describe('the local stack', () => {
   it('answers /health with 200 only when every emulator is up, and names them', async () => {
