@@ -15,16 +15,21 @@ describe('groupsClaim', () => {
 });
 
 describe('sessionUserFrom', () => {
-  it('takes groups and username from the access token and the e-mail from the ID token', () => {
+  it('takes the id, groups and username from the access token and the e-mail from the ID token', () => {
     expect(
       sessionUserFrom(
         { sub: 's-1', username: 'u-1', 'cognito:groups': ['Employees'] },
         { email: 'ada@example.com', 'cognito:username': 'u-1' },
       ),
-    ).toEqual({ username: 'u-1', email: 'ada@example.com', groups: ['Employees'] });
+    ).toEqual({ id: 's-1', username: 'u-1', email: 'ada@example.com', groups: ['Employees'] });
   });
 
   it('falls back to the subject when nothing else names the user', () => {
-    expect(sessionUserFrom({ sub: 's-1' }, undefined)).toEqual({ username: 's-1', email: undefined, groups: [] });
+    expect(sessionUserFrom({ sub: 's-1' }, undefined)).toEqual({
+      id: 's-1',
+      username: 's-1',
+      email: undefined,
+      groups: [],
+    });
   });
 });

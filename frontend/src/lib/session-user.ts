@@ -1,5 +1,7 @@
 /** Who is signed in, as the web app needs it: read from the Cognito tokens, never from a second call. */
 export interface SessionUser {
+  /** The Cognito `sub`: the id relations and every other area store for a person. */
+  id: string;
   username: string;
   email?: string;
   /** `cognito:groups` of the access token: the same claim the API authorizes on. */
@@ -16,12 +18,13 @@ export const groupsClaim = (claims: Claims): string[] => {
 };
 
 /**
- * Builds the user from the access token (groups, username) and, when present, the ID token (e-mail; the
- * access token carries none).
+ * Builds the user from the access token (sub, groups, username) and, when present, the ID token (e-mail;
+ * the access token carries none).
  */
 export const sessionUserFrom = (access: Claims, id: Claims | undefined): SessionUser => {
   const email = text(id?.email);
   return {
+    id: text(access.sub) ?? '',
     username: text(access.username) ?? text(id?.['cognito:username']) ?? email ?? text(access.sub) ?? '',
     email,
     groups: groupsClaim(access),
