@@ -40,3 +40,9 @@ export class Conflict extends DomainError {
     super(409, message);
   }
 }
+/** A dependency failed and the change was undone: the client may retry. */
+export class ServiceUnavailable extends DomainError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

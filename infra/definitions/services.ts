@@ -5,6 +5,8 @@ import type { TableKey } from './tables';
 export interface ServiceResources {
   /** Tables the area's Lambda reads and writes. */
   tables: TableKey[];
+  /** Tables the area's Lambda only reads (e.g. the relations and access versions behind its access checks). */
+  readTables?: TableKey[];
   buckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
@@ -24,7 +26,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   migrate: { tables: [] },
   notifications: { tables: [] },
   organizations: { tables: [] },
-  relations: { tables: [] },
+  relations: { tables: ['relations', 'accessVersions'], jobs: true },
   'sensor-data': { tables: [] },
   system: { tables: ['parameters'] },
   users: { tables: [] },

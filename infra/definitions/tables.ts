@@ -32,6 +32,38 @@ export const TABLES = {
     envVar: 'PARAMETERS_TABLE',
     partitionKey: { name: 'id', type: 'S' },
   },
+  /** `id` = `type#referrerId#referentId`; each index sorts by type first, so a type is a key prefix. */
+  relations: {
+    constructId: 'RelationsTable',
+    area: 'relations',
+    entity: 'relations',
+    envVar: 'RELATIONS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      {
+        name: 'byReferrer',
+        partitionKey: { name: 'referrerId', type: 'S' },
+        sortKey: { name: 'referrerSort', type: 'S' },
+      },
+      {
+        name: 'byReferent',
+        partitionKey: { name: 'referentId', type: 'S' },
+        sortKey: { name: 'referentSort', type: 'S' },
+      },
+      { name: 'byType', partitionKey: { name: 'type', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
+  },
+  /**
+   * One counter per user, raised whenever a relation that decides the user's access changes. Every
+   * Lambda's access cache compares it before trusting a cached decision (see functions/_shared/access).
+   */
+  accessVersions: {
+    constructId: 'AccessVersionsTable',
+    area: 'relations',
+    entity: 'access-versions',
+    envVar: 'ACCESS_VERSIONS_TABLE',
+    partitionKey: { name: 'userId', type: 'S' },
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

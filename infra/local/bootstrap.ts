@@ -19,11 +19,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { toItem } from '../../functions/_shared/relations/relation-table';
+import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
-import { DEMO_ACCOUNTS, DEMO_PARAMETERS, DEMO_PASSWORD } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_PARAMETERS, DEMO_PASSWORD, DEMO_RELATIONS } from './demo-data';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 
@@ -148,10 +150,22 @@ export const createUserPool = async (cognito: CognitoIdentityProviderClient, env
   return { userPoolId, clientId };
 };
 
-export const seedDemoAccounts = async (cognito: CognitoIdentityProviderClient, userPoolId: string) => {
+const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, username: string) => {
+  const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));
+  const sub = user.UserAttributes?.find((attribute) => attribute.Name === 'sub')?.Value;
+  if (!sub) throw new Error(`Demo account ${username} has no sub`);
+  return sub;
+};
+
+/** Creates the demo accounts that do not exist yet. @returns each account's user id (sub), by e-mail */
+export const seedDemoAccounts = async (
+  cognito: CognitoIdentityProviderClient,
+  userPoolId: string,
+): Promise<Map<string, string>> => {
+  const subs = new Map<string, string>();
   for (const account of DEMO_ACCOUNTS) {
     try {
-      await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: account.email }));
+      subs.set(account.email, await subOf(cognito, userPoolId, account.email));
       continue;
     } catch (error) {
       if (!isNamed(error, 'UserNotFoundException')) throw error;
@@ -182,10 +196,23 @@ export const seedDemoAccounts = async (cognito: CognitoIdentityProviderClient, u
         new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: account.email, GroupName: account.group }),
       );
     }
+    subs.set(account.email, await subOf(cognito, userPoolId, account.email));
   }
+  return subs;
 };
 
-export const seedDemoData = async (db: DynamoDBDocumentClient, tables: Record<string, string>, now = Date.now()) => {
+export const seedDemoData = async (
+  db: DynamoDBDocumentClient,
+  tables: Record<string, string>,
+  subs: ReadonlyMap<string, string>,
+  now = Date.now(),
+) => {
+  const idOf = (name: string) => subs.get(name) ?? name;
+  for (const { type, referrer, referent } of DEMO_RELATIONS) {
+    const ends = { type, referrerId: idOf(referrer), referentId: idOf(referent) };
+    const relation = { id: relationId(type, ends.referrerId, ends.referentId), ...ends, created: now };
+    await db.send(new PutCommand({ TableName: tables.relations, Item: toItem(relation) }));
+  }
   for (const parameter of DEMO_PARAMETERS) {
     try {
       await db.send(

@@ -100,8 +100,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const { userPoolId, clientId } = await createUserPool(cognitoClient, ENV);
     cognito.setUserPool(userPoolId);
     if (firstStart) {
-      await seedDemoAccounts(cognitoClient, userPoolId);
-      await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables);
+      const subs = await seedDemoAccounts(cognitoClient, userPoolId);
+      await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       log('demo data seeded');
     }
     await fauxqs.restore();
@@ -129,6 +129,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
       CORS_ORIGINS: webOrigin,
+      // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
+      ACCESS_INDEX_SETTLE_MS: '0',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
       [QUEUES.jobs.envVar]: queues.jobs,

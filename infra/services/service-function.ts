@@ -127,6 +127,12 @@ export class ServiceFunction extends Construct {
     this.lambda.addEnvironment(envVar, table.tableName);
   }
 
+  /** Lets the function read the table's items (and its indexes), and tells it the table's name through `envVar`. */
+  readTable(table: ITable, envVar: string): void {
+    table.grantReadData(this.lambda);
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
   /** Lets the function read and write the bucket's objects, and tells it the bucket's name through `envVar`. */
   readWriteBucket(bucket: IBucket, envVar: string): void {
     bucket.grantReadWrite(this.lambda);

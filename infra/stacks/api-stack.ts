@@ -86,6 +86,9 @@ export class ApiStack extends Stack {
 
       const resources = SERVICE_RESOURCES[name];
       for (const table of resources.tables) api.handler.readWriteTable(props.tables[table], TABLES[table].envVar);
+      for (const table of resources.readTables ?? []) {
+        api.handler.readTable(props.tables[table], TABLES[table].envVar);
+      }
       for (const bucket of resources.buckets ?? []) {
         api.handler.readWriteBucket(props.buckets[bucket], BUCKETS[bucket].envVar);
       }

@@ -95,15 +95,17 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
         'AUTH_CLIENT_IDS',
         'CORS_ORIGINS',
         ...SERVICE_RESOURCES[name].tables.map((t) => TABLES[t].envVar),
+        ...(SERVICE_RESOURCES[name].readTables ?? []).map((t) => TABLES[t].envVar),
       ]),
     );
     expect(JSON.stringify(variables.AUTH_ISSUER)).toContain('https://cognito-idp.');
   });
 
-  it('may use DynamoDB on its own tables only', () => {
+  it('may use DynamoDB on its own tables only, and only read those it reads', () => {
     const [, fn] = functionOf(name);
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const own = SERVICE_RESOURCES[name].tables;
+    const readOnly = SERVICE_RESOURCES[name].readTables ?? [];
+    const own = [...SERVICE_RESOURCES[name].tables, ...readOnly];
     const others = (Object.keys(TABLES) as TableKey[]).filter((t) => !own.includes(t));
     const statements = Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
       .filter((p) => mentions(p.Properties.Roles, roleId))
@@ -118,6 +120,11 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
         expect(resource).not.toBe('*');
         expect(own.some((t) => mentions(resource, TABLES[t].constructId))).toBe(true);
         expect(others.some((t) => mentions(resource, TABLES[t].constructId))).toBe(false);
+        if (readOnly.some((t) => mentions(resource, TABLES[t].constructId))) {
+          for (const action of [statement.Action].flat()) {
+            expect(String(action)).toMatch(/^dynamodb:(Get|BatchGet|Query|Scan|ConditionCheck|Describe)/);
+          }
+        }
       }
     }
   });

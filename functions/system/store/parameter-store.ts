@@ -8,9 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+import { isConditionFailure } from '../../_shared/dynamodb';
 
 export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
   get: async (id: string): Promise<Parameter | undefined> =>

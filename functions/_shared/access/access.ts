@@ -1,0 +1,138 @@
+import { isStaff } from '../../../shared/auth/groups';
+import type { Caller } from '../../../shared/auth/verify-token';
+import { MESSAGES } from '../../../shared/messages';
+import {
+  type AccessNeed,
+  CAMPAIGN_DEVICE_GRANTS,
+  DEVICE_ROUTES,
+  type DeviceRoute,
+  DIRECT_GRANTS,
+  grants,
+} from '../../../shared/relations/relation-rules';
+import { type GuardedKind, relationId } from '../../../shared/relations/relation-types';
+import { Forbidden, Unauthorized } from '../errors';
+import type { RelationTable } from '../relations/relation-table';
+import type { AccessCache, AccessDecision } from './access-cache';
+import type { AccessVersionStore } from './access-version-store';
+
+export interface AccessOptions {
+  /** @default 'view' */
+  need?: AccessNeed;
+  /** Devices only: the routes that may grant access. @default all (the organization route always denies) */
+  routes?: readonly DeviceRoute[];
+}
+
+export interface AccessDeps {
+  relations: Pick<RelationTable, 'getMany' | 'queryAll'>;
+  versions: Pick<AccessVersionStore, 'get'>;
+  cache: AccessCache;
+  now: () => number;
+  /**
+   * DynamoDB index reads may lag a write by up to about a second. A decision computed this soon after the
+   * user's last relation change is used but not cached, so a lagging index read cannot outlive the lag.
+   * @default 5_000 ms
+   */
+  settleMs?: number;
+}
+
+const DENIED: AccessDecision = { allowed: false };
+const STAFF: AccessDecision = { allowed: true, via: 'staff' };
+
+/**
+ * The one access module (spec §6), used by every area: may this caller see, manage or own this device,
+ * organization or campaign? Staff may do all. Decisions are cached per user and options and trusted only
+ * while the user's access version is unchanged; the version is read once per request (consistently), so a
+ * granted or revoked relation takes effect on the next request in every Lambda instance.
+ */
+export const createAccess = ({ relations, versions, cache, now, settleMs = 5_000 }: AccessDeps) => {
+  /** The caller's own relation to the object, read by id (consistent). */
+  const direct = async (kind: GuardedKind, id: string, userId: string, need: AccessNeed) => {
+    const held = await relations.getMany(DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId)));
+    const type = grants(
+      kind,
+      need,
+      held.map((relation) => relation.type),
+    );
+    return type ? { allowed: true, via: type } : undefined;
+  };
+
+  /** A campaign the user belongs to (as user or manager) holds the device. Found by index, confirmed by id. */
+  const throughCampaign = async (deviceId: string, userId: string) => {
+    const holds = await relations.queryAll('referent', deviceId, ['campaign-device']);
+    if (holds.length === 0) return undefined;
+    const campaigns = holds.map((hold) => hold.referrerId);
+    const found = new Set(
+      (
+        await relations.getMany(
+          campaigns.flatMap((campaignId) => [
+            relationId('campaign-device', campaignId, deviceId),
+            ...CAMPAIGN_DEVICE_GRANTS.map((type) => relationId(type, campaignId, userId)),
+          ]),
+        )
+      ).map((relation) => relation.id),
+    );
+    const campaignId = campaigns.find(
+      (c) =>
+        found.has(relationId('campaign-device', c, deviceId)) &&
+        CAMPAIGN_DEVICE_GRANTS.some((type) => found.has(relationId(type, c, userId))),
+    );
+    return campaignId ? { allowed: true, via: `campaign-user:${campaignId}` } : undefined;
+  };
+
+  const compute = async (
+    kind: GuardedKind,
+    id: string,
+    userId: string,
+    need: AccessNeed,
+    routes: readonly DeviceRoute[],
+  ): Promise<AccessDecision> => {
+    if (kind !== 'device') return (await direct(kind, id, userId, need)) ?? DENIED;
+    if (routes.includes('direct')) {
+      const decision = await direct(kind, id, userId, need);
+      if (decision) return decision;
+    }
+    // Spec §6: through a campaign a user sees a device; they never manage or own it that way.
+    if (routes.includes('campaign') && need === 'view') {
+      const decision = await throughCampaign(id, userId);
+      if (decision) return decision;
+    }
+    // Spec §6: the organization route always denies; an organization's members do not reach its devices.
+    return DENIED;
+  };
+
+  return {
+    /** Access checks for one request's caller; the caller's access version is read at most once. */
+    forCaller: (caller: Caller | undefined) => {
+      let version: ReturnType<AccessDeps['versions']['get']> | undefined;
+
+      const check = async (kind: GuardedKind, id: string, options: AccessOptions = {}): Promise<AccessDecision> => {
+        if (!caller) return DENIED;
+        if (isStaff(caller.groups)) return STAFF;
+        const need = options.need ?? 'view';
+        const routes = kind === 'device' ? (options.routes ?? DEVICE_ROUTES) : ['direct' as const];
+        const key = [caller.sub, kind, id, need, [...routes].sort().join(',')].join('|');
+        version ??= versions.get(caller.sub);
+        const current = await version;
+        const cached = cache.get(key, current.version);
+        if (cached) return cached;
+        const decision = await compute(kind, id, caller.sub, need, routes);
+        if (now() - current.changedAt >= settleMs) cache.set(key, current.version, decision);
+        return decision;
+      };
+
+      return {
+        check,
+        /** Throws 401 for a guest and 403 for a caller without the access. */
+        require: async (kind: GuardedKind, id: string, options?: AccessOptions): Promise<AccessDecision> => {
+          const decision = await check(kind, id, options);
+          if (decision.allowed) return decision;
+          if (!caller) throw new Unauthorized();
+          throw new Forbidden(MESSAGES.accessDenied(kind));
+        },
+      };
+    },
+  };
+};
+
+export type Access = ReturnType<typeof createAccess>;
+export type CallerAccess = ReturnType<Access['forCaller']>;

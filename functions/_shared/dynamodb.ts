@@ -1,0 +1,30 @@
+import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+const BATCH_GET_LIMIT = 100;
+const MAX_ROUNDS = 8;
+
+/** BatchGetItem over any number of keys, retrying what DynamoDB leaves unprocessed (with a short back-off). */
+export const batchGetAll = async <T>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: Record<string, unknown>[],
+  consistentRead = true,
+): Promise<T[]> => {
+  const items: T[] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+    let pending: Record<string, unknown>[] = keys.slice(start, start + BATCH_GET_LIMIT);
+    for (let round = 0; pending.length > 0; round += 1) {
+      if (round === MAX_ROUNDS) throw new Error(`BatchGetItem on ${tableName} left keys unprocessed`);
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+      const result = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }),
+      );
+      items.push(...((result.Responses?.[tableName] ?? []) as T[]));
+      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return items;
+};

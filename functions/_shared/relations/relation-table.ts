@@ -1,0 +1,178 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Relation } from '../../../shared/contracts/relations';
+import type { RelationType } from '../../../shared/relations/relation-types';
+import { batchGetAll, isConditionFailure } from '../dynamodb';
+
+/** Which end of a relation a lookup starts from. */
+export type RelationSide = 'referrer' | 'referent';
+
+type Key = Record<string, unknown>;
+
+const INDEX: Record<RelationSide, { name: string; key: string; sort: string }> = {
+  referrer: { name: 'byReferrer', key: 'referrerId', sort: 'referrerSort' },
+  referent: { name: 'byReferent', key: 'referentId', sort: 'referentSort' },
+};
+
+/** The stored row: the relation plus the sort keys of its two indexes, each led by the type. */
+export const toItem = (relation: Relation) => ({
+  ...relation,
+  referrerSort: `${relation.type}#${relation.referentId}`,
+  referentSort: `${relation.type}#${relation.referrerId}`,
+});
+
+export const toRelation = (item: Record<string, unknown>): Relation => ({
+  id: item.id as string,
+  type: item.type as RelationType,
+  referrerId: item.referrerId as string,
+  referentId: item.referentId as string,
+  created: typeof item.created === 'number' ? item.created : 0,
+  ...(typeof item.createdBy === 'string' ? { createdBy: item.createdBy } : {}),
+});
+
+export interface IndexQuery {
+  type?: RelationType;
+  /** With `type`: only the relation between the two ids. */
+  otherId?: string;
+  limit: number;
+  startKey?: Key;
+}
+
+/**
+ * The one adapter of the relations table. The relations area writes through it; every other area's
+ * access checks read through it (their Lambdas hold read-only grants).
+ */
+export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const queryIndex = async (side: RelationSide, id: string, { type, otherId, limit, startKey }: IndexQuery) => {
+    const index = INDEX[side];
+    const sort = type === undefined ? undefined : otherId === undefined ? `${type}#` : `${type}#${otherId}`;
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.name,
+        KeyConditionExpression:
+          sort === undefined
+            ? '#key = :key'
+            : otherId === undefined
+              ? '#key = :key AND begins_with(#sort, :sort)'
+              : '#key = :key AND #sort = :sort',
+        ExpressionAttributeNames: { '#key': index.key, ...(sort === undefined ? {} : { '#sort': index.sort }) },
+        ExpressionAttributeValues: { ':key': id, ...(sort === undefined ? {} : { ':sort': sort }) },
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
+  };
+
+  return {
+    get: async (id: string): Promise<Relation | undefined> => {
+      const result = await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }));
+      return result.Item ? toRelation(result.Item) : undefined;
+    },
+
+    /** Consistent reads by id: the authority for access decisions (index reads may lag in DynamoDB). */
+    getMany: async (ids: readonly string[]): Promise<Relation[]> =>
+      (
+        await batchGetAll<Record<string, unknown>>(
+          db,
+          tableName,
+          [...new Set(ids)].map((id) => ({ id })),
+        )
+      ).map(toRelation),
+
+    queryIndex,
+
+    /** Every relation of the given types at one end of `id`, through all pages. */
+    queryAll: async (side: RelationSide, id: string, types: readonly RelationType[]): Promise<Relation[]> => {
+      const all: Relation[] = [];
+      for (const type of types) {
+        let startKey: Key | undefined;
+        do {
+          const page = await queryIndex(side, id, { type, limit: 100, startKey });
+          all.push(...page.items);
+          startKey = page.lastKey;
+        } while (startKey);
+      }
+      return all;
+    },
+
+    /** One type's relations, newest first. */
+    listByType: async (type: RelationType, { limit, startKey }: { limit: number; startKey?: Key }) => {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'byType',
+          KeyConditionExpression: '#type = :type',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':type': type },
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
+    },
+
+    /** @returns false when the same (type, referrer, referent) exists */
+    create: async (relation: Relation): Promise<boolean> => {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: toItem(relation),
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Writes the relation whether or not it exists: restores one whose removal had to be undone. */
+    put: async (relation: Relation): Promise<void> => {
+      await db.send(new PutCommand({ TableName: tableName, Item: toItem(relation) }));
+    },
+
+    /** @returns the removed relation, or undefined when there was none */
+    remove: async (id: string): Promise<Relation | undefined> => {
+      try {
+        const result = await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: { id },
+            ConditionExpression: 'attribute_exists(id)',
+            ReturnValues: 'ALL_OLD',
+          }),
+        );
+        return result.Attributes ? toRelation(result.Attributes) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    /** Raw rows, for the migration only (admin tooling may scan). */
+    scan: async ({ limit, startKey }: { limit: number; startKey?: Key }) => {
+      const result = await db.send(
+        new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey, ConsistentRead: true }),
+      );
+      return { items: (result.Items ?? []) as Record<string, unknown>[], lastKey: result.LastEvaluatedKey };
+    },
+
+    /** Removes a row by its stored id without reading it (a legacy row the migration re-keyed). */
+    removeRow: async (id: string): Promise<void> => {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
+    },
+  };
+};
+
+export type RelationTable = ReturnType<typeof createRelationTable>;
