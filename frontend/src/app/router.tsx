@@ -3,7 +3,10 @@ import { AdminHomePage } from '../features/admin/admin-home-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
+import { CampaignPage } from '../features/campaigns/campaign-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
+import { DevicePage } from '../features/devices/device-page';
+import { OrganizationPage } from '../features/organizations/organization-page';
 import { ParametersPage } from '../features/system/parameters-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -20,6 +23,9 @@ export const createRouter = () =>
           element: <AppLayout />,
           children: [
             { path: '/dashboard', element: <DashboardPage /> },
+            { path: '/dashboard/devices/:id', element: <DevicePage /> },
+            { path: '/dashboard/organizations/:id', element: <OrganizationPage /> },
+            { path: '/dashboard/campaigns/:id', element: <CampaignPage /> },
             {
               path: '/admin',
               element: <RequireStaff />,

@@ -1,14 +1,24 @@
+import { useCallback } from 'react';
+import { Link } from 'react-router-dom';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { useApi } from '../../lib/api';
 import { useSignedInUser } from '../../lib/session';
+import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
+import type { PageLoader } from '../relations/relation-list';
+import { RELATIONS_MESSAGES } from '../relations/relations-messages';
+import { usePagedRelations } from '../relations/use-paged-relations';
 
-const COMING_LATER = [
-  { title: 'Devices', text: 'Your devices, their state and their data.' },
-  { title: 'Organizations', text: 'The organizations you belong to and their members.' },
-  { title: 'Campaigns', text: 'Measurement campaigns and their devices.' },
-];
-
-/** `/dashboard`: who is signed in; the areas' screens join as they are built. */
+/** `/dashboard`: who is signed in, and the devices, organizations and campaigns they belong to. */
 export const DashboardPage = () => {
   const user = useSignedInUser();
+  const relations = useApi('relations');
+  const load = useCallback<PageLoader>(
+    (cursor) => relations.listByReferentId({ params: { id: user.id, x: DEFAULT_PAGE_SIZE }, query: { cursor } }),
+    [relations, user.id],
+  );
+  const mine = usePagedRelations(user.id ? load : undefined);
+  const groups = groupByReferrerKind(mine.items);
+
   return (
     <section className="page">
       <h1>Welcome</h1>
@@ -28,15 +38,58 @@ export const DashboardPage = () => {
           )}
         </dd>
       </dl>
-      <div className="cards">
-        {COMING_LATER.map((card) => (
-          <article key={card.title} className="card placeholder">
-            <h2>{card.title}</h2>
-            <p className="muted">{card.text}</p>
-            <p className="muted small">Coming later.</p>
+
+      {mine.error && (
+        <p className="error" role="alert" data-testid="dashboard-error">
+          {mine.error}
+        </p>
+      )}
+      {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
+      <div className="cards" data-testid="dashboard-relations">
+        {GROUP_ORDER.map((kind) => (
+          <article key={kind} className="card" data-testid={`dashboard-group-${kind}`}>
+            <h2>{KIND_TITLE[kind]}</h2>
+            {groups[kind].length ? (
+              <ul className="link-list">
+                {groups[kind].map((relation) => (
+                  <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
+                    <Link to={objectPath(kind, relation.referrerId)} className="mono">
+                      {relation.referrerId}
+                    </Link>
+                    <span className="muted small">{relation.type}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              mine.loaded && <p className="muted">{RELATIONS_MESSAGES.noneOfKind}</p>
+            )}
           </article>
         ))}
+        {groups.other.length > 0 && (
+          <article className="card" data-testid="dashboard-group-other">
+            <h2>Other</h2>
+            <ul className="link-list">
+              {groups.other.map((relation) => (
+                <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
+                  <span className="mono">{relation.referrerId}</span>
+                  <span className="muted small">{relation.type}</span>
+                </li>
+              ))}
+            </ul>
+          </article>
+        )}
       </div>
+      {mine.nextCursor && (
+        <button
+          type="button"
+          className="load-more"
+          data-testid="dashboard-load-more"
+          onClick={() => void mine.loadMore()}
+          disabled={mine.loading !== undefined}
+        >
+          {mine.loading === 'more' ? 'Loading…' : 'Load more'}
+        </button>
+      )}
     </section>
   );
 };
