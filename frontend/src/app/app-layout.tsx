@@ -30,6 +30,7 @@ export const AppLayout = () => {
             </NavLink>
           )}
           {staff && section === 'admin' && <NavLink to="/admin/parameters">Parameters</NavLink>}
+          {staff && section === 'admin' && <NavLink to="/admin/relations">Relations</NavLink>}
         </nav>
         <div className="account">
           <span className="user" data-testid="header-user" title={user.groups.join(', ')}>

@@ -7,6 +7,7 @@ import { CampaignPage } from '../features/campaigns/campaign-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { DevicePage } from '../features/devices/device-page';
 import { OrganizationPage } from '../features/organizations/organization-page';
+import { RelationsPage } from '../features/relations/relations-page';
 import { ParametersPage } from '../features/system/parameters-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -32,6 +33,7 @@ export const createRouter = () =>
               children: [
                 { index: true, element: <AdminHomePage /> },
                 { path: 'parameters', element: <ParametersPage /> },
+                { path: 'relations', element: <RelationsPage /> },
               ],
             },
             { path: '*', element: <NotFoundPage /> },

@@ -11,6 +11,12 @@ export const AdminHomePage = () => (
         </h2>
         <p className="muted">Settings the whole platform reads, as JSON values.</p>
       </article>
+      <article className="card">
+        <h2>
+          <Link to="/admin/relations">Relations</Link>
+        </h2>
+        <p className="muted">Who belongs to which device, organization and campaign, and in which role.</p>
+      </article>
     </div>
   </section>
 );
