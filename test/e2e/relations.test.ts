@@ -1,0 +1,118 @@
+import { decodeJwt } from 'jose';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../infra/local/demo-data';
+import { MESSAGES } from '../../shared/messages';
+import { relationId } from '../../shared/relations/relation-types';
+import { launchBrowser } from '../support/browser';
+import { apiAs, type DemoEmail, stack, tokenOf, uniqueId } from '../support/stack';
+
+let browser: Browser;
+let page: Page;
+
+const web = () => stack().endpoints.web!;
+
+const signInAs = async (email: DemoEmail, destination: string) => {
+  await page.goto(`${web()}${destination}`);
+  await page.waitForURL(/\/login\?destination=/);
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(DEMO_PASSWORD);
+  await page.getByTestId('login-submit').click();
+};
+
+const subOf = async (email: DemoEmail) => decodeJwt(await tokenOf(email)).sub!;
+
+/** Lists are paged and other tests add relations too: load pages until the row shows. */
+const showRow = async (row: Locator, more: Locator) => {
+  for (;;) {
+    await row.or(more).first().waitFor({ timeout: 15_000 });
+    if (await row.isVisible()) return;
+    await more.click();
+  }
+};
+
+const deviceId = uniqueId('e2e-dev');
+let admin: ReturnType<typeof apiAs<'relations'>>;
+let userSub: string;
+let approvedSub: string;
+let ownerId: string;
+
+beforeAll(async () => {
+  [browser, admin, userSub, approvedSub] = await Promise.all([
+    launchBrowser(),
+    tokenOf('admin@example.com').then((token) => apiAs('relations', token)),
+    subOf('user@example.com'),
+    subOf('approved@example.com'),
+  ]);
+  // Ownership comes from claiming a device (a later issue); until then staff grant it through the API.
+  ownerId = (await admin.create({ body: { type: 'device-owner', referrerId: deviceId, referentId: userSub } })).id;
+});
+
+afterAll(async () => {
+  await admin?.delete({ params: { id: ownerId } }).catch(() => undefined);
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  page = await (await browser.newContext()).newPage();
+});
+
+afterEach(async () => {
+  await page.context().close();
+});
+
+describe('end to end: members of a device and the relations browser', () => {
+  it("a device owner finds the device on the dashboard and manages the device's members", async () => {
+    await signInAs('user@example.com', '/dashboard');
+    await page.waitForURL(`${web()}/dashboard`);
+    const listed = page.getByTestId(`dashboard-relation-${ownerId}`);
+    await showRow(listed, page.getByTestId('dashboard-load-more'));
+    await listed.getByRole('link', { name: deviceId }).click();
+
+    await page.waitForURL(`${web()}/dashboard/devices/${deviceId}`);
+    await page.getByTestId('object-id').getByText(deviceId).waitFor();
+    const ownRow = page.getByTestId(`members-row-${ownerId}`);
+    await ownRow.getByTestId('members-you').waitFor();
+    // Ownership is not the owner's to change or give away here.
+    expect(await page.getByTestId(`members-remove-${ownerId}`).count()).toBe(0);
+
+    // Granting oneself is refused before anything is sent, with the API's own words.
+    await page.getByTestId('members-add-id').fill(userSub);
+    await page.getByTestId('members-add-submit').click();
+    await page.getByTestId('members-error').getByText(MESSAGES.relationSelfGrant).waitFor();
+
+    const asUser = relationId('device-user', deviceId, approvedSub);
+    await page.getByTestId('members-add-id').fill(approvedSub);
+    await page.getByTestId('members-add-role').selectOption('device-user');
+    await page.getByTestId('members-add-submit').click();
+    await page.getByTestId(`members-row-${asUser}`).waitFor();
+    expect(await page.getByTestId('members-error').count()).toBe(0);
+
+    const asAdministrator = relationId('device-administrator', deviceId, approvedSub);
+    await page.getByTestId(`members-role-${asUser}`).selectOption('device-administrator');
+    await page.getByTestId(`members-row-${asAdministrator}`).waitFor();
+    expect(await page.getByTestId(`members-row-${asUser}`).count()).toBe(0);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByTestId(`members-remove-${asAdministrator}`).click();
+    await page.getByTestId(`members-row-${asAdministrator}`).waitFor({ state: 'detached' });
+
+    // Every change went through the gateway: only the ownership is left.
+    const left = await admin.listByReferrerId({ params: { id: deviceId, x: 10 } });
+    expect(left.items.map((relation) => relation.id)).toEqual([ownerId]);
+  });
+
+  it('staff find a relation by its referrer and see the API refuse a duplicate', async () => {
+    await signInAs('admin@example.com', '/admin/relations');
+    await page.waitForURL(`${web()}/admin/relations`);
+    await page.getByTestId('relations-filter-referrer').fill(deviceId);
+    await page.getByTestId('relations-filter-submit').click();
+    await page.waitForURL(/referrer=/);
+    await showRow(page.getByTestId(`relations-row-${ownerId}`), page.getByTestId('relations-load-more'));
+
+    await page.getByTestId('relations-create-type').selectOption('device-owner');
+    await page.getByTestId('relations-create-referrer').fill(deviceId);
+    await page.getByTestId('relations-create-referent').fill(userSub);
+    await page.getByTestId('relations-create-submit').click();
+    await page.getByTestId('relations-error').getByText(MESSAGES.relationExists(ownerId)).waitFor();
+  });
+});
