@@ -1,5 +1,6 @@
 import type { AreaName } from '../../shared/contracts/areas';
-import { apiAs, tokenOf, uniqueId } from './stack';
+import { seedRelation } from './relations';
+import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 
 /** Who calls: a guest, or one of the demo accounts (one per group, one without a group). */
 export type CallerName = 'guest' | 'admin' | 'employee' | 'distributor' | 'approved' | 'user' | 'none' | 'nogroup';
@@ -35,6 +36,36 @@ export interface RouteFixture {
   foreign?: (context: FixtureContext) => Promise<FixtureRequest>;
 }
 
+const emailOf = (caller: CallerName): DemoEmail =>
+  (caller === 'guest' ? 'user@example.com' : CALLERS[caller].email) as DemoEmail;
+
+/** Two demo users other than the caller: the members of the objects the fixtures make. */
+const othersOf = async (caller: CallerName): Promise<[string, string]> => {
+  const [first, second] = (['user', 'approved', 'distributor'] as const).filter((name) => name !== caller);
+  return [await subOf(CALLERS[first!].email as DemoEmail), await subOf(CALLERS[second!].email as DemoEmail)];
+};
+
+/**
+ * A fresh device with an owner and one device user. `owned`: the caller owns it; `foreign`: another user
+ * does, so the caller holds nothing on it.
+ */
+const deviceWithMember = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+  const [other, third] = await othersOf(caller);
+  const owner = whose === 'owned' ? await subOf(emailOf(caller)) : other;
+  const member = whose === 'owned' ? other : third;
+  const deviceId = uniqueId('authz-device');
+  await seedRelation('device-owner', deviceId, owner);
+  const membership = await seedRelation('device-user', deviceId, member);
+  return { deviceId, owner, member, third, membershipId: membership.id };
+};
+
+/** A relations route whose success depends on the caller's relation to a device. */
+const onDevice = (request: (device: Awaited<ReturnType<typeof deviceWithMember>>) => FixtureRequest): RouteFixture => ({
+  prepare: async ({ caller }) => request(await deviceWithMember(caller, 'owned')),
+  owned: async ({ caller }) => request(await deviceWithMember(caller, 'owned')),
+  foreign: async ({ caller }) => request(await deviceWithMember(caller, 'foreign')),
+});
+
 const admin = async () => apiAs('system', await tokenOf('admin@example.com'));
 
 const freshParameter = async () => {
@@ -51,5 +82,38 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     createParameter: { prepare: async () => ({ body: { id: uniqueId('authz-new'), value: 1 } }) },
     updateParameter: { prepare: async () => ({ params: { id: await freshParameter() }, body: { value: 2 } }) },
     deleteParameter: { prepare: async () => ({ params: { id: await freshParameter() } }) },
+  },
+  relations: {
+    create: {
+      prepare: async ({ caller }) => {
+        const { deviceId, third } = await deviceWithMember(caller, 'owned');
+        return { body: { type: 'device-user', referrerId: deviceId, referentId: third } };
+      },
+      owned: async ({ caller }) => {
+        const { deviceId, third } = await deviceWithMember(caller, 'owned');
+        return { body: { type: 'device-administrator', referrerId: deviceId, referentId: third } };
+      },
+      foreign: async ({ caller }) => {
+        const { deviceId } = await deviceWithMember(caller, 'foreign');
+        const [other] = await othersOf(caller);
+        return { body: { type: 'device-administrator', referrerId: deviceId, referentId: other } };
+      },
+    },
+    list: { prepare: async () => ({ query: { limit: 5, type: 'device-owner' } }) },
+    listPage: { prepare: async () => ({ params: { x: 5 } }) },
+    listTypes: { prepare: async () => ({}) },
+    listByParameters: onDevice(({ deviceId }) => ({
+      body: { parameters: [{ typeName: 'referrer', typeArray: ['device-owner', 'device-user'], id: deviceId }] },
+    })),
+    listByReferrerId: onDevice(({ deviceId }) => ({ params: { id: deviceId, x: 10 } })),
+    listByReferentId: {
+      prepare: async ({ caller }) => ({ params: { id: await subOf(emailOf(caller)), x: 10 } }),
+      owned: async ({ caller }) => ({ params: { id: await subOf(emailOf(caller)), x: 10 } }),
+      foreign: async ({ caller }) => ({ params: { id: (await othersOf(caller))[0], x: 10 } }),
+    },
+    get: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
+    update: onDevice(({ membershipId }) => ({ params: { id: membershipId }, body: { type: 'device-administrator' } })),
+    delete: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
+    migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
 };

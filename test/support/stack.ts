@@ -68,3 +68,9 @@ export const tokenOf = async (email: DemoEmail) => (await signIn(email)).accessT
 
 export const uniqueId = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** A demo account's user id: the `sub` claim of its verified access token. */
+export const subOf = async (email: DemoEmail): Promise<string> => {
+  const payload = (await tokenOf(email)).split('.')[1]!;
+  return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
+};
