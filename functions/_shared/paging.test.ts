@@ -1,0 +1,149 @@
+import { MESSAGES } from '../../shared/messages';
+import { encodeCursor } from './cursor';
+import { BadRequest } from './errors';
+import { type PageSource, pageAcross } from './paging';
+
+type Key = Record<string, unknown>;
+
+/**
+ * A Query over a fixed list. Like DynamoDB, `keyAtEnd` also returns a LastEvaluatedKey when a page ends
+ * exactly at the last item.
+ */
+const source = (items: string[], { keyAtEnd = false } = {}) => {
+  const asked: { startKey?: Key; limit: number }[] = [];
+  const read: PageSource<string> = async (startKey, limit) => {
+    asked.push({ startKey, limit });
+    const start = typeof startKey?.at === 'number' ? startKey.at : 0;
+    const end = start + limit;
+    const more = keyAtEnd ? end <= items.length : end < items.length;
+    return { items: items.slice(start, end), ...(more ? { lastKey: { at: end } } : {}) };
+  };
+  return Object.assign(read, { asked });
+};
+
+/** Every page in turn, as the client would walk them. */
+const walk = async (
+  sources: readonly PageSource<string>[],
+  limit: number,
+  seenBefore?: (item: string, index: number) => boolean,
+) => {
+  const pages: string[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await pageAcross(sources, { limit, ...(cursor ? { cursor } : {}) }, seenBefore);
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    pages.push(page.items);
+    cursor = page.nextCursor;
+    if (pages.length > 100) throw new Error('the cursor never ends');
+  } while (cursor);
+  return pages;
+};
+
+const A = ['a1', 'a2', 'a3'];
+const B = ['b1', 'b2'];
+const C = ['c1', 'c2', 'c3', 'c4'];
+
+describe('pageAcross', () => {
+  it('fills a page from the next source when one runs out', async () => {
+    const page = await pageAcross([source(A), source(B), source(C)], { limit: 4 });
+    expect(page.items).toEqual(['a1', 'a2', 'a3', 'b1']);
+    expect(page.nextCursor).toBeDefined();
+  });
+
+  it('asks each source only for what the page still lacks', async () => {
+    const a = source(A);
+    const b = source(B);
+    await pageAcross([a, b], { limit: 4 });
+    expect(a.asked).toEqual([{ startKey: undefined, limit: 4 }]);
+    expect(b.asked).toEqual([{ startKey: undefined, limit: 1 }]);
+  });
+
+  it('continues exactly where the page stopped, inside a source', async () => {
+    const b = source(B);
+    const first = await pageAcross([source(A), b], { limit: 4 });
+    const second = await pageAcross([source(A), b], { limit: 4, cursor: first.nextCursor! });
+    expect(second.items).toEqual(['b2']);
+    expect(b.asked.at(-1)).toEqual({ startKey: { at: 1 }, limit: 4 });
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  it('gives no cursor on the last page', async () => {
+    expect(await pageAcross([source(A), source(B)], { limit: 10 })).toEqual({ items: [...A, ...B] });
+  });
+
+  it('answers an empty list with an empty page and no cursor', async () => {
+    expect(await pageAcross([source([]), source([])], { limit: 3 })).toEqual({ items: [] });
+    expect(await pageAcross<string>([], { limit: 3 })).toEqual({ items: [] });
+  });
+
+  describe.each([false, true])('walking every page (key at the exact end: %s)', (keyAtEnd) => {
+    it.each([1, 2, 3, 4, 5, 9, 10, 50])('with %i per page, shows every item once, in order', async (limit) => {
+      const sources = [
+        source(A, { keyAtEnd }),
+        source([], { keyAtEnd }),
+        source(B, { keyAtEnd }),
+        source(C, { keyAtEnd }),
+      ];
+      const pages = await walk(sources, limit);
+      expect(pages.flat()).toEqual([...A, ...B, ...C]);
+      // Every page but the last is full: no short page in the middle of the list.
+      for (const page of pages.slice(0, -1)) expect(page).toHaveLength(limit);
+    });
+  });
+
+  describe('seenBefore', () => {
+    const X = ['x', 'shared-1', 'y'];
+    const Y = ['shared-1', 'z', 'shared-2'];
+    const Z = ['shared-2', 'w'];
+    const lists = [X, Y, Z];
+    const seenBefore = (item: string, index: number) => lists.slice(0, index).some((list) => list.includes(item));
+
+    it('drops an item an earlier source returned, and still fills the page', async () => {
+      const page = await pageAcross([source(X), source(Y), source(Z)], { limit: 5 }, seenBefore);
+      expect(page.items).toEqual(['x', 'shared-1', 'y', 'z', 'shared-2']);
+    });
+
+    it.each([1, 2, 3, 4, 7])('with %i per page, the walk shows each item exactly once', async (limit) => {
+      const pages = await walk([source(X), source(Y), source(Z)], limit, seenBefore);
+      expect(pages.flat()).toEqual(['x', 'shared-1', 'y', 'z', 'shared-2', 'w']);
+    });
+
+    it('is told which source an item came from', async () => {
+      const seen: [string, number][] = [];
+      await pageAcross([source(['p']), source(['q'])], { limit: 5 }, (item, index) => {
+        seen.push([item, index]);
+        return false;
+      });
+      expect(seen).toEqual([
+        ['p', 0],
+        ['q', 1],
+      ]);
+    });
+  });
+
+  describe('a forged cursor', () => {
+    const raw = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+    it.each([
+      ['not base64 JSON', '%%%'],
+      ['a JSON array', raw([0])],
+      ['no source index', encodeCursor({ k: { at: 1 } })!],
+      ['a negative source index', encodeCursor({ q: -1 })!],
+      ['a fractional source index', encodeCursor({ q: 0.5 })!],
+      ['a string source index', encodeCursor({ q: '1' })!],
+      ['a source index beyond the list', encodeCursor({ q: 3 })!],
+      ['a key that is not an object', encodeCursor({ q: 0, k: 'at' })!],
+      ['a null key', encodeCursor({ q: 0, k: null })!],
+    ])('with %s is a bad request', async (_case, cursor) => {
+      const error = await pageAcross([source(A), source(B)], { limit: 2, cursor }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadRequest);
+      expect((error as BadRequest).message).toBe(MESSAGES.invalidCursor);
+    });
+
+    it('does not reach any source', async () => {
+      const a = source(A);
+      await expect(pageAcross([a], { limit: 2, cursor: encodeCursor({ q: -1 })! })).rejects.toThrow(BadRequest);
+      expect(a.asked).toEqual([]);
+    });
+  });
+});
