@@ -39,5 +39,6 @@ export const MESSAGES = {
   accessDenied: (kind: string) => `You do not have access to this ${kind}`,
   relationReadDenied: 'You do not have access to these relations',
   relationRoleExists: (type: string) => `This person already holds ${type} here: change that role instead`,
+  relationOwnerExists: 'This device already has an owner: ownership moves by transfer',
   relationChangeUndone: 'The change could not be completed and was undone; please try again',
 } as const;

@@ -140,6 +140,23 @@ describe('pageAcross', () => {
       expect((error as BadRequest).message).toBe(MESSAGES.invalidCursor);
     });
 
+    it('naming a key the table refuses is a bad request, while other failures stay what they are', async () => {
+      const refusing =
+        (name: string): PageSource<string> =>
+        async () => {
+          throw Object.assign(new Error('The provided starting key is invalid'), { name });
+        };
+      const cursor = encodeCursor({ q: 0, k: { id: 42 } })!;
+      await expect(pageAcross([refusing('ValidationException')], { limit: 2, cursor })).rejects.toThrow(
+        new BadRequest(MESSAGES.invalidCursor),
+      );
+      await expect(
+        pageAcross([refusing('ProvisionedThroughputExceededException')], { limit: 2, cursor }),
+      ).rejects.not.toThrow(BadRequest);
+      // Without a cursor the request is ours, so a refusal is a server fault, not the client's.
+      await expect(pageAcross([refusing('ValidationException')], { limit: 2 })).rejects.not.toThrow(BadRequest);
+    });
+
     it('does not reach any source', async () => {
       const a = source(A);
       await expect(pageAcross([a], { limit: 2, cursor: encodeCursor({ q: -1 })! })).rejects.toThrow(BadRequest);

@@ -17,6 +17,22 @@ const readCursor = (cursor: string | undefined): { q: number; k?: Key } => {
   return { q, k: k as Key | undefined };
 };
 
+/** A cursor that decodes but names no real key makes DynamoDB refuse the request: that is the client's error. */
+export const readFrom = async <P>(
+  source: (startKey: Key | undefined, limit: number) => Promise<P>,
+  startKey: Key | undefined,
+  limit: number,
+): Promise<P> => {
+  try {
+    return await source(startKey, limit);
+  } catch (error) {
+    if (startKey && error instanceof Error && error.name === 'ValidationException') {
+      throw new BadRequest(MESSAGES.invalidCursor);
+    }
+    throw error;
+  }
+};
+
 /**
  * One page over several Queries read one after another, with one opaque cursor (which Query, and where in
  * it). `seenBefore(item, i)` drops an item that an earlier Query of the list also returns, so an item
@@ -31,7 +47,7 @@ export const pageAcross = async <T>(
   if (q > sources.length) throw new BadRequest(MESSAGES.invalidCursor);
   const items: T[] = [];
   while (q < sources.length && items.length < limit) {
-    const page = await sources[q]!(k, limit - items.length);
+    const page = await readFrom(sources[q]!, k, limit - items.length);
     items.push(...page.items.filter((item) => !seenBefore(item, q)));
     if (page.lastKey) {
       k = page.lastKey;

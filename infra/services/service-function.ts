@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -31,6 +31,22 @@ const assertLocalEsbuild = (projectRoot: string): void => {
 };
 
 /** Props of a {@link ServiceFunction}. */
+/** Item reads only: no stream actions (no table has a stream). */
+const TABLE_READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+] as const;
+const TABLE_WRITE_ACTIONS = [
+  'dynamodb:BatchWriteItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
+
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
   entry: string;
@@ -121,16 +137,29 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Lets the function read and write the table's items, and tells it the table's name through `envVar`. */
-  readWriteTable(table: ITable, envVar: string): void {
-    table.grantReadWriteData(this.lambda);
+  /**
+   * Lets the function read and write the table's items and query the named indexes, and tells it the
+   * table's name through `envVar`.
+   */
+  readWriteTable(table: ITable, envVar: string, indexes: readonly string[] = []): void {
+    this.grantTable(table, [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS], indexes);
     this.lambda.addEnvironment(envVar, table.tableName);
   }
 
-  /** Lets the function read the table's items (and its indexes), and tells it the table's name through `envVar`. */
-  readTable(table: ITable, envVar: string): void {
-    table.grantReadData(this.lambda);
+  /** Lets the function read the table's items and query the named indexes, and tells it the table's name. */
+  readTable(table: ITable, envVar: string, indexes: readonly string[] = []): void {
+    this.grantTable(table, TABLE_READ_ACTIONS, indexes);
     this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
+  // CDK's own table grants name `{table}/index/*`; naming each index keeps the policy free of wildcards.
+  private grantTable(table: ITable, actions: readonly string[], indexes: readonly string[]): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...actions],
+        resources: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index}`)],
+      }),
+    );
   }
 
   /** Lets the function read and write the bucket's objects, and tells it the bucket's name through `envVar`. */

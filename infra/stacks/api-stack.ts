@@ -12,7 +12,7 @@ import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { handlerEntry, SERVICE_RESOURCES } from '../definitions/services';
 import { BUCKETS, type BucketKey, QUEUES } from '../definitions/storage';
-import { TABLES, type TableKey } from '../definitions/tables';
+import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 
@@ -85,9 +85,12 @@ export class ApiStack extends Stack {
       api.restApi.deploymentStage.node.addDependency(account);
 
       const resources = SERVICE_RESOURCES[name];
-      for (const table of resources.tables) api.handler.readWriteTable(props.tables[table], TABLES[table].envVar);
+      const indexesOf = (table: TableKey) => ((TABLES[table] as TableDefinition).indexes ?? []).map((i) => i.name);
+      for (const table of resources.tables) {
+        api.handler.readWriteTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
+      }
       for (const table of resources.readTables ?? []) {
-        api.handler.readTable(props.tables[table], TABLES[table].envVar);
+        api.handler.readTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
       }
       for (const bucket of resources.buckets ?? []) {
         api.handler.readWriteBucket(props.buckets[bucket], BUCKETS[bucket].envVar);

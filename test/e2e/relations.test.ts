@@ -1,10 +1,9 @@
-import { decodeJwt } from 'jose';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
 import { launchBrowser } from '../support/browser';
-import { apiAs, type DemoEmail, stack, tokenOf, uniqueId } from '../support/stack';
+import { apiAs, type DemoEmail, stack, subOf, tokenOf, uniqueId } from '../support/stack';
 
 let browser: Browser;
 let page: Page;
@@ -18,8 +17,6 @@ const signInAs = async (email: DemoEmail, destination: string) => {
   await page.getByTestId('login-password').fill(DEMO_PASSWORD);
   await page.getByTestId('login-submit').click();
 };
-
-const subOf = async (email: DemoEmail) => decodeJwt(await tokenOf(email)).sub!;
 
 /** Lists are paged and other tests add relations too: load pages until the row shows. */
 const showRow = async (row: Locator, more: Locator) => {
@@ -114,5 +111,11 @@ describe('end to end: members of a device and the relations browser', () => {
     await page.getByTestId('relations-create-referent').fill(userSub);
     await page.getByTestId('relations-create-submit').click();
     await page.getByTestId('relations-error').getByText(MESSAGES.relationExists(ownerId)).waitFor();
+
+    // Spec §2: from a /dashboard page, staff get its /admin equivalent, which exists.
+    await page.goto(`${web()}/dashboard/devices/${deviceId}`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL(`${web()}/admin/devices/${deviceId}`);
+    await page.getByTestId(`members-row-${ownerId}`).waitFor();
   });
 });

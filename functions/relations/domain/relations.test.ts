@@ -348,18 +348,28 @@ describe('creating a relation', () => {
     ).resolves.toBeDefined();
   });
 
-  it('undoes the relation when the access versions cannot be bumped', async () => {
+  it('undoes the relation and answers 503 when the access versions cannot be bumped', async () => {
     const { relations, has, failures } = setup();
     failures.bump = true;
     const logged = await capturingErrors(async () => {
       await expect(
         relations.create(staff, { type: 'device-user', referrerId: 'd1', referentId: 'bob' }),
-      ).rejects.toBeDefined();
+      ).rejects.toThrow(ServiceUnavailable);
     });
     expect(has('device-user', 'd1', 'bob')).toBe(false);
-    expect(logged).toHaveLength(1);
-    // The status is not asserted: the bump after the undo fails as well, and its own error escapes instead of
-    // the 503 (reported with issue 3).
+    // The bump after the undo fails too; it is logged, and the client still hears "undone, retry".
+    expect(logged.map((line) => JSON.parse(line).message)).toEqual([
+      'Relation change undone',
+      'Access versions not raised after an undo',
+    ]);
+  });
+
+  it('refuses a second owner of a device, even for staff', async () => {
+    const { relations, seed } = setup();
+    seed('device-owner', 'd1', 'ann');
+    await expect(
+      relations.create(staff, { type: 'device-owner', referrerId: 'd1', referentId: 'bob' }),
+    ).rejects.toThrow(new Conflict(MESSAGES.relationOwnerExists));
   });
 });
 

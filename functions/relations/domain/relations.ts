@@ -29,7 +29,7 @@ import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import { log } from '../../_shared/logger';
-import { type PageSource, pageAcross } from '../../_shared/paging';
+import { type PageSource, pageAcross, readFrom } from '../../_shared/paging';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
 export interface RelationsDeps {
@@ -136,7 +136,13 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
         error: error instanceof Error ? error.message : String(error),
       });
       await undo();
-      await versions.bump(users, now());
+      // Best effort: if the versions table is what failed, the cache's time ceiling bounds a stale decision.
+      await versions.bump(users, now()).catch((bumpError: unknown) =>
+        log('error', 'Access versions not raised after an undo', {
+          users,
+          error: bumpError instanceof Error ? bumpError.message : String(bumpError),
+        }),
+      );
       throw new ServiceUnavailable(MESSAGES.relationChangeUndone);
     }
   };
@@ -167,6 +173,12 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
         ? await table.getMany(siblings.map((type) => relationId(type, input.referrerId, input.referentId)))
         : [];
       if (held[0]) throw new Conflict(MESSAGES.relationRoleExists(held[0].type));
+      if (input.type === 'device-owner') {
+        const owners = await table.queryIndex('referrer', input.referrerId, { type: 'device-owner', limit: 2 });
+        if (owners.items.some((o) => o.referentId !== input.referentId)) {
+          throw new Conflict(MESSAGES.relationOwnerExists);
+        }
+      }
       const relation: Relation = { id, ...input, created: now(), createdBy: caller.sub };
       if (!(await table.create(relation))) throw new Conflict(MESSAGES.relationExists(id));
       await settle(caller, [{ change: 'added', relation }], async () => {
@@ -296,7 +308,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
      * relation (unknown type, missing or malformed ids) are counted and left for a person to look at.
      */
     migrate: async ({ limit, cursor }: PageRequest) => {
-      const page = await table.scan({ limit, startKey: decodeCursor(cursor) });
+      const page = await readFrom((startKey, max) => table.scan({ limit: max, startKey }), decodeCursor(cursor), limit);
       let updated = 0;
       let skipped = 0;
       const touched: Relation[] = [];

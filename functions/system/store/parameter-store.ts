@@ -9,6 +9,7 @@ import {
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { isConditionFailure } from '../../_shared/dynamodb';
+import { readFrom } from '../../_shared/paging';
 
 export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
   get: async (id: string): Promise<Parameter | undefined> =>
@@ -18,8 +19,10 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
 
   /** Admin tooling only: a paged Scan is acceptable for a table of a few hundred settings. */
   list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
-    const result = await db.send(
-      new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: decodeCursor(cursor) }),
+    const result = await readFrom(
+      (startKey, max) => db.send(new ScanCommand({ TableName: tableName, Limit: max, ExclusiveStartKey: startKey })),
+      decodeCursor(cursor),
+      limit,
     );
     return { items: (result.Items ?? []) as Parameter[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
   },

@@ -162,9 +162,15 @@ describe('who may change which relation', () => {
     );
     expect(ownership.status).toBe(403);
     expect(ownership.message).toContain('Only staff can change device-owner relations');
-    await (await as('employee@example.com')).create({
-      body: { type: 'device-owner', referrerId: otherDevice, referentId: distributorId },
-    });
+    const employee = await as('employee@example.com');
+    const unowned = uniqueId('dev');
+    await employee.create({ body: { type: 'device-owner', referrerId: unowned, referentId: distributorId } });
+    // One owner per device, for staff too: ownership moves by transfer.
+    const second = await rejection(
+      employee.create({ body: { type: 'device-owner', referrerId: unowned, referentId: approvedId } }),
+    );
+    expect(second.status).toBe(409);
+    expect(second.message).toBe('This device already has an owner: ownership moves by transfer');
   });
 
   it('changes a role only within its family, moving the relation to its new id', async () => {
@@ -225,6 +231,12 @@ describe('reading relations', () => {
     );
     expect(badCursor.status).toBe(400);
     expect(badCursor.message).toBe('Invalid page cursor');
+    // A cursor that decodes well but names no key of this index is the client's error too, not a 500.
+    const forged = Buffer.from(JSON.stringify({ q: 0, k: { id: 42 } })).toString('base64url');
+    const forgedKey = await rejection(
+      manager.listByReferrerId({ params: { id: organizationId, x: 2 }, query: { cursor: forged } }),
+    );
+    expect(forgedKey.status).toBe(400);
   });
 
   it('lists everything a user belongs to by referent, and only their own', async () => {
