@@ -34,6 +34,11 @@ export const createRouter = () =>
                 { index: true, element: <AdminHomePage /> },
                 { path: 'parameters', element: <ParametersPage /> },
                 { path: 'relations', element: <RelationsPage /> },
+                // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
+                // screens, where staff pass every rule.
+                { path: 'devices/:id', element: <DevicePage /> },
+                { path: 'organizations/:id', element: <OrganizationPage /> },
+                { path: 'campaigns/:id', element: <CampaignPage /> },
               ],
             },
             { path: '*', element: <NotFoundPage /> },
