@@ -1,36 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD } from '../../infra/local/demo-data';
-import { launchBrowser } from '../support/browser';
-import { apiAs, stack, tokenOf, uniqueId } from '../support/stack';
+import { pagePerTest, showRow, signInAs, web } from '../support/browser';
+import { apiAs, tokenOf, uniqueId } from '../support/stack';
 
-let browser: Browser;
-let page: Page;
-
-const web = () => stack().endpoints.web!;
-
-const signInAs = async (email: string, destination: string) => {
-  await page.goto(`${web()}${destination}`);
-  await page.waitForURL(/\/login\?destination=/);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-  await page.getByTestId('login-submit').click();
-};
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  page = await (await browser.newContext()).newPage();
-});
-
-afterEach(async () => {
-  await page.context().close();
-});
+const testPage = pagePerTest();
 
 describe('end to end: the admin edits a system parameter', () => {
   it('signs in as the demo administrator, lands on the asked-for page and edits a parameter', async () => {
@@ -38,18 +9,13 @@ describe('end to end: the admin edits a system parameter', () => {
     const admin = apiAs('system', await tokenOf('admin@example.com'));
     await admin.createParameter({ body: { id, value: 'before' } });
 
-    await signInAs('admin@example.com', '/admin/parameters');
-    await page.waitForURL(`${web()}/admin/parameters`);
+    const page = testPage();
+    await signInAs(page, 'admin@example.com', '/admin/parameters');
+    await page.waitForURL(web('/admin/parameters'));
     await page.getByTestId('header-user').getByText('admin@example.com').waitFor();
 
     // The list is a paged scan: load pages until the parameter shows.
-    const row = page.getByTestId(`parameter-row-${id}`);
-    const more = page.getByTestId('parameters-load-more');
-    for (;;) {
-      await row.or(more).first().waitFor({ timeout: 15_000 });
-      if (await row.isVisible()) break;
-      await more.click();
-    }
+    await showRow(page.getByTestId(`parameter-row-${id}`), page.getByTestId('parameters-load-more'));
     expect(await page.getByTestId(`parameter-value-${id}`).textContent()).toBe('"before"');
 
     await page.getByTestId(`parameter-edit-${id}`).click();
@@ -63,14 +29,16 @@ describe('end to end: the admin edits a system parameter', () => {
   });
 
   it('shows an Employee the parameters read-only', async () => {
-    await signInAs('employee@example.com', '/admin/parameters');
-    await page.waitForURL(`${web()}/admin/parameters`);
+    const page = testPage();
+    await signInAs(page, 'employee@example.com', '/admin/parameters');
+    await page.waitForURL(web('/admin/parameters'));
     await page.getByTestId('parameters-read-only').waitFor();
     expect(await page.getByTestId('parameter-create').count()).toBe(0);
   });
 
   it('keeps a user without a staff role out of the admin area', async () => {
-    await signInAs('user@example.com', '/admin/parameters');
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/admin/parameters');
     await page.getByTestId('not-allowed').waitFor();
   });
 });

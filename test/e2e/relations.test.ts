@@ -1,31 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
-import { launchBrowser } from '../support/browser';
-import { apiAs, type DemoEmail, stack, subOf, tokenOf, uniqueId } from '../support/stack';
+import { pagePerTest, showRow, signInAs, web } from '../support/browser';
+import { apiAs, subOf, tokenOf, uniqueId } from '../support/stack';
 
-let browser: Browser;
-let page: Page;
-
-const web = () => stack().endpoints.web!;
-
-const signInAs = async (email: DemoEmail, destination: string) => {
-  await page.goto(`${web()}${destination}`);
-  await page.waitForURL(/\/login\?destination=/);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-  await page.getByTestId('login-submit').click();
-};
-
-/** Lists are paged and other tests add relations too: load pages until the row shows. */
-const showRow = async (row: Locator, more: Locator) => {
-  for (;;) {
-    await row.or(more).first().waitFor({ timeout: 15_000 });
-    if (await row.isVisible()) return;
-    await more.click();
-  }
-};
+const testPage = pagePerTest();
 
 const deviceId = uniqueId('e2e-dev');
 let admin: ReturnType<typeof apiAs<'relations'>>;
@@ -34,8 +12,7 @@ let approvedSub: string;
 let ownerId: string;
 
 beforeAll(async () => {
-  [browser, admin, userSub, approvedSub] = await Promise.all([
-    launchBrowser(),
+  [admin, userSub, approvedSub] = await Promise.all([
     tokenOf('admin@example.com').then((token) => apiAs('relations', token)),
     subOf('user@example.com'),
     subOf('approved@example.com'),
@@ -46,26 +23,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await admin?.delete({ params: { id: ownerId } }).catch(() => undefined);
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  page = await (await browser.newContext()).newPage();
-});
-
-afterEach(async () => {
-  await page.context().close();
 });
 
 describe('end to end: members of a device and the relations browser', () => {
   it("a device owner finds the device on the dashboard and manages the device's members", async () => {
-    await signInAs('user@example.com', '/dashboard');
-    await page.waitForURL(`${web()}/dashboard`);
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/dashboard');
+    await page.waitForURL(web('/dashboard'));
     const listed = page.getByTestId(`dashboard-relation-${ownerId}`);
     await showRow(listed, page.getByTestId('dashboard-load-more'));
     await listed.getByRole('link', { name: deviceId }).click();
 
-    await page.waitForURL(`${web()}/dashboard/devices/${deviceId}`);
+    await page.waitForURL(web(`/dashboard/devices/${deviceId}`));
     await page.getByTestId('object-id').getByText(deviceId).waitFor();
     const ownRow = page.getByTestId(`members-row-${ownerId}`);
     await ownRow.getByTestId('members-you').waitFor();
@@ -99,8 +68,9 @@ describe('end to end: members of a device and the relations browser', () => {
   });
 
   it('staff find a relation by its referrer and see the API refuse a duplicate', async () => {
-    await signInAs('admin@example.com', '/admin/relations');
-    await page.waitForURL(`${web()}/admin/relations`);
+    const page = testPage();
+    await signInAs(page, 'admin@example.com', '/admin/relations');
+    await page.waitForURL(web('/admin/relations'));
     await page.getByTestId('relations-filter-referrer').fill(deviceId);
     await page.getByTestId('relations-filter-submit').click();
     await page.waitForURL(/referrer=/);
@@ -113,9 +83,9 @@ describe('end to end: members of a device and the relations browser', () => {
     await page.getByTestId('relations-error').getByText(MESSAGES.relationExists(ownerId)).waitFor();
 
     // Spec §2: from a /dashboard page, staff get its /admin equivalent, which exists.
-    await page.goto(`${web()}/dashboard/devices/${deviceId}`);
+    await page.goto(web(`/dashboard/devices/${deviceId}`));
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
-    await page.waitForURL(`${web()}/admin/devices/${deviceId}`);
+    await page.waitForURL(web(`/admin/devices/${deviceId}`));
     await page.getByTestId(`members-row-${ownerId}`).waitFor();
   });
 });

@@ -3,8 +3,10 @@ import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
 import { useSignedInUser } from '../../lib/session';
+import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
 import type { PageLoader } from '../relations/relation-list';
+import { LoadMore } from '../relations/relation-table';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { usePagedRelations } from '../relations/use-paged-relations';
 
@@ -39,11 +41,7 @@ export const DashboardPage = () => {
         </dd>
       </dl>
 
-      {mine.error && (
-        <p className="error" role="alert" data-testid="dashboard-error">
-          {mine.error}
-        </p>
-      )}
+      <ErrorAlert testId="dashboard-error" error={mine.error} />
       {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
       <div className="cards" data-testid="dashboard-relations">
         {GROUP_ORDER.map((kind) => (
@@ -79,17 +77,7 @@ export const DashboardPage = () => {
           </article>
         )}
       </div>
-      {mine.nextCursor && (
-        <button
-          type="button"
-          className="load-more"
-          data-testid="dashboard-load-more"
-          onClick={() => void mine.loadMore()}
-          disabled={mine.loading !== undefined}
-        >
-          {mine.loading === 'more' ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <LoadMore list={mine} testId="dashboard-load-more" />
     </section>
   );
 };

@@ -1,22 +1,4 @@
-import { useParams } from 'react-router-dom';
-import { MembersPanel } from '../relations/members-panel';
-import { RELATIONS_MESSAGES } from '../relations/relations-messages';
+import { ObjectPage } from '../relations/object-page';
 
 /** `/dashboard/devices/:id`: a placeholder until the devices area's own page; for now its members. */
-export const DevicePage = () => {
-  const id = useParams().id ?? '';
-  return (
-    <section className="page">
-      <h1>
-        Device{' '}
-        <span className="mono" data-testid="object-id">
-          {id}
-        </span>
-      </h1>
-      <p className="notice" data-testid="object-placeholder">
-        {RELATIONS_MESSAGES.placeholder('device')}
-      </p>
-      <MembersPanel key={id} kind="device" objectId={id} />
-    </section>
-  );
-};
+export const DevicePage = () => <ObjectPage kind="device" />;

@@ -1,22 +1,4 @@
-import { useParams } from 'react-router-dom';
-import { MembersPanel } from '../relations/members-panel';
-import { RELATIONS_MESSAGES } from '../relations/relations-messages';
+import { ObjectPage } from '../relations/object-page';
 
 /** `/dashboard/organizations/:id`: a placeholder until the organizations area's own page; for now its members. */
-export const OrganizationPage = () => {
-  const id = useParams().id ?? '';
-  return (
-    <section className="page">
-      <h1>
-        Organization{' '}
-        <span className="mono" data-testid="object-id">
-          {id}
-        </span>
-      </h1>
-      <p className="notice" data-testid="object-placeholder">
-        {RELATIONS_MESSAGES.placeholder('organization')}
-      </p>
-      <MembersPanel key={id} kind="organization" objectId={id} />
-    </section>
-  );
-};
+export const OrganizationPage = () => <ObjectPage kind="organization" />;

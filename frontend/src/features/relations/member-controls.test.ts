@@ -3,6 +3,7 @@ import type { RelationType } from '../../../../shared/relations/relation-types';
 import {
   addableRoles,
   checkId,
+  checkNewDevice,
   checkNewRelation,
   factsOnDevice,
   factsOnReferrer,
@@ -132,5 +133,13 @@ describe('checking before sending', () => {
 
   it('refuses an empty member id before the rules', () => {
     expect(checkNewRelation('device-user', 'dev-1', '', as())).toEqual({ ok: false, error: 'Id cannot be empty' });
+  });
+
+  it("puts a typed device into the organization or campaign on screen, or gives the id's problem", () => {
+    expect(checkNewDevice('campaign', 'camp-1', ' dev-1 ')).toEqual({
+      ok: true,
+      value: { type: 'campaign-device', referrerId: 'camp-1', referentId: 'dev-1' },
+    });
+    expect(checkNewDevice('organization', 'org-1', '')).toEqual({ ok: false, error: 'Id cannot be empty' });
   });
 });

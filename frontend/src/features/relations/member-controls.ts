@@ -106,3 +106,10 @@ export const checkNewRelation = (
   const decision = mayCreate(relation, facts);
   return decision.allowed ? { ok: true, value: relation } : { ok: false, error: decision.reason };
 };
+
+/** Checks the id of a device about to be put into an organization or campaign (the API answers for the device). */
+export const checkNewDevice = (kind: HolderKind, objectId: string, deviceText: string): Checked<RelationEnds> => {
+  const device = checkId(deviceText);
+  if (!device.ok) return device;
+  return { ok: true, value: { type: DEVICE_HOLDER_TYPE[kind], referrerId: objectId, referentId: device.value } };
+};

@@ -1,15 +1,14 @@
-import { type FormEvent, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
 import { useSignedInUser } from '../../lib/session';
 import {
   addableRoles,
-  checkId,
+  checkNewDevice,
   checkNewRelation,
   DEVICE_HOLDER_TYPE,
   factsOnDevice,
@@ -17,12 +16,14 @@ import {
   mayOfferAddDevice,
   memberTypes,
 } from './member-controls';
-import { KIND_TITLE } from './relation-groups';
-import { type PageLoader, removeRelation, replaceRelation, upsertRelation } from './relation-list';
+import { AddForm, ErrorAlert, SelectField, TypeOptions } from './relation-fields';
+import { KIND_NAME, KIND_TITLE } from './relation-groups';
+import { type PageLoader, replaceRelation } from './relation-list';
 import { RelationRows } from './relation-rows';
 import { RELATIONS_MESSAGES } from './relations-messages';
 import { useMyRoles } from './use-my-roles';
 import { type PagedRelations, usePagedRelations } from './use-paged-relations';
+import { useRelationChanges } from './use-relation-changes';
 
 export interface MembersPanelProps {
   kind: GuardedKind;
@@ -58,31 +59,24 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
           }),
     [relations, kind, objectId],
   );
-  const byReferrer = useCallback(
-    (type: RelationType | undefined): PageLoader | undefined =>
+  // One type of relation on either side of the object, e.g. its devices or the campaigns holding it.
+  const byEnd = useCallback(
+    (list: 'listByReferrerId' | 'listByReferentId', type: RelationType | undefined): PageLoader | undefined =>
       type &&
-      ((cursor) =>
-        relations.listByReferrerId({ params: { id: objectId, x: DEFAULT_PAGE_SIZE }, query: { type, cursor } })),
-    [relations, objectId],
-  );
-  const byReferent = useCallback(
-    (type: RelationType | undefined): PageLoader | undefined =>
-      type &&
-      ((cursor) =>
-        relations.listByReferentId({ params: { id: objectId, x: DEFAULT_PAGE_SIZE }, query: { type, cursor } })),
+      ((cursor) => relations[list]({ params: { id: objectId, x: DEFAULT_PAGE_SIZE }, query: { type, cursor } })),
     [relations, objectId],
   );
   const loadDevices = useMemo(
-    () => byReferrer(kind === 'device' ? undefined : DEVICE_HOLDER_TYPE[kind]),
-    [byReferrer, kind],
+    () => byEnd('listByReferrerId', kind === 'device' ? undefined : DEVICE_HOLDER_TYPE[kind]),
+    [byEnd, kind],
   );
   const loadOrganizations = useMemo(
-    () => byReferent(kind === 'device' ? DEVICE_HOLDER_TYPE.organization : undefined),
-    [byReferent, kind],
+    () => byEnd('listByReferentId', kind === 'device' ? DEVICE_HOLDER_TYPE.organization : undefined),
+    [byEnd, kind],
   );
   const loadCampaigns = useMemo(
-    () => byReferent(kind === 'device' ? DEVICE_HOLDER_TYPE.campaign : undefined),
-    [byReferent, kind],
+    () => byEnd('listByReferentId', kind === 'device' ? DEVICE_HOLDER_TYPE.campaign : undefined),
+    [byEnd, kind],
   );
 
   const members = usePagedRelations(loadMembers);
@@ -95,20 +89,8 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
   const role = chosenRole && roles.includes(chosenRole) ? chosenRole : roles[0];
   const [memberId, setMemberId] = useState('');
   const [deviceId, setDeviceId] = useState('');
-  const [busy, setBusy] = useState<string>();
-  const [actionError, setActionError] = useState<string>();
-
-  const run = async (what: string, action: () => Promise<void>) => {
-    setBusy(what);
-    setActionError(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setActionError(errorMessage(failure));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const changes = useRelationChanges();
+  const { busy } = changes;
 
   // Changing one's own relation may change one's rights here, and so the controls.
   const afterOwnChange = (relation: Relation) => {
@@ -116,58 +98,35 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
   };
 
   const remove = (list: PagedRelations) => (relation: Relation) => {
-    const { id, type, referrerId, referentId } = relation;
-    if (!window.confirm(RELATIONS_MESSAGES.removeConfirm(type, referrerId, referentId))) return;
-    void run(id, async () => {
-      await relations.delete({ params: { id } });
-      list.update((shown) => removeRelation(shown, id));
-      afterOwnChange(relation);
-    });
+    const { type, referrerId, referentId } = relation;
+    changes.remove(relation, list, RELATIONS_MESSAGES.removeConfirm(type, referrerId, referentId), () =>
+      afterOwnChange(relation),
+    );
   };
 
   const changeRole = (relation: Relation, to: RelationType) =>
-    void run(relation.id, async () => {
+    void changes.run(relation.id, async () => {
       const saved = await relations.update({ params: { id: relation.id }, body: { type: to } });
       members.update((shown) => replaceRelation(shown, relation.id, saved));
       afterOwnChange(relation);
     });
 
-  const addMember = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const addMember = () => {
     if (!role) return;
-    const checked = checkNewRelation(role, objectId, memberId, facts);
-    if (!checked.ok) return setActionError(checked.error);
-    void run('add-member', async () => {
-      const created = await relations.create({ body: checked.value });
-      members.update((shown) => upsertRelation(shown, created));
-      setMemberId('');
-    });
+    changes.create('add-member', checkNewRelation(role, objectId, memberId, facts), members, () => setMemberId(''));
   };
 
-  const addDevice = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const addDevice = () => {
     if (kind === 'device') return;
-    const checked = checkId(deviceId);
-    if (!checked.ok) return setActionError(checked.error);
-    void run('add-device', async () => {
-      const created = await relations.create({
-        body: { type: DEVICE_HOLDER_TYPE[kind], referrerId: objectId, referentId: checked.value },
-      });
-      devices.update((shown) => upsertRelation(shown, created));
-      setDeviceId('');
-    });
+    changes.create('add-device', checkNewDevice(kind, objectId, deviceId), devices, () => setDeviceId(''));
   };
 
-  const error = actionError ?? members.error ?? devices.error ?? organizations.error ?? campaigns.error ?? mine.error;
+  const error = changes.error ?? members.error ?? devices.error ?? organizations.error ?? campaigns.error ?? mine.error;
   const rowProps = { busy, onChangeRole: changeRole };
 
   return (
     <div className="members" data-testid="members">
-      {error && (
-        <p className="error" role="alert" data-testid="members-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert testId="members-error" error={error} />
       {staff && (
         <p className="small">
           <Link to={`/admin/relations?referrer=${encodeURIComponent(objectId)}`} data-testid="members-admin-link">
@@ -190,39 +149,26 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         onRemove={remove(members)}
       />
       {role && (
-        <form className="inline-form" onSubmit={addMember} noValidate aria-label="Add a member">
-          <div className="field">
-            <label htmlFor="members-add-id">User id</label>
-            <input
-              id="members-add-id"
-              data-testid="members-add-id"
-              className="mono"
-              value={memberId}
-              onChange={(e) => setMemberId(e.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="the person's user id (sub)"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="members-add-role">Role</label>
-            <select
-              id="members-add-role"
-              data-testid="members-add-role"
-              value={role}
-              onChange={(e) => setChosenRole(e.target.value as RelationType)}
-            >
-              {roles.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="primary" data-testid="members-add-submit" disabled={busy === 'add-member'}>
-            {busy === 'add-member' ? 'Adding…' : 'Add member'}
-          </button>
-        </form>
+        <AddForm
+          label="Add a member"
+          testId="members-add"
+          idLabel="User id"
+          placeholder="the person's user id (sub)"
+          value={memberId}
+          onChange={setMemberId}
+          busy={busy === 'add-member'}
+          submitText="Add member"
+          onSubmit={addMember}
+        >
+          <SelectField
+            id="members-add-role"
+            label="Role"
+            value={role}
+            onChange={(type) => setChosenRole(type as RelationType)}
+          >
+            <TypeOptions types={roles} />
+          </SelectField>
+        </AddForm>
       )}
 
       {kind !== 'device' && (
@@ -242,28 +188,16 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
             onRemove={remove(devices)}
           />
           {mayOfferAddDevice(kind, objectId, facts) && (
-            <form className="inline-form" onSubmit={addDevice} noValidate aria-label="Add a device">
-              <div className="field">
-                <label htmlFor="members-add-device-id">Device id</label>
-                <input
-                  id="members-add-device-id"
-                  data-testid="members-add-device-id"
-                  className="mono"
-                  value={deviceId}
-                  onChange={(e) => setDeviceId(e.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              </div>
-              <button
-                type="submit"
-                className="primary"
-                data-testid="members-add-device-submit"
-                disabled={busy === 'add-device'}
-              >
-                {busy === 'add-device' ? 'Adding…' : 'Add device'}
-              </button>
-            </form>
+            <AddForm
+              label="Add a device"
+              testId="members-add-device"
+              idLabel="Device id"
+              value={deviceId}
+              onChange={setDeviceId}
+              busy={busy === 'add-device'}
+              submitText="Add device"
+              onSubmit={addDevice}
+            />
           )}
         </>
       )}
@@ -280,7 +214,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
             key={holder}
             testId={`members-holders-${holder}`}
             title={`In ${KIND_TITLE[holder].toLowerCase()}`}
-            endHeading={KIND_TITLE[holder].slice(0, -1)}
+            endHeading={KIND_NAME[holder]}
             end="referrer"
             endKind={holder}
             list={list}

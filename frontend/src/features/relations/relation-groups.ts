@@ -10,6 +10,13 @@ export const KIND_TITLE: Record<GuardedKind, string> = {
   campaign: 'Campaigns',
 };
 
+/** One object of a kind, as a page's title names it. */
+export const KIND_NAME: Record<GuardedKind, string> = {
+  device: 'Device',
+  organization: 'Organization',
+  campaign: 'Campaign',
+};
+
 const OBJECT_BASE: Record<GuardedKind, string> = {
   device: '/dashboard/devices',
   organization: '/dashboard/organizations',
