@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { RelationEnds } from '../../../../shared/relations/relation-rules';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
+import { useAction } from '../../lib/use-action';
 import type { Checked } from './member-controls';
 import { removeRelation, upsertRelation } from './relation-list';
 import type { PagedRelations } from './use-paged-relations';
@@ -24,20 +23,7 @@ export interface RelationChanges {
 /** The changes a relations screen makes, one at a time, with their progress and failure. */
 export const useRelationChanges = (): RelationChanges => {
   const relations = useApi('relations');
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
-
-  const run = async (what: string, action: () => Promise<void>) => {
-    setBusy(what);
-    setError(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const { busy, error, setError, run } = useAction();
 
   const create: RelationChanges['create'] = (what, checked, list, done) => {
     if (!checked.ok) return setError(checked.error);

@@ -6,6 +6,7 @@ import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { useSignedInUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
+import { useAction } from '../../lib/use-action';
 import { appendPage, formatValue, parseValueText, removeParameter, upsertParameter } from './parameter-list';
 
 type Busy = 'create' | `save:${string}` | `delete:${string}`;
@@ -23,8 +24,7 @@ export const ParametersPage = () => {
   const [nextCursor, setNextCursor] = useState<string>();
   const [loading, setLoading] = useState<'first' | 'more'>();
   const [loaded, setLoaded] = useState(false);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState<Busy>();
+  const { busy, error, setError, run } = useAction<Busy>();
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [newId, setNewId] = useState('');
   const [newValue, setNewValue] = useState('');
@@ -49,20 +49,7 @@ export const ParametersPage = () => {
     return () => {
       active = false;
     };
-  }, [system]);
-
-  /** Runs one change; its failure (e.g. the API's 4xx message) is shown in the page error. */
-  const run = async (what: Busy, action: () => Promise<void>) => {
-    setBusy(what);
-    setError(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  }, [system, setError]);
 
   const loadMore = async () => {
     if (!nextCursor) return;
