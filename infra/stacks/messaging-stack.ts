@@ -34,6 +34,8 @@ export class MessagingStack extends Stack {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        // Domain events wait here for their worker; the default 4 days could drop them during an outage.
+        retentionPeriod: Duration.days(14),
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
       });
       return queue;
