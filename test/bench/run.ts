@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
@@ -51,14 +51,24 @@ try {
     endpoint: info.endpoints.cognito,
     credentials,
   });
-  const auth = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: info.auth.clientId,
-      AuthParameters: { USERNAME: 'employee@example.com', PASSWORD: DEMO_PASSWORD },
-    }),
-  );
-  const token = auth.AuthenticationResult!.AccessToken!;
+  const tokenOf = async (email: string) =>
+    (
+      await cognito.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: info.auth.clientId,
+          AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD },
+        }),
+      )
+    ).AuthenticationResult!.AccessToken!;
+  const token = await tokenOf('employee@example.com');
+  // Not staff: the demo graph makes this user a device user of demo-device-2 (see DEMO_RELATIONS).
+  const memberToken = await tokenOf('user@example.com');
+  const getOk = async (target: string, bearer: string) => {
+    const response = await fetch(target, { headers: { authorization: `Bearer ${bearer}` } });
+    if (response.status !== 200) throw new Error(`Unexpected ${response.status} from ${target}`);
+    await response.arrayBuffer();
+  };
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({ region: info.region, endpoint: info.endpoints.dynamodb, credentials }),
   );
@@ -68,15 +78,29 @@ try {
     await measure('raw GetItem (dynalite)', () =>
       db.send(new GetCommand({ TableName: info.tables.parameters, Key: { id: 'maintenance-mode' } })),
     ),
-    await measure('authorized GET /system/parameters/{id} via local gateway', async () => {
-      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      if (response.status !== 200) throw new Error(`Unexpected ${response.status}`);
-      await response.arrayBuffer();
-    }),
+    await measure('authorized GET /system/parameters/{id} via local gateway', () => getOk(url, token)),
+    await measure('raw Query byReferrer index (dynalite)', () =>
+      db.send(
+        new QueryCommand({
+          TableName: info.tables.relations,
+          IndexName: 'byReferrer',
+          KeyConditionExpression: 'referrerId = :id',
+          ExpressionAttributeValues: { ':id': 'demo-device-2' },
+          Limit: 10,
+        }),
+      ),
+    ),
+    // Token check, the caller's access version (one GetItem), a cached device-access decision, then the Query.
+    await measure('object-checked GET /relations/listByReferrerId/{device}/10 via local gateway', () =>
+      getOk(`${info.endpoints.gateway}/relations/listByReferrerId/demo-device-2/10`, memberToken),
+    ),
   ];
   console.log(`\nBenchmarks (${REQUESTS} requests, concurrency ${CONCURRENCY}, ${process.version}, 1 process)\n`);
   console.table(rows.map((r) => ({ measure: r.label, 'ops/s': r.opsPerSecond, 'p50 ms': r.p50, 'p99 ms': r.p99 })));
-  console.log(`gateway path / raw store: ${((rows[1]!.opsPerSecond / rows[0]!.opsPerSecond) * 100).toFixed(0)} %`);
+  const ratio = (ours: number, raw: number) =>
+    `${((rows[ours]!.opsPerSecond / rows[raw]!.opsPerSecond) * 100).toFixed(0)} %`;
+  console.log(`parameter read via gateway / raw GetItem: ${ratio(1, 0)}`);
+  console.log(`object-checked relations list via gateway / raw Query: ${ratio(3, 2)}`);
 } finally {
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
