@@ -364,6 +364,19 @@ describe('creating a relation', () => {
     ]);
   });
 
+  it("undoes a campaign-device relation and answers 503 when the campaign's members cannot be read", async () => {
+    const { relations, table, has } = setup();
+    table.queryAll = async () => {
+      throw new Error('index unavailable');
+    };
+    await capturingErrors(async () => {
+      await expect(
+        relations.create(staff, { type: 'campaign-device', referrerId: 'c1', referentId: 'd1' }),
+      ).rejects.toThrow(ServiceUnavailable);
+    });
+    expect(has('campaign-device', 'c1', 'd1')).toBe(false);
+  });
+
   it('refuses a second owner of a device, even for staff', async () => {
     const { relations, seed } = setup();
     seed('device-owner', 'd1', 'ann');

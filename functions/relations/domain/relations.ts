@@ -114,7 +114,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
    * its event (no DynamoDB transactions, so this is the compensation).
    */
   const settle = async (caller: Caller, changes: Change[], undo: () => Promise<void>): Promise<void> => {
-    const users = (await Promise.all(changes.map((c) => affectedUsers(c.relation)))).flat();
+    let users: string[] = [];
     const notified = changes
       .filter((c) => NOTIFIED.includes(c.relation.type))
       .map(
@@ -128,6 +128,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
         }),
       );
     try {
+      users = (await Promise.all(changes.map((c) => affectedUsers(c.relation)))).flat();
       await versions.bump(users, now());
       if (notified.length) await events.publish(notified);
     } catch (error) {
