@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { toItem } from '../../functions/_shared/relations/relation-table';
+import { createRelationTable } from '../../functions/_shared/relations/relation-table';
 import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
@@ -208,10 +208,10 @@ export const seedDemoData = async (
   now = Date.now(),
 ) => {
   const idOf = (name: string) => subs.get(name) ?? name;
+  const relations = createRelationTable({ db, tableName: tables.relations! });
   for (const { type, referrer, referent } of DEMO_RELATIONS) {
     const ends = { type, referrerId: idOf(referrer), referentId: idOf(referent) };
-    const relation = { id: relationId(type, ends.referrerId, ends.referentId), ...ends, created: now };
-    await db.send(new PutCommand({ TableName: tables.relations, Item: toItem(relation) }));
+    await relations.put({ id: relationId(type, ends.referrerId, ends.referentId), ...ends, created: now });
   }
   for (const parameter of DEMO_PARAMETERS) {
     try {

@@ -6,7 +6,7 @@ import { type DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { StackInfo } from '../../infra/local/stack-info';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
-import { createAreaClient } from '../../shared/contracts/client';
+import { ApiError, createAreaClient } from '../../shared/contracts/client';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -73,4 +73,14 @@ export const uniqueId = (prefix: string) =>
 export const subOf = async (email: DemoEmail): Promise<string> => {
   const payload = (await tokenOf(email)).split('.')[1]!;
   return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
+};
+
+/** The ApiError a call was refused with; fails the test when it succeeded or failed some other way. */
+export const apiRejection = async (promise: Promise<unknown>): Promise<ApiError> => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ApiError)) throw new Error(`Expected an API refusal, got ${String(error)}`);
+  return error;
 };

@@ -1,18 +1,10 @@
-import type { Caller } from '../../../shared/auth/verify-token';
 import type { Relation } from '../../../shared/contracts/relations';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
+import { callerOf as caller } from '../../../test/support/callers';
 import { Forbidden, Unauthorized } from '../errors';
 import type { RelationSide } from '../relations/relation-table';
 import { createAccess } from './access';
 import { createAccessCache } from './access-cache';
-
-const caller = (sub: string, groups: string[] = ['Authenticated_users']): Caller => ({
-  sub,
-  username: sub,
-  groups,
-  tokenUse: 'access',
-  issuedAt: 0,
-});
 
 /** The relations table as the access module reads it, counting reads. */
 const memoryRelations = () => {

@@ -1,23 +1,22 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
-import { ApiError } from '../../../shared/contracts/client';
 import { DomainEvent } from '../../../shared/contracts/events';
 import type { Relation } from '../../../shared/contracts/relations';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { seedRelation } from '../../support/relations';
-import { apiAs, type DemoEmail, documentClient, stack, subOf, tokenOf, uniqueId } from '../../support/stack';
+import {
+  apiAs,
+  apiRejection,
+  type DemoEmail,
+  documentClient,
+  stack,
+  subOf,
+  tokenOf,
+  uniqueId,
+} from '../../support/stack';
 
 const as = async (email: DemoEmail) => apiAs('relations', await tokenOf(email));
-
-const rejection = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-};
 
 let userId: string;
 let approvedId: string;
@@ -53,7 +52,7 @@ describe('creating relations', () => {
       referentSort: `device-user#${deviceId}`,
     });
 
-    const again = await rejection(
+    const again = await apiRejection(
       owner.create({ body: { type: 'device-user', referrerId: deviceId, referentId: approvedId } }),
     );
     expect(again.status).toBe(409);
@@ -62,7 +61,7 @@ describe('creating relations', () => {
     expect(page.items).toHaveLength(1);
 
     // A second role in the same family is a role change, not another relation.
-    const sibling = await rejection(
+    const sibling = await apiRejection(
       owner.create({ body: { type: 'device-administrator', referrerId: deviceId, referentId: approvedId } }),
     );
     expect(sibling.status).toBe(409);
@@ -73,19 +72,19 @@ describe('creating relations', () => {
     const admin = await as('admin@example.com');
     expect((await admin.listTypes({})).map((t) => t.type)).toEqual([...RELATION_TYPES]);
 
-    const badType = await rejection(
+    const badType = await apiRejection(
       admin.create({ body: { type: 'device-friend' as RelationType, referrerId: 'a', referentId: 'b' } }),
     );
     expect(badType.status).toBe(400);
     expect(badType.body.issues?.[0]?.message).toMatch(/^Type must be one of: organization-user, /);
 
-    const same = await rejection(
+    const same = await apiRejection(
       admin.create({ body: { type: 'inviter-contact', referrerId: 'same-id', referentId: 'same-id' } }),
     );
     expect(same.status).toBe(400);
     expect(same.message).toBe('A relation links two different ids');
 
-    const badId = await rejection(
+    const badId = await apiRejection(
       admin.create({ body: { type: 'device-user', referrerId: 'has#hash', referentId: approvedId } }),
     );
     expect(badId.status).toBe(400);
@@ -99,20 +98,20 @@ describe('who may change which relation', () => {
     const manager = await as('user@example.com');
     const outsider = await as('distributor@example.com');
 
-    const refused = await rejection(
+    const refused = await apiRejection(
       outsider.create({ body: { type: 'organization-user', referrerId: organizationId, referentId: approvedId } }),
     );
     expect(refused.status).toBe(403);
     expect(refused.message).toBe('Only a manager of this organization can change its members');
 
-    const selfGrant = await rejection(
+    const selfGrant = await apiRejection(
       outsider.create({
         body: { type: 'organization-manager', referrerId: organizationId, referentId: distributorId },
       }),
     );
     expect(selfGrant.status).toBe(403);
     expect(selfGrant.message).toBe('You cannot grant yourself a relation');
-    const staffSelfGrant = await rejection(
+    const staffSelfGrant = await apiRejection(
       (await as('admin@example.com')).create({
         body: {
           type: 'organization-manager',
@@ -128,7 +127,7 @@ describe('who may change which relation', () => {
     await (await as('approved@example.com')).delete({
       params: { id: relationId('organization-user', organizationId, approvedId) },
     });
-    const last = await rejection(
+    const last = await apiRejection(
       manager.delete({ params: { id: relationId('organization-manager', organizationId, userId) } }),
     );
     expect(last.status).toBe(409);
@@ -145,7 +144,7 @@ describe('who may change which relation', () => {
     const manager = await as('user@example.com');
 
     await manager.create({ body: { type: 'organization-device', referrerId: organizationId, referentId: ownDevice } });
-    const foreign = await rejection(
+    const foreign = await apiRejection(
       manager.create({ body: { type: 'organization-device', referrerId: organizationId, referentId: otherDevice } }),
     );
     expect(foreign.status).toBe(403);
@@ -157,7 +156,7 @@ describe('who may change which relation', () => {
       params: { id: relationId('organization-device', organizationId, otherDevice) },
     });
 
-    const ownership = await rejection(
+    const ownership = await apiRejection(
       manager.create({ body: { type: 'device-owner', referrerId: ownDevice, referentId: approvedId } }),
     );
     expect(ownership.status).toBe(403);
@@ -166,7 +165,7 @@ describe('who may change which relation', () => {
     const unowned = uniqueId('dev');
     await employee.create({ body: { type: 'device-owner', referrerId: unowned, referentId: distributorId } });
     // One owner per device, for staff too: ownership moves by transfer.
-    const second = await rejection(
+    const second = await apiRejection(
       employee.create({ body: { type: 'device-owner', referrerId: unowned, referentId: approvedId } }),
     );
     expect(second.status).toBe(409);
@@ -179,7 +178,7 @@ describe('who may change which relation', () => {
     const owner = await as('user@example.com');
     const created = await owner.create({ body: { type: 'device-user', referrerId: deviceId, referentId: approvedId } });
 
-    const crossFamily = await rejection(
+    const crossFamily = await apiRejection(
       owner.update({ params: { id: created.id }, body: { type: 'organization-user' } }),
     );
     expect(crossFamily.status).toBe(400);
@@ -187,7 +186,7 @@ describe('who may change which relation', () => {
 
     const moved = await owner.update({ params: { id: created.id }, body: { type: 'device-administrator' } });
     expect(moved.id).toBe(relationId('device-administrator', deviceId, approvedId));
-    expect((await rejection(owner.get({ params: { id: created.id } }))).status).toBe(404);
+    expect((await apiRejection(owner.get({ params: { id: created.id } }))).status).toBe(404);
     expect(await owner.get({ params: { id: moved.id } })).toEqual(moved);
   });
 });
@@ -223,17 +222,17 @@ describe('reading relations', () => {
     });
     expect(filtered.items.map((r) => r.referentId)).toEqual([userId]);
 
-    const badSize = await rejection(manager.listByReferrerId({ params: { id: organizationId, x: 0 } }));
+    const badSize = await apiRejection(manager.listByReferrerId({ params: { id: organizationId, x: 0 } }));
     expect(badSize.status).toBe(400);
     expect(badSize.message).toContain('Page size must be from 1 to 100');
-    const badCursor = await rejection(
+    const badCursor = await apiRejection(
       manager.listByReferrerId({ params: { id: organizationId, x: 2 }, query: { cursor: 'not-a-cursor' } }),
     );
     expect(badCursor.status).toBe(400);
     expect(badCursor.message).toBe('Invalid page cursor');
     // A cursor that decodes well but names no key of this index is the client's error too, not a 500.
     const forged = Buffer.from(JSON.stringify({ q: 0, k: { id: 42 } })).toString('base64url');
-    const forgedKey = await rejection(
+    const forgedKey = await apiRejection(
       manager.listByReferrerId({ params: { id: organizationId, x: 2 }, query: { cursor: forged } }),
     );
     expect(forgedKey.status).toBe(400);
@@ -247,7 +246,7 @@ describe('reading relations', () => {
       query: { type: 'device-owner' },
     });
     expect(mine.items.map((r) => r.referrerId)).toContain(deviceId);
-    const theirs = await rejection(
+    const theirs = await apiRejection(
       (await as('none@example.com')).listByReferentId({ params: { id: distributorId, x: 10 } }),
     );
     expect(theirs.status).toBe(403);
@@ -304,9 +303,9 @@ describe('reading relations', () => {
     const deviceId = uniqueId('dev');
     const owned = await seedRelation('device-owner', deviceId, userId);
     expect(await (await as('user@example.com')).get({ params: { id: owned.id } })).toEqual(owned);
-    expect((await rejection((await as('approved@example.com')).get({ params: { id: owned.id } }))).status).toBe(403);
+    expect((await apiRejection((await as('approved@example.com')).get({ params: { id: owned.id } }))).status).toBe(403);
     const missing = relationId('device-user', deviceId, approvedId);
-    const notFound = await rejection((await as('user@example.com')).get({ params: { id: missing } }));
+    const notFound = await apiRejection((await as('user@example.com')).get({ params: { id: missing } }));
     expect(notFound.status).toBe(404);
     expect(notFound.message).toBe(`Relation not found: ${missing}`);
   });

@@ -1,16 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '../../../shared/contracts/client';
-import { apiAs, areaUrl, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
 
 const expectApiError = async (promise: Promise<unknown>, status: number, message?: string | RegExp) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).status).toBe(status);
-  if (message) expect((error as ApiError).message).toMatch(message);
-  return error as ApiError;
+  const error = await apiRejection(promise);
+  expect(error.status).toBe(status);
+  if (message) expect(error.message).toMatch(message);
+  return error;
 };
 
 describe('system parameters through the local gateway', () => {

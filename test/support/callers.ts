@@ -1,0 +1,10 @@
+import type { Caller } from '../../shared/auth/verify-token';
+
+/** A verified caller as the HTTP chain hands it to use cases, for unit tests that need no token. */
+export const callerOf = (sub: string, groups: string[] = ['Authenticated_users']): Caller => ({
+  sub,
+  username: sub,
+  groups,
+  tokenUse: 'access',
+  issuedAt: 0,
+});
