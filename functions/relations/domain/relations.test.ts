@@ -1,8 +1,8 @@
-import type { Caller } from '../../../shared/auth/verify-token';
 import type { DomainEvent } from '../../../shared/contracts/events';
 import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
+import { callerOf as caller } from '../../../test/support/callers';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
@@ -18,13 +18,6 @@ import { createRelations, planMigration } from './relations';
 type Row = Record<string, unknown>;
 type Key = Record<string, unknown>;
 
-const caller = (sub: string, groups: string[] = ['Authenticated_users']): Caller => ({
-  sub,
-  username: sub,
-  groups,
-  tokenUse: 'access',
-  issuedAt: 0,
-});
 const staff = caller('boss', ['Employees']);
 const ann = caller('ann');
 const bob = caller('bob');
@@ -107,7 +100,11 @@ const setup = () => {
   const published: DomainEvent[][] = [];
   const failures = { bump: false, publish: false };
   const versions = {
-    get: async (userId: string) => stored.get(userId) ?? { version: 0, changedAt: 0 },
+    reads: 0,
+    get: async (userId: string) => {
+      versions.reads += 1;
+      return stored.get(userId) ?? { version: 0, changedAt: 0 };
+    },
     bump: async (userIds: readonly string[], now: number) => {
       if (failures.bump) throw new Error('versions table unavailable');
       bumps.push([...userIds]);
@@ -151,6 +148,7 @@ const setup = () => {
     rows,
     access,
     bumps,
+    versions,
     published,
     failures,
     seed,
@@ -589,6 +587,21 @@ describe('reading relations', () => {
     seed('campaign-user', 'c1', 'bob');
     expect((await relations.listBy(bob, 'referent', 'bob', { limit: 10 })).items).toHaveLength(2);
     await expect(relations.listBy(ann, 'referent', 'bob', { limit: 10 })).rejects.toThrow(Forbidden);
+  });
+
+  it("reads the caller's access version once per request, however many ids it checks", async () => {
+    const { relations, seed, versions } = setup();
+    for (const device of ['d1', 'd2', 'd3']) seed('device-user', device, 'bob');
+    const before = versions.reads;
+    await relations.listByParameters(bob, {
+      limit: 10,
+      parameters: ['d1', 'd2', 'd3'].map((id) => ({ typeName: 'referrer', typeArray: ['device-user'], id })),
+    });
+    expect(versions.reads - before).toBe(1);
+    // Refused on the organization end, allowed on the device end: two checks, one version read.
+    seed('organization-device', 'o1', 'd1');
+    await relations.get(bob, 'organization-device#o1#d1');
+    expect(versions.reads - before).toBe(2);
   });
 
   it('lists overlapping parameters without repeating a relation', async () => {

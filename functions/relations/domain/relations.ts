@@ -32,7 +32,7 @@ import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross, readFrom } from '../../_shared/paging';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
-export interface RelationsDeps {
+export interface RelationDeps {
   table: RelationTable;
   access: Access;
   versions: Pick<AccessVersionStore, 'bump'>;
@@ -58,7 +58,7 @@ const endsOf = (id: string): RelationEnds => {
 };
 
 /** The relations use cases. Who may do what: docs/relations.md and shared/relations/relation-rules.ts. */
-export const createRelations = ({ table, access, versions, events, now, newId }: RelationsDeps) => {
+export const createRelations = ({ table, access, versions, events, now, newId }: RelationDeps) => {
   /** What the caller holds on the objects one change touches, read by id (consistent). */
   const factsFor = async (caller: Caller, { type, referrerId, referentId }: RelationEnds): Promise<ChangeFacts> => {
     const facts = { callerId: caller.sub, staff: isStaff(caller.groups), onReferrer: [], onReferent: [] };
@@ -78,16 +78,21 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
     };
   };
 
-  /** May the caller read the relations at this id, taken as one of these kinds of object? */
-  const mayRead = async (caller: Caller, id: string, kinds: readonly ObjectKind[]): Promise<boolean> => {
-    if (isStaff(caller.groups)) return true;
-    if (kinds.includes('user') && id === caller.sub) return true;
+  /**
+   * May the caller read the relations at an id, taken as one of these kinds of object? One reader per
+   * request, so the caller's access version is read once however many ids it is asked about.
+   */
+  const readerOf = (caller: Caller) => {
     const checks = access.forCaller(caller);
-    for (const kind of kinds) {
-      if (kind !== 'device' && kind !== 'organization' && kind !== 'campaign') continue;
-      if ((await checks.check(kind, id)).allowed) return true;
-    }
-    return false;
+    return async (id: string, kinds: readonly ObjectKind[]): Promise<boolean> => {
+      if (isStaff(caller.groups)) return true;
+      if (kinds.includes('user') && id === caller.sub) return true;
+      for (const kind of kinds) {
+        if (kind !== 'device' && kind !== 'organization' && kind !== 'campaign') continue;
+        if ((await checks.check(kind, id)).allowed) return true;
+      }
+      return false;
+    };
   };
 
   const kindsAt = (side: RelationSide, types: readonly RelationType[]): ObjectKind[] => [
@@ -156,9 +161,10 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
     if (!managers.items.some((m) => m.id !== relation.id)) throw new Conflict(MESSAGES.relationLastManager(kind));
   };
 
-  const pageOf = (side: RelationSide, id: string, type: RelationType | undefined): PageSource<Relation> => {
-    return (startKey, limit) => table.queryIndex(side, id, { type, limit, startKey });
-  };
+  const pageOf =
+    (side: RelationSide, id: string, type?: RelationType, otherId?: string): PageSource<Relation> =>
+    (startKey, limit) =>
+      table.queryIndex(side, id, { type, otherId, limit, startKey });
 
   return {
     listTypes: () => RELATION_TYPES.map((type) => RELATION_TYPE_INFO[type]),
@@ -205,7 +211,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
       id: string,
       { type, ...page }: PageRequest & { type?: RelationType },
     ) => {
-      if (!(await mayRead(caller, id, kindsAt(side, type ? [type] : RELATION_TYPES)))) {
+      if (!(await readerOf(caller)(id, kindsAt(side, type ? [type] : RELATION_TYPES)))) {
         throw new Forbidden(MESSAGES.relationReadDenied);
       }
       return pageAcross([pageOf(side, id, type)], page);
@@ -215,8 +221,9 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
       caller: Caller,
       { parameters, ...page }: PageRequest & { parameters: RelationQuery[] },
     ) => {
+      const mayRead = readerOf(caller);
       for (const p of parameters) {
-        if (!(await mayRead(caller, p.id, kindsAt(p.typeName, p.typeArray)))) {
+        if (!(await mayRead(p.id, kindsAt(p.typeName, p.typeArray)))) {
           throw new Forbidden(MESSAGES.relationReadDenied);
         }
       }
@@ -236,11 +243,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
         relation[`${q.side}Id`] === q.id &&
         (q.otherId === undefined || relation[other[q.side]] === q.otherId);
       return pageAcross(
-        queries.map(
-          (q): PageSource<Relation> =>
-            (startKey, limit) =>
-              table.queryIndex(q.side, q.id, { type: q.type, otherId: q.otherId, limit, startKey }),
-        ),
+        queries.map((q) => pageOf(q.side, q.id, q.type, q.otherId)),
         page,
         (relation, index) => queries.slice(0, index).some((q) => matches(relation, q)),
       );
@@ -249,11 +252,12 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
     get: async (caller: Caller, id: string): Promise<Relation> => {
       const { type, referrerId, referentId } = endsOf(id);
       const info = RELATION_TYPE_INFO[type];
+      const mayRead = readerOf(caller);
       const visible =
         referrerId === caller.sub ||
         referentId === caller.sub ||
-        (await mayRead(caller, referrerId, [info.referrer])) ||
-        (await mayRead(caller, referentId, [info.referent]));
+        (await mayRead(referrerId, [info.referrer])) ||
+        (await mayRead(referentId, [info.referent]));
       if (!visible) throw new Forbidden(MESSAGES.relationReadDenied);
       const relation = await table.get(id);
       if (!relation) throw new NotFound(MESSAGES.relationNotFound(id));
