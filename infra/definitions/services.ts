@@ -10,7 +10,17 @@ export interface ServiceResources {
   buckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
+  /** Runs the identity provider's admin operations on the user pool (USER_POOL_ID). */
+  identityAdmin?: boolean;
+  /** Sends e-mail through SES (MAIL_FROM). */
+  email?: boolean;
 }
+
+/**
+ * The per-user session record every HTTP area reads once per signed-in request (see http-area's session
+ * guard): the CDK grants each area read access to it, in addition to SERVICE_RESOURCES.
+ */
+export const SESSION_TABLE: TableKey = 'accessVersions';
 
 /**
  * What each service area's Lambda may touch. The CDK api stack grants exactly this (least privilege) and
@@ -29,7 +39,13 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   relations: { tables: ['relations', 'accessVersions'], jobs: true },
   'sensor-data': { tables: [] },
   system: { tables: ['parameters'] },
-  users: { tables: [] },
+  users: {
+    tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations'],
+    buckets: ['userBackups'],
+    jobs: true,
+    identityAdmin: true,
+    email: true,
+  },
   api: { tables: [] },
 };
 
@@ -38,6 +54,32 @@ export const handlerEntry = (area: AreaName): string => `functions/${area}/handl
 
 /** Queue workers: the CDK wires each as an SQS event source; the local stack polls for it. */
 export const WORKERS: { name: string; entry: string; queue: 'jobs' }[] = [];
+
+/**
+ * Identity provider (Cognito) Lambda triggers: the CDK attaches the entry to the user pool for each
+ * trigger; locally cognito-local invokes the same module in-process (infra/local/emulators/cognito.ts).
+ */
+export const COGNITO_TRIGGERS: {
+  name: string;
+  entry: string;
+  triggers: ('PostConfirmation' | 'PostAuthentication')[];
+  area: AreaName;
+}[] = [
+  {
+    name: 'UsersIdentityEvents',
+    entry: 'functions/users/identity-events.ts',
+    triggers: ['PostConfirmation', 'PostAuthentication'],
+    area: 'users',
+  },
+];
+
+/**
+ * Scheduled jobs: the CDK creates an EventBridge rule per job; the local stack runs each on its interval.
+ * The handler receives an EventBridge scheduled event and takes "now" from its `time`.
+ */
+export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; everyMinutes: number }[] = [
+  { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
+];
 
 /** IoT topic rules with a Lambda action: the CDK creates the rule; locally the MQTT rule bridge invokes it. */
 export const IOT_RULES: { name: string; entry: string; topicFilter: string }[] = [];

@@ -10,6 +10,8 @@ export const logoBucketName = (env: EnvName): string => `organizations-${env}-lo
 export const BUCKETS = {
   chartData: { constructId: 'ChartDataBucket', envVar: 'CHART_DATA_BUCKET', name: chartDataBucketName },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
+  /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
+  userBackups: { constructId: 'UserBackupsBucket', envVar: 'USER_BACKUPS_BUCKET', name: (env: EnvName) => `users-${env}-backups` },
 } as const;
 
 export type BucketKey = keyof typeof BUCKETS;

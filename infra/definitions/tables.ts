@@ -54,8 +54,11 @@ export const TABLES = {
     ],
   },
   /**
-   * One counter per user, raised whenever a relation that decides the user's access changes. Every
-   * Lambda's access cache compares it before trusting a cached decision (see functions/_shared/access).
+   * One record per user, read on every signed-in request (consistently, once): the access version,
+   * raised whenever a relation that decides the user's access changes (every Lambda's access cache
+   * compares it), and the session state the API is the authority on: `disabled`, `signedOutAt` (tokens
+   * authenticated before it are refused), and `groups` with `groupsChangedAt` (they replace the groups of
+   * tokens issued before the change). See functions/_shared/access and docs/users.md.
    */
   accessVersions: {
     constructId: 'AccessVersionsTable',
@@ -63,6 +66,51 @@ export const TABLES = {
     entity: 'access-versions',
     envVar: 'ACCESS_VERSIONS_TABLE',
     partitionKey: { name: 'userId', type: 'S' },
+  },
+  /**
+   * Spec §3 User: the platform's record of a person, keyed by the identity provider's username (the
+   * tokens' `sub`). `emailKey` (lower-cased e-mail) finds a person by e-mail; `deletionState` is set only
+   * while a deletion is queued, so the byDeletionDue index holds exactly the queue.
+   */
+  users: {
+    constructId: 'UsersTable',
+    area: 'users',
+    entity: 'users',
+    envVar: 'USERS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byEmail', partitionKey: { name: 'emailKey', type: 'S' } },
+      {
+        name: 'byDeletionDue',
+        partitionKey: { name: 'deletionState', type: 'S' },
+        sortKey: { name: 'deletionDueAt', type: 'N' },
+      },
+    ],
+  },
+  /** Spec §3 Invite; listed by inviter and by invited e-mail, newest first. */
+  invites: {
+    constructId: 'InvitesTable',
+    area: 'users',
+    entity: 'invites',
+    envVar: 'INVITES_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byInviter', partitionKey: { name: 'inviterId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      {
+        name: 'byInvitedEmail',
+        partitionKey: { name: 'invitedEmail', type: 'S' },
+        sortKey: { name: 'created', type: 'N' },
+      },
+    ],
+  },
+  /** Sign-in events the platform records itself (the identity provider's own log needs a paid add-on). */
+  authEvents: {
+    constructId: 'AuthEventsTable',
+    area: 'users',
+    entity: 'auth-events',
+    envVar: 'AUTH_EVENTS_TABLE',
+    partitionKey: { name: 'userId', type: 'S' },
+    sortKey: { name: 'eventKey', type: 'S' },
   },
 } as const satisfies Record<string, TableDefinition>;
 
