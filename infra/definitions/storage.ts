@@ -11,7 +11,11 @@ export const BUCKETS = {
   chartData: { constructId: 'ChartDataBucket', envVar: 'CHART_DATA_BUCKET', name: chartDataBucketName },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
   /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
-  userBackups: { constructId: 'UserBackupsBucket', envVar: 'USER_BACKUPS_BUCKET', name: (env: EnvName) => `users-${env}-backups` },
+  userBackups: {
+    constructId: 'UserBackupsBucket',
+    envVar: 'USER_BACKUPS_BUCKET',
+    name: (env: EnvName) => `users-${env}-backups`,
+  },
 } as const;
 
 export type BucketKey = keyof typeof BUCKETS;

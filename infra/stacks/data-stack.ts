@@ -18,6 +18,8 @@ const BUCKET_SETTINGS: Record<BucketKey, { versioned: boolean; browserUploads: b
   chartData: { versioned: false, browserUploads: false },
   // A replaced or deleted logo can be brought back.
   logos: { versioned: true, browserUploads: true },
+  // A user-pool export overwritten by a later one to the same directory can be brought back.
+  userBackups: { versioned: true, browserUploads: false },
 };
 
 const attribute = (key: KeyDefinition) => ({

@@ -427,7 +427,8 @@ export const users = defineArea('users', {
     method: 'POST',
     path: '/inviteUser/',
     access: signedIn,
-    summary: 'Invite a person by e-mail (`inviterId` must be the caller); membership invites need the right to add them.',
+    summary:
+      'Invite a person by e-mail (`inviterId` must be the caller); membership invites need the right to add them.',
     body: z
       .object({
         type: InviteType,
@@ -484,12 +485,15 @@ export const users = defineArea('users', {
     path: '/invite/{id}',
     access: signedIn,
     summary:
-      "Change an invite: the inviter edits its message or name; the invited person accepts (which creates the relation it was for) or declines.",
+      'Change an invite: the inviter edits its message or name; the invited person accepts (which creates the relation it was for) or declines.',
     params: InviteIdParams,
     body: z
       .object({
         message: OptionalSafeText('Message', 1000).optional(),
-        invited: z.object({ name: OptionalSafeText('Name', 100).optional() }).strict().optional(),
+        invited: z
+          .object({ name: OptionalSafeText('Name', 100).optional() })
+          .strict()
+          .optional(),
         status: z.enum(['accepted', 'declined']).optional(),
       })
       .strict(),
