@@ -1,0 +1,209 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { UserRecord } from '../../../shared/contracts/users';
+import { DELETION_DELAY_MS } from '../../../shared/users/constants';
+import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import { batchGetAll, isConditionFailure } from '../../_shared/dynamodb';
+import { readFrom } from '../../_shared/paging';
+
+/** The stored record: the contract's User plus what the store keeps for its indexes and one-off notices. */
+export interface StoredUser extends UserRecord {
+  /** The e-mail the person signed up with (also in metadata.email); lower-cased in `emailKey`. */
+  email: string;
+  /** When the administrators were told this person joined (GET /newUserNotice/{id} sends once). */
+  newUserNoticeSentAt?: number;
+}
+
+interface UserItem extends StoredUser {
+  emailKey: string;
+  deletionState?: 'queued';
+  deletionDueAt?: number;
+}
+
+/** Index keys follow from the record, so no caller can write a record whose indexes disagree with it. */
+const toItem = (user: StoredUser): UserItem => {
+  const queuedAt = user.metadata?.deletionQueued?.time;
+  const item: UserItem = { ...user, emailKey: user.email.trim().toLowerCase() };
+  delete item.deletionState;
+  delete item.deletionDueAt;
+  if (queuedAt !== undefined) {
+    item.deletionState = 'queued';
+    item.deletionDueAt = queuedAt + DELETION_DELAY_MS;
+  }
+  return item;
+};
+
+const toUser = (item: Record<string, unknown>): StoredUser => {
+  const { emailKey: _e, deletionState: _s, deletionDueAt: _d, ...user } = item as unknown as UserItem;
+  return { ...user, cartItems: user.cartItems ?? [], rolesList: user.rolesList ?? [] };
+};
+
+export interface NewUser {
+  id: string;
+  email: string;
+  givenName?: string;
+  familyName?: string;
+  roles: string[];
+  now: number;
+}
+
+export interface UserFilters {
+  email?: string;
+  deletionQueued?: boolean;
+  role?: string;
+}
+
+/** The users table (spec §3 User): the only code that reads or writes it. */
+export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  get: async (id: string): Promise<StoredUser | undefined> => {
+    const result = await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }));
+    return result.Item ? toUser(result.Item) : undefined;
+  },
+
+  getMany: async (ids: readonly string[]): Promise<StoredUser[]> =>
+    (
+      await batchGetAll<Record<string, unknown>>(
+        db,
+        tableName,
+        [...new Set(ids)].map((id) => ({ id })),
+      )
+    ).map(toUser),
+
+  /**
+   * Creates the record of a person who has none (first sign-in or confirmed sign-up); an existing record
+   * is left as it is. @returns whether it was created
+   */
+  ensure: async (user: NewUser): Promise<boolean> => {
+    const record: StoredUser = {
+      id: user.id,
+      email: user.email,
+      ...(user.givenName ? { givenName: user.givenName } : {}),
+      ...(user.familyName ? { familyName: user.familyName } : {}),
+      metadata: { email: user.email },
+      cartItems: [],
+      rolesList: user.roles,
+      created: user.now,
+      updated: user.now,
+    };
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: toItem(record),
+          ConditionExpression: 'attribute_not_exists(id)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /**
+   * Writes the whole record if nobody changed it since it was read (`updated` is the version).
+   * @returns false when the record changed or vanished in between; the caller reads again or reports 409
+   */
+  save: async (user: StoredUser, readVersion: number): Promise<boolean> => {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: toItem(user),
+          ConditionExpression: 'attribute_exists(id) AND updated = :read',
+          ExpressionAttributeValues: { ':read': readVersion },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  findIdsByEmail: async (email: string): Promise<string[]> => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'byEmail',
+        KeyConditionExpression: 'emailKey = :email',
+        ExpressionAttributeValues: { ':email': email.trim().toLowerCase() },
+        ProjectionExpression: 'id',
+      }),
+    );
+    return (result.Items ?? []).map((item) => String(item.id));
+  },
+
+  /** Queued deletions due at or before `now`, oldest first, paged. */
+  listDueDeletions: async (now: number, { limit, cursor }: { limit: number; cursor?: string }) => {
+    const result = await readFrom(
+      (startKey, max) =>
+        db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'byDeletionDue',
+            KeyConditionExpression: 'deletionState = :queued AND deletionDueAt <= :now',
+            ExpressionAttributeValues: { ':queued': 'queued', ':now': now },
+            ExclusiveStartKey: startKey,
+            Limit: max,
+          }),
+        ),
+      decodeCursor(cursor),
+      limit,
+    );
+    return { items: (result.Items ?? []).map(toUser), nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  },
+
+  /**
+   * Admin tooling (POST /listUserIdsFromDdb): a paged Scan with the filters applied by DynamoDB, so a page
+   * may hold fewer ids than the limit while more follow (the cursor says so).
+   */
+  scanIds: async (filters: UserFilters, { limit, cursor }: { limit: number; cursor?: string }) => {
+    const conditions: string[] = [];
+    const values: Record<string, unknown> = {};
+    if (filters.email) {
+      conditions.push('begins_with(emailKey, :email)');
+      values[':email'] = filters.email.trim().toLowerCase();
+    }
+    if (filters.deletionQueued !== undefined) {
+      conditions.push(filters.deletionQueued ? 'deletionState = :queued' : 'attribute_not_exists(deletionState)');
+      if (filters.deletionQueued) values[':queued'] = 'queued';
+    }
+    if (filters.role) {
+      conditions.push('contains(rolesList, :role)');
+      values[':role'] = filters.role;
+    }
+    const result = await readFrom(
+      (startKey, max) =>
+        db.send(
+          new ScanCommand({
+            TableName: tableName,
+            ProjectionExpression: 'id',
+            ...(conditions.length
+              ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeValues: values }
+              : {}),
+            ExclusiveStartKey: startKey,
+            Limit: max,
+          }),
+        ),
+      decodeCursor(cursor),
+      limit,
+    );
+    return {
+      ids: (result.Items ?? []).map((item) => String(item.id)),
+      nextCursor: encodeCursor(result.LastEvaluatedKey),
+    };
+  },
+
+  remove: async (id: string): Promise<void> => {
+    await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
+  },
+});
+
+export type UserStore = ReturnType<typeof createUserStore>;
