@@ -18,6 +18,8 @@ export interface TableDefinition {
   partitionKey: KeyDefinition;
   sortKey?: KeyDefinition;
   indexes?: { name: string; partitionKey: KeyDefinition; sortKey?: KeyDefinition }[];
+  /** A number attribute (seconds) after which DynamoDB may delete the item (housekeeping only, ARCHITECTURE §1). */
+  timeToLiveAttribute?: string;
 }
 
 /**
@@ -66,6 +68,7 @@ export const TABLES = {
     entity: 'access-versions',
     envVar: 'ACCESS_VERSIONS_TABLE',
     partitionKey: { name: 'userId', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
   },
   /**
    * Spec §3 User: the platform's record of a person, keyed by the identity provider's username (the

@@ -10,7 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { handlerEntry, SERVICE_RESOURCES } from '../definitions/services';
+import { handlerEntry, SESSION_TABLE, SERVICE_RESOURCES } from '../definitions/services';
 import { BUCKETS, type BucketKey, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
@@ -89,7 +89,10 @@ export class ApiStack extends Stack {
       for (const table of resources.tables) {
         api.handler.readWriteTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
       }
-      for (const table of resources.readTables ?? []) {
+      const readOnly = new Set(resources.readTables ?? []);
+      // Every signed-in request is checked against the caller's session record (http-area's session guard).
+      if (!resources.tables.includes(SESSION_TABLE)) readOnly.add(SESSION_TABLE);
+      for (const table of readOnly) {
         api.handler.readTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
       }
       for (const bucket of resources.buckets ?? []) {

@@ -47,6 +47,7 @@ export class DataStack extends Stack {
         tableName: tableName(definition, settings.name),
         partitionKey: attribute(definition.partitionKey),
         ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
+        ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
         billingMode: BillingMode.PAY_PER_REQUEST,
         encryption: TableEncryption.AWS_MANAGED,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },

@@ -9,6 +9,16 @@ export interface Caller {
   tokenUse: 'id' | 'access';
   /** Seconds since the epoch, from the token's `iat`. */
   issuedAt: number;
+  /**
+   * Seconds since the epoch when the person authenticated (`auth_time`; it stays the same across token
+   * refreshes in Cognito). Falls back to `iat` for a token without it.
+   */
+  authTime: number;
+  /**
+   * Set by the API's session guard from the per-user record it read for this request, so the access
+   * module does not read it again.
+   */
+  accessVersion?: { version: number; changedAt: number };
 }
 
 export interface TokenVerifierOptions {
@@ -72,6 +82,7 @@ export const createTokenVerifier = (options: TokenVerifierOptions) => {
       groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
       tokenUse,
       issuedAt: payload.iat!,
+      authTime: typeof payload.auth_time === 'number' ? payload.auth_time : payload.iat!,
     };
   };
 };

@@ -7,4 +7,5 @@ export const callerOf = (sub: string, groups: string[] = ['Authenticated_users']
   groups,
   tokenUse: 'access',
   issuedAt: 0,
+  authTime: 0,
 });

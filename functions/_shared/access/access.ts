@@ -13,7 +13,7 @@ import { type GuardedKind, relationId } from '../../../shared/relations/relation
 import { Forbidden, Unauthorized } from '../errors';
 import type { RelationTable } from '../relations/relation-table';
 import type { AccessCache, AccessDecision } from './access-cache';
-import type { AccessVersionStore } from './access-version-store';
+import type { AccessVersion } from './access-version-store';
 
 export interface AccessOptions {
   /** @default 'view' */
@@ -24,7 +24,7 @@ export interface AccessOptions {
 
 export interface AccessDeps {
   relations: Pick<RelationTable, 'getMany' | 'queryAll'>;
-  versions: Pick<AccessVersionStore, 'get'>;
+  versions: { get: (userId: string) => Promise<AccessVersion> };
   cache: AccessCache;
   now: () => number;
   /**
@@ -103,7 +103,7 @@ export const createAccess = ({ relations, versions, cache, now, settleMs = 5_000
   return {
     /** Access checks for one request's caller; the caller's access version is read at most once. */
     forCaller: (caller: Caller | undefined) => {
-      let version: ReturnType<AccessDeps['versions']['get']> | undefined;
+      let version: Promise<AccessVersion> | undefined;
 
       const check = async (kind: GuardedKind, id: string, options: AccessOptions = {}): Promise<AccessDecision> => {
         if (!caller) return DENIED;
@@ -111,7 +111,7 @@ export const createAccess = ({ relations, versions, cache, now, settleMs = 5_000
         const need = options.need ?? 'view';
         const routes = kind === 'device' ? (options.routes ?? DEVICE_ROUTES) : ['direct' as const];
         const key = [caller.sub, kind, id, need, [...routes].sort().join(',')].join('|');
-        version ??= versions.get(caller.sub);
+        version ??= caller.accessVersion ? Promise.resolve(caller.accessVersion) : versions.get(caller.sub);
         const current = await version;
         const cached = cache.get(key, current.version);
         if (cached) return cached;

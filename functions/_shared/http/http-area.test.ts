@@ -3,8 +3,10 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { z } from 'zod';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
+import type { UserSession } from '../access/access-version-store';
 import { Conflict } from '../errors';
 import { httpArea } from './http-area';
+import { checkSession } from './session-guard';
 
 const issuer = 'http://localhost/pool';
 const clientId = 'client';
@@ -61,6 +63,8 @@ const area = defineArea('test', {
 });
 
 let sign: (claims: Record<string, unknown>) => Promise<string>;
+const openSession: UserSession = { version: 0, changedAt: 0, disabled: false, signedOutAt: 0, groupsChangedAt: 0 };
+let session = openSession;
 let handler: ReturnType<typeof httpArea<typeof area, { label: string }>>;
 
 beforeAll(async () => {
@@ -93,8 +97,13 @@ beforeAll(async () => {
       deps: () => ({ label: 'deps' }),
       verifier: () => createTokenVerifier({ issuer, clientIds: [clientId], keys: createLocalJWKSet({ keys: [jwk] }) }),
       corsOrigins: ['http://app.local'],
+      session: () => async (caller) => checkSession(caller, session),
     },
   );
+});
+
+afterEach(() => {
+  session = openSession;
 });
 
 const call = async (
@@ -180,6 +189,27 @@ describe('the http chain', () => {
       status: 204,
       body: undefined,
     });
+  });
+
+  it("refuses a disabled user's token, and tokens authenticated before a global sign-out", async () => {
+    const token = await sign({ auth_time: Math.floor(Date.now() / 1000) - 60 });
+    session = { ...openSession, disabled: true };
+    expect(await call('GET', '/things/{id}', { path: { id: 'ab' }, token })).toMatchObject({
+      status: 401,
+      body: { message: 'This account is disabled' },
+    });
+    session = { ...openSession, signedOutAt: Date.now() - 1000 };
+    expect((await call('GET', '/things/{id}', { path: { id: 'ab' }, token })).status).toBe(401);
+    const later = await sign({ auth_time: Math.floor(Date.now() / 1000) });
+    expect((await call('GET', '/things/{id}', { path: { id: 'ab' }, token: later })).status).toBe(200);
+  });
+
+  it('replaces the groups of a token issued before the groups changed', async () => {
+    const staff = await sign({ 'cognito:groups': ['Employees'] });
+    session = { ...openSession, groups: ['Authenticated_users'], groupsChangedAt: Date.now() + 1000 };
+    expect((await call('POST', '/thing/', { body: '{"name":"x"}', token: staff })).status).toBe(403);
+    session = { ...openSession, groups: ['Authenticated_users'], groupsChangedAt: Date.now() - 5000 };
+    expect((await call('POST', '/thing/', { body: '{"name":"x"}', token: staff })).status).toBe(201);
   });
 
   it('maps typed errors to their status and hides everything else behind a bare 500', async () => {

@@ -15,6 +15,7 @@ import {
 import { readAuthEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { corsHeaders, httpErrors } from './http-errors';
+import { createSessionGuard, type SessionGuard } from './session-guard';
 
 type CallerFor<AC> = AC extends { kind: 'guest' } ? Caller | undefined : Caller;
 
@@ -33,6 +34,8 @@ export interface HttpAreaOptions<D> {
   verifier?: () => TokenVerifier;
   /** @default the comma-separated CORS_ORIGINS variable */
   corsOrigins?: readonly string[];
+  /** @default the per-user session records of ACCESS_VERSIONS_TABLE */
+  session?: () => SessionGuard;
 }
 
 interface ChainState {
@@ -103,6 +106,8 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
     verifier ??= options.verifier?.() ?? createTokenVerifier(readAuthEnv());
     return verifier;
   };
+  // Read at cold start: an area deployed without its session table fails before serving anyone.
+  const sessionGuard: SessionGuard = options.session?.() ?? createSessionGuard();
 
   const core = async (event: APIGatewayProxyEvent, context: ChainContext): Promise<APIGatewayProxyResult> => {
     const state = context.state!;
@@ -142,6 +147,7 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
             if (error instanceof TokenRejected) throw new Unauthorized(error.message);
             throw error;
           }
+          caller = await sessionGuard(caller);
         }
         checkAccess(match.route.access, caller);
         const input = {
