@@ -61,4 +61,9 @@ export const MESSAGES = {
   inviteNoObject: 'An inviter-contact invite is not for an object',
   inviteInviterOnly: 'Only the inviter or staff can change this invite',
   invitesOwnOnly: 'You can only list invites you sent or that were sent to you',
+  // Ours: e-mail (functions/_shared/mail).
+  mailNoRecipient: 'An e-mail needs at least one recipient',
+  mailNoBody: 'An e-mail needs a text or HTML body',
+  mailRejected: 'The e-mail service refused this message: check the addresses and the content',
+  mailNotSent: 'The e-mail could not be sent; please try again later',
 } as const;

@@ -1,4 +1,7 @@
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -18,4 +21,32 @@ let sqsClient: SQSClient | undefined;
 export const getSqsClient = (): SQSClient => {
   sqsClient ??= new SQSClient({});
   return sqsClient;
+};
+
+let s3Client: S3Client | undefined;
+
+/**
+ * Path-style addressing where S3_FORCE_PATH_STYLE says so (the local S3 has no virtual-host buckets);
+ * checksums only when an operation requires them, as the local S3 does not answer the SDK's default ones.
+ */
+export const getS3Client = (): S3Client => {
+  s3Client ??= new S3Client({
+    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
+  return s3Client;
+};
+
+let sesClient: SESv2Client | undefined;
+
+export const getSesClient = (): SESv2Client => {
+  sesClient ??= new SESv2Client({});
+  return sesClient;
+};
+
+let cognitoClient: CognitoIdentityProviderClient | undefined;
+
+export const getCognitoClient = (): CognitoIdentityProviderClient => {
+  cognitoClient ??= new CognitoIdentityProviderClient({});
+  return cognitoClient;
 };
