@@ -80,6 +80,8 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   const auth = new AuthStack(app, stackId('Auth'), {
     ...common,
     description: `device-data ${envName}: user pool, groups, identity pool`,
+    projectRoot: PROJECT_ROOT,
+    tables: data.tables,
   });
   const messaging = new MessagingStack(app, stackId('Messaging'), {
     ...common,
@@ -105,6 +107,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     userPool: auth.userPool,
     webClient: auth.webClient,
     webOrigin: web.origin,
+    mail: messaging.mail,
   });
   const webConfig = new WebConfigStack(app, stackId('WebConfig'), {
     ...common,

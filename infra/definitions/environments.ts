@@ -12,10 +12,22 @@ export interface EnvironmentSettings {
   retainData: boolean;
   /** Origins the APIs answer CORS for, besides the environment's own web distribution. */
   extraCorsOrigins: string[];
+  /**
+   * The domain e-mail is sent from (`no-reply@{mailDomain}`), an SES identity the messaging stack creates;
+   * its DNS records (DKIM) must be published before SES sends for it. Change it here for your own domain.
+   */
+  mailDomain: string;
 }
+
+/** The product's e-mail domain; each non-production environment sends from its own subdomain. */
+export const MAIL_DOMAIN = 'device-data.app';
 
 export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
   extraCorsOrigins: name === 'prod' ? [] : ['http://localhost:5173'],
+  mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
 });
+
+export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>
+  `no-reply@${settings.mailDomain}`;

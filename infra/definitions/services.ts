@@ -63,13 +63,14 @@ export const COGNITO_TRIGGERS: {
   name: string;
   entry: string;
   triggers: ('PostConfirmation' | 'PostAuthentication')[];
-  area: AreaName;
+  /** What the trigger may touch: it runs inside every sign-in, so it gets no more than it writes. */
+  tables: TableKey[];
 }[] = [
   {
     name: 'UsersIdentityEvents',
     entry: 'functions/users/identity-events.ts',
     triggers: ['PostConfirmation', 'PostAuthentication'],
-    area: 'users',
+    tables: ['users', 'authEvents'],
   },
 ];
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -173,4 +174,38 @@ export class ServiceFunction extends Construct {
     queue.grantSendMessages(this.lambda);
     this.lambda.addEnvironment(envVar, queue.queueUrl);
   }
+
+  /** Lets the function run the identity admin operations the users area needs on this pool only (USER_POOL_ID). */
+  administerUserPool(userPool: IUserPool): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: [...USER_POOL_ADMIN_ACTIONS], resources: [userPool.userPoolArn] }),
+    );
+    this.lambda.addEnvironment('USER_POOL_ID', userPool.userPoolId);
+  }
+
+  /** Lets the function send e-mail from one SES identity only, as `from` (MAIL_FROM). */
+  sendMail(identityArn: string, from: string): void {
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identityArn] }));
+    this.lambda.addEnvironment('MAIL_FROM', from);
+  }
 }
+
+/** What the users area does to the pool; no pool configuration, no user-pool-wide deletion. */
+const USER_POOL_ADMIN_ACTIONS = [
+  'cognito-idp:AdminAddUserToGroup',
+  'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminListGroupsForUser',
+  'cognito-idp:AdminListUserAuthEvents',
+  'cognito-idp:AdminRemoveUserFromGroup',
+  'cognito-idp:AdminResetUserPassword',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:GetGroup',
+  'cognito-idp:ListGroups',
+  'cognito-idp:ListUsers',
+  'cognito-idp:ListUsersInGroup',
+] as const;

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -10,11 +12,13 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { handlerEntry, SESSION_TABLE, SERVICE_RESOURCES } from '../definitions/services';
-import { BUCKETS, type BucketKey, QUEUES } from '../definitions/storage';
-import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
+import { handlerEntry, SCHEDULED_JOBS, SERVICE_RESOURCES } from '../definitions/services';
+import type { BucketKey } from '../definitions/storage';
+import type { TableKey } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
+import { ServiceFunction } from '../services/service-function';
+import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
 
 /** Props of the {@link ApiStack}. */
 export interface ApiStackProps extends StackProps {
@@ -28,6 +32,8 @@ export interface ApiStackProps extends StackProps {
   webClient: IUserPoolClient;
   /** The web app's origin, answered for CORS besides the environment's extra origins. */
   webOrigin: string;
+  /** The SES identity areas send e-mail from, and the sender address. */
+  mail: { identityArn: string; from: string };
 }
 
 /** Areas whose contracts define routes; an area without routes has no API yet. */
@@ -66,6 +72,14 @@ export class ApiStack extends Stack {
     account.applyRemovalPolicy(RemovalPolicy.RETAIN);
 
     const corsOrigins = [props.webOrigin, ...settings.extraCorsOrigins];
+    const refs: ServiceResourceRefs = {
+      tables: props.tables,
+      buckets: props.buckets,
+      jobsQueue: props.jobsQueue,
+      userPool: props.userPool,
+      mail: props.mail,
+      webOrigin: props.webOrigin,
+    };
     const authIssuer = `https://cognito-idp.${this.region}.${this.urlSuffix}/${props.userPool.userPoolId}`;
 
     for (const name of areasWithRoutes()) {
@@ -84,25 +98,29 @@ export class ApiStack extends Stack {
       // A stage cannot log before the account knows the logging role.
       api.restApi.deploymentStage.node.addDependency(account);
 
-      const resources = SERVICE_RESOURCES[name];
-      const indexesOf = (table: TableKey) => ((TABLES[table] as TableDefinition).indexes ?? []).map((i) => i.name);
-      for (const table of resources.tables) {
-        api.handler.readWriteTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
-      }
-      const readOnly = new Set(resources.readTables ?? []);
-      // Every signed-in request is checked against the caller's session record (http-area's session guard).
-      if (!resources.tables.includes(SESSION_TABLE)) readOnly.add(SESSION_TABLE);
-      for (const table of readOnly) {
-        api.handler.readTable(props.tables[table], TABLES[table].envVar, indexesOf(table));
-      }
-      for (const bucket of resources.buckets ?? []) {
-        api.handler.readWriteBucket(props.buckets[bucket], BUCKETS[bucket].envVar);
-      }
-      if (resources.jobs) api.handler.sendJobs(props.jobsQueue, QUEUES.jobs.envVar);
+      grantServiceResources(api.handler, SERVICE_RESOURCES[name], refs, { sessionCheck: true });
 
       this.apis[name] = api;
       this.apiBaseUrls[name] = api.url;
       new CfnOutput(this, `${id}Url`, { value: api.url, description: `Base URL of the ${name} API` });
+    }
+
+    for (const job of SCHEDULED_JOBS) {
+      const fn = new ServiceFunction(this, job.name, {
+        entry: join(props.projectRoot, job.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${job.name} job (${settings.name})`,
+        // A job works through its backlog in pages; one run may take minutes, the next run continues.
+        timeout: Duration.minutes(5),
+        logRetention: retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+        logRemovalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      grantServiceResources(fn, SERVICE_RESOURCES[job.area], refs, { sessionCheck: false });
+      new Rule(this, `${job.name}Schedule`, {
+        description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [new LambdaFunction(fn.lambda, { retryAttempts: 2 })],
+      });
     }
   }
 }

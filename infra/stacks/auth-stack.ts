@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
@@ -8,18 +9,32 @@ import {
   Mfa,
   StandardThreatProtectionMode,
   UserPool,
+  UserPoolOperation,
   VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
 import { IdentityPool, UserPoolAuthenticationProvider } from 'aws-cdk-lib/aws-cognito-identitypool';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvironmentSettings } from '../definitions/environments';
+import { COGNITO_TRIGGERS } from '../definitions/services';
+import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
+import { ServiceFunction } from '../services/service-function';
+
+const TRIGGER_OPERATIONS = {
+  PostAuthentication: UserPoolOperation.POST_AUTHENTICATION,
+  PostConfirmation: UserPoolOperation.POST_CONFIRMATION,
+} as const;
 
 /** Props of the {@link AuthStack}. */
 export interface AuthStackProps extends StackProps {
   settings: EnvironmentSettings;
+  /** Folder holding `package.json` and the `functions/` sources of the identity triggers. */
+  projectRoot: string;
+  /** The tables the identity triggers write. */
+  tables: Record<TableKey, ITable>;
 }
 
 /**
@@ -68,6 +83,20 @@ export class AuthStack extends Stack {
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     this.userPool = userPool;
+
+    // The same trigger modules cognito-local invokes in the local home (infra/local/cognito-compat).
+    for (const definition of COGNITO_TRIGGERS) {
+      const trigger = new ServiceFunction(this, definition.name, {
+        entry: join(props.projectRoot, definition.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${definition.name} identity triggers (${settings.name})`,
+        // Cognito waits at most 5 seconds for a trigger.
+        timeout: Duration.seconds(5),
+        logRemovalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
+      for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.lambda);
+    }
 
     this.webClient = userPool.addClient('WebClient', {
       userPoolClientName: USER_POOL.webClientName(settings.name),

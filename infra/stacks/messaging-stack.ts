@@ -1,7 +1,8 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { EnvironmentSettings } from '../definitions/environments';
+import { type EnvironmentSettings, mailFrom } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
 import { mapRecord } from './map-record';
 
@@ -16,6 +17,8 @@ type QueueKey = keyof typeof QUEUES;
 export class MessagingStack extends Stack {
   /** Every queue, by its key in QUEUES. */
   readonly queues: Record<QueueKey, IQueue>;
+  /** The SES identity e-mail is sent from, and the sender address on it. */
+  readonly mail: { identityArn: string; from: string };
 
   constructor(scope: Construct, id: string, props: MessagingStackProps) {
     super(scope, id, props);
@@ -40,5 +43,12 @@ export class MessagingStack extends Stack {
       });
       return queue;
     });
+
+    // Easy DKIM: SES signs the mail; the CNAME records it lists must be published in the domain's DNS.
+    const identity = new EmailIdentity(this, 'MailIdentity', { identity: Identity.domain(props.settings.mailDomain) });
+    this.mail = {
+      identityArn: this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity.emailIdentityName }),
+      from: mailFrom(props.settings),
+    };
   }
 }

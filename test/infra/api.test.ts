@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { SERVICE_RESOURCES } from '../../infra/definitions/services';
+import { SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { AREAS } from '../../shared/contracts/areas';
@@ -96,6 +96,7 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
         'CORS_ORIGINS',
         ...SERVICE_RESOURCES[name].tables.map((t) => TABLES[t].envVar),
         ...(SERVICE_RESOURCES[name].readTables ?? []).map((t) => TABLES[t].envVar),
+        TABLES[SESSION_TABLE].envVar,
       ]),
     );
     expect(JSON.stringify(variables.AUTH_ISSUER)).toContain('https://cognito-idp.');
@@ -104,7 +105,9 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
   it('may use DynamoDB on its own tables only, and only read those it reads', () => {
     const [, fn] = functionOf(name);
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const readOnly = SERVICE_RESOURCES[name].readTables ?? [];
+    const readOnly = [...(SERVICE_RESOURCES[name].readTables ?? [])];
+    // Every area reads the caller's session record on each signed-in request.
+    if (!SERVICE_RESOURCES[name].tables.includes(SESSION_TABLE)) readOnly.push(SESSION_TABLE);
     const own = [...SERVICE_RESOURCES[name].tables, ...readOnly];
     const others = (Object.keys(TABLES) as TableKey[]).filter((t) => !own.includes(t));
     const statements = Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
@@ -128,6 +131,73 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
       }
     }
   });
+});
+
+const statementsOf = (fn: { Properties: Record<string, unknown> }) => {
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
+    .filter((p) => mentions(p.Properties.Roles, roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+};
+
+const withActionPrefix = (statements: Record<string, unknown>[], prefix: string) =>
+  statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith(prefix)));
+
+describe('identity administration and e-mail', () => {
+  it('lets only the users area administer the user pool, on that pool only, without pool-wide actions', () => {
+    for (const name of areasWithRoutes()) {
+      const cognito = withActionPrefix(statementsOf(functionOf(name)[1]), 'cognito-idp:');
+      if (!SERVICE_RESOURCES[name].identityAdmin) {
+        expect(cognito).toEqual([]);
+        continue;
+      }
+      expect(cognito.length).toBeGreaterThan(0);
+      for (const statement of cognito) {
+        expect(JSON.stringify(statement.Resource)).toContain('UserPool');
+        expect([statement.Resource].flat()).not.toContain('*');
+        expect([statement.Action].flat()).not.toEqual(
+          expect.arrayContaining([expect.stringMatching(/^cognito-idp:(\*|DeleteUserPool|UpdateUserPool)/)]),
+        );
+      }
+    }
+  });
+
+  it('lets only areas that send mail call SES, from the environment identity only', () => {
+    for (const name of areasWithRoutes()) {
+      const [, fn] = functionOf(name);
+      const ses = withActionPrefix(statementsOf(fn), 'ses:');
+      if (!SERVICE_RESOURCES[name].email) {
+        expect(ses).toEqual([]);
+        continue;
+      }
+      expect(ses).toHaveLength(1);
+      expect(ses[0]!.Action).toBe('ses:SendEmail');
+      expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/');
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.MAIL_FROM).toBe('no-reply@device-data.app');
+    }
+  });
+});
+
+describe('scheduled jobs', () => {
+  it.each(SCHEDULED_JOBS.map((job) => [job.name, job] as const))(
+    'runs %s on its rate with its area grants',
+    (_n, job) => {
+      const rules = Object.values(resourcesOfType(api, 'AWS::Events::Rule')).filter((r) =>
+        String(r.Properties.Description).includes(job.name),
+      );
+      expect(rules).toHaveLength(1);
+      expect(rules[0]!.Properties.ScheduleExpression).toBe(`rate(${job.everyMinutes} minutes)`);
+      const [functionId, fn] = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).find(([, f]) =>
+        String(f.Properties.Description).includes(`the ${job.name} job`),
+      )!;
+      expect(mentions(rules[0]!.Properties.Targets, functionId)).toBe(true);
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(variables)).toEqual(
+        expect.arrayContaining(SERVICE_RESOURCES[job.area].tables.map((t) => TABLES[t].envVar)),
+      );
+    },
+  );
 });
 
 describe('the API stack', () => {

@@ -1,5 +1,7 @@
+import { COGNITO_TRIGGERS } from '../../infra/definitions/services';
+import { TABLES } from '../../infra/definitions/tables';
 import { GROUPS } from '../../shared/auth/groups';
-import { resourcesOfType, synthesize } from './synth';
+import { mentions, resourcesOfType, synthesize } from './synth';
 
 /** Spec §6, spelled here independently of GROUPS so that a change to either is noticed. */
 const SPEC_GROUPS = ['Administrators', 'Employees', 'Distributors', 'Approved_users', 'Authenticated_users', 'None'];
@@ -38,6 +40,24 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
       MfaConfiguration: 'OPTIONAL',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
     });
+  });
+
+  it('invokes the identity triggers after sign-in and confirmation, with write access to their tables only', () => {
+    const pool = Object.values(resourcesOfType(auth, 'AWS::Cognito::UserPool'))[0]!;
+    const config = pool.Properties.LambdaConfig as Record<string, unknown>;
+    expect(Object.keys(config).sort()).toEqual(['PostAuthentication', 'PostConfirmation']);
+    const [functionId] = Object.entries(resourcesOfType(auth, 'AWS::Lambda::Function')).find(([, f]) =>
+      String(f.Properties.Description).includes('identity triggers'),
+    )!;
+    expect(mentions(config.PostAuthentication, functionId)).toBe(true);
+    const permissions = Object.values(resourcesOfType(auth, 'AWS::Lambda::Permission'));
+    expect(permissions.some((p) => p.Properties.Principal === 'cognito-idp.amazonaws.com')).toBe(true);
+    const resources = Object.values(resourcesOfType(auth, 'AWS::IAM::Policy'))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
+      .filter((s) => [s.Action].flat().some((a) => String(a).startsWith('dynamodb:')))
+      .flatMap((s) => [s.Resource].flat());
+    const allowed = COGNITO_TRIGGERS.flatMap((t) => t.tables.map((table) => TABLES[table].constructId));
+    for (const resource of resources) expect(allowed.some((id) => mentions(resource, id))).toBe(true);
   });
 
   it('the identity pool admits signed-in users only', () => {

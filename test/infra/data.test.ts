@@ -46,6 +46,15 @@ describe('tables', () => {
       );
     }
   });
+
+  it('expires items by the TTL attribute of the definitions, and nowhere else', () => {
+    for (const table of tables) {
+      const ttl = tableNamed(prod, tableName(table, 'prod')).Properties.TimeToLiveSpecification;
+      const attribute = (table as { timeToLiveAttribute?: string }).timeToLiveAttribute;
+      if (attribute) expect(ttl).toEqual({ AttributeName: attribute, Enabled: true });
+      else expect(ttl).toBeUndefined();
+    }
+  });
 });
 
 describe('buckets', () => {

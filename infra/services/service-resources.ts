@@ -1,0 +1,47 @@
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
+import { BUCKETS, type BucketKey, QUEUES } from '../definitions/storage';
+import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
+import type { ServiceFunction } from './service-function';
+
+/** Everything a service area's functions may be granted, created by the data, auth and messaging stacks. */
+export interface ServiceResourceRefs {
+  tables: Record<TableKey, ITable>;
+  buckets: Record<BucketKey, IBucket>;
+  jobsQueue: IQueue;
+  userPool: IUserPool;
+  mail: { identityArn: string; from: string };
+  /** The web app's origin, for links in e-mail (WEB_ORIGIN). */
+  webOrigin: string;
+}
+
+const indexesOf = (table: TableKey) => ((TABLES[table] as TableDefinition).indexes ?? []).map((i) => i.name);
+
+/**
+ * Grants one function exactly what SERVICE_RESOURCES lists for its area, and names each resource in its
+ * environment. The area's API Lambda and its scheduled jobs get the same grants from here.
+ */
+export const grantServiceResources = (
+  fn: ServiceFunction,
+  resources: ServiceResources,
+  refs: ServiceResourceRefs,
+  { sessionCheck }: { sessionCheck: boolean },
+): void => {
+  for (const table of resources.tables) {
+    fn.readWriteTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
+  }
+  const readOnly = new Set(resources.readTables ?? []);
+  // Every signed-in request is checked against the caller's session record (http-area's session guard).
+  if (sessionCheck && !resources.tables.includes(SESSION_TABLE)) readOnly.add(SESSION_TABLE);
+  for (const table of readOnly) fn.readTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
+  for (const bucket of resources.buckets ?? []) fn.readWriteBucket(refs.buckets[bucket], BUCKETS[bucket].envVar);
+  if (resources.jobs) fn.sendJobs(refs.jobsQueue, QUEUES.jobs.envVar);
+  if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
+  if (resources.email) {
+    fn.sendMail(refs.mail.identityArn, refs.mail.from);
+    fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
+  }
+};
