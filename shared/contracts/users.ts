@@ -102,10 +102,11 @@ export type UserRecord = z.infer<typeof UserRecord>;
 
 export const AuthEvent = z.object({
   id: z.string(),
-  type: z.enum(['SignIn', 'SignUp', 'ForgotPassword', 'PasswordChange', 'SignOut']),
+  /** Cognito's event types (ResendCode included), plus SignOut, which only the platform records. */
+  type: z.enum(['SignIn', 'SignUp', 'ForgotPassword', 'PasswordChange', 'ResendCode', 'SignOut']),
   time: EpochMillis,
-  /** Success or Fail, as Cognito reports it. */
-  response: z.enum(['Pass', 'Fail']),
+  /** As Cognito reports it: Pass, Fail, or InProgress (a sign-in waiting on its second factor). */
+  response: z.enum(['Pass', 'Fail', 'InProgress']),
   /** Where the event came from: the identity provider's own log, or the platform's (see docs/users.md). */
   source: z.enum(['identity-provider', 'platform']),
   detail: z.string().optional(),
@@ -142,7 +143,6 @@ export const Invite = z.object({
 export type Invite = z.infer<typeof Invite>;
 
 const IdParams = z.object({ id: UserId });
-const NameParams = z.object({ name: UserId });
 const InviteIdParams = z.object({ id: z.string().trim().uuid('Invite id must be a UUID') });
 const ActorParams = z.object({ id: UserId, group: GroupName, actor: UserId });
 
@@ -215,25 +215,28 @@ export const users = defineArea('users', {
   }),
   getUserRecord: defineRoute({
     method: 'GET',
-    path: '/user-ddb/{name}',
+    // Spec §7 writes `{name}` here and `{id}` on PUT /user-ddb/{id}: one URL, and API Gateway allows one
+    // variable name per path segment, so both use `{id}` (a user id, or for staff an e-mail).
+    path: '/user-ddb/{id}',
     access: signedIn,
     summary: "The platform's record of a person (self or staff); 404 when the account is missing.",
-    params: NameParams,
+    params: IdParams,
     response: UserRecord,
   }),
   getUser: defineRoute({
     method: 'GET',
-    path: '/user/{name}',
+    // `{id}`, not the spec's `{name}`: see getUserRecord.
+    path: '/user/{id}',
     access: signedIn,
     summary: "A person's identity (self or staff), with groups and MFA; 404 when the account is missing.",
-    params: NameParams,
+    params: IdParams,
     response: IdentityUser,
   }),
   usersByGroups: defineRoute({
     method: 'GET',
     path: '/usersByGroups/',
     access: minGroup('Employees'),
-    summary: 'The ids of the people in each group.',
+    summary: 'The people in each group.',
     response: z.object({ groups: z.record(z.string(), z.array(IdentityUser)) }),
   }),
   usersDdbWithBatchGet: defineRoute({
