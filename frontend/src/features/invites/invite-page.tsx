@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import type { Invite } from '../../../../shared/contracts/users';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { loginPath } from '../../lib/navigation';
+import { useSession } from '../../lib/session';
+import { useAction } from '../../lib/use-action';
+import { ErrorAlert } from '../relations/relation-fields';
+import { INVITE_STATUS_TEXT, inviteTypeText, mayAnswer } from './invite-rules';
+import { AnswerButtons } from './invites-panel';
+import '../people/people.css';
+
+/**
+ * `/invites/:id`: the link in an invite e-mail. Guests see who invited them and why, and sign up or sign in
+ * to answer (the login page brings them back here); the invited person, signed in, accepts or declines.
+ */
+export const InvitePage = () => {
+  const id = useParams().id ?? '';
+  const location = useLocation();
+  const users = useApi('users');
+  const { state } = useSession();
+  const [invite, setInvite] = useState<Invite>();
+  const [loadError, setLoadError] = useState<string>();
+  const { busy, error, run } = useAction<`${'accepted' | 'declined'}:${string}`>();
+
+  useEffect(() => {
+    let active = true;
+    setLoadError(undefined);
+    users.getInvite({ params: { id } }).then(
+      (found) => active && setInvite(found),
+      (failure: unknown) => active && setLoadError(errorMessage(failure)),
+    );
+    return () => {
+      active = false;
+    };
+  }, [users, id]);
+
+  const signedIn = state.status === 'signed-in' ? state.user : undefined;
+  const answer = (status: 'accepted' | 'declined') =>
+    void run(`${status}:${id}`, async () => {
+      setInvite(await users.updateInvite({ params: { id }, body: { status } }));
+    });
+
+  return (
+    <main className="login">
+      <article className="card invite-card" aria-labelledby="invite-page-heading" data-testid="invite-page">
+        <h1 id="invite-page-heading">You are invited</h1>
+        <ErrorAlert testId="invite-page-error" error={loadError ?? error} />
+        {!invite && !loadError && <p className="muted">Loading the invite…</p>}
+        {invite && (
+          <>
+            <p data-testid="invite-page-from">
+              <strong>{invite.inviterName}</strong> invited {invite.invited.name ?? invite.invited.email}{' '}
+              {inviteTypeText(invite)}.
+            </p>
+            {invite.message && (
+              <blockquote className="invite-message" data-testid="invite-page-message">
+                {invite.message}
+              </blockquote>
+            )}
+            <p>
+              Status:{' '}
+              <strong data-testid="invite-page-status" data-status={invite.status}>
+                {INVITE_STATUS_TEXT[invite.status]}
+              </strong>
+            </p>
+            {invite.status === 'pending' && state.status === 'guest' && (
+              <p>
+                <Link className="button primary" to={loginPath(location)} data-testid="invite-page-sign-in">
+                  Sign up / sign in to accept
+                </Link>
+              </p>
+            )}
+            {signedIn && mayAnswer(invite, signedIn.email) && (
+              <div className="actions">
+                <AnswerButtons invite={invite} busy={busy} answer={answer} />
+              </div>
+            )}
+            {signedIn && invite.status === 'pending' && !mayAnswer(invite, signedIn.email) && (
+              <p className="notice" data-testid="invite-page-other-person">
+                This invite was sent to {invite.invited.email}; you are signed in as{' '}
+                {signedIn.email ?? signedIn.username}.
+              </p>
+            )}
+          </>
+        )}
+        {signedIn && (
+          <p className="small">
+            <Link to="/dashboard" data-testid="invite-page-dashboard">
+              Go to your dashboard
+            </Link>
+          </p>
+        )}
+      </article>
+    </main>
+  );
+};

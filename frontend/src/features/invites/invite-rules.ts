@@ -1,0 +1,61 @@
+import type { RouteRequest } from '../../../../shared/contracts/define-route';
+import { type Invite, users } from '../../../../shared/contracts/users';
+
+export type InviteBody = RouteRequest<typeof users.routes.inviteUser>['body'];
+
+const inviteSchema = users.routes.inviteUser.body!;
+
+export interface InviteForm {
+  email: string;
+  name: string;
+  message: string;
+}
+
+export type CheckedInvite = { ok: true; body: InviteBody } | { ok: false; error: string };
+
+/**
+ * A contact invite from the form, checked with the contract's own schema before it is sent, so the user
+ * reads the same words the API would answer with. Empty name and message are left out.
+ */
+export const checkContactInvite = (form: InviteForm, inviter: { id: string; name: string }): CheckedInvite => {
+  const body: InviteBody = {
+    type: 'inviter-contact',
+    inviterId: inviter.id,
+    inviterName: inviter.name,
+    invited: { email: form.email, ...(form.name.trim() ? { name: form.name } : {}) },
+    ...(form.message.trim() ? { message: form.message } : {}),
+  };
+  const parsed = inviteSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'The invite is not valid' };
+  return { ok: true, body };
+};
+
+export const INVITE_STATUS_TEXT: Record<Invite['status'], string> = {
+  pending: 'Waiting for an answer',
+  accepted: 'Accepted',
+  declined: 'Declined',
+};
+
+/** What an invite is for, in words. */
+export const inviteTypeText = (invite: Pick<Invite, 'type' | 'objectId'>): string => {
+  switch (invite.type) {
+    case 'inviter-contact':
+      return 'to connect as contacts';
+    case 'organization-user':
+    case 'organization-participant':
+      return `to join organization ${invite.objectId ?? ''}`.trim();
+    default:
+      return `to join campaign ${invite.objectId ?? ''}`.trim();
+  }
+};
+
+/** May the signed-in person answer this invite here: it is pending and was sent to their e-mail. */
+export const mayAnswer = (invite: Pick<Invite, 'status' | 'invited'>, email: string | undefined): boolean =>
+  invite.status === 'pending' && !!email && invite.invited.email.toLowerCase() === email.toLowerCase();
+
+/** Replaces an invite after a change, or drops it (withdrawn). */
+export const replaceInvite = (shown: readonly Invite[], saved: Invite): Invite[] =>
+  shown.map((invite) => (invite.id === saved.id ? saved : invite));
+
+export const withoutInvite = (shown: readonly Invite[], id: string): Invite[] =>
+  shown.filter((invite) => invite.id !== id);

@@ -1,0 +1,276 @@
+import { type FormEvent, useCallback, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import type { Invite } from '../../../../shared/contracts/users';
+import { useApi } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
+import { DoneNote, LoadMoreButton } from '../people/paged-parts';
+import { When } from '../people/person-parts';
+import { type ListLoader, type PagedList, usePagedList } from '../people/use-paged-list';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import {
+  checkContactInvite,
+  INVITE_STATUS_TEXT,
+  type InviteForm,
+  inviteTypeText,
+  replaceInvite,
+  withoutInvite,
+} from './invite-rules';
+
+const EMPTY_FORM: InviteForm = { email: '', name: '', message: '' };
+
+/** "Invite someone": a contact invite from the signed-in person, e-mailed to the invited person. */
+export const InviteSomeone = ({
+  inviter,
+  onSent,
+}: {
+  inviter: { id: string; name: string };
+  onSent: (i: Invite) => void;
+}) => {
+  const users = useApi('users');
+  const [form, setForm] = useState<InviteForm>(EMPTY_FORM);
+  const { busy, error, setError, run } = useAction<'invite'>();
+  const [sent, setSent] = useState<string>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSent(undefined);
+    const checked = checkContactInvite(form, inviter);
+    if (!checked.ok) return setError(checked.error);
+    void run('invite', async () => {
+      const invite = await users.inviteUser({ body: checked.body });
+      setForm(EMPTY_FORM);
+      setSent(`Invite sent to ${invite.invited.email}.`);
+      onSent(invite);
+    });
+  };
+
+  const field = (key: keyof InviteForm) => ({
+    id: `invite-${key}`,
+    'data-testid': `invite-${key}`,
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
+  });
+
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="invite-heading">
+      <h3 id="invite-heading">Invite someone</h3>
+      <ErrorAlert testId="invite-error" error={error} />
+      <DoneNote text={sent} testId="invite-sent" />
+      <div className="field">
+        <label htmlFor="invite-email">Their e-mail</label>
+        <input {...field('email')} type="email" autoComplete="off" required />
+      </div>
+      <div className="field">
+        <label htmlFor="invite-name">Their name (optional)</label>
+        <input {...field('name')} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label htmlFor="invite-message">Message (optional)</label>
+        <textarea {...field('message')} rows={3} />
+      </div>
+      <SubmitButton testId="invite-submit" busy={busy === 'invite'} busyText="Sending…">
+        Send invite
+      </SubmitButton>
+    </form>
+  );
+};
+
+type InviteBusy = `withdraw:${string}` | `accepted:${string}` | `declined:${string}`;
+
+const InviteTable = ({
+  list,
+  label,
+  testId,
+  party,
+  actions,
+  empty,
+}: {
+  list: PagedList<Invite>;
+  label: string;
+  testId: string;
+  party: 'invited' | 'inviter';
+  actions: (invite: Invite) => React.ReactNode;
+  empty: string;
+}) => (
+  <>
+    <div className="table-wrap">
+      <table className="table" aria-label={label} aria-busy={list.loading === 'first'} data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{party === 'invited' ? 'Invited' : 'From'}</th>
+            <th scope="col">Message</th>
+            <th scope="col">Status</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.items.map((invite) => (
+            <tr key={invite.id} data-testid={`${testId}-row-${invite.id}`}>
+              <th scope="row">
+                {party === 'invited' ? (
+                  <>
+                    {invite.invited.name && `${invite.invited.name} · `}
+                    {invite.invited.email}
+                  </>
+                ) : (
+                  invite.inviterName
+                )}
+                <div className="muted small">{inviteTypeText(invite)}</div>
+              </th>
+              <td data-label="Message">{invite.message || <span className="muted">—</span>}</td>
+              <td data-label="Status" data-testid={`${testId}-status-${invite.id}`} data-status={invite.status}>
+                {INVITE_STATUS_TEXT[invite.status]}
+              </td>
+              <td data-label="Sent">
+                <When ms={invite.created} />
+              </td>
+              <td data-label="Actions">
+                <div className="actions">
+                  <Link to={`/invites/${invite.id}`} aria-label={`Open invite ${invite.id}`}>
+                    Open
+                  </Link>
+                  {actions(invite)}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+    {list.loading === 'first' && <p className="muted">Loading invites…</p>}
+    {list.loaded && list.items.length === 0 && !list.nextCursor && (
+      <p className="muted" data-testid={`${testId}-empty`}>
+        {empty}
+      </p>
+    )}
+    <LoadMoreButton list={list} testId={`${testId}-load-more`} />
+  </>
+);
+
+/** The invites the person sent, newest first, with withdraw for those still waiting. */
+export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
+  const users = useApi('users');
+  const { busy, error, run } = useAction<InviteBusy>();
+  const withdraw = (invite: Invite) => {
+    if (!window.confirm(`Withdraw the invite to ${invite.invited.email}?`)) return;
+    void run(`withdraw:${invite.id}`, async () => {
+      await users.deleteInvite({ params: { id: invite.id } });
+      list.update((shown) => withoutInvite(shown, invite.id));
+    });
+  };
+  return (
+    <section aria-labelledby="invites-sent-heading">
+      <h3 id="invites-sent-heading">Invites you sent</h3>
+      <ErrorAlert testId="invites-sent-error" error={error ?? list.error} />
+      <InviteTable
+        list={list}
+        label="Invites you sent"
+        testId="invites-sent"
+        party="invited"
+        empty="You have not invited anyone yet."
+        actions={(invite) => (
+          <button
+            type="button"
+            className="danger"
+            data-testid={`invites-withdraw-${invite.id}`}
+            aria-label={`Withdraw the invite to ${invite.invited.email}`}
+            onClick={() => withdraw(invite)}
+            disabled={busy === `withdraw:${invite.id}`}
+          >
+            {busy === `withdraw:${invite.id}` ? 'Withdrawing…' : 'Withdraw'}
+          </button>
+        )}
+      />
+    </section>
+  );
+};
+
+/** Accept and decline buttons for an invite sent to the signed-in person. */
+export const AnswerButtons = ({
+  invite,
+  busy,
+  answer,
+}: {
+  invite: Invite;
+  busy: string | undefined;
+  answer: (status: 'accepted' | 'declined') => void;
+}) =>
+  invite.status === 'pending' && (
+    <>
+      <button
+        type="button"
+        className="primary"
+        data-testid={`invite-accept-${invite.id}`}
+        aria-label={`Accept the invite from ${invite.inviterName}`}
+        onClick={() => answer('accepted')}
+        disabled={busy !== undefined}
+      >
+        {busy === `accepted:${invite.id}` ? 'Accepting…' : 'Accept'}
+      </button>
+      <button
+        type="button"
+        data-testid={`invite-decline-${invite.id}`}
+        aria-label={`Decline the invite from ${invite.inviterName}`}
+        onClick={() => answer('declined')}
+        disabled={busy !== undefined}
+      >
+        {busy === `declined:${invite.id}` ? 'Declining…' : 'Decline'}
+      </button>
+    </>
+  );
+
+/** The invites sent to the signed-in person's e-mail, with accept and decline. */
+export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: PagedList<Invite>; title?: string }) => {
+  const users = useApi('users');
+  const { busy, error, run } = useAction<InviteBusy>();
+  const answer = (invite: Invite) => (status: 'accepted' | 'declined') =>
+    void run(`${status}:${invite.id}`, async () => {
+      const saved = await users.updateInvite({ params: { id: invite.id }, body: { status } });
+      list.update((shown) => replaceInvite(shown, saved));
+    });
+  return (
+    <section aria-labelledby="invites-received-heading">
+      <h3 id="invites-received-heading">{title}</h3>
+      <ErrorAlert testId="invites-received-error" error={error ?? list.error} />
+      <InviteTable
+        list={list}
+        label={title}
+        testId="invites-received"
+        party="inviter"
+        empty="No invites for you."
+        actions={(invite) => <AnswerButtons invite={invite} busy={busy} answer={answer(invite)} />}
+      />
+    </section>
+  );
+};
+
+/** The signed-in person's invites as they are sent or received: a memoized loader per filter. */
+export const useInvites = (filters: { inviterId?: string; invitedEmail?: string; status?: Invite['status'] }) => {
+  const users = useApi('users');
+  const { inviterId, invitedEmail, status } = filters;
+  const load = useCallback<ListLoader<Invite>>(
+    (cursor) =>
+      users.listInvites({
+        query: { limit: DEFAULT_PAGE_SIZE, cursor },
+        body: { filters: { inviterId, invitedEmail, status } },
+      }),
+    [users, inviterId, invitedEmail, status],
+  );
+  return usePagedList(inviterId || invitedEmail ? load : undefined);
+};
+
+/** On the person's own profile: invite someone, the invites they sent, and those sent to them. */
+export const InvitesPanel = ({ me }: { me: { id: string; name: string; email?: string } }) => {
+  const sent = useInvites({ inviterId: me.id });
+  const received = useInvites({ invitedEmail: me.email });
+  return (
+    <section className="panel section-grid" id="invites" aria-labelledby="invites-heading" data-testid="invites">
+      <h2 id="invites-heading">Invites</h2>
+      <InviteSomeone inviter={me} onSent={(invite) => sent.update((shown) => [invite, ...shown])} />
+      <SentInvites list={sent} />
+      {me.email && <ReceivedInvites list={received} />}
+    </section>
+  );
+};

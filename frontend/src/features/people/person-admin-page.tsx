@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useSignedInUser } from '../../lib/session';
+import { useAction } from '../../lib/use-action';
+import { ErrorAlert } from '../relations/relation-fields';
+import { AuthEventsPanel } from './auth-events-panel';
+import { DoneNote } from './paged-parts';
+import { PEOPLE_MESSAGES } from './people-messages';
+import { personName } from './people-rules';
+import { PersonActions, type PersonBusy } from './person-actions';
+import { DeletionPanel, EmailPanel, GroupsPanel, RecordPanel } from './person-admin-panels';
+import { PersonFacts } from './person-parts';
+import { usePerson } from './use-person';
+import './people.css';
+
+/**
+ * `/admin/people/:id` (staff): everything of one person: identity, record, groups, the staff controls,
+ * sign-in events, the deletion queue and its history, and an e-mail to them.
+ */
+export const PersonAdminPage = () => {
+  const id = useParams().id ?? '';
+  return <PersonAdmin key={id} id={id} />;
+};
+
+const PersonAdmin = ({ id }: { id: string }) => {
+  const person = usePerson(id);
+  const { identity, record } = person;
+  const user = useSignedInUser();
+  const navigate = useNavigate();
+  const { busy, error, run } = useAction<PersonBusy>();
+  const [note, setNote] = useState<string>();
+
+  return (
+    <section className="page">
+      <p className="small">
+        <Link to="/admin/people">← People</Link>
+      </p>
+      <h1 data-testid="person-heading">{identity ? personName(identity, record) : 'Person'}</h1>
+      <ErrorAlert testId="person-error" error={person.error ?? error} />
+      <DoneNote text={note} testId="person-done" />
+      {person.loading && !identity && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
+
+      {identity && (
+        <>
+          <div className="card">
+            <PersonFacts identity={identity} />
+            <p className="small mono muted">id {identity.id}</p>
+            {identity.id === user.id && (
+              <p className="small">
+                <Link to={`/dashboard/people/${encodeURIComponent(id)}`}>Your own settings</Link>
+              </p>
+            )}
+            <PersonActions
+              person={identity}
+              busy={busy}
+              run={run}
+              onDone={({ enabled, note: text }) => {
+                if (enabled !== undefined) person.setIdentity({ ...identity, enabled });
+                setNote(text);
+              }}
+            />
+          </div>
+          <GroupsPanel identity={identity} onChange={(groups) => person.setIdentity({ ...identity, groups })} />
+          <RecordPanel record={record} error={person.recordError} />
+          <AuthEventsPanel userId={id} />
+          <EmailPanel identity={identity} />
+          <DeletionPanel
+            identity={identity}
+            record={record}
+            onRecord={(saved) => {
+              person.setRecord(saved);
+              // Queueing disables the account; cancelling leaves it as it is: read the identity again.
+              person.reload();
+            }}
+            onDeleted={() =>
+              navigate('/admin/people', { state: { note: PEOPLE_MESSAGES.deletedNow(personName(identity, record)) } })
+            }
+          />
+        </>
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,344 @@
+import { type FormEvent, useState } from 'react';
+import { type GroupName, hasRole } from '../../../../shared/auth/groups';
+import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
+import { useApi } from '../../lib/api';
+import { useSignedInUser } from '../../lib/session';
+import { useAction } from '../../lib/use-action';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { DoneNote } from './paged-parts';
+import { PEOPLE_MESSAGES } from './people-messages';
+import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices, personName } from './people-rules';
+import { GroupTags, When } from './person-parts';
+
+/** The person's groups, with remove and add for the groups the signed-in staff member may change. */
+export const GroupsPanel = ({
+  identity,
+  onChange,
+}: {
+  identity: IdentityUser;
+  onChange: (groups: string[]) => void;
+}) => {
+  const users = useApi('users');
+  const actor = useSignedInUser();
+  const groups = identity.groups ?? [];
+  const { addable, removable } = groupChoices(actor.groups, groups);
+  const [chosen, setChosen] = useState<GroupName>();
+  const toAdd = chosen && addable.includes(chosen) ? chosen : addable[0];
+  const { busy, error, run } = useAction<`add:${string}` | `remove:${string}`>();
+  const name = personName(identity);
+
+  const add = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!toAdd) return;
+    void run(`add:${toAdd}`, async () => {
+      await users.addUserToGroup({ params: { id: identity.id, group: toAdd, actor: actor.id } });
+      onChange([...groups, toAdd]);
+    });
+  };
+
+  const remove = (group: GroupName) => {
+    if (!window.confirm(PEOPLE_MESSAGES.removeGroupConfirm(group, name))) return;
+    void run(`remove:${group}`, async () => {
+      await users.removeUserFromGroup({ params: { id: identity.id, group, actor: actor.id } });
+      onChange(groups.filter((g) => g !== group));
+    });
+  };
+
+  return (
+    <section className="panel card" aria-labelledby="person-groups-heading" data-testid="person-groups-panel">
+      <h2 id="person-groups-heading">Groups</h2>
+      <ErrorAlert testId="person-groups-error" error={error} />
+      {groups.length === 0 && <p className="muted">In no group (precedence 100).</p>}
+      <ul className="link-list">
+        {groups.map((group) => (
+          <li key={group} data-testid={`person-group-${group}`}>
+            <span>{group}</span>
+            {removable.has(group) && (
+              <button
+                type="button"
+                className="danger"
+                data-testid={`person-group-remove-${group}`}
+                aria-label={`Remove ${name} from ${group}`}
+                onClick={() => remove(group as GroupName)}
+                disabled={busy !== undefined}
+              >
+                {busy === `remove:${group}` ? 'Removing…' : 'Remove'}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {toAdd && (
+        <form className="inline-form" onSubmit={add} aria-label={`Add ${name} to a group`}>
+          <div className="field">
+            <label htmlFor="person-group-add">Add to group</label>
+            <select
+              id="person-group-add"
+              data-testid="person-group-add"
+              value={toAdd}
+              onChange={(e) => setChosen(e.target.value as GroupName)}
+            >
+              {addable.map((group) => (
+                <option key={group} value={group}>
+                  {group}
+                </option>
+              ))}
+            </select>
+          </div>
+          <SubmitButton testId="person-group-add-submit" busy={busy === `add:${toAdd}`} busyText="Adding…">
+            Add
+          </SubmitButton>
+        </form>
+      )}
+      {!hasRole(actor.groups, 'Administrators') && (
+        <p className="muted small">Only Administrators grant or remove Administrators and Employees.</p>
+      )}
+    </section>
+  );
+};
+
+/** The platform's record of the person: billing id, cart, roles, times. */
+export const RecordPanel = ({ record, error }: { record: UserRecord | undefined; error: string | undefined }) => (
+  <section className="panel card" aria-labelledby="person-record-heading" data-testid="person-record">
+    <h2 id="person-record-heading">Record</h2>
+    <ErrorAlert testId="person-record-error" error={error} />
+    {record && (
+      <>
+        <dl className="facts">
+          <dt>Billing customer</dt>
+          <dd className="mono">{record.subscriptionId ?? <span className="muted">—</span>}</dd>
+          <dt>Roles</dt>
+          <dd>
+            <GroupTags groups={record.rolesList} testId="person-record-roles" />
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <When ms={record.created} />
+          </dd>
+          <dt>Updated</dt>
+          <dd>
+            <When ms={record.updated} />
+          </dd>
+          <dt>Local copy refreshed</dt>
+          <dd>
+            <When ms={record.localCacheTime} />
+          </dd>
+        </dl>
+        <h3>Cart</h3>
+        {record.cartItems.length === 0 ? (
+          <p className="muted" data-testid="person-cart-empty">
+            The cart is empty.
+          </p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table" aria-label="Cart">
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Device</th>
+                  <th scope="col">Quantity</th>
+                </tr>
+              </thead>
+              <tbody>
+                {record.cartItems.map((item) => (
+                  <tr key={`${item.productId}#${item.deviceId}`}>
+                    <th scope="row" className="mono">
+                      {item.productId}
+                    </th>
+                    <td data-label="Device" className="mono">
+                      {item.deviceId}
+                    </td>
+                    <td data-label="Quantity">{item.quantity}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </>
+    )}
+  </section>
+);
+
+interface DeletionPanelProps {
+  identity: IdentityUser;
+  record: UserRecord | undefined;
+  onRecord: (record: UserRecord) => void;
+  onDeleted: () => void;
+}
+
+/** The deletion queue with its history; queue, unqueue and (Administrators) delete now. */
+export const DeletionPanel = ({ identity, record, onRecord, onDeleted }: DeletionPanelProps) => {
+  const users = useApi('users');
+  const actor = useSignedInUser();
+  const administrator = hasRole(actor.groups, 'Administrators');
+  const deletion = deletionState(record);
+  const name = personName(identity, record);
+  const { busy, error, setError, run } = useAction<'queue' | 'unqueue' | 'delete-now'>();
+  const [note, setNote] = useState<string>();
+  const [typed, setTyped] = useState('');
+  const params = { params: { id: identity.id } };
+
+  const queue = () => {
+    if (!window.confirm(PEOPLE_MESSAGES.queueConfirm(name))) return;
+    setNote(undefined);
+    void run('queue', async () => {
+      onRecord(await users.deleteUser(params));
+      setNote(PEOPLE_MESSAGES.done.queued);
+    });
+  };
+
+  const unqueue = () => {
+    if (!window.confirm(PEOPLE_MESSAGES.unqueueConfirm(name))) return;
+    setNote(undefined);
+    void run('unqueue', async () => {
+      onRecord(await users.updateUserRecord({ ...params, body: { deletion: 'unqueue' } }));
+      setNote(PEOPLE_MESSAGES.done.unqueued);
+    });
+  };
+
+  const deleteNow = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!confirmsDeleteNow(typed, identity)) return setError(PEOPLE_MESSAGES.deleteNowMismatch);
+    void run('delete-now', async () => {
+      await users.adminDeleteUser(params);
+      onDeleted();
+    });
+  };
+
+  return (
+    <section className="panel card danger-zone" aria-labelledby="person-deletion-heading" data-testid="person-deletion">
+      <h2 id="person-deletion-heading">Deletion</h2>
+      <ErrorAlert testId="person-deletion-error" error={error} />
+      <DoneNote text={note} testId="person-deletion-done" />
+      {deletion.queued ? (
+        <>
+          <p data-testid="person-deletion-state" data-queued="true">
+            Queued <When ms={deletion.time} /> by{' '}
+            <span className="mono">{deletion.selfRequested ? 'the person themself' : deletion.requester}</span>
+            {deletion.window &&
+              `; deleted between ${new Date(deletion.window.from).toLocaleDateString()} and ${new Date(deletion.window.to).toLocaleDateString()}`}
+            .
+          </p>
+          <button type="button" data-testid="person-unqueue" onClick={unqueue} disabled={busy !== undefined}>
+            {busy === 'unqueue' ? 'Cancelling…' : 'Cancel the deletion'}
+          </button>
+        </>
+      ) : (
+        <>
+          <p data-testid="person-deletion-state" data-queued="false">
+            No deletion queued.
+          </p>
+          <button
+            type="button"
+            className="danger"
+            data-testid="person-queue"
+            onClick={queue}
+            disabled={busy !== undefined}
+          >
+            {busy === 'queue' ? 'Queueing…' : 'Queue for deletion'}
+          </button>
+        </>
+      )}
+
+      {deletion.history.length > 0 && (
+        <>
+          <h3>History</h3>
+          <ul className="link-list" data-testid="person-deletion-history">
+            {deletion.history.map((entry) => (
+              <li key={`${entry.time ?? 0}-${entry.unqueuedBy.time}`}>
+                Queued <When ms={entry.time} /> by {entry.selfRequested ? 'the person' : (entry.requester ?? '—')}
+                {'; '}
+                cancelled <When ms={entry.unqueuedBy.time} /> by{' '}
+                <span className="mono">{entry.unqueuedBy.requester}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+
+      {administrator && (
+        <form className="confirm-panel" onSubmit={deleteNow} aria-labelledby="person-delete-now-heading" noValidate>
+          <h3 id="person-delete-now-heading">Delete now</h3>
+          <p id="person-delete-now-explain">{PEOPLE_MESSAGES.deleteNowExplain(deleteNowPhrase(identity))}</p>
+          <div className="field">
+            <label htmlFor="person-delete-now-confirm">Type {deleteNowPhrase(identity)}</label>
+            <input
+              id="person-delete-now-confirm"
+              data-testid="person-delete-now-confirm"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby="person-delete-now-explain"
+            />
+          </div>
+          <button
+            type="submit"
+            className="danger"
+            data-testid="person-delete-now"
+            disabled={busy !== undefined || !confirmsDeleteNow(typed, identity)}
+          >
+            {busy === 'delete-now' ? 'Deleting…' : 'Delete the account now'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+};
+
+/** An e-mail to the person through the platform's e-mail service. */
+export const EmailPanel = ({ identity }: { identity: IdentityUser }) => {
+  const users = useApi('users');
+  const [subject, setSubject] = useState('');
+  const [text, setText] = useState('');
+  const { busy, error, setError, run } = useAction<'send'>();
+  const [note, setNote] = useState<string>();
+  const to = identity.email;
+  if (!to) return null;
+
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setNote(undefined);
+    const email = { toAddresses: [to], subject, textMessage: text };
+    const parsed = EmailMessage.safeParse(email);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    void run('send', async () => {
+      await users.emailUser({ body: { email } });
+      setSubject('');
+      setText('');
+      setNote(PEOPLE_MESSAGES.done.emailSent);
+    });
+  };
+
+  return (
+    <form className="panel card" onSubmit={send} noValidate aria-labelledby="person-email-heading">
+      <h2 id="person-email-heading">Send an e-mail</h2>
+      <p className="muted small">To {to}</p>
+      <ErrorAlert testId="person-email-error" error={error} />
+      <DoneNote text={note} testId="person-email-sent" />
+      <div className="field">
+        <label htmlFor="person-email-subject">Subject</label>
+        <input
+          id="person-email-subject"
+          data-testid="person-email-subject"
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="person-email-text">Message</label>
+        <textarea
+          id="person-email-text"
+          data-testid="person-email-text"
+          rows={5}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <SubmitButton testId="person-email-send" busy={busy === 'send'} busyText="Sending…">
+        Send
+      </SubmitButton>
+    </form>
+  );
+};

@@ -1,0 +1,82 @@
+import { Link, useParams } from 'react-router-dom';
+import { isStaff } from '../../../../shared/auth/groups';
+import { useSignedInUser } from '../../lib/session';
+import { InvitesPanel } from '../invites/invites-panel';
+import { ErrorAlert } from '../relations/relation-fields';
+import { AuthEventsPanel } from './auth-events-panel';
+import { DeleteMyAccount, NameForm } from './own-settings';
+import { PEOPLE_MESSAGES } from './people-messages';
+import { deletionState, personName } from './people-rules';
+import { PersonFacts, When } from './person-parts';
+import { usePerson } from './use-person';
+import './people.css';
+
+/**
+ * `/dashboard/people/:id`: a person's profile. One's own shows the settings (names, account security,
+ * sign-in events, invites, deleting the account); another person's is for staff, who get the full admin
+ * page through the link (the API refuses everyone else, and its words are shown).
+ */
+export const ProfilePage = () => {
+  const id = useParams().id ?? '';
+  return <Profile key={id} id={id} />;
+};
+
+const Profile = ({ id }: { id: string }) => {
+  const user = useSignedInUser();
+  const self = id === user.id;
+  const staff = isStaff(user.groups);
+  const person = usePerson(id);
+  const { identity, record } = person;
+  const deletion = deletionState(record);
+  const name = identity ? personName(identity, record) : undefined;
+
+  return (
+    <section className="page">
+      <h1 data-testid="profile-heading">{self ? 'Your profile' : (name ?? 'Profile')}</h1>
+      {!self && !staff && person.error && (
+        <p className="notice" data-testid="profile-not-allowed">
+          {PEOPLE_MESSAGES.notStaffProfile}
+        </p>
+      )}
+      <ErrorAlert testId="profile-error" error={person.error} />
+      {person.loading && !identity && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
+
+      {identity && (
+        <div className="card">
+          <PersonFacts identity={identity} />
+          {deletion.window && (
+            <p className="notice" data-testid="profile-deletion-queued">
+              {PEOPLE_MESSAGES.deletionQueued(
+                new Date(deletion.window.from).toLocaleDateString(),
+                new Date(deletion.window.to).toLocaleDateString(),
+              )}
+            </p>
+          )}
+          {record && (
+            <p className="muted small">
+              Member since <When ms={record.created} />
+            </p>
+          )}
+          {staff && !self && (
+            <p className="small">
+              <Link to={`/admin/people/${encodeURIComponent(id)}`} data-testid="profile-admin-link">
+                Open in people administration
+              </Link>
+            </p>
+          )}
+        </div>
+      )}
+
+      {self && identity && (
+        <>
+          <div className="panel">
+            <NameForm identity={identity} onSaved={person.setIdentity} />
+          </div>
+          <AuthEventsPanel userId={id} title="Your recent sign-ins" />
+          <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
+          <DeleteMyAccount userId={id} />
+        </>
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,85 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../lib/error-message';
+import { appendPeople } from './people-rules';
+
+/** One page of a list: what the API answers (`page(...)` in the contracts). */
+export interface ListPage<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+export type ListLoader<T> = (cursor: string | undefined) => Promise<ListPage<T>>;
+
+export interface PagedList<T> {
+  items: T[];
+  /** For changes made on screen, so the list needs no reload. */
+  update: (change: (shown: T[]) => T[]) => void;
+  nextCursor?: string;
+  loading?: 'first' | 'more';
+  loaded: boolean;
+  error?: string;
+  loadMore: () => Promise<void>;
+  reload: () => void;
+}
+
+/**
+ * One paged list of things with an id. A new `load` (memoize it) starts over from the first page; an answer
+ * to an older `load` is dropped, so a slow first page cannot overwrite a newer search's list.
+ */
+export const usePagedList = <T extends { id: string }>(load: ListLoader<T> | undefined): PagedList<T> => {
+  const [items, setItems] = useState<T[]>([]);
+  const [nextCursor, setNextCursor] = useState<string>();
+  const [loading, setLoading] = useState<'first' | 'more'>();
+  const [loaded, setLoaded] = useState(false);
+  const [error, setError] = useState<string>();
+  const [version, setVersion] = useState(0);
+  const generation = useRef(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `version` (reload()) is a reason to fetch again
+  useEffect(() => {
+    const current = ++generation.current;
+    setNextCursor(undefined);
+    setLoaded(false);
+    setError(undefined);
+    if (!load) {
+      setItems([]);
+      return setLoading(undefined);
+    }
+    setLoading('first');
+    load(undefined).then(
+      (page) => {
+        if (generation.current !== current) return;
+        setItems(page.items);
+        setNextCursor(page.nextCursor);
+        setLoaded(true);
+        setLoading(undefined);
+      },
+      (failure: unknown) => {
+        if (generation.current !== current) return;
+        setItems([]);
+        setError(errorMessage(failure));
+        setLoading(undefined);
+      },
+    );
+  }, [load, version]);
+
+  const loadMore = useCallback(async () => {
+    if (!load || !nextCursor) return;
+    const current = generation.current;
+    setLoading('more');
+    setError(undefined);
+    try {
+      const page = await load(nextCursor);
+      if (generation.current !== current) return;
+      setItems((shown) => appendPeople(shown, page.items));
+      setNextCursor(page.nextCursor);
+    } catch (failure) {
+      if (generation.current === current) setError(errorMessage(failure));
+    } finally {
+      if (generation.current === current) setLoading(undefined);
+    }
+  }, [load, nextCursor]);
+
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { items, update: setItems, nextCursor, loading, loaded, error, loadMore, reload };
+};
