@@ -6,7 +6,11 @@ import { RequireStaff } from '../features/auth/require-staff';
 import { CampaignPage } from '../features/campaigns/campaign-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { DevicePage } from '../features/devices/device-page';
+import { InvitePage } from '../features/invites/invite-page';
 import { OrganizationPage } from '../features/organizations/organization-page';
+import { PeoplePage } from '../features/people/people-page';
+import { PersonAdminPage } from '../features/people/person-admin-page';
+import { ProfilePage } from '../features/people/profile-page';
 import { RelationsPage } from '../features/relations/relations-page';
 import { ParametersPage } from '../features/system/parameters-page';
 import { AppLayout } from './app-layout';
@@ -16,6 +20,8 @@ import { NotFoundPage } from './not-found-page';
 export const createRouter = () =>
   createBrowserRouter([
     { path: '/login', element: <LoginPage /> },
+    // The link in an invite e-mail: guests see the invite and sign in from it (features/invites).
+    { path: '/invites/:id', element: <InvitePage /> },
     { path: '/', element: <Navigate to="/dashboard" replace /> },
     {
       element: <RequireSession />,
@@ -27,6 +33,7 @@ export const createRouter = () =>
             { path: '/dashboard/devices/:id', element: <DevicePage /> },
             { path: '/dashboard/organizations/:id', element: <OrganizationPage /> },
             { path: '/dashboard/campaigns/:id', element: <CampaignPage /> },
+            { path: '/dashboard/people/:id', element: <ProfilePage /> },
             {
               path: '/admin',
               element: <RequireStaff />,
@@ -39,6 +46,8 @@ export const createRouter = () =>
                 { path: 'devices/:id', element: <DevicePage /> },
                 { path: 'organizations/:id', element: <OrganizationPage /> },
                 { path: 'campaigns/:id', element: <CampaignPage /> },
+            { path: 'people', element: <PeoplePage /> },
+            { path: 'people/:id', element: <PersonAdminPage /> },
               ],
             },
             { path: '*', element: <NotFoundPage /> },

@@ -7,6 +7,16 @@ export const AdminHomePage = () => (
     <div className="cards">
       <article className="card">
         <h2>
+          <Link to="/admin/people" data-testid="admin-people-link">
+            People
+          </Link>
+        </h2>
+        <p className="muted">
+          Find people by e-mail, name or group; disable, reset, sign out, change groups, queue deletions.
+        </p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/parameters">System parameters</Link>
         </h2>
         <p className="muted">Settings the whole platform reads, as JSON values.</p>
