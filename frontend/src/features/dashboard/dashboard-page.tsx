@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
 import { useSignedInUser } from '../../lib/session';
+import { DashboardInvites } from '../invites/dashboard-invites';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
 import type { PageLoader } from '../relations/relation-list';
@@ -40,6 +41,7 @@ export const DashboardPage = () => {
           )}
         </dd>
       </dl>
+      <DashboardInvites user={user} />
 
       <ErrorAlert testId="dashboard-error" error={mine.error} />
       {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
