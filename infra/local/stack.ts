@@ -180,6 +180,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         userPoolEndpoint: cognito.url,
         authFlowType: 'USER_PASSWORD_AUTH',
       },
+      // Spec §9: lax and not secure only here, where the web app is served over plain http.
+      cookies: { secure: false, sameSite: 'lax' },
       realtimeUrl: mqtt.wsUrl,
       mailViewerUrl: ses.url,
     };

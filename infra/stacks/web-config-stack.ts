@@ -37,6 +37,8 @@ export class WebConfigStack extends Stack {
         userPoolClientId: props.webClient.userPoolClientId,
         authFlowType: 'USER_SRP_AUTH',
       },
+      // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.
+      cookies: { secure: true, sameSite: 'strict' },
     } satisfies RuntimeConfig;
 
     // One PutObject instead of a BucketDeployment: the writer may touch this one key and nothing else of the

@@ -18,6 +18,14 @@ export const RuntimeConfig = z.object({
     /** cognito-local has no SRP, so the local home signs in with USER_PASSWORD_AUTH. */
     authFlowType: z.enum(['USER_SRP_AUTH', 'USER_PASSWORD_AUTH']),
   }),
+  /**
+   * Spec §9: the attributes of the session and token cookies. Same-site strict and secure in the cloud;
+   * locally lax and not secure (the local web app is plain http).
+   */
+  cookies: z.object({
+    secure: z.boolean(),
+    sameSite: z.enum(['strict', 'lax']),
+  }),
   /** MQTT over WebSocket for live data. */
   realtimeUrl: z.string().optional(),
   /** Local only: where sent e-mail can be read. */
