@@ -1,0 +1,69 @@
+import { jest } from '@jest/globals';
+import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
+import { cognitoTrigger } from './cognito-trigger';
+
+const event: PostAuthenticationTriggerEvent = {
+  version: '1',
+  region: 'us-west-2',
+  userPoolId: 'us-west-2_pool',
+  triggerSource: 'PostAuthentication_Authentication',
+  userName: 'ada-sub',
+  callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: 'web' },
+  request: { userAttributes: { email: 'ada@example.com' }, newDeviceUsed: false },
+  response: {},
+};
+
+const context = (remainingMs = 3_000) => ({ getRemainingTimeInMillis: () => remainingMs }) as unknown as Context;
+
+describe('the Cognito trigger chain', () => {
+  let logged: string[];
+  beforeEach(() => {
+    logged = [];
+    jest.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      logged.push(String(line));
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('hands the work the event and its dependencies, built once, and answers Cognito the event', async () => {
+    const deps = jest.fn(() => ({ table: 'auth-events' }));
+    const work = jest.fn(async () => undefined);
+    const handler = cognitoTrigger({ name: 'test', deps }, work);
+    await expect(handler(event, context())).resolves.toEqual(event);
+    await handler(event, context());
+    expect(work).toHaveBeenCalledWith(event, { table: 'auth-events' });
+    expect(deps).toHaveBeenCalledTimes(1);
+  });
+
+  it('never fails the sign-in when the work fails: it logs who and why, and answers the event', async () => {
+    const handler = cognitoTrigger({ name: 'identity-events', deps: () => ({}) }, async () => {
+      throw new AggregateError([new Error('table gone'), new TypeError('bad record')], 'failed');
+    });
+    await expect(handler(event, context())).resolves.toEqual(event);
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({
+      level: 'error',
+      triggerSource: 'PostAuthentication_Authentication',
+      userName: 'ada-sub',
+      errors: ['Error: table gone', 'TypeError: bad record'],
+    });
+  });
+
+  it('answers within its time budget when the work hangs, as Cognito gives a trigger 5 seconds', async () => {
+    const handler = cognitoTrigger(
+      { name: 'slow', deps: () => ({}), budgetMs: 50 },
+      () => new Promise(() => undefined),
+    );
+    const started = Date.now();
+    await expect(handler(event, context())).resolves.toEqual(event);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(logged[0]).toContain('gave up after 50 ms');
+  });
+
+  it('answers before the Lambda itself would time out', async () => {
+    const handler = cognitoTrigger({ name: 'slow', deps: () => ({}) }, () => new Promise(() => undefined));
+    const started = Date.now();
+    await expect(handler(event, context(300))).resolves.toEqual(event);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,98 @@
+import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuthEvent } from '../../../shared/contracts/users';
+import { MESSAGES } from '../../../shared/messages';
+import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import { BadRequest } from '../../_shared/errors';
+import { readFrom } from '../../_shared/paging';
+
+/** An event of one person: the contract's AuthEvent plus whose it is. */
+export type UserAuthEvent = AuthEvent & { userId: string };
+
+/** Sorts by time as a string (zero-padded epoch ms), then id: newest first is a reverse Query. */
+export const authEventKey = (time: number, id: string) => `${String(time).padStart(15, '0')}#${id}`;
+
+const toEvent = (item: Record<string, unknown>): AuthEvent => {
+  const { userId: _u, eventKey: _k, ...event } = item;
+  return event as AuthEvent;
+};
+
+const BATCH_WRITE_LIMIT = 25;
+const MAX_ROUNDS = 8;
+
+/** The auth-events table (pk userId, sk eventKey): the sign-in history the platform records itself. */
+export const createAuthEventStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const keysOf = async (userId: string, startKey?: Record<string, unknown>) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'userId = :user',
+        ExpressionAttributeValues: { ':user': userId },
+        ProjectionExpression: 'userId, eventKey',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+
+  const deleteAll = async (keys: Record<string, unknown>[]) => {
+    for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
+      let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let round = 0; pending.length > 0; round += 1) {
+        if (round === MAX_ROUNDS) throw new Error(`BatchWriteItem on ${tableName} left items unprocessed`);
+        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+        const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+        pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+      }
+    }
+  };
+
+  return {
+    record: async ({ userId, ...event }: UserAuthEvent): Promise<void> => {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { userId, eventKey: authEventKey(event.time, event.id), ...event },
+        }),
+      );
+    },
+
+    /** Newest first, paged; the cursor names only the sort key, so it cannot reach another person's events. */
+    list: async (
+      userId: string,
+      { limit, cursor }: { limit: number; cursor?: string },
+    ): Promise<{ items: AuthEvent[]; nextCursor?: string }> => {
+      const decoded = decodeCursor(cursor);
+      if (decoded && typeof decoded.eventKey !== 'string') throw new BadRequest(MESSAGES.invalidCursor);
+      const result = await readFrom(
+        (startKey, max) =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'userId = :user',
+              ExpressionAttributeValues: { ':user': userId },
+              ScanIndexForward: false,
+              ExclusiveStartKey: startKey,
+              Limit: max,
+            }),
+          ),
+        decoded ? { userId, eventKey: decoded.eventKey } : undefined,
+        limit,
+      );
+      const last = result.LastEvaluatedKey;
+      return {
+        items: (result.Items ?? []).map(toEvent),
+        nextCursor: last ? encodeCursor({ eventKey: last.eventKey }) : undefined,
+      };
+    },
+
+    /** Account deletion: every event of the person. */
+    removeAll: async (userId: string): Promise<void> => {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await keysOf(userId, startKey);
+        await deleteAll(page.Items ?? []);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    },
+  };
+};
+
+export type AuthEventStore = ReturnType<typeof createAuthEventStore>;
