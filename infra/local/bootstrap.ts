@@ -10,6 +10,7 @@ import {
   ListGroupsCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
+  SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
   type AttributeDefinition,
@@ -118,6 +119,15 @@ export const createUserPool = async (cognito: CognitoIdentityProviderClient, env
     );
     userPoolId = created.UserPool!.Id!;
   }
+  // As the cloud pool (auth-stack: MFA optional, TOTP only), also on pools created before this was set:
+  // cognito-local's default, OFF, never asks for the TOTP code of a user who set one up.
+  await cognito.send(
+    new SetUserPoolMfaConfigCommand({
+      UserPoolId: userPoolId,
+      MfaConfiguration: 'OPTIONAL',
+      SoftwareTokenMfaConfiguration: { Enabled: true },
+    }),
+  );
   const clientName = USER_POOL.webClientName(env);
   const clients = await cognito.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
   let clientId = clients.UserPoolClients?.find((c) => c.ClientName === clientName)?.ClientId;

@@ -3,12 +3,16 @@ import { USER_POOL } from '../definitions/auth';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 /**
- * The small compatibility layer in front of cognito-local (ARCHITECTURE.md §1). It makes the local
- * identity provider behave like Cognito where the app depends on it, so app and Amplify code are the
- * same in both homes:
- * - GetTokensFromRefreshToken (current Amplify's refresh) is served through REFRESH_TOKEN_AUTH;
- * - a disabled user cannot sign in (cognito-local lets them);
- * - the pool's password policy is enforced on every operation that sets a password.
+ * The small compatibility layer in front of cognito-local (ARCHITECTURE.md §1): it makes the local identity
+ * provider behave like Cognito where the app depends on it, so app and Amplify code are the same in both
+ * homes (docs/decisions/004-cognito-compatibility-layer.md). It has two halves:
+ * - this HTTP front, on the public port, for what is about the wire: CORS for the browser, the pool's
+ *   password policy on every operation that sets a password, and GetTokensFromRefreshToken (current
+ *   Amplify's refresh) served through REFRESH_TOKEN_AUTH;
+ * - `cognito-compat/targets.ts`, composed into cognito-local's router, for what needs its user records:
+ *   disabled users and revoked tokens refused, global sign-out, admin password reset, resending the
+ *   confirmation code, refresh after an MFA sign-in, and AdminListUserAuthEvents answered as on a pool
+ *   without the advanced-security add-on.
  * Everything else passes through unchanged.
  */
 
@@ -75,16 +79,6 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     return parsed;
   };
 
-  const userIsDisabled = async (username: unknown): Promise<boolean> => {
-    if (typeof username !== 'string' || !state.userPoolId) return false;
-    try {
-      const user = await call('AdminGetUser', { UserPoolId: state.userPoolId, Username: username });
-      return user.Enabled === false;
-    } catch {
-      return false;
-    }
-  };
-
   const overrides: Record<string, (body: Body) => Promise<Body | undefined>> = {
     GetTokensFromRefreshToken: async (body) => {
       const result = await call('InitiateAuth', {
@@ -94,13 +88,6 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
       });
       return { AuthenticationResult: result.AuthenticationResult };
     },
-    InitiateAuth: async (body) => {
-      const parameters = (body.AuthParameters ?? {}) as Body;
-      if (await userIsDisabled(parameters.USERNAME))
-        throw new CognitoFault('NotAuthorizedException', 'User is disabled.');
-      return undefined;
-    },
-    AdminInitiateAuth: async (body) => overrides.InitiateAuth!(body),
   };
 
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {

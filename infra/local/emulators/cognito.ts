@@ -3,15 +3,20 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import pino from 'pino';
+import { createInProcessLambda } from '../cognito-compat/lambda-triggers';
+import { createSignOutRegistry } from '../cognito-compat/sign-outs';
+import { withCompatTargets } from '../cognito-compat/targets';
 import { type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST } from './listen';
 
 const require = createRequire(import.meta.url);
 // cognito-local's building blocks, composed here rather than through its CLI so its data lives under
-// `.local/` and the codes it sends go through the local SES (readable in the mail viewer and by tests).
+// `.local/`, the codes it sends go through the local SES (readable in the mail viewer and by tests), its
+// Lambda triggers run our handler modules in-process, and the compatibility layer's operations that need its
+// user records join its router (docs/decisions/004-cognito-compatibility-layer.md).
 const lib = (name: string) => require(`cognito-local/lib/${name}`);
 
 const loadCognitoLocal = () => {
-  // cognito-local still loads the v2 SDK (for Lambda triggers we do not use); its notice is noise here.
+  // cognito-local still loads the v2 SDK (for the Lambda client we replace); its notice is noise here.
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
   return {
     ...lib('services'),
@@ -49,7 +54,6 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
   const {
     DateClock,
     TriggersService,
-    LambdaService,
     MessagesService,
     CognitoServiceFactoryImpl,
     UserPoolServiceFactoryImpl,
@@ -116,7 +120,7 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
   const triggers = new TriggersService(
     clock,
     cognitoClient,
-    new LambdaService(config.TriggerFunctions, null),
+    createInProcessLambda({ region: options.region }),
     new CryptoService(config.KMSConfig),
   );
   const services = {
@@ -128,7 +132,10 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
     tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
     triggers,
   };
-  const server = await createServer(Router(services), logger, config.ServerConfig, services).start();
+  // Kept in a sub-directory: cognito-local takes every *.json file of its own directory for a user pool.
+  const signOuts = await createSignOutRegistry(path.join(dataDir, 'compat', 'sign-outs.json'));
+  const router = withCompatTargets(Router(services), services, signOuts);
+  const server = await createServer(router, logger, config.ServerConfig, services).start();
   const address = server.address() as { port: number };
   const url = `http://${LOCAL_HOST}:${address.port}`;
   return {
