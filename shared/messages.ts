@@ -66,4 +66,17 @@ export const MESSAGES = {
   mailNoBody: 'An e-mail needs a text or HTML body',
   mailRejected: 'The e-mail service refused this message: check the addresses and the content',
   mailNotSent: 'The e-mail could not be sent; please try again later',
+  // Ours: people (docs/users.md).
+  groupMissing: (name: string) => `No group found: ${name}`,
+  identityProviderBusy: 'The identity service is busy; please try again shortly',
+  cannotDisableSelf: 'You cannot disable your own account',
+  administratorNeedsAdministrator: "Only an Administrator can change another Administrator's account",
+  roleChangeUndone: 'The role change could not be completed and was undone; please try again',
+  personChanged: 'This person was changed by someone else at the same time; please try again',
+  noEmailAddress: (id: string) => `No e-mail address is known for ${id}`,
+  newUserNoticeSubject: (who: string) => `New user: ${who}`,
+  newUserNoticeText: (who: string, link: string) => `${who} joined the device-data platform.\n\nTheir page: ${link}`,
+  temporaryPasswordSubject: 'Your temporary password',
+  temporaryPasswordText: (password: string, link: string) =>
+    `Your password was reset by our staff. Sign in with this temporary password and choose a new one:\n\n${password}\n\n${link}`,
 } as const;

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../shared/contracts/events';
+import type { DomainEvent, RelationChanged } from '../../../shared/contracts/events';
 import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
@@ -97,7 +97,7 @@ const setup = () => {
   const { table, rows } = memoryTable();
   const stored = new Map<string, { version: number; changedAt: number }>();
   const bumps: string[][] = [];
-  const published: DomainEvent[][] = [];
+  const published: RelationChanged[][] = [];
   const failures = { bump: false, publish: false };
   const versions = {
     reads: 0,
@@ -115,7 +115,7 @@ const setup = () => {
   const events = {
     publish: async (batch: readonly DomainEvent[]) => {
       if (failures.publish) throw new Error('jobs queue unavailable');
-      published.push([...batch]);
+      published.push(batch.filter((e): e is RelationChanged => e.kind === 'relation.changed'));
     },
   };
   // The real access module over the same table, caching from the first read (as the local stack does).
