@@ -61,6 +61,15 @@ export const MESSAGES = {
   inviteNoObject: 'An inviter-contact invite is not for an object',
   inviteInviterOnly: 'Only the inviter or staff can change this invite',
   invitesOwnOnly: 'You can only list invites you sent or that were sent to you',
+  inviteExists: (id: string) => `Invite already exists: ${id}`,
+  inviteOwn: 'You cannot accept your own invite',
+  inviteNoLongerGrantable: (kind: string) => `The inviter can no longer add members to this ${kind}`,
+  inviteEmailSubject: (inviterName: string) => `${inviterName} invited you`,
+  inviteEmailText: (inviterName: string, link: string, message?: string) =>
+    `${inviterName} invited you to join them on the device-data platform.${message ? `\n\n${message}` : ''}\n\nOpen the invite: ${link}`,
+  unqueueStaffOnly: 'Only staff can cancel a queued deletion',
+  recordChanged: 'This was changed by someone else at the same time; please try again',
+  changeUndone: 'The change could not be completed and was undone; please try again',
   // Ours: e-mail (functions/_shared/mail).
   mailNoRecipient: 'An e-mail needs at least one recipient',
   mailNoBody: 'An e-mail needs a text or HTML body',

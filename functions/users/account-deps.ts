@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { createAccessVersionStore } from '../_shared/access/access-version-store';
+import { getDocumentClient, getSqsClient } from '../_shared/clients';
+import { readEnv } from '../_shared/env';
+import { createEventPublisher } from '../_shared/events/event-publisher';
+import { createMailer } from '../_shared/mail/mailer';
+import { createRelationTable } from '../_shared/relations/relation-table';
+import { createAccount } from './domain/account-deletion';
+import { createInvites } from './domain/invites';
+import { createRelationEffects } from './domain/relation-effects';
+import { createAccountIdentity } from './store/account-identity';
+import { createAuthEventStore } from './store/auth-event-store';
+import { createIdentityProvider } from './store/identity-provider';
+import { createInviteStore } from './store/invite-store';
+import { createUserStore } from './store/user-store';
+
+/** What invites and account deletion read: the users area's Lambda and the deletion job both get these. */
+export const ACCOUNT_ENV = {
+  usersTable: 'USERS_TABLE',
+  invitesTable: 'INVITES_TABLE',
+  authEventsTable: 'AUTH_EVENTS_TABLE',
+  relationsTable: 'RELATIONS_TABLE',
+  accessVersionsTable: 'ACCESS_VERSIONS_TABLE',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
+  userPoolId: 'USER_POOL_ID',
+  mailFrom: 'MAIL_FROM',
+  /** The web app's origin: invite e-mails link to `{WEB_ORIGIN}/invites/{id}`. */
+  webOrigin: 'WEB_ORIGIN',
+} as const;
+
+/** Invites and account deletion over the real tables, user pool, queue and SES. */
+export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
+  const db = getDocumentClient();
+  const cognito = new CognitoIdentityProviderClient({});
+  const users = createUserStore({ db, tableName: env.usersTable });
+  const invites = createInviteStore({ db, tableName: env.invitesTable });
+  const table = createRelationTable({ db, tableName: env.relationsTable });
+  const sessions = createAccessVersionStore({ db, tableName: env.accessVersionsTable });
+  const mailer = createMailer({ ses: new SESv2Client({}), from: env.mailFrom });
+  const effects = createRelationEffects({
+    versions: sessions,
+    events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
+    now: Date.now,
+    newId: randomUUID,
+  });
+  return {
+    account: createAccount({
+      users,
+      invites,
+      table,
+      effects,
+      sessions,
+      identity: createAccountIdentity({
+        provider: createIdentityProvider({ cognito, userPoolId: env.userPoolId }),
+        cognito,
+        userPoolId: env.userPoolId,
+      }),
+      authEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
+      mailer,
+      now: Date.now,
+    }),
+    invites: createInvites({
+      invites,
+      users,
+      table,
+      effects,
+      mailer,
+      webOrigin: env.webOrigin,
+      now: Date.now,
+      newId: randomUUID,
+    }),
+  };
+};

@@ -1,0 +1,297 @@
+import { isStaff } from '../../../shared/auth/groups';
+import type { Caller } from '../../../shared/auth/verify-token';
+import type { ParsedRequest } from '../../../shared/contracts/define-route';
+import type { Relation } from '../../../shared/contracts/relations';
+import type { CartItem, Invite, users as usersContract } from '../../../shared/contracts/users';
+import { MESSAGES } from '../../../shared/messages';
+import { relationId } from '../../../shared/relations/relation-types';
+import { DELETION_DELAY_MS } from '../../../shared/users/constants';
+import type { AccessVersionStore } from '../../_shared/access/access-version-store';
+import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { log } from '../../_shared/logger';
+import type { Mailer } from '../../_shared/mail/mailer';
+import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
+import type { AuthEventStore } from '../store/auth-event-store';
+import type { InviteStore } from '../store/invite-store';
+import type { StoredUser, UserStore } from '../store/user-store';
+import type { RelationEffects } from './relation-effects';
+
+export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
+
+/** What account deletion needs of the identity provider (Cognito's admin operations on the user pool). */
+export interface IdentityAdmin {
+  disableUser: (id: string) => Promise<void>;
+  enableUser: (id: string) => Promise<void>;
+  /** Resolves once the user is gone; a user who is gone already is not an error. */
+  deleteUser: (id: string) => Promise<void>;
+  /** The user's e-mail as the identity provider holds it; undefined when there is no such user. */
+  getUser: (id: string) => Promise<{ email?: string } | undefined>;
+}
+
+export interface AccountDeps {
+  users: Pick<UserStore, 'get' | 'save' | 'remove' | 'listDueDeletions'>;
+  invites: Pick<InviteStore, 'byInviter' | 'byInvitedEmail' | 'remove'>;
+  table: Pick<RelationTable, 'queryIndex' | 'remove'>;
+  effects: RelationEffects;
+  sessions: Pick<AccessVersionStore, 'setDisabled' | 'retire'>;
+  identity: IdentityAdmin;
+  authEvents: Pick<AuthEventStore, 'removeAll'>;
+  mailer: Pick<Mailer, 'send'>;
+  now: () => number;
+}
+
+type Key = Record<string, unknown>;
+
+/** Every item of a paged source, through all its pages (collected first: the purge then deletes them). */
+const everything = async <T>(page: (startKey?: Key) => Promise<{ items: T[]; lastKey?: Key }>): Promise<T[]> => {
+  const all: T[] = [];
+  let startKey: Key | undefined;
+  do {
+    const result = await page(startKey);
+    all.push(...result.items);
+    startKey = result.lastKey;
+  } while (startKey);
+  return all;
+};
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Spec §5: one item per (productId, deviceId) pair; the cart sent is the whole new cart. */
+export const checkCart = (items: readonly CartItem[]): void => {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = JSON.stringify([item.productId, item.deviceId]);
+    if (seen.has(key)) throw new BadRequest(MESSAGES.itemAlreadyInCart);
+    seen.add(key);
+  }
+};
+
+/** Is this record's queued deletion due at `now`? (It becomes due DELETION_DELAY_MS after it was queued.) */
+export const isDeletionDue = (user: StoredUser | undefined, now: number): boolean => {
+  const time = user?.metadata?.deletionQueued?.time;
+  return time !== undefined && time + DELETION_DELAY_MS <= now;
+};
+
+/**
+ * A person's record changes, queueing and unqueueing a deletion (spec §4), and the purge that deletes an
+ * account with everything the platform holds of the person. Rules and order: docs/users.md.
+ */
+export const createAccount = (deps: AccountDeps) => {
+  const { users, invites, table, effects, sessions, identity, authEvents, mailer, now } = deps;
+
+  const selfOrStaff = (caller: Caller, id: string) => {
+    if (caller.sub !== id && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.selfOrStaffOnly);
+  };
+
+  /**
+   * Reads the record, applies the change and writes it over the version read; if someone changed it in
+   * between, once more from a fresh read, then 409.
+   */
+  const change = async (id: string, apply: (user: StoredUser) => StoredUser) => {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const before = await users.get(id);
+      if (!before) throw new NotFound(MESSAGES.userMissing(id));
+      const after = { ...apply(before), updated: Math.max(now(), before.updated + 1) };
+      if (await users.save(after, before.updated)) return { before, after };
+    }
+    throw new Conflict(MESSAGES.recordChanged);
+  };
+
+  /** Puts a record back as it was before a change whose consequences failed (best effort, logged). */
+  const restore = async (before: StoredUser, after: StoredUser) => {
+    const restored = await users
+      .save({ ...before, updated: Math.max(now(), after.updated + 1) }, after.updated)
+      .catch(() => false);
+    if (!restored) log('error', 'User record not restored after a failed change', { id: before.id });
+  };
+
+  const setEnabled = async (id: string, enabled: boolean) => {
+    // The session record first when disabling (tokens stop at once), last when enabling.
+    if (enabled) {
+      await identity.enableUser(id);
+      await sessions.setDisabled(id, false);
+    } else {
+      await sessions.setDisabled(id, true);
+      await identity.disableUser(id);
+    }
+  };
+
+  /** Every relation with the person at either end: published first (at least once), removed, then versions raised. */
+  const purgeRelations = async (id: string, actorId: string) => {
+    const at = (side: RelationSide) => everything((startKey) => table.queryIndex(side, id, { limit: 100, startKey }));
+    const found = new Map<string, Relation>();
+    for (const relation of [...(await at('referrer')), ...(await at('referent'))]) found.set(relation.id, relation);
+    const relations = [...found.values()];
+    if (!relations.length) return 0;
+    // Before the removal: a rerun after a failure finds the relations again and sends again (consumers
+    // de-duplicate and re-read); sent after, an event whose relation was removed would never be sent.
+    await effects.publish(
+      relations.map((relation) => ({ change: 'removed' as const, relation })),
+      actorId,
+    );
+    for (const relation of relations) await table.remove(relation.id);
+    await effects.bump(relations);
+    return relations.length;
+  };
+
+  /** Removes one invite and its inviter's inviter-invite relation (the relation first: the invite finds it). */
+  const removeInvite = async (invite: Invite) => {
+    const relation = await table.remove(relationId('inviter-invite', invite.inviterId, invite.id));
+    if (relation) await effects.bump([relation]);
+    await invites.remove(invite.id);
+  };
+
+  /**
+   * Deletes an account and everything the platform holds of the person. Idempotent, and ordered so that a
+   * failure part-way leaves the user record (the last thing removed, and what brings the job back) and
+   * nothing that only the removed parts could find.
+   */
+  const purge = async (id: string, actorId: string, at: number) => {
+    const record = await users.get(id);
+    const known = await identity.getUser(id);
+    if (!record && !known) return false;
+    const email = record?.metadata?.email ?? record?.email ?? known?.email;
+    // 1. The person can do nothing more, at once (the session record is what every request reads).
+    await sessions.setDisabled(id, true);
+    if (known) await identity.disableUser(id);
+    // 2. Invites the person sent, then those sent to them (whatever their status: they hold the e-mail).
+    const sent = await everything((startKey) => invites.byInviter(id, {}, { limit: 100, startKey }));
+    for (const invite of sent) await removeInvite(invite);
+    const received = email
+      ? await everything((startKey) => invites.byInvitedEmail(email, {}, { limit: 100, startKey }))
+      : [];
+    for (const invite of received) await removeInvite(invite);
+    // 3. Relations at both ends, including the last manager of an organization or campaign.
+    const relations = await purgeRelations(id, actorId);
+    // 4. Sign-in events, the identity, the session record (down to an expiring tombstone), the record.
+    await authEvents.removeAll(id);
+    await identity.deleteUser(id);
+    await sessions.retire(id, at);
+    await users.remove(id);
+    log('info', 'Account deleted', { id, actorId, invites: sent.length + received.length, relations });
+    return true;
+  };
+
+  return {
+    updateRecord: async (caller: Caller, id: string, body: RecordChange): Promise<StoredUser> => {
+      selfOrStaff(caller, id);
+      const unqueue = body.deletion === 'unqueue';
+      if (unqueue && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.unqueueStaffOnly);
+      if (body.cartItems) checkCart(body.cartItems);
+      const { before, after } = await change(id, (user) => {
+        const { displayName: _d, ...rest } = user;
+        const displayName = body.displayName ?? user.displayName;
+        const next: StoredUser = {
+          ...rest,
+          ...(displayName ? { displayName } : {}),
+          ...(body.cartItems ? { cartItems: body.cartItems } : {}),
+          ...(body.localCacheTime !== undefined ? { localCacheTime: body.localCacheTime } : {}),
+        };
+        if (!unqueue) return next;
+        const queued = user.metadata?.deletionQueued;
+        if (!user.metadata || !queued || queued.time === undefined) throw new BadRequest(MESSAGES.noDeletionQueue);
+        const { history, ...request } = queued;
+        return {
+          ...next,
+          metadata: {
+            ...user.metadata,
+            // Spec §3/§4: the queue data moves into history with who unqueued it; time, selfRequested and
+            // requester are cleared.
+            deletionQueued: {
+              history: [...history, { ...request, unqueuedBy: { requester: caller.sub, time: now() } }],
+            },
+          },
+        };
+      });
+      if (unqueue) {
+        try {
+          await setEnabled(id, true);
+        } catch (error) {
+          log('error', 'Deletion unqueue undone', { id, error: errorText(error) });
+          await restore(before, after);
+          throw new ServiceUnavailable(MESSAGES.changeUndone);
+        }
+      }
+      return after;
+    },
+
+    /** Spec §4: queue the account for deletion; it is deleted 2 to 4 weeks later by the deletion job. */
+    queue: async (caller: Caller, id: string): Promise<StoredUser> => {
+      selfOrStaff(caller, id);
+      const { before, after } = await change(id, (user) => {
+        if (!user.metadata) throw new BadRequest(MESSAGES.noCustomMetadata);
+        const queued = user.metadata.deletionQueued;
+        if (queued?.time !== undefined) throw new Conflict(MESSAGES.deletionAlreadyQueued);
+        return {
+          ...user,
+          metadata: {
+            ...user.metadata,
+            deletionQueued: {
+              time: now(),
+              selfRequested: caller.sub === id,
+              requester: caller.sub,
+              history: queued?.history ?? [],
+            },
+          },
+        };
+      });
+      try {
+        await setEnabled(id, false);
+        await mailer.send({
+          to: [after.metadata!.email || after.email],
+          subject: MESSAGES.deletionEmailSubject,
+          text: MESSAGES.deletionEmailText,
+        });
+      } catch (error) {
+        // All or nothing: a person is never queued without being disabled and told.
+        log('error', 'Deletion queue undone', { id, error: errorText(error) });
+        await restore(before, after);
+        await setEnabled(id, true).catch((enableError: unknown) =>
+          log('error', 'User not enabled again after an undone queue', { id, error: errorText(enableError) }),
+        );
+        throw new ServiceUnavailable(MESSAGES.changeUndone);
+      }
+      return after;
+    },
+
+    /** Administrators: delete the account now (no queue, no e-mail). */
+    deleteNow: async (caller: Caller, id: string): Promise<void> => {
+      if (!(await purge(id, caller.sub, now()))) throw new NotFound(MESSAGES.userMissing(id));
+    },
+
+    /**
+     * The scheduled job: every queued deletion due at `at`, one person at a time. A failure is logged and
+     * the others go on; the person stays queued, so the next run tries again.
+     */
+    runDueDeletions: async (at: number) => {
+      const due: StoredUser[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await users.listDueDeletions(at, { limit: 100, cursor });
+        due.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      const deleted: string[] = [];
+      const failed: string[] = [];
+      for (const user of due) {
+        try {
+          // Read again: it may have been unqueued since the index was read.
+          const current = await users.get(user.id);
+          if (!isDeletionDue(current, at)) continue;
+          const requester = current!.metadata!.deletionQueued!.requester ?? user.id;
+          await purge(user.id, requester, at);
+          deleted.push(user.id);
+        } catch (error) {
+          failed.push(user.id);
+          log('error', 'Queued deletion failed; it stays queued for the next run', {
+            id: user.id,
+            error: errorText(error),
+          });
+        }
+      }
+      return { due: due.length, deleted, failed };
+    },
+  };
+};
+
+export type Account = ReturnType<typeof createAccount>;

@@ -1,0 +1,33 @@
+import type { users } from '../../../shared/contracts/users';
+import type { RouteHandler } from '../../_shared/http/http-area';
+import type { Account } from '../domain/account-deletion';
+import type { Invites } from '../domain/invites';
+
+/** What these routes need of the users area's dependencies (functions/users/deps.ts provides them). */
+export interface AccountHandlerDeps {
+  account: Account;
+  invites: Invites;
+}
+
+type Routes = typeof users.routes;
+type AccountRoute =
+  | 'inviteUser'
+  | 'getInvite'
+  | 'deleteInvite'
+  | 'listInvites'
+  | 'updateInvite'
+  | 'updateUserRecord'
+  | 'deleteUser'
+  | 'adminDeleteUser';
+
+/** Invites and the account's own record and deletion; spread into the users area's handlers. */
+export const accountHandlers: { [K in AccountRoute]: RouteHandler<Routes[K], AccountHandlerDeps> } = {
+  inviteUser: ({ caller, body }, { invites }) => invites.create(caller, body),
+  getInvite: ({ params }, { invites }) => invites.get(params.id),
+  deleteInvite: ({ caller, params }, { invites }) => invites.remove(caller, params.id),
+  listInvites: ({ caller, query, body }, { invites }) => invites.list(caller, body.filters, query),
+  updateInvite: ({ caller, params, body }, { invites }) => invites.update(caller, params.id, body),
+  updateUserRecord: ({ caller, params, body }, { account }) => account.updateRecord(caller, params.id, body),
+  deleteUser: ({ caller, params }, { account }) => account.queue(caller, params.id),
+  adminDeleteUser: ({ caller, params }, { account }) => account.deleteNow(caller, params.id),
+};

@@ -1,0 +1,157 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Invite } from '../../../shared/contracts/users';
+import { isConditionFailure } from '../../_shared/dynamodb';
+
+type Key = Record<string, unknown>;
+
+export interface InviteFilters {
+  status?: Invite['status'];
+  type?: Invite['type'];
+  /** Only with the inviter's index: narrows it to one invited e-mail. */
+  invitedEmail?: string;
+}
+
+/** The stored row: the invite plus the lower-cased e-mail the byInvitedEmail index is keyed on. */
+const toItem = (invite: Invite) => ({ ...invite, invitedEmail: invite.invited.email.trim().toLowerCase() });
+
+const toInvite = (item: Record<string, unknown>): Invite => {
+  const { invitedEmail: _e, ...invite } = item;
+  return invite as unknown as Invite;
+};
+
+interface Filter {
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+const filterOf = (filters: InviteFilters): Filter => {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filters.status) {
+    conditions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  if (filters.type) {
+    conditions.push('#type = :type');
+    names['#type'] = 'type';
+    values[':type'] = filters.type;
+  }
+  if (filters.invitedEmail) {
+    conditions.push('invitedEmail = :email');
+    values[':email'] = filters.invitedEmail.trim().toLowerCase();
+  }
+  return conditions.length
+    ? {
+        FilterExpression: conditions.join(' AND '),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      }
+    : {};
+};
+
+/** The invites table (spec §3 Invite): the only code that reads or writes it. */
+export const createInviteStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const query = async (
+    index: 'byInviter' | 'byInvitedEmail',
+    key: string,
+    filters: InviteFilters,
+    { limit, startKey }: { limit: number; startKey?: Key },
+  ) => {
+    const filter = filterOf(filters);
+    const keyName = index === 'byInviter' ? 'inviterId' : 'invitedEmail';
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index,
+        KeyConditionExpression: `${keyName} = :key`,
+        ...filter,
+        ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':key': key },
+        // Newest first: the indexes sort by `created`.
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []).map(toInvite), lastKey: result.LastEvaluatedKey };
+  };
+
+  return {
+    get: async (id: string): Promise<Invite | undefined> => {
+      const result = await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }));
+      return result.Item ? toInvite(result.Item) : undefined;
+    },
+
+    /** @returns false when an invite with this id exists already */
+    create: async (invite: Invite): Promise<boolean> => {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: toItem(invite),
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Writes the invite if nobody changed it since it was read (`updated` is the version).
+     * @returns false when it changed or vanished in between
+     */
+    save: async (invite: Invite, readVersion: number): Promise<boolean> => {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: toItem(invite),
+            ConditionExpression: 'attribute_exists(id) AND updated = :read',
+            ExpressionAttributeValues: { ':read': readVersion },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    remove: async (id: string): Promise<void> => {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
+    },
+
+    /** One page of the invites a person sent, newest first. */
+    byInviter: (inviterId: string, filters: InviteFilters, page: { limit: number; startKey?: Key }) =>
+      query('byInviter', inviterId, filters, page),
+
+    /** One page of the invites sent to an e-mail address, newest first. */
+    byInvitedEmail: (
+      email: string,
+      filters: Omit<InviteFilters, 'invitedEmail'>,
+      page: { limit: number; startKey?: Key },
+    ) => query('byInvitedEmail', email.trim().toLowerCase(), filters, page),
+
+    /** Staff tooling without an inviter or e-mail to start from: a paged Scan, in no particular order. */
+    scan: async (filters: InviteFilters, { limit, startKey }: { limit: number; startKey?: Key }) => {
+      const result = await db.send(
+        new ScanCommand({ TableName: tableName, ...filterOf(filters), Limit: limit, ExclusiveStartKey: startKey }),
+      );
+      return { items: (result.Items ?? []).map(toInvite), lastKey: result.LastEvaluatedKey };
+    },
+  };
+};
+
+export type InviteStore = ReturnType<typeof createInviteStore>;
