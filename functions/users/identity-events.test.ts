@@ -45,7 +45,7 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
     expect(authEventOf(event, 5, 'id-1')).toEqual({ id: 'id-1', type, time: 5, response: 'Pass', source: 'platform' });
   });
 
-  it('records the event under the user name (the sub) and ensures the person’s record from the attributes', async () => {
+  it('records the event under the sub and ensures the person’s record from the attributes', async () => {
     const deps = fakeDeps();
     await recordIdentityEvent(confirmation('PostConfirmation_ConfirmSignUp'), deps);
     expect(deps.authEvents.record).toHaveBeenCalledWith({
@@ -64,6 +64,13 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
       roles: [],
       now: 1_767_225_600_000,
     });
+  });
+
+  it('keys both by the sub when the account was created with its e-mail as user name', async () => {
+    const deps = fakeDeps();
+    await recordIdentityEvent({ ...signIn, userName: 'ada@example.com' }, deps);
+    expect(deps.authEvents.record).toHaveBeenCalledWith(expect.objectContaining({ userId: 'ada-sub' }));
+    expect(deps.users.ensure).toHaveBeenCalledWith(expect.objectContaining({ id: 'ada-sub' }));
   });
 
   it('still ensures the record when recording the event fails, and reports the failure', async () => {

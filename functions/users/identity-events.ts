@@ -41,9 +41,10 @@ export const recordIdentityEvent = async (
   { authEvents, users, now, newId }: IdentityEventDeps,
 ): Promise<void> => {
   const time = now();
-  // The user's id is the Cognito user name, which in a pool signed into by e-mail is the `sub`.
-  const userId = event.userName;
   const attributes = event.request.userAttributes;
+  // The user's id is the `sub` every token carries. In a pool signed into by e-mail the Cognito user name is
+  // the sub as well, but an account created with its e-mail as user name (the local demo accounts) keeps it.
+  const userId = attributes.sub ?? event.userName;
   const email = attributes.email;
   const results = await Promise.allSettled([
     authEvents.record({ userId, ...authEventOf(event, time, newId()) }),

@@ -44,6 +44,7 @@ describe('the local stack', () => {
     expect(stack().buckets).toEqual({
       chartData: 'sensor-data-api-dev-chartdata',
       logos: 'organizations-local-logofiles',
+      userBackups: 'users-local-backups',
     });
     const s3 = new S3Client({
       region: stack().region,
