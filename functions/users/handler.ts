@@ -1,0 +1,13 @@
+import { users } from '../../shared/contracts/users';
+import { readEnv } from '../_shared/env';
+import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
+import { createUsersDeps, USERS_ENV, type UsersDeps } from './deps';
+import { accountHandlers } from './handlers/account';
+import { peopleHandlers } from './handlers/people';
+
+const env = readEnv(USERS_ENV);
+
+/** Every route of the contract, from the two halves of the area: a route missing from both is a compile error. */
+const handlers: AreaHandlers<typeof users, UsersDeps> = { ...peopleHandlers, ...accountHandlers };
+
+export const handler = httpArea(users, handlers, { deps: () => createUsersDeps(env) });

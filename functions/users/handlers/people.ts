@@ -1,0 +1,62 @@
+import type { users } from '../../../shared/contracts/users';
+import type { RouteHandler } from '../../_shared/http/http-area';
+import type { People } from '../domain/people';
+
+/** What these routes need of the users area's dependencies (functions/users/deps.ts provides them). */
+export interface PeopleHandlerDeps {
+  people: People;
+}
+
+type Routes = typeof users.routes;
+type PeopleRoute =
+  | 'backupUserPool'
+  | 'listGroups'
+  | 'getGroup'
+  | 'listUsers'
+  | 'getUserRecord'
+  | 'getUser'
+  | 'usersByGroups'
+  | 'usersDdbWithBatchGet'
+  | 'listUserIdsFromDdb'
+  | 'listGroupsForUser'
+  | 'listUsersInGroup'
+  | 'disableUser'
+  | 'enableUser'
+  | 'newUserNotice'
+  | 'emailUser'
+  | 'addUserToGroup'
+  | 'removeUserFromGroup'
+  | 'updateUser'
+  | 'adminResetUserPassword'
+  | 'forceResetPassword'
+  | 'adminUserGlobalSignOut'
+  | 'adminListUserAuthEvents'
+  | 'filterUsersByFirstLast';
+
+/** People, groups and the identity provider's admin operations; spread into the users area's handlers. */
+export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], PeopleHandlerDeps> } = {
+  backupUserPool: ({ body }, { people }) => people.backupUserPool(body.directory),
+  listGroups: (_request, { people }) => people.listGroups(),
+  getGroup: ({ params }, { people }) => people.getGroup(params.name),
+  listUsers: ({ query }, { people }) => people.listUsers(query),
+  getUserRecord: ({ caller, params }, { people }) => people.getUserRecord(caller, params.id),
+  getUser: ({ caller, params }, { people }) => people.getUser(caller, params.id),
+  usersByGroups: (_request, { people }) => people.usersByGroups(),
+  usersDdbWithBatchGet: ({ body }, { people }) => people.usersDdbWithBatchGet(body.ids),
+  listUserIdsFromDdb: ({ body }, { people }) => people.listUserIdsFromDdb(body),
+  listGroupsForUser: ({ caller, params }, { people }) => people.listGroupsForUser(caller, params.id),
+  listUsersInGroup: ({ params, query }, { people }) => people.listUsersInGroup(params.group, query),
+  disableUser: ({ caller, params }, { people }) => people.setEnabled(caller, params.id, false),
+  enableUser: ({ caller, params }, { people }) => people.setEnabled(caller, params.id, true),
+  newUserNotice: ({ caller, params }, { people }) => people.newUserNotice(caller, params.id),
+  emailUser: ({ body }, { people }) => people.emailUser(body),
+  addUserToGroup: ({ caller, params }, { people }) => people.addUserToGroup(caller, params),
+  removeUserFromGroup: ({ caller, params }, { people }) => people.removeUserFromGroup(caller, params),
+  updateUser: ({ caller, params, body }, { people }) => people.updateUser(caller, params.id, body),
+  adminResetUserPassword: ({ caller, params }, { people }) => people.adminResetUserPassword(caller, params.id),
+  forceResetPassword: ({ caller, params }, { people }) => people.forceResetPassword(caller, params.id),
+  adminUserGlobalSignOut: ({ caller, params }, { people }) => people.adminUserGlobalSignOut(caller, params.id),
+  adminListUserAuthEvents: ({ caller, params, query }, { people }) =>
+    people.adminListUserAuthEvents(caller, params.id, query),
+  filterUsersByFirstLast: ({ params }, { people }) => people.filterUsersByFirstLast(params.first, params.last),
+};
