@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { createAccessVersionStore } from '../_shared/access/access-version-store';
-import { getDocumentClient, getSqsClient } from '../_shared/clients';
+import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createMailer } from '../_shared/mail/mailer';
@@ -33,12 +31,12 @@ export const ACCOUNT_ENV = {
 /** Invites and account deletion over the real tables, user pool, queue and SES. */
 export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
   const db = getDocumentClient();
-  const cognito = new CognitoIdentityProviderClient({});
+  const cognito = getCognitoClient();
   const users = createUserStore({ db, tableName: env.usersTable });
   const invites = createInviteStore({ db, tableName: env.invitesTable });
   const table = createRelationTable({ db, tableName: env.relationsTable });
   const sessions = createAccessVersionStore({ db, tableName: env.accessVersionsTable });
-  const mailer = createMailer({ ses: new SESv2Client({}), from: env.mailFrom });
+  const mailer = createMailer({ ses: getSesClient(), from: env.mailFrom });
   const effects = createRelationEffects({
     versions: sessions,
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
