@@ -1,4 +1,5 @@
 import type { AreaName } from '../../shared/contracts/areas';
+import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 
@@ -17,6 +18,8 @@ export const CALLERS: Record<Exclude<CallerName, 'guest'>, { email: string; grou
 
 export interface FixtureContext {
   caller: CallerName;
+  /** With `twin`: the fresh account, holding the caller's groups, whose token makes this call. */
+  self?: { id: string; email: string; token: string };
 }
 
 /**
@@ -34,6 +37,11 @@ export interface RouteFixture {
   prepare: (context: FixtureContext) => Promise<FixtureRequest>;
   owned?: (context: FixtureContext) => Promise<FixtureRequest>;
   foreign?: (context: FixtureContext) => Promise<FixtureRequest>;
+  /**
+   * The call changes the caller themself (signs them out everywhere, renames them): the matrix makes it with a
+   * fresh "twin" account holding the caller's groups instead of the demo account, whose tokens are cached.
+   */
+  twin?: boolean;
 }
 
 const emailOf = (caller: CallerName): DemoEmail =>
@@ -116,4 +124,5 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     delete: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
+  users: { ...PEOPLE_FIXTURES },
 };

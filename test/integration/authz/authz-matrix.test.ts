@@ -2,7 +2,14 @@ import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { AREAS, type AreaName } from '../../../shared/contracts/areas';
 import { ApiError, callRoute } from '../../../shared/contracts/client';
 import { type AnyRoute, successStatus } from '../../../shared/contracts/define-route';
-import { CALLERS, type CallerName, FIXTURES, type RouteFixture } from '../../support/authz-fixtures';
+import {
+  CALLERS,
+  type CallerName,
+  FIXTURES,
+  type FixtureContext,
+  type RouteFixture,
+} from '../../support/authz-fixtures';
+import { freshUser } from '../../support/people';
 import { areaUrl, tokenOf } from '../../support/stack';
 
 /**
@@ -30,6 +37,21 @@ const statusOf = async (area: AreaName, route: AnyRoute, request: object, token:
   }
 };
 
+/**
+ * The token a caller uses for one request, and the context its fixture prepares it in: the demo account's, or for a
+ * fixture with `twin`, a fresh account's with the same groups (so a call that signs the caller out or renames them
+ * never touches a demo account).
+ */
+const callerFor = async (
+  fixture: RouteFixture,
+  caller: CallerName,
+): Promise<{ token: string | undefined; context: FixtureContext }> => {
+  if (caller === 'guest') return { token: undefined, context: { caller } };
+  if (!fixture.twin) return { token: await tokenOf(CALLERS[caller].email as never), context: { caller } };
+  const twin = await freshUser({ prefix: `twin-${caller}`, groups: CALLERS[caller].groups as never });
+  return { token: twin.token, context: { caller, self: twin } };
+};
+
 const routes = Object.entries(AREAS).flatMap(([area, definition]) =>
   Object.entries(definition.routes).map(([name, route]) => ({
     area: area as AreaName,
@@ -52,8 +74,8 @@ describe('authorization matrix', () => {
       const fixture = (): RouteFixture => FIXTURES[area]![name]!;
 
       it.each(callerNames)('as %s', async (caller) => {
-        const token = caller === 'guest' ? undefined : await tokenOf(CALLERS[caller].email as never);
-        const request = await fixture().prepare({ caller });
+        const { token, context } = await callerFor(fixture(), caller);
+        const request = await fixture().prepare(context);
         expect(await statusOf(area, route, request, token)).toBe(expectedStatus(route, caller));
       });
 
@@ -68,15 +90,17 @@ describe('authorization matrix', () => {
         it.each((Object.keys(CALLERS) as Exclude<CallerName, 'guest'>[]).filter((c) => expectedStatus(route, c) < 400))(
           'on an owned and a foreign object as %s',
           async (caller) => {
-            const token = await tokenOf(CALLERS[caller].email as never);
-            const owned = await fixture().owned!({ caller });
-            const foreign = await fixture().foreign!({ caller });
-            expect(await statusOf(area, route, owned, token)).toBe(successStatus(route));
+            // Each request with its own caller: a twin signed out by the first cannot make the second.
+            const call = async (make: (context: FixtureContext) => Promise<object>) => {
+              const { token, context } = await callerFor(fixture(), caller);
+              return statusOf(area, route, await make(context), token);
+            };
+            expect(await call(fixture().owned!)).toBe(successStatus(route));
             // Staff may act on every object (spec §6); anyone else is refused another's object.
             if (isStaff(CALLERS[caller].groups)) {
-              expect(await statusOf(area, route, foreign, token)).toBe(successStatus(route));
+              expect(await call(fixture().foreign!)).toBe(successStatus(route));
             } else {
-              expect([403, 404]).toContain(await statusOf(area, route, foreign, token));
+              expect([403, 404]).toContain(await call(fixture().foreign!));
             }
           },
         );
