@@ -36,5 +36,5 @@ export const PEOPLE_MESSAGES = {
     unqueued: 'Deletion cancelled.',
   },
   deletionQueued: (from: string, to: string) => `Deletion queued: the account is deleted between ${from} and ${to}.`,
-  cacheStale: 'Showing your saved details; refreshing…',
+  cacheStale: 'Your saved details were more than 7 days old and were read again.',
 } as const;

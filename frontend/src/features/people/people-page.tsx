@@ -1,6 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { GROUP_NAMES } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
@@ -19,6 +18,7 @@ import {
 } from './people-rules';
 import { PersonActions, type PersonBusy } from './person-actions';
 import { EnabledText, GroupTags } from './person-parts';
+import { useGroupList } from './use-group-list';
 import { type ListLoader, usePagedList } from './use-paged-list';
 import './people.css';
 
@@ -38,6 +38,7 @@ export const PeoplePage = () => {
   const [note, setNote] = useState<string | undefined>(arrival?.note);
   const [groupsOf, setGroupsOf] = useState<Map<string, string[]>>();
   const [groupsError, setGroupsError] = useState<string>();
+  const groupList = useGroupList();
 
   useEffect(() => setForm(search), [search]);
 
@@ -122,9 +123,9 @@ export const PeoplePage = () => {
             <label htmlFor="people-filter-group">Group</label>
             <select {...field('group')}>
               <option value="">Any group</option>
-              {GROUP_NAMES.map((group) => (
-                <option key={group} value={group}>
-                  {group}
+              {groupList.groups.map((group) => (
+                <option key={group.GroupName} value={group.GroupName}>
+                  {group.GroupName} ({group.Precedence})
                 </option>
               ))}
             </select>
@@ -140,6 +141,11 @@ export const PeoplePage = () => {
       </form>
 
       <ErrorAlert testId="people-error" error={error ?? people.error} />
+      {groupList.error && (
+        <p className="muted small" data-testid="people-groups-cache-error">
+          {groupList.error}
+        </p>
+      )}
       <DoneNote text={note} testId="people-done" />
       {groupsError && <p className="muted small">{groupsError}</p>}
 

@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { identityCache } from '../../lib/identity-cache';
 import { useSignedInUser } from '../../lib/session';
 import { InvitesPanel } from '../invites/invites-panel';
 import { ErrorAlert } from '../relations/relation-fields';
@@ -25,7 +26,7 @@ const Profile = ({ id }: { id: string }) => {
   const user = useSignedInUser();
   const self = id === user.id;
   const staff = isStaff(user.groups);
-  const person = usePerson(id);
+  const person = usePerson(id, { self });
   const { identity, record } = person;
   const deletion = deletionState(record);
   const name = identity ? personName(identity, record) : undefined;
@@ -39,6 +40,13 @@ const Profile = ({ id }: { id: string }) => {
         </p>
       )}
       <ErrorAlert testId="profile-error" error={person.error} />
+      {/* Spec §8: one's own record comes from the local cache; 'No user found' when the API has none. */}
+      <ErrorAlert testId="profile-record-error" error={self ? person.recordError : undefined} />
+      {self && person.recordState === 'localUserCacheStale' && (
+        <p className="muted small" data-testid="profile-cache-stale">
+          {PEOPLE_MESSAGES.cacheStale}
+        </p>
+      )}
       {person.loading && !identity && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
 
       {identity && (
@@ -70,7 +78,14 @@ const Profile = ({ id }: { id: string }) => {
       {self && identity && (
         <>
           <div className="panel">
-            <NameForm identity={identity} onSaved={person.setIdentity} />
+            <NameForm
+              identity={identity}
+              onSaved={(saved) => {
+                person.setIdentity(saved);
+                // The record mirrors the display name: the cached copy is out of date.
+                identityCache().invalidate(id);
+              }}
+            />
           </div>
           <AuthEventsPanel userId={id} title="Your recent sign-ins" />
           <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
