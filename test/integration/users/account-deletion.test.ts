@@ -238,6 +238,7 @@ const expectNothingLeft = async ({ person, friend, received }: Awaited<ReturnTyp
 /** The variables the CDK gives the job's Lambda, pointed at this run's stack (as infra/local/stack.ts does). */
 const useStackEnvironment = () => {
   const info = stack();
+  const saved = { ...process.env };
   Object.assign(process.env, {
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
@@ -256,11 +257,16 @@ const useStackEnvironment = () => {
     MAIL_FROM,
     WEB_ORIGIN: info.endpoints.web ?? 'http://localhost:5173',
   });
+  /** Puts the variables back: test files that run after this one in the same process must not see them. */
+  return () => {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  };
 };
 
 describe('deleting an account leaves nothing behind', () => {
   it('the scheduled job deletes a queued account once it is due (weeks later), and not before', async () => {
-    useStackEnvironment();
+    const restoreEnvironment = useStackEnvironment();
     // The job logs a line per run and per deletion, and the SQS client warns about the emulator's queue URL.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -285,6 +291,7 @@ describe('deleting an account leaves nothing behind', () => {
       await expectNothingLeft(everything);
     } finally {
       await scheduler.stop();
+      restoreEnvironment();
       jest.restoreAllMocks();
     }
   });
