@@ -194,6 +194,7 @@ export class ServiceFunction extends Construct {
 const USER_POOL_ADMIN_ACTIONS = [
   'cognito-idp:AdminAddUserToGroup',
   'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminDeleteUserAttributes',
   'cognito-idp:AdminDisableUser',
   'cognito-idp:AdminEnableUser',
   'cognito-idp:AdminGetUser',
