@@ -21,6 +21,7 @@ import {
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { createUserStore } from '../../functions/users/store/user-store';
 import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
@@ -218,6 +219,17 @@ export const seedDemoData = async (
   now = Date.now(),
 ) => {
   const idOf = (name: string) => subs.get(name) ?? name;
+  const users = createUserStore({ db, tableName: tables.users! });
+  for (const account of DEMO_ACCOUNTS) {
+    await users.ensure({
+      id: idOf(account.email),
+      email: account.email,
+      givenName: account.givenName,
+      familyName: account.familyName,
+      roles: 'group' in account ? [account.group] : [],
+      now,
+    });
+  }
   const relations = createRelationTable({ db, tableName: tables.relations! });
   for (const { type, referrer, referent } of DEMO_RELATIONS) {
     const ends = { type, referrerId: idOf(referrer), referentId: idOf(referent) };

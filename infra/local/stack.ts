@@ -15,7 +15,7 @@ import { TABLES } from '../definitions/tables';
 import { createBuckets, createQueues, createTables, createUserPool, seedDemoAccounts, seedDemoData } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
-import { startCognitoLocal } from './emulators/cognito';
+import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
@@ -129,6 +129,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
       CORS_ORIGINS: webOrigin,
+      USER_POOL_ID: userPoolId,
+      MAIL_FROM,
+      WEB_ORIGIN: webOrigin,
       // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
       ACCESS_INDEX_SETTLE_MS: '0',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
