@@ -57,13 +57,30 @@ export const pagePerTest = (): (() => Page) => {
   };
 };
 
-/** Opens `destination` signed out, which leads to the login page, and signs in there with a demo account. */
-export const signInAs = async (page: Page, email: DemoEmail, destination: string) => {
-  await page.goto(web(destination));
-  await page.waitForURL(/\/login\?destination=/);
+/** The submit button of the Authenticator screen showing now (each screen is one form with one submit). */
+export const authSubmit = (page: Page): Locator =>
+  page.locator('[data-amplify-authenticator] form[data-amplify-form] button[type="submit"]');
+
+/** The error the Authenticator shows for a failed step. */
+export const authError = (page: Page): Locator => page.locator('[data-amplify-authenticator] [role="alert"]');
+
+/** The login page that leads on to `destination` (path + query + hash) after sign-in. */
+export const loginUrl = (destination: string): string => web(`/login?destination=${encodeURIComponent(destination)}`);
+
+/** Fills and submits the Authenticator's sign-in form on the login page showing now. */
+export const submitSignIn = async (page: Page, email: string, password: string) => {
   await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-  await page.getByTestId('login-submit').click();
+  await page.getByTestId('login-password').fill(password);
+  await authSubmit(page).click();
+};
+
+/**
+ * Signs in with a demo account through the login page that leads on to `destination`. /dashboard is open to
+ * guests, so the test opens the login page itself rather than waiting to be sent there.
+ */
+export const signInAs = async (page: Page, email: DemoEmail, destination: string) => {
+  await page.goto(loginUrl(destination));
+  await submitSignIn(page, email, DEMO_PASSWORD);
 };
 
 /** Lists are paged and other tests add rows too: loads further pages until the row shows. */

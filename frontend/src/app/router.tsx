@@ -16,7 +16,10 @@ import { ParametersPage } from '../features/system/parameters-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
 
-/** Every screen of the app. Guests reach only /login; /admin needs Employees or Administrators. */
+/**
+ * Every screen of the app. Guests may browse /dashboard (spec §1: sign-in is not mandatory) and the login
+ * page; the object pages need a session; /admin needs Employees or Administrators.
+ */
 export const createRouter = () =>
   createBrowserRouter([
     { path: '/login', element: <LoginPage /> },
@@ -24,35 +27,35 @@ export const createRouter = () =>
     { path: '/invites/:id', element: <InvitePage /> },
     { path: '/', element: <Navigate to="/dashboard" replace /> },
     {
-      element: <RequireSession />,
+      element: <AppLayout />,
       children: [
+        { path: '/dashboard', element: <DashboardPage /> },
         {
-          element: <AppLayout />,
+          element: <RequireSession />,
           children: [
-            { path: '/dashboard', element: <DashboardPage /> },
             { path: '/dashboard/devices/:id', element: <DevicePage /> },
             { path: '/dashboard/organizations/:id', element: <OrganizationPage /> },
             { path: '/dashboard/campaigns/:id', element: <CampaignPage /> },
             { path: '/dashboard/people/:id', element: <ProfilePage /> },
-            {
-              path: '/admin',
-              element: <RequireStaff />,
-              children: [
-                { index: true, element: <AdminHomePage /> },
-                { path: 'parameters', element: <ParametersPage /> },
-                { path: 'relations', element: <RelationsPage /> },
-                // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
-                // screens, where staff pass every rule.
-                { path: 'devices/:id', element: <DevicePage /> },
-                { path: 'organizations/:id', element: <OrganizationPage /> },
-                { path: 'campaigns/:id', element: <CampaignPage /> },
-            { path: 'people', element: <PeoplePage /> },
-            { path: 'people/:id', element: <PersonAdminPage /> },
-              ],
-            },
-            { path: '*', element: <NotFoundPage /> },
           ],
         },
+        {
+          path: '/admin',
+          element: <RequireStaff />,
+          children: [
+            { index: true, element: <AdminHomePage /> },
+            { path: 'parameters', element: <ParametersPage /> },
+            { path: 'relations', element: <RelationsPage /> },
+            // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
+            // screens, where staff pass every rule.
+            { path: 'devices/:id', element: <DevicePage /> },
+            { path: 'organizations/:id', element: <OrganizationPage /> },
+            { path: 'campaigns/:id', element: <CampaignPage /> },
+            { path: 'people', element: <PeoplePage /> },
+            { path: 'people/:id', element: <PersonAdminPage /> },
+          ],
+        },
+        { path: '*', element: <NotFoundPage /> },
       ],
     },
   ]);

@@ -1,7 +1,11 @@
+import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { LOGOUT_STORAGE_KEY, onSessionExpired, readSessionUser, signOutHere } from './auth';
+import { LOGOUT_STORAGE_KEY, onSessionExpired, readSession, signOutHere } from './auth';
+import { clearIdentityCache } from './identity-cache';
 import type { SessionEnd } from './navigation';
+import { clearSessionStart, markSessionStart, readSessionStart } from './session-cookie';
+import { sessionVerdict } from './session-rules';
 import type { SessionUser } from './session-user';
 
 export type SessionState =
@@ -13,15 +17,27 @@ interface SessionContextValue {
   state: SessionState;
   /** Re-reads the tokens, e.g. right after sign-in. */
   refresh: () => Promise<SessionUser | undefined>;
-  signOut: () => Promise<void>;
+  /** Signs out here and in the other tabs; `global` also revokes the refresh tokens of every device. */
+  signOut: (options?: { global?: boolean }) => Promise<void>;
 }
 
 const SessionContext = createContext<SessionContextValue | undefined>(undefined);
 
+/** How often an open page checks that its session cookie (spec §9: 7 days) still stands. */
+const SESSION_CHECK_MS = 60_000;
+
+/** Clears this browser's tokens without telling other tabs: they share the cookies and end on their own. */
+const forgetTokens = async () => {
+  clearSessionStart();
+  clearIdentityCache(localStorage);
+  await amplifySignOut().catch(() => undefined);
+};
+
 /**
- * Holds who is signed in. The session ends (spec §2, §8) on sign-out here, on sign-out in another tab
- * (the logout timestamp in local storage), when Amplify cannot refresh the tokens, and when the API
- * answers 401; the route guard then sends the user to the login page with the matching reason.
+ * Holds who is signed in. The session ends (spec §2, §8, §9) on sign-out here, on sign-out in another tab
+ * (the logout timestamp in local storage), when Amplify cannot refresh the tokens, when the session cookie
+ * is gone or older than 7 days, and when the API answers 401. A session that ends on its own is marked
+ * `session-expired`; the app then sends the user to the login page with the destination and the reason.
  */
 export const SessionProvider = ({ children }: { children: ReactNode }) => {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
@@ -32,9 +48,17 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
 
   const refresh = useCallback(async () => {
     try {
-      const user = await readSessionUser();
-      setState(user ? { status: 'signed-in', user } : { status: 'guest' });
-      return user;
+      const session = await readSession();
+      if (session.status === 'signed-in') {
+        setState({ status: 'signed-in', user: session.user });
+        return session.user;
+      }
+      if (session.status === 'expired') {
+        // Tokens first, state second: the login page must not find the old tokens and think the user is in.
+        await forgetTokens();
+        setState({ status: 'guest', ended: 'session-expired' });
+      } else setState((s) => (s.status === 'guest' ? s : { status: 'guest' }));
+      return undefined;
     } catch {
       setState({ status: 'guest' });
       return undefined;
@@ -43,9 +67,11 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
 
   const end = useCallback(async (ended: SessionEnd) => {
     if (stateRef.current.status !== 'signed-in') return;
+    // Ends once, however many signals arrive (a 401 from each call in flight, the timer, a Hub event).
+    stateRef.current = { status: 'guest', ended };
+    // Another tab already cleared the shared token cookies; only a session ending here needs clearing.
+    if (ended === 'session-expired') await forgetTokens();
     setState({ status: 'guest', ended });
-    // Another tab already cleared the shared token storage; only a session ending here needs clearing.
-    if (ended !== 'signed-out-elsewhere') await signOutHere().catch(() => undefined);
   }, []);
 
   useEffect(() => {
@@ -53,6 +79,10 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     const stopHub = Hub.listen('auth', ({ payload }) => {
       switch (payload.event) {
         case 'signedIn':
+          // Every completed sign-in (password, MFA, new password, auto sign-in after sign-up) starts a session.
+          markSessionStart();
+          void refresh();
+          break;
         case 'tokenRefresh':
           void refresh();
           break;
@@ -68,18 +98,33 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     const onStorage = (event: StorageEvent) => {
       if (event.key === LOGOUT_STORAGE_KEY && event.newValue) void end('signed-out-elsewhere');
     };
+    const check = () => {
+      if (stateRef.current.status !== 'signed-in') return;
+      if (sessionVerdict({ hasTokens: true, startedAt: readSessionStart(), now: Date.now() }) === 'expired') {
+        void end('session-expired');
+      }
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') check();
+    };
+    const timer = window.setInterval(check, SESSION_CHECK_MS);
     window.addEventListener('storage', onStorage);
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopHub();
       stopExpiry();
+      window.clearInterval(timer);
       window.removeEventListener('storage', onStorage);
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, [refresh, end]);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async (options?: { global?: boolean }) => {
     setState({ status: 'guest', ended: 'signed-out' });
+    // The next person on this browser must not see this user's cached record.
+    clearIdentityCache(localStorage);
     // Amplify clears the local tokens even when revoking them fails; the user is signed out here either way.
-    await signOutHere().catch((error: unknown) => console.warn('Sign-out did not complete cleanly', error));
+    await signOutHere(options).catch((error: unknown) => console.warn('Sign-out did not complete cleanly', error));
   }, []);
 
   const value = useMemo(() => ({ state, refresh, signOut }), [state, refresh, signOut]);
@@ -97,4 +142,10 @@ export const useSignedInUser = (): SessionUser => {
   const { state } = useSession();
   if (state.status !== 'signed-in') throw new Error('useSignedInUser needs a signed-in session');
   return state.user;
+};
+
+/** The signed-in user, or undefined for a guest (and while the session loads): for pages guests may see. */
+export const useOptionalUser = (): SessionUser | undefined => {
+  const { state } = useSession();
+  return state.status === 'signed-in' ? state.user : undefined;
 };

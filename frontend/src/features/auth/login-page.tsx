@@ -1,98 +1,99 @@
-import { type FormEvent, useId, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
-import { MESSAGES } from '../../../../shared/messages';
-import { signInWithPassword } from '../../lib/auth';
-import { errorMessage } from '../../lib/error-message';
+import { Authenticator, type AuthenticatorProps } from '@aws-amplify/ui-react';
+import '@aws-amplify/ui-react/styles.css';
+import { useMemo } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { authFlowType } from '../../lib/auth';
 import { safeDestination } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
+import { createAuthServices } from './auth-services';
+
+type Screen = 'signIn' | 'signUp' | 'forgotPassword';
+const SCREENS: readonly Screen[] = ['signIn', 'signUp', 'forgotPassword'];
 
 /**
- * `/login?destination=…&reason=…`: e-mail and password. After sign-in the user goes to the destination
- * when it is a same-origin path, else to the dashboard.
+ * The fields the Authenticator shows, with stable test ids on the inputs (the Authenticator passes unknown
+ * options through to the input element). `isRequired: false` turns off the browser's own "fill in this
+ * field" bubble, so an empty field reaches our services and the user reads the spec's message instead.
+ */
+const field = (testId: string, extra: Record<string, unknown> = {}) => ({
+  isRequired: false,
+  'data-testid': testId,
+  ...extra,
+});
+
+const FORM_FIELDS = {
+  signIn: {
+    username: field('login-email'),
+    password: field('login-password', { autocomplete: 'current-password' }),
+  },
+  signUp: {
+    email: field('signup-email', { order: 1 }),
+    password: field('signup-password', { order: 2 }),
+    confirm_password: field('signup-confirm-password', { order: 3 }),
+  },
+  confirmSignUp: { confirmation_code: field('confirm-code') },
+  confirmSignIn: { confirmation_code: field('login-code') },
+  forceNewPassword: {
+    password: field('new-password'),
+    confirm_password: field('new-password-confirm'),
+  },
+  forgotPassword: { username: field('forgot-email') },
+  confirmResetPassword: {
+    confirmation_code: field('reset-code'),
+    password: field('reset-password'),
+    confirm_password: field('reset-password-confirm'),
+  },
+} as unknown as AuthenticatorProps['formFields'];
+
+/**
+ * `/login?destination=…&reason=…[&screen=signUp|forgotPassword]`: every sign-in flow through Amplify's
+ * Authenticator (sign in, TOTP code, forced new password, sign up with its code and resend, forgot password
+ * and its confirmation), with the product's services around Amplify's calls (auth flow from the runtime
+ * configuration, spec messages, retries). Once signed in, the user goes on to the destination when it is a
+ * same-origin path (path + query + hash), else to the dashboard.
  */
 export const LoginPage = () => {
-  const { state, refresh } = useSession();
+  const { state } = useSession();
   const [params] = useSearchParams();
   const destination = safeDestination(params.get('destination'));
   const reason = loginReasonText(params.get('reason'));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const errorId = useId();
+  const screenParam = params.get('screen');
+  const initialState = SCREENS.find((s) => s === screenParam) ?? 'signIn';
+  // Amplify's calls are typed with an overload that takes a context first; the Authenticator never passes one.
+  const services = useMemo(
+    () => createAuthServices({ authFlowType: authFlowType() }) as unknown as AuthenticatorProps['services'],
+    [],
+  );
 
-  // Signed in (already, or just now through refresh below): go on to where the user was heading.
+  // Signed in (already, or just now: the session hears Amplify's signedIn event): go on to the destination.
   if (state.status === 'signed-in') return <Navigate to={destination} replace />;
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const username = email.trim();
-    if (!username) return setError(MESSAGES.usernameEmpty);
-    if (!password) return setError(MESSAGES.passwordEmpty);
-    setError(undefined);
-    setBusy(true);
-    try {
-      const result = await signInWithPassword(username, password);
-      if (result.isSignedIn) await refresh();
-      else setError(UI_MESSAGES.unsupportedSignInStep(result.nextStep.signInStep));
-    } catch (failure) {
-      // A session left over from another tab: use it instead of failing.
-      if (failure instanceof Error && failure.name === 'UserAlreadyAuthenticatedException') await refresh();
-      else setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <main className="login">
-      <form className="card login-card" onSubmit={submit} noValidate aria-describedby={error ? errorId : undefined}>
-        <h1>Sign in</h1>
-        <p className="muted">Device Data Platform</p>
+      <div className="login-panel" data-testid="login-page">
+        <h1>Device Data Platform</h1>
         {reason && (
           <p className="notice" role="status" data-testid="login-reason">
             {reason}
           </p>
         )}
-        <div className="field">
-          <label htmlFor="login-email">E-mail</label>
-          <input
-            id="login-email"
-            data-testid="login-email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            disabled={busy}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">Password</label>
-          <input
-            id="login-password"
-            data-testid="login-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-            disabled={busy}
-          />
-        </div>
-        {error && (
-          <p id={errorId} className="error" role="alert" data-testid="login-error">
-            {error}
+        <Authenticator
+          initialState={initialState}
+          loginMechanisms={['email']}
+          services={services}
+          formFields={FORM_FIELDS}
+        >
+          <p className="muted" data-testid="login-signing-in">
+            {UI_MESSAGES.signingIn}
           </p>
-        )}
-        <button type="submit" className="primary" data-testid="login-submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+        </Authenticator>
+        <p className="muted small login-guest">
+          <Link to="/dashboard" data-testid="login-browse-as-guest">
+            {UI_MESSAGES.browseAsGuest}
+          </Link>
+        </p>
+      </div>
     </main>
   );
 };

@@ -2,7 +2,10 @@ import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
-import { useSignedInUser } from '../../lib/session';
+import { useOptionalUser } from '../../lib/session';
+import type { SessionUser } from '../../lib/session-user';
+import { UI_MESSAGES } from '../../lib/ui-messages';
+import { SignInPrompt } from '../auth/sign-in-prompt';
 import { DashboardInvites } from '../invites/dashboard-invites';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
@@ -11,9 +14,25 @@ import { LoadMore } from '../relations/relation-table';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { usePagedRelations } from '../relations/use-paged-relations';
 
-/** `/dashboard`: who is signed in, and the devices, organizations and campaigns they belong to. */
+/**
+ * `/dashboard`, open to guests (spec §1: sign-in is not mandatory): public content for everyone; who is
+ * signed in and the devices, organizations and campaigns they belong to, or a sign-in link for a guest.
+ */
 export const DashboardPage = () => {
-  const user = useSignedInUser();
+  const user = useOptionalUser();
+  if (!user) {
+    return (
+      <section className="page" data-testid="dashboard-guest">
+        <h1>Welcome</h1>
+        <p>{UI_MESSAGES.guestDashboard}</p>
+        <SignInPrompt what="your devices, organizations and campaigns" />
+      </section>
+    );
+  }
+  return <MyDashboard user={user} />;
+};
+
+const MyDashboard = ({ user }: { user: SessionUser }) => {
   const relations = useApi('relations');
   const load = useCallback<PageLoader>(
     (cursor) => relations.listByReferentId({ params: { id: user.id, x: DEFAULT_PAGE_SIZE }, query: { cursor } }),
