@@ -44,6 +44,8 @@ describe('runtime configuration', () => {
     for (const part of ['"Key\\":\\"runtime-config.json', 'USER_SRP_AUTH', 'apiBaseUrls', 'userPoolClientId']) {
       expect(create).toContain(part);
     }
+    // Spec §9: the session and token cookies are same-site strict and secure in the cloud.
+    expect(create).toMatch(/cookies\W+secure\W+true\W+sameSite\W+strict/);
     // The shape itself is checked by the compiler (`satisfies RuntimeConfig`); the schema names the fields.
     expect(Object.keys(RuntimeConfig.shape)).toEqual(expect.arrayContaining(['env', 'region', 'apiBaseUrls', 'auth']));
   });
