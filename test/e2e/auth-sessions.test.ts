@@ -1,0 +1,86 @@
+import { pagePerTest, signInAs, submitSignIn, web } from '../support/browser';
+
+const testPage = pagePerTest();
+
+const SESSION_COOKIE = 'ddp.session-started';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe('end to end: sessions (spec §2, §9)', () => {
+  it('keeps tokens in 1-year cookies and marks the session start with a 7-day cookie', async () => {
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/dashboard');
+    await page.getByTestId('header-user').waitFor();
+    const cookies = await page.context().cookies();
+    const now = Date.now() / 1000;
+
+    const session = cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(session).toMatchObject({ path: '/', sameSite: 'Lax', secure: false });
+    expect(session.expires - now).toBeGreaterThan(7 * 86400 - 120);
+    expect(session.expires - now).toBeLessThanOrEqual(7 * 86400);
+
+    const refresh = cookies.find((c) => c.name.endsWith('.refreshToken'))!;
+    expect(refresh).toMatchObject({ path: '/', sameSite: 'Lax', secure: false });
+    expect(refresh.expires - now).toBeGreaterThan(364 * 86400);
+  });
+
+  it('ends a session whose session cookie is gone: login with the reason, then back to the page', async () => {
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/dashboard');
+    await page.getByTestId('header-user').waitFor();
+
+    await page.context().clearCookies({ name: SESSION_COOKIE });
+    const destination = '/dashboard/devices/demo-device-1?view=members&from=e2e#holders';
+    await page.goto(web(destination));
+
+    await page.waitForURL(
+      (url) =>
+        url.pathname === '/login' &&
+        url.searchParams.get('destination') === destination &&
+        url.searchParams.get('reason') === 'session-expired',
+    );
+    expect(await page.getByTestId('login-reason').textContent()).toBe('Your session expired. Please sign in again.');
+    // The tokens were cleared with the session: the user is a guest until they sign in again.
+    expect((await page.context().cookies()).some((c) => c.name.endsWith('.accessToken'))).toBe(false);
+
+    await submitSignIn(page, 'user@example.com', 'Local-Demo-Passw0rd');
+    await page.waitForURL(web(destination));
+    await page.getByTestId('header-user').waitFor();
+  });
+
+  it('ends a session that started more than 7 days ago', async () => {
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/dashboard');
+    await page.getByTestId('header-user').waitFor();
+    const url = new URL(web());
+    await page
+      .context()
+      .addCookies([{ name: SESSION_COOKIE, value: String(Date.now() - 8 * DAY_MS), domain: url.hostname, path: '/' }]);
+
+    await page.goto(web('/dashboard?again=1'));
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('reason') === 'session-expired');
+    expect(new URL(page.url()).searchParams.get('destination')).toBe('/dashboard?again=1');
+  });
+
+  it('signs out the other tabs when one tab signs out', async () => {
+    const first = testPage();
+    await signInAs(first, 'user@example.com', '/dashboard');
+    await first.getByTestId('header-user').waitFor();
+
+    const second = await first.context().newPage();
+    await second.goto(web('/dashboard?tab=2'));
+    await second.getByTestId('header-user').waitFor();
+
+    await first.getByTestId('sign-out').click();
+    await first.getByTestId('header-sign-in').waitFor();
+
+    await second.waitForURL(
+      (u) =>
+        u.pathname === '/login' &&
+        u.searchParams.get('reason') === 'signed-out' &&
+        u.searchParams.get('destination') === '/dashboard?tab=2',
+    );
+    expect(await second.getByTestId('login-reason').textContent()).toBe(
+      'You signed out in another tab. Please sign in again.',
+    );
+  });
+});
