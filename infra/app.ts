@@ -102,7 +102,6 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     description: `device-data ${envName}: one REST API and Lambda per service area`,
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
-    buckets: data.buckets,
     jobsQueue: messaging.queues.jobs,
     userPool: auth.userPool,
     webClient: auth.webClient,

@@ -1,13 +1,12 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -163,10 +162,21 @@ export class ServiceFunction extends Construct {
     );
   }
 
-  /** Lets the function read and write the bucket's objects, and tells it the bucket's name through `envVar`. */
-  readWriteBucket(bucket: IBucket, envVar: string): void {
-    bucket.grantReadWrite(this.lambda);
-    this.lambda.addEnvironment(envVar, bucket.bucketName);
+  /**
+   * Lets the function read and write the objects of the bucket named `bucketName`, and tells it the name
+   * through `envVar`. The ARN is spelled from the name (bucket names are fixed per environment, spec §9), so
+   * the grant needs no cross-stack reference and cdk-nag can be told exactly which wildcard it allows.
+   */
+  readWriteBucket(bucketName: string, envVar: string): void {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
+    // CDK's grantReadWrite adds wildcard actions (s3:Abort*, s3:GetObject*, …); these are the ones used.
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: [...OBJECT_ACTIONS], resources: [`${bucketArn}/*`] }));
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
+    this.lambda.addEnvironment(envVar, bucketName);
+    Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
+      reason: "Any object of this one bucket, which holds only what the function's own area writes there.",
+    });
   }
 
   /** Lets the function send jobs to the queue, and tells it the queue's URL through `envVar`. */
@@ -189,6 +199,8 @@ export class ServiceFunction extends Construct {
     this.lambda.addEnvironment('MAIL_FROM', from);
   }
 }
+
+const OBJECT_ACTIONS = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] as const;
 
 /** What the users area does to the pool; no pool configuration, no user-pool-wide deletion. */
 const USER_POOL_ADMIN_ACTIONS = [

@@ -1,16 +1,16 @@
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
-import { BUCKETS, type BucketKey, QUEUES } from '../definitions/storage';
+import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import type { ServiceFunction } from './service-function';
 
 /** Everything a service area's functions may be granted, created by the data, auth and messaging stacks. */
 export interface ServiceResourceRefs {
+  envName: EnvName;
   tables: Record<TableKey, ITable>;
-  buckets: Record<BucketKey, IBucket>;
   jobsQueue: IQueue;
   userPool: IUserPool;
   mail: { identityArn: string; from: string };
@@ -37,7 +37,9 @@ export const grantServiceResources = (
   // Every signed-in request is checked against the caller's session record (http-area's session guard).
   if (sessionCheck && !resources.tables.includes(SESSION_TABLE)) readOnly.add(SESSION_TABLE);
   for (const table of readOnly) fn.readTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
-  for (const bucket of resources.buckets ?? []) fn.readWriteBucket(refs.buckets[bucket], BUCKETS[bucket].envVar);
+  for (const bucket of resources.buckets ?? []) {
+    fn.readWriteBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
+  }
   if (resources.jobs) fn.sendJobs(refs.jobsQueue, QUEUES.jobs.envVar);
   if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
   if (resources.email) {

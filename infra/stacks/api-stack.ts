@@ -7,13 +7,11 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { handlerEntry, SCHEDULED_JOBS, SERVICE_RESOURCES } from '../definitions/services';
-import type { BucketKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
@@ -26,7 +24,6 @@ export interface ApiStackProps extends StackProps {
   /** Folder holding `package.json`, `package-lock.json` and the `functions/` sources. */
   projectRoot: string;
   tables: Record<TableKey, ITable>;
-  buckets: Record<BucketKey, IBucket>;
   jobsQueue: IQueue;
   userPool: IUserPool;
   webClient: IUserPoolClient;
@@ -73,8 +70,8 @@ export class ApiStack extends Stack {
 
     const corsOrigins = [props.webOrigin, ...settings.extraCorsOrigins];
     const refs: ServiceResourceRefs = {
+      envName: settings.name,
       tables: props.tables,
-      buckets: props.buckets,
       jobsQueue: props.jobsQueue,
       userPool: props.userPool,
       mail: props.mail,

@@ -187,7 +187,9 @@ describe('scheduled jobs', () => {
         String(r.Properties.Description).includes(job.name),
       );
       expect(rules).toHaveLength(1);
-      expect(rules[0]!.Properties.ScheduleExpression).toBe(`rate(${job.everyMinutes} minutes)`);
+      // CDK spells whole hours as hours.
+      const minutes = /^rate\((\d+) (minutes?|hours?)\)$/.exec(String(rules[0]!.Properties.ScheduleExpression));
+      expect(minutes && Number(minutes[1]) * (minutes[2]!.startsWith('hour') ? 60 : 1)).toBe(job.everyMinutes);
       const [functionId, fn] = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).find(([, f]) =>
         String(f.Properties.Description).includes(`the ${job.name} job`),
       )!;
