@@ -25,6 +25,7 @@ import { startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
 import { DEFAULT_PORTS, type Ports } from './ports';
 import { type LocalRule, startRuleBridge } from './rule-bridge';
+import { startScheduler } from './scheduler';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
 import type { StackInfo } from './stack-info';
 import { startWeb } from './web';
@@ -163,6 +164,11 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       });
       stoppers.push(poller.stop);
     }
+    const scheduler = await startScheduler({
+      rootDir: options.rootDir,
+      onError: (job, error) => console.error(`Job ${job}:`, error),
+    });
+    stoppers.push(scheduler.stop);
     const rules: LocalRule[] = [];
     for (const rule of IOT_RULES) {
       const { handler } = (await import(pathToFileURL(path.join(options.rootDir, rule.entry)).href)) as {

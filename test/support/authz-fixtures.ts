@@ -1,4 +1,5 @@
 import type { AreaName } from '../../shared/contracts/areas';
+import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
@@ -124,5 +125,5 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     delete: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
-  users: { ...PEOPLE_FIXTURES },
+  users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
 };
