@@ -115,6 +115,20 @@ describe('the compatibility targets composed into cognito-local', () => {
     ).rejects.toMatchObject({ message });
   });
 
+  it('offers the new-password challenge only for the right temporary password', async () => {
+    const { user, router, upstream } = setup();
+    user.UserStatus = 'FORCE_CHANGE_PASSWORD';
+    const signIn = (password: string) =>
+      router('InitiateAuth')(ctx, {
+        ClientId: 'web',
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: 'ada@example.com', PASSWORD: password },
+      });
+    await expect(signIn('wrong')).rejects.toMatchObject({ message: 'Incorrect username or password.' });
+    expect(upstream).not.toHaveBeenCalled();
+    await expect(signIn('x')).resolves.toBeDefined();
+  });
+
   it('resets a password: the user must reset, and the code goes out by e-mail', async () => {
     const { router, pool, messages } = setup();
     await router('AdminResetUserPassword')(ctx, { UserPoolId: 'local_pool', Username: 'ada@example.com' });

@@ -109,6 +109,10 @@ export const withCompatTargets = (
     const user =
       typeof parameters.USERNAME === 'string' ? await pool.getUserByUsername(ctx, parameters.USERNAME) : null;
     if (user?.Enabled === false) throw fault('NotAuthorizedException', MESSAGES.disabled);
+    // cognito-local offers the new-password challenge before it checks the (temporary) password.
+    if (user?.UserStatus === 'FORCE_CHANGE_PASSWORD' && user.Password !== parameters.PASSWORD) {
+      throw fault('NotAuthorizedException', MESSAGES.badCredentials);
+    }
   };
 
   /**
