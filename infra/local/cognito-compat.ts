@@ -54,12 +54,10 @@ export interface CognitoCompatOptions {
   port: number;
   /** cognito-local's private URL; set once it has started (it needs our URL as its token issuer first). */
   upstream?: string;
-  /** The local pool; set once the bootstrap has created or found it. */
-  userPoolId?: string;
 }
 
 export const startCognitoCompat = async (options: CognitoCompatOptions) => {
-  const state = { upstream: options.upstream, userPoolId: options.userPoolId };
+  const state = { upstream: options.upstream };
 
   const call = async (target: string, body: Body): Promise<Body> => {
     const response = await fetch(`${state.upstream}/`, {
@@ -160,16 +158,13 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
   });
   const port = await listen(server, options.port);
   const url = `http://localhost:${port}`;
-  const emulator: Emulator & { setUpstream: (u: string) => void; setUserPool: (id: string) => void } = {
+  const emulator: Emulator & { setUpstream: (u: string) => void } = {
     name: 'cognito',
     url,
     healthy: async () => Boolean(state.upstream) && (await fetch(`${url}/health`)).ok,
     stop: () => closeServer(server),
     setUpstream: (upstream) => {
       state.upstream = upstream;
-    },
-    setUserPool: (id) => {
-      state.userPoolId = id;
     },
   };
   return emulator;

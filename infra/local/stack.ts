@@ -99,7 +99,6 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const buckets = await createBuckets(fauxqs.s3, ENV);
     const queues = createQueues(fauxqs.createQueue, ENV);
     const { userPoolId, clientId } = await createUserPool(cognitoClient, ENV);
-    cognito.setUserPool(userPoolId);
     if (firstStart) {
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
