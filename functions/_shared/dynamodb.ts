@@ -1,7 +1,18 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/** A Put guarded by its condition. @returns false when the condition did not hold (nothing was written) */
+export const putIf = async (db: DynamoDBDocumentClient, input: PutCommandInput): Promise<boolean> => {
+  try {
+    await db.send(new PutCommand(input));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
 
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;

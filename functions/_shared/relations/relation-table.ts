@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Relation } from '../../../shared/contracts/relations';
 import type { RelationType } from '../../../shared/relations/relation-types';
-import { batchGetAll, isConditionFailure } from '../dynamodb';
+import { batchGetAll, isConditionFailure, putIf } from '../dynamodb';
 
 /** Which end of a relation a lookup starts from. */
 export type RelationSide = 'referrer' | 'referent';
@@ -121,21 +121,8 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     },
 
     /** @returns false when the same (type, referrer, referent) exists */
-    create: async (relation: Relation): Promise<boolean> => {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: toItem(relation),
-            ConditionExpression: 'attribute_not_exists(id)',
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    create: (relation: Relation): Promise<boolean> =>
+      putIf(db, { TableName: tableName, Item: toItem(relation), ConditionExpression: 'attribute_not_exists(id)' }),
 
     /** Writes the relation whether or not it exists: restores one whose removal had to be undone. */
     put: async (relation: Relation): Promise<void> => {

@@ -2,13 +2,12 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { isConditionFailure } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
@@ -28,17 +27,8 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
   },
 
   /** @returns false when the id already exists */
-  create: async (parameter: Parameter): Promise<boolean> => {
-    try {
-      await db.send(
-        new PutCommand({ TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
+  create: (parameter: Parameter): Promise<boolean> =>
+    putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
 
   /** @returns undefined when the id does not exist */
   update: async (id: string, value: Parameter['value'], updated: number): Promise<Parameter | undefined> => {

@@ -2,12 +2,11 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Invite } from '../../../shared/contracts/users';
-import { isConditionFailure } from '../../_shared/dynamodb';
+import { putIf } from '../../_shared/dynamodb';
 
 type Key = Record<string, unknown>;
 
@@ -92,42 +91,20 @@ export const createInviteStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     },
 
     /** @returns false when an invite with this id exists already */
-    create: async (invite: Invite): Promise<boolean> => {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: toItem(invite),
-            ConditionExpression: 'attribute_not_exists(id)',
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    create: (invite: Invite): Promise<boolean> =>
+      putIf(db, { TableName: tableName, Item: toItem(invite), ConditionExpression: 'attribute_not_exists(id)' }),
 
     /**
      * Writes the invite if nobody changed it since it was read (`updated` is the version).
      * @returns false when it changed or vanished in between
      */
-    save: async (invite: Invite, readVersion: number): Promise<boolean> => {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: toItem(invite),
-            ConditionExpression: 'attribute_exists(id) AND updated = :read',
-            ExpressionAttributeValues: { ':read': readVersion },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    save: (invite: Invite, readVersion: number): Promise<boolean> =>
+      putIf(db, {
+        TableName: tableName,
+        Item: toItem(invite),
+        ConditionExpression: 'attribute_exists(id) AND updated = :read',
+        ExpressionAttributeValues: { ':read': readVersion },
+      }),
 
     remove: async (id: string): Promise<void> => {
       await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));

@@ -2,14 +2,13 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { UserRecord } from '../../../shared/contracts/users';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetAll, isConditionFailure } from '../../_shared/dynamodb';
+import { batchGetAll, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 /** The stored record: the contract's User plus what the store keeps for its indexes and one-off notices. */
@@ -91,41 +90,20 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
       created: user.now,
       updated: user.now,
     };
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: toItem(record),
-          ConditionExpression: 'attribute_not_exists(id)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return putIf(db, { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(id)' });
   },
 
   /**
    * Writes the whole record if nobody changed it since it was read (`updated` is the version).
    * @returns false when the record changed or vanished in between; the caller reads again or reports 409
    */
-  save: async (user: StoredUser, readVersion: number): Promise<boolean> => {
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: toItem(user),
-          ConditionExpression: 'attribute_exists(id) AND updated = :read',
-          ExpressionAttributeValues: { ':read': readVersion },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
+  save: (user: StoredUser, readVersion: number): Promise<boolean> =>
+    putIf(db, {
+      TableName: tableName,
+      Item: toItem(user),
+      ConditionExpression: 'attribute_exists(id) AND updated = :read',
+      ExpressionAttributeValues: { ':read': readVersion },
+    }),
 
   findIdsByEmail: async (email: string): Promise<string[]> => {
     const result = await db.send(
