@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { identityCache } from '../../lib/identity-cache';
 import { useSignedInUser } from '../../lib/session';
+import { AccountSecurity } from '../auth/account-security';
 import { InvitesPanel } from '../invites/invites-panel';
 import { ErrorAlert } from '../relations/relation-fields';
 import { AuthEventsPanel } from './auth-events-panel';
@@ -86,6 +87,9 @@ const Profile = ({ id }: { id: string }) => {
                 identityCache().invalidate(id);
               }}
             />
+          </div>
+          <div className="panel">
+            <AccountSecurity />
           </div>
           <AuthEventsPanel userId={id} title="Your recent sign-ins" />
           <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
