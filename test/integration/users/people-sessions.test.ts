@@ -135,13 +135,14 @@ describe('names in paths', () => {
     expect(undefinedName.status).toBe(400);
     expect(undefinedName.message).toContain(MESSAGES.accountNameUndefined);
 
+    // One call at a time: a refusal made before its turn to be awaited would be an unhandled rejection.
     for (const call of [
-      admin.getUser({ params: { id: 'no-such-person' } }),
-      admin.getUserRecord({ params: { id: 'no-such-person' } }),
-      admin.disableUser({ params: { id: 'no-such-person' } }),
-      admin.adminUserGlobalSignOut({ params: { id: 'no-such-person' } }),
+      () => admin.getUser({ params: { id: 'no-such-person' } }),
+      () => admin.getUserRecord({ params: { id: 'no-such-person' } }),
+      () => admin.disableUser({ params: { id: 'no-such-person' } }),
+      () => admin.adminUserGlobalSignOut({ params: { id: 'no-such-person' } }),
     ]) {
-      const missing = await apiRejection(call);
+      const missing = await apiRejection(call());
       expect([missing.status, missing.message]).toEqual([404, MESSAGES.userMissing('no-such-person')]);
     }
   });
