@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
 import { useOptionalUser } from '../../lib/session';
 import type { SessionUser } from '../../lib/session-user';
 import { UI_MESSAGES } from '../../lib/ui-messages';
@@ -10,7 +11,6 @@ import { DashboardInvites } from '../invites/dashboard-invites';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
 import type { PageLoader } from '../relations/relation-list';
-import { LoadMore } from '../relations/relation-table';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { usePagedRelations } from '../relations/use-paged-relations';
 
@@ -98,7 +98,7 @@ const MyDashboard = ({ user }: { user: SessionUser }) => {
           </article>
         )}
       </div>
-      <LoadMore list={mine} testId="dashboard-load-more" />
+      <LoadMoreButton list={mine} testId="dashboard-load-more" />
     </section>
   );
 };

@@ -3,10 +3,11 @@ import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
 import { useAction } from '../../lib/use-action';
-import { DoneNote, LoadMoreButton } from '../people/paged-parts';
+import { type ListLoader, type PagedList, usePagedList } from '../../lib/use-paged-list';
+import { DoneNote } from '../people/paged-parts';
 import { When } from '../people/person-parts';
-import { type ListLoader, type PagedList, usePagedList } from '../people/use-paged-list';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import {
   checkContactInvite,

@@ -2,11 +2,11 @@ import { useCallback } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { ErrorAlert } from '../relations/relation-fields';
-import { LoadMoreButton } from './paged-parts';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { When } from './person-parts';
-import { type ListLoader, usePagedList } from './use-paged-list';
 
 const RESULT_TEXT: Record<AuthEvent['response'], string> = {
   Pass: 'Succeeded',

@@ -3,9 +3,11 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
 import { useAction } from '../../lib/use-action';
+import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { ErrorAlert } from '../relations/relation-fields';
-import { DoneNote, LoadMoreButton } from './paged-parts';
+import { DoneNote } from './paged-parts';
 import { PEOPLE_MESSAGES } from './people-messages';
 import {
   type PeopleSearch,
@@ -19,7 +21,6 @@ import {
 import { PersonActions, type PersonBusy } from './person-actions';
 import { EnabledText, GroupTags } from './person-parts';
 import { useGroupList } from './use-group-list';
-import { type ListLoader, usePagedList } from './use-paged-list';
 import './people.css';
 
 /**

@@ -127,12 +127,6 @@ export const STATUS_TEXT: Record<IdentityUser['status'], string> = {
 export const replacePerson = <P extends { id: string }>(shown: readonly P[], id: string, change: (p: P) => P): P[] =>
   shown.map((person) => (person.id === id ? change(person) : person));
 
-/** Adds a further page, dropping people already shown (a person can move between pages as lists change). */
-export const appendPeople = <P extends { id: string }>(shown: readonly P[], page: readonly P[]): P[] => {
-  const known = new Set(shown.map((p) => p.id));
-  return [...shown, ...page.filter((p) => !known.has(p.id))];
-};
-
 /** The typed confirmation of "delete now": the person's e-mail (or id when they have none), exactly. */
 export const deleteNowPhrase = (person: { id: string; email?: string }): string => person.email ?? person.id;
 

@@ -1,6 +1,6 @@
 import type { Relation } from '../../../../shared/contracts/relations';
 import { type RelationType, relationId } from '../../../../shared/relations/relation-types';
-import { appendRelations, removeRelation, replaceRelation, upsertRelation } from './relation-list';
+import { removeRelation, replaceRelation, upsertRelation } from './relation-list';
 
 const r = (type: RelationType, referentId: string, created = 1): Relation => ({
   id: relationId(type, 'dev-1', referentId),
@@ -11,15 +11,6 @@ const r = (type: RelationType, referentId: string, created = 1): Relation => ({
 });
 
 describe('the shown list of relations', () => {
-  it('appends a page, keeping rows already shown in place with their newer copy', () => {
-    expect(
-      appendRelations(
-        [r('device-user', 'new'), r('device-user', 'a')],
-        [r('device-user', 'a', 2), r('device-user', 'b')],
-      ),
-    ).toEqual([r('device-user', 'new'), r('device-user', 'a', 2), r('device-user', 'b')]);
-  });
-
   it('puts an added relation first and replaces a known one in place', () => {
     expect(upsertRelation([r('device-user', 'a')], r('device-user', 'b'))).toEqual([
       r('device-user', 'b'),

@@ -5,13 +5,6 @@ import type { Relation } from '../../../../shared/contracts/relations';
  * a role change is a new id that takes the old row's place.
  */
 
-/** Adds a further page; a relation already shown (e.g. one just added here) keeps its place. */
-export const appendRelations = (shown: readonly Relation[], page: readonly Relation[]): Relation[] => {
-  const fresh = new Map(page.map((r) => [r.id, r]));
-  const known = new Set(shown.map((r) => r.id));
-  return [...shown.map((r) => fresh.get(r.id) ?? r), ...page.filter((r) => !known.has(r.id))];
-};
-
 /** A new relation goes first, where the person who added it looks; a known one is replaced in place. */
 export const upsertRelation = (shown: readonly Relation[], saved: Relation): Relation[] =>
   shown.some((r) => r.id === saved.id) ? shown.map((r) => (r.id === saved.id ? saved : r)) : [saved, ...shown];

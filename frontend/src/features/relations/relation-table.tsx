@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Relation } from '../../../../shared/contracts/relations';
+import { LoadMoreButton } from '../../lib/load-more-button';
 import { guardedKindOf, objectPath } from './relation-groups';
 import type { PagedRelations } from './use-paged-relations';
 
@@ -35,19 +36,6 @@ export const DangerButton = ({
     {action}
   </button>
 );
-
-export const LoadMore = ({ list, testId }: { list: PagedRelations; testId: string }) =>
-  list.nextCursor && (
-    <button
-      type="button"
-      className="load-more"
-      data-testid={testId}
-      onClick={() => void list.loadMore()}
-      disabled={list.loading !== undefined}
-    >
-      {list.loading === 'more' ? 'Loading…' : 'Load more'}
-    </button>
-  );
 
 interface PagedTableProps {
   list: PagedRelations;
@@ -98,6 +86,6 @@ export const PagedTable = ({
         {empty}
       </p>
     )}
-    <LoadMore list={list} testId={loadMoreTestId} />
+    <LoadMoreButton list={list} testId={loadMoreTestId} />
   </>
 );

@@ -1,14 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../../lib/error-message';
-import { appendPeople } from './people-rules';
+import { errorMessage } from './error-message';
+import { appendPage, type ListLoader } from './paged-list';
 
-/** One page of a list: what the API answers (`page(...)` in the contracts). */
-export interface ListPage<T> {
-  items: T[];
-  nextCursor?: string;
-}
-
-export type ListLoader<T> = (cursor: string | undefined) => Promise<ListPage<T>>;
+export type { ListLoader, ListPage } from './paged-list';
 
 export interface PagedList<T> {
   items: T[];
@@ -71,7 +65,7 @@ export const usePagedList = <T extends { id: string }>(load: ListLoader<T> | und
     try {
       const page = await load(nextCursor);
       if (generation.current !== current) return;
-      setItems((shown) => appendPeople(shown, page.items));
+      setItems((shown) => appendPage(shown, page.items));
       setNextCursor(page.nextCursor);
     } catch (failure) {
       if (generation.current === current) setError(errorMessage(failure));
