@@ -1,6 +1,6 @@
 import { AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
-import { codeFromMail } from '../support/mail-codes';
+import { codeFromMail } from '../support/mail';
 import { cognitoClient, signIn, stack } from '../support/stack';
 import { createTestUser, freshEmail, TEST_PASSWORD } from '../support/users';
 

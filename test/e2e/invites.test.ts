@@ -1,5 +1,6 @@
 import { pagePerTest, submitSignIn, web } from '../support/browser';
-import { adminUsers, freshPerson, mailText, signInPerson, waitForMail } from './people-fixtures';
+import { mailText, waitForMail } from '../support/mail';
+import { adminUsers, freshPerson, signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
 

@@ -82,21 +82,3 @@ export const freshUser = async ({
 
 /** Waits past the current second: sign-out times compare with tokens' `auth_time`, which is whole seconds. */
 export const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100 - (Date.now() % 1_000)));
-
-export interface StoredMail {
-  destination: { to: string[] };
-  subject: string;
-  body: { text?: string; html?: string };
-  at: number;
-}
-
-/** The e-mails the local SES holds for an address, oldest first, waiting briefly until there are `count`. */
-export const mailsTo = async (address: string, count = 1, timeoutMs = 5_000): Promise<StoredMail[]> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { emails } = (await (await fetch(`${stack().endpoints.ses}/store`)).json()) as { emails: StoredMail[] };
-    const mails = emails.filter((m) => m.destination.to.some((to) => to.toLowerCase() === address.toLowerCase()));
-    if (mails.length >= count || Date.now() > deadline) return mails;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};

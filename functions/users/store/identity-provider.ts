@@ -21,7 +21,7 @@ import {
   ListUsersInGroupCommand,
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { AuthEvent, Group, IdentityUser } from '../../../shared/contracts/users';
+import { type AuthEvent, type Group, type IdentityUser, UserStatus } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { BadRequest, NotFound, ServiceUnavailable } from '../../_shared/errors';
 
@@ -48,16 +48,7 @@ const millis = (date: Date | undefined): number => (date ? date.getTime() : 0);
 const attribute = (attributes: AttributeType[] | undefined, name: string): string | undefined =>
   attributes?.find((a) => a.Name === name)?.Value || undefined;
 
-const STATUSES = new Set<string>([
-  'UNCONFIRMED',
-  'CONFIRMED',
-  'ARCHIVED',
-  'COMPROMISED',
-  'UNKNOWN',
-  'RESET_REQUIRED',
-  'FORCE_CHANGE_PASSWORD',
-  'EXTERNAL_PROVIDER',
-]);
+const STATUSES = new Set<string>(UserStatus.options);
 
 const toUser = (
   user: {

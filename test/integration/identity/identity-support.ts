@@ -53,32 +53,6 @@ export const refreshWith = (refreshToken: string) =>
     }),
   );
 
-interface StoredMail {
-  destination: { to: string[] };
-  subject: string;
-  body: { text?: string };
-  at: number;
-}
-
-/** Every e-mail the local SES holds for an address, oldest first (aws-ses-v2-local's store). */
-export const mailTo = async (address: string): Promise<StoredMail[]> => {
-  const response = await fetch(`${stack().endpoints.ses}/store`);
-  const { emails } = (await response.json()) as { emails: StoredMail[] };
-  return emails.filter((mail) => mail.destination.to.includes(address));
-};
-
-/** The code of the newest e-mail to an address, once there are at least `count` of them. */
-export const codeFromMail = async (address: string, count = 1): Promise<string> => {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const mails = await mailTo(address);
-    const code = mails.length >= count ? /\b(\d{6})\b/.exec(mails.at(-1)?.body.text ?? '')?.[1] : undefined;
-    if (code) return code;
-    if (Date.now() > deadline) throw new Error(`No e-mail #${count} with a code to ${address}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 /** The auth events the platform recorded for a person, newest first, read straight from the table. */
 export const recordedEvents = async (userId: string) =>
   (

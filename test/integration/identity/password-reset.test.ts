@@ -3,16 +3,9 @@ import {
   AdminResetUserPasswordCommand,
   ConfirmForgotPasswordCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { codeFromMail, mailTo } from '../../support/mail';
 import { cognitoClient, stack } from '../../support/stack';
-import {
-  codeFromMail,
-  freshUser,
-  mailTo,
-  PASSWORD,
-  passwordSignIn,
-  recordedEvents,
-  tokensOf,
-} from './identity-support';
+import { freshUser, PASSWORD, passwordSignIn, recordedEvents, tokensOf } from './identity-support';
 
 const NEW_PASSWORD = 'Second-Passw0rd-2';
 

@@ -1,7 +1,8 @@
 import { ConfirmSignUpCommand, ResendConfirmationCodeCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { codeFromMail, mailTo } from '../../support/mail';
 import { cognitoClient, documentClient, stack, uniqueId } from '../../support/stack';
-import { codeFromMail, freshUser, mailTo, passwordSignIn, recordedEvents } from './identity-support';
+import { freshUser, passwordSignIn, recordedEvents } from './identity-support';
 
 const resend = (email: string) =>
   cognitoClient().send(new ResendConfirmationCodeCommand({ ClientId: stack().auth.clientId, Username: email }));

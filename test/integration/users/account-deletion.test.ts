@@ -9,7 +9,7 @@ import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startScheduler } from '../../../infra/local/scheduler';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
-import { mailTo } from '../../support/mail-codes';
+import { mailsTo } from '../../support/mail';
 import { type FreshUser, freshUser, signInFresh } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { apiAs, apiRejection, cognitoClient, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
@@ -27,16 +27,6 @@ const probe = (person: FreshUser, token = person.token) => users(token).getUserR
 
 const identityOf = (person: FreshUser) =>
   cognitoClient().send(new AdminGetUserCommand({ UserPoolId: stack().auth.userPoolId, Username: person.email }));
-
-/** The e-mails to an address, waiting for the `count`th (the gateway answers after SES accepted it). */
-const mailsTo = async (email: string, count: number) => {
-  for (let i = 0; i < 50; i += 1) {
-    const mails = await mailTo(email);
-    if (mails.length >= count) return mails;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return mailTo(email);
-};
 
 describe('queueing and unqueueing a deletion', () => {
   it("queues (self): the person's token is refused at once, the sign-in disabled, the e-mail says 2 to 4 weeks", async () => {

@@ -1,7 +1,7 @@
 import { createRelationTable } from '../../../functions/_shared/relations/relation-table';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
-import { mailTo } from '../../support/mail-codes';
+import { mailsTo } from '../../support/mail';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { apiAs, apiRejection, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
@@ -10,15 +10,6 @@ import { apiAs, apiRejection, documentClient, stack, tokenOf, uniqueId } from '.
 
 const users = (token?: string) => apiAs('users', token);
 const relationsOf = () => createRelationTable({ db: documentClient(), tableName: stack().tables.relations! });
-
-const mailsTo = async (email: string, count: number) => {
-  for (let i = 0; i < 50; i += 1) {
-    const mails = await mailTo(email);
-    if (mails.length >= count) return mails;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return mailTo(email);
-};
 
 /** A fresh organization managed by a fresh person. */
 const managedOrganization = async () => {

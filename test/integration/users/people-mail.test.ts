@@ -2,7 +2,8 @@ import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { MESSAGES } from '../../../shared/messages';
-import { FRESH_PASSWORD, freshUser, mailsTo, signInFresh } from '../../support/people';
+import { mailsTo } from '../../support/mail';
+import { FRESH_PASSWORD, freshUser, signInFresh } from '../../support/people';
 import { apiAs, apiRejection, cognitoClient, stack, tokenOf, uniqueId } from '../../support/stack';
 
 /** What the people routes send and write: e-mail through the local SES, exports to the backups bucket. */
