@@ -66,7 +66,7 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
     });
   });
 
-  it('keys both by the sub when the account was created with its e-mail as user name', async () => {
+  it('keys both by the sub the tokens carry, whatever the event names the user', async () => {
     const deps = fakeDeps();
     await recordIdentityEvent({ ...signIn, userName: 'ada@example.com' }, deps);
     expect(deps.authEvents.record).toHaveBeenCalledWith(expect.objectContaining({ userId: 'ada-sub' }));

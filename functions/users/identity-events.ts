@@ -42,8 +42,7 @@ export const recordIdentityEvent = async (
 ): Promise<void> => {
   const time = now();
   const attributes = event.request.userAttributes;
-  // The user's id is the `sub` every token carries. In a pool signed into by e-mail the Cognito user name is
-  // the sub as well, but an account created with its e-mail as user name (the local demo accounts) keeps it.
+  // The user's id is the `sub` every token carries; in a pool signed into by e-mail it is the user name too.
   const userId = attributes.sub ?? event.userName;
   const email = attributes.email;
   const results = await Promise.allSettled([
