@@ -1,6 +1,6 @@
 import { AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
-import { codeFromMail } from '../support/mail';
+import { codeFromMail, waitForMail } from '../support/mail';
 import { cognitoClient, signIn, stack } from '../support/stack';
 import { createTestUser, freshEmail, TEST_PASSWORD } from '../support/users';
 
@@ -49,6 +49,8 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     // Automatic sign-in after the confirmation, then on to the destination with its query and hash.
     await page.waitForURL(web('/dashboard?welcome=1#relations'));
     await page.getByTestId('header-user').getByText(email).waitFor();
+    // The administrators hear of the new person.
+    await waitForMail('admin@example.com', (mail) => mail.subject.includes(email));
   });
 
   it('resets a forgotten password with the e-mailed code, then signs in with the new one', async () => {

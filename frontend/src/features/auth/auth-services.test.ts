@@ -49,6 +49,21 @@ describe('Authenticator services', () => {
     ]);
   });
 
+  it('reports a confirmed sign-up, and only a complete one', async () => {
+    const { amplify } = fakeAmplify({
+      confirmSignUp: [
+        { isSignUpComplete: false, nextStep: { signUpStep: 'CONFIRM_SIGN_UP' } },
+        { isSignUpComplete: true, nextStep: { signUpStep: 'COMPLETE_AUTO_SIGN_IN' } },
+      ],
+    });
+    let signedUp = 0;
+    const services = createAuthServices({ authFlowType: 'USER_PASSWORD_AUTH', amplify, onSignedUp: () => signedUp++ });
+    await services.handleConfirmSignUp({ username: 'a@example.com', confirmationCode: '123456' });
+    expect(signedUp).toBe(0);
+    await services.handleConfirmSignUp({ username: 'a@example.com', confirmationCode: '123456' });
+    expect(signedUp).toBe(1);
+  });
+
   it('refuses empty fields with the spec messages before calling anything', async () => {
     const { amplify, calls } = fakeAmplify();
     const services = createAuthServices({ authFlowType: 'USER_SRP_AUTH', amplify });

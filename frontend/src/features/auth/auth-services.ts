@@ -55,10 +55,13 @@ export const createAuthServices = ({
   authFlowType,
   amplify = AMPLIFY_AUTH,
   retry,
+  onSignedUp,
 }: {
   authFlowType: AuthFlowType;
   amplify?: AmplifyAuth;
   retry?: RetryOptions;
+  /** A sign-up was confirmed (the administrators are told once the new person is signed in). */
+  onSignedUp?: () => void;
 }) => {
   // The sign-in step the user is answering: a forced new password is a password, anything else a code.
   let signInStep: string | undefined;
@@ -101,9 +104,11 @@ export const createAuthServices = ({
       }),
 
     handleConfirmSignUp: (input: ConfirmSignUpInput) =>
-      speaking(() => {
+      speaking(async () => {
         requireFilled([[input.confirmationCode, MESSAGES.confirmationCodeEmpty]]);
-        return amplify.confirmSignUp({ ...input, confirmationCode: input.confirmationCode.trim() });
+        const result = await amplify.confirmSignUp({ ...input, confirmationCode: input.confirmationCode.trim() });
+        if (result.isSignUpComplete) onSignedUp?.();
+        return result;
       }),
 
     handleResendSignUpCode: (input: ResendSignUpCodeInput) =>

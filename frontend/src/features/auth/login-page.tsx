@@ -1,12 +1,14 @@
 import { Authenticator, type AuthenticatorProps } from '@aws-amplify/ui-react';
 import '@aws-amplify/ui-react/styles.css';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { apiClient } from '../../lib/api';
 import { authFlowType } from '../../lib/auth';
 import { safeDestination } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
 import { createAuthServices } from './auth-services';
+import { announceNewUser, rememberNewUser } from './new-user-notice';
 
 type Screen = 'signIn' | 'signUp' | 'forgotPassword';
 const SCREENS: readonly Screen[] = ['signIn', 'signUp', 'forgotPassword'];
@@ -62,9 +64,17 @@ export const LoginPage = () => {
   const initialState = SCREENS.find((s) => s === screenParam) ?? 'signIn';
   // Amplify's calls are typed with an overload that takes a context first; the Authenticator never passes one.
   const services = useMemo(
-    () => createAuthServices({ authFlowType: authFlowType() }) as unknown as AuthenticatorProps['services'],
+    () =>
+      createAuthServices({
+        authFlowType: authFlowType(),
+        onSignedUp: () => rememberNewUser(),
+      }) as unknown as AuthenticatorProps['services'],
     [],
   );
+  const signedInId = state.status === 'signed-in' ? state.user.id : undefined;
+  useEffect(() => {
+    if (signedInId) announceNewUser(signedInId, (id) => apiClient('users').newUserNotice({ params: { id } }));
+  }, [signedInId]);
 
   // Signed in (already, or just now: the session hears Amplify's signedIn event): go on to the destination.
   if (state.status === 'signed-in') return <Navigate to={destination} replace />;
