@@ -1,6 +1,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -49,4 +50,11 @@ let cognitoClient: CognitoIdentityProviderClient | undefined;
 export const getCognitoClient = (): CognitoIdentityProviderClient => {
   cognitoClient ??= new CognitoIdentityProviderClient({});
   return cognitoClient;
+};
+
+let secretsManagerClient: SecretsManagerClient | undefined;
+
+export const getSecretsManagerClient = (): SecretsManagerClient => {
+  secretsManagerClient ??= new SecretsManagerClient({});
+  return secretsManagerClient;
 };

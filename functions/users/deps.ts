@@ -1,14 +1,28 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { USER_POOL } from '../../infra/definitions/auth';
 import { createAccessVersionStore } from '../_shared/access/access-version-store';
-import { getCognitoClient, getDocumentClient, getS3Client, getSesClient, getSqsClient } from '../_shared/clients';
+import {
+  type BillingEnv,
+  readBillingEnv,
+  secretsManagerReader,
+  stripeClientProvider,
+} from '../_shared/billing/stripe-client';
+import {
+  getCognitoClient,
+  getDocumentClient,
+  getS3Client,
+  getSecretsManagerClient,
+  getSesClient,
+  getSqsClient,
+} from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createMailer } from '../_shared/mail/mailer';
 import { ACCOUNT_ENV, createAccountDeps } from './account-deps';
-import { createPeople, type FindCustomerIdByEmail, temporaryPassword } from './domain/people';
+import { createPeople, temporaryPassword } from './domain/people';
 import { createAuthEventStore } from './store/auth-event-store';
 import { createBackupStore } from './store/backup-store';
+import { createBillingCustomers } from './store/billing-customers';
 import { createIdentityProvider } from './store/identity-provider';
 import { createUserStore } from './store/user-store';
 
@@ -27,14 +41,10 @@ export const PEOPLE_ENV = {
 
 export const USERS_ENV = { ...PEOPLE_ENV, ...ACCOUNT_ENV } as const;
 
-/**
- * Billing (Stripe) is a later issue and the local Stripe server has no API yet: until then no customer id is
- * found, and a record keeps asking on each read (docs/users.md).
- */
-const noBillingYet: FindCustomerIdByEmail = async () => undefined;
-
-export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>) => {
+/** Billing (STRIPE_SECRET_KEY or STRIPE_SECRET_ARN, and locally STRIPE_API_URL) is read by readBillingEnv. */
+export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>, billing: BillingEnv) => {
   const db = getDocumentClient();
+  const stripe = stripeClientProvider(billing, secretsManagerReader(getSecretsManagerClient()));
   return {
     people: createPeople({
       identity: createIdentityProvider({ cognito: getCognitoClient(), userPoolId: env.userPoolId }),
@@ -44,7 +54,7 @@ export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>) =
       backups: createBackupStore({ s3: getS3Client(), bucket: env.userBackupsBucket }),
       events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
       recordedAuthEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
-      findCustomerIdByEmail: noBillingYet,
+      findCustomerIdByEmail: createBillingCustomers({ stripe }).findCustomerIdByEmail,
       webOrigin: env.webOrigin,
       now: Date.now,
       newId: randomUUID,
@@ -54,6 +64,9 @@ export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>) =
 };
 
 /** The users area: people (here) and invites and account deletion (account-deps.ts). */
-export const createUsersDeps = (env = readEnv(USERS_ENV)) => ({ ...createPeopleDeps(env), ...createAccountDeps(env) });
+export const createUsersDeps = (env = readEnv(USERS_ENV), billing = readBillingEnv()) => ({
+  ...createPeopleDeps(env, billing),
+  ...createAccountDeps(env),
+});
 
 export type UsersDeps = ReturnType<typeof createUsersDeps>;

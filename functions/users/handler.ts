@@ -1,4 +1,5 @@
 import { users } from '../../shared/contracts/users';
+import { readBillingEnv } from '../_shared/billing/stripe-client';
 import { readEnv } from '../_shared/env';
 import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
 import { createUsersDeps, USERS_ENV, type UsersDeps } from './deps';
@@ -6,8 +7,9 @@ import { accountHandlers } from './handlers/account';
 import { peopleHandlers } from './handlers/people';
 
 const env = readEnv(USERS_ENV);
+const billing = readBillingEnv();
 
 /** Every route of the contract, from the two halves of the area: a route missing from both is a compile error. */
 const handlers: AreaHandlers<typeof users, UsersDeps> = { ...peopleHandlers, ...accountHandlers };
 
-export const handler = httpArea(users, handlers, { deps: () => createUsersDeps(env) });
+export const handler = httpArea(users, handlers, { deps: () => createUsersDeps(env, billing) });

@@ -20,6 +20,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type Stripe from 'stripe';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
 import { createUserStore } from '../../functions/users/store/user-store';
 import { relationId } from '../../shared/relations/relation-types';
@@ -27,7 +28,7 @@ import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
-import { DEMO_ACCOUNTS, DEMO_PARAMETERS, DEMO_PASSWORD, DEMO_RELATIONS } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_EMAILS, DEMO_PARAMETERS, DEMO_PASSWORD, DEMO_RELATIONS } from './demo-data';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 
@@ -247,5 +248,21 @@ export const seedDemoData = async (
     } catch (error) {
       if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
     }
+  }
+};
+
+/**
+ * Gives the demo accounts of DEMO_CUSTOMER_EMAILS a customer in the local Stripe server, through the real SDK.
+ * Called when that server starts without saved state; skips an e-mail that already has one.
+ */
+export const seedDemoCustomers = async (stripe: Pick<Stripe, 'customers'>) => {
+  for (const email of DEMO_CUSTOMER_EMAILS) {
+    if ((await stripe.customers.list({ email, limit: 1 })).data.length > 0) continue;
+    const account = DEMO_ACCOUNTS.find((a) => a.email === email)!;
+    await stripe.customers.create({
+      email,
+      name: `${account.givenName} ${account.familyName}`,
+      metadata: { source: 'local demo data' },
+    });
   }
 };

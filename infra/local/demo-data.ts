@@ -22,6 +22,12 @@ export const DEMO_ACCOUNTS = [
   { email: 'nogroup@example.com', givenName: 'Nora', familyName: 'Nogroup' },
 ] as const satisfies readonly DemoAccount[];
 
+/**
+ * Demo accounts that already have a billing customer in the local Stripe server, so the profile shows a billing
+ * id (the record's `subscriptionId`, found by e-mail at the first read) before billing has screens of its own.
+ */
+export const DEMO_CUSTOMER_EMAILS = ['user@example.com', 'approved@example.com'] as const;
+
 export const DEMO_PARAMETERS = [
   { id: 'maintenance-mode', value: false },
   { id: 'support-email', value: 'support@example.com' },

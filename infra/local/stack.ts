@@ -6,13 +6,22 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
 import { REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES } from '../definitions/tables';
-import { createBuckets, createQueues, createTables, createUserPool, seedDemoAccounts, seedDemoData } from './bootstrap';
+import {
+  createBuckets,
+  createQueues,
+  createTables,
+  createUserPool,
+  seedDemoAccounts,
+  seedDemoCustomers,
+  seedDemoData,
+} from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
@@ -21,7 +30,7 @@ import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
 import { startMqtt } from './emulators/mqtt';
 import { startSes } from './emulators/ses';
-import { startStripe } from './emulators/stripe';
+import { LOCAL_STRIPE_SECRET_KEY, startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
 import { DEFAULT_PORTS, type Ports } from './ports';
 import { type LocalRule, startRuleBridge } from './rule-bridge';
@@ -77,7 +86,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       startFauxqsEmulator({ dataDir: path.join(dataDir, 'fauxqs'), port: options.ports.fauxqs, region: REGION }).then(
         track,
       ),
-      startStripe({ port: options.ports.stripe }).then(track),
+      startStripe({ port: options.ports.stripe, dataDir: path.join(dataDir, 'stripe') }).then(track),
       startMqtt({ port: options.ports.mqtt, wsPort: options.ports.mqttWs }).then(track),
     ]);
     // The compatibility layer listens first: its URL is the token issuer cognito-local must sign with.
@@ -104,6 +113,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       log('demo data seeded');
     }
+    if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
     await fauxqs.restore();
     const issuer = `${cognito.url}/${userPoolId}`;
 
@@ -132,6 +142,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       USER_POOL_ID: userPoolId,
       MAIL_FROM,
       WEB_ORIGIN: webOrigin,
+      // The key itself and the local server's URL; in the cloud STRIPE_SECRET_ARN instead, and Stripe's own URL.
+      STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY,
+      STRIPE_API_URL: stripe.url,
       // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
       ACCESS_INDEX_SETTLE_MS: '0',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),

@@ -1,0 +1,80 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { jest } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  connectionOf,
+  type ReadSecret,
+  readBillingEnv,
+  resolveStripeSecretKey,
+  secretsManagerReader,
+  stripeClientProvider,
+} from './stripe-client';
+
+const ARN = 'arn:aws:secretsmanager:us-west-2:123456789012:secret:device-data/prod/stripe-secret-key-AbCdEf';
+
+describe('readBillingEnv', () => {
+  it('takes the key itself (local) or the secret that holds it (cloud), and the API URL only when set', () => {
+    expect(readBillingEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://localhost:12111' })).toEqual({
+      key: { secretKey: 'sk_test_x' },
+      apiUrl: 'http://localhost:12111',
+    });
+    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN })).toEqual({ key: { secretArn: ARN } });
+  });
+
+  it('fails fast when neither or both are set', () => {
+    expect(() => readBillingEnv({})).toThrow('Missing environment variables: STRIPE_SECRET_KEY or STRIPE_SECRET_ARN');
+    expect(() => readBillingEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_SECRET_ARN: ARN })).toThrow(/not both/);
+  });
+});
+
+describe('resolveStripeSecretKey', () => {
+  const secrets = mockClient(SecretsManagerClient);
+  afterEach(() => secrets.reset());
+
+  it('answers a key given directly without reading any secret', async () => {
+    const readSecret = jest.fn<ReadSecret>();
+    await expect(resolveStripeSecretKey({ secretKey: 'sk_test_x' }, readSecret)).resolves.toBe('sk_test_x');
+    expect(readSecret).not.toHaveBeenCalled();
+  });
+
+  it('reads the key from the secret, trimmed', async () => {
+    secrets.on(GetSecretValueCommand, { SecretId: ARN }).resolves({ SecretString: ' sk_live_abc\n' });
+    const read = secretsManagerReader(new SecretsManagerClient({ region: 'us-west-2' }));
+    await expect(resolveStripeSecretKey({ secretArn: ARN }, read)).resolves.toBe('sk_live_abc');
+  });
+
+  it('refuses a secret that holds no key (not yet put by an operator), naming the secret and not the value', async () => {
+    const error = await resolveStripeSecretKey({ secretArn: ARN }, async () => 'placeholder-value').catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toContain(ARN);
+    expect((error as Error).message).not.toContain('placeholder-value');
+  });
+});
+
+describe('connectionOf', () => {
+  it("gives the SDK host, port and protocol for a local server, and nothing for Stripe's default", () => {
+    expect(connectionOf('http://localhost:12111')).toEqual({ host: 'localhost', port: '12111', protocol: 'http' });
+    expect(connectionOf('https://stripe.example.com')).toEqual({
+      host: 'stripe.example.com',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(connectionOf(undefined)).toEqual({});
+    expect(() => connectionOf('ftp://x')).toThrow(/http/);
+  });
+});
+
+describe('stripeClientProvider', () => {
+  it('reads the secret once for every request, and again after a failed read', async () => {
+    const readSecret = jest
+      .fn<ReadSecret>()
+      .mockRejectedValueOnce(new Error('Secrets Manager unreachable'))
+      .mockResolvedValue('sk_test_from_secret');
+    const get = stripeClientProvider({ key: { secretArn: ARN } }, readSecret);
+    await expect(get()).rejects.toThrow('Secrets Manager unreachable');
+    const client = await get();
+    expect(await get()).toBe(client);
+    expect(readSecret).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,105 @@
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import Stripe from 'stripe';
+
+/**
+ * Where billing's settings come from (docs/decisions/010-stripe-secret-key.md). Exactly one of the key variables is set:
+ * - STRIPE_SECRET_KEY: the key itself. Only the local stack sets it (a fixed test key for the local server).
+ * - STRIPE_SECRET_ARN: the Secrets Manager secret holding the key. The CDK sets it, so the key never sits in the
+ *   Lambda's environment, where anyone who may read the function's configuration would see it.
+ * STRIPE_API_URL is set only locally (the local Stripe server); absent, the SDK talks to api.stripe.com.
+ */
+export const BILLING_ENV = {
+  secretKey: 'STRIPE_SECRET_KEY',
+  secretArn: 'STRIPE_SECRET_ARN',
+  apiUrl: 'STRIPE_API_URL',
+} as const;
+
+/** The key, or where to read it. */
+export type StripeKeySource = { secretKey: string } | { secretArn: string };
+
+export interface BillingEnv {
+  key: StripeKeySource;
+  /** The Stripe-compatible server to talk to; undefined for Stripe itself. */
+  apiUrl?: string;
+}
+
+/** Reads billing's environment once; throws at cold start when neither or both key variables are set. */
+export const readBillingEnv = (env: Record<string, string | undefined> = process.env): BillingEnv => {
+  const secretKey = env[BILLING_ENV.secretKey];
+  const secretArn = env[BILLING_ENV.secretArn];
+  if (secretKey && secretArn) {
+    throw new Error(`Set one of ${BILLING_ENV.secretKey} and ${BILLING_ENV.secretArn}, not both`);
+  }
+  if (!secretKey && !secretArn) {
+    throw new Error(`Missing environment variables: ${BILLING_ENV.secretKey} or ${BILLING_ENV.secretArn}`);
+  }
+  const apiUrl = env[BILLING_ENV.apiUrl] || undefined;
+  return { key: secretKey ? { secretKey } : { secretArn: secretArn! }, ...(apiUrl ? { apiUrl } : {}) };
+};
+
+/** Reads a secret's string value (Secrets Manager GetSecretValue). */
+export type ReadSecret = (secretId: string) => Promise<string | undefined>;
+
+export const secretsManagerReader =
+  (client: SecretsManagerClient): ReadSecret =>
+  async (secretId) =>
+    (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+
+/**
+ * The one place that knows where the key is: the handler code never asks whether it runs locally or in the cloud.
+ * A secret that holds no `sk_…` key (an operator has not put it yet) is an error naming the secret, not the value.
+ */
+export const resolveStripeSecretKey = async (source: StripeKeySource, readSecret: ReadSecret): Promise<string> => {
+  if ('secretKey' in source) return source.secretKey;
+  const value = (await readSecret(source.secretArn))?.trim();
+  if (!value?.startsWith('sk_') && !value?.startsWith('rk_')) {
+    throw new Error(
+      `The secret ${source.secretArn} holds no Stripe secret key (sk_… or rk_…): see docs/decisions/010-stripe-secret-key.md`,
+    );
+  }
+  return value;
+};
+
+/** The SDK's `host`/`port`/`protocol` for a Stripe-compatible server's URL; nothing for Stripe itself. */
+export const connectionOf = (apiUrl?: string): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> => {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol.replace(/:$/, '');
+  if (protocol !== 'http' && protocol !== 'https') throw new Error(`STRIPE_API_URL must be http(s): ${apiUrl}`);
+  return { host: url.hostname, port: url.port || (protocol === 'https' ? 443 : 80), protocol };
+};
+
+/**
+ * A `stripe` SDK client. Calls run inside a Lambda with a 10-second timeout behind API Gateway, so the SDK's own
+ * 80-second default would outlive the request: a call gets 3 seconds and one retry.
+ */
+export const createStripeClient = (secretKey: string, apiUrl?: string): Stripe =>
+  new Stripe(secretKey, {
+    ...connectionOf(apiUrl),
+    timeout: 3_000,
+    maxNetworkRetries: 1,
+    // No request-latency headers to Stripe, and none that the local server would have to ignore.
+    telemetry: false,
+  });
+
+/**
+ * The area's client, built once per cold start: the key is read (from Secrets Manager in the cloud) when this is
+ * called, and the client is shared by every later request. A failed read is not remembered, so the next request
+ * tries again instead of the container staying without billing until it is recycled.
+ */
+export const stripeClientProvider = (billing: BillingEnv, readSecret: ReadSecret): (() => Promise<Stripe>) => {
+  let client: Promise<Stripe> | undefined;
+  const get = () => {
+    client ??= resolveStripeSecretKey(billing.key, readSecret).then(
+      (key) => createStripeClient(key, billing.apiUrl),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    );
+    return client;
+  };
+  // Start reading the key now, at cold start, so the first request that needs it does not wait for the read.
+  get().catch(() => undefined);
+  return get;
+};

@@ -1,0 +1,136 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { createStripeClient } from '../../../functions/_shared/billing/stripe-client';
+import { LOCAL_STRIPE_SECRET_KEY, parseEmailQuery, parseForm, type StripeEmulator, startStripe } from './stripe';
+
+/** The local Stripe server, driven through the real `stripe` SDK as the handlers drive it. */
+
+let dataDir: string;
+let server: StripeEmulator;
+let stripe: Stripe;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'stripe-emulator-'));
+  server = await startStripe({ port: 0, dataDir });
+  stripe = createStripeClient(LOCAL_STRIPE_SECRET_KEY, server.url);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+describe('customers through the stripe SDK', () => {
+  it('creates a customer with e-mail, name and metadata, and retrieves it', async () => {
+    expect(server.fresh).toBe(true);
+    const email = unique('create');
+    const created = await stripe.customers.create({ email, name: 'Ada Lovelace', metadata: { plan: 'pro' } });
+    expect(created).toMatchObject({
+      object: 'customer',
+      id: expect.stringMatching(/^cus_\w{14}$/),
+      email,
+      name: 'Ada Lovelace',
+      metadata: { plan: 'pro' },
+      livemode: false,
+      created: expect.any(Number),
+    });
+    const read = await stripe.customers.retrieve(created.id);
+    expect(read).toEqual(created);
+  });
+
+  it('answers an unknown customer as Stripe does: 404 resource_missing', async () => {
+    const error = await stripe.customers.retrieve('cus_nope').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such customer: 'cus_nope'" });
+  });
+
+  it('lists newest first, filtered by e-mail (case-sensitive, as Stripe), in pages', async () => {
+    const email = unique('list');
+    const first = await stripe.customers.create({ email });
+    const second = await stripe.customers.create({ email });
+    await stripe.customers.create({ email: unique('other') });
+    const page = await stripe.customers.list({ email, limit: 1 });
+    expect(page).toMatchObject({ object: 'list', has_more: true, url: '/v1/customers' });
+    expect(page.data.map((c) => c.id)).toEqual([second.id]);
+    const next = await stripe.customers.list({ email, limit: 1, starting_after: second.id });
+    expect(next.data.map((c) => c.id)).toEqual([first.id]);
+    expect(next.has_more).toBe(false);
+    expect((await stripe.customers.list({ email: email.toUpperCase() })).data).toEqual([]);
+    const all: string[] = [];
+    for await (const customer of stripe.customers.list({ email, limit: 1 })) all.push(customer.id);
+    expect(all).toEqual([second.id, first.id]);
+  });
+
+  it("searches by email:'…' in the search-result envelope, ignoring case, with escaped quotes", async () => {
+    const email = unique("o'brien");
+    const created = await stripe.customers.create({ email });
+    const result = await stripe.customers.search({ query: `email:'${email.toUpperCase().replace("'", "\\'")}'` });
+    expect(result).toMatchObject({ object: 'search_result', has_more: false, url: '/v1/customers/search' });
+    expect(result.data.map((c) => c.id)).toEqual([created.id]);
+    expect((await stripe.customers.search({ query: `email:'${unique('nobody')}'` })).data).toEqual([]);
+  });
+
+  it('refuses a search it does not understand with a 400, not an empty result', async () => {
+    const error = await stripe.customers.search({ query: "name:'Ada'" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(error).toMatchObject({ statusCode: 400, param: 'query' });
+  });
+
+  it('refuses a missing or malformed key with 401, as Stripe', async () => {
+    const bad = createStripeClient('not-a-key', server.url);
+    const error = await bad.customers.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect((error as Stripe.errors.StripeError).statusCode).toBe(401);
+    const none = await fetch(`${server.url}/v1/customers`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const live = createStripeClient('sk_live_anything', server.url);
+    expect((await live.customers.create({ email: unique('live') })).livemode).toBe(true);
+  });
+
+  it('answers everything else 501 with a message that says what exists', async () => {
+    const error = await stripe.subscriptions.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError);
+    expect(error).toMatchObject({ statusCode: 501, message: expect.stringContaining('implements only customers') });
+    const update = await stripe.customers.update('cus_x', { name: 'x' }).catch((e: unknown) => e);
+    expect((update as Stripe.errors.StripeError).statusCode).toBe(501);
+  });
+
+  it('replays a create retried with the same idempotency key instead of creating twice', async () => {
+    const email = unique('idempotent');
+    const once = await stripe.customers.create({ email }, { idempotencyKey: 'key-1' });
+    const again = await stripe.customers.create({ email }, { idempotencyKey: 'key-1' });
+    expect(again.id).toBe(once.id);
+    expect((await stripe.customers.list({ email })).data).toHaveLength(1);
+  });
+
+  it('keeps its customers across a restart on the same data dir', async () => {
+    const email = unique('restart');
+    const created = await stripe.customers.create({ email });
+    await server.stop();
+    server = await startStripe({ port: 0, dataDir });
+    expect(server.fresh).toBe(false);
+    stripe = createStripeClient(LOCAL_STRIPE_SECRET_KEY, server.url);
+    expect(await stripe.customers.retrieve(created.id)).toEqual(created);
+  });
+});
+
+describe('wire format', () => {
+  it('parses bracketed form keys into objects and arrays', () => {
+    expect(parseForm('email=a%40b.c&metadata[plan]=pro&metadata[x]=&expand[0]=a&expand[1]=b')).toEqual({
+      email: 'a@b.c',
+      metadata: { plan: 'pro', x: '' },
+      expand: ['a', 'b'],
+    });
+  });
+
+  it('reads email:\'…\' and email:"…" with backslash escapes, and nothing else', () => {
+    expect(parseEmailQuery("email:'o\\'brien@example.com'")).toBe("o'brien@example.com");
+    expect(parseEmailQuery(' email : "a@b.c" ')).toBe('a@b.c');
+    expect(() => parseEmailQuery("email:'a' AND name:'b'")).toThrow(/email:/);
+  });
+});
