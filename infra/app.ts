@@ -107,6 +107,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     webClient: auth.webClient,
     webOrigin: web.origin,
     mail: messaging.mail,
+    stripeSecret: data.stripeSecret,
   });
   const webConfig = new WebConfigStack(app, stackId('WebConfig'), {
     ...common,

@@ -14,6 +14,8 @@ export interface ServiceResources {
   identityAdmin?: boolean;
   /** Sends e-mail through SES (MAIL_FROM). */
   email?: boolean;
+  /** Calls Stripe: may read the Stripe secret key's secret, named by STRIPE_SECRET_ARN. */
+  billing?: boolean;
 }
 
 /**
@@ -45,6 +47,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     jobs: true,
     identityAdmin: true,
     email: true,
+    // The user record's subscriptionId is looked up by e-mail (spec §3).
+    billing: true,
   },
   api: { tables: [] },
 };

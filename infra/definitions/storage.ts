@@ -20,6 +20,16 @@ export const BUCKETS = {
 
 export type BucketKey = keyof typeof BUCKETS;
 
+/**
+ * The Stripe secret key (docs/decisions/010-stripe-secret-key.md). The data stack creates the secret with a
+ * placeholder; operators put the key. Functions get its ARN, never its value, in their environment.
+ */
+export const STRIPE_SECRET = {
+  constructId: 'StripeSecretKey',
+  envVar: 'STRIPE_SECRET_ARN',
+  name: (env: EnvName) => `device-data/${env}/stripe-secret-key`,
+} as const;
+
 /** The background jobs queue (notifications, exports, deletions) and its dead-letter queue. */
 export const QUEUES = {
   jobs: {

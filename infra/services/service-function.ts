@@ -7,6 +7,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -191,6 +192,18 @@ export class ServiceFunction extends Construct {
       new PolicyStatement({ actions: [...USER_POOL_ADMIN_ACTIONS], resources: [userPool.userPoolArn] }),
     );
     this.lambda.addEnvironment('USER_POOL_ID', userPool.userPoolId);
+  }
+
+  /**
+   * Lets the function read the Stripe secret key from this one secret, and tells it the secret's ARN through
+   * `envVar`: the key itself is read at cold start and never sits in the function's configuration.
+   */
+  readStripeSecretKey(secret: ISecret, envVar: string): void {
+    // GetSecretValue only: CDK's grantRead adds DescribeSecret, which the function does not call.
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
+    this.lambda.addEnvironment(envVar, secret.secretArn);
   }
 
   /** Lets the function send e-mail from one SES identity only, as `from` (MAIL_FROM). */

@@ -1,9 +1,10 @@
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
-import { BUCKETS, QUEUES } from '../definitions/storage';
+import { BUCKETS, QUEUES, STRIPE_SECRET } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import type { ServiceFunction } from './service-function';
 
@@ -16,6 +17,8 @@ export interface ServiceResourceRefs {
   mail: { identityArn: string; from: string };
   /** The web app's origin, for links in e-mail (WEB_ORIGIN). */
   webOrigin: string;
+  /** The Stripe secret key's secret (STRIPE_SECRET_ARN). */
+  stripeSecret: ISecret;
 }
 
 const indexesOf = (table: TableKey) => ((TABLES[table] as TableDefinition).indexes ?? []).map((i) => i.name);
@@ -28,7 +31,7 @@ export const grantServiceResources = (
   fn: ServiceFunction,
   resources: ServiceResources,
   refs: ServiceResourceRefs,
-  { sessionCheck }: { sessionCheck: boolean },
+  { sessionCheck, billing }: { sessionCheck: boolean; billing: boolean },
 ): void => {
   for (const table of resources.tables) {
     fn.readWriteTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
@@ -46,4 +49,5 @@ export const grantServiceResources = (
     fn.sendMail(refs.mail.identityArn, refs.mail.from);
     fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
   }
+  if (resources.billing && billing) fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
 };

@@ -7,6 +7,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
@@ -31,6 +32,8 @@ export interface ApiStackProps extends StackProps {
   webOrigin: string;
   /** The SES identity areas send e-mail from, and the sender address. */
   mail: { identityArn: string; from: string };
+  /** The Stripe secret key's secret, read by the areas with `billing`. */
+  stripeSecret: ISecret;
 }
 
 /** Areas whose contracts define routes; an area without routes has no API yet. */
@@ -76,6 +79,7 @@ export class ApiStack extends Stack {
       userPool: props.userPool,
       mail: props.mail,
       webOrigin: props.webOrigin,
+      stripeSecret: props.stripeSecret,
     };
     const authIssuer = `https://cognito-idp.${this.region}.${this.urlSuffix}/${props.userPool.userPoolId}`;
 
@@ -95,7 +99,7 @@ export class ApiStack extends Stack {
       // A stage cannot log before the account knows the logging role.
       api.restApi.deploymentStage.node.addDependency(account);
 
-      grantServiceResources(api.handler, SERVICE_RESOURCES[name], refs, { sessionCheck: true });
+      grantServiceResources(api.handler, SERVICE_RESOURCES[name], refs, { sessionCheck: true, billing: true });
 
       this.apis[name] = api;
       this.apiBaseUrls[name] = api.url;
@@ -112,7 +116,8 @@ export class ApiStack extends Stack {
         logRetention: retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
         logRemovalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       });
-      grantServiceResources(fn, SERVICE_RESOURCES[job.area], refs, { sessionCheck: false });
+      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
+      grantServiceResources(fn, SERVICE_RESOURCES[job.area], refs, { sessionCheck: false, billing: false });
       new Rule(this, `${job.name}Schedule`, {
         description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),

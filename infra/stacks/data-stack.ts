@@ -1,9 +1,10 @@
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, type ITable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { BUCKETS, type BucketKey } from '../definitions/storage';
+import { BUCKETS, type BucketKey, STRIPE_SECRET } from '../definitions/storage';
 import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
 import { mapRecord } from './map-record';
 
@@ -36,6 +37,8 @@ export class DataStack extends Stack {
   readonly tables: Record<TableKey, ITable>;
   /** Every bucket, by its key in BUCKETS. */
   readonly buckets: Record<BucketKey, IBucket>;
+  /** The Stripe secret key's secret; its value is put by operators (README, "Billing"). */
+  readonly stripeSecret: ISecret;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -110,5 +113,23 @@ export class DataStack extends Stack {
       });
       return bucket;
     });
+
+    // Stateful like the tables: the key an operator put must survive a redeploy, and in prod a stack deletion.
+    // CloudFormation cannot create a secret without a value, so it starts with a random placeholder, which the
+    // functions refuse as "no key yet" until an operator puts the real one.
+    const stripeSecret = new Secret(this, STRIPE_SECRET.constructId, {
+      secretName: STRIPE_SECRET.name(settings.name),
+      description: `Stripe secret key of device-data ${settings.name}: put by operators, read by the billing areas`,
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(stripeSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A Stripe API key cannot be rotated by a Secrets Manager rotation Lambda: Stripe issues and rolls keys only ' +
+        "in its dashboard. Operators roll the key there and put the new one (README, 'Billing'); the functions " +
+        'read it at each cold start.',
+    });
+    this.stripeSecret = stripeSecret;
   }
 }

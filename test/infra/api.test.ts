@@ -1,5 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
+import { STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { AREAS } from '../../shared/contracts/areas';
@@ -175,6 +176,51 @@ describe('identity administration and e-mail', () => {
       expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/');
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables.MAIL_FROM).toBe('no-reply@device-data.app');
+    }
+  });
+});
+
+describe('billing', () => {
+  const variablesOf = (fn: { Properties: Record<string, unknown> }) =>
+    (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+
+  it('lets only areas with billing read the Stripe key, from that one secret, and tells them its ARN', () => {
+    expect(areasWithRoutes().filter((name) => SERVICE_RESOURCES[name].billing)).toContain('users');
+    for (const name of areasWithRoutes()) {
+      const [, fn] = functionOf(name);
+      const secrets = withActionPrefix(statementsOf(fn), 'secretsmanager:');
+      const variables = variablesOf(fn);
+      if (!SERVICE_RESOURCES[name].billing) {
+        expect(secrets).toEqual([]);
+        expect(variables[STRIPE_SECRET.envVar]).toBeUndefined();
+        continue;
+      }
+      expect(secrets).toHaveLength(1);
+      expect(secrets[0]!.Action).toBe('secretsmanager:GetSecretValue');
+      expect([secrets[0]!.Resource].flat()).toHaveLength(1);
+      expect(mentions(secrets[0]!.Resource, STRIPE_SECRET.constructId)).toBe(true);
+      expect(mentions(variables[STRIPE_SECRET.envVar], STRIPE_SECRET.constructId)).toBe(true);
+    }
+  });
+
+  it('gives no scheduled job the Stripe key (none calls Stripe)', () => {
+    for (const job of SCHEDULED_JOBS) {
+      const [, fn] = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).find(([, f]) =>
+        String(f.Properties.Description).includes(`the ${job.name} job`),
+      )!;
+      expect(withActionPrefix(statementsOf(fn), 'secretsmanager:')).toEqual([]);
+      expect(variablesOf(fn)[STRIPE_SECRET.envVar]).toBeUndefined();
+    }
+  });
+
+  it('puts no Stripe key in any Lambda environment, and no Stripe API URL (the cloud talks to Stripe)', () => {
+    for (const template of Object.values(templates)) {
+      for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+        const variables = variablesOf(fn);
+        expect(variables.STRIPE_SECRET_KEY).toBeUndefined();
+        expect(variables.STRIPE_API_URL).toBeUndefined();
+        expect(JSON.stringify(variables)).not.toMatch(/\b[sr]k_(test|live)_/);
+      }
     }
   });
 });

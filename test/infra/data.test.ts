@@ -1,4 +1,4 @@
-import { BUCKETS } from '../../infra/definitions/storage';
+import { BUCKETS, STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../../infra/definitions/tables';
 import { resourcesOfType, synthesize, type Templates } from './synth';
 
@@ -114,5 +114,27 @@ describe('buckets', () => {
       VersioningConfiguration: { Status: 'Enabled' },
       CorsConfiguration: { CorsRules: [expect.objectContaining({ AllowedMethods: expect.arrayContaining(['PUT']) })] },
     });
+  });
+});
+
+describe('the Stripe secret key', () => {
+  const secretOf = (templates: Templates, env: 'prod' | 'dev') => {
+    const found = Object.values(resourcesOfType(templates.data, 'AWS::SecretsManager::Secret')).filter(
+      (secret) => secret.Properties.Name === STRIPE_SECRET.name(env),
+    );
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('is a secret named per environment, whose value CloudFormation does not hold (operators put it)', () => {
+    const secret = secretOf(prod, 'prod');
+    expect(secret.Properties.Name).toBe('device-data/prod/stripe-secret-key');
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString).toBeDefined();
+  });
+
+  it('survives a prod stack deletion and is disposable in dev', () => {
+    expect(secretOf(prod, 'prod').DeletionPolicy).toBe('Retain');
+    expect(secretOf(dev, 'dev').DeletionPolicy).toBe('Delete');
   });
 });
