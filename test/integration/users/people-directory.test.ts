@@ -61,7 +61,7 @@ describe('people', () => {
     });
     const record = await own.getUserRecord({ params: { id: person.id } });
     expect(record).toMatchObject({ id: person.id, metadata: { email: person.email }, cartItems: [] });
-    // Billing is a later issue: no customer id is found yet.
+    // No billing customer has this new e-mail (test/integration/users/billing-customer.test.ts has one that does).
     expect(record.subscriptionId).toBeUndefined();
     expect(
       (await apiRejection(users(await tokenOf('user@example.com')).getUserRecord({ params: { id: person.id } })))
