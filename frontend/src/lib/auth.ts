@@ -1,7 +1,7 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, type SignInInput, type SignInOutput, signIn, signOut } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
-import { CookieStorage } from 'aws-amplify/utils';
+import { CookieStorage, Hub } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '../../../shared/config/runtime-config';
 import { withRetry } from './auth-retry';
 import { runtimeConfig } from './runtime-config';
@@ -52,14 +52,39 @@ export const signInWithPassword = (username: string, password: string): Promise<
 export type SessionRead = { status: 'guest' } | { status: 'expired' } | { status: 'signed-in'; user: SessionUser };
 
 /**
+ * The current tokens (Amplify refreshes expired ones), and whether a refresh failed on the way. When the
+ * refresh token is refused (revoked by a global sign-out, expired, user disabled) Amplify clears the tokens
+ * and answers as it would for a guest; its `tokenRefresh_failure` event, dispatched synchronously during the
+ * call, is the only sign that there was a session.
+ */
+const fetchTokens = async () => {
+  let refreshFailed = false;
+  const stop = Hub.listen('auth', ({ payload }) => {
+    if (payload.event === 'tokenRefresh_failure') refreshFailed = true;
+  });
+  try {
+    const { tokens } = await fetchAuthSession();
+    return { tokens, refreshFailed };
+  } finally {
+    stop();
+  }
+};
+
+/**
  * The signed-in user from the current tokens (refreshed by Amplify when needed). Tokens without a live
- * session cookie (gone, or older than 7 days) are an expired session (spec §9).
+ * session cookie (gone, or older than 7 days), and tokens that could not be refreshed, are an expired
+ * session (spec §2, §8, §9): the user is sent to sign in again with the reason, not left a silent guest.
  */
 export const readSession = async (now = Date.now()): Promise<SessionRead> => {
-  const { tokens } = await fetchAuthSession();
-  const verdict = sessionVerdict({ hasTokens: Boolean(tokens?.accessToken), startedAt: readSessionStart(), now });
-  if (verdict === 'none' || !tokens) return { status: 'guest' };
+  const { tokens, refreshFailed } = await fetchTokens();
+  const verdict = sessionVerdict({
+    hasTokens: Boolean(tokens?.accessToken),
+    startedAt: readSessionStart(),
+    now,
+    refreshFailed,
+  });
   if (verdict === 'expired') return { status: 'expired' };
+  if (verdict === 'none' || !tokens) return { status: 'guest' };
   return { status: 'signed-in', user: sessionUserFrom(tokens.accessToken.payload, tokens.idToken?.payload) };
 };
 

@@ -16,6 +16,14 @@ describe('sessionVerdict', () => {
     expect(sessionVerdict({ hasTokens: false, startedAt: now - 8 * DAY_MS, now })).toBe('none');
   });
 
+  it('ends a session whose stored tokens could not be refreshed (Amplify cleared them)', () => {
+    expect(sessionVerdict({ hasTokens: false, startedAt: now - DAY_MS, now, refreshFailed: true })).toBe('expired');
+    // Also when the session cookie ran out first: the user still had a session and learns that it ended.
+    expect(sessionVerdict({ hasTokens: false, startedAt: undefined, now, refreshFailed: true })).toBe('expired');
+    // Tokens that did come back (a failed refresh elsewhere, then a good one) are judged by the session cookie.
+    expect(sessionVerdict({ hasTokens: true, startedAt: now - DAY_MS, now, refreshFailed: true })).toBe('active');
+  });
+
   it('keeps a session younger than 7 days', () => {
     expect(sessionVerdict({ hasTokens: true, startedAt: now, now })).toBe('active');
     expect(sessionVerdict({ hasTokens: true, startedAt: now - SESSION_MAX_AGE_MS + 1, now })).toBe('active');

@@ -26,19 +26,28 @@ export type SessionVerdict =
   | 'none'
   /** Tokens and a session cookie younger than 7 days. */
   | 'active'
-  /** Tokens, but the session cookie is gone, unreadable, from the future or older than 7 days. */
+  /**
+   * Tokens, but the session cookie is gone, unreadable, from the future or older than 7 days; or the tokens
+   * were there and could not be refreshed (revoked by a global sign-out, expired, user disabled).
+   */
   | 'expired';
 
 export const sessionVerdict = ({
   hasTokens,
   startedAt,
   now,
+  refreshFailed = false,
 }: {
   hasTokens: boolean;
   startedAt: number | undefined;
   now: number;
+  /**
+   * Amplify failed to refresh the stored tokens while they were read. It then clears them and answers as it
+   * would for a guest, so without this a session that ended elsewhere would look like no session at all.
+   */
+  refreshFailed?: boolean;
 }): SessionVerdict => {
-  if (!hasTokens) return 'none';
+  if (!hasTokens) return refreshFailed ? 'expired' : 'none';
   if (startedAt === undefined || !Number.isFinite(startedAt)) return 'expired';
   // A start in the future is a tampered or skewed cookie: it must not extend the session.
   if (startedAt > now + 5 * 60 * 1000) return 'expired';
