@@ -1,5 +1,6 @@
 import {
   confirmUserAttribute,
+  fetchAuthSession,
   fetchMFAPreference,
   fetchUserAttributes,
   sendUserAttributeVerificationCode,
@@ -148,9 +149,12 @@ const ChangePassword = () => {
 
 /**
  * E-mail: change it (Amplify updateUserAttribute), then confirm the new address with the code sent to it
- * (confirmUserAttribute); the code can be sent again (sendUserAttributeVerificationCode).
+ * (confirmUserAttribute); the code can be sent again (sendUserAttributeVerificationCode). Once the address
+ * changed, the tokens are refreshed (the ID token carries the e-mail the header shows) and `onChanged` lets
+ * the page read the person again, so no part of the screen keeps showing the old address.
  */
-const EmailAddress = () => {
+const EmailAddress = ({ onChanged }: { onChanged?: () => void }) => {
+  const session = useSession();
   const [email, setEmail] = useState<{ value?: string; verified: boolean }>();
   const [draft, setDraft] = useState('');
   const [code, setCode] = useState('');
@@ -170,6 +174,14 @@ const EmailAddress = () => {
     });
   }, [load, run]);
 
+  const changed = async () => {
+    // A refresh that fails for good ends the session through Amplify's tokenRefresh_failure; one that fails
+    // for now leaves the old e-mail in the header until the next refresh, not an error on a change that worked.
+    await fetchAuthSession({ forceRefresh: true }).catch(() => undefined);
+    await session.refresh();
+    onChanged?.();
+  };
+
   const change = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
@@ -181,6 +193,7 @@ const EmailAddress = () => {
         setAwaitingCode(true);
         return UI_MESSAGES.emailCodeSent(result.nextStep.codeDeliveryDetails?.destination ?? draft.trim());
       }
+      await changed();
       return UI_MESSAGES.emailChanged;
     });
   };
@@ -193,6 +206,7 @@ const EmailAddress = () => {
       setCode('');
       setAwaitingCode(false);
       await load();
+      await changed();
       return UI_MESSAGES.emailVerified;
     });
   };
@@ -379,15 +393,16 @@ const SignOutCard = () => {
 /**
  * The signed-in user's account security: password, e-mail, authenticator app, sign-out (here or everywhere).
  * Always about the caller's own account (Amplify acts on the caller's tokens); a guest is asked to sign in.
+ * `onEmailChanged` runs once the e-mail changed, for a page that shows it from elsewhere (the users API).
  */
-export const AccountSecurity = () => {
+export const AccountSecurity = ({ onEmailChanged }: { onEmailChanged?: () => void }) => {
   const user = useOptionalUser();
   if (!user) return <SignInPrompt what="your account security" />;
   return (
     <section className="account-security" data-testid="account-security" aria-label="Account security">
       <div className="cards">
         <ChangePassword />
-        <EmailAddress />
+        <EmailAddress onChanged={onEmailChanged} />
         <AuthenticatorApp />
         <SignOutCard />
       </div>

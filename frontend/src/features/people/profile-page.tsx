@@ -89,7 +89,13 @@ const Profile = ({ id }: { id: string }) => {
             />
           </div>
           <div className="panel">
-            <AccountSecurity />
+            <AccountSecurity
+              onEmailChanged={() => {
+                // The identity (and the record's copy of the e-mail) changed under the page.
+                identityCache().invalidate(id);
+                person.reload();
+              }}
+            />
           </div>
           <AuthEventsPanel userId={id} title="Your recent sign-ins" />
           <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
