@@ -1,5 +1,7 @@
+import { INVITE_STATUS_TEXT } from '../../frontend/src/features/invites/invite-rules';
 import { pagePerTest, submitSignIn, web } from '../support/browser';
 import { mailText, waitForMail } from '../support/mail';
+import { apiAs, apiRejection, tokenOf } from '../support/stack';
 import { adminUsers, freshPerson, signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -52,6 +54,47 @@ describe('end to end: invites', () => {
       status: 'accepted',
       acceptedBy: invited.id,
     });
+  });
+
+  it('the invited person declines from their profile; the inviter sees it declined and no relation is made', async () => {
+    const [inviter, invited] = await Promise.all([freshPerson(), freshPerson()]);
+    const inviterPage = testPage();
+    await signInPerson(inviterPage, inviter, `/dashboard/people/${inviter.id}`);
+    await inviterPage.waitForURL(web(`/dashboard/people/${inviter.id}`));
+    await inviterPage.getByTestId('invite-email').fill(invited.email);
+    await inviterPage.getByTestId('invite-submit').click();
+    const sentRow = inviterPage.locator('[data-testid^="invites-sent-row-"]').filter({ hasText: invited.email });
+    await sentRow.waitFor();
+    const inviteId = (await sentRow.getAttribute('data-testid'))?.replace('invites-sent-row-', '') ?? '';
+
+    const theirs = await (await inviterPage.context().browser()!.newContext()).newPage();
+    try {
+      await signInPerson(theirs, invited, `/dashboard/people/${invited.id}`);
+      await theirs.waitForURL(web(`/dashboard/people/${invited.id}`));
+      await theirs.locator(`[data-testid="invites-received-status-${inviteId}"][data-status="pending"]`).waitFor();
+      await theirs.getByTestId(`invite-decline-${inviteId}`).click();
+      await theirs.locator(`[data-testid="invites-received-status-${inviteId}"][data-status="declined"]`).waitFor();
+      // Answered once: neither answer is offered any more, here or on the invite's own page.
+      expect(await theirs.getByTestId(`invite-accept-${inviteId}`).count()).toBe(0);
+      await theirs.goto(web(`/invites/${inviteId}`));
+      await theirs.locator('[data-testid="invite-page-status"][data-status="declined"]').waitFor();
+      expect(await theirs.getByTestId(`invite-accept-${inviteId}`).count()).toBe(0);
+    } finally {
+      await theirs.context().close();
+    }
+
+    await inviterPage.reload();
+    const status = inviterPage.locator(`[data-testid="invites-sent-status-${inviteId}"][data-status="declined"]`);
+    await status.waitFor();
+    expect(await status.textContent()).toContain(INVITE_STATUS_TEXT.declined);
+    const invite = await (await adminUsers()).getInvite({ params: { id: inviteId } });
+    expect(invite.status).toBe('declined');
+    expect(invite).not.toHaveProperty('acceptedBy');
+    const relation = `inviter-contact#${inviter.id}#${invited.id}`;
+    const missing = await apiRejection(
+      apiAs('relations', await tokenOf('admin@example.com')).get({ params: { id: relation } }),
+    );
+    expect(missing.status).toBe(404);
   });
 
   it('the inviter withdraws an invite they sent', async () => {
