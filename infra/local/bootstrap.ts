@@ -11,6 +11,7 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
   SetUserPoolMfaConfigCommand,
+  UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
   type AttributeDefinition,
@@ -144,6 +145,18 @@ export const createUserPool = async (cognito: CognitoIdentityProviderClient, env
     );
     clientId = created.UserPoolClient!.ClientId!;
   }
+  // As the cloud client (auth-stack), also on clients created before this was set: cognito-local's default
+  // access token lives 24 hours, which would hide every refresh the web app must do.
+  await cognito.send(
+    new UpdateUserPoolClientCommand({
+      UserPoolId: userPoolId,
+      ClientId: clientId,
+      AccessTokenValidity: USER_POOL.accessTokenMinutes,
+      IdTokenValidity: USER_POOL.idTokenMinutes,
+      RefreshTokenValidity: USER_POOL.refreshTokenDays,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'days' },
+    }),
+  );
   // ListGroups rather than GetGroup: cognito-local's GetGroup fails on a pool without groups.
   const existing = await cognito.send(new ListGroupsCommand({ UserPoolId: userPoolId, Limit: 60 }));
   const existingNames = new Set((existing.Groups ?? []).map((g) => g.GroupName));

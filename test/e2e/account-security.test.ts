@@ -75,8 +75,7 @@ describe('end to end: account security on one’s own profile', () => {
     await card.getByTestId('password-current').fill('Not-The-Passw0rd');
     await card.getByTestId('password-again').fill(newPassword);
     await card.getByTestId('password-submit').click();
-    // (Cognito words it "Incorrect username or password."; cognito-local "Invalid password".)
-    await card.getByTestId('password-error').waitFor();
+    await card.getByTestId('password-error').getByText('Incorrect username or password.').waitFor();
 
     await card.getByTestId('password-current').fill(person.password);
     await card.getByTestId('password-new').fill(newPassword);

@@ -115,6 +115,18 @@ describe('the compatibility targets composed into cognito-local', () => {
     ).rejects.toMatchObject({ message });
   });
 
+  it('words a wrong current password on ChangePassword as Cognito does', async () => {
+    const { router, upstream } = setup();
+    upstream.mockRejectedValueOnce(fault('InvalidPasswordException', 'Invalid password'));
+    await expect(
+      router('ChangePassword')(ctx, {
+        AccessToken: jwt({ client_id: 'web', username: 'ada-sub', iat: NOW / 1000 }),
+        PreviousPassword: 'wrong',
+        ProposedPassword: 'Another-Passw0rd',
+      }),
+    ).rejects.toMatchObject({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+  });
+
   it('offers the new-password challenge only for the right temporary password', async () => {
     const { user, router, upstream } = setup();
     user.UserStatus = 'FORCE_CHANGE_PASSWORD';

@@ -174,6 +174,19 @@ export const withCompatTargets = (
       return result;
     },
 
+    // cognito-local refuses a wrong current password with InvalidPasswordException; Cognito keeps that for a
+    // new password that breaks the policy (checked in front) and says this instead.
+    ChangePassword: async (ctx, req) => {
+      try {
+        return await base('ChangePassword')(ctx, req);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'InvalidPasswordException') {
+          throw fault('NotAuthorizedException', MESSAGES.badCredentials);
+        }
+        throw error;
+      }
+    },
+
     GlobalSignOut: async (ctx, req) => {
       const claims = tokenClaims(req.AccessToken);
       if (!claims?.client_id || !claims.username) throw fault('NotAuthorizedException', 'Invalid Access Token');
