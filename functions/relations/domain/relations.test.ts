@@ -3,6 +3,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf as caller } from '../../../test/support/callers';
+import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
@@ -160,14 +161,6 @@ const setup = () => {
   };
 };
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: unknown) => error as Error & { status?: number },
-  );
-
 /** Runs `fn` with console.error captured (the undo path logs one line), and returns the lines. */
 const capturingErrors = async (fn: () => Promise<unknown>) => {
   const lines: string[] = [];
@@ -203,7 +196,7 @@ describe('creating a relation', () => {
     const input = { type: 'device-user', referrerId: 'd1', referentId: 'bob' } as const;
     const first = await relations.create(staff, input);
     tick();
-    const error = await failure(relations.create(staff, input));
+    const error = await rejectionOf(relations.create(staff, input));
     expect(error).toBeInstanceOf(Conflict);
     expect(error.message).toBe(MESSAGES.relationExists('device-user#d1#bob'));
     expect(await table.get(first.id)).toEqual(first);
@@ -213,7 +206,7 @@ describe('creating a relation', () => {
   it('refuses a second role in the same family between the same two objects: that is a role change', async () => {
     const { relations, seed, has } = setup();
     seed('organization-user', 'org-1', 'bob');
-    const error = await failure(
+    const error = await rejectionOf(
       relations.create(staff, { type: 'organization-manager', referrerId: 'org-1', referentId: 'bob' }),
     );
     expect(error).toBeInstanceOf(Conflict);
@@ -234,7 +227,9 @@ describe('creating a relation', () => {
 
   it('refuses a relation from an id to itself', async () => {
     const { relations } = setup();
-    const error = await failure(relations.create(staff, { type: 'inviter-contact', referrerId: 'x', referentId: 'x' }));
+    const error = await rejectionOf(
+      relations.create(staff, { type: 'inviter-contact', referrerId: 'x', referentId: 'x' }),
+    );
     expect(error).toBeInstanceOf(BadRequest);
     expect(error.message).toBe(MESSAGES.relationSameEnds);
   });
@@ -242,7 +237,7 @@ describe('creating a relation', () => {
   it('refuses what the rules refuse, reading the caller’s roles from the table, and writes nothing', async () => {
     const { relations, seed, has, bumps } = setup();
     seed('organization-user', 'org-1', 'ann');
-    const error = await failure(
+    const error = await rejectionOf(
       relations.create(ann, { type: 'organization-user', referrerId: 'org-1', referentId: 'bob' }),
     );
     expect(error).toBeInstanceOf(Forbidden);
@@ -327,7 +322,7 @@ describe('creating a relation', () => {
     failures.publish = true;
     let error: Error & { status?: number } = new Error('none');
     const logged = await capturingErrors(async () => {
-      error = await failure(
+      error = await rejectionOf(
         relations.create(ann, { type: 'device-administrator', referrerId: 'd1', referentId: 'bob' }),
       );
     });
@@ -431,7 +426,7 @@ describe('removing a relation', () => {
     const { relations, seed, has } = setup();
     seed('organization-manager', 'org-1', 'ann');
     seed('organization-user', 'org-1', 'bob');
-    const error = await failure(relations.remove(ann, 'organization-manager#org-1#ann'));
+    const error = await rejectionOf(relations.remove(ann, 'organization-manager#org-1#ann'));
     expect(error).toBeInstanceOf(Conflict);
     expect(error.message).toBe(MESSAGES.relationLastManager('organization'));
     expect(has('organization-manager', 'org-1', 'ann')).toBe(true);

@@ -3,6 +3,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import { accountWorld } from '../../../test/support/account-memory';
 import { callerOf } from '../../../test/support/callers';
+import { rejectionOf } from '../../../test/support/rejection';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { createAccount } from './account-deletion';
 import { createInvites } from './invites';
@@ -22,15 +23,6 @@ beforeEach(() => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => jest.restoreAllMocks());
-
-const rejection = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!error) throw new Error('Expected a refusal');
-  return error as Error;
-};
 
 describe('queueing a deletion', () => {
   it('records who asked and when, disables the person at once and e-mails them "within 2 to 4 weeks"', async () => {
@@ -56,7 +48,7 @@ describe('queueing a deletion', () => {
     const { world, account } = setUp();
     world.addPerson('ann');
     world.addPerson('bob');
-    const error = await rejection(account.queue(callerOf('bob'), 'ann'));
+    const error = await rejectionOf(account.queue(callerOf('bob'), 'ann'));
     expect(error).toBeInstanceOf(Forbidden);
     expect(error.message).toBe(MESSAGES.selfOrStaffOnly);
     const queued = await account.queue(staff, 'ann');
@@ -68,19 +60,19 @@ describe('queueing a deletion', () => {
     world.addPerson('ann');
     const { metadata: _m, ...bare } = world.users.get('ann')!;
     world.users.set('ann', bare);
-    const noMetadata = await rejection(account.queue(callerOf('ann'), 'ann'));
+    const noMetadata = await rejectionOf(account.queue(callerOf('ann'), 'ann'));
     expect(noMetadata).toBeInstanceOf(BadRequest);
     expect(noMetadata.message).toBe('No custom metadata found for this user account.');
     expect(world.sessions.get('ann')?.disabled).toBeUndefined();
 
     world.addPerson('bob');
     await account.queue(callerOf('bob'), 'bob');
-    const again = await rejection(account.queue(staff, 'bob'));
+    const again = await rejectionOf(account.queue(staff, 'bob'));
     expect(again).toBeInstanceOf(Conflict);
     expect(again.message).toBe(MESSAGES.deletionAlreadyQueued);
     expect(world.mail).toHaveLength(1);
 
-    expect(await rejection(account.queue(staff, 'nobody'))).toBeInstanceOf(NotFound);
+    expect(await rejectionOf(account.queue(staff, 'nobody'))).toBeInstanceOf(NotFound);
   });
 
   it('is all or nothing: when the e-mail cannot be sent the record, the session and the identity are as before', async () => {
@@ -88,7 +80,7 @@ describe('queueing a deletion', () => {
     world.addPerson('ann');
     const before = structuredClone(world.users.get('ann'));
     world.fail('mailer.send');
-    const error = await rejection(account.queue(callerOf('ann'), 'ann'));
+    const error = await rejectionOf(account.queue(callerOf('ann'), 'ann'));
     expect(error).toBeInstanceOf(ServiceUnavailable);
     const after = world.users.get('ann')!;
     expect(after.metadata).toEqual(before?.metadata);
@@ -126,11 +118,11 @@ describe('unqueueing a deletion (staff)', () => {
   it('without a queue: 400 with the exact message; only staff may unqueue', async () => {
     const { world, account } = setUp();
     world.addPerson('ann');
-    const none = await rejection(account.updateRecord(staff, 'ann', { deletion: 'unqueue' }));
+    const none = await rejectionOf(account.updateRecord(staff, 'ann', { deletion: 'unqueue' }));
     expect(none).toBeInstanceOf(BadRequest);
     expect(none.message).toBe('No deletion queue found for this user account.');
     await account.queue(staff, 'ann');
-    const self = await rejection(account.updateRecord(callerOf('ann'), 'ann', { deletion: 'unqueue' }));
+    const self = await rejectionOf(account.updateRecord(callerOf('ann'), 'ann', { deletion: 'unqueue' }));
     expect(self).toBeInstanceOf(Forbidden);
     expect(self.message).toBe(MESSAGES.unqueueStaffOnly);
   });
@@ -148,7 +140,7 @@ describe('changing the record', () => {
     });
     expect(record).toMatchObject({ displayName: 'Ann', cartItems: cart, localCacheTime: 5 });
     expect(world.users.get('ann')).toMatchObject({ displayName: 'Ann', cartItems: cart });
-    expect(await rejection(account.updateRecord(callerOf('bob'), 'ann', { displayName: 'x' }))).toBeInstanceOf(
+    expect(await rejectionOf(account.updateRecord(callerOf('bob'), 'ann', { displayName: 'x' }))).toBeInstanceOf(
       Forbidden,
     );
     await account.updateRecord(staff, 'ann', { displayName: '' });
@@ -158,7 +150,7 @@ describe('changing the record', () => {
   it('refuses a second item with the same productId and deviceId (spec §5: "Item already in cart")', async () => {
     const { world, account } = setUp();
     world.addPerson('ann');
-    const error = await rejection(
+    const error = await rejectionOf(
       account.updateRecord(callerOf('ann'), 'ann', {
         cartItems: [
           { productId: 'tier-1', deviceId: 'dev-1', quantity: 1 },
@@ -193,7 +185,7 @@ describe('changing the record', () => {
       ...world.accountDeps,
       users: { ...world.accountDeps.users, save: async () => false },
     });
-    const error = await rejection(losing.updateRecord(callerOf('ann'), 'ann', { displayName: 'Ann' }));
+    const error = await rejectionOf(losing.updateRecord(callerOf('ann'), 'ann', { displayName: 'Ann' }));
     expect(error).toBeInstanceOf(Conflict);
     expect(error.message).toBe(MESSAGES.recordChanged);
   });
@@ -282,7 +274,7 @@ describe('deleting an account', () => {
 
   it('answers 404 for a person who exists nowhere', async () => {
     const { account } = setUp();
-    expect(await rejection(account.deleteNow(admin, 'nobody'))).toBeInstanceOf(NotFound);
+    expect(await rejectionOf(account.deleteNow(admin, 'nobody'))).toBeInstanceOf(NotFound);
   });
 });
 

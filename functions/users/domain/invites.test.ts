@@ -3,6 +3,7 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import { MESSAGES } from '../../../shared/messages';
 import { accountWorld } from '../../../test/support/account-memory';
 import { callerOf } from '../../../test/support/callers';
+import { rejectionOf } from '../../../test/support/rejection';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { createInvites, type NewInvite } from './invites';
 
@@ -32,15 +33,6 @@ const contactInvite = (inviterId: string, email: string): NewInvite => ({
   message: 'Join me',
 });
 
-const rejection = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!error) throw new Error('Expected a refusal');
-  return error as Error;
-};
-
 describe('sending an invite', () => {
   it('stores it pending, records inviter-invite and e-mails a link to {WEB_ORIGIN}/invites/{id}', async () => {
     const { world, invites } = setUp();
@@ -69,15 +61,15 @@ describe('sending an invite', () => {
 
   it('refuses another inviterId (403), an object on a contact invite and none on a membership invite (400)', async () => {
     const { invites } = setUp();
-    const mismatch = await rejection(invites.create(bob, contactInvite('ann', 'x@example.test')));
+    const mismatch = await rejectionOf(invites.create(bob, contactInvite('ann', 'x@example.test')));
     expect(mismatch).toBeInstanceOf(Forbidden);
     expect(mismatch.message).toBe(MESSAGES.actorMismatch);
-    const withObject = await rejection(
+    const withObject = await rejectionOf(
       invites.create(ann, { ...contactInvite('ann', 'x@example.test'), objectId: 'o' }),
     );
     expect(withObject).toBeInstanceOf(BadRequest);
     expect(withObject.message).toBe(MESSAGES.inviteNoObject);
-    const without = await rejection(
+    const without = await rejectionOf(
       invites.create(ann, { ...contactInvite('ann', 'x@example.test'), type: 'organization-user' }),
     );
     expect(without).toBeInstanceOf(BadRequest);
@@ -88,7 +80,7 @@ describe('sending an invite', () => {
     const { world, invites } = setUp();
     world.relate('organization-user', 'org-1', 'ann');
     const invite = { ...contactInvite('ann', 'x@example.test'), type: 'organization-user' as const, objectId: 'org-1' };
-    const refused = await rejection(invites.create(ann, invite));
+    const refused = await rejectionOf(invites.create(ann, invite));
     expect(refused).toBeInstanceOf(Forbidden);
     expect(refused.message).toBe(MESSAGES.relationManagerRequired('organization'));
     world.relate('organization-manager', 'org-1', 'ann');
@@ -101,7 +93,7 @@ describe('sending an invite', () => {
   it('is taken back whole when the e-mail cannot be sent (503): no invite, no relation', async () => {
     const { world, invites } = setUp();
     world.fail('mailer.send');
-    const error = await rejection(invites.create(ann, contactInvite('ann', 'bob@example.test')));
+    const error = await rejectionOf(invites.create(ann, contactInvite('ann', 'bob@example.test')));
     expect(error).toBeInstanceOf(ServiceUnavailable);
     expect(world.invites.size).toBe(0);
     expect([...world.relations.values()]).toEqual([]);
@@ -145,23 +137,23 @@ describe('answering an invite', () => {
       type: 'organization-participant',
       objectId: 'org-1',
     });
-    const other = await rejection(invites.update(carol, invite.id, { status: 'accepted' }));
+    const other = await rejectionOf(invites.update(carol, invite.id, { status: 'accepted' }));
     expect(other).toBeInstanceOf(Forbidden);
     expect(other.message).toBe(MESSAGES.inviteNotForYou);
     // An id token's e-mail claim is taken as it is.
     const carolWithBobsMail: Caller = { ...carol, email: 'carol@example.test' };
-    expect(await rejection(invites.update(carolWithBobsMail, invite.id, { status: 'declined' }))).toBeInstanceOf(
+    expect(await rejectionOf(invites.update(carolWithBobsMail, invite.id, { status: 'declined' }))).toBeInstanceOf(
       Forbidden,
     );
 
     world.relations.delete('organization-manager#org-1#ann');
-    const lost = await rejection(invites.update(bob, invite.id, { status: 'accepted' }));
+    const lost = await rejectionOf(invites.update(bob, invite.id, { status: 'accepted' }));
     expect(lost).toBeInstanceOf(Conflict);
     expect(lost.message).toBe(MESSAGES.inviteNoLongerGrantable('organization'));
     expect(world.relations.has('organization-participant#org-1#bob')).toBe(false);
 
     await invites.update(bob, invite.id, { status: 'declined' });
-    const notPending = await rejection(invites.update(bob, invite.id, { status: 'accepted' }));
+    const notPending = await rejectionOf(invites.update(bob, invite.id, { status: 'accepted' }));
     expect(notPending).toBeInstanceOf(Conflict);
     expect(notPending.message).toBe(MESSAGES.inviteNotPending('declined'));
   });
@@ -187,7 +179,7 @@ describe('answering an invite', () => {
     expect(edited).toMatchObject({ message: 'New text', invited: { email: 'bob@example.test', name: 'Bobby' } });
     expect(edited.updated).toBeGreaterThan(invite.updated);
     await expect(invites.update(staff, invite.id, { message: '' })).resolves.not.toHaveProperty('message');
-    const refused = await rejection(invites.update(bob, invite.id, { message: 'mine' }));
+    const refused = await rejectionOf(invites.update(bob, invite.id, { message: 'mine' }));
     expect(refused).toBeInstanceOf(Forbidden);
     expect(refused.message).toBe(MESSAGES.inviteInviterOnly);
   });
@@ -214,7 +206,7 @@ describe('listing and withdrawing invites', () => {
     expect(next.items.map((i) => i.id)).toEqual([first.id]);
 
     for (const filters of [{}, { inviterId: 'carol' }, { invitedEmail: 'carol@example.test' }]) {
-      const error = await rejection(invites.list(bob, filters, { limit: 10 }));
+      const error = await rejectionOf(invites.list(bob, filters, { limit: 10 }));
       expect(error).toBeInstanceOf(Forbidden);
       expect(error.message).toBe(MESSAGES.invitesOwnOnly);
     }
@@ -227,12 +219,12 @@ describe('listing and withdrawing invites', () => {
   it('the inviter or staff withdraws an invite with its inviter-invite relation; 404 after', async () => {
     const { world, invites } = setUp();
     const invite = await invites.create(ann, contactInvite('ann', 'bob@example.test'));
-    const refused = await rejection(invites.remove(bob, invite.id));
+    const refused = await rejectionOf(invites.remove(bob, invite.id));
     expect(refused).toBeInstanceOf(Forbidden);
     await invites.remove(ann, invite.id);
     expect(world.invites.size).toBe(0);
     expect(world.relations.size).toBe(0);
-    expect(await rejection(invites.get(invite.id))).toBeInstanceOf(NotFound);
+    expect(await rejectionOf(invites.get(invite.id))).toBeInstanceOf(NotFound);
     const another = await invites.create(ann, contactInvite('ann', 'bob@example.test'));
     await invites.remove(staff, another.id);
     expect(world.invites.size).toBe(0);
