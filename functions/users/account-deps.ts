@@ -4,10 +4,10 @@ import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from 
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createMailer } from '../_shared/mail/mailer';
+import { createRelationEffects } from '../_shared/relations/relation-effects';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createAccount } from './domain/account-deletion';
 import { createInvites } from './domain/invites';
-import { createRelationEffects } from './domain/relation-effects';
 import { createAccountIdentity } from './store/account-identity';
 import { createAuthEventStore } from './store/auth-event-store';
 import { createIdentityProvider } from './store/identity-provider';

@@ -1,6 +1,6 @@
+import { createRelationEffects } from '../../functions/_shared/relations/relation-effects';
 import type { AccountDeps, IdentityAdmin } from '../../functions/users/domain/account-deletion';
 import type { InvitesDeps } from '../../functions/users/domain/invites';
-import { createRelationEffects } from '../../functions/users/domain/relation-effects';
 import type { StoredUser } from '../../functions/users/store/user-store';
 import type { DomainEvent } from '../../shared/contracts/events';
 import type { Relation } from '../../shared/contracts/relations';

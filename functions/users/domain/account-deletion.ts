@@ -10,11 +10,11 @@ import type { AccessVersionStore } from '../../_shared/access/access-version-sto
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
+import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 import type { AuthEventStore } from '../store/auth-event-store';
 import type { InviteStore } from '../store/invite-store';
 import type { StoredUser, UserStore } from '../store/user-store';
-import type { RelationEffects } from './relation-effects';
 
 export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
 

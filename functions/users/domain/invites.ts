@@ -11,10 +11,10 @@ import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '.
 import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import { type PageSource, pageAcross } from '../../_shared/paging';
+import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { InviteStore } from '../store/invite-store';
 import type { UserStore } from '../store/user-store';
-import type { RelationEffects } from './relation-effects';
 
 type InviteType = z.infer<typeof InviteTypeSchema>;
 export type NewInvite = ParsedRequest<typeof users.routes.inviteUser>['body'];

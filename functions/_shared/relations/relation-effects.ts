@@ -1,8 +1,8 @@
 import { NOTIFIED_RELATION_TYPES, type RelationChanged } from '../../../shared/contracts/events';
 import type { Relation } from '../../../shared/contracts/relations';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../shared/relations/relation-types';
-import type { AccessVersionStore } from '../../_shared/access/access-version-store';
-import type { EventPublisher } from '../../_shared/events/event-publisher';
+import type { AccessVersionStore } from '../access/access-version-store';
+import type { EventPublisher } from '../events/event-publisher';
 
 export interface RelationEffectsDeps {
   versions: Pick<AccessVersionStore, 'bump'>;
@@ -16,9 +16,10 @@ export type RelationChange = { change: RelationChanged['change']; relation: Rela
 const NOTIFIED: readonly RelationType[] = NOTIFIED_RELATION_TYPES;
 
 /**
- * The users at either end of a relation: their cached access decisions must not survive its change. The
- * users area only changes relations with a user at one end (memberships, invites, contacts, and everything
- * of a deleted person), so no campaign-device fan-out is needed here (functions/relations does that).
+ * The users at either end of a relation: their cached access decisions must not survive its change. For areas
+ * that write relations with a user at one end (memberships, ownership, invites, contacts, everything of a
+ * deleted person); a campaign-device change reaches every member of the campaign, which only the relations
+ * area's own use cases fan out to.
  */
 export const usersOf = (relation: Relation): string[] => {
   const info = RELATION_TYPE_INFO[relation.type];
