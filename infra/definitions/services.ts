@@ -29,15 +29,19 @@ export const SESSION_TABLE: TableKey = 'accessVersions';
  * passes the names as environment; the local gateway sets the same variables.
  */
 export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
-  campaigns: { tables: [] },
+  campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   'code-releases': { tables: [] },
   customer: { tables: [] },
   'data-ingress': { tables: [] },
   datasets: { tables: [] },
-  devices: { tables: [] },
+  devices: { tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'], jobs: true },
   migrate: { tables: [] },
   notifications: { tables: [] },
-  organizations: { tables: [] },
+  organizations: {
+    tables: ['organizations', 'relations', 'accessVersions'],
+    buckets: ['logos'],
+    jobs: true,
+  },
   relations: { tables: ['relations', 'accessVersions'], jobs: true },
   'sensor-data': { tables: [] },
   system: { tables: ['parameters'] },

@@ -115,6 +115,58 @@ export const TABLES = {
     partitionKey: { name: 'userId', type: 'S' },
     sortKey: { name: 'eventKey', type: 'S' },
   },
+  /**
+   * The device registry (docs/devices.md). A device's id follows from its serial, so registering a serial twice
+   * is a conditional-write conflict, never a second device; staff list by product line, newest first.
+   */
+  devices: {
+    constructId: 'DevicesTable',
+    area: 'devices',
+    entity: 'devices',
+    envVar: 'DEVICES_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      {
+        name: 'byProductLine',
+        partitionKey: { name: 'productLine', type: 'S' },
+        sortKey: { name: 'created', type: 'N' },
+      },
+    ],
+  },
+  /**
+   * Per-device ingress credentials, stored hashed: a device presents `{credentialId}.{secret}`, found here by id.
+   * byDevice finds a device's credentials for rotation and retirement.
+   */
+  deviceCredentials: {
+    constructId: 'DeviceCredentialsTable',
+    area: 'devices',
+    entity: 'credentials',
+    envVar: 'DEVICE_CREDENTIALS_TABLE',
+    partitionKey: { name: 'credentialId', type: 'S' },
+    indexes: [{ name: 'byDevice', partitionKey: { name: 'deviceId', type: 'S' } }],
+  },
+  organizations: {
+    constructId: 'OrganizationsTable',
+    area: 'organizations',
+    entity: 'organizations',
+    envVar: 'ORGANIZATIONS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+  },
+  /** Campaigns; an organization's campaigns by start time. */
+  campaigns: {
+    constructId: 'CampaignsTable',
+    area: 'campaigns',
+    entity: 'campaigns',
+    envVar: 'CAMPAIGNS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      {
+        name: 'byOrganization',
+        partitionKey: { name: 'organizationId', type: 'S' },
+        sortKey: { name: 'startsAt', type: 'N' },
+      },
+    ],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;
