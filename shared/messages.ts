@@ -88,4 +88,15 @@ export const MESSAGES = {
   temporaryPasswordSubject: 'Your temporary password',
   temporaryPasswordText: (password: string, link: string) =>
     `Your password was reset by our staff. Sign in with this temporary password and choose a new one:\n\n${password}\n\n${link}`,
+  // Ours: organizations (docs/organizations.md).
+  organizationNotFound: (id: string) => `Organization not found: ${id}`,
+  organizationLogoType: 'A logo must be a PNG, JPEG or WebP image',
+  organizationLogoTooLarge: 'A logo is at most 1 MB',
+  organizationLogoEmpty: 'A logo file cannot be empty',
+  organizationLogoKey: 'This is not an upload for this organization: ask for a new upload URL',
+  organizationLogoMissing: 'The uploaded file was not found: upload it again with a new upload URL',
+  organizationLogoMismatch: (declared: string) =>
+    `The uploaded file is not a ${declared} image: its content does not match; it was deleted`,
+  organizationLogoOversized: 'The uploaded file is larger than 1 MB; it was deleted',
+  organizationNoLogo: 'This organization has no logo',
 } as const;
