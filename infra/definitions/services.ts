@@ -34,7 +34,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   customer: { tables: [] },
   'data-ingress': { tables: [] },
   datasets: { tables: [] },
-  devices: { tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'], jobs: true },
+  devices: {
+    tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
+    // A transfer's new owner must be a person the platform knows.
+    readTables: ['users'],
+    jobs: true,
+  },
   migrate: { tables: [] },
   notifications: { tables: [] },
   organizations: {
