@@ -1,0 +1,55 @@
+import { MESSAGES } from '../messages';
+
+/**
+ * MQTT topics built from ids (spec §5: IoT path labels reject empty or missing values). A label is one topic
+ * level: an empty one would address another topic (`devices//readings`), and `/`, `+` or `#` inside one would
+ * add levels or act as wildcards, letting an id reach topics it was never meant to.
+ */
+export class TopicLabelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TopicLabelError';
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const FORBIDDEN = /[/+#\u0000-\u001f\u007f]/;
+
+/** One topic level from a value that should name something: refuses missing, blank and wildcard labels. */
+export const topicLabel = (value: unknown, name = 'label'): string => {
+  if (value === undefined || value === null) throw new TopicLabelError(MESSAGES.iotLabelMissing(name));
+  const label = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  if (label === undefined) throw new TopicLabelError(MESSAGES.iotLabelMissing(name));
+  if (label.trim() === '' || label === 'undefined' || label === 'null') {
+    throw new TopicLabelError(MESSAGES.iotLabelMissing(name));
+  }
+  if (FORBIDDEN.test(label) || label !== label.trim()) throw new TopicLabelError(MESSAGES.iotLabelInvalid(name));
+  return label;
+};
+
+/** What a device's topics carry. */
+export const DEVICE_CHANNELS = ['readings', 'live', 'status'] as const;
+export type DeviceChannel = (typeof DEVICE_CHANNELS)[number];
+
+/** `devices/{deviceId}/{channel}`. */
+export const deviceTopic = (deviceId: unknown, channel: DeviceChannel): string =>
+  `devices/${topicLabel(deviceId, 'device id')}/${topicLabel(channel, 'channel')}`;
+
+/** Where a device publishes its measurements (the ingress rule reads it). */
+export const readingsTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'readings');
+
+/** Where the platform republishes a device's data for browsers watching it live. */
+export const liveTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'live');
+
+/** Where a device reports that it came online or went offline. */
+export const statusTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'status');
+
+/** Every device's topics of one channel, for a subscription or a topic rule: `devices/+/{channel}`. */
+export const allDevicesFilter = (channel: DeviceChannel): string => `devices/+/${topicLabel(channel, 'channel')}`;
+
+/** The device id of a concrete device topic, or undefined when the topic is not one. */
+export const deviceIdOfTopic = (topic: string): string | undefined => {
+  const match = /^devices\/([^/+#]+)\/([^/+#]+)$/.exec(topic);
+  if (!match || !(DEVICE_CHANNELS as readonly string[]).includes(match[2]!)) return undefined;
+  return match[1]!.trim() === '' ? undefined : match[1];
+};
