@@ -1,0 +1,16 @@
+import type { organizations } from '../../../shared/contracts/organizations';
+import type { AreaHandlers } from '../../_shared/http/http-area';
+import type { OrganizationsDeps } from '../deps';
+
+export const organizationHandlers: AreaHandlers<typeof organizations, OrganizationsDeps> = {
+  create: ({ caller, body }, { organizations }) => organizations.create(caller, body),
+  listMine: ({ caller, query }, { organizations }) => organizations.listMine(caller, query),
+  listAll: ({ query }, { organizations }) => organizations.listAll(query),
+  get: ({ caller, params }, { organizations }) => organizations.get(caller, params.id),
+  update: ({ caller, params, body }, { organizations }) => organizations.update(caller, params.id, body),
+  delete: ({ caller, params }, { organizations }) => organizations.remove(caller, params.id),
+  createLogoUpload: ({ caller, params, body }, { organizations }) =>
+    organizations.createLogoUpload(caller, params.id, body),
+  setLogo: ({ caller, params, body }, { organizations }) => organizations.setLogo(caller, params.id, body.key),
+  deleteLogo: ({ caller, params }, { organizations }) => organizations.deleteLogo(caller, params.id),
+};
