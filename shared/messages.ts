@@ -119,4 +119,9 @@ export const MESSAGES = {
   // Ours: IoT topics (shared/iot/topics.ts; spec §5: path labels reject empty or missing values).
   iotLabelMissing: (name: string) => `The ${name} in an IoT topic cannot be empty or missing`,
   iotLabelInvalid: (name: string) => `The ${name} in an IoT topic cannot contain "/", "+", "#" or control characters`,
+  // Ours: campaigns (docs/campaigns.md).
+  campaignNotFound: (id: string) => `Campaign not found: ${id}`,
+  campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,
+  campaignOrganizationManagerRequired: 'Only a manager of the organization can link a campaign to it',
+  campaignChanged: 'This campaign was changed by someone else at the same time; please try again',
 } as const;

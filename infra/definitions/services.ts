@@ -36,18 +36,21 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   datasets: { tables: [] },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
-    // A transfer's new owner must be a person the platform knows.
-    readTables: ['users'],
+    // A transfer's new owner must be a person the platform knows; campaign windows for access checks.
+    readTables: ['users', 'campaigns'],
     jobs: true,
   },
   migrate: { tables: [] },
   notifications: { tables: [] },
   organizations: {
     tables: ['organizations', 'relations', 'accessVersions'],
+    // Campaign windows, read by the access module (ACCESS_ENV).
+    readTables: ['campaigns'],
     buckets: ['logos'],
     jobs: true,
   },
-  relations: { tables: ['relations', 'accessVersions'], jobs: true },
+  // Every area that checks object access reads campaign windows (functions/_shared/access, ACCESS_ENV).
+  relations: { tables: ['relations', 'accessVersions'], readTables: ['campaigns'], jobs: true },
   'sensor-data': { tables: [] },
   system: { tables: ['parameters'] },
   users: {

@@ -1,7 +1,16 @@
+import type { Window } from '../../../shared/campaigns/window';
+
 export interface AccessDecision {
   allowed: boolean;
-  /** What granted it: `staff`, a relation type, or `campaign-user:{campaignId}`. */
+  /** What granted it: `staff`, a relation type, or `campaign-user:{campaignId}` (the first granting campaign). */
   via?: string;
+  /** Campaign path only: every campaign that grants the access, sorted. */
+  campaignIds?: string[];
+  /**
+   * Campaign path only: the data the access reaches, as the sorted union of those campaigns' windows (an empty
+   * array reaches no data). Absent: unlimited (staff, a direct relation, organizations, campaigns).
+   */
+  windows?: Window[];
 }
 
 interface Entry {

@@ -3,11 +3,17 @@ import { createRelationTable } from '../relations/relation-table';
 import { createAccess } from './access';
 import { createAccessCache } from './access-cache';
 import { createAccessVersionStore } from './access-version-store';
+import { createCampaignWindowStore } from './campaign-window-store';
 
-/** The variables every area that checks object access reads (its Lambda holds read grants on both tables). */
+/**
+ * The variables every area that checks object access reads (its Lambda holds read grants on these tables:
+ * SERVICE_RESOURCES lists `campaigns` in the readTables of each such area that does not own it).
+ */
 export const ACCESS_ENV = {
   relationsTable: 'RELATIONS_TABLE',
   accessVersionsTable: 'ACCESS_VERSIONS_TABLE',
+  /** Campaign data windows, carried by decisions reached through the campaign path (docs/campaigns.md). */
+  campaignsTable: 'CAMPAIGNS_TABLE',
 } as const;
 
 /**
@@ -27,6 +33,7 @@ export const createAccessModule = (env: Record<keyof typeof ACCESS_ENV, string>)
     relations: createRelationTable({ db: getDocumentClient(), tableName: env.relationsTable }),
     versions: createAccessVersionStore({ db: getDocumentClient(), tableName: env.accessVersionsTable }),
     cache: createAccessCache(),
+    campaigns: createCampaignWindowStore({ db: getDocumentClient(), tableName: env.campaignsTable }),
     now: Date.now,
     settleMs: readSettleMs(),
   });

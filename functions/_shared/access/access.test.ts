@@ -1,3 +1,4 @@
+import type { Window } from '../../../shared/campaigns/window';
 import type { Relation } from '../../../shared/contracts/relations';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf as caller } from '../../../test/support/callers';
@@ -48,13 +49,29 @@ const memoryVersions = () => {
   };
 };
 
+/** The campaigns table as the access module reads it (windows by id), counting reads. */
+const memoryCampaigns = () => {
+  const stored = new Map<string, Window>();
+  const calls = { windows: 0 };
+  return {
+    calls,
+    set: (id: string, startsAt: number, endsAt: number) => stored.set(id, { startsAt, endsAt }),
+    windows: async (ids: readonly string[]) => {
+      calls.windows += 1;
+      return new Map(ids.flatMap((id) => (stored.has(id) ? [[id, { ...stored.get(id)! }] as const] : [])));
+    },
+  };
+};
+
 const setup = ({ settleMs }: { settleMs?: number } = {}) => {
   let clock = 1_000_000;
   const relations = memoryRelations();
   const versions = memoryVersions();
+  const campaigns = memoryCampaigns();
   const access = createAccess({
     relations,
     versions,
+    campaigns,
     cache: createAccessCache({ now: () => clock }),
     now: () => clock,
     ...(settleMs === undefined ? {} : { settleMs }),
@@ -63,6 +80,7 @@ const setup = ({ settleMs }: { settleMs?: number } = {}) => {
   return {
     relations,
     versions,
+    campaigns,
     access,
     relationReads,
     advance: (ms: number) => {
@@ -108,7 +126,12 @@ describe('device access', () => {
       relations.add(type, 'c1', 'ann');
       relations.add('campaign-device', 'c1', 'd1');
       const checks = access.forCaller(ann);
-      expect(await checks.check('device', 'd1')).toEqual({ allowed: true, via: 'campaign-user:c1' });
+      expect(await checks.check('device', 'd1')).toEqual({
+        allowed: true,
+        via: 'campaign-user:c1',
+        campaignIds: ['c1'],
+        windows: [],
+      });
       expect((await checks.check('device', 'd1', { need: 'manage' })).allowed).toBe(false);
       expect((await checks.check('device', 'd1', { need: 'own' })).allowed).toBe(false);
     },
@@ -325,5 +348,111 @@ describe('caching', () => {
     const first = relationReads();
     await access.forCaller(ann).check('device', 'd1');
     expect(relationReads()).toBe(first);
+  });
+});
+
+describe('campaign data windows', () => {
+  it("a decision through one campaign carries exactly that campaign's window", async () => {
+    const { relations, campaigns, access } = setup();
+    relations.add('campaign-user', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    campaigns.set('c1', 100, 200);
+    expect(await access.forCaller(ann).check('device', 'd1')).toEqual({
+      allowed: true,
+      via: 'campaign-user:c1',
+      campaignIds: ['c1'],
+      windows: [{ startsAt: 100, endsAt: 200 }],
+    });
+  });
+
+  it('through several campaigns: the sorted union of their windows, every granting campaign named', async () => {
+    const { relations, campaigns, access } = setup();
+    for (const [c, start, end] of [
+      ['c3', 500, 600],
+      ['c1', 100, 200],
+      ['c2', 150, 300],
+    ] as const) {
+      relations.add('campaign-user', c, 'ann');
+      relations.add('campaign-device', c, 'd1');
+      campaigns.set(c, start, end);
+    }
+    // c4 holds the device but ann is only a participant there: its window is not hers.
+    relations.add('campaign-participant', 'c4', 'ann');
+    relations.add('campaign-device', 'c4', 'd1');
+    campaigns.set('c4', 1000, 2000);
+    const decision = await access.forCaller(ann).check('device', 'd1');
+    expect(decision.campaignIds).toEqual(['c1', 'c2', 'c3']);
+    expect(decision.windows).toEqual([
+      { startsAt: 100, endsAt: 300 },
+      { startsAt: 500, endsAt: 600 },
+    ]);
+  });
+
+  it('a campaign without a record still lets the device be seen, but reaches no data', async () => {
+    const { relations, access } = setup();
+    relations.add('campaign-manager', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    const decision = await access.forCaller(ann).check('device', 'd1');
+    expect(decision.allowed).toBe(true);
+    expect(decision.windows).toEqual([]);
+  });
+
+  it('a direct device relation wins over the campaign path and carries no window (unlimited)', async () => {
+    const { relations, campaigns, access } = setup();
+    relations.add('device-owner', 'd1', 'ann');
+    relations.add('campaign-user', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    campaigns.set('c1', 100, 200);
+    expect(await access.forCaller(ann).check('device', 'd1')).toEqual({ allowed: true, via: 'device-owner' });
+    expect(campaigns.calls.windows).toBe(0);
+  });
+
+  it('staff carry no window', async () => {
+    const { access } = setup();
+    expect(await access.forCaller(caller('eve', ['Employees'])).check('device', 'd1')).toEqual({
+      allowed: true,
+      via: 'staff',
+    });
+  });
+
+  it('a campaign membership check (kind campaign) carries no window', async () => {
+    const { relations, campaigns, access } = setup();
+    relations.add('campaign-user', 'c1', 'ann');
+    campaigns.set('c1', 100, 200);
+    expect(await access.forCaller(ann).check('campaign', 'c1')).toEqual({ allowed: true, via: 'campaign-user' });
+  });
+
+  it('caches the windows with the decision, and sees a changed window on the next request after a bump', async () => {
+    const { relations, campaigns, versions, access, advance, clock } = setup();
+    relations.add('campaign-user', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    campaigns.set('c1', 100, 200);
+    advance(10_000);
+    expect((await access.forCaller(ann).check('device', 'd1')).windows).toEqual([{ startsAt: 100, endsAt: 200 }]);
+    expect(campaigns.calls.windows).toBe(1);
+
+    campaigns.set('c1', 100, 400);
+    // Cached for the unchanged version: no campaign read, the old window.
+    expect((await access.forCaller(ann).check('device', 'd1')).windows).toEqual([{ startsAt: 100, endsAt: 200 }]);
+    expect(campaigns.calls.windows).toBe(1);
+
+    // The campaigns area raises its members' versions when it changes a window.
+    versions.bump('ann', clock());
+    advance(10_000);
+    expect((await access.forCaller(ann).check('device', 'd1')).windows).toEqual([{ startsAt: 100, endsAt: 400 }]);
+    expect(campaigns.calls.windows).toBe(2);
+  });
+
+  it('without a campaign window reader (unit tests of other areas) a campaign-path decision carries no windows', async () => {
+    const relations = memoryRelations();
+    relations.add('campaign-user', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    const access = createAccess({
+      relations,
+      versions: memoryVersions(),
+      cache: createAccessCache(),
+      now: () => 1,
+    });
+    expect(await access.forCaller(ann).check('device', 'd1')).toEqual({ allowed: true, via: 'campaign-user:c1' });
   });
 });

@@ -1,5 +1,6 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
+import { mergeWindows, type Window } from '../../../shared/campaigns/window';
 import { MESSAGES } from '../../../shared/messages';
 import {
   type AccessNeed,
@@ -26,6 +27,14 @@ export interface AccessDeps {
   relations: Pick<RelationTable, 'getMany' | 'queryAll'>;
   versions: { get: (userId: string) => Promise<AccessVersion> };
   cache: AccessCache;
+  /**
+   * The windows of campaigns, read consistently from the campaigns table: a decision reached through the
+   * campaign path carries them. A campaign without a record (or without a window) contributes none.
+   * createAccessModule always passes it. Optional only so that unit tests of relation rules in other areas
+   * need not fake the campaigns table: without it, campaign-path decisions carry no windows (unlimited), as
+   * they did before windows existed. @default none
+   */
+  campaigns?: CampaignWindows;
   now: () => number;
   /**
    * DynamoDB index reads may lag a write by up to about a second. A decision computed this soon after the
@@ -33,6 +42,11 @@ export interface AccessDeps {
    * @default 5_000 ms
    */
   settleMs?: number;
+}
+
+/** Reads campaigns' data windows by id; ids without a record are left out of the answer. */
+export interface CampaignWindows {
+  windows: (campaignIds: readonly string[]) => Promise<Map<string, Window>>;
 }
 
 const DENIED: AccessDecision = { allowed: false };
@@ -44,7 +58,7 @@ const STAFF: AccessDecision = { allowed: true, via: 'staff' };
  * while the user's access version is unchanged; the version is read once per request (consistently), so a
  * granted or revoked relation takes effect on the next request in every Lambda instance.
  */
-export const createAccess = ({ relations, versions, cache, now, settleMs = 5_000 }: AccessDeps) => {
+export const createAccess = ({ relations, versions, cache, campaigns, now, settleMs = 5_000 }: AccessDeps) => {
   /** The caller's own relation to the object, read by id (consistent). */
   const direct = async (kind: GuardedKind, id: string, userId: string, need: AccessNeed) => {
     const held = await relations.getMany(DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId)));
@@ -56,27 +70,41 @@ export const createAccess = ({ relations, versions, cache, now, settleMs = 5_000
     return type ? { allowed: true, via: type } : undefined;
   };
 
-  /** A campaign the user belongs to (as user or manager) holds the device. Found by index, confirmed by id. */
-  const throughCampaign = async (deviceId: string, userId: string) => {
+  /**
+   * Campaigns the user belongs to (as user or manager) that hold the device: found by index, confirmed by id.
+   * Every such campaign counts, so the decision carries the union of their data windows (spec §6; issue 5:
+   * "a campaign's views of data are limited to its window").
+   */
+  const throughCampaign = async (deviceId: string, userId: string): Promise<AccessDecision | undefined> => {
     const holds = await relations.queryAll('referent', deviceId, ['campaign-device']);
     if (holds.length === 0) return undefined;
-    const campaigns = holds.map((hold) => hold.referrerId);
+    const candidates = [...new Set(holds.map((hold) => hold.referrerId))];
     const found = new Set(
       (
         await relations.getMany(
-          campaigns.flatMap((campaignId) => [
+          candidates.flatMap((campaignId) => [
             relationId('campaign-device', campaignId, deviceId),
             ...CAMPAIGN_DEVICE_GRANTS.map((type) => relationId(type, campaignId, userId)),
           ]),
         )
       ).map((relation) => relation.id),
     );
-    const campaignId = campaigns.find(
-      (c) =>
-        found.has(relationId('campaign-device', c, deviceId)) &&
-        CAMPAIGN_DEVICE_GRANTS.some((type) => found.has(relationId(type, c, userId))),
-    );
-    return campaignId ? { allowed: true, via: `campaign-user:${campaignId}` } : undefined;
+    const granting = candidates
+      .filter(
+        (c) =>
+          found.has(relationId('campaign-device', c, deviceId)) &&
+          CAMPAIGN_DEVICE_GRANTS.some((type) => found.has(relationId(type, c, userId))),
+      )
+      .sort();
+    if (granting.length === 0) return undefined;
+    if (!campaigns) return { allowed: true, via: `campaign-user:${granting[0]}` };
+    const windows = await campaigns.windows(granting);
+    return {
+      allowed: true,
+      via: `campaign-user:${granting[0]}`,
+      campaignIds: granting,
+      windows: mergeWindows(granting.flatMap((c) => windows.get(c) ?? [])),
+    };
   };
 
   const compute = async (

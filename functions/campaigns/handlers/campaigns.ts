@@ -1,0 +1,15 @@
+import type { campaigns } from '../../../shared/contracts/campaigns';
+import type { AreaHandlers } from '../../_shared/http/http-area';
+import type { CampaignsDeps } from '../deps';
+
+export const campaignHandlers: AreaHandlers<typeof campaigns, CampaignsDeps> = {
+  create: ({ caller, body }, { campaigns }) => campaigns.create(caller, body),
+  listAll: ({ query }, { campaigns }) => campaigns.listAll(query),
+  listMine: ({ caller, query }, { campaigns }) => campaigns.listMine(caller, query),
+  listByOrganization: ({ caller, params, query }, { campaigns }) =>
+    campaigns.listByOrganization(caller, params.id, query),
+  get: ({ caller, params }, { campaigns }) => campaigns.get(caller, params.id),
+  update: ({ caller, params, body }, { campaigns }) => campaigns.update(caller, params.id, body),
+  delete: ({ caller, params }, { campaigns }) => campaigns.remove(caller, params.id),
+  deviceAccess: ({ caller, params }, { campaigns }) => campaigns.deviceAccess(caller, params.id),
+};

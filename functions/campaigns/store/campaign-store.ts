@@ -1,0 +1,99 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, putIf } from '../../_shared/dynamodb';
+
+type Key = Record<string, unknown>;
+
+/** A campaign as stored; its status is derived at read time (docs/campaigns.md). */
+export interface CampaignRecord {
+  id: string;
+  name: string;
+  description: string;
+  startsAt: number;
+  endsAt: number;
+  /** Absent when the campaign belongs to no organization (then the byOrganization index leaves it out). */
+  organizationId?: string;
+  created: number;
+  createdBy: string;
+  updated: number;
+}
+
+const toRecord = (item: Record<string, unknown>): CampaignRecord => ({
+  id: String(item.id),
+  name: String(item.name ?? ''),
+  description: typeof item.description === 'string' ? item.description : '',
+  startsAt: Number(item.startsAt ?? 0),
+  endsAt: Number(item.endsAt ?? 0),
+  ...(typeof item.organizationId === 'string' ? { organizationId: item.organizationId } : {}),
+  created: Number(item.created ?? 0),
+  createdBy: typeof item.createdBy === 'string' ? item.createdBy : '',
+  updated: Number(item.updated ?? 0),
+});
+
+export interface PageRead {
+  limit: number;
+  startKey?: Key;
+}
+
+/** The campaigns table: records by id, an organization's campaigns by start time (byOrganization). */
+export const createCampaignStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  get: async (id: string): Promise<CampaignRecord | undefined> => {
+    const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
+    return item ? toRecord(item) : undefined;
+  },
+
+  getMany: async (ids: readonly string[]): Promise<CampaignRecord[]> =>
+    (
+      await batchGetAll<Record<string, unknown>>(
+        db,
+        tableName,
+        [...new Set(ids)].map((id) => ({ id })),
+      )
+    ).map(toRecord),
+
+  /** @returns false when the id is taken */
+  create: (record: CampaignRecord): Promise<boolean> =>
+    putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
+
+  /** Writes the whole record if nobody changed it since `expectedUpdated`. @returns false otherwise */
+  replace: (record: CampaignRecord, expectedUpdated: number): Promise<boolean> =>
+    putIf(db, {
+      TableName: tableName,
+      Item: record,
+      ConditionExpression: 'attribute_exists(id) AND updated = :expected',
+      ExpressionAttributeValues: { ':expected': expectedUpdated },
+    }),
+
+  remove: async (id: string): Promise<void> => {
+    await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
+  },
+
+  /** Every campaign, for staff (admin tooling may scan, paged). */
+  listAll: async ({ limit, startKey }: PageRead) => {
+    const result = await db.send(new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey }));
+    return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
+  },
+
+  /** An organization's campaigns, latest start first. */
+  listByOrganization: async (organizationId: string, { limit, startKey }: PageRead) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'byOrganization',
+        KeyConditionExpression: 'organizationId = :org',
+        ExpressionAttributeValues: { ':org': organizationId },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
+  },
+});
+
+export type CampaignStore = ReturnType<typeof createCampaignStore>;
