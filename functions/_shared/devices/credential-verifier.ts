@@ -1,0 +1,57 @@
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../dynamodb';
+import { parseToken, secretMatches } from './credential-token';
+
+/** How often a credential's lastUsed is written: once a minute is enough to show "last used". */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface CredentialVerifierOptions {
+  db: DynamoDBDocumentClient;
+  /** DEVICE_CREDENTIALS_TABLE */
+  tableName: string;
+  /** Writes lastUsed (at most once a minute per credential); needs write access to the table. @default false */
+  recordUse?: boolean;
+  now?: () => number;
+}
+
+/**
+ * For data ingress (issue 6): which device presents this token? A retired device's credentials are deleted
+ * when it retires, so a token that verifies belongs to a device that may send data.
+ */
+export const createCredentialVerifier = ({
+  db,
+  tableName,
+  recordUse = false,
+  now = Date.now,
+}: CredentialVerifierOptions) => ({
+  /** @returns the device id, or undefined for a malformed, unknown, revoked or wrong token */
+  verifyCredential: async (token: unknown): Promise<string | undefined> => {
+    const parsed = parseToken(token);
+    if (!parsed) return undefined;
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: { credentialId: parsed.credentialId }, ConsistentRead: true }),
+    );
+    if (!Item || !secretMatches(parsed.secret, Item.secretHash) || typeof Item.deviceId !== 'string') return undefined;
+    if (recordUse) {
+      const at = now();
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { credentialId: parsed.credentialId },
+            UpdateExpression: 'SET lastUsed = :at',
+            ConditionExpression:
+              'attribute_exists(credentialId) AND (attribute_not_exists(lastUsed) OR lastUsed < :stale)',
+            ExpressionAttributeValues: { ':at': at, ':stale': at - LAST_USED_RESOLUTION_MS },
+          }),
+        );
+      } catch (error) {
+        // Recorded within the last minute, or revoked since the read: neither changes the answer.
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    return Item.deviceId;
+  },
+});
+
+export type CredentialVerifier = ReturnType<typeof createCredentialVerifier>;

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { createAccessVersionStore } from '../_shared/access/access-version-store';
+import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
+import { getDocumentClient, getSqsClient } from '../_shared/clients';
+import { newCredentialId, newSecret } from '../_shared/devices/credential-token';
+import { readEnv } from '../_shared/env';
+import { createEventPublisher } from '../_shared/events/event-publisher';
+import { createRelationEffects } from '../_shared/relations/relation-effects';
+import { createRelationTable } from '../_shared/relations/relation-table';
+import { newClaimCode } from './domain/claim-code';
+import { createCredentials, revokeAllCredentials } from './domain/credentials';
+import { createDevices } from './domain/devices';
+import { createCredentialStore } from './store/credential-store';
+import { createDeviceStore } from './store/device-store';
+import { createUserDirectory } from './store/user-directory';
+
+/** What the devices Lambda reads (the CDK sets each from SERVICE_RESOURCES.devices; the local stack likewise). */
+export const DEVICES_ENV = {
+  ...ACCESS_ENV,
+  devicesTable: 'DEVICES_TABLE',
+  deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
+  usersTable: 'USERS_TABLE',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
+} as const;
+
+export const createDevicesDeps = (env = readEnv(DEVICES_ENV)) => {
+  const db = getDocumentClient();
+  const credentialStore = createCredentialStore({ db, tableName: env.deviceCredentialsTable });
+  const devices = createDevices({
+    devices: createDeviceStore({ db, tableName: env.devicesTable }),
+    revokeCredentials: (deviceId) => revokeAllCredentials(credentialStore, deviceId),
+    users: createUserDirectory({ db, tableName: env.usersTable }),
+    relations: createRelationTable({ db, tableName: env.relationsTable }),
+    effects: createRelationEffects({
+      versions: createAccessVersionStore({ db, tableName: env.accessVersionsTable }),
+      events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
+      now: Date.now,
+      newId: randomUUID,
+    }),
+    access: createAccessModule(env),
+    now: Date.now,
+    newClaimCode: () => newClaimCode(),
+  });
+  return {
+    devices,
+    credentials: createCredentials({ devices, store: credentialStore, now: Date.now, newCredentialId, newSecret }),
+  };
+};
+
+export type DevicesDeps = ReturnType<typeof createDevicesDeps>;

@@ -1,0 +1,113 @@
+import type {
+  DataVisibility,
+  Device,
+  DeviceState,
+  DeviceStatus,
+  Location,
+  LocationPrivacy,
+  MapDevice,
+  ProductLine,
+} from '../../../shared/contracts/devices';
+
+/** The stored device: the contract's Device without what is derived per read, plus what only the server keeps. */
+export interface StoredDevice {
+  id: string;
+  serial: string;
+  name: string;
+  productLine: ProductLine;
+  model: string;
+  firmwareVersion: string;
+  location?: Location;
+  locationPrivacy: LocationPrivacy;
+  dataVisibility: DataVisibility;
+  state: DeviceState;
+  lastSeen?: number;
+  created: number;
+  updated: number;
+  ownerId?: string;
+  claimed?: number;
+  retired?: number;
+  /** SHA-256 of the claim code; kept after the claim so a wrong code is refused alike before and after. */
+  claimCodeHash: string;
+  registeredBy: string;
+}
+
+/** Seen within this long: online. Devices report at least every few minutes; 10 allows two missed reports. */
+export const ONLINE_WINDOW_MS = 10 * 60 * 1000;
+
+/** The displayed status, derived at read time: nothing has to run when a device goes quiet. */
+export const statusOf = (device: Pick<StoredDevice, 'state' | 'lastSeen'>, now: number): DeviceStatus => {
+  if (device.state === 'retired') return 'retired';
+  if (device.lastSeen === undefined) return 'provisioned';
+  return now - device.lastSeen <= ONLINE_WINDOW_MS ? 'online' : 'offline';
+};
+
+/** Two decimals of a degree: about 1.1 km of latitude, less of longitude away from the equator. */
+export const approximate = ({ lat, lon }: Location): Location => ({
+  lat: Math.round(lat * 100) / 100,
+  lon: Math.round(lon * 100) / 100,
+});
+
+export type AccessLevel = Device['access'];
+
+const MANAGES: readonly AccessLevel[] = ['manage', 'own'];
+
+/** The location as this caller may see it (docs/devices.md: exact, approximate, hidden). */
+export const visibleLocation = (
+  device: Pick<StoredDevice, 'location' | 'locationPrivacy'>,
+  access: AccessLevel,
+): { location?: Location; locationApproximate?: boolean } => {
+  if (!device.location) return {};
+  if (MANAGES.includes(access) || device.locationPrivacy === 'exact') return { location: device.location };
+  if (device.locationPrivacy === 'approximate') {
+    return { location: approximate(device.location), locationApproximate: true };
+  }
+  return {};
+};
+
+/** The device as the contract shows it to a caller with this access. */
+export const present = (device: StoredDevice, access: AccessLevel, now: number): Device => ({
+  id: device.id,
+  serial: device.serial,
+  name: device.name,
+  productLine: device.productLine,
+  model: device.model,
+  firmwareVersion: device.firmwareVersion,
+  ...visibleLocation(device, access),
+  locationPrivacy: device.locationPrivacy,
+  dataVisibility: device.dataVisibility,
+  state: device.state,
+  status: statusOf(device, now),
+  ...(device.lastSeen === undefined ? {} : { lastSeen: device.lastSeen }),
+  created: device.created,
+  updated: device.updated,
+  ...(device.ownerId === undefined ? {} : { ownerId: device.ownerId }),
+  ...(device.claimed === undefined ? {} : { claimed: device.claimed }),
+  ...(device.retired === undefined ? {} : { retired: device.retired }),
+  access,
+});
+
+/** A map marker, or undefined when the caller may not see where the device is. */
+export const toMapDevice = (device: StoredDevice, access: AccessLevel, now: number): MapDevice | undefined => {
+  const { location, locationApproximate } = visibleLocation(device, access);
+  if (!location) return undefined;
+  return {
+    id: device.id,
+    name: device.name,
+    productLine: device.productLine,
+    status: statusOf(device, now),
+    dataVisibility: device.dataVisibility,
+    location,
+    locationApproximate: locationApproximate ?? false,
+  };
+};
+
+/** On the public map: public, located, not hidden, not retired. The store filters by the same rule. */
+export const isPublicMapped = (device: StoredDevice): boolean =>
+  device.dataVisibility === 'public' &&
+  device.location !== undefined &&
+  device.locationPrivacy !== 'hidden' &&
+  device.state !== 'retired';
+
+/** A serial names one device: its id follows from it, so a second registration is a conditional-write conflict. */
+export const deviceIdOf = (serial: string): string => `dev-${serial.toLowerCase()}`;

@@ -1,0 +1,9 @@
+import { devices } from '../../shared/contracts/devices';
+import { readEnv } from '../_shared/env';
+import { httpArea } from '../_shared/http/http-area';
+import { createDevicesDeps, DEVICES_ENV } from './deps';
+import { deviceHandlers } from './handlers/devices';
+
+const env = readEnv(DEVICES_ENV);
+
+export const handler = httpArea(devices, deviceHandlers, { deps: () => createDevicesDeps(env) });
