@@ -1,5 +1,6 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
+import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
@@ -125,5 +126,6 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     delete: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
+  campaigns: CAMPAIGNS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
 };
