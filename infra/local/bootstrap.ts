@@ -23,13 +23,21 @@ import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { hashClaimCode } from '../../functions/devices/domain/claim-code';
 import { createUserStore } from '../../functions/users/store/user-store';
 import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_EMAILS, DEMO_PARAMETERS, DEMO_PASSWORD, DEMO_RELATIONS } from './demo-data';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_CUSTOMER_EMAILS,
+  DEMO_DEVICES,
+  DEMO_PARAMETERS,
+  DEMO_PASSWORD,
+  DEMO_RELATIONS,
+} from './demo-data';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 
@@ -248,6 +256,27 @@ export const seedDemoData = async (
   for (const { type, referrer, referent } of DEMO_RELATIONS) {
     const ends = { type, referrerId: idOf(referrer), referentId: idOf(referent) };
     await relations.put({ id: relationId(type, ends.referrerId, ends.referentId), ...ends, created: now });
+  }
+  for (const { owner, seenMinutesAgo, claimCode, ...device } of DEMO_DEVICES) {
+    const ownerId = owner === undefined ? undefined : idOf(owner);
+    const item = {
+      ...device,
+      state: ownerId ? 'active' : 'provisioned',
+      created: now,
+      updated: now,
+      claimCodeHash: hashClaimCode(device.id, claimCode),
+      registeredBy: 'demo-data',
+      ...(ownerId ? { ownerId, claimed: now } : {}),
+      ...(seenMinutesAgo === undefined ? {} : { lastSeen: now - seenMinutesAgo * 60_000 }),
+    };
+    try {
+      // Once: a device claimed, moved or retired in the demo keeps its state across restarts.
+      await db.send(
+        new PutCommand({ TableName: tables.devices, Item: item, ConditionExpression: 'attribute_not_exists(id)' }),
+      );
+    } catch (error) {
+      if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
+    }
   }
   for (const parameter of DEMO_PARAMETERS) {
     try {

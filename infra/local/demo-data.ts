@@ -1,4 +1,5 @@
 import type { GroupName } from '../../shared/auth/groups';
+import type { DataVisibility, LocationPrivacy, ProductLine } from '../../shared/contracts/devices';
 import type { RelationType } from '../../shared/relations/relation-types';
 
 /** Local only: every demo account shares this password. It is in the README; never use it anywhere real. */
@@ -39,6 +40,68 @@ export const DEMO_PARAMETERS = [
  * uses April's; April manages an organization and a campaign that hold her device; Dana is a campaign user
  * (so she sees the device through the campaign); Uma is an organization user (which grants no device access).
  */
+/**
+ * Device records for the demo relation graph (docs/devices.md): Uma's private rooftop station, April's public
+ * buoy a kilometre away, and one registered, unclaimed device whose claim code is in the README, to try claiming.
+ * E-mails stand for the owners' user ids. `seenMinutesAgo` sets last seen relative to the start.
+ */
+export interface DemoDevice {
+  id: string;
+  serial: string;
+  name: string;
+  productLine: ProductLine;
+  model: string;
+  firmwareVersion: string;
+  location?: { lat: number; lon: number };
+  locationPrivacy: LocationPrivacy;
+  dataVisibility: DataVisibility;
+  owner?: string;
+  seenMinutesAgo?: number;
+  claimCode: string;
+}
+
+export const DEMO_DEVICES: readonly DemoDevice[] = [
+  {
+    id: 'demo-device-1',
+    serial: 'DEMO-0001',
+    name: 'Rooftop station',
+    productLine: 'al30',
+    model: 'AL-30',
+    firmwareVersion: '1.4.2',
+    location: { lat: 47.6205, lon: -122.3493 },
+    locationPrivacy: 'approximate',
+    dataVisibility: 'private',
+    owner: 'user@example.com',
+    seenMinutesAgo: 2,
+    claimCode: 'DEMO-0001-CODE',
+  },
+  {
+    id: 'demo-device-2',
+    serial: 'DEMO-0002',
+    name: 'Lake buoy',
+    productLine: 'sd1',
+    model: 'SD-1',
+    firmwareVersion: '2.0.1',
+    location: { lat: 47.629, lon: -122.338 },
+    locationPrivacy: 'exact',
+    dataVisibility: 'public',
+    owner: 'approved@example.com',
+    seenMinutesAgo: 120,
+    claimCode: 'DEMO-0002-CODE',
+  },
+  {
+    id: 'dev-demo-0003',
+    serial: 'DEMO-0003',
+    name: 'DEMO-0003',
+    productLine: 'al60',
+    model: 'AL-60',
+    firmwareVersion: '1.0.0',
+    locationPrivacy: 'approximate',
+    dataVisibility: 'private',
+    claimCode: '7KQ2-M9XD-4RTP',
+  },
+];
+
 export const DEMO_RELATIONS: readonly { type: RelationType; referrer: string; referent: string }[] = [
   { type: 'device-owner', referrer: 'demo-device-1', referent: 'user@example.com' },
   { type: 'device-owner', referrer: 'demo-device-2', referent: 'approved@example.com' },

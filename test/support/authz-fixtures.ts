@@ -1,6 +1,7 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
+import { DEVICES_FIXTURES } from './authz-devices-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
@@ -127,5 +128,6 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
   campaigns: CAMPAIGNS_FIXTURES,
+  devices: DEVICES_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
 };
