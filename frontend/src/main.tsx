@@ -5,6 +5,7 @@ import { BootError } from './app/boot-error';
 import { configureAuth } from './lib/auth';
 import { loadRuntimeConfig } from './lib/runtime-config';
 import './app/app.css';
+import './app/registry.css';
 
 const root = createRoot(document.getElementById('root')!);
 

@@ -48,6 +48,9 @@ export const AppLayout = () => {
               Admin
             </NavLink>
           )}
+          {staff && section === 'admin' && <NavLink to="/admin/devices">Devices</NavLink>}
+          {staff && section === 'admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
+          {staff && section === 'admin' && <NavLink to="/admin/campaigns">Campaigns</NavLink>}
           {staff && section === 'admin' && <NavLink to="/admin/parameters">Parameters</NavLink>}
           {staff && section === 'admin' && <NavLink to="/admin/relations">Relations</NavLink>}
         </nav>

@@ -3,10 +3,13 @@ import { AdminHomePage } from '../features/admin/admin-home-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
+import { AdminCampaignsPage } from '../features/campaigns/admin-campaigns-page';
 import { CampaignPage } from '../features/campaigns/campaign-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
+import { AdminDevicesPage } from '../features/devices/admin-devices-page';
 import { DevicePage } from '../features/devices/device-page';
 import { InvitePage } from '../features/invites/invite-page';
+import { AdminOrganizationsPage } from '../features/organizations/admin-organizations-page';
 import { OrganizationPage } from '../features/organizations/organization-page';
 import { PeoplePage } from '../features/people/people-page';
 import { PersonAdminPage } from '../features/people/person-admin-page';
@@ -48,6 +51,9 @@ export const createRouter = () =>
             { path: 'relations', element: <RelationsPage /> },
             // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
             // screens, where staff pass every rule.
+            { path: 'devices', element: <AdminDevicesPage /> },
+            { path: 'organizations', element: <AdminOrganizationsPage /> },
+            { path: 'campaigns', element: <AdminCampaignsPage /> },
             { path: 'devices/:id', element: <DevicePage /> },
             { path: 'organizations/:id', element: <OrganizationPage /> },
             { path: 'campaigns/:id', element: <CampaignPage /> },

@@ -7,6 +7,30 @@ export const AdminHomePage = () => (
     <div className="cards">
       <article className="card">
         <h2>
+          <Link to="/admin/devices" data-testid="admin-devices-link">
+            Devices
+          </Link>
+        </h2>
+        <p className="muted">Every device by product line, registration with its claim code, and the map of all.</p>
+      </article>
+      <article className="card">
+        <h2>
+          <Link to="/admin/organizations" data-testid="admin-organizations-link">
+            Organizations
+          </Link>
+        </h2>
+        <p className="muted">Every organization, its members, devices, campaigns and logo.</p>
+      </article>
+      <article className="card">
+        <h2>
+          <Link to="/admin/campaigns" data-testid="admin-campaigns-link">
+            Campaigns
+          </Link>
+        </h2>
+        <p className="muted">Every campaign with its window and status.</p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/people" data-testid="admin-people-link">
             People
           </Link>

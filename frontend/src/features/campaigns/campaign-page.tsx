@@ -1,4 +1,126 @@
-import { ObjectPage } from '../relations/object-page';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isStaff } from '../../../../shared/auth/groups';
+import type { Campaign } from '../../../../shared/contracts/campaigns';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { sectionOf } from '../../lib/navigation';
+import { useSignedInUser } from '../../lib/session';
+import { useAction } from '../../lib/use-action';
+import { When } from '../people/person-parts';
+import { MembersPanel } from '../relations/members-panel';
+import { ErrorAlert } from '../relations/relation-fields';
+import { useMyRoles } from '../relations/use-my-roles';
+import { CampaignEditForm } from './campaign-forms';
+import { CampaignStatusBadge } from './campaign-parts';
+import { mayManageCampaign, windowText } from './campaign-rules';
+import { ParticipantInvites } from './participant-invites';
 
-/** `/dashboard/campaigns/:id`: a placeholder until the campaigns area's own page; for now its members. */
-export const CampaignPage = () => <ObjectPage kind="campaign" />;
+/**
+ * `/dashboard/campaigns/:id` (and `/admin/campaigns/:id`): a campaign's window and status, its edit form and
+ * participant invites for its managers and staff, and its members and devices.
+ */
+export const CampaignPage = () => {
+  const id = useParams().id ?? '';
+  return <CampaignScreen key={id} id={id} />;
+};
+
+const CampaignScreen = ({ id }: { id: string }) => {
+  const campaignsApi = useApi('campaigns');
+  const user = useSignedInUser();
+  const staff = isStaff(user.groups);
+  const mine = useMyRoles('campaign', id, user.id, staff);
+  const manage = mayManageCampaign(mine.roles, staff);
+  const base = `/${sectionOf(useLocation().pathname)}`;
+  const navigate = useNavigate();
+  const [campaign, setCampaign] = useState<Campaign>();
+  const [error, setError] = useState<string>();
+  const deletion = useAction<'delete'>();
+
+  useEffect(() => {
+    let active = true;
+    campaignsApi.get({ params: { id } }).then(
+      (found) => active && setCampaign(found),
+      (failure: unknown) => active && setError(errorMessage(failure)),
+    );
+    return () => {
+      active = false;
+    };
+  }, [campaignsApi, id]);
+
+  const remove = () => {
+    if (!campaign || !window.confirm(`Delete the campaign ${campaign.name} with its members and devices list?`)) return;
+    void deletion.run('delete', async () => {
+      await campaignsApi.delete({ params: { id } });
+      navigate(base);
+    });
+  };
+
+  return (
+    <section className="page">
+      <h1 className="title-with-badge">
+        <span data-testid="campaign-title">{campaign?.name ?? 'Campaign'}</span>
+        {campaign && <CampaignStatusBadge status={campaign.status} testId="campaign-status" />}
+      </h1>
+      <p className="muted small">
+        Id{' '}
+        <span className="mono" data-testid="object-id">
+          {id}
+        </span>
+      </p>
+      <ErrorAlert testId="campaign-error" error={error ?? deletion.error ?? mine.error} />
+      {!campaign && !error && <p className="muted">Loading the campaign…</p>}
+
+      {campaign && (
+        <>
+          <dl className="facts card" data-testid="campaign-facts">
+            <dt>Window</dt>
+            <dd data-testid="campaign-window">{windowText(campaign)}</dd>
+            <dt>Status</dt>
+            <dd>
+              <CampaignStatusBadge status={campaign.status} />
+            </dd>
+            <dt>Description</dt>
+            <dd data-testid="campaign-description">{campaign.description || <span className="muted">None</span>}</dd>
+            <dt>Organization</dt>
+            <dd data-testid="campaign-organization">
+              {campaign.organizationId ? (
+                <Link to={`${base}/organizations/${encodeURIComponent(campaign.organizationId)}`} className="mono">
+                  {campaign.organizationId}
+                </Link>
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <When ms={campaign.created} />
+            </dd>
+          </dl>
+          <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
+          {manage && <CampaignEditForm campaign={campaign} onSaved={setCampaign} />}
+          {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
+        </>
+      )}
+
+      <section className="card section-card" aria-labelledby="campaign-members-heading">
+        <h2 id="campaign-members-heading">Members and devices</h2>
+        <MembersPanel key={id} kind="campaign" objectId={id} />
+      </section>
+
+      {campaign && manage && (
+        <div className="danger-zone">
+          <button
+            type="button"
+            className="danger"
+            data-testid="campaign-delete"
+            onClick={remove}
+            disabled={deletion.busy === 'delete'}
+          >
+            {deletion.busy === 'delete' ? 'Deleting…' : 'Delete the campaign'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+};

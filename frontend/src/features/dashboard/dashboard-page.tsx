@@ -1,5 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
@@ -7,16 +8,31 @@ import { useOptionalUser } from '../../lib/session';
 import type { SessionUser } from '../../lib/session-user';
 import { UI_MESSAGES } from '../../lib/ui-messages';
 import { SignInPrompt } from '../auth/sign-in-prompt';
+import { NewCampaignForm } from '../campaigns/campaign-forms';
+import { ClaimDeviceForm } from '../devices/claim-device-form';
+import { DeviceMapSection } from '../devices/device-map-section';
+import { RegisterDeviceForm } from '../devices/register-device-form';
 import { DashboardInvites } from '../invites/dashboard-invites';
+import { NewOrganizationForm } from '../organizations/organization-forms';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
 import type { PageLoader } from '../relations/relation-list';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { usePagedRelations } from '../relations/use-paged-relations';
+import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
+
+type Action = 'claim' | 'organization' | 'campaign' | 'register';
+
+const ACTIONS: readonly (readonly [Action, string])[] = [
+  ['claim', 'Claim a device'],
+  ['organization', 'New organization'],
+  ['campaign', 'New campaign'],
+];
 
 /**
- * `/dashboard`, open to guests (spec §1: sign-in is not mandatory): public content for everyone; who is
- * signed in and the devices, organizations and campaigns they belong to, or a sign-in link for a guest.
+ * `/dashboard`, open to guests (spec §1: sign-in is not mandatory): public content for everyone (the map of
+ * public devices); for a signed-in person their devices, organizations and campaigns with their status, the
+ * actions that make new ones, the map, and every relation they hold; a sign-in link for a guest.
  */
 export const DashboardPage = () => {
   const user = useOptionalUser();
@@ -26,6 +42,7 @@ export const DashboardPage = () => {
         <h1>Welcome</h1>
         <p>{UI_MESSAGES.guestDashboard}</p>
         <SignInPrompt what="your devices, organizations and campaigns" />
+        <DeviceMapSection scope="visible" title="Public devices" />
       </section>
     );
   }
@@ -62,12 +79,21 @@ const MyDashboard = ({ user }: { user: SessionUser }) => {
       </dl>
       <DashboardInvites user={user} />
 
+      <DashboardActions user={user} />
+      <div className="cards" data-testid="dashboard-registry">
+        <MyDevices />
+        <MyOrganizations />
+        <MyCampaigns />
+      </div>
+      <DeviceMapSection scope="visible" title="Devices on the map" />
+
+      <h2 className="section-heading">Everything you belong to</h2>
       <ErrorAlert testId="dashboard-error" error={mine.error} />
       {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
-      <div className="cards" data-testid="dashboard-relations">
+      <div className="cards cards-compact" data-testid="dashboard-relations">
         {GROUP_ORDER.map((kind) => (
           <article key={kind} className="card" data-testid={`dashboard-group-${kind}`}>
-            <h2>{KIND_TITLE[kind]}</h2>
+            <h3>{KIND_TITLE[kind]}</h3>
             {groups[kind].length ? (
               <ul className="link-list">
                 {groups[kind].map((relation) => (
@@ -86,7 +112,7 @@ const MyDashboard = ({ user }: { user: SessionUser }) => {
         ))}
         {groups.other.length > 0 && (
           <article className="card" data-testid="dashboard-group-other">
-            <h2>Other</h2>
+            <h3>Other</h3>
             <ul className="link-list">
               {groups.other.map((relation) => (
                 <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
@@ -100,5 +126,36 @@ const MyDashboard = ({ user }: { user: SessionUser }) => {
       </div>
       <LoadMoreButton list={mine} testId="dashboard-load-more" />
     </section>
+  );
+};
+
+/** "Claim a device", "New organization", "New campaign" (and for Distributors and staff "Register a device"). */
+const DashboardActions = ({ user }: { user: SessionUser }) => {
+  const [open, setOpen] = useState<Action>();
+  const actions = hasRole(user.groups, 'Distributors')
+    ? [...ACTIONS, ['register', 'Register a device'] as const]
+    : ACTIONS;
+  const close = () => setOpen(undefined);
+  return (
+    <div className="dashboard-actions">
+      <div className="actions" role="toolbar" aria-label="Create">
+        {actions.map(([action, text]) => (
+          <button
+            key={action}
+            type="button"
+            className={open === action ? 'primary' : undefined}
+            aria-expanded={open === action}
+            data-testid={`dashboard-action-${action}`}
+            onClick={() => setOpen(open === action ? undefined : action)}
+          >
+            {text}
+          </button>
+        ))}
+      </div>
+      {open === 'claim' && <ClaimDeviceForm onCancel={close} />}
+      {open === 'organization' && <NewOrganizationForm onCancel={close} />}
+      {open === 'campaign' && <NewCampaignForm onCancel={close} />}
+      {open === 'register' && <RegisterDeviceForm />}
+    </div>
   );
 };

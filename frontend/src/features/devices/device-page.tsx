@@ -1,4 +1,157 @@
-import { ObjectPage } from '../relations/object-page';
+import { useCallback, useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { isStaff } from '../../../../shared/auth/groups';
+import type { Device } from '../../../../shared/contracts/devices';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { useSignedInUser } from '../../lib/session';
+import { formatCoordinate } from '../map/map-points';
+import { When } from '../people/person-parts';
+import { MembersPanel } from '../relations/members-panel';
+import { ErrorAlert } from '../relations/relation-fields';
+import { CredentialsPanel } from './credentials-panel';
+import { DeviceEditForm } from './device-edit-form';
+import { DeviceOwnership } from './device-ownership';
+import { StatusBadge } from './device-parts';
+import { deviceLabel, mayManage, PRODUCT_LINE_TEXT } from './device-rules';
 
-/** `/dashboard/devices/:id`: a placeholder until the devices area's own page; for now its members. */
-export const DevicePage = () => <ObjectPage kind="device" />;
+/**
+ * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
+ * transfer and retirement for those allowed (the device says what the caller may do: `access`), and its members.
+ * The members panel shows even when the device record cannot be read, so relations made before the device was
+ * registered stay reachable.
+ */
+export const DevicePage = () => {
+  const id = useParams().id ?? '';
+  return <DeviceScreen key={id} id={id} />;
+};
+
+const DeviceScreen = ({ id }: { id: string }) => {
+  const devicesApi = useApi('devices');
+  const staff = isStaff(useSignedInUser().groups);
+  const [device, setDevice] = useState<Device>();
+  const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    let active = true;
+    devicesApi.get({ params: { id } }).then(
+      (found) => {
+        if (!active) return;
+        setDevice(found);
+        setLoading(false);
+      },
+      (failure: unknown) => {
+        if (!active) return;
+        setError(errorMessage(failure));
+        setLoading(false);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [devicesApi, id]);
+
+  const changed = useCallback((saved: Device) => setDevice(saved), []);
+
+  return (
+    <section className="page">
+      <h1 className="title-with-badge">
+        <span data-testid="device-title">{device ? deviceLabel(device) : 'Device'}</span>
+        {device && <StatusBadge status={device.status} testId="device-status" />}
+      </h1>
+      <p className="muted small">
+        Id{' '}
+        <span className="mono" data-testid="object-id">
+          {id}
+        </span>
+      </p>
+      {loading && <p className="muted">Loading the device…</p>}
+      <ErrorAlert testId="device-error" error={error} />
+
+      {device && (
+        <>
+          <DeviceFacts device={device} />
+          {mayManage(device) && (device.state !== 'retired' || staff) && (
+            <DeviceEditForm device={device} onSaved={changed} />
+          )}
+          {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
+          {device.access === 'own' && device.state !== 'retired' && (
+            <DeviceOwnership device={device} onChanged={changed} />
+          )}
+        </>
+      )}
+
+      <section className="card section-card" aria-labelledby="device-members-heading">
+        <h2 id="device-members-heading">Members</h2>
+        <MembersPanel key={id} kind="device" objectId={id} />
+      </section>
+    </section>
+  );
+};
+
+const DeviceFacts = ({ device }: { device: Device }) => (
+  <dl className="facts card" data-testid="device-facts">
+    <dt>Serial</dt>
+    <dd className="mono" data-testid="device-serial">
+      {device.serial}
+    </dd>
+    <dt>Product line</dt>
+    <dd data-testid="device-product-line">{PRODUCT_LINE_TEXT[device.productLine]}</dd>
+    <dt>Model</dt>
+    <dd data-testid="device-model">{device.model}</dd>
+    <dt>Firmware</dt>
+    <dd className="mono" data-testid="device-firmware">
+      {device.firmwareVersion}
+    </dd>
+    <dt>Status</dt>
+    <dd>
+      <StatusBadge status={device.status} />
+    </dd>
+    <dt>Last seen</dt>
+    <dd data-testid="device-last-seen">
+      {device.lastSeen ? <When ms={device.lastSeen} /> : <span className="muted">Never</span>}
+    </dd>
+    <dt>Location</dt>
+    <dd data-testid="device-location">
+      {device.location ? (
+        <>
+          {formatCoordinate(device.location.lat, device.location.lon)}
+          {device.locationApproximate && <span className="muted small"> (approximate, about 1 km)</span>}
+        </>
+      ) : (
+        <span className="muted">None shown</span>
+      )}
+      <span className="muted small" data-testid="device-location-privacy">
+        {' '}
+        · {device.locationPrivacy} location
+      </span>
+    </dd>
+    <dt>Data</dt>
+    <dd data-testid="device-visibility">{device.dataVisibility === 'public' ? 'Public' : 'Private'}</dd>
+    <dt>Owner</dt>
+    <dd className="mono" data-testid="device-owner">
+      {device.ownerId ?? <span className="muted">Not claimed</span>}
+    </dd>
+    <dt>Registered</dt>
+    <dd>
+      <When ms={device.created} />
+    </dd>
+    {device.claimed && (
+      <>
+        <dt>Claimed</dt>
+        <dd>
+          <When ms={device.claimed} />
+        </dd>
+      </>
+    )}
+    {device.retired && (
+      <>
+        <dt>Retired</dt>
+        <dd>
+          <When ms={device.retired} testId="device-retired" />
+        </dd>
+      </>
+    )}
+  </dl>
+);

@@ -1,4 +1,182 @@
-import { ObjectPage } from '../relations/object-page';
+import { useCallback, useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isStaff } from '../../../../shared/auth/groups';
+import type { Campaign } from '../../../../shared/contracts/campaigns';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import type { Organization } from '../../../../shared/contracts/organizations';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { sectionOf } from '../../lib/navigation';
+import { useSignedInUser } from '../../lib/session';
+import { useAction } from '../../lib/use-action';
+import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { NewCampaignForm } from '../campaigns/campaign-forms';
+import { CampaignTable } from '../campaigns/campaign-parts';
+import { When } from '../people/person-parts';
+import { MembersPanel } from '../relations/members-panel';
+import { ErrorAlert } from '../relations/relation-fields';
+import { useMyRoles } from '../relations/use-my-roles';
+import { LogoUploader } from './logo-uploader';
+import { OrganizationEditForm } from './organization-forms';
+import { mayManageOrganization } from './organization-rules';
 
-/** `/dashboard/organizations/:id`: a placeholder until the organizations area's own page; for now its members. */
-export const OrganizationPage = () => <ObjectPage kind="organization" />;
+/**
+ * `/dashboard/organizations/:id` (and `/admin/organizations/:id`): the organization with its logo, its edit
+ * form and logo upload for its managers and staff, its members and devices, and its campaigns.
+ */
+export const OrganizationPage = () => {
+  const id = useParams().id ?? '';
+  return <OrganizationScreen key={id} id={id} />;
+};
+
+const OrganizationScreen = ({ id }: { id: string }) => {
+  const organizationsApi = useApi('organizations');
+  const user = useSignedInUser();
+  const staff = isStaff(user.groups);
+  const mine = useMyRoles('organization', id, user.id, staff);
+  const manage = mayManageOrganization(mine.roles, staff);
+  const base = `/${sectionOf(useLocation().pathname)}`;
+  const navigate = useNavigate();
+  const [organization, setOrganization] = useState<Organization>();
+  const [error, setError] = useState<string>();
+  const deletion = useAction<'delete'>();
+
+  useEffect(() => {
+    let active = true;
+    organizationsApi.get({ params: { id } }).then(
+      (found) => active && setOrganization(found),
+      (failure: unknown) => active && setError(errorMessage(failure)),
+    );
+    return () => {
+      active = false;
+    };
+  }, [organizationsApi, id]);
+
+  const remove = () => {
+    if (!organization || !window.confirm(`Delete ${organization.name} with its members, devices list and logo?`))
+      return;
+    void deletion.run('delete', async () => {
+      await organizationsApi.delete({ params: { id } });
+      navigate(base);
+    });
+  };
+
+  return (
+    <section className="page">
+      <div className="organization-head">
+        {organization?.logoUrl && (
+          <img
+            className="organization-logo"
+            src={organization.logoUrl}
+            alt={`Logo of ${organization.name}`}
+            data-testid="organization-logo"
+          />
+        )}
+        <div>
+          <h1 data-testid="organization-title">{organization?.name ?? 'Organization'}</h1>
+          <p className="muted small">
+            Id{' '}
+            <span className="mono" data-testid="object-id">
+              {id}
+            </span>
+          </p>
+        </div>
+      </div>
+      <ErrorAlert testId="organization-error" error={error ?? deletion.error ?? mine.error} />
+      {!organization && !error && <p className="muted">Loading the organization…</p>}
+
+      {organization && (
+        <>
+          <dl className="facts card" data-testid="organization-facts">
+            <dt>Description</dt>
+            <dd data-testid="organization-description">
+              {organization.description || <span className="muted">None</span>}
+            </dd>
+            <dt>Website</dt>
+            <dd data-testid="organization-website">
+              {organization.website ? (
+                <a href={organization.website} target="_blank" rel="noopener noreferrer nofollow">
+                  {organization.website}
+                </a>
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </dd>
+            <dt>Contact</dt>
+            <dd data-testid="organization-contact">
+              {organization.contactEmail ? (
+                <a href={`mailto:${organization.contactEmail}`}>{organization.contactEmail}</a>
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <When ms={organization.created} />
+            </dd>
+          </dl>
+          {manage && <OrganizationEditForm organization={organization} onSaved={setOrganization} />}
+          {manage && <LogoUploader organization={organization} onChanged={setOrganization} />}
+        </>
+      )}
+
+      <section className="card section-card" aria-labelledby="organization-members-heading">
+        <h2 id="organization-members-heading">Members and devices</h2>
+        <MembersPanel key={id} kind="organization" objectId={id} />
+      </section>
+
+      {organization && <OrganizationCampaigns organizationId={id} base={base} manage={manage} />}
+
+      {organization && manage && (
+        <div className="danger-zone">
+          <button
+            type="button"
+            className="danger"
+            data-testid="organization-delete"
+            onClick={remove}
+            disabled={deletion.busy === 'delete'}
+          >
+            {deletion.busy === 'delete' ? 'Deleting…' : 'Delete the organization'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+};
+
+const OrganizationCampaigns = ({
+  organizationId,
+  base,
+  manage,
+}: {
+  organizationId: string;
+  base: string;
+  manage: boolean;
+}) => {
+  const campaigns = useApi('campaigns');
+  const [creating, setCreating] = useState(false);
+  const load = useCallback<ListLoader<Campaign>>(
+    (cursor) =>
+      campaigns.listByOrganization({ params: { id: organizationId }, query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
+    [campaigns, organizationId],
+  );
+  const list = usePagedList(load);
+  return (
+    <section className="card section-card" aria-labelledby="organization-campaigns-heading">
+      <h2 id="organization-campaigns-heading">Campaigns</h2>
+      <ErrorAlert testId="organization-campaigns-error" error={list.error} />
+      {list.items.length > 0 && <CampaignTable campaigns={list.items} base={base} testId="organization-campaigns" />}
+      {list.loaded && list.items.length === 0 && <p className="muted">No campaigns yet.</p>}
+      <LoadMoreButton list={list} testId="organization-campaigns-load-more" />
+      {manage &&
+        (creating ? (
+          <NewCampaignForm organizationId={organizationId} onCancel={() => setCreating(false)} />
+        ) : (
+          <button type="button" data-testid="organization-new-campaign" onClick={() => setCreating(true)}>
+            New campaign for this organization
+          </button>
+        ))}
+    </section>
+  );
+};

@@ -1,0 +1,28 @@
+import { useCallback } from 'react';
+import type { Campaign } from '../../../../shared/contracts/campaigns';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { ErrorAlert } from '../relations/relation-fields';
+import { CampaignTable } from './campaign-parts';
+
+/** `/admin/campaigns`: every campaign (staff), paged. */
+export const AdminCampaignsPage = () => {
+  const campaigns = useApi('campaigns');
+  const load = useCallback<ListLoader<Campaign>>(
+    (cursor) => campaigns.listAll({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
+    [campaigns],
+  );
+  const list = usePagedList(load);
+  return (
+    <section className="page">
+      <h1>Campaigns</h1>
+      <ErrorAlert testId="admin-campaigns-error" error={list.error} />
+      <CampaignTable campaigns={list.items} base="/admin" testId="admin-campaigns" />
+      {list.loading === 'first' && <p className="muted">Loading campaigns…</p>}
+      {list.loaded && list.items.length === 0 && <p className="muted">No campaigns.</p>}
+      <LoadMoreButton list={list} testId="admin-campaigns-load-more" />
+    </section>
+  );
+};

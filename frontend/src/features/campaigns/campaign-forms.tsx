@@ -1,0 +1,158 @@
+import { type FormEvent, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { Campaign } from '../../../../shared/contracts/campaigns';
+import { useApi } from '../../lib/api';
+import type { FormProblems } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
+import { sectionOf } from '../../lib/navigation';
+import { useAction } from '../../lib/use-action';
+import { DoneNote } from '../people/paged-parts';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import {
+  type CampaignForm,
+  campaignFormOf,
+  checkCampaignChange,
+  checkNewCampaign,
+  emptyCampaignForm,
+} from './campaign-rules';
+
+const Fields = ({
+  prefix,
+  form,
+  onChange,
+  problems,
+  organizationFixed,
+}: {
+  prefix: string;
+  form: CampaignForm;
+  onChange: (form: CampaignForm) => void;
+  problems: FormProblems | undefined;
+  /** The form was opened from an organization's page: the organization is not a choice. */
+  organizationFixed?: boolean;
+}) => {
+  const set = (key: keyof CampaignForm) => (value: string) => onChange({ ...form, [key]: value });
+  const fields = problems?.fields ?? {};
+  return (
+    <>
+      <TextField id={`${prefix}-name`} label="Name" value={form.name} onChange={set('name')} error={fields.name} />
+      <TextField
+        id={`${prefix}-description`}
+        label="Description (optional)"
+        value={form.description}
+        onChange={set('description')}
+        error={fields.description}
+        multiline
+      />
+      <div className="field-row">
+        <TextField
+          id={`${prefix}-starts`}
+          label="Starts"
+          type="datetime-local"
+          value={form.startsAt}
+          onChange={set('startsAt')}
+          error={fields.startsAt}
+        />
+        <TextField
+          id={`${prefix}-ends`}
+          label="Ends"
+          type="datetime-local"
+          value={form.endsAt}
+          onChange={set('endsAt')}
+          error={fields.endsAt}
+          hint="After the start; data is shown only within the window"
+        />
+      </div>
+      {!organizationFixed && (
+        <TextField
+          id={`${prefix}-organization`}
+          label="Organization id (optional)"
+          value={form.organizationId}
+          onChange={set('organizationId')}
+          error={fields.organizationId}
+          hint="Linking needs a manager of the organization"
+          mono
+        />
+      )}
+    </>
+  );
+};
+
+/** "New campaign": the caller becomes its manager; the page of the new campaign opens. */
+export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?: string; onCancel?: () => void }) => {
+  const campaigns = useApi('campaigns');
+  const navigate = useNavigate();
+  const base = `/${sectionOf(useLocation().pathname)}`;
+  const [form, setForm] = useState<CampaignForm>(() => emptyCampaignForm(organizationId));
+  const [problems, setProblems] = useState<FormProblems>();
+  const { busy, error, run } = useAction<'create'>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkNewCampaign(form);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('create', async () => {
+      const created = await campaigns.create({ body: checked.value });
+      navigate(`${base}/campaigns/${encodeURIComponent(created.id)}`);
+    });
+  };
+
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-heading">
+      <h2 id="new-campaign-heading">New campaign</h2>
+      <ErrorAlert testId="new-campaign-error" error={error ?? problems?.message} />
+      <Fields
+        prefix="new-campaign"
+        form={form}
+        onChange={setForm}
+        problems={problems}
+        organizationFixed={!!organizationId}
+      />
+      <div className="actions">
+        <SubmitButton testId="new-campaign-submit" busy={busy === 'create'} busyText="Creating…">
+          Create campaign
+        </SubmitButton>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+};
+
+/** A campaign's fields and window, for its managers and staff; only what changed is sent. */
+export const CampaignEditForm = ({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) => {
+  const campaigns = useApi('campaigns');
+  const [form, setForm] = useState<CampaignForm>(() => campaignFormOf(campaign));
+  const [problems, setProblems] = useState<FormProblems>();
+  const [saved, setSaved] = useState<string>();
+  const { busy, error, run } = useAction<'save'>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSaved(undefined);
+    const checked = checkCampaignChange(campaign, form);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('save', async () => {
+      const updated = await campaigns.update({ params: { id: campaign.id }, body: checked.value });
+      onSaved(updated);
+      setForm(campaignFormOf(updated));
+      setSaved('Saved.');
+    });
+  };
+
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="campaign-edit-heading">
+      <h2 id="campaign-edit-heading">Edit</h2>
+      <ErrorAlert testId="campaign-edit-error" error={error ?? problems?.message} />
+      <DoneNote text={saved} testId="campaign-edit-saved" />
+      <Fields prefix="campaign-edit" form={form} onChange={setForm} problems={problems} />
+      <SubmitButton testId="campaign-edit-submit" busy={busy === 'save'} busyText="Saving…">
+        Save
+      </SubmitButton>
+    </form>
+  );
+};

@@ -1,0 +1,107 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import type { Invite } from '../../../../shared/contracts/users';
+import { useApi } from '../../lib/api';
+import type { FormProblems } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
+import type { SessionUser } from '../../lib/session-user';
+import { useAction } from '../../lib/use-action';
+import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { SentInvites } from '../invites/invites-panel';
+import { DoneNote } from '../people/paged-parts';
+import { personName } from '../people/people-rules';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { checkParticipantInvite } from './campaign-rules';
+
+const EMPTY = { email: '', name: '', message: '' };
+
+/**
+ * "Invite a participant": an e-mailed invite that makes the person a campaign-participant when they accept,
+ * and the participant invites the caller sent for this campaign (the invites list filters by inviter and type;
+ * the campaign is picked out here).
+ */
+export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
+  const users = useApi('users');
+  const [form, setForm] = useState(EMPTY);
+  const [problems, setProblems] = useState<FormProblems>();
+  const [sent, setSent] = useState<string>();
+  const [inviterName, setInviterName] = useState(user.email ?? user.username);
+  const { busy, error, run } = useAction<'invite'>();
+
+  // The invite e-mail names the inviter: their display name when they have one.
+  useEffect(() => {
+    let active = true;
+    users.getUser({ params: { id: user.id } }).then(
+      (identity) => active && setInviterName(personName(identity)),
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, [users, user.id]);
+
+  const load = useCallback<ListLoader<Invite>>(
+    async (cursor) => {
+      const page = await users.listInvites({
+        query: { limit: DEFAULT_PAGE_SIZE, cursor },
+        body: { filters: { inviterId: user.id, type: 'campaign-participant' } },
+      });
+      return { ...page, items: page.items.filter((invite) => invite.objectId === campaignId) };
+    },
+    [users, user.id, campaignId],
+  );
+  const list = usePagedList(load);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSent(undefined);
+    const checked = checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('invite', async () => {
+      const invite = await users.inviteUser({ body: checked.value });
+      setForm(EMPTY);
+      setSent(`Invite sent to ${invite.invited.email}.`);
+      list.update((shown) => [invite, ...shown]);
+    });
+  };
+
+  const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const fields = problems?.fields ?? {};
+  return (
+    <section className="card section-card" aria-labelledby="participants-heading" data-testid="participant-invites">
+      <h2 id="participants-heading">Participants</h2>
+      <form className="create-form" onSubmit={submit} noValidate aria-label="Invite a participant">
+        <h3>Invite a participant</h3>
+        <ErrorAlert testId="participant-invite-error" error={error ?? problems?.message} />
+        <DoneNote text={sent} testId="participant-invite-sent" />
+        <TextField
+          id="participant-invite-email"
+          label="Their e-mail"
+          type="email"
+          value={form.email}
+          onChange={set('email')}
+          error={fields.invited}
+        />
+        <TextField
+          id="participant-invite-name"
+          label="Their name (optional)"
+          value={form.name}
+          onChange={set('name')}
+        />
+        <TextField
+          id="participant-invite-message"
+          label="Message (optional)"
+          value={form.message}
+          onChange={set('message')}
+          error={fields.message}
+          multiline
+        />
+        <SubmitButton testId="participant-invite-submit" busy={busy === 'invite'} busyText="Sending…">
+          Send invite
+        </SubmitButton>
+      </form>
+      <SentInvites list={list} />
+    </section>
+  );
+};

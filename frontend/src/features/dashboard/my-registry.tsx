@@ -1,0 +1,149 @@
+import { useCallback } from 'react';
+import { Link } from 'react-router-dom';
+import type { MyCampaign } from '../../../../shared/contracts/campaigns';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import type { MyDevice } from '../../../../shared/contracts/devices';
+import type { MyOrganization } from '../../../../shared/contracts/organizations';
+import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { type ListLoader, type PagedList, usePagedList } from '../../lib/use-paged-list';
+import { CampaignStatusBadge } from '../campaigns/campaign-parts';
+import { windowText } from '../campaigns/campaign-rules';
+import { StatusBadge } from '../devices/device-parts';
+import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT } from '../devices/device-rules';
+import { When } from '../people/person-parts';
+import { ErrorAlert } from '../relations/relation-fields';
+import { objectPath } from '../relations/relation-groups';
+
+/** The caller's devices, organizations and campaigns on the dashboard: each a paged list with its status. */
+
+const roleWord = (role: string, kind: 'organization' | 'campaign') => role.replace(`${kind}-`, '');
+
+const Card = <T extends { id: string }>({
+  title,
+  testId,
+  list,
+  empty,
+  row,
+}: {
+  title: string;
+  testId: string;
+  list: PagedList<T>;
+  empty: string;
+  row: (item: T) => React.ReactNode;
+}) => (
+  <article className="card registry-card" data-testid={testId} aria-labelledby={`${testId}-heading`}>
+    <h2 id={`${testId}-heading`}>{title}</h2>
+    <ErrorAlert testId={`${testId}-error`} error={list.error} />
+    {list.loading === 'first' && <p className="muted">Loading…</p>}
+    {list.items.length > 0 && (
+      <ul className="registry-list">
+        {list.items.map((item) => (
+          <li key={item.id} data-testid={`${testId}-row-${item.id}`}>
+            {row(item)}
+          </li>
+        ))}
+      </ul>
+    )}
+    {list.loaded && list.items.length === 0 && !list.nextCursor && <p className="muted">{empty}</p>}
+    <LoadMoreButton list={list} testId={`${testId}-load-more`} />
+  </article>
+);
+
+export const MyDevices = () => {
+  const devices = useApi('devices');
+  const load = useCallback<ListLoader<MyDevice>>(
+    (cursor) => devices.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
+    [devices],
+  );
+  return (
+    <Card
+      title="My devices"
+      testId="my-devices"
+      list={usePagedList(load)}
+      empty="No devices yet: claim one with the serial and code on its label."
+      row={(device) => (
+        <>
+          <div className="registry-line">
+            <Link to={objectPath('device', device.id)} data-testid={`my-devices-link-${device.id}`}>
+              {deviceLabel(device)}
+            </Link>
+            <StatusBadge status={device.status} testId={`my-devices-status-${device.id}`} />
+          </div>
+          <div className="muted small">
+            {PRODUCT_LINE_TEXT[device.productLine]} · {ROLE_TEXT[device.role]} · last seen{' '}
+            {device.lastSeen ? <When ms={device.lastSeen} /> : 'never'}
+          </div>
+        </>
+      )}
+    />
+  );
+};
+
+export const MyOrganizations = () => {
+  const organizations = useApi('organizations');
+  const load = useCallback<ListLoader<MyOrganization>>(
+    (cursor) => organizations.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
+    [organizations],
+  );
+  return (
+    <Card
+      title="My organizations"
+      testId="my-organizations"
+      list={usePagedList(load)}
+      empty="No organizations yet."
+      row={(organization) => (
+        <div className="registry-line">
+          {organization.logoUrl ? (
+            <img
+              className="logo-thumb"
+              src={organization.logoUrl}
+              alt=""
+              data-testid={`my-organizations-logo-${organization.id}`}
+            />
+          ) : (
+            <span className="logo-thumb logo-placeholder" aria-hidden="true">
+              {organization.name.slice(0, 1).toUpperCase()}
+            </span>
+          )}
+          <Link
+            to={objectPath('organization', organization.id)}
+            data-testid={`my-organizations-link-${organization.id}`}
+          >
+            {organization.name}
+          </Link>
+          <span className="muted small">{organization.roles.map((r) => roleWord(r, 'organization')).join(', ')}</span>
+        </div>
+      )}
+    />
+  );
+};
+
+export const MyCampaigns = () => {
+  const campaigns = useApi('campaigns');
+  const load = useCallback<ListLoader<MyCampaign>>(
+    (cursor) => campaigns.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
+    [campaigns],
+  );
+  return (
+    <Card
+      title="My campaigns"
+      testId="my-campaigns"
+      list={usePagedList(load)}
+      empty="No campaigns yet."
+      row={(campaign) => (
+        <>
+          <div className="registry-line">
+            <Link to={objectPath('campaign', campaign.id)} data-testid={`my-campaigns-link-${campaign.id}`}>
+              {campaign.name}
+            </Link>
+            <CampaignStatusBadge status={campaign.status} testId={`my-campaigns-status-${campaign.id}`} />
+          </div>
+          <div className="muted small">
+            {windowText(campaign)} · {campaign.roles.map((r) => roleWord(r, 'campaign')).join(', ')}
+          </div>
+        </>
+      )}
+    />
+  );
+};

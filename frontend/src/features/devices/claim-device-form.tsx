@@ -1,0 +1,68 @@
+import { type FormEvent, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useApi } from '../../lib/api';
+import type { FormProblems } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
+import { sectionOf } from '../../lib/navigation';
+import { useAction } from '../../lib/use-action';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { type ClaimForm, checkClaim } from './device-rules';
+
+/** "Claim a device": serial and claim code from its label; the claimer becomes its owner and its page opens. */
+export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
+  const devices = useApi('devices');
+  const navigate = useNavigate();
+  const base = `/${sectionOf(useLocation().pathname)}`;
+  const [form, setForm] = useState<ClaimForm>({ serial: '', claimCode: '' });
+  const [problems, setProblems] = useState<FormProblems>();
+  const { busy, error, run } = useAction<'claim'>();
+  const set = (key: keyof ClaimForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkClaim(form);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('claim', async () => {
+      const device = await devices.claim({ body: checked.value });
+      navigate(`${base}/devices/${encodeURIComponent(device.id)}`);
+    });
+  };
+
+  const fields = problems?.fields ?? {};
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="claim-heading">
+      <h2 id="claim-heading">Claim a device</h2>
+      <p className="muted small">Both are printed on the device's label. Claiming makes you its owner.</p>
+      <ErrorAlert testId="claim-error" error={error ?? problems?.message} />
+      <div className="field-row">
+        <TextField
+          id="claim-serial"
+          label="Serial"
+          value={form.serial}
+          onChange={set('serial')}
+          error={fields.serial}
+          mono
+        />
+        <TextField
+          id="claim-code"
+          label="Claim code"
+          value={form.claimCode}
+          onChange={set('claimCode')}
+          error={fields.claimCode}
+          mono
+        />
+      </div>
+      <div className="actions">
+        <SubmitButton testId="claim-submit" busy={busy === 'claim'} busyText="Claiming…">
+          Claim
+        </SubmitButton>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,94 @@
+import { type FormEvent, useState } from 'react';
+import type { Device } from '../../../../shared/contracts/devices';
+import { useApi } from '../../lib/api';
+import type { FormProblems } from '../../lib/form-check';
+import { ChoiceField, TextField } from '../../lib/form-fields';
+import { useAction } from '../../lib/use-action';
+import { DoneNote } from '../people/paged-parts';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
+
+/** Name, location and its privacy, data visibility, and (owner, staff) the firmware version. */
+export const DeviceEditForm = ({ device, onSaved }: { device: Device; onSaved: (saved: Device) => void }) => {
+  const devices = useApi('devices');
+  const [form, setForm] = useState<EditForm>(() => editFormOf(device));
+  const [problems, setProblems] = useState<FormProblems>();
+  const [saved, setSaved] = useState<string>();
+  const { busy, error, run } = useAction<'save'>();
+  const owner = mayOwn(device);
+
+  const set = (key: keyof EditForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSaved(undefined);
+    const checked = checkEdit(device, form, owner);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('save', async () => {
+      const updated = await devices.update({ params: { id: device.id }, body: checked.value });
+      onSaved(updated);
+      setForm(editFormOf(updated));
+      setSaved('Saved.');
+    });
+  };
+
+  const fields = problems?.fields ?? {};
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="device-edit-heading">
+      <h2 id="device-edit-heading">Edit</h2>
+      <ErrorAlert testId="device-edit-error" error={error ?? problems?.message} />
+      <DoneNote text={saved} testId="device-edit-saved" />
+      <TextField id="device-edit-name" label="Name" value={form.name} onChange={set('name')} error={fields.name} />
+      <div className="field-row">
+        <TextField
+          id="device-edit-lat"
+          label="Latitude"
+          value={form.lat}
+          onChange={set('lat')}
+          error={fields.lat}
+          placeholder="e.g. 52.52"
+          mono
+        />
+        <TextField
+          id="device-edit-lon"
+          label="Longitude"
+          value={form.lon}
+          onChange={set('lon')}
+          error={fields.lon}
+          placeholder="e.g. 13.405"
+          mono
+        />
+      </div>
+      <ChoiceField
+        id="device-edit-privacy"
+        label="Who sees the location"
+        value={form.locationPrivacy}
+        options={PRIVACY_OPTIONS}
+        onChange={set('locationPrivacy')}
+        error={fields.locationPrivacy}
+      />
+      <ChoiceField
+        id="device-edit-visibility"
+        label="Device data"
+        value={form.dataVisibility}
+        options={VISIBILITY_OPTIONS}
+        onChange={set('dataVisibility')}
+        error={fields.dataVisibility}
+      />
+      {owner && (
+        <TextField
+          id="device-edit-firmware"
+          label="Firmware version"
+          value={form.firmwareVersion}
+          onChange={set('firmwareVersion')}
+          error={fields.firmwareVersion}
+          mono
+        />
+      )}
+      <SubmitButton testId="device-edit-submit" busy={busy === 'save'} busyText="Saving…">
+        Save
+      </SubmitButton>
+    </form>
+  );
+};

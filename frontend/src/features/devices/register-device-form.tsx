@@ -1,0 +1,102 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import type { Device } from '../../../../shared/contracts/devices';
+import { useApi } from '../../lib/api';
+import { CopyButton } from '../../lib/copy-button';
+import type { FormProblems } from '../../lib/form-check';
+import { ChoiceField, TextField } from '../../lib/form-fields';
+import { sectionOf } from '../../lib/navigation';
+import { useAction } from '../../lib/use-action';
+import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { checkRegister, EMPTY_REGISTER, PRODUCT_LINE_OPTIONS, type RegisterForm } from './device-rules';
+
+/**
+ * Registration of a serial (staff, Distributors). The claim code is answered once: it is shown here with a
+ * copy button, to print on the device's label; nobody can read it again.
+ */
+export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: Device) => void }) => {
+  const devices = useApi('devices');
+  const base = `/${sectionOf(useLocation().pathname)}`;
+  const [form, setForm] = useState<RegisterForm>(EMPTY_REGISTER);
+  const [problems, setProblems] = useState<FormProblems>();
+  const [made, setMade] = useState<{ device: Device; claimCode: string }>();
+  const { busy, error, run } = useAction<'register'>();
+  const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setMade(undefined);
+    const checked = checkRegister(form);
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('register', async () => {
+      const answer = await devices.register({ body: checked.value });
+      setMade(answer);
+      setForm(EMPTY_REGISTER);
+      onRegistered?.(answer.device);
+    });
+  };
+
+  const fields = problems?.fields ?? {};
+  return (
+    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="register-heading">
+      <h2 id="register-heading">Register a device</h2>
+      <ErrorAlert testId="register-error" error={error ?? problems?.message} />
+      {made && (
+        <div className="secret-once" role="status" data-testid="register-done">
+          <p>
+            Registered{' '}
+            <Link to={`${base}/devices/${encodeURIComponent(made.device.id)}`} data-testid="register-device-link">
+              {made.device.serial}
+            </Link>
+            . <strong>Its claim code is shown only now:</strong> print it on the label.
+          </p>
+          <div className="secret-row">
+            <code data-testid="register-claim-code">{made.claimCode}</code>
+            <CopyButton text={made.claimCode} testId="register-copy" />
+          </div>
+        </div>
+      )}
+      <div className="field-row">
+        <TextField
+          id="register-serial"
+          label="Serial"
+          value={form.serial}
+          onChange={set('serial')}
+          error={fields.serial}
+          mono
+        />
+        <ChoiceField
+          id="register-product-line"
+          label="Product line"
+          value={form.productLine}
+          options={PRODUCT_LINE_OPTIONS}
+          onChange={set('productLine')}
+          error={fields.productLine}
+        />
+      </div>
+      <div className="field-row">
+        <TextField id="register-model" label="Model" value={form.model} onChange={set('model')} error={fields.model} />
+        <TextField
+          id="register-firmware"
+          label="Firmware version"
+          value={form.firmwareVersion}
+          onChange={set('firmwareVersion')}
+          error={fields.firmwareVersion}
+          placeholder="e.g. 1.0.0"
+          mono
+        />
+      </div>
+      <TextField
+        id="register-name"
+        label="Name (optional)"
+        value={form.name}
+        onChange={set('name')}
+        error={fields.name}
+      />
+      <SubmitButton testId="register-submit" busy={busy === 'register'} busyText="Registering…">
+        Register
+      </SubmitButton>
+    </form>
+  );
+};

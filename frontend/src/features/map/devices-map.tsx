@@ -1,0 +1,253 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import {
+  boundsOf,
+  formatCoordinate,
+  gridStep,
+  type MapPoint,
+  plotProjection,
+  STATUS_COLOURS,
+  statusColour,
+  statusCounts,
+  toFeatureCollection,
+} from './map-points';
+import type { MapHandle } from './maplibre-map';
+import { hasWebGl2 } from './webgl-support';
+import './map.css';
+
+type Mode = 'map' | 'fallback';
+
+export interface DevicesMapProps {
+  points: readonly MapPoint[];
+  /** Prefix of the test ids (`${testId}`, `${testId}-fallback`, …). */
+  testId?: string;
+  /** Said when no device has a location yet. */
+  emptyText?: string;
+}
+
+/**
+ * The devices that have a location, on a MapLibre GL map drawn offline (a background, a graticule and the
+ * points: no tile is downloaded), fitted to the points, coloured by status, clustered where they crowd;
+ * a point opens a popup with the device's link. Without WebGL (or when MapLibre fails) the same points are
+ * drawn as a plain SVG plot with a list, and the page says why.
+ */
+export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: DevicesMapProps) => {
+  const [mode, setMode] = useState<Mode>(() => (hasWebGl2() ? 'map' : 'fallback'));
+  const [reason, setReason] = useState<string>(
+    mode === 'fallback' ? 'This browser offers no WebGL, which the interactive map needs.' : '',
+  );
+  const fail = (why: string) => {
+    setReason(why);
+    setMode('fallback');
+  };
+
+  if (!points.length) {
+    return (
+      <p className="muted" data-testid={`${testId}-empty`}>
+        {emptyText ?? 'No device with a location yet.'}
+      </p>
+    );
+  }
+  return (
+    <figure className="devices-map" data-testid={testId} data-mode={mode} data-points={points.length}>
+      {mode === 'map' ? (
+        <InteractiveMap points={points} testId={testId} onFailure={fail} />
+      ) : (
+        <FallbackPlot points={points} testId={testId} reason={reason} />
+      )}
+      <Legend points={points} />
+    </figure>
+  );
+};
+
+const InteractiveMap = ({
+  points,
+  testId,
+  onFailure,
+}: {
+  points: readonly MapPoint[];
+  testId: string;
+  onFailure: (why: string) => void;
+}) => {
+  const container = useRef<HTMLElement>(null);
+  const handle = useRef<MapHandle>(undefined);
+  const navigate = useNavigate();
+  const [loaded, setLoaded] = useState(false);
+  // The latest callbacks without re-creating the map when the page re-renders.
+  const latest = useRef({ navigate, onFailure });
+  latest.current = { navigate, onFailure };
+
+  useEffect(() => {
+    let cancelled = false;
+    import('./maplibre-map')
+      .then(({ createDevicesMap }) => {
+        if (cancelled || !container.current) return;
+        handle.current = createDevicesMap(container.current, {
+          popupContent: (deviceId, name, status, href) => popupElement(deviceId, name, status, href, latest),
+          onFailure: (error) =>
+            latest.current.onFailure(`The interactive map could not draw (${describe(error)}); a plain plot instead.`),
+        });
+        setLoaded(true);
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) {
+          latest.current.onFailure(`The interactive map could not start (${describe(error)}); a plain plot instead.`);
+        }
+      });
+    return () => {
+      cancelled = true;
+      handle.current?.remove();
+      handle.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (loaded) handle.current?.show(toFeatureCollection(points), boundsOf(points));
+  }, [loaded, points]);
+
+  return (
+    <section
+      ref={container}
+      className="devices-map-canvas"
+      data-testid={`${testId}-canvas`}
+      aria-label={`Map of ${points.length} device${points.length === 1 ? '' : 's'}`}
+    />
+  );
+};
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The popup is MapLibre's DOM, outside React: its link navigates through the router, not a page load. */
+const popupElement = (
+  deviceId: string,
+  name: string,
+  status: string,
+  href: string,
+  latest: { current: { navigate: ReturnType<typeof useNavigate> } },
+): HTMLElement => {
+  const box = document.createElement('div');
+  box.className = 'map-popup';
+  box.dataset.testid = 'devices-map-popup';
+  const link = document.createElement('a');
+  link.href = href;
+  link.textContent = name;
+  link.dataset.testid = `devices-map-link-${deviceId}`;
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    latest.current.navigate(href);
+  });
+  const state = document.createElement('span');
+  state.className = 'muted small';
+  state.textContent = ` ${status}`;
+  box.append(link, state);
+  return box;
+};
+
+const PLOT_WIDTH = 640;
+const PLOT_HEIGHT = 320;
+
+/** The same points without WebGL: an SVG plot over a labelled grid, then a list with the coordinates. */
+const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[]; testId: string; reason: string }) => {
+  const bounds = boundsOf(points, 2)!;
+  const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT);
+  const [[west, south], [east, north]] = bounds;
+  const lonStep = gridStep(east - west);
+  const latStep = gridStep(north - south);
+  const lons = useMemo(() => steps(west, east, lonStep), [west, east, lonStep]);
+  const lats = useMemo(() => steps(south, north, latStep), [south, north, latStep]);
+  const topLeft = project(north, west);
+  const bottomRight = project(south, east);
+
+  return (
+    <div data-testid={`${testId}-fallback`}>
+      <p className="notice small" data-testid={`${testId}-fallback-reason`}>
+        {reason} Showing the devices on a plain plot (longitude across, latitude up) instead.
+      </p>
+      <svg
+        className="devices-plot"
+        viewBox={`0 0 ${PLOT_WIDTH} ${PLOT_HEIGHT}`}
+        role="img"
+        aria-label={`Plot of ${points.length} device location${points.length === 1 ? '' : 's'}`}
+      >
+        <rect
+          x={topLeft.x}
+          y={topLeft.y}
+          width={bottomRight.x - topLeft.x}
+          height={bottomRight.y - topLeft.y}
+          className="plot-area"
+        />
+        {lons.map((lon) => {
+          const { x } = project(south, lon);
+          return (
+            <g key={`lon${lon}`} className="plot-grid">
+              <line x1={x} x2={x} y1={topLeft.y} y2={bottomRight.y} />
+              <text x={x} y={bottomRight.y + 14} textAnchor="middle">
+                {formatDegrees(lon, 'E', 'W')}
+              </text>
+            </g>
+          );
+        })}
+        {lats.map((lat) => {
+          const { y } = project(lat, west);
+          return (
+            <g key={`lat${lat}`} className="plot-grid">
+              <line x1={topLeft.x} x2={bottomRight.x} y1={y} y2={y} />
+              <text x={topLeft.x - 4} y={y + 4} textAnchor="end">
+                {formatDegrees(lat, 'N', 'S')}
+              </text>
+            </g>
+          );
+        })}
+        {points.map((point) => {
+          const { x, y } = project(point.lat, point.lon);
+          return (
+            <Link key={point.id} to={point.href} data-testid={`${testId}-point-${point.id}`}>
+              <circle cx={x} cy={y} r={7} fill={statusColour(point.status)} className="plot-point">
+                <title>{`${point.name} (${point.status})`}</title>
+              </circle>
+            </Link>
+          );
+        })}
+      </svg>
+      <ul className="link-list small" data-testid={`${testId}-list`}>
+        {points.map((point) => (
+          <li key={point.id}>
+            <span className="status-dot" style={{ background: statusColour(point.status) }} aria-hidden="true" />
+            <Link to={point.href} data-testid={`${testId}-item-${point.id}`}>
+              {point.name}
+            </Link>{' '}
+            <span className="muted">
+              {point.status} · {formatCoordinate(point.lat, point.lon)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+};
+
+const steps = (low: number, high: number, step: number): number[] => {
+  const values: number[] = [];
+  for (let value = Math.ceil(low / step) * step; value <= high + 1e-9; value += step) {
+    values.push(Number(value.toFixed(6)));
+  }
+  return values;
+};
+
+const formatDegrees = (value: number, positive: string, negative: string) =>
+  value === 0 ? '0°' : `${Number(Math.abs(value).toFixed(3))}°${value > 0 ? positive : negative}`;
+
+const Legend = ({ points }: { points: readonly MapPoint[] }) => (
+  <figcaption className="map-legend small">
+    {statusCounts(points).map(([status, count]) => (
+      <span key={status} className="legend-item">
+        <span
+          className="status-dot"
+          style={{ background: STATUS_COLOURS[status] ?? statusColour(status) }}
+          aria-hidden="true"
+        />
+        {status} ({count})
+      </span>
+    ))}
+  </figcaption>
+);

@@ -1,0 +1,152 @@
+import { type GeoJSONSource, type MapLayerMouseEvent, Map as MapLibreMap, Popup, setWorkerUrl } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { type Bounds, graticule, type PointCollection } from './map-points';
+
+/*
+ * Loaded on demand (import()) by devices-map.tsx, so MapLibre's megabyte reaches only the pages with a map,
+ * and only in browsers with WebGL.
+ */
+
+// MapLibre finds its worker next to its own module; Vite's dependency pre-bundling moves that module, so the
+// worker's address is given explicitly (Vite emits the file as an asset in the build).
+setWorkerUrl(workerUrl);
+
+const SOURCE = 'devices';
+
+/**
+ * An offline style: a background, a graticule and the devices, all from GeoJSON in the page. No tiles, no
+ * sprites and no glyphs are downloaded (so there is no text layer: labels are the popups and the legend).
+ */
+const offlineStyle = () => ({
+  version: 8 as const,
+  sources: {
+    graticule: { type: 'geojson' as const, data: graticule(15) },
+  },
+  layers: [
+    { id: 'background', type: 'background' as const, paint: { 'background-color': '#e8eef5' } },
+    {
+      id: 'graticule',
+      type: 'line' as const,
+      source: 'graticule',
+      paint: {
+        'line-color': ['match', ['get', 'kind'], 'equator', '#8a9bb0', '#b8c4d3'] as unknown as string,
+        'line-width': ['match', ['get', 'kind'], 'equator', 1.5, 0.75] as unknown as number,
+      },
+    },
+  ],
+});
+
+export interface MapHandle {
+  /** Replaces the points and fits the view to them. */
+  show: (points: PointCollection, bounds: Bounds | undefined) => void;
+  remove: () => void;
+}
+
+export interface MapCallbacks {
+  /** A point was chosen: builds the popup's content (a link that navigates inside the app). */
+  popupContent: (deviceId: string, name: string, status: string, href: string) => HTMLElement;
+  /** MapLibre could not draw (e.g. the WebGL context was lost or refused). */
+  onFailure: (error: unknown) => void;
+}
+
+/** Creates the map in `container`; throws when MapLibre cannot start (no WebGL context). */
+export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks): MapHandle => {
+  const map = new MapLibreMap({
+    container,
+    style: offlineStyle(),
+    center: [0, 20],
+    zoom: 0.5,
+    attributionControl: false,
+    renderWorldCopies: false,
+    maxZoom: 16,
+  });
+  let pending: { points: PointCollection; bounds: Bounds | undefined } | undefined;
+  let ready = false;
+
+  const apply = () => {
+    if (!ready || !pending) return;
+    const { points, bounds } = pending;
+    pending = undefined;
+    (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(points);
+    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 12, animate: false });
+  };
+
+  map.on('load', () => {
+    map.addSource(SOURCE, {
+      type: 'geojson',
+      data: { type: 'FeatureCollection', features: [] },
+      cluster: true,
+      clusterRadius: 40,
+      clusterMaxZoom: 12,
+    });
+    map.addLayer({
+      id: 'clusters',
+      type: 'circle',
+      source: SOURCE,
+      filter: ['has', 'point_count'],
+      paint: {
+        'circle-color': '#3d4a5c',
+        'circle-opacity': 0.85,
+        'circle-radius': ['step', ['get', 'point_count'], 12, 10, 16, 50, 22],
+        'circle-stroke-color': '#ffffff',
+        'circle-stroke-width': 2,
+      },
+    });
+    map.addLayer({
+      id: 'points',
+      type: 'circle',
+      source: SOURCE,
+      filter: ['!', ['has', 'point_count']],
+      paint: {
+        'circle-color': ['get', 'colour'],
+        'circle-radius': 8,
+        'circle-stroke-color': '#ffffff',
+        'circle-stroke-width': 2,
+      },
+    });
+    ready = true;
+    apply();
+  });
+
+  map.on('click', 'points', (event: MapLayerMouseEvent) => {
+    const feature = event.features?.[0];
+    if (feature?.geometry.type !== 'Point') return;
+    const { deviceId, name, status, href } = feature.properties as Record<string, string>;
+    new Popup({ closeButton: true, maxWidth: '18rem' })
+      .setLngLat(feature.geometry.coordinates as [number, number])
+      .setDOMContent(callbacks.popupContent(deviceId ?? '', name ?? '', status ?? '', href ?? ''))
+      .addTo(map);
+  });
+
+  // A cluster opens to the zoom at which it splits.
+  map.on('click', 'clusters', (event: MapLayerMouseEvent) => {
+    const feature = event.features?.[0];
+    if (feature?.geometry.type !== 'Point') return;
+    const source = map.getSource(SOURCE) as GeoJSONSource;
+    const center = feature.geometry.coordinates as [number, number];
+    void source
+      .getClusterExpansionZoom(Number(feature.properties.cluster_id))
+      .then((zoom) => map.easeTo({ center, zoom }));
+  });
+
+  for (const layer of ['points', 'clusters']) {
+    map.on('mouseenter', layer, () => {
+      map.getCanvas().style.cursor = 'pointer';
+    });
+    map.on('mouseleave', layer, () => {
+      map.getCanvas().style.cursor = '';
+    });
+  }
+
+  map.on('error', (event) => callbacks.onFailure(event.error));
+  map.on('webglcontextlost', () => callbacks.onFailure(new Error('The map lost its WebGL context')));
+
+  return {
+    show: (points, bounds) => {
+      pending = { points, bounds };
+      apply();
+    },
+    remove: () => map.remove(),
+  };
+};

@@ -1,0 +1,122 @@
+import type { ReactNode } from 'react';
+
+interface FieldFrameProps {
+  /** The input's id; also its test id, and `${id}-error` is its message's. */
+  id: string;
+  label: string;
+  /** The field's validation message, shown under it and announced with it. */
+  error?: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}
+
+/** A label, the control, and the field's own message under it (wired with aria-describedby by the control). */
+export const FieldFrame = ({ id, label, error, hint, children }: FieldFrameProps) => (
+  <div className={error ? 'field field-invalid' : 'field'}>
+    <label htmlFor={id}>{label}</label>
+    {children}
+    {hint && <span className="muted small">{hint}</span>}
+    {error && (
+      <span className="field-error" id={`${id}-error`} data-testid={`${id}-error`}>
+        {error}
+      </span>
+    )}
+  </div>
+);
+
+/** What a control needs to point at its message. */
+export const invalidProps = (id: string, error: string | undefined) =>
+  error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  hint?: ReactNode;
+  type?: 'text' | 'email' | 'url' | 'number' | 'datetime-local';
+  placeholder?: string;
+  mono?: boolean;
+  step?: string;
+  multiline?: boolean;
+}
+
+export const TextField = ({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  type = 'text',
+  placeholder,
+  mono,
+  step,
+  multiline,
+}: TextFieldProps) => (
+  <FieldFrame id={id} label={label} error={error} hint={hint}>
+    {multiline ? (
+      <textarea
+        id={id}
+        data-testid={id}
+        className="prose"
+        value={value}
+        rows={3}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        {...invalidProps(id, error)}
+      />
+    ) : (
+      <input
+        id={id}
+        data-testid={id}
+        type={type}
+        className={mono ? 'mono' : undefined}
+        value={value}
+        step={step}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={mono ? false : undefined}
+        {...invalidProps(id, error)}
+      />
+    )}
+  </FieldFrame>
+);
+
+interface ChoiceFieldProps<T extends string> {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
+  error?: string;
+  hint?: ReactNode;
+}
+
+export const ChoiceField = <T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  error,
+  hint,
+}: ChoiceFieldProps<T>) => (
+  <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <select
+      id={id}
+      data-testid={id}
+      value={value}
+      onChange={(e) => onChange(e.target.value as T)}
+      {...invalidProps(id, error)}
+    >
+      {options.map(([option, text]) => (
+        <option key={option} value={option}>
+          {text}
+        </option>
+      ))}
+    </select>
+  </FieldFrame>
+);
