@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
 import path from 'node:path';
 import {
   GetObjectCommand,
@@ -9,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { ListQueuesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST } from './listen';
+import { closeServer, type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST, listen } from './listen';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -25,6 +26,42 @@ export interface FauxqsEmulator extends Emulator {
   restore: () => Promise<void>;
 }
 
+/**
+ * fauxqs answers no CORS (no preflight, no Access-Control headers, no PutBucketCors), but the web app PUTs logos
+ * to presigned URLs from its own origin, as browsers do to the logo bucket in the cloud. This thin front on the
+ * public port answers what that bucket's CORS rule allows (infra/stacks/data-stack.ts: GET, HEAD, PUT, POST,
+ * any header, ETag exposed; locally from any origin) and passes every request through unchanged.
+ */
+const corsFront = (target: number) =>
+  createServer((incoming, outgoing) => {
+    const origin = incoming.headers.origin;
+    const cors = origin
+      ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'ETag', vary: 'Origin' }
+      : {};
+    if (incoming.method === 'OPTIONS' && origin && incoming.headers['access-control-request-method']) {
+      outgoing.writeHead(204, {
+        ...cors,
+        'access-control-allow-methods': 'GET, HEAD, PUT, POST',
+        'access-control-allow-headers': incoming.headers['access-control-request-headers'] ?? '*',
+        'access-control-max-age': '3600',
+      });
+      outgoing.end();
+      return;
+    }
+    const upstream = request(
+      { host: LOCAL_HOST, port: target, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+        answer.pipe(outgoing);
+      },
+    );
+    upstream.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(upstream);
+  });
+
 export const startFauxqsEmulator = async ({
   dataDir,
   port,
@@ -34,8 +71,9 @@ export const startFauxqsEmulator = async ({
   port: number;
   region: string;
 }): Promise<FauxqsEmulator> => {
-  const server = await startFauxqs({ port, host: LOCAL_HOST, logger: false, defaultRegion: region });
-  const url = `http://localhost:${server.port}`;
+  const server = await startFauxqs({ port: 0, host: LOCAL_HOST, logger: false, defaultRegion: region });
+  const front = corsFront(server.port);
+  const url = `http://localhost:${await listen(front, port)}`;
   const s3 = new S3Client({
     region,
     endpoint: url,
@@ -126,6 +164,7 @@ export const startFauxqsEmulator = async ({
     },
     stop: async () => {
       await snapshot().catch((error: unknown) => console.error('Could not save S3/SQS state:', error));
+      await closeServer(front);
       await server.stop();
     },
   };
