@@ -2,6 +2,7 @@ import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
 import { DEVICES_FIXTURES } from './authz-devices-fixtures';
+import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
@@ -129,5 +130,6 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
   },
   campaigns: CAMPAIGNS_FIXTURES,
   devices: DEVICES_FIXTURES,
+  organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
 };

@@ -340,7 +340,7 @@ describe('the logo', () => {
     const { organizations, bucket, id, upload } = await uploaded(PNG, 'image/png');
     const first = await organizations.setLogo(ann, id, upload.key);
     expect(first.logo).toEqual({ key: upload.key, contentType: 'image/png', size: PNG.length, updated: 1_000 });
-    expect(first.logoUrl).toBe(`get:${upload.key}:3600`);
+    expect(first.logoUrl).toBe(`get:${upload.key}:900`);
 
     const next = await organizations.createLogoUpload(ann, id, { contentType: 'image/jpeg', size: JPEG.length });
     bucket.put(next.key, JPEG, 'image/jpeg');

@@ -45,8 +45,8 @@ interface PageRequest {
 
 /** Long enough to pick a file and send 1 MB on a slow line; short enough that a leaked URL is soon useless. */
 export const UPLOAD_URL_SECONDS = 10 * 60;
-/** A logo's read URL lives as long as a page is typically open; the next read makes a new one. */
-export const READ_URL_SECONDS = 60 * 60;
+/** Short: the URL is a bearer pass to the file (and in the cloud ends with the Lambda role session anyway); every read makes a new one. */
+export const READ_URL_SECONDS = 15 * 60;
 
 /** Where an organization's objects live in the logo bucket. */
 export const logoPrefix = (organizationId: string) => `organizations/${organizationId}/`;
