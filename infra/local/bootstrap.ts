@@ -34,6 +34,7 @@ import {
   DEMO_ACCOUNTS,
   DEMO_CUSTOMER_EMAILS,
   DEMO_DEVICES,
+  DEMO_ORGANIZATIONS,
   DEMO_PARAMETERS,
   DEMO_PASSWORD,
   DEMO_RELATIONS,
@@ -273,6 +274,20 @@ export const seedDemoData = async (
       // Once: a device claimed, moved or retired in the demo keeps its state across restarts.
       await db.send(
         new PutCommand({ TableName: tables.devices, Item: item, ConditionExpression: 'attribute_not_exists(id)' }),
+      );
+    } catch (error) {
+      if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
+    }
+  }
+  for (const { createdBy, ...organization } of DEMO_ORGANIZATIONS) {
+    try {
+      // Only when missing: changes made in the demo survive a restart (a deleted one comes back with its relations).
+      await db.send(
+        new PutCommand({
+          TableName: tables.organizations,
+          Item: { ...organization, createdBy: idOf(createdBy), created: now, updated: now },
+          ConditionExpression: 'attribute_not_exists(id)',
+        }),
       );
     } catch (error) {
       if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;

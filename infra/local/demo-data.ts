@@ -102,6 +102,16 @@ export const DEMO_DEVICES: readonly DemoDevice[] = [
   },
 ];
 
+/** The organization the demo relations name (docs/organizations.md); its manager is its creator. */
+export const DEMO_ORGANIZATIONS = [
+  {
+    id: 'demo-org-1',
+    name: 'Northside Air Network',
+    description: 'Volunteers measuring air and water quality around the lake',
+    createdBy: 'approved@example.com',
+  },
+] as const;
+
 export const DEMO_RELATIONS: readonly { type: RelationType; referrer: string; referent: string }[] = [
   { type: 'device-owner', referrer: 'demo-device-1', referent: 'user@example.com' },
   { type: 'device-owner', referrer: 'demo-device-2', referent: 'approved@example.com' },

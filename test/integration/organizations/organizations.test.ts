@@ -6,7 +6,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, stack, subOf, tokenOf } from '../../support/stack';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -83,6 +83,15 @@ describe('organizations', () => {
     const mine = await organizationsAs(ann.token).listMine({ query: { limit: 100 } });
     expect(mine.items).toContainEqual({ ...created, roles: ['organization-manager'] });
     expect(await organizationsAs(ann.token).get({ params: { id: created.id } })).toEqual(created);
+  });
+
+  it('seeds the demo organization: its demo manager and user list it with their roles', async () => {
+    const approved = await organizationsAs(await tokenOf('approved@example.com')).listMine({ query: {} });
+    expect(approved.items).toContainEqual(
+      expect.objectContaining({ id: 'demo-org-1', name: 'Northside Air Network', roles: ['organization-manager'] }),
+    );
+    const user = await organizationsAs(await tokenOf('user@example.com')).get({ params: { id: 'demo-org-1' } });
+    expect(user.createdBy).toBe(await subOf('approved@example.com'));
   });
 
   it('refuses a bad body with a clear 400', async () => {
