@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
+import { sectionOf } from '../../lib/navigation';
 import { useSignedInUser } from '../../lib/session';
-import { formatCoordinate } from '../map/map-points';
+import { DevicesMap } from '../map/devices-map';
+import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
@@ -72,6 +74,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
       {device && (
         <>
           <DeviceFacts device={device} />
+          {device.location && <DeviceLocationMap device={device} />}
           {mayManage(device) && (device.state !== 'retired' || staff) && (
             <DeviceEditForm device={device} onSaved={changed} />
           )}
@@ -83,9 +86,37 @@ const DeviceScreen = ({ id }: { id: string }) => {
       )}
 
       <section className="card section-card" aria-labelledby="device-members-heading">
-        <h2 id="device-members-heading">Members</h2>
+        <h2 id="device-members-heading">Relations</h2>
         <MembersPanel key={id} kind="device" objectId={id} />
       </section>
+    </section>
+  );
+};
+
+/** Where the device is, as its viewer may see it, on the same offline map as the lists. */
+const DeviceLocationMap = ({ device }: { device: Device }) => {
+  const { pathname } = useLocation();
+  const location = device.location;
+  const points = useMemo<MapPoint[]>(
+    () =>
+      location
+        ? [
+            {
+              id: device.id,
+              name: deviceLabel(device),
+              lat: location.lat,
+              lon: location.lon,
+              status: device.status,
+              href: `/${sectionOf(pathname)}/devices/${encodeURIComponent(device.id)}`,
+            },
+          ]
+        : [],
+    [device, location, pathname],
+  );
+  return (
+    <section className="card section-card" aria-labelledby="device-map-heading">
+      <h2 id="device-map-heading">Location</h2>
+      <DevicesMap points={points} />
     </section>
   );
 };

@@ -56,6 +56,15 @@ export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: Device
         <FallbackPlot points={points} testId={testId} reason={reason} />
       )}
       <Legend points={points} />
+      {mode === 'fallback' ? (
+        <PointList points={points} testId={testId} />
+      ) : (
+        // The canvas says nothing to a screen reader or a keyboard: the same devices as links.
+        <details className="small">
+          <summary>The devices on this map as a list</summary>
+          <PointList points={points} testId={testId} />
+        </details>
+      )}
     </figure>
   );
 };
@@ -73,6 +82,7 @@ const InteractiveMap = ({
   const handle = useRef<MapHandle>(undefined);
   const navigate = useNavigate();
   const [loaded, setLoaded] = useState(false);
+  const [drawn, setDrawn] = useState(false);
   // The latest callbacks without re-creating the map when the page re-renders.
   const latest = useRef({ navigate, onFailure });
   latest.current = { navigate, onFailure };
@@ -84,14 +94,14 @@ const InteractiveMap = ({
         if (cancelled || !container.current) return;
         handle.current = createDevicesMap(container.current, {
           popupContent: (deviceId, name, status, href) => popupElement(deviceId, name, status, href, latest),
-          onFailure: (error) =>
-            latest.current.onFailure(`The interactive map could not draw (${describe(error)}); a plain plot instead.`),
+          onFailure: (error) => latest.current.onFailure(`The interactive map could not draw (${describe(error)}).`),
+          onDrawn: () => setDrawn(true),
         });
         setLoaded(true);
       })
       .catch((error: unknown) => {
         if (!cancelled) {
-          latest.current.onFailure(`The interactive map could not start (${describe(error)}); a plain plot instead.`);
+          latest.current.onFailure(`The interactive map could not start (${describe(error)}).`);
         }
       });
     return () => {
@@ -102,7 +112,9 @@ const InteractiveMap = ({
   }, []);
 
   useEffect(() => {
-    if (loaded) handle.current?.show(toFeatureCollection(points), boundsOf(points));
+    if (!loaded) return;
+    setDrawn(false);
+    handle.current?.show(toFeatureCollection(points), boundsOf(points));
   }, [loaded, points]);
 
   return (
@@ -110,6 +122,7 @@ const InteractiveMap = ({
       ref={container}
       className="devices-map-canvas"
       data-testid={`${testId}-canvas`}
+      data-drawn={drawn}
       aria-label={`Map of ${points.length} device${points.length === 1 ? '' : 's'}`}
     />
   );
@@ -146,7 +159,7 @@ const popupElement = (
 const PLOT_WIDTH = 640;
 const PLOT_HEIGHT = 320;
 
-/** The same points without WebGL: an SVG plot over a labelled grid, then a list with the coordinates. */
+/** The same points without WebGL: an SVG plot over a labelled grid (the list follows it in the figure). */
 const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[]; testId: string; reason: string }) => {
   const bounds = boundsOf(points, 2)!;
   const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT);
@@ -209,22 +222,25 @@ const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[];
           );
         })}
       </svg>
-      <ul className="link-list small" data-testid={`${testId}-list`}>
-        {points.map((point) => (
-          <li key={point.id}>
-            <span className="status-dot" style={{ background: statusColour(point.status) }} aria-hidden="true" />
-            <Link to={point.href} data-testid={`${testId}-item-${point.id}`}>
-              {point.name}
-            </Link>{' '}
-            <span className="muted">
-              {point.status} · {formatCoordinate(point.lat, point.lon)}
-            </span>
-          </li>
-        ))}
-      </ul>
     </div>
   );
 };
+
+const PointList = ({ points, testId }: { points: readonly MapPoint[]; testId: string }) => (
+  <ul className="link-list small" data-testid={`${testId}-list`}>
+    {points.map((point) => (
+      <li key={point.id}>
+        <span className="status-dot" style={{ background: statusColour(point.status) }} aria-hidden="true" />
+        <Link to={point.href} data-testid={`${testId}-item-${point.id}`}>
+          {point.name}
+        </Link>{' '}
+        <span className="muted">
+          {point.status} · {formatCoordinate(point.lat, point.lon)}
+        </span>
+      </li>
+    ))}
+  </ul>
+);
 
 const steps = (low: number, high: number, step: number): number[] => {
   const values: number[] = [];

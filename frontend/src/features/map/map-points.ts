@@ -118,7 +118,7 @@ export const graticule = (step = 30): { type: 'FeatureCollection'; features: Lin
     for (let lat = -80; lat <= 80; lat += 10) coordinates.push([lon, lat]);
     features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { kind: 'meridian' } });
   }
-  for (let lat = -60; lat <= 60; lat += step) {
+  for (let lat = -Math.floor(80 / step) * step; lat <= 80; lat += step) {
     const coordinates: [number, number][] = [];
     for (let lon = -180; lon <= 180; lon += 10) coordinates.push([lon, lat]);
     features.push({

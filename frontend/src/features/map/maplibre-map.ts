@@ -1,4 +1,12 @@
-import { type GeoJSONSource, type MapLayerMouseEvent, Map as MapLibreMap, Popup, setWorkerUrl } from 'maplibre-gl';
+import {
+  type GeoJSONSource,
+  type MapLayerMouseEvent,
+  Map as MapLibreMap,
+  NavigationControl,
+  Popup,
+  ScaleControl,
+  setWorkerUrl,
+} from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { type Bounds, graticule, type PointCollection } from './map-points';
@@ -22,9 +30,18 @@ const offlineStyle = () => ({
   version: 8 as const,
   sources: {
     graticule: { type: 'geojson' as const, data: graticule(15) },
+    // Zoomed in, the coarse lines leave the view: degree lines keep a sense of place and scale.
+    degrees: { type: 'geojson' as const, data: graticule(1) },
   },
   layers: [
     { id: 'background', type: 'background' as const, paint: { 'background-color': '#e8eef5' } },
+    {
+      id: 'degrees',
+      type: 'line' as const,
+      source: 'degrees',
+      minzoom: 5,
+      paint: { 'line-color': '#cdd6e1', 'line-width': 0.5 },
+    },
     {
       id: 'graticule',
       type: 'line' as const,
@@ -48,6 +65,8 @@ export interface MapCallbacks {
   popupContent: (deviceId: string, name: string, status: string, href: string) => HTMLElement;
   /** MapLibre could not draw (e.g. the WebGL context was lost or refused). */
   onFailure: (error: unknown) => void;
+  /** The points given to `show` are drawn (the map is idle after placing them). */
+  onDrawn: () => void;
 }
 
 /** Creates the map in `container`; throws when MapLibre cannot start (no WebGL context). */
@@ -61,6 +80,8 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
     renderWorldCopies: false,
     maxZoom: 16,
   });
+  map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+  map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
   let pending: { points: PointCollection; bounds: Bounds | undefined } | undefined;
   let ready = false;
 
@@ -69,7 +90,8 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
     const { points, bounds } = pending;
     pending = undefined;
     (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(points);
-    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 12, animate: false });
+    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 9, animate: false });
+    map.once('idle', () => callbacks.onDrawn());
   };
 
   map.on('load', () => {
