@@ -46,8 +46,11 @@ const campaign = async (caller: CallerName, whose: 'owned' | 'foreign') => {
 
 const organization = async (caller: CallerName, whose: 'owned' | 'foreign') => {
   const id = uniqueId('authz-org');
-  await put('organizations', { id, name: 'Matrix organization', created: Date.now() });
-  await seedRelation('organization-manager', id, await holderOf(caller, whose));
+  const manager = await holderOf(caller, whose);
+  // The whole record the organizations area writes, so that its own lists read it like any other.
+  const now = Date.now();
+  await put('organizations', { id, name: 'Matrix organization', created: now, createdBy: manager, updated: now });
+  await seedRelation('organization-manager', id, manager);
   return id;
 };
 

@@ -34,7 +34,11 @@ const newCampaign = (
 const organizationManagedBy = async (user: FreshUser) => {
   const id = uniqueId('org');
   await documentClient().send(
-    new PutCommand({ TableName: stack().tables.organizations!, Item: { id, name: 'Test org', created: Date.now() } }),
+    new PutCommand({
+      TableName: stack().tables.organizations!,
+      // The whole record the organizations area writes, so that its own lists read it like any other.
+      Item: { id, name: 'Test org', created: Date.now(), createdBy: user.id, updated: Date.now() },
+    }),
   );
   await seedRelation('organization-manager', id, user.id);
   return id;
