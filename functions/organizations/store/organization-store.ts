@@ -1,5 +1,5 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Organization } from '../../../shared/contracts/organizations';
+import { LOGO_CONTENT_TYPES, type LogoContentType, type Organization } from '../../../shared/contracts/organizations';
 import { batchGetAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
 
 /** An organization as stored: the logo's read URL is made per response, never kept. */
@@ -7,20 +7,58 @@ export type StoredOrganization = Omit<Organization, 'logoUrl'>;
 
 type Key = Record<string, unknown>;
 
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const millis = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+
+const toLogo = (value: unknown): StoredOrganization['logo'] => {
+  if (!value || typeof value !== 'object') return undefined;
+  const { key, contentType, size, updated } = value as Record<string, unknown>;
+  if (typeof key !== 'string' || !LOGO_CONTENT_TYPES.some((type) => type === contentType)) return undefined;
+  return { key, contentType: contentType as LogoContentType, size: millis(size) ?? 0, updated: millis(updated) ?? 0 };
+};
+
+/**
+ * A stored row as the contract's organization. Rows written outside this area (test set-ups, demo data, a
+ * future migration) may lack fields: a missing time reads as 0 (`updated` as `created`), an unknown creator as
+ * '', so a partial row is listed rather than breaking a whole page.
+ */
+export const toOrganization = (item: Record<string, unknown>): StoredOrganization => {
+  const created = millis(item.created) ?? 0;
+  const logo = toLogo(item.logo);
+  const optional = (name: 'description' | 'website' | 'contactEmail') => {
+    const value = text(item[name]);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    id: String(item.id),
+    name: text(item.name) ?? String(item.id),
+    ...optional('description'),
+    ...optional('website'),
+    ...optional('contactEmail'),
+    ...(logo ? { logo } : {}),
+    created,
+    createdBy: text(item.createdBy) ?? '',
+    updated: millis(item.updated) ?? created,
+  };
+};
+
 /** The organizations table (one item per organization, keyed by id). */
 export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
-  get: async (id: string): Promise<StoredOrganization | undefined> =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | StoredOrganization
-      | undefined,
+  get: async (id: string): Promise<StoredOrganization | undefined> => {
+    const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
+    return item ? toOrganization(item) : undefined;
+  },
 
   /** Consistent reads by id, in no particular order; ids without an item are left out. */
-  getMany: (ids: readonly string[]): Promise<StoredOrganization[]> =>
-    batchGetAll<StoredOrganization>(
-      db,
-      tableName,
-      [...new Set(ids)].map((id) => ({ id })),
-    ),
+  getMany: async (ids: readonly string[]): Promise<StoredOrganization[]> =>
+    (
+      await batchGetAll<Record<string, unknown>>(
+        db,
+        tableName,
+        [...new Set(ids)].map((id) => ({ id })),
+      )
+    ).map(toOrganization),
 
   /** @returns false when the id is taken */
   create: (organization: StoredOrganization): Promise<boolean> =>
@@ -34,7 +72,8 @@ export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumen
     putIf(db, {
       TableName: tableName,
       Item: organization,
-      ConditionExpression: 'attribute_exists(id) AND #updated = :read',
+      // A row written without `updated` reads as version `created` (toOrganization).
+      ConditionExpression: 'attribute_exists(id) AND (#updated = :read OR attribute_not_exists(#updated))',
       ExpressionAttributeNames: { '#updated': 'updated' },
       ExpressionAttributeValues: { ':read': readVersion },
     }),
@@ -57,7 +96,7 @@ export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumen
     const result = await db.send(
       new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey, ConsistentRead: true }),
     );
-    return { items: (result.Items ?? []) as StoredOrganization[], lastKey: result.LastEvaluatedKey };
+    return { items: (result.Items ?? []).map(toOrganization), lastKey: result.LastEvaluatedKey };
   },
 });
 

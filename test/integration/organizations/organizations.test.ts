@@ -1,5 +1,5 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { LOGO_MAX_BYTES, type Organization } from '../../../shared/contracts/organizations';
 import { MESSAGES } from '../../../shared/messages';
@@ -92,6 +92,19 @@ describe('organizations', () => {
     );
     const user = await organizationsAs(await tokenOf('user@example.com')).get({ params: { id: 'demo-org-1' } });
     expect(user.createdBy).toBe(await subOf('approved@example.com'));
+  });
+
+  it('serves a partial row written outside the area (no createdBy, no updated) and can change it', async () => {
+    const id = `partial-${ann.id.slice(0, 8)}-${Date.now()}`;
+    await documentClient().send(
+      new PutCommand({ TableName: stack().tables.organizations, Item: { id, name: 'Partial', created: 5 } }),
+    );
+    await seedRelation('organization-manager', id, ann.id);
+    const mine = await organizationsAs(ann.token).listMine({ query: { limit: 100 } });
+    expect(mine.items).toContainEqual(expect.objectContaining({ id, createdBy: '', updated: 5 }));
+    const changed = await organizationsAs(ann.token).update({ params: { id }, body: { description: 'Now complete' } });
+    expect(changed).toMatchObject({ id, description: 'Now complete' });
+    expect(changed.updated).toBeGreaterThan(5);
   });
 
   it('refuses a bad body with a clear 400', async () => {
