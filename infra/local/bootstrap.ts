@@ -32,6 +32,7 @@ import { BUCKETS, QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import {
   DEMO_ACCOUNTS,
+  DEMO_CAMPAIGNS,
   DEMO_CUSTOMER_EMAILS,
   DEMO_DEVICES,
   DEMO_ORGANIZATIONS,
@@ -286,6 +287,27 @@ export const seedDemoData = async (
         new PutCommand({
           TableName: tables.organizations,
           Item: { ...organization, createdBy: idOf(createdBy), created: now, updated: now },
+          ConditionExpression: 'attribute_not_exists(id)',
+        }),
+      );
+    } catch (error) {
+      if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
+    }
+  }
+  for (const { createdBy, daysBefore, daysAfter, ...campaign } of DEMO_CAMPAIGNS) {
+    try {
+      // Only when missing, as for organizations: changes made in the demo survive a restart.
+      await db.send(
+        new PutCommand({
+          TableName: tables.campaigns,
+          Item: {
+            ...campaign,
+            startsAt: now - daysBefore * 86_400_000,
+            endsAt: now + daysAfter * 86_400_000,
+            createdBy: idOf(createdBy),
+            created: now,
+            updated: now,
+          },
           ConditionExpression: 'attribute_not_exists(id)',
         }),
       );

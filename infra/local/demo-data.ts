@@ -112,6 +112,22 @@ export const DEMO_ORGANIZATIONS = [
   },
 ] as const;
 
+/**
+ * The campaign the demo relations name (docs/campaigns.md), run by the demo organization; its manager is its
+ * creator. Its window is set around the first start (days before and after): running, so its device shows data.
+ */
+export const DEMO_CAMPAIGNS = [
+  {
+    id: 'demo-campaign-1',
+    name: 'Lake shore survey',
+    description: 'Air and water readings along the lake shore through the season',
+    organizationId: 'demo-org-1',
+    daysBefore: 30,
+    daysAfter: 60,
+    createdBy: 'approved@example.com',
+  },
+] as const;
+
 export const DEMO_RELATIONS: readonly { type: RelationType; referrer: string; referent: string }[] = [
   { type: 'device-owner', referrer: 'demo-device-1', referent: 'user@example.com' },
   { type: 'device-owner', referrer: 'demo-device-2', referent: 'approved@example.com' },

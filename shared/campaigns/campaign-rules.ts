@@ -6,8 +6,6 @@
 /** A campaign lasts at most 5 years (1827 days): long monitoring fits; a typo in the year does not. */
 export const MAX_CAMPAIGN_MS = 1827 * 86_400_000;
 
-export const CAMPAIGN_ID_MESSAGE = 'Campaign id must be a UUID';
-
 export type CampaignStatusName = 'planned' | 'running' | 'ended';
 
 /** Before `startsAt`: planned; from `startsAt` to `endsAt` inclusive: running; after: ended. */

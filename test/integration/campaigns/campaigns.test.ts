@@ -149,7 +149,7 @@ describe('read and change', () => {
     const id = '00000000-0000-4000-8000-000000000000';
     expect((await apiRejection((await staff()).get({ params: { id } }))).status).toBe(404);
     expect((await apiRejection(campaignsOf(outsider).get({ params: { id } }))).status).toBe(403);
-    expect((await apiRejection(campaignsOf(outsider).get({ params: { id: 'not-a-uuid' } }))).status).toBe(400);
+    expect((await apiRejection(campaignsOf(outsider).get({ params: { id: 'x'.repeat(200) } }))).status).toBe(400);
   });
 });
 
@@ -281,6 +281,22 @@ describe('the campaign data window', () => {
     const access = await campaignsOf(viewer).deviceAccess({ params: { id: deviceId } });
     expect(access.windows).toEqual([windowOf(campaign), windowOf(later)]);
     expect(access.campaignIds).toEqual([campaign.id, later.id].sort());
+  });
+});
+
+describe('demo data', () => {
+  it('seeds the demo campaign: its manager lists it, and its campaign user sees its device within its window', async () => {
+    const approved = apiAs('campaigns', await tokenOf('approved@example.com'));
+    const mine = await approved.listMine({ query: { limit: 100 } });
+    const demo = mine.items.find((c) => c.id === 'demo-campaign-1');
+    expect(demo).toMatchObject({ organizationId: 'demo-org-1', status: 'running', roles: ['campaign-manager'] });
+    const distributor = apiAs('campaigns', await tokenOf('distributor@example.com'));
+    expect(await distributor.deviceAccess({ params: { id: 'demo-device-2' } })).toEqual({
+      deviceId: 'demo-device-2',
+      via: 'campaign',
+      windows: [{ startsAt: demo!.startsAt, endsAt: demo!.endsAt }],
+      campaignIds: ['demo-campaign-1'],
+    });
   });
 });
 
