@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   boundsOf,
+  fitAspect,
   formatCoordinate,
   gridStep,
   type MapPoint,
@@ -156,13 +157,14 @@ const popupElement = (
   return box;
 };
 
-const PLOT_WIDTH = 640;
+const PLOT_WIDTH = 900;
 const PLOT_HEIGHT = 320;
+const PLOT_PADDING = 28;
 
 /** The same points without WebGL: an SVG plot over a labelled grid (the list follows it in the figure). */
 const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[]; testId: string; reason: string }) => {
-  const bounds = boundsOf(points, 2)!;
-  const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT);
+  const bounds = fitAspect(boundsOf(points, 2)!, (PLOT_WIDTH - 2 * PLOT_PADDING) / (PLOT_HEIGHT - 2 * PLOT_PADDING));
+  const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT, PLOT_PADDING);
   const [[west, south], [east, north]] = bounds;
   const lonStep = gridStep(east - west);
   const latStep = gridStep(north - south);

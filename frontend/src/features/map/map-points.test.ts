@@ -1,5 +1,6 @@
 import {
   boundsOf,
+  fitAspect,
   formatCoordinate,
   graticule,
   gridStep,
@@ -98,6 +99,31 @@ describe('the devices map data', () => {
       expect(y).toBeGreaterThanOrEqual(10);
       expect(y).toBeLessThanOrEqual(90);
     }
+  });
+
+  it('grows plot bounds to the plot shape, within the globe', () => {
+    const [[west, south], [east, north]] = fitAspect(
+      [
+        [-120, 40],
+        [10, 52],
+      ],
+      2,
+      0,
+    );
+    expect((east - west) / (north - south)).toBeCloseTo(2);
+    expect(west).toBe(-120);
+    expect(south + north).toBeCloseTo(92);
+    const wide = fitAspect(
+      [
+        [-180, -10],
+        [180, 10],
+      ],
+      1,
+    );
+    expect(wide).toEqual([
+      [-180, -90],
+      [180, 90],
+    ]);
   });
 
   it('chooses round grid steps and writes coordinates in words', () => {

@@ -156,6 +156,36 @@ export const plotProjection = (bounds: Bounds, width: number, height: number, pa
   });
 };
 
+/**
+ * Bounds grown by `margin` (a fraction of each span) and then in one direction until they have the plot's
+ * `ratio` (width over height), so the points spread over the whole plot instead of a thin strip at its middle.
+ * Latitude stays within ±90 and longitude within ±180 (the box may then stay narrower than the ratio).
+ */
+export const fitAspect = (bounds: Bounds, ratio: number, margin = 0.08): Bounds => {
+  let [[west, south], [east, north]] = bounds;
+  const padLon = (east - west) * margin;
+  const padLat = (north - south) * margin;
+  west -= padLon;
+  east += padLon;
+  south -= padLat;
+  north += padLat;
+  const lonSpan = east - west;
+  const latSpan = north - south;
+  if (lonSpan / latSpan < ratio) {
+    const grow = (latSpan * ratio - lonSpan) / 2;
+    west -= grow;
+    east += grow;
+  } else {
+    const grow = (lonSpan / ratio - latSpan) / 2;
+    south -= grow;
+    north += grow;
+  }
+  return [
+    [Math.max(-180, west), Math.max(-90, south)],
+    [Math.min(180, east), Math.min(90, north)],
+  ];
+};
+
 /** Where to put grid lines across a span: a round step giving about `target` lines. */
 export const gridStep = (span: number, target = 4): number => {
   const raw = span / target;

@@ -2,6 +2,7 @@ import {
   type GeoJSONSource,
   type MapLayerMouseEvent,
   Map as MapLibreMap,
+  type MapSourceDataEvent,
   NavigationControl,
   Popup,
   ScaleControl,
@@ -89,9 +90,15 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
     if (!ready || !pending) return;
     const { points, bounds } = pending;
     pending = undefined;
+    // setData is processed in the worker: "drawn" is the first idle after the source has the new data.
+    const loaded = (event: MapSourceDataEvent) => {
+      if (event.sourceId !== SOURCE || !map.isSourceLoaded(SOURCE)) return;
+      map.off('sourcedata', loaded);
+      map.once('idle', () => callbacks.onDrawn());
+    };
+    map.on('sourcedata', loaded);
     (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(points);
     if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 9, animate: false });
-    map.once('idle', () => callbacks.onDrawn());
   };
 
   map.on('load', () => {

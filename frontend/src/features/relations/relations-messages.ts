@@ -13,5 +13,4 @@ export const RELATIONS_MESSAGES = {
   noHolders: (kind: ObjectKind) => `Not in any ${kind}.`,
   noRelations: 'No relations match.',
   noneOfKind: 'None yet.',
-  placeholder: (kind: ObjectKind) => `The full ${kind} page comes in a later issue; for now it shows who belongs here.`,
 } as const;
