@@ -1,12 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useCallback } from 'react';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
 import { sectionOf } from '../../lib/navigation';
 import { useSignedInUser } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
+import { useLoaded } from '../../lib/use-loaded';
+import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
@@ -32,28 +31,15 @@ const CampaignScreen = ({ id }: { id: string }) => {
   const mine = useMyRoles('campaign', id, user.id, staff);
   const manage = mayManageCampaign(mine.roles, staff);
   const base = `/${sectionOf(useLocation().pathname)}`;
-  const navigate = useNavigate();
-  const [campaign, setCampaign] = useState<Campaign>();
-  const [error, setError] = useState<string>();
-  const deletion = useAction<'delete'>();
-
-  useEffect(() => {
-    let active = true;
-    campaignsApi.get({ params: { id } }).then(
-      (found) => active && setCampaign(found),
-      (failure: unknown) => active && setError(errorMessage(failure)),
-    );
-    return () => {
-      active = false;
-    };
-  }, [campaignsApi, id]);
+  const {
+    value: campaign,
+    error,
+    setValue: setCampaign,
+  } = useLoaded(useCallback(() => campaignsApi.get({ params: { id } }), [campaignsApi, id]));
+  const deletion = useObjectDeletion(() => campaignsApi.delete({ params: { id } }), base);
 
   const remove = () => {
-    if (!campaign || !window.confirm(`Delete the campaign ${campaign.name} with its members and devices list?`)) return;
-    void deletion.run('delete', async () => {
-      await campaignsApi.delete({ params: { id } });
-      navigate(base);
-    });
+    if (campaign) deletion.confirmAndDelete(`Delete the campaign ${campaign.name} with its members and devices list?`);
   };
 
   return (
@@ -115,9 +101,9 @@ const CampaignScreen = ({ id }: { id: string }) => {
             className="danger"
             data-testid="campaign-delete"
             onClick={remove}
-            disabled={deletion.busy === 'delete'}
+            disabled={deletion.busy}
           >
-            {deletion.busy === 'delete' ? 'Deleting…' : 'Delete the campaign'}
+            {deletion.busy ? 'Deleting…' : 'Delete the campaign'}
           </button>
         </div>
       )}

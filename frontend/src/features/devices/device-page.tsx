@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
 import { sectionOf } from '../../lib/navigation';
 import { useSignedInUser } from '../../lib/session';
+import { useLoaded } from '../../lib/use-loaded';
 import { DevicesMap } from '../map/devices-map';
 import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
@@ -31,30 +31,11 @@ export const DevicePage = () => {
 const DeviceScreen = ({ id }: { id: string }) => {
   const devicesApi = useApi('devices');
   const staff = isStaff(useSignedInUser().groups);
-  const [device, setDevice] = useState<Device>();
-  const [error, setError] = useState<string>();
-  const [loading, setLoading] = useState(true);
-
-  useEffect(() => {
-    let active = true;
-    devicesApi.get({ params: { id } }).then(
-      (found) => {
-        if (!active) return;
-        setDevice(found);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (!active) return;
-        setError(errorMessage(failure));
-        setLoading(false);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [devicesApi, id]);
-
-  const changed = useCallback((saved: Device) => setDevice(saved), []);
+  const {
+    value: device,
+    error,
+    setValue: changed,
+  } = useLoaded(useCallback(() => devicesApi.get({ params: { id } }), [devicesApi, id]));
 
   return (
     <section className="page">
@@ -68,7 +49,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
           {id}
         </span>
       </p>
-      {loading && <p className="muted">Loading the device…</p>}
+      {!device && !error && <p className="muted">Loading the device…</p>}
       <ErrorAlert testId="device-error" error={error} />
 
       {device && (

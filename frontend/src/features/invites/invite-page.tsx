@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
-import type { Invite } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
 import { loginPath } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { useAction } from '../../lib/use-action';
+import { useLoaded } from '../../lib/use-loaded';
 import { ErrorAlert } from '../relations/relation-fields';
 import { INVITE_STATUS_TEXT, inviteTypeText, mayAnswer } from './invite-rules';
 import { AnswerButtons } from './invites-panel';
@@ -20,21 +19,12 @@ export const InvitePage = () => {
   const location = useLocation();
   const users = useApi('users');
   const { state } = useSession();
-  const [invite, setInvite] = useState<Invite>();
-  const [loadError, setLoadError] = useState<string>();
   const { busy, error, run } = useAction<`${'accepted' | 'declined'}:${string}`>();
-
-  useEffect(() => {
-    let active = true;
-    setLoadError(undefined);
-    users.getInvite({ params: { id } }).then(
-      (found) => active && setInvite(found),
-      (failure: unknown) => active && setLoadError(errorMessage(failure)),
-    );
-    return () => {
-      active = false;
-    };
-  }, [users, id]);
+  const {
+    value: invite,
+    error: loadError,
+    setValue: setInvite,
+  } = useLoaded(useCallback(() => users.getInvite({ params: { id } }), [users, id]));
 
   const signedIn = state.status === 'signed-in' ? state.user : undefined;
   const answer = (status: 'accepted' | 'declined') =>

@@ -1,15 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useCallback, useState } from 'react';
+import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { Organization } from '../../../../shared/contracts/organizations';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { sectionOf } from '../../lib/navigation';
 import { useSignedInUser } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
+import { useLoaded } from '../../lib/use-loaded';
+import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { NewCampaignForm } from '../campaigns/campaign-forms';
 import { CampaignTable } from '../campaigns/campaign-parts';
@@ -37,29 +36,17 @@ const OrganizationScreen = ({ id }: { id: string }) => {
   const mine = useMyRoles('organization', id, user.id, staff);
   const manage = mayManageOrganization(mine.roles, staff);
   const base = `/${sectionOf(useLocation().pathname)}`;
-  const navigate = useNavigate();
-  const [organization, setOrganization] = useState<Organization>();
-  const [error, setError] = useState<string>();
-  const deletion = useAction<'delete'>();
-
-  useEffect(() => {
-    let active = true;
-    organizationsApi.get({ params: { id } }).then(
-      (found) => active && setOrganization(found),
-      (failure: unknown) => active && setError(errorMessage(failure)),
-    );
-    return () => {
-      active = false;
-    };
-  }, [organizationsApi, id]);
+  const {
+    value: organization,
+    error,
+    setValue: setOrganization,
+  } = useLoaded(useCallback(() => organizationsApi.get({ params: { id } }), [organizationsApi, id]));
+  const deletion = useObjectDeletion(() => organizationsApi.delete({ params: { id } }), base);
 
   const remove = () => {
-    if (!organization || !window.confirm(`Delete ${organization.name} with its members, devices list and logo?`))
-      return;
-    void deletion.run('delete', async () => {
-      await organizationsApi.delete({ params: { id } });
-      navigate(base);
-    });
+    if (organization) {
+      deletion.confirmAndDelete(`Delete ${organization.name} with its members, devices list and logo?`);
+    }
   };
 
   return (
@@ -135,9 +122,9 @@ const OrganizationScreen = ({ id }: { id: string }) => {
             className="danger"
             data-testid="organization-delete"
             onClick={remove}
-            disabled={deletion.busy === 'delete'}
+            disabled={deletion.busy}
           >
-            {deletion.busy === 'delete' ? 'Deleting…' : 'Delete the organization'}
+            {deletion.busy ? 'Deleting…' : 'Delete the organization'}
           </button>
         </div>
       )}
