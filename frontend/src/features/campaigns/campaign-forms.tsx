@@ -1,11 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { useApi } from '../../lib/api';
-import type { FormProblems } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import {
@@ -20,18 +19,18 @@ const Fields = ({
   prefix,
   form,
   onChange,
-  problems,
+  fields,
   organizationFixed,
 }: {
   prefix: string;
   form: CampaignForm;
   onChange: (form: CampaignForm) => void;
-  problems: FormProblems | undefined;
+  /** Each field's message, by field name. */
+  fields: Record<string, string>;
   /** The form was opened from an organization's page: the organization is not a choice. */
   organizationFixed?: boolean;
 }) => {
   const set = (key: keyof CampaignForm) => (value: string) => onChange({ ...form, [key]: value });
-  const fields = problems?.fields ?? {};
   return (
     <>
       <TextField id={`${prefix}-name`} label="Name" value={form.name} onChange={set('name')} error={fields.name} />
@@ -83,33 +82,27 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
   const navigate = useNavigate();
   const base = `/${sectionOf(useLocation().pathname)}`;
   const [form, setForm] = useState<CampaignForm>(() => emptyCampaignForm(organizationId));
-  const [problems, setProblems] = useState<FormProblems>();
-  const { busy, error, run } = useAction<'create'>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = checkNewCampaign(form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('create', async () => {
-      const created = await campaigns.create({ body: checked.value });
+  const { submit, busy, error, fields } = useCheckedSubmit(
+    () => checkNewCampaign(form),
+    async (body) => {
+      const created = await campaigns.create({ body });
       navigate(`${base}/campaigns/${encodeURIComponent(created.id)}`);
-    });
-  };
+    },
+  );
 
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-heading">
       <h2 id="new-campaign-heading">New campaign</h2>
-      <ErrorAlert testId="new-campaign-error" error={error ?? problems?.message} />
+      <ErrorAlert testId="new-campaign-error" error={error} />
       <Fields
         prefix="new-campaign"
         form={form}
         onChange={setForm}
-        problems={problems}
+        fields={fields}
         organizationFixed={!!organizationId}
       />
       <div className="actions">
-        <SubmitButton testId="new-campaign-submit" busy={busy === 'create'} busyText="Creating…">
+        <SubmitButton testId="new-campaign-submit" busy={busy} busyText="Creating…">
           Create campaign
         </SubmitButton>
         {onCancel && (
@@ -126,31 +119,23 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
 export const CampaignEditForm = ({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) => {
   const campaigns = useApi('campaigns');
   const [form, setForm] = useState<CampaignForm>(() => campaignFormOf(campaign));
-  const [problems, setProblems] = useState<FormProblems>();
-  const [saved, setSaved] = useState<string>();
-  const { busy, error, run } = useAction<'save'>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSaved(undefined);
-    const checked = checkCampaignChange(campaign, form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('save', async () => {
-      const updated = await campaigns.update({ params: { id: campaign.id }, body: checked.value });
+  const { submit, busy, error, fields, done } = useCheckedSubmit(
+    () => checkCampaignChange(campaign, form),
+    async (body) => {
+      const updated = await campaigns.update({ params: { id: campaign.id }, body });
       onSaved(updated);
       setForm(campaignFormOf(updated));
-      setSaved('Saved.');
-    });
-  };
+      return 'Saved.';
+    },
+  );
 
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="campaign-edit-heading">
       <h2 id="campaign-edit-heading">Edit</h2>
-      <ErrorAlert testId="campaign-edit-error" error={error ?? problems?.message} />
-      <DoneNote text={saved} testId="campaign-edit-saved" />
-      <Fields prefix="campaign-edit" form={form} onChange={setForm} problems={problems} />
-      <SubmitButton testId="campaign-edit-submit" busy={busy === 'save'} busyText="Saving…">
+      <ErrorAlert testId="campaign-edit-error" error={error} />
+      <DoneNote text={done} testId="campaign-edit-saved" />
+      <Fields prefix="campaign-edit" form={form} onChange={setForm} fields={fields} />
+      <SubmitButton testId="campaign-edit-submit" busy={busy} busyText="Saving…">
         Save
       </SubmitButton>
     </form>

@@ -1,11 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
-import type { FormProblems } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import type { SessionUser } from '../../lib/session-user';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { SentInvites } from '../invites/invites-panel';
 import { DoneNote } from '../people/paged-parts';
@@ -23,10 +22,7 @@ const EMPTY = { email: '', name: '', message: '' };
 export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
   const users = useApi('users');
   const [form, setForm] = useState(EMPTY);
-  const [problems, setProblems] = useState<FormProblems>();
-  const [sent, setSent] = useState<string>();
   const [inviterName, setInviterName] = useState(user.email ?? user.username);
-  const { busy, error, run } = useAction<'invite'>();
 
   // The invite e-mail names the inviter: their display name when they have one.
   useEffect(() => {
@@ -52,28 +48,29 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
   );
   const list = usePagedList(load);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSent(undefined);
-    const checked = checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('invite', async () => {
-      const invite = await users.inviteUser({ body: checked.value });
+  const {
+    submit,
+    busy,
+    error,
+    fields,
+    done: sent,
+  } = useCheckedSubmit(
+    () => checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId),
+    async (body) => {
+      const invite = await users.inviteUser({ body });
       setForm(EMPTY);
-      setSent(`Invite sent to ${invite.invited.email}.`);
       list.update((shown) => [invite, ...shown]);
-    });
-  };
+      return `Invite sent to ${invite.invited.email}.`;
+    },
+  );
 
   const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
-  const fields = problems?.fields ?? {};
   return (
     <section className="card section-card" aria-labelledby="participants-heading" data-testid="participant-invites">
       <h2 id="participants-heading">Participants</h2>
       <form className="create-form" onSubmit={submit} noValidate aria-label="Invite a participant">
         <h3>Invite a participant</h3>
-        <ErrorAlert testId="participant-invite-error" error={error ?? problems?.message} />
+        <ErrorAlert testId="participant-invite-error" error={error} />
         <DoneNote text={sent} testId="participant-invite-sent" />
         <TextField
           id="participant-invite-email"
@@ -97,7 +94,7 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
           error={fields.message}
           multiline
         />
-        <SubmitButton testId="participant-invite-submit" busy={busy === 'invite'} busyText="Sending…">
+        <SubmitButton testId="participant-invite-submit" busy={busy} busyText="Sending…">
           Send invite
         </SubmitButton>
       </form>

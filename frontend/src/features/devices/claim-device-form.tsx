@@ -1,10 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useApi } from '../../lib/api';
-import type { FormProblems } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { type ClaimForm, checkClaim } from './device-rules';
 
@@ -14,27 +13,20 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
   const navigate = useNavigate();
   const base = `/${sectionOf(useLocation().pathname)}`;
   const [form, setForm] = useState<ClaimForm>({ serial: '', claimCode: '' });
-  const [problems, setProblems] = useState<FormProblems>();
-  const { busy, error, run } = useAction<'claim'>();
+  const { submit, busy, error, fields } = useCheckedSubmit(
+    () => checkClaim(form),
+    async (body) => {
+      const device = await devices.claim({ body });
+      navigate(`${base}/devices/${encodeURIComponent(device.id)}`);
+    },
+  );
   const set = (key: keyof ClaimForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = checkClaim(form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('claim', async () => {
-      const device = await devices.claim({ body: checked.value });
-      navigate(`${base}/devices/${encodeURIComponent(device.id)}`);
-    });
-  };
-
-  const fields = problems?.fields ?? {};
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="claim-heading">
       <h2 id="claim-heading">Claim a device</h2>
       <p className="muted small">Both are printed on the device's label. Claiming makes you its owner.</p>
-      <ErrorAlert testId="claim-error" error={error ?? problems?.message} />
+      <ErrorAlert testId="claim-error" error={error} />
       <div className="field-row">
         <TextField
           id="claim-serial"
@@ -54,7 +46,7 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
         />
       </div>
       <div className="actions">
-        <SubmitButton testId="claim-submit" busy={busy === 'claim'} busyText="Claiming…">
+        <SubmitButton testId="claim-submit" busy={busy} busyText="Claiming…">
           Claim
         </SubmitButton>
         {onCancel && (

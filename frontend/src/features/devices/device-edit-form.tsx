@@ -1,9 +1,8 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
-import type { FormProblems } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
@@ -12,33 +11,24 @@ import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILI
 export const DeviceEditForm = ({ device, onSaved }: { device: Device; onSaved: (saved: Device) => void }) => {
   const devices = useApi('devices');
   const [form, setForm] = useState<EditForm>(() => editFormOf(device));
-  const [problems, setProblems] = useState<FormProblems>();
-  const [saved, setSaved] = useState<string>();
-  const { busy, error, run } = useAction<'save'>();
   const owner = mayOwn(device);
+  const { submit, busy, error, fields, done } = useCheckedSubmit(
+    () => checkEdit(device, form, owner),
+    async (body) => {
+      const updated = await devices.update({ params: { id: device.id }, body });
+      onSaved(updated);
+      setForm(editFormOf(updated));
+      return 'Saved.';
+    },
+  );
 
   const set = (key: keyof EditForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSaved(undefined);
-    const checked = checkEdit(device, form, owner);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('save', async () => {
-      const updated = await devices.update({ params: { id: device.id }, body: checked.value });
-      onSaved(updated);
-      setForm(editFormOf(updated));
-      setSaved('Saved.');
-    });
-  };
-
-  const fields = problems?.fields ?? {};
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="device-edit-heading">
       <h2 id="device-edit-heading">Edit</h2>
-      <ErrorAlert testId="device-edit-error" error={error ?? problems?.message} />
-      <DoneNote text={saved} testId="device-edit-saved" />
+      <ErrorAlert testId="device-edit-error" error={error} />
+      <DoneNote text={done} testId="device-edit-saved" />
       <TextField id="device-edit-name" label="Name" value={form.name} onChange={set('name')} error={fields.name} />
       <div className="field-row">
         <TextField
@@ -86,7 +76,7 @@ export const DeviceEditForm = ({ device, onSaved }: { device: Device; onSaved: (
           mono
         />
       )}
-      <SubmitButton testId="device-edit-submit" busy={busy === 'save'} busyText="Saving…">
+      <SubmitButton testId="device-edit-submit" busy={busy} busyText="Saving…">
         Save
       </SubmitButton>
     </form>

@@ -1,12 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
 import { CopyButton } from '../../lib/copy-button';
-import type { FormProblems } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { checkRegister, EMPTY_REGISTER, PRODUCT_LINE_OPTIONS, type RegisterForm } from './device-rules';
 
@@ -18,30 +17,27 @@ export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: D
   const devices = useApi('devices');
   const base = `/${sectionOf(useLocation().pathname)}`;
   const [form, setForm] = useState<RegisterForm>(EMPTY_REGISTER);
-  const [problems, setProblems] = useState<FormProblems>();
-  const [made, setMade] = useState<{ device: Device; claimCode: string }>();
-  const { busy, error, run } = useAction<'register'>();
-  const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setMade(undefined);
-    const checked = checkRegister(form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('register', async () => {
-      const answer = await devices.register({ body: checked.value });
-      setMade(answer);
+  const {
+    submit,
+    busy,
+    error,
+    fields,
+    done: made,
+  } = useCheckedSubmit(
+    () => checkRegister(form),
+    async (body) => {
+      const answer = await devices.register({ body });
       setForm(EMPTY_REGISTER);
       onRegistered?.(answer.device);
-    });
-  };
+      return answer;
+    },
+  );
+  const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
-  const fields = problems?.fields ?? {};
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="register-heading">
       <h2 id="register-heading">Register a device</h2>
-      <ErrorAlert testId="register-error" error={error ?? problems?.message} />
+      <ErrorAlert testId="register-error" error={error} />
       {made && (
         <div className="secret-once" role="status" data-testid="register-done">
           <p>
@@ -94,7 +90,7 @@ export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: D
         onChange={set('name')}
         error={fields.name}
       />
-      <SubmitButton testId="register-submit" busy={busy === 'register'} busyText="Registering…">
+      <SubmitButton testId="register-submit" busy={busy} busyText="Registering…">
         Register
       </SubmitButton>
     </form>

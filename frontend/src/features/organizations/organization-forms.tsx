@@ -1,12 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Organization } from '../../../../shared/contracts/organizations';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../../shared/contracts/organizations';
 import { useApi } from '../../lib/api';
-import type { FormProblems } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
-import { useAction } from '../../lib/use-action';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import {
@@ -21,15 +20,15 @@ const Fields = ({
   prefix,
   form,
   onChange,
-  problems,
+  fields,
 }: {
   prefix: string;
   form: OrganizationForm;
   onChange: (form: OrganizationForm) => void;
-  problems: FormProblems | undefined;
+  /** Each field's message, by field name. */
+  fields: Record<string, string>;
 }) => {
   const set = (key: keyof OrganizationForm) => (value: string) => onChange({ ...form, [key]: value });
-  const fields = problems?.fields ?? {};
   return (
     <>
       <TextField
@@ -78,27 +77,21 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
   const navigate = useNavigate();
   const base = `/${sectionOf(useLocation().pathname)}`;
   const [form, setForm] = useState<OrganizationForm>(EMPTY_ORGANIZATION);
-  const [problems, setProblems] = useState<FormProblems>();
-  const { busy, error, run } = useAction<'create'>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = checkNewOrganization(form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('create', async () => {
-      const created = await organizations.create({ body: checked.value });
+  const { submit, busy, error, fields } = useCheckedSubmit(
+    () => checkNewOrganization(form),
+    async (body) => {
+      const created = await organizations.create({ body });
       navigate(`${base}/organizations/${encodeURIComponent(created.id)}`);
-    });
-  };
+    },
+  );
 
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="new-organization-heading">
       <h2 id="new-organization-heading">New organization</h2>
-      <ErrorAlert testId="new-organization-error" error={error ?? problems?.message} />
-      <Fields prefix="new-organization" form={form} onChange={setForm} problems={problems} />
+      <ErrorAlert testId="new-organization-error" error={error} />
+      <Fields prefix="new-organization" form={form} onChange={setForm} fields={fields} />
       <div className="actions">
-        <SubmitButton testId="new-organization-submit" busy={busy === 'create'} busyText="Creating…">
+        <SubmitButton testId="new-organization-submit" busy={busy} busyText="Creating…">
           Create organization
         </SubmitButton>
         {onCancel && (
@@ -121,31 +114,23 @@ export const OrganizationEditForm = ({
 }) => {
   const organizations = useApi('organizations');
   const [form, setForm] = useState<OrganizationForm>(() => organizationFormOf(organization));
-  const [problems, setProblems] = useState<FormProblems>();
-  const [saved, setSaved] = useState<string>();
-  const { busy, error, run } = useAction<'save'>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSaved(undefined);
-    const checked = checkOrganizationChange(organization, form);
-    if (!checked.ok) return setProblems(checked);
-    setProblems(undefined);
-    void run('save', async () => {
-      const updated = await organizations.update({ params: { id: organization.id }, body: checked.value });
+  const { submit, busy, error, fields, done } = useCheckedSubmit(
+    () => checkOrganizationChange(organization, form),
+    async (body) => {
+      const updated = await organizations.update({ params: { id: organization.id }, body });
       onSaved(updated);
       setForm(organizationFormOf(updated));
-      setSaved('Saved.');
-    });
-  };
+      return 'Saved.';
+    },
+  );
 
   return (
     <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="organization-edit-heading">
       <h2 id="organization-edit-heading">Edit</h2>
-      <ErrorAlert testId="organization-edit-error" error={error ?? problems?.message} />
-      <DoneNote text={saved} testId="organization-edit-saved" />
-      <Fields prefix="organization-edit" form={form} onChange={setForm} problems={problems} />
-      <SubmitButton testId="organization-edit-submit" busy={busy === 'save'} busyText="Saving…">
+      <ErrorAlert testId="organization-edit-error" error={error} />
+      <DoneNote text={done} testId="organization-edit-saved" />
+      <Fields prefix="organization-edit" form={form} onChange={setForm} fields={fields} />
+      <SubmitButton testId="organization-edit-submit" busy={busy} busyText="Saving…">
         Save
       </SubmitButton>
     </form>

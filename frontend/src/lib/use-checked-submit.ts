@@ -1,0 +1,35 @@
+import { type FormEvent, useState } from 'react';
+import type { Checked, FormProblems } from './form-check';
+import { useAction } from './use-action';
+
+/**
+ * A form's submit: `check` runs first, and its problems stand next to the fields with nothing sent; a
+ * checked value goes to `send`, one at a time (`busy`). What `send` answers is `done` (e.g. "Saved.") until
+ * the next submit. `error` is the form's alert: the API's refusal, else the check's first message.
+ */
+export const useCheckedSubmit = <T, Done = string>(
+  check: () => Checked<T>,
+  send: (value: T) => Promise<Done | undefined>,
+) => {
+  const [problems, setProblems] = useState<FormProblems>();
+  const [done, setDone] = useState<Done>();
+  const { busy, error, run } = useAction<'submit'>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setDone(undefined);
+    const checked = check();
+    if (!checked.ok) return setProblems(checked);
+    setProblems(undefined);
+    void run('submit', async () => setDone(await send(checked.value)));
+  };
+
+  return {
+    submit,
+    busy: busy === 'submit',
+    error: error ?? problems?.message,
+    /** Each field's message, by field name. */
+    fields: problems?.fields ?? {},
+    done,
+  };
+};
