@@ -28,17 +28,19 @@ export const usePagedList = <T extends { id: string }>(load: ListLoader<T> | und
   const [error, setError] = useState<string>();
   const [version, setVersion] = useState(0);
   const generation = useRef(0);
+  const listedBy = useRef(load);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new `version` (reload()) is a reason to fetch again
   useEffect(() => {
     const current = ++generation.current;
+    // A new search or filter clears the rows at once, so none of the old list is taken for the new one; a
+    // reload of the same list keeps them on screen until the fresh page replaces them.
+    if (listedBy.current !== load || !load) setItems([]);
+    listedBy.current = load;
     setNextCursor(undefined);
     setLoaded(false);
     setError(undefined);
-    if (!load) {
-      setItems([]);
-      return setLoading(undefined);
-    }
+    if (!load) return setLoading(undefined);
     setLoading('first');
     load(undefined).then(
       (page) => {
