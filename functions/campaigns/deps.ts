@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
-import { getDocumentClient, getSqsClient } from '../_shared/clients';
+import { getDocumentClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
-import { createEventPublisher } from '../_shared/events/event-publisher';
-import { createRelationEffects } from '../_shared/relations/relation-effects';
-import { createRelationTable } from '../_shared/relations/relation-table';
+import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createCampaigns } from './domain/campaigns';
 import { createCampaignStore } from './store/campaign-store';
 import { createOrganizationReader } from './store/organization-reader';
@@ -19,19 +16,14 @@ export const CAMPAIGNS_ENV = {
 
 export const createCampaignsDeps = (env = readEnv(CAMPAIGNS_ENV)) => {
   const db = getDocumentClient();
-  const versions = createAccessVersionStore({ db, tableName: env.accessVersionsTable });
+  const relations = createRelationWrites(env);
   return {
     campaigns: createCampaigns({
       store: createCampaignStore({ db, tableName: env.campaignsTable }),
       organizations: createOrganizationReader({ db, tableName: env.organizationsTable }),
-      relations: createRelationTable({ db, tableName: env.relationsTable }),
-      effects: createRelationEffects({
-        versions,
-        events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-        now: Date.now,
-        newId: randomUUID,
-      }),
-      versions,
+      relations: relations.table,
+      effects: relations.effects,
+      versions: relations.versions,
       access: createAccessModule(env),
       now: Date.now,
       newId: randomUUID,

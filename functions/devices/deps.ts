@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
-import { getDocumentClient, getSqsClient } from '../_shared/clients';
+import { getDocumentClient } from '../_shared/clients';
 import { newCredentialId, newSecret } from '../_shared/devices/credential-token';
 import { readEnv } from '../_shared/env';
-import { createEventPublisher } from '../_shared/events/event-publisher';
-import { createRelationEffects } from '../_shared/relations/relation-effects';
-import { createRelationTable } from '../_shared/relations/relation-table';
+import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { newClaimCode } from './domain/claim-code';
 import { createCredentials, revokeAllCredentials } from './domain/credentials';
 import { createDevices } from './domain/devices';
@@ -25,18 +21,14 @@ export const DEVICES_ENV = {
 
 export const createDevicesDeps = (env = readEnv(DEVICES_ENV)) => {
   const db = getDocumentClient();
+  const relations = createRelationWrites(env);
   const credentialStore = createCredentialStore({ db, tableName: env.deviceCredentialsTable });
   const devices = createDevices({
     devices: createDeviceStore({ db, tableName: env.devicesTable }),
     revokeCredentials: (deviceId) => revokeAllCredentials(credentialStore, deviceId),
     users: createUserDirectory({ db, tableName: env.usersTable }),
-    relations: createRelationTable({ db, tableName: env.relationsTable }),
-    effects: createRelationEffects({
-      versions: createAccessVersionStore({ db, tableName: env.accessVersionsTable }),
-      events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-      now: Date.now,
-      newId: randomUUID,
-    }),
+    relations: relations.table,
+    effects: relations.effects,
     access: createAccessModule(env),
     now: Date.now,
     newClaimCode: () => newClaimCode(),

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
-import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
+import { getDocumentClient, getS3Client } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
-import { createEventPublisher } from '../_shared/events/event-publisher';
-import { createRelationEffects } from '../_shared/relations/relation-effects';
-import { createRelationTable } from '../_shared/relations/relation-table';
+import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createOrganizations } from './domain/organizations';
 import { createLogoFiles } from './store/logo-files';
 import { createOrganizationStore } from './store/organization-store';
@@ -20,17 +17,13 @@ export const ORGANIZATIONS_ENV = {
 
 export const createOrganizationsDeps = (env = readEnv(ORGANIZATIONS_ENV)) => {
   const db = getDocumentClient();
+  const relations = createRelationWrites(env);
   return {
     organizations: createOrganizations({
       store: createOrganizationStore({ db, tableName: env.organizationsTable }),
       logos: createLogoFiles({ s3: getS3Client(), bucket: env.logoBucket }),
-      table: createRelationTable({ db, tableName: env.relationsTable }),
-      effects: createRelationEffects({
-        versions: createAccessVersionStore({ db, tableName: env.accessVersionsTable }),
-        events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-        now: Date.now,
-        newId: randomUUID,
-      }),
+      table: relations.table,
+      effects: relations.effects,
       access: createAccessModule(env),
       now: Date.now,
       newId: randomUUID,

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createAccessVersionStore } from '../_shared/access/access-version-store';
-import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from '../_shared/clients';
+import { getCognitoClient, getDocumentClient, getSesClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
-import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createMailer } from '../_shared/mail/mailer';
-import { createRelationEffects } from '../_shared/relations/relation-effects';
-import { createRelationTable } from '../_shared/relations/relation-table';
+import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createAccount } from './domain/account-deletion';
 import { createInvites } from './domain/invites';
 import { createAccountIdentity } from './store/account-identity';
@@ -34,15 +31,8 @@ export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
   const cognito = getCognitoClient();
   const users = createUserStore({ db, tableName: env.usersTable });
   const invites = createInviteStore({ db, tableName: env.invitesTable });
-  const table = createRelationTable({ db, tableName: env.relationsTable });
-  const sessions = createAccessVersionStore({ db, tableName: env.accessVersionsTable });
+  const { table, versions: sessions, effects } = createRelationWrites(env);
   const mailer = createMailer({ ses: getSesClient(), from: env.mailFrom });
-  const effects = createRelationEffects({
-    versions: sessions,
-    events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-    now: Date.now,
-    newId: randomUUID,
-  });
   return {
     account: createAccount({
       users,
