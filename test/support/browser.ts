@@ -88,6 +88,7 @@ export const showRow = async (row: Locator, more: Locator) => {
   for (;;) {
     await row.or(more).first().waitFor({ timeout: 15_000 });
     if (await row.isVisible()) return;
-    await more.click();
+    // The button is drawn anew as pages arrive: a click that finds it gone (or busy) just looks again.
+    await more.click({ timeout: 5_000 }).catch(() => undefined);
   }
 };
