@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
+import { ObjectIdLine } from '../../lib/object-id-line';
 import { useSignedInUser } from '../../lib/session';
 import { useLoaded } from '../../lib/use-loaded';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
@@ -48,12 +49,7 @@ const CampaignScreen = ({ id }: { id: string }) => {
         <span data-testid="campaign-title">{campaign?.name ?? 'Campaign'}</span>
         {campaign && <CampaignStatusBadge status={campaign.status} testId="campaign-status" />}
       </h1>
-      <p className="muted small">
-        Id{' '}
-        <span className="mono" data-testid="object-id">
-          {id}
-        </span>
-      </p>
+      <ObjectIdLine id={id} />
       <ErrorAlert testId="campaign-error" error={error ?? deletion.error ?? mine.error} />
       {!campaign && !error && <p className="muted">Loading the campaign…</p>}
 

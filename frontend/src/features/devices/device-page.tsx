@@ -4,6 +4,7 @@ import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
+import { ObjectIdLine } from '../../lib/object-id-line';
 import { useSignedInUser } from '../../lib/session';
 import { useLoaded } from '../../lib/use-loaded';
 import { DevicesMap } from '../map/devices-map';
@@ -43,12 +44,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
         <span data-testid="device-title">{device ? deviceLabel(device) : 'Device'}</span>
         {device && <StatusBadge status={device.status} testId="device-status" />}
       </h1>
-      <p className="muted small">
-        Id{' '}
-        <span className="mono" data-testid="object-id">
-          {id}
-        </span>
-      </p>
+      <ObjectIdLine id={id} />
       {!device && !error && <p className="muted">Loading the device…</p>}
       <ErrorAlert testId="device-error" error={error} />
 

@@ -6,6 +6,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { sectionOf } from '../../lib/navigation';
+import { ObjectIdLine } from '../../lib/object-id-line';
 import { useSignedInUser } from '../../lib/session';
 import { useLoaded } from '../../lib/use-loaded';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
@@ -62,12 +63,7 @@ const OrganizationScreen = ({ id }: { id: string }) => {
         )}
         <div>
           <h1 data-testid="organization-title">{organization?.name ?? 'Organization'}</h1>
-          <p className="muted small">
-            Id{' '}
-            <span className="mono" data-testid="object-id">
-              {id}
-            </span>
-          </p>
+          <ObjectIdLine id={id} />
         </div>
       </div>
       <ErrorAlert testId="organization-error" error={error ?? deletion.error ?? mine.error} />
