@@ -1,4 +1,10 @@
-import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  type PutCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -7,6 +13,19 @@ export const isConditionFailure = (error: unknown): boolean =>
 export const putIf = async (db: DynamoDBDocumentClient, input: PutCommandInput): Promise<boolean> => {
   try {
     await db.send(new PutCommand(input));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** Deletes the item with this `id` if there is one. @returns false when there was nothing to delete */
+export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: string, id: string): Promise<boolean> => {
+  try {
+    await db.send(
+      new DeleteCommand({ TableName: tableName, Key: { id }, ConditionExpression: 'attribute_exists(id)' }),
+    );
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

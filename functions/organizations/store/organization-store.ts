@@ -1,6 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { LOGO_CONTENT_TYPES, type LogoContentType, type Organization } from '../../../shared/contracts/organizations';
-import { batchGetAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { batchGetAll, deleteIfExists, putIf } from '../../_shared/dynamodb';
 
 /** An organization as stored: the logo's read URL is made per response, never kept. */
 export type StoredOrganization = Omit<Organization, 'logoUrl'>;
@@ -79,17 +79,7 @@ export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumen
     }),
 
   /** @returns false when there was nothing to delete */
-  remove: async (id: string): Promise<boolean> => {
-    try {
-      await db.send(
-        new DeleteCommand({ TableName: tableName, Key: { id }, ConditionExpression: 'attribute_exists(id)' }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
+  remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
   /** Every organization, a page at a time: admin tooling only (a Scan). */
   scan: async (startKey: Key | undefined, limit: number) => {

@@ -1,13 +1,7 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { deleteIfExists, isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
@@ -52,17 +46,7 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
   },
 
   /** @returns false when the id does not exist */
-  remove: async (id: string): Promise<boolean> => {
-    try {
-      await db.send(
-        new DeleteCommand({ TableName: tableName, Key: { id }, ConditionExpression: 'attribute_exists(id)' }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
+  remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 });
 
 export type ParameterStore = ReturnType<typeof createParameterStore>;
