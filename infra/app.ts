@@ -99,7 +99,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   });
   const api = new ApiStack(app, stackId('Api'), {
     ...common,
-    description: `device-data ${envName}: one REST API and Lambda per service area`,
+    description: `device-data ${envName}: API Gateway logging and one nested stack (REST API, Lambda) per service area`,
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
     jobsQueue: messaging.queues.jobs,

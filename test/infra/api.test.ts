@@ -2,14 +2,18 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
 import { STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
-import { areasWithRoutes } from '../../infra/stacks/api-stack';
+import { areasWithRoutes, areasWithStacks } from '../../infra/stacks/api-stack';
+import type { AreaName } from '../../shared/contracts/areas';
 import { AREAS } from '../../shared/contracts/areas';
 import { normalizePath } from '../../shared/contracts/define-route';
-import { mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
 
 const ENV = 'prod';
 const { templates } = synthesize(ENV);
+/** The API stack: the account-wide logging setting, one nested stack per area, the URLs as outputs. */
 const api = templates.api;
+/** Each area's own resources (API, Lambda, grants, jobs) are in its nested stack's template. */
+const areaTemplates = areasWithStacks().map((name) => areaTemplate(templates, name));
 
 const restApiId = (template: Template, name: string): string => {
   const ids = Object.entries(resourcesOfType(template, 'AWS::ApiGateway::RestApi'))
@@ -34,9 +38,9 @@ const methodsOf = (template: Template, apiId: string): string[] => {
     .sort();
 };
 
-const functionOf = (area: string) => {
-  const found = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).filter(([, f]) =>
-    String(f.Properties.Description).includes(`the ${area} API`),
+const functionOf = (area: AreaName) => {
+  const found = Object.entries(resourcesOfType(areaTemplate(templates, area), 'AWS::Lambda::Function')).filter(
+    ([, f]) => String(f.Properties.Description).includes(`the ${area} API`),
   );
   expect(found).toHaveLength(1);
   return found[0]!;
@@ -44,18 +48,19 @@ const functionOf = (area: string) => {
 
 describe.each(areasWithRoutes())('the %s API', (name) => {
   const area = AREAS[name];
-  const apiId = restApiId(api, name);
+  const template = areaTemplate(templates, name);
+  const apiId = restApiId(template, name);
 
   it('has one method per route of the contract, on the route’s resource path, and nothing else', () => {
     const expected = Object.values(area.routes)
       .map((route) => `${route.method} ${normalizePath(route.path)}`)
       .sort();
-    expect(methodsOf(api, apiId)).toEqual(expected);
+    expect(methodsOf(template, apiId)).toEqual(expected);
   });
 
   it("proxies every route to the area's Lambda", () => {
     const [functionId] = functionOf(name);
-    const methods = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Method')).filter(
+    const methods = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).filter(
       (m) => mentions(m.Properties.RestApiId, apiId) && m.Properties.HttpMethod !== 'OPTIONS',
     );
     for (const method of methods) {
@@ -65,7 +70,7 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
   });
 
   it('logs access, traces, throttles, and names its stage after the environment', () => {
-    const stage = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Stage')).find((s) =>
+    const stage = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage')).find((s) =>
       mentions(s.Properties.RestApiId, apiId),
     );
     expect(stage?.Properties).toMatchObject({
@@ -111,7 +116,7 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
     if (!SERVICE_RESOURCES[name].tables.includes(SESSION_TABLE)) readOnly.push(SESSION_TABLE);
     const own = [...SERVICE_RESOURCES[name].tables, ...readOnly];
     const others = (Object.keys(TABLES) as TableKey[]).filter((t) => !own.includes(t));
-    const statements = Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
+    const statements = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
       .filter((p) => mentions(p.Properties.Roles, roleId))
       .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
     const dynamo = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('dynamodb:')));
@@ -134,9 +139,9 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
   });
 });
 
-const statementsOf = (fn: { Properties: Record<string, unknown> }) => {
+const statementsOf = (template: Template, fn: { Properties: Record<string, unknown> }) => {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return Object.values(resourcesOfType(api, 'AWS::IAM::Policy'))
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
     .filter((p) => mentions(p.Properties.Roles, roleId))
     .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
 };
@@ -147,7 +152,10 @@ const withActionPrefix = (statements: Record<string, unknown>[], prefix: string)
 describe('identity administration and e-mail', () => {
   it('lets only the users area administer the user pool, on that pool only, without pool-wide actions', () => {
     for (const name of areasWithRoutes()) {
-      const cognito = withActionPrefix(statementsOf(functionOf(name)[1]), 'cognito-idp:');
+      const cognito = withActionPrefix(
+        statementsOf(areaTemplate(templates, name), functionOf(name)[1]),
+        'cognito-idp:',
+      );
       if (!SERVICE_RESOURCES[name].identityAdmin) {
         expect(cognito).toEqual([]);
         continue;
@@ -166,7 +174,7 @@ describe('identity administration and e-mail', () => {
   it('lets only areas that send mail call SES, from the environment identity only', () => {
     for (const name of areasWithRoutes()) {
       const [, fn] = functionOf(name);
-      const ses = withActionPrefix(statementsOf(fn), 'ses:');
+      const ses = withActionPrefix(statementsOf(areaTemplate(templates, name), fn), 'ses:');
       if (!SERVICE_RESOURCES[name].email) {
         expect(ses).toEqual([]);
         continue;
@@ -188,7 +196,7 @@ describe('billing', () => {
     expect(areasWithRoutes().filter((name) => SERVICE_RESOURCES[name].billing)).toContain('users');
     for (const name of areasWithRoutes()) {
       const [, fn] = functionOf(name);
-      const secrets = withActionPrefix(statementsOf(fn), 'secretsmanager:');
+      const secrets = withActionPrefix(statementsOf(areaTemplate(templates, name), fn), 'secretsmanager:');
       const variables = variablesOf(fn);
       if (!SERVICE_RESOURCES[name].billing) {
         expect(secrets).toEqual([]);
@@ -205,10 +213,11 @@ describe('billing', () => {
 
   it('gives no scheduled job the Stripe key (none calls Stripe)', () => {
     for (const job of SCHEDULED_JOBS) {
-      const [, fn] = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).find(([, f]) =>
+      const template = areaTemplate(templates, job.area);
+      const [, fn] = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(([, f]) =>
         String(f.Properties.Description).includes(`the ${job.name} job`),
       )!;
-      expect(withActionPrefix(statementsOf(fn), 'secretsmanager:')).toEqual([]);
+      expect(withActionPrefix(statementsOf(template, fn), 'secretsmanager:')).toEqual([]);
       expect(variablesOf(fn)[STRIPE_SECRET.envVar]).toBeUndefined();
     }
   });
@@ -229,14 +238,16 @@ describe('scheduled jobs', () => {
   it.each(SCHEDULED_JOBS.map((job) => [job.name, job] as const))(
     'runs %s on its rate with its area grants',
     (_n, job) => {
-      const rules = Object.values(resourcesOfType(api, 'AWS::Events::Rule')).filter((r) =>
+      // A job lives in its area's nested stack, beside the API whose grants it shares.
+      const template = areaTemplate(templates, job.area);
+      const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')).filter((r) =>
         String(r.Properties.Description).includes(job.name),
       );
       expect(rules).toHaveLength(1);
       // CDK spells whole hours as hours.
       const minutes = /^rate\((\d+) (minutes?|hours?)\)$/.exec(String(rules[0]!.Properties.ScheduleExpression));
       expect(minutes && Number(minutes[1]) * (minutes[2]!.startsWith('hour') ? 60 : 1)).toBe(job.everyMinutes);
-      const [functionId, fn] = Object.entries(resourcesOfType(api, 'AWS::Lambda::Function')).find(([, f]) =>
+      const [functionId, fn] = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(([, f]) =>
         String(f.Properties.Description).includes(`the ${job.name} job`),
       )!;
       expect(mentions(rules[0]!.Properties.Targets, functionId)).toBe(true);
@@ -249,18 +260,49 @@ describe('scheduled jobs', () => {
 });
 
 describe('the API stack', () => {
-  it('creates an API for every area that has routes, and none for the others', () => {
-    const names = Object.values(resourcesOfType(api, 'AWS::ApiGateway::RestApi')).map((r) => r.Properties.Name);
+  it('creates an API for every area that has routes, each in its own nested stack, and none for the others', () => {
+    expect(resourcesOfType(api, 'AWS::ApiGateway::RestApi')).toEqual({});
+    const names = areaTemplates.flatMap((t) =>
+      Object.values(resourcesOfType(t, 'AWS::ApiGateway::RestApi')).map((r) => r.Properties.Name),
+    );
     expect(names.sort()).toEqual(
       areasWithRoutes()
         .map((n) => `device-data-${ENV}-${n}`)
         .sort(),
     );
+    // restApiId expects exactly one API of that name in the area's own template.
+    for (const name of areasWithRoutes()) expect(restApiId(areaTemplate(templates, name), name)).toBeTruthy();
+  });
+
+  it('keeps no Lambda, method or job in the parent: every area resource is in its nested stack', () => {
+    for (const type of ['AWS::Lambda::Function', 'AWS::ApiGateway::Method', 'AWS::Events::Rule', 'AWS::IAM::Policy']) {
+      expect(resourcesOfType(api, type)).toEqual({});
+    }
+    expect(Object.keys(resourcesOfType(api, 'AWS::CloudFormation::Stack'))).toHaveLength(areasWithStacks().length);
+  });
+
+  it('sets the account-wide API Gateway logging role once, and deploys every area after it', () => {
+    const accounts = Object.entries(resourcesOfType(api, 'AWS::ApiGateway::Account'));
+    expect(accounts).toHaveLength(1);
+    const [accountId, account] = accounts[0]!;
+    expect(mentions(account.Properties.CloudWatchRoleArn, 'ApiGatewayCloudWatchRole')).toBe(true);
+    // The stage's dependency on the account setting becomes its nested stack's dependency in the parent.
+    for (const nested of Object.values(resourcesOfType(api, 'AWS::CloudFormation::Stack'))) {
+      expect(nested.DependsOn).toEqual(expect.arrayContaining([accountId]));
+    }
+    for (const template of areaTemplates) expect(resourcesOfType(template, 'AWS::ApiGateway::Account')).toEqual({});
+  });
+
+  it("outputs every area's base URL from the parent stack, where `cdk deploy` prints it", () => {
+    const outputs = api.toJSON().Outputs as Record<string, { Description?: string }>;
+    for (const name of areasWithRoutes()) {
+      expect(Object.values(outputs).some((o) => o.Description === `Base URL of the ${name} API`)).toBe(true);
+    }
   });
 
   it('answers CORS preflights for the web origin only in prod', () => {
-    const options = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Method')).filter(
-      (m) => m.Properties.HttpMethod === 'OPTIONS',
+    const options = areaTemplates.flatMap((t) =>
+      Object.values(resourcesOfType(t, 'AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod === 'OPTIONS'),
     );
     expect(options.length).toBeGreaterThan(0);
     for (const method of options) expect(JSON.stringify(method.Properties)).not.toContain('localhost');

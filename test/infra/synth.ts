@@ -1,11 +1,18 @@
 import { fileURLToPath } from 'node:url';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { type BuildAppOptions, buildApp, type CloudEnvName, type EnvironmentStacks } from '../../infra/app';
+import type { AreaName } from '../../shared/contracts/areas';
 
 /** A stand-in for `frontend/dist`, so the site deployment is synthesized whether or not a build exists. */
 export const WEB_DIST_FIXTURE = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 
-export type Templates = Record<keyof EnvironmentStacks, Template>;
+/** The key of a service area's nested stack (under the API stack) in {@link Templates}. */
+export type AreaTemplateKey = `api/${AreaName}`;
+export const areaTemplateKey = (area: AreaName): AreaTemplateKey => `api/${area}`;
+
+/** Every stack's template: each top-level stack by its key, and each area's nested stack as `api/{area}`. */
+export type Templates = Record<keyof EnvironmentStacks, Template> & Partial<Record<AreaTemplateKey, Template>>;
 
 /**
  * Builds one environment and synthesizes it once. Lambda bundling is skipped (`aws:cdk:bundling-stacks: []`),
@@ -17,10 +24,27 @@ export const synthesize = (envName: CloudEnvName, options: Omit<BuildAppOptions,
     ...options,
     context: { 'aws:cdk:bundling-stacks': [], ...options.context },
   });
-  const templates = Object.fromEntries(
-    Object.entries(stacks).map(([key, stack]) => [key, Template.fromStack(stack)]),
-  ) as Templates;
+  const byKey = new Map<string, Stack>([
+    ...Object.entries(stacks),
+    ...Object.entries(stacks.api.areaStacks).map(
+      ([area, stack]) => [areaTemplateKey(area as AreaName), stack] as const,
+    ),
+  ]);
+  // A stack added anywhere (another nested stack, say) without a key here would escape every assertion.
+  const unlisted = app.node
+    .findAll()
+    .filter((c): c is Stack => Stack.isStack(c) && ![...byKey.values()].includes(c))
+    .map((s) => s.node.path);
+  if (unlisted.length > 0) throw new Error(`Stacks missing from the test templates: ${unlisted.join(', ')}`);
+  const templates = Object.fromEntries([...byKey].map(([key, stack]) => [key, Template.fromStack(stack)])) as Templates;
   return { app, stacks, templates };
+};
+
+/** The template of an area's nested stack; fails the test when the area has none. */
+export const areaTemplate = (templates: Templates, area: AreaName): Template => {
+  const template = templates[areaTemplateKey(area)];
+  if (!template) throw new Error(`No nested stack for the ${area} area`);
+  return template;
 };
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; [key: string]: unknown }>;

@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
+import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { AREAS, type AreaName } from '../../shared/contracts/areas';
+import type { EnvironmentSettings } from '../definitions/environments';
+import { handlerEntry, SCHEDULED_JOBS, SERVICE_RESOURCES } from '../definitions/services';
+import { AreaApi } from '../services/area-api';
+import { constructId } from '../services/construct-id';
+import { ServiceFunction } from '../services/service-function';
+import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
+
+/** Props of an {@link AreaStack}. */
+export interface AreaStackProps {
+  /** The service area this stack holds. */
+  area: AreaName;
+  settings: EnvironmentSettings;
+  /** Folder holding `package.json`, `package-lock.json` and the `functions/` sources. */
+  projectRoot: string;
+  /** What the area's functions may be granted (SERVICE_RESOURCES names which). */
+  refs: ServiceResourceRefs;
+  /** The app client whose tokens the area's API accepts. */
+  webClient: IUserPoolClient;
+  /** Browser origins the area's API answers CORS for. */
+  corsOrigins: string[];
+  /** The account's API Gateway logging role setting, which the area's stage waits for. */
+  apiGatewayAccount: CfnAccount;
+}
+
+/** Whether an area's contract defines routes; an area without routes has no API yet. */
+export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].routes).length > 0;
+
+/**
+ * One service area in its own nested CloudFormation stack: its REST API and Lambda (when the contract has
+ * routes) and its scheduled jobs, each granted exactly what SERVICE_RESOURCES lists for the area. A stack per
+ * area keeps every template far below CloudFormation's 500-resource and 1 MB limits as areas are added
+ * (docs/decisions/011-one-nested-stack-per-area.md).
+ */
+export class AreaStack extends NestedStack {
+  /** The area's API, when its contract has routes. */
+  readonly api?: AreaApi;
+
+  constructor(scope: Construct, id: string, props: AreaStackProps) {
+    const { area, settings, refs } = props;
+    super(scope, id, {
+      description: `device-data ${settings.name}: the ${area} service area`,
+      // The templates are read by CloudFormation, not by people (`cdk diff` shows changes); unindented they
+      // are about a fifth smaller.
+      suppressTemplateIndentation: true,
+    });
+    const retain = settings.retainData;
+    const logRetention = retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH;
+    const logRemovalPolicy = retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    if (hasRoutes(area)) {
+      // The construct id of the area's API is the one it had in the single API stack, so its resources keep
+      // their logical ids inside this template.
+      const api = new AreaApi(this, `${constructId(area)}Api`, {
+        area: AREAS[area],
+        envName: settings.name,
+        entry: join(props.projectRoot, handlerEntry(area)),
+        projectRoot: props.projectRoot,
+        authIssuer: `https://cognito-idp.${this.region}.${this.urlSuffix}/${refs.userPool.userPoolId}`,
+        authClientIds: [props.webClient.userPoolClientId],
+        corsOrigins: props.corsOrigins,
+        logRetention,
+        logRemovalPolicy,
+      });
+      // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
+      // nested stack's resource in the parent depend on the account setting.
+      api.restApi.deploymentStage.node.addDependency(props.apiGatewayAccount);
+      grantServiceResources(api.handler, SERVICE_RESOURCES[area], refs, { sessionCheck: true, billing: true });
+      this.api = api;
+    }
+
+    // A job lives with its area: it gets the area's grants from the same parameters, and goes with the area.
+    for (const job of SCHEDULED_JOBS.filter((j) => j.area === area)) {
+      const fn = new ServiceFunction(this, job.name, {
+        entry: join(props.projectRoot, job.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${job.name} job (${settings.name})`,
+        // A job works through its backlog in pages; one run may take minutes, the next run continues.
+        timeout: Duration.minutes(5),
+        logRetention,
+        logRemovalPolicy,
+      });
+      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
+      grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      new Rule(this, `${job.name}Schedule`, {
+        description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [new LambdaFunction(fn.lambda, { retryAttempts: 2 })],
+      });
+    }
+  }
+}
