@@ -443,16 +443,17 @@ describe('campaign data windows', () => {
     expect(campaigns.calls.windows).toBe(2);
   });
 
-  it('without a campaign window reader (unit tests of other areas) a campaign-path decision carries no windows', async () => {
+  it('a campaign without a record grants sight of the device but an empty window (no data)', async () => {
     const relations = memoryRelations();
     relations.add('campaign-user', 'c1', 'ann');
     relations.add('campaign-device', 'c1', 'd1');
     const access = createAccess({
       relations,
       versions: memoryVersions(),
+      campaigns: { windows: async () => new Map() },
       cache: createAccessCache(),
       now: () => 1,
     });
-    expect(await access.forCaller(ann).check('device', 'd1')).toEqual({ allowed: true, via: 'campaign-user:c1' });
+    expect(await access.forCaller(ann).check('device', 'd1')).toMatchObject({ allowed: true, windows: [] });
   });
 });

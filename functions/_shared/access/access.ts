@@ -29,12 +29,10 @@ export interface AccessDeps {
   cache: AccessCache;
   /**
    * The windows of campaigns, read consistently from the campaigns table: a decision reached through the
-   * campaign path carries them. A campaign without a record (or without a window) contributes none.
-   * createAccessModule always passes it. Optional only so that unit tests of relation rules in other areas
-   * need not fake the campaigns table: without it, campaign-path decisions carry no windows (unlimited), as
-   * they did before windows existed. @default none
+   * campaign path carries them. A campaign without a record (or without a window) contributes none, so its
+   * members see the device but none of its data.
    */
-  campaigns?: CampaignWindows;
+  campaigns: CampaignWindows;
   now: () => number;
   /**
    * DynamoDB index reads may lag a write by up to about a second. A decision computed this soon after the
@@ -97,7 +95,6 @@ export const createAccess = ({ relations, versions, cache, campaigns, now, settl
       )
       .sort();
     if (granting.length === 0) return undefined;
-    if (!campaigns) return { allowed: true, via: `campaign-user:${granting[0]}` };
     const windows = await campaigns.windows(granting);
     return {
       allowed: true,

@@ -200,6 +200,7 @@ const setup = () => {
     access: createAccess({
       relations,
       versions: { get: async (id) => ({ version: versions.get(id) ?? 0, changedAt: 0 }) },
+      campaigns: { windows: async () => new Map() },
       cache: createAccessCache(),
       now,
     }),

@@ -133,6 +133,7 @@ const setup = () => {
     access: createAccess({
       relations: relations.table,
       versions: { get: async () => ({ version: 0, changedAt: 0 }) },
+      campaigns: { windows: async () => new Map() },
       cache: createAccessCache({ maxEntries: 0 }),
       now: () => clock,
     }),

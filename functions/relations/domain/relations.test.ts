@@ -123,6 +123,7 @@ const setup = () => {
   const access = createAccess({
     relations: table,
     versions,
+    campaigns: { windows: async () => new Map() },
     cache: createAccessCache(),
     now: () => clock,
     settleMs: 0,
@@ -281,7 +282,11 @@ describe('creating a relation', () => {
     await relations.create(ann, { type: 'campaign-device', referrerId: 'c1', referentId: 'd1' });
     expect(bumps).toHaveLength(1);
     expect([...bumps[0]!].sort()).toEqual(['ann', 'bob']);
-    expect(await access.forCaller(bob).check('device', 'd1')).toEqual({ allowed: true, via: 'campaign-user:c1' });
+    expect(await access.forCaller(bob).check('device', 'd1')).toMatchObject({
+      allowed: true,
+      via: 'campaign-user:c1',
+      campaignIds: ['c1'],
+    });
   });
 
   it('publishes an event only for device-owner, device-administrator and organization-device', async () => {
