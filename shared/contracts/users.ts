@@ -475,6 +475,8 @@ export const users = defineArea('users', {
             invitedEmail: Email.optional(),
             status: InviteStatus.optional(),
             type: InviteType.optional(),
+            /** Only invites to this organization or campaign. */
+            objectId: z.string().trim().min(1).max(128).optional(),
           })
           .strict()
           .default({}),

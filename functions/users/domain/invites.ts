@@ -201,17 +201,18 @@ export const createInvites = (deps: InvitesDeps) => {
     get: find,
 
     list: async (caller: Caller, filters: InviteListFilters, page: { limit: number; cursor?: string }) => {
-      const { inviterId, invitedEmail, status, type } = filters;
+      const { inviterId, invitedEmail, status, type, objectId } = filters;
       if (!isStaff(caller.groups)) {
         const own =
           inviterId === caller.sub || (invitedEmail !== undefined && sameEmail(invitedEmail, await emailOf(caller)));
         if (!own) throw new Forbidden(MESSAGES.invitesOwnOnly);
       }
       const source: PageSource<Invite> = inviterId
-        ? (startKey, limit) => invites.byInviter(inviterId, { status, type, invitedEmail }, { limit, startKey })
+        ? (startKey, limit) =>
+            invites.byInviter(inviterId, { status, type, objectId, invitedEmail }, { limit, startKey })
         : invitedEmail
-          ? (startKey, limit) => invites.byInvitedEmail(invitedEmail, { status, type }, { limit, startKey })
-          : (startKey, limit) => invites.scan({ status, type }, { limit, startKey });
+          ? (startKey, limit) => invites.byInvitedEmail(invitedEmail, { status, type, objectId }, { limit, startKey })
+          : (startKey, limit) => invites.scan({ status, type, objectId }, { limit, startKey });
       return pageAcross([source], page);
     },
 

@@ -13,6 +13,7 @@ type Key = Record<string, unknown>;
 export interface InviteFilters {
   status?: Invite['status'];
   type?: Invite['type'];
+  objectId?: string;
   /** Only with the inviter's index: narrows it to one invited e-mail. */
   invitedEmail?: string;
 }
@@ -44,6 +45,10 @@ const filterOf = (filters: InviteFilters): Filter => {
     conditions.push('#type = :type');
     names['#type'] = 'type';
     values[':type'] = filters.type;
+  }
+  if (filters.objectId) {
+    conditions.push('objectId = :object');
+    values[':object'] = filters.objectId;
   }
   if (filters.invitedEmail) {
     conditions.push('invitedEmail = :email');

@@ -178,6 +178,31 @@ describe('listing and withdrawing invites', () => {
     });
   });
 
+  it('lists the invites to one organization or campaign in full pages, however many others come between', async () => {
+    const { manager, orgId } = await managedOrganization();
+    const otherOrg = uniqueId('invite-org');
+    await seedRelation('organization-manager', otherOrg, manager.id);
+    const invite = (objectId: string) =>
+      users(manager.token).inviteUser({
+        body: {
+          type: 'organization-user',
+          inviterId: manager.id,
+          inviterName: 'Org Manager',
+          invited: { email: `${uniqueId('member')}@example.com` },
+          objectId,
+        },
+      });
+    const wanted = [await invite(orgId)];
+    for (let i = 0; i < 3; i += 1) await invite(otherOrg);
+    wanted.unshift(await invite(orgId));
+
+    const page = await users(manager.token).listInvites({
+      query: { limit: 2 },
+      body: { filters: { inviterId: manager.id, objectId: orgId } },
+    });
+    expect(page.items.map((i) => i.id)).toEqual(wanted.map((i) => i.id));
+  });
+
   it('the inviter withdraws an invite with its inviter-invite relation; others may not', async () => {
     const [ann, bob] = await Promise.all([freshUser({ prefix: 'ann' }), freshUser({ prefix: 'bob' })]);
     const invite = await users(ann.token).inviteUser({

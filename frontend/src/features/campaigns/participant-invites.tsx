@@ -16,8 +16,7 @@ const EMPTY = { email: '', name: '', message: '' };
 
 /**
  * "Invite a participant": an e-mailed invite that makes the person a campaign-participant when they accept,
- * and the participant invites the caller sent for this campaign (the invites list filters by inviter and type;
- * the campaign is picked out here).
+ * and the participant invites the caller sent for this campaign.
  */
 export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
   const users = useApi('users');
@@ -38,11 +37,10 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
 
   const load = useCallback<ListLoader<Invite>>(
     async (cursor) => {
-      const page = await users.listInvites({
+      return users.listInvites({
         query: { limit: DEFAULT_PAGE_SIZE, cursor },
-        body: { filters: { inviterId: user.id, type: 'campaign-participant' } },
+        body: { filters: { inviterId: user.id, type: 'campaign-participant', objectId: campaignId } },
       });
-      return { ...page, items: page.items.filter((invite) => invite.objectId === campaignId) };
     },
     [users, user.id, campaignId],
   );
