@@ -28,7 +28,6 @@ export const ACCOUNT_ENV = {
 /** Invites and account deletion over the real tables, user pool, queue and SES. */
 export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
   const db = getDocumentClient();
-  const cognito = getCognitoClient();
   const users = createUserStore({ db, tableName: env.usersTable });
   const invites = createInviteStore({ db, tableName: env.invitesTable });
   const { table, versions: sessions, effects } = createRelationWrites(env);
@@ -41,9 +40,7 @@ export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
       effects,
       sessions,
       identity: createAccountIdentity({
-        provider: createIdentityProvider({ cognito, userPoolId: env.userPoolId }),
-        cognito,
-        userPoolId: env.userPoolId,
+        provider: createIdentityProvider({ cognito: getCognitoClient(), userPoolId: env.userPoolId }),
       }),
       authEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
       mailer,

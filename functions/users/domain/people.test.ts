@@ -46,7 +46,7 @@ const setup = (options: { authEventsAddOn?: boolean } = {}) => {
     return found;
   };
   const view = (p: FakePerson): IdentityUser => ({ ...p.user, groups: [...p.groups].sort(), mfa: [] });
-  const identity: IdentityProvider = {
+  const identity: Omit<IdentityProvider, 'deleteUser'> = {
     listGroups: async () =>
       Object.entries(GROUP_PRECEDENCE).map(([GroupName, Precedence]) => ({ GroupName, Precedence })),
     getGroup: async (name) => ({ GroupName: name, Precedence: GROUP_PRECEDENCE[name]! }),

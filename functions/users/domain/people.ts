@@ -15,7 +15,8 @@ import type { StoredUser, UserFilters, UserStore } from '../store/user-store';
 export type FindCustomerIdByEmail = (email: string) => Promise<string | undefined>;
 
 export interface PeopleDeps {
-  identity: IdentityProvider;
+  // Deleting a person is account deletion's (domain/account-deletion.ts), never this module's.
+  identity: Omit<IdentityProvider, 'deleteUser'>;
   users: Pick<UserStore, 'get' | 'getMany' | 'save' | 'scanIds' | 'findIdsByEmail'>;
   sessions: Pick<AccessVersionStore, 'setDisabled' | 'signOutEverywhere' | 'setGroups'>;
   mailer: Pick<Mailer, 'send'>;

@@ -1,22 +1,12 @@
-import { AdminDeleteUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { NotFound } from '../../_shared/errors';
 import type { IdentityAdmin } from '../domain/account-deletion';
 import type { IdentityProvider } from './identity-provider';
 
-const isNamed = (error: unknown, name: string) => error instanceof Error && error.name === name;
-
-/**
- * What account deletion needs of the user pool, over the area's identity-provider adapter; deleting is
- * the one call that adapter does not make, so it is made here (AdminDeleteUser, "already gone" is fine).
- */
+/** What account deletion needs of the user pool, over the area's identity-provider adapter. */
 export const createAccountIdentity = ({
   provider,
-  cognito,
-  userPoolId,
 }: {
-  provider: Pick<IdentityProvider, 'getUser' | 'setEnabled'>;
-  cognito: CognitoIdentityProviderClient;
-  userPoolId: string;
+  provider: Pick<IdentityProvider, 'getUser' | 'setEnabled' | 'deleteUser'>;
 }): IdentityAdmin => ({
   disableUser: (id) => provider.setEnabled(id, false),
   enableUser: (id) => provider.setEnabled(id, true),
@@ -29,11 +19,5 @@ export const createAccountIdentity = ({
       throw error;
     }
   },
-  deleteUser: async (id) => {
-    try {
-      await cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: id }));
-    } catch (error) {
-      if (!isNamed(error, 'UserNotFoundException')) throw error;
-    }
-  },
+  deleteUser: (id) => provider.deleteUser(id),
 });

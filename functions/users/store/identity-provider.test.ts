@@ -1,5 +1,6 @@
 import {
   AdminDeleteUserAttributesCommand,
+  AdminDeleteUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   AdminListUserAuthEventsCommand,
@@ -22,6 +23,18 @@ describe('the identity provider adapter', () => {
 
   beforeEach(() => cognito.reset());
   afterAll(() => cognito.restore());
+
+  it('deletes a person, counting one already gone as deleted, and reports other failures', async () => {
+    cognito.on(AdminDeleteUserCommand).resolvesOnce({}).rejectsOnce(awsError('UserNotFoundException'));
+    await provider.deleteUser('u-1');
+    await provider.deleteUser('u-1');
+    expect(cognito.commandCalls(AdminDeleteUserCommand)[0]!.args[0].input).toEqual({
+      UserPoolId: 'pool-1',
+      Username: 'u-1',
+    });
+    cognito.on(AdminDeleteUserCommand).rejects(awsError('TooManyRequestsException'));
+    await expect(provider.deleteUser('u-1')).rejects.toMatchObject({ status: 503 });
+  });
 
   it('reads a person with groups and MFA into the contract shape', async () => {
     cognito.on(AdminGetUserCommand).resolves({

@@ -1,6 +1,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminDeleteUserAttributesCommand,
+  AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
@@ -280,6 +281,15 @@ export const createIdentityProvider = ({
           ),
         { user: name },
       );
+    },
+
+    /** Deletes the person from the pool; one already gone counts as deleted (a purge may be run again). */
+    deleteUser: async (name: string): Promise<void> => {
+      try {
+        await call(() => cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: name })));
+      } catch (error) {
+        if (!isNamed(error, 'UserNotFoundException')) throw error;
+      }
     },
 
     /** Revokes the person's refresh tokens, so no new tokens are issued from them. */
