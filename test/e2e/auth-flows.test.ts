@@ -1,8 +1,8 @@
 import { AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
 import { codeFromMail, waitForMail } from '../support/mail';
+import { createPerson, FRESH_PASSWORD, freshEmail } from '../support/people';
 import { cognitoClient, signIn, stack } from '../support/stack';
-import { createTestUser, freshEmail, TEST_PASSWORD } from '../support/users';
 
 const testPage = pagePerTest();
 
@@ -31,8 +31,8 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     await page.goto(loginUrl('/dashboard?welcome=1#relations'));
     await page.getByRole('tab', { name: 'Create Account' }).click();
     await page.getByTestId('signup-email').fill(email);
-    await page.getByTestId('signup-password').fill(TEST_PASSWORD);
-    await page.getByTestId('signup-confirm-password').fill(TEST_PASSWORD);
+    await page.getByTestId('signup-password').fill(FRESH_PASSWORD);
+    await page.getByTestId('signup-confirm-password').fill(FRESH_PASSWORD);
     await authSubmit(page).click();
 
     // The confirmation screen; the first code went to the local SES.
@@ -55,7 +55,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
 
   it('resets a forgotten password with the e-mailed code, then signs in with the new one', async () => {
     const page = testPage();
-    const { email } = await createTestUser({ prefix: 'e2e-forgot' });
+    const { email } = await createPerson({ prefix: 'e2e-forgot' });
     const newPassword = 'E2e-Reset-Passw0rd';
     await page.goto(loginUrl('/dashboard'));
     await page.getByRole('button', { name: 'Forgot your password?' }).click();
@@ -76,7 +76,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
 
   it('makes a user whose password an administrator reset choose a new one at sign-in', async () => {
     const page = testPage();
-    const { email } = await createTestUser({ prefix: 'e2e-forced' });
+    const { email } = await createPerson({ prefix: 'e2e-forced' });
     const temporary = 'E2e-Temporary-Passw0rd';
     const chosen = 'E2e-Chosen-Passw0rd';
     await cognitoClient().send(

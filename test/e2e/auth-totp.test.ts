@@ -1,6 +1,6 @@
 import { authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
+import { createPerson } from '../support/people';
 import { totp } from '../support/totp';
-import { createTestUser } from '../support/users';
 
 const testPage = pagePerTest();
 
@@ -17,7 +17,7 @@ const nextTotp = async (secret: string, used?: string) => {
 describe('end to end: an authenticator app (TOTP)', () => {
   it('is set up in the account security section with a QR code and secret, then asked for at sign-in', async () => {
     const page = testPage();
-    const { email, password } = await createTestUser({ prefix: 'e2e-totp' });
+    const { email, password } = await createPerson({ prefix: 'e2e-totp' });
     await page.goto(loginUrl('/dashboard'));
     await submitSignIn(page, email, password);
     await page.getByTestId('header-user').getByText(email).waitFor();

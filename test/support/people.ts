@@ -5,7 +5,7 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { GroupName } from '../../shared/auth/groups';
-import { cognitoClient, stack, uniqueId } from './stack';
+import { cognitoClient, stack, subOfToken, uniqueId } from './stack';
 
 /** A password the pool's policy accepts (10+ characters, upper, lower, digit). */
 export const FRESH_PASSWORD = 'People-Passw0rd-1';
@@ -25,9 +25,6 @@ export const signInFresh = async (email: string, password = FRESH_PASSWORD) => {
   return result.AuthenticationResult.AccessToken;
 };
 
-export const subOfToken = (token: string): string =>
-  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
-
 export interface FreshUser {
   id: string;
   email: string;
@@ -38,10 +35,54 @@ export interface FreshUser {
   familyName: string;
 }
 
+/** A fresh e-mail for a flow that changes its user: never a demo account. */
+export const freshEmail = (prefix: string) => `${uniqueId(prefix)}@example.com`.toLowerCase();
+
 /**
- * A new confirmed person in the local pool, created as an administrator would (AdminCreateUser, then a permanent
- * password), added to `groups`, and signed in (which also creates the platform's record of them). Tests that
- * disable, sign out or change someone use one of these, never a demo account: demo tokens are cached per run.
+ * A new confirmed person with a verified e-mail, created through the admin API as an administrator would. With
+ * `permanent: false` the password is temporary: the next sign-in must choose a new one.
+ */
+export const createPerson = async ({
+  prefix = 'people',
+  password = FRESH_PASSWORD,
+  permanent = true,
+  names,
+}: {
+  prefix?: string;
+  password?: string;
+  permanent?: boolean;
+  names?: { givenName: string; familyName: string };
+} = {}) => {
+  const email = freshEmail(prefix);
+  const { userPoolId: UserPoolId } = stack().auth;
+  const cognito = cognitoClient();
+  await cognito.send(
+    new AdminCreateUserCommand({
+      UserPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+        ...(names
+          ? [
+              { Name: 'given_name', Value: names.givenName },
+              { Name: 'family_name', Value: names.familyName },
+            ]
+          : []),
+      ],
+    }),
+  );
+  await cognito.send(
+    new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: password, Permanent: permanent }),
+  );
+  return { email, password };
+};
+
+/**
+ * A new confirmed person in the local pool (createPerson), added to `groups`, and signed in (which also creates
+ * the platform's record of them). Tests that disable, sign out or change someone use one of these, never a demo
+ * account: demo tokens are cached per run.
  */
 export const freshUser = async ({
   groups = [],
@@ -54,27 +95,10 @@ export const freshUser = async ({
   familyName?: string;
   prefix?: string;
 } = {}): Promise<FreshUser> => {
-  const email = `${uniqueId(prefix)}@example.com`.toLowerCase();
+  const { email } = await createPerson({ prefix, names: { givenName, familyName } });
   const { userPoolId: UserPoolId } = stack().auth;
-  const cognito = cognitoClient();
-  await cognito.send(
-    new AdminCreateUserCommand({
-      UserPoolId,
-      Username: email,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-        { Name: 'given_name', Value: givenName },
-        { Name: 'family_name', Value: familyName },
-      ],
-    }),
-  );
-  await cognito.send(
-    new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: FRESH_PASSWORD, Permanent: true }),
-  );
   for (const group of groups) {
-    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: email, GroupName: group }));
+    await cognitoClient().send(new AdminAddUserToGroupCommand({ UserPoolId, Username: email, GroupName: group }));
   }
   const token = await signInFresh(email);
   return { id: subOfToken(token), email, password: FRESH_PASSWORD, token, givenName, familyName };

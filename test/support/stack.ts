@@ -69,11 +69,12 @@ export const tokenOf = async (email: DemoEmail) => (await signIn(email)).accessT
 export const uniqueId = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
+/** The `sub` claim (the user id) of a token the local identity provider issued. */
+export const subOfToken = (token: string): string =>
+  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
+
 /** A demo account's user id: the `sub` claim of its verified access token. */
-export const subOf = async (email: DemoEmail): Promise<string> => {
-  const payload = (await tokenOf(email)).split('.')[1]!;
-  return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
-};
+export const subOf = async (email: DemoEmail): Promise<string> => subOfToken(await tokenOf(email));
 
 /** The ApiError a call was refused with; fails the test when it succeeded or failed some other way. */
 export const apiRejection = async (promise: Promise<unknown>): Promise<ApiError> => {

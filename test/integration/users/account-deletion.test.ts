@@ -12,7 +12,16 @@ import { relationId } from '../../../shared/relations/relation-types';
 import { mailsTo } from '../../support/mail';
 import { type FreshUser, freshUser, signInFresh } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, cognitoClient, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import {
+  apiAs,
+  apiRejection,
+  cognitoClient,
+  documentClient,
+  stack,
+  subOf,
+  tokenOf,
+  uniqueId,
+} from '../../support/stack';
 
 /**
  * Spec §4 account deletion through the real gateway, identity provider, tables and SES; then the scheduled
@@ -57,8 +66,7 @@ describe('queueing and unqueueing a deletion', () => {
   it('unqueues (staff): history with unqueuedBy; time, selfRequested, requester cleared; the person enabled', async () => {
     const person = await freshUser({ prefix: 'unqueue' });
     const employee = await asEmployee();
-    const employeeId = (await tokenOf('employee@example.com')).split('.')[1]!;
-    const employeeSub = (JSON.parse(Buffer.from(employeeId, 'base64url').toString('utf8')) as { sub: string }).sub;
+    const employeeSub = await subOf('employee@example.com');
     const queued = await employee.deleteUser({ params: { id: person.id } });
     expect(queued.metadata?.deletionQueued).toMatchObject({ selfRequested: false, requester: employeeSub });
 
