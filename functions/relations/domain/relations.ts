@@ -1,6 +1,5 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
-import { NOTIFIED_RELATION_TYPES, type RelationChanged } from '../../../shared/contracts/events';
 import { ObjectId, type Relation, type RelationQuery } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import {
@@ -30,6 +29,7 @@ import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '.
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross, readFrom } from '../../_shared/paging';
+import { eventsFor, type RelationChange, usersOf } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
 export interface RelationDeps {
@@ -46,9 +46,7 @@ interface PageRequest {
   cursor?: string;
 }
 
-type Change = { change: RelationChanged['change']; relation: Relation };
-
-const NOTIFIED: readonly RelationType[] = NOTIFIED_RELATION_TYPES;
+type Change = RelationChange;
 
 /** The relation's two ids and type, from its id (validated by the contract). */
 const endsOf = (id: string): RelationEnds => {
@@ -101,11 +99,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
 
   /** Users whose access a change may alter: their cached decisions must not survive it. */
   const affectedUsers = async (relation: Relation): Promise<string[]> => {
-    const info = RELATION_TYPE_INFO[relation.type];
-    const users = [
-      ...(info.referent === 'user' ? [relation.referentId] : []),
-      ...(info.referrer === 'user' ? [relation.referrerId] : []),
-    ];
+    const users = usersOf(relation);
     if (relation.type === 'campaign-device') {
       const members = await table.queryAll('referrer', relation.referrerId, CAMPAIGN_DEVICE_GRANTS);
       users.push(...members.map((member) => member.referentId));
@@ -120,18 +114,7 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
    */
   const settle = async (caller: Caller, changes: Change[], undo: () => Promise<void>): Promise<void> => {
     let users: string[] = [];
-    const notified = changes
-      .filter((c) => NOTIFIED.includes(c.relation.type))
-      .map(
-        (c): RelationChanged => ({
-          kind: 'relation.changed',
-          eventId: newId(),
-          change: c.change,
-          relation: c.relation,
-          actorId: caller.sub,
-          at: now(),
-        }),
-      );
+    const notified = eventsFor(changes, caller.sub, { now, newId });
     try {
       users = (await Promise.all(changes.map((c) => affectedUsers(c.relation)))).flat();
       await versions.bump(users, now());
