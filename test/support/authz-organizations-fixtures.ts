@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   createOrganizationStore,
   type StoredOrganization,
 } from '../../functions/organizations/store/organization-store';
-import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import type { OrganizationRole } from '../../shared/contracts/organizations';
 import {
   CALLERS,
@@ -14,7 +13,7 @@ import {
   type RouteFixture,
 } from './authz-fixtures';
 import { seedRelation } from './relations';
-import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';
+import { type DemoEmail, documentClient, s3Client, stack, subOf, uniqueId } from './stack';
 
 /**
  * The authorization matrix's fixtures for the organizations area (functions/organizations). Each call gets its own
@@ -37,19 +36,10 @@ const emailOf = (caller: CallerName): DemoEmail =>
 const otherThan = async (caller: CallerName) =>
   subOf((caller === 'user' ? 'approved@example.com' : 'user@example.com') as DemoEmail);
 
-const s3 = () =>
-  new S3Client({
-    region: stack().region,
-    endpoint: stack().endpoints.s3,
-    credentials: LOCAL_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
-
 /** An uploaded (not yet confirmed) logo object of the organization, as the presigned PUT leaves it. */
 const uploadedLogo = async (organizationId: string) => {
   const key = `organizations/${organizationId}/logo-${randomUUID()}`;
-  await s3().send(
+  await s3Client().send(
     new PutObjectCommand({ Bucket: stack().buckets.logos, Key: key, Body: PNG, ContentType: 'image/png' }),
   );
   return key;

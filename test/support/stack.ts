@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
@@ -24,6 +25,16 @@ export const stack = (): StackInfo => {
 
 export const cognitoClient = () =>
   new CognitoIdentityProviderClient({ region: stack().region, endpoint: stack().endpoints.cognito, credentials });
+
+/** S3 on the local emulator, configured as ARCHITECTURE.md says SDK v3 needs it there. */
+export const s3Client = () =>
+  new S3Client({
+    region: stack().region,
+    endpoint: stack().endpoints.s3,
+    credentials,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
 
 export const documentClient = () =>
   DynamoDBDocumentClient.from(

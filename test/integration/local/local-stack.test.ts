@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
 import { TABLES } from '../../../infra/definitions/tables';
@@ -17,7 +17,7 @@ import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startSqsPoller } from '../../../infra/local/sqs-poller';
 import { GROUPS } from '../../../shared/auth/groups';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
-import { cognitoClient, signIn, stack, uniqueId } from '../../support/stack';
+import { cognitoClient, s3Client, signIn, stack, uniqueId } from '../../support/stack';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -46,12 +46,7 @@ describe('the local stack', () => {
       logos: 'organizations-local-logofiles',
       userBackups: 'users-local-backups',
     });
-    const s3 = new S3Client({
-      region: stack().region,
-      endpoint: stack().endpoints.s3,
-      credentials,
-      forcePathStyle: true,
-    });
+    const s3 = s3Client();
     for (const bucket of Object.values(stack().buckets)) await s3.send(new HeadBucketCommand({ Bucket: bucket }));
     const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
     const { Attributes } = await sqs.send(

@@ -1,12 +1,11 @@
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { LOGO_MAX_BYTES, type Organization } from '../../../shared/contracts/organizations';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, stack, subOf, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, s3Client, stack, subOf, tokenOf } from '../../support/stack';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -17,18 +16,9 @@ const PNG = Buffer.from(
 const organizationsAs = (token: string) => apiAs('organizations', token);
 const staff = async () => organizationsAs(await tokenOf('employee@example.com'));
 
-const s3 = () =>
-  new S3Client({
-    region: stack().region,
-    endpoint: stack().endpoints.s3,
-    credentials: LOCAL_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
-
 const objectExists = async (key: string) => {
   try {
-    await s3().send(new HeadObjectCommand({ Bucket: stack().buckets.logos, Key: key }));
+    await s3Client().send(new HeadObjectCommand({ Bucket: stack().buckets.logos, Key: key }));
     return true;
   } catch {
     return false;

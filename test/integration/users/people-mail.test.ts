@@ -1,10 +1,9 @@
 import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { MESSAGES } from '../../../shared/messages';
 import { mailsTo } from '../../support/mail';
 import { FRESH_PASSWORD, freshUser, signInFresh } from '../../support/people';
-import { apiAs, apiRejection, cognitoClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, apiRejection, cognitoClient, s3Client, stack, tokenOf, uniqueId } from '../../support/stack';
 
 /** What the people routes send and write: e-mail through the local SES, exports to the backups bucket. */
 
@@ -129,12 +128,7 @@ describe('backupUserPool', () => {
     expect(result.bucket).toBe(stack().buckets.userBackups);
     expect(result.groups).toBe(6);
 
-    const s3 = new S3Client({
-      region: stack().region,
-      endpoint: stack().endpoints.s3,
-      credentials: LOCAL_CREDENTIALS,
-      forcePathStyle: true,
-    });
+    const s3 = s3Client();
     const read = async (key: string) =>
       JSON.parse(
         await (await s3.send(new GetObjectCommand({ Bucket: result.bucket, Key: key }))).Body!.transformToString(),
