@@ -36,13 +36,17 @@ export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: stri
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;
 
-/** BatchGetItem over any number of keys, retrying what DynamoDB leaves unprocessed (with a short back-off). */
-export const batchGetAll = async <T>(
+/**
+ * BatchGetItem of the items keyed `id` by any number of ids (each read once), retrying what DynamoDB leaves
+ * unprocessed (with a short back-off). Missing ids are left out; the order is DynamoDB's.
+ */
+export const batchGetAll = async <T = Record<string, unknown>>(
   db: DynamoDBDocumentClient,
   tableName: string,
-  keys: Record<string, unknown>[],
+  ids: readonly string[],
   consistentRead = true,
 ): Promise<T[]> => {
+  const keys = [...new Set(ids)].map((id) => ({ id }));
   const items: T[] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
     let pending: Record<string, unknown>[] = keys.slice(start, start + BATCH_GET_LIMIT);

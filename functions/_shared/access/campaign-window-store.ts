@@ -16,11 +16,7 @@ export const createCampaignWindowStore = ({
   tableName: string;
 }): CampaignWindows => ({
   windows: async (campaignIds) => {
-    const items = await batchGetAll<Record<string, unknown>>(
-      db,
-      tableName,
-      [...new Set(campaignIds)].map((id) => ({ id })),
-    );
+    const items = await batchGetAll(db, tableName, campaignIds);
     const windows = new Map<string, Window>();
     for (const item of items) {
       if (typeof item.id === 'string' && typeof item.startsAt === 'number' && typeof item.endsAt === 'number') {

@@ -79,13 +79,7 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
 
     /** Consistent reads by id: the authority for access decisions (index reads may lag in DynamoDB). */
     getMany: async (ids: readonly string[]): Promise<Relation[]> =>
-      (
-        await batchGetAll<Record<string, unknown>>(
-          db,
-          tableName,
-          [...new Set(ids)].map((id) => ({ id })),
-        )
-      ).map(toRelation),
+      (await batchGetAll(db, tableName, ids)).map(toRelation),
 
     queryIndex,
 

@@ -48,13 +48,7 @@ export const createCampaignStore = ({ db, tableName }: { db: DynamoDBDocumentCli
   },
 
   getMany: async (ids: readonly string[]): Promise<CampaignRecord[]> =>
-    (
-      await batchGetAll<Record<string, unknown>>(
-        db,
-        tableName,
-        [...new Set(ids)].map((id) => ({ id })),
-      )
-    ).map(toRecord),
+    (await batchGetAll(db, tableName, ids)).map(toRecord),
 
   /** @returns false when the id is taken */
   create: (record: CampaignRecord): Promise<boolean> =>

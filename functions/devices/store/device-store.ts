@@ -131,13 +131,7 @@ export const createDeviceStore = ({ db, tableName }: { db: DynamoDBDocumentClien
 
     /** In no particular order; missing ids are left out. */
     getMany: async (ids: readonly string[]): Promise<StoredDevice[]> =>
-      (
-        await batchGetAll<Record<string, unknown>>(
-          db,
-          tableName,
-          [...new Set(ids)].map((id) => ({ id })),
-        )
-      ).map(fromItem),
+      (await batchGetAll(db, tableName, ids)).map(fromItem),
 
     /** Only one claim wins: the owner is set only while there is none and the device is provisioned. */
     claim: (id: string, ownerId: string, at: number) =>

@@ -52,13 +52,7 @@ export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumen
 
   /** Consistent reads by id, in no particular order; ids without an item are left out. */
   getMany: async (ids: readonly string[]): Promise<StoredOrganization[]> =>
-    (
-      await batchGetAll<Record<string, unknown>>(
-        db,
-        tableName,
-        [...new Set(ids)].map((id) => ({ id })),
-      )
-    ).map(toOrganization),
+    (await batchGetAll(db, tableName, ids)).map(toOrganization),
 
   /** @returns false when the id is taken */
   create: (organization: StoredOrganization): Promise<boolean> =>

@@ -65,14 +65,7 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     return result.Item ? toUser(result.Item) : undefined;
   },
 
-  getMany: async (ids: readonly string[]): Promise<StoredUser[]> =>
-    (
-      await batchGetAll<Record<string, unknown>>(
-        db,
-        tableName,
-        [...new Set(ids)].map((id) => ({ id })),
-      )
-    ).map(toUser),
+  getMany: async (ids: readonly string[]): Promise<StoredUser[]> => (await batchGetAll(db, tableName, ids)).map(toUser),
 
   /**
    * Creates the record of a person who has none (first sign-in or confirmed sign-up); an existing record

@@ -1,0 +1,28 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { batchGetAll } from './dynamodb';
+
+describe('batchGetAll', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
+  beforeEach(() => dynamo.reset());
+  afterAll(() => dynamo.restore());
+
+  it('reads each id once, at most 100 keys a request, consistently, and retries what is left unprocessed', async () => {
+    const ids = [...Array.from({ length: 150 }, (_, i) => `id-${i}`), 'id-0', 'id-1'];
+    dynamo
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { t: [{ id: 'id-0' }] }, UnprocessedKeys: { t: { Keys: [{ id: 'id-1' }] } } })
+      .resolves({ Responses: { t: [{ id: 'other' }] } });
+
+    const items = await batchGetAll(db, 't', ids);
+
+    const requests = dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems!.t!);
+    expect(requests.map((r) => r.Keys!.length)).toEqual([100, 1, 50]);
+    expect(requests[1]!.Keys).toEqual([{ id: 'id-1' }]);
+    expect(requests.every((r) => r.ConsistentRead)).toBe(true);
+    expect(new Set(requests.flatMap((r) => r.Keys!.map((k) => k.id))).size).toBe(150);
+    expect(items).toHaveLength(3);
+  });
+});
