@@ -1,5 +1,5 @@
+import type { StoredDevice } from '../../functions/devices/domain/device-model';
 import type { GroupName } from '../../shared/auth/groups';
-import type { DataVisibility, LocationPrivacy, ProductLine } from '../../shared/contracts/devices';
 import type { RelationType } from '../../shared/relations/relation-types';
 
 /** Local only: every demo account shares this password. It is in the README; never use it anywhere real. */
@@ -45,16 +45,19 @@ export const DEMO_PARAMETERS = [
  * buoy a kilometre away, and one registered, unclaimed device whose claim code is in the README, to try claiming.
  * E-mails stand for the owners' user ids. `seenMinutesAgo` sets last seen relative to the start.
  */
-export interface DemoDevice {
-  id: string;
-  serial: string;
-  name: string;
-  productLine: ProductLine;
-  model: string;
-  firmwareVersion: string;
-  location?: { lat: number; lon: number };
-  locationPrivacy: LocationPrivacy;
-  dataVisibility: DataVisibility;
+export interface DemoDevice
+  extends Pick<
+    StoredDevice,
+    | 'id'
+    | 'serial'
+    | 'name'
+    | 'productLine'
+    | 'model'
+    | 'firmwareVersion'
+    | 'location'
+    | 'locationPrivacy'
+    | 'dataVisibility'
+  > {
   owner?: string;
   seenMinutesAgo?: number;
   claimCode: string;
