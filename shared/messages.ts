@@ -2,6 +2,8 @@
  * User-facing messages in one module: the spec's exact wording where it gives one (§4, §5, §8), ours
  * elsewhere. The API and the web app both read them, so a test can assert the very string a user sees.
  */
+const PURPOSE_WORDS: Record<string, string> = { view: 'History views', download: 'Downloads', api: 'API access' };
+
 export const MESSAGES = {
   // Spec §4 / §8: account deletion.
   noDeletionQueue: 'No deletion queue found for this user account.',
@@ -100,6 +102,13 @@ export const MESSAGES = {
   organizationLogoOversized: 'The uploaded file is larger than 1 MB; it was deleted',
   organizationNoLogo: 'This organization has no logo',
   // Ours: devices (docs/devices.md).
+  // Ours: sensor data and tiers (docs/sensor-data.md).
+  tierLacksPurpose: (purpose: string, tier: string, line: string, unlock?: string) =>
+    `${PURPOSE_WORDS[purpose] ?? purpose} ${purpose === 'api' ? 'is' : 'are'} not included in ${tier} of ${line}` +
+    (unlock ? `; ${unlock} unlocks it` : '; no tier of this product line offers it'),
+  outsideTierWindow: (purpose: string, tier: string, days: number, line: string, unlock?: string) =>
+    `${PURPOSE_WORDS[purpose] ?? purpose} of this device reach back ${days} days in ${tier} of ${line}` +
+    (unlock ? `; ${unlock} unlocks older data` : '; no tier of this product line reaches that far back'),
   deviceNotFound: (id: string) => `Device not found: ${id}`,
   deviceSerialRegistered: (serial: string) => `A device with serial ${serial} is already registered`,
   deviceClaimRefused: 'This serial and claim code do not match a device that can be claimed',

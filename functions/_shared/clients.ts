@@ -1,5 +1,6 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -57,4 +58,15 @@ let secretsManagerClient: SecretsManagerClient | undefined;
 export const getSecretsManagerClient = (): SecretsManagerClient => {
   secretsManagerClient ??= new SecretsManagerClient({});
   return secretsManagerClient;
+};
+
+let iotDataClient: IoTDataPlaneClient | undefined;
+
+/**
+ * IoT Core's data plane (Publish). Its endpoint is the account's own (`AWS_ENDPOINT_URL_IOT_DATA_PLANE`, set by
+ * the CDK from DescribeEndpoint); locally it is the MQTT broker's publish front.
+ */
+export const getIotDataClient = (): IoTDataPlaneClient => {
+  iotDataClient ??= new IoTDataPlaneClient({});
+  return iotDataClient;
 };

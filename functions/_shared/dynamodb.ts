@@ -1,5 +1,6 @@
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   PutCommand,
@@ -61,4 +62,41 @@ export const batchGetAll = async <T = Record<string, unknown>>(
     }
   }
   return items;
+};
+
+const BATCH_WRITE_LIMIT = 25;
+
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
+
+/**
+ * BatchWriteItem of any number of puts and deletes, 25 per call with up to `concurrency` calls in flight,
+ * retrying what DynamoDB leaves unprocessed with backoff. Throws when items stay unprocessed, so a caller never
+ * reports as written what was not.
+ */
+export const batchWriteAll = async (
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  requests: readonly WriteRequest[],
+  { concurrency = 4 }: { concurrency?: number } = {},
+): Promise<void> => {
+  const chunks: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += BATCH_WRITE_LIMIT) {
+    chunks.push(requests.slice(start, start + BATCH_WRITE_LIMIT));
+  }
+  const writeChunk = async (chunk: WriteRequest[]) => {
+    let pending = chunk;
+    for (let round = 0; pending.length > 0; round += 1) {
+      if (round === MAX_ROUNDS) throw new Error(`BatchWriteItem on ${tableName} left items unprocessed`);
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+      const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
+    }
+  };
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, chunks.length) }, async () => {
+    while (next < chunks.length) await writeChunk(chunks[next++]!);
+  });
+  await Promise.all(lanes);
 };

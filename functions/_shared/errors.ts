@@ -1,5 +1,8 @@
 /** Typed domain errors. The http chain maps them to a status in one place (see http/http-errors.ts). */
 export class DomainError extends Error {
+  /** Response headers the error answers with (e.g. a 429's rate-limit headers). */
+  headers?: Record<string, string>;
+
   constructor(
     readonly status: number,
     message: string,
@@ -44,5 +47,13 @@ export class Conflict extends DomainError {
 export class ServiceUnavailable extends DomainError {
   constructor(message: string) {
     super(503, message);
+  }
+}
+
+/** Over a quota: the message says when it resets; `headers` carry the rate-limit state. */
+export class TooManyRequests extends DomainError {
+  constructor(message: string, headers: Record<string, string>) {
+    super(429, message);
+    this.headers = headers;
   }
 }

@@ -1,5 +1,5 @@
 import type { AreaName } from '../../shared/contracts/areas';
-import type { BucketKey } from './storage';
+import type { BucketKey, QueueKey } from './storage';
 import type { TableKey } from './tables';
 
 export interface ServiceResources {
@@ -10,6 +10,12 @@ export interface ServiceResources {
   buckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
+  /** Other queues it sends to (QUEUES' keys; `jobs` has its own flag above). */
+  queues?: Exclude<QueueKey, 'jobs'>[];
+  /** Publishes to IoT Core topics (the live view's watcher topics) through the IoT data plane. */
+  realtimePublish?: boolean;
+  /** Attaches and detaches the realtime IoT policy to callers' identities (spec §7 target policies). */
+  realtimePolicy?: boolean;
   /** Runs the identity provider's admin operations on the user pool (USER_POOL_ID). */
   identityAdmin?: boolean;
   /** Sends e-mail through SES (MAIL_FROM). */
@@ -32,7 +38,13 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   'code-releases': { tables: [] },
   customer: { tables: [] },
-  'data-ingress': { tables: [] },
+  // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker.
+  'data-ingress': {
+    tables: ['readings', 'ingestStats', 'devices'],
+    readTables: ['deviceCredentials', 'liveWatches'],
+    queues: ['sensorData'],
+    realtimePublish: true,
+  },
   datasets: { tables: [] },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
@@ -51,7 +63,16 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   },
   // Every area that checks object access reads campaign windows (functions/_shared/access, ACCESS_ENV).
   relations: { tables: ['relations', 'accessVersions'], readTables: ['campaigns'], jobs: true },
-  'sensor-data': { tables: [] },
+  'sensor-data': {
+    tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches'],
+    // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record).
+    readTables: ['readings', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns'],
+    buckets: ['chartData', 'exports'],
+    // Quota warnings are events for the notifications worker (roadmap 1).
+    jobs: true,
+    queues: ['sensorData'],
+    realtimePolicy: true,
+  },
   system: { tables: ['parameters'] },
   users: {
     tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations'],
@@ -68,8 +89,13 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */
 export const handlerEntry = (area: AreaName): string => `functions/${area}/handler.ts`;
 
-/** Queue workers: the CDK wires each as an SQS event source; the local stack polls for it. */
-export const WORKERS: { name: string; entry: string; queue: 'jobs' }[] = [];
+/**
+ * Queue workers: the CDK wires each as an SQS event source (partial batch failures); the local stack polls
+ * for it. A worker gets its area's SERVICE_RESOURCES.
+ */
+export const WORKERS: { name: string; entry: string; area: AreaName; queue: QueueKey }[] = [
+  { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
+];
 
 /**
  * Identity provider (Cognito) Lambda triggers: the CDK attaches the entry to the user pool for each
@@ -98,5 +124,15 @@ export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; ever
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
 ];
 
-/** IoT topic rules with a Lambda action: the CDK creates the rule; locally the MQTT rule bridge invokes it. */
-export const IOT_RULES: { name: string; entry: string; topicFilter: string }[] = [];
+/**
+ * IoT topic rules with a Lambda action (`SELECT *, topic() AS topic FROM '{topicFilter}'`): the CDK creates the
+ * rule; locally the MQTT rule bridge invokes it. A rule's function gets its area's SERVICE_RESOURCES.
+ */
+export const IOT_RULES: { name: string; entry: string; area: AreaName; topicFilter: string }[] = [
+  {
+    name: 'DataIngressReadings',
+    entry: 'functions/data-ingress/iot-readings.ts',
+    area: 'data-ingress',
+    topicFilter: 'devices/+/readings',
+  },
+];

@@ -9,6 +9,12 @@ export const logoBucketName = (env: EnvName): string => `organizations-${env}-lo
 
 export const BUCKETS = {
   chartData: { constructId: 'ChartDataBucket', envVar: 'CHART_DATA_BUCKET', name: chartDataBucketName },
+  /** Finished download exports, handed out through short-lived signed URLs; expired after a week. */
+  exports: {
+    constructId: 'ExportsBucket',
+    envVar: 'EXPORTS_BUCKET',
+    name: (env: EnvName) => `sensor-data-${env}-exports`,
+  },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
   /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
   userBackups: {
@@ -41,4 +47,18 @@ export const QUEUES = {
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 120,
   },
+  /**
+   * The sensor-data worker's queue: roll-up recomputation after ingest and download exports. Separate from jobs,
+   * whose events wait for the notifications worker (roadmap 1) and must not be consumed by another worker.
+   */
+  sensorData: {
+    constructId: 'SensorDataQueue',
+    envVar: 'SENSOR_DATA_QUEUE_URL',
+    name: (env: EnvName) => `sensor-data-${env}`,
+    deadLetterName: (env: EnvName) => `sensor-data-${env}-dlq`,
+    maxReceiveCount: 5,
+    visibilityTimeoutSeconds: 300,
+  },
 } as const;
+
+export type QueueKey = keyof typeof QUEUES;

@@ -167,6 +167,92 @@ export const TABLES = {
       },
     ],
   },
+  /**
+   * Sensor readings (docs/sensor-data.md): one partition per device and UTC day (`pk` = `{deviceId}#{YYYY-MM-DD}`),
+   * sorted by the device's timestamp in ms. The key is (device, timestamp), so a resent or backfilled reading
+   * lands on the same item: nothing is stored twice.
+   */
+  readings: {
+    constructId: 'ReadingsTable',
+    area: 'sensor-data',
+    entity: 'readings',
+    envVar: 'READINGS_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'ts', type: 'N' },
+  },
+  /**
+   * Hourly and daily min/mean/max/count per measurement, recomputed from the readings by the sensor-data worker
+   * (`pk` = `{deviceId}#hour` or `{deviceId}#day`, `ts` = the bucket's start in ms).
+   */
+  rollups: {
+    constructId: 'RollupsTable',
+    area: 'sensor-data',
+    entity: 'rollups',
+    envVar: 'ROLLUPS_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'ts', type: 'N' },
+  },
+  /** Accepted and rejected readings per device and UTC day, by reason: nothing refused goes uncounted. */
+  ingestStats: {
+    constructId: 'IngestStatsTable',
+    area: 'data-ingress',
+    entity: 'ingest-stats',
+    envVar: 'INGEST_STATS_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+    sortKey: { name: 'day', type: 'S' },
+  },
+  /**
+   * A device's subscription (spec §3 Subscription), by device: its tier decides what may be seen, downloaded and
+   * called. Billing (roadmap 2) writes it; until then tests and staff tooling do. No record: the free tier.
+   */
+  deviceSubscriptions: {
+    constructId: 'DeviceSubscriptionsTable',
+    area: 'customer',
+    entity: 'device-subscriptions',
+    envVar: 'DEVICE_SUBSCRIPTIONS_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+  },
+  /** Public API keys, stored hashed (`{keyId}.{secret}` is shown once); a user's keys by creation time. */
+  apiKeys: {
+    constructId: 'ApiKeysTable',
+    area: 'sensor-data',
+    entity: 'api-keys',
+    envVar: 'API_KEYS_TABLE',
+    partitionKey: { name: 'keyId', type: 'S' },
+    indexes: [{ name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } }],
+  },
+  /** API requests per device and calendar month (UTC), `pk` = `{deviceId}#{YYYY-MM}`, with the warnings sent. */
+  apiUsage: {
+    constructId: 'ApiUsageTable',
+    area: 'sensor-data',
+    entity: 'api-usage',
+    envVar: 'API_USAGE_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
+  /** Download export jobs with their progress; a user's exports by creation time. */
+  exports: {
+    constructId: 'ExportsTable',
+    area: 'sensor-data',
+    entity: 'exports',
+    envVar: 'EXPORTS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [{ name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } }],
+    timeToLiveAttribute: 'expiresAt',
+  },
+  /**
+   * Who watches a device live: the realtime identities the API has checked (`watcher`), until `expiresAt` (s).
+   * Ingest publishes a device's new readings to each watcher's own topic.
+   */
+  liveWatches: {
+    constructId: 'LiveWatchesTable',
+    area: 'sensor-data',
+    entity: 'live-watches',
+    envVar: 'LIVE_WATCHES_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+    sortKey: { name: 'watcher', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

@@ -28,7 +28,7 @@ import { createUserStore } from '../../functions/users/store/user-store';
 import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
-import { BUCKETS, QUEUES } from '../definitions/storage';
+import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import {
   DEMO_ACCOUNTS,
@@ -97,14 +97,18 @@ export const createBuckets = async (s3: S3Client, env: EnvName): Promise<Record<
 export const createQueues = (
   createQueue: (name: string, attributes?: Record<string, string>) => { queueUrl: string; queueArn: string },
   env: EnvName,
-) => {
-  const { jobs } = QUEUES;
-  const dlq = createQueue(jobs.deadLetterName(env), { MessageRetentionPeriod: String(14 * 24 * 3600) });
-  const queue = createQueue(jobs.name(env), {
-    VisibilityTimeout: String(jobs.visibilityTimeoutSeconds),
-    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: jobs.maxReceiveCount }),
-  });
-  return { jobs: queue.queueUrl, jobsDeadLetter: dlq.queueUrl };
+): Record<QueueKey, string> & Record<`${QueueKey}DeadLetter`, string> => {
+  const urls: Record<string, string> = {};
+  for (const [key, definition] of Object.entries(QUEUES)) {
+    const dlq = createQueue(definition.deadLetterName(env), { MessageRetentionPeriod: String(14 * 24 * 3600) });
+    const queue = createQueue(definition.name(env), {
+      VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: definition.maxReceiveCount }),
+    });
+    urls[key] = queue.queueUrl;
+    urls[`${key}DeadLetter`] = dlq.queueUrl;
+  }
+  return urls as Record<QueueKey, string> & Record<`${QueueKey}DeadLetter`, string>;
 };
 
 /** Finds or creates the pool, its web client and the spec's six groups. */

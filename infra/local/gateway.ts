@@ -93,7 +93,7 @@ export const startGateway = async (options: GatewayOptions) => {
           .writeHead(204, {
             ...cors,
             'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-            'access-control-allow-headers': 'authorization,content-type',
+            'access-control-allow-headers': 'authorization,content-type,x-api-key',
             'access-control-max-age': '600',
           })
           .end();

@@ -11,7 +11,7 @@ import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
 import { REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
-import { BUCKETS, QUEUES } from '../definitions/storage';
+import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
 import { TABLES } from '../definitions/tables';
 import {
   createBuckets,
@@ -149,7 +149,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       ACCESS_INDEX_SETTLE_MS: '0',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
-      [QUEUES.jobs.envVar]: queues.jobs,
+      ...Object.fromEntries(Object.entries(QUEUES).map(([key, q]) => [q.envVar, queues[key as QueueKey]])),
     });
 
     const gateway = await startGateway({

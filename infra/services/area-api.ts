@@ -95,7 +95,7 @@ export class AreaApi extends Construct {
             defaultCorsPreflightOptions: {
               allowOrigins: props.corsOrigins,
               allowMethods: methods,
-              allowHeaders: Cors.DEFAULT_HEADERS,
+              allowHeaders: Cors.DEFAULT_HEADERS, // includes X-Api-Key
               // Bearer tokens, not cookies: the browser never needs to send credentials.
               allowCredentials: false,
               maxAge: Duration.hours(1),

@@ -18,6 +18,8 @@ const BUCKET_SETTINGS: Record<BucketKey, { versioned: boolean; browserUploads: b
   // Chart data is rebuilt from the readings table, so old versions have no value.
   chartData: { versioned: false, browserUploads: false },
   // A replaced or deleted logo can be brought back.
+  // Exports are re-made on request; they expire (see the lifecycle rule) rather than pile up.
+  exports: { versioned: false, browserUploads: false },
   logos: { versioned: true, browserUploads: true },
   // A user-pool export overwritten by a later one to the same directory can be brought back.
   userBackups: { versioned: true, browserUploads: false },

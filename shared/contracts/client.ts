@@ -17,6 +17,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Returns the caller's token, or undefined for a guest. */
   getToken?: () => Promise<string | undefined> | string | undefined;
+  /** Sent with every request (e.g. `x-api-key` for the public API). */
+  headers?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
@@ -56,7 +58,7 @@ export const callRoute = async <R extends AnyRoute>(
   };
   const url = `${options.baseUrl.replace(/\/$/, '')}${fillPath(route.path, params ?? {})}${toQueryString(query)}`;
   const token = await options.getToken?.();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await (options.fetch ?? fetch)(url, {

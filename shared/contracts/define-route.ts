@@ -5,13 +5,25 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route. `guest`: anyone, with or without a token (a bad token is still 401);
- * `signedIn`: any verified token; `group`: the caller's best precedence reaches the group's (spec §6).
+ * `signedIn`: any verified token; `group`: the caller's best precedence reaches the group's (spec §6);
+ * `device`: a device's ingress credential (`Authorization: Bearer dc_…`), never a person's token;
+ * `apiKey`: a person's public API key (`X-Api-Key: ak_…`), which acts as its owner and is metered.
  */
-export type Access = { kind: 'guest' } | { kind: 'signedIn' } | { kind: 'group'; group: GroupName };
+export type Access =
+  | { kind: 'guest' }
+  | { kind: 'signedIn' }
+  | { kind: 'group'; group: GroupName }
+  | { kind: 'device' }
+  | { kind: 'apiKey' };
 
 export const guest = { kind: 'guest' } as const satisfies Access;
 export const signedIn = { kind: 'signedIn' } as const satisfies Access;
 export const minGroup = <G extends GroupName>(group: G) => ({ kind: 'group', group }) as const satisfies Access;
+export const deviceCredential = { kind: 'device' } as const satisfies Access;
+export const apiKey = { kind: 'apiKey' } as const satisfies Access;
+
+/** The header that carries a public API key. */
+export const API_KEY_HEADER = 'x-api-key';
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract may carry any zod object shape
 type AnyObject = z.ZodObject<any>;

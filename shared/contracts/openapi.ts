@@ -28,7 +28,14 @@ const operation = (name: string, route: AnyRoute) => {
     summary: route.summary,
     // Our own extension: the access rule the API enforces (spec §6 groups and precedence).
     'x-access': route.access,
-    security: route.access.kind === 'guest' ? [{}, { bearer: [] }] : [{ bearer: [] }],
+    security:
+      route.access.kind === 'guest'
+        ? [{}, { bearer: [] }]
+        : route.access.kind === 'device'
+          ? [{ deviceCredential: [] }]
+          : route.access.kind === 'apiKey'
+            ? [{ apiKey: [] }]
+            : [{ bearer: [] }],
     parameters: [
       ...pathParamNames(route.path).map((param) => ({
         name: param,
@@ -75,7 +82,13 @@ export const toOpenApi = (area: Area, serverUrl?: string) => {
     openapi: '3.1.0',
     info: { title: `${area.name} API`, version: '1.0.0' },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        deviceCredential: { type: 'http', scheme: 'bearer', bearerFormat: 'dc_{credentialId}.{secret}' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      },
+    },
     paths,
   };
 };

@@ -1,4 +1,16 @@
 import { defineArea } from './define-route';
+import { apiKeysRoutes } from './sensor-data-api-keys';
+import { exportsRoutes } from './sensor-data-exports';
+import { liveRoutes } from './sensor-data-live';
+import { readingsRoutes } from './sensor-data-readings';
 
-/** Routes arrive with this area's issue; the area exists so every layer already knows its name. */
-export const sensorData = defineArea('sensor-data', {});
+/**
+ * Sensor data (docs/sensor-data.md): reads and charts, downloads, the live view and the public API, each gated by
+ * the device's access and its tier. One area, one Lambda; its routes are defined in one file per part.
+ */
+export const sensorData = defineArea('sensor-data', {
+  ...readingsRoutes,
+  ...exportsRoutes,
+  ...liveRoutes,
+  ...apiKeysRoutes,
+});

@@ -46,6 +46,11 @@ export interface RouteFixture {
    * fresh "twin" account holding the caller's groups instead of the demo account, whose tokens are cached.
    */
   twin?: boolean;
+  /**
+   * Device-credential and API-key routes: a credential that lets the request through (`token` is sent as
+   * `Authorization: Bearer …`, `headers` as they are). Every person's token is refused there.
+   */
+  credential?: () => Promise<{ token?: string; headers?: Record<string, string> }>;
 }
 
 const emailOf = (caller: CallerName): DemoEmail =>

@@ -70,7 +70,7 @@ describe('the event publisher', () => {
       Failed: [{ Id: '1', SenderFault: false, Code: 'InternalError', Message: 'try again' }],
     });
     await expect(publisher.publish([event(0), event(1)])).rejects.toThrow(
-      'The jobs queue refused 1 event(s): try again',
+      'The jobs queue refused 1 message(s): try again',
     );
   });
 

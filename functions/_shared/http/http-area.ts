@@ -6,9 +6,11 @@ import { type Caller, createTokenVerifier, TokenRejected, type TokenVerifier } f
 import {
   type Access,
   type AnyRoute,
+  API_KEY_HEADER,
   type Area,
   type ParsedRequest,
   type RouteResponse,
+  type Routes,
   routeKey,
   successStatus,
 } from '../../../shared/contracts/define-route';
@@ -17,12 +19,51 @@ import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from 
 import { corsHeaders, httpErrors } from './http-errors';
 import { createSessionGuard, type SessionGuard } from './session-guard';
 
-type CallerFor<AC> = AC extends { kind: 'guest' } ? Caller | undefined : Caller;
+type CallerFor<AC> = AC extends { kind: 'guest' }
+  ? Caller | undefined
+  : AC extends { kind: 'device' }
+    ? undefined
+    : Caller;
+
+/** A device proven by its ingress credential. */
+export interface DevicePrincipal {
+  deviceId: string;
+}
+
+/** A public API key; the request's caller is the key's owner. */
+export interface ApiKeyPrincipal {
+  keyId: string;
+  ownerId: string;
+}
+
+type CredentialFor<AC> = AC extends { kind: 'device' }
+  ? { device: DevicePrincipal }
+  : AC extends { kind: 'apiKey' }
+    ? { apiKey: ApiKeyPrincipal }
+    : unknown;
 
 export type RouteHandler<R extends AnyRoute, D> = (
-  request: ParsedRequest<R> & { caller: CallerFor<R['access']> },
+  request: ParsedRequest<R> & {
+    caller: CallerFor<R['access']>;
+    /** Adds a header to the success response (errors carry their own, see DomainError.headers). */
+    setHeader: (name: string, value: string) => void;
+  } & CredentialFor<R['access']>,
   deps: D,
 ) => Promise<RouteResponse<R>> | RouteResponse<R>;
+
+/** Authenticators for the non-person credentials; an area with `device` or `apiKey` routes must supply its own. */
+export interface CredentialAuthenticators {
+  /** The device a `dc_…` credential proves, or undefined when it proves none. */
+  device?: () => (token: string) => Promise<DevicePrincipal | undefined>;
+  /**
+   * The key and its owner's caller (no staff groups: a key acts through the owner's relations only), or
+   * undefined when the key is unknown or revoked. The session guard then applies to the owner.
+   */
+  apiKey?: () => (key: string) => Promise<{ apiKey: ApiKeyPrincipal; caller: Caller } | undefined>;
+}
+
+/** One implementation per route of a part of an area's routes (areas whose contract is split by part). */
+export type PartHandlers<R extends Routes, D> = { [K in keyof R]: RouteHandler<R[K], D> };
 
 /** One implementation per route of the area's contract: a missing or extra route is a compile error. */
 export type AreaHandlers<A extends Area, D> = { [K in keyof A['routes']]: RouteHandler<A['routes'][K], D> };
@@ -36,12 +77,15 @@ export interface HttpAreaOptions<D> {
   corsOrigins?: readonly string[];
   /** @default the per-user session records of ACCESS_VERSIONS_TABLE */
   session?: () => SessionGuard;
+  credentials?: CredentialAuthenticators;
 }
 
 interface ChainState {
   route: AnyRoute;
   handlerName: string;
   caller?: Caller;
+  device?: DevicePrincipal;
+  apiKey?: ApiKeyPrincipal;
   input: { params: unknown; query: unknown; body: unknown };
 }
 
@@ -72,8 +116,11 @@ const parseJsonBody = (event: APIGatewayProxyEvent): unknown => {
   }
 };
 
+const headerOf = (event: APIGatewayProxyEvent, wanted: string): string | undefined =>
+  Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1] ?? undefined;
+
 const bearerToken = (event: APIGatewayProxyEvent): string | undefined => {
-  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const header = headerOf(event, 'authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match) throw new Unauthorized('Authorization header must be "Bearer <token>"');
@@ -82,7 +129,7 @@ const bearerToken = (event: APIGatewayProxyEvent): string | undefined => {
 
 /** Spec §6 access: a guest only on guest routes; a bad token is 401 everywhere; too low a role is 403. */
 export const checkAccess = (access: Access, caller: Caller | undefined): void => {
-  if (access.kind === 'guest') return;
+  if (access.kind === 'guest' || access.kind === 'device') return;
   if (!caller) throw new Unauthorized();
   if (access.kind === 'group' && !hasRole(caller.groups, access.group)) {
     throw new Forbidden(`This action requires the ${access.group} role`);
@@ -106,6 +153,20 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
     verifier ??= options.verifier?.() ?? createTokenVerifier(readAuthEnv());
     return verifier;
   };
+  let deviceAuthenticator: ReturnType<NonNullable<CredentialAuthenticators['device']>> | undefined;
+  const getDeviceAuthenticator = () => {
+    if (!options.credentials?.device)
+      throw new Error(`The ${area.name} area has device routes but no device authenticator`);
+    deviceAuthenticator ??= options.credentials.device();
+    return deviceAuthenticator;
+  };
+  let apiKeyAuthenticator: ReturnType<NonNullable<CredentialAuthenticators['apiKey']>> | undefined;
+  const getApiKeyAuthenticator = () => {
+    if (!options.credentials?.apiKey)
+      throw new Error(`The ${area.name} area has API-key routes but no key authenticator`);
+    apiKeyAuthenticator ??= options.credentials.apiKey();
+    return apiKeyAuthenticator;
+  };
   // Read at cold start: an area deployed without its session table fails before serving anyone.
   const sessionGuard: SessionGuard = options.session?.() ?? createSessionGuard();
 
@@ -113,14 +174,28 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
     const state = context.state!;
     deps ??= options.deps();
     const implementation = handlers[state.handlerName as keyof A['routes']] as unknown as RouteHandler<AnyRoute, D>;
-    const result = await implementation({ ...(state.input as ParsedRequest<AnyRoute>), caller: state.caller }, deps);
+    const extraHeaders: Record<string, string> = {};
+    const result = await implementation(
+      {
+        ...(state.input as ParsedRequest<AnyRoute>),
+        caller: state.caller,
+        setHeader: (name: string, value: string) => {
+          extraHeaders[name.toLowerCase()] = value;
+        },
+        ...(state.device ? { device: state.device } : {}),
+        ...(state.apiKey ? { apiKey: state.apiKey } : {}),
+      } as Parameters<RouteHandler<AnyRoute, D>>[0],
+      deps,
+    );
     const status = successStatus(state.route);
-    if (status === 204) return { statusCode: 204, headers: corsHeaders(event, corsOrigins), body: '' };
+    if (status === 204) {
+      return { statusCode: 204, headers: { ...extraHeaders, ...corsHeaders(event, corsOrigins) }, body: '' };
+    }
     const checked = (state.route.response as z.ZodType).safeParse(result);
     if (!checked.success) throw new Error(`Response of ${area.name}.${state.handlerName} broke its contract`);
     return {
       statusCode: status,
-      headers: { 'content-type': 'application/json', ...corsHeaders(event, corsOrigins) },
+      headers: { 'content-type': 'application/json', ...extraHeaders, ...corsHeaders(event, corsOrigins) },
       body: JSON.stringify(checked.data),
     };
   };
@@ -139,8 +214,20 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
           throw new NotFound(`No route ${event.httpMethod} ${event.path} in the ${area.name} API`);
         }
         let caller: Caller | undefined;
+        let device: DevicePrincipal | undefined;
+        let apiKey: ApiKeyPrincipal | undefined;
         const token = bearerToken(event);
-        if (token) {
+        if (match.route.access.kind === 'device') {
+          // A person's token is no device credential: only `dc_…` tokens are looked at.
+          device = token?.startsWith('dc_') ? await getDeviceAuthenticator()(token) : undefined;
+          if (!device) throw new Unauthorized('A valid device credential is required (Authorization: Bearer dc_…)');
+        } else if (match.route.access.kind === 'apiKey') {
+          const key = headerOf(event, API_KEY_HEADER);
+          const found = key ? await getApiKeyAuthenticator()(key.trim()) : undefined;
+          if (!found) throw new Unauthorized('A valid API key is required (X-Api-Key header)');
+          apiKey = found.apiKey;
+          caller = await sessionGuard(found.caller);
+        } else if (token) {
           try {
             caller = await getVerifier()(token);
           } catch (error) {
@@ -155,7 +242,7 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
           query: parsePart('query', match.route.query, event.queryStringParameters ?? {}),
           body: parsePart('body', match.route.body, parseJsonBody(event)),
         };
-        context.state = { route: match.route, handlerName: match.name, caller, input };
+        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input };
       },
     })
     .handler(core);

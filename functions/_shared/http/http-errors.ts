@@ -27,7 +27,7 @@ export const httpErrors = (
       if (error.status >= 500) log('error', error.message, { area, stack: error.stack });
       request.response = {
         statusCode: error.status,
-        headers,
+        headers: { ...headers, ...error.headers },
         body: JSON.stringify({ message: error.message, ...(error.issues ? { issues: error.issues } : {}) }),
       };
       return;

@@ -1,7 +1,8 @@
-import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthEvent } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import { batchWriteAll } from '../../_shared/dynamodb';
 import { BadRequest } from '../../_shared/errors';
 import { readFrom } from '../../_shared/paging';
 
@@ -16,9 +17,6 @@ const toEvent = (item: Record<string, unknown>): AuthEvent => {
   return event as AuthEvent;
 };
 
-const BATCH_WRITE_LIMIT = 25;
-const MAX_ROUNDS = 8;
-
 /** The auth-events table (pk userId, sk eventKey): the sign-in history the platform records itself. */
 export const createAuthEventStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
   const keysOf = async (userId: string, startKey?: Record<string, unknown>) =>
@@ -32,17 +30,13 @@ export const createAuthEventStore = ({ db, tableName }: { db: DynamoDBDocumentCl
       }),
     );
 
-  const deleteAll = async (keys: Record<string, unknown>[]) => {
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-      let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let round = 0; pending.length > 0; round += 1) {
-        if (round === MAX_ROUNDS) throw new Error(`BatchWriteItem on ${tableName} left items unprocessed`);
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-        const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-        pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-      }
-    }
-  };
+  const deleteAll = (keys: Record<string, unknown>[]) =>
+    batchWriteAll(
+      db,
+      tableName,
+      keys.map((Key) => ({ DeleteRequest: { Key } })),
+      { concurrency: 1 },
+    );
 
   return {
     record: async ({ userId, ...event }: UserAuthEvent): Promise<void> => {

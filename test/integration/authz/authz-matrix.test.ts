@@ -20,16 +20,26 @@ import { areaUrl, tokenOf } from '../../support/stack';
 
 const callerNames = ['guest', ...Object.keys(CALLERS)] as CallerName[];
 
+/** Device-credential and API-key routes take no person's token: every person and guest is 401 there. */
+const takesCredential = (route: AnyRoute): boolean => route.access.kind === 'device' || route.access.kind === 'apiKey';
+
 const expectedStatus = (route: AnyRoute, caller: CallerName): number => {
+  if (takesCredential(route)) return 401;
   if (route.access.kind === 'guest') return successStatus(route);
   if (caller === 'guest') return 401;
   if (route.access.kind === 'group' && !hasRole(CALLERS[caller].groups, route.access.group)) return 403;
   return successStatus(route);
 };
 
-const statusOf = async (area: AreaName, route: AnyRoute, request: object, token: string | undefined) => {
+const statusOf = async (
+  area: AreaName,
+  route: AnyRoute,
+  request: object,
+  token: string | undefined,
+  headers?: Record<string, string>,
+) => {
   try {
-    await callRoute(route, request as never, { baseUrl: areaUrl(area), getToken: () => token });
+    await callRoute(route, request as never, { baseUrl: areaUrl(area), getToken: () => token, headers });
     return successStatus(route);
   } catch (error) {
     if (error instanceof ApiError) return error.status;
@@ -78,6 +88,26 @@ describe('authorization matrix', () => {
         const request = await fixture().prepare(context);
         expect(await statusOf(area, route, request, token)).toBe(expectedStatus(route, caller));
       });
+
+      if (takesCredential(route)) {
+        it('with its own credential, and with a forged one: 401', async () => {
+          const make = fixture().credential;
+          if (!make) throw new Error(`${area}.${name} takes a ${route.access.kind} credential: its fixture needs one`);
+          const request = await fixture().prepare({ caller: 'user' });
+          const { token, headers } = await make();
+          expect(await statusOf(area, route, request, token, headers)).toBe(successStatus(route));
+          const forged = (value: string | undefined) => (value ? `${value.slice(0, -4)}AAAA` : value);
+          expect(
+            await statusOf(
+              area,
+              route,
+              request,
+              forged(token),
+              headers && Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, forged(v)!])),
+            ),
+          ).toBe(401);
+        });
+      }
 
       it('with a forged token: 401', async () => {
         const [header, payload] = (await tokenOf('admin@example.com')).split('.');

@@ -1,0 +1,161 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '../../../shared/auth/verify-token';
+import { clipToWindows, type TimeRange, type Windows } from '../../../shared/campaigns/window';
+import type { DataVisibility, ProductLine } from '../../../shared/contracts/devices';
+import { MESSAGES } from '../../../shared/messages';
+import { DAY_MS, type TierFeatures, type TierRow, unlockingTier } from '../../../shared/sensor-data/tiers';
+import type { Access } from '../access/access';
+import { Forbidden, NotFound, Unauthorized } from '../errors';
+import type { DeviceTiers } from './device-tier';
+
+/** What the sensor-data reads need of a device record (the devices area owns the record). */
+export interface DataDevice {
+  id: string;
+  name: string;
+  productLine: ProductLine;
+  dataVisibility: DataVisibility;
+  state: string;
+  lastSeen?: number;
+  /** Units devices declared for measurements outside the catalogue (data-ingress keeps them). */
+  measurementUnits?: Record<string, string>;
+  /** Every measurement name the device has sent (data-ingress adds to it). */
+  measurementNames?: string[];
+}
+
+/** How the caller reaches the device's data. `public`: only because the device's data is public. */
+export type DataRoute = 'staff' | 'relation' | 'campaign' | 'public';
+
+export interface DataAccess {
+  device: DataDevice;
+  tier: TierRow;
+  route: DataRoute;
+  /** Staff, a relation or a campaign: the "permissioned" download window applies; else the public one. */
+  permissioned: boolean;
+  /** Campaign route only: the campaigns' windows; null is unlimited. */
+  windows: Windows;
+}
+
+/** What a time window is for: viewing (charts, reads), downloading, or the public API. */
+export type DataPurpose = 'view' | 'download' | 'api';
+
+/** How far back a purpose may reach, in days; null when the tier does not offer it at all. */
+export const reachDays = (access: Pick<DataAccess, 'tier' | 'permissioned'>, purpose: DataPurpose): number | null => {
+  const f = access.tier.features;
+  if (purpose === 'download') {
+    return access.permissioned ? f.manualDataDownloadPermissionedAccessDays : f.manualDataDownloadPublicAccessDays;
+  }
+  if (purpose === 'api') return f.apiAccess ? f.historicalDataAccessDays : null;
+  return f.historicalDataAccessDays;
+};
+
+const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => (f: TierFeatures) => {
+  if (purpose === 'download') {
+    const offered = permissioned ? f.manualDataDownloadPermissionedAccessDays : f.manualDataDownloadPublicAccessDays;
+    return offered !== null && offered >= days;
+  }
+  if (purpose === 'api') return f.apiAccess && f.historicalDataAccessDays >= days;
+  return f.historicalDataAccessDays >= days;
+};
+
+/**
+ * The earliest time (ms) the purpose may reach now, or a 403 naming the tier that unlocks it when the device's
+ * tier does not offer the purpose at all.
+ */
+export const windowStart = (access: DataAccess, purpose: DataPurpose, now: number): number => {
+  const days = reachDays(access, purpose);
+  if (days === null) {
+    const unlock = unlockingTier(access.device.productLine, grantsOf(purpose, access.permissioned, 1));
+    throw new Forbidden(MESSAGES.tierLacksPurpose(purpose, access.tier.name, access.device.productLine, unlock?.name));
+  }
+  return now - days * DAY_MS;
+};
+
+/**
+ * The parts of a requested range this access may read (spec §9: what lies outside is skipped, not counted).
+ * A range reaching back before the tier's window is a 403 naming the tier that unlocks it: the data is kept,
+ * and upgrading unlocks it at once. Without `from`, the range starts at the window.
+ */
+export const readableRanges = (
+  access: DataAccess,
+  purpose: DataPurpose,
+  requested: { from?: number; to?: number },
+  now: number,
+): { range: TimeRange; parts: TimeRange[] } => {
+  const start = windowStart(access, purpose, now);
+  const to = Math.min(requested.to ?? now, now + DAY_MS);
+  const from = requested.from ?? start;
+  // A minute of slack: a client that computed "now minus N days" a moment ago is inside the window.
+  if (from < start - 60_000) {
+    const days = Math.ceil((now - from) / DAY_MS);
+    const unlock = unlockingTier(access.device.productLine, grantsOf(purpose, access.permissioned, days));
+    throw new Forbidden(
+      MESSAGES.outsideTierWindow(
+        purpose,
+        access.tier.name,
+        reachDays(access, purpose)!,
+        access.device.productLine,
+        unlock?.name,
+      ),
+    );
+  }
+  const range = { from: Math.max(from, start), to };
+  return { range, parts: clipToWindows(range, access.windows) };
+};
+
+export interface DataAccessDeps {
+  db: DynamoDBDocumentClient;
+  devicesTable: string;
+  access: Access;
+  tiers: DeviceTiers;
+}
+
+/**
+ * Who may read a device's data, through which route and under which tier: the one place the sensor-data reads,
+ * exports, the public API and the live view ask. Unknown device: 404. A private device the caller cannot reach:
+ * 401 for a guest, 403 otherwise (as the devices area answers).
+ */
+export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccessDeps) => {
+  const readDevice = async (deviceId: string): Promise<DataDevice | undefined> => {
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: devicesTable,
+        Key: { id: deviceId },
+        ProjectionExpression:
+          'id, #name, productLine, dataVisibility, #state, lastSeen, measurementUnits, measurementNames',
+        ExpressionAttributeNames: { '#name': 'name', '#state': 'state' },
+      }),
+    );
+    if (!Item) return undefined;
+    const names = Item.measurementNames as Set<string> | string[] | undefined;
+    return { ...(Item as DataDevice), ...(names ? { measurementNames: [...names].sort() } : {}) };
+  };
+
+  return {
+    readDevice,
+    resolve: async (caller: Caller | undefined, deviceId: string): Promise<DataAccess> => {
+      const device = await readDevice(deviceId);
+      if (!device) throw new NotFound(MESSAGES.deviceNotFound(deviceId));
+      const decision = await access.forCaller(caller).check('device', deviceId);
+      let route: DataRoute;
+      if (decision.allowed) {
+        route = decision.via === 'staff' ? 'staff' : decision.campaignIds ? 'campaign' : 'relation';
+      } else if (device.dataVisibility === 'public') {
+        route = 'public';
+      } else if (!caller) {
+        throw new Unauthorized();
+      } else {
+        throw new Forbidden(MESSAGES.accessDenied('device'));
+      }
+      const tier = await tiers.tierOf(deviceId, device.productLine);
+      return {
+        device,
+        tier,
+        route,
+        permissioned: route !== 'public',
+        windows: route === 'campaign' ? (decision.windows ?? []) : null,
+      };
+    },
+  };
+};
+
+export type DataAccessModule = ReturnType<typeof createDataAccess>;

@@ -1,0 +1,49 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProductLine } from '../../../shared/contracts/devices';
+import { type TierId, type TierRow, tierRow } from '../../../shared/sensor-data/tiers';
+
+/** Spec §4 subscription statuses under which the paid tier applies; any other status means the base tier. */
+export const TIER_GRANTING_STATUSES = ['active', 'trialing', 'past_due'] as const;
+
+/** The per-device subscription record billing writes (spec §3 Subscription, keyed by device). */
+export interface DeviceSubscription {
+  deviceId: string;
+  tier: TierId;
+  status: string;
+  updated: number;
+  id?: string;
+  customerId?: string;
+  currentPeriodStart?: number;
+  currentPeriodEnd?: number;
+  productName?: string;
+}
+
+/**
+ * The one function that says a device's tier now: from its subscription record (consistent read, so an
+ * upgrade unlocks data on the very next request), the base tier of its line when there is none, when its
+ * status grants nothing, or when its period has ended.
+ */
+export const createDeviceTiers = ({
+  db,
+  tableName,
+  now = Date.now,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  now?: () => number;
+}) => ({
+  tierOf: async (deviceId: string, productLine: ProductLine): Promise<TierRow> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { deviceId }, ConsistentRead: true }));
+    const subscription = Item as DeviceSubscription | undefined;
+    if (!subscription) return tierRow(productLine, undefined);
+    const granting = (TIER_GRANTING_STATUSES as readonly string[]).includes(subscription.status);
+    const lapsed = subscription.currentPeriodEnd !== undefined && subscription.currentPeriodEnd < now();
+    return tierRow(productLine, granting && !lapsed ? subscription.tier : undefined);
+  },
+  /** Billing's write (roadmap 2); tests and the demo data set tiers through it too. */
+  put: async (subscription: DeviceSubscription): Promise<void> => {
+    await db.send(new PutCommand({ TableName: tableName, Item: subscription }));
+  },
+});
+
+export type DeviceTiers = ReturnType<typeof createDeviceTiers>;

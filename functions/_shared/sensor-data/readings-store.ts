@@ -1,0 +1,133 @@
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../dynamodb';
+
+/** One stored reading: the device's timestamp (ms) and its measurements. */
+export interface StoredReading {
+  timestamp: number;
+  values: Record<string, number>;
+}
+
+/** `YYYY-MM-DD` (UTC) of a time in ms: the readings table's day partition. */
+export const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10);
+
+const DAY = 24 * 60 * 60 * 1000;
+const startOfDay = (time: number): number => Math.floor(time / DAY) * DAY;
+
+export const readingsKey = (deviceId: string, time: number) => ({ pk: `${deviceId}#${dayOf(time)}`, ts: time });
+
+export interface ReadingsQuery {
+  from: number;
+  to: number;
+  /** @default 'desc' (newest first) */
+  order?: 'asc' | 'desc';
+  /** At most this many readings. */
+  limit: number;
+}
+
+/**
+ * The readings table (docs/sensor-data.md): a partition per device and UTC day, sorted by timestamp. A reading's
+ * key is (device, timestamp): writing one again replaces it with itself, so resends and backfills never store
+ * a reading twice.
+ */
+export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const queryDay = async (
+    deviceId: string,
+    day: number,
+    { from, to, order }: { from: number; to: number; order: 'asc' | 'desc' },
+    limit: number,
+  ): Promise<StoredReading[]> => {
+    const items: StoredReading[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': from, ':to': to },
+          ProjectionExpression: 'ts, v',
+          ScanIndexForward: order === 'asc',
+          Limit: Math.min(limit - items.length, 1_000) || 1,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) {
+        items.push({ timestamp: item.ts as number, values: item.v as Record<string, number> });
+      }
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && items.length < limit);
+    return items;
+  };
+
+  return {
+    /** Writes readings (any number, any devices' days) in batches; the same (device, timestamp) is one item. */
+    write: async (deviceId: string, readings: readonly StoredReading[], receivedAt: number): Promise<void> => {
+      // Within one batch the last reading of a timestamp wins, as it would across batches; BatchWriteItem
+      // refuses two requests for one key.
+      const byTime = new Map(readings.map((reading) => [reading.timestamp, reading]));
+      await batchWriteAll(
+        db,
+        tableName,
+        [...byTime.values()].map((reading) => ({
+          PutRequest: {
+            Item: { ...readingsKey(deviceId, reading.timestamp), v: reading.values, rcv: receivedAt },
+          },
+        })),
+        { concurrency: 8 },
+      );
+    },
+
+    /** Readings in `[from, to]` (ms, both included), newest first unless asked otherwise, day by day. */
+    query: async (deviceId: string, { from, to, order = 'desc', limit }: ReadingsQuery): Promise<StoredReading[]> => {
+      const items: StoredReading[] = [];
+      if (to < from || limit <= 0) return items;
+      const first = startOfDay(from);
+      const last = startOfDay(to);
+      for (
+        let day = order === 'desc' ? last : first;
+        order === 'desc' ? day >= first : day <= last;
+        day += order === 'desc' ? -DAY : DAY
+      ) {
+        items.push(
+          ...(await queryDay(
+            deviceId,
+            day,
+            { from: Math.max(from, day), to: Math.min(to, day + DAY - 1), order },
+            limit - items.length,
+          )),
+        );
+        if (items.length >= limit) break;
+      }
+      return items;
+    },
+
+    /** Every reading in `[from, to]`, oldest first, in chunks (exports and roll-ups walk ranges this way). */
+    scan: async function* (deviceId: string, { from, to }: { from: number; to: number }) {
+      for (let day = startOfDay(from); day <= startOfDay(to); day += DAY) {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const result = await db.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
+              ExpressionAttributeValues: {
+                ':pk': `${deviceId}#${dayOf(day)}`,
+                ':from': Math.max(from, day),
+                ':to': Math.min(to, day + DAY - 1),
+              },
+              ProjectionExpression: 'ts, v',
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          const chunk = (result.Items ?? []).map((item) => ({
+            timestamp: item.ts as number,
+            values: item.v as Record<string, number>,
+          }));
+          if (chunk.length) yield chunk;
+          startKey = result.LastEvaluatedKey;
+        } while (startKey);
+      }
+    },
+  };
+};
+
+export type ReadingsStore = ReturnType<typeof createReadingsStore>;

@@ -1,0 +1,68 @@
+import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
+import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
+import { readEnv } from '../_shared/env';
+import { createEventPublisher } from '../_shared/events/event-publisher';
+import { createQueueSender } from '../_shared/queue/queue-sender';
+import { createDataAccess } from '../_shared/sensor-data/data-access';
+import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
+import type { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
+import { createReadingsStore } from '../_shared/sensor-data/readings-store';
+import { createApiKeysDeps } from './wiring/api-keys';
+import { createExportsDeps } from './wiring/exports';
+import { createLiveDeps } from './wiring/live';
+import { createReadingsDeps } from './wiring/readings';
+
+/** What the sensor-data Lambda and its worker read (the CDK sets each from SERVICE_RESOURCES; the local stack too). */
+export const SENSOR_DATA_ENV = {
+  ...ACCESS_ENV,
+  devicesTable: 'DEVICES_TABLE',
+  readingsTable: 'READINGS_TABLE',
+  rollupsTable: 'ROLLUPS_TABLE',
+  deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
+  apiKeysTable: 'API_KEYS_TABLE',
+  apiUsageTable: 'API_USAGE_TABLE',
+  exportsTable: 'EXPORTS_TABLE',
+  liveWatchesTable: 'LIVE_WATCHES_TABLE',
+  chartDataBucket: 'CHART_DATA_BUCKET',
+  exportsBucket: 'EXPORTS_BUCKET',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
+  sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
+} as const;
+
+export type SensorDataEnv = Record<keyof typeof SENSOR_DATA_ENV, string>;
+
+/** What every part of the area shares: the data access (device, relations, tier), readings, clients and queues. */
+export const createCommonDeps = (env: SensorDataEnv) => {
+  const db = getDocumentClient();
+  const tiers = createDeviceTiers({ db, tableName: env.deviceSubscriptionsTable });
+  return {
+    env,
+    db,
+    s3: getS3Client(),
+    now: Date.now,
+    tiers,
+    dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access: createAccessModule(env), tiers }),
+    readings: createReadingsStore({ db, tableName: env.readingsTable }),
+    events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
+    work: createQueueSender<SensorDataMessage>({
+      sqs: getSqsClient(),
+      queueUrl: env.sensorDataQueueUrl,
+      queueName: 'sensor-data',
+    }),
+  };
+};
+
+export type CommonDeps = ReturnType<typeof createCommonDeps>;
+
+export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+  const common = createCommonDeps(env);
+  return {
+    ...common,
+    ...createReadingsDeps(common),
+    ...createExportsDeps(common),
+    ...createLiveDeps(common),
+    ...createApiKeysDeps(common),
+  };
+};
+
+export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;

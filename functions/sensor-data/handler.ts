@@ -1,0 +1,17 @@
+import { sensorData } from '../../shared/contracts/sensor-data';
+import { readEnv } from '../_shared/env';
+import { httpArea } from '../_shared/http/http-area';
+import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
+import { apiKeysHandlers } from './handlers/api-keys';
+import { exportsHandlers } from './handlers/exports';
+import { liveHandlers } from './handlers/live';
+import { readingsHandlers } from './handlers/readings';
+import { sensorDataCredentials } from './wiring/credentials';
+
+const env = readEnv(SENSOR_DATA_ENV);
+
+export const handler = httpArea(
+  sensorData,
+  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers },
+  { deps: () => createSensorDataDeps(env), credentials: sensorDataCredentials(env) },
+);

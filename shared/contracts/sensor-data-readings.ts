@@ -1,0 +1,4 @@
+import type { Routes } from './define-route';
+
+/** The sensor-data area's readings routes (docs/sensor-data.md); composed into the area in sensor-data.ts. */
+export const readingsRoutes = {} satisfies Routes;

@@ -1,0 +1,136 @@
+import type { ProductLine } from '../contracts/devices';
+
+/**
+ * Spec §3 tier features, per product line and tier, from the spec §9 table. Cells the spec leaves "not shown"
+ * hold values we chose (docs/sensor-data.md explains each): a higher tier never gives less than a lower one.
+ * `null` days means the feature is not available at all.
+ */
+export interface TierFeatures {
+  /** How far back charts and reads may look. */
+  historicalDataAccessDays: number;
+  /** Downloads for guests of a public device (and anyone reaching it only because it is public). */
+  manualDataDownloadPublicAccessDays: number | null;
+  /** Downloads for people with access to the device (relations, campaigns, staff). */
+  manualDataDownloadPermissionedAccessDays: number | null;
+  apiAccess: boolean;
+  /** Requests per calendar month (UTC) through the public API; 0 without API access. */
+  apiMaxRequests: number;
+}
+
+export type TierId = 'tier0' | 'free' | 'tier1' | 'tier2' | 'tier3';
+
+export interface TierRow {
+  tier: TierId;
+  /** As the spec's table names it. */
+  name: string;
+  features: TierFeatures;
+  /** Which cells the spec leaves "not shown" (we chose the value). */
+  chosen: (keyof TierFeatures)[];
+}
+
+const NONE = { manualDataDownloadPublicAccessDays: null, manualDataDownloadPermissionedAccessDays: null };
+const NO_API = { apiAccess: false, apiMaxRequests: 0 };
+
+export const SD1_TIERS: readonly TierRow[] = [
+  { tier: 'tier0', name: 'Tier 0', features: { historicalDataAccessDays: 7, ...NONE, ...NO_API }, chosen: [] },
+  {
+    tier: 'tier1',
+    name: 'Tier 1',
+    features: {
+      // Not shown: between Tier 0's 7 and Tier 2's 365 days, and no shorter than its own 30-day downloads.
+      historicalDataAccessDays: 30,
+      manualDataDownloadPublicAccessDays: 30,
+      manualDataDownloadPermissionedAccessDays: 30,
+      apiAccess: true,
+      apiMaxRequests: 3_000,
+    },
+    chosen: ['historicalDataAccessDays'],
+  },
+  {
+    tier: 'tier2',
+    name: 'Tier 2',
+    features: {
+      historicalDataAccessDays: 365,
+      // Not shown: as far back as the history it may view.
+      manualDataDownloadPublicAccessDays: 365,
+      manualDataDownloadPermissionedAccessDays: 365,
+      apiAccess: true,
+      apiMaxRequests: 10_000,
+    },
+    chosen: ['manualDataDownloadPublicAccessDays', 'manualDataDownloadPermissionedAccessDays'],
+  },
+];
+
+export const AL_TIERS: readonly TierRow[] = [
+  // "7 days, view only": no downloads, no API.
+  { tier: 'free', name: 'free', features: { historicalDataAccessDays: 7, ...NONE, ...NO_API }, chosen: [] },
+  {
+    tier: 'tier1',
+    name: 'Tier 1',
+    features: {
+      historicalDataAccessDays: 7,
+      // "allowed": downloads of what may be viewed.
+      manualDataDownloadPublicAccessDays: 7,
+      manualDataDownloadPermissionedAccessDays: 7,
+      ...NO_API,
+    },
+    chosen: [],
+  },
+  {
+    tier: 'tier2',
+    name: 'Tier 2',
+    features: {
+      historicalDataAccessDays: 30,
+      manualDataDownloadPublicAccessDays: 30,
+      manualDataDownloadPermissionedAccessDays: 30,
+      apiAccess: true,
+      apiMaxRequests: 3_000,
+    },
+    chosen: ['manualDataDownloadPublicAccessDays', 'manualDataDownloadPermissionedAccessDays'],
+  },
+  {
+    tier: 'tier3',
+    name: 'Tier 3',
+    features: {
+      historicalDataAccessDays: 365,
+      manualDataDownloadPublicAccessDays: 365,
+      manualDataDownloadPermissionedAccessDays: 365,
+      apiAccess: true,
+      apiMaxRequests: 10_000,
+    },
+    chosen: ['manualDataDownloadPublicAccessDays', 'manualDataDownloadPermissionedAccessDays'],
+  },
+];
+
+/** Spec §9's table, by product line, lowest tier first. */
+export const TIERS: Record<ProductLine, readonly TierRow[]> = {
+  sd1: SD1_TIERS,
+  al30: AL_TIERS,
+  al60: AL_TIERS,
+  al80: AL_TIERS,
+};
+
+/** A device without a subscription (or with one not active) has its line's lowest tier. */
+export const baseTier = (productLine: ProductLine): TierRow => TIERS[productLine][0]!;
+
+/** The row of a tier on a product line; a tier the line does not sell falls back to the base tier. */
+export const tierRow = (productLine: ProductLine, tier: string | undefined): TierRow =>
+  TIERS[productLine].find((row) => row.tier === tier) ?? baseTier(productLine);
+
+/** Spec §4: the tier is inferred from the product name containing 'Tier 1' or 'Tier 2' (and, for AL, 'Tier 3'). */
+export const tierFromProductName = (productLine: ProductLine, productName: string): TierId =>
+  [...TIERS[productLine]]
+    .reverse()
+    .find((row) => row.tier !== 'tier0' && row.tier !== 'free' && productName.includes(row.name))?.tier ??
+  baseTier(productLine).tier;
+
+/**
+ * The lowest tier of the line that grants what `grants` asks, or undefined when none does: the "which tier
+ * unlocks it" of a 403.
+ */
+export const unlockingTier = (
+  productLine: ProductLine,
+  grants: (features: TierFeatures) => boolean,
+): TierRow | undefined => TIERS[productLine].find((row) => grants(row.features));
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
