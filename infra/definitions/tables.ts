@@ -219,7 +219,9 @@ export const TABLES = {
     entity: 'api-keys',
     envVar: 'API_KEYS_TABLE',
     partitionKey: { name: 'keyId', type: 'S' },
-    indexes: [{ name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } }],
+    indexes: [
+      { name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
   },
   /** API requests per device and calendar month (UTC), `pk` = `{deviceId}#{YYYY-MM}`, with the warnings sent. */
   apiUsage: {
@@ -237,7 +239,9 @@ export const TABLES = {
     entity: 'exports',
     envVar: 'EXPORTS_TABLE',
     partitionKey: { name: 'id', type: 'S' },
-    indexes: [{ name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } }],
+    indexes: [
+      { name: 'byOwner', partitionKey: { name: 'ownerId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
     timeToLiveAttribute: 'expiresAt',
   },
   /**
