@@ -1,0 +1,53 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProductLine } from '../../shared/contracts/devices';
+import type { TierId } from '../../shared/sensor-data/tiers';
+import { freshSerial } from './authz-devices-fixtures';
+import { apiAs, type DemoEmail, documentClient, stack, tokenOf } from './stack';
+
+/**
+ * Sensor-data test support: a device of a chosen product line, claimed by a demo account or a fresh person,
+ * with an ingress credential; and its tier, set through the per-device subscription record billing will write.
+ */
+export interface TestDevice {
+  id: string;
+  productLine: ProductLine;
+  /** The ingress credential (`dc_….secret`): `Authorization: Bearer {credential}` on data-ingress. */
+  credential: string;
+  /** The owner's access token. */
+  ownerToken: string;
+}
+
+export const freshDevice = async ({
+  productLine = 'sd1',
+  owner = 'user@example.com',
+  ownerToken,
+  visibility = 'private',
+}: {
+  productLine?: ProductLine;
+  /** A demo account; ignored when `ownerToken` is given. */
+  owner?: DemoEmail;
+  /** A fresh person's token, to own the device instead of a demo account. */
+  ownerToken?: string;
+  visibility?: 'public' | 'private';
+} = {}): Promise<TestDevice> => {
+  const serial = freshSerial('SD');
+  const { device, claimCode } = await apiAs('devices', await tokenOf('admin@example.com')).register({
+    body: { serial, productLine, model: productLine.toUpperCase(), firmwareVersion: '1.0.0' },
+  });
+  const token = ownerToken ?? (await tokenOf(owner));
+  const devices = apiAs('devices', token);
+  await devices.claim({ body: { serial, claimCode } });
+  if (visibility === 'public') await devices.update({ params: { id: device.id }, body: { dataVisibility: 'public' } });
+  const { token: credential } = await devices.createCredential({ params: { id: device.id } });
+  return { id: device.id, productLine, credential, ownerToken: token };
+};
+
+/** Sets a device's tier as billing will: an active subscription record (no record: the line's base tier). */
+export const setTier = async (deviceId: string, tier: TierId, status = 'active') => {
+  await documentClient().send(
+    new PutCommand({
+      TableName: stack().tables.deviceSubscriptions!,
+      Item: { deviceId, tier, status, updated: Date.now() },
+    }),
+  );
+};
