@@ -1,9 +1,15 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
+import { API_FIXTURES } from './authz-api-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
+import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DEVICES_FIXTURES } from './authz-devices-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
+import { SENSOR_DATA_API_KEYS_FIXTURES } from './authz-sensor-data-api-keys-fixtures';
+import { SENSOR_DATA_EXPORTS_FIXTURES } from './authz-sensor-data-exports-fixtures';
+import { SENSOR_DATA_LIVE_FIXTURES } from './authz-sensor-data-live-fixtures';
+import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 
@@ -137,4 +143,12 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
   devices: DEVICES_FIXTURES,
   organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
+  'data-ingress': DATA_INGRESS_FIXTURES,
+  'sensor-data': {
+    ...SENSOR_DATA_READINGS_FIXTURES,
+    ...SENSOR_DATA_EXPORTS_FIXTURES,
+    ...SENSOR_DATA_LIVE_FIXTURES,
+    ...SENSOR_DATA_API_KEYS_FIXTURES,
+  },
+  api: API_FIXTURES,
 };
