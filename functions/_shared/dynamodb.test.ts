@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGetAll } from './dynamodb';
+import { batchGetAll, batchWriteAll } from './dynamodb';
 
 describe('batchGetAll', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
@@ -25,4 +25,28 @@ describe('batchGetAll', () => {
     expect(new Set(requests.flatMap((r) => r.Keys!.map((k) => k.id))).size).toBe(150);
     expect(items).toHaveLength(3);
   });
+});
+
+describe('batchWriteAll', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
+  beforeEach(() => dynamo.reset());
+  afterAll(() => dynamo.restore());
+  const puts = (n: number) => Array.from({ length: n }, (_, i) => ({ PutRequest: { Item: { id: `id-${i}` } } }));
+
+  it('writes 25 a request and retries exactly what is left unprocessed', async () => {
+    const left = puts(2);
+    dynamo
+      .on(BatchWriteCommand)
+      .resolvesOnce({ UnprocessedItems: { t: left } })
+      .resolves({});
+    await batchWriteAll(db, 't', puts(60), { concurrency: 1 });
+    const sizes = dynamo.commandCalls(BatchWriteCommand).map((call) => call.args[0].input.RequestItems!.t!.length);
+    expect(sizes).toEqual([25, 2, 25, 10]);
+  });
+
+  it('throws when items stay unprocessed, so nothing is reported written that was not', async () => {
+    dynamo.on(BatchWriteCommand).resolves({ UnprocessedItems: { t: puts(1) } });
+    await expect(batchWriteAll(db, 't', puts(1))).rejects.toThrow(/left items unprocessed/);
+  }, 20_000);
 });
