@@ -1,6 +1,13 @@
 import type { RollupMessage } from '../../_shared/sensor-data/queue-messages';
 import type { SensorDataDeps } from '../deps';
+import { recomputeRollups } from '../domain/rollups-recompute';
+import { createChartDataStore } from '../store/chart-data-store';
+import { createRollupStore } from '../store/rollup-store';
 
-export const rollupJob = async (message: RollupMessage, _deps: SensorDataDeps): Promise<unknown> => {
-  throw new Error(`rollup jobs are not built yet: ${JSON.stringify(message)}`);
-};
+/** The worker's roll-up message: recompute the listed hours, their days and chart-data objects. */
+export const rollupJob = (message: RollupMessage, deps: SensorDataDeps) =>
+  recomputeRollups(message, {
+    readings: deps.readings,
+    rollups: createRollupStore({ db: deps.db, tableName: deps.env.rollupsTable }),
+    charts: createChartDataStore({ s3: deps.s3, bucket: deps.env.chartDataBucket }),
+  });

@@ -1,0 +1,41 @@
+import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
+import { type ChartDataStore, DAY_MS, HOUR_MS, periodRange } from '../store/chart-data-store';
+import type { RollupStore } from '../store/rollup-store';
+import { type Aggregates, addReadings, affectedBy, combine, toChartObject } from './rollups';
+
+export interface RollupDeps {
+  readings: Pick<ReadingsStore, 'scan'>;
+  rollups: RollupStore;
+  charts: Pick<ChartDataStore, 'write'>;
+}
+
+/**
+ * Recomputes, from the raw readings, every hour a roll-up message lists, then the days and the chart-data
+ * objects (months of hours, years of days) those hours fall in. A pure recompute: a redelivered or repeated
+ * message writes the same result, so the worker may retry it freely.
+ */
+export const recomputeRollups = async (
+  { deviceId, hours }: { deviceId: string; hours: readonly number[] },
+  { readings, rollups, charts }: RollupDeps,
+) => {
+  const affected = affectedBy(hours);
+  // Oldest first: a large backfill lands in time order, so a partial run leaves a consistent prefix.
+  for (const hour of affected.hours) {
+    const m: Aggregates = {};
+    for await (const chunk of readings.scan(deviceId, { from: hour, to: hour + HOUR_MS - 1 })) addReadings(m, chunk);
+    await rollups.put(deviceId, 'hour', hour, m);
+  }
+  for (const day of affected.days) {
+    const parts = await rollups.range(deviceId, 'hour', day, day + DAY_MS - 1);
+    await rollups.put(deviceId, 'day', day, combine(parts.map((p) => p.m)));
+  }
+  for (const month of affected.months) {
+    const { from, to } = periodRange(month);
+    await charts.write(toChartObject(deviceId, 'hour', month, await rollups.range(deviceId, 'hour', from, to)));
+  }
+  for (const year of affected.years) {
+    const { from, to } = periodRange(year);
+    await charts.write(toChartObject(deviceId, 'day', year, await rollups.range(deviceId, 'day', from, to)));
+  }
+  return { deviceId, ...Object.fromEntries(Object.entries(affected).map(([k, v]) => [k, v.length])) };
+};

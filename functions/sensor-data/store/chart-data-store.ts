@@ -1,0 +1,171 @@
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+
+/** The two roll-up resolutions the chart-data objects hold. */
+export type ChartResolution = 'hour' | 'day';
+
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+
+export const bucketSize = (resolution: ChartResolution): number => (resolution === 'hour' ? HOUR_MS : DAY_MS);
+
+/** One measurement's columns: entry i belongs to bucket `t[i]`; null where the measurement had no value there. */
+export interface ChartSeries {
+  min: (number | null)[];
+  max: (number | null)[];
+  mean: (number | null)[];
+  count: (number | null)[];
+}
+
+/** Buckets (start ms, UTC, ascending) and each measurement's columns over them. */
+export interface ChartColumns {
+  t: number[];
+  m: Record<string, ChartSeries>;
+}
+
+/**
+ * One chart-data object (docs/sensor-data.md "Roll-ups and chart data"): every hour roll-up of a month
+ * (`charts/{deviceId}/hour/{YYYY-MM}.json`) or every day roll-up of a year (`charts/{deviceId}/day/{YYYY}.json`),
+ * columnar so a long-range chart reads a few small objects instead of thousands of items.
+ */
+export interface ChartObject extends ChartColumns {
+  deviceId: string;
+  resolution: ChartResolution;
+  /** `YYYY-MM` (hour objects) or `YYYY` (day objects), UTC. */
+  period: string;
+}
+
+/** The period (object) a bucket start falls in. */
+export const periodOf = (resolution: ChartResolution, time: number): string =>
+  new Date(time).toISOString().slice(0, resolution === 'hour' ? 7 : 4);
+
+/** The first and last ms of a period. */
+export const periodRange = (period: string): { from: number; to: number } => {
+  const [year, month] = period.split('-').map(Number) as [number, number | undefined];
+  if (month === undefined) return { from: Date.UTC(year, 0, 1), to: Date.UTC(year + 1, 0, 1) - 1 };
+  return { from: Date.UTC(year, month - 1, 1), to: Date.UTC(year, month, 1) - 1 };
+};
+
+/** Every period of a resolution that overlaps `[fromMs, toMs]`, oldest first. */
+export const periodsBetween = (resolution: ChartResolution, fromMs: number, toMs: number): string[] => {
+  const periods: string[] = [];
+  if (toMs < fromMs) return periods;
+  let cursor = periodRange(periodOf(resolution, fromMs)).from;
+  while (cursor <= toMs) {
+    const period = periodOf(resolution, cursor);
+    periods.push(period);
+    cursor = periodRange(period).to + 1;
+  }
+  return periods;
+};
+
+export const chartObjectKey = (deviceId: string, resolution: ChartResolution, period: string): string =>
+  `charts/${deviceId}/${resolution}/${period}.json`;
+
+const emptySeries = (length: number): ChartSeries => ({
+  min: new Array(length).fill(null),
+  max: new Array(length).fill(null),
+  mean: new Array(length).fill(null),
+  count: new Array(length).fill(null),
+});
+
+/**
+ * Joins objects (any order) into one set of columns, keeping the buckets that overlap `[fromMs, toMs]`; a
+ * measurement missing from an object is null over that object's buckets, one with no value in range is left out.
+ */
+export const mergeChartObjects = (
+  objects: readonly ChartColumns[],
+  resolution: ChartResolution,
+  fromMs: number,
+  toMs: number,
+): ChartColumns => {
+  const size = bucketSize(resolution);
+  const rows = new Map<number, { object: ChartColumns; index: number }>();
+  for (const object of objects) {
+    object.t.forEach((start, index) => {
+      if (start + size > fromMs && start <= toMs) rows.set(start, { object, index });
+    });
+  }
+  const t = [...rows.keys()].sort((a, b) => a - b);
+  const names = new Set(objects.flatMap((object) => Object.keys(object.m)));
+  const m: Record<string, ChartSeries> = {};
+  for (const name of [...names].sort()) {
+    const series = emptySeries(t.length);
+    t.forEach((start, i) => {
+      const { object, index } = rows.get(start)!;
+      const source = object.m[name];
+      if (!source) return;
+      series.min[i] = source.min[index] ?? null;
+      series.max[i] = source.max[index] ?? null;
+      series.mean[i] = source.mean[index] ?? null;
+      series.count[i] = source.count[index] ?? null;
+    });
+    // A measurement with no value in the range is left out, as if the device had never sent it there.
+    if (series.count.some((count) => count !== null)) m[name] = series;
+  }
+  return { t, m };
+};
+
+const isMissing = (error: unknown) =>
+  error instanceof Error &&
+  (error.name === 'NoSuchKey' ||
+    error.name === 'NotFound' ||
+    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
+
+/** The chart-data bucket (CHART_DATA_BUCKET): the roll-up worker writes the objects, the chart reads take them. */
+export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: string }) => {
+  const read = async (
+    deviceId: string,
+    resolution: ChartResolution,
+    period: string,
+  ): Promise<ChartObject | undefined> => {
+    try {
+      const result = await s3.send(
+        new GetObjectCommand({ Bucket: bucket, Key: chartObjectKey(deviceId, resolution, period) }),
+      );
+      const text = await result.Body?.transformToString('utf8');
+      return text ? (JSON.parse(text) as ChartObject) : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    read,
+
+    /** Replaces the object of its period (the worker always writes a whole recomputed period). */
+    write: async (object: ChartObject): Promise<void> => {
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: chartObjectKey(object.deviceId, object.resolution, object.period),
+          Body: JSON.stringify(object),
+          ContentType: 'application/json',
+        }),
+      );
+    },
+
+    /**
+     * The roll-ups of `[fromMs, toMs]` at one resolution, merged from every period object it overlaps (periods
+     * without an object, i.e. without readings, add nothing). Buckets are those that overlap the range.
+     */
+    readChartObjects: async (
+      deviceId: string,
+      resolution: ChartResolution,
+      fromMs: number,
+      toMs: number,
+    ): Promise<ChartColumns> => {
+      const objects = await Promise.all(
+        periodsBetween(resolution, fromMs, toMs).map((period) => read(deviceId, resolution, period)),
+      );
+      return mergeChartObjects(
+        objects.filter((o): o is ChartObject => o !== undefined),
+        resolution,
+        fromMs,
+        toMs,
+      );
+    },
+  };
+};
+
+export type ChartDataStore = ReturnType<typeof createChartDataStore>;

@@ -1,0 +1,43 @@
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Aggregates, RollupItem } from '../domain/rollups';
+import type { ChartResolution } from './chart-data-store';
+
+export const rollupKey = (deviceId: string, resolution: ChartResolution, ts: number) => ({
+  pk: `${deviceId}#${resolution}`,
+  ts,
+});
+
+/** The rollups table: one item per device, resolution and bucket start, `m` = aggregates by measurement. */
+export const createRollupStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  /** Writes a recomputed bucket; a bucket without any value is removed so a recompute leaves no stale item. */
+  put: async (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates): Promise<void> => {
+    if (Object.keys(m).length === 0) {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: rollupKey(deviceId, resolution, ts) }));
+      return;
+    }
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...rollupKey(deviceId, resolution, ts), m } }));
+  },
+
+  /** Buckets starting in `[from, to]`, oldest first. */
+  range: async (deviceId: string, resolution: ChartResolution, from: number, to: number): Promise<RollupItem[]> => {
+    const items: RollupItem[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': `${deviceId}#${resolution}`, ':from': from, ':to': to },
+          // Reads what it just wrote (the day from its hours, the objects from both).
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) items.push({ ts: item.ts as number, m: item.m as Aggregates });
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  },
+});
+
+export type RollupStore = ReturnType<typeof createRollupStore>;
