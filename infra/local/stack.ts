@@ -24,6 +24,7 @@ import {
 } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
+import { seedDemoReadings } from './demo-readings';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
@@ -111,6 +112,12 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     if (firstStart) {
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
+      await seedDemoReadings({
+        db: DynamoDBDocumentClient.from(dynamoClient),
+        sqs: fauxqs.sqs,
+        tables,
+        sensorDataQueueUrl: queues.sensorData,
+      });
       log('demo data seeded');
     }
     if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
