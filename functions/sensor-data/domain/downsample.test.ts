@@ -1,0 +1,69 @@
+import { bucketMsFor, createBuckets, periodFits, RESOLUTION_MS, resolutionFor, roundForChart } from './downsample';
+
+const HOUR = RESOLUTION_MS.hour;
+const DAY = RESOLUTION_MS.day;
+
+describe('resolutionFor', () => {
+  it('reads raw readings up to 2 days, hourly roll-ups up to 400 days, daily ones beyond', () => {
+    expect(resolutionFor({ from: 0, to: 2 * DAY })).toBe('minute');
+    expect(resolutionFor({ from: 0, to: 2 * DAY + 1 })).toBe('hour');
+    expect(resolutionFor({ from: 0, to: 365 * DAY })).toBe('hour');
+    expect(resolutionFor({ from: 0, to: 401 * DAY })).toBe('day');
+  });
+});
+
+describe('bucketMsFor', () => {
+  it('is a whole number of source periods, about the range over the width', () => {
+    expect(bucketMsFor({ from: 0, to: 365 * DAY }, 800, 'hour')).toBe(11 * HOUR);
+    expect(bucketMsFor({ from: 0, to: DAY }, 800, 'minute')).toBe(2 * 60_000);
+    // Never finer than the source: ten hours on 800 pixels still buckets by the hour.
+    expect(bucketMsFor({ from: 0, to: 10 * HOUR }, 800, 'hour')).toBe(HOUR);
+  });
+});
+
+describe('createBuckets', () => {
+  it('takes the min of minima, the max of maxima and the count-weighted mean; empty buckets are null', () => {
+    const buckets = createBuckets({ from: 0, to: 3 * HOUR - 1 }, HOUR);
+    buckets.add(0, 'pm2_5', 1, 5, 2, 60);
+    buckets.add(10 * 60_000, 'pm2_5', 0.5, 3, 5, 30);
+    buckets.add(2 * HOUR, 'pm2_5', 7, 7, 7);
+    const { t, series } = buckets.result();
+    expect(t).toEqual([0, HOUR, 2 * HOUR]);
+    expect(series.pm2_5).toEqual({ min: [0.5, null, 7], max: [5, null, 7], mean: [3, null, 7] });
+  });
+
+  it('ignores points outside the range, and answers every asked measurement, seen or not', () => {
+    const buckets = createBuckets({ from: HOUR, to: 2 * HOUR - 1 }, HOUR);
+    buckets.add(0, 'co2', 400, 400, 400);
+    buckets.add(2 * HOUR, 'co2', 400, 400, 400);
+    expect(buckets.result(['co2', 'voc']).series).toEqual({
+      co2: { min: [null], max: [null], mean: [null] },
+      voc: { min: [null], max: [null], mean: [null] },
+    });
+  });
+});
+
+describe('roundForChart', () => {
+  it('keeps four significant digits', () => {
+    expect(roundForChart(1013.256)).toBe(1013);
+    expect(roundForChart(0.0012346)).toBe(0.001235);
+    expect(roundForChart(-21.456)).toBe(-21.46);
+    expect(roundForChart(0)).toBe(0);
+  });
+});
+
+describe('periodFits', () => {
+  const now = 100 * HOUR;
+  it('shows a period only when it lies wholly inside a part', () => {
+    const parts = [{ from: 10 * HOUR + 1, to: 20 * HOUR - 2 }];
+    expect(periodFits(10 * HOUR, HOUR, parts, now)).toBe(false);
+    expect(periodFits(11 * HOUR, HOUR, parts, now)).toBe(true);
+    expect(periodFits(18 * HOUR, HOUR, parts, now)).toBe(true);
+    expect(periodFits(19 * HOUR, HOUR, parts, now)).toBe(false);
+  });
+
+  it('lets the current period through when the part reaches now', () => {
+    expect(periodFits(99 * HOUR, HOUR, [{ from: 0, to: now + 5 }], now)).toBe(true);
+    expect(periodFits(99 * HOUR, HOUR, [{ from: 0, to: now - 5 }], now)).toBe(false);
+  });
+});

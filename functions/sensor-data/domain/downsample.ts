@@ -1,0 +1,117 @@
+import type { TimeRange } from '../../../shared/campaigns/window';
+import type { SeriesResolution } from '../../../shared/contracts/sensor-data-readings';
+
+/** How long one source point spans: raw readings are about a minute apart; roll-ups are hours and days. */
+export const RESOLUTION_MS: Record<SeriesResolution, number> = {
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
+
+/** Up to this long a chart reads raw readings (2 days of 1-minute data: 2,880 items per measurement). */
+export const RAW_UP_TO_MS = 2 * RESOLUTION_MS.day;
+/** Up to this long it reads the hourly roll-ups (≤ 9,600 points); beyond, the daily ones. */
+export const HOURLY_UP_TO_MS = 400 * RESOLUTION_MS.day;
+
+/** The cheapest source whose points are still no coarser than a bucket of the chart, given the range's length. */
+export const resolutionFor = (range: TimeRange): SeriesResolution => {
+  const span = range.to - range.from;
+  if (span <= RAW_UP_TO_MS) return 'minute';
+  if (span <= HOURLY_UP_TO_MS) return 'hour';
+  return 'day';
+};
+
+/**
+ * A bucket about `(to - from) / width` long, a whole number of source periods (so a roll-up point is never split
+ * between two buckets), and aligned to the epoch (so the same range asked twice buckets the same).
+ */
+export const bucketMsFor = (range: TimeRange, width: number, resolution: SeriesResolution): number => {
+  const unit = RESOLUTION_MS[resolution];
+  const wanted = Math.max(1, Math.ceil((range.to - range.from) / width));
+  return Math.max(1, Math.ceil(wanted / unit)) * unit;
+};
+
+/**
+ * Four significant digits: a chart 2,000 pixels high cannot show more, and it keeps a year's payload small
+ * (docs/sensor-data.md, "Reads and charts").
+ */
+export const roundForChart = (value: number): number => {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  return Number(value.toPrecision(4));
+};
+
+interface Columns {
+  min: Float64Array;
+  max: Float64Array;
+  sum: Float64Array;
+  count: Float64Array;
+}
+
+/**
+ * Accumulates points into fixed buckets per measurement: min of the minima, max of the maxima, and the mean
+ * weighted by each point's count (so an hour of 60 readings weighs 60 times a single reading). Typed arrays:
+ * a year of hourly points for a dozen measurements is ~100,000 additions.
+ */
+export const createBuckets = (range: TimeRange, bucketMs: number) => {
+  const first = Math.floor(range.from / bucketMs);
+  const size = Math.floor(range.to / bucketMs) - first + 1;
+  const columns = new Map<string, Columns>();
+
+  const columnsOf = (name: string): Columns => {
+    let found = columns.get(name);
+    if (!found) {
+      found = {
+        min: new Float64Array(size).fill(Number.POSITIVE_INFINITY),
+        max: new Float64Array(size).fill(Number.NEGATIVE_INFINITY),
+        sum: new Float64Array(size),
+        count: new Float64Array(size),
+      };
+      columns.set(name, found);
+    }
+    return found;
+  };
+
+  return {
+    size,
+    /** One point of one measurement at `time`: a reading (count 1) or a roll-up's aggregate. */
+    add: (time: number, name: string, min: number, max: number, mean: number, count = 1) => {
+      const index = Math.floor(time / bucketMs) - first;
+      if (index < 0 || index >= size || !(count > 0) || !Number.isFinite(mean)) return;
+      const c = columnsOf(name);
+      if (min < c.min[index]!) c.min[index] = min;
+      if (max > c.max[index]!) c.max[index] = max;
+      c.sum[index]! += mean * count;
+      c.count[index]! += count;
+    },
+    /** Bucket starts, and per measurement (those asked for, in that order; else those seen) its columns. */
+    result: (names?: readonly string[]) => {
+      const t = Array.from({ length: size }, (_, i) => (first + i) * bucketMs);
+      const series: Record<string, { min: (number | null)[]; max: (number | null)[]; mean: (number | null)[] }> = {};
+      for (const name of names ?? [...columns.keys()].sort()) {
+        const c = columns.get(name);
+        const min: (number | null)[] = new Array(size).fill(null);
+        const max: (number | null)[] = new Array(size).fill(null);
+        const mean: (number | null)[] = new Array(size).fill(null);
+        if (c) {
+          for (let i = 0; i < size; i++) {
+            if (c.count[i]! > 0) {
+              min[i] = roundForChart(c.min[i]!);
+              max[i] = roundForChart(c.max[i]!);
+              mean[i] = roundForChart(c.sum[i]! / c.count[i]!);
+            }
+          }
+        }
+        series[name] = { min, max, mean };
+      }
+      return { t, series };
+    },
+  };
+};
+
+/**
+ * May a roll-up point spanning `[start, start + periodMs)` be shown for these readable parts? Only when it lies
+ * wholly inside one part: an hour that began before the tier's window or ran past a campaign's end would show
+ * data the caller may not see. A part that reaches `now` is open-ended: nothing later exists yet.
+ */
+export const periodFits = (start: number, periodMs: number, parts: readonly TimeRange[], now: number): boolean =>
+  parts.some((part) => start >= part.from && (start + periodMs - 1 <= part.to || (part.to >= now && start <= part.to)));

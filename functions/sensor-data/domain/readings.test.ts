@@ -1,0 +1,133 @@
+import { DAY_MS, tierRow } from '../../../shared/sensor-data/tiers';
+import type { DataAccess } from '../../_shared/sensor-data/data-access';
+import type { StoredReading } from '../../_shared/sensor-data/readings-store';
+import { createReadings, type RollupColumns, tiersTable } from './readings';
+
+const HOUR = 3_600_000;
+const now = Date.UTC(2025, 5, 15, 12, 30);
+
+const accessOf = (overrides: Partial<DataAccess> = {}): DataAccess => ({
+  device: {
+    id: 'dev-1',
+    name: 'One',
+    productLine: 'sd1',
+    dataVisibility: 'public',
+    state: 'active',
+    measurementNames: ['pm2_5', 'widget'],
+    measurementUnits: { widget: 'wd' },
+  },
+  tier: tierRow('sd1', 'tier0'),
+  route: 'public',
+  permissioned: false,
+  windows: null,
+  ...overrides,
+});
+
+/** An in-memory readings store with the real one's order and range semantics. */
+const fakeReadings = (all: StoredReading[]) => ({
+  query: async (_id: string, q: { from: number; to: number; order?: 'asc' | 'desc'; limit: number }) => {
+    const inRange = all.filter((r) => r.timestamp >= q.from && r.timestamp <= q.to);
+    inRange.sort((a, b) => (q.order === 'asc' ? a.timestamp - b.timestamp : b.timestamp - a.timestamp));
+    return inRange.slice(0, q.limit);
+  },
+  scan: async function* (_id: string, q: { from: number; to: number }) {
+    yield all.filter((r) => r.timestamp >= q.from && r.timestamp <= q.to).sort((a, b) => a.timestamp - b.timestamp);
+  },
+});
+
+const minutes = (count: number, end = now) =>
+  Array.from({ length: count }, (_, i) => ({ timestamp: end - i * 60_000, values: { pm2_5: i } }));
+
+const make = (access: DataAccess, readings: StoredReading[], rollups: RollupColumns = { t: [], m: {} }) =>
+  createReadings({
+    dataAccess: { resolve: async () => access },
+    readings: fakeReadings(readings),
+    rollups: async () => rollups,
+    now: () => now,
+  });
+
+describe('readings.list', () => {
+  it('pages newest first by offset and limit, saying whether more follow', async () => {
+    const reads = make(accessOf(), minutes(7));
+    const first = await reads.list(undefined, 'dev-1', { limit: 3, offset: 0 });
+    expect(first.items.map((r) => r.values.pm2_5)).toEqual([0, 1, 2]);
+    expect(first.hasMore).toBe(true);
+    const last = await reads.list(undefined, 'dev-1', { limit: 3, offset: 6 });
+    expect(last.items.map((r) => r.values.pm2_5)).toEqual([6]);
+    expect(last.hasMore).toBe(false);
+    expect(last.tier).toEqual({ tier: 'tier0', name: 'Tier 0' });
+    expect(last.window).toEqual({ from: now - 7 * DAY_MS, to: now });
+  });
+
+  it('skips readings outside a campaign window without counting them', async () => {
+    const windows = [{ startsAt: now - 5 * 60_000, endsAt: now - 3 * 60_000 }];
+    const reads = make(accessOf({ route: 'campaign', permissioned: true, windows }), minutes(10));
+    const page = await reads.list(undefined, 'dev-1', { limit: 2, offset: 1 });
+    expect(page.items.map((r) => r.values.pm2_5)).toEqual([4, 5]);
+    expect(page.hasMore).toBe(false);
+  });
+
+  it('refuses a range before the window with the tier that unlocks it', async () => {
+    const reads = make(accessOf(), []);
+    await expect(reads.list(undefined, 'dev-1', { from: now - 20 * DAY_MS, limit: 5, offset: 0 })).rejects.toThrow(
+      /Tier 1 unlocks older data/,
+    );
+  });
+});
+
+describe('readings.series', () => {
+  it('buckets raw readings for a short range, with labels and units', async () => {
+    const reads = make(accessOf(), minutes(120));
+    const series = await reads.series(undefined, 'dev-1', { from: now - 2 * HOUR, to: now, width: 2 });
+    expect(series.resolution).toBe('minute');
+    expect(series.bucketMs).toBe(HOUR);
+    expect(series.series.pm2_5?.label).toBe('PM2.5');
+    expect(series.series.pm2_5?.unit).toBe('µg/m³');
+    const total = series.series.pm2_5!.max.filter((v) => v !== null);
+    expect(Math.max(...(total as number[]))).toBe(119);
+  });
+
+  it('takes hourly roll-ups for a long range, and only hours wholly inside the window', async () => {
+    const start = now - 30 * DAY_MS;
+    const firstHour = Math.floor(start / HOUR) * HOUR;
+    const rollups: RollupColumns = {
+      t: [firstHour, firstHour + HOUR],
+      m: { widget: { min: [1, 2], max: [3, 4], mean: [2, 3], count: [60, 60] } },
+    };
+    const reads = make(accessOf({ tier: tierRow('sd1', 'tier1') }), [], rollups);
+    const series = await reads.series(undefined, 'dev-1', { from: start, width: 800 });
+    expect(series.resolution).toBe('hour');
+    const seen = series.series.widget!.mean.filter((v) => v !== null);
+    // The hour that began before the window's start is left out.
+    expect(seen).toEqual([3]);
+    expect(series.series.widget!.unit).toBe('wd');
+  });
+});
+
+describe('readings.summary', () => {
+  it('says the windows of each purpose for this caller and what the next tier unlocks', async () => {
+    const summary = await make(accessOf(), []).summary(undefined, 'dev-1');
+    expect(summary.tier.name).toBe('Tier 0');
+    expect(summary.nextTier?.name).toBe('Tier 1');
+    expect(summary.nextTier?.features.historicalDataAccessDays).toBe(30);
+    expect(summary.windows.view).toEqual({ days: 7, from: now - 7 * DAY_MS });
+    expect(summary.windows.download).toEqual({ days: null, from: null });
+    expect(summary.measurements).toEqual([
+      { name: 'pm2_5', label: 'PM2.5', unit: 'µg/m³' },
+      { name: 'widget', label: 'widget', unit: 'wd' },
+    ]);
+  });
+
+  it("has no next tier on the line's highest tier", async () => {
+    const summary = await make(accessOf({ tier: tierRow('sd1', 'tier2') }), []).summary(undefined, 'dev-1');
+    expect(summary.nextTier).toBeUndefined();
+  });
+});
+
+describe('tiersTable', () => {
+  it('lists every product line with its tiers', () => {
+    const table = tiersTable();
+    expect(table.productLines.map((p) => p.productLine)).toEqual(['sd1', 'al30', 'al60', 'al80']);
+    expect(table.productLines[1]!.tiers.map((t) => t.name)).toEqual(['free', 'Tier 1', 'Tier 2', 'Tier 3']);
+  });
+});

@@ -1,0 +1,199 @@
+import type { Caller } from '../../../shared/auth/verify-token';
+import type { TimeRange } from '../../../shared/campaigns/window';
+import { PRODUCT_LINES } from '../../../shared/contracts/devices';
+import type {
+  DataSummary,
+  ReadingsPage,
+  Series,
+  TierInfo,
+  TiersTable,
+} from '../../../shared/contracts/sensor-data-readings';
+import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
+import { DAY_MS, TIERS, type TierRow } from '../../../shared/sensor-data/tiers';
+import {
+  type DataAccess,
+  type DataAccessModule,
+  type DataPurpose,
+  reachDays,
+  readableRanges,
+} from '../../_shared/sensor-data/data-access';
+import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
+import { bucketMsFor, createBuckets, periodFits, RESOLUTION_MS, resolutionFor } from './downsample';
+
+/** A resolution's roll-ups over a range, columnar (the chart-data objects the roll-up worker writes, merged). */
+export interface RollupColumns {
+  t: number[];
+  m: Record<
+    string,
+    { min: (number | null)[]; max: (number | null)[]; mean: (number | null)[]; count: (number | null)[] }
+  >;
+}
+
+/** Reads the hourly or daily roll-ups that overlap `[from, to]`. */
+export type RollupReader = (
+  deviceId: string,
+  resolution: 'hour' | 'day',
+  from: number,
+  to: number,
+) => Promise<RollupColumns>;
+
+export interface ReadingsDeps {
+  dataAccess: Pick<DataAccessModule, 'resolve'>;
+  readings: Pick<ReadingsStore, 'query' | 'scan'>;
+  rollups: RollupReader;
+  now: () => number;
+}
+
+const tierInfo = (row: TierRow): TierInfo => ({
+  tier: row.tier,
+  name: row.name,
+  features: row.features,
+  chosen: row.chosen,
+});
+
+/** The newest readings of each readable part, newest part first, until `wanted` are found. */
+const newestFirst = async (
+  readings: ReadingsDeps['readings'],
+  deviceId: string,
+  parts: readonly TimeRange[],
+  wanted: number,
+): Promise<StoredReading[]> => {
+  const found: StoredReading[] = [];
+  for (const part of [...parts].reverse()) {
+    if (found.length >= wanted) break;
+    found.push(...(await readings.query(deviceId, { ...part, order: 'desc', limit: wanted - found.length })));
+  }
+  return found;
+};
+
+/**
+ * The reads of a device's data (docs/sensor-data.md, "Reads and charts"): pages of readings, chart series and
+ * what the caller may see, each through the one data-access module, so the tier's and a campaign's windows
+ * apply alike everywhere.
+ */
+export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsDeps) => {
+  const windowOf = (access: DataAccess, purpose: DataPurpose, at: number) => {
+    const days = reachDays(access, purpose);
+    return { days, from: days === null ? null : Math.max(0, at - days * DAY_MS) };
+  };
+
+  return {
+    /** Spec §9 paging: offset and limit count only readings inside the readable parts (the rest are skipped). */
+    list: async (
+      caller: Caller | undefined,
+      deviceId: string,
+      query: { from?: number; to?: number; limit: number; offset: number },
+    ): Promise<ReadingsPage> => {
+      const at = now();
+      const access = await dataAccess.resolve(caller, deviceId);
+      const { range, parts } = readableRanges(access, 'view', query, at);
+      // One more than the page says whether there is a next one.
+      const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1);
+      return {
+        items: found.slice(query.offset, query.offset + query.limit),
+        limit: query.limit,
+        offset: query.offset,
+        hasMore: found.length > query.offset + query.limit,
+        window: { from: range.from, to: Math.max(range.from, range.to) },
+        tier: { tier: access.tier.tier, name: access.tier.name },
+      };
+    },
+
+    /**
+     * Min, max and mean per bucket of about a pixel. Short ranges bucket the raw readings; long ones the hourly
+     * or daily roll-ups, of which only periods wholly inside a readable part count (periodFits).
+     */
+    series: async (
+      caller: Caller | undefined,
+      deviceId: string,
+      query: { from?: number; to?: number; width: number; measurements?: string[] },
+    ): Promise<Series> => {
+      const at = now();
+      const access = await dataAccess.resolve(caller, deviceId);
+      const { range, parts } = readableRanges(access, 'view', query, at);
+      const to = Math.max(range.from, range.to);
+      const resolution = resolutionFor({ from: range.from, to });
+      const bucketMs = bucketMsFor({ from: range.from, to }, query.width, resolution);
+      const buckets = createBuckets({ from: range.from, to }, bucketMs);
+      const wanted = query.measurements ? new Set(query.measurements) : undefined;
+
+      if (resolution === 'minute') {
+        for (const part of parts) {
+          for await (const chunk of readings.scan(deviceId, part)) {
+            for (const reading of chunk) {
+              for (const [name, value] of Object.entries(reading.values)) {
+                if (!wanted || wanted.has(name)) buckets.add(reading.timestamp, name, value, value, value);
+              }
+            }
+          }
+        }
+      } else if (parts.length) {
+        const periodMs = RESOLUTION_MS[resolution];
+        const columns = await rollups(deviceId, resolution, parts[0]!.from, parts[parts.length - 1]!.to);
+        const fits = columns.t.map((start) => periodFits(start, periodMs, parts, at));
+        for (const [name, column] of Object.entries(columns.m)) {
+          if (wanted && !wanted.has(name)) continue;
+          columns.t.forEach((start, i) => {
+            const mean = column.mean[i];
+            if (!fits[i] || mean === null || mean === undefined) return;
+            buckets.add(start, name, column.min[i] ?? mean, column.max[i] ?? mean, mean, column.count[i] ?? 1);
+          });
+        }
+      }
+
+      const { t, series } = buckets.result(query.measurements);
+      const declared = access.device.measurementUnits;
+      return {
+        deviceId,
+        from: range.from,
+        to,
+        resolution,
+        bucketMs,
+        t,
+        series: Object.fromEntries(
+          Object.entries(series).map(([name, columns]) => {
+            const unit = unitOf(name, declared);
+            return [name, { label: labelOf(name), ...(unit ? { unit } : {}), ...columns }];
+          }),
+        ),
+      };
+    },
+
+    /** What the caller may see of the device's data, and what the next tier would add. */
+    summary: async (caller: Caller | undefined, deviceId: string): Promise<DataSummary> => {
+      const at = now();
+      const access = await dataAccess.resolve(caller, deviceId);
+      const { device, tier } = access;
+      const line = TIERS[device.productLine];
+      const next = line[line.findIndex((row) => row.tier === tier.tier) + 1];
+      return {
+        deviceId,
+        productLine: device.productLine,
+        tier: tierInfo(tier),
+        ...(next ? { nextTier: tierInfo(next) } : {}),
+        route: access.route,
+        windows: {
+          view: windowOf(access, 'view', at),
+          download: windowOf(access, 'download', at),
+          api: windowOf(access, 'api', at),
+        },
+        ...(access.windows ? { campaignWindows: access.windows.map((w) => ({ ...w })) } : {}),
+        measurements: (device.measurementNames ?? []).map((name) => {
+          const unit = unitOf(name, device.measurementUnits);
+          return { name, label: labelOf(name), ...(unit ? { unit } : {}) };
+        }),
+        ...(device.lastSeen ? { lastSeen: device.lastSeen } : {}),
+      };
+    },
+  };
+};
+
+export type Readings = ReturnType<typeof createReadings>;
+
+/** Spec §9's tiers table, as the pricing and info displays show it. */
+export const tiersTable = (): TiersTable => ({
+  productLines: PRODUCT_LINES.map((productLine) => ({
+    productLine,
+    tiers: TIERS[productLine].map(tierInfo),
+  })),
+});
