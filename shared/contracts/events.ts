@@ -34,7 +34,28 @@ export const RoleChanged = z.object({
 });
 export type RoleChanged = z.infer<typeof RoleChanged>;
 
-export const DomainEvent = z.discriminatedUnion('kind', [RelationChanged, RoleChanged]);
+/**
+ * A device's public-API use crossed 70, 90 or 100 % of its month's quota (docs/sensor-data.md, "Public API"):
+ * sent once per threshold and month; the notifications worker tells the key's owner (and may re-read the device's
+ * owners). Also kept on the usage item, where the usage page shows it.
+ */
+export const ApiQuotaCrossed = z.object({
+  kind: z.literal('api.quota'),
+  /** `{deviceId}#{YYYY-MM}#{threshold}`: one per threshold and month, so consumers de-duplicate on it. */
+  eventId: z.string(),
+  deviceId: z.string(),
+  /** `YYYY-MM`, UTC. */
+  month: z.string(),
+  threshold: z.union([z.literal(70), z.literal(90), z.literal(100)]),
+  used: z.number().int(),
+  limit: z.number().int(),
+  /** The key owner whose request crossed the threshold (the person to notify), named as every event's actor. */
+  actorId: z.string(),
+  at: EpochMillis,
+});
+export type ApiQuotaCrossed = z.infer<typeof ApiQuotaCrossed>;
+
+export const DomainEvent = z.discriminatedUnion('kind', [RelationChanged, RoleChanged, ApiQuotaCrossed]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
 /** Spec §6: these relation changes notify the affected users or organization managers. */

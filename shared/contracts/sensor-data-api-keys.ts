@@ -1,4 +1,146 @@
-import type { Routes } from './define-route';
+import { z } from 'zod';
+import { SafeText } from '../text/sanitize';
+import { EpochMillis } from './common';
+import { apiKey, defineRoute, type Routes, signedIn } from './define-route';
+import { DeviceId } from './devices';
 
-/** The sensor-data area's api-keys routes (docs/sensor-data.md); composed into the area in sensor-data.ts. */
-export const apiKeysRoutes = {} satisfies Routes;
+/**
+ * The public API (docs/sensor-data.md, "Public API"): a person's API keys, the versioned read routes a key calls
+ * (metered per device and calendar month against the tier's apiMaxRequests), and the usage they show.
+ */
+
+export const ApiKeyId = z
+  .string()
+  .trim()
+  .min(1, 'Key id cannot be empty')
+  .max(64, 'Key id is at most 64 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Key id may contain only letters, digits, _ and -');
+
+/** A key as listed: never its secret. */
+export const ApiKey = z.object({
+  keyId: z.string(),
+  name: z.string(),
+  created: EpochMillis,
+  /** Recorded at most once a minute. */
+  lastUsed: EpochMillis.optional(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+/** Answered once, when the key is made: send `key` (`ak_{keyId}.{secret}`) as the X-Api-Key header. */
+export const NewApiKey = ApiKey.extend({ key: z.string() });
+export type NewApiKey = z.infer<typeof NewApiKey>;
+
+/** The quota thresholds (percent of apiMaxRequests) whose crossing is recorded once a month. */
+export const QUOTA_THRESHOLDS = [70, 90, 100] as const;
+export const QuotaThreshold = z.union([z.literal(70), z.literal(90), z.literal(100)]);
+export type QuotaThreshold = z.infer<typeof QuotaThreshold>;
+
+export const QuotaWarning = z.object({ threshold: QuotaThreshold, used: z.number().int(), at: EpochMillis });
+export type QuotaWarning = z.infer<typeof QuotaWarning>;
+
+/** A device's public-API use in one calendar month (UTC). */
+export const ApiUsage = z.object({
+  deviceId: z.string(),
+  deviceName: z.string().optional(),
+  /** `YYYY-MM`, UTC. */
+  month: z.string(),
+  used: z.number().int().nonnegative(),
+  /** The tier's apiMaxRequests now (0 without API access). */
+  limit: z.number().int().nonnegative(),
+  remaining: z.number().int().nonnegative(),
+  /** When the count starts again: the first of next month, 00:00 UTC. */
+  resetsAt: EpochMillis,
+  tier: z.string(),
+  apiAccess: z.boolean(),
+  warnings: z.array(QuotaWarning),
+});
+export type ApiUsage = z.infer<typeof ApiUsage>;
+
+export const ApiReading = z.object({ timestamp: EpochMillis, values: z.record(z.string(), z.number()) });
+
+/** The public API's page size and reach: larger pages than the app's, since scripts read in bulk. */
+export const API_DEFAULT_LIMIT = 50;
+export const API_MAX_LIMIT = 1000;
+export const API_MAX_OFFSET = 100_000;
+
+const IdParams = z.object({ id: DeviceId });
+
+export const apiKeysRoutes = {
+  createApiKey: defineRoute({
+    method: 'POST',
+    path: '/api-keys',
+    access: signedIn,
+    summary:
+      'Make a public API key that acts as you (your relations only, never staff powers); answered once, stored hashed.',
+    body: z.object({ name: SafeText('Name', 60) }),
+    response: NewApiKey,
+    status: 201,
+  }),
+  listApiKeys: defineRoute({
+    method: 'GET',
+    path: '/api-keys',
+    access: signedIn,
+    summary: 'Your API keys: names and times, never secrets.',
+    response: z.object({ items: z.array(ApiKey) }),
+  }),
+  revokeApiKey: defineRoute({
+    method: 'DELETE',
+    path: '/api-keys/{keyId}',
+    access: signedIn,
+    summary: 'Revoke one of your API keys (staff: anyone’s). Requests with it are refused at once.',
+    params: z.object({ keyId: ApiKeyId }),
+    response: z.void(),
+  }),
+  apiReadings: defineRoute({
+    method: 'GET',
+    path: '/v1/devices/{id}/readings',
+    access: apiKey,
+    summary:
+      "Public API: a device's readings in [from, to] (epoch ms; default the tier's whole API window), newest first, " +
+      'paged by limit and offset. Metered per device and month; answers carry x-ratelimit-* headers.',
+    params: IdParams,
+    query: z.object({
+      from: z.coerce.number({ error: 'from must be epoch milliseconds' }).int().nonnegative().optional(),
+      to: z.coerce.number({ error: 'to must be epoch milliseconds' }).int().nonnegative().optional(),
+      limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(API_DEFAULT_LIMIT),
+      offset: z.coerce.number().int().min(0).max(API_MAX_OFFSET).default(0),
+    }),
+    response: z.object({
+      deviceId: z.string(),
+      from: EpochMillis,
+      to: EpochMillis,
+      limit: z.number().int(),
+      offset: z.number().int(),
+      /** Units of the measurements in this page (catalogue units, else the device's declared ones). */
+      units: z.record(z.string(), z.string()),
+      items: z.array(ApiReading),
+    }),
+  }),
+  deviceApiUsage: defineRoute({
+    method: 'GET',
+    path: '/devices/{id}/api-usage',
+    access: signedIn,
+    summary:
+      "This month's public-API use of a device (anyone who may view its data, as its reads), with the quota warnings.",
+    params: IdParams,
+    response: ApiUsage,
+  }),
+  myApiUsage: defineRoute({
+    method: 'GET',
+    path: '/api-usage',
+    access: signedIn,
+    summary: "This month's use of every device you called with your keys.",
+    response: z.object({ month: z.string(), items: z.array(ApiUsage) }),
+  }),
+} satisfies Routes;
+
+/**
+ * The public API's messages (kept beside its contract, which this part owns; shared/messages.ts holds the rest).
+ */
+export const API_MESSAGES = {
+  apiKeyLimit: (max: number) => `You hold the most API keys allowed (${max}): revoke one first`,
+  apiKeyNotFound: (keyId: string) => `API key not found: ${keyId}`,
+  quotaExceeded: (limit: number, month: string, resetsAt: number) =>
+    `The API quota of this device (${limit} requests in ${month}) is used up; it resets at ${new Date(resetsAt).toISOString()}`,
+  rangeReversed: 'from must not be after to',
+};

@@ -1,4 +1,37 @@
 import type { RouteFixture } from './authz-fixtures';
+import { freshUser } from './people';
+import { freshDevice, setTier } from './sensor-data';
+import { apiAs } from './stack';
+
+/** A key of a fresh person (never a demo account's: a person holds at most 10 keys, and runs would pile them up). */
+const freshKey = async (token?: string) => {
+  const owner = token ?? (await freshUser({ prefix: 'authz-key' })).token;
+  return apiAs('sensor-data', owner).createApiKey({ body: { name: 'authz' } });
+};
+
+/** A public Tier 1 sd1 device: every key and every signed-in person may read it and its usage. */
+const publicApiDevice = async () => {
+  const device = await freshDevice({ productLine: 'sd1', visibility: 'public' });
+  await setTier(device.id, 'tier1');
+  return device.id;
+};
 
 /** The authorization matrix's fixtures for the sensor-data-api-keys routes (merged in authz-fixtures.ts). */
-export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {};
+export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {
+  // Twins: each call makes a key for a fresh account with the caller's groups, not for the demo account.
+  createApiKey: { twin: true, prepare: async () => ({ body: { name: 'authz key' } }) },
+  listApiKeys: { prepare: async () => ({}) },
+  revokeApiKey: {
+    twin: true,
+    // Without a twin (a guest, a forged token) the call is refused before the key is looked at.
+    prepare: async ({ self }) => ({ params: { keyId: self ? (await freshKey(self.token)).keyId : 'authzNoKey0' } }),
+    owned: async ({ self }) => ({ params: { keyId: (await freshKey(self!.token)).keyId } }),
+    foreign: async () => ({ params: { keyId: (await freshKey()).keyId } }),
+  },
+  apiReadings: {
+    prepare: async () => ({ params: { id: await publicApiDevice() }, query: { limit: 5 } }),
+    credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
+  },
+  deviceApiUsage: { prepare: async () => ({ params: { id: await publicApiDevice() } }) },
+  myApiUsage: { prepare: async () => ({}) },
+};

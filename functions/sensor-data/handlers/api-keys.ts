@@ -2,4 +2,12 @@ import type { apiKeysRoutes } from '../../../shared/contracts/sensor-data-api-ke
 import type { PartHandlers } from '../../_shared/http/http-area';
 import type { SensorDataDeps } from '../deps';
 
-export const apiKeysHandlers: PartHandlers<typeof apiKeysRoutes, SensorDataDeps> = {};
+export const apiKeysHandlers: PartHandlers<typeof apiKeysRoutes, SensorDataDeps> = {
+  createApiKey: ({ caller, body }, { apiKeys }) => apiKeys.create(caller, body.name),
+  listApiKeys: ({ caller }, { apiKeys }) => apiKeys.list(caller),
+  revokeApiKey: ({ caller, params }, { apiKeys }) => apiKeys.revoke(caller, params.keyId),
+  apiReadings: ({ caller, apiKey, params, query, setHeader }, { publicApi }) =>
+    publicApi.readings(caller, apiKey, params.id, query, setHeader),
+  deviceApiUsage: ({ caller, params }, { publicApi }) => publicApi.deviceUsage(caller, params.id),
+  myApiUsage: ({ caller }, { publicApi }) => publicApi.myUsage(caller),
+};

@@ -1,4 +1,28 @@
+import { newSecret } from '../../_shared/devices/credential-token';
 import type { CommonDeps } from '../deps';
+import { newKeyId } from '../domain/api-key-token';
+import { createApiKeys } from '../domain/api-keys';
+import { createPublicApi } from '../domain/api-public';
+import { createApiQuota } from '../domain/api-quota';
+import { createApiKeyStore } from '../store/api-key-store';
+import { createApiUsageStore } from '../store/api-usage-store';
 
 /** The api-keys part's dependencies, built from the area's common ones. */
-export const createApiKeysDeps = (_common: CommonDeps) => ({});
+export const createApiKeysDeps = (common: CommonDeps) => {
+  const usage = createApiUsageStore({ db: common.db, tableName: common.env.apiUsageTable });
+  return {
+    apiKeys: createApiKeys({
+      store: createApiKeyStore({ db: common.db, tableName: common.env.apiKeysTable }),
+      now: common.now,
+      newKeyId,
+      newSecret,
+    }),
+    publicApi: createPublicApi({
+      dataAccess: common.dataAccess,
+      readings: common.readings,
+      quota: createApiQuota({ usage, events: common.events, now: common.now }),
+      usage,
+      now: common.now,
+    }),
+  };
+};

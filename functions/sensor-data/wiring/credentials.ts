@@ -1,5 +1,23 @@
+import { getDocumentClient } from '../../_shared/clients';
+import { newSecret } from '../../_shared/devices/credential-token';
 import type { CredentialAuthenticators } from '../../_shared/http/http-area';
 import type { SensorDataEnv } from '../deps';
+import { newKeyId } from '../domain/api-key-token';
+import { createApiKeys } from '../domain/api-keys';
+import { createApiKeyStore } from '../store/api-key-store';
 
-/** The public API's key authenticator (the api-keys part fills it in). */
-export const sensorDataCredentials = (_env: SensorDataEnv): CredentialAuthenticators => ({});
+/**
+ * The public API's key authenticator: the key's owner as a caller without groups (functions/sensor-data/domain/
+ * api-keys.ts says why); the chain then applies the owner's session (a disabled owner's keys stop working).
+ */
+export const sensorDataCredentials = (env: SensorDataEnv): CredentialAuthenticators => ({
+  apiKey: () => {
+    const keys = createApiKeys({
+      store: createApiKeyStore({ db: getDocumentClient(), tableName: env.apiKeysTable }),
+      now: Date.now,
+      newKeyId,
+      newSecret,
+    });
+    return keys.authenticate;
+  },
+});

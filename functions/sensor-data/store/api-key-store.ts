@@ -1,0 +1,82 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../../_shared/dynamodb';
+
+/** A key as stored: its owner (the person it acts as) and the secret's hash, never the secret. */
+export interface StoredApiKey {
+  keyId: string;
+  ownerId: string;
+  /** The owner's username and e-mail when the key was made: the caller a request with the key runs as. */
+  ownerUsername: string;
+  ownerEmail?: string;
+  name: string;
+  created: number;
+  lastUsed?: number;
+  secretHash: string;
+}
+
+/** The API keys table (API_KEYS_TABLE): one row per key, a person's keys by the byOwner index. */
+export const createApiKeyStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  put: async (key: StoredApiKey): Promise<void> => {
+    await db.send(
+      new PutCommand({ TableName: tableName, Item: key, ConditionExpression: 'attribute_not_exists(keyId)' }),
+    );
+  },
+
+  get: async (keyId: string): Promise<StoredApiKey | undefined> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { keyId }, ConsistentRead: true }));
+    return Item as StoredApiKey | undefined;
+  },
+
+  /** Every key of the owner, oldest first (a person holds at most a handful, see MAX_API_KEYS_PER_USER). */
+  listByOwner: async (ownerId: string): Promise<StoredApiKey[]> => {
+    const items: StoredApiKey[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'byOwner',
+          KeyConditionExpression: 'ownerId = :ownerId',
+          ExpressionAttributeValues: { ':ownerId': ownerId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...((result.Items ?? []) as StoredApiKey[]));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  },
+
+  /** @returns the removed key, or undefined when there was none of that id */
+  remove: async (keyId: string): Promise<StoredApiKey | undefined> => {
+    const result = await db.send(new DeleteCommand({ TableName: tableName, Key: { keyId }, ReturnValues: 'ALL_OLD' }));
+    return result.Attributes as StoredApiKey | undefined;
+  },
+
+  /** Writes lastUsed unless it was written within `resolutionMs` (or the key is gone). */
+  touch: async (keyId: string, at: number, resolutionMs: number): Promise<void> => {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { keyId },
+          UpdateExpression: 'SET lastUsed = :at',
+          ConditionExpression: 'attribute_exists(keyId) AND (attribute_not_exists(lastUsed) OR lastUsed < :stale)',
+          ExpressionAttributeValues: { ':at': at, ':stale': at - resolutionMs },
+        }),
+      );
+    } catch (error) {
+      // Recorded within the resolution, or revoked since the read: neither changes the answer.
+      if (!isConditionFailure(error)) throw error;
+    }
+  },
+});
+
+export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;

@@ -1,0 +1,149 @@
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
+import { isConditionFailure } from '../../_shared/dynamodb';
+
+/**
+ * The API usage table (API_USAGE_TABLE). A device's month is one item, `pk` = `{deviceId}#{YYYY-MM}`: the count,
+ * the key owners who called (so each owner's month can list the devices), and one attribute per recorded quota
+ * warning (`warning70`, `warning90`, `warning100`, each `{used, at}`). A person's month is the item
+ * `owner#{ownerId}#{YYYY-MM}` with the devices they called. Items expire a year after their month.
+ */
+
+export interface DeviceMonth {
+  used: number;
+  warnings: QuotaWarning[];
+}
+
+const warningAttribute = (threshold: QuotaThreshold) => `warning${threshold}`;
+
+const warningsOf = (item: Record<string, unknown> | undefined): QuotaWarning[] =>
+  ([70, 90, 100] as const)
+    .map((threshold) => {
+      const stored = item?.[warningAttribute(threshold)] as { used: number; at: number } | undefined;
+      return stored ? { threshold, used: stored.used, at: stored.at } : undefined;
+    })
+    .filter((warning): warning is QuotaWarning => warning !== undefined);
+
+const devicePk = (deviceId: string, month: string) => `${deviceId}#${month}`;
+const ownerPk = (ownerId: string, month: string) => `owner#${ownerId}#${month}`;
+
+export type CountResult =
+  | { counted: true; used: number; recorded: QuotaThreshold[]; newOwner: boolean }
+  | { counted: false };
+
+export const createApiUsageStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  /**
+   * Counts one request unless the month already holds `limit`: a refused request is not counted, so `used` never
+   * passes the limit. ALL_OLD (rather than UPDATED_NEW) also answers which warnings were recorded and whether this
+   * owner had called before, so a request below the thresholds costs one write. The ADD is atomic: concurrent
+   * requests each see their own `used`.
+   */
+  count: async (input: {
+    deviceId: string;
+    month: string;
+    ownerId: string;
+    limit: number;
+    expiresAt: number;
+  }): Promise<CountResult> => {
+    try {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: devicePk(input.deviceId, input.month) },
+          UpdateExpression:
+            'ADD #count :one, keyOwners :owner SET deviceId = :deviceId, #month = :month, expiresAt = :exp',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          ExpressionAttributeNames: { '#count': 'count', '#month': 'month' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':owner': new Set([input.ownerId]),
+            ':deviceId': input.deviceId,
+            ':month': input.month,
+            ':exp': input.expiresAt,
+            ':limit': input.limit,
+          },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const owners = Attributes?.keyOwners as Set<string> | undefined;
+      return {
+        counted: true,
+        used: ((Attributes?.count as number | undefined) ?? 0) + 1,
+        recorded: warningsOf(Attributes).map((w) => w.threshold),
+        newOwner: !owners?.has(input.ownerId),
+      };
+    } catch (error) {
+      if (isConditionFailure(error)) return { counted: false };
+      throw error;
+    }
+  },
+
+  /**
+   * Records a threshold's warning unless it is recorded: of concurrent requests crossing it, exactly one gets
+   * true (and sends the event).
+   */
+  recordWarning: async (deviceId: string, month: string, warning: QuotaWarning): Promise<boolean> => {
+    const name = warningAttribute(warning.threshold);
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: devicePk(deviceId, month) },
+          UpdateExpression: 'SET #w = :w',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#w)',
+          ExpressionAttributeNames: { '#w': name },
+          ExpressionAttributeValues: { ':w': { used: warning.used, at: warning.at } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /** Takes a warning back (its event could not be sent), so a later request records and sends it again. */
+  forgetWarning: async (deviceId: string, month: string, threshold: QuotaThreshold): Promise<void> => {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: devicePk(deviceId, month) },
+        UpdateExpression: 'REMOVE #w',
+        ExpressionAttributeNames: { '#w': warningAttribute(threshold) },
+      }),
+    );
+  },
+
+  deviceMonth: async (deviceId: string, month: string): Promise<DeviceMonth> => {
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: { pk: devicePk(deviceId, month) }, ConsistentRead: true }),
+    );
+    return { used: (Item?.count as number | undefined) ?? 0, warnings: warningsOf(Item) };
+  },
+
+  addOwnerDevice: async (ownerId: string, month: string, deviceId: string, expiresAt: number): Promise<void> => {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: ownerPk(ownerId, month) },
+        UpdateExpression: 'ADD deviceIds :device SET ownerId = :ownerId, #month = :month, expiresAt = :exp',
+        ExpressionAttributeNames: { '#month': 'month' },
+        ExpressionAttributeValues: {
+          ':device': new Set([deviceId]),
+          ':ownerId': ownerId,
+          ':month': month,
+          ':exp': expiresAt,
+        },
+      }),
+    );
+  },
+
+  ownerDevices: async (ownerId: string, month: string): Promise<string[]> => {
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: { pk: ownerPk(ownerId, month) }, ConsistentRead: true }),
+    );
+    return [...((Item?.deviceIds as Set<string> | undefined) ?? [])].sort();
+  },
+});
+
+export type ApiUsageStore = ReturnType<typeof createApiUsageStore>;
