@@ -83,7 +83,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     // The user record's subscriptionId is looked up by e-mail (spec §3).
     billing: true,
   },
-  api: { tables: [] },
+  // POST /api/aws getSignedS3Url: reads an export's record or a device's access before signing a GET.
+  api: {
+    tables: [],
+    readTables: ['exports', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns'],
+    buckets: ['exports', 'chartData'],
+  },
 };
 
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */

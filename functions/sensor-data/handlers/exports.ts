@@ -2,4 +2,8 @@ import type { exportsRoutes } from '../../../shared/contracts/sensor-data-export
 import type { PartHandlers } from '../../_shared/http/http-area';
 import type { SensorDataDeps } from '../deps';
 
-export const exportsHandlers: PartHandlers<typeof exportsRoutes, SensorDataDeps> = {};
+export const exportsHandlers: PartHandlers<typeof exportsRoutes, SensorDataDeps> = {
+  createExport: ({ caller, params, body }, { downloads }) => downloads.create(caller, params.id, body),
+  getExport: ({ caller, params }, { downloads }) => downloads.get(caller, params.exportId),
+  listMyExports: ({ caller, query }, { downloads }) => downloads.listMine(caller, query),
+};

@@ -1,4 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { QUEUES } from '../../../infra/definitions/storage';
 import type { CommonDeps } from '../deps';
+import { createExportJob } from '../domain/export-job';
+import { createExports } from '../domain/exports';
+import { createExportFiles } from '../store/export-files';
+import { createExportStore } from '../store/export-store';
+
+/** 24 random bytes: for a guest's export the id is the only proof of ownership, so it must not be guessable. */
+export const newExportId = () => `exp_${randomBytes(24).toString('base64url')}`;
 
 /** The exports part's dependencies, built from the area's common ones. */
-export const createExportsDeps = (_common: CommonDeps) => ({});
+export const createExportsDeps = (common: CommonDeps) => {
+  const store = createExportStore({ db: common.db, tableName: common.env.exportsTable });
+  return {
+    downloads: createExports({
+      store,
+      dataAccess: common.dataAccess,
+      work: common.work,
+      bucket: common.env.exportsBucket,
+      now: common.now,
+      newId: newExportId,
+    }),
+    downloadJob: createExportJob({
+      store,
+      files: createExportFiles({ s3: common.s3, bucket: common.env.exportsBucket }),
+      readings: common.readings,
+      readDevice: common.dataAccess.readDevice,
+      now: common.now,
+      maxAttempts: QUEUES.sensorData.maxReceiveCount,
+    }),
+  };
+};

@@ -1,0 +1,131 @@
+import type { Caller } from '../../../shared/auth/verify-token';
+import { tierRow } from '../../../shared/sensor-data/tiers';
+import { Forbidden } from '../../_shared/errors';
+import type { ExportRecord } from '../../sensor-data/store/export-store';
+import { createSignedUrls, SIGNED_URL_SECONDS } from './signed-urls';
+
+const NOW = Date.UTC(2026, 5, 1);
+const person = (sub: string, groups: string[] = []): Caller =>
+  ({ sub, username: sub, groups, tokenUse: 'access', issuedAt: 0, authTime: 0 }) as Caller;
+
+const exportRecord = (overrides: Partial<ExportRecord>): ExportRecord => ({
+  id: 'exp_bbbbbbbbbbbbbbbbbbbbbbbb',
+  ownerId: 'alice',
+  deviceId: 'dev-1',
+  deviceName: 'D',
+  format: 'csv',
+  from: NOW - 1000,
+  to: NOW,
+  parts: [],
+  window: 'permissioned',
+  status: 'done',
+  progress: 100,
+  rows: 1,
+  bytes: 10,
+  key: 'exports/dev-1/exp_bbbbbbbbbbbbbbbbbbbbbbbb.csv',
+  attempts: 1,
+  created: NOW,
+  updated: NOW,
+  expiresAt: NOW / 1000 + 3600,
+  ...overrides,
+});
+
+const setup = (records: ExportRecord[]) => {
+  const signed: { bucket: string; key: string; seconds: number; fileName?: string }[] = [];
+  const urls = createSignedUrls({
+    buckets: { exports: 'sensor-data-local-exports', chartData: 'sensor-data-api-dev-chartdata' },
+    exports: { get: async (id) => records.find((r) => r.id === id) },
+    dataAccess: {
+      resolve: async (caller, deviceId) => {
+        if (deviceId !== 'dev-public' && caller?.sub !== 'alice') throw new Forbidden();
+        return {
+          device: { id: deviceId, name: 'D', productLine: 'sd1', dataVisibility: 'public', state: 'active' },
+          tier: tierRow('sd1', undefined),
+          route: 'public',
+          permissioned: false,
+          windows: null,
+        };
+      },
+    },
+    presign: async (bucket, key, seconds, fileName) => {
+      signed.push({ bucket, key, seconds, ...(fileName ? { fileName } : {}) });
+      return `https://s3.example/${bucket}/${key}`;
+    },
+    now: () => NOW,
+  });
+  return { urls, signed };
+};
+
+const reject = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: { status: number }) => error.status,
+  );
+
+describe('getSignedS3Url', () => {
+  it("signs an export file for its creator and for staff, five minutes, under the export's file name", async () => {
+    const record = exportRecord({});
+    const { urls, signed } = setup([record]);
+    const answer = await urls.getSignedS3Url(person('alice'), { bucket: 'sensor-data-local-exports', key: record.key });
+    expect(answer).toEqual({ url: expect.stringContaining(record.key), expiresAt: NOW + SIGNED_URL_SECONDS * 1000 });
+    await urls.getSignedS3Url(person('boss', ['Employees']), { bucket: 'exports', key: record.key });
+    expect(signed).toHaveLength(2);
+    expect(signed[0]).toMatchObject({ seconds: 300, fileName: expect.stringMatching(/^dev-1_.*\.csv$/) });
+  });
+
+  it("refuses someone else's export as not found, and an unfinished or expired one", async () => {
+    const done = exportRecord({});
+    const running = exportRecord({
+      id: 'exp_cccccccccccccccccccccccc',
+      key: 'exports/dev-1/exp_cccccccccccccccccccccccc.csv',
+      status: 'running',
+    });
+    const old = exportRecord({
+      id: 'exp_dddddddddddddddddddddddd',
+      key: 'exports/dev-1/exp_dddddddddddddddddddddddd.csv',
+      expiresAt: NOW / 1000 - 1,
+    });
+    const { urls } = setup([done, running, old]);
+    expect(await reject(urls.getSignedS3Url(person('bob'), { bucket: 'exports', key: done.key }))).toBe(404);
+    expect(await reject(urls.getSignedS3Url(undefined, { bucket: 'exports', key: done.key }))).toBe(404);
+    expect(await reject(urls.getSignedS3Url(person('alice'), { bucket: 'exports', key: running.key }))).toBe(409);
+    expect(await reject(urls.getSignedS3Url(person('alice'), { bucket: 'exports', key: old.key }))).toBe(404);
+    // The record's own key only: the same id under another device is no file of it.
+    expect(
+      await reject(
+        urls.getSignedS3Url(person('alice'), { bucket: 'exports', key: done.key.replace('dev-1', 'dev-2') }),
+      ),
+    ).toBe(404);
+  });
+
+  it("lets whoever holds a guest export's id fetch it", async () => {
+    const record = exportRecord({ ownerId: undefined });
+    const { urls } = setup([record]);
+    await expect(urls.getSignedS3Url(undefined, { bucket: 'exports', key: record.key })).resolves.toHaveProperty('url');
+  });
+
+  it('signs chart data for whoever may view the device, and refuses other buckets, keys and dot segments', async () => {
+    const { urls, signed } = setup([]);
+    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/day/2026-06-01.json' });
+    expect(signed[0]).toEqual({
+      bucket: 'sensor-data-api-dev-chartdata',
+      key: 'charts/dev-public/day/2026-06-01.json',
+      seconds: 300,
+    });
+    expect(await reject(urls.getSignedS3Url(person('bob'), { bucket: 'chartData', key: 'charts/dev-9/x.json' }))).toBe(
+      403,
+    );
+    expect(
+      await reject(urls.getSignedS3Url(person('alice'), { bucket: 'organizations-local-logofiles', key: 'a' })),
+    ).toBe(403);
+    expect(await reject(urls.getSignedS3Url(person('alice'), { bucket: 'chartData', key: 'other/dev-public/x' }))).toBe(
+      400,
+    );
+    expect(
+      await reject(urls.getSignedS3Url(person('alice'), { bucket: 'exports', key: 'exports/dev-1/notes.txt' })),
+    ).toBe(400);
+    expect(
+      await reject(urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/../../exports/x' })),
+    ).toBe(400);
+  });
+});

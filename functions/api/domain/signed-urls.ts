@@ -1,0 +1,81 @@
+import type { Caller } from '../../../shared/auth/verify-token';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
+import { type DataAccessModule, windowStart } from '../../_shared/sensor-data/data-access';
+import {
+  EXPORT_MESSAGES,
+  exportFileName,
+  isLive,
+  mayReadExport,
+  parseExportKey,
+} from '../../sensor-data/domain/exports';
+import type { ExportRecord } from '../../sensor-data/store/export-store';
+
+/** Spec §7 does not say; long enough to start a download, short enough that a leaked link soon dies. */
+export const SIGNED_URL_SECONDS = 5 * 60;
+
+export const SIGNED_URL_MESSAGES = {
+  bucketRefused: (bucket: string) =>
+    `Signed URLs are given only for the exports and chart-data buckets, not for "${bucket}"`,
+  exportKey: 'An export key looks like exports/{deviceId}/{exportId}.csv (or .json)',
+  chartKey: 'A chart-data key looks like charts/{deviceId}/…',
+  dotSegment: 'A key may not contain empty, "." or ".." segments',
+  notFinished: (id: string, status: string, progress: number) =>
+    `Export ${id} is not finished yet (${status}, ${progress} %)`,
+};
+
+const CHART_KEY = /^charts\/([A-Za-z0-9._:-]+)\/.+$/;
+
+export interface SignedUrlsDeps {
+  /** The two buckets' real names; their short names (`exports`, `chartData`) are accepted too. */
+  buckets: { exports: string; chartData: string };
+  exports: { get: (id: string) => Promise<ExportRecord | undefined> };
+  dataAccess: Pick<DataAccessModule, 'resolve'>;
+  /** A presigned GET; `fileName` makes the browser save it under that name. */
+  presign: (bucket: string, key: string, expiresInSeconds: number, fileName?: string) => Promise<string>;
+  now: () => number;
+}
+
+/**
+ * `getSignedS3Url`: the caller's access is checked against the bucket and the key before anything is signed.
+ * Export files: their creator or staff (a guest's export: whoever holds its id, which the key contains).
+ * Chart data: whoever may view the device's data (the same access module and tier as the reads).
+ */
+export const createSignedUrls = ({ buckets, exports, dataAccess, presign, now }: SignedUrlsDeps) => {
+  const which = (bucket: string): 'exports' | 'chartData' => {
+    if (bucket === buckets.exports || bucket === 'exports') return 'exports';
+    if (bucket === buckets.chartData || bucket === 'chartData') return 'chartData';
+    throw new Forbidden(SIGNED_URL_MESSAGES.bucketRefused(bucket));
+  };
+
+  const signed = async (bucket: string, key: string, fileName?: string) => ({
+    url: await presign(bucket, key, SIGNED_URL_SECONDS, fileName),
+    expiresAt: now() + SIGNED_URL_SECONDS * 1000,
+  });
+
+  return {
+    getSignedS3Url: async (caller: Caller | undefined, { bucket, key }: { bucket: string; key: string }) => {
+      const kind = which(bucket);
+      if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
+        throw new BadRequest(SIGNED_URL_MESSAGES.dotSegment);
+      }
+      if (kind === 'exports') {
+        const parsed = parseExportKey(key);
+        if (!parsed) throw new BadRequest(SIGNED_URL_MESSAGES.exportKey);
+        const record = await exports.get(parsed.exportId);
+        if (!record || record.key !== key || !isLive(record, now()) || !mayReadExport(caller, record)) {
+          throw new NotFound(EXPORT_MESSAGES.notFound(parsed.exportId));
+        }
+        if (record.status !== 'done') {
+          throw new Conflict(SIGNED_URL_MESSAGES.notFinished(record.id, record.status, record.progress));
+        }
+        return signed(buckets.exports, key, exportFileName(record));
+      }
+      const match = CHART_KEY.exec(key);
+      if (!match) throw new BadRequest(SIGNED_URL_MESSAGES.chartKey);
+      const access = await dataAccess.resolve(caller, match[1]!);
+      // Every tier may view; this also refuses a tier that one day may not.
+      windowStart(access, 'view', now());
+      return signed(buckets.chartData, key);
+    },
+  };
+};

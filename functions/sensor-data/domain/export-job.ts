@@ -1,0 +1,113 @@
+import type { TimeRange } from '../../../shared/campaigns/window';
+import type { DataDevice } from '../../_shared/sensor-data/data-access';
+import type { ExportFiles } from '../store/export-files';
+import type { ExportRecord, ExportStore } from '../store/export-store';
+import {
+  CONTENT_TYPES,
+  createExportFormatter,
+  type ExportReading,
+  exportColumns,
+  orderMeasurements,
+} from './export-format';
+import { EXPORT_MESSAGES } from './exports';
+
+/** Progress is written when it has moved this many points, so a long export costs some twenty writes. */
+export const PROGRESS_STEP = 5;
+
+export interface ExportJobDeps {
+  store: ExportStore;
+  files: Pick<ExportFiles, 'open'>;
+  readings: {
+    scan: (deviceId: string, range: TimeRange) => AsyncIterable<readonly ExportReading[]>;
+  };
+  readDevice: (deviceId: string) => Promise<DataDevice | undefined>;
+  now: () => number;
+  /** Deliveries before the queue gives up on a message (its maxReceiveCount): the last failure is final. */
+  maxAttempts: number;
+}
+
+const span = (part: TimeRange) => part.to - part.from + 1;
+
+/**
+ * Writes one export's file. Idempotent on redelivery: a done (or failed) export is left alone, and a repeated run
+ * writes the same object under the same key from the same readings. A failure is thrown back so the queue
+ * retries it, and recorded as final on the last attempt.
+ */
+export const createExportJob = ({ store, files, readings, readDevice, now, maxAttempts }: ExportJobDeps) => {
+  /** The device's measurement names; a device whose record lacks them (seeded data) is read once for them. */
+  const measurementsOf = async (record: ExportRecord, device: DataDevice | undefined): Promise<string[]> => {
+    if (record.measurements) return record.measurements;
+    if (device?.measurementNames?.length) return orderMeasurements(device.measurementNames);
+    const names = new Set<string>();
+    for (const part of record.parts) {
+      for await (const chunk of readings.scan(record.deviceId, part)) {
+        for (const reading of chunk) for (const name of Object.keys(reading.values)) names.add(name);
+      }
+    }
+    return orderMeasurements(names);
+  };
+
+  const write = async (record: ExportRecord): Promise<{ rows: number; bytes: number }> => {
+    const device = await readDevice(record.deviceId);
+    const columns = exportColumns(await measurementsOf(record, device), device?.measurementUnits);
+    const formatter = createExportFormatter(record.format, {
+      deviceId: record.deviceId,
+      deviceName: record.deviceName,
+      from: record.from,
+      to: record.to,
+      columns,
+    });
+    const file = files.open(record.key, CONTENT_TYPES[record.format]);
+    try {
+      await file.write(formatter.head());
+      const total = record.parts.reduce((sum, part) => sum + span(part), 0);
+      let done = 0;
+      let reported = record.progress;
+      for (const part of record.parts) {
+        for await (const chunk of readings.scan(record.deviceId, part)) {
+          const text = formatter.chunk(chunk);
+          if (text) await file.write(text);
+          const last = chunk[chunk.length - 1];
+          const progress = last ? Math.floor(((done + last.timestamp - part.from + 1) / total) * 100) : reported;
+          // 100 is only ever written with the file in place.
+          if (progress >= reported + PROGRESS_STEP && progress < 100) {
+            reported = progress;
+            await store.progress(record.id, progress, formatter.rows, now());
+          }
+        }
+        done += span(part);
+      }
+      await file.write(formatter.tail());
+      return { rows: formatter.rows, bytes: await file.close() };
+    } catch (error) {
+      await file.abort().catch(() => undefined);
+      throw error;
+    }
+  };
+
+  return {
+    run: async (exportId: string): Promise<'done' | 'skipped' | 'failed'> => {
+      const record = await store.start(exportId, now());
+      if (!record) return 'skipped';
+      try {
+        const result = await write(record);
+        await store.finish(exportId, { status: 'done', ...result }, now());
+        return 'done';
+      } catch (error) {
+        console.error(`Export ${exportId}, attempt ${record.attempts} of ${maxAttempts}:`, error);
+        if (record.attempts >= maxAttempts) {
+          await store.finish(exportId, { status: 'failed', error: EXPORT_MESSAGES.failed }, now());
+          return 'failed';
+        }
+        await store.finish(
+          exportId,
+          { status: 'queued', error: EXPORT_MESSAGES.retrying(record.attempts, maxAttempts) },
+          now(),
+        );
+        throw error;
+      }
+    },
+  };
+};
+
+export type ExportJobRunner = ReturnType<typeof createExportJob>;

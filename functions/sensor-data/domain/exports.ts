@@ -1,0 +1,147 @@
+import { isStaff } from '../../../shared/auth/groups';
+import type { Caller } from '../../../shared/auth/verify-token';
+import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
+import { DAY_MS } from '../../../shared/sensor-data/tiers';
+import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import { NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { readFrom } from '../../_shared/paging';
+import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
+import type { ExportMessage } from '../../_shared/sensor-data/queue-messages';
+import type { ExportRecord, ExportStore } from '../store/export-store';
+
+/** An export and its file are kept this long (the exports bucket expires objects after the same week). */
+export const EXPORT_LIFETIME_MS = 7 * DAY_MS;
+
+export const EXPORT_MESSAGES = {
+  notFound: (id: string) => `Export not found: ${id}`,
+  notQueued: 'The export could not be queued; please try again',
+  failed: 'The export could not be written; please start it again',
+  retrying: (attempt: number, max: number) => `Attempt ${attempt} of ${max} failed; retrying`,
+};
+
+export const exportKey = (deviceId: string, id: string, format: ExportFormat) => `exports/${deviceId}/${id}.${format}`;
+
+/** `exports/{deviceId}/{exportId}.{csv|json}` read back, or undefined for any other key. */
+export const parseExportKey = (
+  key: string,
+): { deviceId: string; exportId: string; format: ExportFormat } | undefined => {
+  const match = /^exports\/([A-Za-z0-9._:-]+)\/(exp_[A-Za-z0-9_-]+)\.(csv|json)$/.exec(key);
+  return match ? { deviceId: match[1]!, exportId: match[2]!, format: match[3] as ExportFormat } : undefined;
+};
+
+const compactTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace(/[-:]/g, '');
+
+/** The name a browser saves the file under: device, range (UTC minutes) and format. */
+export const exportFileName = (record: Pick<ExportRecord, 'deviceId' | 'from' | 'to' | 'format'>) =>
+  `${record.deviceId}_${compactTime(record.from)}Z_${compactTime(record.to)}Z.${record.format}`;
+
+/** Is the export still kept? Retention is enforced here: the table's TTL deletes late, the emulator never. */
+export const isLive = (record: ExportRecord, now: number) => record.expiresAt * 1000 > now;
+
+/** Who may see an export: its creator or staff; a guest's export (no owner) whoever holds its id. */
+export const mayReadExport = (caller: Caller | undefined, record: ExportRecord) =>
+  record.ownerId === undefined || (caller !== undefined && (caller.sub === record.ownerId || isStaff(caller.groups)));
+
+export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => ({
+  id: record.id,
+  deviceId: record.deviceId,
+  deviceName: record.deviceName,
+  format: record.format,
+  from: record.from,
+  to: record.to,
+  ...(record.measurements ? { measurements: record.measurements } : {}),
+  window: record.window,
+  status: record.status,
+  progress: record.progress,
+  rows: record.rows,
+  bytes: record.bytes,
+  ...(record.error ? { error: record.error } : {}),
+  ...(record.status === 'done' ? { file: { bucket, key: record.key, name: exportFileName(record) } } : {}),
+  created: record.created,
+  updated: record.updated,
+  expiresAt: record.expiresAt * 1000,
+});
+
+export interface ExportsDeps {
+  store: ExportStore;
+  dataAccess: Pick<DataAccessModule, 'resolve'>;
+  work: { send: (messages: readonly ExportMessage[]) => Promise<void> };
+  /** The exports bucket's name, handed to clients with a finished file. */
+  bucket: string;
+  now: () => number;
+  newId: () => string;
+}
+
+/** Downloads: start an export within the caller's download window, follow it, list one's own. */
+export const createExports = ({ store, dataAccess, work, bucket, now, newId }: ExportsDeps) => {
+  const readOwn = async (caller: Caller | undefined, id: string): Promise<ExportRecord> => {
+    const record = await store.get(id);
+    // Someone else's export answers as if it did not exist: its id reveals nothing.
+    if (!record || !isLive(record, now()) || !mayReadExport(caller, record)) {
+      throw new NotFound(EXPORT_MESSAGES.notFound(id));
+    }
+    return record;
+  };
+
+  return {
+    create: async (
+      caller: Caller | undefined,
+      deviceId: string,
+      request: { from?: number; to?: number; format: ExportFormat; measurements?: string[] },
+    ): Promise<ExportJob> => {
+      const access = await dataAccess.resolve(caller, deviceId);
+      const at = now();
+      const { range, parts } = readableRanges(access, 'download', request, at);
+      const id = newId();
+      const record: ExportRecord = {
+        id,
+        ...(caller ? { ownerId: caller.sub } : {}),
+        deviceId,
+        deviceName: access.device.name,
+        format: request.format,
+        from: range.from,
+        to: range.to,
+        parts,
+        ...(request.measurements ? { measurements: request.measurements } : {}),
+        window: access.permissioned ? 'permissioned' : 'public',
+        status: 'queued',
+        progress: 0,
+        rows: 0,
+        bytes: 0,
+        key: exportKey(deviceId, id, request.format),
+        attempts: 0,
+        created: at,
+        updated: at,
+        expiresAt: Math.ceil((at + EXPORT_LIFETIME_MS) / 1000),
+      };
+      // The id is 24 random bytes: a collision is not a case to handle, only to refuse to overwrite.
+      if (!(await store.create(record))) throw new Error(`Export id ${id} is taken`);
+      try {
+        await work.send([{ kind: 'export', exportId: id }]);
+      } catch (error) {
+        await store.finish(id, { status: 'failed', error: EXPORT_MESSAGES.notQueued }, now());
+        console.error('Export not queued', id, error);
+        throw new ServiceUnavailable(EXPORT_MESSAGES.notQueued);
+      }
+      return toExportJob(record, bucket);
+    },
+
+    get: async (caller: Caller | undefined, id: string): Promise<ExportJob> =>
+      toExportJob(await readOwn(caller, id), bucket),
+
+    listMine: async (caller: Caller, { limit, cursor }: { limit: number; cursor?: string }) => {
+      const since = now() - EXPORT_LIFETIME_MS;
+      const page = await readFrom(
+        (startKey, size) => store.listByOwner(caller.sub, since, startKey, size),
+        decodeCursor(cursor),
+        limit,
+      );
+      return {
+        items: page.items.map((record) => toExportJob(record, bucket)),
+        ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}),
+      };
+    },
+  };
+};
+
+export type Exports = ReturnType<typeof createExports>;

@@ -1,0 +1,134 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { TimeRange } from '../../../shared/campaigns/window';
+import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
+import { putIf } from '../../_shared/dynamodb';
+
+/** One export as stored in the exports table (docs/sensor-data.md "Downloads"). */
+export interface ExportRecord {
+  id: string;
+  /** Absent for a guest's export (a sparse byOwner index: guests' exports are listed nowhere). */
+  ownerId?: string;
+  deviceId: string;
+  deviceName: string;
+  format: ExportFormat;
+  from: number;
+  to: number;
+  /** What may be read of `[from, to]` (campaign windows clip it); the job reads only these. */
+  parts: TimeRange[];
+  measurements?: string[];
+  window: 'public' | 'permissioned';
+  status: ExportStatus;
+  progress: number;
+  rows: number;
+  bytes: number;
+  /** The object's key in the exports bucket: `exports/{deviceId}/{id}.{format}`. */
+  key: string;
+  attempts: number;
+  error?: string;
+  created: number;
+  updated: number;
+  /** Seconds since the epoch (the table's TTL attribute); enforced at read time, TTL is housekeeping. */
+  expiresAt: number;
+}
+
+type Key = Record<string, unknown>;
+
+/** The exports table: the API creates records, the worker moves them along queued → running → done | failed. */
+export const createExportStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  /** @returns false when the id is taken */
+  create: (record: ExportRecord): Promise<boolean> =>
+    putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
+
+  get: async (id: string): Promise<ExportRecord | undefined> =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
+      | ExportRecord
+      | undefined,
+
+  /**
+   * Marks an attempt started (unless the export is already done or failed).
+   * @returns the record as it now is, or undefined when there is nothing left to do
+   */
+  start: async (id: string, now: number): Promise<ExportRecord | undefined> => {
+    try {
+      const result = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { id },
+          UpdateExpression: 'SET #status = :running, updated = :now ADD attempts :one',
+          ConditionExpression: 'attribute_exists(id) AND #status IN (:queued, :running)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes as ExportRecord;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+      throw error;
+    }
+  },
+
+  /** Progress of a running export; never moves a finished one back. */
+  progress: async (id: string, progress: number, rows: number, now: number): Promise<void> => {
+    await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { id },
+          UpdateExpression: 'SET progress = :progress, #rows = :rows, updated = :now',
+          ConditionExpression: '#status = :running',
+          ExpressionAttributeNames: { '#status': 'status', '#rows': 'rows' },
+          ExpressionAttributeValues: { ':progress': progress, ':rows': rows, ':now': now, ':running': 'running' },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      });
+  },
+
+  finish: async (
+    id: string,
+    outcome: { status: 'done'; rows: number; bytes: number } | { status: 'failed' | 'queued'; error: string },
+    now: number,
+  ): Promise<void> => {
+    const values: Record<string, unknown> =
+      outcome.status === 'done'
+        ? { ':status': 'done', ':progress': 100, ':rows': outcome.rows, ':bytes': outcome.bytes }
+        : { ':status': outcome.status, ':error': outcome.error };
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression:
+          outcome.status === 'done'
+            ? 'SET #status = :status, progress = :progress, #rows = :rows, bytes = :bytes, updated = :now REMOVE #error'
+            : 'SET #status = :status, #error = :error, updated = :now',
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#error': 'error',
+          ...(outcome.status === 'done' ? { '#rows': 'rows' } : {}),
+        },
+        ExpressionAttributeValues: { ...values, ':now': now },
+      }),
+    );
+  },
+
+  /** One page of an owner's exports created since `since` (ms), newest first. */
+  listByOwner: async (ownerId: string, since: number, startKey: Key | undefined, limit: number) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'byOwner',
+        KeyConditionExpression: 'ownerId = :owner AND created >= :since',
+        ExpressionAttributeValues: { ':owner': ownerId, ':since': since },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []) as ExportRecord[], lastKey: result.LastEvaluatedKey };
+  },
+});
+
+export type ExportStore = ReturnType<typeof createExportStore>;
