@@ -1,0 +1,65 @@
+import { type CognitoIdentityClient, GetIdCommand } from '@aws-sdk/client-cognito-identity';
+import { AttachPolicyCommand, DetachPolicyCommand, type IoTClient } from '@aws-sdk/client-iot';
+import type { Caller, TokenVerifier } from '../../../shared/auth/verify-token';
+import { LIVE_MESSAGES } from '../../../shared/contracts/sensor-data-live';
+import { localIdentityId, REALTIME_POLICY_NAME } from '../../../shared/iot/realtime';
+import { BadRequest, Forbidden } from '../../_shared/errors';
+
+/**
+ * The realtime identity port: who the caller is to IoT Core, and attaching the realtime policy to it.
+ * - In the cloud (IDENTITY_POOL_ID set) the identity id is the caller's Cognito identity id. The server finds it
+ *   itself (GetId with the caller's ID token as login) after checking that the ID token is the bearer caller's,
+ *   so a user can never name another's identity; AttachPolicy/DetachPolicy go to IoT Core.
+ * - Locally (no identity pool) the identity id is `local:{sub}` and there is nothing to attach: the local broker
+ *   checks every subscription itself (infra/local/mqtt-auth.ts).
+ */
+export interface RealtimeIdentity {
+  identityOf: (caller: Caller, idToken: string | undefined) => Promise<string>;
+  attach: (identityId: string) => Promise<'iot' | 'local'>;
+  detach: (identityId: string) => Promise<'iot' | 'local'>;
+}
+
+export const createLocalRealtimeIdentity = (): RealtimeIdentity => ({
+  identityOf: async (caller) => localIdentityId(caller.sub),
+  attach: async () => 'local',
+  detach: async () => 'local',
+});
+
+export const createCloudRealtimeIdentity = ({
+  identityPoolId,
+  issuer,
+  verifyToken,
+  cognitoIdentity,
+  iot,
+}: {
+  identityPoolId: string;
+  /** The user pool's issuer URL; its host and path name the login provider (`cognito-idp.{region}.amazonaws.com/{pool}`). */
+  issuer: string;
+  verifyToken: TokenVerifier;
+  cognitoIdentity: () => CognitoIdentityClient;
+  iot: () => IoTClient;
+}): RealtimeIdentity => {
+  const provider = issuer.replace(/^https?:\/\//, '');
+  return {
+    identityOf: async (caller, idToken) => {
+      if (!idToken) throw new BadRequest(LIVE_MESSAGES.idTokenNeeded);
+      const holder = await verifyToken(idToken).catch(() => undefined);
+      if (holder?.tokenUse !== 'id' || holder.sub !== caller.sub) {
+        throw new Forbidden(LIVE_MESSAGES.idTokenNotYours);
+      }
+      const { IdentityId } = await cognitoIdentity().send(
+        new GetIdCommand({ IdentityPoolId: identityPoolId, Logins: { [provider]: idToken } }),
+      );
+      if (!IdentityId) throw new Error('Cognito answered no identity id');
+      return IdentityId;
+    },
+    attach: async (identityId) => {
+      await iot().send(new AttachPolicyCommand({ policyName: REALTIME_POLICY_NAME, target: identityId }));
+      return 'iot';
+    },
+    detach: async (identityId) => {
+      await iot().send(new DetachPolicyCommand({ policyName: REALTIME_POLICY_NAME, target: identityId }));
+      return 'iot';
+    },
+  };
+};

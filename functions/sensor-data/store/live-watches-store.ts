@@ -1,0 +1,41 @@
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
+
+/** A watch as stored: the publisher's fields, and the user (sub) who registered it, so only they end it. */
+export interface StoredLiveWatch extends LiveWatch {
+  sub: string;
+}
+
+/** The liveWatches table (pk deviceId, sk watcher = identity id; `expiresAt` in s is its TTL attribute). */
+export const createLiveWatchesStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  /** Writes or renews a watch. @returns false when the identity's watch on this device belongs to another user */
+  put: (watch: StoredLiveWatch): Promise<boolean> =>
+    putIf(db, {
+      TableName: tableName,
+      Item: watch,
+      ConditionExpression: 'attribute_not_exists(watcher) OR #sub = :sub',
+      ExpressionAttributeNames: { '#sub': 'sub' },
+      ExpressionAttributeValues: { ':sub': watch.sub },
+    }),
+  /** Ends the user's own watch. @returns false when there was none (or it is someone else's, which stays) */
+  remove: async (deviceId: string, watcher: string, sub: string): Promise<boolean> => {
+    try {
+      await db.send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: { deviceId, watcher },
+          ConditionExpression: '#sub = :sub',
+          ExpressionAttributeNames: { '#sub': 'sub' },
+          ExpressionAttributeValues: { ':sub': sub },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+});
+
+export type LiveWatchesStore = ReturnType<typeof createLiveWatchesStore>;
