@@ -3,6 +3,7 @@ import { SafeText } from '../text/sanitize';
 import { EpochMillis } from './common';
 import { apiKey, defineRoute, type Routes, signedIn } from './define-route';
 import { DeviceId } from './devices';
+import { readingsRoutes } from './sensor-data-readings';
 
 /**
  * The public API (docs/sensor-data.md, "Public API"): a person's API keys, the versioned read routes a key calls
@@ -56,13 +57,6 @@ export const ApiUsage = z.object({
 });
 export type ApiUsage = z.infer<typeof ApiUsage>;
 
-export const ApiReading = z.object({ timestamp: EpochMillis, values: z.record(z.string(), z.number()) });
-
-/** The public API's page size and reach: larger pages than the app's, since scripts read in bulk. */
-export const API_DEFAULT_LIMIT = 50;
-export const API_MAX_LIMIT = 1000;
-export const API_MAX_OFFSET = 100_000;
-
 const IdParams = z.object({ id: DeviceId });
 
 export const apiKeysRoutes = {
@@ -91,30 +85,29 @@ export const apiKeysRoutes = {
     params: z.object({ keyId: ApiKeyId }),
     response: z.void(),
   }),
+  // The public reads answer exactly as the app's reads (same query, same page and series), under the API's tier
+  // window and metered: a script can move from one to the other without relearning the shapes.
   apiReadings: defineRoute({
     method: 'GET',
     path: '/v1/devices/{id}/readings',
     access: apiKey,
     summary:
-      "Public API: a device's readings in [from, to] (epoch ms; default the tier's whole API window), newest first, " +
-      'paged by limit and offset. Metered per device and month; answers carry x-ratelimit-* headers.',
+      "Public API: a device's readings in a range (ms), newest first, paged by limit and offset, as GET " +
+      '/devices/{id}/readings answers. Metered per device and month; answers carry x-ratelimit-* headers.',
     params: IdParams,
-    query: z.object({
-      from: z.coerce.number({ error: 'from must be epoch milliseconds' }).int().nonnegative().optional(),
-      to: z.coerce.number({ error: 'to must be epoch milliseconds' }).int().nonnegative().optional(),
-      limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(API_DEFAULT_LIMIT),
-      offset: z.coerce.number().int().min(0).max(API_MAX_OFFSET).default(0),
-    }),
-    response: z.object({
-      deviceId: z.string(),
-      from: EpochMillis,
-      to: EpochMillis,
-      limit: z.number().int(),
-      offset: z.number().int(),
-      /** Units of the measurements in this page (catalogue units, else the device's declared ones). */
-      units: z.record(z.string(), z.string()),
-      items: z.array(ApiReading),
-    }),
+    query: readingsRoutes.listReadings.query,
+    response: readingsRoutes.listReadings.response,
+  }),
+  apiSeries: defineRoute({
+    method: 'GET',
+    path: '/v1/devices/{id}/series',
+    access: apiKey,
+    summary:
+      "Public API: chart data of a device's measurements (min, max, mean per bucket), as GET /devices/{id}/series " +
+      'answers. Metered per device and month; answers carry x-ratelimit-* headers.',
+    params: IdParams,
+    query: readingsRoutes.series.query,
+    response: readingsRoutes.series.response,
   }),
   deviceApiUsage: defineRoute({
     method: 'GET',
@@ -142,5 +135,4 @@ export const API_MESSAGES = {
   apiKeyNotFound: (keyId: string) => `API key not found: ${keyId}`,
   quotaExceeded: (limit: number, month: string, resetsAt: number) =>
     `The API quota of this device (${limit} requests in ${month}) is used up; it resets at ${new Date(resetsAt).toISOString()}`,
-  rangeReversed: 'from must not be after to',
 };

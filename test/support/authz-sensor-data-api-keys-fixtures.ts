@@ -32,6 +32,10 @@ export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({ params: { id: await publicApiDevice() }, query: { limit: 5 } }),
     credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
   },
+  apiSeries: {
+    prepare: async () => ({ params: { id: await publicApiDevice() }, query: { width: 50 } }),
+    credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
+  },
   deviceApiUsage: { prepare: async () => ({ params: { id: await publicApiDevice() } }) },
   myApiUsage: { prepare: async () => ({}) },
 };

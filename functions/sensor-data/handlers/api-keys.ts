@@ -6,8 +6,10 @@ export const apiKeysHandlers: PartHandlers<typeof apiKeysRoutes, SensorDataDeps>
   createApiKey: ({ caller, body }, { apiKeys }) => apiKeys.create(caller, body.name),
   listApiKeys: ({ caller }, { apiKeys }) => apiKeys.list(caller),
   revokeApiKey: ({ caller, params }, { apiKeys }) => apiKeys.revoke(caller, params.keyId),
-  apiReadings: ({ caller, apiKey, params, query, setHeader }, { publicApi }) =>
-    publicApi.readings(caller, apiKey, params.id, query, setHeader),
+  apiReadings: ({ caller, apiKey, params, query, setHeader }, { publicApi, reads }) =>
+    publicApi.metered(caller, apiKey, params.id, query, setHeader, () => reads.list(caller, params.id, query)),
+  apiSeries: ({ caller, apiKey, params, query, setHeader }, { publicApi, reads }) =>
+    publicApi.metered(caller, apiKey, params.id, query, setHeader, () => reads.series(caller, params.id, query)),
   deviceApiUsage: ({ caller, params }, { publicApi }) => publicApi.deviceUsage(caller, params.id),
   myApiUsage: ({ caller }, { publicApi }) => publicApi.myUsage(caller),
 };

@@ -19,7 +19,6 @@ export const createApiKeysDeps = (common: CommonDeps) => {
     }),
     publicApi: createPublicApi({
       dataAccess: common.dataAccess,
-      readings: common.readings,
       quota: createApiQuota({ usage, events: common.events, now: common.now }),
       usage,
       now: common.now,
