@@ -1,10 +1,51 @@
+import { ReadingBatch } from '../../shared/contracts/data-ingress';
+import { deviceIdOfTopic } from '../../shared/iot/topics';
+import { getDocumentClient } from '../_shared/clients';
+import { readEnv } from '../_shared/env';
 import { iotRule } from '../_shared/iot/iot-rule';
+import { log } from '../_shared/logger';
+import { createDataIngressDeps, DATA_INGRESS_ENV } from './deps';
+import { createIngestStatsStore } from './store/ingest-stats-store';
 
-/** The IoT rule on `devices/+/readings`: an MQTT batch of readings, into the same use case as the HTTPS path. */
+/**
+ * The IoT rule on `devices/+/readings`: an MQTT batch of readings, into the same use case as the HTTPS path.
+ * The broker authenticated the device and lets it publish only on its own topics, so the topic names the device.
+ * Refusals (a bad envelope, an unknown or retired device) are counted and logged, never thrown: a retry would
+ * refuse them again. Storage or queue failures throw, so the rule's retry and error action see them.
+ */
 export const handler = iotRule(
   'DataIngressReadings',
-  async (event) => {
-    throw new Error(`MQTT ingest is not built yet (${event.topic})`);
+  async (event, { ingest, stats }) => {
+    const { topic, ...payload } = event;
+    const deviceId = deviceIdOfTopic(topic);
+    if (!deviceId || !topic.endsWith('/readings')) {
+      log('warn', 'Readings on a topic that names no device', { topic });
+      return { ignored: 'topic' };
+    }
+    const batch = ReadingBatch.safeParse(payload);
+    if (!batch.success) {
+      const count = Array.isArray(payload.readings) ? Math.max(payload.readings.length, 1) : 1;
+      await stats.add(deviceId, { malformed: count }, Date.now());
+      log('warn', 'Malformed readings batch', { deviceId, issue: batch.error.issues[0]?.message });
+      return { deviceId, malformed: count };
+    }
+    const outcome = await ingest(deviceId, batch.data);
+    if (outcome.device === 'unknown') log('warn', 'Readings from an unknown or retired device', { deviceId });
+    return {
+      deviceId,
+      device: outcome.device,
+      accepted: outcome.accepted,
+      rejected: outcome.rejected.length,
+      ...(outcome.rejected[0] ? { firstRejection: outcome.rejected[0] } : {}),
+    };
   },
-  { deps: () => ({}) },
+  {
+    deps: () => {
+      const env = readEnv(DATA_INGRESS_ENV);
+      return {
+        ...createDataIngressDeps(env),
+        stats: createIngestStatsStore({ db: getDocumentClient(), tableName: env.ingestStatsTable }),
+      };
+    },
+  },
 );

@@ -1,4 +1,94 @@
-import { defineArea } from './define-route';
+import { z } from 'zod';
+import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
+import { defineArea, defineRoute, deviceCredential } from './define-route';
 
-/** Routes arrive with this area's issue; the area exists so every layer already knows its name. */
-export const dataIngress = defineArea('data-ingress', {});
+/** Why one reading of a batch was refused (docs/sensor-data.md "Readings and ingest"). */
+export const REJECTION_REASONS = ['malformed', 'future', 'too-old', 'out-of-range'] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** `2025-03-01T12:00:00Z`, with seconds and fractions optional; a time zone (Z or ±hh:mm) is required. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * One reading, as a device sends it: its own time (epoch ms, or ISO-8601 with a time zone) and its
+ * measurements. Checked one by one by the use case, so one bad reading does not refuse the whole batch.
+ */
+/** A real calendar date and time: `Date.parse` rolls 2025-02-30 over into March instead of refusing it. */
+const isRealTime = (text: string): boolean => {
+  const [year, month, day, hour, minute] = text.match(/\d+/g)!.map(Number) as [number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59;
+};
+
+export const Reading = z.object({
+  timestamp: z
+    .union([z.number(), z.string()], {
+      error: 'timestamp must be epoch milliseconds or an ISO-8601 string with a time zone',
+    })
+    .superRefine((value, ctx) => {
+      if (typeof value === 'number') {
+        if (!Number.isInteger(value)) ctx.addIssue({ code: 'custom', message: 'timestamp must be whole milliseconds' });
+      } else if (!ISO_TIME.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'timestamp must be ISO-8601 with a time zone, e.g. 2025-03-01T12:00:00Z',
+        });
+      } else if (!isRealTime(value) || !Number.isFinite(Date.parse(value))) {
+        ctx.addIssue({ code: 'custom', message: `timestamp ${value} is not a real date and time` });
+      }
+    }),
+  values: z
+    .record(MeasurementName, z.number({ error: 'each value must be a number' }).finite('each value must be finite'), {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'values must be an object of measurement name to number' : undefined,
+    })
+    .refine((values) => Object.keys(values).length > 0, 'values must hold at least one measurement')
+    .refine(
+      (values) => Object.keys(values).length <= MAX_MEASUREMENTS_PER_READING,
+      `a reading holds at most ${MAX_MEASUREMENTS_PER_READING} measurements`,
+    ),
+});
+export type Reading = z.infer<typeof Reading>;
+
+/**
+ * A batch, over HTTPS or MQTT. The envelope is checked whole; each reading alone (see {@link Reading}).
+ * `units` declares the units of measurements outside the catalogue (catalogue names keep the catalogue's).
+ */
+export const ReadingBatch = z.object({
+  readings: z
+    .array(z.unknown(), { error: 'readings must be an array' })
+    .min(1, 'readings must hold at least one reading')
+    .max(MAX_BATCH_READINGS, `a batch holds at most ${MAX_BATCH_READINGS} readings`),
+  units: z.record(MeasurementName, Unit).optional(),
+});
+export type ReadingBatch = z.infer<typeof ReadingBatch>;
+
+export const ReadingRejection = z.object({
+  /** The reading's position in the batch. */
+  index: z.number().int().nonnegative(),
+  reason: z.enum(REJECTION_REASONS),
+  message: z.string(),
+});
+export type ReadingRejection = z.infer<typeof ReadingRejection>;
+
+export const IngestResult = z.object({
+  /** Readings stored (a resent reading counts again; it is stored once). */
+  accepted: z.number().int().nonnegative(),
+  rejected: z.array(ReadingRejection),
+});
+export type IngestResult = z.infer<typeof IngestResult>;
+
+/** Devices send their readings here (spec §7); the MQTT topic `devices/{id}/readings` takes the same batch. */
+export const dataIngress = defineArea('data-ingress', {
+  ingestReadings: defineRoute({
+    method: 'POST',
+    path: '/readings',
+    access: deviceCredential,
+    summary:
+      "A device's batch of readings (Authorization: Bearer dc_…). Each reading is checked alone: the answer counts " +
+      'those stored and names each refused one with its reason. 400 when none was stored; 5xx: retry the same ' +
+      'batch (storing is idempotent per device and timestamp).',
+    body: ReadingBatch,
+    response: IngestResult,
+  }),
+});

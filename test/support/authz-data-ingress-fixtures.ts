@@ -1,4 +1,17 @@
 import type { RouteFixture } from './authz-fixtures';
+import { freshDevice, type TestDevice } from './sensor-data';
+
+let device: Promise<TestDevice> | undefined;
+/** One device for the whole matrix: its credential is what these routes take. */
+const ingressDevice = () => {
+  device ??= freshDevice();
+  return device;
+};
 
 /** The authorization matrix's fixtures for the data-ingress routes (merged in authz-fixtures.ts). */
-export const DATA_INGRESS_FIXTURES: Record<string, RouteFixture> = {};
+export const DATA_INGRESS_FIXTURES: Record<string, RouteFixture> = {
+  ingestReadings: {
+    prepare: async () => ({ body: { readings: [{ timestamp: Date.now() - 1_000, values: { pm2_5: 3.5 } }] } }),
+    credential: async () => ({ token: (await ingressDevice()).credential }),
+  },
+};

@@ -1,0 +1,41 @@
+import { getDocumentClient, getIotDataClient, getSqsClient } from '../_shared/clients';
+import { readEnv } from '../_shared/env';
+import { createQueueSender } from '../_shared/queue/queue-sender';
+import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
+import type { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
+import { createReadingsStore } from '../_shared/sensor-data/readings-store';
+import { createIngest } from './domain/ingest';
+import { createDeviceSeenStore } from './store/device-seen-store';
+import { createIngestStatsStore } from './store/ingest-stats-store';
+
+/** What the data-ingress Lambda and its IoT rule read (SERVICE_RESOURCES['data-ingress']; the local stack too). */
+export const DATA_INGRESS_ENV = {
+  devicesTable: 'DEVICES_TABLE',
+  deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
+  readingsTable: 'READINGS_TABLE',
+  ingestStatsTable: 'INGEST_STATS_TABLE',
+  liveWatchesTable: 'LIVE_WATCHES_TABLE',
+  sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
+} as const;
+
+export type DataIngressEnv = Record<keyof typeof DATA_INGRESS_ENV, string>;
+
+export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS_ENV)) => {
+  const db = getDocumentClient();
+  return {
+    ingest: createIngest({
+      readings: createReadingsStore({ db, tableName: env.readingsTable }),
+      stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
+      devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
+      work: createQueueSender<SensorDataMessage>({
+        sqs: getSqsClient(),
+        queueUrl: env.sensorDataQueueUrl,
+        queueName: 'sensor-data',
+      }),
+      live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
+      now: Date.now,
+    }).ingest,
+  };
+};
+
+export type DataIngressDeps = ReturnType<typeof createDataIngressDeps>;

@@ -1,0 +1,128 @@
+import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
+import type { StoredReading } from '../../_shared/sensor-data/readings-store';
+import type { SeenUpdate } from '../store/device-seen-store';
+import type { IngestCount } from '../store/ingest-stats-store';
+import { createIngest, hoursOf } from './ingest';
+
+const NOW = Date.UTC(2025, 5, 1, 12, 30);
+const HOUR = 3_600_000;
+
+/** In-memory stand-ins for the stores: the readings table keyed by (device, timestamp) as the real one is. */
+const world = ({ known = true, sendFails = false } = {}) => {
+  const stored = new Map<string, StoredReading>();
+  const stats: Partial<Record<IngestCount, number>> = {};
+  const seen: SeenUpdate[] = [];
+  const sent: SensorDataMessage[] = [];
+  const published: StoredReading[][] = [];
+  const ingest = createIngest({
+    readings: {
+      write: async (deviceId, readings) => {
+        for (const r of readings) stored.set(`${deviceId}#${r.timestamp}`, r);
+      },
+    },
+    stats: {
+      add: async (_deviceId, counts) => {
+        for (const [k, n] of Object.entries(counts)) stats[k as IngestCount] = (stats[k as IngestCount] ?? 0) + n!;
+      },
+    },
+    devices: {
+      markSeen: async (_deviceId, update) => {
+        seen.push(update);
+        return known;
+      },
+    },
+    work: {
+      send: async (messages) => {
+        if (sendFails) throw new Error('queue down');
+        sent.push(...messages);
+      },
+    },
+    live: {
+      publish: async (_deviceId, readings) => {
+        published.push([...readings]);
+        return 1;
+      },
+    },
+    now: () => NOW,
+  }).ingest;
+  return { ingest, stored, stats, seen, sent, published };
+};
+
+describe('ingest', () => {
+  it('stores the good readings, counts every refusal by reason and hands one roll-up message with distinct hours', async () => {
+    const w = world();
+    const result = await w.ingest('dev', {
+      readings: [
+        { timestamp: NOW - 2 * HOUR, values: { co2: 400, soil: 3 } },
+        { timestamp: NOW - 2 * HOUR + 60_000, values: { co2: 410 } },
+        { timestamp: NOW, values: { co2: 420 } },
+        { timestamp: NOW + HOUR, values: { co2: 1 } },
+        { timestamp: 5, values: { co2: 1 } },
+        { timestamp: NOW, values: { humidity: 101 } },
+        'junk',
+      ],
+      units: { soil: '%vol', co2: 'mg', unused: 'x' },
+    });
+    expect(result.accepted).toBe(3);
+    expect(result.rejected.map((r) => [r.index, r.reason])).toEqual([
+      [3, 'future'],
+      [4, 'too-old'],
+      [5, 'out-of-range'],
+      [6, 'malformed'],
+    ]);
+    expect(w.stored.size).toBe(3);
+    expect(w.stats).toEqual({ accepted: 3, future: 1, 'too-old': 1, 'out-of-range': 1, malformed: 1 });
+    expect(w.sent).toEqual([
+      { kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 10), Date.UTC(2025, 5, 1, 12)] },
+    ]);
+    // Catalogue names keep the catalogue's unit; a declared unit is kept only for a name the batch used.
+    expect(w.seen).toEqual([{ lastSeen: NOW, names: ['co2', 'soil'], units: { soil: '%vol' } }]);
+    expect(w.published[0]).toHaveLength(3);
+  });
+
+  it('never sets lastSeen in the future for readings within the allowed clock skew', async () => {
+    const w = world();
+    await w.ingest('dev', { readings: [{ timestamp: NOW + 60_000, values: { co2: 400 } }] });
+    expect(w.seen[0]!.lastSeen).toBe(NOW);
+  });
+
+  it('stores a resent batch once (same device and timestamps) and sends the same hours again', async () => {
+    const w = world();
+    const batch = {
+      readings: [
+        { timestamp: NOW - 1, values: { co2: 400 } },
+        { timestamp: NOW - 2, values: { co2: 401 } },
+      ],
+    };
+    await w.ingest('dev', batch);
+    await w.ingest('dev', batch);
+    expect(w.stored.size).toBe(2);
+    expect(w.sent[0]).toEqual(w.sent[1]);
+  });
+
+  it('stores nothing and touches no device when every reading is refused, still counting them', async () => {
+    const w = world();
+    const result = await w.ingest('dev', { readings: [{ timestamp: 1, values: { co2: 1 } }] });
+    expect(result).toMatchObject({ accepted: 0, device: 'ok' });
+    expect(w.stats).toEqual({ 'too-old': 1 });
+    expect([w.seen, w.sent, w.stored.size]).toEqual([[], [], 0]);
+  });
+
+  it('stores nothing for an unknown or retired device and counts the batch as such', async () => {
+    const w = world({ known: false });
+    const result = await w.ingest('ghost', { readings: [{ timestamp: NOW, values: { co2: 1 } }, 'junk'] });
+    expect(result).toMatchObject({ accepted: 0, device: 'unknown' });
+    expect(w.stats).toEqual({ 'unknown-device': 2 });
+    expect([w.sent, w.stored.size]).toEqual([[], 0]);
+  });
+
+  it('fails when the roll-up message cannot be sent, after the readings are stored (the device resends)', async () => {
+    const w = world({ sendFails: true });
+    await expect(w.ingest('dev', { readings: [{ timestamp: NOW, values: { co2: 1 } }] })).rejects.toThrow('queue down');
+    expect(w.stored.size).toBe(1);
+  });
+
+  it('lists distinct hour starts in order', () => {
+    expect(hoursOf([NOW, NOW - HOUR, NOW + 1])).toEqual([Date.UTC(2025, 5, 1, 11), Date.UTC(2025, 5, 1, 12)]);
+  });
+});

@@ -1,0 +1,75 @@
+import type { IngestResult, ReadingBatch } from '../../../shared/contracts/data-ingress';
+import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
+import type { QueueSender } from '../../_shared/queue/queue-sender';
+import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
+import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
+import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
+import type { DeviceSeenStore } from '../store/device-seen-store';
+import type { IngestCount, IngestStatsStore } from '../store/ingest-stats-store';
+import { checkReadings } from './validate-readings';
+
+export interface IngestDeps {
+  readings: Pick<ReadingsStore, 'write'>;
+  stats: IngestStatsStore;
+  devices: DeviceSeenStore;
+  work: Pick<QueueSender<SensorDataMessage>, 'send'>;
+  live: Pick<LivePublisher, 'publish'>;
+  now: () => number;
+}
+
+/** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
+export type IngestOutcome = (IngestResult & { device: 'ok' }) | (IngestResult & { device: 'unknown' });
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The distinct hour starts (UTC) of the stored readings: what the roll-up worker recomputes. */
+export const hoursOf = (times: readonly number[]): number[] =>
+  [...new Set(times.map((t) => Math.floor(t / HOUR_MS) * HOUR_MS))].sort((a, b) => a - b);
+
+const countRejections = (rejected: IngestResult['rejected']) => {
+  const counts: Partial<Record<IngestCount, number>> = {};
+  for (const { reason } of rejected) counts[reason] = (counts[reason] ?? 0) + 1;
+  return counts;
+};
+
+/**
+ * One batch from a device, over HTTPS or MQTT (the caller has established which device it is). Each reading is
+ * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
+ * device seen, are handed to the roll-up worker in one message and published to live watchers.
+ *
+ * Order matters for "nothing lost": the readings are written before the roll-up message is sent, and a failed
+ * write or send throws, so the device resends; storing is idempotent per (device, timestamp).
+ */
+export const createIngest = ({ readings, stats, devices, work, live, now }: IngestDeps) => ({
+  ingest: async (deviceId: string, batch: ReadingBatch): Promise<IngestOutcome> => {
+    const at = now();
+    const { accepted, rejected } = checkReadings(batch.readings, at);
+    const result = { accepted: accepted.length, rejected };
+    if (accepted.length === 0) {
+      await stats.add(deviceId, countRejections(rejected), at);
+      return { ...result, device: 'ok' };
+    }
+    const names = [...new Set(accepted.flatMap((r) => Object.keys(r.values)))];
+    const units = Object.fromEntries(
+      Object.entries(batch.units ?? {}).filter(([name]) => !MEASUREMENTS[name] && names.includes(name)),
+    );
+    const newest = accepted.reduce((max, r) => Math.max(max, r.timestamp), 0);
+    // Readings within the allowed clock skew may be a little ahead of us: lastSeen never is.
+    const known = await devices.markSeen(deviceId, { lastSeen: Math.min(newest, at), names, units });
+    if (!known) {
+      await stats.add(deviceId, { 'unknown-device': batch.readings.length }, at);
+      return { accepted: 0, rejected, device: 'unknown' };
+    }
+    await Promise.all([
+      readings.write(deviceId, accepted, at),
+      stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
+    ]);
+    await Promise.all([
+      work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
+      live.publish(deviceId, accepted),
+    ]);
+    return { ...result, device: 'ok' };
+  },
+});
+
+export type Ingest = ReturnType<typeof createIngest>;
