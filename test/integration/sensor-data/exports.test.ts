@@ -1,0 +1,275 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
+import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
+import type { ExportJob } from '../../../shared/contracts/sensor-data-exports';
+import { DAY_MS } from '../../../shared/sensor-data/tiers';
+import { freshUser } from '../../support/people';
+import { freshDevice, setTier } from '../../support/sensor-data';
+import { apiAs, apiRejection, documentClient, s3Client, stack } from '../../support/stack';
+
+/**
+ * Downloads through the local gateway and the sensor-data queue's worker: the file's rows are the readings
+ * seeded, the tier's download window applies (public for guests, permissioned for members), the job is
+ * idempotent on redelivery, and POST /api/aws signs a file only for whoever may read it.
+ */
+
+const MINUTE = 60_000;
+const store = () => createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! });
+
+/** Polls an export until it is done (or failed), keeping the progress values seen. */
+const waitForExport = async (id: string, token?: string, timeoutMs = 30_000) => {
+  const sensorData = apiAs('sensor-data', token);
+  const seen: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await sensorData.getExport({ params: { exportId: id } });
+    seen.push(job.progress);
+    if (job.status === 'done' || job.status === 'failed') return { job, seen };
+    if (Date.now() > deadline) throw new Error(`Export ${id} still ${job.status} at ${job.progress} %`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+const download = async (job: ExportJob, token?: string) => {
+  const { url, expiresAt } = await apiAs('api', token).aws({
+    body: { action: 'getSignedS3Url', params: { bucket: job.file!.bucket, key: job.file!.key } },
+  });
+  expect(expiresAt).toBeGreaterThan(Date.now() + 4 * MINUTE);
+  expect(expiresAt).toBeLessThanOrEqual(Date.now() + 5 * MINUTE);
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  return response.text();
+};
+
+describe('downloads', () => {
+  let now: number;
+  let device: Awaited<ReturnType<typeof freshDevice>>;
+  /** 3 days of readings every 10 minutes, some without temperature, the newest 10 minutes ago. */
+  let seeded: { timestamp: number; values: Record<string, number> }[];
+
+  beforeAll(async () => {
+    now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    device = await freshDevice({ productLine: 'sd1' });
+    await setTier(device.id, 'tier1');
+    seeded = Array.from({ length: 3 * 144 }, (_, i) => ({
+      timestamp: now - (i + 1) * 10 * MINUTE,
+      values: (i % 7 === 0 ? { pm2_5: i / 4 } : { pm2_5: i / 4, temperature: -5 + (i % 40) / 8 }) as Record<
+        string,
+        number
+      >,
+    })).reverse();
+    await store().write(device.id, seeded, now);
+  });
+
+  it("writes a CSV of the range's readings, oldest first, with units in the header; progress reaches 100", async () => {
+    const from = now - 2 * DAY_MS;
+    const created = await apiAs('sensor-data', device.ownerToken).createExport({
+      params: { id: device.id },
+      body: { from, to: now, format: 'csv' },
+    });
+    expect(created).toMatchObject({ status: 'queued', progress: 0, window: 'permissioned', from, to: now });
+    const { job, seen } = await waitForExport(created.id, device.ownerToken);
+    const expected = seeded.filter((r) => r.timestamp >= from);
+    expect(job).toMatchObject({ status: 'done', progress: 100, rows: expected.length });
+    expect(seen.every((p, i) => i === 0 || p >= seen[i - 1]!)).toBe(true);
+
+    const text = await download(job, device.ownerToken);
+    expect(Buffer.byteLength(text)).toBe(job.bytes);
+    const [header, ...rows] = text.trimEnd().split('\r\n');
+    expect(header).toBe('timestamp,iso_time,pm2_5 (µg/m³),temperature (°C)');
+    expect(rows).toEqual(
+      expected.map((r) =>
+        [r.timestamp, new Date(r.timestamp).toISOString(), r.values.pm2_5, r.values.temperature ?? ''].join(','),
+      ),
+    );
+  });
+
+  it('writes JSON of the chosen measurements', async () => {
+    const created = await apiAs('sensor-data', device.ownerToken).createExport({
+      params: { id: device.id },
+      body: { from: now - DAY_MS, format: 'json', measurements: ['temperature'] },
+    });
+    const { job } = await waitForExport(created.id, device.ownerToken);
+    const doc = JSON.parse(await download(job, device.ownerToken));
+    const expected = seeded.filter((r) => r.timestamp >= now - DAY_MS && r.values.temperature !== undefined);
+    expect(doc.measurements).toEqual([{ name: 'temperature', unit: '°C' }]);
+    expect(doc.readings).toEqual(
+      expected.map((r) => ({
+        timestamp: r.timestamp,
+        time: new Date(r.timestamp).toISOString(),
+        values: { temperature: r.values.temperature },
+      })),
+    );
+    expect(job.rows).toBe(expected.length);
+  });
+
+  it('applies the download windows: a guest gets the public one, a member the permissioned one, 403s name the tier', async () => {
+    const al = await freshDevice({ productLine: 'al30', visibility: 'public' });
+    // The free AL tier views only: no downloads for anyone, and Tier 1 unlocks them.
+    const free = await apiRejection(
+      apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } }),
+    );
+    expect(free.status).toBe(403);
+    expect(free.message).toMatch(/Tier 1 unlocks it/);
+
+    await setTier(al.id, 'tier1');
+    const asGuest = await apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } });
+    expect(asGuest.window).toBe('public');
+    expect(Math.abs(asGuest.from - (Date.now() - 7 * DAY_MS))).toBeLessThan(MINUTE);
+    const older = await apiRejection(
+      apiAs('sensor-data').createExport({
+        params: { id: al.id },
+        body: { from: Date.now() - 8 * DAY_MS, format: 'csv' },
+      }),
+    );
+    expect(older.status).toBe(403);
+    expect(older.message).toMatch(/reach back 7 days in Tier 1 of al30; Tier 2 unlocks older data/);
+    const stranger = await freshUser();
+    expect(
+      (await apiAs('sensor-data', stranger.token).createExport({ params: { id: al.id }, body: { format: 'csv' } }))
+        .window,
+    ).toBe('public');
+    expect(
+      (await apiAs('sensor-data', al.ownerToken).createExport({ params: { id: al.id }, body: { format: 'csv' } }))
+        .window,
+    ).toBe('permissioned');
+
+    // sd1 Tier 1: 30 days for the owner; further back needs Tier 2; Tier 0 has no downloads.
+    const owner = apiAs('sensor-data', device.ownerToken);
+    const month = await owner.createExport({
+      params: { id: device.id },
+      body: { from: Date.now() - 29 * DAY_MS, format: 'csv' },
+    });
+    expect(month.window).toBe('permissioned');
+    const beyond = await apiRejection(
+      owner.createExport({ params: { id: device.id }, body: { from: Date.now() - 31 * DAY_MS, format: 'csv' } }),
+    );
+    expect(beyond.message).toMatch(/Tier 2 unlocks older data/);
+    const tier0 = await freshDevice({ productLine: 'sd1' });
+    const none = await apiRejection(
+      apiAs('sensor-data', tier0.ownerToken).createExport({ params: { id: tier0.id }, body: { format: 'csv' } }),
+    );
+    expect(none.status).toBe(403);
+    expect(none.message).toMatch(/Downloads are not included in Tier 0 of sd1; Tier 1 unlocks it/);
+  });
+
+  it('refuses a private device to a guest (401) and to a stranger (403), and bad requests with 400', async () => {
+    expect(
+      (await apiRejection(apiAs('sensor-data').createExport({ params: { id: device.id }, body: { format: 'csv' } })))
+        .status,
+    ).toBe(401);
+    const stranger = await freshUser();
+    expect(
+      (
+        await apiRejection(
+          apiAs('sensor-data', stranger.token).createExport({ params: { id: device.id }, body: { format: 'csv' } }),
+        )
+      ).status,
+    ).toBe(403);
+    const owner = apiAs('sensor-data', device.ownerToken);
+    const reversed = await apiRejection(
+      owner.createExport({ params: { id: device.id }, body: { from: now, to: now - MINUTE, format: 'csv' } }),
+    );
+    expect(reversed.status).toBe(400);
+    expect(reversed.message).toMatch(/from ≤ to/);
+    const format = await apiRejection(
+      owner.createExport({ params: { id: device.id }, body: { format: 'xlsx' as never } }),
+    );
+    expect(format.message).toMatch(/Format must be csv or json/);
+  });
+
+  it("hides an export from everyone but its creator and staff, and lists one's own newest first", async () => {
+    const owner = apiAs('sensor-data', device.ownerToken);
+    const first = await owner.createExport({ params: { id: device.id }, body: { from: now - MINUTE, format: 'csv' } });
+    const second = await owner.createExport({
+      params: { id: device.id },
+      body: { from: now - MINUTE, format: 'json' },
+    });
+    const stranger = await freshUser();
+    expect(
+      (await apiRejection(apiAs('sensor-data', stranger.token).getExport({ params: { exportId: first.id } }))).status,
+    ).toBe(404);
+    expect((await apiRejection(apiAs('sensor-data').getExport({ params: { exportId: first.id } }))).status).toBe(404);
+    const staff = await freshUser({ groups: ['Employees'] });
+    expect((await apiAs('sensor-data', staff.token).getExport({ params: { exportId: first.id } })).id).toBe(first.id);
+
+    const mine = await owner.listMyExports({ query: { limit: 2 } });
+    expect(mine.items.map((job) => job.id)).toEqual([second.id, first.id]);
+    expect(mine.nextCursor).toBeDefined();
+    expect((await apiAs('sensor-data', stranger.token).listMyExports({ query: {} })).items).toEqual([]);
+  });
+
+  it('is idempotent on redelivery: one object, the same rows', async () => {
+    const created = await apiAs('sensor-data', device.ownerToken).createExport({
+      params: { id: device.id },
+      body: { from: now - DAY_MS, format: 'csv' },
+    });
+    const sqs = new SQSClient({
+      region: stack().region,
+      endpoint: stack().endpoints.sqs,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const queueUrl = stack().queues.sensorData!;
+    const duplicate = JSON.stringify({ kind: 'export', exportId: created.id });
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: duplicate }));
+    const { job: first } = await waitForExport(created.id, device.ownerToken);
+    const before = await download(first, device.ownerToken);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: duplicate }));
+    // Until the queue has worked every message (the local poller deletes each after its handler).
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      if (
+        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible) ===
+        0
+      )
+        break;
+      if (Date.now() > deadline) throw new Error('The sensor-data queue did not drain');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const after = await apiAs('sensor-data', device.ownerToken).getExport({ params: { exportId: created.id } });
+    expect(after).toMatchObject({ status: 'done', rows: first.rows, bytes: first.bytes, updated: first.updated });
+    expect(await download(after, device.ownerToken)).toBe(before);
+    const objects = await s3Client().send(
+      new ListObjectsV2Command({ Bucket: stack().buckets.exports!, Prefix: `exports/${device.id}/${created.id}` }),
+    );
+    expect(objects.Contents?.map((o) => o.Key)).toEqual([`exports/${device.id}/${created.id}.csv`]);
+  });
+
+  it('signs only what the caller may read (POST /api/aws getSignedS3Url)', async () => {
+    const created = await apiAs('sensor-data', device.ownerToken).createExport({
+      params: { id: device.id },
+      body: { from: now - MINUTE * 30, format: 'csv' },
+    });
+    const { job } = await waitForExport(created.id, device.ownerToken);
+    const stranger = await freshUser();
+    const sign = (token: string | undefined, bucket: string, key: string) =>
+      apiAs('api', token).aws({ body: { action: 'getSignedS3Url', params: { bucket, key } } });
+
+    const foreign = await apiRejection(sign(stranger.token, job.file!.bucket, job.file!.key));
+    expect(foreign.status).toBe(404);
+    expect((await apiRejection(sign(undefined, job.file!.bucket, job.file!.key))).status).toBe(404);
+
+    const chartKey = `charts/${device.id}/day/2026-01-01.json`;
+    expect((await apiRejection(sign(undefined, 'chartData', chartKey))).status).toBe(401);
+    expect((await apiRejection(sign(stranger.token, stack().buckets.chartData!, chartKey))).status).toBe(403);
+    expect((await sign(device.ownerToken, stack().buckets.chartData!, chartKey)).url).toContain(chartKey);
+
+    const bucket = await apiRejection(sign(device.ownerToken, 'organizations-local-logofiles', 'logos/x.png'));
+    expect(bucket.status).toBe(403);
+    expect(bucket.message).toMatch(/only for the exports and chart-data buckets/);
+    const action = await apiRejection(
+      apiAs('api', device.ownerToken).aws({
+        body: { action: 'putObject' as never, params: { bucket: 'exports', key: job.file!.key } },
+      }),
+    );
+    expect(action.status).toBe(400);
+    expect(action.message).toMatch(/action must be getSignedS3Url/);
+  });
+});
