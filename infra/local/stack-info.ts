@@ -18,6 +18,8 @@ export const StackInfo = z.object({
     mailViewer: z.string(),
     mqtt: z.string(),
     mqttWs: z.string(),
+    /** IoT Core's data-plane Publish (the live view's publisher), served by the broker. */
+    iotDataPlane: z.string().optional(),
     stripe: z.string(),
   }),
   auth: z.object({ userPoolId: z.string(), clientId: z.string(), issuer: z.string() }),

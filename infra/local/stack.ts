@@ -34,6 +34,7 @@ import { startSes } from './emulators/ses';
 import { LOCAL_STRIPE_SECRET_KEY, startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
 import { DEFAULT_PORTS, type Ports } from './ports';
+import { createLocalMqttAuth } from './mqtt-auth';
 import { type LocalRule, startRuleBridge } from './rule-bridge';
 import { startScheduler } from './scheduler';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
@@ -142,6 +143,10 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       AWS_ENDPOINT_URL_S3: fauxqs.url,
       AWS_ENDPOINT_URL_SESV2: ses.url,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.url,
+      // The live view's publisher (IoT Core's Publish) reaches the local broker through its data-plane shim.
+      AWS_ENDPOINT_URL_IOT_DATA_PLANE: mqtt.dataPlaneUrl,
+      // The first level of the live view's watcher topics (`{env}/identities/…`).
+      ENV_NAME: ENV,
       S3_FORCE_PATH_STYLE: 'true',
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
@@ -158,6 +163,18 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
       ...Object.fromEntries(Object.entries(QUEUES).map(([key, q]) => [q.envVar, queues[key as QueueKey]])),
     });
+
+    // The broker's rules read the tables and verify tokens: on only now that both exist.
+    mqtt.setAuth(
+      createLocalMqttAuth({
+        envName: ENV,
+        issuer,
+        clientIds: [clientId],
+        devicesTable: tables.devices!,
+        deviceCredentialsTable: tables.deviceCredentials!,
+        deviceSubscriptionsTable: tables.deviceSubscriptions!,
+      }),
+    );
 
     const gateway = await startGateway({
       port: options.ports.gateway,
@@ -231,6 +248,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         mailViewer: ses.url,
         mqtt: mqtt.url,
         mqttWs: mqtt.wsUrl,
+        iotDataPlane: mqtt.dataPlaneUrl,
         stripe: stripe.url,
       },
       auth: { userPoolId, clientId, issuer },

@@ -17,7 +17,9 @@ import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startSqsPoller } from '../../../infra/local/sqs-poller';
 import { GROUPS } from '../../../shared/auth/groups';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
-import { cognitoClient, s3Client, signIn, stack, uniqueId } from '../../support/stack';
+import { localIdentityId } from '../../../shared/iot/realtime';
+import { freshDevice } from '../../support/sensor-data';
+import { cognitoClient, s3Client, signIn, stack, subOfToken, tokenOf, uniqueId } from '../../support/stack';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -43,6 +45,7 @@ describe('the local stack', () => {
   it('creates the spec buckets (local reuses the dev chart-data bucket) and the jobs queue with its dead-letter queue', async () => {
     expect(stack().buckets).toEqual({
       chartData: 'sensor-data-api-dev-chartdata',
+      exports: 'sensor-data-local-exports',
       logos: 'organizations-local-logofiles',
       userBackups: 'users-local-backups',
     });
@@ -158,19 +161,26 @@ describe('the local stack', () => {
     }
   });
 
-  it('runs an MQTT broker that devices reach over TCP and browsers over WebSocket', async () => {
-    const topic = `dt/${uniqueId('dev')}/readings`;
-    const subscriber = await mqtt.connectAsync(stack().endpoints.mqttWs);
-    const device = await mqtt.connectAsync(stack().endpoints.mqtt);
+  it('runs an MQTT broker that devices reach over TCP with their credential and browsers over WebSocket', async () => {
+    const { id, credential } = await freshDevice();
+    const device = await mqtt.connectAsync(stack().endpoints.mqtt, { username: id, password: credential });
+    const token = await tokenOf('user@example.com');
+    const browser = await mqtt.connectAsync(stack().endpoints.mqttWs, {
+      username: localIdentityId(subOfToken(token)),
+      password: token,
+    });
     try {
       const received = new Promise<string>((resolve) =>
-        subscriber.on('message', (_t, payload) => resolve(payload.toString())),
+        device.on('message', (_t, payload) => resolve(payload.toString())),
       );
-      await subscriber.subscribeAsync(topic);
-      await device.publishAsync(topic, JSON.stringify({ pm2_5: 4.2 }));
-      expect(JSON.parse(await received)).toEqual({ pm2_5: 4.2 });
+      await device.subscribeAsync(`devices/${id}/#`);
+      await device.publishAsync(`devices/${id}/status`, JSON.stringify({ online: true }));
+      expect(JSON.parse(await received)).toEqual({ online: true });
+      expect(browser.connected).toBe(true);
     } finally {
-      await Promise.all([subscriber.endAsync(), device.endAsync()]);
+      await Promise.all([browser.endAsync(), device.endAsync()]);
     }
+    // Anyone else is refused (infra/local/mqtt-auth.ts).
+    await expect(mqtt.connectAsync(stack().endpoints.mqtt, { reconnectPeriod: 0 })).rejects.toThrow();
   });
 });

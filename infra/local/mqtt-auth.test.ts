@@ -1,0 +1,82 @@
+import type { Caller } from '../../shared/auth/verify-token';
+import { localIdentityId } from '../../shared/iot/realtime';
+import { createMqttAuth } from './mqtt-auth';
+
+const caller = (sub: string, tokenUse: 'access' | 'id' = 'access'): Caller => ({
+  sub,
+  username: sub,
+  groups: [],
+  tokenUse,
+  issuedAt: 0,
+  authTime: 0,
+});
+
+// The rules with small in-memory stand-ins for the verifiers and the data access.
+const auth = createMqttAuth({
+  envName: 'local',
+  verifyDeviceCredential: async (token) => ({ dc_good1: 'dev-1', dc_good2: 'dev-2' })[token],
+  verifyToken: async (token) => {
+    if (token === 'access-alice') return caller('alice');
+    if (token === 'id-alice') return caller('alice', 'id');
+    throw new Error('refused');
+  },
+  identityOf: (c) => localIdentityId(c.sub),
+  mayView: async (c, deviceId) => c.sub === 'alice' && deviceId === 'dev-1',
+});
+
+describe('the local broker’s rules', () => {
+  it('accepts a device by its own credential only', async () => {
+    expect(await auth.authenticate('dev-1', 'dc_good1')).toEqual({ kind: 'device', deviceId: 'dev-1' });
+    expect(await auth.authenticate('dev-2', 'dc_good1')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', 'dc_wrong')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', undefined)).toBeUndefined();
+    expect(await auth.authenticate(undefined, undefined)).toBeUndefined();
+  });
+
+  it('accepts a browser by its own identity and access token only', async () => {
+    expect(await auth.authenticate('local:alice', 'access-alice')).toMatchObject({
+      kind: 'browser',
+      identityId: 'local:alice',
+    });
+    expect(await auth.authenticate('local:bob', 'access-alice')).toBeUndefined();
+    expect(await auth.authenticate('local:alice', 'id-alice')).toBeUndefined();
+    expect(await auth.authenticate('local:alice', 'forged')).toBeUndefined();
+  });
+
+  it('lets a device publish only its own readings and status', () => {
+    const device = { kind: 'device', deviceId: 'dev-1' } as const;
+    expect(auth.mayPublish(device, 'devices/dev-1/readings')).toBe(true);
+    expect(auth.mayPublish(device, 'devices/dev-1/status')).toBe(true);
+    expect(auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
+    expect(auth.mayPublish(device, 'devices/dev-1/live')).toBe(false);
+    expect(auth.mayPublish(device, 'devices/dev-1/readings/x')).toBe(false);
+    expect(auth.mayPublish(device, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
+  });
+
+  it('lets a browser publish nothing', () => {
+    const browser = { kind: 'browser', identityId: 'local:alice', caller: caller('alice') } as const;
+    expect(auth.mayPublish(browser, 'devices/dev-1/readings')).toBe(false);
+    expect(auth.mayPublish(browser, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
+  });
+
+  it('lets a browser subscribe to its own watcher topic of a device it may view, nothing else', async () => {
+    const browser = { kind: 'browser', identityId: 'local:alice', caller: caller('alice') } as const;
+    expect(await auth.maySubscribe(browser, 'local/identities/local:alice/devices/dev-1/live')).toBe(true);
+    expect(await auth.maySubscribe(browser, 'local/identities/local:alice/devices/dev-2/live')).toBe(false);
+    expect(await auth.maySubscribe(browser, 'local/identities/local:bob/devices/dev-1/live')).toBe(false);
+    expect(await auth.maySubscribe(browser, 'dev/identities/local:alice/devices/dev-1/live')).toBe(false);
+    expect(await auth.maySubscribe(browser, 'local/identities/local:alice/devices/+/live')).toBe(false);
+    expect(await auth.maySubscribe(browser, 'local/identities/local:alice/#')).toBe(false);
+    expect(await auth.maySubscribe(browser, 'devices/dev-1/readings')).toBe(false);
+    expect(await auth.maySubscribe(browser, '#')).toBe(false);
+  });
+
+  it('lets a device subscribe only below its own topics', async () => {
+    const device = { kind: 'device', deviceId: 'dev-1' } as const;
+    expect(await auth.maySubscribe(device, 'devices/dev-1/#')).toBe(true);
+    expect(await auth.maySubscribe(device, 'devices/dev-2/#')).toBe(false);
+    expect(await auth.maySubscribe(device, 'devices/+/readings')).toBe(false);
+    expect(await auth.maySubscribe(device, 'devices/dev-1/+')).toBe(false);
+    expect(await auth.maySubscribe(device, '#')).toBe(false);
+  });
+});
