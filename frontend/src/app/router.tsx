@@ -15,6 +15,7 @@ import { PeoplePage } from '../features/people/people-page';
 import { PersonAdminPage } from '../features/people/person-admin-page';
 import { ProfilePage } from '../features/people/profile-page';
 import { RelationsPage } from '../features/relations/relations-page';
+import { ApiPage } from '../features/sensor-data/api-page';
 import { ParametersPage } from '../features/system/parameters-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -33,13 +34,15 @@ export const createRouter = () =>
       element: <AppLayout />,
       children: [
         { path: '/dashboard', element: <DashboardPage /> },
+        // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
+        { path: '/dashboard/devices/:id', element: <DevicePage /> },
         {
           element: <RequireSession />,
           children: [
-            { path: '/dashboard/devices/:id', element: <DevicePage /> },
             { path: '/dashboard/organizations/:id', element: <OrganizationPage /> },
             { path: '/dashboard/campaigns/:id', element: <CampaignPage /> },
             { path: '/dashboard/people/:id', element: <ProfilePage /> },
+            { path: '/dashboard/api', element: <ApiPage /> },
           ],
         },
         {

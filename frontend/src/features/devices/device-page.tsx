@@ -5,13 +5,14 @@ import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
-import { useSignedInUser } from '../../lib/session';
+import { useOptionalUser } from '../../lib/session';
 import { useLoaded } from '../../lib/use-loaded';
 import { DevicesMap } from '../map/devices-map';
 import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
+import { SensorDataPanel } from '../sensor-data/sensor-data-panel';
 import { CredentialsPanel } from './credentials-panel';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
@@ -31,7 +32,9 @@ export const DevicePage = () => {
 
 const DeviceScreen = ({ id }: { id: string }) => {
   const devicesApi = useApi('devices');
-  const staff = isStaff(useSignedInUser().groups);
+  // Guests see public devices (and their data); relations and management need a session.
+  const user = useOptionalUser();
+  const staff = isStaff(user?.groups ?? []);
   const {
     value: device,
     error,
@@ -52,6 +55,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
         <>
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
+          <SensorDataPanel device={device} />
           {mayManage(device) && (device.state !== 'retired' || staff) && (
             <DeviceEditForm device={device} onSaved={changed} />
           )}
@@ -62,10 +66,12 @@ const DeviceScreen = ({ id }: { id: string }) => {
         </>
       )}
 
-      <section className="card section-card" aria-labelledby="device-members-heading">
-        <h2 id="device-members-heading">Relations</h2>
-        <MembersPanel key={id} kind="device" objectId={id} />
-      </section>
+      {user && (
+        <section className="card section-card" aria-labelledby="device-members-heading">
+          <h2 id="device-members-heading">Relations</h2>
+          <MembersPanel key={id} kind="device" objectId={id} />
+        </section>
+      )}
     </section>
   );
 };

@@ -1,0 +1,80 @@
+import type { ProductLine } from '../../../../shared/contracts/devices';
+import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
+import { DAY_MS, unlockingTier } from '../../../../shared/sensor-data/tiers';
+
+/** The range picker's choices: the last 24 hours, 7 days, 30 days, a year, or a custom from/to. */
+export type RangePreset = '24h' | '7d' | '30d' | '1y' | 'custom';
+
+export const PRESETS: { id: Exclude<RangePreset, 'custom'>; label: string; days: number }[] = [
+  { id: '24h', label: 'Last 24 h', days: 1 },
+  { id: '7d', label: '7 days', days: 7 },
+  { id: '30d', label: '30 days', days: 30 },
+  { id: '1y', label: '1 year', days: 365 },
+];
+
+export interface ChartRange {
+  from: number;
+  to: number;
+}
+
+/** A preset's range ending now. */
+export const presetRange = (preset: Exclude<RangePreset, 'custom'>, now: number): ChartRange => {
+  const days = PRESETS.find((p) => p.id === preset)!.days;
+  return { from: now - days * DAY_MS, to: now };
+};
+
+/** `<input type="datetime-local">` text (local time) to ms, undefined when empty or invalid. */
+export const parseLocal = (text: string): number | undefined => {
+  if (!text) return undefined;
+  const ms = new Date(text).getTime();
+  return Number.isFinite(ms) ? ms : undefined;
+};
+
+/** ms to `<input type="datetime-local">` text in local time, to the minute. */
+export const formatLocal = (ms: number): string => {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+/**
+ * Why a range cannot be charted under the device's tier, and which tier would chart it ("Tier 2 unlocks 365 days"),
+ * or undefined when the range lies inside the view window. A minute of slack, as the API allows.
+ */
+export const lockedMessage = (
+  summary: Pick<DataSummary, 'tier' | 'windows'> & { productLine: ProductLine },
+  range: ChartRange,
+  now: number,
+): string | undefined => {
+  const days = summary.windows.view.days;
+  if (days === null) return `${summary.tier.name} does not include charts`;
+  if (range.from >= now - days * DAY_MS - 60_000) return undefined;
+  const needed = Math.ceil((now - range.from) / DAY_MS);
+  const unlock = unlockingTier(summary.productLine, (f) => f.historicalDataAccessDays >= needed);
+  const shown = `${summary.tier.name} shows the last ${days} days`;
+  return unlock
+    ? `${shown}. ${unlock.name} unlocks ${unlock.features.historicalDataAccessDays} days.`
+    : `${shown}; no tier of this product line reaches that far back.`;
+};
+
+/** What a purpose's window says in the summary: "7 days", or "not included". */
+export const windowText = (days: number | null): string =>
+  days === null ? 'not included' : days === 1 ? '1 day' : `${days} days`;
+
+/**
+ * uPlot's aligned data for one measurement: x in seconds at each bucket's middle (a typed array), then min, max
+ * and mean, where null leaves a gap.
+ */
+export const chartData = (
+  series: Pick<Series, 't' | 'bucketMs'>,
+  columns: Series['series'][string],
+): [Float64Array, (number | null)[], (number | null)[], (number | null)[]] => {
+  const xs = new Float64Array(series.t.length);
+  const half = series.bucketMs / 2;
+  for (let i = 0; i < series.t.length; i++) xs[i] = (series.t[i]! + half) / 1000;
+  return [xs, columns.min, columns.max, columns.mean];
+};
+
+/** Does any bucket of the series hold a reading? */
+export const hasData = (series: Series): boolean =>
+  Object.values(series.series).some((columns) => columns.mean.some((v) => v !== null));

@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { Device } from '../../../../shared/contracts/devices';
+import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { useLoaded } from '../../lib/use-loaded';
+import { ErrorAlert } from '../relations/relation-fields';
+import {
+  type ChartRange,
+  formatLocal,
+  hasData,
+  lockedMessage,
+  PRESETS,
+  parseLocal,
+  presetRange,
+  type RangePreset,
+  windowText,
+} from './range-rules';
+import { onFedReadings } from './reading-feed';
+import { type ChartHandle, SensorChart } from './sensor-chart';
+import './sensor-data.css';
+
+type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { state: 'failed'; error: string };
+
+/** The chart canvas follows the card's width; the API buckets to it (one bucket per pixel). */
+const useWidth = () => {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setWidth(Math.max(200, Math.min(2000, Math.floor(element.clientWidth))));
+    measure();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Debounced: a resize redraws the charts only once the window settles (and fetches again only then).
+    const observer = new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(measure, 250);
+    });
+    observer.observe(element);
+    return () => {
+      clearTimeout(timer);
+      observer.disconnect();
+    };
+  }, []);
+  return { ref, width };
+};
+
+/**
+ * The device page's sensor data (docs/sensor-data.md, "Reads and charts"): what the caller's tier lets them see,
+ * a range picker, and one chart per measurement, fetched once per range as server-side downsampled series. A
+ * range past the tier's window says which tier unlocks it (and the API's 403 says why). Live readings fed
+ * through reading-feed.ts extend the charts when the range ends now.
+ */
+export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine'> }) => {
+  const api = useApi('sensor-data');
+  const { value: summary, error: summaryError } = useLoaded(
+    useCallback(() => api.dataSummary({ params: { id: device.id } }), [api, device.id]),
+  );
+  const [preset, setPreset] = useState<RangePreset>('24h');
+  const [range, setRange] = useState<ChartRange>(() => presetRange('24h', Date.now()));
+  const [custom, setCustom] = useState(() => ({ from: formatLocal(range.from), to: formatLocal(range.to) }));
+  const [customError, setCustomError] = useState<string>();
+  const [loading, setLoading] = useState<Loading>({ state: 'loading' });
+  const { ref: widthRef, width } = useWidth();
+  const charts = useRef(new Map<string, ChartHandle>());
+
+  const choose = (id: Exclude<RangePreset, 'custom'>) => {
+    setPreset(id);
+    setCustomError(undefined);
+    setRange(presetRange(id, Date.now()));
+  };
+
+  const applyCustom = () => {
+    const from = parseLocal(custom.from);
+    const to = parseLocal(custom.to);
+    if (from === undefined || to === undefined) return setCustomError('Choose both a start and an end');
+    if (from >= to) return setCustomError('The start must be before the end');
+    setCustomError(undefined);
+    setPreset('custom');
+    setRange({ from, to });
+  };
+
+  useEffect(() => {
+    if (!width) return;
+    let active = true;
+    setLoading({ state: 'loading' });
+    performance.mark('sensor-chart-requested');
+    api.series({ params: { id: device.id }, query: { from: range.from, to: range.to, width } }).then(
+      (series) => active && setLoading({ state: 'done', series }),
+      (failure: unknown) => active && setLoading({ state: 'failed', error: errorMessage(failure) }),
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, device.id, range, width]);
+
+  // Live points extend a range that ends now; a range in the past stays as it was read.
+  useEffect(
+    () =>
+      onFedReadings(device.id, (readings) => {
+        if (preset === 'custom') return;
+        for (const reading of readings) {
+          for (const [name, value] of Object.entries(reading.values)) {
+            charts.current.get(name)?.append(reading.timestamp, value);
+          }
+        }
+      }),
+    [device.id, preset],
+  );
+
+  const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
+  const names = useMemo(() => (loading.state === 'done' ? Object.keys(loading.series.series) : []), [loading]);
+
+  return (
+    <section className="card section-card" aria-labelledby="sensor-data-heading" data-testid="sensor-data">
+      <h2 id="sensor-data-heading">Sensor data</h2>
+      <ErrorAlert testId="sensor-summary-error" error={summaryError} />
+      {summary && <DataSummaryFacts summary={summary} />}
+
+      <fieldset className="range-picker" aria-label="Chart range">
+        {PRESETS.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            aria-pressed={preset === p.id}
+            data-testid={`sensor-range-${p.id}`}
+            onClick={() => choose(p.id)}
+          >
+            {p.label}
+          </button>
+        ))}
+        <label>
+          From
+          <input
+            type="datetime-local"
+            data-testid="sensor-range-from"
+            value={custom.from}
+            onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+          />
+        </label>
+        <label>
+          To
+          <input
+            type="datetime-local"
+            data-testid="sensor-range-to"
+            value={custom.to}
+            onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+          />
+        </label>
+        <button type="button" aria-pressed={preset === 'custom'} data-testid="sensor-range-apply" onClick={applyCustom}>
+          Show range
+        </button>
+      </fieldset>
+      <ErrorAlert testId="sensor-range-error" error={customError} />
+      {locked && (
+        <p className="tier-lock" data-testid="sensor-tier-lock">
+          {locked}
+        </p>
+      )}
+
+      <div ref={widthRef} className="sensor-charts">
+        {loading.state === 'loading' && (
+          <p className="muted" data-testid="sensor-loading">
+            Loading the charts…
+          </p>
+        )}
+        {loading.state === 'failed' && <ErrorAlert testId="sensor-error" error={loading.error} />}
+        {loading.state === 'done' && !hasData(loading.series) && (
+          <p className="muted" data-testid="sensor-empty">
+            No readings in this range.
+          </p>
+        )}
+        {loading.state === 'done' &&
+          hasData(loading.series) &&
+          names.map((name) => (
+            <div key={name}>
+              <h3 className="sensor-chart-title">{loading.series.series[name]!.label}</h3>
+              <SensorChart
+                ref={(handle) => {
+                  if (handle) charts.current.set(name, handle);
+                  else charts.current.delete(name);
+                }}
+                series={loading.series}
+                name={name}
+                width={width}
+              />
+            </div>
+          ))}
+        {loading.state === 'done' && (
+          <p className="muted small" data-testid="sensor-resolution">
+            {loading.series.resolution === 'minute'
+              ? 'From the raw readings'
+              : `From ${loading.series.resolution}ly roll-ups`}
+            , {Math.round(loading.series.bucketMs / 60_000)} min per point.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+};
+
+/** The tier, how far back charts, downloads and the API reach for this viewer, and what the next tier adds. */
+const DataSummaryFacts = ({ summary }: { summary: DataSummary }) => {
+  const next = summary.nextTier;
+  return (
+    <>
+      <dl className="facts" data-testid="sensor-summary">
+        <dt>Tier</dt>
+        <dd data-testid="sensor-tier">{summary.tier.name}</dd>
+        <dt>Charts</dt>
+        <dd data-testid="sensor-window-view">{windowText(summary.windows.view.days)}</dd>
+        <dt>Downloads</dt>
+        <dd data-testid="sensor-window-download">{windowText(summary.windows.download.days)}</dd>
+        <dt>API</dt>
+        <dd data-testid="sensor-window-api">{windowText(summary.windows.api.days)}</dd>
+        {summary.campaignWindows && (
+          <>
+            <dt>Campaign windows</dt>
+            <dd data-testid="sensor-campaign-windows">
+              {summary.campaignWindows
+                .map((w) => `${new Date(w.startsAt).toLocaleString()} – ${new Date(w.endsAt).toLocaleString()}`)
+                .join('; ')}
+            </dd>
+          </>
+        )}
+      </dl>
+      {next && next.features.historicalDataAccessDays > (summary.windows.view.days ?? 0) && (
+        <p className="muted small" data-testid="sensor-next-tier">
+          {next.name} unlocks {next.features.historicalDataAccessDays} days.
+        </p>
+      )}
+    </>
+  );
+};
