@@ -43,6 +43,11 @@ export const AppLayout = () => {
               My account
             </NavLink>
           )}
+          {user && (
+            <NavLink to="/dashboard/api" data-testid="nav-api">
+              API
+            </NavLink>
+          )}
           {staff && (
             <NavLink to={adminEquivalent(pathname) ?? '/admin'} end>
               Admin

@@ -1,0 +1,212 @@
+import { type FormEvent, useCallback, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
+import { useApi } from '../../lib/api';
+import { CopyButton } from '../../lib/copy-button';
+import { TextField } from '../../lib/form-fields';
+import { runtimeConfig } from '../../lib/runtime-config';
+import { useAction } from '../../lib/use-action';
+import { useLoaded } from '../../lib/use-loaded';
+import { When } from '../people/person-parts';
+import { ErrorAlert } from '../relations/relation-fields';
+import { curlExample, usedPercent, warningText, worstWarning } from './api-rules';
+
+type Busy = 'create' | `revoke:${string}`;
+
+/**
+ * /dashboard/api: the signed-in person's public API keys (a new key shown once, with a copy button), this month's
+ * use of the devices their keys called with the 70/90/100 % warnings, and how to call the API from here.
+ */
+export const ApiPage = () => {
+  const sensorData = useApi('sensor-data');
+  const keys = useLoaded(useCallback(async () => (await sensorData.listApiKeys({})).items, [sensorData]));
+  const usage = useLoaded(useCallback(() => sensorData.myApiUsage({}), [sensorData]));
+  const [name, setName] = useState('');
+  const [fresh, setFresh] = useState<NewApiKey>();
+  const { busy, error, setError, run } = useAction<Busy>();
+  const baseUrl = runtimeConfig().apiBaseUrls['sensor-data'] ?? '';
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return setError('Give the key a name, e.g. the script that will use it');
+    void run('create', async () => {
+      const made = await sensorData.createApiKey({ body: { name } });
+      setFresh(made);
+      setName('');
+      keys.setValue([...(keys.value ?? []), made]);
+    });
+  };
+
+  const revoke = (key: ApiKey) => {
+    if (!window.confirm(`Revoke the key "${key.name}"? Scripts using it are refused at once.`)) return;
+    void run(`revoke:${key.keyId}`, async () => {
+      await sensorData.revokeApiKey({ params: { keyId: key.keyId } });
+      keys.setValue((keys.value ?? []).filter((k) => k.keyId !== key.keyId));
+      if (fresh?.keyId === key.keyId) setFresh(undefined);
+    });
+  };
+
+  return (
+    <div className="page" data-testid="api-page">
+      <h1>Public API</h1>
+      <p className="muted">
+        A key reads the data of the devices you may see, as you do (never with staff powers). Each device's requests are
+        counted per calendar month (UTC) against its tier's quota.
+      </p>
+
+      <section className="card section-card" aria-labelledby="api-keys-heading" data-testid="api-keys">
+        <h2 id="api-keys-heading">API keys</h2>
+        <ErrorAlert testId="api-keys-error" error={error ?? keys.error} />
+        {fresh && (
+          <div className="secret-once" role="status" data-testid="api-key-new">
+            <p>
+              <strong>Copy this key now: it will not be shown again.</strong> Whoever holds it can read your devices'
+              data and spend their quota.
+            </p>
+            <div className="secret-row">
+              <code data-testid="api-key-new-value">{fresh.key}</code>
+              <CopyButton text={fresh.key} testId="api-key-copy" />
+            </div>
+            <button type="button" className="link-button small" onClick={() => setFresh(undefined)}>
+              I have stored it, hide it
+            </button>
+          </div>
+        )}
+        <form className="actions" onSubmit={create} aria-label="New API key">
+          <TextField id="api-key-name" label="Name" value={name} onChange={setName} placeholder="e.g. nightly export" />
+          <button type="submit" className="primary" data-testid="api-key-create" disabled={busy !== undefined}>
+            {busy === 'create' ? 'Creating…' : 'New key'}
+          </button>
+        </form>
+        <div className="table-wrap">
+          <table className="table" aria-label="API keys" data-testid="api-keys-list">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(keys.value ?? []).map((key) => (
+                <tr key={key.keyId} data-testid={`api-key-row-${key.keyId}`}>
+                  <th scope="row">{key.name}</th>
+                  <td data-label="Id" className="mono">
+                    {key.keyId}
+                  </td>
+                  <td data-label="Created">
+                    <When ms={key.created} />
+                  </td>
+                  <td data-label="Last used">
+                    {key.lastUsed ? <When ms={key.lastUsed} /> : <span className="muted">Never</span>}
+                  </td>
+                  <td data-label="Actions">
+                    <button
+                      type="button"
+                      className="danger"
+                      data-testid={`api-key-revoke-${key.keyId}`}
+                      onClick={() => revoke(key)}
+                      disabled={busy === `revoke:${key.keyId}`}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {keys.value?.length === 0 && (
+          <p className="muted" data-testid="api-keys-empty">
+            No keys yet.
+          </p>
+        )}
+      </section>
+
+      <section className="card section-card" aria-labelledby="api-usage-heading" data-testid="api-usage">
+        <h2 id="api-usage-heading">Usage this month{usage.value ? ` (${usage.value.month}, UTC)` : ''}</h2>
+        <ErrorAlert testId="api-usage-error" error={usage.error} />
+        {usage.value?.items.length === 0 && (
+          <p className="muted" data-testid="api-usage-empty">
+            Your keys have not called any device this month.
+          </p>
+        )}
+        {usage.value && usage.value.items.length > 0 && <UsageTable items={usage.value.items} />}
+      </section>
+
+      <section className="card section-card" aria-labelledby="api-howto-heading" data-testid="api-howto">
+        <h2 id="api-howto-heading">How to call</h2>
+        <p className="muted small">
+          Send the key in the <code>X-Api-Key</code> header. Every answer carries <code>x-ratelimit-limit</code>,{' '}
+          <code>x-ratelimit-remaining</code> and <code>x-ratelimit-reset</code> (epoch seconds); over the quota the
+          answer is 429 with <code>retry-after</code>. <code>/v1/devices/{'{id}'}/series?from&amp;to&amp;width</code>{' '}
+          answers chart data the same way.
+        </p>
+        <pre className="mono" data-testid="api-howto-curl">
+          {curlExample(baseUrl, usage.value?.items[0]?.deviceId)}
+        </pre>
+      </section>
+    </div>
+  );
+};
+
+const UsageTable = ({ items }: { items: readonly ApiUsage[] }) => (
+  <div className="table-wrap">
+    <table className="table" aria-label="API usage per device" data-testid="api-usage-list">
+      <thead>
+        <tr>
+          <th scope="col">Device</th>
+          <th scope="col">Tier</th>
+          <th scope="col">Used</th>
+          <th scope="col">Resets</th>
+          <th scope="col">Warnings</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((row) => (
+          <tr key={row.deviceId} data-testid={`api-usage-row-${row.deviceId}`}>
+            <th scope="row">
+              <Link to={`/dashboard/devices/${encodeURIComponent(row.deviceId)}`}>
+                {row.deviceName ?? row.deviceId}
+              </Link>
+            </th>
+            <td data-label="Tier">{row.apiAccess ? row.tier : `${row.tier} (no API access)`}</td>
+            <td data-label="Used">
+              {/* A meter turns amber past 70 % and red past 90 %, as the warnings do. */}
+              <meter
+                min={0}
+                max={Math.max(1, row.limit)}
+                low={row.limit * 0.7}
+                high={row.limit * 0.9}
+                optimum={0}
+                value={row.used}
+                aria-label={`${row.used} of ${row.limit} requests`}
+              />{' '}
+              <span data-testid={`api-usage-count-${row.deviceId}`}>
+                {row.used} / {row.limit} ({usedPercent(row)} %), {row.remaining} left
+              </span>
+            </td>
+            <td data-label="Resets">
+              <When ms={row.resetsAt} />
+            </td>
+            <td data-label="Warnings" data-testid={`api-usage-warnings-${row.deviceId}`}>
+              {row.warnings.length === 0 ? (
+                <span className="muted">None</span>
+              ) : (
+                <ul className={worstWarning(row)?.threshold === 100 ? 'error' : undefined}>
+                  {row.warnings.map((warning) => (
+                    <li key={warning.threshold}>
+                      {warningText(warning)}, <When ms={warning.at} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
