@@ -12,6 +12,7 @@ import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
+import { LivePanel } from '../sensor-data/live-panel';
 import { SensorDataPanel } from '../sensor-data/sensor-data-panel';
 import { CredentialsPanel } from './credentials-panel';
 import { DeviceEditForm } from './device-edit-form';
@@ -56,6 +57,8 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
           <SensorDataPanel device={device} />
+          {/* Live needs a realtime identity, which only a signed-in user has. */}
+          {user && device.state !== 'retired' && <LivePanel deviceId={device.id} />}
           {mayManage(device) && (device.state !== 'retired' || staff) && (
             <DeviceEditForm device={device} onSaved={changed} />
           )}

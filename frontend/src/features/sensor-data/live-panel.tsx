@@ -1,0 +1,129 @@
+import { useEffect, useMemo, useState } from 'react';
+import { REALTIME_POLICY_NAME } from '../../../../shared/iot/realtime';
+import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
+import { apiClient } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { connectRealtime, idToken, type RealtimeConnection } from '../../lib/realtime';
+import { When } from '../people/person-parts';
+import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
+import { feedReadings } from './reading-feed';
+
+type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'unavailable'; reason: string };
+
+const STATE_TEXT = { connecting: 'Connecting…', live: 'Live', unavailable: 'Not live' } as const;
+
+const formatValue = (value: number) =>
+  Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) < 10 ? 2 : 1);
+
+/**
+ * The device page's live view (docs/sensor-data.md, "Live view"): registers a watch with the API (which checks
+ * view access and answers the caller's own topic), connects as the caller's realtime identity, and shows each
+ * measurement's latest value and the last readings as they arrive; it also feeds them to the charts. The watch is
+ * renewed before it ends and ended when the panel goes away.
+ */
+export const LivePanel = ({ deviceId }: { deviceId: string }) => {
+  const [live, setLive] = useState<LiveState>({ state: 'connecting' });
+  const [recent, setRecent] = useState<LiveReading[]>([]);
+
+  useEffect(() => {
+    const api = apiClient('sensor-data');
+    let active = true;
+    let connection: RealtimeConnection | undefined;
+    let identityId: string | undefined;
+    let renewTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const watch = async () => {
+      const watched = await api.watchLive({ params: { id: deviceId }, body: { idToken: await idToken() } });
+      identityId = watched.identityId;
+      if (active) renewTimer = setTimeout(() => void renew(), renewDelay(watched.expiresAt, Date.now()));
+      return watched;
+    };
+    const renew = () =>
+      watch().catch((error: unknown) => active && setLive({ state: 'unavailable', reason: errorMessage(error) }));
+
+    const start = async () => {
+      const watched = await watch();
+      // Spec §7: the realtime policy on the caller's own identity (in the cloud; locally the API answers 'local').
+      await api.attachTargetPolicy({
+        params: { policyName: REALTIME_POLICY_NAME },
+        body: { target: watched.identityId, idToken: await idToken() },
+      });
+      const opened = await connectRealtime(watched.identityId);
+      if (!active) return opened.close();
+      connection = opened;
+      opened.onDown((reason) => active && setLive({ state: 'unavailable', reason }));
+      await opened.subscribe(watched.topic, (payload) => {
+        const readings = parseLiveMessage(payload, deviceId);
+        if (!readings || !active) return;
+        setRecent((before) => mergeRecent(before, readings));
+        feedReadings(deviceId, readings);
+      });
+      if (active) setLive({ state: 'live' });
+    };
+    start().catch((error: unknown) => active && setLive({ state: 'unavailable', reason: errorMessage(error) }));
+
+    return () => {
+      active = false;
+      clearTimeout(renewTimer);
+      connection?.close();
+      // Best effort: an abandoned watch ends by itself within the hour.
+      if (identityId) void api.unwatchLive({ params: { id: deviceId }, query: { identityId } }).catch(() => undefined);
+    };
+  }, [deviceId]);
+
+  const latest = useMemo(() => [...latestValues(recent)].sort(([a], [b]) => a.localeCompare(b)), [recent]);
+
+  return (
+    <section className="card section-card" aria-labelledby="device-live-heading" data-testid="live-panel">
+      <h2 id="device-live-heading" className="title-with-badge">
+        <span>Live</span>
+        <span
+          className={`badge ${live.state === 'live' ? 'badge-online' : 'badge-offline'}`}
+          data-testid="live-status"
+          data-state={live.state}
+        >
+          {STATE_TEXT[live.state]}
+        </span>
+      </h2>
+      {live.state === 'unavailable' && (
+        <p className="muted small" data-testid="live-unavailable">
+          {live.reason}
+        </p>
+      )}
+      {recent.length === 0 ? (
+        <p className="muted" data-testid="live-waiting">
+          {live.state === 'live' ? 'Waiting for the next reading…' : 'No live readings yet.'}
+        </p>
+      ) : (
+        <>
+          <p className="small">
+            Last reading: <When ms={recent[0]!.timestamp} testId="live-last-reading" />
+          </p>
+          <dl className="facts" data-testid="live-values">
+            {latest.map(([name, { value }]) => (
+              <div key={name} style={{ display: 'contents' }}>
+                <dt>{labelOf(name)}</dt>
+                <dd data-testid={`live-value-${name}`}>
+                  {formatValue(value)} {unitOf(name) ?? ''}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <details>
+            <summary className="small">Last {recent.length} readings</summary>
+            <ul className="small mono" data-testid="live-readings">
+              {recent.map((reading) => (
+                <li key={reading.timestamp}>
+                  {new Date(reading.timestamp).toLocaleTimeString()}{' '}
+                  {Object.entries(reading.values)
+                    .map(([name, value]) => `${labelOf(name)} ${formatValue(value)}`)
+                    .join(' · ')}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,66 @@
+import { fetchAuthSession } from 'aws-amplify/auth';
+import mqtt, { type MqttClient } from 'mqtt';
+import { LOCAL_IDENTITY_PREFIX } from '../../../shared/iot/realtime';
+import { accessToken } from './auth';
+import { runtimeConfig } from './runtime-config';
+
+/** The live view cannot connect here (and why, in words for the page). */
+export class RealtimeUnavailable extends Error {
+  override readonly name = 'RealtimeUnavailable';
+}
+
+/** One open MQTT-over-WebSocket connection of the signed-in user's realtime identity. */
+export interface RealtimeConnection {
+  /** Subscribes to one topic; the broker refuses topics that are not the identity's own. */
+  subscribe: (topic: string, onMessage: (payload: string) => void) => Promise<void>;
+  close: () => void;
+  /** Called when the connection drops (the broker went away or refused us). */
+  onDown: (listener: (reason: string) => void) => void;
+}
+
+/** The caller's ID token: in the cloud the API finds the caller's Cognito identity with it. */
+export const idToken = async (): Promise<string | undefined> => {
+  try {
+    return (await fetchAuthSession()).tokens?.idToken?.toString();
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Opens the realtime connection for an identity the API gave (docs/sensor-data.md, "Live view").
+ * Locally (`local:{sub}`): the local broker at `realtimeUrl`, user name = the identity, password = the access token.
+ * In the cloud IoT Core needs a SigV4-signed WSS URL from the identity pool's credentials: not built yet (see the
+ * docs' TODO), so this says so instead of pretending.
+ */
+export const connectRealtime = async (identityId: string): Promise<RealtimeConnection> => {
+  const url = runtimeConfig().realtimeUrl;
+  if (!url) throw new RealtimeUnavailable('No realtime endpoint is configured here');
+  if (!identityId.startsWith(LOCAL_IDENTITY_PREFIX)) {
+    throw new RealtimeUnavailable('The live view over AWS IoT Core is not available yet');
+  }
+  const password = await accessToken();
+  if (!password) throw new RealtimeUnavailable('Sign in again to see live data');
+  const client: MqttClient = await mqtt.connectAsync(url, {
+    username: identityId,
+    password,
+    // The token is checked when connecting; a new one is needed for a new connection, so the page reconnects itself.
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+  });
+  const handlers = new Map<string, (payload: string) => void>();
+  client.on('message', (topic, payload) => handlers.get(topic)?.(payload.toString()));
+  return {
+    subscribe: async (topic, onMessage) => {
+      handlers.set(topic, onMessage);
+      await client.subscribeAsync(topic, { qos: 0 });
+    },
+    close: () => {
+      handlers.clear();
+      client.end(true);
+    },
+    onDown: (listener) => {
+      client.on('close', () => listener('The live connection closed'));
+    },
+  };
+};

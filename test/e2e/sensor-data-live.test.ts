@@ -1,0 +1,45 @@
+import mqtt from 'mqtt';
+import { pagePerTest, web } from '../support/browser';
+import { freshUser } from '../support/people';
+import { freshDevice } from '../support/sensor-data';
+import { stack } from '../support/stack';
+import { signInPerson } from './people-fixtures';
+
+const testPage = pagePerTest();
+
+describe('end to end: the live view', () => {
+  it('shows a reading a device publishes over MQTT on the open device page within seconds', async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'live' });
+    const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
+
+    const page = testPage();
+    await signInPerson(page, person, `/dashboard/devices/${device.id}`);
+    await page.waitForURL(web(`/dashboard/devices/${device.id}`));
+    const status = page.getByTestId('live-status');
+    await page.locator('[data-testid="live-status"][data-state="live"]').waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('Live');
+
+    // The device, with its own credential, publishes to its readings topic as real hardware would.
+    const sender = await mqtt.connectAsync(stack().endpoints.mqtt, {
+      username: device.id,
+      password: device.credential,
+      reconnectPeriod: 0,
+    });
+    try {
+      const timestamp = Date.now() - 1_000;
+      await sender.publishAsync(
+        `devices/${device.id}/readings`,
+        JSON.stringify({ readings: [{ timestamp, values: { pm2_5: 17.4, temperature: 22.5 } }] }),
+      );
+      const pm = page.getByTestId('live-value-pm2_5');
+      await pm.waitFor({ timeout: 5_000 });
+      expect(await pm.textContent()).toBe('17.4 µg/m³');
+      expect(await page.getByTestId('live-value-temperature').textContent()).toBe('22.5 °C');
+      expect(await page.getByTestId('live-last-reading').getAttribute('datetime')).toBe(
+        new Date(timestamp).toISOString(),
+      );
+    } finally {
+      await sender.endAsync();
+    }
+  });
+});
