@@ -12,6 +12,7 @@ import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
+import { ExportPanel } from '../sensor-data/export-panel';
 import { LivePanel } from '../sensor-data/live-panel';
 import { SensorDataPanel } from '../sensor-data/sensor-data-panel';
 import { CredentialsPanel } from './credentials-panel';
@@ -59,6 +60,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <SensorDataPanel device={device} />
           {/* Live needs a realtime identity, which only a signed-in user has. */}
           {user && device.state !== 'retired' && <LivePanel deviceId={device.id} />}
+          <ExportPanel device={device} />
           {mayManage(device) && (device.state !== 'retired' || staff) && (
             <DeviceEditForm device={device} onSaved={changed} />
           )}

@@ -1,0 +1,240 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Device } from '../../../../shared/contracts/devices';
+import type { ExportFormat, ExportJob } from '../../../../shared/contracts/sensor-data-exports';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { useAction } from '../../lib/use-action';
+import { useLoaded } from '../../lib/use-loaded';
+import { When } from '../people/person-parts';
+import { ErrorAlert } from '../relations/relation-fields';
+import {
+  EXPORT_RANGES,
+  type ExportRangeChoice,
+  exportRange,
+  exportStatusText,
+  formatBytes,
+  isFinished,
+} from './export-rules';
+import { formatLocal, parseLocal } from './range-rules';
+import './sensor-data.css';
+
+const POLL_MS = 1_000;
+const RECENT = 5;
+
+/** A short-lived signed URL of a finished export's file (spec §7 `POST /api/aws` getSignedS3Url). */
+const useSignedFile = () => {
+  const api = useApi('api');
+  return useCallback(
+    async (job: ExportJob) => {
+      if (!job.file) throw new Error('This export has no file yet');
+      const { url } = await api.aws({
+        body: { action: 'getSignedS3Url', params: { bucket: job.file.bucket, key: job.file.key } },
+      });
+      return url;
+    },
+    [api],
+  );
+};
+
+/**
+ * The device page's downloads (docs/sensor-data.md "Downloads"): a range and a format start a background export,
+ * whose progress is polled every second; when it is done, a signed link (5 minutes) fetches the file. The API's
+ * 403 says which tier unlocks a range. Below, the caller's recent exports, each fetched again on demand.
+ */
+export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
+  const sensorData = useApi('sensor-data');
+  const signedFile = useSignedFile();
+  const [choice, setChoice] = useState<ExportRangeChoice>('24h');
+  const [custom, setCustom] = useState(() => ({
+    from: formatLocal(Date.now() - 86_400_000),
+    to: formatLocal(Date.now()),
+  }));
+  const [format, setFormat] = useState<ExportFormat>('csv');
+  const [job, setJob] = useState<ExportJob>();
+  const [link, setLink] = useState<string>();
+  const [pollError, setPollError] = useState<string>();
+  const { busy, error, setError, run } = useAction<'start' | `file:${string}`>();
+  const [recentVersion, setRecentVersion] = useState(0);
+  const recent = useLoaded(
+    // biome-ignore lint/correctness/useExhaustiveDependencies: recentVersion reloads the list after an export ends
+    useCallback(() => sensorData.listMyExports({ query: { limit: RECENT } }), [sensorData, recentVersion]),
+  );
+
+  const start = () =>
+    void run('start', async () => {
+      let range: { from?: number; to?: number };
+      if (choice === 'custom') {
+        const from = parseLocal(custom.from);
+        const to = parseLocal(custom.to);
+        if (from === undefined || to === undefined) return setError('Choose both a start and an end');
+        if (from >= to) return setError('The start must be before the end');
+        range = { from, to };
+      } else {
+        range = exportRange(choice, Date.now());
+      }
+      setLink(undefined);
+      setPollError(undefined);
+      setJob(await sensorData.createExport({ params: { id: device.id }, body: { ...range, format } }));
+    });
+
+  const jobId = job?.id;
+  const finished = job ? isFinished(job) : true;
+  useEffect(() => {
+    if (!jobId || finished) return;
+    let active = true;
+    const timer = setInterval(() => {
+      sensorData.getExport({ params: { exportId: jobId } }).then(
+        (next) => active && setJob(next),
+        (failure: unknown) => active && setPollError(errorMessage(failure)),
+      );
+    }, POLL_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [sensorData, jobId, finished]);
+
+  useEffect(() => {
+    if (job?.status !== 'done') return;
+    let active = true;
+    setRecentVersion((v) => v + 1);
+    signedFile(job).then(
+      (url) => active && setLink(url),
+      (failure: unknown) => active && setPollError(errorMessage(failure)),
+    );
+    return () => {
+      active = false;
+    };
+  }, [job, signedFile]);
+
+  const fetchAgain = (earlier: ExportJob) =>
+    void run(`file:${earlier.id}`, async () => {
+      window.location.assign(await signedFile(earlier));
+    });
+
+  return (
+    <section className="card section-card" aria-labelledby="export-heading" data-testid="export-panel">
+      <h2 id="export-heading">Download data</h2>
+      <p className="muted small">
+        A file of this device's readings, written in the background. How far back it reaches depends on the device's
+        tier.
+      </p>
+      <fieldset className="range-picker" aria-label="Download range">
+        {EXPORT_RANGES.map((r) => (
+          <button
+            type="button"
+            key={r.id}
+            aria-pressed={choice === r.id}
+            data-testid={`export-range-${r.id}`}
+            onClick={() => setChoice(r.id)}
+          >
+            {r.label}
+          </button>
+        ))}
+        <button
+          type="button"
+          aria-pressed={choice === 'custom'}
+          data-testid="export-range-custom"
+          onClick={() => setChoice('custom')}
+        >
+          Custom
+        </button>
+        {choice === 'custom' && (
+          <>
+            <label>
+              From
+              <input
+                type="datetime-local"
+                data-testid="export-from"
+                value={custom.from}
+                onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+              />
+            </label>
+            <label>
+              To
+              <input
+                type="datetime-local"
+                data-testid="export-to"
+                value={custom.to}
+                onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+              />
+            </label>
+          </>
+        )}
+      </fieldset>
+      <div className="actions">
+        <label>
+          Format{' '}
+          <select
+            data-testid="export-format"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as ExportFormat)}
+          >
+            <option value="csv">CSV</option>
+            <option value="json">JSON</option>
+          </select>
+        </label>
+        <button
+          type="button"
+          className="primary"
+          data-testid="export-start"
+          onClick={start}
+          disabled={busy !== undefined || !finished}
+        >
+          {busy === 'start' ? 'Starting…' : 'Download'}
+        </button>
+      </div>
+      <ErrorAlert testId="export-error" error={error ?? pollError} />
+      {job && (
+        <div className="upload-progress" data-testid="export-progress-box">
+          <progress
+            max={100}
+            value={job.progress}
+            data-testid="export-progress"
+            aria-label="Export progress"
+            aria-valuetext={`${job.progress} %`}
+          />
+          <span data-testid="export-percent">{job.progress} %</span>
+          <span className="muted small" data-testid="export-status">
+            {exportStatusText(job)}
+          </span>
+          {link && job.file && (
+            <a href={link} download={job.file.name} data-testid="export-link">
+              Save {job.file.name}
+            </a>
+          )}
+        </div>
+      )}
+      <h3>My recent downloads</h3>
+      <ErrorAlert testId="export-recent-error" error={recent.error} />
+      {recent.value && recent.value.items.length === 0 && (
+        <p className="muted" data-testid="export-recent-empty">
+          None in the last 7 days.
+        </p>
+      )}
+      {recent.value && recent.value.items.length > 0 && (
+        <ul data-testid="export-recent">
+          {recent.value.items.map((earlier) => (
+            <li key={earlier.id} data-testid={`export-recent-${earlier.id}`}>
+              <When ms={earlier.created} /> · {earlier.deviceName || earlier.deviceId} · {earlier.format.toUpperCase()}{' '}
+              · {exportStatusText(earlier)}
+              {earlier.status === 'done' && (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    className="link-button small"
+                    onClick={() => fetchAgain(earlier)}
+                    disabled={busy === `file:${earlier.id}`}
+                  >
+                    Get file ({formatBytes(earlier.bytes)})
+                  </button>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+};
