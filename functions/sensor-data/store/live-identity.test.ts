@@ -1,0 +1,85 @@
+import { CognitoIdentityClient, GetIdCommand } from '@aws-sdk/client-cognito-identity';
+import { AttachPolicyCommand, DetachPolicyCommand, IoTClient } from '@aws-sdk/client-iot';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { Caller } from '../../../shared/auth/verify-token';
+import { LIVE_MESSAGES } from '../../../shared/contracts/sensor-data-live';
+import { createCloudRealtimeIdentity, createLocalRealtimeIdentity } from './live-identity';
+
+const cognito = mockClient(CognitoIdentityClient);
+const iot = mockClient(IoTClient);
+
+const caller = (sub: string, tokenUse: 'id' | 'access'): Caller => ({
+  sub,
+  username: sub,
+  groups: [],
+  tokenUse,
+  issuedAt: 0,
+  authTime: 0,
+});
+
+const identity = createCloudRealtimeIdentity({
+  identityPoolId: 'eu-west-1:pool',
+  issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc',
+  // Stands in for the API's verifier: the token's text names its holder and use.
+  verifyToken: async (token) => {
+    const [use, sub] = token.split(':');
+    if (!sub) throw new Error('bad token');
+    return caller(sub, use as 'id' | 'access');
+  },
+  cognitoIdentity: () => new CognitoIdentityClient({ region: 'eu-west-1' }),
+  iot: () => new IoTClient({ region: 'eu-west-1' }),
+});
+
+describe('the cloud realtime identity', () => {
+  beforeEach(() => {
+    cognito.reset();
+    iot.reset();
+  });
+
+  it('finds the caller’s identity with their own ID token as the user pool login', async () => {
+    cognito.on(GetIdCommand).resolves({ IdentityId: 'eu-west-1:1111' });
+    expect(await identity.identityOf(caller('alice', 'access'), 'id:alice')).toBe('eu-west-1:1111');
+    expect(cognito.commandCalls(GetIdCommand)[0]!.args[0].input).toEqual({
+      IdentityPoolId: 'eu-west-1:pool',
+      Logins: { 'cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc': 'id:alice' },
+    });
+  });
+
+  it('refuses a missing ID token (400), someone else’s, an access token or a bad one (403) without asking Cognito', async () => {
+    const alice = caller('alice', 'access');
+    await expect(identity.identityOf(alice, undefined)).rejects.toMatchObject({
+      status: 400,
+      message: LIVE_MESSAGES.idTokenNeeded,
+    });
+    for (const token of ['id:bob', 'access:alice', 'garbage']) {
+      await expect(identity.identityOf(alice, token)).rejects.toMatchObject({
+        status: 403,
+        message: LIVE_MESSAGES.idTokenNotYours,
+      });
+    }
+    expect(cognito.commandCalls(GetIdCommand)).toHaveLength(0);
+  });
+
+  it('attaches and detaches exactly the realtime policy', async () => {
+    iot.on(AttachPolicyCommand).resolves({});
+    iot.on(DetachPolicyCommand).resolves({});
+    expect(await identity.attach('eu-west-1:1111')).toBe('iot');
+    expect(await identity.detach('eu-west-1:1111')).toBe('iot');
+    expect(iot.commandCalls(AttachPolicyCommand)[0]!.args[0].input).toEqual({
+      policyName: 'IoTPolicyForCognito',
+      target: 'eu-west-1:1111',
+    });
+    expect(iot.commandCalls(DetachPolicyCommand)[0]!.args[0].input).toEqual({
+      policyName: 'IoTPolicyForCognito',
+      target: 'eu-west-1:1111',
+    });
+  });
+});
+
+describe('the local realtime identity', () => {
+  it('is local:{sub}, with nothing to attach', async () => {
+    const local = createLocalRealtimeIdentity();
+    expect(await local.identityOf(caller('alice', 'access'), undefined)).toBe('local:alice');
+    expect(await local.attach('local:alice')).toBe('local');
+  });
+});
