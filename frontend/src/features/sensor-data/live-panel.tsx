@@ -10,6 +10,9 @@ import { feedReadings } from './reading-feed';
 
 type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'unavailable'; reason: string };
 
+/** How long after a dropped connection the panel connects again. */
+const RECONNECT_MS = 5_000;
+
 const STATE_TEXT = { connecting: 'Connecting…', live: 'Live', unavailable: 'Not live' } as const;
 
 const formatValue = (value: number) =>
@@ -31,15 +34,17 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
     let connection: RealtimeConnection | undefined;
     let identityId: string | undefined;
     let renewTimer: ReturnType<typeof setTimeout> | undefined;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
     const watch = async () => {
       const watched = await api.watchLive({ params: { id: deviceId }, body: { idToken: await idToken() } });
       identityId = watched.identityId;
+      clearTimeout(renewTimer);
       if (active) renewTimer = setTimeout(() => void renew(), renewDelay(watched.expiresAt, Date.now()));
       return watched;
     };
-    const renew = () =>
-      watch().catch((error: unknown) => active && setLive({ state: 'unavailable', reason: errorMessage(error) }));
+    const fail = (error: unknown) => active && setLive({ state: 'unavailable', reason: errorMessage(error) });
+    const renew = () => watch().catch(fail);
 
     const start = async () => {
       const watched = await watch();
@@ -51,7 +56,16 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
       const opened = await connectRealtime(watched.identityId);
       if (!active) return opened.close();
       connection = opened;
-      opened.onDown((reason) => active && setLive({ state: 'unavailable', reason }));
+      opened.onDown((reason) => {
+        if (!active) return;
+        setLive({ state: 'unavailable', reason });
+        // The broker went away (a restart, a network change): connect anew with a fresh token in a moment.
+        retryTimer = setTimeout(() => {
+          if (!active) return;
+          setLive({ state: 'connecting' });
+          start().catch(fail);
+        }, RECONNECT_MS);
+      });
       await opened.subscribe(watched.topic, (payload) => {
         const readings = parseLiveMessage(payload, deviceId);
         if (!readings || !active) return;
@@ -60,11 +74,12 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
       });
       if (active) setLive({ state: 'live' });
     };
-    start().catch((error: unknown) => active && setLive({ state: 'unavailable', reason: errorMessage(error) }));
+    start().catch(fail);
 
     return () => {
       active = false;
       clearTimeout(renewTimer);
+      clearTimeout(retryTimer);
       connection?.close();
       // Best effort: an abandoned watch ends by itself within the hour.
       if (identityId) void api.unwatchLive({ params: { id: deviceId }, query: { identityId } }).catch(() => undefined);
