@@ -20,8 +20,12 @@ export const getDocumentClient = (): DynamoDBDocumentClient => {
 
 let sqsClient: SQSClient | undefined;
 
+/**
+ * The queue URL never picks the endpoint: the local queue URLs' hosts (`sqs.{region}.127.0.0.1`) are not the
+ * emulator's address, and in the cloud both are the regional SQS endpoint anyway.
+ */
 export const getSqsClient = (): SQSClient => {
-  sqsClient ??= new SQSClient({});
+  sqsClient ??= new SQSClient({ useQueueUrlAsEndpoint: false });
   return sqsClient;
 };
 
