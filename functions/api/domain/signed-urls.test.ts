@@ -115,6 +115,14 @@ describe('getSignedS3Url', () => {
     expect(await reject(urls.getSignedS3Url(person('bob'), { bucket: 'chartData', key: 'charts/dev-9/x.json' }))).toBe(
       403,
     );
+    // A file wholly before the base tier's 7-day view window (April 2026, two months back) names the tier that unlocks it.
+    const old = urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/hour/2026-04.json' });
+    await expect(old).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringMatching(/Tier 2 unlocks older data/),
+    });
+    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/hour/2026-05.json' });
+    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/day/2026.json' });
     expect(
       await reject(urls.getSignedS3Url(person('alice'), { bucket: 'organizations-local-logofiles', key: 'a' })),
     ).toBe(403);

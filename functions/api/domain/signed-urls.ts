@@ -1,6 +1,6 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
-import { type DataAccessModule, windowStart } from '../../_shared/sensor-data/data-access';
+import { type DataAccessModule, readableRanges, windowStart } from '../../_shared/sensor-data/data-access';
 import {
   EXPORT_MESSAGES,
   exportFileName,
@@ -24,6 +24,18 @@ export const SIGNED_URL_MESSAGES = {
 };
 
 const CHART_KEY = /^charts\/([A-Za-z0-9._:-]+)\/.+$/;
+
+/** The time a chart-data file covers (functions/sensor-data/store/chart-data-store.ts names them), ms. */
+export const chartPeriod = (key: string): { from: number; to: number } | undefined => {
+  const hour = /^charts\/[^/]+\/hour\/(\d{4})-(\d{2})\.json$/.exec(key);
+  if (hour) {
+    const [year, month] = [Number(hour[1]), Number(hour[2])];
+    return { from: Date.UTC(year, month - 1, 1), to: Date.UTC(year, month, 1) - 1 };
+  }
+  const day = /^charts\/[^/]+\/day\/(\d{4})\.json$/.exec(key);
+  if (day) return { from: Date.UTC(Number(day[1]), 0, 1), to: Date.UTC(Number(day[1]) + 1, 0, 1) - 1 };
+  return undefined;
+};
 
 export interface SignedUrlsDeps {
   /** The two buckets' real names; their short names (`exports`, `chartData`) are accepted too. */
@@ -73,8 +85,12 @@ export const createSignedUrls = ({ buckets, exports, dataAccess, presign, now }:
       const match = CHART_KEY.exec(key);
       if (!match) throw new BadRequest(SIGNED_URL_MESSAGES.chartKey);
       const access = await dataAccess.resolve(caller, match[1]!);
-      // Every tier may view; this also refuses a tier that one day may not.
-      windowStart(access, 'view', now());
+      const at = now();
+      const start = windowStart(access, 'view', at);
+      // A chart file holds a month of hourly or a year of daily roll-ups: one wholly before the view window is
+      // refused (403 naming the tier that unlocks it); one reaching into the window is served whole.
+      const period = chartPeriod(key);
+      if (period && period.to < start) readableRanges(access, 'view', { from: period.from }, at);
       return signed(buckets.chartData, key);
     },
   };
