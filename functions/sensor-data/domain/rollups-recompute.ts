@@ -19,11 +19,24 @@ export const recomputeRollups = async (
   { readings, rollups, charts }: RollupDeps,
 ) => {
   const affected = affectedBy(hours);
-  // Oldest first: a large backfill lands in time order, so a partial run leaves a consistent prefix.
+  // Oldest first: a large backfill lands in time order, so a partial run leaves a consistent prefix. One read
+  // per day (not per hour) covers the day's listed hours: a year of backfill is 365 reads, not 8,760.
+  const hoursByDay = new Map<number, number[]>();
   for (const hour of affected.hours) {
-    const m: Aggregates = {};
-    for await (const chunk of readings.scan(deviceId, { from: hour, to: hour + HOUR_MS - 1 })) addReadings(m, chunk);
-    await rollups.put(deviceId, 'hour', hour, m);
+    const day = Math.floor(hour / DAY_MS) * DAY_MS;
+    hoursByDay.set(day, [...(hoursByDay.get(day) ?? []), hour]);
+  }
+  for (const dayHours of hoursByDay.values()) {
+    const byHour = new Map<number, Aggregates>(dayHours.map((hour) => [hour, {}]));
+    const first = dayHours[0]!;
+    const last = dayHours[dayHours.length - 1]!;
+    for await (const chunk of readings.scan(deviceId, { from: first, to: last + HOUR_MS - 1 })) {
+      for (const reading of chunk) {
+        const bucket = byHour.get(Math.floor(reading.timestamp / HOUR_MS) * HOUR_MS);
+        if (bucket) addReadings(bucket, [reading]);
+      }
+    }
+    await Promise.all([...byHour].map(([hour, m]) => rollups.put(deviceId, 'hour', hour, m)));
   }
   for (const day of affected.days) {
     const parts = await rollups.range(deviceId, 'hour', day, day + DAY_MS - 1);
