@@ -8,7 +8,7 @@ import { ApiStack } from './stacks/api-stack';
 import { AuthStack } from './stacks/auth-stack';
 import { DataStack } from './stacks/data-stack';
 import { MessagingStack } from './stacks/messaging-stack';
-import { RealtimeStack } from './stacks/realtime-stack';
+import { REALTIME_POLICY_NAME, RealtimeStack } from './stacks/realtime-stack';
 import { WebConfigStack } from './stacks/web-config-stack';
 import { WebStack } from './stacks/web-stack';
 
@@ -85,11 +85,11 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   });
   const messaging = new MessagingStack(app, stackId('Messaging'), {
     ...common,
-    description: `device-data ${envName}: jobs queue`,
+    description: `device-data ${envName}: queues and mail`,
   });
   const realtime = new RealtimeStack(app, stackId('Realtime'), {
     ...common,
-    description: `device-data ${envName}: realtime (IoT) access`,
+    description: `device-data ${envName}: IoT Core (browser and device policies, data endpoint)`,
     authenticatedRole: auth.authenticatedRole,
   });
   const web = new WebStack(app, stackId('Web'), {
@@ -102,12 +102,18 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     description: `device-data ${envName}: API Gateway logging and one nested stack (REST API, Lambda) per service area`,
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
-    jobsQueue: messaging.queues.jobs,
+    queues: messaging.queues,
     userPool: auth.userPool,
     webClient: auth.webClient,
     webOrigin: web.origin,
     mail: messaging.mail,
     stripeSecret: data.stripeSecret,
+    realtime: {
+      dataEndpoint: realtime.dataEndpoint,
+      topicPrefix: realtime.topicPrefix,
+      policyName: REALTIME_POLICY_NAME,
+      identityPool: { id: auth.identityPool.identityPoolId, arn: auth.identityPool.identityPoolArn },
+    },
   });
   const webConfig = new WebConfigStack(app, stackId('WebConfig'), {
     ...common,

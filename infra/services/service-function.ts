@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -10,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { findingArnPrefix } from '../stacks/nag-findings';
 
 /**
  * An ESM bundle has no `require`; some dependencies (bundled CommonJS) still call it.
@@ -180,10 +181,47 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Lets the function send jobs to the queue, and tells it the queue's URL through `envVar`. */
-  sendJobs(queue: IQueue, envVar: string): void {
+  /** Lets the function send messages to the queue, and tells it the queue's URL through `envVar`. */
+  sendMessages(queue: IQueue, envVar: string): void {
     queue.grantSendMessages(this.lambda);
     this.lambda.addEnvironment(envVar, queue.queueUrl);
+  }
+
+  /**
+   * Lets the function publish to the MQTT topics below `topicPrefix` (ending in `/`) and nowhere else, through
+   * the account's IoT data endpoint (`dataEndpoint`, a host name), which the SDK's IoT data-plane client reads
+   * from AWS_ENDPOINT_URL_IOT_DATA_PLANE.
+   */
+  publishIotTopics(topicPrefix: string, dataEndpoint: string): void {
+    const stack = Stack.of(this);
+    const topics = `topic/${topicPrefix}*`;
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['iot:Publish'],
+        resources: [stack.formatArn({ service: 'iot', resource: topics })],
+      }),
+    );
+    this.lambda.addEnvironment('AWS_ENDPOINT_URL_IOT_DATA_PLANE', `https://${dataEndpoint}`);
+    Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${findingArnPrefix(stack, 'iot')}:${topics}]`,
+      reason:
+        `Any topic below ${topicPrefix}: the live view's per-identity topics, which only the backend writes. ` +
+        'Devices publish under devices/, which this grant does not reach.',
+    });
+  }
+
+  /**
+   * Lets the function attach and detach one IoT policy (by ARN) and look up identity ids in one identity pool,
+   * and tells it the pool's id (IDENTITY_POOL_ID).
+   */
+  attachIotPolicy(policyArn: string, identityPool: { id: string; arn: string }): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policyArn] }),
+    );
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['cognito-identity:GetId'], resources: [identityPool.arn] }),
+    );
+    this.lambda.addEnvironment('IDENTITY_POOL_ID', identityPool.id);
   }
 
   /** Lets the function run the identity admin operations the users area needs on this pool only (USER_POOL_ID). */

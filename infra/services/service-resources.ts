@@ -1,10 +1,11 @@
+import { Stack } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
-import { BUCKETS, QUEUES, STRIPE_SECRET } from '../definitions/storage';
+import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import type { ServiceFunction } from './service-function';
 
@@ -12,13 +13,28 @@ import type { ServiceFunction } from './service-function';
 export interface ServiceResourceRefs {
   envName: EnvName;
   tables: Record<TableKey, ITable>;
-  jobsQueue: IQueue;
+  /** Every queue of QUEUES, by key. */
+  queues: Record<QueueKey, IQueue>;
   userPool: IUserPool;
   mail: { identityArn: string; from: string };
   /** The web app's origin, for links in e-mail (WEB_ORIGIN). */
   webOrigin: string;
   /** The Stripe secret key's secret (STRIPE_SECRET_ARN). */
   stripeSecret: ISecret;
+  /** What the live view's functions need of IoT Core and the identity pool. */
+  realtime: RealtimeRefs;
+}
+
+/** IoT Core and identity-pool names for the realtime grants (the realtime and auth stacks create them). */
+export interface RealtimeRefs {
+  /** The account's IoT data endpoint host (iot:Data-ATS), where the backend publishes. */
+  dataEndpoint: string;
+  /** The topics the backend may publish to: every topic below this prefix (`{env}/identities/`). */
+  topicPrefix: string;
+  /** The IoT policy attached to signed-in users' identities (spec §9). */
+  policyName: string;
+  /** The identity pool whose identities receive the policy. */
+  identityPool: { id: string; arn: string };
 }
 
 const indexesOf = (table: TableKey) => ((TABLES[table] as TableDefinition).indexes ?? []).map((i) => i.name);
@@ -43,7 +59,19 @@ export const grantServiceResources = (
   for (const bucket of resources.buckets ?? []) {
     fn.readWriteBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
   }
-  if (resources.jobs) fn.sendJobs(refs.jobsQueue, QUEUES.jobs.envVar);
+  if (resources.jobs) fn.sendMessages(refs.queues.jobs, QUEUES.jobs.envVar);
+  for (const queue of resources.queues ?? []) fn.sendMessages(refs.queues[queue], QUEUES[queue].envVar);
+  if (resources.realtimePublish) fn.publishIotTopics(refs.realtime.topicPrefix, refs.realtime.dataEndpoint);
+  if (resources.realtimePolicy) {
+    const policyArn = Stack.of(fn).formatArn({
+      service: 'iot',
+      resource: 'policy',
+      resourceName: refs.realtime.policyName,
+    });
+    fn.attachIotPolicy(policyArn, refs.realtime.identityPool);
+  }
+  // Realtime topics start with the environment's name (`{env}/identities/…`, shared/iot/realtime.ts).
+  if (resources.realtimePublish || resources.realtimePolicy) fn.lambda.addEnvironment('ENV_NAME', refs.envName);
   if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
   if (resources.email) {
     fn.sendMail(refs.mail.identityArn, refs.mail.from);

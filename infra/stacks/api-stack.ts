@@ -8,11 +8,12 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { SCHEDULED_JOBS } from '../definitions/services';
+import { IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
+import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
 import type { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
-import type { ServiceResourceRefs } from '../services/service-resources';
+import type { RealtimeRefs, ServiceResourceRefs } from '../services/service-resources';
 import { AreaStack, hasRoutes } from './area-stack';
 
 /** Props of the {@link ApiStack}. */
@@ -21,7 +22,8 @@ export interface ApiStackProps extends StackProps {
   /** Folder holding `package.json`, `package-lock.json` and the `functions/` sources. */
   projectRoot: string;
   tables: Record<TableKey, ITable>;
-  jobsQueue: IQueue;
+  /** Every queue of QUEUES: the areas send to them, and workers consume theirs. */
+  queues: Record<QueueKey, IQueue>;
   userPool: IUserPool;
   webClient: IUserPoolClient;
   /** The web app's origin, answered for CORS besides the environment's extra origins. */
@@ -30,18 +32,23 @@ export interface ApiStackProps extends StackProps {
   mail: { identityArn: string; from: string };
   /** The Stripe secret key's secret, read by the areas with `billing`. */
   stripeSecret: ISecret;
+  /** IoT Core's data endpoint, the watcher topics, the realtime policy and the identity pool (the live view). */
+  realtime: RealtimeRefs;
 }
 
 /** Areas whose contracts define routes; an area without routes has no API yet. */
 export const areasWithRoutes = (): AreaName[] => AREA_NAMES.filter(hasRoutes);
 
-/** Areas with a nested stack: those with routes, and those with scheduled jobs. */
+/** Areas with a nested stack: those with routes, and those with scheduled jobs, queue workers or IoT rules. */
 export const areasWithStacks = (): AreaName[] =>
-  AREA_NAMES.filter((name) => hasRoutes(name) || SCHEDULED_JOBS.some((job) => job.area === name));
+  AREA_NAMES.filter(
+    (name) => hasRoutes(name) || [...SCHEDULED_JOBS, ...WORKERS, ...IOT_RULES].some((fn) => fn.area === name),
+  );
 
 /**
  * The APIs: one nested stack per service area ({@link AreaStack}: a REST API and one Lambda, granted exactly
- * the resources that SERVICE_RESOURCES lists for it, and the area's scheduled jobs), under the account-wide
+ * the resources that SERVICE_RESOURCES lists for it, and the area's scheduled jobs, queue workers and IoT
+ * rules), under the account-wide
  * API Gateway logging setting that every stage waits for.
  */
 export class ApiStack extends Stack {
@@ -75,11 +82,12 @@ export class ApiStack extends Stack {
     const refs: ServiceResourceRefs = {
       envName: settings.name,
       tables: props.tables,
-      jobsQueue: props.jobsQueue,
+      queues: props.queues,
       userPool: props.userPool,
       mail: props.mail,
       webOrigin: props.webOrigin,
       stripeSecret: props.stripeSecret,
+      realtime: props.realtime,
     };
 
     for (const name of areasWithStacks()) {

@@ -4,11 +4,15 @@ import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { handlerEntry, SCHEDULED_JOBS, SERVICE_RESOURCES } from '../definitions/services';
+import { handlerEntry, IOT_RULES, SCHEDULED_JOBS, SERVICE_RESOURCES, WORKERS } from '../definitions/services';
+import { QUEUES } from '../definitions/storage';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 import { ServiceFunction } from '../services/service-function';
@@ -31,12 +35,26 @@ export interface AreaStackProps {
   apiGatewayAccount: CfnAccount;
 }
 
+/** Messages a worker receives per invocation (the SQS event source's batch size). */
+export const WORKER_BATCH_SIZE = 10;
+
+/**
+ * A worker's timeout: the longest its queue's visibility timeout allows. AWS asks for a visibility timeout of at
+ * least six times the function's, so that a message is not handed to a second worker while the first (and its
+ * retries within the batch window) still runs.
+ */
+export const workerTimeout = (visibilityTimeoutSeconds: number): Duration =>
+  Duration.seconds(Math.floor(visibilityTimeoutSeconds / 6));
+
+/** The rule's query: the whole message and, since the handler needs the device id from it, the topic. */
+export const iotRuleSql = (topicFilter: string): string => `SELECT *, topic() AS topic FROM '${topicFilter}'`;
+
 /** Whether an area's contract defines routes; an area without routes has no API yet. */
 export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].routes).length > 0;
 
 /**
  * One service area in its own nested CloudFormation stack: its REST API and Lambda (when the contract has
- * routes) and its scheduled jobs, each granted exactly what SERVICE_RESOURCES lists for the area. A stack per
+ * routes), its scheduled jobs, queue workers and IoT rules, each granted exactly what SERVICE_RESOURCES lists for the area. A stack per
  * area keeps every template far below CloudFormation's 500-resource and 1 MB limits as areas are added
  * (docs/decisions/011-one-nested-stack-per-area.md).
  */
@@ -94,6 +112,69 @@ export class AreaStack extends NestedStack {
         description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
         targets: [new LambdaFunction(fn.lambda, { retryAttempts: 2 })],
+      });
+    }
+
+    for (const worker of WORKERS.filter((w) => w.area === area)) {
+      const queue = QUEUES[worker.queue];
+      const fn = new ServiceFunction(this, worker.name, {
+        entry: join(props.projectRoot, worker.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${worker.name} worker (${settings.name})`,
+        timeout: workerTimeout(queue.visibilityTimeoutSeconds),
+        logRetention,
+        logRemovalPolicy,
+      });
+      grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      // The chain reports which messages failed (sqs-worker.ts); without reportBatchItemFailures Lambda would
+      // ignore that answer and retry the whole batch, or drop it. A message that keeps failing moves to the DLQ.
+      fn.lambda.addEventSource(
+        new SqsEventSource(refs.queues[worker.queue], { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
+      );
+    }
+
+    for (const rule of IOT_RULES.filter((r) => r.area === area)) {
+      const fn = new ServiceFunction(this, rule.name, {
+        entry: join(props.projectRoot, rule.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${rule.name} IoT rule (${settings.name})`,
+        logRetention,
+        logRemovalPolicy,
+      });
+      grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+
+      // When IoT Core cannot invoke the function (throttled, missing permission), the rule says so here
+      // instead of dropping the message silently.
+      const errors = new LogGroup(this, `${rule.name}Errors`, {
+        retention: logRetention,
+        removalPolicy: logRemovalPolicy,
+      });
+      const errorRole = new Role(this, `${rule.name}ErrorRole`, {
+        assumedBy: new ServicePrincipal('iot.amazonaws.com'),
+        description: `Lets the ${rule.name} rule log its failed actions`,
+      });
+      errorRole.addToPolicy(
+        new PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [errors.logGroupArn],
+        }),
+      );
+      const topicRule = new CfnTopicRule(this, `${rule.name}Rule`, {
+        // Rule names are account-wide and allow only letters, digits and underscores.
+        ruleName: `${rule.name}_${settings.name}`.replace(/[^A-Za-z0-9_]/g, '_'),
+        topicRulePayload: {
+          description: `${rule.topicFilter} into the ${rule.name} function (${settings.name})`,
+          sql: iotRuleSql(rule.topicFilter),
+          awsIotSqlVersion: '2016-03-23',
+          ruleDisabled: false,
+          actions: [{ lambda: { functionArn: fn.lambda.functionArn } }],
+          errorAction: { cloudwatchLogs: { logGroupName: errors.logGroupName, roleArn: errorRole.roleArn } },
+        },
+      });
+      fn.lambda.addPermission(`${rule.name}Invoke`, {
+        principal: new ServicePrincipal('iot.amazonaws.com'),
+        sourceArn: topicRule.attrArn,
+        sourceAccount: this.account,
       });
     }
   }

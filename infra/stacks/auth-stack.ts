@@ -12,7 +12,7 @@ import {
   UserPoolOperation,
   VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
-import { IdentityPool, UserPoolAuthenticationProvider } from 'aws-cdk-lib/aws-cognito-identitypool';
+import { IdentityPool, type IIdentityPool, UserPoolAuthenticationProvider } from 'aws-cdk-lib/aws-cognito-identitypool';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
@@ -48,6 +48,8 @@ export class AuthStack extends Stack {
   readonly webClient: IUserPoolClient;
   /** The role signed-in identities assume; other stacks grant it what it needs. */
   readonly authenticatedRole: IRole;
+  /** The identity pool through which signed-in users reach IoT Core (the live view). */
+  readonly identityPool: IIdentityPool;
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -130,6 +132,7 @@ export class AuthStack extends Stack {
       },
     });
     this.authenticatedRole = identityPool.authenticatedRole;
+    this.identityPool = identityPool;
 
     Validations.of(userPool).acknowledge(
       {

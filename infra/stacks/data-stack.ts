@@ -13,13 +13,24 @@ export interface DataStackProps extends StackProps {
   settings: EnvironmentSettings;
 }
 
+/** Days a finished download export stays in its bucket. */
+export const EXPORT_RETENTION_DAYS = 7;
+
 /** How each bucket differs; a bucket added to BUCKETS must decide here (the record is exhaustive). */
-const BUCKET_SETTINGS: Record<BucketKey, { versioned: boolean; browserUploads: boolean }> = {
+const BUCKET_SETTINGS: Record<
+  BucketKey,
+  {
+    versioned: boolean;
+    browserUploads: boolean /** Objects are deleted this many days after creation. */;
+    expireAfterDays?: number;
+  }
+> = {
   // Chart data is rebuilt from the readings table, so old versions have no value.
   chartData: { versioned: false, browserUploads: false },
+  // Exports are re-made on request and handed out through links that live far shorter than a week, so they
+  // expire rather than pile up (the export record says when; the API refuses a link to an expired one).
+  exports: { versioned: false, browserUploads: false, expireAfterDays: EXPORT_RETENTION_DAYS },
   // A replaced or deleted logo can be brought back.
-  // Exports are re-made on request; they expire (see the lifecycle rule) rather than pile up.
-  exports: { versioned: false, browserUploads: false },
   logos: { versioned: true, browserUploads: true },
   // A user-pool export overwritten by a later one to the same directory can be brought back.
   userBackups: { versioned: true, browserUploads: false },
@@ -83,7 +94,13 @@ export class DataStack extends Stack {
     });
 
     this.buckets = mapRecord<BucketKey, (typeof BUCKETS)[BucketKey], IBucket>(BUCKETS, (definition, key) => {
-      const { versioned, browserUploads } = BUCKET_SETTINGS[key];
+      const { versioned, browserUploads, expireAfterDays } = BUCKET_SETTINGS[key];
+      const lifecycleRules = [
+        ...(versioned ? [{ noncurrentVersionExpiration: Duration.days(90) }] : []),
+        ...(expireAfterDays
+          ? [{ expiration: Duration.days(expireAfterDays), abortIncompleteMultipartUploadAfter: Duration.days(1) }]
+          : []),
+      ];
       const bucket = new Bucket(this, definition.constructId, {
         bucketName: definition.name(settings.name),
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -92,7 +109,7 @@ export class DataStack extends Stack {
         versioned,
         serverAccessLogsBucket: accessLogs,
         serverAccessLogsPrefix: `${definition.constructId}/`,
-        ...(versioned ? { lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(90) }] } : {}),
+        ...(lifecycleRules.length > 0 ? { lifecycleRules } : {}),
         ...(browserUploads
           ? {
               cors: [

@@ -1,12 +1,15 @@
-import { Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Effect, type IRole, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPolicy } from 'aws-cdk-lib/aws-iot';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { REALTIME_POLICY_NAME } from '../../shared/iot/realtime';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { findingArnPrefix } from './nag-findings';
 
-/** Spec §9: the IoT policy the web app attaches to a signed-in user's identity. */
-export const REALTIME_POLICY_NAME = 'IoTPolicyForCognito';
+/** Spec §9: the IoT policy attached to a signed-in user's identity (shared/iot/realtime.ts, beside the topics). */
+export { REALTIME_POLICY_NAME };
 
 /** IoT Core's policy variable for the caller's Cognito identity id, resolved by IoT (and IAM) per connection. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a policy variable that AWS resolves, not JavaScript
@@ -19,6 +22,19 @@ const IDENTITY = '${cognito-identity.amazonaws.com:sub}';
  */
 export const realtimeTopicRoot = (env: string): string => `${env}/identities/${IDENTITY}`;
 
+/** The topics below which the backend publishes to users' identities (the prefix of {@link realtimeTopicRoot}). */
+export const realtimeTopicPrefix = (env: string): string => `${env}/identities/`;
+
+/** IoT Core's policy variable for the connected device's thing name, which is its device id. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a policy variable that AWS resolves, not JavaScript
+const THING = '${iot:Connection.Thing.ThingName}';
+
+/** The IoT policy of the environment's devices (things named by their device id); one per environment. */
+export const devicePolicyName = (env: string): string => `device-data-${env}-devices`;
+
+/** The MQTT topics a device publishes to, under its own id (the data-ingress rules read `devices/+/…`). */
+export const DEVICE_TOPICS = ['readings', 'status'] as const;
+
 /** Props of the {@link RealtimeStack}. */
 export interface RealtimeStackProps extends StackProps {
   settings: EnvironmentSettings;
@@ -27,12 +43,20 @@ export interface RealtimeStackProps extends StackProps {
 }
 
 /**
- * Realtime access for browsers: the IoT policy a user's identity gets, and the matching IAM permissions of the
- * identity pool's role (IoT grants a Cognito identity only what both allow).
+ * IoT Core for the environment. Realtime access for browsers: the IoT policy a user's identity gets, and the
+ * matching IAM permissions of the identity pool's role (IoT grants a Cognito identity only what both allow).
+ * Devices: the policy their certificates get. And the account's data endpoint, where the backend publishes.
  */
 export class RealtimeStack extends Stack {
+  /** The account's IoT data endpoint host (iot:Data-ATS) in this region, where the backend publishes. */
+  readonly dataEndpoint: string;
+  /** The topics the backend publishes to for signed-in users (`{env}/identities/`). */
+  readonly topicPrefix: string;
+
   constructor(scope: Construct, id: string, props: RealtimeStackProps) {
     super(scope, id, props);
+    const env = props.settings.name;
+    this.topicPrefix = realtimeTopicPrefix(env);
     const iotArn = (resource: string) => this.formatArn({ service: 'iot', resource });
     const topicRoot = realtimeTopicRoot(props.settings.name);
 
@@ -71,5 +95,58 @@ export class RealtimeStack extends Stack {
           `${props.settings.name}/identities/{their identity}/ and nothing else.`,
       })),
     );
+
+    // A device connects as its own thing (the thing name is the device id) with a certificate attached to that
+    // thing, and publishes only under its own id: one device cannot send readings for another. Registering
+    // things and certificates is an operator's step (docs/sensor-data.md, "Cloud wiring").
+    const thingAttached = { Bool: { 'iot:Connection.Thing.IsAttached': 'true' } };
+    new CfnPolicy(this, 'DevicePolicy', {
+      policyName: devicePolicyName(env),
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          { Effect: 'Allow', Action: 'iot:Connect', Resource: iotArn(`client/${THING}`), Condition: thingAttached },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: DEVICE_TOPICS.map((topic) => iotArn(`topic/devices/${THING}/${topic}`)),
+            Condition: thingAttached,
+          },
+        ],
+      },
+    });
+
+    // The data endpoint is the account's own host name, known only to IoT Core: asked once per environment
+    // here, handed to the functions that publish (AWS_ENDPOINT_URL_IOT_DATA_PLANE).
+    const endpointLogs = new LogGroup(this, 'IotDataEndpointLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Its own role rather than CDK's default, which carries the AWS-managed basic execution policy (any log group).
+    const endpointRole = new Role(this, 'IotDataEndpointRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Asks IoT Core for the account data endpoint at deploy time',
+    });
+    endpointLogs.grantWrite(endpointRole);
+    const endpoint = new AwsCustomResource(this, 'IotDataEndpoint', {
+      onUpdate: {
+        service: 'Iot',
+        action: 'describeEndpoint',
+        parameters: { endpointType: 'iot:Data-ATS' },
+        physicalResourceId: PhysicalResourceId.of(`iot-data-ats-endpoint-${env}`),
+      },
+      // DescribeEndpoint supports no resource-level permissions.
+      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: AwsCustomResourcePolicy.ANY_RESOURCE }),
+      // The Lambda runtime's SDK answers DescribeEndpoint; installing the newest one would need npm at deploy time.
+      installLatestAwsSdk: false,
+      logGroup: endpointLogs,
+      role: endpointRole,
+    });
+    Validations.of(endpoint).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'iot:DescribeEndpoint, its only action, supports no resource-level permissions.',
+    });
+    this.dataEndpoint = endpoint.getResponseField('endpointAddress');
+    new CfnOutput(this, 'IotDataEndpointAddress', { value: this.dataEndpoint });
   }
 }

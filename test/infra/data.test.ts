@@ -1,5 +1,6 @@
 import { BUCKETS, STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../../infra/definitions/tables';
+import { EXPORT_RETENTION_DAYS } from '../../infra/stacks/data-stack';
 import { resourcesOfType, synthesize, type Templates } from './synth';
 
 const prod = synthesize('prod').templates;
@@ -104,6 +105,31 @@ describe('buckets', () => {
       const bucket = byName.find((b) => b.Properties.BucketName === definition.name('prod'));
       expect(bucket?.DeletionPolicy).toBe('Retain');
     }
+  });
+
+  it('the exports bucket deletes exports after a week, keeps no old versions, and takes no browser uploads', () => {
+    const exports = Object.values(resourcesOfType(prod.data, 'AWS::S3::Bucket')).find(
+      (b) => b.Properties.BucketName === BUCKETS.exports.name('prod'),
+    );
+    expect(exports?.Properties.VersioningConfiguration).toBeUndefined();
+    expect(exports?.Properties.CorsConfiguration).toBeUndefined();
+    expect(exports?.Properties.LifecycleConfiguration).toEqual({
+      Rules: [
+        expect.objectContaining({
+          Status: 'Enabled',
+          ExpirationInDays: EXPORT_RETENTION_DAYS,
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        }),
+      ],
+    });
+    expect(EXPORT_RETENTION_DAYS).toBe(7);
+  });
+
+  it('the chart-data bucket keeps its objects (they are rebuilt, not expired)', () => {
+    const chartData = Object.values(resourcesOfType(prod.data, 'AWS::S3::Bucket')).find(
+      (b) => b.Properties.BucketName === BUCKETS.chartData.name('prod'),
+    );
+    expect(chartData?.Properties.LifecycleConfiguration).toBeUndefined();
   });
 
   it('the logo bucket keeps versions and lets browsers upload', () => {
