@@ -1,4 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { DATA_INGRESS_ENV } from '../../functions/data-ingress/deps';
+import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
 import { IOT_RULES, SERVICE_RESOURCES, WORKERS } from '../../infra/definitions/services';
 import { QUEUES, STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
@@ -166,6 +168,20 @@ describe.each(IOT_RULES.map((r) => [r.name, r] as const))('the %s IoT rule', (_n
 
   it('listens to a device topic that the devices’ IoT policy lets a device publish under its own id', () => {
     expect(DEVICE_TOPICS.map((topic) => `devices/+/${topic}`)).toContain(rule.topicFilter);
+  });
+});
+
+describe('the environment the sensor-data functions read', () => {
+  // The handlers read these once at start and fail without them (readEnv); ENV_NAME names the live topics.
+  const reads: Partial<Record<AreaName, string[]>> = {
+    'data-ingress': Object.values(DATA_INGRESS_ENV),
+    'sensor-data': [...Object.values(SENSOR_DATA_ENV), 'ENV_NAME'],
+  };
+
+  it.each(Object.entries(reads))('is set on every %s function', (area, names) => {
+    const functions = areaFunctions.filter((f) => f.area === area);
+    expect(functions.length).toBeGreaterThan(0);
+    for (const { fn } of functions) expect(Object.keys(variablesOf(fn))).toEqual(expect.arrayContaining(names!));
   });
 });
 
