@@ -1,13 +1,15 @@
 import { join } from 'node:path';
-import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
@@ -171,6 +173,18 @@ export class AreaStack extends NestedStack {
           errorAction: { cloudwatchLogs: { logGroupName: errors.logGroupName, roleArn: errorRole.roleArn } },
         },
       });
+      // IoT invokes the function asynchronously: an event still failing after Lambda's retries is kept here
+      // (14 days) instead of being dropped, for someone to look at and replay.
+      const failures = new Queue(this, `${rule.name}Failures`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      Validations.of(failures).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: "This queue is itself the rule function's dead-letter destination.",
+      });
+      fn.lambda.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: 2 });
       fn.lambda.addPermission(`${rule.name}Invoke`, {
         principal: new ServicePrincipal('iot.amazonaws.com'),
         sourceArn: topicRule.attrArn,

@@ -166,6 +166,17 @@ describe.each(IOT_RULES.map((r) => [r.name, r] as const))('the %s IoT rule', (_n
     expect(Object.keys(variablesOf(fn))).toEqual(expect.arrayContaining(areaVariables(rule.area)));
   });
 
+  it('keeps an event that still fails after the asynchronous retries in an encrypted queue, never drops it', () => {
+    const [config] = Object.values(resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig')).filter((c) =>
+      mentions(c.Properties.FunctionName, functionId),
+    );
+    expect(config!.Properties).toMatchObject({ MaximumRetryAttempts: 2 });
+    const destination = (config!.Properties.DestinationConfig as { OnFailure: { Destination: unknown } }).OnFailure
+      .Destination as { 'Fn::GetAtt': [string, string] };
+    const queue = resourcesOfType(template, 'AWS::SQS::Queue')[destination['Fn::GetAtt'][0]]!;
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+  });
+
   it('listens to a device topic that the devices’ IoT policy lets a device publish under its own id', () => {
     expect(DEVICE_TOPICS.map((topic) => `devices/+/${topic}`)).toContain(rule.topicFilter);
   });
