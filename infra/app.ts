@@ -122,6 +122,8 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     apiBaseUrls: api.apiBaseUrls,
     userPool: auth.userPool,
     webClient: auth.webClient,
+    identityPoolId: auth.identityPool.identityPoolId,
+    realtimeEndpoint: realtime.dataEndpoint,
   });
 
   Tags.of(app).add('project', 'device-data');

@@ -17,6 +17,10 @@ export interface WebConfigStackProps extends StackProps {
   apiBaseUrls: Record<string, string>;
   userPool: IUserPool;
   webClient: IUserPoolClient;
+  /** The identity pool whose credentials sign the live view's IoT connection. */
+  identityPoolId: string;
+  /** The account's IoT Core data endpoint (`…-ats.iot.{region}.amazonaws.com`). */
+  realtimeEndpoint: string;
 }
 
 /**
@@ -36,7 +40,9 @@ export class WebConfigStack extends Stack {
         userPoolId: props.userPool.userPoolId,
         userPoolClientId: props.webClient.userPoolClientId,
         authFlowType: 'USER_SRP_AUTH',
+        identityPoolId: props.identityPoolId,
       },
+      realtimeUrl: `wss://${props.realtimeEndpoint}/mqtt`,
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.
       cookies: { secure: true, sameSite: 'strict' },
     } satisfies RuntimeConfig;

@@ -17,6 +17,11 @@ export const RuntimeConfig = z.object({
     userPoolEndpoint: z.string().url().optional(),
     /** cognito-local has no SRP, so the local home signs in with USER_PASSWORD_AUTH. */
     authFlowType: z.enum(['USER_SRP_AUTH', 'USER_PASSWORD_AUTH']),
+    /**
+     * Cloud only: the identity pool whose credentials sign the live view's IoT Core connection (locally the
+     * broker takes the access token instead).
+     */
+    identityPoolId: z.string().optional(),
   }),
   /**
    * Spec §9: the attributes of the session and token cookies. Same-site strict and secure in the cloud;
@@ -26,7 +31,10 @@ export const RuntimeConfig = z.object({
     secure: z.boolean(),
     sameSite: z.enum(['strict', 'lax']),
   }),
-  /** MQTT over WebSocket for live data. */
+  /**
+   * MQTT over WebSocket for live data: the local broker's `ws://…`, or in the cloud IoT Core's
+   * `wss://{account endpoint}/mqtt` (the web app signs it with the identity pool's credentials).
+   */
   realtimeUrl: z.string().optional(),
   /** Local only: where sent e-mail can be read. */
   mailViewerUrl: z.string().url().optional(),

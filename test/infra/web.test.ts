@@ -46,6 +46,10 @@ describe('runtime configuration', () => {
     }
     // Spec §9: the session and token cookies are same-site strict and secure in the cloud.
     expect(create).toMatch(/cookies\W+secure\W+true\W+sameSite\W+strict/);
+    // The live view signs its IoT Core connection with the identity pool's credentials.
+    expect(create).toContain('identityPoolId');
+    expect(create).toMatch(/realtimeUrl\W+wss:\/\//);
+    expect(create).toContain('/mqtt');
     // The shape itself is checked by the compiler (`satisfies RuntimeConfig`); the schema names the fields.
     expect(Object.keys(RuntimeConfig.shape)).toEqual(expect.arrayContaining(['env', 'region', 'apiBaseUrls', 'auth']));
   });

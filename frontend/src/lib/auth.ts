@@ -18,19 +18,18 @@ export const LOGOUT_STORAGE_KEY = 'ddp.logout-at';
  * shares one session.
  */
 export const configureAuth = (config: RuntimeConfig): void => {
-  const { userPoolId, userPoolClientId, userPoolEndpoint } = config.auth;
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId,
-        userPoolClientId,
-        ...(userPoolEndpoint ? { userPoolEndpoint } : {}),
-        loginWith: { email: true },
-        signUpVerificationMethod: 'code',
-        mfa: { status: 'optional', totpEnabled: true, smsEnabled: false },
-      },
-    },
-  });
+  const { userPoolId, userPoolClientId, userPoolEndpoint, identityPoolId } = config.auth;
+  const userPool = {
+    userPoolId,
+    userPoolClientId,
+    ...(userPoolEndpoint ? { userPoolEndpoint } : {}),
+    loginWith: { email: true },
+    signUpVerificationMethod: 'code' as const,
+    mfa: { status: 'optional' as const, totpEnabled: true, smsEnabled: false },
+  };
+  // Cloud only: the identity pool's credentials sign the live view's IoT Core connection.
+  if (identityPoolId) Amplify.configure({ Auth: { Cognito: { ...userPool, identityPoolId, allowGuestAccess: false } } });
+  else Amplify.configure({ Auth: { Cognito: userPool } });
   cognitoUserPoolsTokenProvider.setKeyValueStorage(
     new CookieStorage({
       path: '/',

@@ -2,6 +2,7 @@ import { fetchAuthSession } from 'aws-amplify/auth';
 import mqtt, { type MqttClient } from 'mqtt';
 import { LOCAL_IDENTITY_PREFIX } from '../../../shared/iot/realtime';
 import { accessToken } from './auth';
+import { signRealtimeUrl } from './realtime-signing';
 import { runtimeConfig } from './runtime-config';
 
 /** The live view cannot connect here (and why, in words for the page). */
@@ -30,24 +31,32 @@ export const idToken = async (): Promise<string | undefined> => {
 /**
  * Opens the realtime connection for an identity the API gave (docs/sensor-data.md, "Live view").
  * Locally (`local:{sub}`): the local broker at `realtimeUrl`, user name = the identity, password = the access token.
- * In the cloud IoT Core needs a SigV4-signed WSS URL from the identity pool's credentials: not built yet (see the
- * docs' TODO), so this says so instead of pretending.
+ * In the cloud: IoT Core at `realtimeUrl`, a SigV4-presigned WSS URL from the identity pool's credentials, client id =
+ * the identity id (IoTPolicyForCognito lets an identity connect only as itself).
  */
 export const connectRealtime = async (identityId: string): Promise<RealtimeConnection> => {
   const url = runtimeConfig().realtimeUrl;
   if (!url) throw new RealtimeUnavailable('No realtime endpoint is configured here');
-  if (!identityId.startsWith(LOCAL_IDENTITY_PREFIX)) {
-    throw new RealtimeUnavailable('The live view over AWS IoT Core is not available yet');
+  let client: MqttClient;
+  if (identityId.startsWith(LOCAL_IDENTITY_PREFIX)) {
+    const password = await accessToken();
+    if (!password) throw new RealtimeUnavailable('Sign in again to see live data');
+    client = await mqtt.connectAsync(url, {
+      username: identityId,
+      password,
+      // The token is checked when connecting; a new one is needed for a new connection, so the page reconnects itself.
+      reconnectPeriod: 0,
+      connectTimeout: 10_000,
+    });
+  } else {
+    const session = await fetchAuthSession();
+    if (!session.credentials || session.identityId !== identityId) {
+      throw new RealtimeUnavailable('Sign in again to see live data');
+    }
+    const signed = await signRealtimeUrl(url, runtimeConfig().region, session.credentials);
+    // The signature lives 5 minutes: the page reconnects with a new one rather than the client reusing it.
+    client = await mqtt.connectAsync(signed, { clientId: identityId, reconnectPeriod: 0, connectTimeout: 10_000 });
   }
-  const password = await accessToken();
-  if (!password) throw new RealtimeUnavailable('Sign in again to see live data');
-  const client: MqttClient = await mqtt.connectAsync(url, {
-    username: identityId,
-    password,
-    // The token is checked when connecting; a new one is needed for a new connection, so the page reconnects itself.
-    reconnectPeriod: 0,
-    connectTimeout: 10_000,
-  });
   const handlers = new Map<string, (payload: string) => void>();
   client.on('message', (topic, payload) => handlers.get(topic)?.(payload.toString()));
   return {
