@@ -28,7 +28,8 @@ export const configureAuth = (config: RuntimeConfig): void => {
     mfa: { status: 'optional' as const, totpEnabled: true, smsEnabled: false },
   };
   // Cloud only: the identity pool's credentials sign the live view's IoT Core connection.
-  if (identityPoolId) Amplify.configure({ Auth: { Cognito: { ...userPool, identityPoolId, allowGuestAccess: false } } });
+  if (identityPoolId)
+    Amplify.configure({ Auth: { Cognito: { ...userPool, identityPoolId, allowGuestAccess: false } } });
   else Amplify.configure({ Auth: { Cognito: userPool } });
   cognitoUserPoolsTokenProvider.setKeyValueStorage(
     new CookieStorage({

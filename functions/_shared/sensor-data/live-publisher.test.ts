@@ -18,11 +18,9 @@ describe('the live publisher', () => {
   });
 
   it("publishes the readings to each current watcher's own topic, skipping expired watches", async () => {
-    dynamo
-      .on(QueryCommand)
-      .resolves({
-        Items: [{ deviceId: 'd', watcher: 'w1', topic: 'local/identities/w1/devices/d/live', expiresAt: 11 }],
-      });
+    dynamo.on(QueryCommand).resolves({
+      Items: [{ deviceId: 'd', watcher: 'w1', topic: 'local/identities/w1/devices/d/live', expiresAt: 11 }],
+    });
     iotMock.on(PublishCommand).resolves({});
     expect(
       await publisher.publish('d', [
