@@ -6,7 +6,7 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/cli
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
-import { readingsKey } from '../../functions/_shared/sensor-data/readings-store';
+import { dayOf, readingsKey } from '../../functions/_shared/sensor-data/readings-store';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
@@ -14,10 +14,12 @@ import { startStack } from '../../infra/local/stack';
 import type { StackInfo } from '../../infra/local/stack-info';
 import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
+import { benchChart } from './chart';
 
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
- * baseline measured in the same run on the same emulator. Later issues add ingest and chart figures.
+ * baseline measured in the same run on the same emulator: authorized reads (a parameter, a relations list, a
+ * tier-gated readings page), ingest through data-ingress, and a year of 1-minute data charted in Chromium.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -142,7 +144,9 @@ const benchIngest = async (info: StackInfo, db: DynamoDBDocumentClient, adminTok
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
-const stack = await startStack({ rootDir, dataDir, ports: EPHEMERAL_PORTS, web: false });
+// The web app (Vite) only for the chart bench's browser part; BENCH_WEB=false skips it.
+const withWeb = process.env.BENCH_WEB !== 'false';
+const stack = await startStack({ rootDir, dataDir, ports: EPHEMERAL_PORTS, web: withWeb });
 try {
   const { info } = stack;
   const cognito = new CognitoIdentityProviderClient({
@@ -193,6 +197,21 @@ try {
     await measure('object-checked GET /relations/listByReferrerId/{device}/10 via local gateway', () =>
       getOk(`${info.endpoints.gateway}/relations/listByReferrerId/demo-device-2/10`, memberToken),
     ),
+    await measure("raw Query of a device-day's 50 newest readings (dynalite)", () =>
+      db.send(
+        new QueryCommand({
+          TableName: info.tables.readings,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `demo-device-2#${dayOf(Date.now())}` },
+          ScanIndexForward: false,
+          Limit: 50,
+        }),
+      ),
+    ),
+    // Token, session record, device record, access decision (cached), subscription record, then the readings Query.
+    await measure('authorized GET /sensor-data/devices/{id}/readings (50 newest) via local gateway', () =>
+      getOk(`${info.endpoints.gateway}/sensor-data/devices/demo-device-2/readings?limit=50`, memberToken),
+    ),
   ];
   console.log(`\nBenchmarks (${REQUESTS} requests, concurrency ${CONCURRENCY}, ${process.version}, 1 process)\n`);
   console.table(rows.map((r) => ({ measure: r.label, 'ops/s': r.opsPerSecond, 'p50 ms': r.p50, 'p99 ms': r.p99 })));
@@ -200,7 +219,30 @@ try {
     `${((rows[ours]!.opsPerSecond / rows[raw]!.opsPerSecond) * 100).toFixed(0)} %`;
   console.log(`parameter read via gateway / raw GetItem: ${ratio(1, 0)}`);
   console.log(`object-checked relations list via gateway / raw Query: ${ratio(3, 2)}`);
+  console.log(`tier-gated readings page via gateway / raw Query: ${ratio(5, 4)}`);
   await benchIngest(info, db, await tokenOf('admin@example.com'), memberToken);
+
+  const chart = await benchChart(info);
+  console.log(
+    `\nOne year of 1-minute readings for one device (${chart.readings.toLocaleString('en')} readings, ${chart.measurements} measurements)\n`,
+  );
+  console.table([
+    { measure: 'seed readings (raw BatchWriteItem)', value: `${chart.seedSeconds.toFixed(1)} s` },
+    { measure: 'roll-ups and chart-data objects (worker function)', value: `${chart.rollupSeconds.toFixed(1)} s` },
+    { measure: `GET /series, 1 year (median), ${chart.resolution} source`, value: `${chart.seriesMs.toFixed(0)} ms` },
+    {
+      measure: 'response size (target ≤ 100 KB)',
+      value: `${(chart.seriesBytes / 1024).toFixed(1)} KB (${(chart.seriesGzipBytes / 1024).toFixed(1)} KB gzipped), ${chart.seriesPoints} points`,
+    },
+    {
+      measure: 'choose "1 year" → every chart painted in Chromium (target ≤ 500 ms)',
+      value: chart.paintMs === undefined ? 'skipped (BENCH_WEB=false)' : `${chart.paintMs.toFixed(0)} ms`,
+    },
+    {
+      measure: 'cold page load → first charts painted (incl. Vite dev server)',
+      value: chart.firstPaintMs === undefined ? 'skipped' : `${chart.firstPaintMs.toFixed(0)} ms`,
+    },
+  ]);
 } finally {
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
