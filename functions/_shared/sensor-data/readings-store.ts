@@ -11,6 +11,8 @@ export interface StoredReading {
 export const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10);
 
 const DAY = 24 * 60 * 60 * 1000;
+
+type Key = Record<string, unknown>;
 const startOfDay = (time: number): number => Math.floor(time / DAY) * DAY;
 
 export const readingsKey = (deviceId: string, time: number) => ({ pk: `${deviceId}#${dayOf(time)}`, ts: time });
@@ -30,33 +32,40 @@ export interface ReadingsQuery {
  * a reading twice.
  */
 export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
-  const queryDay = async (
+  /** One page of one day's readings in `[from, to]` (clipped to the day by the caller). */
+  const queryPage = async (
     deviceId: string,
     day: number,
-    { from, to, order }: { from: number; to: number; order: 'asc' | 'desc' },
-    limit: number,
-  ): Promise<StoredReading[]> => {
-    const items: StoredReading[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': from, ':to': to },
-          ProjectionExpression: 'ts, v',
-          ScanIndexForward: order === 'asc',
-          Limit: Math.min(limit - items.length, 1_000) || 1,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) {
-        items.push({ timestamp: item.ts as number, values: item.v as Record<string, number> });
-      }
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < limit);
-    return items;
+    {
+      from,
+      to,
+      order,
+      limit,
+      startKey,
+    }: { from: number; to: number; order: 'asc' | 'desc'; limit?: number; startKey?: Key },
+  ) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': from, ':to': to },
+        ProjectionExpression: 'ts, v',
+        ScanIndexForward: order === 'asc',
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const readings: StoredReading[] = (result.Items ?? []).map((item) => ({
+      timestamp: item.ts as number,
+      values: item.v as Record<string, number>,
+    }));
+    return { readings, next: result.LastEvaluatedKey };
   };
+
+  const dayRange = (day: number, from: number, to: number) => ({
+    from: Math.max(from, day),
+    to: Math.min(to, day + DAY - 1),
+  });
 
   return {
     /** Writes readings (any number, any devices' days) in batches; the same (device, timestamp) is one item. */
@@ -87,14 +96,17 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         order === 'desc' ? day >= first : day <= last;
         day += order === 'desc' ? -DAY : DAY
       ) {
-        items.push(
-          ...(await queryDay(
-            deviceId,
-            day,
-            { from: Math.max(from, day), to: Math.min(to, day + DAY - 1), order },
-            limit - items.length,
-          )),
-        );
+        let startKey: Key | undefined;
+        do {
+          const page = await queryPage(deviceId, day, {
+            ...dayRange(day, from, to),
+            order,
+            limit: Math.min(limit - items.length, 1_000),
+            startKey,
+          });
+          items.push(...page.readings);
+          startKey = page.next;
+        } while (startKey && items.length < limit);
         if (items.length >= limit) break;
       }
       return items;
@@ -103,27 +115,11 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     /** Every reading in `[from, to]`, oldest first, in chunks (exports and roll-ups walk ranges this way). */
     scan: async function* (deviceId: string, { from, to }: { from: number; to: number }) {
       for (let day = startOfDay(from); day <= startOfDay(to); day += DAY) {
-        let startKey: Record<string, unknown> | undefined;
+        let startKey: Key | undefined;
         do {
-          const result = await db.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
-              ExpressionAttributeValues: {
-                ':pk': `${deviceId}#${dayOf(day)}`,
-                ':from': Math.max(from, day),
-                ':to': Math.min(to, day + DAY - 1),
-              },
-              ProjectionExpression: 'ts, v',
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          const chunk = (result.Items ?? []).map((item) => ({
-            timestamp: item.ts as number,
-            values: item.v as Record<string, number>,
-          }));
-          if (chunk.length) yield chunk;
-          startKey = result.LastEvaluatedKey;
+          const page = await queryPage(deviceId, day, { ...dayRange(day, from, to), order: 'asc', startKey });
+          if (page.readings.length) yield page.readings;
+          startKey = page.next;
         } while (startKey);
       }
     },
