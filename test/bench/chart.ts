@@ -1,5 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,7 +7,6 @@ import { createReadingsStore, type StoredReading } from '../../functions/_shared
 import { recomputeRollups } from '../../functions/sensor-data/domain/rollups-recompute';
 import { createChartDataStore, HOUR_MS } from '../../functions/sensor-data/store/chart-data-store';
 import { createRollupStore } from '../../functions/sensor-data/store/rollup-store';
-import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import type { StackInfo } from '../../infra/local/stack-info';
 import { AREAS } from '../../shared/contracts/areas';
@@ -66,23 +64,11 @@ const pool = async <T>(items: readonly T[], concurrency: number, work: (item: T)
   );
 };
 
-export const benchChart = async (info: StackInfo): Promise<ChartBenchFigures> => {
+export const benchChart = async (
+  info: StackInfo,
+  tokenOf: (email: string) => Promise<string>,
+): Promise<ChartBenchFigures> => {
   const credentials = LOCAL_CREDENTIALS;
-  const cognito = new CognitoIdentityProviderClient({
-    region: info.region,
-    endpoint: info.endpoints.cognito,
-    credentials,
-  });
-  const tokenOf = async (email: string) =>
-    (
-      await cognito.send(
-        new InitiateAuthCommand({
-          AuthFlow: 'USER_PASSWORD_AUTH',
-          ClientId: info.auth.clientId,
-          AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD },
-        }),
-      )
-    ).AuthenticationResult!.AccessToken!;
   const devices = (token: string) =>
     createAreaClient(AREAS.devices, { baseUrl: `${info.endpoints.gateway}/devices`, getToken: () => token });
   const db = DynamoDBDocumentClient.from(

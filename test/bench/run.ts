@@ -222,7 +222,7 @@ try {
   console.log(`tier-gated readings page via gateway / raw Query: ${ratio(5, 4)}`);
   await benchIngest(info, db, await tokenOf('admin@example.com'), memberToken);
 
-  const chart = await benchChart(info);
+  const chart = await benchChart(info, tokenOf);
   console.log(
     `\nOne year of 1-minute readings for one device (${chart.readings.toLocaleString('en')} readings, ${chart.measurements} measurements)\n`,
   );
