@@ -133,6 +133,53 @@ describe.each(LINES)('the %s history windows', (productLine, rows) => {
   });
 });
 
+/**
+ * Spec §9's download and API columns for every product line and tier (the values we chose for "not shown" cells
+ * are docs/sensor-data.md's): what a guest of a public device and its owner each reach. The exports and public-API
+ * tests prove the same windows on their own routes for a sample of tiers.
+ */
+const FEATURE_TABLE: Record<
+  'sd1' | 'al',
+  { tier: TierId; download: number | null; api: number | null; quota: number }[]
+> = {
+  sd1: [
+    { tier: 'tier0', download: null, api: null, quota: 0 },
+    { tier: 'tier1', download: 30, api: 30, quota: 3_000 },
+    { tier: 'tier2', download: 365, api: 365, quota: 10_000 },
+  ],
+  al: [
+    { tier: 'free', download: null, api: null, quota: 0 },
+    { tier: 'tier1', download: 7, api: null, quota: 0 },
+    { tier: 'tier2', download: 30, api: 30, quota: 3_000 },
+    { tier: 'tier3', download: 365, api: 365, quota: 10_000 },
+  ],
+};
+
+describe.each(LINES.map(([line]) => line))('the %s download and API windows', (productLine) => {
+  let device: Awaited<ReturnType<typeof freshDevice>>;
+  beforeAll(async () => {
+    device = await freshDevice({ productLine, visibility: 'public' });
+  });
+
+  it.each(FEATURE_TABLE[productLine === 'sd1' ? 'sd1' : 'al'])(
+    '$tier: downloads $download days, API $api days and $quota requests a month, for a guest and the owner',
+    async ({ tier, download, api, quota }) => {
+      await setTier(device.id, tier);
+      for (const [token, route] of [
+        [undefined, 'public'],
+        [device.ownerToken, 'relation'],
+      ] as const) {
+        const summary = await readingsOf(token).dataSummary({ params: { id: device.id } });
+        expect(summary.route).toBe(route);
+        expect(summary.tier.tier).toBe(tier);
+        expect(summary.windows.download.days).toBe(download);
+        expect(summary.windows.api.days).toBe(api);
+        expect(summary.tier.features.apiMaxRequests).toBe(quota);
+      }
+    },
+  );
+});
+
 describe('who may read', () => {
   it('a private device: guest 401, a stranger 403, the owner 200; a public one: everyone', async () => {
     const device = await freshDevice({ productLine: 'sd1' });
