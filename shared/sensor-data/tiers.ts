@@ -134,3 +134,9 @@ export const unlockingTier = (
 ): TierRow | undefined => TIERS[productLine].find((row) => grants(row.features));
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How far a requested start may lie before a window's start and still count as inside it: a client computes
+ * "now minus N days" a moment before the server checks it.
+ */
+export const WINDOW_SLACK_MS = 60_000;

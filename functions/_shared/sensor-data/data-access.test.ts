@@ -70,6 +70,13 @@ describe('readable ranges', () => {
     );
   });
 
+  it('names the tier for the days asked, not one more, when the start was computed a moment ago', () => {
+    // "30 days" computed 2 s before the check: Tier 1 (30 days) unlocks it, not Tier 2.
+    expect(() =>
+      readableRanges(accessOf('sd1', 'tier0', true), 'view', { from: NOW - 30 * DAY_MS - 2_000 }, NOW),
+    ).toThrow(/Tier 1 unlocks older data/);
+  });
+
   it('tolerates a minute of clock difference at the window edge', () => {
     expect(() =>
       readableRanges(accessOf('sd1', 'tier0', true), 'view', { from: NOW - 7 * DAY_MS - 30_000 }, NOW),

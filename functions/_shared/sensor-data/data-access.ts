@@ -3,7 +3,13 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import { clipToWindows, type TimeRange, type Windows } from '../../../shared/campaigns/window';
 import type { DataVisibility, ProductLine } from '../../../shared/contracts/devices';
 import { MESSAGES } from '../../../shared/messages';
-import { DAY_MS, type TierFeatures, type TierRow, unlockingTier } from '../../../shared/sensor-data/tiers';
+import {
+  DAY_MS,
+  type TierFeatures,
+  type TierRow,
+  unlockingTier,
+  WINDOW_SLACK_MS,
+} from '../../../shared/sensor-data/tiers';
 import type { Access } from '../access/access';
 import { Forbidden, NotFound, Unauthorized } from '../errors';
 import type { DeviceTiers } from './device-tier';
@@ -84,9 +90,10 @@ export const readableRanges = (
   const start = windowStart(access, purpose, now);
   const to = Math.min(requested.to ?? now, now + DAY_MS);
   const from = requested.from ?? start;
-  // A minute of slack: a client that computed "now minus N days" a moment ago is inside the window.
-  if (from < start - 60_000) {
-    const days = Math.ceil((now - from) / DAY_MS);
+  // A minute of slack: a client that computed "now minus N days" a moment ago is inside the window, and asks
+  // for N days (not N + 1) when it is not.
+  if (from < start - WINDOW_SLACK_MS) {
+    const days = Math.ceil((now - from - WINDOW_SLACK_MS) / DAY_MS);
     const unlock = unlockingTier(access.device.productLine, grantsOf(purpose, access.permissioned, days));
     throw new Forbidden(
       MESSAGES.outsideTierWindow(

@@ -24,6 +24,13 @@ describe('lockedMessage', () => {
     );
   });
 
+  it('names the tier for the range chosen a moment ago, not for one day more', () => {
+    const chosen = presetRange('30d', now - 3_000);
+    expect(lockedMessage(summaryOf('sd1', 'Tier 0', 7), chosen, now)).toBe(
+      'Tier 0 shows the last 7 days. Tier 1 unlocks 30 days.',
+    );
+  });
+
   it('on the AL lines skips the tier that adds no history', () => {
     expect(lockedMessage(summaryOf('al30', 'Tier 1', 7), presetRange('30d', now), now)).toBe(
       'Tier 1 shows the last 7 days. Tier 2 unlocks 30 days.',

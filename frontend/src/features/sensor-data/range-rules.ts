@@ -1,6 +1,6 @@
 import type { ProductLine } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
-import { DAY_MS, unlockingTier } from '../../../../shared/sensor-data/tiers';
+import { DAY_MS, unlockingTier, WINDOW_SLACK_MS } from '../../../../shared/sensor-data/tiers';
 
 /** The range picker's choices: the last 24 hours, 7 days, 30 days, a year, or a custom from/to. */
 export type RangePreset = '24h' | '7d' | '30d' | '1y' | 'custom';
@@ -48,8 +48,9 @@ export const lockedMessage = (
 ): string | undefined => {
   const days = summary.windows.view.days;
   if (days === null) return `${summary.tier.name} does not include charts`;
-  if (range.from >= now - days * DAY_MS - 60_000) return undefined;
-  const needed = Math.ceil((now - range.from) / DAY_MS);
+  if (range.from >= now - days * DAY_MS - WINDOW_SLACK_MS) return undefined;
+  // The range was computed a moment ago: "30 days" needs a 30-day tier, not a 31-day one.
+  const needed = Math.ceil((now - range.from - WINDOW_SLACK_MS) / DAY_MS);
   const unlock = unlockingTier(summary.productLine, (f) => f.historicalDataAccessDays >= needed);
   const shown = `${summary.tier.name} shows the last ${days} days`;
   return unlock
