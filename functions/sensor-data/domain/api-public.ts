@@ -49,12 +49,12 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
       deviceId: string,
       requested: { from?: number; to?: number },
       setHeader: (name: string, value: string) => void,
-      read: () => Promise<T>,
+      read: (access: DataAccess) => Promise<T>,
     ): Promise<T> => {
       const access = await dataAccess.resolve(caller, deviceId);
       readableRanges(access, 'api', requested, now());
       await quota.meter({ deviceId, ownerId: key.ownerId, limit: access.tier.features.apiMaxRequests }, setHeader);
-      return read();
+      return read(access);
     },
 
     /** Anyone who may view the device's data (as its reads allow: relations, campaigns, staff, or public data). */

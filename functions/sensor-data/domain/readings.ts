@@ -83,9 +83,11 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
       caller: Caller | undefined,
       deviceId: string,
       query: { from?: number; to?: number; limit: number; offset: number },
+      /** The access the caller's request already resolved (the public API's gate), so it is not read twice. */
+      resolved?: DataAccess,
     ): Promise<ReadingsPage> => {
       const at = now();
-      const access = await dataAccess.resolve(caller, deviceId);
+      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
       const { range, parts } = readableRanges(access, 'view', query, at);
       // One more than the page says whether there is a next one.
       const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1);
@@ -107,9 +109,10 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
       caller: Caller | undefined,
       deviceId: string,
       query: { from?: number; to?: number; width: number; measurements?: string[] },
+      resolved?: DataAccess,
     ): Promise<Series> => {
       const at = now();
-      const access = await dataAccess.resolve(caller, deviceId);
+      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
       const { range, parts } = readableRanges(access, 'view', query, at);
       const to = Math.max(range.from, range.to);
       const resolution = resolutionFor({ from: range.from, to });

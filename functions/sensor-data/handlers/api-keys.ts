@@ -7,9 +7,13 @@ export const apiKeysHandlers: PartHandlers<typeof apiKeysRoutes, SensorDataDeps>
   listApiKeys: ({ caller }, { apiKeys }) => apiKeys.list(caller),
   revokeApiKey: ({ caller, params }, { apiKeys }) => apiKeys.revoke(caller, params.keyId),
   apiReadings: ({ caller, apiKey, params, query, setHeader }, { publicApi, reads }) =>
-    publicApi.metered(caller, apiKey, params.id, query, setHeader, () => reads.list(caller, params.id, query)),
+    publicApi.metered(caller, apiKey, params.id, query, setHeader, (access) =>
+      reads.list(caller, params.id, query, access),
+    ),
   apiSeries: ({ caller, apiKey, params, query, setHeader }, { publicApi, reads }) =>
-    publicApi.metered(caller, apiKey, params.id, query, setHeader, () => reads.series(caller, params.id, query)),
+    publicApi.metered(caller, apiKey, params.id, query, setHeader, (access) =>
+      reads.series(caller, params.id, query, access),
+    ),
   deviceApiUsage: ({ caller, params }, { publicApi }) => publicApi.deviceUsage(caller, params.id),
   myApiUsage: ({ caller }, { publicApi }) => publicApi.myUsage(caller),
 };
