@@ -15,7 +15,8 @@ import {
   formatBytes,
   isFinished,
 } from './export-rules';
-import { formatLocal, parseLocal } from './range-rules';
+import { RangeFields } from './range-fields';
+import { customRange, formatLocal } from './range-rules';
 import './sensor-data.css';
 
 const POLL_MS = 1_000;
@@ -64,11 +65,9 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
     void run('start', async () => {
       let range: { from?: number; to?: number };
       if (choice === 'custom') {
-        const from = parseLocal(custom.from);
-        const to = parseLocal(custom.to);
-        if (from === undefined || to === undefined) return setError('Choose both a start and an end');
-        if (from >= to) return setError('The start must be before the end');
-        range = { from, to };
+        const chosen = customRange(custom);
+        if (typeof chosen === 'string') return setError(chosen);
+        range = chosen;
       } else {
         range = exportRange(choice, Date.now());
       }
@@ -139,28 +138,7 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
         >
           Custom
         </button>
-        {choice === 'custom' && (
-          <>
-            <label>
-              From
-              <input
-                type="datetime-local"
-                data-testid="export-from"
-                value={custom.from}
-                onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
-              />
-            </label>
-            <label>
-              To
-              <input
-                type="datetime-local"
-                data-testid="export-to"
-                value={custom.to}
-                onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
-              />
-            </label>
-          </>
-        )}
+        {choice === 'custom' && <RangeFields value={custom} onChange={setCustom} testIdPrefix="export" />}
       </fieldset>
       <div className="actions">
         <label>

@@ -1,14 +1,11 @@
 import type { ExportJob } from '../../../../shared/contracts/sensor-data-exports';
-import { DAY_MS } from '../../../../shared/sensor-data/tiers';
+import { PRESETS, presetRange } from './range-rules';
 
 /** The download panel's range choices; `window`: from the start of the tier's download window (the API clips it). */
 export type ExportRangeChoice = '24h' | '7d' | '30d' | '1y' | 'window' | 'custom';
 
-export const EXPORT_RANGES: { id: Exclude<ExportRangeChoice, 'custom'>; label: string; days?: number }[] = [
-  { id: '24h', label: 'Last 24 h', days: 1 },
-  { id: '7d', label: '7 days', days: 7 },
-  { id: '30d', label: '30 days', days: 30 },
-  { id: '1y', label: '1 year', days: 365 },
+export const EXPORT_RANGES: { id: Exclude<ExportRangeChoice, 'custom'>; label: string }[] = [
+  ...PRESETS,
   { id: 'window', label: 'All my tier allows' },
 ];
 
@@ -16,10 +13,7 @@ export const EXPORT_RANGES: { id: Exclude<ExportRangeChoice, 'custom'>; label: s
 export const exportRange = (
   choice: Exclude<ExportRangeChoice, 'custom'>,
   now: number,
-): { from?: number; to?: number } => {
-  const days = EXPORT_RANGES.find((r) => r.id === choice)?.days;
-  return days === undefined ? {} : { from: now - days * DAY_MS, to: now };
-};
+): { from?: number; to?: number } => (choice === 'window' ? {} : presetRange(choice, now));
 
 export const formatBytes = (bytes: number): string => {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../../../shared/sensor-data/tiers';
-import { chartData, lockedMessage, presetRange, windowText } from './range-rules';
+import { chartData, customRange, lockedMessage, presetRange, windowText } from './range-rules';
 
 const now = Date.UTC(2025, 0, 1);
 const summaryOf = (productLine: 'sd1' | 'al30', name: string, days: number | null) => ({
@@ -64,5 +64,16 @@ describe('windowText', () => {
     expect(windowText(null)).toBe('not included');
     expect(windowText(1)).toBe('1 day');
     expect(windowText(365)).toBe('365 days');
+  });
+});
+
+describe('customRange', () => {
+  it('answers the typed range, or says what is missing or reversed', () => {
+    expect(customRange({ from: '2025-01-01T00:00', to: '2025-01-02T00:00' })).toEqual({
+      from: new Date('2025-01-01T00:00').getTime(),
+      to: new Date('2025-01-02T00:00').getTime(),
+    });
+    expect(customRange({ from: '', to: '2025-01-02T00:00' })).toBe('Choose both a start and an end');
+    expect(customRange({ from: '2025-01-02T00:00', to: '2025-01-01T00:00' })).toBe('The start must be before the end');
   });
 });

@@ -37,6 +37,15 @@ export const formatLocal = (ms: number): string => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 
+/** A custom from/to typed into the range fields, or the message saying what is wrong with it. */
+export const customRange = (custom: { from: string; to: string }): ChartRange | string => {
+  const from = parseLocal(custom.from);
+  const to = parseLocal(custom.to);
+  if (from === undefined || to === undefined) return 'Choose both a start and an end';
+  if (from >= to) return 'The start must be before the end';
+  return { from, to };
+};
+
 /**
  * Why a range cannot be charted under the device's tier, and which tier would chart it ("Tier 2 unlocks 365 days"),
  * or undefined when the range lies inside the view window. A minute of slack, as the API allows.

@@ -5,13 +5,14 @@ import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { useLoaded } from '../../lib/use-loaded';
 import { ErrorAlert } from '../relations/relation-fields';
+import { RangeFields } from './range-fields';
 import {
   type ChartRange,
+  customRange,
   formatLocal,
   hasData,
   lockedMessage,
   PRESETS,
-  parseLocal,
   presetRange,
   type RangePreset,
   windowText,
@@ -72,13 +73,11 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   };
 
   const applyCustom = () => {
-    const from = parseLocal(custom.from);
-    const to = parseLocal(custom.to);
-    if (from === undefined || to === undefined) return setCustomError('Choose both a start and an end');
-    if (from >= to) return setCustomError('The start must be before the end');
+    const chosen = customRange(custom);
+    if (typeof chosen === 'string') return setCustomError(chosen);
     setCustomError(undefined);
     setPreset('custom');
-    setRange({ from, to });
+    setRange(chosen);
   };
 
   useEffect(() => {
@@ -130,24 +129,7 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
             {p.label}
           </button>
         ))}
-        <label>
-          From
-          <input
-            type="datetime-local"
-            data-testid="sensor-range-from"
-            value={custom.from}
-            onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
-          />
-        </label>
-        <label>
-          To
-          <input
-            type="datetime-local"
-            data-testid="sensor-range-to"
-            value={custom.to}
-            onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
-          />
-        </label>
+        <RangeFields value={custom} onChange={setCustom} testIdPrefix="sensor-range" />
         <button type="button" aria-pressed={preset === 'custom'} data-testid="sensor-range-apply" onClick={applyCustom}>
           Show range
         </button>
