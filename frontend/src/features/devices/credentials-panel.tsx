@@ -2,8 +2,8 @@ import { useCallback, useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { DeviceCredential, NewDeviceCredential } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
-import { CopyButton } from '../../lib/copy-button';
 import { LoadMoreButton } from '../../lib/load-more-button';
+import { SecretOnce } from '../../lib/secret-once';
 import { useAction } from '../../lib/use-action';
 import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { When } from '../people/person-parts';
@@ -81,19 +81,16 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
       </p>
       <ErrorAlert testId="credentials-error" error={error ?? list.error} />
       {fresh && (
-        <div className="secret-once" role="status" data-testid="credentials-new">
-          <p>
-            <strong>Copy this token now: it will not be shown again.</strong> Put it on the device; whoever holds it can
-            send data as this device.
-          </p>
-          <div className="secret-row">
-            <code data-testid="credentials-new-token">{fresh.token}</code>
-            <CopyButton text={fresh.token} testId="credentials-copy" />
-          </div>
-          <button type="button" className="link-button small" onClick={() => setFresh(undefined)}>
-            I have stored it, hide it
-          </button>
-        </div>
+        <SecretOnce
+          value={fresh.token}
+          testId="credentials-new"
+          valueTestId="credentials-new-token"
+          copyTestId="credentials-copy"
+          onHide={() => setFresh(undefined)}
+        >
+          <strong>Copy this token now: it will not be shown again.</strong> Put it on the device; whoever holds it can
+          send data as this device.
+        </SecretOnce>
       )}
       <div className="actions">
         <button

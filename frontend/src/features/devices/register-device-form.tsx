@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
-import { CopyButton } from '../../lib/copy-button';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
+import { SecretOnce } from '../../lib/secret-once';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { checkRegister, EMPTY_REGISTER, PRODUCT_LINE_OPTIONS, type RegisterForm } from './device-rules';
@@ -39,19 +39,18 @@ export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: D
       <h2 id="register-heading">Register a device</h2>
       <ErrorAlert testId="register-error" error={error} />
       {made && (
-        <div className="secret-once" role="status" data-testid="register-done">
-          <p>
-            Registered{' '}
-            <Link to={`${base}/devices/${encodeURIComponent(made.device.id)}`} data-testid="register-device-link">
-              {made.device.serial}
-            </Link>
-            . <strong>Its claim code is shown only now:</strong> print it on the label.
-          </p>
-          <div className="secret-row">
-            <code data-testid="register-claim-code">{made.claimCode}</code>
-            <CopyButton text={made.claimCode} testId="register-copy" />
-          </div>
-        </div>
+        <SecretOnce
+          value={made.claimCode}
+          testId="register-done"
+          valueTestId="register-claim-code"
+          copyTestId="register-copy"
+        >
+          Registered{' '}
+          <Link to={`${base}/devices/${encodeURIComponent(made.device.id)}`} data-testid="register-device-link">
+            {made.device.serial}
+          </Link>
+          . <strong>Its claim code is shown only now:</strong> print it on the label.
+        </SecretOnce>
       )}
       <div className="field-row">
         <TextField

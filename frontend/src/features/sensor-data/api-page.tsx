@@ -2,9 +2,9 @@ import { type FormEvent, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
 import { useApi } from '../../lib/api';
-import { CopyButton } from '../../lib/copy-button';
 import { TextField } from '../../lib/form-fields';
 import { runtimeConfig } from '../../lib/runtime-config';
+import { SecretOnce } from '../../lib/secret-once';
 import { useAction } from '../../lib/use-action';
 import { useLoaded } from '../../lib/use-loaded';
 import { When } from '../people/person-parts';
@@ -58,19 +58,16 @@ export const ApiPage = () => {
         <h2 id="api-keys-heading">API keys</h2>
         <ErrorAlert testId="api-keys-error" error={error ?? keys.error} />
         {fresh && (
-          <div className="secret-once" role="status" data-testid="api-key-new">
-            <p>
-              <strong>Copy this key now: it will not be shown again.</strong> Whoever holds it can read your devices'
-              data and spend their quota.
-            </p>
-            <div className="secret-row">
-              <code data-testid="api-key-new-value">{fresh.key}</code>
-              <CopyButton text={fresh.key} testId="api-key-copy" />
-            </div>
-            <button type="button" className="link-button small" onClick={() => setFresh(undefined)}>
-              I have stored it, hide it
-            </button>
-          </div>
+          <SecretOnce
+            value={fresh.key}
+            testId="api-key-new"
+            valueTestId="api-key-new-value"
+            copyTestId="api-key-copy"
+            onHide={() => setFresh(undefined)}
+          >
+            <strong>Copy this key now: it will not be shown again.</strong> Whoever holds it can read your devices' data
+            and spend their quota.
+          </SecretOnce>
         )}
         <form className="actions" onSubmit={create} aria-label="New API key">
           <TextField id="api-key-name" label="Name" value={name} onChange={setName} placeholder="e.g. nightly export" />
