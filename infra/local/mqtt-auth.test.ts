@@ -1,15 +1,8 @@
-import type { Caller } from '../../shared/auth/verify-token';
 import { localIdentityId } from '../../shared/iot/realtime';
+import { callerOf } from '../../test/support/callers';
 import { createMqttAuth } from './mqtt-auth';
 
-const caller = (sub: string, tokenUse: 'access' | 'id' = 'access'): Caller => ({
-  sub,
-  username: sub,
-  groups: [],
-  tokenUse,
-  issuedAt: 0,
-  authTime: 0,
-});
+const caller = (sub: string, tokenUse: 'access' | 'id' = 'access') => callerOf(sub, [], tokenUse);
 
 // The rules with small in-memory stand-ins for the verifiers and the data access.
 const auth = createMqttAuth({

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { z } from 'zod';
-import type { Caller } from '../../../shared/auth/verify-token';
 import { apiKey, defineArea, defineRoute, deviceCredential } from '../../../shared/contracts/define-route';
+import { callerOf } from '../../../test/support/callers';
 import type { UserSession } from '../access/access-version-store';
 import { TooManyRequests } from '../errors';
 import { httpArea } from './http-area';
@@ -25,14 +25,7 @@ const area = defineArea('test', {
   }),
 });
 
-const ownerCaller = (sub: string): Caller => ({
-  sub,
-  username: sub,
-  groups: [],
-  tokenUse: 'access',
-  issuedAt: 1,
-  authTime: 1,
-});
+const ownerCaller = (sub: string) => callerOf(sub, []);
 
 const openSession: UserSession = { version: 0, changedAt: 0, disabled: false, signedOutAt: 0, groupsChangedAt: 0 };
 let session = openSession;

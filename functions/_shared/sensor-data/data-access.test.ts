@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../../../shared/auth/verify-token';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { DAY_MS, tierRow } from '../../../shared/sensor-data/tiers';
+import { callerOf } from '../../../test/support/callers';
 import type { Access } from '../access/access';
 import type { AccessDecision } from '../access/access-cache';
 import { createDataAccess, type DataAccess, readableRanges, windowStart } from './data-access';
@@ -111,7 +111,7 @@ describe('resolving access', () => {
       } as unknown as Access,
       tiers: { tierOf: async (_id: string, line: ProductLine) => tierRow(line, 'tier1') } as DeviceTiers,
     });
-  const caller = { sub: 'u1', groups: [] } as unknown as Caller;
+  const caller = callerOf('u1', []);
 
   it('answers 404 for an unknown device', async () => {
     await expect(make({}, { allowed: true, via: 'staff' }).resolve(caller, 'dev-x')).rejects.toMatchObject({

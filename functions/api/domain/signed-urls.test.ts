@@ -1,12 +1,11 @@
-import type { Caller } from '../../../shared/auth/verify-token';
 import { tierRow } from '../../../shared/sensor-data/tiers';
+import { callerOf } from '../../../test/support/callers';
 import { Forbidden } from '../../_shared/errors';
 import type { ExportRecord } from '../../sensor-data/store/export-store';
 import { createSignedUrls, SIGNED_URL_SECONDS } from './signed-urls';
 
 const NOW = Date.UTC(2026, 5, 1);
-const person = (sub: string, groups: string[] = []): Caller =>
-  ({ sub, username: sub, groups, tokenUse: 'access', issuedAt: 0, authTime: 0 }) as Caller;
+const person = (sub: string, groups: string[] = []) => callerOf(sub, groups);
 
 const exportRecord = (overrides: Partial<ExportRecord>): ExportRecord => ({
   id: 'exp_bbbbbbbbbbbbbbbbbbbbbbbb',

@@ -1,18 +1,11 @@
-import type { Caller } from '../../../shared/auth/verify-token';
+import { callerOf } from '../../../test/support/callers';
 import { Forbidden, NotFound } from '../../_shared/errors';
 import type { DataAccessModule } from '../../_shared/sensor-data/data-access';
 import { createLocalRealtimeIdentity } from '../store/live-identity';
 import type { LiveWatchesStore, StoredLiveWatch } from '../store/live-watches-store';
 import { createLive } from './live-watches';
 
-const caller = (sub: string): Caller => ({
-  sub,
-  username: sub,
-  groups: [],
-  tokenUse: 'access',
-  issuedAt: 0,
-  authTime: 0,
-});
+const caller = (sub: string) => callerOf(sub, []);
 
 /** An in-memory liveWatches table with the store's rules (a watch is its registering user's). */
 const memoryWatches = () => {

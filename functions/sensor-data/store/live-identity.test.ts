@@ -1,21 +1,14 @@
 import { CognitoIdentityClient, GetIdCommand } from '@aws-sdk/client-cognito-identity';
 import { AttachPolicyCommand, DetachPolicyCommand, IoTClient } from '@aws-sdk/client-iot';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Caller } from '../../../shared/auth/verify-token';
 import { LIVE_MESSAGES } from '../../../shared/contracts/sensor-data-live';
+import { callerOf } from '../../../test/support/callers';
 import { createCloudRealtimeIdentity, createLocalRealtimeIdentity } from './live-identity';
 
 const cognito = mockClient(CognitoIdentityClient);
 const iot = mockClient(IoTClient);
 
-const caller = (sub: string, tokenUse: 'id' | 'access'): Caller => ({
-  sub,
-  username: sub,
-  groups: [],
-  tokenUse,
-  issuedAt: 0,
-  authTime: 0,
-});
+const caller = (sub: string, tokenUse: 'id' | 'access') => callerOf(sub, [], tokenUse);
 
 const identity = createCloudRealtimeIdentity({
   identityPoolId: 'eu-west-1:pool',
