@@ -96,3 +96,15 @@ export const apiRejection = async (promise: Promise<unknown>): Promise<ApiError>
   if (!(error instanceof ApiError)) throw new Error(`Expected an API refusal, got ${String(error)}`);
   return error;
 };
+
+/** Every page of a paged list: suites share one stack, so a demo account's lists grow past any one page. */
+export const everyPage = async <T>(read: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>) => {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+};

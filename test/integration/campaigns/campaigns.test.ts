@@ -4,7 +4,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf, uniqueId } from '../../support/stack';
 
 /**
  * The campaigns area through the local gateway: the model (docs/campaigns.md), its guards, and the data window
@@ -287,8 +287,10 @@ describe('the campaign data window', () => {
 describe('demo data', () => {
   it('seeds the demo campaign: its manager lists it, and its campaign user sees its device within its window', async () => {
     const approved = apiAs('campaigns', await tokenOf('approved@example.com'));
-    const mine = await approved.listMine({ query: { limit: 100 } });
-    const demo = mine.items.find((c) => c.id === 'demo-campaign-1');
+    const mine = await everyPage((cursor) =>
+      approved.listMine({ query: { limit: 100, ...(cursor ? { cursor } : {}) } }),
+    );
+    const demo = mine.find((c) => c.id === 'demo-campaign-1');
     expect(demo).toMatchObject({ organizationId: 'demo-org-1', status: 'running', roles: ['campaign-manager'] });
     const distributor = apiAs('campaigns', await tokenOf('distributor@example.com'));
     expect(await distributor.deviceAccess({ params: { id: 'demo-device-2' } })).toEqual({

@@ -3,7 +3,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { deviceOwnedBy, freshSerial, registeredDevice } from '../../support/authz-devices-fixtures';
 import { freshUser } from '../../support/people';
-import { apiAs, apiRejection, documentClient, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
 
 /**
  * The devices area through the local gateway, against the emulators: registration, claiming, transfer,
@@ -193,15 +193,19 @@ describe('who sees a device', () => {
 
   it('has the demo devices: Uma’s private station and April’s public buoy on the map', async () => {
     const user = devicesAs(await tokenOf('user@example.com'));
-    const mine = await user.listMine({ query: { limit: 100 } });
-    expect(mine.items.map((d) => [d.id, d.role])).toEqual(
+    const mine = await everyPage((cursor) => user.listMine({ query: { limit: 100, ...(cursor ? { cursor } : {}) } }));
+    expect(mine.map((d) => [d.id, d.role])).toEqual(
       expect.arrayContaining([
         ['demo-device-1', 'device-owner'],
         ['demo-device-2', 'device-user'],
       ]),
     );
     expect(await devicesAs().get({ params: { id: 'demo-device-2' } })).toMatchObject({ dataVisibility: 'public' });
-    const map = await user.map({ query: { limit: 100, scope: 'mine' } });
-    expect(map.items.map((d) => d.id).sort()).toEqual(['demo-device-1', 'demo-device-2']);
+    const map = await everyPage((cursor) =>
+      user.map({ query: { limit: 100, scope: 'mine', ...(cursor ? { cursor } : {}) } }),
+    );
+    expect(map.map((d) => d.id)).toEqual(expect.arrayContaining(['demo-device-1', 'demo-device-2']));
+    const mineIds = new Set(mine.map((d) => d.id));
+    expect(map.filter((d) => !mineIds.has(d.id))).toEqual([]);
   });
 });

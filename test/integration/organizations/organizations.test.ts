@@ -5,7 +5,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, s3Client, stack, subOf, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, everyPage, s3Client, stack, subOf, tokenOf } from '../../support/stack';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -76,8 +76,11 @@ describe('organizations', () => {
   });
 
   it('seeds the demo organization: its demo manager and user list it with their roles', async () => {
-    const approved = await organizationsAs(await tokenOf('approved@example.com')).listMine({ query: {} });
-    expect(approved.items).toContainEqual(
+    const manager = organizationsAs(await tokenOf('approved@example.com'));
+    const approved = await everyPage((cursor) =>
+      manager.listMine({ query: { limit: 100, ...(cursor ? { cursor } : {}) } }),
+    );
+    expect(approved).toContainEqual(
       expect.objectContaining({ id: 'demo-org-1', name: 'Northside Air Network', roles: ['organization-manager'] }),
     );
     const user = await organizationsAs(await tokenOf('user@example.com')).get({ params: { id: 'demo-org-1' } });
