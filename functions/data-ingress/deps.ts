@@ -1,8 +1,7 @@
 import { getDocumentClient, getIotDataClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
-import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
-import type { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
+import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
@@ -27,11 +26,7 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
       devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
-      work: createQueueSender<SensorDataMessage>({
-        sqs: getSqsClient(),
-        queueUrl: env.sensorDataQueueUrl,
-        queueName: 'sensor-data',
-      }),
+      work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       now: Date.now,
     }).ingest,

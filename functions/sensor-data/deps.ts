@@ -2,10 +2,9 @@ import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring'
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
-import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
-import type { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
+import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { createApiKeysDeps } from './wiring/api-keys';
 import { createExportsDeps } from './wiring/exports';
@@ -44,11 +43,7 @@ export const createCommonDeps = (env: SensorDataEnv) => {
     dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access: createAccessModule(env), tiers }),
     readings: createReadingsStore({ db, tableName: env.readingsTable }),
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-    work: createQueueSender<SensorDataMessage>({
-      sqs: getSqsClient(),
-      queueUrl: env.sensorDataQueueUrl,
-      queueName: 'sensor-data',
-    }),
+    work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
   };
 };
 

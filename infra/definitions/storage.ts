@@ -46,18 +46,22 @@ export const QUEUES = {
     /** Receives before a message moves to the dead-letter queue. */
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 120,
+    fifo: false,
   },
   /**
    * The sensor-data worker's queue: roll-up recomputation after ingest and download exports. Separate from jobs,
    * whose events wait for the notifications worker (roadmap 1) and must not be consumed by another worker.
+   * FIFO, grouped by device (`sensorDataGroupOf`): one device's roll-ups are worked one at a time, so two
+   * recomputes of one day or month can never interleave and leave the older result written last.
    */
   sensorData: {
     constructId: 'SensorDataQueue',
     envVar: 'SENSOR_DATA_QUEUE_URL',
-    name: (env: EnvName) => `sensor-data-${env}`,
-    deadLetterName: (env: EnvName) => `sensor-data-${env}-dlq`,
+    name: (env: EnvName) => `sensor-data-${env}.fifo`,
+    deadLetterName: (env: EnvName) => `sensor-data-${env}-dlq.fifo`,
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 300,
+    fifo: true,
   },
 } as const;
 

@@ -100,8 +100,13 @@ export const createQueues = (
 ): Record<QueueKey, string> & Record<`${QueueKey}DeadLetter`, string> => {
   const urls: Record<string, string> = {};
   for (const [key, definition] of Object.entries(QUEUES)) {
-    const dlq = createQueue(definition.deadLetterName(env), { MessageRetentionPeriod: String(14 * 24 * 3600) });
+    const fifo: Record<string, string> = definition.fifo ? { FifoQueue: 'true' } : {};
+    const dlq = createQueue(definition.deadLetterName(env), {
+      ...fifo,
+      MessageRetentionPeriod: String(14 * 24 * 3600),
+    });
     const queue = createQueue(definition.name(env), {
+      ...fifo,
       VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: definition.maxReceiveCount }),
     });

@@ -1,7 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createQueueSender } from '../../functions/_shared/queue/queue-sender';
-import type { SensorDataMessage } from '../../functions/_shared/sensor-data/queue-messages';
+import { createSensorDataSender } from '../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
 
@@ -61,7 +60,7 @@ export const seedDemoReadings = async ({
   now?: number;
 }) => {
   const readings = createReadingsStore({ db, tableName: tables.readings! });
-  const work = createQueueSender<SensorDataMessage>({ sqs, queueUrl: sensorDataQueueUrl, queueName: 'sensor-data' });
+  const work = createSensorDataSender({ sqs, queueUrl: sensorDataQueueUrl });
   const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
   for (const { deviceId, tier, profile } of DEMO_SENSOR_DATA) {
     const series: StoredReading[] = [];

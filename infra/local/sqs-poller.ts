@@ -12,6 +12,12 @@ export interface SqsPollerOptions {
   batchSize?: number;
   /** @default 1 second, so a local stop is quick */
   waitSeconds?: number;
+  /**
+   * Batches worked at once. Lambda's event source runs several pollers and invocations side by side, so a
+   * worker must cope with concurrent batches (and FIFO groups are what keep one group's messages apart).
+   * @default 1
+   */
+  concurrency?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -22,8 +28,8 @@ export interface SqsPollerOptions {
  */
 export const startSqsPoller = (options: SqsPollerOptions) => {
   let running = true;
-  let wake: (() => void) | undefined;
-  const done = (async () => {
+  const wakers = new Set<() => void>();
+  const poll = async () => {
     while (running) {
       try {
         const received = await options.sqs.send(
@@ -68,16 +74,21 @@ export const startSqsPoller = (options: SqsPollerOptions) => {
         if (!running) break;
         options.onError?.(error);
         await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 1_000);
+          const wake = () => {
+            wakers.delete(wake);
+            resolve();
+          };
+          wakers.add(wake);
+          setTimeout(wake, 1_000);
         });
       }
     }
-  })();
+  };
+  const done = Promise.all(Array.from({ length: options.concurrency ?? 1 }, poll));
   return {
     stop: async () => {
       running = false;
-      wake?.();
+      for (const wake of wakers) wake();
       await done;
     },
   };

@@ -43,6 +43,8 @@ import { startWeb } from './web';
 
 const ENV = 'local' as const;
 const credentials = LOCAL_CREDENTIALS;
+/** Batches each worker works at once: Lambda runs a queue's batches side by side too (FIFO groups excepted). */
+const WORKER_CONCURRENCY = 4;
 
 export interface StackOptions {
   rootDir: string;
@@ -196,6 +198,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         queueUrl: queues[worker.queue],
         queueArn: attributes.Attributes?.QueueArn ?? '',
         handler,
+        concurrency: WORKER_CONCURRENCY,
         onError: (error) => console.error(`Worker ${worker.name}:`, error),
       });
       stoppers.push(poller.stop);

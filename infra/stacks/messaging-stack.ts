@@ -1,6 +1,6 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
-import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DeduplicationScope, FifoThroughputLimit, type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type EnvironmentSettings, mailFrom } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
@@ -25,7 +25,16 @@ export class MessagingStack extends Stack {
     const env = props.settings.name;
 
     this.queues = mapRecord<QueueKey, (typeof QUEUES)[QueueKey], IQueue>(QUEUES, (definition) => {
+      // High-throughput FIFO: ordering and its limits apply per message group (a device), not to the whole queue.
+      const fifo = definition.fifo
+        ? {
+            fifo: true,
+            fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+            deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+          }
+        : {};
       const deadLetters = new Queue(this, `${definition.constructId}DeadLetters`, {
+        ...(definition.fifo ? { fifo: true } : {}),
         queueName: definition.deadLetterName(env),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
@@ -33,6 +42,7 @@ export class MessagingStack extends Stack {
         retentionPeriod: Duration.days(14),
       });
       const queue = new Queue(this, definition.constructId, {
+        ...fifo,
         queueName: definition.name(env),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,

@@ -40,3 +40,15 @@ describe.each(Object.entries(QUEUES))('the %s queue', (_key, queue) => {
     }
   });
 });
+
+describe('the sensor-data queue', () => {
+  it('is FIFO with its limits per message group (a device), and so is its dead-letter queue', () => {
+    expect(named(QUEUES.sensorData.name('prod')).Properties).toMatchObject({
+      FifoQueue: true,
+      FifoThroughputLimit: 'perMessageGroupId',
+      DeduplicationScope: 'messageGroup',
+    });
+    expect(named(QUEUES.sensorData.deadLetterName('prod')).Properties.FifoQueue).toBe(true);
+    expect(named(QUEUES.jobs.name('prod')).Properties.FifoQueue).toBeUndefined();
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
 /** Sends messages (each with a `kind`, also set as a message attribute) to one queue, 10 per call. */
@@ -5,11 +6,18 @@ export const createQueueSender = <T extends { kind: string }>({
   sqs,
   queueUrl,
   queueName,
+  groupOf,
 }: {
   sqs: SQSClient;
   queueUrl: string;
   /** For error messages: "The {queueName} queue refused …". */
   queueName: string;
+  /**
+   * A FIFO queue's message group: messages of one group are worked in order, one at a time. Each message gets
+   * its own deduplication id: two equal messages sent minutes apart (new readings in the same hour) are two
+   * pieces of work, which content-based deduplication would merge into one.
+   */
+  groupOf?: (message: T) => string;
 }) => ({
   /** All or nothing as far as the caller can tell: any refused message throws. */
   send: async (messages: readonly T[]): Promise<void> => {
@@ -22,6 +30,7 @@ export const createQueueSender = <T extends { kind: string }>({
             Id: String(index),
             MessageBody: JSON.stringify(message),
             MessageAttributes: { kind: { DataType: 'String', StringValue: message.kind } },
+            ...(groupOf ? { MessageGroupId: groupOf(message), MessageDeduplicationId: randomUUID() } : {}),
           })),
         }),
       );

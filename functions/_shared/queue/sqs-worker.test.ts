@@ -3,8 +3,8 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { sqsWorker } from './sqs-worker';
 
-const record = (messageId: string, body: string) =>
-  ({ messageId, body, attributes: {} }) as SQSEvent['Records'][number];
+const record = (messageId: string, body: string, MessageGroupId?: string) =>
+  ({ messageId, body, attributes: MessageGroupId ? { MessageGroupId } : {} }) as SQSEvent['Records'][number];
 
 describe('the SQS worker chain', () => {
   const seen: number[] = [];
@@ -35,5 +35,23 @@ describe('the SQS worker chain', () => {
     );
     expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['b', 'c', 'd']);
     expect(seen).toEqual([1, 2]);
+  });
+
+  it('on a FIFO queue, fails the rest of a failed group unworked and works the other groups', async () => {
+    seen.length = 0;
+    const result = await handler(
+      {
+        Records: [
+          record('a', '{"n":1}', 'device:1'),
+          record('b', '{"n":-1}', 'device:1'),
+          record('c', '{"n":3}', 'device:2'),
+          record('d', '{"n":4}', 'device:1'),
+          record('e', '{"n":5}', 'device:2'),
+        ],
+      },
+      {} as Context,
+    );
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['b', 'd']);
+    expect(seen).toEqual([1, 3, 5]);
   });
 });

@@ -14,6 +14,8 @@ export interface SqsWorkerOptions<D> {
  * so the queue retries exactly those and moves a record that keeps failing to the dead-letter queue.
  * A body that can never be processed (not JSON, not the schema) also fails: the dead-letter queue keeps it
  * for someone to look at, rather than it being dropped. Work must be idempotent: a record may come twice.
+ * On a FIFO queue, a failed record also fails the records after it in its message group, unworked: the group
+ * is retried from the failure on, in order (what AWS asks of partial batch responses on FIFO queues).
  */
 export const sqsWorker = <S extends z.ZodType, D>(
   name: string,
@@ -25,7 +27,13 @@ export const sqsWorker = <S extends z.ZodType, D>(
   return middy<SQSEvent, SQSBatchResponse, Error, Context>().handler(async (event) => {
     deps ??= options.deps();
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    const failedGroups = new Set<string>();
     for (const record of event.Records) {
+      const group = record.attributes?.MessageGroupId;
+      if (group !== undefined && failedGroups.has(group)) {
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+        continue;
+      }
       try {
         let body: unknown;
         try {
@@ -52,6 +60,7 @@ export const sqsWorker = <S extends z.ZodType, D>(
           stack: error instanceof Error ? error.stack : undefined,
         });
         batchItemFailures.push({ itemIdentifier: record.messageId });
+        if (group !== undefined) failedGroups.add(group);
       }
     }
     return { batchItemFailures };

@@ -1,4 +1,6 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
+import { createQueueSender } from '../queue/queue-sender';
 
 /**
  * What the sensor-data queue carries (QUEUES.sensorData), written by data-ingress and the sensor-data API,
@@ -21,3 +23,11 @@ export type ExportMessage = z.infer<typeof ExportMessage>;
 
 export const SensorDataMessage = z.discriminatedUnion('kind', [RollupMessage, ExportMessage]);
 export type SensorDataMessage = z.infer<typeof SensorDataMessage>;
+
+/** The FIFO group of a message: a device's roll-ups are worked in order, one at a time; each export on its own. */
+export const sensorDataGroupOf = (message: SensorDataMessage): string =>
+  message.kind === 'rollup' ? `device:${message.deviceId}` : `export:${message.exportId}`;
+
+/** The one way to send to the sensor-data queue, so no sender forgets the message group. */
+export const createSensorDataSender = ({ sqs, queueUrl }: { sqs: SQSClient; queueUrl: string }) =>
+  createQueueSender<SensorDataMessage>({ sqs, queueUrl, queueName: 'sensor-data', groupOf: sensorDataGroupOf });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import path from 'node:path';
@@ -17,6 +18,11 @@ const credentials = LOCAL_CREDENTIALS;
 /** fauxqs keeps everything in memory; these snapshot objects and waiting messages to disk on stop. */
 const encodeKey = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
 const decodeKey = (name: string) => Buffer.from(name, 'base64url').toString('utf8');
+/** A waiting message as saved on stop: its FIFO group goes back with it. */
+interface SavedMessage {
+  body: string;
+  groupId?: string;
+}
 
 export interface FauxqsEmulator extends Emulator {
   s3: S3Client;
@@ -113,12 +119,13 @@ export const startFauxqsEmulator = async ({
       const name = queueUrl.split('/').pop()!;
       const inspected = server.inspectQueue(name);
       if (!inspected) continue;
-      const bodies = [
+      // In-flight first: on a FIFO queue they are the oldest of their group, and the group's order is kept.
+      const saved: SavedMessage[] = [
+        ...inspected.messages.inflight.map((m) => m.message),
         ...inspected.messages.ready,
         ...inspected.messages.delayed,
-        ...inspected.messages.inflight.map((m) => m.message),
-      ].map((m) => m.body);
-      if (bodies.length) await writeFile(path.join(sqsDir, `${name}.json`), JSON.stringify(bodies));
+      ].map((m) => (m.messageGroupId ? { body: m.body, groupId: m.messageGroupId } : { body: m.body }));
+      if (saved.length) await writeFile(path.join(sqsDir, `${name}.json`), JSON.stringify(saved));
     }
   };
 
@@ -144,8 +151,16 @@ export const startFauxqsEmulator = async ({
     for (const file of await readdir(sqsDir).catch(() => [] as string[])) {
       const queue = server.inspectQueue(file.replace(/\.json$/, ''));
       if (!queue) continue;
-      for (const body of JSON.parse(await readFile(path.join(sqsDir, file), 'utf8')) as string[]) {
-        await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+      for (const saved of JSON.parse(await readFile(path.join(sqsDir, file), 'utf8')) as (SavedMessage | string)[]) {
+        // A plain string: a body saved before group ids were kept.
+        const { body, groupId } = typeof saved === 'string' ? { body: saved, groupId: undefined } : saved;
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queue.url,
+            MessageBody: body,
+            ...(groupId ? { MessageGroupId: groupId, MessageDeduplicationId: randomUUID() } : {}),
+          }),
+        );
       }
     }
     await rm(sqsDir, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import type { ChartObject } from '../../../functions/sensor-data/store/chart-data-store';
+import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
 import { freshDevice, type TestDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, s3Client, stack, tokenOf } from '../../support/stack';
@@ -194,6 +196,36 @@ describe('HTTPS ingest', () => {
       return object?.t.includes(dayStart) ? object : undefined;
     });
     expect(yearly.m.pm2_5!.max[yearly.t.indexOf(dayStart)]).toBe(9);
+  });
+
+  it('keeps a day and its month whole when all its hours arrive at once', async () => {
+    const { Attributes } = await new SQSClient({
+      region: stack().region,
+      endpoint: stack().endpoints.sqs,
+      credentials: LOCAL_CREDENTIALS,
+    }).send(new GetQueueAttributesCommand({ QueueUrl: stack().queues.sensorData!, AttributeNames: ['FifoQueue'] }));
+    expect(Attributes?.FifoQueue).toBe('true');
+    const device = await freshDevice();
+    const dayStart = Math.floor((Date.now() - 20 * DAY) / DAY) * DAY;
+    const hours = Array.from({ length: 24 }, (_, i) => dayStart + i * HOUR);
+    // A day of batches sent side by side: a roll-up message each, for one device. Its FIFO group keeps the
+    // recomputes apart (the poller test in local-stack.test.ts shows a group is never worked twice at once);
+    // here every hour must end up in the day and the month.
+    await Promise.all(
+      hours.map((hour, i) =>
+        ingressAs(device).ingestReadings({ body: { readings: [{ timestamp: hour + 60_000, values: { pm10: i } }] } }),
+      ),
+    );
+    const whole = await eventually(async () => {
+      const item = await rollup(device.id, 'day', dayStart);
+      return item?.m.pm10?.n === hours.length ? item : undefined;
+    });
+    expect(whole.m.pm10).toEqual({ n: 24, s: 276, lo: 0, hi: 23 });
+    const hourly = await eventually(async () => {
+      const object = await chartObject(device.id, 'hour', new Date(dayStart).toISOString().slice(0, 7));
+      return hours.every((hour) => object?.t.includes(hour)) ? object : undefined;
+    });
+    expect(hours.map((hour) => hourly.m.pm10!.mean[hourly.t.indexOf(hour)])).toEqual(hours.map((_, i) => i));
   });
 
   it("refuses a person's token, a missing and a forged credential with 401, and a retired device", async () => {

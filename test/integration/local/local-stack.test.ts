@@ -9,7 +9,13 @@ import {
 
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
 import { TABLES } from '../../../infra/definitions/tables';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
@@ -158,6 +164,61 @@ describe('the local stack', () => {
       expect(Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)).toBeGreaterThanOrEqual(1);
     } finally {
       await poller.stop();
+    }
+  });
+
+  it('works batches side by side, but never two of one FIFO group at once, and each group in order', async () => {
+    const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
+    const { QueueUrl: queueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `${uniqueId('poller')}.fifo`, Attributes: { FifoQueue: 'true' } }),
+    );
+    const busy = new Map<string, number>();
+    const worked: string[] = [];
+    let overlapInGroup = false;
+    let mostAtOnce = 0;
+    const poller = startSqsPoller({
+      sqs,
+      queueUrl: queueUrl!,
+      queueArn: 'arn:aws:sqs:local:000000000000:poller.fifo',
+      batchSize: 1,
+      concurrency: 3,
+      handler: async (event) => {
+        const group = event.Records[0]!.attributes.MessageGroupId!;
+        if (busy.get(group)) overlapInGroup = true;
+        busy.set(group, (busy.get(group) ?? 0) + 1);
+        mostAtOnce = Math.max(
+          mostAtOnce,
+          [...busy.values()].reduce((a, b) => a + b, 0),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        worked.push(event.Records[0]!.body);
+        busy.set(group, busy.get(group)! - 1);
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      const bodies = ['a', 'b'].flatMap((group) => [1, 2, 3].map((n) => ({ group, body: `${group}${n}` })));
+      for (const { group, body } of bodies) {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queueUrl,
+            MessageBody: body,
+            MessageGroupId: group,
+            MessageDeduplicationId: body,
+          }),
+        );
+      }
+      const deadline = Date.now() + 15_000;
+      while (worked.length < bodies.length && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(worked.filter((b) => b.startsWith('a'))).toEqual(['a1', 'a2', 'a3']);
+      expect(worked.filter((b) => b.startsWith('b'))).toEqual(['b1', 'b2', 'b3']);
+      expect(overlapInGroup).toBe(false);
+      expect(mostAtOnce).toBe(2);
+    } finally {
+      await poller.stop();
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
     }
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
@@ -212,10 +213,19 @@ describe('downloads', () => {
     });
     const queueUrl = stack().queues.sensorData!;
     const duplicate = JSON.stringify({ kind: 'export', exportId: created.id });
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: duplicate }));
+    const redeliver = () =>
+      sqs.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl,
+          MessageBody: duplicate,
+          MessageGroupId: `export:${created.id}`,
+          MessageDeduplicationId: randomUUID(),
+        }),
+      );
+    await redeliver();
     const { job: first } = await waitForExport(created.id, device.ownerToken);
     const before = await download(first, device.ownerToken);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: duplicate }));
+    await redeliver();
     // Until the queue has worked every message (the local poller deletes each after its handler).
     const deadline = Date.now() + 20_000;
     for (;;) {
