@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -13,6 +13,16 @@ import { closeServer, type Emulator, listen, readBody } from './emulators/listen
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+/**
+ * The client's address: the first X-Forwarded-For entry when a proxy (or a test standing in for many clients)
+ * sets one, else the socket's. API Gateway in the cloud sets `sourceIp` itself and ignores the header.
+ */
+const sourceIpOf = (request: IncomingMessage): string => {
+  const forwarded = request.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return first || (request.socket.remoteAddress ?? '127.0.0.1');
+};
 
 const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -138,7 +148,7 @@ export const startGateway = async (options: GatewayOptions) => {
           authorizer: null,
           protocol: 'HTTP/1.1',
           httpMethod: request.method ?? 'GET',
-          identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' } as never,
+          identity: { sourceIp: sourceIpOf(request) } as never,
           path: url.pathname,
           stage: 'local',
           requestId: randomUUID(),

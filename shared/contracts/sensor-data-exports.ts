@@ -69,6 +69,12 @@ export const ExportJob = z.object({
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
+/**
+ * Downloads that may be started per UTC clock hour: each is a background job reading up to a year of readings,
+ * so they are limited per person, and per address for guests, who have no identity. Over it: 429, Retry-After.
+ */
+export const EXPORT_STARTS_PER_HOUR = { person: 30, guest: 10 } as const;
+
 /** The sensor-data area's exports routes (docs/sensor-data.md); composed into the area in sensor-data.ts. */
 export const exportsRoutes = {
   createExport: defineRoute({
@@ -78,7 +84,9 @@ export const exportsRoutes = {
     summary:
       "Starts a download of the device's readings (CSV or JSON) as a background job, within the tier's download " +
       'window: the permissioned one for staff and people with access, the public one for everyone else on a ' +
-      'public device (guests included). Poll GET /exports/{exportId} for progress.',
+      'public device (guests included). Poll GET /exports/{exportId} for progress. At most ' +
+      `${EXPORT_STARTS_PER_HOUR.person} starts an hour per person, ${EXPORT_STARTS_PER_HOUR.guest} per address ` +
+      'for guests: over that, 429 with Retry-After.',
     params: z.object({ id: DeviceId }),
     body: CreateExportBody,
     response: ExportJob,

@@ -47,6 +47,8 @@ export type RouteHandler<R extends AnyRoute, D> = (
     caller: CallerFor<R['access']>;
     /** Adds a header to the success response (errors carry their own, see DomainError.headers). */
     setHeader: (name: string, value: string) => void;
+    /** The client's address as the API saw it: what limits guests, who have no identity. */
+    sourceIp: string;
   } & CredentialFor<R['access']>,
   deps: D,
 ) => Promise<RouteResponse<R>> | RouteResponse<R>;
@@ -182,6 +184,7 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
         setHeader: (name: string, value: string) => {
           extraHeaders[name.toLowerCase()] = value;
         },
+        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
         ...(state.device ? { device: state.device } : {}),
         ...(state.apiKey ? { apiKey: state.apiKey } : {}),
       } as Parameters<RouteHandler<AnyRoute, D>>[0],

@@ -36,6 +36,7 @@ const memoryStore = (records: ExportRecord[]) => {
       } else Object.assign(r, { status: outcome.status, error: outcome.error });
     },
     listByOwner: async () => ({ items: [], lastKey: undefined }),
+    countStart: async () => true,
   };
   return { store, byId, progressWrites };
 };

@@ -1,9 +1,13 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
-import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
+import {
+  EXPORT_STARTS_PER_HOUR,
+  type ExportFormat,
+  type ExportJob,
+} from '../../../shared/contracts/sensor-data-exports';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import type { ExportMessage } from '../../_shared/sensor-data/queue-messages';
@@ -16,6 +20,10 @@ export const EXPORT_MESSAGES = {
   notFound: (id: string) => `Export not found: ${id}`,
   notQueued: 'The export could not be queued; please try again',
   failed: 'The export could not be written; please start it again',
+  tooMany: (limit: number, nextAt: number) =>
+    `At most ${limit} downloads can be started an hour; the next one can start at ${new Date(nextAt)
+      .toISOString()
+      .slice(11, 16)} UTC`,
   retrying: (attempt: number, max: number) => `Attempt ${attempt} of ${max} failed; retrying`,
 };
 
@@ -62,6 +70,8 @@ export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => 
   expiresAt: record.expiresAt * 1000,
 });
 
+const HOUR_MS = 3_600_000;
+
 export interface ExportsDeps {
   store: ExportStore;
   dataAccess: Pick<DataAccessModule, 'resolve'>;
@@ -88,10 +98,20 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId }: E
       caller: Caller | undefined,
       deviceId: string,
       request: { from?: number; to?: number; format: ExportFormat; measurements?: string[] },
+      sourceIp: string,
     ): Promise<ExportJob> => {
       const access = await dataAccess.resolve(caller, deviceId);
       const at = now();
       const { range, parts } = readableRanges(access, 'download', request, at);
+      // Counted only once the request is allowed: a refused one costs nothing and takes no slot.
+      const limit = caller ? EXPORT_STARTS_PER_HOUR.person : EXPORT_STARTS_PER_HOUR.guest;
+      const hourStart = Math.floor(at / HOUR_MS) * HOUR_MS;
+      if (!(await store.countStart(caller ? `person:${caller.sub}` : `guest:${sourceIp}`, hourStart, limit))) {
+        const nextAt = hourStart + HOUR_MS;
+        throw new TooManyRequests(EXPORT_MESSAGES.tooMany(limit, nextAt), {
+          'retry-after': String(Math.max(1, Math.ceil((nextAt - at) / 1000))),
+        });
+      }
       const id = newId();
       const record: ExportRecord = {
         id,

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
-import { putIf } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 
 /** One export as stored in the exports table (docs/sensor-data.md "Downloads"). */
 export interface ExportRecord {
@@ -112,6 +112,31 @@ export const createExportStore = ({ db, tableName }: { db: DynamoDBDocumentClien
         ExpressionAttributeValues: { ...values, ':now': now },
       }),
     );
+  },
+
+  /**
+   * Counts one export started by `requester` in the hour starting at `hourStart` (ms), unless the hour already
+   * holds `limit`. The counter is an item of this table with an id no export can have (ids start `exp_`):
+   * `starts#{requester}#{hourStart}`, expiring with the hour (TTL is housekeeping; the key is per hour).
+   * @returns false when the hour is full (nothing counted)
+   */
+  countStart: async (requester: string, hourStart: number, limit: number): Promise<boolean> => {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { id: `starts#${requester}#${hourStart}` },
+          UpdateExpression: 'ADD #count :one SET expiresAt = :exp',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.ceil(hourStart / 1000) + 2 * 3600 },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   },
 
   /** One page of an owner's exports created since `since` (ms), newest first. */

@@ -3,11 +3,11 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
-import type { ExportJob } from '../../../shared/contracts/sensor-data-exports';
+import { EXPORT_STARTS_PER_HOUR, type ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { freshUser } from '../../support/people';
 import { freshDevice, setTier } from '../../support/sensor-data';
-import { apiAs, apiRejection, documentClient, s3Client, stack } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, s3Client, stack } from '../../support/stack';
 
 /**
  * Downloads through the local gateway and the sensor-data queue's worker: the file's rows are the readings
@@ -103,6 +103,40 @@ describe('downloads', () => {
       })),
     );
     expect(job.rows).toBe(expected.length);
+  });
+
+  it('limits download starts per hour: a guest address gets 429 with Retry-After, another address still starts', async () => {
+    const al = await freshDevice({ productLine: 'al30', visibility: 'public' });
+    await setTier(al.id, 'tier1');
+    const address = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+    const start = (from: string) =>
+      fetch(`${areaUrl('sensor-data')}/devices/${al.id}/exports`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `${from}, 127.0.0.1` },
+        body: JSON.stringify({ format: 'csv', from: Date.now() - DAY_MS }),
+      });
+    const busy = address();
+    // The count is per clock hour: start well inside one, or the reset would let the last start through.
+    const toNextHour = Math.ceil(Date.now() / 3_600_000) * 3_600_000 - Date.now();
+    if (toNextHour < 15_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
+    // A refused request (here: before the public window) takes no slot.
+    const refused = await fetch(`${areaUrl('sensor-data')}/devices/${al.id}/exports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': busy },
+      body: JSON.stringify({ format: 'csv', from: Date.now() - 30 * DAY_MS }),
+    });
+    expect(refused.status).toBe(403);
+    for (let i = 0; i < EXPORT_STARTS_PER_HOUR.guest; i++) expect((await start(busy)).status).toBe(202);
+    const over = await start(busy);
+    expect(over.status).toBe(429);
+    const hourEnd = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
+    const retryAfter = Number(over.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(Math.abs(Date.now() + retryAfter * 1000 - hourEnd)).toBeLessThan(5_000);
+    expect(((await over.json()) as { message: string }).message).toBe(
+      `At most ${EXPORT_STARTS_PER_HOUR.guest} downloads can be started an hour; the next one can start at ${new Date(hourEnd).toISOString().slice(11, 16)} UTC`,
+    );
+    expect((await start(address())).status).toBe(202);
   });
 
   it('applies the download windows: a guest gets the public one, a member the permissioned one, 403s name the tier', async () => {
