@@ -109,7 +109,7 @@ describe('resolving access', () => {
       access: {
         forCaller: () => ({ check: async () => decision, require: async () => decision }),
       } as unknown as Access,
-      tiers: { tierOf: async (_id: string, line: ProductLine) => tierRow(line, 'tier1') } as DeviceTiers,
+      tiers: { tierReader: async () => (line: ProductLine) => tierRow(line, 'tier1') } as unknown as DeviceTiers,
     });
   const caller = callerOf('u1', []);
 

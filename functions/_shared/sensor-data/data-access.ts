@@ -140,9 +140,13 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
   return {
     readDevice,
     resolve: async (caller: Caller | undefined, deviceId: string): Promise<DataAccess> => {
-      const device = await readDevice(deviceId);
+      // Three independent reads side by side: this runs before every data read, so its latency is theirs.
+      const [device, decision, tierFor] = await Promise.all([
+        readDevice(deviceId),
+        access.forCaller(caller).check('device', deviceId),
+        tiers.tierReader(deviceId),
+      ]);
       if (!device) throw new NotFound(MESSAGES.deviceNotFound(deviceId));
-      const decision = await access.forCaller(caller).check('device', deviceId);
       let route: DataRoute;
       if (decision.allowed) {
         route = decision.via === 'staff' ? 'staff' : decision.campaignIds ? 'campaign' : 'relation';
@@ -153,10 +157,9 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
       } else {
         throw new Forbidden(MESSAGES.accessDenied('device'));
       }
-      const tier = await tiers.tierOf(deviceId, device.productLine);
       return {
         device,
-        tier,
+        tier: tierFor(device.productLine),
         route,
         permissioned: route !== 'public',
         windows: route === 'campaign' ? (decision.windows ?? []) : null,
