@@ -28,9 +28,17 @@ export interface SqsPollerOptions {
  */
 export const startSqsPoller = (options: SqsPollerOptions) => {
   let running = true;
+  let paused = false;
+  let busy = 0;
   const wakers = new Set<() => void>();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const poll = async () => {
     while (running) {
+      if (paused) {
+        await sleep(50);
+        continue;
+      }
+      busy++;
       try {
         const received = await options.sqs.send(
           new ReceiveMessageCommand({
@@ -81,11 +89,21 @@ export const startSqsPoller = (options: SqsPollerOptions) => {
           wakers.add(wake);
           setTimeout(wake, 1_000);
         });
+      } finally {
+        busy--;
       }
     }
   };
   const done = Promise.all(Array.from({ length: options.concurrency ?? 1 }, poll));
   return {
+    /** Stops taking messages and resolves once the batches in hand are done (for measuring without the worker). */
+    pause: async () => {
+      paused = true;
+      while (busy > 0) await sleep(20);
+    },
+    resume: () => {
+      paused = false;
+    },
     stop: async () => {
       running = false;
       for (const wake of wakers) wake();

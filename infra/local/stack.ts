@@ -57,6 +57,12 @@ export interface StackOptions {
 
 export interface RunningStack {
   info: StackInfo;
+  /**
+   * Holds the queue workers (their messages wait in the queues) and resolves once their batches in hand are done:
+   * for the bench, which measures the API's own path on cores the workers would otherwise share.
+   */
+  pauseWorkers: () => Promise<void>;
+  resumeWorkers: () => void;
   stop: () => Promise<void>;
 }
 
@@ -71,6 +77,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
   await mkdir(dataDir, { recursive: true });
   const firstStart = !existsSync(path.join(dataDir, 'dynamodb'));
   const stoppers: (() => Promise<void>)[] = [];
+  const pollers: ReturnType<typeof startSqsPoller>[] = [];
   const emulators: Emulator[] = [];
   const track = <E extends Emulator>(e: E): E => {
     emulators.push(e);
@@ -202,6 +209,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         onError: (error) => console.error(`Worker ${worker.name}:`, error),
       });
       stoppers.push(poller.stop);
+      pollers.push(poller);
     }
     const scheduler = await startScheduler({
       rootDir: options.rootDir,
@@ -267,7 +275,16 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     await writeFile(path.join(dataDir, 'stack.json.tmp'), `${JSON.stringify(info, null, 2)}\n`);
     await rename(path.join(dataDir, 'stack.json.tmp'), path.join(dataDir, 'stack.json'));
     log(`ready in ${Date.now() - started} ms`);
-    return { info, stop };
+    return {
+      info,
+      pauseWorkers: async () => {
+        await Promise.all(pollers.map((poller) => poller.pause()));
+      },
+      resumeWorkers: () => {
+        for (const poller of pollers) poller.resume();
+      },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
