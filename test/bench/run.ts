@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
 import { dayOf, readingsKey } from '../../functions/_shared/sensor-data/readings-store';
@@ -14,6 +14,7 @@ import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { type RunningStack, startStack } from '../../infra/local/stack';
 import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
+import { untilQueueEmpty } from '../support/queues';
 import { benchChart } from './chart';
 
 /**
@@ -123,22 +124,7 @@ const benchIngest = async (
   // would share these two cores. So the rounds run with the workers held (after the queue has emptied), and the
   // roll-ups are timed on their own afterwards. Alternating rounds, best of each, for what noise remains.
   const sqs = new SQSClient({ region: info.region, endpoint: info.endpoints.sqs, credentials });
-  const drained = async () => {
-    for (;;) {
-      const { Attributes = {} } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: info.queues.sensorData,
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      if (
-        Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) ===
-        0
-      )
-        return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
+  const drained = () => untilQueueEmpty(sqs, info.queues.sensorData!);
   const raws: Awaited<ReturnType<typeof run>>[] = [];
   const ourRuns: Awaited<ReturnType<typeof run>>[] = [];
   await drained();

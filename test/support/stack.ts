@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
@@ -35,6 +36,9 @@ export const s3Client = () =>
     forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED',
   });
+
+/** SQS on the local emulator (fauxqs wants its endpoint passed explicitly). */
+export const sqsClient = () => new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
 
 export const documentClient = () =>
   DynamoDBDocumentClient.from(

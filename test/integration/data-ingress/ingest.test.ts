@@ -1,12 +1,11 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import type { ChartObject } from '../../../functions/sensor-data/store/chart-data-store';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
 import { freshDevice, type TestDevice } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, s3Client, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, s3Client, sqsClient, stack, tokenOf } from '../../support/stack';
 
 /**
  * Data ingress through its real entry points, against the emulators: HTTPS through the local gateway with a
@@ -199,11 +198,9 @@ describe('HTTPS ingest', () => {
   });
 
   it('keeps a day and its month whole when all its hours arrive at once', async () => {
-    const { Attributes } = await new SQSClient({
-      region: stack().region,
-      endpoint: stack().endpoints.sqs,
-      credentials: LOCAL_CREDENTIALS,
-    }).send(new GetQueueAttributesCommand({ QueueUrl: stack().queues.sensorData!, AttributeNames: ['FifoQueue'] }));
+    const { Attributes } = await sqsClient().send(
+      new GetQueueAttributesCommand({ QueueUrl: stack().queues.sensorData!, AttributeNames: ['FifoQueue'] }),
+    );
     expect(Attributes?.FifoQueue).toBe('true');
     const device = await freshDevice();
     const dayStart = Math.floor((Date.now() - 20 * DAY) / DAY) * DAY;

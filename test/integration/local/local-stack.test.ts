@@ -14,7 +14,6 @@ import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
   SendMessageCommand,
-  SQSClient,
 } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
 import { TABLES } from '../../../infra/definitions/tables';
@@ -25,7 +24,7 @@ import { GROUPS } from '../../../shared/auth/groups';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { localIdentityId } from '../../../shared/iot/realtime';
 import { freshDevice } from '../../support/sensor-data';
-import { cognitoClient, s3Client, signIn, stack, subOfToken, tokenOf, uniqueId } from '../../support/stack';
+import { cognitoClient, s3Client, signIn, sqsClient, stack, subOfToken, tokenOf, uniqueId } from '../../support/stack';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -57,7 +56,7 @@ describe('the local stack', () => {
     });
     const s3 = s3Client();
     for (const bucket of Object.values(stack().buckets)) await s3.send(new HeadBucketCommand({ Bucket: bucket }));
-    const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
+    const sqs = sqsClient();
     const { Attributes } = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: stack().queues.jobs, AttributeNames: ['RedrivePolicy'] }),
     );
@@ -125,7 +124,7 @@ describe('the local stack', () => {
   });
 
   it('runs the SQS poller as Lambda event sources do: successes deleted, partial failures redelivered', async () => {
-    const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
+    const sqs = sqsClient();
     const seen: string[] = [];
     let failOnce = true;
     const queueUrl = stack().queues.jobs!;
@@ -168,7 +167,7 @@ describe('the local stack', () => {
   });
 
   it('works batches side by side, but never two of one FIFO group at once, and each group in order', async () => {
-    const sqs = new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials });
+    const sqs = sqsClient();
     const { QueueUrl: queueUrl } = await sqs.send(
       new CreateQueueCommand({ QueueName: `${uniqueId('poller')}.fifo`, Attributes: { FifoQueue: 'true' } }),
     );

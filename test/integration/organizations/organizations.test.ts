@@ -45,14 +45,7 @@ const upload = async (manager: FreshUser, id: string, body: Buffer, contentType 
 
 const allOrganizations = async (): Promise<Organization[]> => {
   const api = await staff();
-  const all: Organization[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.listAll({ query: { limit: 100, ...(cursor ? { cursor } : {}) } });
-    all.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
+  return everyPage((cursor) => api.listAll({ query: { limit: 100, ...(cursor ? { cursor } : {}) } }));
 };
 
 let ann: FreshUser;

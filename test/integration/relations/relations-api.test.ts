@@ -1,6 +1,5 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { DomainEvent, type RelationChanged } from '../../../shared/contracts/events';
 import type { Relation } from '../../../shared/contracts/relations';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
@@ -10,6 +9,7 @@ import {
   apiRejection,
   type DemoEmail,
   documentClient,
+  sqsClient,
   stack,
   subOf,
   tokenOf,
@@ -312,21 +312,18 @@ describe('reading relations', () => {
 });
 
 describe('events for notifications', () => {
-  const sqs = () =>
-    new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
-
   /** No worker consumes the jobs queue yet: this test reads it, deleting what it reads (other areas' events too). */
   const drainEvents = async (): Promise<RelationChanged[]> => {
     const events: RelationChanged[] = [];
     for (;;) {
-      const result = await sqs().send(
+      const result = await sqsClient().send(
         new ReceiveMessageCommand({ QueueUrl: stack().queues.jobs, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
       );
       if (!result.Messages?.length) return events;
       for (const message of result.Messages) {
         const event = DomainEvent.parse(JSON.parse(message.Body!));
         if (event.kind === 'relation.changed') events.push(event);
-        await sqs().send(
+        await sqsClient().send(
           new DeleteMessageCommand({ QueueUrl: stack().queues.jobs, ReceiptHandle: message.ReceiptHandle! }),
         );
       }

@@ -1,18 +1,12 @@
-import {
-  ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { type ApiQuotaCrossed, DomainEvent } from '../../../shared/contracts/events';
 import type { TierId } from '../../../shared/sensor-data/tiers';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice, setTier } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
 
 /**
  * The public API through the local gateway: keys made, listed and revoked (a revoked key is 401 at once), reads
@@ -80,9 +74,6 @@ const usageItem = async (deviceId: string) =>
   (await documentClient().send(new GetCommand({ TableName: usageTable(), Key: { pk: `${deviceId}#${month()}` } })))
     .Item;
 
-const sqs = () =>
-  new SQSClient({ region: stack().region, endpoint: stack().endpoints.sqs, credentials: LOCAL_CREDENTIALS });
-
 /**
  * This device's quota events on the jobs queue, deleted as read. Other events there (other tests' and areas') are
  * made visible again at once, so a test reading them is not disturbed.
@@ -92,7 +83,7 @@ const quotaEventsOf = async (deviceId: string): Promise<ApiQuotaCrossed[]> => {
   const mine: ApiQuotaCrossed[] = [];
   const others: string[] = [];
   for (;;) {
-    const { Messages } = await sqs().send(
+    const { Messages } = await sqsClient().send(
       new ReceiveMessageCommand({
         QueueUrl: queueUrl,
         MaxNumberOfMessages: 10,
@@ -105,14 +96,14 @@ const quotaEventsOf = async (deviceId: string): Promise<ApiQuotaCrossed[]> => {
       const event = DomainEvent.safeParse(JSON.parse(message.Body!));
       if (event.success && event.data.kind === 'api.quota' && event.data.deviceId === deviceId) {
         mine.push(event.data);
-        await sqs().send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+        await sqsClient().send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
       } else {
         others.push(message.ReceiptHandle!);
       }
     }
   }
   for (const handle of others) {
-    await sqs().send(
+    await sqsClient().send(
       new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: handle, VisibilityTimeout: 0 }),
     );
   }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { EXPORT_STARTS_PER_HOUR, type ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { freshUser } from '../../support/people';
+import { untilQueueEmpty } from '../../support/queues';
 import { freshDevice, setTier } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, s3Client, stack } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, s3Client, sqsClient, stack } from '../../support/stack';
 
 /**
  * Downloads through the local gateway and the sensor-data queue's worker: the file's rows are the readings
@@ -240,11 +240,7 @@ describe('downloads', () => {
       params: { id: device.id },
       body: { from: now - DAY_MS, format: 'csv' },
     });
-    const sqs = new SQSClient({
-      region: stack().region,
-      endpoint: stack().endpoints.sqs,
-      credentials: LOCAL_CREDENTIALS,
-    });
+    const sqs = sqsClient();
     const queueUrl = stack().queues.sensorData!;
     const duplicate = JSON.stringify({ kind: 'export', exportId: created.id });
     const redeliver = () =>
@@ -260,23 +256,7 @@ describe('downloads', () => {
     const { job: first } = await waitForExport(created.id, device.ownerToken);
     const before = await download(first, device.ownerToken);
     await redeliver();
-    // Until the queue has worked every message (the local poller deletes each after its handler).
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { Attributes } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queueUrl,
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      if (
-        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible) ===
-        0
-      )
-        break;
-      if (Date.now() > deadline) throw new Error('The sensor-data queue did not drain');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await untilQueueEmpty(sqs, queueUrl, { timeoutMs: 20_000 });
     const after = await apiAs('sensor-data', device.ownerToken).getExport({ params: { exportId: created.id } });
     expect(after).toMatchObject({ status: 'done', rows: first.rows, bytes: first.bytes, updated: first.updated });
     expect(await download(after, device.ownerToken)).toBe(before);
