@@ -13,7 +13,7 @@ describe('a device tier', () => {
 
   it('is the base tier without a subscription record, read consistently', async () => {
     dynamo.on(GetCommand).resolves({});
-    expect((await tiers.tierOf('dev-1', 'sd1')).name).toBe('Tier 0');
+    expect((await tiers.tierReader('dev-1'))('sd1').name).toBe('Tier 0');
     expect(dynamo.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({
       Key: { deviceId: 'dev-1' },
       ConsistentRead: true,
@@ -29,6 +29,6 @@ describe('a device tier', () => {
     ['active', NOW - 1, 'Tier 0'],
   ])('with status %s and period end %s is %s', async (status, currentPeriodEnd, name) => {
     dynamo.on(GetCommand).resolves({ Item: { deviceId: 'dev-1', tier: 'tier2', status, currentPeriodEnd } });
-    expect((await tiers.tierOf('dev-1', 'sd1')).name).toBe(name);
+    expect((await tiers.tierReader('dev-1'))('sd1').name).toBe(name);
   });
 });

@@ -31,12 +31,12 @@ export const createDeviceTiers = ({
   db: DynamoDBDocumentClient;
   tableName: string;
   now?: () => number;
-}) => {
+}) => ({
   /**
    * Reads the record, which needs only the device id, and answers the tier once the product line is known: so
    * callers can read it side by side with the device record rather than after it.
    */
-  const tierReader = async (deviceId: string): Promise<(productLine: ProductLine) => TierRow> => {
+  tierReader: async (deviceId: string): Promise<(productLine: ProductLine) => TierRow> => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { deviceId }, ConsistentRead: true }));
     const subscription = Item as DeviceSubscription | undefined;
     const granting =
@@ -44,16 +44,11 @@ export const createDeviceTiers = ({
       (TIER_GRANTING_STATUSES as readonly string[]).includes(subscription.status) &&
       !(subscription.currentPeriodEnd !== undefined && subscription.currentPeriodEnd < now());
     return (productLine) => tierRow(productLine, granting ? subscription.tier : undefined);
-  };
-  return {
-    tierReader,
-    tierOf: async (deviceId: string, productLine: ProductLine): Promise<TierRow> =>
-      (await tierReader(deviceId))(productLine),
-    /** Billing's write (roadmap 2); tests and the demo data set tiers through it too. */
-    put: async (subscription: DeviceSubscription): Promise<void> => {
-      await db.send(new PutCommand({ TableName: tableName, Item: subscription }));
-    },
-  };
-};
+  },
+  /** Billing's write (roadmap 2); tests and the demo data set tiers through it too. */
+  put: async (subscription: DeviceSubscription): Promise<void> => {
+    await db.send(new PutCommand({ TableName: tableName, Item: subscription }));
+  },
+});
 
 export type DeviceTiers = ReturnType<typeof createDeviceTiers>;
