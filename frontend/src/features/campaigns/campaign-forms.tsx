@@ -6,7 +6,7 @@ import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
 import {
   type CampaignForm,
   campaignFormOf,
@@ -101,16 +101,9 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
         fields={fields}
         organizationFixed={!!organizationId}
       />
-      <div className="actions">
-        <SubmitButton testId="new-campaign-submit" busy={busy} busyText="Creating…">
-          Create campaign
-        </SubmitButton>
-        {onCancel && (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <SubmitActions testId="new-campaign-submit" busy={busy} busyText="Creating…" onCancel={onCancel}>
+        Create campaign
+      </SubmitActions>
     </form>
   );
 };

@@ -4,7 +4,7 @@ import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { ErrorAlert, SubmitActions } from '../relations/relation-fields';
 import { type ClaimForm, checkClaim } from './device-rules';
 
 /** "Claim a device": serial and claim code from its label; the claimer becomes its owner and its page opens. */
@@ -45,16 +45,9 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
           mono
         />
       </div>
-      <div className="actions">
-        <SubmitButton testId="claim-submit" busy={busy} busyText="Claiming…">
-          Claim
-        </SubmitButton>
-        {onCancel && (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <SubmitActions testId="claim-submit" busy={busy} busyText="Claiming…" onCancel={onCancel}>
+        Claim
+      </SubmitActions>
     </form>
   );
 };

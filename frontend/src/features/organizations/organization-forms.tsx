@@ -7,7 +7,7 @@ import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
 import {
   checkNewOrganization,
   checkOrganizationChange,
@@ -90,16 +90,9 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
       <h2 id="new-organization-heading">New organization</h2>
       <ErrorAlert testId="new-organization-error" error={error} />
       <Fields prefix="new-organization" form={form} onChange={setForm} fields={fields} />
-      <div className="actions">
-        <SubmitButton testId="new-organization-submit" busy={busy} busyText="Creating…">
-          Create organization
-        </SubmitButton>
-        {onCancel && (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <SubmitActions testId="new-organization-submit" busy={busy} busyText="Creating…" onCancel={onCancel}>
+        Create organization
+      </SubmitActions>
     </form>
   );
 };

@@ -58,6 +58,18 @@ export const SubmitButton = ({ testId, busy, busyText, disabled = false, childre
   </button>
 );
 
+/** A create form's submit button and, where the form can be dismissed, its Cancel. */
+export const SubmitActions = ({ onCancel, ...submit }: SubmitButtonProps & { onCancel?: () => void }) => (
+  <div className="actions">
+    <SubmitButton {...submit} />
+    {onCancel && (
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    )}
+  </div>
+);
+
 interface AddFormProps {
   /** The form's accessible name, e.g. "Add a member". */
   label: string;
