@@ -65,17 +65,25 @@ export type ReadingsPage = z.infer<typeof ReadingsPage>;
 export const SeriesResolution = z.enum(['minute', 'hour', 'day']);
 export type SeriesResolution = z.infer<typeof SeriesResolution>;
 
-/** One measurement's columns; `null` where a bucket holds no reading. */
+/** One measurement's columns; `null` where a bucket holds a value of another measurement but none of this one. */
 export const MeasurementSeries = z.object({
   label: z.string(),
   unit: z.string().optional(),
   min: z.array(z.number().nullable()),
   max: z.array(z.number().nullable()),
   mean: z.array(z.number().nullable()),
+  /**
+   * Two consecutive values further apart than this (ms) have a real silence between them, and a chart breaks its
+   * line there; closer ones are joined (shared/sensor-data/gaps.ts). Null with fewer than two values.
+   */
+  gapMs: z.number().positive().nullable(),
 });
 export type MeasurementSeries = z.infer<typeof MeasurementSeries>;
 
-/** Chart data, columnar: `t[i]` is the start of bucket i, and each measurement's arrays line up with it. */
+/**
+ * Chart data, columnar: `t[i]` is the start of a bucket, and each measurement's arrays line up with it. Only
+ * buckets holding a value are listed: an empty bucket is not a gap (see `gapMs`).
+ */
 export const Series = z.object({
   deviceId: DeviceId,
   from: EpochMillis,

@@ -22,23 +22,41 @@ describe('bucketMsFor', () => {
 });
 
 describe('createBuckets', () => {
-  it('takes the min of minima, the max of maxima and the count-weighted mean; empty buckets are null', () => {
+  it('takes the min of minima, the max of maxima and the count-weighted mean; empty buckets are left out', () => {
     const buckets = createBuckets({ from: 0, to: 3 * HOUR - 1 }, HOUR);
     buckets.add(0, 'pm2_5', 1, 5, 2, 60);
     buckets.add(10 * 60_000, 'pm2_5', 0.5, 3, 5, 30);
     buckets.add(2 * HOUR, 'pm2_5', 7, 7, 7);
     const { t, series } = buckets.result();
-    expect(t).toEqual([0, HOUR, 2 * HOUR]);
-    expect(series.pm2_5).toEqual({ min: [0.5, null, 7], max: [5, null, 7], mean: [3, null, 7] });
+    expect(t).toEqual([0, 2 * HOUR]);
+    expect(series.pm2_5).toEqual({ min: [0.5, 7], max: [5, 7], mean: [3, 7], gapMs: 6 * HOUR });
+  });
+
+  it("keeps a bucket any measurement holds, null in the others' columns, each with its own gap", () => {
+    const buckets = createBuckets({ from: 0, to: 4 * HOUR - 1 }, HOUR);
+    for (const hour of [0, 1, 2, 3]) buckets.add(hour * HOUR, 'pm2_5', 1, 1, 1);
+    buckets.add(0, 'battery', 90, 90, 90);
+    const { t, series } = buckets.result();
+    expect(t).toEqual([0, HOUR, 2 * HOUR, 3 * HOUR]);
+    expect(series.battery).toEqual({
+      min: [90, null, null, null],
+      max: [90, null, null, null],
+      mean: [90, null, null, null],
+      gapMs: null,
+    });
+    expect(series.pm2_5!.gapMs).toBe(3 * HOUR);
   });
 
   it('ignores points outside the range, and answers every asked measurement, seen or not', () => {
     const buckets = createBuckets({ from: HOUR, to: 2 * HOUR - 1 }, HOUR);
     buckets.add(0, 'co2', 400, 400, 400);
     buckets.add(2 * HOUR, 'co2', 400, 400, 400);
-    expect(buckets.result(['co2', 'voc']).series).toEqual({
-      co2: { min: [null], max: [null], mean: [null] },
-      voc: { min: [null], max: [null], mean: [null] },
+    expect(buckets.result(['co2', 'voc'])).toEqual({
+      t: [],
+      series: {
+        co2: { min: [], max: [], mean: [], gapMs: null },
+        voc: { min: [], max: [], mean: [], gapMs: null },
+      },
     });
   });
 });

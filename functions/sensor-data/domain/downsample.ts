@@ -1,5 +1,6 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type { SeriesResolution } from '../../../shared/contracts/sensor-data-readings';
+import { gapThreshold } from '../../../shared/sensor-data/gaps';
 
 /** How long one source point spans: raw readings are about a minute apart; roll-ups are hours and days. */
 export const RESOLUTION_MS: Record<SeriesResolution, number> = {
@@ -39,6 +40,14 @@ export const roundForChart = (value: number): number => {
   if (value === 0 || !Number.isFinite(value)) return value;
   return Number(value.toPrecision(4));
 };
+
+/** One measurement's chart columns, aligned with the kept bucket starts. */
+export interface ChartColumns {
+  min: (number | null)[];
+  max: (number | null)[];
+  mean: (number | null)[];
+  gapMs: number | null;
+}
 
 interface Columns {
   min: Float64Array;
@@ -83,25 +92,33 @@ export const createBuckets = (range: TimeRange, bucketMs: number) => {
       c.sum[index]! += mean * count;
       c.count[index]! += count;
     },
-    /** Bucket starts, and per measurement (those asked for, in that order; else those seen) its columns. */
+    /**
+     * Bucket starts, and per measurement (those asked for, in that order; else those seen) its columns and the
+     * silence after which its line breaks. Buckets in which no returned measurement has a value are left out:
+     * they are not gaps (a device reporting every 10 minutes leaves four 2-minute buckets in five empty), and
+     * a year of sparse data shrinks to the buckets that hold it.
+     */
     result: (names?: readonly string[]) => {
-      const t = Array.from({ length: size }, (_, i) => (first + i) * bucketMs);
-      const series: Record<string, { min: (number | null)[]; max: (number | null)[]; mean: (number | null)[] }> = {};
-      for (const name of names ?? [...columns.keys()].sort()) {
-        const c = columns.get(name);
-        const min: (number | null)[] = new Array(size).fill(null);
-        const max: (number | null)[] = new Array(size).fill(null);
-        const mean: (number | null)[] = new Array(size).fill(null);
-        if (c) {
-          for (let i = 0; i < size; i++) {
-            if (c.count[i]! > 0) {
-              min[i] = roundForChart(c.min[i]!);
-              max[i] = roundForChart(c.max[i]!);
-              mean[i] = roundForChart(c.sum[i]! / c.count[i]!);
-            }
-          }
-        }
-        series[name] = { min, max, mean };
+      const returned = (names ?? [...columns.keys()].sort()).map((name) => [name, columns.get(name)] as const);
+      const kept: number[] = [];
+      for (let i = 0; i < size; i++) {
+        if (returned.some(([, c]) => c !== undefined && c.count[i]! > 0)) kept.push(i);
+      }
+      const t = kept.map((i) => (first + i) * bucketMs);
+      const series: Record<string, ChartColumns> = {};
+      for (const [name, c] of returned) {
+        const min: (number | null)[] = new Array(kept.length).fill(null);
+        const max: (number | null)[] = new Array(kept.length).fill(null);
+        const mean: (number | null)[] = new Array(kept.length).fill(null);
+        const seen: number[] = [];
+        kept.forEach((i, k) => {
+          if (!c || !(c.count[i]! > 0)) return;
+          min[k] = roundForChart(c.min[i]!);
+          max[k] = roundForChart(c.max[i]!);
+          mean[k] = roundForChart(c.sum[i]! / c.count[i]!);
+          seen.push(t[k]!);
+        });
+        series[name] = { min, max, mean, gapMs: gapThreshold(seen) };
       }
       return { t, series };
     },

@@ -87,6 +87,26 @@ describe('readings.series', () => {
     expect(Math.max(...(total as number[]))).toBe(119);
   });
 
+  it('lists only buckets holding a value, and breaks the line only at a real silence', async () => {
+    // A device reporting every 10 minutes for a day, off for 6 hours in the middle.
+    const readings = Array.from({ length: 145 }, (_, i) => ({
+      timestamp: now - i * 10 * 60_000,
+      values: { pm2_5: i },
+    })).filter((r) => r.timestamp <= now - 15 * HOUR || r.timestamp > now - 9 * HOUR);
+    const series = await make(accessOf(), readings).series(undefined, 'dev-1', {
+      from: now - DAY_MS,
+      to: now,
+      width: 800,
+    });
+    expect(series.bucketMs).toBe(2 * 60_000);
+    expect(series.t).toHaveLength(readings.length);
+    const pm = series.series.pm2_5!;
+    expect(pm.mean.every((v) => v !== null)).toBe(true);
+    expect(pm.gapMs).toBe(30 * 60_000);
+    const silences = series.t.slice(1).filter((t, i) => t - series.t[i]! > pm.gapMs!);
+    expect(silences).toHaveLength(1);
+  });
+
   it('takes hourly roll-ups for a long range, and only hours wholly inside the window', async () => {
     const start = now - 30 * DAY_MS;
     const firstHour = Math.floor(start / HOUR) * HOUR;

@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../../../shared/sensor-data/tiers';
-import { chartData, customRange, lockedMessage, presetRange, windowText } from './range-rules';
+import { customRange, lockedMessage, presetRange, viewableRange, windowText } from './range-rules';
 
 const now = Date.UTC(2025, 0, 1);
 const summaryOf = (productLine: 'sd1' | 'al30', name: string, days: number | null) => ({
@@ -43,19 +43,17 @@ describe('lockedMessage', () => {
   });
 });
 
-describe('chartData', () => {
-  it('puts x at each bucket middle in seconds, in a typed array, and keeps gaps as null', () => {
-    const [xs, min, max, mean] = chartData(
-      { t: [0, 60_000], bucketMs: 60_000 },
-      { label: 'PM2.5', min: [1, null], max: [3, null], mean: [2, null] },
-    );
-    expect(xs).toBeInstanceOf(Float64Array);
-    expect([...xs]).toEqual([30, 90]);
-    expect([min, max, mean]).toEqual([
-      [1, null],
-      [3, null],
-      [2, null],
-    ]);
+describe('viewableRange', () => {
+  const tier1 = summaryOf('sd1', 'Tier 1', 30);
+  it('charts the window of a range that reaches past it, and leaves ranges inside it alone', () => {
+    expect(viewableRange(tier1, presetRange('1y', now), now)).toEqual({ from: now - 30 * DAY_MS, to: now });
+    expect(viewableRange(tier1, presetRange('30d', now), now)).toEqual(presetRange('30d', now));
+    expect(viewableRange(undefined, presetRange('1y', now), now)).toEqual(presetRange('1y', now));
+  });
+
+  it('leaves a range wholly before the window as asked, for the API to refuse', () => {
+    const old = { from: now - 90 * DAY_MS, to: now - 60 * DAY_MS };
+    expect(viewableRange(tier1, old, now)).toEqual(old);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ProductLine } from '../../../../shared/contracts/devices';
-import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
+import type { DataSummary } from '../../../../shared/contracts/sensor-data-readings';
 import { DAY_MS, unlockingTier, WINDOW_SLACK_MS } from '../../../../shared/sensor-data/tiers';
 
 /** The range picker's choices: the last 24 hours, 7 days, 30 days, a year, or a custom from/to. */
@@ -67,24 +67,23 @@ export const lockedMessage = (
     : `${shown}; no tier of this product line reaches that far back.`;
 };
 
+/**
+ * The part of a range this viewer may chart: a range reaching back past the tier's view window starts at the
+ * window instead, so the panel charts what may be seen beside lockedMessage's "Tier 2 unlocks 365 days" rather
+ * than an empty 403. A range wholly before the window stays as asked (the API's 403 then says why).
+ */
+export const viewableRange = (
+  summary: Pick<DataSummary, 'windows'> | undefined,
+  range: ChartRange,
+  now: number,
+): ChartRange => {
+  const days = summary?.windows.view.days;
+  if (days === null || days === undefined) return range;
+  const start = now - days * DAY_MS;
+  if (range.from >= start - WINDOW_SLACK_MS || range.to <= start) return range;
+  return { from: start, to: range.to };
+};
+
 /** What a purpose's window says in the summary: "7 days", or "not included". */
 export const windowText = (days: number | null): string =>
   days === null ? 'not included' : days === 1 ? '1 day' : `${days} days`;
-
-/**
- * uPlot's aligned data for one measurement: x in seconds at each bucket's middle (a typed array), then min, max
- * and mean, where null leaves a gap.
- */
-export const chartData = (
-  series: Pick<Series, 't' | 'bucketMs'>,
-  columns: Series['series'][string],
-): [Float64Array, (number | null)[], (number | null)[], (number | null)[]] => {
-  const xs = new Float64Array(series.t.length);
-  const half = series.bucketMs / 2;
-  for (let i = 0; i < series.t.length; i++) xs[i] = (series.t[i]! + half) / 1000;
-  return [xs, columns.min, columns.max, columns.mean];
-};
-
-/** Does any bucket of the series hold a reading? */
-export const hasData = (series: Series): boolean =>
-  Object.values(series.series).some((columns) => columns.mean.some((v) => v !== null));

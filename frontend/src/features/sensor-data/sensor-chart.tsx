@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
-import { chartData } from './range-rules';
+import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
 export interface ChartHandle {
@@ -14,32 +14,46 @@ const LINE = '#1d4ed8';
 const BAND = 'rgba(29, 78, 216, 0.16)';
 
 /**
- * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis. uPlot draws on a
- * canvas from typed arrays; React renders this component once per fetched series, never per point. When drawn,
- * the container gets `data-painted` and a `sensor-chart-painted` performance mark (the chart bench waits for it).
+ * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
+ * asked for. The line is broken only where the device was silent (the series' `gapMs`), and a value with no
+ * neighbour shows as a point. uPlot draws on a canvas from typed arrays; React renders this component once per
+ * fetched series, never per point. When drawn, the container gets `data-painted` and a `sensor-chart-painted`
+ * performance mark (the chart bench waits for it).
  */
 export const SensorChart = forwardRef<ChartHandle, { series: Series; name: string; width: number }>(
   function SensorChart({ series, name, width }, ref) {
     const container = useRef<HTMLDivElement>(null);
     const plot = useRef<uPlot | null>(null);
+    const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
     const columns = series.series[name]!;
 
     useEffect(() => {
       const element = container.current;
       if (!element) return;
       delete element.dataset.painted;
+      const points = pointsOf(series, columns);
+      const drawn = lineOf(points, columns.gapMs);
+      line.current = { points, isolated: drawn.isolated };
       const label = columns.unit ? `${columns.label} (${columns.unit})` : columns.label;
       const options: uPlot.Options = {
         width,
         height: HEIGHT,
-        scales: { x: { time: true } },
+        // The range asked for, not the data's extent: a device that began reporting mid-range shows where.
+        scales: { x: { time: true, range: (_u, _min, max) => [series.from / 1000, Math.max(series.to / 1000, max)] } },
         axes: [{}, { label, size: 64, labelSize: 18 }],
         legend: { show: true },
+        // Hovering a break shows the nearest real value rather than "--".
+        cursor: { hover: { skip: [null, undefined] } },
         series: [
           {},
           { label: 'min', stroke: BAND, width: 0, points: { show: false } },
           { label: 'max', stroke: BAND, width: 0, points: { show: false } },
-          { label: 'mean', stroke: LINE, width: 1.5, points: { show: false } },
+          {
+            label: 'mean',
+            stroke: LINE,
+            width: 2,
+            points: { show: false, size: 7, fill: LINE, filter: () => line.current.isolated },
+          },
         ],
         bands: [{ series: [2, 1], fill: BAND }],
         hooks: {
@@ -51,7 +65,7 @@ export const SensorChart = forwardRef<ChartHandle, { series: Series; name: strin
           ],
         },
       };
-      const made = new uPlot(options, chartData(series, columns) as uPlot.AlignedData, element);
+      const made = new uPlot(options, drawn.data as uPlot.AlignedData, element);
       plot.current = made;
       return () => {
         made.destroy();
@@ -65,14 +79,13 @@ export const SensorChart = forwardRef<ChartHandle, { series: Series; name: strin
         append: (timestamp, value) => {
           const u = plot.current;
           if (!u) return;
-          const [xs, ...ys] = u.data as unknown as [ArrayLike<number>, ...(number | null)[][]];
-          const next = new Float64Array(xs.length + 1);
-          next.set(xs as ArrayLike<number>);
-          next[xs.length] = timestamp / 1000;
-          u.setData([next, ...ys.map((column) => [...column, value])] as unknown as uPlot.AlignedData);
+          const points = [...line.current.points, { x: timestamp, min: value, max: value, mean: value }];
+          const drawn = lineOf(points, columns.gapMs);
+          line.current = { points, isolated: drawn.isolated };
+          u.setData(drawn.data as uPlot.AlignedData);
         },
       }),
-      [],
+      [columns.gapMs],
     );
 
     return <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />;

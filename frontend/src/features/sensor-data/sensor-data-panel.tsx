@@ -5,16 +5,17 @@ import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { useLoaded } from '../../lib/use-loaded';
 import { ErrorAlert } from '../relations/relation-fields';
+import { hasData } from './chart-rules';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
   customRange,
   formatLocal,
-  hasData,
   lockedMessage,
   PRESETS,
   presetRange,
   type RangePreset,
+  viewableRange,
   windowText,
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
@@ -80,19 +81,21 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
     setRange(chosen);
   };
 
+  // Primitives, so the summary's arrival refetches only when it moves the start (a range past the tier's window).
+  const { from, to } = useMemo(() => viewableRange(summary, range, Date.now()), [summary, range]);
   useEffect(() => {
     if (!width) return;
     let active = true;
     setLoading({ state: 'loading' });
     performance.mark('sensor-chart-requested');
-    api.series({ params: { id: device.id }, query: { from: range.from, to: range.to, width } }).then(
+    api.series({ params: { id: device.id }, query: { from, to, width } }).then(
       (series) => active && setLoading({ state: 'done', series }),
       (failure: unknown) => active && setLoading({ state: 'failed', error: errorMessage(failure) }),
     );
     return () => {
       active = false;
     };
-  }, [api, device.id, range, width]);
+  }, [api, device.id, from, to, width]);
 
   // Live points extend a range that ends now; a range in the past stays as it was read.
   useEffect(
