@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createSensorDataSender } from '../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
@@ -7,9 +7,15 @@ import type { TierId } from '../../shared/sensor-data/tiers';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** How much history the demo devices start with, and how dense (the first start of a data directory). */
-export const DEMO_HISTORY_DAYS = 14;
+/**
+ * How much history the demo devices start with, and how dense (the first start of a data directory): more than
+ * the 30 days their tiers show, so every range preset charts a full line.
+ */
+export const DEMO_HISTORY_DAYS = 35;
 export const DEMO_READING_INTERVAL_MS = 10 * 60 * 1000;
+
+/** The rooftop station was off for 6 hours three days before the first start: the charts show a real gap. */
+export const DEMO_OUTAGE = { deviceId: 'demo-device-1', beforeEndMs: 3 * DAY, lengthMs: 6 * HOUR } as const;
 
 /** The demo devices' data: which measurements each sends, and the tier its subscription record gives it. */
 export const DEMO_SENSOR_DATA: readonly { deviceId: string; tier: TierId; profile: 'air' | 'water' }[] = [
@@ -42,31 +48,48 @@ export const demoReading = (profile: 'air' | 'water', timestamp: number): Stored
         },
 });
 
-/**
- * Gives the demo devices two weeks of readings, their tiers, and asks the sensor-data worker for their roll-ups
- * and chart data, as ingest would. Runs on the first start of a data directory, with the demo accounts.
- */
-export const seedDemoReadings = async ({
-  db,
-  sqs,
-  tables,
-  sensorDataQueueUrl,
-  now = Date.now(),
-}: {
+interface DemoDeps {
   db: DynamoDBDocumentClient;
   sqs: SQSClient;
   tables: Record<string, string>;
   sensorDataQueueUrl: string;
   now?: number;
-}) => {
-  const readings = createReadingsStore({ db, tableName: tables.readings! });
-  const work = createSensorDataSender({ sqs, queueUrl: sensorDataQueueUrl });
+}
+
+/** Readings every DEMO_READING_INTERVAL_MS in `(after, end]`, on the interval's grid, none from `silentFrom` for the outage. */
+const demoSeries = (profile: 'air' | 'water', after: number, end: number, silentFrom = Number.NaN): StoredReading[] => {
+  const series: StoredReading[] = [];
+  const first = (Math.floor(after / DEMO_READING_INTERVAL_MS) + 1) * DEMO_READING_INTERVAL_MS;
+  for (let t = first; t <= end; t += DEMO_READING_INTERVAL_MS) {
+    if (t >= silentFrom && t < silentFrom + DEMO_OUTAGE.lengthMs) continue;
+    series.push(demoReading(profile, t));
+  }
+  return series;
+};
+
+/** Stores readings and asks the sensor-data worker for their hours' roll-ups and chart data, as ingest would. */
+const store = async (
+  { db, sqs, tables, sensorDataQueueUrl }: DemoDeps,
+  deviceId: string,
+  series: StoredReading[],
+  now: number,
+) => {
+  if (series.length === 0) return;
+  await createReadingsStore({ db, tableName: tables.readings! }).write(deviceId, series, now);
+  const hours = [...new Set(series.map((r) => Math.floor(r.timestamp / HOUR) * HOUR))];
+  await createSensorDataSender({ sqs, queueUrl: sensorDataQueueUrl }).send([{ kind: 'rollup', deviceId, hours }]);
+};
+
+/**
+ * Gives the demo devices DEMO_HISTORY_DAYS of readings (with the outage), their tiers and measurement names.
+ * Runs on the first start of a data directory, with the demo accounts.
+ */
+export const seedDemoReadings = async (deps: DemoDeps) => {
+  const { db, tables, now = Date.now() } = deps;
   const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
   for (const { deviceId, tier, profile } of DEMO_SENSOR_DATA) {
-    const series: StoredReading[] = [];
-    for (let t = end - DEMO_HISTORY_DAYS * DAY; t <= end; t += DEMO_READING_INTERVAL_MS)
-      series.push(demoReading(profile, t));
-    await readings.write(deviceId, series, now);
+    const outage = deviceId === DEMO_OUTAGE.deviceId ? end - DEMO_OUTAGE.beforeEndMs : undefined;
+    const series = demoSeries(profile, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage);
     await db.send(
       new PutCommand({
         TableName: tables.deviceSubscriptions,
@@ -81,7 +104,26 @@ export const seedDemoReadings = async ({
         ExpressionAttributeValues: { ':names': new Set(Object.keys(series[0]!.values)) },
       }),
     );
-    const hours = [...new Set(series.map((r) => Math.floor(r.timestamp / HOUR) * HOUR))];
-    await work.send([{ kind: 'rollup', deviceId, hours }]);
+    await store(deps, deviceId, series, now);
+  }
+};
+
+/**
+ * On a later start, fills each demo device's readings from its newest one (at most DEMO_HISTORY_DAYS back) up to
+ * now, so "Last 24 h" is never empty on a demo kept for days. A retired or deleted demo device gets nothing.
+ */
+export const topUpDemoReadings = async (
+  deps: DemoDeps,
+  devices: readonly Pick<(typeof DEMO_SENSOR_DATA)[number], 'deviceId' | 'profile'>[] = DEMO_SENSOR_DATA,
+) => {
+  const { db, tables, now = Date.now() } = deps;
+  const readings = createReadingsStore({ db, tableName: tables.readings! });
+  const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
+  for (const { deviceId, profile } of devices) {
+    const { Item: device } = await db.send(new GetCommand({ TableName: tables.devices, Key: { id: deviceId } }));
+    if (!device || device.state === 'retired') continue;
+    const from = end - DEMO_HISTORY_DAYS * DAY;
+    const [newest] = await readings.query(deviceId, { from, to: now, order: 'desc', limit: 1 });
+    await store(deps, deviceId, demoSeries(profile, newest?.timestamp ?? from, end), now);
   }
 };

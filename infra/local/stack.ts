@@ -24,7 +24,7 @@ import {
 } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
-import { seedDemoReadings } from './demo-readings';
+import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
@@ -119,16 +119,19 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const buckets = await createBuckets(fauxqs.s3, ENV);
     const queues = createQueues(fauxqs.createQueue, ENV);
     const { userPoolId, clientId } = await createUserPool(cognitoClient, ENV);
+    const demoReadingDeps = {
+      db: DynamoDBDocumentClient.from(dynamoClient),
+      sqs: fauxqs.sqs,
+      tables,
+      sensorDataQueueUrl: queues.sensorData,
+    };
     if (firstStart) {
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
-      await seedDemoReadings({
-        db: DynamoDBDocumentClient.from(dynamoClient),
-        sqs: fauxqs.sqs,
-        tables,
-        sensorDataQueueUrl: queues.sensorData,
-      });
+      await seedDemoReadings(demoReadingDeps);
       log('demo data seeded');
+    } else {
+      await topUpDemoReadings(demoReadingDeps);
     }
     if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
     await fauxqs.restore();

@@ -1,9 +1,31 @@
-import { pagePerTest, web } from '../support/browser';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { PRESETS } from '../../frontend/src/features/sensor-data/range-rules';
+import { DEMO_OUTAGE } from '../../infra/local/demo-readings';
+import { pagePerTest, signInAs, web } from '../support/browser';
+import { chartPixels, legendValue } from '../support/chart-pixels';
 import { freshDevice, setTier } from '../support/sensor-data';
-import { apiAs, stack } from '../support/stack';
+import { apiAs, stack, tokenOf } from '../support/stack';
 
 const testPage = pagePerTest();
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** Screenshots of what the tests saw, kept by CI (git-ignored). */
+const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
+
+/** Chooses a range preset and waits for every chart of its answer to be drawn. */
+const showPreset = async (page: Page, preset: string) => {
+  const answered = page.waitForResponse((r) => r.url().includes('/series') && r.request().method() === 'GET');
+  await page.getByTestId(`sensor-range-${preset}`).click();
+  const series = await (await answered).json();
+  const count = Object.keys(series.series).length;
+  await page
+    .locator('[data-testid="sensor-chart"][data-painted]')
+    .nth(count - 1)
+    .waitFor();
+  return page.getByTestId('sensor-chart');
+};
 
 describe('end to end: charts on the device page', () => {
   it('a guest charts a public device per measurement, meets the tier window, and sees more after an upgrade', async () => {
@@ -53,5 +75,96 @@ describe('end to end: charts on the device page', () => {
     await page.getByTestId('sensor-range-30d').click();
     await page.locator('[data-testid="sensor-chart"][data-painted]').nth(1).waitFor();
     expect(await page.getByTestId('sensor-tier-lock').count()).toBe(0);
+  });
+});
+
+describe("end to end: the demo devices' charts show their lines", () => {
+  beforeAll(async () => {
+    // The demo history's roll-ups are worked after the stack starts: wait until 30 days chart from hourly data.
+    const sensorData = apiAs('sensor-data', await tokenOf('user@example.com'));
+    for (const id of ['demo-device-1', 'demo-device-2']) {
+      for (let tries = 0; ; tries++) {
+        const series = await sensorData.series({ params: { id }, query: { from: Date.now() - 30 * DAY + MINUTE } });
+        if (series.t.length > 0 && series.t[0]! < Date.now() - 29 * DAY) break;
+        if (tries > 300) throw new Error(`The roll-ups of ${id} did not cover 30 days`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  for (const { id, width } of [
+    { id: 'demo-device-1', width: 1280 },
+    { id: 'demo-device-2', width: 1280 },
+    { id: 'demo-device-1', width: 375 },
+  ]) {
+    it(`${id} at ${width} px: a continuous line across the chart at every preset, broken only where it was silent`, async () => {
+      const page = testPage();
+      await page.setViewportSize({ width, height: 900 });
+      await signInAs(page, 'user@example.com', `/dashboard/devices/${id}`);
+      await page.getByTestId('sensor-tier').waitFor();
+      for (const { id: preset } of PRESETS) {
+        const charts = await showPreset(page, preset);
+        await page
+          .getByTestId('sensor-data')
+          .screenshot({ path: path.join(ARTIFACTS, `${id}-${preset}-${width}.png`) });
+        if (preset === '24h')
+          await page.screenshot({ path: path.join(ARTIFACTS, `${id}-page-${width}.png`), fullPage: true });
+        for (const chart of await charts.all()) {
+          const name = await chart.getAttribute('data-measurement');
+          const seen = await chartPixels(chart);
+          const where = `${id} ${name} at ${preset}, ${width} px`;
+          // 35 days of 10-minute readings under a 30-day tier: every preset (1 year shows the 30 days) is full.
+          expect({ where, covered: seen.covered > 0.9 }).toEqual({ where, covered: true });
+          // The rooftop station's 6-hour outage, 3 days back, is one visible break at 7 days (at 30 days it is
+          // a few pixels, at 375 px not always one); the demo devices are silent nowhere else.
+          const breaks = seen.breaks.filter((b) => b.to - b.from >= 2);
+          const outage = id === DEMO_OUTAGE.deviceId && preset !== '24h';
+          if (outage && preset === '7d') expect({ where, breaks: breaks.length }).toEqual({ where, breaks: 1 });
+          expect({ where, breaks: breaks.length <= (outage ? 1 : 0) }).toEqual({ where, breaks: true });
+          for (const b of breaks) {
+            const shownDays = preset === '7d' ? 7 : 30;
+            const at = 1 - (DEMO_OUTAGE.beforeEndMs - DEMO_OUTAGE.lengthMs / 2) / (shownDays * DAY);
+            expect({ where, at: Math.abs((b.from + b.to) / 2 / seen.width - at) < 0.03 }).toEqual({ where, at: true });
+          }
+        }
+        if (preset === '1y') {
+          await page.getByTestId('sensor-tier-lock').getByText('unlocks 365 days').waitFor();
+        }
+      }
+
+      // The hover legend names a real value anywhere along the line, the outage at 7 days included.
+      const charts = await showPreset(page, '7d');
+      const first = charts.first();
+      const plot = (await first.locator('.u-over').boundingBox())!;
+      for (const share of [0.02, 4 / 7, 0.5, 0.98]) {
+        await page.mouse.move(plot.x + plot.width * share, plot.y + plot.height / 2);
+        // uPlot updates the legend on the next animation frame after the pointer moves.
+        await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+        expect({ share, mean: await legendValue(first, 'mean') }).toEqual({
+          share,
+          mean: expect.stringMatching(/^-?\d/),
+        });
+      }
+    }, 180_000);
+  }
+
+  it('a single reading in the range shows as a point', async () => {
+    const device = await freshDevice({ productLine: 'sd1', visibility: 'public' });
+    const timestamp = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * 60 * MINUTE;
+    const sent = await fetch(`${stack().endpoints.gateway}/data-ingress/readings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${device.credential}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ timestamp, values: { pm2_5: 12 } }] }),
+    });
+    expect(sent.status).toBe(200);
+    const page = testPage();
+    await page.goto(web(`/dashboard/devices/${device.id}`));
+    const chart = page.locator('[data-testid="sensor-chart"][data-painted]');
+    await chart.waitFor();
+    const seen = await chartPixels(chart);
+    // A dot of a few pixels, 3 hours before the end of the 24-hour axis.
+    expect(seen.covered).toBeGreaterThan(0);
+    expect(seen.covered).toBeLessThan(0.03);
   });
 });

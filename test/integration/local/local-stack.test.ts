@@ -16,15 +16,28 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
+import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import { TABLES } from '../../../infra/definitions/tables';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
+import { DEMO_READING_INTERVAL_MS, topUpDemoReadings } from '../../../infra/local/demo-readings';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startSqsPoller } from '../../../infra/local/sqs-poller';
 import { GROUPS } from '../../../shared/auth/groups';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { localIdentityId } from '../../../shared/iot/realtime';
 import { freshDevice } from '../../support/sensor-data';
-import { cognitoClient, s3Client, signIn, sqsClient, stack, subOfToken, tokenOf, uniqueId } from '../../support/stack';
+import {
+  apiAs,
+  cognitoClient,
+  documentClient,
+  s3Client,
+  signIn,
+  sqsClient,
+  stack,
+  subOfToken,
+  tokenOf,
+  uniqueId,
+} from '../../support/stack';
 
 const credentials = LOCAL_CREDENTIALS;
 
@@ -242,5 +255,37 @@ describe('the local stack', () => {
     }
     // Anyone else is refused (infra/local/mqtt-auth.ts).
     await expect(mqtt.connectAsync(stack().endpoints.mqtt, { reconnectPeriod: 0 })).rejects.toThrow();
+  });
+
+  it('tops up a demo device from its newest reading to now on a restart, and leaves a retired one alone', async () => {
+    const kept = await freshDevice({ productLine: 'al30' });
+    const retired = await freshDevice({ productLine: 'al30' });
+    const now = Date.now();
+    const fiveHoursAgo = Math.floor((now - 5 * 3_600_000) / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
+    const readings = createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! });
+    for (const device of [kept, retired]) {
+      await readings.write(device.id, [{ timestamp: fiveHoursAgo, values: { pm2_5: 1 } }], now);
+    }
+    await apiAs('devices', retired.ownerToken).retire({ params: { id: retired.id } });
+
+    const deps = {
+      db: documentClient(),
+      sqs: sqsClient(),
+      tables: stack().tables,
+      sensorDataQueueUrl: stack().queues.sensorData!,
+      now,
+    };
+    await topUpDemoReadings(
+      deps,
+      [kept, retired].map((d) => ({ deviceId: d.id, profile: 'air' as const })),
+    );
+
+    const since = { from: fiveHoursAgo, to: now, order: 'asc' as const, limit: 100 };
+    const filled = await readings.query(kept.id, since);
+    // Every 10 minutes after the newest reading, up to the last grid point before now.
+    expect(filled.length).toBe(1 + Math.floor((now - fiveHoursAgo) / DEMO_READING_INTERVAL_MS));
+    expect(filled.slice(1).every((r, i) => r.timestamp - filled[i]!.timestamp === DEMO_READING_INTERVAL_MS)).toBe(true);
+    expect(Object.keys(filled.at(-1)!.values).sort()).toEqual(['co2', 'humidity', 'pm10', 'pm2_5', 'temperature']);
+    expect(await readings.query(retired.id, since)).toHaveLength(1);
   });
 });
