@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { LOGOUT_STORAGE_KEY, onSessionExpired, readSession, signOutHere } from './auth';
 import { clearIdentityCache } from './identity-cache';
 import type { SessionEnd } from './navigation';
+import { queryClient } from './query';
 import { clearSessionStart, markSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
 import type { SessionUser } from './session-user';
@@ -34,6 +35,12 @@ const forgetTokens = async () => {
 };
 
 /**
+ * Every answer read as one person is dropped when the session changes hands (sign-in, sign-out here or in another
+ * tab, expiry): the next person on this browser, or the same one as a guest, must not see it.
+ */
+const forgetServerState = () => queryClient.clear();
+
+/**
  * Holds who is signed in. The session ends (spec §2, §8, §9) on sign-out here, on sign-out in another tab
  * (the logout timestamp in local storage), when Amplify cannot refresh the tokens, when the session cookie
  * is gone or older than 7 days, and when the API answers 401. A session that ends on its own is marked
@@ -56,6 +63,7 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
       if (session.status === 'expired') {
         // Tokens first, state second: the login page must not find the old tokens and think the user is in.
         await forgetTokens();
+        forgetServerState();
         setState({ status: 'guest', ended: 'session-expired' });
       } else setState((s) => (s.status === 'guest' ? s : { status: 'guest' }));
       return undefined;
@@ -69,6 +77,7 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     if (stateRef.current.status !== 'signed-in') return;
     // Ends once, however many signals arrive (a 401 from each call in flight, the timer, a Hub event).
     stateRef.current = { status: 'guest', ended };
+    forgetServerState();
     // Another tab already cleared the shared token cookies; only a session ending here needs clearing.
     if (ended === 'session-expired') await forgetTokens();
     setState({ status: 'guest', ended });
@@ -81,12 +90,14 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
         case 'signedIn':
           // Every completed sign-in (password, MFA, new password, auto sign-in after sign-up) starts a session.
           markSessionStart();
+          forgetServerState();
           void refresh();
           break;
         case 'tokenRefresh':
           void refresh();
           break;
         case 'signedOut':
+          forgetServerState();
           setState((s) => (s.status === 'guest' ? s : { status: 'guest', ended: 'signed-out' }));
           break;
         case 'tokenRefresh_failure':
@@ -121,8 +132,9 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
 
   const signOut = useCallback(async (options?: { global?: boolean }) => {
     setState({ status: 'guest', ended: 'signed-out' });
-    // The next person on this browser must not see this user's cached record.
+    // The next person on this browser must not see this user's cached record or answers.
     clearIdentityCache(localStorage);
+    forgetServerState();
     // Amplify clears the local tokens even when revoking them fails; the user is signed out here either way.
     await signOutHere(options).catch((error: unknown) => console.warn('Sign-out did not complete cleanly', error));
   }, []);

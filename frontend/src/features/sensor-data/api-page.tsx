@@ -1,12 +1,12 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
+import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { SecretOnce } from '../../lib/secret-once';
-import { useAction } from '../../lib/use-action';
-import { useLoaded } from '../../lib/use-loaded';
 import { When } from '../people/person-parts';
 import { ErrorAlert } from '../relations/relation-fields';
 import { curlExample, usedPercent, warningText, worstWarning } from './api-rules';
@@ -19,11 +19,11 @@ type Busy = 'create' | `revoke:${string}`;
  */
 export const ApiPage = () => {
   const sensorData = useApi('sensor-data');
-  const keys = useLoaded(useCallback(async () => (await sensorData.listApiKeys({})).items, [sensorData]));
-  const usage = useLoaded(useCallback(() => sensorData.myApiUsage({}), [sensorData]));
+  const keys = useQuery({ ...routeQuery('sensor-data', 'listApiKeys', {}), select: (page) => page.items });
+  const usage = useQuery(routeQuery('sensor-data', 'myApiUsage', {}));
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<NewApiKey>();
-  const { busy, error, setError, run } = useAction<Busy>();
+  const { busy, error, setError, run } = useChanges<Busy>();
   const baseUrl = runtimeConfig().apiBaseUrls['sensor-data'] ?? '';
 
   const create = (event: FormEvent) => {
@@ -33,17 +33,15 @@ export const ApiPage = () => {
       const made = await sensorData.createApiKey({ body: { name } });
       setFresh(made);
       setName('');
-      keys.setValue([...(keys.value ?? []), made]);
-    });
+    }, [routeKey('sensor-data', 'listApiKeys')]);
   };
 
   const revoke = (key: ApiKey) => {
     if (!window.confirm(`Revoke the key "${key.name}"? Scripts using it are refused at once.`)) return;
     void run(`revoke:${key.keyId}`, async () => {
       await sensorData.revokeApiKey({ params: { keyId: key.keyId } });
-      keys.setValue((keys.value ?? []).filter((k) => k.keyId !== key.keyId));
       if (fresh?.keyId === key.keyId) setFresh(undefined);
-    });
+    }, [routeKey('sensor-data', 'listApiKeys')]);
   };
 
   return (
@@ -56,7 +54,7 @@ export const ApiPage = () => {
 
       <section className="card section-card" aria-labelledby="api-keys-heading" data-testid="api-keys">
         <h2 id="api-keys-heading">API keys</h2>
-        <ErrorAlert testId="api-keys-error" error={error ?? keys.error} />
+        <ErrorAlert testId="api-keys-error" error={error ?? errorOf(keys)} />
         {fresh && (
           <SecretOnce
             value={fresh.key}
@@ -87,7 +85,7 @@ export const ApiPage = () => {
               </tr>
             </thead>
             <tbody>
-              {(keys.value ?? []).map((key) => (
+              {(keys.data ?? []).map((key) => (
                 <tr key={key.keyId} data-testid={`api-key-row-${key.keyId}`}>
                   <th scope="row">{key.name}</th>
                   <td data-label="Id" className="mono">
@@ -115,7 +113,7 @@ export const ApiPage = () => {
             </tbody>
           </table>
         </div>
-        {keys.value?.length === 0 && (
+        {keys.data?.length === 0 && (
           <p className="muted" data-testid="api-keys-empty">
             No keys yet.
           </p>
@@ -123,14 +121,14 @@ export const ApiPage = () => {
       </section>
 
       <section className="card section-card" aria-labelledby="api-usage-heading" data-testid="api-usage">
-        <h2 id="api-usage-heading">Usage this month{usage.value ? ` (${usage.value.month}, UTC)` : ''}</h2>
-        <ErrorAlert testId="api-usage-error" error={usage.error} />
-        {usage.value?.items.length === 0 && (
+        <h2 id="api-usage-heading">Usage this month{usage.data ? ` (${usage.data.month}, UTC)` : ''}</h2>
+        <ErrorAlert testId="api-usage-error" error={errorOf(usage)} />
+        {usage.data?.items.length === 0 && (
           <p className="muted" data-testid="api-usage-empty">
             Your keys have not called any device this month.
           </p>
         )}
-        {usage.value && usage.value.items.length > 0 && <UsageTable items={usage.value.items} />}
+        {usage.data && usage.data.items.length > 0 && <UsageTable items={usage.data.items} />}
       </section>
 
       <section className="card section-card" aria-labelledby="api-howto-heading" data-testid="api-howto">
@@ -142,7 +140,7 @@ export const ApiPage = () => {
           answers chart data the same way.
         </p>
         <pre className="mono" data-testid="api-howto-curl">
-          {curlExample(baseUrl, usage.value?.items[0]?.deviceId)}
+          {curlExample(baseUrl, usage.data?.items[0]?.deviceId)}
         </pre>
       </section>
     </div>

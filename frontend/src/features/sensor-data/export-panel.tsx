@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { ExportFormat, ExportJob } from '../../../../shared/contracts/sensor-data-exports';
-import { useApi } from '../../lib/api';
+import { apiClient, useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { useAction } from '../../lib/use-action';
-import { useLoaded } from '../../lib/use-loaded';
+import { routeKey, routeQuery, useChanges } from '../../lib/query';
+import { useOptionalUser } from '../../lib/session';
 import { When } from '../people/person-parts';
 import { ErrorAlert } from '../relations/relation-fields';
 import {
@@ -23,43 +24,61 @@ const POLL_MS = 1_000;
 const RECENT = 5;
 
 /** A short-lived signed URL of a finished export's file (spec §7 `POST /api/aws` getSignedS3Url). */
-const useSignedFile = () => {
-  const api = useApi('api');
-  return useCallback(
-    async (job: ExportJob) => {
-      if (!job.file) throw new Error('This export has no file yet');
-      const { url } = await api.aws({
-        body: { action: 'getSignedS3Url', params: { bucket: job.file.bucket, key: job.file.key } },
-      });
-      return url;
-    },
-    [api],
-  );
+const signedFile = async (job: ExportJob) => {
+  if (!job.file) throw new Error('This export has no file yet');
+  const { url } = await apiClient('api').aws({
+    body: { action: 'getSignedS3Url', params: { bucket: job.file.bucket, key: job.file.key } },
+  });
+  return url;
 };
+
+/** The signed link lives 5 minutes: a cached one is used for 4 at most. */
+const LINK_FRESH_MS = 4 * 60_000;
 
 /**
  * The device page's downloads (docs/sensor-data.md "Downloads"): a range and a format start a background export,
  * whose progress is polled every second; when it is done, a signed link (5 minutes) fetches the file. The API's
- * 403 says which tier unlocks a range. Below, the caller's recent exports, each fetched again on demand.
+ * 403 says which tier unlocks a range. Below, a signed-in caller's recent exports, each fetched again on demand.
  */
 export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
   const sensorData = useApi('sensor-data');
-  const signedFile = useSignedFile();
+  const user = useOptionalUser();
   const [choice, setChoice] = useState<ExportRangeChoice>('24h');
   const [custom, setCustom] = useState(() => ({
     from: formatLocal(Date.now() - 86_400_000),
     to: formatLocal(Date.now()),
   }));
   const [format, setFormat] = useState<ExportFormat>('csv');
-  const [job, setJob] = useState<ExportJob>();
-  const [link, setLink] = useState<string>();
-  const [pollError, setPollError] = useState<string>();
-  const { busy, error, setError, run } = useAction<'start' | `file:${string}`>();
-  const [recentVersion, setRecentVersion] = useState(0);
-  const recent = useLoaded(
-    // biome-ignore lint/correctness/useExhaustiveDependencies: recentVersion reloads the list after an export ends
-    useCallback(() => sensorData.listMyExports({ query: { limit: RECENT } }), [sensorData, recentVersion]),
-  );
+  const [started, setStarted] = useState<ExportJob>();
+  const { busy, error, setError, run } = useChanges<'start' | `file:${string}`>();
+  const recentRequest = { query: { limit: RECENT } };
+  const recent = useQuery({
+    ...routeQuery('sensor-data', 'listMyExports', recentRequest),
+    // A guest has no downloads of their own to list (the route is for signed-in callers).
+    enabled: user !== undefined,
+  });
+  const polled = useQuery({
+    ...routeQuery('sensor-data', 'getExport', { params: { exportId: started?.id ?? '' } }),
+    enabled: started !== undefined,
+    initialData: started,
+    refetchInterval: (query) => (query.state.data && !isFinished(query.state.data) ? POLL_MS : false),
+  });
+  const job = started && polled.data;
+  const finished = job ? isFinished(job) : true;
+  const link = useQuery({
+    queryKey: ['api', 'aws', job?.file],
+    queryFn: () => signedFile(job!),
+    enabled: job?.status === 'done',
+    staleTime: LINK_FRESH_MS,
+    refetchInterval: false,
+  });
+  const queries = useQueryClient();
+  const done = job?.status === 'done';
+  useEffect(() => {
+    // A finished export joins the recent list.
+    if (done) void queries.invalidateQueries({ queryKey: routeKey('sensor-data', 'listMyExports') });
+  }, [done, queries]);
+  const pollError = polled.error ?? link.error;
 
   const start = () =>
     void run('start', async () => {
@@ -71,40 +90,8 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
       } else {
         range = exportRange(choice, Date.now());
       }
-      setLink(undefined);
-      setPollError(undefined);
-      setJob(await sensorData.createExport({ params: { id: device.id }, body: { ...range, format } }));
+      setStarted(await sensorData.createExport({ params: { id: device.id }, body: { ...range, format } }));
     });
-
-  const jobId = job?.id;
-  const finished = job ? isFinished(job) : true;
-  useEffect(() => {
-    if (!jobId || finished) return;
-    let active = true;
-    const timer = setInterval(() => {
-      sensorData.getExport({ params: { exportId: jobId } }).then(
-        (next) => active && setJob(next),
-        (failure: unknown) => active && setPollError(errorMessage(failure)),
-      );
-    }, POLL_MS);
-    return () => {
-      active = false;
-      clearInterval(timer);
-    };
-  }, [sensorData, jobId, finished]);
-
-  useEffect(() => {
-    if (job?.status !== 'done') return;
-    let active = true;
-    setRecentVersion((v) => v + 1);
-    signedFile(job).then(
-      (url) => active && setLink(url),
-      (failure: unknown) => active && setPollError(errorMessage(failure)),
-    );
-    return () => {
-      active = false;
-    };
-  }, [job, signedFile]);
 
   const fetchAgain = (earlier: ExportJob) =>
     void run(`file:${earlier.id}`, async () => {
@@ -162,7 +149,7 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
           {busy === 'start' ? 'Starting…' : 'Download'}
         </button>
       </div>
-      <ErrorAlert testId="export-error" error={error ?? pollError} />
+      <ErrorAlert testId="export-error" error={error ?? (pollError ? errorMessage(pollError) : undefined)} />
       {job && (
         <div className="upload-progress" data-testid="export-progress-box">
           <progress
@@ -176,23 +163,23 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
           <span className="muted small" data-testid="export-status">
             {exportStatusText(job)}
           </span>
-          {link && job.file && (
-            <a href={link} download={job.file.name} data-testid="export-link">
+          {link.data && job.file && (
+            <a href={link.data} download={job.file.name} data-testid="export-link">
               Save {job.file.name}
             </a>
           )}
         </div>
       )}
-      <h3>My recent downloads</h3>
-      <ErrorAlert testId="export-recent-error" error={recent.error} />
-      {recent.value && recent.value.items.length === 0 && (
+      {user && <h3>My recent downloads</h3>}
+      <ErrorAlert testId="export-recent-error" error={recent.error ? errorMessage(recent.error) : undefined} />
+      {recent.data && recent.data.items.length === 0 && (
         <p className="muted" data-testid="export-recent-empty">
           None in the last 7 days.
         </p>
       )}
-      {recent.value && recent.value.items.length > 0 && (
+      {recent.data && recent.data.items.length > 0 && (
         <ul data-testid="export-recent">
-          {recent.value.items.map((earlier) => (
+          {recent.data.items.map((earlier) => (
             <li key={earlier.id} data-testid={`export-recent-${earlier.id}`}>
               <When ms={earlier.created} /> · {earlier.deviceName || earlier.deviceId} · {earlier.format.toUpperCase()}{' '}
               · {exportStatusText(earlier)}

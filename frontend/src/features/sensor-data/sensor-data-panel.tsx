@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
-import { useApi } from '../../lib/api';
+import { apiClient } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { useLoaded } from '../../lib/use-loaded';
+import { routeQuery } from '../../lib/query';
 import { ErrorAlert } from '../relations/relation-fields';
 import { hasData } from './chart-rules';
 import { RangeFields } from './range-fields';
@@ -55,15 +56,13 @@ const useWidth = () => {
  * through reading-feed.ts extend the charts when the range ends now.
  */
 export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine'> }) => {
-  const api = useApi('sensor-data');
-  const { value: summary, error: summaryError } = useLoaded(
-    useCallback(() => api.dataSummary({ params: { id: device.id } }), [api, device.id]),
-  );
+  const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
+  const summary = summaryQuery.data;
+  const summaryError = summaryQuery.error ? errorMessage(summaryQuery.error) : undefined;
   const [preset, setPreset] = useState<RangePreset>('24h');
   const [range, setRange] = useState<ChartRange>(() => presetRange('24h', Date.now()));
   const [custom, setCustom] = useState(() => ({ from: formatLocal(range.from), to: formatLocal(range.to) }));
   const [customError, setCustomError] = useState<string>();
-  const [loading, setLoading] = useState<Loading>({ state: 'loading' });
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
 
@@ -81,21 +80,26 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
     setRange(chosen);
   };
 
-  // Primitives, so the summary's arrival refetches only when it moves the start (a range past the tier's window).
+  // Primitives, so the summary's arrival reads again only when it moves the start (a range past the tier's window).
   const { from, to } = useMemo(() => viewableRange(summary, range, Date.now()), [summary, range]);
-  useEffect(() => {
-    if (!width) return;
-    let active = true;
-    setLoading({ state: 'loading' });
-    performance.mark('sensor-chart-requested');
-    api.series({ params: { id: device.id }, query: { from, to, width } }).then(
-      (series) => active && setLoading({ state: 'done', series }),
-      (failure: unknown) => active && setLoading({ state: 'failed', error: errorMessage(failure) }),
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, device.id, from, to, width]);
+  const seriesRequest = { params: { id: device.id }, query: { from, to, width } };
+  const seriesQuery = useQuery({
+    ...routeQuery('sensor-data', 'series', seriesRequest),
+    queryFn: () => {
+      performance.mark('sensor-chart-requested');
+      return apiClient('sensor-data').series(seriesRequest);
+    },
+    enabled: width > 0,
+    // A range's readings are read once: live points extend the charts, and a refetch would redraw them.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchInterval: false,
+    refetchOnWindowFocus: false,
+  });
+  const loading: Loading = seriesQuery.data
+    ? { state: 'done', series: seriesQuery.data }
+    : seriesQuery.error
+      ? { state: 'failed', error: errorMessage(seriesQuery.error) }
+      : { state: 'loading' };
 
   // Live points extend a range that ends now; a range in the past stays as it was read.
   useEffect(
@@ -112,7 +116,7 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   );
 
   const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
-  const names = useMemo(() => (loading.state === 'done' ? Object.keys(loading.series.series) : []), [loading]);
+  const names = useMemo(() => Object.keys(seriesQuery.data?.series ?? {}), [seriesQuery.data]);
 
   return (
     <section className="card section-card" aria-labelledby="sensor-data-heading" data-testid="sensor-data">

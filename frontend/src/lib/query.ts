@@ -1,0 +1,139 @@
+import {
+  QueryClient,
+  type QueryKey,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { AreaName } from '../../../shared/contracts/areas';
+import { ApiError } from '../../../shared/contracts/client';
+import { type ApiClient, apiClient } from './api';
+import { errorMessage } from './error-message';
+import { appendPage, type ListLoader } from './paged-list';
+
+export type { ListLoader, ListPage } from './paged-list';
+
+/** How long an answer counts as fresh: a screen opened again within it shows the cached answer and asks nothing. */
+export const STALE_MS = 30_000;
+/** What is on screen is read again this often, so a change made elsewhere shows without a reload. */
+export const REFRESH_MS = 60_000;
+
+/** The app's one query client (STYLE §13): every read of server state goes through it. */
+export const createQueryClient = () =>
+  new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: STALE_MS,
+        refetchInterval: REFRESH_MS,
+        refetchOnWindowFocus: true,
+        // A 4xx is the API's answer (not found, forbidden, invalid): asking again changes nothing.
+        retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
+      },
+    },
+  });
+
+export const queryClient = createQueryClient();
+
+/** A query's failure as the person reads it (the API's message), or undefined. */
+export const errorOf = (query: { error: unknown }): string | undefined =>
+  query.error ? errorMessage(query.error) : undefined;
+
+type RouteName<N extends AreaName> = keyof ApiClient<N> & string;
+export type RequestOf<N extends AreaName, R extends RouteName<N>> = Parameters<ApiClient<N>[R]>[0];
+export type ResponseOf<N extends AreaName, R extends RouteName<N>> = Awaited<ReturnType<ApiClient<N>[R]>>;
+
+/**
+ * The key of a route's answer, from the contract: `[area, route, request]` (STYLE §13). Without a request it is
+ * the prefix of every request of the route, which is what a change invalidates when it may touch any of them.
+ */
+export const routeKey = <N extends AreaName, R extends RouteName<N>>(
+  area: N,
+  route: R,
+  request?: RequestOf<N, R>,
+): QueryKey => (request === undefined ? [area, route] : [area, route, request]);
+
+/** One route's answer as a query, through the typed client (the only way to call the API). */
+export const routeQuery = <N extends AreaName, R extends RouteName<N>>(area: N, route: R, request: RequestOf<N, R>) =>
+  queryOptions({
+    queryKey: routeKey(area, route, request),
+    queryFn: () =>
+      (apiClient(area)[route] as unknown as (request: RequestOf<N, R>) => Promise<ResponseOf<N, R>>)(request),
+  });
+
+export interface PagedList<T> {
+  items: T[];
+  nextCursor?: string;
+  loading?: 'first' | 'more';
+  loaded: boolean;
+  error?: string;
+  loadMore: () => Promise<void>;
+  reload: () => void;
+}
+
+/**
+ * A paged list as an infinite query under `queryKey` (the route's key with the list's filters): pages are kept
+ * in the cache, so going back shows the list at once, and a background refetch reads every shown page again.
+ * `load` undefined: nothing to list yet (no search typed).
+ */
+export const usePagedQuery = <T extends { id: string }>(
+  queryKey: QueryKey,
+  load: ListLoader<T> | undefined,
+): PagedList<T> => {
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => load!(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: load !== undefined,
+  });
+  const pages = query.data?.pages;
+  // A row that moved between pages as the list changed is shown once, in its first place.
+  const items = useMemo(() => (pages ?? []).reduce<T[]>((shown, page) => appendPage(shown, page.items), []), [pages]);
+  return {
+    items,
+    nextCursor: pages?.at(-1)?.nextCursor,
+    loading: load && query.isPending ? 'first' : query.isFetchingNextPage ? 'more' : undefined,
+    loaded: query.isSuccess,
+    error: query.error ? errorMessage(query.error) : undefined,
+    loadMore: async () => {
+      await query.fetchNextPage();
+    },
+    reload: () => void query.refetch(),
+  };
+};
+
+interface Change<Busy extends string> {
+  what: Busy;
+  action: () => Promise<unknown>;
+  /** The keys (or key prefixes) of what the change touches: read again once it succeeds. */
+  invalidates: readonly QueryKey[];
+}
+
+/**
+ * A screen's changes as one mutation, one at a time: which is under way (its controls wait), why the last one
+ * failed (the API's message, or a check's refusal set through `setError`), and on success the queries it names
+ * are invalidated, so every panel showing them reads them again.
+ */
+export const useChanges = <Busy extends string = string>() => {
+  const client = useQueryClient();
+  const [refused, setError] = useState<string>();
+  const mutation = useMutation({
+    mutationFn: async ({ action }: Change<Busy>) => {
+      await action();
+    },
+    onSuccess: (_done, { invalidates }) =>
+      Promise.all(invalidates.map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
+  const run = async (what: Busy, action: () => Promise<unknown>, invalidates: readonly QueryKey[] = []) => {
+    setError(undefined);
+    await mutation.mutateAsync({ what, action, invalidates }).catch(() => undefined);
+  };
+  return {
+    busy: mutation.isPending ? mutation.variables?.what : undefined,
+    error: refused ?? (mutation.error ? errorMessage(mutation.error) : undefined),
+    setError,
+    run,
+  };
+};
