@@ -1,4 +1,4 @@
-import type { PagedList } from './use-paged-list';
+import type { PagedList } from './query';
 
 type More = Pick<PagedList<{ id: string }>, 'nextCursor' | 'loading' | 'loadMore'>;
 

@@ -11,7 +11,7 @@ import type { AreaName } from '../../../shared/contracts/areas';
 import { ApiError } from '../../../shared/contracts/client';
 import { type ApiClient, apiClient } from './api';
 import { errorMessage } from './error-message';
-import { appendPage, type ListLoader } from './paged-list';
+import { appendPage, type ListLoader, type ListPage } from './paged-list';
 
 export type { ListLoader, ListPage } from './paged-list';
 
@@ -53,6 +53,9 @@ export const routeKey = <N extends AreaName, R extends RouteName<N>>(
   route: R,
   request?: RequestOf<N, R>,
 ): QueryKey => (request === undefined ? [area, route] : [area, route, request]);
+
+/** Every read of one area: what a change invalidates when it may touch any of them (e.g. relations moved). */
+export const areaKey = (area: AreaName): QueryKey => [area];
 
 /** One route's answer as a query, through the typed client (the only way to call the API). */
 export const routeQuery = <N extends AreaName, R extends RouteName<N>>(area: N, route: R, request: RequestOf<N, R>) =>
@@ -102,6 +105,25 @@ export const usePagedQuery = <T extends { id: string }>(
     },
     reload: () => void query.refetch(),
   };
+};
+
+type ItemOf<P> = P extends { items: readonly (infer T)[] } ? T : never;
+
+/**
+ * A paged route's list (its request's `query.cursor` walks the pages), keyed by the route and the rest of the
+ * request. `enabled: false` lists nothing yet (e.g. no search typed).
+ */
+export const useRoutePages = <N extends AreaName, R extends RouteName<N>>(
+  area: N,
+  route: R,
+  request: RequestOf<N, R>,
+  { enabled = true }: { enabled?: boolean } = {},
+): PagedList<ItemOf<ResponseOf<N, R>> & { id: string }> => {
+  type Item = ItemOf<ResponseOf<N, R>> & { id: string };
+  const call = apiClient(area)[route] as unknown as (request: unknown) => Promise<ListPage<Item>>;
+  const { query, ...rest } = request as { query?: Record<string, unknown> };
+  const load: ListLoader<Item> = (cursor) => call({ ...rest, query: { ...query, cursor } });
+  return usePagedQuery<Item>(routeKey(area, route, request), enabled ? load : undefined);
 };
 
 interface Change<Busy extends string> {

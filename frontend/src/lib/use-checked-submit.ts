@@ -1,19 +1,22 @@
+import type { QueryKey } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { Checked, FormProblems } from './form-check';
-import { useAction } from './use-action';
+import { useChanges } from './query';
 
 /**
  * A form's submit: `check` runs first, and its problems stand next to the fields with nothing sent; a
  * checked value goes to `send`, one at a time (`busy`). What `send` answers is `done` (e.g. "Saved.") until
- * the next submit. `error` is the form's alert: the API's refusal, else the check's first message.
+ * the next submit, and the queries it `invalidates` are read again. `error` is the form's alert: the API's refusal, else the check's first message.
  */
 export const useCheckedSubmit = <T, Done = string>(
   check: () => Checked<T>,
   send: (value: T) => Promise<Done | undefined>,
+  /** The queries the change touches, read again once it succeeds. */
+  invalidates: readonly QueryKey[] = [],
 ) => {
   const [problems, setProblems] = useState<FormProblems>();
   const [done, setDone] = useState<Done>();
-  const { busy, error, run } = useAction<'submit'>();
+  const { busy, error, run } = useChanges<'submit'>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -21,7 +24,7 @@ export const useCheckedSubmit = <T, Done = string>(
     const checked = check();
     if (!checked.ok) return setProblems(checked);
     setProblems(undefined);
-    void run('submit', async () => setDone(await send(checked.value)));
+    void run('submit', async () => setDone(await send(checked.value)), invalidates);
   };
 
   return {

@@ -1,20 +1,13 @@
-import { useCallback } from 'react';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { useRoutePages } from '../../lib/query';
 import { ErrorAlert } from '../relations/relation-fields';
 import { CampaignTable } from './campaign-parts';
 
 /** `/admin/campaigns`: every campaign (staff), paged. */
 export const AdminCampaignsPage = () => {
-  const campaigns = useApi('campaigns');
-  const load = useCallback<ListLoader<Campaign>>(
-    (cursor) => campaigns.listAll({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [campaigns],
-  );
-  const list = usePagedList(load);
+  const list = useRoutePages('campaigns', 'listAll', { query: { limit: DEFAULT_PAGE_SIZE } });
   return (
     <section className="page">
       <h1>Campaigns</h1>

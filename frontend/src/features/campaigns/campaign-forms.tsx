@@ -7,6 +7,7 @@ import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
+import { campaignListKeys, campaignShownKeys } from './campaign-api';
 import {
   type CampaignForm,
   campaignFormOf,
@@ -88,6 +89,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
       const created = await campaigns.create({ body });
       navigate(`${base}/campaigns/${encodeURIComponent(created.id)}`);
     },
+    campaignListKeys,
   );
 
   return (
@@ -109,17 +111,17 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
 };
 
 /** A campaign's fields and window, for its managers and staff; only what changed is sent. */
-export const CampaignEditForm = ({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) => {
+export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
   const campaigns = useApi('campaigns');
   const [form, setForm] = useState<CampaignForm>(() => campaignFormOf(campaign));
   const { submit, busy, error, fields, done } = useCheckedSubmit(
     () => checkCampaignChange(campaign, form),
     async (body) => {
       const updated = await campaigns.update({ params: { id: campaign.id }, body });
-      onSaved(updated);
       setForm(campaignFormOf(updated));
       return 'Saved.';
     },
+    campaignShownKeys(campaign.id),
   );
 
   return (

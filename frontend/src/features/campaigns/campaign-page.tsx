@@ -1,16 +1,16 @@
-import { useCallback } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
+import { errorOf } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { useLoaded } from '../../lib/use-loaded';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
 import { useMyRoles } from '../relations/use-my-roles';
+import { campaignShownKeys, useCampaign } from './campaign-api';
 import { CampaignEditForm } from './campaign-forms';
 import { CampaignStatusBadge } from './campaign-parts';
 import { mayManageCampaign, windowText } from './campaign-rules';
@@ -32,12 +32,10 @@ const CampaignScreen = ({ id }: { id: string }) => {
   const mine = useMyRoles('campaign', id, user.id, staff);
   const manage = mayManageCampaign(mine.roles, staff);
   const base = `/${sectionOf(useLocation().pathname)}`;
-  const {
-    value: campaign,
-    error,
-    setValue: setCampaign,
-  } = useLoaded(useCallback(() => campaignsApi.get({ params: { id } }), [campaignsApi, id]));
-  const deletion = useObjectDeletion(() => campaignsApi.delete({ params: { id } }), base);
+  const query = useCampaign(id);
+  const campaign = query.data;
+  const error = errorOf(query);
+  const deletion = useObjectDeletion(() => campaignsApi.delete({ params: { id } }), base, campaignShownKeys(id));
 
   const remove = () => {
     if (campaign) deletion.confirmAndDelete(`Delete the campaign ${campaign.name} with its members and devices list?`);
@@ -80,7 +78,7 @@ const CampaignScreen = ({ id }: { id: string }) => {
             </dd>
           </dl>
           <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
-          {manage && <CampaignEditForm campaign={campaign} onSaved={setCampaign} />}
+          {manage && <CampaignEditForm campaign={campaign} />}
           {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
         </>
       )}

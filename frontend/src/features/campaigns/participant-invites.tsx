@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { Invite } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
+import { routeKey, routeQuery, useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { SentInvites } from '../invites/invites-panel';
 import { DoneNote } from '../people/paged-parts';
 import { personName } from '../people/people-rules';
@@ -21,30 +21,15 @@ const EMPTY = { email: '', name: '', message: '' };
 export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
   const users = useApi('users');
   const [form, setForm] = useState(EMPTY);
-  const [inviterName, setInviterName] = useState(user.email ?? user.username);
-
   // The invite e-mail names the inviter: their display name when they have one.
-  useEffect(() => {
-    let active = true;
-    users.getUser({ params: { id: user.id } }).then(
-      (identity) => active && setInviterName(personName(identity)),
-      () => undefined,
-    );
-    return () => {
-      active = false;
-    };
-  }, [users, user.id]);
+  const me = useQuery(routeQuery('users', 'getUser', { params: { id: user.id } }));
+  const inviterName = me.data ? personName(me.data) : (user.email ?? user.username);
 
-  const load = useCallback<ListLoader<Invite>>(
-    async (cursor) => {
-      return users.listInvites({
-        query: { limit: DEFAULT_PAGE_SIZE, cursor },
-        body: { filters: { inviterId: user.id, type: 'campaign-participant', objectId: campaignId } },
-      });
-    },
-    [users, user.id, campaignId],
-  );
-  const list = usePagedList(load);
+  const sentRequest = {
+    query: { limit: DEFAULT_PAGE_SIZE },
+    body: { filters: { inviterId: user.id, type: 'campaign-participant' as const, objectId: campaignId } },
+  };
+  const list = useRoutePages('users', 'listInvites', sentRequest);
 
   const {
     submit,
@@ -57,9 +42,9 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
     async (body) => {
       const invite = await users.inviteUser({ body });
       setForm(EMPTY);
-      list.update((shown) => [invite, ...shown]);
       return `Invite sent to ${invite.invited.email}.`;
     },
+    [routeKey('users', 'listInvites')],
   );
 
   const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));

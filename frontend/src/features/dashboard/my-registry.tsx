@@ -1,12 +1,10 @@
-import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import type { MyCampaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { MyDevice } from '../../../../shared/contracts/devices';
 import type { MyOrganization } from '../../../../shared/contracts/organizations';
-import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { type ListLoader, type PagedList, usePagedList } from '../../lib/use-paged-list';
+import { type PagedList, useRoutePages } from '../../lib/query';
 import { CampaignStatusBadge } from '../campaigns/campaign-parts';
 import { windowText } from '../campaigns/campaign-rules';
 import { StatusBadge } from '../devices/device-parts';
@@ -51,16 +49,11 @@ const Card = <T extends { id: string }>({
 );
 
 export const MyDevices = () => {
-  const devices = useApi('devices');
-  const load = useCallback<ListLoader<MyDevice>>(
-    (cursor) => devices.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [devices],
-  );
   return (
     <Card
       title="My devices"
       testId="my-devices"
-      list={usePagedList(load)}
+      list={useRoutePages('devices', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
       empty="No devices yet: claim one with the serial and code on its label."
       row={(device) => (
         <>
@@ -81,16 +74,11 @@ export const MyDevices = () => {
 };
 
 export const MyOrganizations = () => {
-  const organizations = useApi('organizations');
-  const load = useCallback<ListLoader<MyOrganization>>(
-    (cursor) => organizations.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [organizations],
-  );
   return (
     <Card
       title="My organizations"
       testId="my-organizations"
-      list={usePagedList(load)}
+      list={useRoutePages('organizations', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
       empty="No organizations yet."
       row={(organization) => (
         <div className="registry-line">
@@ -120,16 +108,11 @@ export const MyOrganizations = () => {
 };
 
 export const MyCampaigns = () => {
-  const campaigns = useApi('campaigns');
-  const load = useCallback<ListLoader<MyCampaign>>(
-    (cursor) => campaigns.listMine({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [campaigns],
-  );
   return (
     <Card
       title="My campaigns"
       testId="my-campaigns"
-      list={usePagedList(load)}
+      list={useRoutePages('campaigns', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
       empty="No campaigns yet."
       row={(campaign) => (
         <>

@@ -5,6 +5,7 @@ import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ErrorAlert, SubmitActions } from '../relations/relation-fields';
+import { deviceOwnershipKeys } from './device-api';
 import { type ClaimForm, checkClaim } from './device-rules';
 
 /** "Claim a device": serial and claim code from its label; the claimer becomes its owner and its page opens. */
@@ -19,6 +20,7 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
       const device = await devices.claim({ body });
       navigate(`${base}/devices/${encodeURIComponent(device.id)}`);
     },
+    deviceOwnershipKeys(),
   );
   const set = (key: keyof ClaimForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 

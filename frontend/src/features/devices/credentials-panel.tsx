@@ -1,13 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { DeviceCredential, NewDeviceCredential } from '../../../../shared/contracts/devices';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
+import { routeKey, useChanges, usePagedQuery } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
-import { useAction } from '../../lib/use-action';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { When } from '../people/person-parts';
 import { ErrorAlert } from '../relations/relation-fields';
+import { credentialKeys } from './device-api';
 
 type Row = DeviceCredential & { id: string };
 type Busy = 'create' | 'rotate' | `revoke:${string}`;
@@ -18,35 +19,20 @@ type Busy = 'create' | 'rotate' | `revoke:${string}`;
  */
 export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
   const devices = useApi('devices');
-  const load = useCallback<ListLoader<Row>>(
-    async (cursor) => {
-      const page = await devices.listCredentials({
-        params: { id: deviceId },
-        query: { limit: DEFAULT_PAGE_SIZE, cursor },
-      });
-      return { ...page, items: page.items.map((c) => ({ ...c, id: c.credentialId })) };
-    },
-    [devices, deviceId],
-  );
-  const list = usePagedList(load);
-  const [fresh, setFresh] = useState<NewDeviceCredential>();
-  const { busy, error, run } = useAction<Busy>();
-
-  const asRow = (credential: DeviceCredential): Row => ({
-    credentialId: credential.credentialId,
-    deviceId: credential.deviceId,
-    created: credential.created,
-    createdBy: credential.createdBy,
-    lastUsed: credential.lastUsed,
-    id: credential.credentialId,
+  const request = { params: { id: deviceId }, query: { limit: DEFAULT_PAGE_SIZE } };
+  const list = usePagedQuery<Row>(routeKey('devices', 'listCredentials', request), async (cursor) => {
+    const page = await devices.listCredentials({ ...request, query: { ...request.query, cursor } });
+    return { ...page, items: page.items.map((c) => ({ ...c, id: c.credentialId })) };
   });
+  const [fresh, setFresh] = useState<NewDeviceCredential>();
+  const { busy, error, run } = useChanges<Busy>();
 
   const create = () =>
-    void run('create', async () => {
-      const made = await devices.createCredential({ params: { id: deviceId } });
-      setFresh(made);
-      list.update((shown) => [asRow(made), ...shown]);
-    });
+    void run(
+      'create',
+      async () => setFresh(await devices.createCredential({ params: { id: deviceId } })),
+      credentialKeys(deviceId),
+    );
 
   const rotate = () => {
     if (
@@ -56,20 +42,23 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
     ) {
       return;
     }
-    void run('rotate', async () => {
-      const made = await devices.rotateCredentials({ params: { id: deviceId } });
-      setFresh(made);
-      list.update(() => [asRow(made)]);
-    });
+    void run(
+      'rotate',
+      async () => setFresh(await devices.rotateCredentials({ params: { id: deviceId } })),
+      credentialKeys(deviceId),
+    );
   };
 
   const revoke = (credentialId: string) => {
     if (!window.confirm(`Revoke credential ${credentialId}? A device using it is no longer accepted.`)) return;
-    void run(`revoke:${credentialId}`, async () => {
-      await devices.revokeCredential({ params: { id: deviceId, credentialId } });
-      list.update((shown) => shown.filter((row) => row.id !== credentialId));
-      if (fresh?.credentialId === credentialId) setFresh(undefined);
-    });
+    void run(
+      `revoke:${credentialId}`,
+      async () => {
+        await devices.revokeCredential({ params: { id: deviceId, credentialId } });
+        if (fresh?.credentialId === credentialId) setFresh(undefined);
+      },
+      credentialKeys(deviceId),
+    );
   };
 
   return (
@@ -106,7 +95,7 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
           {busy === 'rotate' ? 'Rotating…' : 'Rotate all'}
         </button>
       </div>
-      <div className="table-wrap">
+      <TableScroll label="Ingress credentials">
         <table className="table" aria-label="Ingress credentials" data-testid="credentials-list">
           <thead>
             <tr>
@@ -143,7 +132,7 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {list.loaded && list.items.length === 0 && (
         <p className="muted" data-testid="credentials-empty">
           No credentials yet: the device cannot send data until it has one.

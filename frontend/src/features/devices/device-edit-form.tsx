@@ -5,10 +5,11 @@ import { ChoiceField, TextField } from '../../lib/form-fields';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { deviceShownKeys } from './device-api';
 import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
 
 /** Name, location and its privacy, data visibility, and (owner, staff) the firmware version. */
-export const DeviceEditForm = ({ device, onSaved }: { device: Device; onSaved: (saved: Device) => void }) => {
+export const DeviceEditForm = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
   const [form, setForm] = useState<EditForm>(() => editFormOf(device));
   const owner = mayOwn(device);
@@ -16,10 +17,10 @@ export const DeviceEditForm = ({ device, onSaved }: { device: Device; onSaved: (
     () => checkEdit(device, form, owner),
     async (body) => {
       const updated = await devices.update({ params: { id: device.id }, body });
-      onSaved(updated);
       setForm(editFormOf(updated));
       return 'Saved.';
     },
+    deviceShownKeys(device.id),
   );
 
   const set = (key: keyof EditForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));

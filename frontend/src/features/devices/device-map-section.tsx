@@ -7,18 +7,10 @@ import { mapPointsOf } from './device-rules';
 import { MAP_POINT_LIMIT, useMapDevices } from './use-map-devices';
 
 /** The map of the devices in one scope, linking into the section the page is in (/dashboard or /admin). */
-export const DeviceMapSection = ({
-  scope,
-  title = 'Map',
-  version,
-}: {
-  scope: 'visible' | 'mine' | 'all';
-  title?: string;
-  version?: number;
-}) => {
+export const DeviceMapSection = ({ scope, title = 'Map' }: { scope: 'visible' | 'mine' | 'all'; title?: string }) => {
   const { pathname } = useLocation();
   const base = `/${sectionOf(pathname)}`;
-  const located = useMapDevices(scope, version);
+  const located = useMapDevices(scope);
   const points = useMemo(() => mapPointsOf(located.items, base), [located.items, base]);
   return (
     <section className="card map-card" aria-labelledby="devices-map-heading" data-testid="devices-map-section">

@@ -4,10 +4,11 @@ import type { Device } from '../../../../shared/contracts/devices';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
+import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { deviceOwnershipKeys } from './device-api';
 import { checkTransfer, deviceLabel } from './device-rules';
 
 type Busy = 'transfer' | 'retire' | 'search';
@@ -16,7 +17,7 @@ type Busy = 'transfer' | 'retire' | 'search';
  * Transfer of ownership (to a user id; staff may find the person by e-mail) and retirement, for the owner and
  * staff. Both ask for confirmation: a transfer takes the owner's rights away, a retirement is final.
  */
-export const DeviceOwnership = ({ device, onChanged }: { device: Device; onChanged: (d: Device) => void }) => {
+export const DeviceOwnership = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
   const users = useApi('users');
   const staff = isStaff(useSignedInUser().groups);
@@ -25,7 +26,7 @@ export const DeviceOwnership = ({ device, onChanged }: { device: Device; onChang
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<IdentityUser[]>();
   const [done, setDone] = useState<string>();
-  const { busy, error, run } = useAction<Busy>();
+  const { busy, error, run } = useChanges<Busy>();
 
   const transfer = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -34,12 +35,15 @@ export const DeviceOwnership = ({ device, onChanged }: { device: Device; onChang
     if (!checked.ok) return setFieldError(checked.message);
     setFieldError(undefined);
     if (!window.confirm(`Give ${deviceLabel(device)} to ${checked.value.newOwnerId}? You lose its ownership.`)) return;
-    void run('transfer', async () => {
-      const moved = await devices.transfer({ params: { id: device.id }, body: checked.value });
-      setNewOwnerId('');
-      setDone(`Ownership moved to ${moved.ownerId ?? checked.value.newOwnerId}.`);
-      onChanged(moved);
-    });
+    void run(
+      'transfer',
+      async () => {
+        const moved = await devices.transfer({ params: { id: device.id }, body: checked.value });
+        setNewOwnerId('');
+        setDone(`Ownership moved to ${moved.ownerId ?? checked.value.newOwnerId}.`);
+      },
+      deviceOwnershipKeys(device.id),
+    );
   };
 
   const find = () =>
@@ -56,11 +60,14 @@ export const DeviceOwnership = ({ device, onChanged }: { device: Device; onChang
     ) {
       return;
     }
-    void run('retire', async () => {
-      const retired = await devices.retire({ params: { id: device.id } });
-      setDone('The device is retired.');
-      onChanged(retired);
-    });
+    void run(
+      'retire',
+      async () => {
+        await devices.retire({ params: { id: device.id } });
+        setDone('The device is retired.');
+      },
+      deviceOwnershipKeys(device.id),
+    );
   };
 
   return (

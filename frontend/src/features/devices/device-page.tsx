@@ -1,12 +1,11 @@
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
-import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
+import { errorOf } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { useLoaded } from '../../lib/use-loaded';
 import { DevicesMap } from '../map/devices-map';
 import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
@@ -16,6 +15,7 @@ import { ExportPanel } from '../sensor-data/export-panel';
 import { LivePanel } from '../sensor-data/live-panel';
 import { SensorDataPanel } from '../sensor-data/sensor-data-panel';
 import { CredentialsPanel } from './credentials-panel';
+import { useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
@@ -33,15 +33,12 @@ export const DevicePage = () => {
 };
 
 const DeviceScreen = ({ id }: { id: string }) => {
-  const devicesApi = useApi('devices');
   // Guests see public devices (and their data); relations and management need a session.
   const user = useOptionalUser();
   const staff = isStaff(user?.groups ?? []);
-  const {
-    value: device,
-    error,
-    setValue: changed,
-  } = useLoaded(useCallback(() => devicesApi.get({ params: { id } }), [devicesApi, id]));
+  const query = useDevice(id);
+  const device = query.data;
+  const error = errorOf(query);
 
   return (
     <section className="page">
@@ -61,13 +58,9 @@ const DeviceScreen = ({ id }: { id: string }) => {
           {/* Live needs a realtime identity, which only a signed-in user has. */}
           {user && device.state !== 'retired' && <LivePanel deviceId={device.id} />}
           <ExportPanel device={device} />
-          {mayManage(device) && (device.state !== 'retired' || staff) && (
-            <DeviceEditForm device={device} onSaved={changed} />
-          )}
+          {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
           {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
-          {device.access === 'own' && device.state !== 'retired' && (
-            <DeviceOwnership device={device} onChanged={changed} />
-          )}
+          {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
         </>
       )}
 

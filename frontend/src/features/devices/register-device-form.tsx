@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { Device } from '../../../../shared/contracts/devices';
 import { useApi } from '../../lib/api';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { SecretOnce } from '../../lib/secret-once';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { deviceListKeys } from './device-api';
 import { checkRegister, EMPTY_REGISTER, PRODUCT_LINE_OPTIONS, type RegisterForm } from './device-rules';
 
 /**
  * Registration of a serial (staff, Distributors). The claim code is answered once: it is shown here with a
  * copy button, to print on the device's label; nobody can read it again.
  */
-export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: Device) => void }) => {
+export const RegisterDeviceForm = () => {
   const devices = useApi('devices');
   const base = `/${sectionOf(useLocation().pathname)}`;
   const [form, setForm] = useState<RegisterForm>(EMPTY_REGISTER);
@@ -28,9 +28,9 @@ export const RegisterDeviceForm = ({ onRegistered }: { onRegistered?: (device: D
     async (body) => {
       const answer = await devices.register({ body });
       setForm(EMPTY_REGISTER);
-      onRegistered?.(answer.device);
       return answer;
     },
+    deviceListKeys,
   );
   const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 

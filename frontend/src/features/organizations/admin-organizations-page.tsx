@@ -1,26 +1,20 @@
-import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Organization } from '../../../../shared/contracts/organizations';
-import { useApi } from '../../lib/api';
+import { TableScroll } from '../../components/table-scroll';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { useRoutePages } from '../../lib/query';
 import { When } from '../people/person-parts';
 import { ErrorAlert } from '../relations/relation-fields';
 
 /** `/admin/organizations`: every organization (staff), paged. */
 export const AdminOrganizationsPage = () => {
-  const organizations = useApi('organizations');
-  const load = useCallback<ListLoader<Organization>>(
-    (cursor) => organizations.listAll({ query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [organizations],
-  );
-  const list = usePagedList(load);
+  const list = useRoutePages('organizations', 'listAll', { query: { limit: DEFAULT_PAGE_SIZE } });
   return (
     <section className="page">
       <h1>Organizations</h1>
       <ErrorAlert testId="admin-organizations-error" error={list.error} />
-      <div className="table-wrap">
+      <TableScroll label="Organizations">
         <table className="table" data-testid="admin-organizations">
           <thead>
             <tr>
@@ -46,7 +40,7 @@ export const AdminOrganizationsPage = () => {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {list.loading === 'first' && <p className="muted">Loading organizations…</p>}
       {list.loaded && list.items.length === 0 && <p className="muted">No organizations.</p>}
       <LoadMoreButton list={list} testId="admin-organizations-load-more" />

@@ -1,9 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Organization } from '../../../../shared/contracts/organizations';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
+import { organizationShownKeys } from './organization-api';
 import { byteSize, checkLogoFile, LOGO_ACCEPT, LOGO_LIMIT_TEXT, percentOf } from './organization-rules';
 import { uploadFile } from './upload-file';
 
@@ -21,14 +23,12 @@ const STAGE_TEXT: Record<Stage, string> = {
  * upload URL, the file goes straight to the file store with its progress shown, and the API checks the stored
  * file before it becomes the logo. Every refusal is shown in words.
  */
-export const LogoUploader = ({
-  organization,
-  onChanged,
-}: {
-  organization: Organization;
-  onChanged: (o: Organization) => void;
-}) => {
+export const LogoUploader = ({ organization }: { organization: Organization }) => {
   const organizations = useApi('organizations');
+  const queries = useQueryClient();
+  // The logo shows on the organization's page and beside it in the lists.
+  const shown = () =>
+    Promise.all(organizationShownKeys(organization.id).map((queryKey) => queries.invalidateQueries({ queryKey })));
   const [file, setFile] = useState<File>();
   const [fileError, setFileError] = useState<string>();
   const [error, setError] = useState<string>();
@@ -70,8 +70,8 @@ export const LogoUploader = ({
       setPercent(0);
       await uploadFile(target, file, (loaded, total) => setPercent(percentOf(loaded, total)), controller.signal);
       setStage('confirming');
-      const saved = await organizations.setLogo({ params: { id: organization.id }, body: { key: target.key } });
-      onChanged(saved);
+      await organizations.setLogo({ params: { id: organization.id }, body: { key: target.key } });
+      await shown();
       setDone('The new logo is in place.');
       setFile(undefined);
       if (input.current) input.current.value = '';
@@ -88,7 +88,8 @@ export const LogoUploader = ({
     setError(undefined);
     setDone(undefined);
     try {
-      onChanged(await organizations.deleteLogo({ params: { id: organization.id } }));
+      await organizations.deleteLogo({ params: { id: organization.id } });
+      await shown();
       setDone('The logo was removed.');
     } catch (failure) {
       setError(errorMessage(failure));

@@ -8,6 +8,7 @@ import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { DoneNote } from '../people/paged-parts';
 import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
+import { organizationListKeys, organizationShownKeys } from './organization-api';
 import {
   checkNewOrganization,
   checkOrganizationChange,
@@ -83,6 +84,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
       const created = await organizations.create({ body });
       navigate(`${base}/organizations/${encodeURIComponent(created.id)}`);
     },
+    organizationListKeys,
   );
 
   return (
@@ -98,23 +100,17 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
 };
 
 /** The organization's own fields, for its managers and staff; only what changed is sent. */
-export const OrganizationEditForm = ({
-  organization,
-  onSaved,
-}: {
-  organization: Organization;
-  onSaved: (o: Organization) => void;
-}) => {
+export const OrganizationEditForm = ({ organization }: { organization: Organization }) => {
   const organizations = useApi('organizations');
   const [form, setForm] = useState<OrganizationForm>(() => organizationFormOf(organization));
   const { submit, busy, error, fields, done } = useCheckedSubmit(
     () => checkOrganizationChange(organization, form),
     async (body) => {
       const updated = await organizations.update({ params: { id: organization.id }, body });
-      onSaved(updated);
       setForm(organizationFormOf(updated));
       return 'Saved.';
     },
+    organizationShownKeys(organization.id),
   );
 
   return (

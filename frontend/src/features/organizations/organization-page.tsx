@@ -1,16 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
+import { errorOf, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { useLoaded } from '../../lib/use-loaded';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
 import { NewCampaignForm } from '../campaigns/campaign-forms';
 import { CampaignTable } from '../campaigns/campaign-parts';
 import { When } from '../people/person-parts';
@@ -18,6 +16,7 @@ import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
 import { useMyRoles } from '../relations/use-my-roles';
 import { LogoUploader } from './logo-uploader';
+import { organizationListKeys, useOrganization } from './organization-api';
 import { OrganizationEditForm } from './organization-forms';
 import { mayManageOrganization } from './organization-rules';
 
@@ -37,12 +36,10 @@ const OrganizationScreen = ({ id }: { id: string }) => {
   const mine = useMyRoles('organization', id, user.id, staff);
   const manage = mayManageOrganization(mine.roles, staff);
   const base = `/${sectionOf(useLocation().pathname)}`;
-  const {
-    value: organization,
-    error,
-    setValue: setOrganization,
-  } = useLoaded(useCallback(() => organizationsApi.get({ params: { id } }), [organizationsApi, id]));
-  const deletion = useObjectDeletion(() => organizationsApi.delete({ params: { id } }), base);
+  const query = useOrganization(id);
+  const organization = query.data;
+  const error = errorOf(query);
+  const deletion = useObjectDeletion(() => organizationsApi.delete({ params: { id } }), base, organizationListKeys);
 
   const remove = () => {
     if (organization) {
@@ -99,8 +96,8 @@ const OrganizationScreen = ({ id }: { id: string }) => {
               <When ms={organization.created} />
             </dd>
           </dl>
-          {manage && <OrganizationEditForm organization={organization} onSaved={setOrganization} />}
-          {manage && <LogoUploader organization={organization} onChanged={setOrganization} />}
+          {manage && <OrganizationEditForm organization={organization} />}
+          {manage && <LogoUploader organization={organization} />}
         </>
       )}
 
@@ -137,14 +134,11 @@ const OrganizationCampaigns = ({
   base: string;
   manage: boolean;
 }) => {
-  const campaigns = useApi('campaigns');
   const [creating, setCreating] = useState(false);
-  const load = useCallback<ListLoader<Campaign>>(
-    (cursor) =>
-      campaigns.listByOrganization({ params: { id: organizationId }, query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [campaigns, organizationId],
-  );
-  const list = usePagedList(load);
+  const list = useRoutePages('campaigns', 'listByOrganization', {
+    params: { id: organizationId },
+    query: { limit: DEFAULT_PAGE_SIZE },
+  });
   return (
     <section className="card section-card" aria-labelledby="organization-campaigns-heading">
       <h2 id="organization-campaigns-heading">Campaigns</h2>

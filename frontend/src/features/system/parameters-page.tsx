@@ -1,13 +1,13 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Parameter } from '../../../../shared/contracts/system';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
+import { routeKey, useChanges, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
-import { useAction } from '../../lib/use-action';
-import { appendPage, formatValue, parseValueText, removeParameter, upsertParameter } from './parameter-list';
+import { formatValue, parseValueText } from './parameter-list';
 
 type Busy = 'create' | `save:${string}` | `delete:${string}`;
 
@@ -20,62 +20,28 @@ export const ParametersPage = () => {
   const { groups } = useSignedInUser();
   const canWrite = hasRole(groups, 'Administrators');
 
-  const [items, setItems] = useState<Parameter[]>([]);
-  const [nextCursor, setNextCursor] = useState<string>();
-  const [loading, setLoading] = useState<'first' | 'more'>();
-  const [loaded, setLoaded] = useState(false);
-  const { busy, error, setError, run } = useAction<Busy>();
+  const list = useRoutePages('system', 'listParameters', { query: { limit: DEFAULT_PAGE_SIZE } });
+  const { items, nextCursor, loading, loaded } = list;
+  const { busy, error: changeError, setError, run } = useChanges<Busy>();
+  const error = changeError ?? list.error;
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [newId, setNewId] = useState('');
   const [newValue, setNewValue] = useState('');
-
-  useEffect(() => {
-    let active = true;
-    setLoading('first');
-    system.listParameters({ query: { limit: DEFAULT_PAGE_SIZE } }).then(
-      (page) => {
-        if (!active) return;
-        setItems(page.items);
-        setNextCursor(page.nextCursor);
-        setLoaded(true);
-        setLoading(undefined);
-      },
-      (failure: unknown) => {
-        if (!active) return;
-        setError(errorMessage(failure));
-        setLoading(undefined);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [system, setError]);
-
-  const loadMore = async () => {
-    if (!nextCursor) return;
-    setLoading('more');
-    setError(undefined);
-    try {
-      const page = await system.listParameters({ query: { limit: DEFAULT_PAGE_SIZE, cursor: nextCursor } });
-      setItems((shown) => appendPage(shown, page.items));
-      setNextCursor(page.nextCursor);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setLoading(undefined);
-    }
-  };
+  const listed = [routeKey('system', 'listParameters')];
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const parsed = parseValueText(newValue);
     if (!parsed.ok) return setError(parsed.error);
-    void run('create', async () => {
-      const created = await system.createParameter({ body: { id: newId.trim(), value: parsed.value } });
-      setItems((shown) => upsertParameter(shown, created));
-      setNewId('');
-      setNewValue('');
-    });
+    void run(
+      'create',
+      async () => {
+        await system.createParameter({ body: { id: newId.trim(), value: parsed.value } });
+        setNewId('');
+        setNewValue('');
+      },
+      listed,
+    );
   };
 
   const save = (event: FormEvent<HTMLFormElement>) => {
@@ -85,19 +51,17 @@ export const ParametersPage = () => {
     const parsed = parseValueText(text);
     if (!parsed.ok) return setError(parsed.error);
     void run(`save:${id}`, async () => {
-      const saved = await system.updateParameter({ params: { id }, body: { value: parsed.value } });
-      setItems((shown) => upsertParameter(shown, saved));
+      await system.updateParameter({ params: { id }, body: { value: parsed.value } });
       setEditing(undefined);
-    });
+    }, [...listed, routeKey('system', 'getParameter', { params: { id } })]);
   };
 
   const remove = (id: string) => {
     if (!window.confirm(UI_MESSAGES.parameterDeleteConfirm(id))) return;
     void run(`delete:${id}`, async () => {
       await system.deleteParameter({ params: { id } });
-      setItems((shown) => removeParameter(shown, id));
       if (editing?.id === id) setEditing(undefined);
-    });
+    }, [...listed, routeKey('system', 'getParameter', { params: { id } })]);
   };
 
   const startEditing = (parameter: Parameter) => {
@@ -158,7 +122,7 @@ export const ParametersPage = () => {
         </form>
       )}
 
-      <div className="table-wrap">
+      <TableScroll label="System parameters">
         <table className="table" aria-busy={loading === 'first'}>
           <thead>
             <tr>
@@ -257,7 +221,7 @@ export const ParametersPage = () => {
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       {loading === 'first' && <p className="muted">Loading parameters…</p>}
       {loaded && items.length === 0 && !nextCursor && (
@@ -270,7 +234,7 @@ export const ParametersPage = () => {
           type="button"
           className="load-more"
           data-testid="parameters-load-more"
-          onClick={loadMore}
+          onClick={() => void list.loadMore()}
           disabled={loading !== undefined}
         >
           {loading === 'more' ? 'Loading…' : 'Load more'}
