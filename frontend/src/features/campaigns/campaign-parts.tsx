@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { Campaign, CampaignStatus } from '../../../../shared/contracts/campaigns';
+import { TableScroll } from '../../components/table-scroll';
 import { CAMPAIGN_STATUS_TEXT, windowText } from './campaign-rules';
 
 export const CampaignStatusBadge = ({ status, testId }: { status: CampaignStatus; testId?: string }) => (
@@ -18,7 +19,7 @@ export const CampaignTable = ({
   base: string;
   testId: string;
 }) => (
-  <div className="table-wrap">
+  <TableScroll label="Campaigns">
     <table className="table" data-testid={testId}>
       <thead>
         <tr>
@@ -41,5 +42,5 @@ export const CampaignTable = ({
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

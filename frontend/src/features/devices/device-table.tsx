@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Device } from '../../../../shared/contracts/devices';
+import { TableScroll } from '../../components/table-scroll';
 import { When } from '../people/person-parts';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
@@ -17,7 +18,7 @@ export const DeviceTable = ({
   testId: string;
   extra?: { heading: string; cell: (device: Device) => ReactNode };
 }) => (
-  <div className="table-wrap">
+  <TableScroll label="Devices">
     <table className="table" data-testid={testId}>
       <thead>
         <tr>
@@ -50,5 +51,5 @@ export const DeviceTable = ({
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

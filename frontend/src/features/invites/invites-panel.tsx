@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useAction } from '../../lib/use-action';
@@ -95,7 +96,7 @@ const InviteTable = ({
   empty: string;
 }) => (
   <>
-    <div className="table-wrap">
+    <TableScroll label={label}>
       <table className="table" aria-label={label} aria-busy={list.loading === 'first'} data-testid={testId}>
         <thead>
           <tr>
@@ -139,7 +140,7 @@ const InviteTable = ({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
     {list.loading === 'first' && <p className="muted">Loading invites…</p>}
     {list.loaded && list.items.length === 0 && !list.nextCursor && (
       <p className="muted" data-testid={`${testId}-empty`}>

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
@@ -27,7 +28,7 @@ export const AuthEventsPanel = ({ userId, title = 'Recent sign-in events' }: { u
     <section className="panel" aria-labelledby="auth-events-heading" data-testid="auth-events">
       <h2 id="auth-events-heading">{title}</h2>
       <ErrorAlert testId="auth-events-error" error={events.error} />
-      <div className="table-wrap">
+      <TableScroll labelledBy="auth-events-heading">
         <table className="table" aria-labelledby="auth-events-heading" aria-busy={events.loading === 'first'}>
           <thead>
             <tr>
@@ -53,7 +54,7 @@ export const AuthEventsPanel = ({ userId, title = 'Recent sign-in events' }: { u
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {events.loading === 'first' && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
       {events.loaded && events.items.length === 0 && !events.nextCursor && (
         <p className="muted" data-testid="auth-events-empty">

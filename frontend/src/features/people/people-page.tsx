@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useAction } from '../../lib/use-action';
@@ -150,7 +151,7 @@ export const PeoplePage = () => {
       <DoneNote text={note} testId="people-done" />
       {groupsError && <p className="muted small">{groupsError}</p>}
 
-      <div className="table-wrap">
+      <TableScroll label="People">
         <table className="table" aria-label="People" aria-busy={people.loading === 'first'}>
           <thead>
             <tr>
@@ -198,7 +199,7 @@ export const PeoplePage = () => {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {people.loading === 'first' && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
       {people.loaded && people.items.length === 0 && !people.nextCursor && (
         <p className="muted" data-testid="people-empty">

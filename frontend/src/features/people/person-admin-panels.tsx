@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { useSignedInUser } from '../../lib/session';
 import { useAction } from '../../lib/use-action';
@@ -130,7 +131,7 @@ export const RecordPanel = ({ record, error }: { record: UserRecord | undefined;
             The cart is empty.
           </p>
         ) : (
-          <div className="table-wrap">
+          <TableScroll label="Cart">
             <table className="table" aria-label="Cart">
               <thead>
                 <tr>
@@ -153,7 +154,7 @@ export const RecordPanel = ({ record, error }: { record: UserRecord | undefined;
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </>
     )}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Relation } from '../../../../shared/contracts/relations';
+import { TableScroll } from '../../components/table-scroll';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { guardedKindOf, objectPath } from './relation-groups';
 import type { PagedRelations } from './use-paged-relations';
@@ -64,7 +65,7 @@ export const PagedTable = ({
   loadMoreTestId,
 }: PagedTableProps) => (
   <>
-    <div className="table-wrap">
+    <TableScroll label={label} labelledBy={labelledBy}>
       <table className="table" aria-label={label} aria-labelledby={labelledBy} aria-busy={list.loading === 'first'}>
         <thead>
           <tr>
@@ -79,7 +80,7 @@ export const PagedTable = ({
         </thead>
         <tbody>{list.items.map((relation) => row(relation))}</tbody>
       </table>
-    </div>
+    </TableScroll>
     {list.loading === 'first' && <p className="muted">{loadingText}</p>}
     {list.loaded && list.items.length === 0 && !list.nextCursor && (
       <p className="muted" data-testid={emptyTestId}>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
+import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
@@ -73,7 +74,7 @@ export const ApiPage = () => {
             {busy === 'create' ? 'Creating…' : 'New key'}
           </button>
         </form>
-        <div className="table-wrap">
+        <TableScroll label="API keys">
           <table className="table" aria-label="API keys" data-testid="api-keys-list">
             <thead>
               <tr>
@@ -112,7 +113,7 @@ export const ApiPage = () => {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {keys.data?.length === 0 && (
           <p className="muted" data-testid="api-keys-empty">
             No keys yet.
@@ -148,7 +149,7 @@ export const ApiPage = () => {
 };
 
 const UsageTable = ({ items }: { items: readonly ApiUsage[] }) => (
-  <div className="table-wrap">
+  <TableScroll label="API usage per device">
     <table className="table" aria-label="API usage per device" data-testid="api-usage-list">
       <thead>
         <tr>
@@ -203,5 +204,5 @@ const UsageTable = ({ items }: { items: readonly ApiUsage[] }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );
