@@ -36,6 +36,12 @@ export default {
     },
     {
       ...common,
+      // The production build of the web app, held to its budgets (one build per run).
+      displayName: 'web',
+      testMatch: ['<rootDir>/test/web/**/*.test.ts'],
+    },
+    {
+      ...common,
       // Integration, authorization matrix and end-to-end tests share one local stack, started once.
       displayName: 'stack',
       testMatch: ['<rootDir>/test/{integration,e2e}/**/*.test.ts'],

@@ -1,17 +1,17 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { queryClient } from '../lib/query';
 import { SessionProvider } from '../lib/session';
-import { createRouter } from './router';
+import { AppRoutes } from './router';
 
-export const App = () => {
-  const [router] = useState(createRouter);
-  return (
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <RouterProvider router={router} />
-      </SessionProvider>
-    </QueryClientProvider>
-  );
-};
+// The declarative router: the data router (loaders, actions, fetchers), which the app does not use, would add
+// about 16 kB gzipped to every first page (issue 13).
+export const App = () => (
+  <QueryClientProvider client={queryClient}>
+    <SessionProvider>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </SessionProvider>
+  </QueryClientProvider>
+);

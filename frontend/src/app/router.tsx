@@ -1,70 +1,197 @@
-import { createBrowserRouter, Navigate } from 'react-router-dom';
-import { AdminHomePage } from '../features/admin/admin-home-page';
-import { LoginPage } from '../features/auth/login-page';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
-import { AdminCampaignsPage } from '../features/campaigns/admin-campaigns-page';
-import { CampaignPage } from '../features/campaigns/campaign-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
-import { AdminDevicesPage } from '../features/devices/admin-devices-page';
-import { DevicePage } from '../features/devices/device-page';
-import { InvitePage } from '../features/invites/invite-page';
-import { AdminOrganizationsPage } from '../features/organizations/admin-organizations-page';
-import { OrganizationPage } from '../features/organizations/organization-page';
-import { PeoplePage } from '../features/people/people-page';
-import { PersonAdminPage } from '../features/people/person-admin-page';
-import { ProfilePage } from '../features/people/profile-page';
-import { RelationsPage } from '../features/relations/relations-page';
-import { ApiPage } from '../features/sensor-data/api-page';
-import { ParametersPage } from '../features/system/parameters-page';
+import { amplifyAuth, holdsTokens } from '../lib/auth';
 import { AppLayout } from './app-layout';
+import { LoadingPage } from './loading-page';
 import { NotFoundPage } from './not-found-page';
+import { PageErrorBoundary } from './route-error';
+
+/** A route whose screen is a chunk of its own, with the function that loads that chunk. */
+type PageRoute = RouteObject & { preload?: () => Promise<unknown>; children?: PageRoute[] };
+
+/**
+ * A screen loaded with its route (issue 13): each page is a chunk of its own, so a guest's first visit downloads
+ * neither the Authenticator, the charts, the live view nor the admin screens. Navigation runs in a transition,
+ * so the current page stays on screen while the next one's chunk loads.
+ */
+const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) => {
+  const Page = lazy(async () => ({ default: pick(await load()) }));
+  return { element: <Page />, preload: load };
+};
+
+/** A screen that calls Amplify itself (the Authenticator, account security) also waits for Amplify to load. */
+const withAuth =
+  <M,>(load: () => Promise<M>) =>
+  async () =>
+    (await Promise.all([load(), amplifyAuth()]))[0];
+
+const preload = (load: () => Promise<unknown>) => void load().catch(() => undefined);
+
+// The same screens serve /dashboard and /admin.
+const devicePage = page(
+  () => {
+    // The panels the page shows as soon as the device is read: charts for everyone, live data for a signed-in viewer.
+    preload(() => import('../features/sensor-data/sensor-data-panel'));
+    if (holdsTokens()) preload(() => import('../features/sensor-data/live-panel'));
+    return import('../features/devices/device-page');
+  },
+  (m) => m.DevicePage,
+);
+const organizationPage = page(
+  () => import('../features/organizations/organization-page'),
+  (m) => m.OrganizationPage,
+);
+const campaignPage = page(
+  () => import('../features/campaigns/campaign-page'),
+  (m) => m.CampaignPage,
+);
 
 /**
  * Every screen of the app. Guests may browse /dashboard (spec §1: sign-in is not mandatory) and the login
  * page; the object pages need a session; /admin needs Employees or Administrators.
  */
-export const createRouter = () =>
-  createBrowserRouter([
-    { path: '/login', element: <LoginPage /> },
-    // The link in an invite e-mail: guests see the invite and sign in from it (features/invites).
-    { path: '/invites/:id', element: <InvitePage /> },
-    { path: '/', element: <Navigate to="/dashboard" replace /> },
-    {
-      element: <AppLayout />,
-      children: [
-        { path: '/dashboard', element: <DashboardPage /> },
-        // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
-        { path: '/dashboard/devices/:id', element: <DevicePage /> },
-        {
-          element: <RequireSession />,
-          children: [
-            { path: '/dashboard/organizations/:id', element: <OrganizationPage /> },
-            { path: '/dashboard/campaigns/:id', element: <CampaignPage /> },
-            { path: '/dashboard/people/:id', element: <ProfilePage /> },
-            { path: '/dashboard/api', element: <ApiPage /> },
-          ],
-        },
-        {
-          path: '/admin',
-          element: <RequireStaff />,
-          children: [
-            { index: true, element: <AdminHomePage /> },
-            { path: 'parameters', element: <ParametersPage /> },
-            { path: 'relations', element: <RelationsPage /> },
-            // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
-            // screens, where staff pass every rule.
-            { path: 'devices', element: <AdminDevicesPage /> },
-            { path: 'organizations', element: <AdminOrganizationsPage /> },
-            { path: 'campaigns', element: <AdminCampaignsPage /> },
-            { path: 'devices/:id', element: <DevicePage /> },
-            { path: 'organizations/:id', element: <OrganizationPage /> },
-            { path: 'campaigns/:id', element: <CampaignPage /> },
-            { path: 'people', element: <PeoplePage /> },
-            { path: 'people/:id', element: <PersonAdminPage /> },
-          ],
-        },
-        { path: '*', element: <NotFoundPage /> },
-      ],
-    },
-  ]);
+export const routes: PageRoute[] = [
+  {
+    path: '/login',
+    ...page(
+      withAuth(() => import('../features/auth/login-page')),
+      (m) => m.LoginPage,
+    ),
+  },
+  // The link in an invite e-mail: guests see the invite and sign in from it (features/invites).
+  {
+    path: '/invites/:id',
+    ...page(
+      () => import('../features/invites/invite-page'),
+      (m) => m.InvitePage,
+    ),
+  },
+  { path: '/', element: <Navigate to="/dashboard" replace /> },
+  {
+    element: <AppLayout />,
+    children: [
+      {
+        path: '/dashboard',
+        ...page(
+          () => import('../features/dashboard/dashboard-page'),
+          (m) => m.DashboardPage,
+        ),
+      },
+      // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
+      { path: '/dashboard/devices/:id', ...devicePage },
+      {
+        element: <RequireSession />,
+        children: [
+          { path: '/dashboard/organizations/:id', ...organizationPage },
+          { path: '/dashboard/campaigns/:id', ...campaignPage },
+          {
+            path: '/dashboard/people/:id',
+            ...page(
+              withAuth(() => import('../features/people/profile-page')),
+              (m) => m.ProfilePage,
+            ),
+          },
+          {
+            path: '/dashboard/api',
+            ...page(
+              () => import('../features/sensor-data/api-page'),
+              (m) => m.ApiPage,
+            ),
+          },
+        ],
+      },
+      {
+        path: '/admin',
+        element: <RequireStaff />,
+        children: [
+          {
+            index: true,
+            ...page(
+              () => import('../features/admin/admin-home-page'),
+              (m) => m.AdminHomePage,
+            ),
+          },
+          {
+            path: 'parameters',
+            ...page(
+              () => import('../features/system/parameters-page'),
+              (m) => m.ParametersPage,
+            ),
+          },
+          {
+            path: 'relations',
+            ...page(
+              () => import('../features/relations/relations-page'),
+              (m) => m.RelationsPage,
+            ),
+          },
+          // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
+          // screens, where staff pass every rule.
+          {
+            path: 'devices',
+            ...page(
+              () => import('../features/devices/admin-devices-page'),
+              (m) => m.AdminDevicesPage,
+            ),
+          },
+          {
+            path: 'organizations',
+            ...page(
+              () => import('../features/organizations/admin-organizations-page'),
+              (m) => m.AdminOrganizationsPage,
+            ),
+          },
+          {
+            path: 'campaigns',
+            ...page(
+              () => import('../features/campaigns/admin-campaigns-page'),
+              (m) => m.AdminCampaignsPage,
+            ),
+          },
+          { path: 'devices/:id', ...devicePage },
+          { path: 'organizations/:id', ...organizationPage },
+          { path: 'campaigns/:id', ...campaignPage },
+          {
+            path: 'people',
+            ...page(
+              () => import('../features/people/people-page'),
+              (m) => m.PeoplePage,
+            ),
+          },
+          {
+            path: 'people/:id',
+            ...page(
+              () => import('../features/people/person-admin-page'),
+              (m) => m.PersonAdminPage,
+            ),
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+/**
+ * Starts loading the chunks of the page at `pathname` at once, so they arrive while the app boots (runtime
+ * configuration, session) rather than after; the page's lazy component then finds its module loaded.
+ */
+export const preloadRoute = (pathname: string): void => {
+  for (const { route } of matchRoutes(routes, pathname) ?? []) if (route.preload) preload(route.preload);
+};
+
+/**
+ * The screens under one boundary: it shows the loading page until the first page's chunk is there (later
+ * navigations keep the current page instead), and a page that cannot load or draw shows why.
+ */
+export const AppRoutes = () => {
+  const { pathname } = useLocation();
+  const screen = useRoutes(routes);
+  return (
+    <PageErrorBoundary pathname={pathname}>
+      <Suspense fallback={<LoadingPage />}>{screen}</Suspense>
+    </PageErrorBoundary>
+  );
+};

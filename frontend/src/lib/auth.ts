@@ -1,53 +1,69 @@
-import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, type SignInInput, type SignInOutput, signIn, signOut } from 'aws-amplify/auth';
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
-import { CookieStorage, Hub } from 'aws-amplify/utils';
+import type { SignInInput } from 'aws-amplify/auth';
 import type { RuntimeConfig } from '../../../shared/config/runtime-config';
-import { withRetry } from './auth-retry';
 import { runtimeConfig } from './runtime-config';
 import { clearSessionStart, readSessionStart } from './session-cookie';
-import { sessionVerdict, TOKEN_COOKIE_DAYS } from './session-rules';
+import { sessionVerdict } from './session-rules';
 import { type SessionUser, sessionUserFrom } from './session-user';
 
 /** Written on sign-out; other tabs see the `storage` event and end their session too (spec §2). */
 export const LOGOUT_STORAGE_KEY = 'ddp.logout-at';
 
+/** The start of the names of Amplify's token cookies (`CognitoIdentityServiceProvider.{clientId}.…`). */
+const TOKEN_COOKIE_PREFIX = 'CognitoIdentityServiceProvider.';
+
+type AmplifyAuth = typeof import('./amplify-auth');
+/** What an Amplify `auth` Hub listener receives, reduced to what the session reads. */
+export type AuthEvent = { payload: { event: string } };
+
+let resolveConfig: (config: RuntimeConfig) => void;
+const configured = new Promise<RuntimeConfig>((resolve) => {
+  resolveConfig = resolve;
+});
+let loading: Promise<AmplifyAuth> | undefined;
+const authListeners = new Set<(event: AuthEvent) => void>();
+
 /**
- * Configures Amplify Auth from the runtime configuration; `userPoolEndpoint` is only set locally. Tokens
- * live in cookies (spec §9: 1 year, path /, same-site and secure as the configuration says), so every tab
- * shares one session.
+ * Amplify Auth, loaded and configured on first need (issue 13: about 20 kB of the first page's JS). Pages that
+ * call Amplify themselves (the Authenticator, account security) wait for it in their route.
+ */
+export const amplifyAuth = (): Promise<AmplifyAuth> => {
+  loading ??= Promise.all([import('./amplify-auth'), configured]).then(([amplify, config]) => {
+    amplify.configure(config);
+    amplify.Hub.listen('auth', ({ payload }) => {
+      for (const listener of authListeners) listener({ payload });
+    });
+    return amplify;
+  });
+  return loading;
+};
+
+/** Whether this browser holds Amplify's token cookies (of any client: a false yes only loads more than needed). */
+export const holdsTokens = (): boolean =>
+  document.cookie.split(';').some((cookie) => cookie.trimStart().startsWith(TOKEN_COOKIE_PREFIX));
+
+/** Without tokens nothing can be read or refreshed: the caller is a guest, and Amplify need not load. */
+const mayHaveSession = (): boolean => loading !== undefined || holdsTokens();
+
+/**
+ * Takes the runtime configuration for Amplify Auth. A browser holding tokens loads Amplify at once, beside the
+ * page's own chunks; a guest's browser loads it only when a page needs it.
  */
 export const configureAuth = (config: RuntimeConfig): void => {
-  const { userPoolId, userPoolClientId, userPoolEndpoint, identityPoolId } = config.auth;
-  const userPool = {
-    userPoolId,
-    userPoolClientId,
-    ...(userPoolEndpoint ? { userPoolEndpoint } : {}),
-    loginWith: { email: true },
-    signUpVerificationMethod: 'code' as const,
-    mfa: { status: 'optional' as const, totpEnabled: true, smsEnabled: false },
+  resolveConfig(config);
+  if (holdsTokens()) void amplifyAuth();
+};
+
+/** Amplify's `auth` Hub events (sign-in, token refresh, sign-out), once Amplify has loaded; returns the unsubscribe. */
+export const onAuthEvent = (listener: (event: AuthEvent) => void): (() => void) => {
+  authListeners.add(listener);
+  return () => {
+    authListeners.delete(listener);
   };
-  // Cloud only: the identity pool's credentials sign the live view's IoT Core connection.
-  if (identityPoolId)
-    Amplify.configure({ Auth: { Cognito: { ...userPool, identityPoolId, allowGuestAccess: false } } });
-  else Amplify.configure({ Auth: { Cognito: userPool } });
-  cognitoUserPoolsTokenProvider.setKeyValueStorage(
-    new CookieStorage({
-      path: '/',
-      expires: TOKEN_COOKIE_DAYS,
-      sameSite: config.cookies.sameSite,
-      secure: config.cookies.secure,
-    }),
-  );
 };
 
 /** The auth flow of this environment: USER_PASSWORD_AUTH locally (cognito-local has no SRP), SRP in the cloud. */
 export const authFlowType = (): NonNullable<NonNullable<SignInInput['options']>['authFlowType']> =>
   runtimeConfig().auth.authFlowType;
-
-/** Sign-in with the configured flow, retried on network, throttling and 5xx failures (spec §8). */
-export const signInWithPassword = (username: string, password: string): Promise<SignInOutput> =>
-  withRetry(() => signIn({ username, password, options: { authFlowType: authFlowType() } }));
 
 export type SessionRead = { status: 'guest' } | { status: 'expired' } | { status: 'signed-in'; user: SessionUser };
 
@@ -58,6 +74,7 @@ export type SessionRead = { status: 'guest' } | { status: 'expired' } | { status
  * call, is the only sign that there was a session.
  */
 const fetchTokens = async () => {
+  const { fetchAuthSession, Hub } = await amplifyAuth();
   let refreshFailed = false;
   const stop = Hub.listen('auth', ({ payload }) => {
     if (payload.event === 'tokenRefresh_failure') refreshFailed = true;
@@ -76,6 +93,7 @@ const fetchTokens = async () => {
  * session (spec §2, §8, §9): the user is sent to sign in again with the reason, not left a silent guest.
  */
 export const readSession = async (now = Date.now()): Promise<SessionRead> => {
+  if (!mayHaveSession()) return { status: 'guest' };
   const { tokens, refreshFailed } = await fetchTokens();
   const verdict = sessionVerdict({
     hasTokens: Boolean(tokens?.accessToken),
@@ -90,7 +108,9 @@ export const readSession = async (now = Date.now()): Promise<SessionRead> => {
 
 /** The API token: the ACCESS token, whose `cognito:groups` the API authorizes on. */
 export const accessToken = async (): Promise<string | undefined> => {
+  if (!mayHaveSession()) return undefined;
   try {
+    const { fetchAuthSession } = await amplifyAuth();
     const { tokens } = await fetchAuthSession();
     if (!tokens) return undefined;
     // The session cookie ran out while the page stayed open: end the session instead of calling on.
@@ -105,6 +125,13 @@ export const accessToken = async (): Promise<string | undefined> => {
   }
 };
 
+/** Clears this browser's tokens (Amplify's local sign-out), telling no other tab. */
+export const forgetStoredTokens = async (): Promise<void> => {
+  if (!mayHaveSession()) return;
+  const { signOut } = await amplifyAuth();
+  await signOut();
+};
+
 /** Tells the other tabs that this browser signed out (they share the token cookies). */
 export const announceSignOut = (): void => {
   try {
@@ -117,6 +144,7 @@ export const announceSignOut = (): void => {
 /** Signs out here (and with `global`, revokes the refresh token everywhere) and tells the other tabs. */
 export const signOutHere = async (options?: { global?: boolean }): Promise<void> => {
   try {
+    const { signOut } = await amplifyAuth();
     await signOut(options?.global ? { global: true } : undefined);
   } finally {
     clearSessionStart();

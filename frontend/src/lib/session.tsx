@@ -1,7 +1,12 @@
-import { signOut as amplifySignOut } from 'aws-amplify/auth';
-import { Hub } from 'aws-amplify/utils';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { LOGOUT_STORAGE_KEY, onSessionExpired, readSession, signOutHere } from './auth';
+import {
+  forgetStoredTokens,
+  LOGOUT_STORAGE_KEY,
+  onAuthEvent,
+  onSessionExpired,
+  readSession,
+  signOutHere,
+} from './auth';
 import { clearIdentityCache } from './identity-cache';
 import type { SessionEnd } from './navigation';
 import { queryClient } from './query';
@@ -31,7 +36,7 @@ const SESSION_CHECK_MS = 60_000;
 const forgetTokens = async () => {
   clearSessionStart();
   clearIdentityCache(localStorage);
-  await amplifySignOut().catch(() => undefined);
+  await forgetStoredTokens().catch(() => undefined);
 };
 
 /**
@@ -85,7 +90,7 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
 
   useEffect(() => {
     void refresh();
-    const stopHub = Hub.listen('auth', ({ payload }) => {
+    const stopHub = onAuthEvent(({ payload }) => {
       switch (payload.event) {
         case 'signedIn':
           // Every completed sign-in (password, MFA, new password, auto sign-in after sign-up) starts a session.

@@ -33,6 +33,7 @@ export const UI_MESSAGES = {
   notAllowed: 'Your account does not have access to the admin area.',
   notFound: 'There is no page at this address.',
   bootFailed: 'The app could not start.',
+  pageFailed: 'This page could not load.',
   parameterValueEmpty: 'Value cannot be empty: enter JSON, e.g. "text", 42, true or {"key": 1}.',
   parameterValueNotJson: (detail: string) => `Value is not valid JSON (text needs double quotes, e.g. "on"): ${detail}`,
   parameterDeleteConfirm: (id: string) => `Delete parameter "${id}"? This cannot be undone.`,

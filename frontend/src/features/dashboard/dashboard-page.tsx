@@ -1,25 +1,34 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { LoadingPage } from '../../app/loading-page';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useOptionalUser } from '../../lib/session';
 import type { SessionUser } from '../../lib/session-user';
 import { UI_MESSAGES } from '../../lib/ui-messages';
 import { SignInPrompt } from '../auth/sign-in-prompt';
-import { NewCampaignForm } from '../campaigns/campaign-forms';
-import { ClaimDeviceForm } from '../devices/claim-device-form';
 import { DeviceMapSection } from '../devices/device-map-section';
-import { RegisterDeviceForm } from '../devices/register-device-form';
 import { DashboardInvites } from '../invites/dashboard-invites';
-import { NewOrganizationForm } from '../organizations/organization-forms';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
 import type { PageLoader } from '../relations/relation-list';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { usePagedRelations } from '../relations/use-paged-relations';
 import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
+
+// The create forms load when opened: a guest's first page (issue 13) carries none of them.
+const ClaimDeviceForm = lazy(() =>
+  import('../devices/claim-device-form').then((m) => ({ default: m.ClaimDeviceForm })),
+);
+const NewOrganizationForm = lazy(() =>
+  import('../organizations/organization-forms').then((m) => ({ default: m.NewOrganizationForm })),
+);
+const NewCampaignForm = lazy(() => import('../campaigns/campaign-forms').then((m) => ({ default: m.NewCampaignForm })));
+const RegisterDeviceForm = lazy(() =>
+  import('../devices/register-device-form').then((m) => ({ default: m.RegisterDeviceForm })),
+);
 
 type Action = 'claim' | 'organization' | 'campaign' | 'register';
 
@@ -152,10 +161,12 @@ const DashboardActions = ({ user }: { user: SessionUser }) => {
           </button>
         ))}
       </div>
-      {open === 'claim' && <ClaimDeviceForm onCancel={close} />}
-      {open === 'organization' && <NewOrganizationForm onCancel={close} />}
-      {open === 'campaign' && <NewCampaignForm onCancel={close} />}
-      {open === 'register' && <RegisterDeviceForm />}
+      <Suspense fallback={<LoadingPage />}>
+        {open === 'claim' && <ClaimDeviceForm onCancel={close} />}
+        {open === 'organization' && <NewOrganizationForm onCancel={close} />}
+        {open === 'campaign' && <NewCampaignForm onCancel={close} />}
+        {open === 'register' && <RegisterDeviceForm />}
+      </Suspense>
     </div>
   );
 };

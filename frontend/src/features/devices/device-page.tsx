@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
+import { LoadingPage } from '../../app/loading-page';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
@@ -12,14 +13,18 @@ import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { ErrorAlert } from '../relations/relation-fields';
 import { ExportPanel } from '../sensor-data/export-panel';
-import { LivePanel } from '../sensor-data/live-panel';
-import { SensorDataPanel } from '../sensor-data/sensor-data-panel';
 import { CredentialsPanel } from './credentials-panel';
 import { useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, mayManage, PRODUCT_LINE_TEXT } from './device-rules';
+
+// uPlot and MQTT come with the panels that use them (issue 13); the router starts both downloads beside the page's.
+const SensorDataPanel = lazy(() =>
+  import('../sensor-data/sensor-data-panel').then((m) => ({ default: m.SensorDataPanel })),
+);
+const LivePanel = lazy(() => import('../sensor-data/live-panel').then((m) => ({ default: m.LivePanel })));
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
@@ -54,9 +59,15 @@ const DeviceScreen = ({ id }: { id: string }) => {
         <>
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
-          <SensorDataPanel device={device} />
+          <Suspense fallback={<LoadingPage />}>
+            <SensorDataPanel device={device} />
+          </Suspense>
           {/* Live needs a realtime identity, which only a signed-in user has. */}
-          {user && device.state !== 'retired' && <LivePanel deviceId={device.id} />}
+          {user && device.state !== 'retired' && (
+            <Suspense fallback={<LoadingPage />}>
+              <LivePanel deviceId={device.id} />
+            </Suspense>
+          )}
           <ExportPanel device={device} />
           {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
           {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}

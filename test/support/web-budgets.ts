@@ -1,0 +1,96 @@
+/**
+ * The web app's performance budgets, in one place: the build check (test/web/budgets.test.ts) holds the
+ * build to the JS figures, and the bench (test/bench/web.ts) prints its measurements beside all of them.
+ *
+ * JS is counted gzipped, as a phone receives it. Issue 13: a content site's first page on a mid-range phone
+ * should need about 170 kB; a signed-in dashboard may carry 220 kB. The other figures are Lighthouse's "good"
+ * thresholds for a phone (LCP 2.5 s, time to interactive 3.8 s).
+ */
+
+/** A page the budgets name, as the bench opens it. */
+export interface PageBudget {
+  /** How the page is printed. */
+  name: string;
+  path: string;
+  /** Opened by a guest, or by this demo account. */
+  as: 'guest' | 'user@example.com';
+  /**
+   * The source modules (keys of Vite's manifest, relative to `frontend/`) the page loads before it can draw its
+   * content: the entry, the route's module, and the panels it shows at once. Their chunks and every chunk
+   * those import statically are what it costs.
+   */
+  modules: readonly string[];
+  /** Gzipped JS of those chunks, in kB (1,000 bytes, as Vite reports them). */
+  jsKb: number;
+  /** Largest contentful paint, in ms. */
+  lcpMs: number;
+  /** Time to interactive (Lighthouse's definition, see test/bench/web.ts), in ms. */
+  ttiMs: number;
+}
+
+const ENTRY = 'index.html';
+/** Amplify Auth: loaded at boot when the browser holds tokens, and by the pages that sign in. */
+const AMPLIFY = 'src/lib/amplify-auth.ts';
+const PHONE = { lcpMs: 2_500, ttiMs: 3_800 } as const;
+
+export const PAGE_BUDGETS: readonly PageBudget[] = [
+  {
+    name: 'guest /dashboard',
+    path: '/dashboard',
+    as: 'guest',
+    modules: [ENTRY, 'src/features/dashboard/dashboard-page.tsx'],
+    jsKb: 170,
+    ...PHONE,
+  },
+  {
+    name: 'signed-in /dashboard',
+    path: '/dashboard',
+    as: 'user@example.com',
+    modules: [ENTRY, 'src/features/dashboard/dashboard-page.tsx', AMPLIFY],
+    jsKb: 220,
+    ...PHONE,
+  },
+  {
+    name: 'signed-in device page',
+    path: '/dashboard/devices/demo-device-1',
+    as: 'user@example.com',
+    modules: [
+      ENTRY,
+      'src/features/devices/device-page.tsx',
+      'src/features/sensor-data/sensor-data-panel.tsx',
+      'src/features/sensor-data/live-panel.tsx',
+      AMPLIFY,
+    ],
+    jsKb: 320,
+    ...PHONE,
+  },
+  {
+    // A shared link to a public device is as likely a first visit as the dashboard.
+    name: 'guest device page (public)',
+    path: '/dashboard/devices/demo-device-2',
+    as: 'guest',
+    modules: [ENTRY, 'src/features/devices/device-page.tsx', 'src/features/sensor-data/sensor-data-panel.tsx'],
+    jsKb: 220,
+    ...PHONE,
+  },
+  {
+    name: 'guest /login',
+    path: '/login',
+    as: 'guest',
+    modules: [ENTRY, 'src/features/auth/login-page.tsx', AMPLIFY],
+    jsKb: 320,
+    ...PHONE,
+  },
+];
+
+/** Weights loaded after a page has drawn, only where they are shown: counted beyond the entry's own chunks. */
+export interface DeferredBudget {
+  name: string;
+  modules: readonly string[];
+  jsKb: number;
+}
+
+export const DEFERRED_BUDGETS: readonly DeferredBudget[] = [
+  // MapLibre GL is most of it; its worker script (an asset of the chunk) is counted too.
+  { name: 'map (MapLibre GL and its worker)', modules: ['src/features/map/maplibre-map.ts'], jsKb: 480 },
+];
