@@ -3,8 +3,9 @@
  * build to the JS figures, and the bench (test/bench/web.ts) prints its measurements beside all of them.
  *
  * JS is counted gzipped, as a phone receives it. Issue 13: a content site's first page on a mid-range phone
- * should need about 170 kB; a signed-in dashboard may carry 220 kB. The other figures are Lighthouse's "good"
- * thresholds for a phone (LCP 2.5 s, time to interactive 3.8 s).
+ * should need about 170 kB; a signed-in dashboard may carry 220 kB. The device and login pages' figures are
+ * what they measured when the split landed, with a little room: they stop growth, they are not targets. LCP
+ * and time to interactive are Lighthouse's "good" thresholds for a phone (2.5 s, 3.8 s).
  */
 
 /** A page the budgets name, as the bench opens it. */
@@ -61,7 +62,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
       'src/features/sensor-data/live-panel.tsx',
       AMPLIFY,
     ],
-    jsKb: 320,
+    // MQTT.js's browser bundle (its Node polyfills included) is about 100 kB of this; a subscribe-only
+    // MQTT-over-WebSocket client would bring the page near 250 kB.
+    jsKb: 350,
     ...PHONE,
   },
   {
