@@ -1,29 +1,26 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { Relation } from '../../../../shared/contracts/relations';
+import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
-import { useApi } from '../../lib/api';
 import { useSignedInUser } from '../../lib/session';
 import {
   addableRoles,
   checkNewDevice,
   checkNewRelation,
-  DEVICE_HOLDER_TYPE,
   factsOnDevice,
   factsOnReferrer,
+  HOLDER_KINDS,
+  type HolderKind,
   mayOfferAddDevice,
-  memberTypes,
 } from './member-controls';
 import { AddForm, ErrorAlert, SelectField, TypeOptions } from './relation-fields';
 import { KIND_NAME, KIND_TITLE } from './relation-groups';
-import { type PageLoader, replaceRelation } from './relation-list';
 import { RelationRows } from './relation-rows';
+import { devicesList, holdersList, membersList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
 import { useMyRoles } from './use-my-roles';
-import { type PagedRelations, usePagedRelations } from './use-paged-relations';
-import { useRelationChanges } from './use-relation-changes';
+import { type RelationChanges, useRelationChanges } from './use-relation-changes';
 
 export interface MembersPanelProps {
   kind: GuardedKind;
@@ -37,96 +34,27 @@ export interface MembersPanelProps {
  * refusal is shown as it comes). Mount it with `key={objectId}`: its state belongs to one object.
  */
 export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
-  const relations = useApi('relations');
   const user = useSignedInUser();
   const staff = isStaff(user.groups);
   const mine = useMyRoles(kind, objectId, user.id, staff);
   const facts = useMemo(() => factsOnReferrer(user.id, staff, mine.roles), [user.id, staff, mine.roles]);
   const holderFacts = useMemo(() => factsOnDevice(user.id, staff, mine.roles), [user.id, staff, mine.roles]);
-
-  // A device's referrer relations are all memberships; an organization's or campaign's also hold devices,
-  // and listByReferrerId filters on one type only, so their members come through listByParameters.
-  const loadMembers = useCallback<PageLoader>(
-    (cursor) =>
-      kind === 'device'
-        ? relations.listByReferrerId({ params: { id: objectId, x: DEFAULT_PAGE_SIZE }, query: { cursor } })
-        : relations.listByParameters({
-            body: {
-              parameters: [{ typeName: 'referrer', id: objectId, typeArray: memberTypes(kind) }],
-              limit: DEFAULT_PAGE_SIZE,
-              cursor,
-            },
-          }),
-    [relations, kind, objectId],
-  );
-  // One type of relation on either side of the object, e.g. its devices or the campaigns holding it.
-  const byEnd = useCallback(
-    (list: 'listByReferrerId' | 'listByReferentId', type: RelationType | undefined): PageLoader | undefined =>
-      type &&
-      ((cursor) => relations[list]({ params: { id: objectId, x: DEFAULT_PAGE_SIZE }, query: { type, cursor } })),
-    [relations, objectId],
-  );
-  const loadDevices = useMemo(
-    () => byEnd('listByReferrerId', kind === 'device' ? undefined : DEVICE_HOLDER_TYPE[kind]),
-    [byEnd, kind],
-  );
-  const loadOrganizations = useMemo(
-    () => byEnd('listByReferentId', kind === 'device' ? DEVICE_HOLDER_TYPE.organization : undefined),
-    [byEnd, kind],
-  );
-  const loadCampaigns = useMemo(
-    () => byEnd('listByReferentId', kind === 'device' ? DEVICE_HOLDER_TYPE.campaign : undefined),
-    [byEnd, kind],
-  );
-
-  const members = usePagedRelations(loadMembers);
-  const devices = usePagedRelations(loadDevices);
-  const organizations = usePagedRelations(loadOrganizations);
-  const campaigns = usePagedRelations(loadCampaigns);
+  const members = useRelationList(membersList(kind, objectId));
 
   const roles = addableRoles(kind, objectId, facts);
   const [chosenRole, setChosenRole] = useState<RelationType>();
   const role = chosenRole && roles.includes(chosenRole) ? chosenRole : roles[0];
   const [memberId, setMemberId] = useState('');
-  const [deviceId, setDeviceId] = useState('');
   const changes = useRelationChanges();
-  const { busy } = changes;
-
-  // Changing one's own relation may change one's rights here, and so the controls.
-  const afterOwnChange = (relation: Relation) => {
-    if (relation.referentId === user.id) mine.reload();
-  };
-
-  const remove = (list: PagedRelations) => (relation: Relation) => {
-    const { type, referrerId, referentId } = relation;
-    changes.remove(relation, list, RELATIONS_MESSAGES.removeConfirm(type, referrerId, referentId), () =>
-      afterOwnChange(relation),
-    );
-  };
-
-  const changeRole = (relation: Relation, to: RelationType) =>
-    void changes.run(relation.id, async () => {
-      const saved = await relations.update({ params: { id: relation.id }, body: { type: to } });
-      members.update((shown) => replaceRelation(shown, relation.id, saved));
-      afterOwnChange(relation);
-    });
 
   const addMember = () => {
     if (!role) return;
-    changes.create('add-member', checkNewRelation(role, objectId, memberId, facts), members, () => setMemberId(''));
+    changes.create('add-member', checkNewRelation(role, objectId, memberId, facts), () => setMemberId(''));
   };
-
-  const addDevice = () => {
-    if (kind === 'device') return;
-    changes.create('add-device', checkNewDevice(kind, objectId, deviceId), devices, () => setDeviceId(''));
-  };
-
-  const error = changes.error ?? members.error ?? devices.error ?? organizations.error ?? campaigns.error ?? mine.error;
-  const rowProps = { busy, onChangeRole: changeRole };
 
   return (
     <div className="members" data-testid="members">
-      <ErrorAlert testId="members-error" error={error} />
+      <ErrorAlert testId="members-error" error={changes.error ?? members.error ?? mine.error} />
       {staff && (
         <p className="small">
           <Link to={`/admin/relations?referrer=${encodeURIComponent(objectId)}`} data-testid="members-admin-link">
@@ -136,7 +64,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
       )}
 
       <RelationRows
-        {...rowProps}
+        {...rowProps(changes)}
         testId="members-list"
         title="Members"
         endHeading="Member"
@@ -146,7 +74,6 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         empty={RELATIONS_MESSAGES.noMembers}
         facts={facts}
         showRole
-        onRemove={remove(members)}
       />
       {role && (
         <AddForm
@@ -156,7 +83,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
           placeholder="the person's user id (sub)"
           value={memberId}
           onChange={setMemberId}
-          busy={busy === 'add-member'}
+          busy={changes.busy === 'add-member'}
           submitText="Add member"
           onSubmit={addMember}
         >
@@ -171,60 +98,87 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         </AddForm>
       )}
 
-      {kind !== 'device' && (
-        <>
-          <RelationRows
-            {...rowProps}
-            testId="members-devices"
-            title="Devices"
-            endHeading="Device"
-            end="referent"
-            endKind="device"
-            list={devices}
-            loadMoreTestId="members-devices-load-more"
-            empty={RELATIONS_MESSAGES.noDevices}
-            facts={facts}
-            showRole={false}
-            onRemove={remove(devices)}
-          />
-          {mayOfferAddDevice(kind, objectId, facts) && (
-            <AddForm
-              label="Add a device"
-              testId="members-add-device"
-              idLabel="Device id"
-              value={deviceId}
-              onChange={setDeviceId}
-              busy={busy === 'add-device'}
-              submitText="Add device"
-              onSubmit={addDevice}
-            />
-          )}
-        </>
+      {kind === 'device' ? (
+        HOLDER_KINDS.map((holder) => (
+          <DeviceHolders key={holder} holder={holder} deviceId={objectId} facts={holderFacts} changes={changes} />
+        ))
+      ) : (
+        <HeldDevices kind={kind} objectId={objectId} facts={facts} changes={changes} />
       )}
-
-      {kind === 'device' &&
-        (
-          [
-            ['organization', organizations],
-            ['campaign', campaigns],
-          ] as const
-        ).map(([holder, list]) => (
-          <RelationRows
-            {...rowProps}
-            key={holder}
-            testId={`members-holders-${holder}`}
-            title={`In ${KIND_TITLE[holder].toLowerCase()}`}
-            endHeading={KIND_NAME[holder]}
-            end="referrer"
-            endKind={holder}
-            list={list}
-            loadMoreTestId={`members-holders-${holder}-load-more`}
-            empty={RELATIONS_MESSAGES.noHolders(holder)}
-            facts={holderFacts}
-            showRole={false}
-            onRemove={remove(list)}
-          />
-        ))}
     </div>
+  );
+};
+
+/** What every list of the panel does with a row: change its role, remove it (asking first). */
+const rowProps = (changes: RelationChanges) => ({
+  busy: changes.busy,
+  onChangeRole: changes.changeRole,
+  onRemove: (relation: Parameters<RelationChanges['remove']>[0]) =>
+    changes.remove(relation, RELATIONS_MESSAGES.removeConfirm(relation.type, relation.referrerId, relation.referentId)),
+});
+
+interface ListProps {
+  facts: ChangeFacts;
+  /** The panel's changes: one at a time, their failure shown at the top of the panel. */
+  changes: RelationChanges;
+}
+
+/** The devices an organization or campaign holds, and "add device" for its managers. */
+const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: HolderKind; objectId: string }) => {
+  const devices = useRelationList(devicesList(kind, objectId));
+  const [deviceId, setDeviceId] = useState('');
+  const addDevice = () => changes.create('add-device', checkNewDevice(kind, objectId, deviceId), () => setDeviceId(''));
+  return (
+    <>
+      <ErrorAlert testId="members-devices-error" error={devices.error} />
+      <RelationRows
+        {...rowProps(changes)}
+        testId="members-devices"
+        title="Devices"
+        endHeading="Device"
+        end="referent"
+        endKind="device"
+        list={devices}
+        loadMoreTestId="members-devices-load-more"
+        empty={RELATIONS_MESSAGES.noDevices}
+        facts={facts}
+        showRole={false}
+      />
+      {mayOfferAddDevice(kind, objectId, facts) && (
+        <AddForm
+          label="Add a device"
+          testId="members-add-device"
+          idLabel="Device id"
+          value={deviceId}
+          onChange={setDeviceId}
+          busy={changes.busy === 'add-device'}
+          submitText="Add device"
+          onSubmit={addDevice}
+        />
+      )}
+    </>
+  );
+};
+
+/** The organizations, or campaigns, holding a device. */
+const DeviceHolders = ({ holder, deviceId, facts, changes }: ListProps & { holder: HolderKind; deviceId: string }) => {
+  const holders = useRelationList(holdersList(holder, deviceId));
+  return (
+    <>
+      <ErrorAlert testId={`members-holders-${holder}-error`} error={holders.error} />
+      <RelationRows
+        {...rowProps(changes)}
+        testId={`members-holders-${holder}`}
+        title={`In ${KIND_TITLE[holder].toLowerCase()}`}
+        endHeading={KIND_NAME[holder]}
+        end="referrer"
+        endKind={holder}
+        list={holders}
+        loadMoreTestId={`members-holders-${holder}-load-more`}
+        empty={RELATIONS_MESSAGES.noHolders(holder)}
+        facts={facts}
+        showRole={false}
+      />
+    </>
   );
 };

@@ -33,31 +33,63 @@ type RelationsClient = Pick<
   'listPage' | 'listByReferrerId' | 'listByReferentId' | 'listByParameters'
 >;
 
+/** The route and request (its cursor aside) behind a filter: what the list is keyed by, and what it asks. */
+export type BrowseRequest =
+  | { route: 'listPage'; request: { params: { x: number }; query: { type?: RelationType } } }
+  | {
+      route: 'listByReferrerId' | 'listByReferentId';
+      request: { params: { id: string; x: number }; query: { type?: RelationType } };
+    }
+  | {
+      route: 'listByParameters';
+      request: {
+        body: {
+          parameters: { typeName: 'referrer'; id: string; otherId: string; typeArray: RelationType[] }[];
+          limit: number;
+        };
+      };
+    };
+
 /**
  * The query behind a filter, always on a key or index: both ids → the relations between them
  * (listByParameters with otherId); one id → by referrer or by referent; none → every relation.
  */
-export const browseLoader = (
-  relations: RelationsClient,
+export const browseRequest = (
   { type, referrerId, referentId }: BrowseFilter,
   pageSize = DEFAULT_PAGE_SIZE,
-): PageLoader => {
+): BrowseRequest => {
   if (referrerId && referentId) {
     const typeArray = type ? [type] : [...RELATION_TYPES];
-    return (cursor) =>
-      relations.listByParameters({
+    return {
+      route: 'listByParameters',
+      request: {
         body: {
           parameters: [{ typeName: 'referrer', id: referrerId, otherId: referentId, typeArray }],
           limit: pageSize,
-          cursor,
         },
-      });
+      },
+    };
   }
-  if (referrerId) {
-    return (cursor) => relations.listByReferrerId({ params: { id: referrerId, x: pageSize }, query: { type, cursor } });
+  if (referrerId)
+    return { route: 'listByReferrerId', request: { params: { id: referrerId, x: pageSize }, query: { type } } };
+  if (referentId)
+    return { route: 'listByReferentId', request: { params: { id: referentId, x: pageSize }, query: { type } } };
+  return { route: 'listPage', request: { params: { x: pageSize }, query: { type } } };
+};
+
+/** Fetches the pages of a filter's query (see browseRequest). */
+export const browseLoader = (
+  relations: RelationsClient,
+  filter: BrowseFilter,
+  pageSize = DEFAULT_PAGE_SIZE,
+): PageLoader => {
+  const browse = browseRequest(filter, pageSize);
+  switch (browse.route) {
+    case 'listByParameters':
+      return (cursor) => relations.listByParameters({ body: { ...browse.request.body, cursor } });
+    case 'listPage':
+      return (cursor) => relations.listPage({ ...browse.request, query: { ...browse.request.query, cursor } });
+    default:
+      return (cursor) => relations[browse.route]({ ...browse.request, query: { ...browse.request.query, cursor } });
   }
-  if (referentId) {
-    return (cursor) => relations.listByReferentId({ params: { id: referentId, x: pageSize }, query: { type, cursor } });
-  }
-  return (cursor) => relations.listPage({ params: { x: pageSize }, query: { type, cursor } });
 };

@@ -4,7 +4,7 @@ import type { GuardedKind, RelationType } from '../../../../shared/relations/rel
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
-import type { PagedRelations } from './use-paged-relations';
+import type { PagedRelations } from './relations-api';
 
 export interface RelationRowsProps {
   testId: string;

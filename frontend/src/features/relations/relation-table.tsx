@@ -4,7 +4,7 @@ import type { Relation } from '../../../../shared/contracts/relations';
 import { TableScroll } from '../../components/table-scroll';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { guardedKindOf, objectPath } from './relation-groups';
-import type { PagedRelations } from './use-paged-relations';
+import type { PagedRelations } from './relations-api';
 
 /** An end of a relation, linked to its object's page when that kind of object has one. */
 export const ObjectLink = ({ kind, id }: { kind: string | undefined; id: string }) => {

@@ -1,16 +1,16 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
-import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
+import { errorOf, routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { checkId, checkNewRelation, factsOnReferrer } from './member-controls';
-import { type BrowseFilter, browseLoader, filterFromSearch, searchFromFilter } from './relation-browse';
+import { type BrowseFilter, filterFromSearch, searchFromFilter } from './relation-browse';
 import { ErrorAlert, IdField, SelectField, SubmitButton, TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
+import { browseList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
-import { usePagedRelations } from './use-paged-relations';
 import { useRelationChanges } from './use-relation-changes';
 
 interface FilterFormProps {
@@ -59,35 +59,33 @@ const FilterForm = ({ initial, types, onApply, onInvalid }: FilterFormProps) => 
   );
 };
 
+const NO_TYPES: RelationType[] = [];
+const typesOf = (infos: { type: RelationType }[]) => infos.map((info) => info.type);
+
 /**
  * `/admin/relations` (staff): every relation, or those of one type, referrer or referent, paged; delete
  * any of them and create new ones. The filter lives in the address (`?type=&referrer=&referent=`), so
  * other pages can link to a filtered view.
  */
 export const RelationsPage = () => {
-  const relations = useApi('relations');
   const user = useSignedInUser();
   const [search, setSearch] = useSearchParams();
   const filter = useMemo(() => filterFromSearch(search), [search]);
-  const list = usePagedRelations(useMemo(() => browseLoader(relations, filter), [relations, filter]));
+  const list = useRelationList(browseList(filter));
   const changes = useRelationChanges();
   const { busy, setError } = changes;
+  const typeList = useQuery({
+    ...routeQuery('relations', 'listTypes', {}),
+    select: typesOf,
+    // The types are the contract's: read once.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchInterval: false,
+  });
+  const types = typeList.data ?? NO_TYPES;
 
-  const [types, setTypes] = useState<RelationType[]>([]);
   const [newType, setNewType] = useState<RelationType>();
   const [newReferrer, setNewReferrer] = useState('');
   const [newReferent, setNewReferent] = useState('');
-
-  useEffect(() => {
-    let active = true;
-    relations.listTypes({}).then(
-      (infos) => active && setTypes(infos.map((info) => info.type)),
-      (failure: unknown) => active && setError(errorMessage(failure)),
-    );
-    return () => {
-      active = false;
-    };
-  }, [relations, setError]);
 
   const apply = (next: BrowseFilter) => {
     setError(undefined);
@@ -101,7 +99,7 @@ export const RelationsPage = () => {
     event.preventDefault();
     if (!createType) return;
     const facts = factsOnReferrer(user.id, isStaff(user.groups), []);
-    changes.create('create', checkNewRelation(createType, newReferrer, newReferent, facts), list, () => {
+    changes.create('create', checkNewRelation(createType, newReferrer, newReferent, facts), () => {
       setNewReferrer('');
       setNewReferent('');
     });
@@ -111,7 +109,7 @@ export const RelationsPage = () => {
     <section className="page">
       <h1>Relations</h1>
 
-      <ErrorAlert testId="relations-error" error={changes.error ?? list.error} />
+      <ErrorAlert testId="relations-error" error={changes.error ?? list.error ?? errorOf(typeList)} />
 
       <FilterForm key={search.toString()} initial={filter} types={types} onApply={apply} onInvalid={setError} />
 
@@ -179,7 +177,7 @@ export const RelationsPage = () => {
                   testId={`relations-delete-${id}`}
                   action="Delete"
                   subject={id}
-                  onClick={() => changes.remove(relation, list, RELATIONS_MESSAGES.deleteConfirm(id))}
+                  onClick={() => changes.remove(relation, RELATIONS_MESSAGES.deleteConfirm(id))}
                   disabled={busy === id}
                 />
               </td>

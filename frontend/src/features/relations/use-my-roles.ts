@@ -1,49 +1,34 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common';
+import type { Relation } from '../../../../shared/contracts/relations';
 import { type GuardedKind, type RelationType, typesWithReferrer } from '../../../../shared/relations/relation-types';
-import { useApi } from '../../lib/api';
-import { errorMessage } from '../../lib/error-message';
+import { errorOf, routeQuery } from '../../lib/query';
+import { betweenRequest } from './relations-api';
 
 export interface MyRoles {
   /** The caller's relation types on the object; empty until known (so no control shows early). */
   roles: RelationType[];
   error?: string;
-  /** After a change to the caller's own relation: their rights on the object may have changed. */
-  reload: () => void;
 }
+
+const NO_ROLES: RelationType[] = [];
+const typesOf = (page: { items: Relation[] }) => page.items.map((relation) => relation.type);
 
 /**
  * The caller's roles on one object: the relations between it and the caller (a handful at most, so one
- * page). Staff pass every rule without roles, so their roles are not fetched. Roles are kept while a
- * reload runs, so controls do not flicker; mount anew (`key`) for another object.
+ * page). Staff pass every rule without roles, so their roles are not fetched. A change to the caller's own
+ * relation on the object invalidates this read (relationChangeKeys); the roles are kept while it runs, so
+ * controls do not flicker.
  */
 export const useMyRoles = (kind: GuardedKind, objectId: string, callerId: string, staff: boolean): MyRoles => {
-  const relations = useApi('relations');
-  const [roles, setRoles] = useState<RelationType[]>([]);
-  const [error, setError] = useState<string>();
-  const [version, setVersion] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `version` (reload()) is a reason to fetch again
-  useEffect(() => {
-    let active = true;
-    setError(undefined);
-    if (staff || !callerId || !objectId) return;
-    relations
-      .listByParameters({
-        body: {
-          parameters: [{ typeName: 'referrer', id: objectId, typeArray: typesWithReferrer(kind), otherId: callerId }],
-          limit: MAX_PAGE_SIZE,
-        },
-      })
-      .then(
-        (page) => active && setRoles(page.items.map((relation) => relation.type)),
-        (failure: unknown) => active && setError(errorMessage(failure)),
-      );
-    return () => {
-      active = false;
-    };
-  }, [relations, kind, objectId, callerId, staff, version]);
-
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { roles, error, reload };
+  const query = useQuery({
+    ...routeQuery(
+      'relations',
+      'listByParameters',
+      betweenRequest(objectId, callerId, typesWithReferrer(kind), MAX_PAGE_SIZE),
+    ),
+    select: typesOf,
+    enabled: !staff && callerId !== '' && objectId !== '',
+  });
+  return { roles: query.data ?? NO_ROLES, error: errorOf(query) };
 };
