@@ -1,10 +1,8 @@
-import { useCallback } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
 import { TableScroll } from '../../components/table-scroll';
-import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { useRoutePages } from '../../lib/query';
 import { ErrorAlert } from '../relations/relation-fields';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { When } from './person-parts';
@@ -17,12 +15,10 @@ const RESULT_TEXT: Record<AuthEvent['response'], string> = {
 
 /** A person's recent sign-in events, newest first, paged. */
 export const AuthEventsPanel = ({ userId, title = 'Recent sign-in events' }: { userId: string; title?: string }) => {
-  const users = useApi('users');
-  const load = useCallback<ListLoader<AuthEvent>>(
-    (cursor) => users.adminListUserAuthEvents({ params: { id: userId }, query: { limit: DEFAULT_PAGE_SIZE, cursor } }),
-    [users, userId],
-  );
-  const events = usePagedList(load);
+  const events = useRoutePages('users', 'adminListUserAuthEvents', {
+    params: { id: userId },
+    query: { limit: DEFAULT_PAGE_SIZE },
+  });
 
   return (
     <section className="panel" aria-labelledby="auth-events-heading" data-testid="auth-events">

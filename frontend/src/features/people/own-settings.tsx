@@ -1,25 +1,29 @@
 import { type FormEvent, useState } from 'react';
 import { type IdentityUser, users as usersContract } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { useChanges } from '../../lib/query';
 import { useSession } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { DoneNote } from './paged-parts';
+import { profileChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 
 const namesSchema = usersContract.routes.updateUser.body!;
 
 type Names = { givenName: string; familyName: string; displayName: string };
 
-/** The signed-in person's names, checked with the contract's schema, saved through PUT /user/{id}. */
-export const NameForm = ({ identity, onSaved }: { identity: IdentityUser; onSaved: (saved: IdentityUser) => void }) => {
+/**
+ * The signed-in person's names, checked with the contract's schema, saved through PUT /user/{id}; the
+ * identity and the record (it mirrors the display name) are read again.
+ */
+export const NameForm = ({ identity }: { identity: IdentityUser }) => {
   const users = useApi('users');
   const [names, setNames] = useState<Names>({
     givenName: identity.givenName ?? '',
     familyName: identity.familyName ?? '',
     displayName: identity.displayName ?? '',
   });
-  const { busy, error, setError, run } = useAction<'save'>();
+  const { busy, error, setError, run } = useChanges<'save'>();
   const [note, setNote] = useState<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -27,16 +31,19 @@ export const NameForm = ({ identity, onSaved }: { identity: IdentityUser; onSave
     setNote(undefined);
     const parsed = namesSchema.safeParse(names);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    void run('save', async () => {
-      const saved = await users.updateUser({ params: { id: identity.id }, body: names });
-      onSaved(saved);
-      setNames({
-        givenName: saved.givenName ?? '',
-        familyName: saved.familyName ?? '',
-        displayName: saved.displayName ?? '',
-      });
-      setNote(PEOPLE_MESSAGES.done.saved);
-    });
+    void run(
+      'save',
+      async () => {
+        const saved = await users.updateUser({ params: { id: identity.id }, body: names });
+        setNames({
+          givenName: saved.givenName ?? '',
+          familyName: saved.familyName ?? '',
+          displayName: saved.displayName ?? '',
+        });
+        setNote(PEOPLE_MESSAGES.done.saved);
+      },
+      profileChangeKeys(identity.id),
+    );
   };
 
   const field = (key: keyof Names, label: string, autoComplete: string) => (
@@ -75,7 +82,7 @@ export const DeleteMyAccount = ({ userId }: { userId: string }) => {
   const users = useApi('users');
   const { signOut } = useSession();
   const [asking, setAsking] = useState(false);
-  const { busy, error, run } = useAction<'delete'>();
+  const { busy, error, run } = useChanges<'delete'>();
 
   const confirm = () =>
     void run('delete', async () => {

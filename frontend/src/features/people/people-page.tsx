@@ -1,28 +1,66 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type QueryKey, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { TableScroll } from '../../components/table-scroll';
-import { useApi } from '../../lib/api';
+import { apiClient } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { useAction } from '../../lib/use-action';
-import { type ListLoader, usePagedList } from '../../lib/use-paged-list';
+import { type ListLoader, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { ErrorAlert } from '../relations/relation-fields';
 import { DoneNote } from './paged-parts';
+import { useGroupList } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import {
+  type PeopleQuery,
   type PeopleSearch,
   peopleQuery,
   personName,
-  replacePerson,
   STATUS_TEXT,
   searchFromParams,
   searchToParams,
 } from './people-rules';
 import { PersonActions, type PersonBusy } from './person-actions';
 import { EnabledText, GroupTags } from './person-parts';
-import { useGroupList } from './use-group-list';
 import './people.css';
+
+/** Who is in which group, by person. */
+const groupsByPerson = ({ groups }: { groups: Record<string, IdentityUser[]> }) => {
+  const map = new Map<string, string[]>();
+  for (const [group, members] of Object.entries(groups)) {
+    for (const member of members) map.set(member.id, [...(map.get(member.id) ?? []), group]);
+  }
+  return map;
+};
+
+/** The list a search stands for: its key (the route and request, the cursor aside) and how it reads a page. */
+const peopleList = (query: PeopleQuery): { key: QueryKey; load: ListLoader<IdentityUser> } => {
+  const users = apiClient('users');
+  switch (query.kind) {
+    case 'group': {
+      const request = { params: { group: query.group }, query: { limit: DEFAULT_PAGE_SIZE } };
+      return {
+        key: routeKey('users', 'listUsersInGroup', request),
+        load: (cursor) => users.listUsersInGroup({ ...request, query: { ...request.query, cursor } }),
+      };
+    }
+    case 'name': {
+      // The name filter answers in one go (no cursor).
+      const request = { params: { first: query.first, last: query.last } };
+      return {
+        key: routeKey('users', 'filterUsersByFirstLast', request),
+        load: () => users.filterUsersByFirstLast(request),
+      };
+    }
+    default: {
+      const request = { query: { limit: DEFAULT_PAGE_SIZE, search: query.search } };
+      return {
+        key: routeKey('users', 'listUsers', request),
+        load: (cursor) => users.listUsers({ query: { ...request.query, cursor } }),
+      };
+    }
+  }
+};
 
 /**
  * `/admin/people` (staff): everyone, by e-mail prefix, by first and last name, or by group; each person's
@@ -30,58 +68,22 @@ import './people.css';
  * link to it can be shared.
  */
 export const PeoplePage = () => {
-  const users = useApi('users');
   const [params, setParams] = useSearchParams();
   const search = useMemo(() => searchFromParams(params), [params]);
   const [form, setForm] = useState<PeopleSearch>(search);
-  const { busy, error, run } = useAction<PersonBusy>();
+  const { busy, error, run } = useChanges<PersonBusy>();
   // A person deleted on their page comes back here with a note saying so.
   const arrival = useLocation().state as { note?: string } | null;
   const [note, setNote] = useState<string | undefined>(arrival?.note);
-  const [groupsOf, setGroupsOf] = useState<Map<string, string[]>>();
-  const [groupsError, setGroupsError] = useState<string>();
   const groupList = useGroupList();
 
   useEffect(() => setForm(search), [search]);
 
-  const query = useMemo(() => peopleQuery(search), [search]);
-  const load = useCallback<ListLoader<IdentityUser>>(
-    async (cursor) => {
-      switch (query.kind) {
-        case 'group':
-          return users.listUsersInGroup({
-            params: { group: query.group },
-            query: { limit: DEFAULT_PAGE_SIZE, cursor },
-          });
-        case 'name':
-          // The name filter answers in one go (no cursor).
-          return users.filterUsersByFirstLast({ params: { first: query.first, last: query.last } });
-        default:
-          return users.listUsers({ query: { limit: DEFAULT_PAGE_SIZE, cursor, search: query.search } });
-      }
-    },
-    [users, query],
-  );
-  const people = usePagedList(load);
-
+  const list = peopleList(peopleQuery(search));
+  const people = usePagedQuery(list.key, list.load);
   // List reads carry no groups (one more call per person); one read of every group's members fills them in.
-  useEffect(() => {
-    let active = true;
-    users.usersByGroups({}).then(
-      ({ groups }) => {
-        if (!active) return;
-        const map = new Map<string, string[]>();
-        for (const [group, members] of Object.entries(groups)) {
-          for (const member of members) map.set(member.id, [...(map.get(member.id) ?? []), group]);
-        }
-        setGroupsOf(map);
-      },
-      () => active && setGroupsError('Groups could not be read; open a person to see theirs.'),
-    );
-    return () => {
-      active = false;
-    };
-  }, [users]);
+  const groupsOf = useQuery({ ...routeQuery('users', 'usersByGroups', {}), select: groupsByPerson });
+  const groupsError = groupsOf.error ? 'Groups could not be read; open a person to see theirs.' : undefined;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -101,7 +103,7 @@ export const PeoplePage = () => {
     onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
   });
 
-  const groupsFor = (person: IdentityUser) => person.groups ?? groupsOf?.get(person.id);
+  const groupsFor = (person: IdentityUser) => person.groups ?? groupsOf.data?.get(person.id);
 
   return (
     <section className="page">
@@ -187,12 +189,7 @@ export const PeoplePage = () => {
                     person={person}
                     busy={busy}
                     run={run}
-                    onDone={({ enabled, note: text }) => {
-                      if (enabled !== undefined) {
-                        people.update((shown) => replacePerson(shown, person.id, (p) => ({ ...p, enabled })));
-                      }
-                      setNote(`${personName(person)}: ${text}`);
-                    }}
+                    onDone={(text) => setNote(`${personName(person)}: ${text}`)}
                   />
                 </td>
               </tr>

@@ -1,5 +1,7 @@
+import type { QueryKey } from '@tanstack/react-query';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { identityChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { personName } from './people-rules';
 
@@ -8,16 +10,18 @@ export type PersonBusy = `${PersonActionName}:${string}`;
 
 interface PersonActionsProps {
   person: IdentityUser;
-  /** The screen's useAction: one change at a time, its failure shown by the screen. */
+  /** The screen's useChanges: one change at a time, its failure shown by the screen. */
   busy: string | undefined;
-  run: (what: PersonBusy, action: () => Promise<void>) => Promise<void>;
-  /** After a change: the person's new enabled state (disable, enable), and what to tell the user. */
-  onDone: (change: { enabled?: boolean; note: string }) => void;
+  run: (what: PersonBusy, action: () => Promise<unknown>, invalidates: readonly QueryKey[]) => Promise<void>;
+  /** After a change: what to tell the user. */
+  onDone: (note: string) => void;
 }
 
 /**
  * The staff controls for one person: disable or enable, reset or force-reset the password, sign out
- * everywhere. Each asks first; the API's refusal shows through the screen's `run`.
+ * everywhere. Each asks first; the API's refusal shows through the screen's `run`. All but signing out
+ * change what the identity shows (enabled, status): the person's identity and the people lists are read
+ * again.
  */
 export const PersonActions = ({ person, busy, run, onDone }: PersonActionsProps) => {
   const users = useApi('users');
@@ -25,17 +29,16 @@ export const PersonActions = ({ person, busy, run, onDone }: PersonActionsProps)
   const name = personName(person);
   const params = { params: { id } };
 
-  const act = (
-    what: PersonActionName,
-    confirmText: string | undefined,
-    call: () => Promise<unknown>,
-    done: () => void,
-  ) => {
+  const act = (what: PersonActionName, confirmText: string | undefined, call: () => Promise<unknown>, note: string) => {
     if (confirmText && !window.confirm(confirmText)) return;
-    void run(`${what}:${id}`, async () => {
-      await call();
-      done();
-    });
+    void run(
+      `${what}:${id}`,
+      async () => {
+        await call();
+        onDone(note);
+      },
+      what === 'signOut' ? [] : identityChangeKeys(id),
+    );
   };
 
   const button = (what: PersonActionName, label: string, onClick: () => void, danger = false) => (
@@ -62,24 +65,19 @@ export const PersonActions = ({ person, busy, run, onDone }: PersonActionsProps)
                 'disable',
                 PEOPLE_MESSAGES.disableConfirm(name),
                 () => users.disableUser(params),
-                () => onDone({ enabled: false, note: PEOPLE_MESSAGES.done.disable }),
+                PEOPLE_MESSAGES.done.disable,
               ),
             true,
           )
         : button('enable', 'Enable', () =>
-            act(
-              'enable',
-              undefined,
-              () => users.enableUser(params),
-              () => onDone({ enabled: true, note: PEOPLE_MESSAGES.done.enable }),
-            ),
+            act('enable', undefined, () => users.enableUser(params), PEOPLE_MESSAGES.done.enable),
           )}
       {button('reset', 'Reset password', () =>
         act(
           'reset',
           PEOPLE_MESSAGES.resetConfirm(name),
           () => users.adminResetUserPassword(params),
-          () => onDone({ note: PEOPLE_MESSAGES.done.reset }),
+          PEOPLE_MESSAGES.done.reset,
         ),
       )}
       {button('forceReset', 'Force new password', () =>
@@ -87,7 +85,7 @@ export const PersonActions = ({ person, busy, run, onDone }: PersonActionsProps)
           'forceReset',
           PEOPLE_MESSAGES.forceResetConfirm(name),
           () => users.forceResetPassword(params),
-          () => onDone({ note: PEOPLE_MESSAGES.done.forceReset }),
+          PEOPLE_MESSAGES.done.forceReset,
         ),
       )}
       {button('signOut', 'Sign out everywhere', () =>
@@ -95,7 +93,7 @@ export const PersonActions = ({ person, busy, run, onDone }: PersonActionsProps)
           'signOut',
           PEOPLE_MESSAGES.signOutConfirm(name),
           () => users.adminUserGlobalSignOut(params),
-          () => onDone({ note: PEOPLE_MESSAGES.done.signOut }),
+          PEOPLE_MESSAGES.done.signOut,
         ),
       )}
     </div>

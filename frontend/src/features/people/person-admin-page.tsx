@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
 import { ErrorAlert } from '../relations/relation-fields';
 import { AuthEventsPanel } from './auth-events-panel';
 import { DoneNote } from './paged-parts';
+import { usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { personName } from './people-rules';
 import { PersonActions, type PersonBusy } from './person-actions';
 import { DeletionPanel, EmailPanel, GroupsPanel, RecordPanel } from './person-admin-panels';
 import { PersonFacts } from './person-parts';
-import { usePerson } from './use-person';
 import './people.css';
 
 /**
@@ -27,7 +27,7 @@ const PersonAdmin = ({ id }: { id: string }) => {
   const { identity, record } = person;
   const user = useSignedInUser();
   const navigate = useNavigate();
-  const { busy, error, run } = useAction<PersonBusy>();
+  const { busy, error, run } = useChanges<PersonBusy>();
   const [note, setNote] = useState<string>();
 
   return (
@@ -50,28 +50,15 @@ const PersonAdmin = ({ id }: { id: string }) => {
                 <Link to={`/dashboard/people/${encodeURIComponent(id)}`}>Your own settings</Link>
               </p>
             )}
-            <PersonActions
-              person={identity}
-              busy={busy}
-              run={run}
-              onDone={({ enabled, note: text }) => {
-                if (enabled !== undefined) person.setIdentity({ ...identity, enabled });
-                setNote(text);
-              }}
-            />
+            <PersonActions person={identity} busy={busy} run={run} onDone={setNote} />
           </div>
-          <GroupsPanel identity={identity} onChange={(groups) => person.setIdentity({ ...identity, groups })} />
+          <GroupsPanel identity={identity} />
           <RecordPanel record={record} error={person.recordError} />
           <AuthEventsPanel userId={id} />
           <EmailPanel identity={identity} />
           <DeletionPanel
             identity={identity}
             record={record}
-            onRecord={(saved) => {
-              person.setRecord(saved);
-              // Queueing disables the account; cancelling leaves it as it is: read the identity again.
-              person.reload();
-            }}
             onDeleted={() =>
               navigate('/admin/people', { state: { note: PEOPLE_MESSAGES.deletedNow(personName(identity, record)) } })
             }

@@ -3,46 +3,43 @@ import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
 import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
+import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { DoneNote } from './paged-parts';
+import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices, personName } from './people-rules';
 import { GroupTags, When } from './person-parts';
 
 /** The person's groups, with remove and add for the groups the signed-in staff member may change. */
-export const GroupsPanel = ({
-  identity,
-  onChange,
-}: {
-  identity: IdentityUser;
-  onChange: (groups: string[]) => void;
-}) => {
+export const GroupsPanel = ({ identity }: { identity: IdentityUser }) => {
   const users = useApi('users');
   const actor = useSignedInUser();
   const groups = identity.groups ?? [];
   const { addable, removable } = groupChoices(actor.groups, groups);
   const [chosen, setChosen] = useState<GroupName>();
   const toAdd = chosen && addable.includes(chosen) ? chosen : addable[0];
-  const { busy, error, run } = useAction<`add:${string}` | `remove:${string}`>();
+  const { busy, error, run } = useChanges<`add:${string}` | `remove:${string}`>();
   const name = personName(identity);
 
   const add = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!toAdd) return;
-    void run(`add:${toAdd}`, async () => {
-      await users.addUserToGroup({ params: { id: identity.id, group: toAdd, actor: actor.id } });
-      onChange([...groups, toAdd]);
-    });
+    void run(
+      `add:${toAdd}`,
+      () => users.addUserToGroup({ params: { id: identity.id, group: toAdd, actor: actor.id } }),
+      groupChangeKeys(identity.id),
+    );
   };
 
   const remove = (group: GroupName) => {
     if (!window.confirm(PEOPLE_MESSAGES.removeGroupConfirm(group, name))) return;
-    void run(`remove:${group}`, async () => {
-      await users.removeUserFromGroup({ params: { id: identity.id, group, actor: actor.id } });
-      onChange(groups.filter((g) => g !== group));
-    });
+    void run(
+      `remove:${group}`,
+      () => users.removeUserFromGroup({ params: { id: identity.id, group, actor: actor.id } }),
+      groupChangeKeys(identity.id),
+    );
   };
 
   return (
@@ -164,18 +161,20 @@ export const RecordPanel = ({ record, error }: { record: UserRecord | undefined;
 interface DeletionPanelProps {
   identity: IdentityUser;
   record: UserRecord | undefined;
-  onRecord: (record: UserRecord) => void;
   onDeleted: () => void;
 }
 
-/** The deletion queue with its history; queue, unqueue and (Administrators) delete now. */
-export const DeletionPanel = ({ identity, record, onRecord, onDeleted }: DeletionPanelProps) => {
+/**
+ * The deletion queue with its history; queue, unqueue and (Administrators) delete now. Queueing disables the
+ * account (the identity and the people lists are read again with the record); cancelling leaves it as it is.
+ */
+export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProps) => {
   const users = useApi('users');
   const actor = useSignedInUser();
   const administrator = hasRole(actor.groups, 'Administrators');
   const deletion = deletionState(record);
   const name = personName(identity, record);
-  const { busy, error, setError, run } = useAction<'queue' | 'unqueue' | 'delete-now'>();
+  const { busy, error, setError, run } = useChanges<'queue' | 'unqueue' | 'delete-now'>();
   const [note, setNote] = useState<string>();
   const [typed, setTyped] = useState('');
   const params = { params: { id: identity.id } };
@@ -184,27 +183,35 @@ export const DeletionPanel = ({ identity, record, onRecord, onDeleted }: Deletio
     if (!window.confirm(PEOPLE_MESSAGES.queueConfirm(name))) return;
     setNote(undefined);
     void run('queue', async () => {
-      onRecord(await users.deleteUser(params));
+      await users.deleteUser(params);
       setNote(PEOPLE_MESSAGES.done.queued);
-    });
+    }, [...recordChangeKeys(identity.id), ...identityChangeKeys(identity.id)]);
   };
 
   const unqueue = () => {
     if (!window.confirm(PEOPLE_MESSAGES.unqueueConfirm(name))) return;
     setNote(undefined);
-    void run('unqueue', async () => {
-      onRecord(await users.updateUserRecord({ ...params, body: { deletion: 'unqueue' } }));
-      setNote(PEOPLE_MESSAGES.done.unqueued);
-    });
+    void run(
+      'unqueue',
+      async () => {
+        await users.updateUserRecord({ ...params, body: { deletion: 'unqueue' } });
+        setNote(PEOPLE_MESSAGES.done.unqueued);
+      },
+      recordChangeKeys(identity.id),
+    );
   };
 
   const deleteNow = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!confirmsDeleteNow(typed, identity)) return setError(PEOPLE_MESSAGES.deleteNowMismatch);
-    void run('delete-now', async () => {
-      await users.adminDeleteUser(params);
-      onDeleted();
-    });
+    void run(
+      'delete-now',
+      async () => {
+        await users.adminDeleteUser(params);
+        onDeleted();
+      },
+      personGoneKeys,
+    );
   };
 
   return (
@@ -293,7 +300,7 @@ export const EmailPanel = ({ identity }: { identity: IdentityUser }) => {
   const users = useApi('users');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
-  const { busy, error, setError, run } = useAction<'send'>();
+  const { busy, error, setError, run } = useChanges<'send'>();
   const [note, setNote] = useState<string>();
   const to = identity.email;
   if (!to) return null;

@@ -1,16 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import { identityCache } from '../../lib/identity-cache';
 import { useSignedInUser } from '../../lib/session';
 import { AccountSecurity } from '../auth/account-security';
 import { InvitesPanel } from '../invites/invites-panel';
 import { ErrorAlert } from '../relations/relation-fields';
 import { AuthEventsPanel } from './auth-events-panel';
 import { DeleteMyAccount, NameForm } from './own-settings';
+import { profileChangeKeys, usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { deletionState, personName } from './people-rules';
 import { PersonFacts, When } from './person-parts';
-import { usePerson } from './use-person';
 import './people.css';
 
 /**
@@ -31,6 +31,12 @@ const Profile = ({ id }: { id: string }) => {
   const { identity, record } = person;
   const deletion = deletionState(record);
   const name = identity ? personName(identity, record) : undefined;
+  const queries = useQueryClient();
+  // The e-mail changes through the identity provider (AccountSecurity): the identity, and the record's copy
+  // of the address, are read again.
+  const emailChanged = () => {
+    for (const queryKey of profileChangeKeys(id)) void queries.invalidateQueries({ queryKey });
+  };
 
   return (
     <section className="page">
@@ -79,23 +85,10 @@ const Profile = ({ id }: { id: string }) => {
       {self && identity && (
         <>
           <div className="panel">
-            <NameForm
-              identity={identity}
-              onSaved={(saved) => {
-                person.setIdentity(saved);
-                // The record mirrors the display name: the cached copy is out of date.
-                identityCache().invalidate(id);
-              }}
-            />
+            <NameForm identity={identity} />
           </div>
           <div className="panel">
-            <AccountSecurity
-              onEmailChanged={() => {
-                // The identity (and the record's copy of the e-mail) changed under the page.
-                identityCache().invalidate(id);
-                person.reload();
-              }}
-            />
+            <AccountSecurity onEmailChanged={emailChanged} />
           </div>
           <AuthEventsPanel userId={id} title="Your recent sign-ins" />
           <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
