@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { ReceivedInvites, useInvites } from './invites-panel';
+import { useInvites } from './invites-api';
+import { ReceivedInvites } from './invites-panel';
 
 /**
  * The dashboard's people corner: a link to one's own profile (settings, invites sent) and the invites

@@ -1,12 +1,12 @@
-import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { useApi } from '../../lib/api';
 import { loginPath } from '../../lib/navigation';
+import { errorOf, useChanges } from '../../lib/query';
 import { useSession } from '../../lib/session';
-import { useAction } from '../../lib/use-action';
-import { useLoaded } from '../../lib/use-loaded';
 import { ErrorAlert } from '../relations/relation-fields';
 import { INVITE_STATUS_TEXT, inviteTypeText, mayAnswer } from './invite-rules';
+import { answeredInviteKeys, inviteQuery } from './invites-api';
 import { AnswerButtons } from './invites-panel';
 import '../people/people.css';
 
@@ -19,18 +19,20 @@ export const InvitePage = () => {
   const location = useLocation();
   const users = useApi('users');
   const { state } = useSession();
-  const { busy, error, run } = useAction<`${'accepted' | 'declined'}:${string}`>();
-  const {
-    value: invite,
-    error: loadError,
-    setValue: setInvite,
-  } = useLoaded(useCallback(() => users.getInvite({ params: { id } }), [users, id]));
+  const { busy, error, run } = useChanges<`${'accepted' | 'declined'}:${string}`>();
+  const query = useQuery(inviteQuery(id));
+  const invite = query.data;
+  const loadError = errorOf(query);
 
   const signedIn = state.status === 'signed-in' ? state.user : undefined;
-  const answer = (status: 'accepted' | 'declined') =>
-    void run(`${status}:${id}`, async () => {
-      setInvite(await users.updateInvite({ params: { id }, body: { status } }));
-    });
+  const answer = (status: 'accepted' | 'declined') => {
+    if (!invite || !signedIn) return;
+    void run(
+      `${status}:${id}`,
+      () => users.updateInvite({ params: { id }, body: { status } }),
+      answeredInviteKeys(invite, status, signedIn.id),
+    );
+  };
 
   return (
     <main className="login">

@@ -1,37 +1,24 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
 import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
-import { useAction } from '../../lib/use-action';
-import { type ListLoader, type PagedList, usePagedList } from '../../lib/use-paged-list';
+import { type PagedList, useChanges } from '../../lib/query';
+import { useSignedInUser } from '../../lib/session';
 import { DoneNote } from '../people/paged-parts';
 import { When } from '../people/person-parts';
 import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
-import {
-  checkContactInvite,
-  INVITE_STATUS_TEXT,
-  type InviteForm,
-  inviteTypeText,
-  replaceInvite,
-  withoutInvite,
-} from './invite-rules';
+import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
+import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 
 const EMPTY_FORM: InviteForm = { email: '', name: '', message: '' };
 
 /** "Invite someone": a contact invite from the signed-in person, e-mailed to the invited person. */
-export const InviteSomeone = ({
-  inviter,
-  onSent,
-}: {
-  inviter: { id: string; name: string };
-  onSent: (i: Invite) => void;
-}) => {
+export const InviteSomeone = ({ inviter }: { inviter: { id: string; name: string } }) => {
   const users = useApi('users');
   const [form, setForm] = useState<InviteForm>(EMPTY_FORM);
-  const { busy, error, setError, run } = useAction<'invite'>();
+  const { busy, error, setError, run } = useChanges<'invite'>();
   const [sent, setSent] = useState<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -39,12 +26,15 @@ export const InviteSomeone = ({
     setSent(undefined);
     const checked = checkContactInvite(form, inviter);
     if (!checked.ok) return setError(checked.error);
-    void run('invite', async () => {
-      const invite = await users.inviteUser({ body: checked.body });
-      setForm(EMPTY_FORM);
-      setSent(`Invite sent to ${invite.invited.email}.`);
-      onSent(invite);
-    });
+    void run(
+      'invite',
+      async () => {
+        const invite = await users.inviteUser({ body: checked.body });
+        setForm(EMPTY_FORM);
+        setSent(`Invite sent to ${invite.invited.email}.`);
+      },
+      newInviteKeys(checked.body),
+    );
   };
 
   const field = (key: keyof InviteForm) => ({
@@ -154,13 +144,15 @@ const InviteTable = ({
 /** The invites the person sent, newest first, with withdraw for those still waiting. */
 export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
   const users = useApi('users');
-  const { busy, error, run } = useAction<InviteBusy>();
+  const caller = useSignedInUser().id;
+  const { busy, error, run } = useChanges<InviteBusy>();
   const withdraw = (invite: Invite) => {
     if (!window.confirm(`Withdraw the invite to ${invite.invited.email}?`)) return;
-    void run(`withdraw:${invite.id}`, async () => {
-      await users.deleteInvite({ params: { id: invite.id } });
-      list.update((shown) => withoutInvite(shown, invite.id));
-    });
+    void run(
+      `withdraw:${invite.id}`,
+      () => users.deleteInvite({ params: { id: invite.id } }),
+      withdrawnInviteKeys(invite, caller),
+    );
   };
   return (
     <section aria-labelledby="invites-sent-heading">
@@ -226,12 +218,14 @@ export const AnswerButtons = ({
 /** The invites sent to the signed-in person's e-mail, with accept and decline. */
 export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: PagedList<Invite>; title?: string }) => {
   const users = useApi('users');
-  const { busy, error, run } = useAction<InviteBusy>();
+  const caller = useSignedInUser().id;
+  const { busy, error, run } = useChanges<InviteBusy>();
   const answer = (invite: Invite) => (status: 'accepted' | 'declined') =>
-    void run(`${status}:${invite.id}`, async () => {
-      const saved = await users.updateInvite({ params: { id: invite.id }, body: { status } });
-      list.update((shown) => replaceInvite(shown, saved));
-    });
+    void run(
+      `${status}:${invite.id}`,
+      () => users.updateInvite({ params: { id: invite.id }, body: { status } }),
+      answeredInviteKeys(invite, status, caller),
+    );
   return (
     <section aria-labelledby="invites-received-heading">
       <h3 id="invites-received-heading">{title}</h3>
@@ -248,21 +242,6 @@ export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: Pag
   );
 };
 
-/** The signed-in person's invites as they are sent or received: a memoized loader per filter. */
-export const useInvites = (filters: { inviterId?: string; invitedEmail?: string; status?: Invite['status'] }) => {
-  const users = useApi('users');
-  const { inviterId, invitedEmail, status } = filters;
-  const load = useCallback<ListLoader<Invite>>(
-    (cursor) =>
-      users.listInvites({
-        query: { limit: DEFAULT_PAGE_SIZE, cursor },
-        body: { filters: { inviterId, invitedEmail, status } },
-      }),
-    [users, inviterId, invitedEmail, status],
-  );
-  return usePagedList(inviterId || invitedEmail ? load : undefined);
-};
-
 /** On the person's own profile: invite someone, the invites they sent, and those sent to them. */
 export const InvitesPanel = ({ me }: { me: { id: string; name: string; email?: string } }) => {
   const sent = useInvites({ inviterId: me.id });
@@ -270,7 +249,7 @@ export const InvitesPanel = ({ me }: { me: { id: string; name: string; email?: s
   return (
     <section className="panel section-grid" id="invites" aria-labelledby="invites-heading" data-testid="invites">
       <h2 id="invites-heading">Invites</h2>
-      <InviteSomeone inviter={me} onSent={(invite) => sent.update((shown) => [invite, ...shown])} />
+      <InviteSomeone inviter={me} />
       <SentInvites list={sent} />
       {me.email && <ReceivedInvites list={received} />}
     </section>
