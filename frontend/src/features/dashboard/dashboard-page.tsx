@@ -1,10 +1,10 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { LoadingPage } from '../../app/loading-page';
-import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
+import { useRoutePages } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import type { SessionUser } from '../../lib/session-user';
 import { UI_MESSAGES } from '../../lib/ui-messages';
@@ -13,9 +13,7 @@ import { DeviceMapSection } from '../devices/device-map-section';
 import { DashboardInvites } from '../invites/dashboard-invites';
 import { ErrorAlert } from '../relations/relation-fields';
 import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
-import type { PageLoader } from '../relations/relation-list';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
-import { usePagedRelations } from '../relations/use-paged-relations';
 import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
 
 // The create forms load when opened: a guest's first page (issue 13) carries none of them.
@@ -59,12 +57,12 @@ export const DashboardPage = () => {
 };
 
 const MyDashboard = ({ user }: { user: SessionUser }) => {
-  const relations = useApi('relations');
-  const load = useCallback<PageLoader>(
-    (cursor) => relations.listByReferentId({ params: { id: user.id, x: DEFAULT_PAGE_SIZE }, query: { cursor } }),
-    [relations, user.id],
+  const mine = useRoutePages(
+    'relations',
+    'listByReferentId',
+    { params: { id: user.id, x: DEFAULT_PAGE_SIZE }, query: {} },
+    { enabled: !!user.id },
   );
-  const mine = usePagedRelations(user.id ? load : undefined);
   const groups = groupByReferrerKind(mine.items);
 
   return (

@@ -1,5 +1,5 @@
 import type { Invite } from '../../../../shared/contracts/users';
-import { checkContactInvite, inviteTypeText, mayAnswer, replaceInvite, withoutInvite } from './invite-rules';
+import { checkContactInvite, inviteTypeText, mayAnswer } from './invite-rules';
 
 const inviter = { id: 'user-1', name: 'Uma User' };
 
@@ -60,12 +60,5 @@ describe('invite rules', () => {
     expect(inviteTypeText(invite())).toBe('to connect as contacts');
     expect(inviteTypeText(invite({ type: 'organization-user', objectId: 'org-1' }))).toBe('to join organization org-1');
     expect(inviteTypeText(invite({ type: 'campaign-participant', objectId: 'c-1' }))).toBe('to join campaign c-1');
-  });
-
-  it('replaces and drops invites in a list', () => {
-    const a = invite({ id: 'a' });
-    const b = invite({ id: 'b' });
-    expect(replaceInvite([a, b], { ...b, status: 'accepted' }).map((i) => i.status)).toEqual(['pending', 'accepted']);
-    expect(withoutInvite([a, b], 'a')).toEqual([b]);
   });
 });

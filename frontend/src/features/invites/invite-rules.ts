@@ -52,10 +52,3 @@ export const inviteTypeText = (invite: Pick<Invite, 'type' | 'objectId'>): strin
 /** May the signed-in person answer this invite here: it is pending and was sent to their e-mail. */
 export const mayAnswer = (invite: Pick<Invite, 'status' | 'invited'>, email: string | undefined): boolean =>
   invite.status === 'pending' && !!email && invite.invited.email.toLowerCase() === email.toLowerCase();
-
-/** Replaces an invite after a change, or drops it (withdrawn). */
-export const replaceInvite = (shown: readonly Invite[], saved: Invite): Invite[] =>
-  shown.map((invite) => (invite.id === saved.id ? saved : invite));
-
-export const withoutInvite = (shown: readonly Invite[], id: string): Invite[] =>
-  shown.filter((invite) => invite.id !== id);

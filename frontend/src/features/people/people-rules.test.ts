@@ -6,7 +6,6 @@ import {
   groupsOffered,
   peopleQuery,
   personName,
-  replacePerson,
   searchFromParams,
   searchToParams,
 } from './people-rules';
@@ -95,19 +94,6 @@ describe('peopleQuery', () => {
     const params = new URLSearchParams(searchToParams({ first: ' Ada ', last: '', group: undefined }));
     expect(params.toString()).toBe('first=Ada');
     expect(searchFromParams(params)).toEqual({ email: undefined, first: 'Ada', last: undefined, group: undefined });
-  });
-});
-
-describe('lists of people', () => {
-  it('replaces one person in place and appends pages without repeats', () => {
-    const shown = [
-      { id: 'a', enabled: true },
-      { id: 'b', enabled: true },
-    ];
-    expect(replacePerson(shown, 'b', (p) => ({ ...p, enabled: false }))).toEqual([
-      { id: 'a', enabled: true },
-      { id: 'b', enabled: false },
-    ]);
   });
 });
 

@@ -123,10 +123,6 @@ export const STATUS_TEXT: Record<IdentityUser['status'], string> = {
   EXTERNAL_PROVIDER: 'External provider',
 };
 
-/** Replaces a person in a list after a change (disable, enable, groups), keeping the list's order. */
-export const replacePerson = <P extends { id: string }>(shown: readonly P[], id: string, change: (p: P) => P): P[] =>
-  shown.map((person) => (person.id === id ? change(person) : person));
-
 /** The typed confirmation of "delete now": the person's e-mail (or id when they have none), exactly. */
 export const deleteNowPhrase = (person: { id: string; email?: string }): string => person.email ?? person.id;
 
