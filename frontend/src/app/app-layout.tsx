@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isStaff } from '../../../shared/auth/groups';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
@@ -7,16 +8,60 @@ import { LoadingPage } from './loading-page';
 
 const SECTION_LABEL = { admin: 'Admin', dashboard: 'Dashboard' } as const;
 
+const MENU_ID = 'header-menu';
+
+/** The staff area's own pages, shown as a second row inside /admin so the header stays one row. */
+const ADMIN_PAGES = [
+  ['/admin', 'Overview'],
+  ['/admin/devices', 'Devices'],
+  ['/admin/organizations', 'Organizations'],
+  ['/admin/campaigns', 'Campaigns'],
+  ['/admin/people', 'People'],
+  ['/admin/parameters', 'Parameters'],
+  ['/admin/relations', 'Relations'],
+] as const;
+
 /**
  * The shell of every page but the login page: header with the current section (spec §2), navigation, and
  * the user with sign-out, or a sign-in link for a guest. A session that ended on its own (expired, or
  * signed out in another tab) sends the user to the login page that brings them back here, with the reason.
+ * Below 1024 px the navigation and account fold into a menu behind one button (app.css decides the width).
  */
 export const AppLayout = () => {
   const { state, signOut } = useSession();
   const location = useLocation();
   const { pathname } = location;
   const section = sectionOf(pathname);
+  // The menu is open on the page it was opened on: any navigation, the back button included, closes it.
+  const [openOn, setOpenOn] = useState<string>();
+  const open = openOn === pathname;
+  const toggle = useRef<HTMLButtonElement>(null);
+  const header = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(undefined);
+      toggle.current?.focus();
+    };
+    // A tap anywhere outside the header puts the menu away, as people expect of a drop-down.
+    const onPointer = (event: PointerEvent) => {
+      if (!header.current?.contains(event.target as Node)) setOpenOn(undefined);
+    };
+    // A link to the page already shown changes no path, so a followed link closes the menu itself.
+    const onClick = (event: MouseEvent) => {
+      if ((event.target as Element).closest(`#${MENU_ID} a`)) setOpenOn(undefined);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('click', onClick);
+    };
+  }, [open]);
 
   if (state.status === 'loading') return <LoadingPage />;
   if (state.status === 'guest' && (state.ended === 'session-expired' || state.ended === 'signed-out-elsewhere')) {
@@ -27,55 +72,74 @@ export const AppLayout = () => {
 
   return (
     <div className="shell">
-      <header className="header">
-        <div className="brand">
-          <span className="brand-name">Device Data Platform</span>
-          <span className={`section section-${section}`} data-testid="header-section">
-            {SECTION_LABEL[section]}
-          </span>
+      <header className="header" ref={header}>
+        <div className="header-bar">
+          <div className="brand">
+            <span className="brand-name">Device Data Platform</span>
+            <span className={`section section-${section}`} data-testid="header-section">
+              {SECTION_LABEL[section]}
+            </span>
+          </div>
+          <button
+            type="button"
+            ref={toggle}
+            className="menu-toggle"
+            aria-expanded={open}
+            aria-controls={MENU_ID}
+            data-testid="menu-toggle"
+            onClick={() => setOpenOn(open ? undefined : pathname)}
+          >
+            <svg className="menu-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+              <path d={open ? 'M4 4l12 12M16 4L4 16' : 'M3 5h14M3 10h14M3 15h14'} />
+            </svg>
+            Menu
+          </button>
         </div>
-        <nav className="nav" aria-label="Main">
-          <NavLink to="/dashboard" end={!user}>
-            Dashboard
-          </NavLink>
-          {user && (
-            <NavLink to={`/dashboard/people/${encodeURIComponent(user.id)}`} data-testid="nav-account">
-              My account
+        <div id={MENU_ID} className="header-menu" data-open={open || undefined}>
+          <nav className="nav" aria-label="Main">
+            <NavLink to="/dashboard" end={!user}>
+              Dashboard
             </NavLink>
-          )}
-          {user && (
-            <NavLink to="/dashboard/api" data-testid="nav-api">
-              API
-            </NavLink>
-          )}
-          {staff && (
-            <NavLink to={adminEquivalent(pathname) ?? '/admin'} end>
-              Admin
-            </NavLink>
-          )}
-          {staff && section === 'admin' && <NavLink to="/admin/devices">Devices</NavLink>}
-          {staff && section === 'admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
-          {staff && section === 'admin' && <NavLink to="/admin/campaigns">Campaigns</NavLink>}
-          {staff && section === 'admin' && <NavLink to="/admin/parameters">Parameters</NavLink>}
-          {staff && section === 'admin' && <NavLink to="/admin/relations">Relations</NavLink>}
-        </nav>
-        <div className="account">
-          {user ? (
-            <>
-              <span className="user" data-testid="header-user" title={user.groups.join(', ')}>
-                {user.email ?? user.username}
-              </span>
-              <button type="button" data-testid="sign-out" onClick={() => void signOut()}>
-                Sign out
-              </button>
-            </>
-          ) : (
-            <Link to={loginPath(location)} className="button-link" data-testid="header-sign-in">
-              {UI_MESSAGES.signIn}
-            </Link>
-          )}
+            {user && (
+              <NavLink to={`/dashboard/people/${encodeURIComponent(user.id)}`} data-testid="nav-account">
+                My account
+              </NavLink>
+            )}
+            {user && (
+              <NavLink to="/dashboard/api" data-testid="nav-api">
+                API
+              </NavLink>
+            )}
+            {/* Active on every /admin page: the admin pages' own links are in the row under the header. */}
+            {staff && <NavLink to={adminEquivalent(pathname) ?? '/admin'}>Admin</NavLink>}
+          </nav>
+          <div className="account">
+            {user ? (
+              <>
+                <span className="user" data-testid="header-user" title={user.groups.join(', ')}>
+                  {user.email ?? user.username}
+                </span>
+                <button type="button" data-testid="sign-out" onClick={() => void signOut()}>
+                  Sign out
+                </button>
+              </>
+            ) : (
+              <Link to={loginPath(location)} className="button-link" data-testid="header-sign-in">
+                {UI_MESSAGES.signIn}
+              </Link>
+            )}
+          </div>
         </div>
       </header>
+      {staff && section === 'admin' && (
+        <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav">
+          {ADMIN_PAGES.map(([to, text]) => (
+            <NavLink key={to} to={to} end={to === '/admin'}>
+              {text}
+            </NavLink>
+          ))}
+        </nav>
+      )}
       <main className="main">
         <Outlet />
       </main>

@@ -10,6 +10,7 @@ import {
 } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
+import { onColorSchemeChange, readToken } from '../../lib/theme';
 import { type Bounds, graticule, type PointCollection } from './map-points';
 
 /*
@@ -23,11 +24,24 @@ setWorkerUrl(workerUrl);
 
 const SOURCE = 'devices';
 
+/** The map's colours from the theme's tokens (app/tokens.css): WebGL paints pixels CSS cannot restyle. */
+const mapColours = () => ({
+  background: readToken('--map-bg', '#e8eef5'),
+  fine: readToken('--map-grid-fine', '#cdd6e1'),
+  grid: readToken('--map-grid', '#b8c4d3'),
+  equator: readToken('--map-equator', '#8a9bb0'),
+  cluster: readToken('--map-cluster', '#3d4a5c'),
+  ring: readToken('--map-point-ring', '#ffffff'),
+});
+
+const graticuleColour = (colours: ReturnType<typeof mapColours>) =>
+  ['match', ['get', 'kind'], 'equator', colours.equator, colours.grid] as unknown as string;
+
 /**
  * An offline style: a background, a graticule and the devices, all from GeoJSON in the page. No tiles, no
  * sprites and no glyphs are downloaded (so there is no text layer: labels are the popups and the legend).
  */
-const offlineStyle = () => ({
+const offlineStyle = (colours: ReturnType<typeof mapColours>) => ({
   version: 8 as const,
   sources: {
     graticule: { type: 'geojson' as const, data: graticule(15) },
@@ -35,20 +49,20 @@ const offlineStyle = () => ({
     degrees: { type: 'geojson' as const, data: graticule(1) },
   },
   layers: [
-    { id: 'background', type: 'background' as const, paint: { 'background-color': '#e8eef5' } },
+    { id: 'background', type: 'background' as const, paint: { 'background-color': colours.background } },
     {
       id: 'degrees',
       type: 'line' as const,
       source: 'degrees',
       minzoom: 5,
-      paint: { 'line-color': '#cdd6e1', 'line-width': 0.5 },
+      paint: { 'line-color': colours.fine, 'line-width': 0.5 },
     },
     {
       id: 'graticule',
       type: 'line' as const,
       source: 'graticule',
       paint: {
-        'line-color': ['match', ['get', 'kind'], 'equator', '#8a9bb0', '#b8c4d3'] as unknown as string,
+        'line-color': graticuleColour(colours),
         'line-width': ['match', ['get', 'kind'], 'equator', 1.5, 0.75] as unknown as number,
       },
     },
@@ -72,9 +86,10 @@ export interface MapCallbacks {
 
 /** Creates the map in `container`; throws when MapLibre cannot start (no WebGL context). */
 export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks): MapHandle => {
+  const colours = mapColours();
   const map = new MapLibreMap({
     container,
-    style: offlineStyle(),
+    style: offlineStyle(colours),
     center: [0, 20],
     zoom: 0.5,
     attributionControl: false,
@@ -115,10 +130,10 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
       source: SOURCE,
       filter: ['has', 'point_count'],
       paint: {
-        'circle-color': '#3d4a5c',
+        'circle-color': colours.cluster,
         'circle-opacity': 0.85,
         'circle-radius': ['step', ['get', 'point_count'], 12, 10, 16, 50, 22],
-        'circle-stroke-color': '#ffffff',
+        'circle-stroke-color': colours.ring,
         'circle-stroke-width': 2,
       },
     });
@@ -130,7 +145,7 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
       paint: {
         'circle-color': ['get', 'colour'],
         'circle-radius': 8,
-        'circle-stroke-color': '#ffffff',
+        'circle-stroke-color': colours.ring,
         'circle-stroke-width': 2,
       },
     });
@@ -171,11 +186,27 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
   map.on('error', (event) => callbacks.onFailure(event.error));
   map.on('webglcontextlost', () => callbacks.onFailure(new Error('The map lost its WebGL context')));
 
+  // The OS switched between light and dark: repaint with the new scheme's tokens, keeping the view.
+  const stopFollowing = onColorSchemeChange(() => {
+    if (!map.isStyleLoaded()) return;
+    const now = mapColours();
+    map.setPaintProperty('background', 'background-color', now.background);
+    map.setPaintProperty('degrees', 'line-color', now.fine);
+    map.setPaintProperty('graticule', 'line-color', graticuleColour(now));
+    if (!ready) return;
+    map.setPaintProperty('clusters', 'circle-color', now.cluster);
+    map.setPaintProperty('clusters', 'circle-stroke-color', now.ring);
+    map.setPaintProperty('points', 'circle-stroke-color', now.ring);
+  });
+
   return {
     show: (points, bounds) => {
       pending = { points, bounds };
       apply();
     },
-    remove: () => map.remove(),
+    remove: () => {
+      stopFollowing();
+      map.remove();
+    },
   };
 };

@@ -2,6 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
+import { useTokens } from '../../lib/theme';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
@@ -10,8 +11,6 @@ export interface ChartHandle {
 }
 
 const HEIGHT = 200;
-const LINE = '#1d4ed8';
-const BAND = 'rgba(29, 78, 216, 0.16)';
 
 /**
  * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
@@ -26,11 +25,20 @@ export const SensorChart = forwardRef<ChartHandle, { series: Series; name: strin
     const plot = useRef<uPlot | null>(null);
     const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
     const columns = series.series[name]!;
+    // The colours come from the theme's tokens (app/tokens.css), read again when the scheme changes.
+    const tokens = useTokens();
 
     useEffect(() => {
       const element = container.current;
       if (!element) return;
       delete element.dataset.painted;
+      const lineColour = tokens.read('--chart-line', '#1d4ed8');
+      const bandColour = tokens.read('--chart-band', 'rgb(29 78 216 / 0.16)');
+      const axis = {
+        stroke: tokens.read('--chart-axis', '#3d4553'),
+        grid: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
+        ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
+      };
       const points = pointsOf(series, columns);
       const drawn = lineOf(points, columns.gapMs);
       line.current = { points, isolated: drawn.isolated };
@@ -40,22 +48,22 @@ export const SensorChart = forwardRef<ChartHandle, { series: Series; name: strin
         height: HEIGHT,
         // The range asked for, not the data's extent: a device that began reporting mid-range shows where.
         scales: { x: { time: true, range: (_u, _min, max) => [series.from / 1000, Math.max(series.to / 1000, max)] } },
-        axes: [{}, { label, size: 64, labelSize: 18 }],
+        axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
         legend: { show: true },
         // Hovering a break shows the nearest real value rather than "--".
         cursor: { hover: { skip: [null, undefined] } },
         series: [
           {},
-          { label: 'min', stroke: BAND, width: 0, points: { show: false } },
-          { label: 'max', stroke: BAND, width: 0, points: { show: false } },
+          { label: 'min', stroke: bandColour, width: 0, points: { show: false } },
+          { label: 'max', stroke: bandColour, width: 0, points: { show: false } },
           {
             label: 'mean',
-            stroke: LINE,
+            stroke: lineColour,
             width: 2,
-            points: { show: false, size: 7, fill: LINE, filter: () => line.current.isolated },
+            points: { show: false, size: 7, fill: lineColour, filter: () => line.current.isolated },
           },
         ],
-        bands: [{ series: [2, 1], fill: BAND }],
+        bands: [{ series: [2, 1], fill: bandColour }],
         hooks: {
           draw: [
             () => {
@@ -71,7 +79,7 @@ export const SensorChart = forwardRef<ChartHandle, { series: Series; name: strin
         made.destroy();
         plot.current = null;
       };
-    }, [series, columns, width]);
+    }, [series, columns, width, tokens]);
 
     useImperativeHandle(
       ref,
