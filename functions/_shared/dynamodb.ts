@@ -37,9 +37,52 @@ export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: stri
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;
 
+type Key = Record<string, unknown>;
+
+/** What BatchGetItem asks of one table: its keys and how to read them. */
+export interface BatchGetTable {
+  Keys: Key[];
+  ConsistentRead?: boolean;
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+/**
+ * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
+ * short back-off). Answers each table's items found; the order is DynamoDB's.
+ */
+export const batchGetKeys = async (
+  db: DynamoDBDocumentClient,
+  requestItems: Record<string, BatchGetTable>,
+): Promise<Map<string, Record<string, unknown>[]>> => {
+  const found = new Map<string, Record<string, unknown>[]>(Object.keys(requestItems).map((table) => [table, []]));
+  const all = Object.entries(requestItems).flatMap(([table, { Keys }]) => Keys.map((key) => [table, key] as const));
+  for (let start = 0; start < all.length; start += BATCH_GET_LIMIT) {
+    let pending: Record<string, BatchGetTable> = {};
+    for (const [table, key] of all.slice(start, start + BATCH_GET_LIMIT)) {
+      pending[table] ??= { ...requestItems[table]!, Keys: [] };
+      pending[table].Keys.push(key);
+    }
+    for (let round = 0; Object.keys(pending).length > 0; round += 1) {
+      if (round === MAX_ROUNDS)
+        throw new Error(`BatchGetItem on ${Object.keys(pending).join(', ')} left keys unprocessed`);
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+      const result = await db.send(new BatchGetCommand({ RequestItems: pending }));
+      for (const [table, items] of Object.entries(result.Responses ?? {})) found.get(table)?.push(...items);
+      // Each table's own read settings again, whatever the answer carries besides the keys.
+      pending = Object.fromEntries(
+        Object.entries(result.UnprocessedKeys ?? {})
+          .filter(([, left]) => (left.Keys ?? []).length > 0)
+          .map(([table, left]) => [table, { ...requestItems[table]!, Keys: left.Keys as Key[] }]),
+      );
+    }
+  }
+  return found;
+};
+
 /**
  * BatchGetItem of the items keyed `id` by any number of ids (each read once), retrying what DynamoDB leaves
- * unprocessed (with a short back-off). Missing ids are left out; the order is DynamoDB's.
+ * unprocessed. Missing ids are left out; the order is DynamoDB's.
  */
 export const batchGetAll = async <T = Record<string, unknown>>(
   db: DynamoDBDocumentClient,
@@ -48,20 +91,9 @@ export const batchGetAll = async <T = Record<string, unknown>>(
   consistentRead = true,
 ): Promise<T[]> => {
   const keys = [...new Set(ids)].map((id) => ({ id }));
-  const items: T[] = [];
-  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-    let pending: Record<string, unknown>[] = keys.slice(start, start + BATCH_GET_LIMIT);
-    for (let round = 0; pending.length > 0; round += 1) {
-      if (round === MAX_ROUNDS) throw new Error(`BatchGetItem on ${tableName} left keys unprocessed`);
-      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-      const result = await db.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }),
-      );
-      items.push(...((result.Responses?.[tableName] ?? []) as T[]));
-      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return items;
+  if (keys.length === 0) return [];
+  const found = await batchGetKeys(db, { [tableName]: { Keys: keys, ConsistentRead: consistentRead } });
+  return (found.get(tableName) ?? []) as T[];
 };
 
 const BATCH_WRITE_LIMIT = 25;

@@ -2,10 +2,10 @@ import { sensorData } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
-import { apiKeysHandlers } from './handlers/api-keys';
+import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
-import { readingsHandlers } from './handlers/readings';
+import { readingsHandlers, readingsReadAhead } from './handlers/readings';
 import { sensorDataCredentials } from './wiring/credentials';
 
 const env = readEnv(SENSOR_DATA_ENV);
@@ -13,5 +13,9 @@ const env = readEnv(SENSOR_DATA_ENV);
 export const handler = httpArea(
   sensorData,
   { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers },
-  { deps: () => createSensorDataDeps(env), credentials: sensorDataCredentials(env) },
+  {
+    deps: () => createSensorDataDeps(env),
+    credentials: sensorDataCredentials(env),
+    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead },
+  },
 );

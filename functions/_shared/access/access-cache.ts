@@ -49,6 +49,8 @@ export const createAccessCache = ({
       entries.set(key, entry);
       return entry.decision;
     },
+    /** Whether a decision is kept under the key, at any version (it may still be stale). */
+    holds: (key: string): boolean => (entries.get(key)?.expires ?? 0) > now(),
     set: (key: string, version: number, decision: AccessDecision): void => {
       entries.delete(key);
       entries.set(key, { version, expires: now() + ttlMs, decision });

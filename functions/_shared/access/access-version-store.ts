@@ -1,4 +1,5 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type KeyRead, type ReadAhead, readKey } from '../read-ahead';
 
 /** Longer than any token lives (access and id tokens: 60 minutes, infra/definitions/auth.ts). */
 export const RETIRED_SESSION_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -25,6 +26,16 @@ export interface UserSession extends AccessVersion {
 
 const numberOr0 = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
+/** A user's record as the session guard and the access cache read it; no record is a user never changed. */
+const sessionOf = (item: Record<string, unknown> | undefined): UserSession => ({
+  version: numberOr0(item?.version),
+  changedAt: numberOr0(item?.changedAt),
+  disabled: item?.disabled === true,
+  signedOutAt: numberOr0(item?.signedOutAt),
+  ...(Array.isArray(item?.groups) ? { groups: item.groups.map(String) } : {}),
+  groupsChangedAt: numberOr0(item?.groupsChangedAt),
+});
+
 /** The per-user records behind every Lambda's access cache and every request's session check. */
 export const createAccessVersionStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
   const set = (userId: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>) =>
@@ -37,20 +48,14 @@ export const createAccessVersionStore = ({ db, tableName }: { db: DynamoDBDocume
         ...(names ? { ExpressionAttributeNames: names } : {}),
       }),
     );
+  /** Consistent: a disable, sign-out, group change or relation change must count on the very next request. */
+  const keyRead = (userId: string): KeyRead => ({ table: tableName, key: { userId }, consistent: true });
 
   return {
-    get: async (userId: string): Promise<UserSession> => {
-      const item = (await db.send(new GetCommand({ TableName: tableName, Key: { userId }, ConsistentRead: true })))
-        .Item;
-      return {
-        version: numberOr0(item?.version),
-        changedAt: numberOr0(item?.changedAt),
-        disabled: item?.disabled === true,
-        signedOutAt: numberOr0(item?.signedOutAt),
-        ...(Array.isArray(item?.groups) ? { groups: item.groups.map(String) } : {}),
-        groupsChangedAt: numberOr0(item?.groupsChangedAt),
-      };
-    },
+    keyRead,
+
+    get: async (userId: string, ahead?: ReadAhead): Promise<UserSession> =>
+      sessionOf(await readKey(db, keyRead(userId), ahead)),
 
     /** An atomic ADD per user: concurrent changes never lose a bump. */
     bump: async (userIds: readonly string[], now: number): Promise<void> => {

@@ -3,6 +3,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf as caller } from '../../../test/support/callers';
 import { Forbidden, Unauthorized } from '../errors';
+import type { ReadAhead } from '../read-ahead';
 import type { RelationSide } from '../relations/relation-table';
 import { createAccess } from './access';
 import { createAccessCache } from './access-cache';
@@ -24,9 +25,16 @@ const memoryRelations = () => {
     lagIndex: (items: Relation[]) => {
       staleIndex = items;
     },
-    getMany: async (ids: readonly string[]) => {
-      calls.getMany += 1;
-      return [...new Set(ids)].flatMap((id) => rows.get(id) ?? []);
+    keyRead: (id: string) => ({ table: 'relations', key: { id }, consistent: true }),
+    /** Ids read ahead come from there, as the table's own getMany takes them. */
+    getMany: async (ids: readonly string[], ahead?: ReadAhead) => {
+      const read = (id: string) => ({ table: 'relations', key: { id }, consistent: true });
+      const left = ids.filter((id) => !ahead?.has(read(id)));
+      if (left.length) calls.getMany += 1;
+      return [
+        ...ids.flatMap((id) => (ahead?.has(read(id)) ? ((ahead.item(read(id)) as Relation | undefined) ?? []) : [])),
+        ...[...new Set(left)].flatMap((id) => rows.get(id) ?? []),
+      ];
     },
     queryAll: async (side: RelationSide, id: string, types: readonly RelationType[]) => {
       calls.queryAll += 1;
@@ -348,6 +356,59 @@ describe('caching', () => {
     const first = relationReads();
     await access.forCaller(ann).check('device', 'd1');
     expect(relationReads()).toBe(first);
+  });
+});
+
+describe('relations read ahead', () => {
+  /** What the HTTP chain hands over after reading the keys: the relations that exist among them. */
+  const readAheadOf = (keys: readonly { key: Record<string, unknown> }[], rows: Relation[]): ReadAhead => ({
+    has: (read) => keys.some((key) => key.key.id === read.key.id),
+    item: (read) => rows.find((row) => row.id === read.key.id),
+  });
+
+  it("names the caller's direct relation ids only while no decision is cached, and none for guests or staff", async () => {
+    const { relations, access } = setup();
+    relations.add('device-user', 'd1', 'ann');
+    expect(access.readAhead(ann, 'device', 'd1').map((read) => read.key.id)).toEqual(
+      ['device-user', 'device-administrator', 'device-owner'].map((type) =>
+        relationId(type as RelationType, 'd1', 'ann'),
+      ),
+    );
+    expect(access.readAhead(undefined, 'device', 'd1')).toEqual([]);
+    expect(access.readAhead(caller('sam', ['Employees']), 'device', 'd1')).toEqual([]);
+    await access.forCaller(ann).check('device', 'd1');
+    expect(access.readAhead(ann, 'device', 'd1')).toEqual([]);
+    expect(access.readAhead(ann, 'device', 'd2')).toHaveLength(3);
+  });
+
+  it('decides a miss from the relations read ahead, without reading them again, and caches the decision', async () => {
+    const { relations, access, relationReads } = setup();
+    relations.add('device-user', 'd1', 'ann');
+    const keys = access.readAhead(ann, 'device', 'd1');
+    const held = [
+      {
+        id: relationId('device-user', 'd1', 'ann'),
+        type: 'device-user' as const,
+        referrerId: 'd1',
+        referentId: 'ann',
+        created: 1,
+      },
+    ];
+    expect(await access.forCaller(ann).check('device', 'd1', {}, readAheadOf(keys, held))).toEqual({
+      allowed: true,
+      via: 'device-user',
+    });
+    expect(relationReads()).toBe(0);
+    expect(await access.forCaller(ann).check('device', 'd1')).toEqual({ allowed: true, via: 'device-user' });
+    expect(relationReads()).toBe(0);
+  });
+
+  it('still takes the campaign route when the relations read ahead grant nothing', async () => {
+    const { relations, access } = setup();
+    relations.add('campaign-user', 'c1', 'ann');
+    relations.add('campaign-device', 'c1', 'd1');
+    const keys = access.readAhead(ann, 'device', 'd1');
+    expect((await access.forCaller(ann).check('device', 'd1', {}, readAheadOf(keys, []))).via).toBe('campaign-user:c1');
   });
 });
 

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/relations/relation-rules';
 import { type GuardedKind, relationId } from '../../../shared/relations/relation-types';
 import { Forbidden, Unauthorized } from '../errors';
+import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 import type { RelationTable } from '../relations/relation-table';
 import type { AccessCache, AccessDecision } from './access-cache';
 import type { AccessVersion } from './access-version-store';
@@ -24,7 +25,7 @@ export interface AccessOptions {
 }
 
 export interface AccessDeps {
-  relations: Pick<RelationTable, 'getMany' | 'queryAll'>;
+  relations: Pick<RelationTable, 'getMany' | 'queryAll' | 'keyRead'>;
   versions: { get: (userId: string) => Promise<AccessVersion> };
   cache: AccessCache;
   /**
@@ -57,9 +58,12 @@ const STAFF: AccessDecision = { allowed: true, via: 'staff' };
  * granted or revoked relation takes effect on the next request in every Lambda instance.
  */
 export const createAccess = ({ relations, versions, cache, campaigns, now, settleMs = 5_000 }: AccessDeps) => {
-  /** The caller's own relation to the object, read by id (consistent). */
-  const direct = async (kind: GuardedKind, id: string, userId: string, need: AccessNeed) => {
-    const held = await relations.getMany(DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId)));
+  const directIds = (kind: GuardedKind, id: string, userId: string, need: AccessNeed) =>
+    DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId));
+
+  /** The caller's own relation to the object, read by id (consistent), or taken from what was read ahead. */
+  const direct = async (kind: GuardedKind, id: string, userId: string, need: AccessNeed, ahead?: ReadAhead) => {
+    const held = await relations.getMany(directIds(kind, id, userId, need), ahead);
     const type = grants(
       kind,
       need,
@@ -110,10 +114,11 @@ export const createAccess = ({ relations, versions, cache, campaigns, now, settl
     userId: string,
     need: AccessNeed,
     routes: readonly DeviceRoute[],
+    ahead: ReadAhead,
   ): Promise<AccessDecision> => {
-    if (kind !== 'device') return (await direct(kind, id, userId, need)) ?? DENIED;
+    if (kind !== 'device') return (await direct(kind, id, userId, need, ahead)) ?? DENIED;
     if (routes.includes('direct')) {
-      const decision = await direct(kind, id, userId, need);
+      const decision = await direct(kind, id, userId, need, ahead);
       if (decision) return decision;
     }
     // Spec §6: through a campaign a user sees a device; they never manage or own it that way.
@@ -125,22 +130,50 @@ export const createAccess = ({ relations, versions, cache, campaigns, now, settl
     return DENIED;
   };
 
+  /** What a decision is cached under: the user, the object and the options. */
+  const cacheKey = (userId: string, kind: GuardedKind, id: string, options: AccessOptions) => {
+    const need = options.need ?? 'view';
+    const routes: readonly DeviceRoute[] = kind === 'device' ? (options.routes ?? DEVICE_ROUTES) : ['direct'];
+    return { need, routes, key: [userId, kind, id, need, [...routes].sort().join(',')].join('|') };
+  };
+
   return {
+    /**
+     * The keys of the caller's own relations to the object, when no decision about it is cached: read ahead of the
+     * request (the HTTP chain reads them with the session record), they spare a cache miss its own round trip. None
+     * for a guest, for staff (as the token says), or when a decision is cached, whose version the session decides.
+     */
+    readAhead: (
+      caller: Pick<Caller, 'sub' | 'groups'> | undefined,
+      kind: GuardedKind,
+      id: string,
+      options: AccessOptions = {},
+    ): KeyRead[] => {
+      if (!caller || isStaff(caller.groups)) return [];
+      const { need, routes, key } = cacheKey(caller.sub, kind, id, options);
+      if (!routes.includes('direct') || cache.holds(key)) return [];
+      return directIds(kind, id, caller.sub, need).map((relation) => relations.keyRead(relation));
+    },
+
     /** Access checks for one request's caller; the caller's access version is read at most once. */
     forCaller: (caller: Caller | undefined) => {
       let version: Promise<AccessVersion> | undefined;
 
-      const check = async (kind: GuardedKind, id: string, options: AccessOptions = {}): Promise<AccessDecision> => {
+      /** `ahead`: relations this request read ahead (readAhead), used instead of reading them again on a miss. */
+      const check = async (
+        kind: GuardedKind,
+        id: string,
+        options: AccessOptions = {},
+        ahead: ReadAhead = NOTHING_AHEAD,
+      ): Promise<AccessDecision> => {
         if (!caller) return DENIED;
         if (isStaff(caller.groups)) return STAFF;
-        const need = options.need ?? 'view';
-        const routes = kind === 'device' ? (options.routes ?? DEVICE_ROUTES) : ['direct' as const];
-        const key = [caller.sub, kind, id, need, [...routes].sort().join(',')].join('|');
+        const { need, routes, key } = cacheKey(caller.sub, kind, id, options);
         version ??= caller.accessVersion ? Promise.resolve(caller.accessVersion) : versions.get(caller.sub);
         const current = await version;
         const cached = cache.get(key, current.version);
         if (cached) return cached;
-        const decision = await compute(kind, id, caller.sub, need, routes);
+        const decision = await compute(kind, id, caller.sub, need, routes, ahead);
         if (now() - current.changedAt >= settleMs) cache.set(key, current.version, decision);
         return decision;
       };

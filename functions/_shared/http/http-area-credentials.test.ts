@@ -4,8 +4,9 @@ import { apiKey, defineArea, defineRoute, deviceCredential } from '../../../shar
 import { callerOf } from '../../../test/support/callers';
 import type { UserSession } from '../access/access-version-store';
 import { TooManyRequests } from '../errors';
+import { NOTHING_AHEAD } from '../read-ahead';
 import { httpArea } from './http-area';
-import { checkSession } from './session-guard';
+import { createSessionGuard } from './session-guard';
 
 const area = defineArea('test', {
   ingest: defineRoute({
@@ -47,7 +48,11 @@ const handler = httpArea(
     verifier: () => async () => {
       throw new Error('no person token is verified on these routes');
     },
-    session: () => async (caller) => checkSession(caller, session),
+    session: () =>
+      createSessionGuard(
+        { keyRead: (userId) => ({ table: 'sessions', key: { userId }, consistent: true }), get: async () => session },
+        async () => NOTHING_AHEAD,
+      ),
     credentials: {
       device: () => async (token) => {
         verifierCalls.push(token);

@@ -5,8 +5,9 @@ import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
 import type { UserSession } from '../access/access-version-store';
 import { Conflict } from '../errors';
+import type { KeyRead, ReadAhead } from '../read-ahead';
 import { httpArea } from './http-area';
-import { checkSession } from './session-guard';
+import { createSessionGuard } from './session-guard';
 
 const issuer = 'http://localhost/pool';
 const clientId = 'client';
@@ -60,7 +61,25 @@ const area = defineArea('test', {
     summary: 'typed error',
     response: z.object({}),
   }),
+  peek: defineRoute({
+    method: 'GET',
+    path: '/peek/{id}',
+    access: guest,
+    summary: 'reads ahead',
+    params: z.object({ id: z.string().min(2) }),
+    response: z.object({ label: z.string().optional(), who: z.string() }),
+  }),
 });
+
+const thingRead = (id: string): KeyRead => ({ table: 'things', key: { id }, consistent: true });
+const sessionRead = (userId: string): KeyRead => ({ table: 'sessions', key: { userId }, consistent: true });
+/** Every read-together the chain made, and the thing items it finds. */
+let reads: KeyRead[][] = [];
+const things: Record<string, { label: string }> = { ab: { label: 'thing ab' } };
+const aheadOf = (done: readonly KeyRead[]): ReadAhead => {
+  const has = (read: KeyRead) => done.some((d) => d.table === read.table && d.key.id === read.key.id);
+  return { has, item: (read) => (has(read) ? things[read.key.id as string] : undefined) };
+};
 
 let sign: (claims: Record<string, unknown>) => Promise<string>;
 const openSession: UserSession = { version: 0, changedAt: 0, disabled: false, signedOutAt: 0, groupsChangedAt: 0 };
@@ -92,18 +111,28 @@ beforeAll(async () => {
       conflict: () => {
         throw new Conflict('Already there');
       },
+      peek: ({ params, caller, ahead }) => ({
+        label: ahead.item(thingRead(params.id))?.label as string | undefined,
+        who: caller?.sub ?? 'guest',
+      }),
     },
     {
       deps: () => ({ label: 'deps' }),
       verifier: () => createTokenVerifier({ issuer, clientIds: [clientId], keys: createLocalJWKSet({ keys: [jwk] }) }),
       corsOrigins: ['http://app.local'],
-      session: () => async (caller) => checkSession(caller, session),
+      session: () =>
+        createSessionGuard({ keyRead: sessionRead, get: async () => session }, async (together) => {
+          reads.push([...together]);
+          return aheadOf(together);
+        }),
+      readAhead: { peek: ({ params }) => [thingRead(params.id)] },
     },
   );
 });
 
 afterEach(() => {
   session = openSession;
+  reads = [];
 });
 
 const call = async (
@@ -210,6 +239,38 @@ describe('the http chain', () => {
     expect((await call('POST', '/thing/', { body: '{"name":"x"}', token: staff })).status).toBe(403);
     session = { ...openSession, groups: ['Authenticated_users'], groupsChangedAt: Date.now() - 5000 };
     expect((await call('POST', '/thing/', { body: '{"name":"x"}', token: staff })).status).toBe(201);
+  });
+
+  it("reads a route's read-ahead with the session record in one round trip, and hands the items to the handler", async () => {
+    expect((await call('GET', '/peek/{id}', { path: { id: 'ab' } })).body).toEqual({ label: 'thing ab', who: 'guest' });
+    expect(reads).toEqual([[thingRead('ab')]]);
+
+    reads = [];
+    const token = await sign({});
+    expect((await call('GET', '/peek/{id}', { path: { id: 'ab' }, token })).body).toEqual({
+      label: 'thing ab',
+      who: 'user-1',
+    });
+    expect(reads).toEqual([[sessionRead('user-1'), thingRead('ab')]]);
+
+    // A route without read-ahead reads the session record alone.
+    reads = [];
+    await call('GET', '/things/{id}', { path: { id: 'ab' }, token });
+    expect(reads).toEqual([[sessionRead('user-1')]]);
+  });
+
+  it('checks the session before the handler runs, whatever was read ahead', async () => {
+    session = { ...openSession, disabled: true };
+    const refused = await call('GET', '/peek/{id}', { path: { id: 'ab' }, token: await sign({}) });
+    expect([refused.status, refused.body.message]).toEqual([401, 'This account is disabled']);
+  });
+
+  it('reads nothing ahead for a bad input or a request the route refuses, and still answers in the same order', async () => {
+    expect((await call('GET', '/peek/{id}', { path: { id: 'a' } })).status).toBe(400);
+    expect((await call('GET', '/things/{id}', { path: { id: 'a' } })).status).toBe(401);
+    expect(reads).toEqual([]);
+    session = { ...openSession, disabled: true };
+    expect((await call('GET', '/things/{id}', { path: { id: 'a' }, token: await sign({}) })).status).toBe(401);
   });
 
   it('maps typed errors to their status and hides everything else behind a bare 500', async () => {

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/contracts/define-route';
 import { readAuthEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
+import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 import { corsHeaders, httpErrors } from './http-errors';
 import { createSessionGuard, type SessionGuard } from './session-guard';
 
@@ -49,6 +50,8 @@ export type RouteHandler<R extends AnyRoute, D> = (
     setHeader: (name: string, value: string) => void;
     /** The client's address as the API saw it: what limits guests, who have no identity. */
     sourceIp: string;
+    /** The items the route's read-ahead named, read with the session record (see HttpAreaOptions.readAhead). */
+    ahead: ReadAhead;
   } & CredentialFor<R['access']>,
   deps: D,
 ) => Promise<RouteResponse<R>> | RouteResponse<R>;
@@ -64,13 +67,26 @@ export interface CredentialAuthenticators {
   apiKey?: () => (key: string) => Promise<{ apiKey: ApiKeyPrincipal; caller: Caller } | undefined>;
 }
 
+/**
+ * The items a route's handler will read by key, named from its input and the token's caller before the session is
+ * checked, so they are read in the same round trip as the session record. Only an optimisation: whatever the
+ * handler needs and finds no item for here, it reads itself.
+ */
+export type ReadAheadOf<R extends AnyRoute, D> = (
+  request: Pick<ParsedRequest<R>, 'params' | 'query'> & { caller: Caller | undefined },
+  deps: D,
+) => readonly KeyRead[];
+
+/** The read-ahead of some routes of a part of an area's routes. */
+export type PartReadAhead<R extends Routes, D> = { [K in keyof R]?: ReadAheadOf<R[K], D> };
+
 /** One implementation per route of a part of an area's routes (areas whose contract is split by part). */
 export type PartHandlers<R extends Routes, D> = { [K in keyof R]: RouteHandler<R[K], D> };
 
 /** One implementation per route of the area's contract: a missing or extra route is a compile error. */
 export type AreaHandlers<A extends Area, D> = { [K in keyof A['routes']]: RouteHandler<A['routes'][K], D> };
 
-export interface HttpAreaOptions<D> {
+export interface HttpAreaOptions<D, R extends Routes = Routes> {
   /** Builds the area's dependencies once per cold start. */
   deps: () => D;
   /** @default a verifier configured from AUTH_ISSUER and AUTH_CLIENT_IDS */
@@ -80,6 +96,8 @@ export interface HttpAreaOptions<D> {
   /** @default the per-user session records of ACCESS_VERSIONS_TABLE */
   session?: () => SessionGuard;
   credentials?: CredentialAuthenticators;
+  /** Per route, the keys its handler will read, read with the session record. @default none */
+  readAhead?: PartReadAhead<R, D>;
 }
 
 interface ChainState {
@@ -89,6 +107,7 @@ interface ChainState {
   device?: DevicePrincipal;
   apiKey?: ApiKeyPrincipal;
   input: { params: unknown; query: unknown; body: unknown };
+  ahead: ReadAhead;
 }
 
 type ChainContext = Context & { state?: ChainState };
@@ -142,7 +161,11 @@ export const checkAccess = (access: Access, caller: Caller | undefined): void =>
  * The HTTP chain, written once: route resolution, authentication and access from the contract,
  * input validation, the handler, response validation, and error mapping (outermost, so it sees every error).
  */
-export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D>, options: HttpAreaOptions<D>) => {
+export const httpArea = <A extends Area, D>(
+  area: A,
+  handlers: AreaHandlers<A, D>,
+  options: HttpAreaOptions<D, A['routes']>,
+) => {
   const byKey = new Map(
     Object.entries(area.routes).map(([name, route]) => [routeKey(route.method, route.path), { name, route }]),
   );
@@ -150,6 +173,10 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
   // Optional: an area without a browser client has no CORS origins.
   const corsOrigins = options.corsOrigins ?? (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean);
   let deps: D | undefined;
+  const getDeps = () => {
+    deps ??= options.deps();
+    return deps;
+  };
   let verifier: TokenVerifier | undefined;
   const getVerifier = () => {
     verifier ??= options.verifier?.() ?? createTokenVerifier(readAuthEnv());
@@ -174,7 +201,6 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
 
   const core = async (event: APIGatewayProxyEvent, context: ChainContext): Promise<APIGatewayProxyResult> => {
     const state = context.state!;
-    deps ??= options.deps();
     const implementation = handlers[state.handlerName as keyof A['routes']] as unknown as RouteHandler<AnyRoute, D>;
     const extraHeaders: Record<string, string> = {};
     const result = await implementation(
@@ -185,10 +211,11 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
           extraHeaders[name.toLowerCase()] = value;
         },
         sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        ahead: state.ahead,
         ...(state.device ? { device: state.device } : {}),
         ...(state.apiKey ? { apiKey: state.apiKey } : {}),
       } as Parameters<RouteHandler<AnyRoute, D>>[0],
-      deps,
+      getDeps(),
     );
     const status = successStatus(state.route);
     if (status === 204) {
@@ -229,7 +256,7 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
           const found = key ? await getApiKeyAuthenticator()(key.trim()) : undefined;
           if (!found) throw new Unauthorized('A valid API key is required (X-Api-Key header)');
           apiKey = found.apiKey;
-          caller = await sessionGuard(found.caller);
+          caller = found.caller;
         } else if (token) {
           try {
             caller = await getVerifier()(token);
@@ -237,15 +264,34 @@ export const httpArea = <A extends Area, D>(area: A, handlers: AreaHandlers<A, D
             if (error instanceof TokenRejected) throw new Unauthorized(error.message);
             throw error;
           }
-          caller = await sessionGuard(caller);
+        }
+        // The input is parsed before the session is read, so the route's read-ahead can name its keys; a bad input
+        // is still answered after authentication and access, as before.
+        let input: ChainState['input'] | undefined;
+        let badInput: unknown;
+        try {
+          input = {
+            params: parsePart('path', match.route.params, event.pathParameters ?? {}),
+            query: parsePart('query', match.route.query, event.queryStringParameters ?? {}),
+            body: parsePart('body', match.route.body, parseJsonBody(event)),
+          };
+        } catch (error) {
+          badInput = error;
+        }
+        let ahead = NOTHING_AHEAD;
+        if (match.route.access.kind !== 'device') {
+          // Nothing is read for a request the route refuses anyway.
+          if (!caller) checkAccess(match.route.access, caller);
+          const readAhead = options.readAhead?.[match.name as keyof A['routes']] as
+            | ReadAheadOf<AnyRoute, D>
+            | undefined;
+          const keys =
+            readAhead && input ? readAhead({ ...(input as ParsedRequest<AnyRoute>), caller }, getDeps()) : [];
+          if (caller || keys.length > 0) ({ caller, ahead } = await sessionGuard(caller, keys));
         }
         checkAccess(match.route.access, caller);
-        const input = {
-          params: parsePart('path', match.route.params, event.pathParameters ?? {}),
-          query: parsePart('query', match.route.query, event.queryStringParameters ?? {}),
-          body: parsePart('body', match.route.body, parseJsonBody(event)),
-        };
-        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input };
+        if (!input) throw badInput;
+        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input, ahead };
       },
     })
     .handler(core);

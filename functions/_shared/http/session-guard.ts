@@ -4,9 +4,16 @@ import { type AccessVersionStore, createAccessVersionStore, type UserSession } f
 import { getDocumentClient } from '../clients';
 import { readEnv } from '../env';
 import { Unauthorized } from '../errors';
+import { type KeyRead, NOTHING_AHEAD, type ReadAhead, readTogether } from '../read-ahead';
 
-/** Checks a verified caller against the API's own session state; returns the caller the request runs as. */
-export type SessionGuard = (caller: Caller) => Promise<Caller>;
+/**
+ * Reads, before the handler runs, the caller's session record and the keys the route reads ahead, in one round trip,
+ * and checks the session. Answers the caller the request runs as (none for a guest) and the items read ahead.
+ */
+export type SessionGuard = (
+  caller: Caller | undefined,
+  readAhead: readonly KeyRead[],
+) => Promise<{ caller: Caller | undefined; ahead: ReadAhead }>;
 
 /**
  * ARCHITECTURE.md §1: the API is the authority on sessions. A valid signature is not enough:
@@ -28,10 +35,15 @@ export const checkSession = (caller: Caller, session: UserSession): Caller => {
 };
 
 export const createSessionGuard = (
-  sessions: Pick<AccessVersionStore, 'get'> = createAccessVersionStore({
+  sessions: Pick<AccessVersionStore, 'get' | 'keyRead'> = createAccessVersionStore({
     db: getDocumentClient(),
     tableName: readEnv({ table: 'ACCESS_VERSIONS_TABLE' }).table,
   }),
+  read: (reads: readonly KeyRead[]) => Promise<ReadAhead> = (reads) => readTogether(getDocumentClient(), reads),
 ): SessionGuard => {
-  return async (caller) => checkSession(caller, await sessions.get(caller.sub));
+  return async (caller, readAhead) => {
+    const reads = caller ? [sessions.keyRead(caller.sub), ...readAhead] : readAhead;
+    const ahead = reads.length > 0 ? await read(reads) : NOTHING_AHEAD;
+    return { caller: caller && checkSession(caller, await sessions.get(caller.sub, ahead)), ahead };
+  };
 };

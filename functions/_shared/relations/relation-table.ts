@@ -9,6 +9,7 @@ import {
 import type { Relation } from '../../../shared/contracts/relations';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { batchGetAll, isConditionFailure, putIf } from '../dynamodb';
+import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 
 /** Which end of a relation a lookup starts from. */
 export type RelationSide = 'referrer' | 'referent';
@@ -71,15 +72,28 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
   };
 
+  const keyRead = (id: string): KeyRead => ({ table: tableName, key: { id }, consistent: true });
+
   return {
+    keyRead,
+
     get: async (id: string): Promise<Relation | undefined> => {
       const result = await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }));
       return result.Item ? toRelation(result.Item) : undefined;
     },
 
-    /** Consistent reads by id: the authority for access decisions (index reads may lag in DynamoDB). */
-    getMany: async (ids: readonly string[]): Promise<Relation[]> =>
-      (await batchGetAll(db, tableName, ids)).map(toRelation),
+    /**
+     * Consistent reads by id: the authority for access decisions (index reads may lag in DynamoDB). Ids read ahead
+     * (keyRead) are taken from there.
+     */
+    getMany: async (ids: readonly string[], ahead: ReadAhead = NOTHING_AHEAD): Promise<Relation[]> => {
+      const left = ids.filter((id) => !ahead.has(keyRead(id)));
+      const known = ids
+        .map((id) => ahead.item(keyRead(id)))
+        .filter((item): item is Record<string, unknown> => item !== undefined);
+      const read = left.length ? await batchGetAll<Record<string, unknown>>(db, tableName, left) : [];
+      return [...known, ...read].map(toRelation);
+    },
 
     queryIndex,
 

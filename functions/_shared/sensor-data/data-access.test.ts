@@ -4,8 +4,9 @@ import { DAY_MS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import type { Access } from '../access/access';
 import type { AccessDecision } from '../access/access-cache';
+import type { KeyRead, ReadAhead } from '../read-ahead';
 import { createDataAccess, type DataAccess, readableRanges, windowStart } from './data-access';
-import type { DeviceTiers } from './device-tier';
+import { createDeviceTiers, type DeviceTiers } from './device-tier';
 
 const NOW = Date.UTC(2026, 10, 21);
 
@@ -138,6 +139,50 @@ describe('resolving access', () => {
     const open = await make(device('public'), { allowed: false }).resolve(undefined, 'dev-1');
     expect(open).toMatchObject({ route: 'public', permissioned: false, tier: { name: 'Tier 1' } });
     expect(open.device.measurementNames).toEqual(['co2', 'pm2_5']);
+  });
+
+  it('names the device, subscription and relation keys to read ahead, and resolves from them without a read', async () => {
+    const relationKey: KeyRead = { table: 'relations', key: { id: 'device-user#dev-1#u1' }, consistent: true };
+    let handed: ReadAhead | undefined;
+    const noDb = {
+      send: async () => {
+        throw new Error('read ahead: no read of its own');
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const dataAccess = createDataAccess({
+      db: noDb,
+      devicesTable: 'devices',
+      access: {
+        readAhead: () => [relationKey],
+        forCaller: () => ({
+          check: async (_kind: string, _id: string, _options: unknown, ahead: ReadAhead) => {
+            handed = ahead;
+            return { allowed: true, via: 'device-user' };
+          },
+        }),
+      } as unknown as Access,
+      tiers: createDeviceTiers({ db: noDb, tableName: 'subs' }),
+    });
+    const keys = dataAccess.readAhead(caller, 'dev-1');
+    expect(keys.map((key) => [key.table, key.key, key.consistent])).toEqual([
+      ['devices', { id: 'dev-1' }, true],
+      ['subs', { deviceId: 'dev-1' }, true],
+      ['relations', { id: 'device-user#dev-1#u1' }, true],
+    ]);
+    const items: Record<string, Record<string, unknown>> = {
+      devices: device('private').Item,
+      subs: { deviceId: 'dev-1', tier: 'tier2', status: 'active' },
+    };
+    const ahead: ReadAhead = {
+      has: (read) => keys.some((key) => key.table === read.table),
+      item: (read) => items[read.table],
+    };
+    expect(await dataAccess.resolve(caller, 'dev-1', ahead)).toMatchObject({
+      route: 'relation',
+      tier: { tier: 'tier2' },
+      device: { name: 'D' },
+    });
+    expect(handed).toBe(ahead);
   });
 
   it('answers 401 to a guest and 403 to a signed-in stranger on a private device', async () => {

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../../shared/auth/verify-token';
 import { clipToWindows, type TimeRange, type Windows } from '../../../shared/campaigns/window';
 import type { DataVisibility, ProductLine } from '../../../shared/contracts/devices';
@@ -12,6 +12,7 @@ import {
 } from '../../../shared/sensor-data/tiers';
 import type { Access } from '../access/access';
 import { Forbidden, NotFound, Unauthorized } from '../errors';
+import { type KeyRead, type ReadAhead, readKey } from '../read-ahead';
 import type { DeviceTiers } from './device-tier';
 
 /** What the sensor-data reads need of a device record (the devices area owns the record). */
@@ -109,11 +110,23 @@ export const readableRanges = (
   return { range, parts: clipToWindows(range, access.windows) };
 };
 
+/** What the reads take of a device record: not its location, description, claim or credential fields. */
+const DEVICE_ATTRIBUTES = [
+  'id',
+  'name',
+  'productLine',
+  'dataVisibility',
+  'state',
+  'lastSeen',
+  'measurementUnits',
+  'measurementNames',
+] as const;
+
 export interface DataAccessDeps {
   db: DynamoDBDocumentClient;
   devicesTable: string;
-  access: Access;
-  tiers: DeviceTiers;
+  access: Pick<Access, 'forCaller' | 'readAhead'>;
+  tiers: Pick<DeviceTiers, 'tierReader' | 'keyRead'>;
 }
 
 /**
@@ -122,29 +135,40 @@ export interface DataAccessDeps {
  * 401 for a guest, 403 otherwise (as the devices area answers).
  */
 export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccessDeps) => {
-  const readDevice = async (deviceId: string): Promise<DataDevice | undefined> => {
-    const { Item } = await db.send(
-      new GetCommand({
-        TableName: devicesTable,
-        Key: { id: deviceId },
-        ProjectionExpression:
-          'id, #name, productLine, dataVisibility, #state, lastSeen, measurementUnits, measurementNames',
-        ExpressionAttributeNames: { '#name': 'name', '#state': 'state' },
-      }),
-    );
-    if (!Item) return undefined;
-    const names = Item.measurementNames as Set<string> | string[] | undefined;
-    return { ...(Item as DataDevice), ...(names ? { measurementNames: [...names].sort() } : {}) };
+  // Consistent: a device made private is closed on the very next request.
+  const deviceRead = (deviceId: string): KeyRead => ({
+    table: devicesTable,
+    key: { id: deviceId },
+    consistent: true,
+    attributes: DEVICE_ATTRIBUTES,
+  });
+
+  const readDevice = async (deviceId: string, ahead?: ReadAhead): Promise<DataDevice | undefined> => {
+    const item = await readKey(db, deviceRead(deviceId), ahead);
+    if (!item) return undefined;
+    const names = item.measurementNames as Set<string> | string[] | undefined;
+    return { ...(item as unknown as DataDevice), ...(names ? { measurementNames: [...names].sort() } : {}) };
   };
 
   return {
     readDevice,
-    resolve: async (caller: Caller | undefined, deviceId: string): Promise<DataAccess> => {
-      // Three independent reads side by side: this runs before every data read, so its latency is theirs.
+
+    /**
+     * Every key `resolve` reads by key (the device, its subscription, the caller's own relations to it), so a
+     * request can read them with its session record in one round trip and hand them to `resolve` (`ahead`).
+     */
+    readAhead: (caller: Pick<Caller, 'sub' | 'groups'> | undefined, deviceId: string): KeyRead[] => [
+      deviceRead(deviceId),
+      tiers.keyRead(deviceId),
+      ...access.readAhead(caller, 'device', deviceId),
+    ],
+
+    resolve: async (caller: Caller | undefined, deviceId: string, ahead?: ReadAhead): Promise<DataAccess> => {
+      // Independent reads side by side (or all read ahead): this runs before every data read, so its latency is theirs.
       const [device, decision, tierFor] = await Promise.all([
-        readDevice(deviceId),
-        access.forCaller(caller).check('device', deviceId),
-        tiers.tierReader(deviceId),
+        readDevice(deviceId, ahead),
+        access.forCaller(caller).check('device', deviceId, {}, ahead),
+        tiers.tierReader(deviceId, ahead),
       ]);
       if (!device) throw new NotFound(MESSAGES.deviceNotFound(deviceId));
       let route: DataRoute;

@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { type TierId, type TierRow, tierRow } from '../../../shared/sensor-data/tiers';
+import { type KeyRead, type ReadAhead, readKey } from '../read-ahead';
 
 /** Spec §4 subscription statuses under which the paid tier applies; any other status means the base tier. */
 export const TIER_GRANTING_STATUSES = ['active', 'trialing', 'past_due'] as const;
@@ -18,6 +19,12 @@ export interface DeviceSubscription {
   productName?: string;
 }
 
+const subscriptionRead = (tableName: string, deviceId: string): KeyRead => ({
+  table: tableName,
+  key: { deviceId },
+  consistent: true,
+});
+
 /**
  * The one function that says a device's tier now: from its subscription record (consistent read, so an
  * upgrade unlocks data on the very next request), the base tier of its line when there is none, when its
@@ -32,13 +39,16 @@ export const createDeviceTiers = ({
   tableName: string;
   now?: () => number;
 }) => ({
+  /** The subscription record's key, for a request that reads it ahead with others. */
+  keyRead: (deviceId: string) => subscriptionRead(tableName, deviceId),
   /**
    * Reads the record, which needs only the device id, and answers the tier once the product line is known: so
-   * callers can read it side by side with the device record rather than after it.
+   * callers can read it together with the device record rather than after it.
    */
-  tierReader: async (deviceId: string): Promise<(productLine: ProductLine) => TierRow> => {
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { deviceId }, ConsistentRead: true }));
-    const subscription = Item as DeviceSubscription | undefined;
+  tierReader: async (deviceId: string, ahead?: ReadAhead): Promise<(productLine: ProductLine) => TierRow> => {
+    const subscription = (await readKey(db, subscriptionRead(tableName, deviceId), ahead)) as
+      | DeviceSubscription
+      | undefined;
     const granting =
       subscription !== undefined &&
       (TIER_GRANTING_STATUSES as readonly string[]).includes(subscription.status) &&

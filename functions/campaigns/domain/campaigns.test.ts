@@ -40,6 +40,7 @@ const memoryRelations = () => {
       rows.delete(id);
       return old;
     },
+    keyRead: (id: string) => ({ table: 'relations', key: { id }, consistent: true }),
     getMany: async (ids: readonly string[]) => [...new Set(ids)].flatMap((id) => rows.get(id) ?? []),
     queryAll: async (side: RelationSide, id: string, types: readonly RelationType[]) =>
       types.flatMap((type) => matching(side, id, type)),

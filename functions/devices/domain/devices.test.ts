@@ -127,6 +127,7 @@ const memoryRelations = () => {
   return {
     rows,
     failCreate: false,
+    keyRead: (id: string) => ({ table: 'relations', key: { id }, consistent: true }),
     getMany: async (ids: readonly string[]) => [...new Set(ids)].flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])),
     queryIndex,
     queryAll: async (side: RelationSide, id: string, types: readonly string[]) =>

@@ -131,7 +131,7 @@ const setup = () => {
       },
     },
     access: createAccess({
-      relations: relations.table,
+      relations: { ...relations.table, keyRead: (id) => ({ table: 'relations', key: { id }, consistent: true }) },
       versions: { get: async () => ({ version: 0, changedAt: 0 }) },
       campaigns: { windows: async () => new Map() },
       cache: createAccessCache({ maxEntries: 0 }),

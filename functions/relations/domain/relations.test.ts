@@ -47,6 +47,7 @@ const memoryTable = () => {
   };
   const table: RelationTable = {
     get: async (id) => (rows.has(id) ? toRelation(rows.get(id)!) : undefined),
+    keyRead: (id: string) => ({ table: 'relations', key: { id }, consistent: true }),
     getMany: async (ids) => [...new Set(ids)].flatMap((id) => (rows.has(id) ? [toRelation(rows.get(id)!)] : [])),
     queryIndex,
     queryAll: async (side, id, types) => {

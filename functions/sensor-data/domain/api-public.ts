@@ -2,6 +2,7 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import type { ApiUsage } from '../../../shared/contracts/sensor-data-api-keys';
 import { DomainError } from '../../_shared/errors';
 import type { ApiKeyPrincipal } from '../../_shared/http/http-area';
+import type { ReadAhead } from '../../_shared/read-ahead';
 import { type DataAccess, type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import type { ApiUsageStore } from '../store/api-usage-store';
 import { monthOf, resetOf } from './api-metering';
@@ -50,16 +51,17 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
       requested: { from?: number; to?: number },
       setHeader: (name: string, value: string) => void,
       read: (access: DataAccess) => Promise<T>,
+      ahead?: ReadAhead,
     ): Promise<T> => {
-      const access = await dataAccess.resolve(caller, deviceId);
+      const access = await dataAccess.resolve(caller, deviceId, ahead);
       readableRanges(access, 'api', requested, now());
       await quota.meter({ deviceId, ownerId: key.ownerId, limit: access.tier.features.apiMaxRequests }, setHeader);
       return read(access);
     },
 
     /** Anyone who may view the device's data (as its reads allow: relations, campaigns, staff, or public data). */
-    deviceUsage: async (caller: Caller, deviceId: string): Promise<ApiUsage> =>
-      usageOf(await dataAccess.resolve(caller, deviceId), now()),
+    deviceUsage: async (caller: Caller, deviceId: string, ahead?: ReadAhead): Promise<ApiUsage> =>
+      usageOf(await dataAccess.resolve(caller, deviceId, ahead), now()),
 
     /**
      * The devices the caller's keys called this month (recorded per key owner as they call), each as the caller

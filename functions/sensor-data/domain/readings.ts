@@ -83,7 +83,7 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
       caller: Caller | undefined,
       deviceId: string,
       query: { from?: number; to?: number; limit: number; offset: number },
-      /** The access the caller's request already resolved (the public API's gate), so it is not read twice. */
+      /** The access the request already resolved (the handler's gate, from what it read ahead), so it is not read twice. */
       resolved?: DataAccess,
     ): Promise<ReadingsPage> => {
       const at = now();
@@ -163,9 +163,9 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     },
 
     /** What the caller may see of the device's data, and what the next tier would add. */
-    summary: async (caller: Caller | undefined, deviceId: string): Promise<DataSummary> => {
+    summary: async (caller: Caller | undefined, deviceId: string, resolved?: DataAccess): Promise<DataSummary> => {
       const at = now();
-      const access = await dataAccess.resolve(caller, deviceId);
+      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
       const { device, tier } = access;
       const line = TIERS[device.productLine];
       const next = line[line.findIndex((row) => row.tier === tier.tier) + 1];

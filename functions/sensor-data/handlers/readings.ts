@@ -1,11 +1,21 @@
 import type { readingsRoutes } from '../../../shared/contracts/sensor-data-readings';
-import type { PartHandlers } from '../../_shared/http/http-area';
+import type { PartHandlers, PartReadAhead } from '../../_shared/http/http-area';
 import type { SensorDataDeps } from '../deps';
 import { tiersTable } from '../domain/readings';
 
 export const readingsHandlers: PartHandlers<typeof readingsRoutes, SensorDataDeps> = {
-  listReadings: ({ caller, params, query }, { reads }) => reads.list(caller, params.id, query),
-  series: ({ caller, params, query }, { reads }) => reads.series(caller, params.id, query),
-  dataSummary: ({ caller, params }, { reads }) => reads.summary(caller, params.id),
+  listReadings: async ({ caller, params, query, ahead }, { reads, dataAccess }) =>
+    reads.list(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
+  series: async ({ caller, params, query, ahead }, { reads, dataAccess }) =>
+    reads.series(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
+  dataSummary: async ({ caller, params, ahead }, { reads, dataAccess }) =>
+    reads.summary(caller, params.id, await dataAccess.resolve(caller, params.id, ahead)),
   listTiers: () => tiersTable(),
+};
+
+/** The device, its subscription and the caller's relations to it, read with the session record (docs/sensor-data.md). */
+export const readingsReadAhead: PartReadAhead<typeof readingsRoutes, SensorDataDeps> = {
+  listReadings: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
+  series: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
+  dataSummary: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
 };
