@@ -1,8 +1,7 @@
-import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { ErrorAlert } from '../../components/form-parts';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
-import { ErrorAlert } from '../relations/relation-fields';
 import { CampaignTable } from './campaign-parts';
 
 /** `/admin/campaigns`: every campaign (staff), paged. */

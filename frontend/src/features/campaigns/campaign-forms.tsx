@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
+import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
 import { campaignListKeys, campaignShownKeys } from './campaign-api';
 import {
   type CampaignForm,
@@ -93,9 +92,14 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
   );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-heading">
-      <h2 id="new-campaign-heading">New campaign</h2>
-      <ErrorAlert testId="new-campaign-error" error={error} />
+    <FormCard
+      name="new-campaign"
+      title="New campaign"
+      form={{ submit, busy, error }}
+      submitText="Create campaign"
+      busyText="Creating…"
+      onCancel={onCancel}
+    >
       <Fields
         prefix="new-campaign"
         form={form}
@@ -103,10 +107,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
         fields={fields}
         organizationFixed={!!organizationId}
       />
-      <SubmitActions testId="new-campaign-submit" busy={busy} busyText="Creating…" onCancel={onCancel}>
-        Create campaign
-      </SubmitActions>
-    </form>
+    </FormCard>
   );
 };
 
@@ -125,14 +126,14 @@ export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
   );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="campaign-edit-heading">
-      <h2 id="campaign-edit-heading">Edit</h2>
-      <ErrorAlert testId="campaign-edit-error" error={error} />
-      <DoneNote text={done} testId="campaign-edit-saved" />
+    <FormCard
+      name="campaign-edit"
+      title="Edit"
+      form={{ submit, busy, error, done }}
+      submitText="Save"
+      busyText="Saving…"
+    >
       <Fields prefix="campaign-edit" form={form} onChange={setForm} fields={fields} />
-      <SubmitButton testId="campaign-edit-submit" busy={busy} busyText="Saving…">
-        Save
-      </SubmitButton>
-    </form>
+    </FormCard>
   );
 };

@@ -1,5 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { ErrorAlert } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
@@ -8,7 +9,6 @@ import { useSignedInUser } from '../../lib/session';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
-import { ErrorAlert } from '../relations/relation-fields';
 import { useMyRoles } from '../relations/use-my-roles';
 import { campaignShownKeys, useCampaign } from './campaign-api';
 import { CampaignEditForm } from './campaign-forms';

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { routeKey, routeQuery, useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { SentInvites } from '../invites/invites-panel';
-import { DoneNote } from '../people/paged-parts';
 import { personName } from '../people/people-rules';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { checkParticipantInvite } from './campaign-rules';
 
 const EMPTY = { email: '', name: '', message: '' };

@@ -1,8 +1,6 @@
 import { Link } from 'react-router-dom';
-import type { MyCampaign } from '../../../../shared/contracts/campaigns';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { MyDevice } from '../../../../shared/contracts/devices';
-import type { MyOrganization } from '../../../../shared/contracts/organizations';
+import { ErrorAlert } from '../../components/form-parts';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type PagedList, useRoutePages } from '../../lib/query';
 import { CampaignStatusBadge } from '../campaigns/campaign-parts';
@@ -10,7 +8,6 @@ import { windowText } from '../campaigns/campaign-rules';
 import { StatusBadge } from '../devices/device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT } from '../devices/device-rules';
 import { When } from '../people/person-parts';
-import { ErrorAlert } from '../relations/relation-fields';
 import { objectPath } from '../relations/relation-groups';
 
 /** The caller's devices, organizations and campaigns on the dashboard: each a paged list with its status. */

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { ProductLine } from '../../../../shared/contracts/devices';
+import { ErrorAlert } from '../../components/form-parts';
 import { ChoiceField } from '../../lib/form-fields';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
-import { ErrorAlert } from '../relations/relation-fields';
 import { DeviceMapSection } from './device-map-section';
 import { PRODUCT_LINE_OPTIONS } from './device-rules';
 import { DeviceTable } from './device-table';

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { ErrorAlert, SubmitActions } from '../relations/relation-fields';
 import { deviceOwnershipKeys } from './device-api';
 import { type ClaimForm, checkClaim } from './device-rules';
 
@@ -25,10 +25,15 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
   const set = (key: keyof ClaimForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="claim-heading">
-      <h2 id="claim-heading">Claim a device</h2>
-      <p className="muted small">Both are printed on the device's label. Claiming makes you its owner.</p>
-      <ErrorAlert testId="claim-error" error={error} />
+    <FormCard
+      name="claim"
+      title="Claim a device"
+      intro="Both are printed on the device's label. Claiming makes you its owner."
+      form={{ submit, busy, error }}
+      submitText="Claim"
+      busyText="Claiming…"
+      onCancel={onCancel}
+    >
       <div className="field-row">
         <TextField
           id="claim-serial"
@@ -47,9 +52,6 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
           mono
         />
       </div>
-      <SubmitActions testId="claim-submit" busy={busy} busyText="Claiming…" onCancel={onCancel}>
-        Claim
-      </SubmitActions>
-    </form>
+    </FormCard>
   );
 };

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { DeviceCredential, NewDeviceCredential } from '../../../../shared/contracts/devices';
-import { TableScroll } from '../../components/table-scroll';
+import { ErrorAlert } from '../../components/form-parts';
+import { ListTable } from '../../components/list-table';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useChanges, usePagedQuery } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
 import { When } from '../people/person-parts';
-import { ErrorAlert } from '../relations/relation-fields';
 import { credentialKeys } from './device-api';
 
 type Row = DeviceCredential & { id: string };
@@ -95,44 +95,35 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
           {busy === 'rotate' ? 'Rotating…' : 'Rotate all'}
         </button>
       </div>
-      <TableScroll label="Ingress credentials">
-        <table className="table" aria-label="Ingress credentials" data-testid="credentials-list">
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((row) => (
-              <tr key={row.id} data-testid={`credentials-row-${row.id}`}>
-                <th scope="row" className="mono">
-                  {row.id}
-                </th>
-                <td data-label="Created">
-                  <When ms={row.created} />
-                </td>
-                <td data-label="Last used">
-                  {row.lastUsed ? <When ms={row.lastUsed} /> : <span className="muted">Never</span>}
-                </td>
-                <td data-label="Actions">
-                  <button
-                    type="button"
-                    className="danger"
-                    data-testid={`credentials-revoke-${row.id}`}
-                    onClick={() => revoke(row.id)}
-                    disabled={busy === `revoke:${row.id}`}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <ListTable
+        label="Ingress credentials"
+        testId="credentials-list"
+        rows={list.items}
+        rowKey={(row) => row.id}
+        rowTestId={(row) => `credentials-row-${row.id}`}
+        columns={[
+          { header: 'Id', className: 'mono', cell: (row) => row.id },
+          { header: 'Created', cell: (row) => <When ms={row.created} /> },
+          {
+            header: 'Last used',
+            cell: (row) => (row.lastUsed ? <When ms={row.lastUsed} /> : <span className="muted">Never</span>),
+          },
+          {
+            header: 'Actions',
+            cell: (row) => (
+              <button
+                type="button"
+                className="danger"
+                data-testid={`credentials-revoke-${row.id}`}
+                onClick={() => revoke(row.id)}
+                disabled={busy === `revoke:${row.id}`}
+              >
+                Revoke
+              </button>
+            ),
+          },
+        ]}
+      />
       {list.loaded && list.items.length === 0 && (
         <p className="muted" data-testid="credentials-empty">
           No credentials yet: the device cannot send data until it has one.

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
+import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { deviceShownKeys } from './device-api';
 import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
 
@@ -26,10 +25,7 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
   const set = (key: keyof EditForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="device-edit-heading">
-      <h2 id="device-edit-heading">Edit</h2>
-      <ErrorAlert testId="device-edit-error" error={error} />
-      <DoneNote text={done} testId="device-edit-saved" />
+    <FormCard name="device-edit" title="Edit" form={{ submit, busy, error, done }} submitText="Save" busyText="Saving…">
       <TextField id="device-edit-name" label="Name" value={form.name} onChange={set('name')} error={fields.name} />
       <div className="field-row">
         <TextField
@@ -77,9 +73,6 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
           mono
         />
       )}
-      <SubmitButton testId="device-edit-submit" busy={busy} busyText="Saving…">
-        Save
-      </SubmitButton>
-    </form>
+    </FormCard>
   );
 };

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useLocation } from 'react-router-dom';
+import { ErrorAlert } from '../../components/form-parts';
 import { sectionOf } from '../../lib/navigation';
 import { DevicesMap } from '../map/devices-map';
-import { ErrorAlert } from '../relations/relation-fields';
 import { mapPointsOf } from './device-rules';
 import { MAP_POINT_LIMIT, useMapDevices } from './use-map-devices';
 

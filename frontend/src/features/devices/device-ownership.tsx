@@ -2,12 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { IdentityUser } from '../../../../shared/contracts/users';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { deviceOwnershipKeys } from './device-api';
 import { checkTransfer, deviceLabel } from './device-rules';
 

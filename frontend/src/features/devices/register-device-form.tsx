@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { SecretOnce } from '../../lib/secret-once';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { deviceListKeys } from './device-api';
 import { checkRegister, EMPTY_REGISTER, PRODUCT_LINE_OPTIONS, type RegisterForm } from './device-rules';
 
@@ -35,23 +35,29 @@ export const RegisterDeviceForm = () => {
   const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="register-heading">
-      <h2 id="register-heading">Register a device</h2>
-      <ErrorAlert testId="register-error" error={error} />
-      {made && (
-        <SecretOnce
-          value={made.claimCode}
-          testId="register-done"
-          valueTestId="register-claim-code"
-          copyTestId="register-copy"
-        >
-          Registered{' '}
-          <Link to={`${base}/devices/${encodeURIComponent(made.device.id)}`} data-testid="register-device-link">
-            {made.device.serial}
-          </Link>
-          . <strong>Its claim code is shown only now:</strong> print it on the label.
-        </SecretOnce>
-      )}
+    <FormCard
+      name="register"
+      title="Register a device"
+      form={{ submit, busy, error }}
+      submitText="Register"
+      busyText="Registering…"
+      notice={
+        made && (
+          <SecretOnce
+            value={made.claimCode}
+            testId="register-done"
+            valueTestId="register-claim-code"
+            copyTestId="register-copy"
+          >
+            Registered{' '}
+            <Link to={`${base}/devices/${encodeURIComponent(made.device.id)}`} data-testid="register-device-link">
+              {made.device.serial}
+            </Link>
+            . <strong>Its claim code is shown only now:</strong> print it on the label.
+          </SecretOnce>
+        )
+      }
+    >
       <div className="field-row">
         <TextField
           id="register-serial"
@@ -89,9 +95,6 @@ export const RegisterDeviceForm = () => {
         onChange={set('name')}
         error={fields.name}
       />
-      <SubmitButton testId="register-submit" busy={busy} busyText="Registering…">
-        Register
-      </SubmitButton>
-    </form>
+    </FormCard>
   );
 };

@@ -4,11 +4,11 @@ import { useApi } from '../../lib/api';
 import { loginPath } from '../../lib/navigation';
 import { errorOf, useChanges } from '../../lib/query';
 import { useSession } from '../../lib/session';
-import { ErrorAlert } from '../relations/relation-fields';
 import { INVITE_STATUS_TEXT, inviteTypeText, mayAnswer } from './invite-rules';
 import { answeredInviteKeys, inviteQuery } from './invites-api';
 import { AnswerButtons } from './invites-panel';
 import '../people/people.css';
+import { ErrorAlert } from '../../components/form-parts';
 
 /**
  * `/invites/:id`: the link in an invite e-mail. Guests see who invited them and why, and sign up or sign in

@@ -1,14 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Invite } from '../../../../shared/contracts/users';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type PagedList, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { DoneNote } from '../people/paged-parts';
 import { When } from '../people/person-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 

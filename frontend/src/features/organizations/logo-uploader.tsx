@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Organization } from '../../../../shared/contracts/organizations';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
 import { organizationShownKeys } from './organization-api';
 import { byteSize, checkLogoFile, LOGO_ACCEPT, LOGO_LIMIT_TEXT, percentOf } from './organization-rules';
 import { uploadFile } from './upload-file';

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Organization } from '../../../../shared/contracts/organizations';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../../shared/contracts/organizations';
+import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { DoneNote } from '../people/paged-parts';
-import { ErrorAlert, SubmitActions, SubmitButton } from '../relations/relation-fields';
 import { organizationListKeys, organizationShownKeys } from './organization-api';
 import {
   checkNewOrganization,
@@ -88,14 +87,16 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
   );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="new-organization-heading">
-      <h2 id="new-organization-heading">New organization</h2>
-      <ErrorAlert testId="new-organization-error" error={error} />
+    <FormCard
+      name="new-organization"
+      title="New organization"
+      form={{ submit, busy, error }}
+      submitText="Create organization"
+      busyText="Creating…"
+      onCancel={onCancel}
+    >
       <Fields prefix="new-organization" form={form} onChange={setForm} fields={fields} />
-      <SubmitActions testId="new-organization-submit" busy={busy} busyText="Creating…" onCancel={onCancel}>
-        Create organization
-      </SubmitActions>
-    </form>
+    </FormCard>
   );
 };
 
@@ -114,14 +115,14 @@ export const OrganizationEditForm = ({ organization }: { organization: Organizat
   );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="organization-edit-heading">
-      <h2 id="organization-edit-heading">Edit</h2>
-      <ErrorAlert testId="organization-edit-error" error={error} />
-      <DoneNote text={done} testId="organization-edit-saved" />
+    <FormCard
+      name="organization-edit"
+      title="Edit"
+      form={{ submit, busy, error, done }}
+      submitText="Save"
+      busyText="Saving…"
+    >
       <Fields prefix="organization-edit" form={form} onChange={setForm} fields={fields} />
-      <SubmitButton testId="organization-edit-submit" busy={busy} busyText="Saving…">
-        Save
-      </SubmitButton>
-    </form>
+    </FormCard>
   );
 };

@@ -1,9 +1,9 @@
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
+import { ErrorAlert } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
-import { ErrorAlert } from '../relations/relation-fields';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { When } from './person-parts';
 

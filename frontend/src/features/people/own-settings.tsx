@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { type IdentityUser, users as usersContract } from '../../../../shared/contracts/users';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { useChanges } from '../../lib/query';
 import { useSession } from '../../lib/session';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
-import { DoneNote } from './paged-parts';
 import { profileChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 

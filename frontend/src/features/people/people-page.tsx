@@ -3,12 +3,10 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
 import { apiClient } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type ListLoader, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
-import { ErrorAlert } from '../relations/relation-fields';
-import { DoneNote } from './paged-parts';
 import { useGroupList } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import {
@@ -23,6 +21,7 @@ import {
 import { PersonActions, type PersonBusy } from './person-actions';
 import { EnabledText, GroupTags } from './person-parts';
 import './people.css';
+import { DoneNote, ErrorAlert } from '../../components/form-parts';
 
 /** Who is in which group, by person. */
 const groupsByPerson = ({ groups }: { groups: Record<string, IdentityUser[]> }) => {
@@ -153,50 +152,54 @@ export const PeoplePage = () => {
       <DoneNote text={note} testId="people-done" />
       {groupsError && <p className="muted small">{groupsError}</p>}
 
-      <TableScroll label="People">
-        <table className="table" aria-label="People" aria-busy={people.loading === 'first'}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Status</th>
-              <th scope="col">Groups</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {people.items.map((person) => (
-              <tr key={person.id} data-testid={`people-row-${person.id}`}>
-                <th scope="row">
-                  <Link to={`/admin/people/${encodeURIComponent(person.id)}`} data-testid={`people-link-${person.id}`}>
-                    {personName(person)}
-                  </Link>
-                </th>
-                <td data-label="E-mail">{person.email ?? <span className="muted">—</span>}</td>
-                <td data-label="Status">
-                  <EnabledText enabled={person.enabled} testId={`people-enabled-${person.id}`} />
-                  <div className="muted small">{STATUS_TEXT[person.status]}</div>
-                </td>
-                <td data-label="Groups">
-                  {groupsFor(person) ? (
-                    <GroupTags groups={groupsFor(person)} testId={`people-groups-${person.id}`} />
-                  ) : (
-                    <span className="muted">…</span>
-                  )}
-                </td>
-                <td data-label="Actions">
-                  <PersonActions
-                    person={person}
-                    busy={busy}
-                    run={run}
-                    onDone={(text) => setNote(`${personName(person)}: ${text}`)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <ListTable
+        label="People"
+        testId="people-list"
+        busy={people.loading === 'first'}
+        rows={people.items}
+        rowKey={(person) => person.id}
+        rowTestId={(person) => `people-row-${person.id}`}
+        columns={[
+          {
+            header: 'Name',
+            cell: (person) => (
+              <Link to={`/admin/people/${encodeURIComponent(person.id)}`} data-testid={`people-link-${person.id}`}>
+                {personName(person)}
+              </Link>
+            ),
+          },
+          { header: 'E-mail', cell: (person) => person.email ?? <span className="muted">—</span> },
+          {
+            header: 'Status',
+            cell: (person) => (
+              <>
+                <EnabledText enabled={person.enabled} testId={`people-enabled-${person.id}`} />
+                <div className="muted small">{STATUS_TEXT[person.status]}</div>
+              </>
+            ),
+          },
+          {
+            header: 'Groups',
+            cell: (person) =>
+              groupsFor(person) ? (
+                <GroupTags groups={groupsFor(person)} testId={`people-groups-${person.id}`} />
+              ) : (
+                <span className="muted">…</span>
+              ),
+          },
+          {
+            header: 'Actions',
+            cell: (person) => (
+              <PersonActions
+                person={person}
+                busy={busy}
+                run={run}
+                onDone={(text) => setNote(`${personName(person)}: ${text}`)}
+              />
+            ),
+          },
+        ]}
+      />
       {people.loading === 'first' && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
       {people.loaded && people.items.length === 0 && !people.nextCursor && (
         <p className="muted" data-testid="people-empty">

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { ErrorAlert } from '../relations/relation-fields';
 import { AuthEventsPanel } from './auth-events-panel';
-import { DoneNote } from './paged-parts';
 import { usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { personName } from './people-rules';
@@ -12,6 +10,7 @@ import { PersonActions, type PersonBusy } from './person-actions';
 import { DeletionPanel, EmailPanel, GroupsPanel, RecordPanel } from './person-admin-panels';
 import { PersonFacts } from './person-parts';
 import './people.css';
+import { DoneNote, ErrorAlert } from '../../components/form-parts';
 
 /**
  * `/admin/people/:id` (staff): everything of one person: identity, record, groups, the staff controls,

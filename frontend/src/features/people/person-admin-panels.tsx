@@ -1,12 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { ErrorAlert, SubmitButton } from '../relations/relation-fields';
-import { DoneNote } from './paged-parts';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices, personName } from './people-rules';

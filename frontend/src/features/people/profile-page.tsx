@@ -4,7 +4,6 @@ import { isStaff } from '../../../../shared/auth/groups';
 import { useSignedInUser } from '../../lib/session';
 import { AccountSecurity } from '../auth/account-security';
 import { InvitesPanel } from '../invites/invites-panel';
-import { ErrorAlert } from '../relations/relation-fields';
 import { AuthEventsPanel } from './auth-events-panel';
 import { DeleteMyAccount, NameForm } from './own-settings';
 import { profileChangeKeys, usePerson } from './people-api';
@@ -12,6 +11,7 @@ import { PEOPLE_MESSAGES } from './people-messages';
 import { deletionState, personName } from './people-rules';
 import { PersonFacts, When } from './person-parts';
 import './people.css';
+import { ErrorAlert } from '../../components/form-parts';
 
 /**
  * `/dashboard/people/:id`: a person's profile. One's own shows the settings (names, account security,

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import { ErrorAlert } from '../../components/form-parts';
 import { useSignedInUser } from '../../lib/session';
 import {
   addableRoles,
@@ -14,7 +15,7 @@ import {
   type HolderKind,
   mayOfferAddDevice,
 } from './member-controls';
-import { AddForm, ErrorAlert, SelectField, TypeOptions } from './relation-fields';
+import { AddForm, SelectField, TypeOptions } from './relation-fields';
 import { KIND_NAME, KIND_TITLE } from './relation-groups';
 import { RelationRows } from './relation-rows';
 import { devicesList, holdersList, membersList, useRelationList } from './relations-api';

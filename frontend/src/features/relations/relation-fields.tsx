@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import type { RelationType } from '../../../../shared/relations/relation-types';
+import { SubmitButton } from '../../components/form-parts';
 
 /** One `<option>` per relation type, the type as its text. */
 export const TypeOptions = ({ types }: { types: readonly RelationType[] }) =>
@@ -40,33 +41,6 @@ export const IdField = ({ id, label, value, onChange, placeholder }: FieldProps 
       spellCheck={false}
       placeholder={placeholder}
     />
-  </div>
-);
-
-interface SubmitButtonProps {
-  testId: string;
-  /** The form's change is under way: the button waits and says so. */
-  busy: boolean;
-  busyText: string;
-  disabled?: boolean;
-  children: ReactNode;
-}
-
-export const SubmitButton = ({ testId, busy, busyText, disabled = false, children }: SubmitButtonProps) => (
-  <button type="submit" className="primary" data-testid={testId} disabled={disabled || busy}>
-    {busy ? busyText : children}
-  </button>
-);
-
-/** A create form's submit button and, where the form can be dismissed, its Cancel. */
-export const SubmitActions = ({ onCancel, ...submit }: SubmitButtonProps & { onCancel?: () => void }) => (
-  <div className="actions">
-    <SubmitButton {...submit} />
-    {onCancel && (
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    )}
   </div>
 );
 
@@ -113,10 +87,3 @@ export const AddForm = ({
     </form>
   );
 };
-
-export const ErrorAlert = ({ testId, error }: { testId: string; error: string | undefined }) =>
-  error && (
-    <p className="error" role="alert" data-testid={testId}>
-      {error}
-    </p>
-  );

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
+import { ErrorAlert } from '../../components/form-parts';
+import { ListTable } from '../../components/list-table';
 import { TableScroll } from '../../components/table-scroll';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
@@ -9,7 +11,6 @@ import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { SecretOnce } from '../../lib/secret-once';
 import { When } from '../people/person-parts';
-import { ErrorAlert } from '../relations/relation-fields';
 import { curlExample, usedPercent, warningText, worstWarning } from './api-rules';
 
 type Busy = 'create' | `revoke:${string}`;
@@ -74,46 +75,36 @@ export const ApiPage = () => {
             {busy === 'create' ? 'Creating…' : 'New key'}
           </button>
         </form>
-        <TableScroll label="API keys">
-          <table className="table" aria-label="API keys" data-testid="api-keys-list">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(keys.data ?? []).map((key) => (
-                <tr key={key.keyId} data-testid={`api-key-row-${key.keyId}`}>
-                  <th scope="row">{key.name}</th>
-                  <td data-label="Id" className="mono">
-                    {key.keyId}
-                  </td>
-                  <td data-label="Created">
-                    <When ms={key.created} />
-                  </td>
-                  <td data-label="Last used">
-                    {key.lastUsed ? <When ms={key.lastUsed} /> : <span className="muted">Never</span>}
-                  </td>
-                  <td data-label="Actions">
-                    <button
-                      type="button"
-                      className="danger"
-                      data-testid={`api-key-revoke-${key.keyId}`}
-                      onClick={() => revoke(key)}
-                      disabled={busy === `revoke:${key.keyId}`}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <ListTable
+          label="API keys"
+          testId="api-keys-list"
+          rows={keys.data ?? []}
+          rowKey={(key) => key.keyId}
+          rowTestId={(key) => `api-key-row-${key.keyId}`}
+          columns={[
+            { header: 'Name', cell: (key) => key.name },
+            { header: 'Id', className: 'mono', cell: (key) => key.keyId },
+            { header: 'Created', cell: (key) => <When ms={key.created} /> },
+            {
+              header: 'Last used',
+              cell: (key) => (key.lastUsed ? <When ms={key.lastUsed} /> : <span className="muted">Never</span>),
+            },
+            {
+              header: 'Actions',
+              cell: (key) => (
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid={`api-key-revoke-${key.keyId}`}
+                  onClick={() => revoke(key)}
+                  disabled={busy === `revoke:${key.keyId}`}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
         {keys.data?.length === 0 && (
           <p className="muted" data-testid="api-keys-empty">
             No keys yet.

@@ -7,7 +7,6 @@ import { errorMessage } from '../../lib/error-message';
 import { routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import { When } from '../people/person-parts';
-import { ErrorAlert } from '../relations/relation-fields';
 import {
   EXPORT_RANGES,
   type ExportRangeChoice,
@@ -19,6 +18,7 @@ import {
 import { RangeFields } from './range-fields';
 import { customRange, formatLocal } from './range-rules';
 import './sensor-data.css';
+import { ErrorAlert } from '../../components/form-parts';
 
 const POLL_MS = 1_000;
 const RECENT = 5;

@@ -5,7 +5,6 @@ import type { DataSummary, Series } from '../../../../shared/contracts/sensor-da
 import { apiClient } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
-import { ErrorAlert } from '../relations/relation-fields';
 import { hasData } from './chart-rules';
 import { RangeFields } from './range-fields';
 import {
@@ -22,6 +21,7 @@ import {
 import { onFedReadings } from './reading-feed';
 import { type ChartHandle, SensorChart } from './sensor-chart';
 import './sensor-data.css';
+import { ErrorAlert } from '../../components/form-parts';
 
 type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { state: 'failed'; error: string };
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Parameter, ParameterValue } from '../../../../shared/contracts/system';
+import type { ParameterValue } from '../../../../shared/contracts/system';
 import { UI_MESSAGES } from '../../lib/ui-messages';
 
 export type JsonValue = z.infer<typeof ParameterValue>;
