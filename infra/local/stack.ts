@@ -39,7 +39,7 @@ import { type LocalRule, startRuleBridge } from './rule-bridge';
 import { startScheduler } from './scheduler';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
 import type { StackInfo } from './stack-info';
-import { startWeb } from './web';
+import { startWeb, type WebMode } from './web';
 
 const ENV = 'local' as const;
 const credentials = LOCAL_CREDENTIALS;
@@ -50,8 +50,11 @@ export interface StackOptions {
   rootDir: string;
   dataDir: string;
   ports: Ports;
-  /** Start the Vite dev server for the web app. */
-  web: boolean;
+  /**
+   * The web app: `dev` is Vite's dev server, `prod` the production build served as CloudFront serves it
+   * (`npm start -- --prod`, the e2e tests); `true` means `dev`, `false` no web app.
+   */
+  web: WebMode | boolean;
   log?: (line: string) => void;
 }
 
@@ -139,7 +142,14 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
 
     const runtime: { config?: RuntimeConfig } = {};
     const web = options.web
-      ? await startWeb({ rootDir: options.rootDir, port: options.ports.web, runtime })
+      ? await startWeb({
+          rootDir: options.rootDir,
+          port: options.ports.web,
+          runtime,
+          mode: options.web === 'prod' ? 'prod' : 'dev',
+          distDir: path.join(dataDir, 'web-dist'),
+          log,
+        })
       : undefined;
     if (web) stoppers.push(web.stop);
     const webOrigin = web?.url ?? `http://localhost:${DEFAULT_PORTS.web}`;

@@ -5,8 +5,9 @@ import { DEFAULT_PORTS, EPHEMERAL_PORTS } from './ports';
 import { startStack } from './stack';
 
 /**
- * `npm start`: the whole product on this machine. Flags (used by the tests):
- * `--data-dir DIR` (default `.local`), `--ephemeral` (free ports instead of the fixed ones), `--no-web`.
+ * `npm start`: the whole product on this machine. Flags: `--prod` (the web app's production build, served as
+ * CloudFront serves it, instead of Vite's dev server); for the tests `--data-dir DIR` (default `.local`),
+ * `--ephemeral` (free ports instead of the fixed ones), `--no-web`.
  */
 // The SDK warns on every start that Node 20 support ends in 2027; Lambda runs Node 22, so it is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string', default: path.join(rootDir, '.local') },
     ephemeral: { type: 'boolean', default: false },
     'no-web': { type: 'boolean', default: false },
+    prod: { type: 'boolean', default: false },
   },
 });
 
@@ -24,7 +26,7 @@ const stack = await startStack({
   rootDir,
   dataDir: values['data-dir']!,
   ports: values.ephemeral ? EPHEMERAL_PORTS : DEFAULT_PORTS,
-  web: !values['no-web'],
+  web: values['no-web'] ? false : values.prod ? 'prod' : 'dev',
   log: (line) => console.log(`[local] ${line}`),
 }).catch((error: unknown) => {
   console.error('[local] could not start:', error);
@@ -35,7 +37,7 @@ const { endpoints, demo } = stack.info;
 console.log(
   [
     '',
-    `  Web app        ${endpoints.web ?? '(not started)'}`,
+    `  Web app        ${endpoints.web ? `${endpoints.web}${values.prod ? '  (production build)' : ''}` : '(not started)'}`,
     `  API gateway    ${endpoints.gateway}  (health: ${endpoints.gateway}/health)`,
     `  Mail viewer    ${endpoints.mailViewer}`,
     `  MQTT           ${endpoints.mqtt}  ${endpoints.mqttWs}`,

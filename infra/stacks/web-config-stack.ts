@@ -6,7 +6,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { RUNTIME_CONFIG_KEY } from './web-stack';
+import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
 
 /** Props of the {@link WebConfigStack}. */
 export interface WebConfigStackProps extends StackProps {
@@ -58,7 +58,7 @@ export class WebConfigStack extends Stack {
         Key: RUNTIME_CONFIG_KEY,
         Body: this.toJsonString(config),
         ContentType: 'application/json',
-        CacheControl: 'no-cache',
+        CacheControl: WEB_CACHE_CONTROL.other,
       },
       physicalResourceId: PhysicalResourceId.of(RUNTIME_CONFIG_KEY),
       outputPaths: ['ETag'],

@@ -1,23 +1,52 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   type IDistribution,
   PriceClass,
   ResponseHeadersPolicy,
+  type ResponseSecurityHeadersBehavior,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import type { EnvironmentSettings } from '../definitions/environments';
+import { HASHED_ASSETS_PREFIX, RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../definitions/web';
 import { acknowledgeBucketDeploymentHandler } from './nag-findings';
 
-/** Written by the web-config stack, so the site deployment must neither overwrite nor prune it. */
-export const RUNTIME_CONFIG_KEY = 'runtime-config.json';
+/** The CDK enum member whose value is `value` (CloudFront's own header values); fails the synth otherwise. */
+const member = <E extends string>(enumeration: Record<string, E>, value: string): E => {
+  const found = Object.values(enumeration).find((candidate) => candidate === value);
+  if (!found) throw new Error(`CloudFront has no header value ${value}`);
+  return found;
+};
+
+/** The definition's security headers as CloudFront's policy; each replaces what an origin might send. */
+const securityHeadersBehavior = (): ResponseSecurityHeadersBehavior => {
+  const { strictTransportSecurity: hsts, xssProtection } = WEB_SECURITY_HEADERS;
+  return {
+    strictTransportSecurity: {
+      accessControlMaxAge: Duration.seconds(hsts.maxAgeSeconds),
+      includeSubdomains: hsts.includeSubdomains,
+      preload: hsts.preload,
+      override: true,
+    },
+    contentTypeOptions: { override: true },
+    frameOptions: { frameOption: member(HeadersFrameOption, WEB_SECURITY_HEADERS.frameOptions), override: true },
+    referrerPolicy: {
+      referrerPolicy: member(HeadersReferrerPolicy, WEB_SECURITY_HEADERS.referrerPolicy),
+      override: true,
+    },
+    xssProtection: { ...xssProtection, override: true },
+  };
+};
 
 /** Props of the {@link WebStack}. */
 export interface WebStackProps extends StackProps {
@@ -74,6 +103,13 @@ export class WebStack extends Stack {
     });
     this.siteBucket = site;
 
+    // Our own policy rather than the managed one: the local production server sends the same headers from the
+    // same definition (infra/definitions/web.ts).
+    const responseHeaders = new ResponseHeadersPolicy(this, 'ResponseHeaders', {
+      comment: `device-data ${settings.name} web app security headers`,
+      securityHeadersBehavior: securityHeadersBehavior(),
+    });
+
     const distribution = new Distribution(this, 'Distribution', {
       comment: `device-data ${settings.name} web app`,
       defaultRootObject: 'index.html',
@@ -81,7 +117,7 @@ export class WebStack extends Stack {
         origin: S3BucketOrigin.withOriginAccessControl(site),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: responseHeaders,
         compress: true,
       },
       // Deep links (/dashboard/…, /admin/…) are client-side routes: the bucket has no such key, and without
@@ -121,14 +157,26 @@ export class WebStack extends Stack {
     );
 
     if (existsSync(props.webDist)) {
-      new BucketDeployment(this, 'SiteDeployment', {
-        sources: [Source.asset(props.webDist)],
+      // Hashed files first, and never pruned: a tab still running the previous build can load its chunks, and
+      // the new index.html never names a file that is not there yet.
+      const hashed = new BucketDeployment(this, 'SiteAssetsDeployment', {
+        sources: [Source.asset(path.join(props.webDist, HASHED_ASSETS_PREFIX))],
         destinationBucket: site,
-        exclude: [RUNTIME_CONFIG_KEY],
+        destinationKeyPrefix: HASHED_ASSETS_PREFIX,
+        prune: false,
+        cacheControl: [CacheControl.fromString(WEB_CACHE_CONTROL.hashedAssets)],
+        memoryLimit: 512,
+      });
+      const rest = new BucketDeployment(this, 'SiteDeployment', {
+        sources: [Source.asset(props.webDist, { exclude: [HASHED_ASSETS_PREFIX] })],
+        destinationBucket: site,
+        exclude: [RUNTIME_CONFIG_KEY, `${HASHED_ASSETS_PREFIX}*`],
+        cacheControl: [CacheControl.fromString(WEB_CACHE_CONTROL.other)],
         distribution,
         distributionPaths: ['/*'],
         memoryLimit: 512,
       });
+      rest.node.addDependency(hashed);
       acknowledgeBucketDeploymentHandler(this, site);
     }
 

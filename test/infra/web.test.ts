@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import { WEB_CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../infra/definitions/web';
 import { RuntimeConfig } from '../../shared/config/runtime-config';
 import { resourcesOfType, synthesize } from './synth';
 
@@ -30,7 +31,46 @@ describe('web hosting', () => {
 
   it('keeps the deployed build from overwriting or pruning the runtime configuration', () => {
     templates.web.hasResourceProperties('Custom::CDKBucketDeployment', {
-      Exclude: ['runtime-config.json'],
+      Exclude: Match.arrayWith(['runtime-config.json']),
+    });
+  });
+
+  it('sends the security headers of infra/definitions/web.ts, which the local production server sends too', () => {
+    const policies = Object.entries(resourcesOfType(templates.web, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(policies).toHaveLength(1);
+    const [policyId, policy] = policies[0]!;
+    const { strictTransportSecurity: hsts, frameOptions, referrerPolicy, xssProtection } = WEB_SECURITY_HEADERS;
+    expect(
+      (policy.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: unknown }).SecurityHeadersConfig,
+    ).toEqual({
+      StrictTransportSecurity: {
+        AccessControlMaxAgeSec: hsts.maxAgeSeconds,
+        IncludeSubdomains: hsts.includeSubdomains,
+        Preload: hsts.preload,
+        Override: true,
+      },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: frameOptions, Override: true },
+      ReferrerPolicy: { ReferrerPolicy: referrerPolicy, Override: true },
+      XSSProtection: { Protection: xssProtection.protection, ModeBlock: xssProtection.modeBlock, Override: true },
+    });
+    templates.web.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ ResponseHeadersPolicyId: { Ref: policyId } }),
+      }),
+    });
+  });
+
+  it('caches hashed assets for good, keeps earlier ones for open tabs, and has index.html revalidated', () => {
+    templates.web.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketKeyPrefix: 'assets/',
+      Prune: false,
+      SystemMetadata: { 'cache-control': WEB_CACHE_CONTROL.hashedAssets },
+    });
+    templates.web.hasResourceProperties('Custom::CDKBucketDeployment', {
+      Exclude: ['runtime-config.json', 'assets/*'],
+      SystemMetadata: { 'cache-control': WEB_CACHE_CONTROL.other },
+      DistributionPaths: ['/*'],
     });
   });
 });

@@ -5,7 +5,9 @@ import path from 'node:path';
 
 /**
  * Starts a private local stack for the integration, authorization-matrix and end-to-end tests: its own
- * data directory and free ports, so it neither needs nor disturbs a running `npm start`.
+ * data directory and free ports, so it neither needs nor disturbs a running `npm start`. The browser tests run
+ * against the production build, served as CloudFront serves it (what users get; no cold dev compile on the
+ * first page); `TEST_WEB=dev` runs them against Vite's dev server instead.
  */
 export default async function globalSetup() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -14,7 +16,14 @@ export default async function globalSetup() {
   const stackFile = path.join(dataDir, 'stack.json');
   const child = spawn(
     process.execPath,
-    [path.join(rootDir, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--data-dir', dataDir, '--ephemeral'],
+    [
+      path.join(rootDir, 'node_modules/tsx/dist/cli.mjs'),
+      'infra/local/start.ts',
+      '--data-dir',
+      dataDir,
+      '--ephemeral',
+      ...(process.env.TEST_WEB === 'dev' ? [] : ['--prod']),
+    ],
     {
       cwd: rootDir,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildWebApp } from '../../infra/local/web';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -18,37 +18,8 @@ export interface ManifestChunk {
 }
 export type Manifest = Record<string, ManifestChunk>;
 
-/** `vite build` of the web app into `outDir`, with its manifest; rejects with Vite's output when it fails. */
-export const buildWeb = (outDir: string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(rootDir, 'node_modules/vite/bin/vite.js'),
-        'build',
-        '--config',
-        path.join(rootDir, 'frontend/vite.config.ts'),
-        '--outDir',
-        outDir,
-        '--emptyOutDir',
-        // Which chunks each module needs; only the checks read it, so the deployed build goes without.
-        '--manifest',
-        '--logLevel',
-        'warn',
-      ],
-      // jest sets NODE_ENV=test, which would give the development builds of React and others.
-      { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${code}):\n${output}`))));
-  });
+/** A production build of the web app into `outDir`, with the manifest the checks read. */
+export const buildWeb = (outDir: string): Promise<void> => buildWebApp({ rootDir, outDir, manifest: true });
 
 export const readManifest = (outDir: string): Manifest =>
   JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
