@@ -1,7 +1,17 @@
 import { GetTokensFromRefreshTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { BrowserContext, Page } from 'playwright-core';
 import { UI_MESSAGES } from '../../frontend/src/lib/ui-messages';
-import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
+import {
+  authError,
+  authSubmit,
+  loginUrl,
+  newPage,
+  pagePerTest,
+  signOutInHeader,
+  submitSignIn,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
 import { codeFromMail, mailTo } from '../support/mail';
 import { nextSecond } from '../support/people';
 import { cognitoClient, stack } from '../support/stack';
@@ -83,14 +93,14 @@ describe('end to end: account security on one’s own profile', () => {
     await card.getByTestId('password-submit').click();
     await card.getByTestId('password-done').getByText(UI_MESSAGES.passwordChanged).waitFor();
 
-    await page.getByTestId('sign-out').click();
+    await signOutInHeader(page);
     await page.waitForURL((u) => u.pathname === '/login');
     await submitSignIn(page, person.email, person.password);
     await authError(page).getByText('Incorrect username or password.').waitFor();
     await page.getByTestId('login-password').fill(newPassword);
     await authSubmit(page).click();
     await page.waitForURL(web('/dashboard'));
-    await page.getByTestId('header-user').getByText(person.email).waitFor();
+    await waitForHeaderUser(page, person.email);
   });
 
   it('changes the e-mail with the code sent to the new address; the profile shows it and it signs in', async () => {
@@ -125,9 +135,9 @@ describe('end to end: account security on one’s own profile', () => {
 
     // The profile's own facts (from the users API) and the header follow.
     await page.getByTestId('person-email').getByText(newEmail, { exact: true }).waitFor();
-    await page.getByTestId('header-user').getByText(newEmail).waitFor();
+    await waitForHeaderUser(page, newEmail);
 
-    await page.getByTestId('sign-out').click();
+    await signOutInHeader(page);
     await page.goto(loginUrl(profile));
     await submitSignIn(page, newEmail, person.password);
     await page.waitForURL(web(profile));
@@ -142,7 +152,7 @@ describe('end to end: account security on one’s own profile', () => {
     await page.waitForURL(web(profile));
 
     // The same person in another browser, on their profile too.
-    const other = await (await page.context().browser()!.newContext()).newPage();
+    const other = await newPage(page.context().browser()!);
     try {
       await signInPerson(other, person, profile);
       await other.waitForURL(web(profile));
@@ -200,7 +210,7 @@ describe('end to end: account security on one’s own profile', () => {
 
     // The page's data came from the API with the new token; the user stayed where they were.
     await page.getByTestId('person-email').getByText(person.email).waitFor();
-    await page.getByTestId('header-user').getByText(person.email).waitFor();
+    await waitForHeaderUser(page, person.email);
     expect(page.url()).toBe(web(`${profile}?again=1`));
     const access = (await tokenCookie(page.context(), 'accessToken'))!.value;
     expect(claimsOf(access).sub).toBe(person.id);

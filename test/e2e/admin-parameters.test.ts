@@ -1,4 +1,4 @@
-import { pagePerTest, showRow, signInAs, web } from '../support/browser';
+import { pagePerTest, showRow, signInAs, waitForHeaderUser, web } from '../support/browser';
 import { apiAs, tokenOf, uniqueId } from '../support/stack';
 
 const testPage = pagePerTest();
@@ -12,7 +12,7 @@ describe('end to end: the admin edits a system parameter', () => {
     const page = testPage();
     await signInAs(page, 'admin@example.com', '/admin/parameters');
     await page.waitForURL(web('/admin/parameters'));
-    await page.getByTestId('header-user').getByText('admin@example.com').waitFor();
+    await waitForHeaderUser(page, 'admin@example.com');
 
     // The list is a paged scan: load pages until the parameter shows.
     await showRow(page.getByTestId(`parameter-row-${id}`), page.getByTestId('parameters-load-more'));

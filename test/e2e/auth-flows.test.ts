@@ -1,5 +1,14 @@
 import { AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
+import {
+  authError,
+  authSubmit,
+  loginUrl,
+  openNav,
+  pagePerTest,
+  submitSignIn,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
 import { codeFromMail, waitForMail } from '../support/mail';
 import { createPerson, FRESH_PASSWORD, freshEmail } from '../support/people';
 import { cognitoClient, signIn, stack } from '../support/stack';
@@ -48,7 +57,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
 
     // Automatic sign-in after the confirmation, then on to the destination with its query and hash.
     await page.waitForURL(web('/dashboard?welcome=1#relations'));
-    await page.getByTestId('header-user').getByText(email).waitFor();
+    await waitForHeaderUser(page, email);
     // The administrators hear of the new person.
     await waitForMail('admin@example.com', (mail) => mail.subject.includes(email));
   });
@@ -71,7 +80,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     await page.getByTestId('login-email').waitFor();
     await submitSignIn(page, email, newPassword);
     await page.waitForURL(web('/dashboard'));
-    await page.getByTestId('header-user').getByText(email).waitFor();
+    await waitForHeaderUser(page, email);
   });
 
   it('makes a user whose password an administrator reset choose a new one at sign-in', async () => {
@@ -96,7 +105,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     await authSubmit(page).click();
 
     await page.waitForURL(web('/dashboard?after=reset'));
-    await page.getByTestId('header-user').getByText(email).waitFor();
+    await waitForHeaderUser(page, email);
     // The new password is the user's password from now on.
     await expect(signIn(email, chosen)).resolves.toMatchObject({ accessToken: expect.any(String) });
   });
@@ -105,6 +114,7 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     const page = testPage();
     await page.goto(web('/dashboard'));
     await page.getByTestId('dashboard-guest').waitFor();
+    await openNav(page);
     await page.getByTestId('header-sign-in').waitFor();
 
     await page.goto(web('/admin/parameters'));

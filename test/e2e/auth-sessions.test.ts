@@ -1,4 +1,4 @@
-import { pagePerTest, signInAs, submitSignIn, web } from '../support/browser';
+import { pagePerTest, signInAs, signOutInHeader, submitSignIn, waitForHeaderUser, web } from '../support/browser';
 
 const testPage = pagePerTest();
 
@@ -9,7 +9,7 @@ describe('end to end: sessions (spec §2, §9)', () => {
   it('keeps tokens in 1-year cookies and marks the session start with a 7-day cookie', async () => {
     const page = testPage();
     await signInAs(page, 'user@example.com', '/dashboard');
-    await page.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(page);
     const cookies = await page.context().cookies();
     const now = Date.now() / 1000;
 
@@ -26,7 +26,7 @@ describe('end to end: sessions (spec §2, §9)', () => {
   it('ends a session whose session cookie is gone: login with the reason, then back to the page', async () => {
     const page = testPage();
     await signInAs(page, 'user@example.com', '/dashboard');
-    await page.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(page);
 
     await page.context().clearCookies({ name: SESSION_COOKIE });
     const destination = '/dashboard/devices/demo-device-1?view=members&from=e2e#holders';
@@ -44,13 +44,13 @@ describe('end to end: sessions (spec §2, §9)', () => {
 
     await submitSignIn(page, 'user@example.com', 'Local-Demo-Passw0rd');
     await page.waitForURL(web(destination));
-    await page.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(page);
   });
 
   it('ends a session that started more than 7 days ago', async () => {
     const page = testPage();
     await signInAs(page, 'user@example.com', '/dashboard');
-    await page.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(page);
     const url = new URL(web());
     await page
       .context()
@@ -64,13 +64,13 @@ describe('end to end: sessions (spec §2, §9)', () => {
   it('signs out the other tabs when one tab signs out', async () => {
     const first = testPage();
     await signInAs(first, 'user@example.com', '/dashboard');
-    await first.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(first);
 
     const second = await first.context().newPage();
     await second.goto(web('/dashboard?tab=2'));
-    await second.getByTestId('header-user').waitFor();
+    await waitForHeaderUser(second);
 
-    await first.getByTestId('sign-out').click();
+    await signOutInHeader(first);
     await first.getByTestId('header-sign-in').waitFor();
 
     await second.waitForURL(

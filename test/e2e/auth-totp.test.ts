@@ -1,4 +1,13 @@
-import { authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
+import {
+  authSubmit,
+  headerLink,
+  loginUrl,
+  pagePerTest,
+  signOutInHeader,
+  submitSignIn,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
 import { createPerson } from '../support/people';
 import { totp } from '../support/totp';
 
@@ -20,9 +29,9 @@ describe('end to end: an authenticator app (TOTP)', () => {
     const { email, password } = await createPerson({ prefix: 'e2e-totp' });
     await page.goto(loginUrl('/dashboard'));
     await submitSignIn(page, email, password);
-    await page.getByTestId('header-user').getByText(email).waitFor();
+    await waitForHeaderUser(page, email);
 
-    await page.getByTestId('nav-account').click();
+    await headerLink(page, 'My account');
     const security = page.getByTestId('account-security');
     await security.getByTestId('totp-setup').click();
     await security.getByTestId('totp-qr').waitFor();
@@ -35,7 +44,7 @@ describe('end to end: an authenticator app (TOTP)', () => {
     await security.getByTestId('totp-done').waitFor();
     await security.getByTestId('totp-disable').waitFor();
 
-    await page.getByTestId('sign-out').click();
+    await signOutInHeader(page);
     await page.goto(loginUrl('/dashboard?mfa=1'));
     await submitSignIn(page, email, password);
     await page.getByTestId('login-code').waitFor();
@@ -43,6 +52,6 @@ describe('end to end: an authenticator app (TOTP)', () => {
     await authSubmit(page).click();
 
     await page.waitForURL(web('/dashboard?mfa=1'));
-    await page.getByTestId('header-user').getByText(email).waitFor();
+    await waitForHeaderUser(page, email);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { INVITE_STATUS_TEXT } from '../../frontend/src/features/invites/invite-rules';
-import { pagePerTest, submitSignIn, web } from '../support/browser';
+import { newPage, pagePerTest, submitSignIn, web } from '../support/browser';
 import { mailText, waitForMail } from '../support/mail';
 import { apiAs, apiRejection, tokenOf } from '../support/stack';
 import { adminUsers, freshPerson, signInPerson } from './people-fixtures';
@@ -31,7 +31,7 @@ describe('end to end: invites', () => {
     expect(mailText(mail)).toContain(`/invites/${inviteId}`);
 
     // The invited person opens the link as a guest: who invited them and why; they sign in from there.
-    const guest = await (await page.context().browser()!.newContext()).newPage();
+    const guest = await newPage(page.context().browser()!);
     try {
       await guest.goto(web(`/invites/${inviteId}`));
       await guest.getByTestId('invite-page-from').getByText(inviter.givenName, { exact: false }).waitFor();
@@ -67,7 +67,7 @@ describe('end to end: invites', () => {
     await sentRow.waitFor();
     const inviteId = (await sentRow.getAttribute('data-testid'))?.replace('invites-sent-row-', '') ?? '';
 
-    const theirs = await (await inviterPage.context().browser()!.newContext()).newPage();
+    const theirs = await newPage(inviterPage.context().browser()!);
     try {
       await signInPerson(theirs, invited, `/dashboard/people/${invited.id}`);
       await theirs.waitForURL(web(`/dashboard/people/${invited.id}`));

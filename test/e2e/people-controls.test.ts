@@ -3,7 +3,17 @@ import { PEOPLE_MESSAGES } from '../../frontend/src/features/people/people-messa
 import { UI_MESSAGES } from '../../frontend/src/lib/ui-messages';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { MESSAGES } from '../../shared/messages';
-import { authError, authSubmit, loginUrl, pagePerTest, submitSignIn, web } from '../support/browser';
+import {
+  authError,
+  authSubmit,
+  loginUrl,
+  newPage,
+  pagePerTest,
+  signOutInHeader,
+  submitSignIn,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
 import { codeFromMail, mailText, waitForMail } from '../support/mail';
 import { type FreshUser, nextSecond } from '../support/people';
 import { freshPerson, signInPerson } from './people-fixtures';
@@ -27,7 +37,7 @@ const act = async (page: Page, control: string, person: FreshUser, done: string)
 };
 
 /** A second browser context, e.g. the person's own browser next to the administrator's. */
-const otherBrowser = async (page: Page) => (await page.context().browser()!.newContext()).newPage();
+const otherBrowser = (page: Page) => newPage(page.context().browser()!);
 
 describe('end to end: staff controls for one person', () => {
   it('reset password: the old one no longer signs in, and the person chooses a new one with an e-mailed code', async () => {
@@ -54,7 +64,7 @@ describe('end to end: staff controls for one person', () => {
       await theirs.getByTestId('login-password').fill(chosen);
       await authSubmit(theirs).click();
       await theirs.waitForURL(web('/dashboard?after=reset'));
-      await theirs.getByTestId('header-user').getByText(person.email).waitFor();
+      await waitForHeaderUser(theirs, person.email);
     } finally {
       await theirs.context().close();
     }
@@ -81,10 +91,10 @@ describe('end to end: staff controls for one person', () => {
       await theirs.getByTestId('new-password-confirm').fill(chosen);
       await authSubmit(theirs).click();
       await theirs.waitForURL(web('/dashboard?after=force'));
-      await theirs.getByTestId('header-user').getByText(person.email).waitFor();
+      await waitForHeaderUser(theirs, person.email);
 
       // The chosen password is theirs from now on; the temporary one is spent.
-      await theirs.getByTestId('sign-out').click();
+      await signOutInHeader(theirs);
       await theirs.goto(loginUrl('/dashboard'));
       await submitSignIn(theirs, person.email, temporary);
       await authError(theirs).getByText('Incorrect username or password.').waitFor();

@@ -1,6 +1,6 @@
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { MESSAGES } from '../../shared/messages';
-import { pagePerTest, web } from '../support/browser';
+import { headerLink, newPage, pagePerTest, web } from '../support/browser';
 import { mailText, waitForMail } from '../support/mail';
 import { apiAs, apiRejection } from '../support/stack';
 import { adminUsers, freshPerson, signInPerson } from './people-fixtures';
@@ -23,7 +23,7 @@ describe('end to end: people', () => {
     // An administrator, in another browser context, finds them by first name.
     const browser = theirs.context().browser();
     if (!browser) throw new Error('No browser');
-    const staff = await (await browser.newContext()).newPage();
+    const staff = await newPage(browser);
     try {
       await signInPerson(staff, { email: 'admin@example.com', password: DEMO_PASSWORD }, '/admin');
       await staff.waitForURL(web('/admin'));
@@ -121,7 +121,7 @@ describe('end to end: people', () => {
     await page.waitForURL(web(`/dashboard/people/${person.id}`));
     await page.getByTestId('person-email').getByText(person.email).waitFor();
     // Spec §2: staff on a /dashboard page get its /admin equivalent.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await headerLink(page, 'Admin');
     await page.waitForURL(web(`/admin/people/${person.id}`));
 
     await page.locator('[data-testid="person-deletion-state"][data-queued="false"]').waitFor();

@@ -1,6 +1,6 @@
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
-import { pagePerTest, showRow, signInAs, web } from '../support/browser';
+import { headerLink, pagePerTest, showRow, signInAs, web } from '../support/browser';
 import { apiAs, subOf, tokenOf, uniqueId } from '../support/stack';
 
 const testPage = pagePerTest();
@@ -84,7 +84,7 @@ describe('end to end: members of a device and the relations browser', () => {
 
     // Spec §2: from a /dashboard page, staff get its /admin equivalent, which exists.
     await page.goto(web(`/dashboard/devices/${deviceId}`));
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await headerLink(page, 'Admin');
     await page.waitForURL(web(`/admin/devices/${deviceId}`));
     await page.getByTestId(`members-row-${ownerId}`).waitFor();
   });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { type DemoEmail, stack } from './stack';
 
@@ -28,6 +28,23 @@ export const launchBrowser = (): Promise<Browser> => {
   });
 };
 
+/** The widths the layout is checked at: the desktop header's one row, and a small phone. */
+export const WIDE = { width: 1280, height: 800 } as const;
+export const NARROW = { width: 375, height: 812 } as const;
+
+/**
+ * Every test page's context: Playwright's 1280 x 720 and light scheme, unless `E2E_WIDTH` asks for another
+ * width (`E2E_WIDTH=375 npm run test:e2e` runs every journey at phone width, the header folded into its menu).
+ */
+export const contextOptions = (): BrowserContextOptions => {
+  const width = Number(process.env.E2E_WIDTH);
+  return width > 0 ? { viewport: { width, height: width < 1024 ? NARROW.height : WIDE.height } } : {};
+};
+
+/** A page in a context of its own (no session shared with other pages), sized as `contextOptions` says. */
+export const newPage = async (browser: Browser): Promise<Page> =>
+  (await browser.newContext(contextOptions())).newPage();
+
 /** The local web app's address, optionally with a path (`/dashboard`). */
 export const web = (path = ''): string => `${stack().endpoints.web!}${path}`;
 
@@ -45,7 +62,7 @@ export const pagePerTest = (): (() => Page) => {
     await browser?.close();
   });
   beforeEach(async () => {
-    page = await (await browser!.newContext()).newPage();
+    page = await newPage(browser!);
   });
   afterEach(async () => {
     await page?.context().close();
@@ -91,4 +108,32 @@ export const showRow = async (row: Locator, more: Locator) => {
     // The button is drawn anew as pages arrive: a click that finds it gone (or busy) just looks again.
     await more.click({ timeout: 5_000 }).catch(() => undefined);
   }
+};
+
+/**
+ * Below 1024 px the header folds its navigation and account actions into a menu: opens it when it is folded
+ * and closed, so the next step can click a header link or "Sign out" at any width. Does nothing when wide.
+ */
+export const openNav = async (page: Page) => {
+  await page.getByTestId('header-section').waitFor();
+  const toggle = page.getByTestId('menu-toggle');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+};
+
+/** Waits until the header names the signed-in user (present in the folded menu too, where it is not shown). */
+export const waitForHeaderUser = (page: Page, email?: string) => {
+  const user = page.getByTestId('header-user');
+  return (email ? user.getByText(email) : user).waitFor({ state: 'attached' });
+};
+
+/** Signs out through the header, opening its menu first when it is folded. */
+export const signOutInHeader = async (page: Page) => {
+  await openNav(page);
+  await page.getByTestId('sign-out').click();
+};
+
+/** Follows one of the header's main links ("Admin", "My account"), opening its menu first when it is folded. */
+export const headerLink = async (page: Page, name: string) => {
+  await openNav(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 };
