@@ -20,6 +20,8 @@ beforeAll(async () => {
   writeFileSync(path.join(distDir, 'index.html'), INDEX);
   writeFileSync(path.join(distDir, 'assets/index-abc123.js'), CHUNK);
   writeFileSync(path.join(distDir, 'favicon.svg'), '<svg/>');
+  mkdirSync(path.join(distDir, '.vite'));
+  writeFileSync(path.join(distDir, '.vite/manifest.json'), '{}');
   server = await serveWebBuild({ distDir, port: 0, runtime });
 });
 
@@ -52,7 +54,14 @@ describe('the local production web server', () => {
   });
 
   it('serves index.html for / and for any path the build lacks, as the distribution does', async () => {
-    for (const pathname of ['/', '/dashboard/devices/demo-device-1', '/admin', '/assets/gone-123.js']) {
+    // The build's manifest is for the bench: the deployed site has none.
+    for (const pathname of [
+      '/',
+      '/dashboard/devices/demo-device-1',
+      '/admin',
+      '/assets/gone-123.js',
+      '/.vite/manifest.json',
+    ]) {
       const answer = await get(pathname);
       expect(answer.status).toBe(200);
       expect(answer.body.toString()).toBe(INDEX);

@@ -161,6 +161,7 @@ export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions,
   const headers = securityHeaderLines();
 
   const load = async (key: string): Promise<StaticFile | undefined> => {
+    if (key.startsWith('.vite/')) return undefined;
     const file = path.join(root, key);
     // A key that climbs out of the build (`..`) is a key the bucket does not have.
     if (!file.startsWith(`${root}${path.sep}`)) return undefined;
@@ -263,7 +264,8 @@ export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions,
 
 const startProdWeb = async ({ rootDir, distDir, log, ...rest }: WebOptions) => {
   const started = Date.now();
-  await buildWebApp({ rootDir, outDir: distDir });
+  // The manifest tells the web bench which chunks a page loads; the server does not serve it (the cloud has none).
+  await buildWebApp({ rootDir, outDir: distDir, manifest: true });
   log?.(`web app built in ${Date.now() - started} ms`);
   return serveWebBuild({ distDir, ...rest });
 };

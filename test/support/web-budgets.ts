@@ -17,8 +17,8 @@ export interface PageBudget {
   as: 'guest' | 'user@example.com';
   /**
    * The source modules (keys of Vite's manifest, relative to `frontend/`) the page loads before it can draw its
-   * content: the entry, the route's module, and the panels it shows at once. Their chunks and every chunk
-   * those import statically are what it costs.
+   * content: the entry (which holds the dashboard), the route's module, and the panels it shows at once. Their
+   * chunks and every chunk those import statically are what it costs.
    */
   modules: readonly string[];
   /** Gzipped JS of those chunks, in kB (1,000 bytes, as Vite reports them). */
@@ -39,7 +39,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     name: 'guest /dashboard',
     path: '/dashboard',
     as: 'guest',
-    modules: [ENTRY, 'src/features/dashboard/dashboard-page.tsx'],
+    modules: [ENTRY],
     jsKb: 170,
     ...PHONE,
   },
@@ -47,7 +47,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     name: 'signed-in /dashboard',
     path: '/dashboard',
     as: 'user@example.com',
-    modules: [ENTRY, 'src/features/dashboard/dashboard-page.tsx', AMPLIFY],
+    modules: [ENTRY, AMPLIFY],
     jsKb: 220,
     ...PHONE,
   },
@@ -81,7 +81,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     path: '/login',
     as: 'guest',
     modules: [ENTRY, 'src/features/auth/login-page.tsx', AMPLIFY],
-    jsKb: 320,
+    jsKb: 330,
     ...PHONE,
   },
 ];
