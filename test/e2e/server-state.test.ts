@@ -1,5 +1,5 @@
 import { relationId } from '../../shared/relations/relation-types';
-import { pagePerTest, signInAs, web } from '../support/browser';
+import { headerLink, pagePerTest, signInAs, web } from '../support/browser';
 import { freshDevice } from '../support/sensor-data';
 import { subOf } from '../support/stack';
 
@@ -39,7 +39,7 @@ describe('end to end: one query cache for server state', () => {
       }
     });
 
-    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+    await headerLink(page, 'Dashboard');
     await page.getByTestId(`my-devices-row-${device.id}`).waitFor();
     await page.goBack();
     // Drawn from the cache at once: the serial shows with no new read of the device.
