@@ -188,28 +188,24 @@ describe.each([
   }
 
   // Phones are where fingers tap: at 375 px every control is measured, not only the header's.
-  const narrowOnly = label === 'narrow' ? it : it.skip;
-  narrowOnly(
-    `at ${viewport.width} px every control of the main pages is a touch target (44 px) tall`,
-    async () => {
-      for (const { name, who, path: target } of PAGES.filter((p) => p.name !== 'login')) {
-        const page = await (await contextFor(who, viewport, 'light')).newPage();
-        try {
-          await open(page, target);
-          // Links in running text are exempt (WCAG 2.5.5), so only controls are measured.
-          const controls = INTERACTIVE.split(', ')
-            .filter((selector) => selector !== 'a')
-            .map((selector) => `main ${selector}:not(.link-button)`)
-            .join(', ');
-          const small = (await targetHeights(page, controls)).filter((t) => t.height < 44);
-          expect({ name, small }).toEqual({ name, small: [] });
-        } finally {
-          await page.close();
-        }
+  if (label !== 'narrow') return;
+  it(`at ${viewport.width} px every control of the main pages is a touch target (44 px) tall`, async () => {
+    for (const { name, who, path: target } of PAGES.filter((p) => p.name !== 'login')) {
+      const page = await (await contextFor(who, viewport, 'light')).newPage();
+      try {
+        await open(page, target);
+        // Links in running text are exempt (WCAG 2.5.5), so only controls are measured.
+        const controls = INTERACTIVE.split(', ')
+          .filter((selector) => selector !== 'a')
+          .map((selector) => `main ${selector}:not(.link-button)`)
+          .join(', ');
+        const small = (await targetHeights(page, controls)).filter((t) => t.height < 44);
+        expect({ name, small }).toEqual({ name, small: [] });
+      } finally {
+        await page.close();
       }
-    },
-    180_000,
-  );
+    }
+  }, 180_000);
 });
 
 describe('end to end: the dark theme', () => {
