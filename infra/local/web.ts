@@ -116,7 +116,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * CloudFront's compression, as documented: for text types between 1,000 bytes and 10 MB, Brotli when the viewer
- * accepts it, else gzip. (Chromium offers Brotli over HTTPS only, so on local http it gets gzip.)
+ * accepts it, else gzip.
  */
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json)|image\/svg\+xml)/;
 const compressible = (type: string, size: number) => COMPRESSIBLE.test(type) && size >= 1_000 && size <= 10_000_000;
