@@ -45,13 +45,23 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
      * same: a tier with API access reaches back its historicalDataAccessDays, as views do).
      */
     metered: async <T>(
-      caller: Caller,
-      key: ApiKeyPrincipal,
-      deviceId: string,
-      requested: { from?: number; to?: number },
-      setHeader: (name: string, value: string) => void,
+      {
+        caller,
+        key,
+        deviceId,
+        requested,
+        setHeader,
+        ahead,
+      }: {
+        caller: Caller;
+        key: ApiKeyPrincipal;
+        deviceId: string;
+        requested: { from?: number; to?: number };
+        setHeader: (name: string, value: string) => void;
+        /** What the request read ahead for the gate (the device, its subscription, the key owner's relations). */
+        ahead?: ReadAhead;
+      },
       read: (access: DataAccess) => Promise<T>,
-      ahead?: ReadAhead,
     ): Promise<T> => {
       const access = await dataAccess.resolve(caller, deviceId, ahead);
       readableRanges(access, 'api', requested, now());

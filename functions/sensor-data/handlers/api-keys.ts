@@ -7,24 +7,12 @@ export const apiKeysHandlers: PartHandlers<typeof apiKeysRoutes, SensorDataDeps>
   listApiKeys: ({ caller }, { apiKeys }) => apiKeys.list(caller),
   revokeApiKey: ({ caller, params }, { apiKeys }) => apiKeys.revoke(caller, params.keyId),
   apiReadings: ({ caller, apiKey, params, query, setHeader, ahead }, { publicApi, reads }) =>
-    publicApi.metered(
-      caller,
-      apiKey,
-      params.id,
-      query,
-      setHeader,
-      (access) => reads.list(caller, params.id, query, access),
-      ahead,
+    publicApi.metered({ caller, key: apiKey, deviceId: params.id, requested: query, setHeader, ahead }, (access) =>
+      reads.list(caller, params.id, query, access),
     ),
   apiSeries: ({ caller, apiKey, params, query, setHeader, ahead }, { publicApi, reads }) =>
-    publicApi.metered(
-      caller,
-      apiKey,
-      params.id,
-      query,
-      setHeader,
-      (access) => reads.series(caller, params.id, query, access),
-      ahead,
+    publicApi.metered({ caller, key: apiKey, deviceId: params.id, requested: query, setHeader, ahead }, (access) =>
+      reads.series(caller, params.id, query, access),
     ),
   deviceApiUsage: ({ caller, params, ahead }, { publicApi }) => publicApi.deviceUsage(caller, params.id, ahead),
   myApiUsage: ({ caller }, { publicApi }) => publicApi.myUsage(caller),
