@@ -1,22 +1,29 @@
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium } from 'playwright-core';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import { recomputeRollups } from '../../functions/sensor-data/domain/rollups-recompute';
-import { createChartDataStore, HOUR_MS } from '../../functions/sensor-data/store/chart-data-store';
+import {
+  chartObjectKey,
+  createChartDataStore,
+  HOUR_MS,
+  periodsBetween,
+} from '../../functions/sensor-data/store/chart-data-store';
 import { createRollupStore } from '../../functions/sensor-data/store/rollup-store';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import type { StackInfo } from '../../infra/local/stack-info';
 import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
+import type { countStoreCalls } from './store-calls';
 
 /**
  * The chart bench (issue 6): one device with a year of 1-minute readings (525,600), its roll-ups and chart-data
- * objects computed by the roll-up worker's own function, then GET /series for the year (bytes, ms) and the time
- * from choosing "1 year" on the device page to every uPlot canvas drawn in Chromium. Prints nothing itself:
- * returns the figures for test/bench/run.ts. The browser part needs the stack started with `web: true`.
+ * objects computed by the roll-up worker's own function, then GET /series for the year (bytes, ms, store calls)
+ * beside the raw S3 reads of the objects it reads, and the time from choosing "1 year" on the device page to every
+ * uPlot canvas drawn in Chromium. Prints nothing itself: returns the figures for test/bench/run.ts. The browser part
+ * needs the stack started with `web: true`.
  */
 
 const MINUTE = 60_000;
@@ -37,6 +44,12 @@ export interface ChartBenchFigures {
   seriesGzipBytes: number;
   seriesPoints: number;
   resolution: string;
+  /** The chart-data objects that GET /series reads, straight from S3 side by side (median of SERIES_RUNS). */
+  rawMs: number;
+  rawBytes: number;
+  rawObjects: number;
+  /** The store calls one GET /series makes (DynamoDB and S3), and how many of them follow one another. */
+  seriesCalls?: { calls: number; roundTrips: number };
   /** From choosing the range on the device page to the last chart drawn; undefined without the web app. */
   paintMs?: number;
   /** From navigation to the first range's charts drawn (a cold page). */
@@ -67,6 +80,7 @@ const pool = async <T>(items: readonly T[], concurrency: number, work: (item: T)
 export const benchChart = async (
   info: StackInfo,
   tokenOf: (email: string) => Promise<string>,
+  storeCalls?: ReturnType<typeof countStoreCalls>,
 ): Promise<ChartBenchFigures> => {
   const credentials = LOCAL_CREDENTIALS;
   const devices = (token: string) =>
@@ -136,20 +150,50 @@ export const benchChart = async (
   await recomputeRollups({ deviceId: device.id, hours: firstOfYears }, deps);
   const rollupSeconds = (performance.now() - rollupStarted) / 1000;
 
-  // GET /series for the year as the page asks it (800 px wide), median of a few runs.
+  // GET /series for the year as the page asks it (800 px wide), median of a few runs, each beside the raw reads of
+  // the objects it reads (a guest of a public device: the device and subscription records, then those objects).
   // From "a year ago" at request time: seeding takes minutes, and the window is counted from now.
   const seriesUrl = () =>
     `${info.endpoints.gateway}/sensor-data/devices/${device.id}/series?from=${Date.now() - 365 * DAY + MINUTE}&width=800`;
-  const times: number[] = [];
   let body = '';
-  for (let run = 0; run < SERIES_RUNS; run++) {
-    const started = performance.now();
+  const series = async () => {
     const response = await fetch(seriesUrl());
     body = await response.text();
     if (response.status !== 200) throw new Error(`GET /series answered ${response.status}: ${body}`);
-    times.push(performance.now() - started);
+  };
+  let rawBytes = 0;
+  let rawObjects = 0;
+  const rawReads = async () => {
+    const keys = periodsBetween('hour', Date.now() - 365 * DAY + MINUTE, Date.now()).map((period) =>
+      chartObjectKey(device.id, 'hour', period),
+    );
+    // A period without readings has no object (BENCH_CHART_MINUTES below a year), as the series store takes it.
+    const texts = await Promise.all(
+      keys.map((Key) =>
+        s3
+          .send(new GetObjectCommand({ Bucket: info.buckets.chartData!, Key }))
+          .then((object) => object.Body!.transformToString('utf8'))
+          .catch((error: Error) => {
+            if (error.name === 'NoSuchKey') return '';
+            throw error;
+          }),
+      ),
+    );
+    rawObjects = texts.filter(Boolean).length;
+    rawBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  };
+  const timed = async (op: () => Promise<void>) => {
+    const started = performance.now();
+    await op();
+    return performance.now() - started;
+  };
+  const times: number[] = [];
+  const rawTimes: number[] = [];
+  for (let run = 0; run < SERIES_RUNS; run++) {
+    rawTimes.push(await timed(rawReads));
+    times.push(await timed(series));
   }
-  times.sort((a, b) => a - b);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const parsed = JSON.parse(body) as { t: number[]; resolution: string; series: Record<string, unknown> };
 
   const figures: ChartBenchFigures = {
@@ -157,11 +201,15 @@ export const benchChart = async (
     measurements: MEASUREMENTS.length,
     seedSeconds: Math.round(seedSeconds * 10) / 10,
     rollupSeconds: Math.round(rollupSeconds * 10) / 10,
-    seriesMs: Math.round(times[Math.floor(times.length / 2)]! * 10) / 10,
+    seriesMs: Math.round(median(times) * 10) / 10,
     seriesBytes: Buffer.byteLength(body),
     seriesGzipBytes: gzipSync(body).length,
     seriesPoints: parsed.t.length,
     resolution: parsed.resolution,
+    rawMs: Math.round(median(rawTimes) * 10) / 10,
+    rawBytes,
+    rawObjects,
+    ...(storeCalls ? { seriesCalls: await storeCalls.perRequest(series, 5) } : {}),
   };
   if (!info.endpoints.web) return figures;
 
