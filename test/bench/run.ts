@@ -19,6 +19,7 @@ import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
 import { benchChart } from './chart';
 import { countStoreCalls } from './store-calls';
+import { benchWeb, formatWebRows } from './web';
 
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
@@ -26,7 +27,7 @@ import { countStoreCalls } from './store-calls';
  * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress,
  * and a year of 1-minute data charted (GET /series beside its raw S3 reads; paint time in Chromium).
  * The npm script sets LOG_LEVEL=warn: the logger reads it on import, before this module's body runs.
- * BENCH_SECTIONS=reads,ingest,chart chooses the parts (all by default); BENCH_WEB=false skips the browser.
+ * BENCH_SECTIONS=reads,ingest,chart,web chooses the parts (all by default); BENCH_WEB=false skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -252,14 +253,14 @@ const benchIngest = async (
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
-// The web app (Vite) only for the chart bench's browser part; BENCH_WEB=false skips it.
+// The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or ingest, chart; comma-separated) runs only those parts while iterating.
-const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart').split(','));
+// BENCH_SECTIONS=reads (or ingest, chart, web; comma-separated) runs only those parts while iterating.
+const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,web').split(','));
 // The gateway is called through node:http with keep-alive, as the SDK reaches dynalite for the raw calls: fetch
 // (undici) would add about 0.15 ms of client CPU to every gateway request in this one process.
 const agent = new Agent({ keepAlive: true });
-const stack = await startStack({ rootDir, dataDir, ports: EPHEMERAL_PORTS, web: withWeb });
+const stack = await startStack({ rootDir, dataDir, ports: EPHEMERAL_PORTS, web: withWeb ? 'prod' : false });
 try {
   const { info } = stack;
   const cognito = new CognitoIdentityProviderClient({
@@ -425,10 +426,16 @@ try {
         value: chart.paintMs === undefined ? 'skipped (BENCH_WEB=false)' : `${chart.paintMs.toFixed(0)} ms`,
       },
       {
-        measure: 'cold page load → first charts painted (incl. Vite dev server)',
+        measure: 'cold page load → first charts painted (production build)',
         value: chart.firstPaintMs === undefined ? 'skipped' : `${chart.firstPaintMs.toFixed(0)} ms`,
       },
     ]);
+  }
+
+  if (sections.has('web') && withWeb) {
+    // Each budgeted page opened cold in Chromium on Lighthouse's phone profile (test/bench/web.ts, decision 014).
+    console.log('\nThe web app, production build: JS per page, LCP and time to interactive against their budgets\n');
+    console.log(formatWebRows(await benchWeb(info)));
   }
 } finally {
   agent.destroy();
