@@ -31,11 +31,12 @@ export const ApiPage = () => {
   const create = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setError('Give the key a name, e.g. the script that will use it');
+    // The secret is shown only once the list holds its key, so the two never disagree on screen.
+    let made: NewApiKey | undefined;
     void run('create', async () => {
-      const made = await sensorData.createApiKey({ body: { name } });
-      setFresh(made);
+      made = await sensorData.createApiKey({ body: { name } });
       setName('');
-    }, [routeKey('sensor-data', 'listApiKeys')]);
+    }, [routeKey('sensor-data', 'listApiKeys')]).then(() => made && setFresh(made));
   };
 
   const revoke = (key: ApiKey) => {
