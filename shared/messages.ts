@@ -21,6 +21,14 @@ export const MESSAGES = {
   parameterNotFound: (id: string) => `Parameter not found: ${id}`,
   parameterExists: (id: string) => `Parameter already exists: ${id}`,
   invalidCursor: 'Invalid page cursor',
+  // Ours: notifications (docs/notifications.md).
+  notificationNotFound: (id: string) => `Notification not found: ${id}`,
+  notificationNotDraft: 'A notification can be changed or deleted only while it is a draft (status created)',
+  notificationContentStaffOnly: "Only staff change a notification's content",
+  notificationOthersBanners: 'You may read only your own notifications',
+  notificationNotQueued: 'The notification could not be queued: it was kept as a draft, try sending it again',
+  topicLocked: (label: string) => `E-mail about ${label} cannot be turned off: it is about your own access`,
+  unsubscribeInvalid: 'This unsubscribe link is not valid any more: choose your e-mail in your notification settings',
   // Ours: relations (docs/relations.md holds the rules these enforce).
   relationNotFound: (id: string) => `Relation not found: ${id}`,
   relationExists: (id: string) => `Relation already exists: ${id}`,

@@ -18,6 +18,8 @@ export interface ServiceResources {
   realtimePolicy?: boolean;
   /** Runs the identity provider's admin operations on the user pool (USER_POOL_ID). */
   identityAdmin?: boolean;
+  /** Lists the members of the user pool's groups (USER_POOL_ID), and nothing else of the pool. */
+  identityGroups?: boolean;
   /** Sends e-mail through SES (MAIL_FROM). */
   email?: boolean;
   /** Calls Stripe: may read the Stripe secret key's secret, named by STRIPE_SECRET_ARN. */
@@ -53,7 +55,15 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     jobs: true,
   },
   migrate: { tables: [] },
-  notifications: { tables: [] },
+  notifications: {
+    tables: ['notifications', 'notificationDeliveries', 'notificationPreferences'],
+    // Audiences resolve through relations and groups; e-mail addresses, names and roles come from the users table.
+    readTables: ['relations', 'users'],
+    // The worker fans a notification out through the jobs queue it consumes.
+    jobs: true,
+    email: true,
+    identityGroups: true,
+  },
   organizations: {
     tables: ['organizations', 'relations', 'accessVersions'],
     // Campaign windows, read by the access module (ACCESS_ENV).
@@ -99,6 +109,8 @@ export const handlerEntry = (area: AreaName): string => `functions/${area}/handl
  * for it. A worker gets its area's SERVICE_RESOURCES.
  */
 export const WORKERS: { name: string; entry: string; area: AreaName; queue: QueueKey }[] = [
+  // Domain events and notification jobs (docs/notifications.md): the jobs queue's only consumer.
+  { name: 'NotificationsWorker', entry: 'functions/notifications/worker.ts', area: 'notifications', queue: 'jobs' },
   { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
 ];
 

@@ -257,6 +257,49 @@ export const TABLES = {
     sortKey: { name: 'watcher', type: 'S' },
     timeToLiveAttribute: 'expiresAt',
   },
+  /**
+   * Notifications (spec §3, docs/notifications.md): the record staff write or a trigger makes, with its status and
+   * delivery counts. `feed` is one constant partition, so the admin list is a Query newest first.
+   */
+  notifications: {
+    constructId: 'NotificationsTable',
+    area: 'notifications',
+    entity: 'notifications',
+    envVar: 'NOTIFICATIONS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byCreated', partitionKey: { name: 'feed', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
+  },
+  /**
+   * One item per person, notification and method (`sk` = `{method}#{created}#{notificationId}`): a person's banners
+   * are a Query on their own partition, newest first; a notification's deliveries are a Query on byNotification.
+   * The key is the delivery's identity, so a redelivered job writes no second banner and sends no second e-mail.
+   */
+  notificationDeliveries: {
+    constructId: 'NotificationDeliveriesTable',
+    area: 'notifications',
+    entity: 'deliveries',
+    envVar: 'NOTIFICATION_DELIVERIES_TABLE',
+    partitionKey: { name: 'userId', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    indexes: [
+      {
+        name: 'byNotification',
+        partitionKey: { name: 'notificationId', type: 'S' },
+        sortKey: { name: 'recipient', type: 'S' },
+      },
+    ],
+  },
+  /** Per person: the topics whose e-mail they turned off, and the token of their unsubscribe links (byToken). */
+  notificationPreferences: {
+    constructId: 'NotificationPreferencesTable',
+    area: 'notifications',
+    entity: 'preferences',
+    envVar: 'NOTIFICATION_PREFERENCES_TABLE',
+    partitionKey: { name: 'userId', type: 'S' },
+    indexes: [{ name: 'byToken', partitionKey: { name: 'token', type: 'S' } }],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

@@ -205,6 +205,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       corsOrigins: [webOrigin],
     });
     stoppers.push(gateway.stop);
+    // What the CDK gives an area's workers as AREA_API_URL; only the notifications worker has links to its API.
+    process.env.AREA_API_URL = `${gateway.url}/notifications`;
 
     for (const worker of WORKERS) {
       const { handler } = (await import(pathToFileURL(path.join(options.rootDir, worker.entry)).href)) as {

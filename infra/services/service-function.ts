@@ -225,6 +225,14 @@ export class ServiceFunction extends Construct {
   }
 
   /** Lets the function run the identity admin operations the users area needs on this pool only (USER_POOL_ID). */
+  /** Reads who is in the pool's groups (an audience `role:roleName=…`), and nothing else of the pool. */
+  listUserPoolGroups(userPool: IUserPool): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['cognito-idp:ListUsersInGroup'], resources: [userPool.userPoolArn] }),
+    );
+    this.lambda.addEnvironment('USER_POOL_ID', userPool.userPoolId);
+  }
+
   administerUserPool(userPool: IUserPool): void {
     this.lambda.addToRolePolicy(
       new PolicyStatement({ actions: [...USER_POOL_ADMIN_ACTIONS], resources: [userPool.userPoolArn] }),
@@ -246,7 +254,14 @@ export class ServiceFunction extends Construct {
 
   /** Lets the function send e-mail from one SES identity only, as `from` (MAIL_FROM). */
   sendMail(identityArn: string, from: string): void {
-    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identityArn] }));
+    // Only from the platform's own sender address on its own identity: a bug cannot send as anyone else.
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [identityArn],
+        conditions: { StringEquals: { 'ses:FromAddress': from } },
+      }),
+    );
     this.lambda.addEnvironment('MAIL_FROM', from);
   }
 }

@@ -73,6 +73,7 @@ export const grantServiceResources = (
   // Realtime topics start with the environment's name (`{env}/identities/…`, shared/iot/realtime.ts).
   if (resources.realtimePublish || resources.realtimePolicy) fn.lambda.addEnvironment('ENV_NAME', refs.envName);
   if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
+  else if (resources.identityGroups) fn.listUserPoolGroups(refs.userPool);
   if (resources.email) {
     fn.sendMail(refs.mail.identityArn, refs.mail.from);
     fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);

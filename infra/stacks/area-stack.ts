@@ -128,6 +128,8 @@ export class AreaStack extends NestedStack {
         logRemovalPolicy,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      // Links a worker writes into e-mail that land on its own API (the one-click unsubscribe of RFC 8058).
+      if (this.api) fn.lambda.addEnvironment('AREA_API_URL', this.api.url);
       // The chain reports which messages failed (sqs-worker.ts); without reportBatchItemFailures Lambda would
       // ignore that answer and retry the whole batch, or drop it. A message that keeps failing moves to the DLQ.
       fn.lambda.addEventSource(

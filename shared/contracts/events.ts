@@ -60,3 +60,40 @@ export type DomainEvent = z.infer<typeof DomainEvent>;
 
 /** Spec §6: these relation changes notify the affected users or organization managers. */
 export const NOTIFIED_RELATION_TYPES = ['device-owner', 'device-administrator', 'organization-device'] as const;
+
+/** People per delivery chunk: one chunk is one jobs-queue message and one short piece of work. */
+export const DELIVERY_CHUNK_SIZE = 100;
+
+/**
+ * The notifications worker's own jobs (docs/notifications.md, "Worker"): send a notification, resolve one page of
+ * one audience selector, deliver to one chunk of people. A large audience is fanned out through the queue, page by
+ * page and chunk by chunk, so no invocation runs long and a failure retries only its own piece.
+ */
+export const NotificationJob = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('notification.send'), notificationId: z.string() }),
+  z.object({
+    kind: z.literal('notification.resolve'),
+    notificationId: z.string(),
+    /** Index into the notification's audience. */
+    selector: z.number().int().nonnegative(),
+    page: z.number().int().nonnegative(),
+    cursor: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('notification.deliver'),
+    notificationId: z.string(),
+    /** `{selector}.{page}.{index}`: the notification records it when done. */
+    chunk: z.string(),
+    recipients: z.array(z.string()).min(1).max(DELIVERY_CHUNK_SIZE),
+  }),
+]);
+export type NotificationJob = z.infer<typeof NotificationJob>;
+
+/** Everything on the jobs queue, which the notifications worker consumes. */
+export const JobsMessage = z.discriminatedUnion('kind', [
+  RelationChanged,
+  RoleChanged,
+  ApiQuotaCrossed,
+  ...NotificationJob.options,
+]);
+export type JobsMessage = z.infer<typeof JobsMessage>;

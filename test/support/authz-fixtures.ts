@@ -4,6 +4,7 @@ import { API_FIXTURES } from './authz-api-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DEVICES_FIXTURES } from './authz-devices-fixtures';
+import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { SENSOR_DATA_API_KEYS_FIXTURES } from './authz-sensor-data-api-keys-fixtures';
@@ -143,6 +144,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
   devices: DEVICES_FIXTURES,
   organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
+  notifications: NOTIFICATIONS_FIXTURES,
   'data-ingress': DATA_INGRESS_FIXTURES,
   'sensor-data': {
     ...SENSOR_DATA_READINGS_FIXTURES,

@@ -72,14 +72,5 @@ export const loginRedirect = (
 export const sectionOf = (pathname: string): Section =>
   pathname === '/admin' || pathname.startsWith('/admin/') ? 'admin' : 'dashboard';
 
-/**
- * Spec §2: staff on a /dashboard path get an equivalent /admin link, unless the last path segment is a
- * bracketed dynamic parameter (`[id]`). Undefined when there is no equivalent.
- */
-export const adminEquivalent = (pathname: string): string | undefined => {
-  if (pathname !== '/dashboard' && !pathname.startsWith('/dashboard/')) return undefined;
-  const segments = pathname.split('/').filter(Boolean);
-  const last = segments.at(-1) ?? '';
-  if (/^\[.*\]$/.test(last)) return undefined;
-  return `/admin${pathname.slice('/dashboard'.length)}`;
-};
+/** Spec §2's admin link rule lives with the notification links, which the worker's e-mails use too. */
+export { adminEquivalent } from '../../../shared/notifications/links';

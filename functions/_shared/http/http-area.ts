@@ -273,7 +273,8 @@ export const httpArea = <A extends Area, D>(
           input = {
             params: parsePart('path', match.route.params, event.pathParameters ?? {}),
             query: parsePart('query', match.route.query, event.queryStringParameters ?? {}),
-            body: parsePart('body', match.route.body, parseJsonBody(event)),
+            // A route without a body ignores what is sent (a one-click unsubscribe POSTs a form).
+            body: match.route.body ? parsePart('body', match.route.body, parseJsonBody(event)) : undefined,
           };
         } catch (error) {
           badInput = error;

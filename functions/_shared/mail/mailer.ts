@@ -9,6 +9,8 @@ export interface Mail {
   /** At least one of text and html. */
   text?: string;
   html?: string;
+  /** Extra headers, e.g. `List-Unsubscribe` (RFC 2369/8058) on mail a person may opt out of. */
+  headers?: readonly { name: string; value: string }[];
 }
 
 /** SES refusals that say the message itself is wrong (an address or content SES will not take). */
@@ -35,6 +37,9 @@ export const createMailer = ({ ses, from }: { ses: SESv2Client; from: string }) 
                 ...(mail.text ? { Text: { Data: mail.text, Charset: 'UTF-8' } } : {}),
                 ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}),
               },
+              ...(mail.headers?.length
+                ? { Headers: mail.headers.map(({ name, value }) => ({ Name: name, Value: value })) }
+                : {}),
             },
           },
         }),

@@ -4,8 +4,6 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { createRelationTable } from '../../../functions/_shared/relations/relation-table';
 import { createInviteStore } from '../../../functions/users/store/invite-store';
-import { MAIL_FROM } from '../../../infra/local/emulators/cognito';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { startScheduler } from '../../../infra/local/scheduler';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
@@ -22,6 +20,7 @@ import {
   tokenOf,
   uniqueId,
 } from '../../support/stack';
+import { useStackEnvironment } from '../../support/stack-env';
 
 /**
  * Spec §4 account deletion through the real gateway, identity provider, tables and SES; then the scheduled
@@ -231,35 +230,6 @@ const expectNothingLeft = async ({ person, friend, received }: Awaited<ReturnTyp
   await expect(probe(friend)).resolves.toMatchObject({ id: friend.id });
   // An old token of the person is refused.
   expect((await apiRejection(probe(person))).status).toBe(401);
-};
-
-/** The variables the CDK gives the job's Lambda, pointed at this run's stack (as infra/local/stack.ts does). */
-const useStackEnvironment = () => {
-  const info = stack();
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    AWS_REGION: info.region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
-    AWS_ENDPOINT_URL_SQS: info.endpoints.sqs,
-    AWS_ENDPOINT_URL_SESV2: info.endpoints.ses,
-    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: info.endpoints.cognito,
-    USERS_TABLE: info.tables.users,
-    INVITES_TABLE: info.tables.invites,
-    AUTH_EVENTS_TABLE: info.tables.authEvents,
-    RELATIONS_TABLE: info.tables.relations,
-    ACCESS_VERSIONS_TABLE: info.tables.accessVersions,
-    JOBS_QUEUE_URL: info.queues.jobs,
-    USER_POOL_ID: info.auth.userPoolId,
-    MAIL_FROM,
-    WEB_ORIGIN: info.endpoints.web ?? 'http://localhost:5173',
-  });
-  /** Puts the variables back: test files that run after this one in the same process must not see them. */
-  return () => {
-    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-    Object.assign(process.env, saved);
-  };
 };
 
 describe('deleting an account leaves nothing behind', () => {

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { DomainEvent } from '../../../shared/contracts/events';
+import { NOTIFIED_RELATION_TYPES } from '../../../shared/contracts/events';
+import type { NotificationInput } from '../../../shared/contracts/notifications';
+import { escapeHtml } from './html';
+
+/** A trigger's notification: the input staff would write, with the initiator and an id fixed by the event. */
+export interface TriggeredNotification {
+  id: string;
+  input: Required<Omit<NotificationInput, 'status' | 'initiator'>>;
+  initiatorId: string;
+  source: string;
+}
+
+/** The same event always makes the same notification id, so a redelivered event finds it made. */
+export const notificationIdOf = (eventId: string): string =>
+  `ev-${createHash('sha256').update(eventId).digest('hex').slice(0, 32)}`;
+
+const link = (path: string, text: string) => `<a href="${path}">${escapeHtml(text)}</a>`;
+
+/** What the trigger needs to know about the people an event names, to write their names (ids when unknown). */
+export type NameOf = (userId: string) => string;
+
+const ROLE_WORDS = { Administrators: 'Administrators', Employees: 'Employees' } as const;
+
+/**
+ * Spec §6: which domain event tells whom. Role grants and removals of Administrators or Employees tell every
+ * administrator; a device owner or administrator gained or lost tells that person (unless they made the change
+ * themselves); a device joining or leaving an organization tells the organization's managers; an API quota crossing
+ * tells the key's owner. Other events tell nobody (undefined).
+ */
+export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNotification | undefined => {
+  const base = { id: notificationIdOf(event.eventId), initiatorId: event.actorId, source: event.eventId };
+  const common = {
+    icon: 'info' as const,
+    requireInteraction: false,
+    methods: ['banner', 'email'] as ('banner' | 'email')[],
+  };
+  switch (event.kind) {
+    case 'role.changed': {
+      const person = link(`/dashboard/people/${encodeURIComponent(event.userId)}`, nameOf(event.userId));
+      const actor = link(`/dashboard/people/${encodeURIComponent(event.actorId)}`, nameOf(event.actorId));
+      const group = ROLE_WORDS[event.group];
+      return {
+        ...base,
+        input: {
+          ...common,
+          topic: 'roles',
+          audience: ['role:roleName=Administrators'],
+          title:
+            event.change === 'added'
+              ? `${nameOf(event.userId)} was granted the ${group} role`
+              : `${nameOf(event.userId)} no longer has the ${group} role`,
+          body:
+            event.change === 'added'
+              ? `<p>${person} was granted the <strong>${group}</strong> role by ${actor}.</p>`
+              : `<p>${person} was removed from the <strong>${group}</strong> role by ${actor}.</p>`,
+          // A change of who runs the platform is kept on screen until an administrator has seen it.
+          requireInteraction: true,
+        },
+      };
+    }
+    case 'relation.changed': {
+      const { relation, change } = event;
+      if (!(NOTIFIED_RELATION_TYPES as readonly string[]).includes(relation.type)) return undefined;
+      const device = link(
+        `/dashboard/devices/${encodeURIComponent(relation.type === 'organization-device' ? relation.referentId : relation.referrerId)}`,
+        `device ${relation.type === 'organization-device' ? relation.referentId : relation.referrerId}`,
+      );
+      if (relation.type === 'organization-device') {
+        const organization = link(
+          `/dashboard/organizations/${encodeURIComponent(relation.referrerId)}`,
+          `organization ${relation.referrerId}`,
+        );
+        return {
+          ...base,
+          input: {
+            ...common,
+            topic: 'organizations',
+            audience: [`relation:relation-type=organization-manager:referrerId=${relation.referrerId}`],
+            title:
+              change === 'added'
+                ? `Device ${relation.referentId} joined organization ${relation.referrerId}`
+                : `Device ${relation.referentId} left organization ${relation.referrerId}`,
+            body: `<p>${device} ${change === 'added' ? 'was added to' : 'was removed from'} ${organization} by ${escapeHtml(nameOf(event.actorId))}.</p>`,
+          },
+        };
+      }
+      // device-owner, device-administrator: the person is the referent.
+      if (relation.referentId === event.actorId) return undefined;
+      const role = relation.type === 'device-owner' ? 'the owner' : 'an administrator';
+      return {
+        ...base,
+        input: {
+          ...common,
+          topic: 'devices',
+          audience: [`user:userId=${relation.referentId}`],
+          title:
+            change === 'added'
+              ? `You are now ${role} of device ${relation.referrerId}`
+              : `You are no longer ${role} of device ${relation.referrerId}`,
+          body: `<p>${escapeHtml(nameOf(event.actorId))} ${change === 'added' ? 'made you' : 'removed you as'} ${role} of ${device}.</p>`,
+        },
+      };
+    }
+    case 'api.quota': {
+      const device = link(`/dashboard/devices/${encodeURIComponent(event.deviceId)}`, `device ${event.deviceId}`);
+      return {
+        ...base,
+        input: {
+          ...common,
+          topic: 'api-quota',
+          audience: [`user:userId=${event.actorId}`],
+          title: `Device ${event.deviceId} used ${event.threshold} % of its API quota for ${event.month}`,
+          body:
+            `<p>The public API read ${device} ${event.used} times in ${event.month} (UTC), ${event.threshold} % of its ` +
+            `${event.limit} requests.${event.threshold === 100 ? ' Further requests are refused until the month ends or the device gets a higher tier.' : ''}</p>` +
+            `<p>${link('/dashboard/api', 'See your API usage')}</p>`,
+          requireInteraction: event.threshold === 100,
+        },
+      };
+    }
+  }
+};
+
+/** The people an event names, whose names its notification writes. */
+export const peopleNamedBy = (event: DomainEvent): string[] =>
+  event.kind === 'role.changed' ? [event.userId, event.actorId] : [event.actorId];

@@ -1,0 +1,9 @@
+import { notifications } from '../../shared/contracts/notifications';
+import { readEnv } from '../_shared/env';
+import { httpArea } from '../_shared/http/http-area';
+import { createNotificationsDeps, NOTIFICATIONS_ENV } from './deps';
+import { notificationHandlers } from './handlers/notifications';
+
+const env = readEnv(NOTIFICATIONS_ENV);
+
+export const handler = httpArea(notifications, notificationHandlers, { deps: () => createNotificationsDeps(env) });

@@ -1,0 +1,299 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Banner, Delivery, NotificationMethod } from '../../../shared/contracts/notifications';
+import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import { batchGetKeys, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { readFrom } from '../../_shared/paging';
+
+/** A delivery's identity: one per person, method and notification. */
+export interface DeliveryRef {
+  userId: string;
+  method: NotificationMethod;
+  notificationId: string;
+  /** The notification's creation time: it orders a person's banners. */
+  created: number;
+  /** The delivery chunk that made it (the one whose tally counts it). */
+  chunk?: string;
+}
+
+const sortKey = ({ method, created, notificationId }: DeliveryRef) =>
+  `${method}#${String(created).padStart(13, '0')}#${notificationId}`;
+const keyOf = (ref: DeliveryRef) => ({ userId: ref.userId, sk: sortKey(ref) });
+
+/** How many of a person's newest banners the unread badge counts. */
+export const UNREAD_WINDOW = 100;
+
+export type BannerContent = Omit<Banner, 'notificationId' | 'created' | 'readAt' | 'dismissedAt'>;
+
+/** Not claimed: `busy` while another worker holds a fresh claim (the work is not done yet), else it is finished. */
+export type EmailClaim = { claimed: true; attempts: number } | { claimed: false; busy: boolean };
+
+const toBanner = (item: Record<string, unknown>): Banner =>
+  ({
+    notificationId: item.notificationId,
+    icon: item.icon,
+    requireInteraction: item.requireInteraction,
+    topic: item.topic,
+    title: item.title,
+    body: item.body,
+    initiator: item.initiator,
+    created: item.created,
+    ...(item.readAt !== undefined ? { readAt: item.readAt } : {}),
+    ...(item.dismissedAt !== undefined ? { dismissedAt: item.dismissedAt } : {}),
+  }) as Banner;
+
+const toDelivery = (item: Record<string, unknown>): Delivery =>
+  ({
+    userId: item.userId,
+    method: item.method,
+    status: item.status,
+    at: item.at,
+    ...(item.attempts !== undefined ? { attempts: item.attempts } : {}),
+    ...(item.reason !== undefined ? { reason: item.reason } : {}),
+  }) as Delivery;
+
+/**
+ * The deliveries table: a person's banners (a Query on their partition) and the e-mail deliveries, each written
+ * with a condition on its key, so a redelivered job finds the work done instead of doing it twice.
+ */
+export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const base = (ref: DeliveryRef, now: number) => ({
+    ...keyOf(ref),
+    notificationId: ref.notificationId,
+    recipient: `${ref.method}#${ref.userId}`,
+    method: ref.method,
+    created: ref.created,
+    ...(ref.chunk ? { chunk: ref.chunk } : {}),
+    at: now,
+  });
+
+  const transition = async (
+    ref: DeliveryRef,
+    expression: string,
+    condition: string,
+    values: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | undefined> => {
+    try {
+      const result = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keyOf(ref),
+          UpdateExpression: expression,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    /** @returns false when the person already has this banner */
+    putBanner: (ref: DeliveryRef, banner: BannerContent, now: number): Promise<boolean> =>
+      putIf(db, {
+        TableName: tableName,
+        Item: { ...base(ref, now), ...banner, status: 'delivered' },
+        ConditionExpression: 'attribute_not_exists(userId)',
+      }),
+
+    /** An e-mail not sent on purpose. @returns false when this delivery exists already */
+    putSkipped: (ref: DeliveryRef, reason: string, now: number): Promise<boolean> =>
+      putIf(db, {
+        TableName: tableName,
+        Item: { ...base(ref, now), status: 'skipped', reason },
+        ConditionExpression: 'attribute_not_exists(userId)',
+      }),
+
+    /**
+     * Takes an e-mail delivery to send it: a new one, one whose last attempt failed (`retry`), or one left `sending`
+     * longer than `staleMs` by a worker that stopped. Not claimed: it is sent, skipped, failed, or in flight elsewhere.
+     */
+    claimEmail: async (ref: DeliveryRef, now: number, staleMs: number): Promise<EmailClaim> => {
+      const created = await putIf(db, {
+        TableName: tableName,
+        Item: { ...base(ref, now), status: 'sending', attempts: 1, claimedAt: now },
+        ConditionExpression: 'attribute_not_exists(userId)',
+      });
+      if (created) return { claimed: true, attempts: 1 };
+      const taken = await transition(
+        ref,
+        'SET #status = :sending, claimedAt = :now, attempts = attempts + :one',
+        '#status = :retry OR (#status = :sending AND claimedAt < :stale)',
+        { ':sending': 'sending', ':retry': 'retry', ':now': now, ':one': 1, ':stale': now - staleMs },
+      );
+      if (taken) return { claimed: true, attempts: taken.attempts as number };
+      const current = await db.send(new GetCommand({ TableName: tableName, Key: keyOf(ref), ConsistentRead: true }));
+      return { claimed: false, busy: current.Item?.status === 'sending' || current.Item?.status === 'retry' };
+    },
+
+    /** @returns false when the claim was lost (another worker took it over) */
+    markEmail: async (
+      ref: DeliveryRef,
+      to: 'sent' | 'retry' | 'failed',
+      now: number,
+      detail: { messageId?: string; reason?: string } = {},
+    ): Promise<boolean> => {
+      const sets = ['#status = :to', '#at = :now'];
+      const values: Record<string, unknown> = { ':to': to, ':now': now, ':sending': 'sending' };
+      if (detail.messageId) {
+        sets.push('messageId = :messageId');
+        values[':messageId'] = detail.messageId;
+      }
+      if (detail.reason) {
+        sets.push('reason = :reason');
+        values[':reason'] = detail.reason;
+      }
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keyOf(ref),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: '#status = :sending',
+            ExpressionAttributeNames: { '#status': 'status', '#at': 'at' },
+            ExpressionAttributeValues: values,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /** The deliveries of these refs that exist, as stored (a BatchGetItem per 100). */
+    readMany: async (refs: readonly DeliveryRef[]): Promise<Record<string, unknown>[]> => {
+      if (refs.length === 0) return [];
+      const found = await batchGetKeys(db, { [tableName]: { Keys: refs.map(keyOf), ConsistentRead: true } });
+      return found.get(tableName) ?? [];
+    },
+
+    getBanner: async (ref: Omit<DeliveryRef, 'method'>): Promise<Banner | undefined> => {
+      const result = await db.send(
+        new GetCommand({ TableName: tableName, Key: keyOf({ ...ref, method: 'banner' }), ConsistentRead: true }),
+      );
+      return result.Item ? toBanner(result.Item) : undefined;
+    },
+
+    /** Sets or clears the person's own read and dismissed marks. @returns undefined when they have no such banner */
+    setBannerState: async (
+      ref: Omit<DeliveryRef, 'method'>,
+      change: { readAt?: number | null; dismissedAt?: number | null },
+    ): Promise<Banner | undefined> => {
+      const sets: string[] = [];
+      const removes: string[] = [];
+      const values: Record<string, unknown> = {};
+      for (const field of ['readAt', 'dismissedAt'] as const) {
+        const value = change[field];
+        if (value === undefined) continue;
+        if (value === null) removes.push(field);
+        else {
+          sets.push(`${field} = :${field}`);
+          values[`:${field}`] = value;
+        }
+      }
+      const expression = [
+        sets.length ? `SET ${sets.join(', ')}` : '',
+        removes.length ? `REMOVE ${removes.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      if (!expression) return undefined;
+      try {
+        const result = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keyOf({ ...ref, method: 'banner' }),
+            UpdateExpression: expression,
+            ConditionExpression: 'attribute_exists(userId)',
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return result.Attributes ? toBanner(result.Attributes) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    /** A person's banners, newest first: all, unread, or not dismissed (`active`). */
+    listBanners: async (
+      userId: string,
+      state: 'all' | 'unread' | 'active',
+      { limit, cursor }: { limit: number; cursor?: string },
+    ) => {
+      const filter =
+        state === 'unread'
+          ? 'attribute_not_exists(readAt)'
+          : state === 'active'
+            ? 'attribute_not_exists(dismissedAt)'
+            : undefined;
+      const items: Banner[] = [];
+      let startKey = decodeCursor(cursor);
+      for (let round = 0; round < 5 && items.length < limit; round += 1) {
+        const result = await readFrom(
+          (key, wanted) =>
+            db.send(
+              new QueryCommand({
+                TableName: tableName,
+                KeyConditionExpression: 'userId = :user AND begins_with(sk, :banner)',
+                ...(filter ? { FilterExpression: filter } : {}),
+                ExpressionAttributeValues: { ':user': userId, ':banner': 'banner#' },
+                ScanIndexForward: false,
+                Limit: wanted,
+                ExclusiveStartKey: key,
+              }),
+            ),
+          startKey,
+          limit - items.length,
+        );
+        items.push(...(result.Items ?? []).map(toBanner));
+        startKey = result.LastEvaluatedKey;
+        if (!startKey) break;
+      }
+      return { items, nextCursor: encodeCursor(startKey) };
+    },
+
+    /** Unread banners among the person's newest {@link UNREAD_WINDOW}: one Query of at most that many small items. */
+    countUnread: async (userId: string): Promise<number> => {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'userId = :user AND begins_with(sk, :banner)',
+          ExpressionAttributeValues: { ':user': userId, ':banner': 'banner#' },
+          ProjectionExpression: 'readAt',
+          ScanIndexForward: false,
+          Limit: UNREAD_WINDOW,
+        }),
+      );
+      return (result.Items ?? []).filter((item) => item.readAt === undefined).length;
+    },
+
+    /** A notification's deliveries by method and person. */
+    listByNotification: async (notificationId: string, { limit, cursor }: { limit: number; cursor?: string }) => {
+      const result = await readFrom(
+        (key, wanted) =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: 'byNotification',
+              KeyConditionExpression: 'notificationId = :id',
+              ExpressionAttributeValues: { ':id': notificationId },
+              Limit: wanted,
+              ExclusiveStartKey: key,
+            }),
+          ),
+        decodeCursor(cursor),
+        limit,
+      );
+      return { items: (result.Items ?? []).map(toDelivery), nextCursor: encodeCursor(result.LastEvaluatedKey) };
+    },
+  };
+};
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

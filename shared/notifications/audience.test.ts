@@ -1,0 +1,38 @@
+import { formatAudience, parseAudience } from './audience';
+
+describe('audience selectors (spec §3)', () => {
+  it('reads the three kinds of the spec', () => {
+    expect(parseAudience('user:userId=abc-1')).toEqual({ kind: 'user', userId: 'abc-1' });
+    expect(parseAudience('relation:relation-type=organization-manager:referrerId=org-1')).toEqual({
+      kind: 'relation',
+      relationType: 'organization-manager',
+      referrerId: 'org-1',
+    });
+    expect(parseAudience('role:roleName=Employees')).toEqual({ kind: 'role', group: 'Employees' });
+  });
+
+  it("takes the spec's own spelling of a role, `administrator`, as the Administrators group", () => {
+    expect(parseAudience('role:roleName=administrator')).toEqual({ kind: 'role', group: 'Administrators' });
+  });
+
+  it('refuses relations whose referent is not a person, unknown roles and other shapes, saying why', () => {
+    expect(parseAudience('relation:relation-type=organization-device:referrerId=o1')).toMatchObject({
+      error: expect.stringContaining('referent is a person'),
+    });
+    expect(parseAudience('role:roleName=kings')).toMatchObject({ error: expect.stringContaining('Administrators') });
+    expect(parseAudience('everyone')).toMatchObject({ error: expect.stringContaining('user:userId={id}') });
+    expect(parseAudience('user:userId=a#b')).toMatchObject({ error: expect.any(String) });
+  });
+
+  it('writes back what it reads', () => {
+    for (const selector of [
+      'user:userId=u1',
+      'relation:relation-type=campaign-user:referrerId=c1',
+      'role:roleName=Administrators',
+    ]) {
+      const parsed = parseAudience(selector);
+      if ('error' in parsed) throw new Error(parsed.error);
+      expect(formatAudience(parsed)).toBe(selector);
+    }
+  });
+});

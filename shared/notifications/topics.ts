@@ -1,0 +1,34 @@
+/**
+ * What a notification is about. A person chooses per topic whether it also comes by e-mail (banners always
+ * come); a `locked` topic cannot be turned off, because it is about the person's own access to the platform.
+ */
+export const NOTIFICATION_TOPICS = ['announcements', 'roles', 'devices', 'organizations', 'api-quota'] as const;
+export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
+
+export const TOPIC_INFO: Record<NotificationTopic, { label: string; description: string; locked: boolean }> = {
+  announcements: {
+    label: 'Announcements',
+    description: 'News and notices from the platform team.',
+    locked: false,
+  },
+  roles: {
+    label: 'Staff roles',
+    description: 'Someone was granted or lost the Employees or Administrators role (administrators only).',
+    locked: true,
+  },
+  devices: {
+    label: 'Devices',
+    description: 'You became, or stopped being, the owner or an administrator of a device.',
+    locked: false,
+  },
+  organizations: {
+    label: 'Organizations',
+    description: 'A device joined or left an organization you manage.',
+    locked: false,
+  },
+  'api-quota': {
+    label: 'API quota',
+    description: "A device's public API use reached 70, 90 or 100 % of its month.",
+    locked: false,
+  },
+};

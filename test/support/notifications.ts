@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createDeliveryStore } from '../../functions/notifications/store/delivery-store';
+import { createNotificationStore } from '../../functions/notifications/store/notification-store';
+import type { Banner } from '../../shared/contracts/notifications';
+import { apiAs, documentClient, stack, tokenOf } from './stack';
+
+export const notificationStore = () =>
+  createNotificationStore({ db: documentClient(), tableName: stack().tables.notifications! });
+export const deliveryStore = () =>
+  createDeliveryStore({ db: documentClient(), tableName: stack().tables.notificationDeliveries! });
+
+/**
+ * A sent notification with a banner for `userId`, written straight to the tables (for access tests, which are about
+ * who may read and mark it, not about delivery).
+ */
+export const seedBanner = async (userId: string, title = 'Seeded banner') => {
+  const id = `seed-${randomUUID()}`;
+  const created = Date.now();
+  const content = {
+    icon: 'info' as const,
+    requireInteraction: false,
+    topic: 'announcements' as const,
+    title,
+    body: '<p>Seeded</p>',
+    initiator: { id: 'seed', type: 'user-id' as const },
+  };
+  await notificationStore().create({
+    ...content,
+    id,
+    methods: ['banner'],
+    audience: [`user:userId=${userId}`],
+    status: 'sent',
+    created,
+    updated: created,
+    recipients: 1,
+    banners: 1,
+    emailsSent: 0,
+    emailsSkipped: 0,
+    emailsFailed: 0,
+    chunksPlanned: [],
+    chunksDone: [],
+    pagesDone: [],
+  });
+  await deliveryStore().putBanner({ userId, method: 'banner', notificationId: id, created }, content, created);
+  return id;
+};
+
+/** A person's unsubscribe token, written straight to the preferences table. */
+export const seedUnsubscribeToken = async (userId: string) => {
+  const token = `tok-${randomUUID()}`;
+  await documentClient().send(
+    new PutCommand({ TableName: stack().tables.notificationPreferences!, Item: { userId, token } }),
+  );
+  return token;
+};
+
+/** Staff read anyone's banners: waits until `userId` holds a banner that `match` accepts. */
+export const waitForBanner = async (
+  userId: string,
+  match: (banner: Banner) => boolean,
+  timeoutMs = 20_000,
+): Promise<Banner> => {
+  const staff = apiAs('notifications', await tokenOf('admin@example.com'));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { items } = await staff.listUserNotifications({ params: { id: userId, x: 100 } });
+    const found = items.find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`No matching banner for ${userId} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+/** Waits until a notification has left the worker (sent, partly-failed or failed). */
+export const waitForSent = async (id: string, timeoutMs = 30_000) => {
+  const staff = apiAs('notifications', await tokenOf('admin@example.com'));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const notification = await staff.getNotification({ params: { id } });
+    if (notification.status === 'sent' || notification.status === 'partly-failed' || notification.status === 'failed') {
+      return notification;
+    }
+    if (Date.now() > deadline) throw new Error(`Notification ${id} still ${notification.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
