@@ -45,7 +45,8 @@ export const QUEUES = {
     deadLetterName: (env: EnvName) => `jobs-${env}-dlq`,
     /** Receives before a message moves to the dead-letter queue. */
     maxReceiveCount: 5,
-    visibilityTimeoutSeconds: 120,
+    // Six times the notifications worker's 30 s: a chunk of 100 e-mails through SES fits well inside.
+    visibilityTimeoutSeconds: 180,
     fifo: false,
   },
   /**

@@ -151,12 +151,19 @@ const withActionPrefix = (statements: Record<string, unknown>[], prefix: string)
   statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith(prefix)));
 
 describe('identity administration and e-mail', () => {
-  it('lets only the users area administer the user pool, on that pool only, without pool-wide actions', () => {
+  it('lets only the users area administer the user pool (notifications only lists group members), on that pool only, without pool-wide actions', () => {
     for (const name of areasWithRoutes()) {
       const cognito = withActionPrefix(
         statementsOf(areaTemplate(templates, name), functionOf(name)[1]),
         'cognito-idp:',
       );
+      if (SERVICE_RESOURCES[name].identityGroups && !SERVICE_RESOURCES[name].identityAdmin) {
+        // Audiences by role read the groups' members, and nothing else of the pool.
+        expect(cognito).toHaveLength(1);
+        expect(cognito[0]!.Action).toBe('cognito-idp:ListUsersInGroup');
+        expect(JSON.stringify(cognito[0]!.Resource)).toContain('UserPool');
+        continue;
+      }
       if (!SERVICE_RESOURCES[name].identityAdmin) {
         expect(cognito).toEqual([]);
         continue;
@@ -185,6 +192,8 @@ describe('identity administration and e-mail', () => {
       expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/');
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables.MAIL_FROM).toBe('no-reply@device-data.app');
+      // Only as the platform's own sender: a bug cannot send as another address of the identity.
+      expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@device-data.app' } });
     }
   });
 });

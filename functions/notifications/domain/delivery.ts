@@ -19,7 +19,10 @@ import { notificationFor, peopleNamedBy } from './triggers';
 
 /** Referents read per relation page. */
 export const RELATION_PAGE = 500;
-/** An e-mail left `sending` this long was abandoned by a worker that stopped (the queue's visibility timeout is 120 s). */
+/**
+ * An e-mail left `sending` this long was abandoned by a worker that stopped: longer than the worker may run (30 s),
+ * shorter than the jobs queue's visibility timeout (180 s), after which the message comes back.
+ */
 export const STALE_CLAIM_MS = 90_000;
 /** Attempts before an e-mail that SES keeps refusing for a passing reason is given up as failed. */
 export const MAX_EMAIL_ATTEMPTS = 3;
