@@ -156,7 +156,8 @@ export const createNotificationStore = ({ db, tableName }: { db: DynamoDBDocumen
      */
     list: async (filters: ListFilters, { limit, cursor }: { limit: number; cursor?: string }) => {
       const conditions: string[] = [];
-      const names: Record<string, string> = { '#feed': 'feed', '#created': 'created' };
+      const names: Record<string, string> = { '#feed': 'feed' };
+      if (filters.from !== undefined || filters.to !== undefined) names['#created'] = 'created';
       const values: Record<string, unknown> = { ':feed': FEED };
       let keyCondition = '#feed = :feed';
       if (filters.from !== undefined && filters.to !== undefined) {

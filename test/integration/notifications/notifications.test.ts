@@ -113,6 +113,41 @@ describe('notifications: audiences', () => {
   });
 });
 
+describe('notifications: the staff list', () => {
+  it('lists newest first, by topic, status, method, initiator and time, page by page', async () => {
+    const admin = await staff();
+    const adminId = await subOf('admin@example.com');
+    const before = Date.now();
+    const made = [];
+    for (const topic of ['announcements', 'devices', 'announcements'] as const) {
+      made.push(
+        await admin.createNotification({
+          body: {
+            title: uniqueId('Listed'),
+            body: '<p>x</p>',
+            methods: topic === 'devices' ? ['email'] : ['banner'],
+            topic,
+            audience: ['user:userId=nobody'],
+          },
+        }),
+      );
+    }
+    const window = { from: before, to: Date.now() + 1 };
+    const all = await admin.listNotifications({ body: { ...window, initiator: adminId, limit: 10 } });
+    expect(all.items.map((n) => n.id)).toEqual(made.map((n) => n.id).reverse());
+    const announcements = await admin.listNotifications({ body: { ...window, topic: 'announcements', limit: 10 } });
+    expect(announcements.items.map((n) => n.id)).toEqual([made[2]!.id, made[0]!.id]);
+    const byEmail = await admin.listNotifications({
+      body: { ...window, method: 'email', status: 'created', limit: 10 },
+    });
+    expect(byEmail.items.map((n) => n.id)).toEqual([made[1]!.id]);
+    const first = await admin.listNotifications({ body: { ...window, limit: 2 } });
+    const second = await admin.listNotifications({ body: { ...window, limit: 2, cursor: first.nextCursor } });
+    expect([...first.items, ...second.items].map((n) => n.id)).toEqual(made.map((n) => n.id).reverse());
+    expect((await admin.listNotifications({ body: { limit: 1 } })).items).toHaveLength(1);
+  });
+});
+
 describe('notifications: banners are their owner’s', () => {
   it('a person reads, marks and dismisses their own banner, and cannot read or dismiss another’s', async () => {
     const [owner, other] = await Promise.all([freshUser({ prefix: 'n-owner' }), freshUser({ prefix: 'n-other' })]);
