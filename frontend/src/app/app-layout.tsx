@@ -1,10 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isStaff } from '../../../shared/auth/groups';
+import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
 import { LoadingPage } from './loading-page';
+
+/** The banner bar is a chunk of its own, loaded once someone is signed in (guests never download it). */
+const BannerBar = lazy(async () => ({ default: (await import('../features/notifications/banner-bar')).BannerBar }));
 
 const SECTION_LABEL = { admin: 'Admin', dashboard: 'Dashboard' } as const;
 
@@ -17,6 +21,7 @@ const ADMIN_PAGES = [
   ['/admin/organizations', 'Organizations'],
   ['/admin/campaigns', 'Campaigns'],
   ['/admin/people', 'People'],
+  ['/admin/notifications', 'Notifications'],
   ['/admin/parameters', 'Parameters'],
   ['/admin/relations', 'Relations'],
 ] as const;
@@ -93,6 +98,7 @@ export const AppLayout = () => {
               <path d={open ? 'M4 4l12 12M16 4L4 16' : 'M3 5h14M3 10h14M3 15h14'} />
             </svg>
             Menu
+            {user && <MenuUnread userId={user.id} />}
           </button>
         </div>
         <div id={MENU_ID} className="header-menu" data-open={open || undefined}>
@@ -110,6 +116,7 @@ export const AppLayout = () => {
                 API
               </NavLink>
             )}
+            {user && <NotificationBell userId={user.id} />}
             {/* Active on every /admin page: the admin pages' own links are in the row under the header. */}
             {staff && <NavLink to={adminEquivalent(pathname) ?? '/admin'}>Admin</NavLink>}
           </nav>
@@ -139,6 +146,11 @@ export const AppLayout = () => {
             </NavLink>
           ))}
         </nav>
+      )}
+      {user && (
+        <Suspense fallback={null}>
+          <BannerBar userId={user.id} />
+        </Suspense>
       )}
       <main className="main">
         <Outlet />

@@ -75,6 +75,14 @@ export const routes: PageRoute[] = [
     children: [
       // Every visit starts here ('/' leads here too): in the entry, it draws without waiting on one more chunk.
       { path: '/dashboard', element: <DashboardPage /> },
+      // The unsubscribe link of every notification e-mail: guests too, nothing changes until they press the button.
+      {
+        path: '/unsubscribe',
+        ...page(
+          () => import('../features/notifications/unsubscribe-page'),
+          (m) => m.UnsubscribePage,
+        ),
+      },
       // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
       { path: '/dashboard/devices/:id', ...devicePage },
       {
@@ -87,6 +95,20 @@ export const routes: PageRoute[] = [
             ...page(
               withAuth(() => import('../features/people/profile-page')),
               (m) => m.ProfilePage,
+            ),
+          },
+          {
+            path: '/dashboard/notifications',
+            ...page(
+              () => import('../features/notifications/notifications-page'),
+              (m) => m.NotificationsPage,
+            ),
+          },
+          {
+            path: '/dashboard/notifications/:id',
+            ...page(
+              () => import('../features/notifications/notification-page'),
+              (m) => m.NotificationPage,
             ),
           },
           {
@@ -149,6 +171,20 @@ export const routes: PageRoute[] = [
           { path: 'devices/:id', ...devicePage },
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },
+          {
+            path: 'notifications',
+            ...page(
+              () => import('../features/notifications/admin-notifications-page'),
+              (m) => m.AdminNotificationsPage,
+            ),
+          },
+          {
+            path: 'notifications/:id',
+            ...page(
+              () => import('../features/notifications/admin-notification-page'),
+              (m) => m.AdminNotificationPage,
+            ),
+          },
           {
             path: 'people',
             ...page(

@@ -41,6 +41,14 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/notifications" data-testid="admin-notifications-link">
+            Notifications
+          </Link>
+        </h2>
+        <p className="muted">Compose banners and e-mails to people, relations or roles, and follow their delivery.</p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/parameters">System parameters</Link>
         </h2>
         <p className="muted">Settings the whole platform reads, as JSON values.</p>

@@ -1,0 +1,200 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Banner, Preferences } from '../../../../shared/contracts/notifications';
+import { TOPIC_INFO } from '../../../../shared/notifications/topics';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
+import { useSignedInUser } from '../../lib/session';
+import { At, NotificationBody, NotificationIcon } from './notification-body';
+import { bannerChangeKeys, preferenceKeys } from './notifications-api';
+import './notifications.css';
+
+const PAGE_SIZE = 20;
+
+type Filter = 'all' | 'unread';
+type Row = Banner & { id: string };
+
+/**
+ * /dashboard/notifications: every banner the person received, newest first and paged, unread ones marked in words
+ * and weight; Mark read / Mark unread and Dismiss per item; and below, their e-mail choice per topic.
+ */
+export const NotificationsPage = () => {
+  const { id: userId } = useSignedInUser();
+  const api = useApi('notifications');
+  const [filter, setFilter] = useState<Filter>('all');
+  const request = { params: { id: userId, x: PAGE_SIZE }, query: { state: filter } } as const;
+  const list = usePagedQuery<Row>(routeKey('notifications', 'listUserNotifications', request), async (cursor) => {
+    const page = await api.listUserNotifications({ ...request, query: { ...request.query, cursor } });
+    return { ...page, items: page.items.map((banner) => ({ ...banner, id: banner.notificationId })) };
+  });
+  const { busy, error, run } = useChanges<string>();
+
+  const change = (banner: Banner, what: 'read' | 'unread' | 'dismiss') => {
+    const id = banner.notificationId;
+    const body = what === 'dismiss' ? { dismissed: true } : { read: what === 'read' };
+    void run(`${what}:${id}`, () => api.updateNotification({ params: { id }, body }), bannerChangeKeys(id));
+  };
+
+  return (
+    <div className="page" data-testid="notifications-page">
+      <h1>Notifications</h1>
+      <section className="card section-card" aria-labelledby="notifications-heading">
+        <div className="notifications-head">
+          <h2 id="notifications-heading">Your notifications</h2>
+          <fieldset className="segmented" aria-label="Show">
+            {(['all', 'unread'] as const).map((value) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={filter === value}
+                data-testid={`notifications-filter-${value}`}
+                onClick={() => setFilter(value)}
+              >
+                {value === 'all' ? 'All' : 'Unread'}
+              </button>
+            ))}
+          </fieldset>
+        </div>
+        <ErrorAlert testId="notifications-error" error={error ?? list.error} />
+        {list.loading === 'first' && <p className="muted">Loading notifications…</p>}
+        {list.loaded && list.items.length === 0 && (
+          <p className="muted" data-testid="notifications-empty">
+            {filter === 'unread' ? 'Nothing unread.' : 'No notifications yet.'}
+          </p>
+        )}
+        <ul className="notification-list" aria-label="Notifications" data-testid="notifications-list">
+          {list.items.map((banner) => {
+            const id = banner.notificationId;
+            const unread = banner.readAt === undefined;
+            return (
+              <li
+                key={id}
+                className={unread ? 'notification-item unread' : 'notification-item'}
+                data-testid={`notification-item-${id}`}
+                data-unread={unread || undefined}
+              >
+                <NotificationIcon icon={banner.icon} />
+                <div className="notification-main">
+                  <p className="notification-title">
+                    <Link to={`/dashboard/notifications/${encodeURIComponent(id)}`}>{banner.title}</Link>
+                    {unread && (
+                      <span className="badge badge-unread" data-testid={`notification-unread-${id}`}>
+                        Unread
+                      </span>
+                    )}
+                    {banner.dismissedAt !== undefined && <span className="badge badge-dismissed">Dismissed</span>}
+                  </p>
+                  <p className="muted small">
+                    <At ms={banner.created} /> · {TOPIC_INFO[banner.topic]?.label ?? banner.topic}
+                  </p>
+                  <NotificationBody html={banner.body} />
+                </div>
+                <div className="actions notification-actions">
+                  <button
+                    type="button"
+                    data-testid={`notification-toggle-read-${id}`}
+                    aria-label={`${unread ? 'Mark read' : 'Mark unread'}: ${banner.title}`}
+                    disabled={busy?.endsWith(`:${id}`)}
+                    onClick={() => change(banner, unread ? 'read' : 'unread')}
+                  >
+                    {unread ? 'Mark read' : 'Mark unread'}
+                  </button>
+                  {banner.dismissedAt === undefined && (
+                    <button
+                      type="button"
+                      data-testid={`notification-dismiss-${id}`}
+                      aria-label={`Dismiss: ${banner.title}`}
+                      disabled={busy?.endsWith(`:${id}`)}
+                      onClick={() => change(banner, 'dismiss')}
+                    >
+                      Dismiss
+                    </button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+        <LoadMoreButton list={list} testId="notifications-load-more" />
+      </section>
+      <EmailPreferences />
+    </div>
+  );
+};
+
+/** One checkbox per topic; a locked topic is on and cannot be turned off (it is about one's own access). */
+const EmailPreferences = () => {
+  const api = useApi('notifications');
+  const preferences = useQuery(routeQuery('notifications', 'getPreferences', {}));
+  const [edits, setEdits] = useState<Partial<Record<string, boolean>>>({});
+  const [done, setDone] = useState<string>();
+  const { busy, error, run } = useChanges<'save'>();
+  const topics = preferences.data?.topics ?? [];
+  const checked = (topic: Preferences['topics'][number]) => topic.locked || (edits[topic.topic] ?? topic.email);
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    setDone(undefined);
+    const email = Object.fromEntries(topics.filter((t) => !t.locked).map((t) => [t.topic, checked(t)]));
+    void run(
+      'save',
+      async () => {
+        await api.updatePreferences({ body: { email } });
+        setEdits({});
+        setDone('Saved.');
+      },
+      preferenceKeys,
+    );
+  };
+
+  return (
+    <form
+      id="preferences"
+      className="card section-card"
+      aria-labelledby="preferences-heading"
+      onSubmit={save}
+      data-testid="notification-preferences"
+    >
+      <h2 id="preferences-heading">E-mail preferences</h2>
+      <p className="muted small">Banners always come. Choose which topics also come by e-mail.</p>
+      <ErrorAlert testId="preferences-error" error={error ?? errorOf(preferences)} />
+      <DoneNote text={done} testId="preferences-saved" />
+      {preferences.isPending && <p className="muted">Loading your choices…</p>}
+      <ul className="topic-list">
+        {topics.map((topic) => {
+          const info = TOPIC_INFO[topic.topic];
+          const id = `preference-${topic.topic}`;
+          return (
+            <li key={topic.topic} className="topic-choice">
+              <input
+                type="checkbox"
+                id={id}
+                data-testid={id}
+                checked={checked(topic)}
+                disabled={topic.locked}
+                aria-describedby={`${id}-about`}
+                onChange={(e) => {
+                  setDone(undefined);
+                  setEdits({ ...edits, [topic.topic]: e.target.checked });
+                }}
+              />
+              <div>
+                <label htmlFor={id}>{info?.label ?? topic.topic}</label>
+                <p className="muted small" id={`${id}-about`}>
+                  {info?.description}
+                  {topic.locked && ' Always sent: it is about your own access.'}
+                </p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <SubmitButton testId="preferences-save" busy={busy === 'save'} busyText="Saving…" disabled={!topics.length}>
+        Save preferences
+      </SubmitButton>
+    </form>
+  );
+};
