@@ -18,6 +18,7 @@ import { createAreaClient } from '../../shared/contracts/client';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
 import { benchChart } from './chart';
+import { benchNotifications } from './notifications';
 import { countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 
@@ -27,7 +28,8 @@ import { benchWeb, formatWebRows } from './web';
  * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress,
  * and a year of 1-minute data charted (GET /series beside its raw S3 reads; paint time in Chromium).
  * The npm script sets LOG_LEVEL=warn: the logger reads it on import, before this module's body runs.
- * BENCH_SECTIONS=reads,ingest,chart,web chooses the parts (all by default); BENCH_WEB=false skips the browser.
+ * and a banner to 10,000 people through the jobs queue and the notifications worker.
+ * BENCH_SECTIONS=reads,ingest,chart,notifications,web chooses the parts (all by default); BENCH_WEB=false skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -255,8 +257,8 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or ingest, chart, web; comma-separated) runs only those parts while iterating.
-const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,web').split(','));
+// BENCH_SECTIONS=reads (or ingest, chart, notifications, web; comma-separated) runs only those parts while iterating.
+const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,notifications,web').split(','));
 // The gateway is called through node:http with keep-alive, as the SDK reaches dynalite for the raw calls: fetch
 // (undici) would add about 0.15 ms of client CPU to every gateway request in this one process.
 const agent = new Agent({ keepAlive: true });
@@ -429,6 +431,19 @@ try {
         measure: 'cold page load → first charts painted (production build)',
         value: chart.firstPaintMs === undefined ? 'skipped' : `${chart.firstPaintMs.toFixed(0)} ms`,
       },
+    ]);
+  }
+
+  if (sections.has('notifications')) {
+    const sent = await benchNotifications(info, db, await tokenOf('admin@example.com'));
+    console.log('\nA banner to many people through the jobs queue and the notifications worker (goal: all, under 10 s)\n');
+    console.table([
+      { measure: 'seed people and their relations (raw BatchWriteItem)', value: `${sent.seedSeconds.toFixed(1)} s` },
+      {
+        measure: `POST /jobsQueue → status ${sent.status}`,
+        value: `${sent.seconds.toFixed(1)} s for ${sent.recipients.toLocaleString('en')} recipients`,
+      },
+      { measure: 'banners that arrived (counted on the deliveries table)', value: sent.arrived.toLocaleString('en') },
     ]);
   }
 

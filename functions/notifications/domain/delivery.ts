@@ -18,7 +18,7 @@ import { type DeliveryTally, finalStatus, NO_TALLY, type NotificationRecord } fr
 import { notificationFor, peopleNamedBy } from './triggers';
 
 /** Referents read per relation page. */
-export const RELATION_PAGE = 500;
+export const RELATION_PAGE = 1_000;
 /**
  * An e-mail left `sending` this long was abandoned by a worker that stopped: longer than the worker may run (30 s),
  * shorter than the jobs queue's visibility timeout (180 s), after which the message comes back.
@@ -68,8 +68,8 @@ const chunked = <T>(items: readonly T[], size: number): T[][] => {
 
 /**
  * What a chunk's people hold now, counting only the deliveries this chunk made (a person in two selectors is in two
- * chunks, and counted by the first). Recounted from the table on every run, so it never counts twice nor misses a
- * delivery a stopped run made.
+ * chunks, and counted by the first). Recounted from what the table holds on every run, so it never counts twice nor
+ * misses a delivery a stopped run made.
  */
 export const tallyOf = (items: readonly Record<string, unknown>[], chunk: string, primary: 'banner' | 'email') => {
   const tally: DeliveryTally = { ...NO_TALLY };
@@ -165,15 +165,16 @@ export const createDelivery = (deps: DeliveryDeps) => {
     };
   };
 
-  /** One chunk of people: a banner and an e-mail each, as the methods say, each delivery at most once. */
+  /**
+   * One chunk of people: a banner and an e-mail each, as the methods say, each delivery at most once. What the chunk's
+   * people already hold is read first (one BatchGetItem per 100), so a redelivered chunk writes and sends nothing it
+   * made before; the missing banners are written in batches of 25, each e-mail is claimed on its own.
+   */
   const deliver = async (notificationId: string, chunk: string, recipients: readonly string[]) => {
     const record = await deps.notifications.get(notificationId);
     if (!record || record.chunksDone.includes(chunk)) return 'chunk done before';
     const people = await deps.audiences.people(recipients);
-    const wantsEmail = record.methods.includes('email');
-    const wantsBanner = record.methods.includes('banner');
-    const preferences = wantsEmail ? await deps.preferences.getMany(people.map((p) => p.id)) : new Map();
-    let retries = 0;
+    const methods = record.methods.filter((method) => method === 'banner' || method === 'email');
     const ref = (userId: string, method: 'banner' | 'email'): DeliveryRef => ({
       userId,
       method,
@@ -181,59 +182,76 @@ export const createDelivery = (deps: DeliveryDeps) => {
       created: record.created,
       chunk,
     });
-    await inPool(people, async (person) => {
-      const now = deps.now();
-      if (wantsBanner) {
-        await deps.deliveries.putBanner(
-          ref(person.id, 'banner'),
-          {
-            icon: record.icon,
-            requireInteraction: record.requireInteraction,
-            topic: record.topic,
-            title: record.title,
-            body: record.body,
-            initiator: record.initiator,
-          },
-          now,
-        );
-      }
-      if (!wantsEmail) return;
-      const locked = TOPIC_INFO[record.topic].locked;
-      const skipReason = !person.email
-        ? 'No e-mail address'
-        : !locked && preferences.get(person.id)?.emailOff.includes(record.topic)
-          ? 'E-mail for this topic is turned off'
-          : undefined;
-      if (skipReason) {
-        await deps.deliveries.putSkipped(ref(person.id, 'email'), skipReason, now);
-        return;
-      }
-      const claim = await deps.deliveries.claimEmail(ref(person.id, 'email'), now, STALE_CLAIM_MS);
-      if (!claim.claimed) {
-        // Another worker holds it (or stopped holding it moments ago): this chunk is not done until that e-mail is.
-        if (claim.busy) retries += 1;
-        return;
-      }
-      try {
-        const messageId = await deps.mailer.send(await mailFor(record, person as Person & { email: string }));
-        await deps.deliveries.markEmail(ref(person.id, 'email'), 'sent', deps.now(), { messageId });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        if (error instanceof BadRequest || claim.attempts >= MAX_EMAIL_ATTEMPTS) {
-          await deps.deliveries.markEmail(ref(person.id, 'email'), 'failed', deps.now(), { reason });
-        } else {
-          await deps.deliveries.markEmail(ref(person.id, 'email'), 'retry', deps.now(), { reason });
-          retries += 1;
-        }
-      }
-    });
-    const tally = tallyOf(
-      await deps.deliveries.readMany(
-        people.flatMap((person) => record.methods.map((method) => ref(person.id, method))),
+    const key = (userId: string, method: string) => `${method}#${userId}`;
+    const held = new Map(
+      (await deps.deliveries.readMany(people.flatMap((person) => methods.map((method) => ref(person.id, method))))).map(
+        (item) => [key(item.userId as string, item.method as string), item],
       ),
-      chunk,
-      wantsBanner ? 'banner' : 'email',
     );
+    let retries = 0;
+
+    if (methods.includes('banner')) {
+      const missing = people.filter((person) => !held.has(key(person.id, 'banner')));
+      const now = deps.now();
+      await deps.deliveries.putBanners(
+        missing.map((person) => ref(person.id, 'banner')),
+        {
+          icon: record.icon,
+          requireInteraction: record.requireInteraction,
+          topic: record.topic,
+          title: record.title,
+          body: record.body,
+          initiator: record.initiator,
+        },
+        now,
+      );
+      for (const person of missing)
+        held.set(key(person.id, 'banner'), { method: 'banner', chunk, status: 'delivered' });
+    }
+
+    if (methods.includes('email')) {
+      const preferences = await deps.preferences.getMany(people.map((p) => p.id));
+      const locked = TOPIC_INFO[record.topic].locked;
+      const settled = new Set(['sent', 'skipped', 'failed']);
+      const open = people.filter((person) => !settled.has(held.get(key(person.id, 'email'))?.status as string));
+      await inPool(open, async (person) => {
+        const email = ref(person.id, 'email');
+        const mark = (status: string) => {
+          const before = held.get(key(person.id, 'email'));
+          held.set(key(person.id, 'email'), { method: 'email', chunk: before?.chunk ?? chunk, status });
+        };
+        const now = deps.now();
+        const skipReason = !person.email
+          ? 'No e-mail address'
+          : !locked && preferences.get(person.id)?.emailOff.includes(record.topic)
+            ? 'E-mail for this topic is turned off'
+            : undefined;
+        if (skipReason) {
+          if (await deps.deliveries.putSkipped(email, skipReason, now)) mark('skipped');
+          return;
+        }
+        const claim = await deps.deliveries.claimEmail(email, now, STALE_CLAIM_MS);
+        if (!claim.claimed) {
+          // Another worker holds it (or stopped holding it moments ago): this chunk is not done until that e-mail is.
+          if (claim.busy) retries += 1;
+          return;
+        }
+        try {
+          const messageId = await deps.mailer.send(await mailFor(record, person as Person & { email: string }));
+          if (await deps.deliveries.markEmail(email, 'sent', deps.now(), { messageId })) mark('sent');
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          if (error instanceof BadRequest || claim.attempts >= MAX_EMAIL_ATTEMPTS) {
+            if (await deps.deliveries.markEmail(email, 'failed', deps.now(), { reason })) mark('failed');
+          } else {
+            await deps.deliveries.markEmail(email, 'retry', deps.now(), { reason });
+            retries += 1;
+          }
+        }
+      });
+    }
+
+    const tally = tallyOf([...held.values()], chunk, methods.includes('banner') ? 'banner' : 'email');
     await settle(await deps.notifications.tally(notificationId, chunk, tally, retries === 0));
     if (retries) throw new RetryLater(retries);
     return { people: people.length, ...tally };

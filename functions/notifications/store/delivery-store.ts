@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Banner, Delivery, NotificationMethod } from '../../../shared/contracts/notifications';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetKeys, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { batchGetKeys, batchWriteAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 /** A delivery's identity: one per person, method and notification. */
@@ -99,6 +99,20 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         Item: { ...base(ref, now), ...banner, status: 'delivered' },
         ConditionExpression: 'attribute_not_exists(userId)',
       }),
+
+    /**
+     * Banners for people who hold none yet (the caller read that first): BatchWriteItem, 25 a call. A second worker
+     * running the same chunk at the same moment could rewrite a banner just written, losing a read mark of those
+     * few milliseconds; a redelivery after the chunk ran writes nothing.
+     */
+    putBanners: async (refs: readonly DeliveryRef[], banner: BannerContent, now: number): Promise<void> => {
+      await batchWriteAll(
+        db,
+        tableName,
+        refs.map((ref) => ({ PutRequest: { Item: { ...base(ref, now), ...banner, status: 'delivered' } } })),
+        { concurrency: 4 },
+      );
+    },
 
     /** An e-mail not sent on purpose. @returns false when this delivery exists already */
     putSkipped: (ref: DeliveryRef, reason: string, now: number): Promise<boolean> =>

@@ -369,6 +369,8 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
     }).deliver(draft.id, 'c1', ids);
     await mailsTo(people[0]!.email, 1, 10_000);
     await mailsTo(people[3]!.email, 1, 10_000);
+    // The first person reads their banner before the redeliveries: they must not make it unread again.
+    await as(people[0]!).updateNotification({ params: { id: draft.id }, body: { read: true } });
     // The redelivery: the refused e-mail is sent; the stopped one's claim is still fresh, so the chunk waits for it.
     await expect(deliveryWith(Date.now, real).deliver(draft.id, 'c1', ids)).rejects.toThrow('will be retried');
     expect(await mailTo(people[2]!.email)).toHaveLength(0);
@@ -378,6 +380,7 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
       expect((await bannersOf(person)).filter((b) => b.notificationId === draft.id)).toHaveLength(1);
       expect((await mailTo(person.email)).filter((m) => m.subject === draft.title)).toHaveLength(1);
     }
+    expect((await bannersOf(people[0]!)).find((b) => b.notificationId === draft.id)?.readAt).toEqual(expect.any(Number));
     const done = await (await staff()).getNotification({ params: { id: draft.id } });
     expect(done).toMatchObject({
       status: 'sent',
