@@ -24,6 +24,8 @@ import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
 import { hashClaimCode } from '../../functions/devices/domain/claim-code';
+import { createDeliveryStore } from '../../functions/notifications/store/delivery-store';
+import { createNotificationStore } from '../../functions/notifications/store/notification-store';
 import { createUserStore } from '../../functions/users/store/user-store';
 import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
@@ -324,6 +326,7 @@ export const seedDemoData = async (
       if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
     }
   }
+  await seedDemoNotification(db, tables, [...DEMO_ACCOUNTS.map((account) => idOf(account.email))], now);
   for (const parameter of DEMO_PARAMETERS) {
     try {
       await db.send(
@@ -353,4 +356,59 @@ export const seedDemoCustomers = async (stripe: Pick<Stripe, 'customers'>) => {
       metadata: { source: 'local demo data' },
     });
   }
+};
+
+/**
+ * A sent announcement with a banner for every demo account, so the banner bar and the notifications page show
+ * something on a first start. Written once: read and dismissed marks survive restarts.
+ */
+const seedDemoNotification = async (
+  db: DynamoDBDocumentClient,
+  tables: Record<string, string>,
+  recipients: readonly string[],
+  now: number,
+) => {
+  const content = {
+    icon: 'info' as const,
+    requireInteraction: false,
+    topic: 'announcements' as const,
+    title: 'Welcome to the demo',
+    body:
+      '<p>This is a banner: staff send them under <strong>Admin → Notifications</strong>, and the platform sends its own ' +
+      'when roles, device owners or organizations change. All of yours are on the ' +
+      '<a href="/dashboard/notifications">notifications page</a>, where you also choose which come by e-mail.</p>',
+    initiator: { id: 'demo-data', type: 'user-id' as const },
+  };
+  const notifications = createNotificationStore({ db, tableName: tables.notifications! });
+  const made = await notifications.create({
+    ...content,
+    id: 'demo-welcome',
+    methods: ['banner'],
+    audience: recipients.map((id) => `user:userId=${id}`),
+    status: 'sent',
+    created: now,
+    updated: now,
+    sentAt: now,
+    recipients: 0,
+    banners: 0,
+    emailsSent: 0,
+    emailsSkipped: 0,
+    emailsFailed: 0,
+    chunksPlanned: [],
+    chunksDone: [],
+    pagesDone: [],
+  });
+  if (!made) return;
+  await createDeliveryStore({ db, tableName: tables.notificationDeliveries! }).putBanners(
+    recipients.map((userId) => ({ userId, method: 'banner', notificationId: 'demo-welcome', created: now })),
+    content,
+    now,
+  );
+  const count = recipients.length;
+  await notifications.tally(
+    'demo-welcome',
+    'demo',
+    { recipients: count, banners: count, emailsSent: 0, emailsSkipped: 0, emailsFailed: 0 },
+    false,
+  );
 };
