@@ -2,8 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
 import type { StackInfo } from '../../infra/local/stack-info';
-import { createAreaClient } from '../../shared/contracts/client';
 import { AREAS } from '../../shared/contracts/areas';
+import { createAreaClient } from '../../shared/contracts/client';
 import { relationId } from '../../shared/relations/relation-types';
 
 const RECIPIENTS = Number(process.env.BENCH_NOTIFY_RECIPIENTS ?? 10_000);
@@ -21,7 +21,15 @@ export const benchNotifications = async (info: StackInfo, db: DynamoDBDocumentCl
     db,
     info.tables.users!,
     people.map((id, i) => ({
-      PutRequest: { Item: { id, email: `p${i}@bench.example`, emailKey: `p${i}@bench.example`, displayName: `P ${i}`, created: Date.now() } },
+      PutRequest: {
+        Item: {
+          id,
+          email: `p${i}@bench.example`,
+          emailKey: `p${i}@bench.example`,
+          displayName: `P ${i}`,
+          created: Date.now(),
+        },
+      },
     })),
     { concurrency: 8 },
   );

@@ -1,5 +1,5 @@
 import { relationId } from '../../shared/relations/relation-types';
-import { headerLink, pagePerTest, signInAs, web } from '../support/browser';
+import { headerLink, pagePerTest, signInAs } from '../support/browser';
 import { freshDevice } from '../support/sensor-data';
 import { subOf } from '../support/stack';
 
