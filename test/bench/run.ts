@@ -436,7 +436,9 @@ try {
 
   if (sections.has('notifications')) {
     const sent = await benchNotifications(info, db, await tokenOf('admin@example.com'));
-    console.log('\nA banner to many people through the jobs queue and the notifications worker (goal: all, under 10 s)\n');
+    console.log(
+      '\nA banner to many people through the jobs queue and the notifications worker (goal: all, under 10 s)\n',
+    );
     console.table([
       { measure: 'seed people and their relations (raw BatchWriteItem)', value: `${sent.seedSeconds.toFixed(1)} s` },
       {

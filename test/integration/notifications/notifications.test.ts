@@ -380,7 +380,9 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
       expect((await bannersOf(person)).filter((b) => b.notificationId === draft.id)).toHaveLength(1);
       expect((await mailTo(person.email)).filter((m) => m.subject === draft.title)).toHaveLength(1);
     }
-    expect((await bannersOf(people[0]!)).find((b) => b.notificationId === draft.id)?.readAt).toEqual(expect.any(Number));
+    expect((await bannersOf(people[0]!)).find((b) => b.notificationId === draft.id)?.readAt).toEqual(
+      expect.any(Number),
+    );
     const done = await (await staff()).getNotification({ params: { id: draft.id } });
     expect(done).toMatchObject({
       status: 'sent',
