@@ -5,6 +5,8 @@ export interface StoredMail {
   destination: { to: string[] };
   subject: string;
   body: { text?: string; html?: string };
+  /** Headers the sender set (e.g. List-Unsubscribe). */
+  headers?: { name: string; value: string }[];
   at: number;
 }
 

@@ -18,7 +18,17 @@ import { mailsTo, mailTo } from '../../support/mail';
 import { deliveryStore, notificationStore, waitForBanner, waitForSent } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, sqsClient, stack, subOf, tokenOf, uniqueId } from '../../support/stack';
+import {
+  apiAs,
+  apiRejection,
+  areaUrl,
+  documentClient,
+  sqsClient,
+  stack,
+  subOf,
+  tokenOf,
+  uniqueId,
+} from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
 
 const staff = async () => apiAs('notifications', await tokenOf('admin@example.com'));
@@ -222,6 +232,9 @@ describe('notifications: triggers (spec §6)', () => {
     const [mail] = await mailsTo(admin2.email, 1, 15_000);
     expect(mail!.subject).toBe(banner.title);
     expect(mail!.body.text).toContain(`/dashboard/notifications/${banner.notificationId}`);
+    // Staff roles are a locked topic: no way to unsubscribe from them.
+    expect(mail!.headers?.some((h) => h.name === 'List-Unsubscribe') ?? false).toBe(false);
+    expect(mail!.body.text).not.toContain('/unsubscribe');
 
     await users.removeUserFromGroup({ params: { id: person.id, group: 'Employees', actor: adminId } });
     const removed = await waitForBanner(
@@ -314,6 +327,63 @@ describe('notifications: triggers (spec §6)', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await bannersOf(keyOwner)).filter((b) => b.title.includes(deviceId))).toHaveLength(1);
     expect((await mailTo(keyOwner.email)).filter((m) => m.subject.includes(deviceId))).toHaveLength(1);
+  });
+
+  it("an e-mail's List-Unsubscribe header unsubscribes from its topic with one POST (RFC 8058); the topic's next e-mail is skipped", async () => {
+    const person = await freshUser({ prefix: 'n-unsubscribe' });
+    const deviceId = uniqueId('n-unsub-device');
+    await publish([
+      {
+        kind: 'api.quota',
+        eventId: `${deviceId}#2026-11#70`,
+        deviceId,
+        month: '2026-11',
+        threshold: 70,
+        used: 2_100,
+        limit: 3_000,
+        actorId: person.id,
+        at: Date.now(),
+      },
+    ]);
+    const [mail] = await mailsTo(person.email, 1, 15_000);
+    const header = (name: string) => mail!.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const target = /^<(.+)>$/.exec(header('List-Unsubscribe') ?? '')?.[1];
+    expect(target).toContain(`${areaUrl('notifications')}/unsubscribe?token=`);
+    expect(mail!.body.text).toContain('/unsubscribe?token=');
+    // What a mail client sends: a form body, no session.
+    const response = await fetch(target!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(response.status).toBe(200);
+    const topics = (await as(person).getPreferences({})).topics;
+    expect(topics.find((t) => t.topic === 'api-quota')).toMatchObject({ email: false, locked: false });
+    expect(topics.find((t) => t.topic === 'announcements')).toMatchObject({ email: true });
+    // The next crossing comes as a banner only: the e-mail is skipped, and said so on the delivery.
+    await publish([
+      {
+        kind: 'api.quota',
+        eventId: `${deviceId}#2026-11#90`,
+        deviceId,
+        month: '2026-11',
+        threshold: 90,
+        used: 2_700,
+        limit: 3_000,
+        actorId: person.id,
+        at: Date.now(),
+      },
+    ]);
+    const banner = await waitForBanner(person.id, (b) => b.title.includes(`${deviceId} used 90 %`));
+    const sent = await waitForSent(banner.notificationId);
+    expect(sent.delivery).toMatchObject({ banners: 1, emailsSent: 0, emailsSkipped: 1 });
+    expect((await mailTo(person.email)).filter((m) => m.subject.includes(deviceId))).toHaveLength(1);
+    // A bad token is refused in words.
+    const bad = await fetch(`${areaUrl('notifications')}/unsubscribe?token=${'x'.repeat(32)}&topic=api-quota`, {
+      method: 'POST',
+    });
+    expect(bad.status).toBe(404);
   });
 });
 
