@@ -5,6 +5,8 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   type PutCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 
 export const isConditionFailure = (error: unknown): boolean =>
@@ -17,6 +19,22 @@ export const putIf = async (db: DynamoDBDocumentClient, input: PutCommandInput):
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * An Update guarded by its condition. @returns the attributes the update asked back (an empty object when it asked
+ * for none), or undefined when the condition did not hold (nothing was written)
+ */
+export const updateIf = async (
+  db: DynamoDBDocumentClient,
+  input: UpdateCommandInput,
+): Promise<Record<string, unknown> | undefined> => {
+  try {
+    return (await db.send(new UpdateCommand(input))).Attributes ?? {};
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };

@@ -1,5 +1,5 @@
 import { GROUP_NAMES, type GroupName, isGroupName } from '../auth/groups';
-import { isRelationType, type RelationType } from '../relations/relation-types';
+import { isRelationType, RELATION_TYPE_INFO, type RelationType } from '../relations/relation-types';
 
 /**
  * Spec §3 audience selectors, one string each:
@@ -30,18 +30,11 @@ const ROLE_ALIASES: Record<string, GroupName> = {
 };
 
 /** Relation types whose referent is a person: only these can be an audience. */
-const PERSON_RELATIONS = new Set<string>([
-  'organization-user',
-  'organization-manager',
-  'organization-participant',
-  'campaign-user',
-  'campaign-manager',
-  'campaign-participant',
-  'device-user',
-  'device-administrator',
-  'device-owner',
-  'inviter-contact',
-]);
+const PERSON_RELATIONS = new Set<string>(
+  Object.values(RELATION_TYPE_INFO)
+    .filter((info) => info.referent === 'user')
+    .map((info) => info.type),
+);
 
 export const groupOfRole = (name: string): GroupName | undefined =>
   isGroupName(name) ? name : ROLE_ALIASES[name.toLowerCase()];

@@ -1,7 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Banner, Delivery, NotificationMethod } from '../../../shared/contracts/notifications';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetKeys, batchWriteAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { batchGetKeys, batchWriteAll, putIf, updateIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 /** A delivery's identity: one per person, method and notification. */
@@ -66,30 +66,16 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     at: now,
   });
 
-  const transition = async (
-    ref: DeliveryRef,
-    expression: string,
-    condition: string,
-    values: Record<string, unknown>,
-  ): Promise<Record<string, unknown> | undefined> => {
-    try {
-      const result = await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keyOf(ref),
-          UpdateExpression: expression,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return result.Attributes;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
-  };
+  const transition = (ref: DeliveryRef, expression: string, condition: string, values: Record<string, unknown>) =>
+    updateIf(db, {
+      TableName: tableName,
+      Key: keyOf(ref),
+      UpdateExpression: expression,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
 
   return {
     /** @returns false when the person already has this banner */
@@ -161,22 +147,15 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         sets.push('reason = :reason');
         values[':reason'] = detail.reason;
       }
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keyOf(ref),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: '#status = :sending',
-            ExpressionAttributeNames: { '#status': 'status', '#at': 'at' },
-            ExpressionAttributeValues: values,
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      const marked = await updateIf(db, {
+        TableName: tableName,
+        Key: keyOf(ref),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#status = :sending',
+        ExpressionAttributeNames: { '#status': 'status', '#at': 'at' },
+        ExpressionAttributeValues: values,
+      });
+      return marked !== undefined;
     },
 
     /** The deliveries of these refs that exist, as stored (a BatchGetItem per 100). */
@@ -217,22 +196,15 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         .filter(Boolean)
         .join(' ');
       if (!expression) return undefined;
-      try {
-        const result = await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keyOf({ ...ref, method: 'banner' }),
-            UpdateExpression: expression,
-            ConditionExpression: 'attribute_exists(userId)',
-            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return result.Attributes ? toBanner(result.Attributes) : undefined;
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      const banner = await updateIf(db, {
+        TableName: tableName,
+        Key: keyOf({ ...ref, method: 'banner' }),
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(userId)',
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      });
+      return banner ? toBanner(banner) : undefined;
     },
 
     /** A person's banners, newest first: all, unread, or not dismissed (`active`). */

@@ -1,13 +1,7 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationStatus } from '../../../shared/contracts/notifications';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 import { type DeliveryTally, type ListFilters, NO_TALLY, type NotificationRecord } from '../domain/notification-record';
 
@@ -39,23 +33,16 @@ export const createNotificationStore = ({ db, tableName }: { db: DynamoDBDocumen
     values: Record<string, unknown>,
     { condition, names = {} }: { condition?: string; names?: Record<string, string> } = {},
   ): Promise<NotificationRecord | undefined> => {
-    try {
-      const result = await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { id },
-          UpdateExpression: expression,
-          ConditionExpression: condition ? `attribute_exists(id) AND (${condition})` : 'attribute_exists(id)',
-          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return result.Attributes ? toRecord(result.Attributes) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+    const attributes = await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: expression,
+      ConditionExpression: condition ? `attribute_exists(id) AND (${condition})` : 'attribute_exists(id)',
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      ReturnValues: 'ALL_NEW',
+    });
+    return attributes ? toRecord(attributes) : undefined;
   };
 
   return {

@@ -51,6 +51,19 @@ const send = async (audience: string[], methods: ('banner' | 'email')[] = ['bann
 
 const holds = async (person: FreshUser, title: string) => (await bannersOf(person)).some((b) => b.title === title);
 
+/** What the sensor-data area sends when a device's API use crosses a threshold of its month (3,000 requests). */
+const quotaCrossed = (deviceId: string, threshold: 70 | 90 | 100, actorId: string): JobsMessage => ({
+  kind: 'api.quota',
+  eventId: `${deviceId}#2026-11#${threshold}`,
+  deviceId,
+  month: '2026-11',
+  threshold,
+  used: 30 * threshold,
+  limit: 3_000,
+  actorId,
+  at: Date.now(),
+});
+
 const publish = (events: JobsMessage[]) =>
   createEventPublisher({ sqs: sqsClient(), queueUrl: stack().queues.jobs! }).publish(events as never);
 
@@ -290,17 +303,7 @@ describe('notifications: triggers (spec §6)', () => {
         actorId: actor.id,
         at: Date.now(),
       },
-      {
-        kind: 'api.quota',
-        eventId: `${deviceId}#2026-11#90`,
-        deviceId,
-        month: '2026-11',
-        threshold: 90,
-        used: 2_700,
-        limit: 3_000,
-        actorId: keyOwner.id,
-        at: Date.now(),
-      },
+      quotaCrossed(deviceId, 90, keyOwner.id),
     ]);
     const left = await waitForBanner(manager.id, (b) => b.title.includes(deviceId));
     expect(left.title).toBe(`Device ${deviceId} left organization ${org}`);
@@ -311,19 +314,7 @@ describe('notifications: triggers (spec §6)', () => {
       expect((await bannersOf(person)).some((b) => b.title.includes(deviceId))).toBe(false);
     }
     // The same event again (SQS may deliver twice): no second notification, no second banner or e-mail.
-    await publish([
-      {
-        kind: 'api.quota',
-        eventId: `${deviceId}#2026-11#90`,
-        deviceId,
-        month: '2026-11',
-        threshold: 90,
-        used: 2_700,
-        limit: 3_000,
-        actorId: keyOwner.id,
-        at: Date.now(),
-      },
-    ]);
+    await publish([quotaCrossed(deviceId, 90, keyOwner.id)]);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await bannersOf(keyOwner)).filter((b) => b.title.includes(deviceId))).toHaveLength(1);
     expect((await mailTo(keyOwner.email)).filter((m) => m.subject.includes(deviceId))).toHaveLength(1);
@@ -332,19 +323,7 @@ describe('notifications: triggers (spec §6)', () => {
   it("an e-mail's List-Unsubscribe header unsubscribes from its topic with one POST (RFC 8058); the topic's next e-mail is skipped", async () => {
     const person = await freshUser({ prefix: 'n-unsubscribe' });
     const deviceId = uniqueId('n-unsub-device');
-    await publish([
-      {
-        kind: 'api.quota',
-        eventId: `${deviceId}#2026-11#70`,
-        deviceId,
-        month: '2026-11',
-        threshold: 70,
-        used: 2_100,
-        limit: 3_000,
-        actorId: person.id,
-        at: Date.now(),
-      },
-    ]);
+    await publish([quotaCrossed(deviceId, 70, person.id)]);
     const [mail] = await mailsTo(person.email, 1, 15_000);
     const header = (name: string) => mail!.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
     expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
@@ -362,19 +341,7 @@ describe('notifications: triggers (spec §6)', () => {
     expect(topics.find((t) => t.topic === 'api-quota')).toMatchObject({ email: false, locked: false });
     expect(topics.find((t) => t.topic === 'announcements')).toMatchObject({ email: true });
     // The next crossing comes as a banner only: the e-mail is skipped, and said so on the delivery.
-    await publish([
-      {
-        kind: 'api.quota',
-        eventId: `${deviceId}#2026-11#90`,
-        deviceId,
-        month: '2026-11',
-        threshold: 90,
-        used: 2_700,
-        limit: 3_000,
-        actorId: person.id,
-        at: Date.now(),
-      },
-    ]);
+    await publish([quotaCrossed(deviceId, 90, person.id)]);
     const banner = await waitForBanner(person.id, (b) => b.title.includes(`${deviceId} used 90 %`));
     const sent = await waitForSent(banner.notificationId);
     expect(sent.delivery).toMatchObject({ banners: 1, emailsSent: 0, emailsSkipped: 1 });

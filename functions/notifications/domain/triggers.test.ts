@@ -1,0 +1,102 @@
+import type { DomainEvent } from '../../../shared/contracts/events';
+import { tallyOf } from './delivery';
+import { finalStatus, type NotificationRecord } from './notification-record';
+import { notificationFor, notificationIdOf } from './triggers';
+
+const at = 1_790_000_000_000;
+const relationEvent = (type: string, referrerId: string, referentId: string, actorId: string): DomainEvent =>
+  ({
+    kind: 'relation.changed',
+    eventId: `e-${type}-${referentId}-${actorId}`,
+    change: 'added',
+    relation: {
+      id: `${type}#${referrerId}#${referentId}`,
+      type,
+      referrerId,
+      referentId,
+      created: at,
+      createdBy: actorId,
+    },
+    actorId,
+    at,
+  }) as DomainEvent;
+const names = (id: string) => ({ u1: 'Ann <Admin>', u2: 'Bo' })[id] ?? id;
+
+describe('triggers (spec §6)', () => {
+  it('tells every administrator of a staff role change, naming both people (escaped) and requiring interaction', () => {
+    const made = notificationFor(
+      { kind: 'role.changed', eventId: 'r1', change: 'added', userId: 'u2', group: 'Employees', actorId: 'u1', at },
+      names,
+    )!;
+    expect(made.input.audience).toEqual(['role:roleName=Administrators']);
+    expect(made.input.title).toBe('Bo was granted the Employees role');
+    expect(made.input.body).toContain('<a href="/dashboard/people/u1">Ann &lt;Admin&gt;</a>');
+    expect(made.input).toMatchObject({ topic: 'roles', requireInteraction: true, methods: ['banner', 'email'] });
+    expect(made.initiatorId).toBe('u1');
+  });
+
+  it('tells the person who gains a device role, unless they made the change themselves', () => {
+    expect(notificationFor(relationEvent('device-owner', 'd1', 'u2', 'u1'), names)!.input.audience).toEqual([
+      'user:userId=u2',
+    ]);
+    expect(notificationFor(relationEvent('device-administrator', 'd1', 'u2', 'u2'), names)).toBeUndefined();
+  });
+
+  it("tells an organization's managers of its devices, and nobody of other relation types", () => {
+    expect(notificationFor(relationEvent('organization-device', 'o1', 'd1', 'u1'), names)!.input.audience).toEqual([
+      'relation:relation-type=organization-manager:referrerId=o1',
+    ]);
+    expect(notificationFor(relationEvent('device-user', 'd1', 'u2', 'u1'), names)).toBeUndefined();
+    expect(notificationFor(relationEvent('organization-user', 'o1', 'u2', 'u1'), names)).toBeUndefined();
+  });
+
+  it('makes the same id from the same event, and another from another', () => {
+    expect(notificationIdOf('e1')).toBe(notificationIdOf('e1'));
+    expect(notificationIdOf('e1')).not.toBe(notificationIdOf('e2'));
+    expect(notificationIdOf('e1')).toMatch(/^ev-[0-9a-f]{32}$/);
+  });
+});
+
+describe('delivery counts and the end of sending', () => {
+  it("counts only the deliveries its own chunk made, recipients by the first method's", () => {
+    const items = [
+      { method: 'banner', status: 'delivered', chunk: 'c1' },
+      { method: 'email', status: 'sent', chunk: 'c1' },
+      { method: 'banner', status: 'delivered', chunk: 'c0' },
+      { method: 'email', status: 'skipped', chunk: 'c0' },
+      { method: 'email', status: 'failed', chunk: 'c1' },
+      { method: 'email', status: 'sending', chunk: 'c1' },
+    ];
+    expect(tallyOf(items, 'c1', 'banner')).toEqual({
+      recipients: 1,
+      banners: 1,
+      emailsSent: 1,
+      emailsSkipped: 0,
+      emailsFailed: 1,
+    });
+  });
+
+  const record = (over: Partial<NotificationRecord>): NotificationRecord =>
+    ({
+      status: 'sending',
+      resolved: true,
+      chunksPlanned: ['a', 'b'],
+      chunksDone: ['a', 'b'],
+      recipients: 2,
+      banners: 2,
+      emailsSent: 0,
+      emailsSkipped: 0,
+      emailsFailed: 0,
+      ...over,
+    }) as NotificationRecord;
+
+  it('ends only when resolved and every planned chunk is done: sent, partly-failed or failed', () => {
+    expect(finalStatus(record({}))).toBe('sent');
+    expect(finalStatus(record({ resolved: false }))).toBeUndefined();
+    expect(finalStatus(record({ chunksDone: ['a'] }))).toBeUndefined();
+    expect(finalStatus(record({ emailsFailed: 1 }))).toBe('partly-failed');
+    expect(finalStatus(record({ banners: 0, recipients: 0, emailsFailed: 2 }))).toBe('failed');
+    expect(finalStatus(record({ banners: 0, recipients: 0, chunksPlanned: [], chunksDone: [] }))).toBe('failed');
+    expect(finalStatus(record({ status: 'sent' }))).toBeUndefined();
+  });
+});
