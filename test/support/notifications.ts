@@ -85,3 +85,19 @@ export const waitForSent = async (id: string, timeoutMs = 30_000) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 };
+
+/**
+ * A person's banners whose title contains `text`, newest first, once at least `count` have arrived; read again a
+ * moment later, so a test asserting "exactly `count`" also sees one that came twice.
+ */
+export const bannersAbout = async (userId: string, text: string, count: number, timeoutMs = 20_000) => {
+  const staff = apiAs('notifications', await tokenOf('admin@example.com'));
+  const read = async () =>
+    (await staff.listUserNotifications({ params: { id: userId, x: 100 } })).items.filter((b) => b.title.includes(text));
+  const deadline = Date.now() + timeoutMs;
+  while ((await read()).length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  return read();
+};

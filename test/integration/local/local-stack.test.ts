@@ -140,11 +140,12 @@ describe('the local stack', () => {
     const sqs = sqsClient();
     const seen: string[] = [];
     let failOnce = true;
-    const queueUrl = stack().queues.jobs!;
+    // A queue of its own: the stack's notifications worker consumes the jobs queue.
+    const { QueueUrl: queueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: uniqueId('poller') }));
     const poller = startSqsPoller({
       sqs,
-      queueUrl,
-      queueArn: 'arn:aws:sqs:local:000000000000:jobs-local',
+      queueUrl: queueUrl!,
+      queueArn: 'arn:aws:sqs:local:000000000000:poller',
       waitSeconds: 1,
       handler: async (event) => {
         seen.push(...event.Records.map((r) => r.body));
@@ -176,6 +177,7 @@ describe('the local stack', () => {
       expect(Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)).toBeGreaterThanOrEqual(1);
     } finally {
       await poller.stop();
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
     }
   });
 

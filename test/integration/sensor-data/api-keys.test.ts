@@ -1,9 +1,8 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import type { ProductLine } from '../../../shared/contracts/devices';
-import { type ApiQuotaCrossed, DomainEvent } from '../../../shared/contracts/events';
 import type { TierId } from '../../../shared/sensor-data/tiers';
+import { bannersAbout } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice, setTier } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
@@ -75,40 +74,18 @@ const usageItem = async (deviceId: string) =>
     .Item;
 
 /**
- * This device's quota events on the jobs queue, deleted as read. Other events there (other tests' and areas') are
- * made visible again at once, so a test reading them is not disturbed.
+ * The quota warnings the key's owner was sent for this device: the events went to the jobs queue, and the
+ * notifications worker turned each into a banner (docs/notifications.md, "Triggers").
  */
-const quotaEventsOf = async (deviceId: string): Promise<ApiQuotaCrossed[]> => {
-  const queueUrl = stack().queues.jobs!;
-  const mine: ApiQuotaCrossed[] = [];
-  const others: string[] = [];
-  for (;;) {
-    const { Messages } = await sqsClient().send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-        VisibilityTimeout: 30,
-      }),
-    );
-    if (!Messages?.length) break;
-    for (const message of Messages) {
-      const event = DomainEvent.safeParse(JSON.parse(message.Body!));
-      if (event.success && event.data.kind === 'api.quota' && event.data.deviceId === deviceId) {
-        mine.push(event.data);
-        await sqsClient().send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
-      } else {
-        others.push(message.ReceiptHandle!);
-      }
-    }
-  }
-  for (const handle of others) {
-    await sqsClient().send(
-      new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: handle, VisibilityTimeout: 0 }),
-    );
-  }
-  return mine.sort((a, b) => a.threshold - b.threshold);
-};
+const quotaNoticesOf = async (ownerId: string, deviceId: string, count: number) =>
+  (await bannersAbout(ownerId, `Device ${deviceId} used`, count))
+    .map((banner) => ({
+      threshold: Number(/used (\d+) %/.exec(banner.title)![1]),
+      month: /for (\d{4}-\d{2})$/.exec(banner.title)![1],
+      body: banner.body,
+      initiator: banner.initiator.id,
+    }))
+    .sort((a, b) => a.threshold - b.threshold);
 
 describe('API keys', () => {
   it('are answered once, listed without secrets, and a revoked key is refused at once', async () => {
@@ -233,7 +210,6 @@ describe('metering', () => {
     const owner = await freshUser({ prefix: 'api-meter' });
     const deviceId = await apiDevice(owner, 'sd1', 'tier1');
     const { key } = await sensorData(owner.token).createApiKey({ body: { name: 'meter' } });
-    await quotaEventsOf(deviceId);
 
     await callApi(key, readingsPath(deviceId));
     await seedCount(deviceId, 2_099);
@@ -270,12 +246,18 @@ describe('metering', () => {
       warning90: { used: 2_700 },
       warning100: { used: 3_000 },
     });
-    const events = await quotaEventsOf(deviceId);
-    expect(events.map((e) => [e.threshold, e.used, e.limit, e.actorId, e.month])).toEqual([
-      [70, 2_100, 3_000, owner.id, month()],
-      [90, 2_700, 3_000, owner.id, month()],
-      [100, 3_000, 3_000, owner.id, month()],
+    const notices = await quotaNoticesOf(owner.id, deviceId, 3);
+    expect(notices.map((n) => [n.threshold, n.initiator, n.month])).toEqual([
+      [70, owner.id, month()],
+      [90, owner.id, month()],
+      [100, owner.id, month()],
     ]);
+    expect(notices.map((n) => /read <a[^>]*>[^<]*<\/a> (\d+) times/.exec(n.body)?.[1])).toEqual([
+      '2100',
+      '2700',
+      '3000',
+    ]);
+    expect(notices.every((n) => n.body.includes('3000 requests'))).toBe(true);
 
     // The usage pages: the device's (for anyone who may view it) and the key owner's month.
     const usage = await sensorData(owner.token).deviceApiUsage({ params: { id: deviceId } });
@@ -297,13 +279,12 @@ describe('metering', () => {
     const deviceId = await apiDevice(owner, 'al30', 'tier2');
     const { key } = await sensorData(owner.token).createApiKey({ body: { name: 'race' } });
     await callApi(key, readingsPath(deviceId));
-    await quotaEventsOf(deviceId);
     await seedCount(deviceId, 2_096);
     const answers = await Promise.all(Array.from({ length: 8 }, () => callApi(key, readingsPath(deviceId))));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).size).toBe(8);
     expect((await usageItem(deviceId))?.count).toBe(2_104);
-    expect((await quotaEventsOf(deviceId)).map((e) => e.threshold)).toEqual([70]);
+    expect((await quotaNoticesOf(owner.id, deviceId, 1)).map((n) => n.threshold)).toEqual([70]);
   });
 
   it('shows a private device’s usage only to those who may view it', async () => {
