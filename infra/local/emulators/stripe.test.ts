@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
 import { createStripeClient } from '../../../functions/_shared/billing/stripe-client';
-import { LOCAL_STRIPE_SECRET_KEY, parseEmailQuery, parseForm, type StripeEmulator, startStripe } from './stripe';
+import { LOCAL_STRIPE_SECRET_KEY, parseForm, parseSearchQuery, type StripeEmulator, startStripe } from './stripe';
 
 /** The local Stripe server, driven through the real `stripe` SDK as the handlers drive it. */
 
@@ -74,10 +74,32 @@ describe('customers through the stripe SDK', () => {
     expect((await stripe.customers.search({ query: `email:'${unique('nobody')}'` })).data).toEqual([]);
   });
 
+  it('searches by name and metadata too, and combines clauses with AND', async () => {
+    const email = unique('grace');
+    const created = await stripe.customers.create({ email, name: 'Grace Hopper', metadata: { team: 'navy' } });
+    await stripe.customers.create({ email: unique('other'), name: 'Grace Hopper', metadata: { team: 'army' } });
+    const found = await stripe.customers.search({ query: `name:'grace hopper' AND metadata['team']:'navy'` });
+    expect(found.data.map((c) => c.id)).toEqual([created.id]);
+  });
+
   it('refuses a search it does not understand with a 400, not an empty result', async () => {
-    const error = await stripe.customers.search({ query: "name:'Ada'" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(error).toMatchObject({ statusCode: 400, param: 'query' });
+    for (const query of ["balance_owed:'1'", 'email', "email:'a' AND name:'b' OR phone:'c'"]) {
+      const error = await stripe.customers.search({ query }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({ statusCode: 400, param: 'query' });
+    }
+  });
+
+  it('updates a customer, merging metadata and removing a key set to ""', async () => {
+    const created = await stripe.customers.create({ email: unique('update'), metadata: { a: '1', b: '2' } });
+    const updated = await stripe.customers.update(created.id, { name: 'New Name', metadata: { a: '', c: '3' } });
+    expect(updated).toMatchObject({
+      id: created.id,
+      email: created.email,
+      name: 'New Name',
+      metadata: { b: '2', c: '3' },
+    });
+    expect(await stripe.customers.retrieve(created.id)).toEqual(updated);
   });
 
   it('refuses a missing or malformed key with 401, as Stripe', async () => {
@@ -93,11 +115,14 @@ describe('customers through the stripe SDK', () => {
   });
 
   it('answers everything else 501 with a message that says what exists', async () => {
-    const error = await stripe.subscriptions.list().catch((e: unknown) => e);
+    const error = await stripe.paymentIntents.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError);
-    expect(error).toMatchObject({ statusCode: 501, message: expect.stringContaining('implements only customers') });
-    const update = await stripe.customers.update('cus_x', { name: 'x' }).catch((e: unknown) => e);
-    expect((update as Stripe.errors.StripeError).statusCode).toBe(501);
+    expect(error).toMatchObject({
+      statusCode: 501,
+      message: expect.stringMatching(/implements customers .*GET \/v1\/payment_intents is not implemented/),
+    });
+    const create = await stripe.subscriptions.create({ customer: 'cus_x', items: [] }).catch((e: unknown) => e);
+    expect((create as Stripe.errors.StripeError).statusCode).toBe(501);
   });
 
   it('replays a create retried with the same idempotency key instead of creating twice', async () => {
@@ -128,9 +153,22 @@ describe('wire format', () => {
     });
   });
 
-  it('reads email:\'…\' and email:"…" with backslash escapes, and nothing else', () => {
-    expect(parseEmailQuery("email:'o\\'brien@example.com'")).toBe("o'brien@example.com");
-    expect(parseEmailQuery(' email : "a@b.c" ')).toBe('a@b.c');
-    expect(() => parseEmailQuery("email:'a' AND name:'b'")).toThrow(/email:/);
+  it('reads the search language: quotes with backslash escapes, metadata keys, ~, negation, AND/OR', () => {
+    expect(parseSearchQuery("email:'o\\'brien@example.com'").clauses).toEqual([
+      { field: 'email', operator: ':', value: "o'brien@example.com", negated: false },
+    ]);
+    expect(parseSearchQuery(` email : "a@b.c" `).clauses[0]).toMatchObject({ field: 'email', value: 'a@b.c' });
+    expect(parseSearchQuery(`metadata["deviceId"]:'d-1' AND -name~'Tier' AND created>1700000000`)).toEqual({
+      join: 'AND',
+      clauses: [
+        { field: 'metadata', metadataKey: 'deviceId', operator: ':', value: 'd-1', negated: false },
+        { field: 'name', operator: '~', value: 'Tier', negated: true },
+        { field: 'created', operator: '>', value: '1700000000', negated: false },
+      ],
+    });
+    expect(parseSearchQuery("active:'true' OR name:'x'").join).toBe('OR');
+    expect(() => parseSearchQuery("email:'a' AND name:'b' OR x:'c'")).toThrow(/mix AND and OR/);
+    expect(() => parseSearchQuery("email:'a' name:'b'")).toThrow(/could not parse/);
+    expect(() => parseSearchQuery("name['x']:'a'")).toThrow(/Only metadata/);
   });
 });
