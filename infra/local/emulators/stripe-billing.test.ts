@@ -538,6 +538,24 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('persistence', () => {
+  it('keeps catalogue, subscriptions and invoices across a restart, with the hosted URLs on the new port', async () => {
+    const subscriptions = await stripe.subscriptions.list({ status: 'all', limit: 100 });
+    const invoice = (await stripe.invoices.list({ limit: 1 })).data[0]!;
+    await server.stop();
+    server = await startStripe({ port: 0, dataDir });
+    expect(server.fresh).toBe(false);
+    stripe = createStripeClient(LOCAL_STRIPE_SECRET_KEY, server.url);
+    expect((await stripe.subscriptions.list({ status: 'all', limit: 100 })).data).toEqual(subscriptions.data);
+    const again = await stripe.invoices.retrieve(invoice.id);
+    expect(again.hosted_invoice_url).toBe(`${server.url}/invoices/${invoice.id}`);
+    expect((await fetch(again.hosted_invoice_url!)).status).toBe(200);
+    const products = await stripe.products.list({ limit: 100 });
+    await seedDemoCatalogue(stripe);
+    expect((await stripe.products.list({ limit: 100 })).data).toHaveLength(products.data.length);
+  });
+});
+
 /** Calls a test-only route of the local server (not Stripe's API, so plain HTTP). */
 async function postTest(route: string, form: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${route}`, {
