@@ -23,6 +23,7 @@ import {
   seedDemoData,
 } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
+import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
@@ -137,6 +138,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       await topUpDemoReadings(demoReadingDeps);
     }
     if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
+    // Idempotent, so every start: a data folder from before the catalogue gets it too.
+    await seedDemoCatalogue(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
     await fauxqs.restore();
     const issuer = `${cognito.url}/${userPoolId}`;
 
