@@ -108,6 +108,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     webOrigin: web.origin,
     mail: messaging.mail,
     stripeSecret: data.stripeSecret,
+    stripeWebhookSecret: data.stripeWebhookSecret,
     realtime: {
       dataEndpoint: realtime.dataEndpoint,
       topicPrefix: realtime.topicPrefix,

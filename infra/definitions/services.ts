@@ -24,6 +24,8 @@ export interface ServiceResources {
   email?: boolean;
   /** Calls Stripe: may read the Stripe secret key's secret, named by STRIPE_SECRET_ARN. */
   billing?: boolean;
+  /** Verifies Stripe's webhooks: may read the signing secret's secret, named by STRIPE_WEBHOOK_SECRET_ARN. */
+  billingWebhook?: boolean;
 }
 
 /**
@@ -39,7 +41,13 @@ export const SESSION_TABLE: TableKey = 'accessVersions';
 export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   'code-releases': { tables: [] },
-  customer: { tables: [] },
+  // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
+  customer: {
+    tables: ['deviceSubscriptions', 'billingEvents'],
+    readTables: ['devices'],
+    billing: true,
+    billingWebhook: true,
+  },
   // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker.
   'data-ingress': {
     tables: ['readings', 'ingestStats', 'devices'],

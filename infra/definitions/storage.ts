@@ -36,6 +36,16 @@ export const STRIPE_SECRET = {
   name: (env: EnvName) => `device-data/${env}/stripe-secret-key`,
 } as const;
 
+/**
+ * Stripe's webhook signing secret (`whsec_…`), beside the key: the data stack creates it with a placeholder, operators
+ * put the endpoint's secret from Stripe's dashboard (README, "Billing"); the customer area reads it at cold start.
+ */
+export const STRIPE_WEBHOOK_SECRET = {
+  constructId: 'StripeWebhookSecret',
+  envVar: 'STRIPE_WEBHOOK_SECRET_ARN',
+  name: (env: EnvName) => `device-data/${env}/stripe-webhook-secret`,
+} as const;
+
 /** The background jobs queue (notifications, exports, deletions) and its dead-letter queue. */
 export const QUEUES = {
   jobs: {

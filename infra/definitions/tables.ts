@@ -212,6 +212,15 @@ export const TABLES = {
     envVar: 'DEVICE_SUBSCRIPTIONS_TABLE',
     partitionKey: { name: 'deviceId', type: 'S' },
   },
+  /** The Stripe events billing has worked (by event id), so a delivery that comes again is only acknowledged. */
+  billingEvents: {
+    constructId: 'BillingEventsTable',
+    area: 'customer',
+    entity: 'billing-events',
+    envVar: 'BILLING_EVENTS_TABLE',
+    partitionKey: { name: 'eventId', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
   /** Public API keys, stored hashed (`{keyId}.{secret}` is shown once); a user's keys by creation time. */
   apiKeys: {
     constructId: 'ApiKeysTable',

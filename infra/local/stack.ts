@@ -32,7 +32,7 @@ import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
 import { startMqtt } from './emulators/mqtt';
 import { startSes } from './emulators/ses';
-import { LOCAL_STRIPE_SECRET_KEY, startStripe } from './emulators/stripe';
+import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET, startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
 import { createLocalMqttAuth } from './mqtt-auth';
 import { DEFAULT_PORTS, type Ports } from './ports';
@@ -182,6 +182,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       // The key itself and the local server's URL; in the cloud STRIPE_SECRET_ARN instead, and Stripe's own URL.
       STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY,
       STRIPE_API_URL: stripe.url,
+      STRIPE_WEBHOOK_SECRET: LOCAL_STRIPE_WEBHOOK_SECRET,
       // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
       ACCESS_INDEX_SETTLE_MS: '0',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
@@ -210,6 +211,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     stoppers.push(gateway.stop);
     // What the CDK gives an area's workers as AREA_API_URL; only the notifications worker has links to its API.
     process.env.AREA_API_URL = `${gateway.url}/notifications`;
+    // Stripe's events reach the customer area's webhook as they would in the cloud: signed, over HTTP.
+    stripe.setWebhookUrl(`${gateway.url}/customer/stripe-webhook`);
 
     for (const worker of WORKERS) {
       const { handler } = (await import(pathToFileURL(path.join(options.rootDir, worker.entry)).href)) as {

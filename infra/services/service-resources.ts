@@ -5,7 +5,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
-import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET } from '../definitions/storage';
+import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import type { ServiceFunction } from './service-function';
 
@@ -21,6 +21,8 @@ export interface ServiceResourceRefs {
   webOrigin: string;
   /** The Stripe secret key's secret (STRIPE_SECRET_ARN). */
   stripeSecret: ISecret;
+  /** Stripe's webhook signing secret (STRIPE_WEBHOOK_SECRET_ARN). */
+  stripeWebhookSecret: ISecret;
   /** What the live view's functions need of IoT Core and the identity pool. */
   realtime: RealtimeRefs;
 }
@@ -79,4 +81,6 @@ export const grantServiceResources = (
     fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
   }
   if (resources.billing && billing) fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
+  if (resources.billingWebhook && billing)
+    fn.readStripeSecretKey(refs.stripeWebhookSecret, STRIPE_WEBHOOK_SECRET.envVar);
 };

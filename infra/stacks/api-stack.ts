@@ -32,6 +32,8 @@ export interface ApiStackProps extends StackProps {
   mail: { identityArn: string; from: string };
   /** The Stripe secret key's secret, read by the areas with `billing`. */
   stripeSecret: ISecret;
+  /** Stripe's webhook signing secret, read by the area with `billingWebhook`. */
+  stripeWebhookSecret: ISecret;
   /** IoT Core's data endpoint, the watcher topics, the realtime policy and the identity pool (the live view). */
   realtime: RealtimeRefs;
 }
@@ -87,6 +89,7 @@ export class ApiStack extends Stack {
       mail: props.mail,
       webOrigin: props.webOrigin,
       stripeSecret: props.stripeSecret,
+      stripeWebhookSecret: props.stripeWebhookSecret,
       realtime: props.realtime,
     };
 

@@ -4,7 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket 
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { BUCKETS, type BucketKey, STRIPE_SECRET } from '../definitions/storage';
+import { BUCKETS, type BucketKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
 import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
 import { mapRecord } from './map-record';
 
@@ -52,6 +52,8 @@ export class DataStack extends Stack {
   readonly buckets: Record<BucketKey, IBucket>;
   /** The Stripe secret key's secret; its value is put by operators (README, "Billing"). */
   readonly stripeSecret: ISecret;
+  /** Stripe's webhook signing secret, put by operators like the key. */
+  readonly stripeWebhookSecret: ISecret;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -150,5 +152,19 @@ export class DataStack extends Stack {
         'read it at each cold start.',
     });
     this.stripeSecret = stripeSecret;
+
+    const stripeWebhookSecret = new Secret(this, STRIPE_WEBHOOK_SECRET.constructId, {
+      secretName: STRIPE_WEBHOOK_SECRET.name(settings.name),
+      description: `Stripe webhook signing secret of device-data ${settings.name}: put by operators, read by the customer area`,
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(stripeWebhookSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A webhook signing secret is issued by Stripe for its endpoint and rolled only in its dashboard; operators put ' +
+        "the new one (README, 'Billing').",
+    });
+    this.stripeWebhookSecret = stripeWebhookSecret;
   }
 }

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
-import { STRIPE_SECRET } from '../../infra/definitions/storage';
+import { STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { constructId } from '../../infra/services/construct-id';
 import { areasWithRoutes, areasWithStacks } from '../../infra/stacks/api-stack';
@@ -202,7 +202,7 @@ describe('billing', () => {
   const variablesOf = (fn: { Properties: Record<string, unknown> }) =>
     (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
 
-  it('lets only areas with billing read the Stripe key, from that one secret, and tells them its ARN', () => {
+  it('lets only areas with billing read the Stripe key, from that one secret, and tells them its ARN (and the webhook area its signing secret)', () => {
     expect(areasWithRoutes().filter((name) => SERVICE_RESOURCES[name].billing)).toContain('users');
     for (const name of areasWithRoutes()) {
       const [, fn] = functionOf(name);
@@ -213,11 +213,19 @@ describe('billing', () => {
         expect(variables[STRIPE_SECRET.envVar]).toBeUndefined();
         continue;
       }
-      expect(secrets).toHaveLength(1);
-      expect(secrets[0]!.Action).toBe('secretsmanager:GetSecretValue');
-      expect([secrets[0]!.Resource].flat()).toHaveLength(1);
-      expect(mentions(secrets[0]!.Resource, STRIPE_SECRET.constructId)).toBe(true);
+      // CDK may merge the statements: every one GetSecretValue only, on the key and, for the area that receives
+      // Stripe's webhook, its signing secret; nothing else.
+      for (const statement of secrets) expect(statement.Action).toBe('secretsmanager:GetSecretValue');
+      const resources = secrets.flatMap((statement) => [statement.Resource].flat());
+      const expected = SERVICE_RESOURCES[name].billingWebhook
+        ? [STRIPE_SECRET.constructId, STRIPE_WEBHOOK_SECRET.constructId]
+        : [STRIPE_SECRET.constructId];
+      expect(resources).toHaveLength(expected.length);
+      for (const id of expected) expect(resources.filter((resource) => mentions(resource, id))).toHaveLength(1);
       expect(mentions(variables[STRIPE_SECRET.envVar], STRIPE_SECRET.constructId)).toBe(true);
+      if (SERVICE_RESOURCES[name].billingWebhook) {
+        expect(mentions(variables[STRIPE_WEBHOOK_SECRET.envVar], STRIPE_WEBHOOK_SECRET.constructId)).toBe(true);
+      }
     }
   });
 

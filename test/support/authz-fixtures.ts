@@ -2,6 +2,7 @@ import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { API_FIXTURES } from './authz-api-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
+import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DEVICES_FIXTURES } from './authz-devices-fixtures';
 import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
@@ -58,6 +59,8 @@ export interface RouteFixture {
    * `Authorization: Bearer …`, `headers` as they are). Every person's token is refused there.
    */
   credential?: () => Promise<{ token?: string; headers?: Record<string, string> }>;
+  /** Headers the request itself needs whoever sends it (a webhook's signature over its body). */
+  headersFor?: (request: FixtureRequest) => Record<string, string>;
 }
 
 const emailOf = (caller: CallerName): DemoEmail =>
@@ -145,6 +148,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
   organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
   notifications: NOTIFICATIONS_FIXTURES,
+  customer: CUSTOMER_FIXTURES,
   'data-ingress': DATA_INGRESS_FIXTURES,
   'sensor-data': {
     ...SENSOR_DATA_READINGS_FIXTURES,

@@ -50,6 +50,10 @@ export type RouteHandler<R extends AnyRoute, D> = (
     setHeader: (name: string, value: string) => void;
     /** The client's address as the API saw it: what limits guests, who have no identity. */
     sourceIp: string;
+    /** The body as sent, for a route that must check a signature over the exact bytes (a webhook). */
+    rawBody: string | undefined;
+    /** A request header by name (any case). */
+    header: (name: string) => string | undefined;
     /** The items the route's read-ahead named, read with the session record (see HttpAreaOptions.readAhead). */
     ahead: ReadAhead;
   } & CredentialFor<R['access']>,
@@ -211,6 +215,13 @@ export const httpArea = <A extends Area, D>(
           extraHeaders[name.toLowerCase()] = value;
         },
         sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        rawBody:
+          event.body === null || event.body === undefined
+            ? undefined
+            : event.isBase64Encoded
+              ? Buffer.from(event.body, 'base64').toString('utf8')
+              : event.body,
+        header: (name: string) => headerOf(event, name.toLowerCase()),
         ahead: state.ahead,
         ...(state.device ? { device: state.device } : {}),
         ...(state.apiKey ? { apiKey: state.apiKey } : {}),

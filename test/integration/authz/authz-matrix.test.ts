@@ -86,7 +86,9 @@ describe('authorization matrix', () => {
       it.each(callerNames)('as %s', async (caller) => {
         const { token, context } = await callerFor(fixture(), caller);
         const request = await fixture().prepare(context);
-        expect(await statusOf(area, route, request, token)).toBe(expectedStatus(route, caller));
+        expect(await statusOf(area, route, request, token, fixture().headersFor?.(request))).toBe(
+          expectedStatus(route, caller),
+        );
       });
 
       if (takesCredential(route)) {
@@ -112,7 +114,9 @@ describe('authorization matrix', () => {
       it('with a forged token: 401', async () => {
         const [header, payload] = (await tokenOf('admin@example.com')).split('.');
         const request = await fixture().prepare({ caller: 'admin' });
-        expect(await statusOf(area, route, request, `${header}.${payload}.forged`)).toBe(401);
+        expect(
+          await statusOf(area, route, request, `${header}.${payload}.forged`, fixture().headersFor?.(request)),
+        ).toBe(401);
       });
 
       if (FIXTURES[area]?.[name]?.owned) {

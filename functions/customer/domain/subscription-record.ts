@@ -1,0 +1,106 @@
+import type Stripe from 'stripe';
+import type { ProductLine } from '../../../shared/contracts/devices';
+import { type TierId, tierFromProductName } from '../../../shared/sensor-data/tiers';
+
+/** Spec §3 Subscription, bound to one device: what billing records for the tier of each device it covers. */
+export interface DeviceSubscriptionRecord {
+  deviceId: string;
+  id: string;
+  status: string;
+  customerId: string;
+  tier: TierId;
+  productId: string;
+  productName: string;
+  /** The price's id (Stripe's former "plan"). */
+  planId: string;
+  /** Per period, in the currency's smallest unit, for this device's item. */
+  amount: number;
+  interval?: string;
+  intervalCount?: number;
+  /** All times in milliseconds (spec §9: Stripe's seconds converted). */
+  currentPeriodStart?: number;
+  currentPeriodEnd?: number;
+  trialStart?: number;
+  trialEnd?: number;
+  cancelAtPeriodEnd: boolean;
+  invoiceUrl?: string;
+  invoiceNumber?: string;
+  /** When billing last read the subscription from Stripe: an older read never overwrites a newer one. */
+  syncedAt: number;
+  updated: number;
+}
+
+/** The cart's devices, as checkout writes them into the subscription's metadata: `d{n}` = `{productId}|{deviceId}`. */
+export const devicesOf = (
+  metadata: Record<string, string> | null | undefined,
+): { productId: string; deviceId: string }[] =>
+  Object.entries(metadata ?? {})
+    .filter(([key]) => /^d\d+$/.test(key))
+    .map(([, value]) => {
+      const [productId, deviceId] = value.split('|');
+      return { productId: productId ?? '', deviceId: deviceId ?? '' };
+    })
+    .filter((pair) => pair.productId && pair.deviceId);
+
+export const deviceMetadata = (pairs: readonly { productId: string; deviceId: string }[]): Record<string, string> =>
+  Object.fromEntries(pairs.map((pair, index) => [`d${index}`, `${pair.productId}|${pair.deviceId}`]));
+
+const ms = (seconds: number | null | undefined) =>
+  seconds === null || seconds === undefined ? undefined : seconds * 1000;
+
+/**
+ * One record per device the subscription covers, from the subscription as Stripe holds it now (items expanded to
+ * their price and product, the latest invoice expanded). A device whose product is not among the items gets none.
+ */
+export const recordsOf = (
+  subscription: Stripe.Subscription,
+  lineOf: (deviceId: string, product: Stripe.Product) => ProductLine | undefined,
+  now: number,
+): DeviceSubscriptionRecord[] => {
+  const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
+  const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+  return devicesOf(subscription.metadata).flatMap(({ productId, deviceId }) => {
+    const productOf = (candidate: Stripe.SubscriptionItem) =>
+      typeof candidate.price.product === 'string' ? undefined : (candidate.price.product as Stripe.Product);
+    // The item of the product checkout recorded; after an upgrade or downgrade changed that item's price to another
+    // tier's product, the one item of the subscription, or the one of the device's product line.
+    const item =
+      subscription.items.data.find(
+        (candidate) => (productOf(candidate)?.id ?? candidate.price.product) === productId,
+      ) ??
+      (subscription.items.data.length === 1 ? subscription.items.data[0] : undefined) ??
+      subscription.items.data.find((candidate) => {
+        const product = productOf(candidate);
+        return product !== undefined && lineOf(deviceId, product) === product.metadata?.productLine;
+      });
+    if (!item || typeof item.price.product !== 'object' || item.price.product.deleted) return [];
+    const product = item.price.product as Stripe.Product;
+    const line = lineOf(deviceId, product);
+    if (!line) return [];
+    return [
+      {
+        deviceId,
+        id: subscription.id,
+        status: subscription.status,
+        customerId,
+        tier: tierFromProductName(line, product.name),
+        productId: product.id,
+        productName: product.name,
+        planId: item.price.id,
+        amount: item.price.unit_amount ?? 0,
+        ...(item.price.recurring
+          ? { interval: item.price.recurring.interval, intervalCount: item.price.recurring.interval_count }
+          : {}),
+        currentPeriodStart: ms(item.current_period_start),
+        currentPeriodEnd: ms(item.current_period_end),
+        ...(subscription.trial_start ? { trialStart: ms(subscription.trial_start) } : {}),
+        ...(subscription.trial_end ? { trialEnd: ms(subscription.trial_end) } : {}),
+        cancelAtPeriodEnd: subscription.cancel_at_period_end,
+        ...(invoice?.hosted_invoice_url ? { invoiceUrl: invoice.hosted_invoice_url } : {}),
+        ...(invoice?.number ? { invoiceNumber: invoice.number } : {}),
+        syncedAt: now,
+        updated: now,
+      },
+    ];
+  });
+};

@@ -1,0 +1,85 @@
+import type Stripe from 'stripe';
+import { BadRequest } from '../../_shared/errors';
+import { log } from '../../_shared/logger';
+import type { BillingStore } from '../store/billing-store';
+import { devicesOf, recordsOf } from './subscription-record';
+
+/** Stripe's own default: a signature older than this is a replay. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+export const INVALID_SIGNATURE = 'The Stripe-Signature header does not sign this body';
+
+/** The events billing works; any other is acknowledged and left. */
+const SUBSCRIPTION_EVENTS = new Set([
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.trial_will_end',
+  'invoice.paid',
+  'invoice.payment_failed',
+]);
+
+/** The subscription an event is about, whatever the object it carries. */
+export const subscriptionIdOf = (event: Stripe.Event): string | undefined => {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  if (event.type.startsWith('customer.subscription.')) return object.id as string;
+  const direct = object.subscription;
+  if (typeof direct === 'string') return direct;
+  if (direct && typeof direct === 'object') return (direct as { id: string }).id;
+  // Invoices of API versions from 2025 name it under parent.subscription_details.
+  const parent = object.parent as { subscription_details?: { subscription?: string | { id: string } } } | undefined;
+  const nested = parent?.subscription_details?.subscription;
+  return typeof nested === 'string' ? nested : nested?.id;
+};
+
+export interface WebhookDeps {
+  stripe: () => Promise<Stripe>;
+  webhookSecret: () => Promise<string>;
+  store: BillingStore;
+  now: () => number;
+}
+
+/**
+ * Stripe's webhook (docs/billing.md, "Webhooks"): the signature is checked on the exact body; an event already
+ * worked is acknowledged again and nothing more; otherwise the subscription it concerns is read from Stripe now and
+ * each device it covers gets its record, so deliveries that come twice or out of order converge on Stripe's state.
+ */
+export const createWebhooks = (deps: WebhookDeps) => ({
+  receive: async (rawBody: string | undefined, signature: string | undefined) => {
+    const stripe = await deps.stripe();
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(
+        rawBody ?? '',
+        signature ?? '',
+        await deps.webhookSecret(),
+        SIGNATURE_TOLERANCE_SECONDS,
+      );
+    } catch (error) {
+      log('warn', 'Stripe webhook refused', { error: error instanceof Error ? error.message : String(error) });
+      throw new BadRequest(INVALID_SIGNATURE);
+    }
+    if (await deps.store.wasWorked(event.id)) return { received: true as const, duplicate: true };
+    const subscriptionId = SUBSCRIPTION_EVENTS.has(event.type) ? subscriptionIdOf(event) : undefined;
+    if (subscriptionId) {
+      const readAt = deps.now();
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
+        expand: ['items.data.price.product', 'latest_invoice'],
+      });
+      const lines = new Map<string, Awaited<ReturnType<BillingStore['productLineOf']>>>();
+      for (const { deviceId } of devicesOf(subscription.metadata)) {
+        lines.set(deviceId, await deps.store.productLineOf(deviceId));
+      }
+      for (const record of recordsOf(
+        subscription,
+        (deviceId, product) => lines.get(deviceId) ?? (product.metadata?.productLine as never),
+        readAt,
+      )) {
+        await deps.store.putSubscription(record);
+      }
+    }
+    await deps.store.markWorked(event.id, event.type, deps.now());
+    return { received: true as const };
+  },
+});

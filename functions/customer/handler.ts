@@ -1,0 +1,9 @@
+import { customer } from '../../shared/contracts/customer';
+import { readEnv } from '../_shared/env';
+import { httpArea } from '../_shared/http/http-area';
+import { CUSTOMER_ENV, createCustomerDeps } from './deps';
+import { webhookHandlers } from './handlers/webhooks';
+
+const env = readEnv(CUSTOMER_ENV);
+
+export const handler = httpArea(customer, webhookHandlers, { deps: () => createCustomerDeps(env) });

@@ -1,0 +1,61 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProductLine } from '../../../shared/contracts/devices';
+import { putIf } from '../../_shared/dynamodb';
+import type { DeviceSubscriptionRecord } from '../domain/subscription-record';
+
+/** How long a worked event id is remembered: Stripe retries a delivery for up to 3 days. */
+const EVENT_MEMORY_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Billing's tables: each device's subscription record (read by every tier check, functions/_shared/sensor-data/
+ * device-tier.ts), the ids of the Stripe events already worked, and the devices' product lines.
+ */
+export const createBillingStore = ({
+  db,
+  subscriptionsTable,
+  eventsTable,
+  devicesTable,
+}: {
+  db: DynamoDBDocumentClient;
+  subscriptionsTable: string;
+  eventsTable: string;
+  devicesTable: string;
+}) => ({
+  /**
+   * Writes a device's record unless a newer read of Stripe is already recorded (two deliveries worked side by side
+   * each read the subscription; the later read wins whatever order they finish in). @returns false when skipped
+   */
+  putSubscription: (record: DeviceSubscriptionRecord): Promise<boolean> =>
+    putIf(db, {
+      TableName: subscriptionsTable,
+      Item: record,
+      ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
+      ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
+    }),
+
+  getSubscription: async (deviceId: string): Promise<DeviceSubscriptionRecord | undefined> =>
+    (await db.send(new GetCommand({ TableName: subscriptionsTable, Key: { deviceId }, ConsistentRead: true }))).Item as
+      | DeviceSubscriptionRecord
+      | undefined,
+
+  productLineOf: async (deviceId: string): Promise<ProductLine | undefined> =>
+    (
+      await db.send(
+        new GetCommand({ TableName: devicesTable, Key: { id: deviceId }, ProjectionExpression: 'productLine' }),
+      )
+    ).Item?.productLine as ProductLine | undefined,
+
+  wasWorked: async (eventId: string): Promise<boolean> =>
+    Boolean((await db.send(new GetCommand({ TableName: eventsTable, Key: { eventId }, ConsistentRead: true }))).Item),
+
+  /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
+  markWorked: async (eventId: string, type: string, now: number): Promise<void> => {
+    await putIf(db, {
+      TableName: eventsTable,
+      Item: { eventId, type, workedAt: now, expiresAt: Math.floor(now / 1000) + EVENT_MEMORY_SECONDS },
+      ConditionExpression: 'attribute_not_exists(eventId)',
+    });
+  },
+});
+
+export type BillingStore = ReturnType<typeof createBillingStore>;
