@@ -1,10 +1,15 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
-import { getDocumentClient, getS3Client } from '../_shared/clients';
+import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
+import { getDocumentClient, getS3Client, getSecretsManagerClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
 import { createExportStore } from '../sensor-data/store/export-store';
+import { createUserStore } from '../users/store/user-store';
 import { createSignedUrls } from './domain/signed-urls';
+import { createSubscriptions } from './domain/subscriptions';
+import { createBillingCatalogue } from './store/billing-catalogue';
 import { createObjectUrls } from './store/object-urls';
 
 /** What the api area reads (the CDK sets each from SERVICE_RESOURCES.api; the local stack likewise). */
@@ -15,11 +20,35 @@ export const API_ENV = {
   exportsTable: 'EXPORTS_TABLE',
   exportsBucket: 'EXPORTS_BUCKET',
   chartDataBucket: 'CHART_DATA_BUCKET',
+  usersTable: 'USERS_TABLE',
 } as const;
 
 export const createApiDeps = (env = readEnv(API_ENV)) => {
   const db = getDocumentClient();
+  const access = createAccessModule(env);
+  // The users area owns the users table; this area only reads a caller's e-mail and billing id.
+  const users = createUserStore({ db, tableName: env.usersTable });
+  const readItem = async (tableName: string, key: Record<string, string>) =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
   return {
+    subscriptions: createSubscriptions({
+      catalogue: createBillingCatalogue(
+        stripeClientProvider(readBillingEnv(), secretsManagerReader(getSecretsManagerClient())),
+      ),
+      person: async (id) => {
+        const user = await users.get(id);
+        return user
+          ? { email: user.email, ...(user.subscriptionId ? { subscriptionId: user.subscriptionId } : {}) }
+          : undefined;
+      },
+      deviceSubscriptionId: async (deviceId) =>
+        (await readItem(env.deviceSubscriptionsTable, { deviceId }))?.id as string | undefined,
+      deviceLine: async (deviceId) =>
+        (await readItem(env.devicesTable, { id: deviceId }))?.productLine as string | undefined,
+      mayReach: async (caller, deviceId, need) =>
+        (await access.forCaller(caller).check('device', deviceId, { need })).allowed,
+      webOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
+    }),
     signedUrls: createSignedUrls({
       buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket },
       // The sensor-data area owns the exports table; this area only reads a record to check who may fetch it.
@@ -27,7 +56,7 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
       dataAccess: createDataAccess({
         db,
         devicesTable: env.devicesTable,
-        access: createAccessModule(env),
+        access,
         tiers: createDeviceTiers({ db, tableName: env.deviceSubscriptionsTable }),
       }),
       presign: createObjectUrls({ s3: getS3Client() }).presign,

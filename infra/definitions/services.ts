@@ -102,10 +102,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     billing: true,
   },
   // POST /api/aws getSignedS3Url: reads an export's record or a device's access before signing a GET.
+  // The subscription endpoints (spec §7) call Stripe and read the caller's e-mail and billing id from the users table.
   api: {
     tables: [],
-    readTables: ['exports', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns'],
+    readTables: ['exports', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns', 'users'],
     buckets: ['exports', 'chartData'],
+    billing: true,
   },
 };
 

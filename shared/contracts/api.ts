@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { subscriptionRoutes } from './api-subscriptions';
 import { EpochMillis } from './common';
 import { defineArea, defineRoute, guest } from './define-route';
 
@@ -40,4 +41,5 @@ export const api = defineArea('api', {
     body: GetSignedS3Url,
     response: SignedUrl,
   }),
+  ...subscriptionRoutes,
 });

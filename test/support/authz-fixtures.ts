@@ -1,6 +1,7 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { API_FIXTURES } from './authz-api-fixtures';
+import { BILLING_FIXTURES } from './authz-billing-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
 import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
@@ -156,5 +157,5 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     ...SENSOR_DATA_LIVE_FIXTURES,
     ...SENSOR_DATA_API_KEYS_FIXTURES,
   },
-  api: API_FIXTURES,
+  api: { ...API_FIXTURES, ...BILLING_FIXTURES },
 };

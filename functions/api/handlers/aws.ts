@@ -4,4 +4,17 @@ import type { ApiDeps } from '../deps';
 
 export const apiHandlers: AreaHandlers<typeof api, ApiDeps> = {
   aws: ({ caller, body }, { signedUrls }) => signedUrls.getSignedS3Url(caller, body.params),
+  productsList: (_request, { subscriptions }) => subscriptions.products(),
+  productsGet: ({ body }, { subscriptions }) => subscriptions.product(body.productId),
+  pricesListByProduct: ({ body }, { subscriptions }) => subscriptions.prices(body.productId),
+  pricesGet: ({ body }, { subscriptions }) => subscriptions.price(body.priceId),
+  invoicesGet: ({ caller, body }, { subscriptions }) => subscriptions.invoice(caller, body.invoiceId),
+  customersSearchByEmail: ({ caller, body }, { subscriptions }) => subscriptions.customersByEmail(caller, body.email),
+  subscriptionsListByCustomer: ({ caller, body }, { subscriptions }) =>
+    subscriptions.subscriptionsOfCustomer(caller, body.customerId),
+  subscriptionsListByDevice: ({ caller, body }, { subscriptions }) =>
+    subscriptions.subscriptionsOfDevice(caller, body.deviceId),
+  activeEntitlementsList: ({ caller, body }, { subscriptions }) => subscriptions.entitlements(caller, body.customerId),
+  checkout: ({ caller, body: { items, successUrl, cancelUrl } }, { subscriptions }) =>
+    subscriptions.checkout(caller, items, { successUrl, cancelUrl }),
 };

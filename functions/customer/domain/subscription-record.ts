@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { type TierId, tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { devicesOf } from '../../_shared/billing/subscription-devices';
 
 /** Spec §3 Subscription, bound to one device: what billing records for the tier of each device it covers. */
 export interface DeviceSubscriptionRecord {
@@ -30,20 +31,8 @@ export interface DeviceSubscriptionRecord {
   updated: number;
 }
 
-/** The cart's devices, as checkout writes them into the subscription's metadata: `d{n}` = `{productId}|{deviceId}`. */
-export const devicesOf = (
-  metadata: Record<string, string> | null | undefined,
-): { productId: string; deviceId: string }[] =>
-  Object.entries(metadata ?? {})
-    .filter(([key]) => /^d\d+$/.test(key))
-    .map(([, value]) => {
-      const [productId, deviceId] = value.split('|');
-      return { productId: productId ?? '', deviceId: deviceId ?? '' };
-    })
-    .filter((pair) => pair.productId && pair.deviceId);
-
-export const deviceMetadata = (pairs: readonly { productId: string; deviceId: string }[]): Record<string, string> =>
-  Object.fromEntries(pairs.map((pair, index) => [`d${index}`, `${pair.productId}|${pair.deviceId}`]));
+/** Spec §5: the cellular product is the active product whose name contains this. */
+export const CELLULAR_NAME = 'ellular data service';
 
 const ms = (seconds: number | null | undefined) =>
   seconds === null || seconds === undefined ? undefined : seconds * 1000;
@@ -75,6 +64,8 @@ export const recordsOf = (
       });
     if (!item || typeof item.price.product !== 'object' || item.price.product.deleted) return [];
     const product = item.price.product as Stripe.Product;
+    // The cellular data service (spec §5) is bought per device beside a tier; it decides no tier.
+    if (product.name.includes(CELLULAR_NAME)) return [];
     const line = lineOf(deviceId, product);
     if (!line) return [];
     return [

@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
+import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { BillingStore } from '../store/billing-store';
-import { devicesOf, recordsOf } from './subscription-record';
+import { recordsOf } from './subscription-record';
 
 /** Stripe's own default: a signature older than this is a replay. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

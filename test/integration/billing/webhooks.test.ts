@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../../functions/_shared/billing/stripe-client';
-import { deviceMetadata } from '../../../functions/customer/domain/subscription-record';
+import { deviceMetadata } from '../../../functions/_shared/billing/subscription-devices';
 import { INVALID_SIGNATURE } from '../../../functions/customer/domain/webhooks';
 import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../../../infra/local/emulators/stripe';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
