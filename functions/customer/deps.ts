@@ -1,6 +1,7 @@
 import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
-import { getDocumentClient, getSecretsManagerClient } from '../_shared/clients';
+import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createWebhooks } from './domain/webhooks';
 import { createBillingStore } from './store/billing-store';
 
@@ -8,6 +9,7 @@ export const CUSTOMER_ENV = {
   subscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
   eventsTable: 'BILLING_EVENTS_TABLE',
   devicesTable: 'DEVICES_TABLE',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
 /**
@@ -40,6 +42,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
   const db = getDocumentClient();
   return {
     webhooks: createWebhooks({
+      events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
       stripe: stripeClientProvider(readBillingEnv(), secretsManagerReader(getSecretsManagerClient())),
       webhookSecret: readWebhookSecret(),
       store: createBillingStore({

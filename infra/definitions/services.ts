@@ -44,6 +44,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
     tables: ['deviceSubscriptions', 'billingEvents'],
+    // Payment failures and trial ends are events for the notifications worker.
+    jobs: true,
     readTables: ['devices'],
     billing: true,
     billingWebhook: true,

@@ -55,7 +55,28 @@ export const ApiQuotaCrossed = z.object({
 });
 export type ApiQuotaCrossed = z.infer<typeof ApiQuotaCrossed>;
 
-export const DomainEvent = z.discriminatedUnion('kind', [RelationChanged, RoleChanged, ApiQuotaCrossed]);
+/**
+ * A billing moment the customer must hear of (docs/billing.md, "Webhooks"): a payment failed, or a trial ends in
+ * three days. The notifications worker tells the person who bought the subscription.
+ */
+export const BillingNotice = z.object({
+  kind: z.literal('billing.notice'),
+  /** The Stripe event's id: one notice per event. */
+  eventId: z.string(),
+  notice: z.enum(['payment_failed', 'trial_will_end']),
+  subscriptionId: z.string(),
+  /** The buyer (the subscription's `userId`), the person to tell, named as every event's actor. */
+  actorId: z.string(),
+  productName: z.string(),
+  deviceIds: z.array(z.string()),
+  invoiceUrl: z.string().optional(),
+  /** The trial's end (ms), for trial_will_end. */
+  trialEnd: EpochMillis.optional(),
+  at: EpochMillis,
+});
+export type BillingNotice = z.infer<typeof BillingNotice>;
+
+export const DomainEvent = z.discriminatedUnion('kind', [RelationChanged, RoleChanged, ApiQuotaCrossed, BillingNotice]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
 /** Spec §6: these relation changes notify the affected users or organization managers. */
@@ -94,6 +115,7 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   RelationChanged,
   RoleChanged,
   ApiQuotaCrossed,
+  BillingNotice,
   ...NotificationJob.options,
 ]);
 export type JobsMessage = z.infer<typeof JobsMessage>;

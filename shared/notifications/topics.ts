@@ -2,7 +2,14 @@
  * What a notification is about. A person chooses per topic whether it also comes by e-mail (banners always
  * come); a `locked` topic cannot be turned off, because it is about the person's own access to the platform.
  */
-export const NOTIFICATION_TOPICS = ['announcements', 'roles', 'devices', 'organizations', 'api-quota'] as const;
+export const NOTIFICATION_TOPICS = [
+  'announcements',
+  'roles',
+  'devices',
+  'organizations',
+  'api-quota',
+  'billing',
+] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 
 export const TOPIC_INFO: Record<NotificationTopic, { label: string; description: string; locked: boolean }> = {
@@ -25,6 +32,11 @@ export const TOPIC_INFO: Record<NotificationTopic, { label: string; description:
     label: 'Organizations',
     description: 'A device joined or left an organization you manage.',
     locked: false,
+  },
+  billing: {
+    label: 'Billing',
+    description: "A payment for one of your devices' subscriptions failed, or a trial is about to end.",
+    locked: true,
   },
   'api-quota': {
     label: 'API quota',

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
@@ -34,7 +35,14 @@ export const subscriptionIdOf = (event: Stripe.Event): string | undefined => {
   return typeof nested === 'string' ? nested : nested?.id;
 };
 
+/** The events whose customer must hear of them through the notifications worker. */
+const NOTICES: Record<string, BillingNotice['notice']> = {
+  'invoice.payment_failed': 'payment_failed',
+  'customer.subscription.trial_will_end': 'trial_will_end',
+};
+
 export interface WebhookDeps {
+  events: { publish: (events: readonly DomainEvent[]) => Promise<void> };
   stripe: () => Promise<Stripe>;
   webhookSecret: () => Promise<string>;
   store: BillingStore;
@@ -71,6 +79,29 @@ export const createWebhooks = (deps: WebhookDeps) => ({
       const lines = new Map<string, Awaited<ReturnType<BillingStore['productLineOf']>>>();
       for (const { deviceId } of devicesOf(subscription.metadata)) {
         lines.set(deviceId, await deps.store.productLineOf(deviceId));
+      }
+      const notice = NOTICES[event.type];
+      const buyer = subscription.metadata?.userId;
+      if (notice && buyer) {
+        const product = subscription.items.data.map((item) => item.price.product).find((p) => typeof p === 'object') as
+          | Stripe.Product
+          | undefined;
+        const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
+        // Before the event is marked worked: a refused publish fails the delivery, and Stripe sends it again.
+        await deps.events.publish([
+          {
+            kind: 'billing.notice',
+            eventId: event.id,
+            notice,
+            subscriptionId: subscription.id,
+            actorId: buyer,
+            productName: product?.name ?? 'your subscription',
+            deviceIds: [...new Set(devicesOf(subscription.metadata).map((pair) => pair.deviceId))],
+            ...(invoice?.hosted_invoice_url ? { invoiceUrl: invoice.hosted_invoice_url } : {}),
+            ...(subscription.trial_end ? { trialEnd: subscription.trial_end * 1000 } : {}),
+            at: deps.now(),
+          },
+        ]);
       }
       for (const record of recordsOf(
         subscription,

@@ -103,6 +103,29 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
+    case 'billing.notice': {
+      const devices = event.deviceIds
+        .map((id) => link(`/dashboard/devices/${encodeURIComponent(id)}`, `device ${id}`))
+        .join(', ');
+      const invoice = event.invoiceUrl ? ` <a href="${escapeHtml(event.invoiceUrl)}">Pay the invoice</a>.` : '';
+      return {
+        ...base,
+        input: {
+          ...common,
+          topic: 'billing',
+          audience: [`user:userId=${event.actorId}`],
+          requireInteraction: event.notice === 'payment_failed',
+          title:
+            event.notice === 'payment_failed'
+              ? `Payment failed for ${event.productName}`
+              : `The trial of ${event.productName} ends soon`,
+          body:
+            event.notice === 'payment_failed'
+              ? `<p>We could not take the payment for ${escapeHtml(event.productName)} (${devices}). The tier stays while Stripe retries; update your card to keep it.${invoice}</p>`
+              : `<p>The trial of ${escapeHtml(event.productName)} (${devices}) ends on ${new Date(event.trialEnd ?? event.at).toISOString().slice(0, 10)}; the subscription then continues at its price unless you cancel it.</p>`,
+        },
+      };
+    }
     case 'api.quota': {
       const device = link(`/dashboard/devices/${encodeURIComponent(event.deviceId)}`, `device ${event.deviceId}`);
       return {

@@ -5,6 +5,8 @@ import { deviceMetadata } from '../../../functions/_shared/billing/subscription-
 import { INVALID_SIGNATURE } from '../../../functions/customer/domain/webhooks';
 import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../../../infra/local/emulators/stripe';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
+import { mailsTo } from '../../support/mail';
+import { bannersAbout } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, stack } from '../../support/stack';
@@ -115,6 +117,32 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
       'the cancellation',
     );
     expect((await apiRejection(readOld(person, device.id, 200))).status).toBe(403);
+  });
+
+  it('a failed payment keeps the tier while Stripe retries and tells the buyer, once, by banner and e-mail', async () => {
+    const person = await freshUser({ prefix: 'bill-failed' });
+    const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
+    await pay((await checkout(person, device.id, 'prod_sd1_tier2')).url!, '4242 4242 4242 4242');
+    const { id } = (await until(
+      () => record(device.id),
+      (item) => item?.status === 'active',
+      'the record',
+    ))!;
+    await fetch(`${stack().endpoints.stripe}/_test/subscriptions/${id}/payment_failed`, { method: 'POST' });
+    await until(
+      () => record(device.id),
+      (item) => item?.status === 'past_due',
+      'past due',
+    );
+    await expect(readOld(person, device.id, 200)).resolves.toBeDefined();
+    const notices = await bannersAbout(person.id, 'Payment failed for SD1 Tier 2', 1);
+    expect(notices).toHaveLength(1);
+    const [notice] = notices;
+    expect(notice).toMatchObject({ topic: 'billing', requireInteraction: true });
+    expect(notice!.body).toContain(`/devices/${device.id}`);
+    expect(notice!.body).toContain('/invoices/');
+    const [mail] = await mailsTo(person.email, 1, 15_000);
+    expect(mail!.subject).toBe('Payment failed for SD1 Tier 2');
   });
 
   it('a declined card changes nothing', async () => {
