@@ -111,6 +111,14 @@ export const routes: PageRoute[] = [
               (m) => m.NotificationPage,
             ),
           },
+          // Where Stripe Checkout returns (the Plans panel of the device page): paid or cancelled.
+          {
+            path: '/billing/return',
+            ...page(
+              () => import('../features/billing/billing-return-page'),
+              (m) => m.BillingReturnPage,
+            ),
+          },
           {
             path: '/dashboard/api',
             ...page(

@@ -25,6 +25,8 @@ const SensorDataPanel = lazy(() =>
   import('../sensor-data/sensor-data-panel').then((m) => ({ default: m.SensorDataPanel })),
 );
 const LivePanel = lazy(() => import('../sensor-data/live-panel').then((m) => ({ default: m.LivePanel })));
+// Billing is a chunk of its own: most visits to a device page never open the catalogue.
+const PlansPanel = lazy(() => import('../billing/plans-panel').then((m) => ({ default: m.PlansPanel })));
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
@@ -69,6 +71,12 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           <ExportPanel device={device} />
+          {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
+          {user && (mayManage(device) || staff) && device.state !== 'retired' && (
+            <Suspense fallback={<LoadingPage />}>
+              <PlansPanel device={device} mayBuy={mayManage(device)} />
+            </Suspense>
+          )}
           {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
           {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
           {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}

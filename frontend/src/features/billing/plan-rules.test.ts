@@ -1,0 +1,135 @@
+import type { Price, Product, Subscription } from '../../../../shared/contracts/api-subscriptions';
+import {
+  checkoutReturns,
+  currentSubscription,
+  currentTier,
+  featureLines,
+  formatCents,
+  monthlyPrice,
+  periodText,
+  plansForLine,
+  tierName,
+} from './plan-rules';
+
+const product = (id: string, productLine: string, tier: string, active = true): Product => ({
+  id,
+  name: `${productLine.toUpperCase()} ${tier}`,
+  active,
+  productLine,
+  tier,
+});
+
+const subscription = (over: Partial<Subscription> = {}): Subscription => ({
+  id: 'sub_1',
+  status: 'active',
+  customerId: 'cus_1',
+  currentPeriodStart: 1_000,
+  currentPeriodEnd: 10_000,
+  productName: 'SD1 Tier 2',
+  productId: 'prod_sd1_tier2',
+  tier: 'tier2',
+  amount: 1_900,
+  planId: 'price_1',
+  cancelAtPeriodEnd: false,
+  deviceIds: ['d1'],
+  ...over,
+});
+
+const price = (over: Partial<Price>): Price => ({
+  id: 'price_m',
+  productId: 'p',
+  active: true,
+  currency: 'usd',
+  unitAmount: 1_900,
+  interval: 'month',
+  intervalCount: 1,
+  ...over,
+});
+
+describe('plan rules', () => {
+  it('formats cents in the currency', () => {
+    expect(formatCents(1_900, 'usd', 'en-US')).toBe('$19.00');
+    expect(formatCents(900, 'eur', 'en-US')).toBe('€9.00');
+  });
+
+  it('lists the active paid tiers of the device’s line only, lowest first', () => {
+    const products = [
+      product('prod_sd1_tier2', 'sd1', 'tier2'),
+      product('prod_al30_tier1', 'al30', 'tier1'),
+      product('prod_sd1_tier1', 'sd1', 'tier1'),
+      product('prod_sd1_old', 'sd1', 'tier1', false),
+      { id: 'prod_cellular', name: 'Cellular data service', active: true },
+    ];
+    expect(plansForLine(products, 'sd1').map((p) => [p.product.id, p.row.name])).toEqual([
+      ['prod_sd1_tier1', 'Tier 1'],
+      ['prod_sd1_tier2', 'Tier 2'],
+    ]);
+  });
+
+  it('shows the monthly price over the yearly one', () => {
+    const yearly = price({ id: 'price_y', interval: 'year', unitAmount: 19_000 });
+    expect(monthlyPrice([yearly, price({})], 'price_y')?.id).toBe('price_m');
+    expect(monthlyPrice([yearly], 'price_y')?.id).toBe('price_y');
+    expect(monthlyPrice([price({ active: false })])).toBeUndefined();
+  });
+
+  it('says what a tier unlocks', () => {
+    expect(
+      featureLines({
+        historicalDataAccessDays: 365,
+        manualDataDownloadPublicAccessDays: 365,
+        manualDataDownloadPermissionedAccessDays: 365,
+        apiAccess: true,
+        apiMaxRequests: 10_000,
+      }),
+    ).toEqual(['365 days of history', 'Downloads of the last 365 days', '10,000 API requests a month']);
+    expect(
+      featureLines({
+        historicalDataAccessDays: 7,
+        manualDataDownloadPublicAccessDays: null,
+        manualDataDownloadPermissionedAccessDays: null,
+        apiAccess: false,
+        apiMaxRequests: 0,
+      }),
+    ).toEqual(['7 days of history', 'No downloads', 'No API access']);
+  });
+
+  it('takes the tier from a subscription that grants it, else the line’s base tier', () => {
+    expect(currentTier('sd1', undefined, 5_000).name).toBe('Tier 0');
+    expect(currentTier('sd1', subscription(), 5_000).name).toBe('Tier 2');
+    expect(currentTier('sd1', subscription({ status: 'past_due' }), 5_000).name).toBe('Tier 2');
+    // Ended, or canceled: the base tier.
+    expect(currentTier('sd1', subscription(), 20_000).name).toBe('Tier 0');
+    expect(currentTier('sd1', subscription({ status: 'canceled' }), 5_000).name).toBe('Tier 0');
+    expect(currentTier('al30', subscription({ tier: 'tier3' }), 5_000).name).toBe('Tier 3');
+  });
+
+  it('shows a granting subscription first, else the latest', () => {
+    const old = subscription({ id: 'old', status: 'canceled', currentPeriodStart: 1 });
+    const later = subscription({ id: 'later', status: 'canceled', currentPeriodStart: 2 });
+    const live = subscription({ id: 'live' });
+    expect(currentSubscription([old, live, later], 5_000)?.id).toBe('live');
+    expect(currentSubscription([old, later], 5_000)?.id).toBe('later');
+    expect(currentSubscription([], 5_000)).toBeUndefined();
+  });
+
+  it('says when the period renews, ends or cancels', () => {
+    const date = (ms: number) => `day ${ms}`;
+    expect(periodText(subscription(), date)).toBe('Renews on day 10000');
+    expect(periodText(subscription({ cancelAtPeriodEnd: true }), date)).toBe('Cancels at period end, on day 10000');
+    expect(periodText(subscription({ status: 'canceled' }), date)).toBe('Ended on day 10000');
+    expect(periodText(subscription({ currentPeriodEnd: undefined }), date)).toBeUndefined();
+  });
+
+  it('names a tier without its line', () => {
+    expect(tierName('tier2')).toBe('Tier 2');
+    expect(tierName(undefined)).toBe('The new tier');
+  });
+
+  it('returns from checkout to the web app with the device and Stripe’s session placeholder', () => {
+    expect(checkoutReturns('https://app.example', 'dev 1')).toEqual({
+      successUrl: 'https://app.example/billing/return?device=dev%201&session_id={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'https://app.example/billing/return?device=dev%201&cancelled=1',
+    });
+  });
+});

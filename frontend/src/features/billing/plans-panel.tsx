@@ -1,0 +1,135 @@
+import { useMemo, useState } from 'react';
+import type { Device } from '../../../../shared/contracts/devices';
+import { ErrorAlert } from '../../components/form-parts';
+import { errorOf, useChanges } from '../../lib/query';
+import { startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
+import {
+  currentSubscription,
+  currentTier,
+  featureLines,
+  formatCents,
+  monthlyPrice,
+  periodText,
+  plansForLine,
+  tierRank,
+} from './plan-rules';
+import { SubscriptionBadge } from './status-badge';
+import './billing.css';
+
+const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: 'long' });
+
+/**
+ * The device page's plans (docs/frontend-registry.md, "Billing"): the device's subscription and tier, and the
+ * tiers its product line sells with their monthly price and what each unlocks. Those who may manage the device
+ * buy a higher tier through Stripe Checkout; the webhook records it, and the return page waits for it.
+ */
+export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'productLine'>; mayBuy: boolean }) => {
+  const subscriptionsQuery = useDeviceSubscriptions(device.id);
+  const productsQuery = useProducts();
+  const plans = useMemo(
+    () => plansForLine(productsQuery.data?.items ?? [], device.productLine),
+    [productsQuery.data, device.productLine],
+  );
+  const prices = usePricesOf(plans.map((plan) => plan.product));
+  const { busy, error, run } = useChanges<`buy:${string}`>();
+  // The product whose checkout the browser is leaving for: its button keeps waiting until the page goes.
+  const [leaving, setLeaving] = useState<string>();
+
+  const now = Date.now();
+  const subscription = subscriptionsQuery.data && currentSubscription(subscriptionsQuery.data.items, now);
+  const tier = subscriptionsQuery.data ? currentTier(device.productLine, subscription, now) : undefined;
+  const rank = tier ? tierRank(device.productLine, tier.tier) : -1;
+
+  const buy = (productId: string) =>
+    void run(`buy:${productId}`, async () => {
+      const url = await startCheckout(device.id, productId);
+      setLeaving(productId);
+      window.location.assign(url);
+    });
+
+  return (
+    <section className="card section-card" aria-labelledby="plans-heading" data-testid="plans-panel">
+      <h2 id="plans-heading">Plans</h2>
+      <ErrorAlert testId="plans-subscription-error" error={errorOf(subscriptionsQuery)} />
+      {tier && (
+        <dl className="facts" data-testid="plans-current">
+          <dt>Tier</dt>
+          <dd data-testid="plans-tier">{tier.name}</dd>
+          <dt>Subscription</dt>
+          <dd data-testid="plans-subscription">
+            {subscription ? (
+              <>
+                <SubscriptionBadge status={subscription.status} testId="plans-status" /> {subscription.productName}
+                {periodText(subscription, formatDate) && (
+                  <span className="muted small" data-testid="plans-period">
+                    {' '}
+                    · {periodText(subscription, formatDate)}
+                  </span>
+                )}
+              </>
+            ) : (
+              <span className="muted">None: the product line's base tier</span>
+            )}
+          </dd>
+        </dl>
+      )}
+
+      <ErrorAlert testId="plans-catalogue-error" error={errorOf(productsQuery)} />
+      {productsQuery.data && plans.length === 0 && (
+        <p className="muted" data-testid="plans-none">
+          No tiers are on sale for this product line.
+        </p>
+      )}
+      {plans.length > 0 && (
+        <ul className="plan-list" aria-label="Tiers on sale">
+          {plans.map(({ product, row }, i) => {
+            const price = monthlyPrice(prices[i]?.data?.items ?? [], product.defaultPriceId);
+            const above = tier !== undefined && tierRank(device.productLine, row.tier) > rank;
+            const current = tier?.tier === row.tier;
+            return (
+              <li
+                key={product.id}
+                className={current ? 'plan plan-current' : 'plan'}
+                data-testid={`plan-${row.tier}`}
+                aria-current={current || undefined}
+              >
+                <h3 id={`plan-name-${row.tier}`}>{product.name}</h3>
+                <p className="plan-price" data-testid={`plan-price-${row.tier}`}>
+                  {price ? (
+                    <>
+                      {formatCents(price.unitAmount, price.currency)}
+                      <span className="muted small"> a month</span>
+                    </>
+                  ) : (
+                    <span className="muted small">
+                      {prices[i]?.isError ? 'Price unavailable' : 'Loading the price…'}
+                    </span>
+                  )}
+                </p>
+                <ul className="plan-features">
+                  {featureLines(row.features).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+                {current && <p className="muted small">Your current tier</p>}
+                {mayBuy && above && (
+                  <button
+                    type="button"
+                    className="primary"
+                    data-testid={`plan-buy-${row.tier}`}
+                    disabled={busy !== undefined || leaving !== undefined}
+                    onClick={() => buy(product.id)}
+                    aria-describedby={`plan-name-${row.tier}`}
+                  >
+                    {busy === `buy:${product.id}` || leaving === product.id ? 'Opening checkout…' : 'Buy'}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ErrorAlert testId="plans-buy-error" error={error} />
+    </section>
+  );
+};
