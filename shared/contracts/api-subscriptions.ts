@@ -158,6 +158,15 @@ export const subscriptionRoutes = {
     body: z.object({ customerId: StripeId('customerId') }).strict(),
     response: list(Entitlement),
   }),
+  billingPortal: defineRoute({
+    method: 'POST',
+    path: `${base}/billing-portal`,
+    access: signedIn,
+    summary:
+      "Spec §6's billing URL: a customer's Stripe billing-portal session (back to `returnUrl`); Administrators and Employees get the billing dashboard's URL (test or live, by the key's mode) instead.",
+    body: z.object({ returnUrl: z.string().url().max(2048) }).strict(),
+    response: z.object({ url: z.string(), kind: z.enum(['portal', 'dashboard']) }),
+  }),
   checkout: defineRoute({
     method: 'POST',
     path: `${base}/checkout`,

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { NARROW, pagePerTest, WIDE, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
+import { stack } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -81,6 +82,13 @@ describe('end to end: buying a tier for a device', () => {
     await page.getByTestId('sensor-range-1y').click();
     await page.getByTestId('sensor-resolution').waitFor();
     expect(await page.getByTestId('sensor-tier-lock').count()).toBe(0);
+
+    // Manage billing opens the person's billing portal (the local Stripe server's page), which lists what they pay.
+    await page.getByTestId('plans-manage').click();
+    await page.waitForURL((url) => url.href.startsWith(`${stack().endpoints.stripe}/portal/`));
+    expect(await page.locator('body').textContent()).toContain('SD1 Tier 2');
+    await page.goBack();
+    await page.getByTestId('plans-status').waitFor();
 
     for (const { width, height } of [WIDE, NARROW]) {
       await page.setViewportSize({ width, height });

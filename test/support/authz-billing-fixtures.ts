@@ -76,6 +76,14 @@ export const BILLING_FIXTURES: Record<string, RouteFixture> = {
     owned: async ({ self }) => ({ body: { deviceId: (await freshDevice({ ownerToken: self!.token })).id } }),
     foreign: async () => ({ body: { deviceId: (await freshDevice({ ownerToken: (await someone()).token })).id } }),
   },
+  // Staff get the dashboard's URL; anyone else needs a billing customer of their own (the twin's).
+  billingPortal: {
+    twin: true,
+    prepare: async ({ self }) => {
+      if (self) await customerFor(self.email);
+      return { body: { returnUrl: `${webOrigin()}/dashboard` } };
+    },
+  },
   checkout: {
     twin: true,
     prepare: async ({ self }) => ({

@@ -16,6 +16,7 @@ export const BILLING_MESSAGES = {
   productNotOnSale: (id: string) => `This product is not on sale: ${id}`,
   wrongLine: (product: string, line: string) => `${product} is for ${line.toUpperCase()} devices`,
   returnElsewhere: 'The return pages must be on this web app',
+  noBillingAccount: 'You have no billing account yet: it is made when you first buy a tier',
 } as const;
 
 export interface SubscriptionsDeps {
@@ -31,6 +32,9 @@ export interface SubscriptionsDeps {
   /** The web app's origins: checkout returns only there. */
   webOrigins: readonly string[];
 }
+
+/** Stripe's dashboard: where staff run billing (spec §6 "admin billing-dashboard URL"). */
+export const STRIPE_DASHBOARD = 'https://dashboard.stripe.com';
 
 const staff = (caller: Caller) => hasRole(caller.groups, 'Employees');
 
@@ -96,6 +100,18 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
     entitlements: async (caller: Caller, customerId: string) => {
       await requireCustomer(caller, customerId);
       return { items: await deps.catalogue.entitlements(customerId) };
+    },
+
+    /** Spec §6: staff get the billing dashboard (test or live by the key's mode); a customer their portal. */
+    portal: async (caller: Caller, returnUrl: string) => {
+      if (staff(caller)) {
+        const live = await deps.catalogue.livemode();
+        return { url: live ? STRIPE_DASHBOARD : `${STRIPE_DASHBOARD}/test`, kind: 'dashboard' as const };
+      }
+      if (!deps.webOrigins.includes(new URL(returnUrl).origin)) throw new BadRequest(BILLING_MESSAGES.returnElsewhere);
+      const [customer] = await customersOf(caller);
+      if (!customer) throw new NotFound(BILLING_MESSAGES.noBillingAccount);
+      return { url: await deps.catalogue.portal(customer, returnUrl), kind: 'portal' as const };
     },
 
     /**

@@ -15,6 +15,7 @@ export const apiHandlers: AreaHandlers<typeof api, ApiDeps> = {
   subscriptionsListByDevice: ({ caller, body }, { subscriptions }) =>
     subscriptions.subscriptionsOfDevice(caller, body.deviceId),
   activeEntitlementsList: ({ caller, body }, { subscriptions }) => subscriptions.entitlements(caller, body.customerId),
+  billingPortal: ({ caller, body }, { subscriptions }) => subscriptions.portal(caller, body.returnUrl),
   checkout: ({ caller, body: { items, successUrl, cancelUrl } }, { subscriptions }) =>
     subscriptions.checkout(caller, items, { successUrl, cancelUrl }),
 };

@@ -144,6 +144,11 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>) => ({
         featureId: idOf(entitlement.feature as string | { id: string })!,
       }),
     ),
+  portal: async (customer: string, returnUrl: string) =>
+    (await (await stripe()).billingPortal.sessions.create({ customer, return_url: returnUrl })).url,
+  /** Whether the key is a live one: Stripe marks every object it answers with its mode. */
+  livemode: async (): Promise<boolean> =>
+    Boolean((await (await stripe()).products.list({ limit: 1 })).data[0]?.livemode),
   checkout: async (session: Stripe.Checkout.SessionCreateParams) => {
     const made = await (await stripe()).checkout.sessions.create(session);
     return { sessionId: made.id, url: made.url! };

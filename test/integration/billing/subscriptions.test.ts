@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { BILLING_MESSAGES } from '../../../functions/api/domain/subscriptions';
+import { BILLING_MESSAGES, STRIPE_DASHBOARD } from '../../../functions/api/domain/subscriptions';
 import { stripeClient } from '../../support/authz-billing-fixtures';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice } from '../../support/sensor-data';
@@ -102,6 +102,26 @@ describe('billing: the subscription endpoints (spec §7)', () => {
       expect(invoice.hostedInvoiceUrl).toContain('/invoices/');
       const entitlements = await billing(buyer.token).activeEntitlementsList({ body: { customerId } });
       expect(entitlements.items.map((e) => e.lookupKey)).toContain('tier2');
+    });
+
+    it('gives the buyer their billing portal, staff the test dashboard, and a person without billing a 404', async () => {
+      const portal = await billing(buyer.token).billingPortal({ body: { returnUrl: `${web()}/dashboard` } });
+      expect(portal.kind).toBe('portal');
+      const page = await (await fetch(portal.url)).text();
+      expect(page).toContain('SD1 Tier 2');
+      expect(page).toContain(`${web()}/dashboard`);
+      expect(
+        await apiRejection(billing(buyer.token).billingPortal({ body: { returnUrl: 'https://evil.example/' } })),
+      ).toMatchObject({ status: 400, message: BILLING_MESSAGES.returnElsewhere });
+      const newcomer = await freshUser({ prefix: 'bill-newcomer' });
+      expect(
+        await apiRejection(billing(newcomer.token).billingPortal({ body: { returnUrl: `${web()}/dashboard` } })),
+      ).toMatchObject({ status: 404, message: BILLING_MESSAGES.noBillingAccount });
+      const staff = await billing(await tokenOf('admin@example.com')).billingPortal({
+        body: { returnUrl: `${web()}/admin` },
+      });
+      // The local Stripe server is test mode, as every test key is.
+      expect(staff).toEqual({ kind: 'dashboard', url: `${STRIPE_DASHBOARD}/test` });
     });
 
     it("refuses anyone else the buyer's billing, and lets staff see it", async () => {

@@ -29,6 +29,10 @@ export const useDeviceSubscriptions = (
     ...(pollMs ? { refetchInterval: pollMs } : {}),
   });
 
+/** Spec §6's billing URL for the caller: their Stripe billing portal (back to this page), or staff's dashboard. */
+export const billingPortalUrl = async (): Promise<string> =>
+  (await apiClient('api').billingPortal({ body: { returnUrl: window.location.href } })).url;
+
 /**
  * A Checkout session for one device and product, returning to the web app; answers the page to pay on. Nothing
  * in the cache changes until Stripe's webhook records the payment, so nothing is invalidated here.

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf, useChanges } from '../../lib/query';
-import { startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
+import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
 import {
   currentSubscription,
   currentTier,
@@ -31,7 +31,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
     [productsQuery.data, device.productLine],
   );
   const prices = usePricesOf(plans.map((plan) => plan.product));
-  const { busy, error, run } = useChanges<`buy:${string}`>();
+  const { busy, error, run } = useChanges<`buy:${string}` | 'portal'>();
   // The product whose checkout the browser is leaving for: its button keeps waiting until the page goes.
   const [leaving, setLeaving] = useState<string>();
 
@@ -44,6 +44,13 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
     void run(`buy:${productId}`, async () => {
       const url = await startCheckout(device.id, productId);
       setLeaving(productId);
+      window.location.assign(url);
+    });
+
+  const manage = () =>
+    void run('portal', async () => {
+      const url = await billingPortalUrl();
+      setLeaving('portal');
       window.location.assign(url);
     });
 
@@ -72,6 +79,14 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
             )}
           </dd>
         </dl>
+      )}
+      {subscription && mayBuy && (
+        <p className="actions">
+          <button type="button" data-testid="plans-manage" onClick={manage} disabled={busy !== undefined}>
+            {busy === 'portal' || leaving === 'portal' ? 'Opening billing…' : 'Manage billing'}
+          </button>
+          <span className="muted small"> Card, invoices and cancelling, on Stripe's billing portal.</span>
+        </p>
       )}
 
       <ErrorAlert testId="plans-catalogue-error" error={errorOf(productsQuery)} />
