@@ -1,7 +1,7 @@
 import { MESSAGES } from '../../shared/messages';
 import { encodeCursor } from './cursor';
 import { BadRequest } from './errors';
-import { type PageSource, pageAcross } from './paging';
+import { type PageSource, pageAcross, pageFiltered } from './paging';
 
 type Key = Record<string, unknown>;
 
@@ -162,5 +162,48 @@ describe('pageAcross', () => {
       await expect(pageAcross([a], { limit: 2, cursor: encodeCursor({ q: -1 })! })).rejects.toThrow(BadRequest);
       expect(a.asked).toEqual([]);
     });
+  });
+});
+
+describe('pageFiltered', () => {
+  /** A Query over 1..n that keeps even numbers, as DynamoDB does: `Limit` counts what was read, not what was kept. */
+  const evens =
+    (n: number, reads: number[]) => async (startKey: Record<string, unknown> | undefined, limit: number) => {
+      reads.push(limit);
+      const from = (startKey?.n as number | undefined) ?? 0;
+      const read = Array.from({ length: Math.min(limit, n - from) }, (_, i) => from + i + 1);
+      const last = read.at(-1);
+      return {
+        Items: read.filter((v) => v % 2 === 0).map((v) => ({ n: v })),
+        ...(last !== undefined && last < n ? { LastEvaluatedKey: { n: last } } : {}),
+      };
+    };
+  const value = (raw: Record<string, unknown>) => raw.n as number;
+
+  it('reads more rounds until the page is full, and continues where the last round stopped', async () => {
+    const reads: number[] = [];
+    const first = await pageFiltered(evens(20, reads), value, { limit: 4 });
+    expect(first.items).toEqual([2, 4, 6, 8]);
+    expect(reads).toEqual([4, 2, 1, 1]);
+    const second = await pageFiltered(evens(20, []), value, { limit: 4, cursor: first.nextCursor });
+    expect(second.items).toEqual([10, 12, 14, 16]);
+  });
+
+  it('stops after its rounds with what it found, and says where to go on', async () => {
+    const page = await pageFiltered(evens(100, []), value, { limit: 10 }, { rounds: 1 });
+    expect(page.items).toEqual([2, 4, 6, 8, 10]);
+    expect((await pageFiltered(evens(100, []), value, { limit: 10, cursor: page.nextCursor })).items[0]).toBe(12);
+  });
+
+  it('cuts a round that read past the page and continues behind the last item shown', async () => {
+    const page = await pageFiltered(evens(20, []), value, { limit: 3 }, { readSize: () => 10, keyOf: (raw) => raw });
+    expect(page.items).toEqual([2, 4, 6]);
+    expect((await pageFiltered(evens(20, []), value, { limit: 3, cursor: page.nextCursor })).items).toEqual([
+      8, 10, 12,
+    ]);
+  });
+
+  it('ends without a cursor when the Query has no more', async () => {
+    expect(await pageFiltered(evens(6, []), value, { limit: 10 })).toEqual({ items: [2, 4, 6] });
   });
 });

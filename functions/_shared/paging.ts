@@ -58,3 +58,36 @@ export const pageAcross = async <T>(
   }
   return { items, nextCursor: q < sources.length ? encodeCursor({ q, ...(k ? { k } : {}) }) : undefined };
 };
+
+/** What one Query answers: its raw items and where it stopped. */
+type QueryPage = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Key };
+
+/**
+ * One page of a Query with a FilterExpression. DynamoDB applies `Limit` before the filter, so a page is read in up
+ * to `rounds` Queries, each continuing where the last stopped. A round may ask for more than is left (`readSize`,
+ * fewer round trips through sparse matches): what passes the page then waits behind the last item shown (`keyOf`).
+ */
+export const pageFiltered = async <T>(
+  query: (startKey: Key | undefined, limit: number) => Promise<QueryPage>,
+  toItem: (raw: Record<string, unknown>) => T,
+  { limit, cursor }: { limit: number; cursor?: string },
+  {
+    rounds = 5,
+    readSize = (left: number) => left,
+    keyOf,
+  }: { rounds?: number; readSize?: (left: number) => number; keyOf?: (raw: Record<string, unknown>) => Key } = {},
+): Promise<{ items: T[]; nextCursor?: string }> => {
+  const raw: Record<string, unknown>[] = [];
+  let startKey = decodeCursor(cursor);
+  for (let round = 0; round < rounds && raw.length < limit; round += 1) {
+    const result = await readFrom(query, startKey, readSize(limit - raw.length));
+    raw.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  if (raw.length > limit) {
+    if (!keyOf) throw new Error('A page read past its size needs keyOf to continue behind its last item');
+    return { items: raw.slice(0, limit).map(toItem), nextCursor: encodeCursor(keyOf(raw[limit - 1]!)) };
+  }
+  return { items: raw.map(toItem), nextCursor: encodeCursor(startKey) };
+};

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/
 import type { Banner, Delivery, NotificationMethod } from '../../../shared/contracts/notifications';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { batchGetKeys, batchWriteAll, putIf, updateIf } from '../../_shared/dynamodb';
-import { readFrom } from '../../_shared/paging';
+import { pageFiltered, readFrom } from '../../_shared/paging';
 
 /** A delivery's identity: one per person, method and notification. */
 export interface DeliveryRef {
@@ -219,30 +219,22 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
           : state === 'active'
             ? 'attribute_not_exists(dismissedAt)'
             : undefined;
-      const items: Banner[] = [];
-      let startKey = decodeCursor(cursor);
-      for (let round = 0; round < 5 && items.length < limit; round += 1) {
-        const result = await readFrom(
-          (key, wanted) =>
-            db.send(
-              new QueryCommand({
-                TableName: tableName,
-                KeyConditionExpression: 'userId = :user AND begins_with(sk, :banner)',
-                ...(filter ? { FilterExpression: filter } : {}),
-                ExpressionAttributeValues: { ':user': userId, ':banner': 'banner#' },
-                ScanIndexForward: false,
-                Limit: wanted,
-                ExclusiveStartKey: key,
-              }),
-            ),
-          startKey,
-          limit - items.length,
-        );
-        items.push(...(result.Items ?? []).map(toBanner));
-        startKey = result.LastEvaluatedKey;
-        if (!startKey) break;
-      }
-      return { items, nextCursor: encodeCursor(startKey) };
+      return pageFiltered(
+        (key, wanted) =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'userId = :user AND begins_with(sk, :banner)',
+              ...(filter ? { FilterExpression: filter } : {}),
+              ExpressionAttributeValues: { ':user': userId, ':banner': 'banner#' },
+              ScanIndexForward: false,
+              Limit: wanted,
+              ExclusiveStartKey: key,
+            }),
+          ),
+        toBanner,
+        { limit, cursor },
+      );
     },
 
     /** Unread banners among the person's newest {@link UNREAD_WINDOW}: one Query of at most that many small items. */

@@ -1,8 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationStatus } from '../../../shared/contracts/notifications';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
-import { readFrom } from '../../_shared/paging';
+import { pageFiltered } from '../../_shared/paging';
 import { type DeliveryTally, type ListFilters, NO_TALLY, type NotificationRecord } from '../domain/notification-record';
 
 /** The one partition of the byCreated index: the admin list is a Query on it, newest first. */
@@ -179,40 +178,28 @@ export const createNotificationStore = ({ db, tableName }: { db: DynamoDBDocumen
         names['#initiatorId'] = 'id';
         values[':initiator'] = filters.initiator;
       }
-      const items: NotificationRecord[] = [];
-      let startKey = decodeCursor(cursor);
-      for (let round = 0; round < 5 && items.length < limit; round += 1) {
-        const result = await readFrom(
-          (key, wanted) =>
-            db.send(
-              new QueryCommand({
-                TableName: tableName,
-                IndexName: 'byCreated',
-                KeyConditionExpression: keyCondition,
-                ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-                ScanIndexForward: false,
-                Limit: wanted,
-                ExclusiveStartKey: key,
-              }),
-            ),
-          startKey,
-          conditions.length ? Math.max(limit - items.length, 25) : limit - items.length,
-        );
-        items.push(...(result.Items ?? []).map(toRecord));
-        startKey = result.LastEvaluatedKey;
-        if (!startKey) break;
-      }
-      // A filtered read may pass the page size: the rest waits behind the last item shown.
-      if (items.length > limit) {
-        const last = items[limit - 1]!;
-        return {
-          items: items.slice(0, limit),
-          nextCursor: encodeCursor({ id: last.id, feed: FEED, created: last.created }),
-        };
-      }
-      return { items, nextCursor: encodeCursor(startKey) };
+      return pageFiltered(
+        (key, wanted) =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: 'byCreated',
+              KeyConditionExpression: keyCondition,
+              ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+              ScanIndexForward: false,
+              Limit: wanted,
+              ExclusiveStartKey: key,
+            }),
+          ),
+        toRecord,
+        { limit, cursor },
+        {
+          readSize: (left) => (conditions.length ? Math.max(left, 25) : left),
+          keyOf: (item) => ({ id: item.id, feed: FEED, created: item.created }),
+        },
+      );
     },
   };
 };
