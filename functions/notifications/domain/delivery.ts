@@ -137,7 +137,12 @@ export const createDelivery = (deps: DeliveryDeps) => {
     return resolvePage(notificationId, 0, 0);
   };
 
-  const mailFor = async (record: NotificationRecord, person: Person & { email: string }): Promise<Mail> => {
+  /** `knownToken`: the person's unsubscribe token when their preferences were read already (made on first use). */
+  const mailFor = async (
+    record: NotificationRecord,
+    person: Person & { email: string },
+    knownToken: string | undefined,
+  ): Promise<Mail> => {
     const origin = deps.webOrigin.replace(/\/$/, '');
     const body = absoluteLinks(linksForViewer(record.body, person.rolesList), origin);
     const open = `${origin}/dashboard/notifications/${encodeURIComponent(record.id)}`;
@@ -146,7 +151,7 @@ export const createDelivery = (deps: DeliveryDeps) => {
     let footerText = `Open this notification: ${open}`;
     const headers: { name: string; value: string }[] = [];
     if (!topic.locked) {
-      const token = await deps.preferences.tokenOf(person.id);
+      const token = knownToken ?? (await deps.preferences.tokenOf(person.id));
       const query = `token=${encodeURIComponent(token)}&topic=${encodeURIComponent(record.topic)}`;
       const page = `${origin}/unsubscribe?${query}`;
       footerHtml += `<p style="color:#666;font-size:12px">You get this e-mail about ${escapeHtml(topic.label)}. <a href="${page}">Unsubscribe from these e-mails</a> or choose in your <a href="${origin}/dashboard/notifications">notification settings</a>.</p>`;
@@ -237,7 +242,9 @@ export const createDelivery = (deps: DeliveryDeps) => {
           return;
         }
         try {
-          const messageId = await deps.mailer.send(await mailFor(record, person as Person & { email: string }));
+          const messageId = await deps.mailer.send(
+            await mailFor(record, person as Person & { email: string }, preferences.get(person.id)?.token),
+          );
           if (await deps.deliveries.markEmail(email, 'sent', deps.now(), { messageId })) mark('sent');
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
