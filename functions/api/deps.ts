@@ -10,6 +10,7 @@ import { createUserStore } from '../users/store/user-store';
 import { createSignedUrls } from './domain/signed-urls';
 import { createSubscriptions } from './domain/subscriptions';
 import { createBillingCatalogue } from './store/billing-catalogue';
+import { createDevicePlans } from './store/device-plans';
 import { createObjectUrls } from './store/object-urls';
 
 /** What the api area reads (the CDK sets each from SERVICE_RESOURCES.api; the local stack likewise). */
@@ -17,6 +18,7 @@ export const API_ENV = {
   ...ACCESS_ENV,
   devicesTable: 'DEVICES_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
+  deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
   exportsTable: 'EXPORTS_TABLE',
   exportsBucket: 'EXPORTS_BUCKET',
   chartDataBucket: 'CHART_DATA_BUCKET',
@@ -41,8 +43,11 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
           ? { email: user.email, ...(user.subscriptionId ? { subscriptionId: user.subscriptionId } : {}) }
           : undefined;
       },
-      deviceSubscriptionId: async (deviceId) =>
-        (await readItem(env.deviceSubscriptionsTable, { deviceId }))?.id as string | undefined,
+      deviceSubscriptionIds: createDevicePlans({
+        db,
+        subscriptionsTable: env.deviceSubscriptionsTable,
+        historyTable: env.deviceSubscriptionHistoryTable,
+      }).subscriptionIdsOf,
       deviceLine: async (deviceId) =>
         (await readItem(env.devicesTable, { id: deviceId }))?.productLine as string | undefined,
       mayReach: async (caller, deviceId, need) =>

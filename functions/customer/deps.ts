@@ -7,6 +7,7 @@ import { createBillingStore } from './store/billing-store';
 
 export const CUSTOMER_ENV = {
   subscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
+  historyTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
   eventsTable: 'BILLING_EVENTS_TABLE',
   devicesTable: 'DEVICES_TABLE',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
@@ -48,6 +49,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
       store: createBillingStore({
         db,
         subscriptionsTable: env.subscriptionsTable,
+        historyTable: env.historyTable,
         eventsTable: env.eventsTable,
         devicesTable: env.devicesTable,
       }),

@@ -43,7 +43,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   'code-releases': { tables: [] },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
-    tables: ['deviceSubscriptions', 'billingEvents'],
+    tables: ['deviceSubscriptions', 'deviceSubscriptionHistory', 'billingEvents'],
     // Payment failures and trial ends are events for the notifications worker.
     jobs: true,
     readTables: ['devices'],
@@ -107,7 +107,16 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // The subscription endpoints (spec §7) call Stripe and read the caller's e-mail and billing id from the users table.
   api: {
     tables: [],
-    readTables: ['exports', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns', 'users'],
+    readTables: [
+      'exports',
+      'devices',
+      'deviceSubscriptions',
+      'deviceSubscriptionHistory',
+      'relations',
+      'accessVersions',
+      'campaigns',
+      'users',
+    ],
     buckets: ['exports', 'chartData'],
     billing: true,
   },

@@ -212,6 +212,18 @@ export const TABLES = {
     envVar: 'DEVICE_SUBSCRIPTIONS_TABLE',
     partitionKey: { name: 'deviceId', type: 'S' },
   },
+  /**
+   * Every subscription that has covered a device, by device and subscription id, each as billing last read it: the
+   * device's plan history, and what decides which of two subscriptions of one device its record holds.
+   */
+  deviceSubscriptionHistory: {
+    constructId: 'DeviceSubscriptionHistoryTable',
+    area: 'customer',
+    entity: 'device-subscription-history',
+    envVar: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+    sortKey: { name: 'id', type: 'S' },
+  },
   /** The Stripe events billing has worked (by event id), so a delivery that comes again is only acknowledged. */
   billingEvents: {
     constructId: 'BillingEventsTable',

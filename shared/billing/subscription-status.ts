@@ -40,3 +40,11 @@ export const statusLook = (status: string): StatusLook => ({
   label: statusLabel(status),
   ...((LOOKS as Record<string, Omit<StatusLook, 'label'>>)[status] ?? { colour: 'muted', icon: 'question' }),
 });
+
+/** Spec §4 statuses under which a subscription's tier applies; any other status means the line's base tier. */
+export const TIER_GRANTING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
+
+/** Whether a subscription gives its tier at `now`: a granting status and a period that has not ended. */
+export const grantsTier = (subscription: { status: string; currentPeriodEnd?: number }, now: number): boolean =>
+  (TIER_GRANTING_STATUSES as readonly string[]).includes(subscription.status) &&
+  (subscription.currentPeriodEnd === undefined || subscription.currentPeriodEnd > now);

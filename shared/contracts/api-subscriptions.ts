@@ -146,7 +146,8 @@ export const subscriptionRoutes = {
     method: 'POST',
     path: `${base}/subscriptions/list-by-device`,
     access: signedIn,
-    summary: "A device's subscription, for its members and staff.",
+    summary:
+      "A device's subscriptions, for its members and staff: the one giving its tier now first, then its past ones (at most 20).",
     body: z.object({ deviceId: z.string().trim().min(1, 'deviceId cannot be empty').max(128) }).strict(),
     response: list(Subscription),
   }),

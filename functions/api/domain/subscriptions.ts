@@ -23,8 +23,8 @@ export interface SubscriptionsDeps {
   catalogue: BillingCatalogue;
   /** The caller's user record: their e-mail and billing id (spec §3 User.subscriptionId). */
   person: (id: string) => Promise<{ email?: string; subscriptionId?: string } | undefined>;
-  /** The subscription id recorded for a device (the webhook writes it). */
-  deviceSubscriptionId: (deviceId: string) => Promise<string | undefined>;
+  /** The subscriptions a device has had (the webhook records them), the one giving its tier now first. */
+  deviceSubscriptionIds: (deviceId: string) => Promise<string[]>;
   /** The device's product line, when it exists. */
   deviceLine: (deviceId: string) => Promise<string | undefined>;
   /** Whether the caller reaches the device by a relation, a campaign or as staff, with at least `need`. */
@@ -93,8 +93,8 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
     subscriptionsOfDevice: async (caller: Caller, deviceId: string) => {
       if (!(await deps.mayReach(caller, deviceId, 'view')))
         throw new Forbidden(BILLING_MESSAGES.deviceNotYours(deviceId));
-      const id = await deps.deviceSubscriptionId(deviceId);
-      return { items: id ? [await deps.catalogue.subscription(id)] : [] };
+      const ids = await deps.deviceSubscriptionIds(deviceId);
+      return { items: await Promise.all(ids.map((id) => deps.catalogue.subscription(id))) };
     },
 
     entitlements: async (caller: Caller, customerId: string) => {

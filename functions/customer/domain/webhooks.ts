@@ -4,6 +4,7 @@ import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { BillingStore } from '../store/billing-store';
+import { currentPlan } from './device-plan';
 import { recordsOf } from './subscription-record';
 
 /** Stripe's own default: a signature older than this is a replay. */
@@ -108,7 +109,10 @@ export const createWebhooks = (deps: WebhookDeps) => ({
         (deviceId, product) => lines.get(deviceId) ?? (product.metadata?.productLine as never),
         readAt,
       )) {
-        await deps.store.putSubscription(record);
+        await deps.store.putHistory(record);
+        const current = currentPlan(await deps.store.historyOf(record.deviceId), deps.now());
+        // Stamped with this read: of two deliveries decided side by side, the later decision stands.
+        if (current) await deps.store.putSubscription({ ...current, syncedAt: readAt });
       }
     }
     await deps.store.markWorked(event.id, event.type, deps.now());

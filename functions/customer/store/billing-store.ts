@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { putIf } from '../../_shared/dynamodb';
 import type { DeviceSubscriptionRecord } from '../domain/subscription-record';
@@ -13,11 +13,13 @@ const EVENT_MEMORY_SECONDS = 30 * 24 * 3600;
 export const createBillingStore = ({
   db,
   subscriptionsTable,
+  historyTable,
   eventsTable,
   devicesTable,
 }: {
   db: DynamoDBDocumentClient;
   subscriptionsTable: string;
+  historyTable: string;
   eventsTable: string;
   devicesTable: string;
 }) => ({
@@ -32,6 +34,35 @@ export const createBillingStore = ({
       ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
       ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
     }),
+
+  /** Records a subscription of a device as just read, unless a newer read of it is already there. */
+  putHistory: (record: DeviceSubscriptionRecord): Promise<boolean> =>
+    putIf(db, {
+      TableName: historyTable,
+      Item: record,
+      ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
+      ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
+    }),
+
+  /** Every subscription that has covered the device (a handful: one per purchase). */
+  historyOf: async (deviceId: string): Promise<DeviceSubscriptionRecord[]> => {
+    const items: DeviceSubscriptionRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: historyTable,
+          KeyConditionExpression: 'deviceId = :deviceId',
+          ExpressionAttributeValues: { ':deviceId': deviceId },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...((page.Items ?? []) as DeviceSubscriptionRecord[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  },
 
   getSubscription: async (deviceId: string): Promise<DeviceSubscriptionRecord | undefined> =>
     (await db.send(new GetCommand({ TableName: subscriptionsTable, Key: { deviceId }, ConsistentRead: true }))).Item as

@@ -1,58 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createStripeClient } from '../../../functions/_shared/billing/stripe-client';
-import { deviceMetadata } from '../../../functions/_shared/billing/subscription-devices';
 import { INVALID_SIGNATURE } from '../../../functions/customer/domain/webhooks';
-import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../../../infra/local/emulators/stripe';
+import { LOCAL_STRIPE_WEBHOOK_SECRET } from '../../../infra/local/emulators/stripe';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
+import { checkoutSession, payAt, stripe, subscriptionRecord, until } from '../../support/billing';
 import { mailsTo } from '../../support/mail';
 import { bannersAbout } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, stack } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, stack } from '../../support/stack';
 
-const stripe = () => createStripeClient(LOCAL_STRIPE_SECRET_KEY, stack().endpoints.stripe);
 const webhookUrl = () => `${areaUrl('customer')}/stripe-webhook`;
-
-const record = async (deviceId: string) =>
-  (
-    await documentClient().send(
-      new GetCommand({ TableName: stack().tables.deviceSubscriptions!, Key: { deviceId }, ConsistentRead: true }),
-    )
-  ).Item;
-
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-};
-
-/** What the checkout endpoint will do for a cart: one session, each device named in the subscription's metadata. */
-const checkout = async (person: FreshUser, deviceId: string, productId: string) => {
-  const product = await stripe().products.retrieve(productId);
-  const session = await stripe().checkout.sessions.create({
-    mode: 'subscription',
-    customer_email: person.email,
-    line_items: [{ price: product.default_price as string, quantity: 1 }],
-    success_url: 'http://web.test/billing/return?session={CHECKOUT_SESSION_ID}',
-    cancel_url: 'http://web.test/billing/return?cancelled=1',
-    subscription_data: { metadata: { userId: person.id, ...deviceMetadata([{ productId, deviceId }]) } },
-  });
-  return session;
-};
-
-/** The local hosted checkout page, as a person's browser posts it. */
-const pay = (sessionUrl: string, card: string) =>
-  fetch(sessionUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `card=${encodeURIComponent(card)}`,
-    redirect: 'manual',
-  });
 
 /** A body signed as Stripe signs it, at time `t` (seconds), with `secret`. */
 const signed = (body: string, t = Math.floor(Date.now() / 1000), secret = LOCAL_STRIPE_WEBHOOK_SECRET) =>
@@ -77,11 +34,11 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
     expect((await apiRejection(readOld(person, device.id, 200))).status).toBe(403);
 
-    const session = await checkout(person, device.id, 'prod_sd1_tier2');
-    const paid = await pay(session.url!, '4242 4242 4242 4242');
+    const session = await checkoutSession(person, device.id, 'prod_sd1_tier2');
+    const paid = await payAt(session.url!, '4242 4242 4242 4242');
     expect(paid.status).toBe(303);
     const saved = await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.status === 'active',
       'the subscription record',
     );
@@ -105,14 +62,14 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
     // Cancelled at period end: still Tier 2 until then; when the period ends, the base tier again.
     const subscription = await stripe().subscriptions.update(saved!.id, { cancel_at_period_end: true });
     await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.cancelAtPeriodEnd === true,
       'cancel at period end',
     );
     await expect(readOld(person, device.id, 200)).resolves.toBeDefined();
     await fetch(`${stack().endpoints.stripe}/_test/subscriptions/${subscription.id}/advance`, { method: 'POST' });
     await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.status === 'canceled',
       'the cancellation',
     );
@@ -122,15 +79,15 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
   it('a failed payment keeps the tier while Stripe retries and tells the buyer, once, by banner and e-mail', async () => {
     const person = await freshUser({ prefix: 'bill-failed' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    await pay((await checkout(person, device.id, 'prod_sd1_tier2')).url!, '4242 4242 4242 4242');
+    await payAt((await checkoutSession(person, device.id, 'prod_sd1_tier2')).url!, '4242 4242 4242 4242');
     const { id } = (await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.status === 'active',
       'the record',
     ))!;
     await fetch(`${stack().endpoints.stripe}/_test/subscriptions/${id}/payment_failed`, { method: 'POST' });
     await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.status === 'past_due',
       'past due',
     );
@@ -148,12 +105,12 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
   it('a declined card changes nothing', async () => {
     const person = await freshUser({ prefix: 'bill-declined' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    const session = await checkout(person, device.id, 'prod_sd1_tier2');
-    const declined = await pay(session.url!, '4000 0000 0000 0002');
+    const session = await checkoutSession(person, device.id, 'prod_sd1_tier2');
+    const declined = await payAt(session.url!, '4000 0000 0000 0002');
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain('Your card was declined.');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(await record(device.id)).toBeUndefined();
+    expect(await subscriptionRecord(device.id)).toBeUndefined();
   });
 
   it('refuses a body it did not sign, another secret and a replay older than 300 s; acknowledges a duplicate once', async () => {
@@ -184,10 +141,10 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
   it('an old event delivered late converges on what Stripe holds now', async () => {
     const person = await freshUser({ prefix: 'bill-order' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    const session = await checkout(person, device.id, 'prod_sd1_tier1');
-    await pay(session.url!, '4242 4242 4242 4242');
+    const session = await checkoutSession(person, device.id, 'prod_sd1_tier1');
+    await payAt(session.url!, '4242 4242 4242 4242');
     const first = await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.tier === 'tier1',
       'Tier 1',
     );
@@ -199,7 +156,7 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
       proration_behavior: 'always_invoice',
     });
     await until(
-      () => record(device.id),
+      () => subscriptionRecord(device.id),
       (item) => item?.tier === 'tier2',
       'Tier 2',
     );
@@ -211,7 +168,7 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
       data: { object: { ...subscription, object: 'subscription' } },
     });
     expect((await post(stale, signed(stale))).status).toBe(200);
-    expect(await record(device.id)).toMatchObject({ tier: 'tier2', planId: tier2.default_price });
+    expect(await subscriptionRecord(device.id)).toMatchObject({ tier: 'tier2', planId: tier2.default_price });
     // The upgrade was prorated: an invoice for the rest of the period was paid at once.
     const invoices = await stripe().invoices.list({ subscription: first!.id });
     expect(
