@@ -66,6 +66,8 @@ export const Subscription = z.object({
   productId: z.string(),
   tier: z.string().optional(),
   amount: z.number().int(),
+  /** The price's currency (ISO 4217, lower case). */
+  currency: z.string().optional(),
   interval: z.string().optional(),
   intervalCount: z.number().int().optional(),
   planId: z.string(),

@@ -71,6 +71,7 @@ export const toSubscription = (subscription: Stripe.Subscription): Subscription 
     productId: product?.id ?? idOf(item?.price.product as string) ?? '',
     ...(line && product ? { tier: tierFromProductName(line, product.name) } : {}),
     amount: (item?.price.unit_amount ?? 0) * (item?.quantity ?? 1),
+    ...(item?.price.currency ? { currency: item.price.currency } : {}),
     ...(item?.price.recurring
       ? { interval: item.price.recurring.interval, intervalCount: item.price.recurring.interval_count }
       : {}),

@@ -3,6 +3,7 @@ import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf, useChanges } from '../../lib/query';
 import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
+import { PlanHistory } from './plan-history';
 import {
   currentSubscription,
   currentTier,
@@ -79,6 +80,9 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
             )}
           </dd>
         </dl>
+      )}
+      {subscriptionsQuery.data && (
+        <PlanHistory subscriptions={subscriptionsQuery.data.items} currentId={subscription?.id} />
       )}
       {subscription && mayBuy && (
         <p className="actions">
