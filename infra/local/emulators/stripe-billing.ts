@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { addInterval, type Catalogue, formatMoney, priceLabel } from './stripe-catalogue';
+import { createSchedules } from './stripe-schedules';
 import type {
   CheckoutPlan,
   LocalCheckoutLineItem,
@@ -322,6 +323,19 @@ export const createBilling = ({
     return invoice;
   };
 
+  /** The subscription takes these items, position by position, on its current cycle (a schedule's next phase). */
+  const setItems = (subscription: LocalSubscription, items: { price: LocalPrice; quantity: number }[]) => {
+    const { start, end } = periodOf(subscription);
+    subscription.items.data = items.map(({ price, quantity }, index) => {
+      const existing = subscription.items.data[index];
+      if (!existing) return newItem(subscription.id, price, quantity, start, end);
+      return Object.assign(existing, { price: clone(price), plan: planOf(price), quantity });
+    });
+    subscription.items.total_count = subscription.items.data.length;
+  };
+
+  const schedules = createSchedules({ store, catalogue, emit, changed, findSubscription, setItems });
+
   // ---- Checkout ----------------------------------------------------------------------------------------------
 
   const createCheckoutSession = async (form: FormObject, livemode: boolean): Promise<LocalCheckoutSession> => {
@@ -631,6 +645,12 @@ export const createBilling = ({
         { param: unknown },
       );
     }
+    if (subscription.schedule && (form.cancel_at_period_end !== undefined || form.cancel_at !== undefined)) {
+      throw invalid(
+        `The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+        { param: form.cancel_at !== undefined ? 'cancel_at' : 'cancel_at_period_end' },
+      );
+    }
     const before = clone(subscription);
     const onlyMetadata = Object.keys(form).every((key) => ['metadata', 'expand', 'cancellation_details'].includes(key));
     if (!onlyMetadata) assertChangeable(subscription);
@@ -745,6 +765,7 @@ export const createBilling = ({
       cancellation_details: { comment: subscription.cancellation_details?.comment ?? null, feedback: null, reason },
     } satisfies Partial<LocalSubscription>);
     delete state.pendingProrations[id];
+    schedules.cancelWith(subscription, now);
     await store.save();
     emit('customer.subscription.deleted', subscription);
     return subscription;
@@ -766,6 +787,8 @@ export const createBilling = ({
       return cancelSubscription(id);
     }
     const before = clone(subscription);
+    // A schedule's next phase starts with the new period: its prices are the ones billed from now on.
+    if (schedules.atPeriodEnd(subscription, now).cancel) return cancelSubscription(id);
     const recurring = subscription.items.data[0]!.price.recurring!;
     const end = addInterval(now, recurring);
     for (const item of subscription.items.data) {
@@ -933,6 +956,10 @@ export const createBilling = ({
     activeEntitlements,
     createPortalSession,
     formatMoney,
+    findSchedule: schedules.findSchedule,
+    createSchedule: schedules.createSchedule,
+    updateSchedule: schedules.updateSchedule,
+    releaseSchedule: schedules.releaseSchedule,
   };
 };
 

@@ -173,12 +173,78 @@ export interface LocalSubscription {
   metadata: Record<string, string>;
   pause_collection: null;
   pending_update: null;
-  schedule: null;
+  /** The subscription schedule that manages it, while one does (a downgrade at period end). */
+  schedule: string | null;
   start_date: number;
   status: SubscriptionStatus;
   test_clock: null;
   trial_end: number | null;
   trial_start: number | null;
+}
+
+export interface LocalSchedulePhaseItem {
+  billing_thresholds: null;
+  discounts: [];
+  metadata: Record<string, string>;
+  plan: string;
+  price: string;
+  quantity: number;
+  tax_rates: [];
+}
+
+export interface LocalSchedulePhase {
+  add_invoice_items: [];
+  application_fee_percent: null;
+  billing_cycle_anchor: null;
+  billing_thresholds: null;
+  collection_method: null;
+  currency: string;
+  default_payment_method: null;
+  default_tax_rates: [];
+  description: null;
+  discounts: [];
+  end_date: number;
+  invoice_settings: null;
+  items: LocalSchedulePhaseItem[];
+  metadata: Record<string, string>;
+  on_behalf_of: null;
+  proration_behavior: 'create_prorations' | 'always_invoice' | 'none';
+  start_date: number;
+  transfer_data: null;
+  trial_end: null;
+}
+
+export interface LocalSubscriptionSchedule {
+  id: string;
+  object: 'subscription_schedule';
+  application: null;
+  billing_mode: { type: 'classic'; flexible: null };
+  canceled_at: number | null;
+  completed_at: number | null;
+  created: number;
+  current_phase: { start_date: number; end_date: number } | null;
+  customer: string;
+  customer_account: null;
+  default_settings: {
+    application_fee_percent: null;
+    billing_cycle_anchor: 'automatic';
+    billing_thresholds: null;
+    collection_method: 'charge_automatically';
+    default_payment_method: null;
+    description: null;
+    invoice_settings: { account_tax_ids: null; days_until_due: null; issuer: { type: 'self' } };
+    on_behalf_of: null;
+    transfer_data: null;
+  };
+  end_behavior: 'release' | 'cancel';
+  livemode: boolean;
+  metadata: Record<string, string>;
+  phases: LocalSchedulePhase[];
+  released_at: number | null;
+  released_subscription: string | null;
+  status: 'not_started' | 'active' | 'completed' | 'released' | 'canceled';
+  subscription: string | null;
+  test_clock: null;
 }
 
 export interface LocalInvoiceLine {
@@ -350,6 +416,7 @@ export interface StripeState {
   products: LocalProduct[];
   prices: LocalPrice[];
   subscriptions: LocalSubscription[];
+  subscriptionSchedules: LocalSubscriptionSchedule[];
   invoices: LocalInvoice[];
   checkoutSessions: LocalCheckoutSession[];
   checkoutPlans: Record<string, CheckoutPlan>;
@@ -364,6 +431,7 @@ const emptyState = (): StripeState => ({
   products: [],
   prices: [],
   subscriptions: [],
+  subscriptionSchedules: [],
   invoices: [],
   checkoutSessions: [],
   checkoutPlans: {},

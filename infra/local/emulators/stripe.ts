@@ -58,7 +58,8 @@ export interface StripeOptions {
 const IMPLEMENTED =
   'The local Stripe server implements customers (create, retrieve, update, list, search), products and prices ' +
   '(create, retrieve, update, list, search), checkout sessions in subscription mode (create, retrieve, list, ' +
-  'line_items, expire), subscriptions (retrieve, list, search, update, cancel), invoices (retrieve, list, search, ' +
+  'line_items, expire), subscriptions (retrieve, list, search, update, cancel), subscription_schedules ' +
+  '(create from_subscription, retrieve, update phases, release), invoices (retrieve, list, search, ' +
   'lines), entitlements.active_entitlements (list), billing_portal.sessions (create) and events (retrieve, list); ' +
   'see docs/billing-local-stripe.md.';
 
@@ -78,6 +79,7 @@ const EXPANDABLE: Record<string, keyof StripeState> = {
   latest_invoice: 'invoices',
   invoice: 'invoices',
   subscription: 'subscriptions',
+  schedule: 'subscriptionSchedules',
 };
 
 /**
@@ -344,6 +346,11 @@ export const startStripe = async ({
     ['GET', /^\/v1\/subscriptions\/([^/]+)$/, (m) => billing.findSubscription(m[1]!)],
     ['POST', /^\/v1\/subscriptions\/([^/]+)$/, (m, form) => billing.updateSubscription(m[1]!, form)],
     ['DELETE', /^\/v1\/subscriptions\/([^/]+)$/, (m) => billing.cancelSubscription(m[1]!)],
+
+    ['POST', /^\/v1\/subscription_schedules$/, (_, form, livemode) => billing.createSchedule(form, livemode)],
+    ['GET', /^\/v1\/subscription_schedules\/([^/]+)$/, (m) => billing.findSchedule(m[1]!)],
+    ['POST', /^\/v1\/subscription_schedules\/([^/]+)$/, (m, form) => billing.updateSchedule(m[1]!, form)],
+    ['POST', /^\/v1\/subscription_schedules\/([^/]+)\/release$/, (m) => billing.releaseSchedule(m[1]!)],
 
     [
       'GET',
