@@ -111,6 +111,19 @@ export const MESSAGES = {
   organizationNoLogo: 'This organization has no logo',
   // Ours: devices (docs/devices.md).
   // Ours: sensor data and tiers (docs/sensor-data.md).
+  // Ours: the tier-features table administrators edit (docs/sensor-data.md, "Tier features as data").
+  tierFeatureDays: (at: string, feature: string, max: number, orNone: boolean) =>
+    `${at}: ${feature} must be a whole number from 0 to ${max}${orNone ? ', or null for no downloads' : ''}`,
+  tierFeatureRequests: (at: string) => `${at}: API requests a month must be a whole number, 0 or more`,
+  tierFeatureFlag: (at: string) => `${at}: API access must be true or false`,
+  tierFeatureNoApi: (at: string) => `${at}: API requests a month must be 0 without API access`,
+  tierFeatureMissing: (at: string) => `${at} is missing: every product line needs each of its tiers`,
+  tierFeatureUnknown: (at: string, keys: string[]) =>
+    `${at}: ${keys.join(', ')} ${keys.length === 1 ? 'is' : 'are'} not part of the table (lines and tiers are fixed)`,
+  tierFeatureLess: (line: string, higher: string, lower: string, feature: string, was: string, is: string) =>
+    `${line} ${higher}: ${feature} (${is}) is less than ${lower}'s (${was}); a higher tier never gives less than a lower one`,
+  tierFeaturesNotTable: 'The tier table must be an object with each product line (sd1, al30, al60, al80)',
+  tierFeaturesStoredInvalid: 'The stored tier-features parameter is invalid: the default table applies',
   tierLacksPurpose: (purpose: string, tier: string, line: string, unlock?: string) =>
     `${PURPOSE_WORDS[purpose] ?? purpose} ${purpose === 'api' ? 'is' : 'are'} not included in ${tier} of ${line}` +
     (unlock ? `; ${unlock} unlocks it` : '; no tier of this product line offers it'),

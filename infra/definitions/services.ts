@@ -85,8 +85,17 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   relations: { tables: ['relations', 'accessVersions'], readTables: ['campaigns'], jobs: true },
   'sensor-data': {
     tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches'],
-    // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record).
-    readTables: ['readings', 'devices', 'deviceSubscriptions', 'relations', 'accessVersions', 'campaigns'],
+    // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record, and
+    // what each tier gives: the system area's `tier-features` parameter).
+    readTables: [
+      'readings',
+      'devices',
+      'deviceSubscriptions',
+      'parameters',
+      'relations',
+      'accessVersions',
+      'campaigns',
+    ],
     buckets: ['chartData', 'exports'],
     // Quota warnings are events for the notifications worker (roadmap 1).
     jobs: true,
@@ -112,6 +121,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'devices',
       'deviceSubscriptions',
       'deviceSubscriptionHistory',
+      // A signed URL of chart data is gated by the device's tier, whose features are the `tier-features` parameter.
+      'parameters',
       'relations',
       'accessVersions',
       'campaigns',

@@ -199,6 +199,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         devicesTable: tables.devices!,
         deviceCredentialsTable: tables.deviceCredentials!,
         deviceSubscriptionsTable: tables.deviceSubscriptions!,
+        parametersTable: tables.parameters!,
       }),
     );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUBSCRIPTION_STATUSES } from '../billing/subscription-status';
-import { EpochMillis } from './common';
+import { EpochMillis, PageQuery, page } from './common';
 import { defineRoute, guest, signedIn } from './define-route';
 import { CartItem } from './users';
 
@@ -72,6 +72,11 @@ export const Subscription = z.object({
   intervalCount: z.number().int().optional(),
   planId: z.string(),
   cancelAtPeriodEnd: z.boolean(),
+  /** A change its schedule makes when the period ends (a downgrade): the tier and product then, and when. */
+  scheduledTier: z.string().optional(),
+  scheduledProductId: z.string().optional(),
+  scheduledProductName: z.string().optional(),
+  scheduledAt: EpochMillis.optional(),
   deviceIds: z.array(z.string()),
 });
 export type Subscription = z.infer<typeof Subscription>;
@@ -81,6 +86,8 @@ export const Entitlement = z.object({ id: z.string(), lookupKey: z.string(), fea
 const list = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
 
 const base = '/api/subscriptions';
+
+const DeviceId = z.string().trim().min(1, 'deviceId cannot be empty').max(128);
 
 /**
  * Spec §7's subscription endpoints (all POST), through the real `stripe` SDK (docs/billing.md, "Endpoints"). The
@@ -169,6 +176,43 @@ export const subscriptionRoutes = {
       "Spec §6's billing URL: a customer's Stripe billing-portal session (back to `returnUrl`); Administrators and Employees get the billing dashboard's URL (test or live, by the key's mode) instead.",
     body: z.object({ returnUrl: z.string().url().max(2048) }).strict(),
     response: z.object({ url: z.string(), kind: z.enum(['portal', 'dashboard']) }),
+  }),
+  invoicesListByCustomer: defineRoute({
+    method: 'POST',
+    path: `${base}/invoices/list-by-customer`,
+    access: signedIn,
+    summary:
+      "A customer's invoices, newest first, paged as Stripe pages them (the cursor is the last invoice's id): the caller's own customer, or any for staff.",
+    body: z.object({ customerId: StripeId('customerId') }).strict(),
+    query: PageQuery,
+    response: page(Invoice),
+  }),
+  subscriptionsChangeTier: defineRoute({
+    method: 'POST',
+    path: `${base}/subscriptions/change-tier`,
+    access: signedIn,
+    summary:
+      "Moves a device's subscription to another tier of its line: a higher one now, the prorated difference invoiced at once; a lower one when the period ends (a subscription schedule). For those who own or administer the device, and staff; a subscription that pays for several devices is changed in Manage billing (409).",
+    body: z.object({ deviceId: DeviceId, productId: StripeId('productId') }).strict(),
+    response: Subscription,
+  }),
+  subscriptionsCancel: defineRoute({
+    method: 'POST',
+    path: `${base}/subscriptions/cancel`,
+    access: signedIn,
+    summary:
+      "Cancels a device's subscription at the end of its period (the tier stays until then; a scheduled downgrade is dropped).",
+    body: z.object({ deviceId: DeviceId }).strict(),
+    response: Subscription,
+  }),
+  subscriptionsResume: defineRoute({
+    method: 'POST',
+    path: `${base}/subscriptions/resume`,
+    access: signedIn,
+    summary:
+      "Undoes what a device's subscription would do at period end: a pending cancellation or a scheduled downgrade; it renews as it is.",
+    body: z.object({ deviceId: DeviceId }).strict(),
+    response: Subscription,
   }),
   checkout: defineRoute({
     method: 'POST',

@@ -1,7 +1,8 @@
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../infra/local/emulators/stripe';
 import type { FixtureContext, RouteFixture } from './authz-fixtures';
-import { freshUser } from './people';
+import { buyTier } from './billing';
+import { type FreshUser, freshUser } from './people';
 import { freshDevice } from './sensor-data';
 import { stack } from './stack';
 
@@ -40,6 +41,28 @@ const ownCustomer = async ({ self }: FixtureContext) => ({
   body: { customerId: await customerFor(self?.email ?? (await someone()).email) },
 });
 const othersCustomer = async () => ({ body: { customerId: await customerFor((await someone()).email) } });
+
+/** An SD1 device of `owner` (the caller's twin, else someone) with Tier 1 bought and recorded. */
+const deviceWithPlan = async (owner?: Pick<FreshUser, 'id' | 'email' | 'token'>) => {
+  // buyTier reads only the person's id, e-mail and token.
+  const person = (owner ?? (await someone())) as FreshUser;
+  const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
+  const subscriptionId = await buyTier(person, device.id, 'prod_sd1_tier1');
+  return { deviceId: device.id, subscriptionId };
+};
+
+/** A plan change's fixture: on the caller's own device, or another person's (403). */
+const planChange = (
+  body: (plan: { deviceId: string; subscriptionId: string }) => Promise<Record<string, unknown>>,
+): RouteFixture => {
+  const on = async (owner?: Pick<FreshUser, 'id' | 'email' | 'token'>) => ({ body: await body(await deviceWithPlan(owner)) });
+  return {
+    twin: true,
+    prepare: ({ self }) => on(self),
+    owned: ({ self }) => on(self!),
+    foreign: () => on(),
+  };
+};
 
 /** The authorization matrix's fixtures for spec §7's subscription endpoints (merged into the api area's). */
 export const BILLING_FIXTURES: Record<string, RouteFixture> = {
@@ -84,6 +107,19 @@ export const BILLING_FIXTURES: Record<string, RouteFixture> = {
       return { body: { returnUrl: `${webOrigin()}/dashboard` } };
     },
   },
+  invoicesListByCustomer: {
+    twin: true,
+    prepare: async (context) => ({ ...(await ownCustomer(context)), query: { limit: 10 } }),
+    owned: async (context) => ({ ...(await ownCustomer(context)), query: { limit: 10 } }),
+    foreign: async () => ({ ...(await othersCustomer()), query: { limit: 10 } }),
+  },
+  subscriptionsChangeTier: planChange(async ({ deviceId }) => ({ deviceId, productId: 'prod_sd1_tier2' })),
+  subscriptionsCancel: planChange(async ({ deviceId }) => ({ deviceId })),
+  // Something to undo: a cancellation set in Stripe.
+  subscriptionsResume: planChange(async ({ deviceId, subscriptionId }) => {
+    await stripeClient().subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    return { deviceId };
+  }),
   checkout: {
     twin: true,
     prepare: async ({ self }) => ({

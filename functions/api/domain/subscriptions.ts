@@ -1,8 +1,11 @@
+import type Stripe from 'stripe';
 import { hasRole } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
+import type { ProductLine } from '../../../shared/contracts/devices';
 import type { CartItem } from '../../../shared/contracts/users';
-import { deviceMetadata } from '../../_shared/billing/subscription-devices';
-import { BadRequest, Forbidden, NotFound } from '../../_shared/errors';
+import { tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { deviceMetadata, devicesOf } from '../../_shared/billing/subscription-devices';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
 import type { BillingCatalogue } from '../store/billing-catalogue';
 
 /** Messages of the subscription endpoints (docs/billing.md, "Endpoints"). */
@@ -17,7 +20,26 @@ export const BILLING_MESSAGES = {
   wrongLine: (product: string, line: string) => `${product} is for ${line.toUpperCase()} devices`,
   returnElsewhere: 'The return pages must be on this web app',
   noBillingAccount: 'You have no billing account yet: it is made when you first buy a tier',
+  notYourPlan: (id: string) => `You may change the plan only of a device you own or administer: ${id}`,
+  noSubscription: 'This device has no subscription: buy a tier first',
+  subscriptionOver: (status: string) => `This subscription is ${status}: buy a tier instead`,
+  sharedSubscription: (devices: number) => `This subscription pays for ${devices} devices: change it in Manage billing`,
+  noItemForLine: 'This subscription has no tier of the device’s product line: change it in Manage billing',
+  alreadyOnTier: (product: string) => `The device already has ${product}`,
+  noPriceForCycle: (product: string, interval: string) => `${product} has no ${interval}ly price`,
+  nothingToUndo: 'Nothing is scheduled to change at the end of this period',
 } as const;
+
+/** The statuses under which a subscription still runs and may be changed. */
+const RUNNING = new Set(['active', 'trialing', 'past_due']);
+
+/** Tier ids from least to most (the AL lines start at `free`, SD1 at `tier0`). */
+const TIER_ORDER = ['tier0', 'free', 'tier1', 'tier2', 'tier3'];
+
+const tierRank = (line: ProductLine, productName: string) => TIER_ORDER.indexOf(tierFromProductName(line, productName));
+
+const scheduleIdOf = (subscription: Stripe.Subscription) =>
+  typeof subscription.schedule === 'string' ? subscription.schedule : subscription.schedule?.id;
 
 export interface SubscriptionsDeps {
   catalogue: BillingCatalogue;
@@ -49,6 +71,39 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
   const requireCustomer = async (caller: Caller, customerId: string) => {
     if (staff(caller)) return;
     if (!(await customersOf(caller)).includes(customerId)) throw new Forbidden(BILLING_MESSAGES.notYourCustomer);
+  };
+
+  /**
+   * The subscription that gives the device its tier, for a change: only those who may manage the device (staff
+   * any), only while it runs, and only when it pays for this device alone (its other devices would change too).
+   */
+  const planOf = async (caller: Caller, deviceId: string) => {
+    if (!(await deps.mayReach(caller, deviceId, 'manage'))) throw new Forbidden(BILLING_MESSAGES.notYourPlan(deviceId));
+    const [id] = await deps.deviceSubscriptionIds(deviceId);
+    if (!id) throw new NotFound(BILLING_MESSAGES.noSubscription);
+    const subscription = await deps.catalogue.stripeSubscription(id);
+    if (!RUNNING.has(subscription.status)) throw new Conflict(BILLING_MESSAGES.subscriptionOver(subscription.status));
+    const devices = new Set(devicesOf(subscription.metadata).map((pair) => pair.deviceId));
+    if (devices.size > 1) throw new Conflict(BILLING_MESSAGES.sharedSubscription(devices.size));
+    const line = (await deps.deviceLine(deviceId)) as ProductLine | undefined;
+    const productOf = (item: Stripe.SubscriptionItem) =>
+      typeof item.price.product === 'object' ? (item.price.product as Stripe.Product) : undefined;
+    const item =
+      subscription.items.data.find((candidate) => line && productOf(candidate)?.metadata?.productLine === line) ??
+      (subscription.items.data.length === 1 ? subscription.items.data[0] : undefined);
+    const product = item && productOf(item);
+    if (!line || !item || !product) throw new Conflict(BILLING_MESSAGES.noItemForLine);
+    return { subscription, item, product, line };
+  };
+
+  /** Drops what the subscription would do at period end: its schedule (a downgrade) and a pending cancellation. */
+  const undoPending = async (subscription: Stripe.Subscription) => {
+    const scheduleId = scheduleIdOf(subscription);
+    if (scheduleId) await deps.catalogue.releaseSchedule(scheduleId);
+    if (subscription.cancel_at_period_end) {
+      await deps.catalogue.updateSubscription(subscription.id, { cancel_at_period_end: false });
+    }
+    return Boolean(scheduleId) || subscription.cancel_at_period_end;
   };
 
   return {
@@ -95,6 +150,88 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
         throw new Forbidden(BILLING_MESSAGES.deviceNotYours(deviceId));
       const ids = await deps.deviceSubscriptionIds(deviceId);
       return { items: await Promise.all(ids.map((id) => deps.catalogue.subscription(id))) };
+    },
+
+    invoicesOfCustomer: async (caller: Caller, customerId: string, page: { limit: number; cursor?: string }) => {
+      await requireCustomer(caller, customerId);
+      return deps.catalogue.invoicesOf(customerId, page);
+    },
+
+    /**
+     * Another tier of the device's line (docs/billing.md, "Changing a plan"): a higher one applies now, Stripe
+     * prorating the rest of the period and invoicing the difference at once; a lower one from the period's end,
+     * through a subscription schedule (current price until then, the new one after). A pending downgrade or
+     * cancellation gives way to the new choice; choosing the tier it has undoes a scheduled downgrade.
+     */
+    changeTier: async (caller: Caller, deviceId: string, productId: string) => {
+      const { subscription, item, product, line } = await planOf(caller, deviceId);
+      const target = await deps.catalogue.product(productId);
+      if (!target?.active) throw new BadRequest(BILLING_MESSAGES.productNotOnSale(productId));
+      if (target.metadata?.productLine !== line) {
+        throw new BadRequest(BILLING_MESSAGES.wrongLine(target.name, target.metadata?.productLine ?? line));
+      }
+      if (target.id === product.id) {
+        const scheduleId = scheduleIdOf(subscription);
+        if (!scheduleId) throw new Conflict(BILLING_MESSAGES.alreadyOnTier(product.name));
+        await deps.catalogue.releaseSchedule(scheduleId);
+        return deps.catalogue.subscription(subscription.id);
+      }
+      const cycle = item.price.recurring;
+      const price = (await deps.catalogue.prices(target.id)).find(
+        (candidate) => candidate.interval === cycle?.interval && candidate.intervalCount === cycle?.interval_count,
+      );
+      if (!price) throw new BadRequest(BILLING_MESSAGES.noPriceForCycle(target.name, cycle?.interval ?? 'month'));
+      if (tierRank(line, target.name) > tierRank(line, product.name)) {
+        const scheduleId = scheduleIdOf(subscription);
+        if (scheduleId) await deps.catalogue.releaseSchedule(scheduleId);
+        await deps.catalogue.updateSubscription(subscription.id, {
+          items: [{ id: item.id, price: price.id }],
+          proration_behavior: 'always_invoice',
+        });
+        return deps.catalogue.subscription(subscription.id);
+      }
+      // Stripe refuses a schedule on a subscription set to cancel: the downgrade is the choice that stands.
+      if (subscription.cancel_at_period_end) {
+        await deps.catalogue.updateSubscription(subscription.id, { cancel_at_period_end: false });
+      }
+      const schedule = await deps.catalogue.scheduleOf(subscription);
+      const running = schedule.current_phase ?? {
+        start_date: item.current_period_start,
+        end_date: item.current_period_end,
+      };
+      const now = subscription.items.data.map((each) => ({ price: each.price.id, quantity: each.quantity ?? 1 }));
+      await deps.catalogue.updateSchedule(schedule.id, {
+        end_behavior: 'release',
+        proration_behavior: 'none',
+        phases: [
+          { items: now, start_date: running.start_date, end_date: running.end_date },
+          {
+            items: subscription.items.data.map((each, index) =>
+              each.id === item.id ? { price: price.id, quantity: each.quantity ?? 1 } : now[index]!,
+            ),
+            duration: { interval: cycle!.interval, interval_count: cycle!.interval_count },
+          },
+        ],
+      });
+      return deps.catalogue.subscription(subscription.id);
+    },
+
+    /** Cancels at period end: the tier stays until then; a scheduled downgrade is dropped (Stripe wants one or the other). */
+    cancel: async (caller: Caller, deviceId: string) => {
+      const { subscription } = await planOf(caller, deviceId);
+      const scheduleId = scheduleIdOf(subscription);
+      if (scheduleId) await deps.catalogue.releaseSchedule(scheduleId);
+      if (!subscription.cancel_at_period_end) {
+        await deps.catalogue.updateSubscription(subscription.id, { cancel_at_period_end: true });
+      }
+      return deps.catalogue.subscription(subscription.id);
+    },
+
+    /** Keeps the plan as it is: undoes a pending cancellation or a scheduled downgrade. */
+    resume: async (caller: Caller, deviceId: string) => {
+      const { subscription } = await planOf(caller, deviceId);
+      if (!(await undoPending(subscription))) throw new Conflict(BILLING_MESSAGES.nothingToUndo);
+      return deps.catalogue.subscription(subscription.id);
     },
 
     entitlements: async (caller: Caller, customerId: string) => {

@@ -16,6 +16,12 @@ export const apiHandlers: AreaHandlers<typeof api, ApiDeps> = {
     subscriptions.subscriptionsOfDevice(caller, body.deviceId),
   activeEntitlementsList: ({ caller, body }, { subscriptions }) => subscriptions.entitlements(caller, body.customerId),
   billingPortal: ({ caller, body }, { subscriptions }) => subscriptions.portal(caller, body.returnUrl),
+  invoicesListByCustomer: ({ caller, body, query }, { subscriptions }) =>
+    subscriptions.invoicesOfCustomer(caller, body.customerId, query),
+  subscriptionsChangeTier: ({ caller, body }, { subscriptions }) =>
+    subscriptions.changeTier(caller, body.deviceId, body.productId),
+  subscriptionsCancel: ({ caller, body }, { subscriptions }) => subscriptions.cancel(caller, body.deviceId),
+  subscriptionsResume: ({ caller, body }, { subscriptions }) => subscriptions.resume(caller, body.deviceId),
   checkout: ({ caller, body: { items, successUrl, cancelUrl } }, { subscriptions }) =>
     subscriptions.checkout(caller, items, { successUrl, cancelUrl }),
 };

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Invoice, Price, Product, Subscription } from '../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { readSchedule, scheduledChangeOf } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 
 const idOf = (value: string | { id: string } | null | undefined): string | undefined =>
@@ -51,12 +52,19 @@ const toInvoice = (invoice: Stripe.Invoice): Invoice => ({
   created: invoice.created * 1000,
 });
 
-/** Spec §3 Subscription from Stripe's (items expanded to their price and product, the latest invoice expanded). */
-export const toSubscription = (subscription: Stripe.Subscription): Subscription => {
+/**
+ * Spec §3 Subscription from Stripe's (items expanded to their price and product, the latest invoice expanded), with
+ * what its schedule (phases' products expanded) changes at the next phase.
+ */
+export const toSubscription = (
+  subscription: Stripe.Subscription,
+  schedule?: Stripe.SubscriptionSchedule,
+): Subscription => {
   const item = subscription.items.data[0];
   const product = item && typeof item.price.product === 'object' ? (item.price.product as Stripe.Product) : undefined;
   const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
   const line = product?.metadata?.productLine as ProductLine | undefined;
+  const scheduled = product && scheduledChangeOf(schedule, product.id, line);
   return {
     id: subscription.id,
     status: subscription.status,
@@ -77,11 +85,19 @@ export const toSubscription = (subscription: Stripe.Subscription): Subscription 
       : {}),
     planId: item?.price.id ?? '',
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    ...(scheduled
+      ? { ...scheduled, ...(line ? { scheduledTier: tierFromProductName(line, scheduled.scheduledProductName) } : {}) }
+      : {}),
     deviceIds: devicesOf(subscription.metadata).map((pair) => pair.deviceId),
   };
 };
 
 const SUBSCRIPTION_EXPAND = ['items.data.price.product', 'latest_invoice'];
+
+const readSubscription = async (client: Stripe, id: string): Promise<Subscription> => {
+  const subscription = await client.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND });
+  return toSubscription(subscription, await readSchedule(client, subscription));
+};
 
 /**
  * The one adapter of Stripe for the web app's subscription endpoints: every call through the real SDK (locally the
@@ -129,14 +145,42 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>) => ({
     const client = await stripe();
     const listed = await client.subscriptions.list({ customer: customerId, status: 'all', limit: 100 });
     // Stripe expands at most 4 levels: a list's `data.items.data.price.product` is 5, so each is read expanded.
-    return Promise.all(
-      listed.data.map(async (subscription) =>
-        toSubscription(await client.subscriptions.retrieve(subscription.id, { expand: SUBSCRIPTION_EXPAND })),
-      ),
-    );
+    return Promise.all(listed.data.map((subscription) => readSubscription(client, subscription.id)));
   },
-  subscription: async (id: string): Promise<Subscription> =>
-    toSubscription(await (await stripe()).subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND })),
+  subscription: async (id: string): Promise<Subscription> => readSubscription(await stripe(), id),
+  /** Stripe's own subscription (items expanded to their price and product), for a change to it. */
+  stripeSubscription: async (id: string): Promise<Stripe.Subscription> =>
+    (await stripe()).subscriptions.retrieve(id, { expand: ['items.data.price.product'] }),
+  updateSubscription: async (id: string, params: Stripe.SubscriptionUpdateParams) => {
+    await (await stripe()).subscriptions.update(id, params);
+  },
+  /** The schedule managing a subscription, made from it when it has none (Stripe's way to change at period end). */
+  scheduleOf: async (subscription: Stripe.Subscription): Promise<Stripe.SubscriptionSchedule> => {
+    const client = await stripe();
+    const id = idOf(subscription.schedule as string | Stripe.SubscriptionSchedule | null);
+    return id
+      ? client.subscriptionSchedules.retrieve(id)
+      : client.subscriptionSchedules.create({ from_subscription: subscription.id });
+  },
+  updateSchedule: async (id: string, params: Stripe.SubscriptionScheduleUpdateParams) => {
+    await (await stripe()).subscriptionSchedules.update(id, params);
+  },
+  releaseSchedule: async (id: string) => {
+    await (await stripe()).subscriptionSchedules.release(id);
+  },
+  /** A customer's invoices, newest first, one Stripe page (`cursor` is the last invoice of the page before). */
+  invoicesOf: async (
+    customerId: string,
+    { limit, cursor }: { limit: number; cursor?: string },
+  ): Promise<{ items: Invoice[]; nextCursor?: string }> => {
+    const listed = await (await stripe()).invoices.list({
+      customer: customerId,
+      limit,
+      ...(cursor ? { starting_after: cursor } : {}),
+    });
+    const items = listed.data.map(toInvoice);
+    return { items, ...(listed.has_more && items.length > 0 ? { nextCursor: items.at(-1)!.id } : {}) };
+  },
   entitlements: async (customerId: string) =>
     (await (await stripe()).entitlements.activeEntitlements.list({ customer: customerId, limit: 100 })).data.map(
       (entitlement) => ({

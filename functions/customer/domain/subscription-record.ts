@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { type TierId, tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { scheduledChangeOf } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 
 /** Spec §3 Subscription, bound to one device: what billing records for the tier of each device it covers. */
@@ -24,6 +25,14 @@ export interface DeviceSubscriptionRecord {
   trialStart?: number;
   trialEnd?: number;
   cancelAtPeriodEnd: boolean;
+  /**
+   * A change the subscription's schedule makes at its next phase (a downgrade at period end): the tier and product
+   * the device moves to, and when (ms). Absent when nothing is scheduled.
+   */
+  scheduledTier?: TierId;
+  scheduledProductId?: string;
+  scheduledProductName?: string;
+  scheduledAt?: number;
   invoiceUrl?: string;
   invoiceNumber?: string;
   /** When billing last read the subscription from Stripe: an older read never overwrites a newer one. */
@@ -39,12 +48,14 @@ const ms = (seconds: number | null | undefined) =>
 
 /**
  * One record per device the subscription covers, from the subscription as Stripe holds it now (items expanded to
- * their price and product, the latest invoice expanded). A device whose product is not among the items gets none.
+ * their price and product, the latest invoice expanded) and the schedule that manages it, if any (its phases'
+ * products expanded: `readSchedule`). A device whose product is not among the items gets none.
  */
 export const recordsOf = (
   subscription: Stripe.Subscription,
   lineOf: (deviceId: string, product: Stripe.Product) => ProductLine | undefined,
   now: number,
+  schedule?: Stripe.SubscriptionSchedule,
 ): DeviceSubscriptionRecord[] => {
   const invoice = typeof subscription.latest_invoice === 'object' ? subscription.latest_invoice : null;
   const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
@@ -68,6 +79,7 @@ export const recordsOf = (
     if (product.name.includes(CELLULAR_NAME)) return [];
     const line = lineOf(deviceId, product);
     if (!line) return [];
+    const scheduled = scheduledChangeOf(schedule, product.id, line);
     return [
       {
         deviceId,
@@ -87,6 +99,9 @@ export const recordsOf = (
         ...(subscription.trial_start ? { trialStart: ms(subscription.trial_start) } : {}),
         ...(subscription.trial_end ? { trialEnd: ms(subscription.trial_end) } : {}),
         cancelAtPeriodEnd: subscription.cancel_at_period_end,
+        ...(scheduled
+          ? { ...scheduled, scheduledTier: tierFromProductName(line, scheduled.scheduledProductName) }
+          : {}),
         ...(invoice?.hosted_invoice_url ? { invoiceUrl: invoice.hosted_invoice_url } : {}),
         ...(invoice?.number ? { invoiceNumber: invoice.number } : {}),
         syncedAt: now,

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
+import { readSchedule } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
@@ -108,6 +109,7 @@ export const createWebhooks = (deps: WebhookDeps) => ({
         subscription,
         (deviceId, product) => lines.get(deviceId) ?? (product.metadata?.productLine as never),
         readAt,
+        await readSchedule(stripe, subscription),
       )) {
         await deps.store.putHistory(record);
         const current = currentPlan(await deps.store.historyOf(record.deviceId), deps.now());
