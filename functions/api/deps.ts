@@ -18,6 +18,8 @@ export const API_ENV = {
   ...ACCESS_ENV,
   devicesTable: 'DEVICES_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
+  /** The system area's; read only for the `tier-features` parameter. */
+  parametersTable: 'PARAMETERS_TABLE',
   deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
   exportsTable: 'EXPORTS_TABLE',
   exportsBucket: 'EXPORTS_BUCKET',
@@ -62,7 +64,11 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
         db,
         devicesTable: env.devicesTable,
         access,
-        tiers: createDeviceTiers({ db, tableName: env.deviceSubscriptionsTable }),
+        tiers: createDeviceTiers({
+          db,
+          tableName: env.deviceSubscriptionsTable,
+          parametersTable: env.parametersTable,
+        }),
       }),
       presign: createObjectUrls({ s3: getS3Client() }).presign,
       now: Date.now,

@@ -18,6 +18,8 @@ export const SENSOR_DATA_ENV = {
   readingsTable: 'READINGS_TABLE',
   rollupsTable: 'ROLLUPS_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
+  /** The system area's; read only for the `tier-features` parameter. */
+  parametersTable: 'PARAMETERS_TABLE',
   apiKeysTable: 'API_KEYS_TABLE',
   apiUsageTable: 'API_USAGE_TABLE',
   exportsTable: 'EXPORTS_TABLE',
@@ -33,7 +35,11 @@ export type SensorDataEnv = Record<keyof typeof SENSOR_DATA_ENV, string>;
 /** What every part of the area shares: the data access (device, relations, tier), readings, clients and queues. */
 export const createCommonDeps = (env: SensorDataEnv) => {
   const db = getDocumentClient();
-  const tiers = createDeviceTiers({ db, tableName: env.deviceSubscriptionsTable });
+  const tiers = createDeviceTiers({
+    db,
+    tableName: env.deviceSubscriptionsTable,
+    parametersTable: env.parametersTable,
+  });
   return {
     env,
     db,

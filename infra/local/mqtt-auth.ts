@@ -96,6 +96,7 @@ export const createLocalMqttAuth = ({
   devicesTable,
   deviceCredentialsTable,
   deviceSubscriptionsTable,
+  parametersTable,
 }: {
   envName: string;
   issuer: string;
@@ -103,6 +104,7 @@ export const createLocalMqttAuth = ({
   devicesTable: string;
   deviceCredentialsTable: string;
   deviceSubscriptionsTable: string;
+  parametersTable: string;
 }): MqttAuth => {
   const db = getDocumentClient();
   const credentials = createCredentialVerifier({ db, tableName: deviceCredentialsTable });
@@ -110,7 +112,7 @@ export const createLocalMqttAuth = ({
     db,
     devicesTable,
     access: createAccessModule(readEnv(ACCESS_ENV)),
-    tiers: createDeviceTiers({ db, tableName: deviceSubscriptionsTable }),
+    tiers: createDeviceTiers({ db, tableName: deviceSubscriptionsTable, parametersTable }),
   });
   return createMqttAuth({
     envName,

@@ -104,6 +104,8 @@ export const DataSummary = z.object({
   tier: TierInfo,
   /** The next tier up, to say what an upgrade unlocks; absent on the line's highest tier. */
   nextTier: TierInfo.optional(),
+  /** Every tier of the device's line, lowest first, as the table in force says (administrators may change it). */
+  tiers: z.array(TierInfo),
   /** How the caller reaches the data: staff, a relation, a campaign, or only because it is public. */
   route: z.enum(['staff', 'relation', 'campaign', 'public']),
   windows: z.object({ view: PurposeWindow, download: PurposeWindow, api: PurposeWindow }),
@@ -200,7 +202,8 @@ export const readingsRoutes = {
     method: 'GET',
     path: '/tiers',
     access: guest,
-    summary: "Spec §9's tiers table: each product line's tiers and their features.",
+    summary:
+      "Spec §9's tiers table as it is in force: each product line's tiers and their features (administrators change the features through PUT /system/tier-features).",
     response: TiersTable,
   }),
 } satisfies Routes;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { TierFeaturesTable } from '../sensor-data/tier-features';
 import { EpochMillis, PageQuery, page } from './common';
-import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
+import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
+import { TiersTable } from './sensor-data-readings';
 
 export const ParameterId = z
   .string()
@@ -24,6 +26,14 @@ const IdParams = z.object({ id: ParameterId });
  * back- or forward-date a change.
  */
 const ParameterWrite = z.object({ value: ParameterValue, updated: EpochMillis.optional() }).strict();
+
+/** The tier table in force, for its editor: `stored` false while the seed applies (no parameter stored). */
+export const TierFeaturesSettings = TiersTable.extend({
+  stored: z.boolean(),
+  /** When administrators last saved it. */
+  updated: EpochMillis.optional(),
+});
+export type TierFeaturesSettings = z.infer<typeof TierFeaturesSettings>;
 
 export const system = defineArea('system', {
   listParameters: defineRoute({
@@ -67,5 +77,23 @@ export const system = defineArea('system', {
     summary: 'Delete a system parameter; 404 when it does not exist.',
     params: IdParams,
     response: z.void(),
+  }),
+  getTierFeatures: defineRoute({
+    method: 'GET',
+    path: '/tier-features',
+    // What each tier gives is pricing information: anyone may read it, as GET /sensor-data/tiers.
+    access: guest,
+    summary:
+      "The tier-features table in force (the `tier-features` parameter, else the seed from today's table), and whether it is stored.",
+    response: TierFeaturesSettings,
+  }),
+  putTierFeatures: defineRoute({
+    method: 'PUT',
+    path: '/tier-features',
+    access: minGroup('Administrators'),
+    summary:
+      "Replace the tier-features table: per product line, each of its tiers' features. A higher tier never gives less than a lower one; applies on the next read. DELETE /delete-parameter/tier-features restores the seed.",
+    body: TierFeaturesTable,
+    response: TierFeaturesSettings,
   }),
 });

@@ -2,8 +2,9 @@ import { PRODUCT_LINES } from '../contracts/devices';
 import {
   AL_TIERS,
   baseTier,
+  DEFAULT_TIERS,
   SD1_TIERS,
-  TIERS,
+  TIER_NAMES,
   type TierFeatures,
   tierFromProductName,
   tierRow,
@@ -38,7 +39,7 @@ describe('the tier table', () => {
 
   it.each(PRODUCT_LINES)('never gives less in a higher tier of %s', (line) => {
     const days = (v: number | null) => v ?? -1;
-    const rows = TIERS[line];
+    const rows = DEFAULT_TIERS[line];
     for (let i = 1; i < rows.length; i++) {
       const [lower, higher] = [rows[i - 1]!.features, rows[i]!.features];
       for (const key of Object.keys(lower) as (keyof TierFeatures)[]) {
@@ -50,18 +51,33 @@ describe('the tier table', () => {
   });
 
   it('falls back to the base tier for no tier or a tier the line does not sell', () => {
-    expect(tierRow('sd1', undefined).name).toBe('Tier 0');
-    expect(tierRow('al60', 'tier0').name).toBe('free');
-    expect(tierRow('sd1', 'tier3').name).toBe('Tier 0');
-    expect(tierRow('al80', 'tier3').name).toBe('Tier 3');
-    expect(baseTier('al30').tier).toBe('free');
+    expect(tierRow(DEFAULT_TIERS.sd1, undefined).name).toBe('Tier 0');
+    expect(tierRow(DEFAULT_TIERS.al60, 'tier0').name).toBe('free');
+    expect(tierRow(DEFAULT_TIERS.sd1, 'tier3').name).toBe('Tier 0');
+    expect(tierRow(DEFAULT_TIERS.al80, 'tier3').name).toBe('Tier 3');
+    expect(baseTier(DEFAULT_TIERS.al30).tier).toBe('free');
+  });
+
+  it('answers from the rows it is given, not the seed', () => {
+    const rows = SD1_TIERS.map((row) =>
+      row.tier === 'tier1' ? { ...row, features: { ...row.features, historicalDataAccessDays: 90 } } : row,
+    );
+    expect(tierRow(rows, 'tier1').features.historicalDataAccessDays).toBe(90);
+    expect(unlockingTier(rows, (f) => f.historicalDataAccessDays >= 60)?.name).toBe('Tier 1');
+    expect(unlockingTier(SD1_TIERS, (f) => f.historicalDataAccessDays >= 60)?.name).toBe('Tier 2');
   });
 
   it('names the lowest tier that grants a feature, or none', () => {
-    expect(unlockingTier('sd1', (f) => f.historicalDataAccessDays >= 100)?.name).toBe('Tier 2');
-    expect(unlockingTier('al30', (f) => f.apiAccess)?.name).toBe('Tier 2');
-    expect(unlockingTier('al30', (f) => f.manualDataDownloadPublicAccessDays !== null)?.name).toBe('Tier 1');
-    expect(unlockingTier('sd1', (f) => f.historicalDataAccessDays > 365)).toBeUndefined();
+    expect(unlockingTier(DEFAULT_TIERS.sd1, (f) => f.historicalDataAccessDays >= 100)?.name).toBe('Tier 2');
+    expect(unlockingTier(DEFAULT_TIERS.al30, (f) => f.apiAccess)?.name).toBe('Tier 2');
+    expect(unlockingTier(DEFAULT_TIERS.al30, (f) => f.manualDataDownloadPublicAccessDays !== null)?.name).toBe(
+      'Tier 1',
+    );
+    expect(unlockingTier(DEFAULT_TIERS.sd1, (f) => f.historicalDataAccessDays > 365)).toBeUndefined();
+  });
+
+  it("names every tier as the seed's rows do", () => {
+    for (const row of [...SD1_TIERS, ...AL_TIERS]) expect(TIER_NAMES[row.tier]).toBe(row.name);
   });
 
   it("infers the tier from a product's name (spec §4)", () => {

@@ -102,36 +102,55 @@ export const AL_TIERS: readonly TierRow[] = [
   },
 ];
 
-/** Spec §9's table, by product line, lowest tier first. */
-export const TIERS: Record<ProductLine, readonly TierRow[]> = {
+/** Every product line's rows, lowest tier first: the seed below, or what administrators stored (tier-features.ts). */
+export type TierTable = Record<ProductLine, readonly TierRow[]>;
+
+/**
+ * Spec §9's table, by product line, lowest tier first: the seed. Administrators may change the features without a
+ * deploy (the `tier-features` system parameter, shared/sensor-data/tier-features.ts); while none is stored, or the
+ * stored one is invalid, this applies. Which tiers exist and their names are fixed here.
+ */
+export const DEFAULT_TIERS: TierTable = {
   sd1: SD1_TIERS,
   al30: AL_TIERS,
   al60: AL_TIERS,
   al80: AL_TIERS,
 };
 
+/** A tier's name as people read it: fixed, so it needs no table (administrators edit features only). */
+export const TIER_NAMES: Record<TierId, string> = {
+  tier0: 'Tier 0',
+  free: 'free',
+  tier1: 'Tier 1',
+  tier2: 'Tier 2',
+  tier3: 'Tier 3',
+};
+
 /** A device without a subscription (or with one not active) has its line's lowest tier. */
-export const baseTier = (productLine: ProductLine): TierRow => TIERS[productLine][0]!;
+export const baseTier = <R extends Pick<TierRow, 'tier'>>(rows: readonly R[]): R => rows[0]!;
 
-/** The row of a tier on a product line; a tier the line does not sell falls back to the base tier. */
-export const tierRow = (productLine: ProductLine, tier: string | undefined): TierRow =>
-  TIERS[productLine].find((row) => row.tier === tier) ?? baseTier(productLine);
-
-/** Spec §4: the tier is inferred from the product name containing 'Tier 1' or 'Tier 2' (and, for AL, 'Tier 3'). */
-export const tierFromProductName = (productLine: ProductLine, productName: string): TierId =>
-  [...TIERS[productLine]]
-    .reverse()
-    .find((row) => row.tier !== 'tier0' && row.tier !== 'free' && productName.includes(row.name))?.tier ??
-  baseTier(productLine).tier;
+/** The row of a tier among a line's rows; a tier the line does not sell falls back to the base tier. */
+export const tierRow = <R extends Pick<TierRow, 'tier'>>(rows: readonly R[], tier: string | undefined): R =>
+  rows.find((row) => row.tier === tier) ?? baseTier(rows);
 
 /**
- * The lowest tier of the line that grants what `grants` asks, or undefined when none does: the "which tier
+ * Spec §4: the tier is inferred from the product name containing 'Tier 1' or 'Tier 2' (and, for AL, 'Tier 3').
+ * Only the tiers' ids and names matter here, and those are fixed: the seed answers for any stored table.
+ */
+export const tierFromProductName = (productLine: ProductLine, productName: string): TierId =>
+  [...DEFAULT_TIERS[productLine]]
+    .reverse()
+    .find((row) => row.tier !== 'tier0' && row.tier !== 'free' && productName.includes(row.name))?.tier ??
+  baseTier(DEFAULT_TIERS[productLine]).tier;
+
+/**
+ * The lowest of a line's rows that grants what `grants` asks, or undefined when none does: the "which tier
  * unlocks it" of a 403.
  */
-export const unlockingTier = (
-  productLine: ProductLine,
+export const unlockingTier = <R extends Pick<TierRow, 'features'>>(
+  rows: readonly R[],
   grants: (features: TierFeatures) => boolean,
-): TierRow | undefined => TIERS[productLine].find((row) => grants(row.features));
+): R | undefined => rows.find((row) => grants(row.features));
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
-import { DAY_MS, tierRow } from '../../../shared/sensor-data/tiers';
+import { tierFeaturesValueOf } from '../../../shared/sensor-data/tier-features';
+import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import type { Access } from '../access/access';
 import type { AccessDecision } from '../access/access-cache';
@@ -17,7 +18,8 @@ const accessOf = (
   windows: DataAccess['windows'] = null,
 ): DataAccess => ({
   device: { id: 'dev-1', name: 'D', productLine, dataVisibility: 'public', state: 'active' },
-  tier: tierRow(productLine, tier),
+  tier: tierRow(DEFAULT_TIERS[productLine], tier),
+  lineTiers: DEFAULT_TIERS[productLine],
   route: permissioned ? 'relation' : 'public',
   permissioned,
   windows,
@@ -36,7 +38,7 @@ describe('windows by purpose', () => {
   });
 
   it('uses the public download window for public-only callers and the permissioned one otherwise', () => {
-    const tier = tierRow('sd1', 'tier1');
+    const tier = tierRow(DEFAULT_TIERS.sd1, 'tier1');
     const publicDays = tier.features.manualDataDownloadPublicAccessDays!;
     expect(windowStart(accessOf('sd1', 'tier1', false), 'download', NOW)).toBe(NOW - publicDays * DAY_MS);
     expect(windowStart(accessOf('sd1', 'tier1', true), 'download', NOW)).toBe(
@@ -110,7 +112,12 @@ describe('resolving access', () => {
       access: {
         forCaller: () => ({ check: async () => decision, require: async () => decision }),
       } as unknown as Access,
-      tiers: { tierReader: async () => (line: ProductLine) => tierRow(line, 'tier1') } as unknown as DeviceTiers,
+      tiers: {
+        tierReader: async () => (line: ProductLine) => ({
+          tier: tierRow(DEFAULT_TIERS[line], 'tier1'),
+          line: DEFAULT_TIERS[line],
+        }),
+      } as unknown as DeviceTiers,
     });
   const caller = callerOf('u1', []);
 
@@ -141,7 +148,9 @@ describe('resolving access', () => {
     expect(open.device.measurementNames).toEqual(['co2', 'pm2_5']);
   });
 
-  it('names the device, subscription and relation keys to read ahead, and resolves from them without a read', async () => {
+  it('names the device, subscription, tier table and relation keys to read ahead, and resolves from them without a read', async () => {
+    const storedTable = tierFeaturesValueOf(DEFAULT_TIERS);
+    storedTable.sd1.tier2!.historicalDataAccessDays = 400;
     const relationKey: KeyRead = { table: 'relations', key: { id: 'device-user#dev-1#u1' }, consistent: true };
     let handed: ReadAhead | undefined;
     const noDb = {
@@ -161,27 +170,32 @@ describe('resolving access', () => {
           },
         }),
       } as unknown as Access,
-      tiers: createDeviceTiers({ db: noDb, tableName: 'subs' }),
+      tiers: createDeviceTiers({ db: noDb, tableName: 'subs', parametersTable: 'params' }),
     });
     const keys = dataAccess.readAhead(caller, 'dev-1');
     expect(keys.map((key) => [key.table, key.key, key.consistent])).toEqual([
       ['devices', { id: 'dev-1' }, true],
       ['subs', { deviceId: 'dev-1' }, true],
+      ['params', { id: 'tier-features' }, true],
       ['relations', { id: 'device-user#dev-1#u1' }, true],
     ]);
     const items: Record<string, Record<string, unknown>> = {
       devices: device('private').Item,
       subs: { deviceId: 'dev-1', tier: 'tier2', status: 'active' },
+      params: { id: 'tier-features', value: storedTable },
     };
     const ahead: ReadAhead = {
       has: (read) => keys.some((key) => key.table === read.table),
       item: (read) => items[read.table],
     };
-    expect(await dataAccess.resolve(caller, 'dev-1', ahead)).toMatchObject({
+    const resolved = await dataAccess.resolve(caller, 'dev-1', ahead);
+    expect(resolved).toMatchObject({
       route: 'relation',
-      tier: { tier: 'tier2' },
+      tier: { tier: 'tier2', features: { historicalDataAccessDays: 400 } },
       device: { name: 'D' },
     });
+    // The stored table, not the seed, says which tier unlocks more.
+    expect(resolved.lineTiers.map((row) => row.features.historicalDataAccessDays)).toEqual([7, 30, 400]);
     expect(handed).toBe(ahead);
   });
 

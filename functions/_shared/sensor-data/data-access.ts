@@ -35,6 +35,8 @@ export type DataRoute = 'staff' | 'relation' | 'campaign' | 'public';
 export interface DataAccess {
   device: DataDevice;
   tier: TierRow;
+  /** Every tier of the device's line, lowest first, as the table in force says: what would unlock more. */
+  lineTiers: readonly TierRow[];
   route: DataRoute;
   /** Staff, a relation or a campaign: the "permissioned" download window applies; else the public one. */
   permissioned: boolean;
@@ -71,7 +73,7 @@ const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => 
 export const windowStart = (access: DataAccess, purpose: DataPurpose, now: number): number => {
   const days = reachDays(access, purpose);
   if (days === null) {
-    const unlock = unlockingTier(access.device.productLine, grantsOf(purpose, access.permissioned, 1));
+    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, 1));
     throw new Forbidden(MESSAGES.tierLacksPurpose(purpose, access.tier.name, access.device.productLine, unlock?.name));
   }
   return now - days * DAY_MS;
@@ -95,7 +97,7 @@ export const readableRanges = (
   // for N days (not N + 1) when it is not.
   if (from < start - WINDOW_SLACK_MS) {
     const days = Math.ceil((now - from - WINDOW_SLACK_MS) / DAY_MS);
-    const unlock = unlockingTier(access.device.productLine, grantsOf(purpose, access.permissioned, days));
+    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, days));
     throw new Forbidden(
       MESSAGES.outsideTierWindow(
         purpose,
@@ -126,7 +128,7 @@ export interface DataAccessDeps {
   db: DynamoDBDocumentClient;
   devicesTable: string;
   access: Pick<Access, 'forCaller' | 'readAhead'>;
-  tiers: Pick<DeviceTiers, 'tierReader' | 'keyRead'>;
+  tiers: Pick<DeviceTiers, 'tierReader' | 'keyReads'>;
 }
 
 /**
@@ -154,12 +156,13 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
     readDevice,
 
     /**
-     * Every key `resolve` reads by key (the device, its subscription, the caller's own relations to it), so a
-     * request can read them with its session record in one round trip and hand them to `resolve` (`ahead`).
+     * Every key `resolve` reads by key (the device, its subscription, the tier table, the caller's own relations
+     * to it), so a request can read them with its session record in one round trip and hand them to `resolve`
+     * (`ahead`).
      */
     readAhead: (caller: Pick<Caller, 'sub' | 'groups'> | undefined, deviceId: string): KeyRead[] => [
       deviceRead(deviceId),
-      tiers.keyRead(deviceId),
+      ...tiers.keyReads(deviceId),
       ...access.readAhead(caller, 'device', deviceId),
     ],
 
@@ -181,9 +184,11 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
       } else {
         throw new Forbidden(MESSAGES.accessDenied('device'));
       }
+      const { tier, line } = tierFor(device.productLine);
       return {
         device,
-        tier: tierFor(device.productLine),
+        tier,
+        lineTiers: line,
         route,
         permissioned: route !== 'public',
         windows: route === 'campaign' ? (decision.windows ?? []) : null,

@@ -1,4 +1,4 @@
-import { tierRow } from '../../../shared/sensor-data/tiers';
+import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import { Forbidden } from '../../_shared/errors';
 import type { ExportRecord } from '../../sensor-data/store/export-store';
@@ -39,7 +39,8 @@ const setup = (records: ExportRecord[]) => {
         if (deviceId !== 'dev-public' && caller?.sub !== 'alice') throw new Forbidden();
         return {
           device: { id: deviceId, name: 'D', productLine: 'sd1', dataVisibility: 'public', state: 'active' },
-          tier: tierRow('sd1', undefined),
+          tier: tierRow(DEFAULT_TIERS.sd1, undefined),
+          lineTiers: DEFAULT_TIERS.sd1,
           route: 'public',
           permissioned: false,
           windows: null,

@@ -1,5 +1,5 @@
 import { EXPORT_STARTS_PER_HOUR } from '../../../shared/contracts/sensor-data-exports';
-import { tierRow } from '../../../shared/sensor-data/tiers';
+import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
@@ -11,7 +11,8 @@ const T0 = Date.UTC(2026, 10, 22, 9, 40);
 
 const access: DataAccess = {
   device: { id: 'dev-1', name: 'D', productLine: 'sd1', dataVisibility: 'public', state: 'active' },
-  tier: tierRow('sd1', 'tier1'),
+  tier: tierRow(DEFAULT_TIERS.sd1, 'tier1'),
+  lineTiers: DEFAULT_TIERS.sd1,
   route: 'relation',
   permissioned: true,
   windows: null,

@@ -1,4 +1,5 @@
-import { DAY_MS, tierRow } from '../../../shared/sensor-data/tiers';
+import { tierFeaturesValueOf, tierTableOf } from '../../../shared/sensor-data/tier-features';
+import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import { createReadings, type RollupColumns, tiersTable } from './readings';
@@ -16,7 +17,8 @@ const accessOf = (overrides: Partial<DataAccess> = {}): DataAccess => ({
     measurementNames: ['pm2_5', 'widget'],
     measurementUnits: { widget: 'wd' },
   },
-  tier: tierRow('sd1', 'tier0'),
+  tier: tierRow(DEFAULT_TIERS.sd1, 'tier0'),
+  lineTiers: DEFAULT_TIERS.sd1,
   route: 'public',
   permissioned: false,
   windows: null,
@@ -114,7 +116,7 @@ describe('readings.series', () => {
       t: [firstHour, firstHour + HOUR],
       m: { widget: { min: [1, 2], max: [3, 4], mean: [2, 3], count: [60, 60] } },
     };
-    const reads = make(accessOf({ tier: tierRow('sd1', 'tier1') }), [], rollups);
+    const reads = make(accessOf({ tier: tierRow(DEFAULT_TIERS.sd1, 'tier1') }), [], rollups);
     const series = await reads.series(undefined, 'dev-1', { from: start, width: 800 });
     expect(series.resolution).toBe('hour');
     const seen = series.series.widget!.mean.filter((v) => v !== null);
@@ -138,16 +140,34 @@ describe('readings.summary', () => {
     ]);
   });
 
+  it("carries the line's tiers as the table in force says, and takes the next tier from them", async () => {
+    const stored = tierTableOf(tierFeaturesValueOf(DEFAULT_TIERS));
+    const lineTiers = stored.sd1.map((row) =>
+      row.tier === 'tier1' ? { ...row, features: { ...row.features, historicalDataAccessDays: 60 } } : row,
+    );
+    const summary = await make(accessOf({ lineTiers }), []).summary(undefined, 'dev-1');
+    expect(summary.nextTier?.features.historicalDataAccessDays).toBe(60);
+    expect(summary.tiers.map((t) => [t.name, t.features.historicalDataAccessDays])).toEqual([
+      ['Tier 0', 7],
+      ['Tier 1', 60],
+      ['Tier 2', 365],
+    ]);
+  });
+
   it("has no next tier on the line's highest tier", async () => {
-    const summary = await make(accessOf({ tier: tierRow('sd1', 'tier2') }), []).summary(undefined, 'dev-1');
+    const summary = await make(accessOf({ tier: tierRow(DEFAULT_TIERS.sd1, 'tier2') }), []).summary(undefined, 'dev-1');
     expect(summary.nextTier).toBeUndefined();
   });
 });
 
 describe('tiersTable', () => {
-  it('lists every product line with its tiers', () => {
-    const table = tiersTable();
+  it('lists every product line with its tiers, from the table it is given', () => {
+    const value = tierFeaturesValueOf(DEFAULT_TIERS);
+    value.al60.tier3!.apiMaxRequests = 20_000;
+    const table = tiersTable(tierTableOf(value));
     expect(table.productLines.map((p) => p.productLine)).toEqual(['sd1', 'al30', 'al60', 'al80']);
     expect(table.productLines[1]!.tiers.map((t) => t.name)).toEqual(['free', 'Tier 1', 'Tier 2', 'Tier 3']);
+    expect(table.productLines[2]!.tiers[3]!.features.apiMaxRequests).toBe(20_000);
+    expect(table.productLines[1]!.tiers[3]!.features.apiMaxRequests).toBe(10_000);
   });
 });

@@ -9,7 +9,7 @@ import type {
   TiersTable,
 } from '../../../shared/contracts/sensor-data-readings';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
-import { DAY_MS, TIERS, type TierRow } from '../../../shared/sensor-data/tiers';
+import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
 import {
   type DataAccess,
   type DataAccessModule,
@@ -166,14 +166,14 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     summary: async (caller: Caller | undefined, deviceId: string, resolved?: DataAccess): Promise<DataSummary> => {
       const at = now();
       const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
-      const { device, tier } = access;
-      const line = TIERS[device.productLine];
-      const next = line[line.findIndex((row) => row.tier === tier.tier) + 1];
+      const { device, tier, lineTiers } = access;
+      const next = lineTiers[lineTiers.findIndex((row) => row.tier === tier.tier) + 1];
       return {
         deviceId,
         productLine: device.productLine,
         tier: tierInfo(tier),
         ...(next ? { nextTier: tierInfo(next) } : {}),
+        tiers: lineTiers.map(tierInfo),
         route: access.route,
         windows: {
           view: windowOf(access, 'view', at),
@@ -193,10 +193,10 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
 
 export type Readings = ReturnType<typeof createReadings>;
 
-/** Spec §9's tiers table, as the pricing and info displays show it. */
-export const tiersTable = (): TiersTable => ({
+/** Spec §9's tiers table as it is in force (stored or the seed), as the pricing and info displays show it. */
+export const tiersTable = (table: TierTable): TiersTable => ({
   productLines: PRODUCT_LINES.map((productLine) => ({
     productLine,
-    tiers: TIERS[productLine].map(tierInfo),
+    tiers: table[productLine].map(tierInfo),
   })),
 });

@@ -10,7 +10,7 @@ export const readingsHandlers: PartHandlers<typeof readingsRoutes, SensorDataDep
     reads.series(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
   dataSummary: async ({ caller, params, ahead }, { reads, dataAccess }) =>
     reads.summary(caller, params.id, await dataAccess.resolve(caller, params.id, ahead)),
-  listTiers: () => tiersTable(),
+  listTiers: async (_request, { tiers }) => tiersTable(await tiers.table()),
 };
 
 /** The device, its subscription and the caller's relations to it, read with the session record (docs/sensor-data.md). */

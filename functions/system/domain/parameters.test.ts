@@ -1,5 +1,7 @@
 import type { Parameter } from '../../../shared/contracts/system';
-import { Conflict, NotFound } from '../../_shared/errors';
+import { tierFeaturesValueOf } from '../../../shared/sensor-data/tier-features';
+import { DEFAULT_TIERS } from '../../../shared/sensor-data/tiers';
+import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import { createParameters } from './parameters';
 
 const memoryStore = () => {
@@ -18,6 +20,9 @@ const memoryStore = () => {
       const p = { id, value, updated };
       rows.set(id, p);
       return p;
+    },
+    put: async (p: Parameter) => {
+      rows.set(p.id, p);
     },
     remove: async (id: string) => rows.delete(id),
   };
@@ -62,5 +67,26 @@ describe('system parameters', () => {
     const error = await call(parameters).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFound);
     expect((error as NotFound).message).toBe('Parameter not found: nope');
+  });
+
+  it('refuses a tier-features value the tier table refuses, on create and update alike (400 with the reason)', async () => {
+    const { parameters, store } = setup();
+    const value = tierFeaturesValueOf(DEFAULT_TIERS) as unknown as Parameter['value'];
+    await expect(parameters.create({ id: 'tier-features', value: { sd1: 1 } })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('SD1'),
+    });
+    expect(store.rows.has('tier-features')).toBe(false);
+    await parameters.create({ id: 'tier-features', value });
+    const lowered = tierFeaturesValueOf(DEFAULT_TIERS);
+    lowered.al30.tier2!.historicalDataAccessDays = 1;
+    const error = await parameters
+      .update('tier-features', lowered as unknown as Parameter['value'])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequest);
+    expect((error as BadRequest).message).toMatch(/^AL30 Tier 2: history days \(1\) is less than Tier 1's \(7\)/);
+    expect(store.rows.get('tier-features')?.value).toEqual(value);
+    // Another id takes any JSON, as before.
+    await parameters.create({ id: 'tier-features-note', value: 'anything' });
   });
 });

@@ -1,13 +1,27 @@
 import type { Parameter } from '../../../shared/contracts/system';
 import { MESSAGES } from '../../../shared/messages';
-import { Conflict, NotFound } from '../../_shared/errors';
+import { TIER_FEATURES_PARAMETER, tierFeaturesProblem } from '../../../shared/sensor-data/tier-features';
+import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import type { ParameterStore } from '../store/parameter-store';
 
 export interface ParameterDeps {
-  store: Pick<ParameterStore, keyof ParameterStore>;
+  store: Pick<ParameterStore, 'get' | 'list' | 'create' | 'update' | 'remove'>;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
+
+/**
+ * Parameters other code reads with a shape: a value of another shape is refused (400), whichever route writes
+ * it, so what the readers fall back from is only what predates the rule.
+ */
+const SHAPED: Record<string, (value: unknown) => string | undefined> = {
+  [TIER_FEATURES_PARAMETER]: tierFeaturesProblem,
+};
+
+const checkShape = (id: string, value: unknown) => {
+  const problem = SHAPED[id]?.(value);
+  if (problem) throw new BadRequest(problem);
+};
 
 /** System parameter use cases. `updated` is always the server's clock (see the contract). */
 export const createParameters = ({ store, now }: ParameterDeps) => ({
@@ -20,12 +34,14 @@ export const createParameters = ({ store, now }: ParameterDeps) => ({
   },
 
   create: async ({ id, value }: { id: string; value: Parameter['value'] }): Promise<Parameter> => {
+    checkShape(id, value);
     const parameter = { id, value, updated: now() };
     if (!(await store.create(parameter))) throw new Conflict(MESSAGES.parameterExists(id));
     return parameter;
   },
 
   update: async (id: string, value: Parameter['value']): Promise<Parameter> => {
+    checkShape(id, value);
     const parameter = await store.update(id, value, now());
     if (!parameter) throw new NotFound(MESSAGES.parameterNotFound(id));
     return parameter;

@@ -8,4 +8,6 @@ export const parameterHandlers: AreaHandlers<typeof system, SystemDeps> = {
   createParameter: ({ body }, { parameters }) => parameters.create(body),
   updateParameter: ({ params, body }, { parameters }) => parameters.update(params.id, body.value),
   deleteParameter: ({ params }, { parameters }) => parameters.remove(params.id),
+  getTierFeatures: (_request, { tierFeatures }) => tierFeatures.get(),
+  putTierFeatures: ({ body }, { tierFeatures }) => tierFeatures.put(body),
 };

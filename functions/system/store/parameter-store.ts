@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { deleteIfExists, isConditionFailure, putIf } from '../../_shared/dynamodb';
@@ -23,6 +23,11 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
   /** @returns false when the id already exists */
   create: (parameter: Parameter): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
+
+  /** Creates or replaces: for a parameter whose absence means its default (the tier table). */
+  put: async (parameter: Parameter): Promise<void> => {
+    await db.send(new PutCommand({ TableName: tableName, Item: parameter }));
+  },
 
   /** @returns undefined when the id does not exist */
   update: async (id: string, value: Parameter['value'], updated: number): Promise<Parameter | undefined> => {

@@ -1,4 +1,5 @@
 import type { Price, Product, Subscription } from '../../../../shared/contracts/api-subscriptions';
+import { DEFAULT_TIERS } from '../../../../shared/sensor-data/tiers';
 import {
   checkoutReturns,
   currentSubscription,
@@ -9,6 +10,7 @@ import {
   periodText,
   plansForLine,
   tierName,
+  tierRank,
 } from './plan-rules';
 
 const product = (id: string, productLine: string, tier: string, active = true): Product => ({
@@ -60,10 +62,21 @@ describe('plan rules', () => {
       product('prod_sd1_old', 'sd1', 'tier1', false),
       { id: 'prod_cellular', name: 'Cellular data service', active: true },
     ];
-    expect(plansForLine(products, 'sd1').map((p) => [p.product.id, p.row.name])).toEqual([
+    expect(plansForLine(products, 'sd1', DEFAULT_TIERS.sd1).map((p) => [p.product.id, p.row.name])).toEqual([
       ['prod_sd1_tier1', 'Tier 1'],
       ['prod_sd1_tier2', 'Tier 2'],
     ]);
+  });
+
+  it("takes what each tier unlocks from the line's tiers it is given (the API's table), not the seed", () => {
+    const rows = DEFAULT_TIERS.sd1.map((row) =>
+      row.tier === 'tier2' ? { ...row, features: { ...row.features, apiMaxRequests: 12_345 } } : row,
+    );
+    const [, tier2] = plansForLine([product('p1', 'sd1', 'tier1'), product('p2', 'sd1', 'tier2')], 'sd1', rows);
+    expect(featureLines(tier2!.row.features)).toContain('12,345 API requests a month');
+    expect(currentTier(rows, subscription(), 5_000).features.apiMaxRequests).toBe(12_345);
+    expect(tierRank(rows, 'tier2')).toBe(2);
+    expect(tierRank(rows, 'tier3')).toBe(-1);
   });
 
   it('shows the monthly price over the yearly one', () => {
@@ -95,13 +108,13 @@ describe('plan rules', () => {
   });
 
   it('takes the tier from a subscription that grants it, else the line’s base tier', () => {
-    expect(currentTier('sd1', undefined, 5_000).name).toBe('Tier 0');
-    expect(currentTier('sd1', subscription(), 5_000).name).toBe('Tier 2');
-    expect(currentTier('sd1', subscription({ status: 'past_due' }), 5_000).name).toBe('Tier 2');
+    expect(currentTier(DEFAULT_TIERS.sd1, undefined, 5_000).name).toBe('Tier 0');
+    expect(currentTier(DEFAULT_TIERS.sd1, subscription(), 5_000).name).toBe('Tier 2');
+    expect(currentTier(DEFAULT_TIERS.sd1, subscription({ status: 'past_due' }), 5_000).name).toBe('Tier 2');
     // Ended, or canceled: the base tier.
-    expect(currentTier('sd1', subscription(), 20_000).name).toBe('Tier 0');
-    expect(currentTier('sd1', subscription({ status: 'canceled' }), 5_000).name).toBe('Tier 0');
-    expect(currentTier('al30', subscription({ tier: 'tier3' }), 5_000).name).toBe('Tier 3');
+    expect(currentTier(DEFAULT_TIERS.sd1, subscription(), 20_000).name).toBe('Tier 0');
+    expect(currentTier(DEFAULT_TIERS.sd1, subscription({ status: 'canceled' }), 5_000).name).toBe('Tier 0');
+    expect(currentTier(DEFAULT_TIERS.al30, subscription({ tier: 'tier3' }), 5_000).name).toBe('Tier 3');
   });
 
   it('shows a granting subscription first, else the latest', () => {

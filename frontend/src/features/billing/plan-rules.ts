@@ -1,38 +1,40 @@
 import type { Price, Product, Subscription } from '../../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../../shared/contracts/devices';
-import {
-  AL_TIERS,
-  baseTier,
-  SD1_TIERS,
-  TIERS,
-  type TierFeatures,
-  type TierRow,
-} from '../../../../shared/sensor-data/tiers';
+import type { TierInfo } from '../../../../shared/contracts/sensor-data-readings';
+import { baseTier, TIER_NAMES, type TierFeatures, type TierId } from '../../../../shared/sensor-data/tiers';
 
 /**
  * The Plans panel's rules, without React: which products a device's line sells, what each costs and unlocks,
- * which subscription and tier the device has now, and where checkout returns.
+ * which subscription and tier the device has now, and where checkout returns. What each tier unlocks is the
+ * API's (GET /sensor-data/tiers): administrators change it without a deploy, so no table is built in here.
  */
+
+/** A tier of a line as the API lists it, lowest first. */
+export type LineTier = Pick<TierInfo, 'tier' | 'name' | 'features'>;
 
 /** Cents as the reader's currency text: 1900, "usd" → "$19.00". */
 export const formatCents = (cents: number, currency: string, locale?: string): string =>
   new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 
-/** A tier's place on its line (0 the base tier), or -1 when the line does not sell it. */
-export const tierRank = (productLine: ProductLine, tier: string | undefined): number =>
-  TIERS[productLine].findIndex((row) => row.tier === tier);
+/** A tier's place among its line's tiers (0 the base tier), or -1 when the line does not sell it. */
+export const tierRank = (rows: readonly LineTier[], tier: string | undefined): number =>
+  rows.findIndex((row) => row.tier === tier);
 
 export interface Plan {
   product: Product;
-  row: TierRow;
+  row: LineTier;
 }
 
-/** The active products of a device's line, each with its tier's row, lowest tier first. */
-export const plansForLine = (products: readonly Product[], productLine: ProductLine): Plan[] =>
+/** The active products of a device's line, each with its tier's row (`rows`: the line's tiers), lowest first. */
+export const plansForLine = (
+  products: readonly Product[],
+  productLine: ProductLine,
+  rows: readonly LineTier[],
+): Plan[] =>
   products
-    .filter((p) => p.active && p.productLine === productLine && tierRank(productLine, p.tier) > 0)
-    .map((product) => ({ product, row: TIERS[productLine][tierRank(productLine, product.tier)]! }))
-    .sort((a, b) => tierRank(productLine, a.row.tier) - tierRank(productLine, b.row.tier));
+    .filter((p) => p.active && p.productLine === productLine && tierRank(rows, p.tier) > 0)
+    .map((product) => ({ product, row: rows[tierRank(rows, product.tier)]! }))
+    .sort((a, b) => tierRank(rows, a.row.tier) - tierRank(rows, b.row.tier));
 
 /** The price a plan shows: the monthly one (the product's default), else its first active one. */
 export const monthlyPrice = (prices: readonly Price[], defaultPriceId?: string): Price | undefined => {
@@ -67,16 +69,20 @@ export const currentSubscription = (subscriptions: readonly Subscription[], now:
   subscriptions.find((s) => grantsTier(s, now)) ??
   [...subscriptions].sort((a, b) => (b.currentPeriodStart ?? 0) - (a.currentPeriodStart ?? 0))[0];
 
-/** The device's tier now: a granting subscription's, else the line's base tier. */
-export const currentTier = (productLine: ProductLine, subscription: Subscription | undefined, now: number): TierRow => {
-  if (!subscription || !grantsTier(subscription, now)) return baseTier(productLine);
-  const rank = tierRank(productLine, subscription.tier);
-  return rank >= 0 ? TIERS[productLine][rank]! : baseTier(productLine);
+/** The device's tier now among its line's tiers: a granting subscription's, else the line's base tier. */
+export const currentTier = (
+  rows: readonly LineTier[],
+  subscription: Subscription | undefined,
+  now: number,
+): LineTier => {
+  if (!subscription || !grantsTier(subscription, now)) return baseTier(rows);
+  const rank = tierRank(rows, subscription.tier);
+  return rank >= 0 ? rows[rank]! : baseTier(rows);
 };
 
-/** A tier id as people read it ("tier2" → "Tier 2") when the product line is not at hand. */
+/** A tier id as people read it ("tier2" → "Tier 2") when the product line is not at hand (names are fixed). */
 export const tierName = (tier: string | undefined): string =>
-  [...SD1_TIERS, ...AL_TIERS].find((row) => row.tier === tier)?.name ?? 'The new tier';
+  (tier !== undefined && TIER_NAMES[tier as TierId]) || 'The new tier';
 
 /** "Renews on …", "Ends on …" or "Cancels at period end on …" for a subscription, or undefined without a period. */
 export const periodText = (

@@ -3,6 +3,7 @@ import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf, useChanges } from '../../lib/query';
 import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
+import { useLineTiers } from './line-tiers';
 import { PlanHistory } from './plan-history';
 import {
   currentSubscription,
@@ -27,9 +28,10 @@ const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { 
 export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'productLine'>; mayBuy: boolean }) => {
   const subscriptionsQuery = useDeviceSubscriptions(device.id);
   const productsQuery = useProducts();
+  const { rows: lineTiers, query: tiersQuery } = useLineTiers(device.productLine);
   const plans = useMemo(
-    () => plansForLine(productsQuery.data?.items ?? [], device.productLine),
-    [productsQuery.data, device.productLine],
+    () => plansForLine(productsQuery.data?.items ?? [], device.productLine, lineTiers ?? []),
+    [productsQuery.data, device.productLine, lineTiers],
   );
   const prices = usePricesOf(plans.map((plan) => plan.product));
   const { busy, error, run } = useChanges<`buy:${string}` | 'portal'>();
@@ -38,8 +40,8 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
 
   const now = Date.now();
   const subscription = subscriptionsQuery.data && currentSubscription(subscriptionsQuery.data.items, now);
-  const tier = subscriptionsQuery.data ? currentTier(device.productLine, subscription, now) : undefined;
-  const rank = tier ? tierRank(device.productLine, tier.tier) : -1;
+  const tier = subscriptionsQuery.data && lineTiers ? currentTier(lineTiers, subscription, now) : undefined;
+  const rank = tier && lineTiers ? tierRank(lineTiers, tier.tier) : -1;
 
   const buy = (productId: string) =>
     void run(`buy:${productId}`, async () => {
@@ -94,7 +96,8 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
       )}
 
       <ErrorAlert testId="plans-catalogue-error" error={errorOf(productsQuery)} />
-      {productsQuery.data && plans.length === 0 && (
+      <ErrorAlert testId="plans-tiers-error" error={errorOf(tiersQuery)} />
+      {productsQuery.data && lineTiers && plans.length === 0 && (
         <p className="muted" data-testid="plans-none">
           No tiers are on sale for this product line.
         </p>
@@ -103,7 +106,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
         <ul className="plan-list" aria-label="Tiers on sale">
           {plans.map(({ product, row }, i) => {
             const price = monthlyPrice(prices[i]?.data?.items ?? [], product.defaultPriceId);
-            const above = tier !== undefined && tierRank(device.productLine, row.tier) > rank;
+            const above = tier !== undefined && tierRank(lineTiers ?? [], row.tier) > rank;
             const current = tier?.tier === row.tier;
             return (
               <li

@@ -1,10 +1,17 @@
-import { DAY_MS } from '../../../../shared/sensor-data/tiers';
+import { DAY_MS, DEFAULT_TIERS, type TierRow } from '../../../../shared/sensor-data/tiers';
 import { customRange, lockedMessage, presetRange, viewableRange, windowText } from './range-rules';
 
 const now = Date.UTC(2025, 0, 1);
-const summaryOf = (productLine: 'sd1' | 'al30', name: string, days: number | null) => ({
+/** A summary as the API answers it: the tier, its view window, and the line's tiers (the seed unless given). */
+const summaryOf = (
+  productLine: 'sd1' | 'al30',
+  name: string,
+  days: number | null,
+  tiers: readonly TierRow[] = DEFAULT_TIERS[productLine],
+) => ({
   productLine,
   tier: { tier: 'tier0' as const, name, features: {} as never, chosen: [] },
+  tiers: [...tiers],
   windows: {
     view: { days, from: days === null ? null : now - days * DAY_MS },
     download: { days: null, from: null },
@@ -34,6 +41,15 @@ describe('lockedMessage', () => {
   it('on the AL lines skips the tier that adds no history', () => {
     expect(lockedMessage(summaryOf('al30', 'Tier 1', 7), presetRange('30d', now), now)).toBe(
       'Tier 1 shows the last 7 days. Tier 2 unlocks 30 days.',
+    );
+  });
+
+  it("names what the line's tiers unlock as the summary says, not the seed", () => {
+    const tiers = DEFAULT_TIERS.sd1.map((row) =>
+      row.tier === 'tier1' ? { ...row, features: { ...row.features, historicalDataAccessDays: 90 } } : row,
+    );
+    expect(lockedMessage(summaryOf('sd1', 'Tier 0', 7, tiers), presetRange('30d', now), now)).toBe(
+      'Tier 0 shows the last 7 days. Tier 1 unlocks 90 days.',
     );
   });
 

@@ -1,4 +1,3 @@
-import type { ProductLine } from '../../../../shared/contracts/devices';
 import type { DataSummary } from '../../../../shared/contracts/sensor-data-readings';
 import { DAY_MS, unlockingTier, WINDOW_SLACK_MS } from '../../../../shared/sensor-data/tiers';
 
@@ -51,7 +50,7 @@ export const customRange = (custom: { from: string; to: string }): ChartRange | 
  * or undefined when the range lies inside the view window. A minute of slack, as the API allows.
  */
 export const lockedMessage = (
-  summary: Pick<DataSummary, 'tier' | 'windows'> & { productLine: ProductLine },
+  summary: Pick<DataSummary, 'tier' | 'windows' | 'tiers'>,
   range: ChartRange,
   now: number,
 ): string | undefined => {
@@ -60,7 +59,8 @@ export const lockedMessage = (
   if (range.from >= now - days * DAY_MS - WINDOW_SLACK_MS) return undefined;
   // The range was computed a moment ago: "30 days" needs a 30-day tier, not a 31-day one.
   const needed = Math.ceil((now - range.from - WINDOW_SLACK_MS) / DAY_MS);
-  const unlock = unlockingTier(summary.productLine, (f) => f.historicalDataAccessDays >= needed);
+  // The line's tiers as the API says they are now: administrators change what each unlocks without a deploy.
+  const unlock = unlockingTier(summary.tiers, (f) => f.historicalDataAccessDays >= needed);
   const shown = `${summary.tier.name} shows the last ${days} days`;
   return unlock
     ? `${shown}. ${unlock.name} unlocks ${unlock.features.historicalDataAccessDays} days.`

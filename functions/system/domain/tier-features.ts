@@ -1,0 +1,48 @@
+import type { Parameter, TierFeaturesSettings } from '../../../shared/contracts/system';
+import { MESSAGES } from '../../../shared/messages';
+import {
+  readTierTable,
+  TIER_FEATURES_PARAMETER,
+  type TierFeaturesValue,
+  tierTableOf,
+} from '../../../shared/sensor-data/tier-features';
+import type { TierTable } from '../../../shared/sensor-data/tiers';
+import { log } from '../../_shared/logger';
+import type { ParameterStore } from '../store/parameter-store';
+
+export interface TierFeaturesDeps {
+  store: Pick<ParameterStore, 'get' | 'put'>;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+const settingsOf = (table: TierTable, stored: { updated: number } | undefined): TierFeaturesSettings => ({
+  productLines: Object.entries(table).map(([productLine, rows]) => ({
+    productLine: productLine as keyof TierTable,
+    tiers: rows.map(({ tier, name, features, chosen }) => ({ tier, name, features, chosen })),
+  })),
+  stored: stored !== undefined,
+  ...(stored ? { updated: stored.updated } : {}),
+});
+
+/**
+ * The tier-features table administrators edit (docs/sensor-data.md, "Tier features as data"): one system
+ * parameter, validated on every write; deleting it (the generic parameter route) brings back the seed.
+ */
+export const createTierFeatures = ({ store, now }: TierFeaturesDeps) => ({
+  get: async (): Promise<TierFeaturesSettings> => {
+    const parameter = await store.get(TIER_FEATURES_PARAMETER);
+    const { table, stored, problem } = readTierTable(parameter?.value);
+    if (problem) log('error', MESSAGES.tierFeaturesStoredInvalid, { problem });
+    return settingsOf(table, stored ? parameter : undefined);
+  },
+
+  /** The contract validated the table (TierFeaturesTable); the next read of any device applies it. */
+  put: async (value: TierFeaturesValue): Promise<TierFeaturesSettings> => {
+    const updated = now();
+    await store.put({ id: TIER_FEATURES_PARAMETER, value: value as unknown as Parameter['value'], updated });
+    return settingsOf(tierTableOf(value), { updated });
+  },
+});
+
+export type TierFeatures = ReturnType<typeof createTierFeatures>;
