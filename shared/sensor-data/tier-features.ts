@@ -133,6 +133,17 @@ export const tierFeaturesValueOf = (table: TierTable): TierFeaturesValue =>
     PRODUCT_LINES.map((line) => [line, Object.fromEntries(table[line].map((row) => [row.tier, { ...row.features }]))]),
   ) as TierFeaturesValue;
 
+/** The table as the API lists it (GET /system/tier-features, GET /sensor-data/tiers), as the parameter stores it. */
+export const tierFeaturesValueOfLines = (
+  productLines: readonly { productLine: ProductLine; tiers: readonly Pick<TierRow, 'tier' | 'features'>[] }[],
+): TierFeaturesValue =>
+  Object.fromEntries(
+    productLines.map(({ productLine, tiers }) => [
+      productLine,
+      Object.fromEntries(tiers.map((row) => [row.tier, { ...row.features }])),
+    ]),
+  ) as TierFeaturesValue;
+
 /**
  * The table a stored parameter value says: the seed when there is none, and when it is invalid (then `problem`
  * says why, for the reader to log: a bad table must not close or open every device's data).
