@@ -4,6 +4,7 @@ import { ErrorAlert } from '../../components/form-parts';
 import { errorOf, useChanges } from '../../lib/query';
 import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
 import { useLineTiers } from './line-tiers';
+import { PlanChange } from './plan-change';
 import { PlanHistory } from './plan-history';
 import {
   currentSubscription,
@@ -83,6 +84,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
           </dd>
         </dl>
       )}
+      <PlanChange device={device} subscription={subscription} mayChange={mayBuy} />
       {subscriptionsQuery.data && (
         <PlanHistory subscriptions={subscriptionsQuery.data.items} currentId={subscription?.id} />
       )}

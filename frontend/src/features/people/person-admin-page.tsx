@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { CustomerBillingPanel } from '../billing/customer-billing-panel';
 import { AuthEventsPanel } from './auth-events-panel';
 import { usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
@@ -54,6 +55,7 @@ const PersonAdmin = ({ id }: { id: string }) => {
           <GroupsPanel identity={identity} />
           <RecordPanel record={record} error={person.recordError} />
           <AuthEventsPanel userId={id} />
+          <CustomerBillingPanel email={identity.email} />
           <EmailPanel identity={identity} />
           <DeletionPanel
             identity={identity}

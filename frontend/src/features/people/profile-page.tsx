@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { useSignedInUser } from '../../lib/session';
 import { AccountSecurity } from '../auth/account-security';
+import { InvoicesPanel } from '../billing/invoices-panel';
 import { InvitesPanel } from '../invites/invites-panel';
 import { AuthEventsPanel } from './auth-events-panel';
 import { DeleteMyAccount, NameForm } from './own-settings';
@@ -91,6 +92,7 @@ const Profile = ({ id }: { id: string }) => {
             <AccountSecurity onEmailChanged={emailChanged} />
           </div>
           <AuthEventsPanel userId={id} title="Your recent sign-ins" />
+          <InvoicesPanel email={identity.email ?? user.email} />
           <InvitesPanel me={{ id, name: personName(identity, record), email: identity.email ?? user.email }} />
           <DeleteMyAccount userId={id} />
         </>
