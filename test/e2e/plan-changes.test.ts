@@ -1,5 +1,5 @@
 import { buyTier, subscriptionRecord, until } from '../support/billing';
-import { pagePerTest, web } from '../support/browser';
+import { pagePerTest, signInAs, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
 import { signInPerson } from './people-fixtures';
@@ -60,5 +60,26 @@ describe('end to end: changing a device plan', () => {
     await keep.click();
     await when.getByText(`Renews on ${renewal}`).waitFor();
     expect(await page.getByTestId('plan-change-keep').count()).toBe(0);
+  });
+
+  it("staff read a person's subscriptions and invoices on the admin person page", async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'plan-admin' });
+    const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
+    await buyTier(person, device.id, 'prod_sd1_tier2');
+
+    const page = testPage();
+    await signInAs(page, 'admin@example.com', `/admin/people/${person.id}`);
+    const billing = page.getByTestId('person-billing');
+    const subscription = billing.getByTestId('person-subscription-row');
+    await subscription.waitFor();
+    const text = (await subscription.textContent()) ?? '';
+    expect(text).toContain('SD1 Tier 2');
+    expect(text).toContain('Active');
+    expect(text).toContain(device.id);
+    expect(text).toContain('Tier 2');
+    const invoice = billing.getByTestId('person-invoices-row');
+    await invoice.waitFor();
+    expect(await invoice.textContent()).toContain('$19.00');
+    expect(await invoice.textContent()).toContain('Paid');
   });
 });
