@@ -55,7 +55,9 @@ const deviceWithPlan = async (owner?: Pick<FreshUser, 'id' | 'email' | 'token'>)
 const planChange = (
   body: (plan: { deviceId: string; subscriptionId: string }) => Promise<Record<string, unknown>>,
 ): RouteFixture => {
-  const on = async (owner?: Pick<FreshUser, 'id' | 'email' | 'token'>) => ({ body: await body(await deviceWithPlan(owner)) });
+  const on = async (owner?: Pick<FreshUser, 'id' | 'email' | 'token'>) => ({
+    body: await body(await deviceWithPlan(owner)),
+  });
   return {
     twin: true,
     prepare: ({ self }) => on(self),
