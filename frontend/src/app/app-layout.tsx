@@ -23,6 +23,7 @@ const ADMIN_PAGES = [
   ['/admin/people', 'People'],
   ['/admin/notifications', 'Notifications'],
   ['/admin/parameters', 'Parameters'],
+  ['/admin/tiers', 'Tiers'],
   ['/admin/relations', 'Relations'],
 ] as const;
 

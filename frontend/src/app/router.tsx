@@ -147,6 +147,13 @@ export const routes: PageRoute[] = [
             ),
           },
           {
+            path: 'tiers',
+            ...page(
+              () => import('../features/system/tier-features-page'),
+              (m) => m.TierFeaturesPage,
+            ),
+          },
+          {
             path: 'relations',
             ...page(
               () => import('../features/relations/relations-page'),

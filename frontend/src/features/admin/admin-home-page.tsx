@@ -49,6 +49,14 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/tiers" data-testid="admin-tiers-link">
+            Tier features
+          </Link>
+        </h2>
+        <p className="muted">What each tier of each product line gives: history, downloads and the API.</p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/parameters">System parameters</Link>
         </h2>
         <p className="muted">Settings the whole platform reads, as JSON values.</p>
