@@ -61,6 +61,8 @@ export const MESSAGES = {
   actorMismatch: 'The actor in the path must be you',
   staffRoleNeedsAdministrator: 'Only an Administrator can grant or remove the Administrators or Employees group',
   itemAlreadyInCart: 'Item already in cart',
+  cartItemMissing: 'This item is not in the cart',
+  cartFull: (max: number) => `A cart holds at most ${max} items: check out or remove some first`,
   deletionAlreadyQueued: 'A deletion is already queued for this user account.',
   deletionEmailSubject: 'Your account will be deleted',
   deletionEmailText: 'Your account is queued for deletion. It will be deleted within 2 to 4 weeks.',

@@ -4,6 +4,7 @@ import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createWebhooks } from './domain/webhooks';
 import { createBillingStore } from './store/billing-store';
+import { createCartStore } from './store/cart-store';
 
 export const CUSTOMER_ENV = {
   subscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
@@ -11,6 +12,8 @@ export const CUSTOMER_ENV = {
   eventsTable: 'BILLING_EVENTS_TABLE',
   devicesTable: 'DEVICES_TABLE',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
+  /** A paid checkout takes what it bought out of the buyer's cart, on their record. */
+  usersTable: 'USERS_TABLE',
 } as const;
 
 /**
@@ -53,6 +56,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
         eventsTable: env.eventsTable,
         devicesTable: env.devicesTable,
       }),
+      carts: createCartStore({ db, tableName: env.usersTable }),
       now: Date.now,
     }),
   };

@@ -43,7 +43,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   'code-releases': { tables: [] },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
-    tables: ['deviceSubscriptions', 'deviceSubscriptionHistory', 'billingEvents'],
+    // A paid checkout takes what it bought out of the buyer's cart (the cart is on their users-table record).
+    tables: ['deviceSubscriptions', 'deviceSubscriptionHistory', 'billingEvents', 'users'],
     // Payment failures and trial ends are events for the notifications worker.
     jobs: true,
     readTables: ['devices'],

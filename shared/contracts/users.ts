@@ -65,6 +65,16 @@ export const CartItem = z.object({
 });
 export type CartItem = z.infer<typeof CartItem>;
 
+/** A person's cart as the cart routes answer it: the items after the change, in the order they were added. */
+export const Cart = z.object({ items: z.array(CartItem) });
+export type Cart = z.infer<typeof Cart>;
+
+const CartItemParams = z.object({
+  id: UserId,
+  productId: CartItem.shape.productId,
+  deviceId: CartItem.shape.deviceId,
+});
+
 const DeletionRequest = z.object({
   /** When the deletion was asked for; it happens 2 to 4 weeks later (spec §4, §9). */
   time: EpochMillis.optional(),
@@ -364,6 +374,35 @@ export const users = defineArea('users', {
       })
       .strict(),
     response: UserRecord,
+  }),
+  // Spec §5's cart, one atomic change of the record each (self or staff, as updateUserRecord); docs/billing.md.
+  addCartItem: defineRoute({
+    method: 'POST',
+    path: '/user-ddb/{id}/cart',
+    access: signedIn,
+    summary:
+      'Put an item in a person\'s cart (self or staff); a second item of the same product and device is a 409 "Item already in cart".',
+    params: IdParams,
+    body: CartItem.strict(),
+    response: Cart,
+    status: 201,
+  }),
+  updateCartItem: defineRoute({
+    method: 'PUT',
+    path: '/user-ddb/{id}/cart/{productId}/{deviceId}',
+    access: signedIn,
+    summary: "Change the quantity of an item in a person's cart (self or staff); 404 when it is not there.",
+    params: CartItemParams,
+    body: z.object({ quantity: CartItem.shape.quantity }).strict(),
+    response: Cart,
+  }),
+  removeCartItem: defineRoute({
+    method: 'DELETE',
+    path: '/user-ddb/{id}/cart/{productId}/{deviceId}',
+    access: signedIn,
+    summary: "Take an item out of a person's cart (self or staff); 404 when it is not there.",
+    params: CartItemParams,
+    response: Cart,
   }),
   deleteUser: defineRoute({
     method: 'DELETE',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
 import { createInviteStore } from '../../functions/users/store/invite-store';
 import type { Invite } from '../../shared/contracts/users';
@@ -85,6 +86,25 @@ const membershipInvite = async (context: AccountContext, managed: boolean): Prom
   };
 };
 
+/** Whose cart a cart route changes: the twin's own, never a demo account's. */
+const cartOwner = async (context: AccountContext) => context.self?.id ?? (await someoneElse());
+
+const cartItem = () => ({ productId: 'prod_sd1_tier2', deviceId: uniqueId('authz-cart-device'), quantity: 1 });
+
+/** Test set-up only: an item put straight into a person's cart on their record; answers the route's params. */
+const seedCartItem = async (userId: string) => {
+  const { quantity: _q, ...item } = cartItem();
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: stack().tables.users!,
+      Key: { id: userId },
+      UpdateExpression: 'SET cartItems = list_append(if_not_exists(cartItems, :none), :item)',
+      ExpressionAttributeValues: { ':none': [], ':item': [{ ...item, quantity: 1 }] },
+    }),
+  );
+  return { id: userId, ...item };
+};
+
 export const ACCOUNT_FIXTURES: Record<string, AccountFixture> = {
   inviteUser: {
     prepare: async (context) => ({
@@ -111,6 +131,25 @@ export const ACCOUNT_FIXTURES: Record<string, AccountFixture> = {
     prepare: async (context) => ({ params: { id: await selfId(context) }, body: { localCacheTime: Date.now() } }),
     owned: async (context) => ({ params: { id: await selfId(context) }, body: { localCacheTime: Date.now() } }),
     foreign: async () => ({ params: { id: await someoneElse() }, body: { localCacheTime: Date.now() } }),
+  },
+  // The cart changes the caller's own record: as the twin, or (guests, forged tokens) a fresh person's.
+  addCartItem: {
+    twin: true,
+    prepare: async (context) => ({ params: { id: await cartOwner(context) }, body: cartItem() }),
+    owned: async (context) => ({ params: { id: await cartOwner(context) }, body: cartItem() }),
+    foreign: async () => ({ params: { id: await someoneElse() }, body: cartItem() }),
+  },
+  updateCartItem: {
+    twin: true,
+    prepare: async (context) => ({ params: await seedCartItem(await cartOwner(context)), body: { quantity: 2 } }),
+    owned: async (context) => ({ params: await seedCartItem(await cartOwner(context)), body: { quantity: 2 } }),
+    foreign: async () => ({ params: await seedCartItem(await someoneElse()), body: { quantity: 2 } }),
+  },
+  removeCartItem: {
+    twin: true,
+    prepare: async (context) => ({ params: await seedCartItem(await cartOwner(context)) }),
+    owned: async (context) => ({ params: await seedCartItem(await cartOwner(context)) }),
+    foreign: async () => ({ params: await seedCartItem(await someoneElse()) }),
   },
   // Queueing one's own deletion disables the caller: only ever as the twin. Without one (e.g. the forged-token
   // case) it targets a fresh person, never a demo account.

@@ -164,6 +164,27 @@ describe('changing the record', () => {
     expect(world.users.get('ann')?.cartItems).toEqual([]);
   });
 
+  it('adds, changes and removes one cart item at a time, answering the cart; a duplicate is a 409, logged', async () => {
+    const { world, account } = setUp();
+    world.addPerson('ann');
+    const item = { productId: 'prod_sd1_tier2', deviceId: 'dev-1', quantity: 1 };
+    await expect(account.addCartItem(callerOf('ann'), 'ann', item)).resolves.toEqual({ items: [item] });
+    const logged = jest.mocked(console.error);
+    logged.mockClear();
+    const duplicate = await rejectionOf(account.addCartItem(callerOf('ann'), 'ann', { ...item, quantity: 2 }));
+    expect(duplicate).toBeInstanceOf(Conflict);
+    expect(duplicate.message).toBe('Item already in cart');
+    expect(logged.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+      expect.objectContaining({ message: 'Item already in cart', id: 'ann', deviceId: 'dev-1' }),
+    );
+    await expect(account.setCartQuantity(staff, 'ann', item, 3)).resolves.toEqual({
+      items: [{ ...item, quantity: 3 }],
+    });
+    expect(await rejectionOf(account.removeCartItem(callerOf('bob'), 'ann', item))).toBeInstanceOf(Forbidden);
+    await expect(account.removeCartItem(callerOf('ann'), 'ann', item)).resolves.toEqual({ items: [] });
+    expect(world.users.get('ann')?.cartItems).toEqual([]);
+  });
+
   it('retries once when the record changed in between, then answers 409', async () => {
     const { world } = setUp();
     world.addPerson('ann');

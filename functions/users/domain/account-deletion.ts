@@ -2,7 +2,7 @@ import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
 import type { Relation } from '../../../shared/contracts/relations';
-import type { CartItem, Invite, users as usersContract } from '../../../shared/contracts/users';
+import type { Cart, CartItem, Invite, users as usersContract } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
@@ -15,8 +15,12 @@ import type { RelationSide, RelationTable } from '../../_shared/relations/relati
 import type { AuthEventStore } from '../store/auth-event-store';
 import type { InviteStore } from '../store/invite-store';
 import type { StoredUser, UserStore } from '../store/user-store';
+import { withItem, withoutItem, withQuantity } from './cart';
 
 export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
+
+/** Which item of a cart a change is about. */
+export type CartKey = Pick<CartItem, 'productId' | 'deviceId'>;
 
 /** What account deletion needs of the identity provider (Cognito's admin operations on the user pool). */
 export interface IdentityAdmin {
@@ -213,6 +217,35 @@ export const createAccount = (deps: AccountDeps) => {
         }
       }
       return after;
+    },
+
+    /** Spec §5: one more item in the cart; a second of the same product and device is refused and logged. */
+    addCartItem: async (caller: Caller, id: string, item: CartItem): Promise<Cart> => {
+      selfOrStaff(caller, id);
+      try {
+        const { after } = await change(id, (user) => ({ ...user, cartItems: withItem(user.cartItems, item) }));
+        return { items: after.cartItems };
+      } catch (error) {
+        if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) {
+          log('warn', MESSAGES.itemAlreadyInCart, { id, productId: item.productId, deviceId: item.deviceId });
+        }
+        throw error;
+      }
+    },
+
+    setCartQuantity: async (caller: Caller, id: string, key: CartKey, quantity: number): Promise<Cart> => {
+      selfOrStaff(caller, id);
+      const { after } = await change(id, (user) => ({
+        ...user,
+        cartItems: withQuantity(user.cartItems, key, quantity),
+      }));
+      return { items: after.cartItems };
+    },
+
+    removeCartItem: async (caller: Caller, id: string, key: CartKey): Promise<Cart> => {
+      selfOrStaff(caller, id);
+      const { after } = await change(id, (user) => ({ ...user, cartItems: withoutItem(user.cartItems, key) }));
+      return { items: after.cartItems };
     },
 
     /** Spec §4: queue the account for deletion; it is deleted 2 to 4 weeks later by the deletion job. */

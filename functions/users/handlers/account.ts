@@ -17,6 +17,9 @@ type AccountRoute =
   | 'listInvites'
   | 'updateInvite'
   | 'updateUserRecord'
+  | 'addCartItem'
+  | 'updateCartItem'
+  | 'removeCartItem'
   | 'deleteUser'
   | 'adminDeleteUser';
 
@@ -28,6 +31,10 @@ export const accountHandlers: { [K in AccountRoute]: RouteHandler<Routes[K], Acc
   listInvites: ({ caller, query, body }, { invites }) => invites.list(caller, body.filters, query),
   updateInvite: ({ caller, params, body }, { invites }) => invites.update(caller, params.id, body),
   updateUserRecord: ({ caller, params, body }, { account }) => account.updateRecord(caller, params.id, body),
+  addCartItem: ({ caller, params, body }, { account }) => account.addCartItem(caller, params.id, body),
+  updateCartItem: ({ caller, params, body }, { account }) =>
+    account.setCartQuantity(caller, params.id, params, body.quantity),
+  removeCartItem: ({ caller, params }, { account }) => account.removeCartItem(caller, params.id, params),
   deleteUser: ({ caller, params }, { account }) => account.queue(caller, params.id),
   adminDeleteUser: ({ caller, params }, { account }) => account.deleteNow(caller, params.id),
 };
