@@ -51,7 +51,10 @@ describe('end to end: an administrator edits the tier features', () => {
     await page.getByTestId('tier-save-sd1').click();
     await page.getByTestId('tier-saved').getByText('Saved — applies on the next read').waitFor();
     expect(await page.getByTestId('tier-error').count()).toBe(0);
-    await page.getByTestId('tier-source').getByText(/^Saved by an administrator on /).waitFor();
+    await page
+      .getByTestId('tier-source')
+      .getByText(/^Saved by an administrator on /)
+      .waitFor();
     const stored = await admin.getTierFeatures({});
     expect(stored.stored).toBe(true);
     expect(stored.productLines[0]!.tiers[2]!.features.apiMaxRequests).toBe(12_345);
