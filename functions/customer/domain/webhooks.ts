@@ -5,7 +5,6 @@ import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { BillingStore } from '../store/billing-store';
-import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
 import { recordsOf } from './subscription-record';
 
@@ -23,12 +22,21 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.trial_will_end',
   'invoice.paid',
   'invoice.payment_failed',
+  // A schedule (a downgrade at period end) changes what the record says comes next.
+  'subscription_schedule.created',
+  'subscription_schedule.updated',
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
 ]);
 
 /** The subscription an event is about, whatever the object it carries. */
 export const subscriptionIdOf = (event: Stripe.Event): string | undefined => {
   const object = event.data.object as unknown as Record<string, unknown>;
   if (event.type.startsWith('customer.subscription.')) return object.id as string;
+  // A released schedule no longer names its subscription but the one it let go.
+  if (event.type.startsWith('subscription_schedule.') && !object.subscription) {
+    return (object.released_subscription as string | null) ?? undefined;
+  }
   const direct = object.subscription;
   if (typeof direct === 'string') return direct;
   if (direct && typeof direct === 'object') return (direct as { id: string }).id;
@@ -49,8 +57,6 @@ export interface WebhookDeps {
   stripe: () => Promise<Stripe>;
   webhookSecret: () => Promise<string>;
   store: BillingStore;
-  /** The buyers' carts, which a paid checkout empties of what it bought. */
-  carts: CartStore;
   now: () => number;
 }
 
@@ -119,7 +125,6 @@ export const createWebhooks = (deps: WebhookDeps) => ({
         // Stamped with this read: of two deliveries decided side by side, the later decision stands.
         if (current) await deps.store.putSubscription({ ...current, syncedAt: readAt });
       }
-      if (event.type === 'checkout.session.completed') await removeBoughtItems(deps.carts, subscription, deps.now);
     }
     await deps.store.markWorked(event.id, event.type, deps.now());
     return { received: true as const };
