@@ -5,6 +5,7 @@ import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { BillingStore } from '../store/billing-store';
+import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
 import { recordsOf } from './subscription-record';
 
@@ -57,6 +58,8 @@ export interface WebhookDeps {
   stripe: () => Promise<Stripe>;
   webhookSecret: () => Promise<string>;
   store: BillingStore;
+  /** The buyers' carts, which a paid checkout empties of what it bought. */
+  carts: CartStore;
   now: () => number;
 }
 
@@ -125,6 +128,7 @@ export const createWebhooks = (deps: WebhookDeps) => ({
         // Stamped with this read: of two deliveries decided side by side, the later decision stands.
         if (current) await deps.store.putSubscription({ ...current, syncedAt: readAt });
       }
+      if (event.type === 'checkout.session.completed') await removeBoughtItems(deps.carts, subscription, deps.now);
     }
     await deps.store.markWorked(event.id, event.type, deps.now());
     return { received: true as const };
