@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isStaff } from '../../../shared/auth/groups';
+import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { useSession } from '../lib/session';
@@ -117,6 +118,7 @@ export const AppLayout = () => {
                 API
               </NavLink>
             )}
+            {user && <CartLink userId={user.id} />}
             {user && <NotificationBell userId={user.id} />}
             {/* Active on every /admin page: the admin pages' own links are in the row under the header. */}
             {staff && <NavLink to={adminEquivalent(pathname) ?? '/admin'}>Admin</NavLink>}

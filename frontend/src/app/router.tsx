@@ -111,6 +111,14 @@ export const routes: PageRoute[] = [
               (m) => m.NotificationPage,
             ),
           },
+          // The cart (spec §5): on the person's record, checked out as one Stripe Checkout session.
+          {
+            path: '/dashboard/cart',
+            ...page(
+              () => import('../features/billing/cart-page'),
+              (m) => m.CartPage,
+            ),
+          },
           // Where Stripe Checkout returns (the Plans panel of the device page): paid or cancelled.
           {
             path: '/billing/return',

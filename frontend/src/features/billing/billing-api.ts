@@ -7,8 +7,9 @@ import { checkoutReturns } from './plan-rules';
 /** The catalogue changes rarely: read once an hour at most. */
 const CATALOGUE_STALE_MS = 60 * 60_000;
 
-/** Every product on sale (guest route). */
-export const useProducts = () => useQuery({ ...routeQuery('api', 'productsList', {}), staleTime: CATALOGUE_STALE_MS });
+/** Every product on sale (guest route); `enabled: false` reads nothing yet. */
+export const useProducts = ({ enabled = true }: { enabled?: boolean } = {}) =>
+  useQuery({ ...routeQuery('api', 'productsList', {}), staleTime: CATALOGUE_STALE_MS, enabled });
 
 /** The prices of each product, in the products' order. */
 export const usePricesOf = (products: readonly Product[]) =>

@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf } from '../../lib/query';
 import { useDeviceSubscriptions } from './billing-api';
+import { CartReturn } from './cart-return';
 import { currentSubscription, grantsTier, tierName } from './plan-rules';
 import { SubscriptionBadge } from './status-badge';
 import './billing.css';
@@ -19,6 +20,8 @@ export const BillingReturnPage = () => {
   const deviceId = search.get('device') ?? '';
   const cancelled = search.get('cancelled') === '1';
   const sessionId = search.get('session_id');
+  // A checkout of the cart (cart-rules.ts cartReturns) names each of its devices; the first is shown here.
+  const cart = search.get('cart') === '1';
   const devicePath = `/dashboard/devices/${encodeURIComponent(deviceId)}`;
 
   return (
@@ -34,6 +37,7 @@ export const BillingReturnPage = () => {
             This address names no checkout. Open the device's page to see its plan.
           </p>
         )}
+        {cart && (cancelled || sessionId) && <CartReturn deviceIds={search.getAll('device')} paid={!cancelled} />}
         {deviceId && (
           <p>
             <Link to={devicePath} data-testid="billing-back">

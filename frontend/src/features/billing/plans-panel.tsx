@@ -2,7 +2,10 @@ import { useMemo, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf, useChanges } from '../../lib/query';
+import { useSignedInUser } from '../../lib/session';
+import { AddToCart } from './add-to-cart';
 import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
+import { CellularOffer } from './cellular-offer';
 import { useLineTiers } from './line-tiers';
 import { PlanChange } from './plan-change';
 import { PlanHistory } from './plan-history';
@@ -27,6 +30,7 @@ const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { 
  * buy a higher tier through Stripe Checkout; the webhook records it, and the return page waits for it.
  */
 export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'productLine'>; mayBuy: boolean }) => {
+  const user = useSignedInUser();
   const subscriptionsQuery = useDeviceSubscriptions(device.id);
   const productsQuery = useProducts();
   const { rows: lineTiers, query: tiersQuery } = useLineTiers(device.productLine);
@@ -148,11 +152,20 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
                     {busy === `buy:${product.id}` || leaving === product.id ? 'Opening checkout…' : 'Buy'}
                   </button>
                 )}
+                {mayBuy && above && (
+                  <AddToCart
+                    userId={user.id}
+                    item={{ productId: product.id, deviceId: device.id }}
+                    testId={`plan-cart-${row.tier}`}
+                    describedBy={`plan-name-${row.tier}`}
+                  />
+                )}
               </li>
             );
           })}
         </ul>
       )}
+      {mayBuy && <CellularOffer userId={user.id} deviceId={device.id} />}
       <ErrorAlert testId="plans-buy-error" error={error} />
     </section>
   );

@@ -4,6 +4,8 @@ import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
 import { useTokens } from '../../lib/theme';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
+import type { LockBand } from './lock-band-rules';
+import './lock-band.css';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
 export interface ChartHandle {
@@ -12,6 +14,50 @@ export interface ChartHandle {
 
 const HEIGHT = 200;
 
+/** The locked band's shade: grey, apart from the blue line and its min/max band (the e2e reads it by colour). */
+const LOCKED_FILL = { light: 'rgb(100 116 139 / 0.25)', dark: 'rgb(148 163 184 / 0.25)' } as const;
+
+/**
+ * The locked history (lock-band-rules.ts) shaded on the canvas under the axes and the line, and its label as text
+ * over the plot, kept on the band at every redraw (a resize moves it).
+ */
+const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: string): uPlot.Hooks.Arrays => {
+  let label: HTMLDivElement | undefined;
+  return {
+    ready: [
+      (u) => {
+        label = document.createElement('div');
+        label.className = 'sensor-lock-band';
+        label.dataset.testid = 'sensor-lock-band';
+        const text = document.createElement('span');
+        text.textContent = lock.label;
+        label.append(text);
+        u.over.append(label);
+      },
+    ],
+    drawClear: [
+      (u) => {
+        const left = Math.max(u.bbox.left, u.valToPos(lock.from / 1000, 'x', true));
+        const right = Math.min(u.bbox.left + u.bbox.width, u.valToPos(lock.to / 1000, 'x', true));
+        if (right <= left) return;
+        u.ctx.save();
+        u.ctx.fillStyle = fill;
+        u.ctx.fillRect(left, u.bbox.top, right - left, u.bbox.height);
+        u.ctx.restore();
+      },
+    ],
+    draw: [
+      (u) => {
+        if (!label) return;
+        const left = Math.max(0, u.valToPos(lock.from / 1000, 'x'));
+        const right = Math.min(u.over.clientWidth, u.valToPos(lock.to / 1000, 'x'));
+        label.style.left = `${left}px`;
+        label.style.width = `${Math.max(0, right - left)}px`;
+      },
+    ],
+  };
+};
+
 /**
  * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
  * asked for. The line is broken only where the device was silent (the series' `gapMs`), and a value with no
@@ -19,83 +65,97 @@ const HEIGHT = 200;
  * fetched series, never per point. When drawn, the container gets `data-painted` and a `sensor-chart-painted`
  * performance mark (the chart bench waits for it).
  */
-export const SensorChart = forwardRef<ChartHandle, { series: Series; name: string; width: number }>(
-  function SensorChart({ series, name, width }, ref) {
-    const container = useRef<HTMLDivElement>(null);
-    const plot = useRef<uPlot | null>(null);
-    const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
-    const columns = series.series[name]!;
-    // The colours come from the theme's tokens (app/tokens.css), read again when the scheme changes.
-    const tokens = useTokens();
+export const SensorChart = forwardRef<
+  ChartHandle,
+  { series: Series; name: string; width: number; lock?: Pick<LockBand, 'from' | 'to' | 'label'> }
+>(function SensorChart({ series, name, width, lock }, ref) {
+  const container = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
+  const columns = series.series[name]!;
+  // The colours come from the theme's tokens (app/tokens.css), read again when the scheme changes.
+  const tokens = useTokens();
+  // Primitives, so a band recomputed with the same place and text draws nothing again.
+  const lockFrom = lock?.from;
+  const lockTo = lock?.to;
+  const lockLabel = lock?.label;
 
-    useEffect(() => {
-      const element = container.current;
-      if (!element) return;
-      delete element.dataset.painted;
-      const lineColour = tokens.read('--chart-line', '#1d4ed8');
-      const bandColour = tokens.read('--chart-band', 'rgb(29 78 216 / 0.16)');
-      const axis = {
-        stroke: tokens.read('--chart-axis', '#3d4553'),
-        grid: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
-        ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
-      };
-      const points = pointsOf(series, columns);
-      const drawn = lineOf(points, columns.gapMs);
-      line.current = { points, isolated: drawn.isolated };
-      const label = columns.unit ? `${columns.label} (${columns.unit})` : columns.label;
-      const options: uPlot.Options = {
-        width,
-        height: HEIGHT,
-        // The range asked for, not the data's extent: a device that began reporting mid-range shows where.
-        scales: { x: { time: true, range: (_u, _min, max) => [series.from / 1000, Math.max(series.to / 1000, max)] } },
-        axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
-        legend: { show: true },
-        // Hovering a break shows the nearest real value rather than "--".
-        cursor: { hover: { skip: [null, undefined] } },
-        series: [
-          {},
-          { label: 'min', stroke: bandColour, width: 0, points: { show: false } },
-          { label: 'max', stroke: bandColour, width: 0, points: { show: false } },
-          {
-            label: 'mean',
-            stroke: lineColour,
-            width: 2,
-            points: { show: false, size: 7, fill: lineColour, filter: () => line.current.isolated },
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    delete element.dataset.painted;
+    const lineColour = tokens.read('--chart-line', '#1d4ed8');
+    const bandColour = tokens.read('--chart-band', 'rgb(29 78 216 / 0.16)');
+    const axis = {
+      stroke: tokens.read('--chart-axis', '#3d4553'),
+      grid: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
+      ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
+    };
+    const points = pointsOf(series, columns);
+    const drawn = lineOf(points, columns.gapMs);
+    line.current = { points, isolated: drawn.isolated };
+    const label = columns.unit ? `${columns.label} (${columns.unit})` : columns.label;
+    const locked =
+      lockFrom !== undefined && lockTo !== undefined && lockLabel !== undefined
+        ? { from: lockFrom, to: lockTo, label: lockLabel }
+        : undefined;
+    // The series starts at the tier's window; a locked band before it widens the chart to the range asked for.
+    const start = Math.min(series.from, locked?.from ?? series.from);
+    const lockedHooks = locked ? lockedBandHooks(locked, LOCKED_FILL[tokens.scheme]) : {};
+    const options: uPlot.Options = {
+      width,
+      height: HEIGHT,
+      // The range asked for, not the data's extent: a device that began reporting mid-range shows where.
+      scales: { x: { time: true, range: (_u, _min, max) => [start / 1000, Math.max(series.to / 1000, max)] } },
+      axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
+      legend: { show: true },
+      // Hovering a break shows the nearest real value rather than "--".
+      cursor: { hover: { skip: [null, undefined] } },
+      series: [
+        {},
+        { label: 'min', stroke: bandColour, width: 0, points: { show: false } },
+        { label: 'max', stroke: bandColour, width: 0, points: { show: false } },
+        {
+          label: 'mean',
+          stroke: lineColour,
+          width: 2,
+          points: { show: false, size: 7, fill: lineColour, filter: () => line.current.isolated },
+        },
+      ],
+      bands: [{ series: [2, 1], fill: bandColour }],
+      hooks: {
+        ...lockedHooks,
+        draw: [
+          ...(lockedHooks.draw ?? []),
+          () => {
+            element.dataset.painted = 'true';
+            performance.mark('sensor-chart-painted');
           },
         ],
-        bands: [{ series: [2, 1], fill: bandColour }],
-        hooks: {
-          draw: [
-            () => {
-              element.dataset.painted = 'true';
-              performance.mark('sensor-chart-painted');
-            },
-          ],
-        },
-      };
-      const made = new uPlot(options, drawn.data as uPlot.AlignedData, element);
-      plot.current = made;
-      return () => {
-        made.destroy();
-        plot.current = null;
-      };
-    }, [series, columns, width, tokens]);
+      },
+    };
+    const made = new uPlot(options, drawn.data as uPlot.AlignedData, element);
+    plot.current = made;
+    return () => {
+      made.destroy();
+      plot.current = null;
+    };
+  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel]);
 
-    useImperativeHandle(
-      ref,
-      () => ({
-        append: (timestamp, value) => {
-          const u = plot.current;
-          if (!u) return;
-          const points = [...line.current.points, { x: timestamp, min: value, max: value, mean: value }];
-          const drawn = lineOf(points, columns.gapMs);
-          line.current = { points, isolated: drawn.isolated };
-          u.setData(drawn.data as uPlot.AlignedData);
-        },
-      }),
-      [columns.gapMs],
-    );
+  useImperativeHandle(
+    ref,
+    () => ({
+      append: (timestamp, value) => {
+        const u = plot.current;
+        if (!u) return;
+        const points = [...line.current.points, { x: timestamp, min: value, max: value, mean: value }];
+        const drawn = lineOf(points, columns.gapMs);
+        line.current = { points, isolated: drawn.isolated };
+        u.setData(drawn.data as uPlot.AlignedData);
+      },
+    }),
+    [columns.gapMs],
+  );
 
-    return <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />;
-  },
-);
+  return <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />;
+});

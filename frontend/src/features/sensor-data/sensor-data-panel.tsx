@@ -5,7 +5,12 @@ import type { DataSummary, Series } from '../../../../shared/contracts/sensor-da
 import { apiClient } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
+import { useOptionalUser } from '../../lib/session';
+import { AddToCart } from '../billing/add-to-cart';
+import { useProducts } from '../billing/billing-api';
+import { mayManage } from '../devices/device-rules';
 import { hasData } from './chart-rules';
+import { lockBand, productOfTier } from './lock-band-rules';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -55,7 +60,8 @@ const useWidth = () => {
  * range past the tier's window says which tier unlocks it (and the API's 403 says why). Live readings fed
  * through reading-feed.ts extend the charts when the range ends now.
  */
-export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine'> }) => {
+export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine' | 'access'> }) => {
+  const user = useOptionalUser();
   const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
   const summary = summaryQuery.data;
   const summaryError = summaryQuery.error ? errorMessage(summaryQuery.error) : undefined;
@@ -116,6 +122,13 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   );
 
   const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
+  const band = useMemo(() => (summary ? lockBand(summary, range, Date.now()) : undefined), [summary, range]);
+  // Those who may buy for the device get one click from the band to its tier in their cart.
+  const mayBuy = user !== undefined && mayManage(device) && band?.unlocks !== undefined;
+  const productsQuery = useProducts({ enabled: mayBuy });
+  const unlockProduct = mayBuy
+    ? productOfTier(productsQuery.data?.items ?? [], device.productLine, band?.unlocks?.tier)
+    : undefined;
   const names = useMemo(() => Object.keys(seriesQuery.data?.series ?? {}), [seriesQuery.data]);
 
   return (
@@ -143,9 +156,20 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
       </fieldset>
       <ErrorAlert testId="sensor-range-error" error={customError} />
       {locked && (
-        <p className="tier-lock" data-testid="sensor-tier-lock">
-          {locked}
-        </p>
+        <div className="tier-lock">
+          <p data-testid="sensor-tier-lock">{locked}</p>
+          {user && band?.unlocks && unlockProduct && (
+            <div className="sensor-lock-offer">
+              <AddToCart
+                userId={user.id}
+                item={{ productId: unlockProduct.id, deviceId: device.id }}
+                label={`Add ${band.unlocks.name} to cart`}
+                testId="sensor-lock-add"
+                className="primary"
+              />
+            </div>
+          )}
+        </div>
       )}
 
       <div ref={widthRef} className="sensor-charts">
@@ -173,6 +197,7 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
                 series={loading.series}
                 name={name}
                 width={width}
+                lock={band}
               />
             </div>
           ))}
