@@ -1,3 +1,4 @@
+import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import type { AreaName } from '../../shared/contracts/areas';
 import type { BucketKey, QueueKey } from './storage';
 import type { TableKey } from './tables';
@@ -65,7 +66,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     readTables: ['users', 'campaigns'],
     jobs: true,
   },
-  migrate: { tables: [] },
+  // Each migration's tables (functions/migrate/migrations): the relations migration is the relations area's own.
+  migrate: {
+    tables: ['migrations', 'relations', 'accessVersions', 'deviceSubscriptionHistory'],
+    readTables: ['campaigns', 'deviceSubscriptions'],
+    jobs: true,
+  },
   notifications: {
     tables: ['notifications', 'notificationDeliveries', 'notificationPreferences'],
     // Audiences resolve through relations and groups; e-mail addresses, names and roles come from the users table.
@@ -172,6 +178,20 @@ export const COGNITO_TRIGGERS: {
  */
 export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; everyMinutes: number }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
+];
+
+/**
+ * Work every deploy runs, as a custom resource whose properties carry `version` (so a deploy that changes it runs
+ * the work again): the CDK wires each through its provider framework; locally `npm start` runs the same code at
+ * every start. A hook's function gets its area's SERVICE_RESOURCES.
+ */
+export const DEPLOY_HOOKS: { name: string; entry: string; area: AreaName; version: () => string }[] = [
+  {
+    name: 'MigrationsRunner',
+    entry: 'functions/migrate/deploy.ts',
+    area: 'migrate',
+    version: () => MIGRATIONS.map((migration) => migration.id).join(','),
+  },
 ];
 
 /**

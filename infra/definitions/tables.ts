@@ -224,6 +224,14 @@ export const TABLES = {
     partitionKey: { name: 'deviceId', type: 'S' },
     sortKey: { name: 'id', type: 'S' },
   },
+  /** What each data migration's runs recorded (functions/migrate): status, counts, where it stopped, who ran it. */
+  migrations: {
+    constructId: 'MigrationsTable',
+    area: 'migrate',
+    entity: 'migrations',
+    envVar: 'MIGRATIONS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+  },
   /** The Stripe events billing has worked (by event id), so a delivery that comes again is only acknowledged. */
   billingEvents: {
     constructId: 'BillingEventsTable',

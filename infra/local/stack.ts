@@ -34,6 +34,7 @@ import { startMqtt } from './emulators/mqtt';
 import { startSes } from './emulators/ses';
 import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET, startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
+import { runLocalMigrations } from './migrations';
 import { createLocalMqttAuth } from './mqtt-auth';
 import { DEFAULT_PORTS, type Ports } from './ports';
 import { type LocalRule, startRuleBridge } from './rule-bridge';
@@ -202,6 +203,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         parametersTable: tables.parameters!,
       }),
     );
+
+    // What a deploy does in the cloud (the MigrationsRunner custom resource): pending migrations, every start.
+    await runLocalMigrations('npm start', log);
 
     const gateway = await startGateway({
       port: options.ports.gateway,

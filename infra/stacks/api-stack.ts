@@ -8,7 +8,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
+import { DEPLOY_HOOKS, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
 import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
 import type { AreaApi } from '../services/area-api';
@@ -44,7 +44,8 @@ export const areasWithRoutes = (): AreaName[] => AREA_NAMES.filter(hasRoutes);
 /** Areas with a nested stack: those with routes, and those with scheduled jobs, queue workers or IoT rules. */
 export const areasWithStacks = (): AreaName[] =>
   AREA_NAMES.filter(
-    (name) => hasRoutes(name) || [...SCHEDULED_JOBS, ...WORKERS, ...IOT_RULES].some((fn) => fn.area === name),
+    (name) =>
+      hasRoutes(name) || [...SCHEDULED_JOBS, ...WORKERS, ...IOT_RULES, ...DEPLOY_HOOKS].some((fn) => fn.area === name),
   );
 
 /**

@@ -1,19 +1,28 @@
 import { join } from 'node:path';
-import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { CustomResource, Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { handlerEntry, IOT_RULES, SCHEDULED_JOBS, SERVICE_RESOURCES, WORKERS } from '../definitions/services';
+import {
+  DEPLOY_HOOKS,
+  handlerEntry,
+  IOT_RULES,
+  SCHEDULED_JOBS,
+  SERVICE_RESOURCES,
+  WORKERS,
+} from '../definitions/services';
 import { QUEUES } from '../definitions/storage';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
@@ -114,6 +123,42 @@ export class AreaStack extends NestedStack {
         description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
         targets: [new LambdaFunction(fn.lambda, { retryAttempts: 2 })],
+      });
+    }
+
+    for (const hook of DEPLOY_HOOKS.filter((h) => h.area === area)) {
+      const fn = new ServiceFunction(this, hook.name, {
+        entry: join(props.projectRoot, hook.entry),
+        projectRoot: props.projectRoot,
+        description: `the ${hook.name} deploy hook (${settings.name})`,
+        // Lambda's limit; the hook's own budget stops a minute or two before it, recording where it stopped.
+        timeout: Duration.minutes(15),
+        logRetention,
+        logRemovalPolicy,
+      });
+      grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      const provider = new Provider(this, `${hook.name}Provider`, {
+        onEventHandler: fn.lambda,
+        logGroup: new LogGroup(this, `${hook.name}ProviderLogs`, {
+          retention: logRetention,
+          removalPolicy: logRemovalPolicy,
+        }),
+      });
+      const hookLogicalId = this.resolve((fn.lambda.node.defaultChild as CfnFunction).logicalId) as string;
+      Validations.of(provider).acknowledge(
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: "CDK's own provider framework; the managed policy only lets it write its logs.",
+        },
+        {
+          id: `AwsSolutions-IAM5[Resource::<${hookLogicalId}.Arn>:*]`,
+          reason: "The provider framework may invoke the hook's function and its versions, nothing else.",
+        },
+      );
+      new CustomResource(this, `${hook.name}Run`, {
+        serviceToken: provider.serviceToken,
+        resourceType: `Custom::${hook.name}`,
+        properties: { version: hook.version() },
       });
     }
 

@@ -162,6 +162,13 @@ export const routes: PageRoute[] = [
             ),
           },
           {
+            path: 'migrations',
+            ...page(
+              () => import('../features/migrate/migrations-page'),
+              (m) => m.MigrationsPage,
+            ),
+          },
+          {
             path: 'relations',
             ...page(
               () => import('../features/relations/relations-page'),

@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
+import { createSubscriptionHistory } from '../../_shared/billing/subscription-history';
 import { putIf } from '../../_shared/dynamodb';
 import type { DeviceSubscriptionRecord } from '../domain/subscription-record';
 
@@ -22,71 +23,47 @@ export const createBillingStore = ({
   historyTable: string;
   eventsTable: string;
   devicesTable: string;
-}) => ({
-  /**
-   * Writes a device's record unless a newer read of Stripe is already recorded (two deliveries worked side by side
-   * each read the subscription; the later read wins whatever order they finish in). @returns false when skipped
-   */
-  putSubscription: (record: DeviceSubscriptionRecord): Promise<boolean> =>
-    putIf(db, {
-      TableName: subscriptionsTable,
-      Item: record,
-      ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
-      ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
-    }),
+}) => {
+  const history = createSubscriptionHistory({ db, tableName: historyTable });
+  return {
+    /**
+     * Writes a device's record unless a newer read of Stripe is already recorded (two deliveries worked side by side
+     * each read the subscription; the later read wins whatever order they finish in). @returns false when skipped
+     */
+    putSubscription: (record: DeviceSubscriptionRecord): Promise<boolean> =>
+      putIf(db, {
+        TableName: subscriptionsTable,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
+        ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
+      }),
 
-  /** Records a subscription of a device as just read, unless a newer read of it is already there. */
-  putHistory: (record: DeviceSubscriptionRecord): Promise<boolean> =>
-    putIf(db, {
-      TableName: historyTable,
-      Item: record,
-      ConditionExpression: 'attribute_not_exists(syncedAt) OR syncedAt <= :syncedAt',
-      ExpressionAttributeValues: { ':syncedAt': record.syncedAt },
-    }),
+    putHistory: history.put,
+    historyOf: history.of,
 
-  /** Every subscription that has covered the device (a handful: one per purchase). */
-  historyOf: async (deviceId: string): Promise<DeviceSubscriptionRecord[]> => {
-    const items: DeviceSubscriptionRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: historyTable,
-          KeyConditionExpression: 'deviceId = :deviceId',
-          ExpressionAttributeValues: { ':deviceId': deviceId },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((page.Items ?? []) as DeviceSubscriptionRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  },
+    getSubscription: async (deviceId: string): Promise<DeviceSubscriptionRecord | undefined> =>
+      (await db.send(new GetCommand({ TableName: subscriptionsTable, Key: { deviceId }, ConsistentRead: true })))
+        .Item as DeviceSubscriptionRecord | undefined,
 
-  getSubscription: async (deviceId: string): Promise<DeviceSubscriptionRecord | undefined> =>
-    (await db.send(new GetCommand({ TableName: subscriptionsTable, Key: { deviceId }, ConsistentRead: true }))).Item as
-      | DeviceSubscriptionRecord
-      | undefined,
+    productLineOf: async (deviceId: string): Promise<ProductLine | undefined> =>
+      (
+        await db.send(
+          new GetCommand({ TableName: devicesTable, Key: { id: deviceId }, ProjectionExpression: 'productLine' }),
+        )
+      ).Item?.productLine as ProductLine | undefined,
 
-  productLineOf: async (deviceId: string): Promise<ProductLine | undefined> =>
-    (
-      await db.send(
-        new GetCommand({ TableName: devicesTable, Key: { id: deviceId }, ProjectionExpression: 'productLine' }),
-      )
-    ).Item?.productLine as ProductLine | undefined,
+    wasWorked: async (eventId: string): Promise<boolean> =>
+      Boolean((await db.send(new GetCommand({ TableName: eventsTable, Key: { eventId }, ConsistentRead: true }))).Item),
 
-  wasWorked: async (eventId: string): Promise<boolean> =>
-    Boolean((await db.send(new GetCommand({ TableName: eventsTable, Key: { eventId }, ConsistentRead: true }))).Item),
-
-  /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
-  markWorked: async (eventId: string, type: string, now: number): Promise<void> => {
-    await putIf(db, {
-      TableName: eventsTable,
-      Item: { eventId, type, workedAt: now, expiresAt: Math.floor(now / 1000) + EVENT_MEMORY_SECONDS },
-      ConditionExpression: 'attribute_not_exists(eventId)',
-    });
-  },
-});
+    /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
+    markWorked: async (eventId: string, type: string, now: number): Promise<void> => {
+      await putIf(db, {
+        TableName: eventsTable,
+        Item: { eventId, type, workedAt: now, expiresAt: Math.floor(now / 1000) + EVENT_MEMORY_SECONDS },
+        ConditionExpression: 'attribute_not_exists(eventId)',
+      });
+    },
+  };
+};
 
 export type BillingStore = ReturnType<typeof createBillingStore>;

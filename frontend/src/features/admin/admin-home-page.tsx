@@ -63,6 +63,14 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/migrations" data-testid="admin-migrations-link">
+            Migrations
+          </Link>
+        </h2>
+        <p className="muted">Versioned changes to stored data: which ran, when, by whom and with what result.</p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/relations">Relations</Link>
         </h2>
         <p className="muted">Who belongs to which device, organization and campaign, and in which role.</p>

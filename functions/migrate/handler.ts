@@ -1,0 +1,9 @@
+import { migrate } from '../../shared/contracts/migrate';
+import { readEnv } from '../_shared/env';
+import { httpArea } from '../_shared/http/http-area';
+import { createMigrateDeps, MIGRATE_ENV } from './deps';
+import { migrationHandlers } from './handlers/migrations';
+
+const env = readEnv(MIGRATE_ENV);
+
+export const handler = httpArea(migrate, migrationHandlers, { deps: () => createMigrateDeps(env) });

@@ -1,0 +1,24 @@
+import type { MigrationRun } from '../../shared/contracts/migrate';
+
+/** Each round's budget; rounds go on until nothing is pending (a local data set is small). */
+const ROUND_MS = 60_000;
+
+/**
+ * The deploy-time runner's work, on this machine: every pending migration, in order, against the tables the
+ * environment variables name (set by the local stack, or by `npm run migrate` from `.local/stack.json`).
+ */
+export const runLocalMigrations = async (by: string, log: (line: string) => void): Promise<MigrationRun> => {
+  // Imported here: the migrate area reads its environment when its dependencies are built.
+  const { createMigrateDeps } = await import('../../functions/migrate/deps');
+  const { migrations } = createMigrateDeps();
+  for (;;) {
+    const run = await migrations.runPending({ by, budgetMs: ROUND_MS });
+    for (const id of run.finished) log(`migration ${id}: done`);
+    if (run.failed) {
+      const failed = run.migrations.find((migration) => migration.id === run.failed);
+      log(`migration ${run.failed} FAILED: ${failed?.error ?? 'unknown error'} (it runs again next time)`);
+      return run;
+    }
+    if (!run.more) return run;
+  }
+};
