@@ -5,7 +5,7 @@ import { openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
 import { chartPixels } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
-import { stack } from '../support/stack';
+import { apiAs, stack } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -144,6 +144,26 @@ describe('end to end: the cart and the locked-history band', () => {
       path: path.join(ARTIFACTS, `cart-page-${page.viewportSize()!.width}.png`),
       fullPage: true,
     });
+
+    // An item of a product no longer on sale says so and holds up checkout until it is removed.
+    await apiAs('users', person.token).addCartItem({
+      params: { id: person.id },
+      body: { productId: 'prod_withdrawn', deviceId: device.id, quantity: 1 },
+    });
+    await page.reload();
+    const withdrawn = cartItem(page, 'prod_withdrawn', device.id);
+    await withdrawn.getByText('No longer on sale').waitFor();
+    await page.getByTestId('cart-blocked').waitFor();
+    expect(await page.getByTestId('cart-checkout').isDisabled()).toBe(true);
+    // The quantity counts in the total, and back.
+    await page.getByTestId(`cart-more-${tier2}|${device.id}`).click();
+    await page.getByTestId('cart-total').getByText('$38.00 a month').waitFor();
+    await page.getByTestId(`cart-less-${tier2}|${device.id}`).click();
+    await page.getByTestId('cart-total').getByText('$19.00 a month').waitFor();
+    await withdrawn.getByRole('button', { name: /^Remove/ }).click();
+    await withdrawn.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('cart-blocked').count()).toBe(0);
+    expect(await page.getByTestId('cart-checkout').isEnabled()).toBe(true);
 
     // Checkout of the whole cart on the local checkout page, with the test card.
     await page.getByTestId('cart-checkout').click();
