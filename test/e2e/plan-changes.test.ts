@@ -20,6 +20,16 @@ describe('end to end: changing a device plan', () => {
     await when.getByText(/^Renews on \d{1,2} \w{3} \d{4}$/).waitFor();
     const renewal = ((await when.textContent()) ?? '').replace('Renews on ', '');
 
+    // On a plan of its own, a higher tier is an upgrade of that plan, not a second purchase: no Buy, no cart,
+    // and the chart's locked band points to the upgrade.
+    expect(await page.getByTestId('plan-upgrade-hint-tier2').textContent()).toContain('prorated difference');
+    expect(await page.getByTestId('plan-buy-tier2').count()).toBe(0);
+    expect(await page.getByTestId('plan-cart-tier2').count()).toBe(0);
+    await page.getByTestId('sensor-range-1y').click();
+    const bandOffer = page.getByTestId('sensor-lock-upgrade');
+    await bandOffer.getByText('Upgrade to Tier 2 under Plans').waitFor();
+    expect(await page.getByTestId('sensor-lock-add').count()).toBe(0);
+
     // The upgrade says it charges the prorated difference now, then applies at once.
     const upgrade = page.getByTestId('plan-change-upgrade-tier2');
     expect(await upgrade.textContent()).toBe('Upgrade to Tier 2');

@@ -1,13 +1,11 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { grantsTier } from '../../../shared/billing/subscription-status';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { MESSAGES } from '../../../shared/messages';
 import { readTierTable, TIER_FEATURES_PARAMETER } from '../../../shared/sensor-data/tier-features';
 import { type TierId, type TierRow, type TierTable, tierRow } from '../../../shared/sensor-data/tiers';
 import { log } from '../logger';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead, readTogether } from '../read-ahead';
-
-/** Spec §4 subscription statuses under which the paid tier applies; any other status means the base tier. */
-export const TIER_GRANTING_STATUSES = ['active', 'trialing', 'past_due'] as const;
 
 /** The per-device subscription record billing writes (spec §3 Subscription, keyed by device). */
 export interface DeviceSubscription {
@@ -73,10 +71,7 @@ export const createDeviceTiers = ({
       const subscription = itemOf(reads[0]!) as DeviceSubscription | undefined;
       const { table, problem } = readTierTable(itemOf(tableRead)?.value);
       if (problem) log('error', MESSAGES.tierFeaturesStoredInvalid, { problem });
-      const granting =
-        subscription !== undefined &&
-        (TIER_GRANTING_STATUSES as readonly string[]).includes(subscription.status) &&
-        !(subscription.currentPeriodEnd !== undefined && subscription.currentPeriodEnd < now());
+      const granting = subscription !== undefined && grantsTier(subscription, now());
       return (productLine) => {
         const line = table[productLine];
         return { tier: tierRow(line, granting ? subscription.tier : undefined), line };

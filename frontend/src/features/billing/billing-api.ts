@@ -23,11 +23,15 @@ export const usePricesOf = (products: readonly Product[]) =>
 /** A device's subscription (members and staff); `pollMs` reads it again that often (the checkout return). */
 export const useDeviceSubscriptions = (
   deviceId: string,
-  { pollMs }: { pollMs?: (query: { state: { data?: { items: Subscription[] } } }) => number | false } = {},
+  {
+    pollMs,
+    enabled = true,
+  }: { pollMs?: (query: { state: { data?: { items: Subscription[] } } }) => number | false; enabled?: boolean } = {},
 ) =>
   useQuery({
     ...routeQuery('api', 'subscriptionsListByDevice', { body: { deviceId } }),
     ...(pollMs ? { refetchInterval: pollMs } : {}),
+    enabled,
   });
 
 /** Spec §6's billing URL for the caller: their Stripe billing portal (back to this page), or staff's dashboard. */

@@ -1,9 +1,10 @@
 import { Link, useSearchParams } from 'react-router-dom';
+import { grantsTier } from '../../../../shared/billing/subscription-status';
 import { ErrorAlert } from '../../components/form-parts';
 import { errorOf } from '../../lib/query';
 import { useDeviceSubscriptions } from './billing-api';
 import { CartReturn } from './cart-return';
-import { currentSubscription, grantsTier, tierName } from './plan-rules';
+import { currentSubscription, tierName } from './plan-rules';
 import { SubscriptionBadge } from './status-badge';
 import './billing.css';
 

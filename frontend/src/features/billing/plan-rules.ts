@@ -1,3 +1,8 @@
+import {
+  grantsTier,
+  type SubscriptionStatus,
+  TIER_GRANTING_STATUSES,
+} from '../../../../shared/billing/subscription-status';
 import type { Price, Product, Subscription } from '../../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../../shared/contracts/devices';
 import type { TierInfo } from '../../../../shared/contracts/sensor-data-readings';
@@ -56,13 +61,13 @@ export const featureLines = (features: TierFeatures): string[] => {
   ];
 };
 
-/** The statuses under which a paid tier applies (as functions/_shared/sensor-data/device-tier.ts decides). */
-const PAYING = new Set(['active', 'trialing', 'past_due']);
-
-/** Whether a subscription gives its tier now. */
-export const grantsTier = (subscription: Pick<Subscription, 'status' | 'currentPeriodEnd'>, now: number): boolean =>
-  PAYING.has(subscription.status) &&
-  (subscription.currentPeriodEnd === undefined || subscription.currentPeriodEnd > now);
+/**
+ * Whether a device's tier is changed on its own subscription (Upgrade, Switch: prorated, at period end) rather than
+ * bought anew: a subscription that grants a tier now and pays for this device alone. Buying a higher tier beside it
+ * would charge for two plans of one device.
+ */
+export const changesInApp = (subscription: Subscription | undefined, now: number): boolean =>
+  subscription !== undefined && grantsTier(subscription, now) && subscription.deviceIds.length <= 1;
 
 /** The subscription the panel shows: one that grants a tier, else the most recent. */
 export const currentSubscription = (subscriptions: readonly Subscription[], now: number): Subscription | undefined =>
@@ -92,7 +97,9 @@ export const periodText = (
   const end = subscription.currentPeriodEnd;
   if (end === undefined) return undefined;
   if (subscription.cancelAtPeriodEnd) return `Cancels at period end, on ${formatDate(end)}`;
-  return PAYING.has(subscription.status) ? `Renews on ${formatDate(end)}` : `Ended on ${formatDate(end)}`;
+  return TIER_GRANTING_STATUSES.includes(subscription.status as SubscriptionStatus)
+    ? `Renews on ${formatDate(end)}`
+    : `Ended on ${formatDate(end)}`;
 };
 
 /**

@@ -10,6 +10,7 @@ import { useLineTiers } from './line-tiers';
 import { PlanChange } from './plan-change';
 import { PlanHistory } from './plan-history';
 import {
+  changesInApp,
   currentSubscription,
   currentTier,
   featureLines,
@@ -47,6 +48,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
   const subscription = subscriptionsQuery.data && currentSubscription(subscriptionsQuery.data.items, now);
   const tier = subscriptionsQuery.data && lineTiers ? currentTier(lineTiers, subscription, now) : undefined;
   const rank = tier && lineTiers ? tierRank(lineTiers, tier.tier) : -1;
+  const upgradeInstead = changesInApp(subscription, now);
 
   const buy = (productId: string) =>
     void run(`buy:${productId}`, async () => {
@@ -140,7 +142,12 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
                   ))}
                 </ul>
                 {current && <p className="muted small">Your current tier</p>}
-                {mayBuy && above && (
+                {mayBuy && above && upgradeInstead && (
+                  <p className="muted small" data-testid={`plan-upgrade-hint-${row.tier}`}>
+                    Upgrade above: you pay only the prorated difference.
+                  </p>
+                )}
+                {mayBuy && above && !upgradeInstead && (
                   <button
                     type="button"
                     className="primary"
@@ -152,7 +159,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
                     {busy === `buy:${product.id}` || leaving === product.id ? 'Opening checkout…' : 'Buy'}
                   </button>
                 )}
-                {mayBuy && above && (
+                {mayBuy && above && !upgradeInstead && (
                   <AddToCart
                     userId={user.id}
                     item={{ productId: product.id, deviceId: device.id }}

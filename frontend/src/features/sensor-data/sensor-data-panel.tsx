@@ -7,7 +7,8 @@ import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import { AddToCart } from '../billing/add-to-cart';
-import { useProducts } from '../billing/billing-api';
+import { useDeviceSubscriptions, useProducts } from '../billing/billing-api';
+import { changesInApp, currentSubscription } from '../billing/plan-rules';
 import { mayManage } from '../devices/device-rules';
 import { hasData } from './chart-rules';
 import { lockBand, productOfTier } from './lock-band-rules';
@@ -126,6 +127,11 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   // Those who may buy for the device get one click from the band to its tier in their cart.
   const mayBuy = user !== undefined && mayManage(device) && band?.unlocks !== undefined;
   const productsQuery = useProducts({ enabled: mayBuy });
+  const subscriptionsQuery = useDeviceSubscriptions(device.id, { enabled: mayBuy });
+  // A device on a plan of its own upgrades that plan (prorated) on the Plans panel instead of buying a second one.
+  const upgradeInstead =
+    subscriptionsQuery.data !== undefined &&
+    changesInApp(currentSubscription(subscriptionsQuery.data.items, Date.now()), Date.now());
   const unlockProduct = mayBuy
     ? productOfTier(productsQuery.data?.items ?? [], device.productLine, band?.unlocks?.tier)
     : undefined;
@@ -158,7 +164,14 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
-          {user && band?.unlocks && unlockProduct && (
+          {user && band?.unlocks && unlockProduct && upgradeInstead && (
+            <p className="sensor-lock-offer">
+              <a href="#plans-heading" data-testid="sensor-lock-upgrade">
+                Upgrade to {band.unlocks.name} under Plans
+              </a>
+            </p>
+          )}
+          {user && band?.unlocks && unlockProduct && subscriptionsQuery.data && !upgradeInstead && (
             <div className="sensor-lock-offer">
               <AddToCart
                 userId={user.id}
