@@ -109,6 +109,11 @@ describe('plan rules', () => {
 
   it('takes the tier from a subscription that grants it, else the line’s base tier', () => {
     expect(currentTier(DEFAULT_TIERS.sd1, undefined, 5_000).name).toBe('Tier 0');
+    // A tier the platform applies without a subscription (demo data, staff) shows; a paid higher one wins.
+    expect(currentTier(DEFAULT_TIERS.sd1, undefined, 5_000, 'tier2').name).toBe('Tier 2');
+    expect(currentTier(DEFAULT_TIERS.sd1, subscription(), 5_000, 'tier0').name).toBe(
+      currentTier(DEFAULT_TIERS.sd1, subscription(), 5_000).name,
+    );
     expect(currentTier(DEFAULT_TIERS.sd1, subscription(), 5_000).name).toBe('Tier 2');
     expect(currentTier(DEFAULT_TIERS.sd1, subscription({ status: 'past_due' }), 5_000).name).toBe('Tier 2');
     // Ended, or canceled: the base tier.

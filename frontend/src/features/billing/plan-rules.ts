@@ -74,14 +74,21 @@ export const currentSubscription = (subscriptions: readonly Subscription[], now:
   subscriptions.find((s) => grantsTier(s, now)) ??
   [...subscriptions].sort((a, b) => (b.currentPeriodStart ?? 0) - (a.currentPeriodStart ?? 0))[0];
 
-/** The device's tier now among its line's tiers: a granting subscription's, else the line's base tier. */
+/**
+ * The device's tier now among its line's tiers: the higher of a granting subscription's (else the base tier) and
+ * `applied`, the tier the platform applies to its reads (the data summary's). The summary lags a webhook behind a
+ * purchase, so the subscription shows it first; and the summary alone knows a tier granted without a subscription
+ * (demo data, staff).
+ */
 export const currentTier = (
   rows: readonly LineTier[],
   subscription: Subscription | undefined,
   now: number,
+  applied?: string,
 ): LineTier => {
-  if (!subscription || !grantsTier(subscription, now)) return baseTier(rows);
-  const rank = tierRank(rows, subscription.tier);
+  const paid = subscription && grantsTier(subscription, now) ? tierRank(rows, subscription.tier) : -1;
+  const granted = applied === undefined ? -1 : tierRank(rows, applied);
+  const rank = Math.max(paid, granted);
   return rank >= 0 ? rows[rank]! : baseTier(rows);
 };
 

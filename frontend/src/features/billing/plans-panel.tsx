@@ -1,7 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
-import { errorOf, useChanges } from '../../lib/query';
+import { errorOf, routeQuery, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { AddToCart } from './add-to-cart';
 import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, useProducts } from './billing-api';
@@ -33,6 +34,8 @@ const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { 
 export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'productLine'>; mayBuy: boolean }) => {
   const user = useSignedInUser();
   const subscriptionsQuery = useDeviceSubscriptions(device.id);
+  // What the platform applies to the device's reads: the same query as the Sensor data panel's.
+  const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
   const productsQuery = useProducts();
   const { rows: lineTiers, query: tiersQuery } = useLineTiers(device.productLine);
   const plans = useMemo(
@@ -46,7 +49,8 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
 
   const now = Date.now();
   const subscription = subscriptionsQuery.data && currentSubscription(subscriptionsQuery.data.items, now);
-  const tier = subscriptionsQuery.data && lineTiers ? currentTier(lineTiers, subscription, now) : undefined;
+  const applied = summaryQuery.data?.tier.tier;
+  const tier = subscriptionsQuery.data && lineTiers ? currentTier(lineTiers, subscription, now, applied) : undefined;
   const rank = tier && lineTiers ? tierRank(lineTiers, tier.tier) : -1;
   const upgradeInstead = changesInApp(subscription, now);
 
@@ -85,7 +89,11 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
                 )}
               </>
             ) : (
-              <span className="muted">None: the product line's base tier</span>
+              <span className="muted">
+                {tier && lineTiers && tierRank(lineTiers, tier.tier) > 0
+                  ? `None: ${tier.name} is granted by the platform`
+                  : "None: the product line's base tier"}
+              </span>
             )}
           </dd>
         </dl>
