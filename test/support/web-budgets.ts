@@ -47,7 +47,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     name: 'signed-in /dashboard',
     path: '/dashboard',
     as: 'user@example.com',
-    modules: [ENTRY, AMPLIFY],
+    modules: [ENTRY, 'src/features/dashboard/my-dashboard.tsx', AMPLIFY],
     jsKb: 220,
     ...PHONE,
   },

@@ -1,0 +1,148 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { hasRole } from '../../../../shared/auth/groups';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { LoadingPage } from '../../app/loading-page';
+import { ErrorAlert } from '../../components/form-parts';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { useRoutePages } from '../../lib/query';
+import type { SessionUser } from '../../lib/session-user';
+import { DeviceMapSection } from '../devices/device-map-section';
+import { DashboardInvites } from '../invites/dashboard-invites';
+import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
+import { RELATIONS_MESSAGES } from '../relations/relations-messages';
+import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
+
+// The create forms load when opened: a guest's first page (issue 13) carries none of them.
+const ClaimDeviceForm = lazy(() =>
+  import('../devices/claim-device-form').then((m) => ({ default: m.ClaimDeviceForm })),
+);
+const NewOrganizationForm = lazy(() =>
+  import('../organizations/organization-forms').then((m) => ({ default: m.NewOrganizationForm })),
+);
+const NewCampaignForm = lazy(() => import('../campaigns/campaign-forms').then((m) => ({ default: m.NewCampaignForm })));
+const RegisterDeviceForm = lazy(() =>
+  import('../devices/register-device-form').then((m) => ({ default: m.RegisterDeviceForm })),
+);
+
+type Action = 'claim' | 'organization' | 'campaign' | 'register';
+
+const ACTIONS: readonly (readonly [Action, string])[] = [
+  ['claim', 'Claim a device'],
+  ['organization', 'New organization'],
+  ['campaign', 'New campaign'],
+];
+
+/** The signed-in person's dashboard (see DashboardPage). */
+export const MyDashboard = ({ user }: { user: SessionUser }) => {
+  const mine = useRoutePages(
+    'relations',
+    'listByReferentId',
+    { params: { id: user.id, x: DEFAULT_PAGE_SIZE }, query: {} },
+    { enabled: !!user.id },
+  );
+  const groups = groupByReferrerKind(mine.items);
+
+  return (
+    <section className="page">
+      <h1>Welcome</h1>
+      <dl className="facts">
+        <dt>Signed in as</dt>
+        <dd data-testid="dashboard-email">{user.email ?? user.username}</dd>
+        <dt>Groups</dt>
+        <dd data-testid="dashboard-groups">
+          {user.groups.length ? (
+            <ul className="tags">
+              {user.groups.map((group) => (
+                <li key={group}>{group}</li>
+              ))}
+            </ul>
+          ) : (
+            <span className="muted">None</span>
+          )}
+        </dd>
+      </dl>
+      <DashboardInvites user={user} />
+
+      <DashboardActions user={user} />
+      <div className="cards" data-testid="dashboard-registry">
+        <MyDevices />
+        <MyOrganizations />
+        <MyCampaigns />
+      </div>
+      <DeviceMapSection scope="visible" title="Devices on the map" />
+
+      <h2 className="section-heading">Everything you belong to</h2>
+      <ErrorAlert testId="dashboard-error" error={mine.error} />
+      {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
+      <div className="cards cards-compact" data-testid="dashboard-relations">
+        {GROUP_ORDER.map((kind) => (
+          <article key={kind} className="card" data-testid={`dashboard-group-${kind}`}>
+            <h3>{KIND_TITLE[kind]}</h3>
+            {groups[kind].length ? (
+              <ul className="link-list">
+                {groups[kind].map((relation) => (
+                  <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
+                    <Link to={objectPath(kind, relation.referrerId)} className="mono">
+                      {relation.referrerId}
+                    </Link>
+                    <span className="muted small">{relation.type}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              mine.loaded && <p className="muted">{RELATIONS_MESSAGES.noneOfKind}</p>
+            )}
+          </article>
+        ))}
+        {groups.other.length > 0 && (
+          <article className="card" data-testid="dashboard-group-other">
+            <h3>Other</h3>
+            <ul className="link-list">
+              {groups.other.map((relation) => (
+                <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
+                  <span className="mono">{relation.referrerId}</span>
+                  <span className="muted small">{relation.type}</span>
+                </li>
+              ))}
+            </ul>
+          </article>
+        )}
+      </div>
+      <LoadMoreButton list={mine} testId="dashboard-load-more" />
+    </section>
+  );
+};
+
+/** "Claim a device", "New organization", "New campaign" (and for Distributors and staff "Register a device"). */
+const DashboardActions = ({ user }: { user: SessionUser }) => {
+  const [open, setOpen] = useState<Action>();
+  const actions = hasRole(user.groups, 'Distributors')
+    ? [...ACTIONS, ['register', 'Register a device'] as const]
+    : ACTIONS;
+  const close = () => setOpen(undefined);
+  return (
+    <div className="dashboard-actions">
+      <div className="actions" role="toolbar" aria-label="Create">
+        {actions.map(([action, text]) => (
+          <button
+            key={action}
+            type="button"
+            className={open === action ? 'primary' : undefined}
+            aria-expanded={open === action}
+            data-testid={`dashboard-action-${action}`}
+            onClick={() => setOpen(open === action ? undefined : action)}
+          >
+            {text}
+          </button>
+        ))}
+      </div>
+      <Suspense fallback={<LoadingPage />}>
+        {open === 'claim' && <ClaimDeviceForm onCancel={close} />}
+        {open === 'organization' && <NewOrganizationForm onCancel={close} />}
+        {open === 'campaign' && <NewCampaignForm onCancel={close} />}
+        {open === 'register' && <RegisterDeviceForm />}
+      </Suspense>
+    </div>
+  );
+};
