@@ -38,6 +38,18 @@ export class MethodNotAllowed extends DomainError {
     super(405, message);
   }
 }
+/** A body over what its route takes. */
+export class PayloadTooLarge extends DomainError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+/** A body in a format the route does not read (everything here is JSON). */
+export class UnsupportedMediaType extends DomainError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
 export class Conflict extends DomainError {
   constructor(message: string) {
     super(409, message);

@@ -21,6 +21,23 @@ const JSON_TYPE = 'application/x-amz-json-1.1';
 
 type Body = Record<string, unknown>;
 
+/**
+ * cognito-local keeps users and groups in plain objects keyed by name, so `__proto__`, `constructor` or `toString`
+ * finds Object.prototype's members there instead of nobody (a user with no attributes, or a crash). No user or group
+ * of ours can have such a name (usernames are UUIDs): they are answered as Cognito answers any unknown name.
+ */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+const unknownName = (body: Body): CognitoFault | undefined => {
+  const named = (value: unknown) => typeof value === 'string' && PROTOTYPE_NAMES.has(value);
+  if (named(body.Username)) return new CognitoFault('UserNotFoundException', 'User does not exist.');
+  if (named(body.GroupName)) return new CognitoFault('ResourceNotFoundException', 'Group not found.');
+  const auth = body.AuthParameters as Body | undefined;
+  if (auth && named(auth.USERNAME))
+    return new CognitoFault('NotAuthorizedException', 'Incorrect username or password.');
+  return undefined;
+};
+
 class CognitoFault extends Error {
   constructor(
     readonly type: string,
@@ -115,6 +132,8 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
       if (!state.upstream) throw new CognitoFault('ServiceUnavailableException', 'Local Cognito is starting', 503);
       if (target) {
         const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
+        const unknown = unknownName(body);
+        if (unknown) throw unknown;
         const field = PASSWORD_FIELDS[target];
         const password = field ? body[field] : undefined;
         if (typeof password === 'string') {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { allowOrigin } from '../../functions/_shared/http/http-errors';
+import { REQUEST_MESSAGES } from '../../functions/_shared/http/request-checks';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createRouteMatcher } from '../../shared/contracts/define-route';
 import { toOpenApi } from '../../shared/contracts/openapi';
@@ -119,9 +120,15 @@ export const startGateway = async (options: GatewayOptions) => {
         json(response, 405, { message: `Method ${request.method} is not allowed on ${resourcePath}` }, cors);
         return;
       }
+      if ('badEncoding' in match) {
+        json(response, 400, { message: REQUEST_MESSAGES.pathEncoding(match.badEncoding) }, cors);
+        return;
+      }
       const body = await readBody(request, MAX_BODY_BYTES);
       if (body === 'too-large') {
-        json(response, 413, { message: 'Request body is larger than 10 MB' }, cors);
+        // The rest of the body stays unread: the connection closes with the answer, or a client's next request on
+        // it would wait behind the unread bytes until a timeout reset it (issue 19).
+        json(response, 413, { message: 'Request body is larger than 10 MB' }, { ...cors, connection: 'close' });
         return;
       }
       const headers = Object.fromEntries(

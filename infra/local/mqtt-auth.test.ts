@@ -5,9 +5,10 @@ import { createMqttAuth } from './mqtt-auth';
 const caller = (sub: string, tokenUse: 'access' | 'id' = 'access') => callerOf(sub, [], tokenUse);
 
 // The rules with small in-memory stand-ins for the verifiers and the data access.
+const credentials: Record<string, string> = { dc_good1: 'dev-1', dc_good2: 'dev-2' };
 const auth = createMqttAuth({
   envName: 'local',
-  verifyDeviceCredential: async (token) => ({ dc_good1: 'dev-1', dc_good2: 'dev-2' })[token],
+  verifyDeviceCredential: async (token) => credentials[token],
   verifyToken: async (token) => {
     if (token === 'access-alice') return caller('alice');
     if (token === 'id-alice') return caller('alice', 'id');
@@ -19,7 +20,11 @@ const auth = createMqttAuth({
 
 describe('the local broker’s rules', () => {
   it('accepts a device by its own credential only', async () => {
-    expect(await auth.authenticate('dev-1', 'dc_good1')).toEqual({ kind: 'device', deviceId: 'dev-1' });
+    expect(await auth.authenticate('dev-1', 'dc_good1')).toEqual({
+      kind: 'device',
+      deviceId: 'dev-1',
+      credential: 'dc_good1',
+    });
     expect(await auth.authenticate('dev-2', 'dc_good1')).toBeUndefined();
     expect(await auth.authenticate('dev-1', 'dc_wrong')).toBeUndefined();
     expect(await auth.authenticate('dev-1', undefined)).toBeUndefined();
@@ -36,20 +41,27 @@ describe('the local broker’s rules', () => {
     expect(await auth.authenticate('local:alice', 'forged')).toBeUndefined();
   });
 
-  it('lets a device publish only its own readings and status', () => {
-    const device = { kind: 'device', deviceId: 'dev-1' } as const;
-    expect(auth.mayPublish(device, 'devices/dev-1/readings')).toBe(true);
-    expect(auth.mayPublish(device, 'devices/dev-1/status')).toBe(true);
-    expect(auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
-    expect(auth.mayPublish(device, 'devices/dev-1/live')).toBe(false);
-    expect(auth.mayPublish(device, 'devices/dev-1/readings/x')).toBe(false);
-    expect(auth.mayPublish(device, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
+  it('lets a device publish only its own readings and status', async () => {
+    const device = { kind: 'device', deviceId: 'dev-1', credential: 'dc_good1' } as const;
+    expect(await auth.mayPublish(device, 'devices/dev-1/readings')).toBe(true);
+    expect(await auth.mayPublish(device, 'devices/dev-1/status')).toBe(true);
+    expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
+    expect(await auth.mayPublish(device, 'devices/dev-1/live')).toBe(false);
+    expect(await auth.mayPublish(device, 'devices/dev-1/readings/x')).toBe(false);
+    expect(await auth.mayPublish(device, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
   });
 
-  it('lets a browser publish nothing', () => {
+  it('stops a connected device on its next publish once its credential is revoked', async () => {
+    const device = { kind: 'device', deviceId: 'dev-2', credential: 'dc_good2' } as const;
+    expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(true);
+    delete credentials.dc_good2;
+    expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
+  });
+
+  it('lets a browser publish nothing', async () => {
     const browser = { kind: 'browser', identityId: 'local:alice', caller: caller('alice') } as const;
-    expect(auth.mayPublish(browser, 'devices/dev-1/readings')).toBe(false);
-    expect(auth.mayPublish(browser, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
+    expect(await auth.mayPublish(browser, 'devices/dev-1/readings')).toBe(false);
+    expect(await auth.mayPublish(browser, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
   });
 
   it('lets a browser subscribe to its own watcher topic of a device it may view, nothing else', async () => {
@@ -65,7 +77,7 @@ describe('the local broker’s rules', () => {
   });
 
   it('lets a device subscribe only below its own topics', async () => {
-    const device = { kind: 'device', deviceId: 'dev-1' } as const;
+    const device = { kind: 'device', deviceId: 'dev-1', credential: 'dc_good1' } as const;
     expect(await auth.maySubscribe(device, 'devices/dev-1/#')).toBe(true);
     expect(await auth.maySubscribe(device, 'devices/dev-2/#')).toBe(false);
     expect(await auth.maySubscribe(device, 'devices/+/readings')).toBe(false);

@@ -10,7 +10,7 @@ import { deviceIdOfTopic } from '../../shared/iot/topics';
 
 /** Who holds a connection to the local broker. */
 export type MqttPrincipal =
-  | { kind: 'device'; deviceId: string }
+  | { kind: 'device'; deviceId: string; credential: string }
   | { kind: 'browser'; identityId: string; caller: Caller };
 
 export interface MqttAuthDeps {
@@ -46,7 +46,9 @@ export const createMqttAuth = (deps: MqttAuthDeps) => ({
     if (!username || !password) return undefined;
     if (password.startsWith('dc_')) {
       const deviceId = await deps.verifyDeviceCredential(password);
-      return deviceId !== undefined && deviceId === username ? { kind: 'device', deviceId } : undefined;
+      return deviceId !== undefined && deviceId === username
+        ? { kind: 'device', deviceId, credential: password }
+        : undefined;
     }
     let caller: Caller;
     try {
@@ -58,16 +60,20 @@ export const createMqttAuth = (deps: MqttAuthDeps) => ({
     return { kind: 'browser', identityId: username, caller };
   },
 
-  mayPublish: (principal: MqttPrincipal, topic: string): boolean => {
+  /**
+   * Each publish checks the credential again, as the HTTPS path checks it on each request: a credential revoked
+   * while the device stays connected stops its next message (issue 19).
+   */
+  mayPublish: async (principal: MqttPrincipal, topic: string): Promise<boolean> => {
     if (principal.kind !== 'device') return false;
     const [root, id, channel, ...rest] = topic.split('/');
-    return (
+    const ownTopic =
       root === 'devices' &&
       rest.length === 0 &&
       deviceIdOfTopic(topic) === principal.deviceId &&
       id === principal.deviceId &&
-      DEVICE_PUBLISH_CHANNELS.has(channel ?? '')
-    );
+      DEVICE_PUBLISH_CHANNELS.has(channel ?? '');
+    return ownTopic && (await deps.verifyDeviceCredential(principal.credential)) === principal.deviceId;
   },
 
   maySubscribe: async (principal: MqttPrincipal, topicFilter: string): Promise<boolean> => {

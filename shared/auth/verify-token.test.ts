@@ -15,13 +15,16 @@ beforeAll(async () => {
   otherKey = (await generateKeyPair('RS256')).privateKey;
 });
 
-const sign = (claims: Record<string, unknown>, opts: { key?: CryptoKey; iss?: string; exp?: number } = {}) => {
+const sign = (
+  claims: Record<string, unknown>,
+  opts: { key?: CryptoKey; iss?: string; exp?: number; iat?: number } = {},
+) => {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ token_use: 'access', client_id: clientId, 'cognito:groups': ['Employees'], ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
     .setSubject('user-1')
     .setIssuer(opts.iss ?? issuer)
-    .setIssuedAt(now - 10)
+    .setIssuedAt(opts.iat ?? now - 10)
     .setExpirationTime(opts.exp ?? now + 3600)
     .sign(opts.key ?? privateKey);
 };
@@ -46,8 +49,21 @@ describe('token verification', () => {
     ['another client', () => sign({ client_id: 'someone-else' })],
     ['an id token for another audience', () => sign({ token_use: 'id', client_id: undefined, aud: 'other' })],
     ['a refresh-like token use', () => sign({ token_use: 'refresh' })],
+    ['a token issued in the future', () => sign({}, { iat: Math.floor(Date.now() / 1000) + 120 })],
+    ['a token authenticated in the future', () => sign({ auth_time: Math.floor(Date.now() / 1000) + 120 })],
+    [
+      'a token authenticated after it was issued',
+      () => sign({ auth_time: Math.floor(Date.now() / 1000) - 50 }, { iat: Math.floor(Date.now() / 1000) - 100 }),
+    ],
   ])('rejects %s', async (_label, make) => {
     await expect(verifier()(await make())).rejects.toBeInstanceOf(TokenRejected);
+  });
+
+  it('tolerates the clock skew it is told, in iat and auth_time alike', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expect(verifier()(await sign({ auth_time: now + 2 }, { iat: now + 3 }))).resolves.toMatchObject({
+      authTime: now + 2,
+    });
   });
 
   it('rejects garbage', async () => {

@@ -51,6 +51,7 @@ export const createTokenVerifier = (options: TokenVerifierOptions) => {
   const keys =
     options.keys ?? createRemoteJWKSet(new URL(options.jwksUri ?? `${options.issuer}/.well-known/jwks.json`));
   const clientIds = new Set(options.clientIds);
+  const tolerance = options.clockToleranceSeconds ?? 5;
 
   return async (token: string): Promise<Caller> => {
     let payload: JWTPayload;
@@ -58,13 +59,24 @@ export const createTokenVerifier = (options: TokenVerifierOptions) => {
       ({ payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,
         algorithms: ['RS256'],
-        clockTolerance: options.clockToleranceSeconds ?? 5,
+        clockTolerance: tolerance,
         requiredClaims: ['exp', 'iat', 'sub', 'token_use'],
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new TokenRejected('Token expired');
       if (error instanceof joseErrors.JOSEError) throw new TokenRejected(`Token rejected: ${error.code}`);
       throw error;
+    }
+
+    // jose checks `exp` and `nbf` but not `iat`: a token from the future was minted by a broken or hostile clock,
+    // and would outlive a global sign-out (its auth_time compared later than the sign-out).
+    const latest = Math.floor(Date.now() / 1000) + tolerance;
+    if (payload.iat! > latest) throw new TokenRejected('Token rejected: issued in the future');
+    if (
+      typeof payload.auth_time === 'number' &&
+      (payload.auth_time > latest || payload.auth_time > payload.iat! + tolerance)
+    ) {
+      throw new TokenRejected('Token rejected: authenticated in the future');
     }
 
     const tokenUse = claimString(payload, 'token_use');

@@ -78,6 +78,14 @@ describe('the route matcher', () => {
     expect(match('POST', '/parameter')).toMatchObject({ name: 'create' });
   });
 
+  it('names the parameter that is not valid percent-encoding instead of throwing', () => {
+    for (const bad of ['%ZZ', 'a%', '%E2%82', '%C0%AF', '%ED%A0%80']) {
+      expect(match('GET', `/parameters/${bad}`)).toEqual({ badEncoding: 'id' });
+    }
+    expect(match('GET', '/listByReferrerId/u1/2%')).toEqual({ badEncoding: 'x' });
+    expect(match('GET', '/parameters/%E2%82%AC')).toMatchObject({ params: { id: '€' } });
+  });
+
   it('tells a wrong method from an unknown path', () => {
     expect(match('PUT', '/parameters/x')).toBe('method-not-allowed');
     expect(match('GET', '/parameters/x/y')).toBeUndefined();

@@ -48,6 +48,13 @@ export interface RouteDefinition<
   response: R;
   /** @default 200 (204 when the response is `z.void()`) */
   status?: number;
+  /** The largest body the route takes, in bytes. @default 256 KiB (functions/_shared/http/request-checks.ts) */
+  maxBodyBytes?: number;
+  /**
+   * Whether the chain refuses the whole body for a number a store cannot keep exactly. Off only for a batch whose
+   * items the route checks (and refuses) one by one. @default true
+   */
+  checkBodyNumbers?: boolean;
 }
 
 export const defineRoute = <
@@ -118,6 +125,20 @@ export const fillPath = (path: string, params: Record<string, unknown>): string 
 
 export const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${normalizePath(path)}`;
 
+const safeDecode = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A route found for a request path, a path parameter that is not valid percent-encoding, or the wrong method. */
+export type RouteMatch =
+  | { name: string; route: AnyRoute; params: Record<string, string> }
+  | { badEncoding: string }
+  | 'method-not-allowed';
+
 /** Matches a concrete request path against one area's routes; used by the local gateway. */
 export const createRouteMatcher = (routes: Routes) => {
   const compiled = Object.entries(routes).map(([name, route]) => {
@@ -128,7 +149,7 @@ export const createRouteMatcher = (routes: Routes) => {
       .join('/');
     return { name, route, names, regex: new RegExp(`^${pattern}$`) };
   });
-  return (method: string, path: string) => {
+  return (method: string, path: string): RouteMatch | undefined => {
     const target = normalizePath(path);
     let pathMatched = false;
     for (const c of compiled) {
@@ -136,9 +157,15 @@ export const createRouteMatcher = (routes: Routes) => {
       if (!m) continue;
       pathMatched = true;
       if (c.route.method !== method.toUpperCase()) continue;
-      const params = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
-      return { name: c.name, route: c.route, params } as const;
+      const params: Record<string, string> = {};
+      for (const [i, n] of c.names.entries()) {
+        const value = safeDecode(m[i + 1]!);
+        // A `%ZZ`, a trailing `%` or a broken UTF-8 sequence: the client's mistake, answered 400 by the gateway.
+        if (value === undefined) return { badEncoding: n };
+        params[n] = value;
+      }
+      return { name: c.name, route: c.route, params };
     }
-    return pathMatched ? ('method-not-allowed' as const) : undefined;
+    return pathMatched ? 'method-not-allowed' : undefined;
   };
 };

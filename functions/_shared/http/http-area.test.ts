@@ -61,6 +61,14 @@ const area = defineArea('test', {
     summary: 'typed error',
     response: z.object({}),
   }),
+  watch: defineRoute({
+    method: 'POST',
+    path: '/watch',
+    access: guest,
+    summary: 'a body that names an ID token',
+    body: z.object({ idToken: z.string().optional() }),
+    response: z.object({ who: z.string() }),
+  }),
   peek: defineRoute({
     method: 'GET',
     path: '/peek/{id}',
@@ -82,6 +90,7 @@ const aheadOf = (done: readonly KeyRead[]): ReadAhead => {
 };
 
 let sign: (claims: Record<string, unknown>) => Promise<string>;
+let signAs: (sub: string, claims: Record<string, unknown>) => Promise<string>;
 const openSession: UserSession = { version: 0, changedAt: 0, disabled: false, signedOutAt: 0, groupsChangedAt: 0 };
 let session = openSession;
 let handler: ReturnType<typeof httpArea<typeof area, { label: string }>>;
@@ -89,6 +98,14 @@ let handler: ReturnType<typeof httpArea<typeof area, { label: string }>>;
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg: 'RS256' };
+  signAs = (sub, claims) =>
+    new SignJWT({ token_use: 'access', client_id: clientId, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k' })
+      .setSubject(sub)
+      .setIssuer(issuer)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
   sign = (claims) =>
     new SignJWT({ token_use: 'access', client_id: clientId, ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'k' })
@@ -111,6 +128,7 @@ beforeAll(async () => {
       conflict: () => {
         throw new Conflict('Already there');
       },
+      watch: ({ caller }) => ({ who: caller?.sub ?? 'guest' }),
       peek: ({ params, caller, ahead }) => ({
         label: ahead.item(thingRead(params.id))?.label as string | undefined,
         who: caller?.sub ?? 'guest',
@@ -144,10 +162,14 @@ const call = async (
     body?: string;
     token?: string;
     origin?: string;
+    /** @default application/json when a body is sent; null sends none */
+    contentType?: string | null;
   } = {},
 ) => {
   const headers: Record<string, string> = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  const contentType = options.contentType === undefined && options.body ? 'application/json' : options.contentType;
+  if (contentType) headers['Content-Type'] = contentType;
   if (options.origin) headers.Origin = options.origin;
   const event = {
     httpMethod: method,
@@ -204,6 +226,77 @@ describe('the http chain', () => {
     expect((await call('POST', '/thing/', { body: '{', token })).body.message).toBe('Request body is not valid JSON');
   });
 
+  it('answers 415 to a body not sent as JSON, whatever it holds', async () => {
+    const token = await sign({ 'cognito:groups': ['Employees'] });
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', null]) {
+      const refused = await call('POST', '/thing/', { body: '{"name":"x"}', token, contentType });
+      expect([refused.status, refused.body.message]).toEqual([
+        415,
+        contentType
+          ? `Content-Type must be application/json, not ${contentType}`
+          : 'Content-Type must be application/json (none was sent)',
+      ]);
+    }
+    for (const contentType of ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json']) {
+      expect((await call('POST', '/thing/', { body: '{"name":"x"}', token, contentType })).status).toBe(201);
+    }
+  });
+
+  it('answers 413 to a body over 256 KB, and 400 naming the place of what no store keeps exactly', async () => {
+    const token = await sign({ 'cognito:groups': ['Employees'] });
+    const big = await call('POST', '/thing/', { body: JSON.stringify({ name: 'x'.repeat(256 * 1024) }), token });
+    expect([big.status, big.body.message]).toEqual([413, 'Request body is larger than 256 KB']);
+    const refused = async (body: string) => {
+      const answer = await call('POST', '/thing/', { body, token });
+      expect(answer.status).toBe(400);
+      return answer.body.issues[0];
+    };
+    expect(await refused('{"name":"x","n":12345678901234567890}')).toEqual({
+      path: 'body.n',
+      message: 'numbers must be whole numbers between -9007199254740991 and 9007199254740991, or decimals',
+    });
+    expect((await refused('{"name":"x","a":[1,1e308]}')).path).toBe('body.a.1');
+    expect((await refused('{"name":"x","a":-1e-200}')).message).toBe('numbers must be 0 or at least 1e-130 in size');
+    expect(await refused(`{"name":"x","d":${'['.repeat(40)}${']'.repeat(40)}}`)).toMatchObject({
+      message: 'Request body nests deeper than 32 levels',
+    });
+    expect(await refused('{"name":"\\ud800"}')).toEqual({
+      path: 'body.name',
+      message: 'text must be well-formed Unicode (a lone surrogate was sent)',
+    });
+    // What a store keeps exactly still passes: the largest safe integer, small and negative decimals.
+    expect((await call('POST', '/thing/', { body: '{"name":"x"}', token })).status).toBe(201);
+    const deep = await call('GET', '/things/{id}', { path: { id: 'a\ud800' }, token });
+    expect([deep.status, deep.body.issues[0].path]).toEqual([400, 'path.id']);
+  });
+
+  it('takes access tokens as bearer tokens, and an ID token in a body only when it is the caller’s own', async () => {
+    const idToken = () => signAs('user-1', { token_use: 'id', client_id: undefined, aud: clientId });
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${part({ alg: 'none' })}.${part({ sub: 'user-1', token_use: 'id', aud: clientId, iss: issuer })}.`;
+    const asBearer = await call('GET', '/open', { token: await idToken() });
+    expect([asBearer.status, asBearer.body.message]).toEqual([
+      401,
+      'Send the access token as the bearer token: an ID token is not accepted in the Authorization header',
+    ]);
+    const token = await sign({});
+    const own = await call('POST', '/watch', { body: JSON.stringify({ idToken: await idToken() }), token });
+    expect(own).toMatchObject({ status: 200, body: { who: 'user-1' } });
+    // Garbage, the caller's own access token, and an unsigned ID token are no ID token of the caller.
+    for (const body of [{ idToken: 'garbage' }, { idToken: token }, { idToken: unsigned }]) {
+      const refused = await call('POST', '/watch', { body: JSON.stringify(body), token });
+      expect([refused.status, refused.body.message]).toEqual([
+        403,
+        'The ID token (idToken) is not a valid ID token of the signed-in user',
+      ]);
+    }
+    // Someone else's ID token, and an ID token sent by a guest, name nobody the request may act as.
+    const other = await signAs('user-2', { token_use: 'id', client_id: undefined, aud: clientId });
+    expect((await call('POST', '/watch', { body: JSON.stringify({ idToken: other }), token })).status).toBe(403);
+    expect((await call('POST', '/watch', { body: JSON.stringify({ idToken: await idToken() }) })).status).toBe(403);
+    expect((await call('POST', '/watch', { body: '{}', token })).status).toBe(200);
+  });
+
   it('answers 403 when the role is too low and the success status when it is enough', async () => {
     const user = await sign({ 'cognito:groups': ['Authenticated_users'] });
     const staff = await sign({ 'cognito:groups': ['Employees'] });
@@ -231,6 +324,11 @@ describe('the http chain', () => {
     expect((await call('GET', '/things/{id}', { path: { id: 'ab' }, token })).status).toBe(401);
     const later = await sign({ auth_time: Math.floor(Date.now() / 1000) });
     expect((await call('GET', '/things/{id}', { path: { id: 'ab' }, token: later })).status).toBe(200);
+    // auth_time is whole seconds: a token of the sign-out's own second may predate it, so it is refused.
+    const second = Math.floor(Date.now() / 1000);
+    session = { ...openSession, signedOutAt: second * 1000 + 999 };
+    const same = await sign({ auth_time: second });
+    expect((await call('GET', '/things/{id}', { path: { id: 'ab' }, token: same })).status).toBe(401);
   });
 
   it('replaces the groups of a token issued before the groups changed', async () => {

@@ -18,6 +18,7 @@ import { readAuthEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 import { corsHeaders, httpErrors } from './http-errors';
+import { checkTextParts, REQUEST_MESSAGES, readJsonBody } from './request-checks';
 import { createSessionGuard, type SessionGuard } from './session-guard';
 
 type CallerFor<AC> = AC extends { kind: 'guest' }
@@ -131,14 +132,13 @@ const parsePart = (part: string, schema: z.ZodType | undefined, value: unknown):
   return result.data;
 };
 
-const parseJsonBody = (event: APIGatewayProxyEvent): unknown => {
-  if (event.body === null || event.body === undefined || event.body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BadRequest('Request body is not valid JSON');
-  }
+const parseTextPart = (
+  part: 'path' | 'query',
+  schema: z.ZodType | undefined,
+  values: Record<string, string | undefined> | null | undefined,
+): unknown => {
+  checkTextParts({ [part]: values });
+  return parsePart(part, schema, values ?? {});
 };
 
 const headerOf = (event: APIGatewayProxyEvent, wanted: string): string | undefined =>
@@ -150,6 +150,20 @@ const bearerToken = (event: APIGatewayProxyEvent): string | undefined => {
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match) throw new Unauthorized('Authorization header must be "Bearer <token>"');
   return match[1];
+};
+
+/**
+ * Spec §7 sends an `idToken` in some bodies (`POST /api/aws`, the realtime routes). Whatever route takes one, it is
+ * verified like a bearer token and must be an ID token of the caller, or the request is refused: a body can never
+ * name someone else, in either home.
+ */
+const checkBodyIdToken = async (body: unknown, caller: Caller | undefined, verifier: () => TokenVerifier) => {
+  const idToken = body !== null && typeof body === 'object' ? (body as { idToken?: unknown }).idToken : undefined;
+  if (typeof idToken !== 'string') return;
+  const holder = await verifier()(idToken).catch(() => undefined);
+  if (!caller || holder?.tokenUse !== 'id' || holder.sub !== caller.sub) {
+    throw new Forbidden(REQUEST_MESSAGES.idTokenNotYours);
+  }
 };
 
 /** Spec §6 access: a guest only on guest routes; a bad token is 401 everywhere; too low a role is 403. */
@@ -275,6 +289,8 @@ export const httpArea = <A extends Area, D>(
             if (error instanceof TokenRejected) throw new Unauthorized(error.message);
             throw error;
           }
+          // The API's routes take access tokens (what the web app sends); an ID token is for a body that names one.
+          if (caller.tokenUse !== 'access') throw new Unauthorized(REQUEST_MESSAGES.idTokenAsBearer);
         }
         // The input is parsed before the session is read, so the route's read-ahead can name its keys; a bad input
         // is still answered after authentication and access, as before.
@@ -282,10 +298,19 @@ export const httpArea = <A extends Area, D>(
         let badInput: unknown;
         try {
           input = {
-            params: parsePart('path', match.route.params, event.pathParameters ?? {}),
-            query: parsePart('query', match.route.query, event.queryStringParameters ?? {}),
+            params: parseTextPart('path', match.route.params, event.pathParameters),
+            query: parseTextPart('query', match.route.query, event.queryStringParameters),
             // A route without a body ignores what is sent (a one-click unsubscribe POSTs a form).
-            body: match.route.body ? parsePart('body', match.route.body, parseJsonBody(event)) : undefined,
+            body: match.route.body
+              ? parsePart(
+                  'body',
+                  match.route.body,
+                  readJsonBody(event, {
+                    maxBytes: match.route.maxBodyBytes,
+                    checkNumbers: match.route.checkBodyNumbers,
+                  }),
+                )
+              : undefined,
           };
         } catch (error) {
           badInput = error;
@@ -303,6 +328,7 @@ export const httpArea = <A extends Area, D>(
         }
         checkAccess(match.route.access, caller);
         if (!input) throw badInput;
+        await checkBodyIdToken(input.body, caller, getVerifier);
         context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input, ahead };
       },
     })

@@ -18,14 +18,17 @@ export type SessionGuard = (
 /**
  * ARCHITECTURE.md §1: the API is the authority on sessions. A valid signature is not enough:
  * - a disabled user's tokens are refused at once (the identity provider would honour them until expiry);
- * - tokens authenticated before the user's last global sign-out are refused. `auth_time` is whole seconds,
- *   so a sign-in within the same second as the sign-out is still accepted;
+ * - tokens authenticated before the user's last global sign-out are refused. `auth_time` is whole seconds, so a
+ *   token of the sign-out's own second cannot be told from one issued just before it: it is refused too (fail
+ *   closed), and the sign-out answers only once its second is over, so the next sign-in is a later second;
  * - tokens issued before the user's groups last changed carry stale `cognito:groups`: the record's groups
  *   replace them, so a removed role ends on the next request, not when the token expires.
  */
 export const checkSession = (caller: Caller, session: UserSession): Caller => {
   if (session.disabled) throw new Unauthorized(MESSAGES.accountDisabled);
-  if (caller.authTime < Math.floor(session.signedOutAt / 1000)) throw new Unauthorized(MESSAGES.sessionSignedOut);
+  if (session.signedOutAt > 0 && caller.authTime <= Math.floor(session.signedOutAt / 1000)) {
+    throw new Unauthorized(MESSAGES.sessionSignedOut);
+  }
   const staleGroups = session.groups !== undefined && caller.issuedAt * 1000 < session.groupsChangedAt;
   return {
     ...caller,

@@ -36,14 +36,17 @@ const setup = (records: ExportRecord[]) => {
     exports: { get: async (id) => records.find((r) => r.id === id) },
     dataAccess: {
       resolve: async (caller, deviceId) => {
-        if (deviceId !== 'dev-public' && caller?.sub !== 'alice') throw new Forbidden();
+        const open = deviceId === 'dev-public' || deviceId === 'dev-tier2';
+        const member = deviceId === 'dev-campaign' && caller?.sub === 'carol';
+        if (!open && !member && caller?.sub !== 'alice') throw new Forbidden();
         return {
           device: { id: deviceId, name: 'D', productLine: 'sd1', dataVisibility: 'public', state: 'active' },
-          tier: tierRow(DEFAULT_TIERS.sd1, undefined),
+          tier: tierRow(DEFAULT_TIERS.sd1, deviceId === 'dev-public' ? undefined : 'tier2'),
           lineTiers: DEFAULT_TIERS.sd1,
-          route: 'public',
-          permissioned: false,
-          windows: null,
+          route: member ? 'campaign' : 'public',
+          permissioned: member,
+          // The campaign ran from February to mid-April 2026.
+          windows: member ? [{ startsAt: Date.UTC(2026, 1, 1), endsAt: Date.UTC(2026, 3, 15) }] : null,
         };
       },
     },
@@ -104,25 +107,45 @@ describe('getSignedS3Url', () => {
     await expect(urls.getSignedS3Url(undefined, { bucket: 'exports', key: record.key })).resolves.toHaveProperty('url');
   });
 
-  it('signs chart data for whoever may view the device, and refuses other buckets, keys and dot segments', async () => {
+  it('signs a chart file only for someone who may see all of it, and refuses other buckets, keys and dot segments', async () => {
     const { urls, signed } = setup([]);
-    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/day/2026-06-01.json' });
+    // Tier 2 (365 days) of a public device: last month's hourly file lies wholly in the window.
+    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-tier2/hour/2026-05.json' });
     expect(signed[0]).toEqual({
       bucket: 'sensor-data-api-dev-chartdata',
-      key: 'charts/dev-public/day/2026-06-01.json',
+      key: 'charts/dev-tier2/hour/2026-05.json',
       seconds: 300,
     });
-    expect(await reject(urls.getSignedS3Url(person('bob'), { bucket: 'chartData', key: 'charts/dev-9/x.json' }))).toBe(
-      403,
-    );
-    // A file wholly before the base tier's 7-day view window (April 2026, two months back) names the tier that unlocks it.
-    const old = urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/hour/2026-04.json' });
-    await expect(old).rejects.toMatchObject({
-      status: 403,
-      message: expect.stringMatching(/Tier 2 unlocks older data/),
-    });
-    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/hour/2026-05.json' });
-    await urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/day/2026.json' });
+    expect(
+      await reject(urls.getSignedS3Url(person('bob'), { bucket: 'chartData', key: 'charts/dev-9/hour/2026-05.json' })),
+    ).toBe(403);
+    // A file starting before the base tier's 7-day view window names the tier that unlocks it, even when it reaches
+    // into the window: it would be handed out whole.
+    for (const key of [
+      'charts/dev-public/hour/2026-04.json',
+      'charts/dev-public/hour/2026-05.json',
+      'charts/dev-public/day/2026.json',
+    ]) {
+      await expect(urls.getSignedS3Url(undefined, { bucket: 'chartData', key })).rejects.toMatchObject({
+        status: 403,
+        message: expect.stringMatching(/Tier 2 unlocks older data/),
+      });
+    }
+    // A campaign member sees the device only inside the campaign's window: May 2026 reaches past its end.
+    expect(
+      await reject(
+        urls.getSignedS3Url(person('carol'), { bucket: 'chartData', key: 'charts/dev-campaign/hour/2026-05.json' }),
+      ),
+    ).toBe(403);
+    await expect(
+      urls.getSignedS3Url(person('carol'), { bucket: 'chartData', key: 'charts/dev-campaign/hour/2026-05.json' }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('GET /sensor-data/devices/dev-campaign/series') });
+    await urls.getSignedS3Url(person('carol'), { bucket: 'chartData', key: 'charts/dev-campaign/hour/2026-03.json' });
+    expect(
+      await reject(
+        urls.getSignedS3Url(undefined, { bucket: 'chartData', key: 'charts/dev-public/day/2026-06-01.json' }),
+      ),
+    ).toBe(400);
     expect(
       await reject(urls.getSignedS3Url(person('alice'), { bucket: 'organizations-local-logofiles', key: 'a' })),
     ).toBe(403);

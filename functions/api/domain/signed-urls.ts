@@ -1,6 +1,6 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
-import { type DataAccessModule, readableRanges, windowStart } from '../../_shared/sensor-data/data-access';
+import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import {
   EXPORT_MESSAGES,
   exportFileName,
@@ -17,7 +17,10 @@ export const SIGNED_URL_MESSAGES = {
   bucketRefused: (bucket: string) =>
     `Signed URLs are given only for the exports and chart-data buckets, not for "${bucket}"`,
   exportKey: 'An export key looks like exports/{deviceId}/{exportId}.csv (or .json)',
-  chartKey: 'A chart-data key looks like charts/{deviceId}/…',
+  chartKey: 'A chart-data key looks like charts/{deviceId}/hour/{YYYY-MM}.json or charts/{deviceId}/day/{YYYY}.json',
+  chartOutsideView: (deviceId: string, from: number, to: number) =>
+    `This chart file covers ${new Date(from).toISOString().slice(0, 10)} to ${new Date(to).toISOString().slice(0, 10)}, ` +
+    `more than you may see of device ${deviceId}: read it through GET /sensor-data/devices/${deviceId}/series, which keeps to your window`,
   dotSegment: 'A key may not contain empty, "." or ".." segments',
   notFinished: (id: string, status: string, progress: number) =>
     `Export ${id} is not finished yet (${status}, ${progress} %)`,
@@ -83,14 +86,19 @@ export const createSignedUrls = ({ buckets, exports, dataAccess, presign, now }:
         return signed(buckets.exports, key, exportFileName(record));
       }
       const match = CHART_KEY.exec(key);
-      if (!match) throw new BadRequest(SIGNED_URL_MESSAGES.chartKey);
-      const access = await dataAccess.resolve(caller, match[1]!);
-      const at = now();
-      const start = windowStart(access, 'view', at);
-      // A chart file holds a month of hourly or a year of daily roll-ups: one wholly before the view window is
-      // refused (403 naming the tier that unlocks it); one reaching into the window is served whole.
       const period = chartPeriod(key);
-      if (period && period.to < start) readableRanges(access, 'view', { from: period.from }, at);
+      if (!match || !period) throw new BadRequest(SIGNED_URL_MESSAGES.chartKey);
+      const deviceId = match[1]!;
+      const access = await dataAccess.resolve(caller, deviceId);
+      // A chart file holds a month of hourly or a year of daily roll-ups and is handed out whole, so it is signed
+      // only when the caller may see all of it: the tier's window (a file starting before it is a 403 naming the tier
+      // that unlocks it) and, for a campaign member, the campaign's windows (issue 19: a file reaching past them
+      // would show what the readings API clips away). The series route serves any part of it, clipped.
+      const at = now();
+      const until = Math.min(period.to, at);
+      const { parts } = readableRanges(access, 'view', { from: period.from, to: until }, at);
+      const whole = parts.length === 1 && parts[0]!.from <= period.from && parts[0]!.to >= until;
+      if (!whole) throw new Forbidden(SIGNED_URL_MESSAGES.chartOutsideView(deviceId, period.from, period.to));
       return signed(buckets.chartData, key);
     },
   };

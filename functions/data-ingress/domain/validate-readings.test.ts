@@ -51,6 +51,25 @@ describe('checkReading', () => {
     expect(r.message).toMatch(message);
   });
 
+  it('refuses times and values no store keeps exactly, one reading at a time, without throwing', () => {
+    expect(rejection({ timestamp: 1e308, values: { co2: 1 } })).toMatchObject({
+      reason: 'malformed',
+      message: 'timestamp: timestamp must be whole milliseconds (at most 2^53 - 1)',
+    });
+    expect(rejection({ timestamp: 2 ** 53, values: { co2: 1 } }).reason).toBe('malformed');
+    // The largest safe integer is past the last date JavaScript can name: a future time, named by its number.
+    expect(rejection({ timestamp: 2 ** 53 - 1, values: { co2: 1 } })).toMatchObject({
+      reason: 'future',
+      message: expect.stringContaining('9007199254740991 ms'),
+    });
+    expect(rejection({ timestamp: -(2 ** 53 - 1), values: { co2: 1 } }).reason).toBe('too-old');
+    expect(rejection({ timestamp: NOW, values: { soil: 1e200 } })).toMatchObject({
+      reason: 'out-of-range',
+      message: expect.stringContaining('soil 1e+200: numbers must be whole numbers between'),
+    });
+    expect(rejection({ timestamp: NOW, values: { soil: 1e-200 } }).reason).toBe('out-of-range');
+  });
+
   it('refuses readings beyond the allowed clock skew as future, but not within it', () => {
     expect('reading' in checkReading({ timestamp: NOW + MAX_CLOCK_SKEW_MS, values: { co2: 1 } }, 0, NOW)).toBe(true);
     const r = rejection({ timestamp: NOW + MAX_CLOCK_SKEW_MS + 1, values: { co2: 1 } });

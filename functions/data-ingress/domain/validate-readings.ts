@@ -1,6 +1,10 @@
 import { Reading, type ReadingRejection } from '../../../shared/contracts/data-ingress';
 import { EARLIEST_READING_MS, MAX_CLOCK_SKEW_MS, MEASUREMENTS } from '../../../shared/sensor-data/measurements';
+import { numberProblem } from '../../../shared/text/storable';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
+
+/** A time as ISO-8601, or as its number when it lies beyond the dates JavaScript can name (±8.64e15 ms). */
+const timeText = (time: number) => (Math.abs(time) <= 8.64e15 ? new Date(time).toISOString() : `${time} ms`);
 
 const describePath = (path: readonly PropertyKey[]) => (path.length ? `${path.map(String).join('.')}: ` : '');
 
@@ -26,7 +30,7 @@ export const checkReading = (
       rejection: {
         index,
         reason: 'too-old',
-        message: `timestamp ${new Date(time).toISOString()} is before ${new Date(EARLIEST_READING_MS).toISOString()}${hint}`,
+        message: `timestamp ${timeText(time)} is before ${new Date(EARLIEST_READING_MS).toISOString()}${hint}`,
       },
     };
   }
@@ -35,11 +39,15 @@ export const checkReading = (
       rejection: {
         index,
         reason: 'future',
-        message: `timestamp ${new Date(time).toISOString()} is more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of the server clock (${new Date(now).toISOString()})`,
+        message: `timestamp ${timeText(time)} is more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of the server clock (${new Date(now).toISOString()})`,
       },
     };
   }
   for (const [name, value] of Object.entries(values)) {
+    const unstorable = numberProblem(value);
+    if (unstorable) {
+      return { rejection: { index, reason: 'out-of-range', message: `${name} ${value}: ${unstorable}` } };
+    }
     const info = MEASUREMENTS[name];
     if (info && (value < info.min || value > info.max)) {
       return {

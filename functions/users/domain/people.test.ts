@@ -96,6 +96,7 @@ const setup = (options: { authEventsAddOn?: boolean } = {}) => {
   };
 
   const records = new Map<string, StoredUser>();
+  const slept: number[] = [];
   const sessions = new Map<string, { disabled?: boolean; signedOutAt?: number; groups?: string[] }>();
   const mails: Mail[] = [];
   const published: DomainEvent[] = [];
@@ -154,6 +155,10 @@ const setup = (options: { authEventsAddOn?: boolean } = {}) => {
     now: () => clock++,
     newId: () => `e${++ids}`,
     newPassword: () => 'Temp-Passw0rd-1',
+    sleep: async (ms) => {
+      slept.push(ms);
+      clock += ms;
+    },
   };
   const written = new Map<string, unknown>();
   const add = (p: FakePerson, record = true) => {
@@ -181,6 +186,7 @@ const setup = (options: { authEventsAddOn?: boolean } = {}) => {
     people: createPeople(deps),
     pool,
     records,
+    slept,
     sessions,
     mails,
     published,
@@ -345,9 +351,14 @@ describe('account state', () => {
   });
 
   it('signs out everywhere in the session record (by user id, when named by e-mail) and at the identity provider', async () => {
-    const { people, sessions, calls } = setup();
+    const { people, sessions, calls, slept } = setup();
     await people.adminUserGlobalSignOut(employee, 'ann@example.com');
-    expect(sessions.get('ann')!.signedOutAt).toEqual(expect.any(Number));
+    const at = sessions.get('ann')!.signedOutAt!;
+    // It answers only once the sign-out's second is over, so the next sign-in's auth_time is a later second.
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThan(0);
+    expect(slept[0]).toBeLessThanOrEqual(1_000);
+    expect(Math.floor((at + slept[0]! + 1) / 1000)).toBeGreaterThan(Math.floor(at / 1000));
     expect(calls).toEqual(['signOut ann']);
     await people.adminUserGlobalSignOut(callerOf('bob'), 'bob');
     expect(calls).toContain('signOut bob');

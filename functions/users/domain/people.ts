@@ -30,7 +30,11 @@ export interface PeopleDeps {
   now: () => number;
   newId: () => string;
   newPassword: () => string;
+  /** Waits (a global sign-out waits for its second to end). @default setTimeout */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface PageRequest {
   limit: number;
@@ -330,8 +334,13 @@ export const createPeople = (deps: PeopleDeps) => {
       assertSelfOrStaff(caller, id);
       const target = await identity.getUser(id);
       assertMayActOn(caller, target);
-      await sessions.signOutEverywhere(target.id, now());
+      const at = now();
+      await sessions.signOutEverywhere(target.id, at);
       await identity.globalSignOut(target.id);
+      // Tokens of the sign-out's own second are refused (whole-second auth_time, session-guard.ts): answering once
+      // that second is over means a sign-in that follows the answer is never refused with them.
+      const settled = (Math.floor(at / 1000) + 1) * 1000 - now();
+      if (settled > 0) await (deps.sleep ?? defaultSleep)(settled);
       return { id: target.id, done: true as const };
     },
 

@@ -43,8 +43,9 @@ export const startMqtt = async ({ port, wsPort }: { port: number; wsPort: number
     },
     authorizePublish: (client, packet, done) => {
       const principal = client ? principals.get(client) : undefined;
-      if (principal && auth?.mayPublish(principal, packet.topic)) return done(null);
-      done(new Error(`Not authorized to publish to ${packet.topic}`));
+      const refused = () => done(new Error(`Not authorized to publish to ${packet.topic}`));
+      if (!principal || !auth) return refused();
+      auth.mayPublish(principal, packet.topic).then((allowed) => (allowed ? done(null) : refused()), refused);
     },
     authorizeSubscribe: (client, subscription, done) => {
       const principal = principals.get(client);

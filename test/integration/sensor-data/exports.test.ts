@@ -280,10 +280,24 @@ describe('downloads', () => {
     expect(foreign.status).toBe(404);
     expect((await apiRejection(sign(undefined, job.file!.bucket, job.file!.key))).status).toBe(404);
 
-    const chartKey = `charts/${device.id}/day/2026-01-01.json`;
+    // A chart file is handed out whole, so only to someone who may see all of it (issue 19): last month's hourly file
+    // lies wholly inside Tier 2's 365 days, but starts before Tier 1's 30 (any day of this month).
+    const today = new Date(now);
+    const lastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    const chartKey = `charts/${device.id}/hour/${lastMonth}.json`;
     expect((await apiRejection(sign(undefined, 'chartData', chartKey))).status).toBe(401);
     expect((await apiRejection(sign(stranger.token, stack().buckets.chartData!, chartKey))).status).toBe(403);
-    expect((await sign(device.ownerToken, stack().buckets.chartData!, chartKey)).url).toContain(chartKey);
+    const partly = await apiRejection(sign(device.ownerToken, stack().buckets.chartData!, chartKey));
+    expect([partly.status, partly.message]).toEqual([403, expect.stringMatching(/Tier 2 unlocks/)]);
+    expect((await apiRejection(sign(device.ownerToken, 'chartData', `charts/${device.id}/day/x.json`))).status).toBe(
+      400,
+    );
+    await setTier(device.id, 'tier2');
+    try {
+      expect((await sign(device.ownerToken, stack().buckets.chartData!, chartKey)).url).toContain(chartKey);
+    } finally {
+      await setTier(device.id, 'tier1');
+    }
 
     const bucket = await apiRejection(sign(device.ownerToken, 'organizations-local-logofiles', 'logos/x.png'));
     expect(bucket.status).toBe(403);
