@@ -123,6 +123,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const tables = await createTables(dynamoClient, ENV);
     const buckets = await createBuckets(fauxqs.s3, ENV);
     const queues = createQueues(fauxqs.createQueue, ENV);
+    // Before anything is sent or stored: the write-through would replace a queue's saved messages with its state.
+    await fauxqs.restore();
     const { userPoolId, clientId } = await createUserPool(cognitoClient, ENV);
     const demoReadingDeps = {
       db: DynamoDBDocumentClient.from(dynamoClient),
@@ -141,7 +143,6 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
     // Idempotent, so every start: a data folder from before the catalogue gets it too.
     await seedDemoCatalogue(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
-    await fauxqs.restore();
     const issuer = `${cognito.url}/${userPoolId}`;
 
     const runtime: { config?: RuntimeConfig } = {};

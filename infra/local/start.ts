@@ -56,5 +56,9 @@ const shutdown = async (signal: string) => {
   await stack.stop();
   process.exit(0);
 };
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// One stop path for every signal. Vite's dev server exits the process by itself on SIGTERM and at the end of stdin,
+// before the stack has stopped: its listeners go, and the same stop runs for all of them. Every acknowledged write
+// is on disk already (the fauxqs write-through, dynalite's log), so even a kill -9 loses nothing.
+process.removeAllListeners('SIGTERM');
+process.stdin.removeAllListeners('end');
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { startFauxqsEmulator } from './fauxqs';
+import { changeOf, startFauxqsEmulator } from './fauxqs';
 
 describe('the fauxqs emulator across a restart', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fauxqs-'));
@@ -64,5 +65,85 @@ describe('the fauxqs emulator across a restart', () => {
     } finally {
       await second.emulator.stop();
     }
+  });
+});
+
+describe('the fauxqs emulator after a crash', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fauxqs-crash-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('has every acknowledged object and waiting message on disk, with no stop to save them', async () => {
+    const start = async () => {
+      const emulator = await startFauxqsEmulator({ dataDir, port: 0, region: 'us-west-2' });
+      await emulator.s3.send(new CreateBucketCommand({ Bucket: 'charts' }));
+      return { emulator, queue: emulator.createQueue('jobs').queueUrl };
+    };
+    const crashed = await start();
+    const { s3, sqs } = crashed.emulator;
+    await s3.send(
+      new PutObjectCommand({ Bucket: 'charts', Key: 'a/b c.json', Body: '{"a":1}', ContentType: 'application/json' }),
+    );
+    await s3.send(new PutObjectCommand({ Bucket: 'charts', Key: 'gone.json', Body: 'x' }));
+    await s3.send(new DeleteObjectCommand({ Bucket: 'charts', Key: 'gone.json' }));
+    for (const body of ['m1', 'm2', 'm3'])
+      await sqs.send(new SendMessageCommand({ QueueUrl: crashed.queue, MessageBody: body }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: crashed.queue, MaxNumberOfMessages: 1 }),
+    );
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: crashed.queue, ReceiptHandle: Messages[0]!.ReceiptHandle }));
+
+    // The first never stops (as after kill -9): the second starts from what is on disk.
+    const second = await start();
+    try {
+      await second.emulator.restore();
+      const object = await second.emulator.s3.send(new GetObjectCommand({ Bucket: 'charts', Key: 'a/b c.json' }));
+      expect([await object.Body!.transformToString(), object.ContentType]).toEqual(['{"a":1}', 'application/json']);
+      await expect(
+        second.emulator.s3.send(new GetObjectCommand({ Bucket: 'charts', Key: 'gone.json' })),
+      ).rejects.toMatchObject({ name: 'NoSuchKey' });
+      const waiting = await second.emulator.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: second.queue, MaxNumberOfMessages: 10 }),
+      );
+      expect(waiting.Messages?.map((m) => m.Body).sort()).toEqual(
+        ['m1', 'm2', 'm3'].filter((body) => body !== Messages[0]!.Body),
+      );
+    } finally {
+      await second.emulator.stop();
+      await crashed.emulator.stop();
+    }
+  });
+
+  it('tells the changes a request makes from the reads', () => {
+    const none = Buffer.alloc(0);
+    const json = (body: object) => Buffer.from(JSON.stringify(body));
+    const sqs = (action: string) => ({
+      'x-amz-target': `AmazonSQS.${action}`,
+      'content-type': 'application/x-amz-json-1.0',
+    });
+    expect(changeOf('POST', '/', sqs('SendMessage'), json({ QueueUrl: 'http://x/000/jobs' }))).toEqual({
+      kind: 'queue',
+      name: 'jobs',
+    });
+    expect(changeOf('POST', '/', sqs('DeleteMessageBatch'), json({ QueueUrl: 'http://x/000/q.fifo' }))).toEqual({
+      kind: 'queue',
+      name: 'q.fifo',
+    });
+    expect(changeOf('POST', '/', sqs('ReceiveMessage'), json({ QueueUrl: 'http://x/000/jobs' }))).toBeUndefined();
+    expect(
+      changeOf(
+        'POST',
+        '/',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        Buffer.from('Action=SendMessage&QueueUrl=http%3A%2F%2Fx%2F000%2Fjobs'),
+      ),
+    ).toEqual({ kind: 'queue', name: 'jobs' });
+    expect(changeOf('PUT', '/b/k%20ey/x.json', {}, none)).toEqual({ kind: 'object', bucket: 'b', key: 'k ey/x.json' });
+    expect(changeOf('DELETE', '/b/k', {}, none)).toEqual({ kind: 'object', bucket: 'b', key: 'k' });
+    expect(changeOf('POST', '/b/k?uploadId=1', {}, none)).toEqual({ kind: 'object', bucket: 'b', key: 'k' });
+    expect(changeOf('PUT', '/b/k?partNumber=1&uploadId=1', {}, none)).toBeUndefined();
+    expect(changeOf('POST', '/b/k?uploads', {}, none)).toBeUndefined();
+    expect(changeOf('POST', '/b?delete', {}, none)).toEqual({ kind: 'bucket', bucket: 'b' });
+    expect(changeOf('PUT', '/b', {}, none)).toBeUndefined();
+    expect(changeOf('GET', '/b/k', {}, none)).toBeUndefined();
   });
 });
