@@ -19,13 +19,18 @@ export interface EnvironmentSettings {
   mailDomain: string;
 }
 
+/** Environments developers deploy for themselves, where a locally served front end may call the APIs. */
+export const DEVELOPER_ENVIRONMENTS: readonly EnvName[] = ['dev', 'dev-1', 'dev-2'];
+
 /** The product's e-mail domain; each non-production environment sends from its own subdomain. */
 export const MAIL_DOMAIN = 'device-data.app';
 
 export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
-  extraCorsOrigins: name === 'prod' ? [] : ['http://localhost:5173'],
+  // Only developers' own environments also answer the local dev server (a front end run against the cloud); preview
+  // and prod answer their own web origin alone (issue 19).
+  extraCorsOrigins: DEVELOPER_ENVIRONMENTS.includes(name) ? ['http://localhost:5173'] : [],
   mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
 });
 

@@ -23,15 +23,64 @@ export const WEB_CACHE_CONTROL = {
  * server can send the same.
  */
 export const WEB_SECURITY_HEADERS = {
-  strictTransportSecurity: { maxAgeSeconds: 31_536_000, includeSubdomains: false, preload: false },
+  strictTransportSecurity: { maxAgeSeconds: 31_536_000, includeSubdomains: true, preload: false },
   contentTypeOptions: 'nosniff',
-  frameOptions: 'SAMEORIGIN',
+  // No page of the app is meant to be framed (clickjacking); CSP's frame-ancestors says the same to new browsers.
+  frameOptions: 'DENY',
   referrerPolicy: 'strict-origin-when-cross-origin',
   xssProtection: { protection: true, modeBlock: true },
 } as const;
 
-/** {@link WEB_SECURITY_HEADERS} as the HTTP header lines CloudFront sends (lower-case names). */
-export const securityHeaderLines = (): Record<string, string> => {
+/** Where the app is served: the browser reaches the local stack's ports, or the region's AWS endpoints. */
+export type CspHome = { home: 'local' } | { home: 'cloud'; region: string };
+
+/**
+ * The Content-Security-Policy of the built app (issue 19), by directive. Scripts only from the app's own origin:
+ * no inline script, no eval (the build has none; Vite's dev server, which injects inline scripts, sends no CSP).
+ * Styles allow inline: React, uPlot and MapLibre set style attributes, and Amplify UI writes its theme's variables
+ * into a style element; a style cannot run code. What the browser connects to: the APIs, the identity provider,
+ * the realtime endpoint and presigned S3 URLs, from the runtime configuration's kinds of endpoint.
+ */
+export const cspDirectives = (where: CspHome): Record<string, string[]> => {
+  const aws =
+    where.home === 'cloud'
+      ? {
+          connect: [
+            `https://*.execute-api.${where.region}.amazonaws.com`,
+            `https://cognito-idp.${where.region}.amazonaws.com`,
+            `https://cognito-identity.${where.region}.amazonaws.com`,
+            `wss://*.iot.${where.region}.amazonaws.com`,
+            `https://*.s3.${where.region}.amazonaws.com`,
+          ],
+          images: [`https://*.s3.${where.region}.amazonaws.com`],
+        }
+      : { connect: ['http://localhost:*', 'ws://localhost:*'], images: ['http://localhost:*'] };
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...aws.images],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...aws.connect],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(where.home === 'cloud' ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+};
+
+export const contentSecurityPolicy = (where: CspHome): string =>
+  Object.entries(cspDirectives(where))
+    .map(([name, values]) => [name, ...values].join(' '))
+    .join('; ');
+
+/**
+ * {@link WEB_SECURITY_HEADERS} as the HTTP header lines CloudFront sends (lower-case names), with the CSP of the home
+ * when one is given (not for Vite's dev server: its page runs inline scripts).
+ */
+export const securityHeaderLines = (csp?: CspHome): Record<string, string> => {
   const { strictTransportSecurity: hsts, xssProtection } = WEB_SECURITY_HEADERS;
   return {
     'strict-transport-security': [
@@ -43,5 +92,6 @@ export const securityHeaderLines = (): Record<string, string> => {
     'x-frame-options': WEB_SECURITY_HEADERS.frameOptions,
     'referrer-policy': WEB_SECURITY_HEADERS.referrerPolicy,
     'x-xss-protection': xssProtection.protection ? `1${xssProtection.modeBlock ? '; mode=block' : ''}` : '0',
+    ...(csp ? { 'content-security-policy': contentSecurityPolicy(csp) } : {}),
   };
 };

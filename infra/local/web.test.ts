@@ -47,9 +47,16 @@ const get = (pathname: string, headers: Record<string, string> = {}, method = 'G
   );
 
 describe('the local production web server', () => {
-  it('sends the security headers of infra/definitions/web.ts on every answer', async () => {
+  it('sends the security headers of infra/definitions/web.ts on every answer, with the local CSP', async () => {
     for (const answer of [await get('/'), await get('/assets/index-abc123.js'), await get('/nope', {}, 'POST')]) {
-      for (const [name, value] of Object.entries(securityHeaderLines())) expect(answer.headers[name]).toBe(value);
+      for (const [name, value] of Object.entries(securityHeaderLines({ home: 'local' }))) {
+        expect(answer.headers[name]).toBe(value);
+      }
+      const csp = String(answer.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+      expect(answer.headers['x-frame-options']).toBe('DENY');
     }
   });
 

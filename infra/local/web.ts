@@ -46,6 +46,7 @@ const startDevWeb = async ({ rootDir, port, runtime }: WebOptions) => {
   const server = await createServer({
     configFile: path.join(rootDir, 'frontend/vite.config.ts'),
     plugins: [runtimeConfigPlugin(runtime)],
+    // No CSP for the dev server: its page runs Vite's inline scripts (HMR, React refresh).
     server: { port, strictPort: port !== 0, host: '127.0.0.1', headers: securityHeaderLines() },
     logLevel: 'warn',
     clearScreen: false,
@@ -158,7 +159,8 @@ interface StaticFile {
 export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions, 'distDir' | 'port' | 'runtime'>) => {
   const root = path.resolve(distDir);
   const files = new Map<string, Promise<StaticFile | undefined>>();
-  const headers = securityHeaderLines();
+  // The CloudFront headers, with the CSP of the local home (its APIs, identity provider and broker on localhost).
+  const headers = securityHeaderLines({ home: 'local' });
 
   const load = async (key: string): Promise<StaticFile | undefined> => {
     if (key.startsWith('.vite/')) return undefined;

@@ -17,8 +17,14 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import type { EnvironmentSettings } from '../definitions/environments';
-import { HASHED_ASSETS_PREFIX, RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../definitions/web';
+import { type EnvironmentSettings, REGION } from '../definitions/environments';
+import {
+  contentSecurityPolicy,
+  HASHED_ASSETS_PREFIX,
+  RUNTIME_CONFIG_KEY,
+  WEB_CACHE_CONTROL,
+  WEB_SECURITY_HEADERS,
+} from '../definitions/web';
 import { acknowledgeBucketDeploymentHandler } from './nag-findings';
 
 /** The CDK enum member whose value is `value` (CloudFront's own header values); fails the synth otherwise. */
@@ -45,6 +51,10 @@ const securityHeadersBehavior = (): ResponseSecurityHeadersBehavior => {
       override: true,
     },
     xssProtection: { ...xssProtection, override: true },
+    contentSecurityPolicy: {
+      contentSecurityPolicy: contentSecurityPolicy({ home: 'cloud', region: REGION }),
+      override: true,
+    },
   };
 };
 

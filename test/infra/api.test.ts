@@ -107,6 +107,9 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
       ]),
     );
     expect(JSON.stringify(variables.AUTH_ISSUER)).toContain('https://cognito-idp.');
+    // Issue 19: prod answers CORS for its own web origin alone (the distribution's domain), nothing local.
+    expect(JSON.stringify(variables.CORS_ORIGINS)).not.toMatch(/localhost|\*/);
+    expect(JSON.stringify(variables.CORS_ORIGINS)).toMatch(/DomainName/);
   });
 
   it('may use DynamoDB on its own tables only, and only read those it reads', () => {

@@ -1,5 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { WEB_CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../infra/definitions/web';
+import {
+  contentSecurityPolicy,
+  cspDirectives,
+  WEB_CACHE_CONTROL,
+  WEB_SECURITY_HEADERS,
+} from '../../infra/definitions/web';
 import { RuntimeConfig } from '../../shared/config/runtime-config';
 import { resourcesOfType, synthesize } from './synth';
 
@@ -53,7 +58,19 @@ describe('web hosting', () => {
       FrameOptions: { FrameOption: frameOptions, Override: true },
       ReferrerPolicy: { ReferrerPolicy: referrerPolicy, Override: true },
       XSSProtection: { Protection: xssProtection.protection, ModeBlock: xssProtection.modeBlock, Override: true },
+      ContentSecurityPolicy: {
+        ContentSecurityPolicy: contentSecurityPolicy({ home: 'cloud', region: 'us-west-2' }),
+        Override: true,
+      },
     });
+    // Issue 19: no inline or eval'd script, never framed, HSTS for the domain and its subdomains.
+    const csp = cspDirectives({ home: 'cloud', region: 'us-west-2' });
+    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+    expect(csp['object-src']).toEqual(["'none'"]);
+    expect(Object.values(csp).flat()).not.toContain('http://localhost:*');
+    expect(contentSecurityPolicy({ home: 'cloud', region: 'us-west-2' }).length).toBeLessThanOrEqual(1783);
+    expect([frameOptions, hsts.includeSubdomains, hsts.maxAgeSeconds >= 31_536_000]).toEqual(['DENY', true, true]);
     templates.web.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         DefaultCacheBehavior: Match.objectLike({ ResponseHeadersPolicyId: { Ref: policyId } }),

@@ -41,9 +41,24 @@ export const contextOptions = (): BrowserContextOptions => {
   return width > 0 ? { viewport: { width, height: width < 1024 ? NARROW.height : WIDE.height } } : {};
 };
 
+const cspViolations = new WeakMap<Page, string[]>();
+
+/**
+ * What the page's Content-Security-Policy refused so far (issue 19): the production build is served with the CSP
+ * CloudFront sends, and a refused script, style, connection or image is a page that works only without it.
+ */
+export const cspViolationsOf = (page: Page): readonly string[] => cspViolations.get(page) ?? [];
+
 /** A page in a context of its own (no session shared with other pages), sized as `contextOptions` says. */
-export const newPage = async (browser: Browser): Promise<Page> =>
-  (await browser.newContext(contextOptions())).newPage();
+export const newPage = async (browser: Browser): Promise<Page> => {
+  const page = await (await browser.newContext(contextOptions())).newPage();
+  const violations: string[] = [];
+  cspViolations.set(page, violations);
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
+  return page;
+};
 
 /** The local web app's address, optionally with a path (`/dashboard`). */
 export const web = (path = ''): string => `${stack().endpoints.web!}${path}`;
@@ -65,8 +80,10 @@ export const pagePerTest = (): (() => Page) => {
     page = await newPage(browser!);
   });
   afterEach(async () => {
+    const refused = page ? cspViolationsOf(page) : [];
     await page?.context().close();
     page = undefined;
+    expect(refused).toEqual([]);
   });
   return () => {
     if (!page) throw new Error('No page: pagePerTest() gives a page only while a test runs');

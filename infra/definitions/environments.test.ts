@@ -1,0 +1,12 @@
+import { DEVELOPER_ENVIRONMENTS, ENVIRONMENTS, environmentSettings } from './environments';
+
+describe('environment settings', () => {
+  it('answers CORS for a local front end only in developers’ own environments', () => {
+    for (const name of ENVIRONMENTS.filter((n) => n !== 'local')) {
+      const extra = environmentSettings(name).extraCorsOrigins;
+      expect([name, extra]).toEqual([name, DEVELOPER_ENVIRONMENTS.includes(name) ? ['http://localhost:5173'] : []]);
+    }
+    expect(environmentSettings('preview').extraCorsOrigins).toEqual([]);
+    expect(environmentSettings('prod').extraCorsOrigins).toEqual([]);
+  });
+});
