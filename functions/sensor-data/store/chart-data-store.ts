@@ -44,7 +44,6 @@ export interface ChartObject extends ChartColumns {
   period: string;
 }
 
-
 const emptySeries = (length: number): ChartSeries => ({
   min: new Array(length).fill(null),
   max: new Array(length).fill(null),
