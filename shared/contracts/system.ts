@@ -94,10 +94,14 @@ export const CachePath = z
     message: 'a period needs its resolution',
     path: ['resolution'],
   })
-  .refine((p) => p.period === undefined || (p.resolution === 'hour') === (p.period.length === 7), {
-    message: 'an hour file covers a month (YYYY-MM), a day file a year (YYYY)',
-    path: ['period'],
-  });
+  .refine(
+    (p) =>
+      p.period === undefined || p.resolution === undefined || (p.resolution === 'hour') === (p.period.length === 7),
+    {
+      message: 'an hour file covers a month (YYYY-MM), a day file a year (YYYY)',
+      path: ['period'],
+    },
+  );
 export type CachePath = z.infer<typeof CachePath>;
 
 export const CacheEviction = z.object({
