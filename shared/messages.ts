@@ -29,21 +29,10 @@ export const MESSAGES = {
   endpointFipsWithDualstack: 'Invalid Configuration: FIPS and DualStack together are not supported',
   // Ours: the IoT service's errors as the API answers them (shared/iot/iot-errors.ts).
   realtimeBusy: 'The realtime service is busy; please try again shortly',
-  realtimeFailed: 'The realtime service refused the change; it has been logged for the operators',
   // Ours.
   parameterNotFound: (id: string) => `Parameter not found: ${id}`,
   parameterExists: (id: string) => `Parameter already exists: ${id}`,
   invalidCursor: 'Invalid page cursor',
-  // Ours: cache files and item look-up (docs/system.md).
-  cacheRangeOrder: 'The range must end after it starts (from before to)',
-  cacheRangeTooLong: (days: number) => `One rebuild covers at most ${days} days: split the range`,
-  lookupUnknownTable: (table: string, tables: readonly string[]) =>
-    `No table ${table} can be looked up; the tables are: ${tables.join(', ')}`,
-  lookupTableRefused: (table: string, reason: string) => `Items of ${table} cannot be looked up. ${reason}`,
-  lookupTooManyKeys: (max: number, asked: number) =>
-    `At most ${max} keys can be looked up at once; ${asked} were asked`,
-  lookupKeyShape: (names: readonly string[]) => `A key of this table has exactly ${names.join(' and ')}`,
-  lookupKeyType: (name: string, type: 'S' | 'N') => `${name} must be ${type === 'S' ? 'text' : 'a number'}`,
   // Ours: notifications (docs/notifications.md).
   notificationNotFound: (id: string) => `Notification not found: ${id}`,
   notificationNotDraft: 'A notification can be changed or deleted only while it is a draft (status created)',

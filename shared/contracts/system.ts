@@ -224,7 +224,7 @@ export const system = defineArea('system', {
     method: 'POST',
     path: '/load-cache-files',
     access: minGroup('Employees'),
-    summary: `Rebuild a device's cache files for a range (at most ${CACHE_LOAD_MAX_DAYS} days, \`to\` defaults to now) from its raw readings: the roll-ups of every hour in it are recomputed by the sensor-data worker, then the files of the months and years they touch; 202 with what was queued. 404 for an unknown device.`,
+    summary: `Rebuild a device's cache files for a range (at most ${CACHE_LOAD_MAX_DAYS} days; \`to\` defaults to now) from its raw readings: the sensor-data worker recomputes the roll-ups of every hour in it, then the files of the months and years they touch. 202 with what was queued; 404 for an unknown device.`,
     body: z.object({ options: LoadOptions }).strict(),
     response: CacheRebuild,
     status: 202,
@@ -234,7 +234,7 @@ export const system = defineArea('system', {
     path: '/delete-items-from-cache',
     access: minGroup('Administrators'),
     summary:
-      'Evict cache files: each path a device, a device and resolution, or one file. Charts read nothing for an evicted period until it is rebuilt (`options.rebuild` queues that at once) or new readings arrive in it.',
+      'Evict cache files: each path a device, a device and resolution, or one file. Charts read nothing for an evicted period until it is rebuilt (`options.rebuild` queues that at once) or new readings arrive in it. Administrators only.',
     body: z
       .object({
         pathObjectsArray: z.array(CachePath).min(1, 'Name at least one path').max(100, 'At most 100 paths'),
@@ -251,14 +251,14 @@ export const system = defineArea('system', {
     path: '/lookup-tables',
     access: minGroup('Employees'),
     summary:
-      'The tables batchGetDdbItems reads (not in the spec: the look-up page needs it), with their keys and what is withheld.',
+      'The tables batchGetDdbItems reads (not in the spec: the look-up page needs it), with their keys and what each withholds.',
     response: z.object({ items: z.array(LookupTable) }),
   }),
   batchGetDdbItems: defineRoute({
     method: 'POST',
     path: '/batchGetDdbItems',
     access: minGroup('Employees'),
-    summary: `Items by key, as DynamoDB's BatchGetItem, from the allowed tables named by their platform key (GET /lookup-tables); at most ${LOOKUP_MAX_KEYS} keys; secrets are never answered. Keys left unprocessed after retries come back in UnprocessedKeys.`,
+    summary: `Items by key, as DynamoDB's BatchGetItem, from the allowed tables named by their platform key (GET /lookup-tables); at most ${LOOKUP_MAX_KEYS} keys; secrets are never answered. Keys still unprocessed after retries come back in UnprocessedKeys.`,
     body: z
       .object({
         params: z

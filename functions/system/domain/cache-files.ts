@@ -12,6 +12,7 @@ import { EARLIEST_READING_MS } from '../../../shared/sensor-data/measurements';
 import { BadRequest, NotFound } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { RollupMessage } from '../../_shared/sensor-data/queue-messages';
+import { SYSTEM_MESSAGES } from './system-messages';
 
 /** The chart-data bucket, as far as the cache tools need it: a device's files, and removing some. */
 export interface ChartFileStore {
@@ -120,13 +121,13 @@ export const createCacheFiles = ({ files, queue, devices, now }: CacheFilesDeps)
     load: async (caller: Caller, options: { deviceId: string; from: number; to?: number }): Promise<CacheRebuild> => {
       const at = now();
       const to = Math.min(options.to ?? at, at);
-      if (options.from > to) throw new BadRequest(MESSAGES.cacheRangeOrder);
+      if (options.from > to) throw new BadRequest(SYSTEM_MESSAGES.cacheRangeOrder);
       if (to - options.from > CACHE_LOAD_MAX_DAYS * DAY_MS) {
-        throw new BadRequest(MESSAGES.cacheRangeTooLong(CACHE_LOAD_MAX_DAYS));
+        throw new BadRequest(SYSTEM_MESSAGES.cacheRangeTooLong(CACHE_LOAD_MAX_DAYS));
       }
       if (!(await devices.exists(options.deviceId))) throw new NotFound(MESSAGES.deviceNotFound(options.deviceId));
       const hours = hoursBetween(options.from, to, at);
-      if (hours.length === 0) throw new BadRequest(MESSAGES.cacheRangeOrder);
+      if (hours.length === 0) throw new BadRequest(SYSTEM_MESSAGES.cacheRangeOrder);
       return queueRebuild(caller, options.deviceId, hours);
     },
 

@@ -1,6 +1,6 @@
 import { type BatchGetResult, type ItemKey, LOOKUP_MAX_KEYS, type LookupTable } from '../../../shared/contracts/system';
-import { MESSAGES } from '../../../shared/messages';
 import { BadRequest, Forbidden } from '../../_shared/errors';
+import { SYSTEM_MESSAGES } from './system-messages';
 
 /**
  * The second guard on what a look-up answers: an attribute named like a secret is withheld at any depth, whatever its
@@ -49,12 +49,12 @@ const keyIssue = (table: LookupTableDefinition, key: ItemKey): string | undefine
   const names = keyNames(table);
   const given = Object.keys(key);
   if (given.length !== names.length || !names.every((name) => Object.hasOwn(key, name))) {
-    return MESSAGES.lookupKeyShape(names);
+    return SYSTEM_MESSAGES.lookupKeyShape(names);
   }
   for (const attribute of [table.partitionKey, ...(table.sortKey ? [table.sortKey] : [])]) {
     const value = key[attribute.name];
     if (attribute.type === 'S' ? typeof value !== 'string' : typeof value !== 'number') {
-      return MESSAGES.lookupKeyType(attribute.name, attribute.type);
+      return SYSTEM_MESSAGES.lookupKeyType(attribute.name, attribute.type);
     }
   }
   return undefined;
@@ -100,14 +100,14 @@ export const createItemLookup = ({ tables, refused, reader }: ItemLookupDeps) =>
 
   const checked = (requestItems: Record<string, { Keys: ItemKey[] }>) => {
     const asked = Object.values(requestItems).reduce((sum, { Keys }) => sum + Keys.length, 0);
-    if (asked > LOOKUP_MAX_KEYS) throw new BadRequest(MESSAGES.lookupTooManyKeys(LOOKUP_MAX_KEYS, asked));
+    if (asked > LOOKUP_MAX_KEYS) throw new BadRequest(SYSTEM_MESSAGES.lookupTooManyKeys(LOOKUP_MAX_KEYS, asked));
     const issues: { path: string; message: string }[] = [];
     const keys = new Map<string, ItemKey[]>();
     for (const [name, { Keys }] of Object.entries(requestItems)) {
       const reason = refused.get(name);
-      if (reason !== undefined) throw new Forbidden(MESSAGES.lookupTableRefused(name, reason));
+      if (reason !== undefined) throw new Forbidden(SYSTEM_MESSAGES.lookupTableRefused(name, reason));
       const table = byName.get(name);
-      if (!table) throw new BadRequest(MESSAGES.lookupUnknownTable(name, [...byName.keys()]));
+      if (!table) throw new BadRequest(SYSTEM_MESSAGES.lookupUnknownTable(name, [...byName.keys()]));
       const unique = new Map<string, ItemKey>();
       Keys.forEach((key, index) => {
         const issue = keyIssue(table, key);
