@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
 const frontendDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,7 +12,7 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [react()],
+  plugins: [react(), stripRouteSummariesPlugin()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

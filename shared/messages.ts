@@ -17,6 +17,18 @@ export const MESSAGES = {
   networkError: 'Network Error',
   noCurrentUser: 'No current user',
   notAuthenticated: 'User is not authenticated',
+  // Spec §8: REST client errors (the web app's area clients, frontend/src/lib/api.ts).
+  apiCategoryNotConfigured: 'API category not configured',
+  apiDoesNotExist: (name: string) => `API ${name} does not exist`,
+  // Spec §8: the local user and groups cache (frontend/src/lib/identity-cache.ts); the states' names are its codes.
+  groupsCacheError: 'Error fetching groups',
+  // Spec §8: endpoint configuration errors (shared/config/endpoints.ts); the words are the AWS SDK's own.
+  endpointMissingRegion: 'Invalid Configuration: Missing Region',
+  endpointFipsWithCustom: 'Invalid Configuration: FIPS and custom endpoint are not supported',
+  endpointDualstackWithCustom: 'Invalid Configuration: Dualstack and custom endpoint are not supported',
+  endpointFipsWithDualstack: 'Invalid Configuration: FIPS and DualStack together are not supported',
+  // Ours: the IoT service's errors as the API answers them (shared/iot/iot-errors.ts).
+  realtimeBusy: 'The realtime service is busy; please try again shortly',
   // Ours.
   parameterNotFound: (id: string) => `Parameter not found: ${id}`,
   parameterExists: (id: string) => `Parameter already exists: ${id}`,

@@ -6,13 +6,52 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createEndpointCache, type EndpointSettings } from '../../shared/config/endpoints';
 
 // Endpoints come from the SDK's standard AWS_ENDPOINT_URL_* variables, so the same code reaches the
 // emulators locally and AWS in the cloud.
+
+const flag = (value: string | undefined): boolean => value?.trim().toLowerCase() === 'true';
+
+/**
+ * An SDK client's endpoint settings, read from the standard variables the SDK itself reads (AWS_REGION,
+ * AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, AWS_ENDPOINT_URL_{SERVICE} or AWS_ENDPOINT_URL). `serviceId` is
+ * the SDK's id as those variables spell it: `DYNAMODB`, `IOT_DATA_PLANE`.
+ */
+export const awsEndpointSettings = (
+  serviceId: string,
+  env: Record<string, string | undefined> = process.env,
+): EndpointSettings => {
+  const endpoint = flag(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS)
+    ? undefined
+    : env[`AWS_ENDPOINT_URL_${serviceId}`] || env.AWS_ENDPOINT_URL;
+  return {
+    service: serviceId,
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION,
+    useFips: flag(env.AWS_USE_FIPS_ENDPOINT),
+    useDualstack: flag(env.AWS_USE_DUALSTACK_ENDPOINT),
+    ...(endpoint ? { endpoint } : {}),
+  };
+};
+
+const checkedSettings = createEndpointCache(({ region, useFips, useDualstack }) => ({
+  region: region!,
+  useFipsEndpoint: useFips ?? false,
+  useDualstackEndpoint: useDualstack ?? false,
+}));
+
+/**
+ * What every SDK client is built with: the region and endpoint variants, checked first (spec §8), so a Lambda
+ * configured without a region, or with FIPS or dual-stack beside a custom endpoint, fails when it builds the client
+ * with the reason, not on its first call with the SDK's.
+ */
+export const clientSettings = (serviceId: string, env: Record<string, string | undefined> = process.env) =>
+  checkedSettings(awsEndpointSettings(serviceId, env));
+
 let documentClient: DynamoDBDocumentClient | undefined;
 
 export const getDocumentClient = (): DynamoDBDocumentClient => {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient(clientSettings('DYNAMODB')), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
@@ -25,7 +64,7 @@ let sqsClient: SQSClient | undefined;
  * emulator's address, and in the cloud both are the regional SQS endpoint anyway.
  */
 export const getSqsClient = (): SQSClient => {
-  sqsClient ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+  sqsClient ??= new SQSClient({ ...clientSettings('SQS'), useQueueUrlAsEndpoint: false });
   return sqsClient;
 };
 
@@ -37,6 +76,7 @@ let s3Client: S3Client | undefined;
  */
 export const getS3Client = (): S3Client => {
   s3Client ??= new S3Client({
+    ...clientSettings('S3'),
     forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
     requestChecksumCalculation: 'WHEN_REQUIRED',
   });
@@ -46,21 +86,21 @@ export const getS3Client = (): S3Client => {
 let sesClient: SESv2Client | undefined;
 
 export const getSesClient = (): SESv2Client => {
-  sesClient ??= new SESv2Client({});
+  sesClient ??= new SESv2Client(clientSettings('SESV2'));
   return sesClient;
 };
 
 let cognitoClient: CognitoIdentityProviderClient | undefined;
 
 export const getCognitoClient = (): CognitoIdentityProviderClient => {
-  cognitoClient ??= new CognitoIdentityProviderClient({});
+  cognitoClient ??= new CognitoIdentityProviderClient(clientSettings('COGNITO_IDENTITY_PROVIDER'));
   return cognitoClient;
 };
 
 let secretsManagerClient: SecretsManagerClient | undefined;
 
 export const getSecretsManagerClient = (): SecretsManagerClient => {
-  secretsManagerClient ??= new SecretsManagerClient({});
+  secretsManagerClient ??= new SecretsManagerClient(clientSettings('SECRETS_MANAGER'));
   return secretsManagerClient;
 };
 
@@ -71,6 +111,6 @@ let iotDataClient: IoTDataPlaneClient | undefined;
  * the CDK from DescribeEndpoint); locally it is the MQTT broker's publish front.
  */
 export const getIotDataClient = (): IoTDataPlaneClient => {
-  iotDataClient ??= new IoTDataPlaneClient({});
+  iotDataClient ??= new IoTDataPlaneClient(clientSettings('IOT_DATA_PLANE'));
   return iotDataClient;
 };

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGetAll, batchWriteAll } from './dynamodb';
+import { batchGetAll, batchGetWithLeftovers, batchWriteAll } from './dynamodb';
 
 describe('batchGetAll', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
@@ -24,6 +24,29 @@ describe('batchGetAll', () => {
     expect(requests.every((r) => r.ConsistentRead)).toBe(true);
     expect(new Set(requests.flatMap((r) => r.Keys!.map((k) => k.id))).size).toBe(150);
     expect(items).toHaveLength(3);
+  });
+});
+
+describe('batchGetWithLeftovers', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
+  beforeEach(() => dynamo.reset());
+  afterAll(() => dynamo.restore());
+
+  it('answers the keys still unprocessed after its rounds (batchGetKeys throws for them)', async () => {
+    dynamo
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { a: [{ id: 'x' }] }, UnprocessedKeys: { b: { Keys: [{ pk: 'p', ts: 1 }] } } })
+      .resolves({ Responses: {}, UnprocessedKeys: { b: { Keys: [{ pk: 'p', ts: 1 }] } } });
+    const request = { a: { Keys: [{ id: 'x' }] }, b: { Keys: [{ pk: 'p', ts: 1 }], ConsistentRead: true } };
+    const { found, unprocessed } = await batchGetWithLeftovers(db, request, { rounds: 2 });
+    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(2);
+    // The retry asks again only for what was left, with its table's own read settings.
+    expect(dynamo.commandCalls(BatchGetCommand)[1]!.args[0].input.RequestItems).toEqual({
+      b: { Keys: [{ pk: 'p', ts: 1 }], ConsistentRead: true },
+    });
+    expect(found.get('a')).toEqual([{ id: 'x' }]);
+    expect(unprocessed).toEqual(new Map([['b', [{ pk: 'p', ts: 1 }]]]));
   });
 });
 

@@ -67,13 +67,16 @@ export interface BatchGetTable {
 
 /**
  * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
- * short back-off). Answers each table's items found; the order is DynamoDB's.
+ * short back-off) for up to `rounds` rounds. Answers each table's items found (in DynamoDB's order) and the keys still
+ * unprocessed after the last round.
  */
-export const batchGetKeys = async (
+export const batchGetWithLeftovers = async (
   db: DynamoDBDocumentClient,
   requestItems: Record<string, BatchGetTable>,
-): Promise<Map<string, Record<string, unknown>[]>> => {
+  { rounds = MAX_ROUNDS }: { rounds?: number } = {},
+): Promise<{ found: Map<string, Record<string, unknown>[]>; unprocessed: Map<string, Key[]> }> => {
   const found = new Map<string, Record<string, unknown>[]>(Object.keys(requestItems).map((table) => [table, []]));
+  const unprocessed = new Map<string, Key[]>();
   const all = Object.entries(requestItems).flatMap(([table, { Keys }]) => Keys.map((key) => [table, key] as const));
   for (let start = 0; start < all.length; start += BATCH_GET_LIMIT) {
     let pending: Record<string, BatchGetTable> = {};
@@ -81,9 +84,7 @@ export const batchGetKeys = async (
       pending[table] ??= { ...requestItems[table]!, Keys: [] };
       pending[table].Keys.push(key);
     }
-    for (let round = 0; Object.keys(pending).length > 0; round += 1) {
-      if (round === MAX_ROUNDS)
-        throw new Error(`BatchGetItem on ${Object.keys(pending).join(', ')} left keys unprocessed`);
+    for (let round = 0; Object.keys(pending).length > 0 && round < rounds; round += 1) {
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
       const result = await db.send(new BatchGetCommand({ RequestItems: pending }));
       for (const [table, items] of Object.entries(result.Responses ?? {})) found.get(table)?.push(...items);
@@ -94,6 +95,23 @@ export const batchGetKeys = async (
           .map(([table, left]) => [table, { ...requestItems[table]!, Keys: left.Keys as Key[] }]),
       );
     }
+    for (const [table, { Keys }] of Object.entries(pending))
+      unprocessed.set(table, [...(unprocessed.get(table) ?? []), ...Keys]);
+  }
+  return { found, unprocessed };
+};
+
+/**
+ * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
+ * short back-off). Answers each table's items found; the order is DynamoDB's. Throws when keys stay unprocessed.
+ */
+export const batchGetKeys = async (
+  db: DynamoDBDocumentClient,
+  requestItems: Record<string, BatchGetTable>,
+): Promise<Map<string, Record<string, unknown>[]>> => {
+  const { found, unprocessed } = await batchGetWithLeftovers(db, requestItems);
+  if (unprocessed.size > 0) {
+    throw new Error(`BatchGetItem on ${[...unprocessed.keys()].join(', ')} left keys unprocessed`);
   }
   return found;
 };

@@ -1,16 +1,51 @@
-import { getDocumentClient } from '../_shared/clients';
+import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../../infra/definitions/table-lookup';
+import { TABLES } from '../../infra/definitions/tables';
+import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
+import { createCacheFiles } from './domain/cache-files';
+import { createItemLookup } from './domain/item-lookup';
 import { createParameters } from './domain/parameters';
 import { createTierFeatures } from './domain/tier-features';
+import { createChartFileStore } from './store/chart-file-store';
+import { createDeviceRecords } from './store/device-records';
+import { createItemStore } from './store/item-store';
 import { createParameterStore } from './store/parameter-store';
 
-export const SYSTEM_ENV = { parametersTable: 'PARAMETERS_TABLE' } as const;
+/** The tables staff may look items up in (infra/definitions/table-lookup.ts), each named through its variable. */
+export const LOOKUP_ENV: Record<string, string> = Object.fromEntries(
+  LOOKUP_TABLES.map((table) => [table, TABLES[table].envVar]),
+);
+
+export const SYSTEM_ENV = {
+  parametersTable: 'PARAMETERS_TABLE',
+  /** Loading a device's cache files needs it registered (read by key: the look-up's grant). */
+  devicesTable: TABLES.devices.envVar,
+  /** The cache files: the chart-data files, listed and evicted here, rebuilt by the sensor-data worker. */
+  chartDataBucket: 'CHART_DATA_BUCKET',
+  sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
+  ...LOOKUP_ENV,
+} as const;
 
 export const createSystemDeps = (env = readEnv(SYSTEM_ENV)) => {
-  const store = createParameterStore({ db: getDocumentClient(), tableName: env.parametersTable });
+  const db = getDocumentClient();
+  const store = createParameterStore({ db, tableName: env.parametersTable });
+  const names: Record<string, string> = env;
+  const tableNames = Object.fromEntries(Object.keys(LOOKUP_ENV).map((table) => [table, names[table]!]));
   return {
     parameters: createParameters({ store, now: Date.now }),
     tierFeatures: createTierFeatures({ store, now: Date.now }),
+    cacheFiles: createCacheFiles({
+      files: createChartFileStore({ s3: getS3Client(), bucket: env.chartDataBucket }),
+      queue: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
+      devices: createDeviceRecords({ db, tableName: env.devicesTable }),
+      now: Date.now,
+    }),
+    itemLookup: createItemLookup({
+      tables: lookupTableDefinitions(),
+      refused: refusedLookupTables(),
+      reader: createItemStore({ db, tableNames }),
+    }),
   };
 };
 

@@ -1,6 +1,7 @@
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import type { AreaName } from '../../shared/contracts/areas';
 import type { BucketKey, QueueKey } from './storage';
+import { LOOKUP_TABLES } from './table-lookup';
 import type { TableKey } from './tables';
 
 export interface ServiceResources {
@@ -8,7 +9,14 @@ export interface ServiceResources {
   tables: TableKey[];
   /** Tables the area's Lambda only reads (e.g. the relations and access versions behind its access checks). */
   readTables?: TableKey[];
+  /**
+   * Tables the area's Lambda reads by key only (GetItem, BatchGetItem; no Query or Scan): the system area's item
+   * look-up, over the tables infra/definitions/table-lookup.ts allows.
+   */
+  keyReadTables?: TableKey[];
   buckets?: BucketKey[];
+  /** Buckets whose objects the area lists and deletes but never reads or writes (the system area's cache eviction). */
+  evictBuckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
   /** Other queues it sends to (QUEUES' keys; `jobs` has its own flag above). */
@@ -109,7 +117,14 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
     realtimePolicy: true,
   },
-  system: { tables: ['parameters'] },
+  // Staff look items up by key in the allowed tables; cache files are listed and evicted here and rebuilt by the
+  // sensor-data worker, to whose queue this area sends roll-up messages (docs/system.md).
+  system: {
+    tables: ['parameters'],
+    keyReadTables: LOOKUP_TABLES.filter((table) => table !== 'parameters'),
+    evictBuckets: ['chartData'],
+    queues: ['sensorData'],
+  },
   users: {
     tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations'],
     buckets: ['userBackups'],

@@ -154,6 +154,15 @@ export class ServiceFunction extends Construct {
     this.lambda.addEnvironment(envVar, table.tableName);
   }
 
+  /**
+   * Lets the function read the table's items by key and nothing else (GetItem, BatchGetItem: no Query, no Scan), and
+   * tells it the table's name: the system area's item look-up.
+   */
+  readTableByKey(table: ITable, envVar: string): void {
+    this.grantTable(table, ['dynamodb:BatchGetItem', 'dynamodb:GetItem'], []);
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
   // CDK's own table grants name `{table}/index/*`; naming each index keeps the policy free of wildcards.
   private grantTable(table: ITable, actions: readonly string[], indexes: readonly string[]): void {
     this.lambda.addToRolePolicy(
@@ -178,6 +187,21 @@ export class ServiceFunction extends Construct {
     Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
       reason: "Any object of this one bucket, which holds only what the function's own area writes there.",
+    });
+  }
+
+  /**
+   * Lets the function list the objects of the bucket named `bucketName` and delete them, never read or write one, and
+   * tells it the name through `envVar`: the system area evicts the cache files another area writes.
+   */
+  listAndDeleteObjects(bucketName: string, envVar: string): void {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [`${bucketArn}/*`] }));
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
+    this.lambda.addEnvironment(envVar, bucketName);
+    Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
+      reason: 'Deletes any object of this one bucket (the cache files staff evict); it may not read or write one.',
     });
   }
 

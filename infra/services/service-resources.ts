@@ -58,8 +58,15 @@ export const grantServiceResources = (
   // Every signed-in request is checked against the caller's session record (http-area's session guard).
   if (sessionCheck && !resources.tables.includes(SESSION_TABLE)) readOnly.add(SESSION_TABLE);
   for (const table of readOnly) fn.readTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
+  const granted = new Set([...resources.tables, ...readOnly]);
+  for (const table of resources.keyReadTables ?? []) {
+    if (!granted.has(table)) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
+  }
   for (const bucket of resources.buckets ?? []) {
     fn.readWriteBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
+  }
+  for (const bucket of resources.evictBuckets ?? []) {
+    fn.listAndDeleteObjects(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
   }
   if (resources.jobs) fn.sendMessages(refs.queues.jobs, QUEUES.jobs.envVar);
   for (const queue of resources.queues ?? []) fn.sendMessages(refs.queues[queue], QUEUES[queue].envVar);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { MESSAGES } from '../messages';
 import { type AnyRoute, type Area, fillPath, type RouteRequest, type RouteResponse } from './define-route';
 import { ErrorBody } from './errors';
 
@@ -11,6 +12,23 @@ export class ApiError extends Error {
     super(body.message);
   }
 }
+
+/** Spec §8 REST client errors: no API is configured at all, or not the one asked for. */
+export class RestApiConfigError extends Error {
+  override readonly name = 'RestApiConfigError';
+}
+
+/**
+ * The base URL of one API (a service area) from the configured ones (`apiBaseUrls` of the runtime configuration):
+ * none configured is 'API category not configured', a name without a URL 'API {name} does not exist'.
+ */
+export const resolveApiBaseUrl = (configured: Record<string, string> | undefined, name: string): string => {
+  if (!configured || Object.keys(configured).length === 0)
+    throw new RestApiConfigError(MESSAGES.apiCategoryNotConfigured);
+  const url = Object.hasOwn(configured, name) ? configured[name] : undefined;
+  if (!url) throw new RestApiConfigError(MESSAGES.apiDoesNotExist(name));
+  return url;
+};
 
 export interface ClientOptions {
   /** The area's base URL: `http://localhost:3000/system` locally, `https://system.{apiHost}` in the cloud. */

@@ -103,6 +103,7 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
         'CORS_ORIGINS',
         ...SERVICE_RESOURCES[name].tables.map((t) => TABLES[t].envVar),
         ...(SERVICE_RESOURCES[name].readTables ?? []).map((t) => TABLES[t].envVar),
+        ...(SERVICE_RESOURCES[name].keyReadTables ?? []).map((t) => TABLES[t].envVar),
         TABLES[SESSION_TABLE].envVar,
       ]),
     );
@@ -115,7 +116,7 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
   it('may use DynamoDB on its own tables only, and only read those it reads', () => {
     const [, fn] = functionOf(name);
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const readOnly = [...(SERVICE_RESOURCES[name].readTables ?? [])];
+    const readOnly = [...(SERVICE_RESOURCES[name].readTables ?? []), ...(SERVICE_RESOURCES[name].keyReadTables ?? [])];
     // Every area reads the caller's session record on each signed-in request.
     if (!SERVICE_RESOURCES[name].tables.includes(SESSION_TABLE)) readOnly.push(SESSION_TABLE);
     const own = [...SERVICE_RESOURCES[name].tables, ...readOnly];

@@ -1,6 +1,6 @@
 import { tierFeaturesValueOfLines } from '../../shared/sensor-data/tier-features';
 import type { RouteFixture } from './authz-fixtures';
-import { apiAs } from './stack';
+import { apiAs, uniqueId } from './stack';
 
 /**
  * The tier-features routes (docs/sensor-data.md, "Tier features as data"). The PUT sends the table in force
@@ -12,5 +12,23 @@ export const TIER_FEATURES_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({
       body: tierFeaturesValueOfLines((await apiAs('system', undefined).getTierFeatures({})).productLines),
     }),
+  },
+};
+
+/**
+ * The cache tools and the item look-up (docs/system.md). Loading rebuilds two hours of a seeded device, a recompute
+ * that writes what is there already; evicting names a device that has no files, so nothing any test reads is removed.
+ */
+export const CACHE_FIXTURES: Record<string, RouteFixture> = {
+  listCacheFiles: { prepare: async () => ({ params: { deviceId: 'demo-device-1' } }) },
+  loadCacheFiles: {
+    prepare: async () => ({ body: { options: { deviceId: 'demo-device-1', from: Date.now() - 60 * 60_000 } } }),
+  },
+  deleteItemsFromCache: {
+    prepare: async () => ({ body: { pathObjectsArray: [{ deviceId: uniqueId('authz-cache') }] } }),
+  },
+  listLookupTables: { prepare: async () => ({}) },
+  batchGetDdbItems: {
+    prepare: async () => ({ body: { params: { RequestItems: { parameters: { Keys: [{ id: 'tier-features' }] } } } } }),
   },
 };

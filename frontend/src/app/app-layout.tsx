@@ -26,6 +26,8 @@ const ADMIN_PAGES = [
   ['/admin/parameters', 'Parameters'],
   ['/admin/tiers', 'Tiers'],
   ['/admin/relations', 'Relations'],
+  ['/admin/cache', 'Cache'],
+  ['/admin/lookup', 'Look up'],
 ] as const;
 
 /**

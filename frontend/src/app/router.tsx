@@ -169,6 +169,20 @@ export const routes: PageRoute[] = [
             ),
           },
           {
+            path: 'cache',
+            ...page(
+              () => import('../features/system/cache-page'),
+              (m) => m.CachePage,
+            ),
+          },
+          {
+            path: 'lookup',
+            ...page(
+              () => import('../features/system/lookup-page'),
+              (m) => m.LookupPage,
+            ),
+          },
+          {
             path: 'relations',
             ...page(
               () => import('../features/relations/relations-page'),

@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
+import { createLru, ENDPOINT_CACHE_SIZE } from '../../../shared/config/endpoints';
 import { AREAS, type AreaName } from '../../../shared/contracts/areas';
-import { type AreaClient, createAreaClient } from '../../../shared/contracts/client';
+import { ApiError, type AreaClient, createAreaClient, resolveApiBaseUrl } from '../../../shared/contracts/client';
+import { type ErrorLog, logAndRethrow } from '../../../shared/errors/handling';
 import { accessToken, reportSessionExpired } from './auth';
 import { runtimeConfig } from './runtime-config';
 
@@ -13,11 +15,41 @@ const fetchWatchingSession: typeof fetch = async (input, init) => {
   return response;
 };
 
-/** The typed client of one service area, built on its contract, sending the caller's access token. */
+/**
+ * Spec §8: API wrapper calls log and rethrow. A 4xx is the API's answer to this request (the screen shows it), so
+ * it is logged quietly; a 5xx or a failed fetch is the kind of failure someone should look at.
+ */
+const logApiFailure: ErrorLog = (what, error) => {
+  if (error instanceof ApiError && error.status < 500) console.debug(`${what}: ${error.status} ${error.message}`);
+  else console.error(`${what} failed`, error);
+};
+
+const withLogging = <C extends Record<string, (request: never) => Promise<unknown>>>(area: string, client: C): C =>
+  Object.fromEntries(
+    Object.entries(client).map(([name, call]) => [
+      name,
+      (request: never) => logAndRethrow(`${area}.${name}`, () => call(request), logApiFailure),
+    ]),
+  ) as C;
+
+/** Each area's client once per base URL (spec §9: at most 50 endpoints kept). */
+const clients = createLru<unknown>(ENDPOINT_CACHE_SIZE);
+
+/**
+ * The typed client of one service area, built on its contract, sending the caller's access token. Its base URL is
+ * the runtime configuration's (spec §8: 'API category not configured', 'API {name} does not exist').
+ */
 export const apiClient = <N extends AreaName>(area: N): ApiClient<N> => {
-  const baseUrl = runtimeConfig().apiBaseUrls[area];
-  if (!baseUrl) throw new Error(`No API base URL is configured for the ${area} area`);
-  return createAreaClient(AREAS[area], { baseUrl, getToken: accessToken, fetch: fetchWatchingSession });
+  const baseUrl = resolveApiBaseUrl(runtimeConfig().apiBaseUrls, area);
+  const key = `${area} ${baseUrl}`;
+  const cached = clients.get(key) as ApiClient<N> | undefined;
+  if (cached) return cached;
+  const client = withLogging(
+    area,
+    createAreaClient(AREAS[area], { baseUrl, getToken: accessToken, fetch: fetchWatchingSession }),
+  ) as ApiClient<N>;
+  clients.set(key, client);
+  return client;
 };
 
 export const useApi = <N extends AreaName>(area: N): ApiClient<N> => useMemo(() => apiClient(area), [area]);

@@ -3,7 +3,9 @@ import type { RuntimeConfig } from '../../../shared/config/runtime-config';
 import { runtimeConfig } from './runtime-config';
 import { clearSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
-import { type SessionUser, sessionUserFrom } from './session-user';
+import { type SessionRead, sessionUserFrom } from './session-user';
+
+export type { SessionRead } from './session-user';
 
 /** Written on sign-out; other tabs see the `storage` event and end their session too (spec §2). */
 export const LOGOUT_STORAGE_KEY = 'ddp.logout-at';
@@ -64,8 +66,6 @@ export const onAuthEvent = (listener: (event: AuthEvent) => void): (() => void) 
 /** The auth flow of this environment: USER_PASSWORD_AUTH locally (cognito-local has no SRP), SRP in the cloud. */
 export const authFlowType = (): NonNullable<NonNullable<SignInInput['options']>['authFlowType']> =>
   runtimeConfig().auth.authFlowType;
-
-export type SessionRead = { status: 'guest' } | { status: 'expired' } | { status: 'signed-in'; user: SessionUser };
 
 /**
  * The current tokens (Amplify refreshes expired ones), and whether a refresh failed on the way. When the

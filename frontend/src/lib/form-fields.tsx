@@ -35,7 +35,7 @@ interface TextFieldProps {
   onChange: (value: string) => void;
   error?: string;
   hint?: ReactNode;
-  type?: 'text' | 'email' | 'url' | 'number' | 'datetime-local';
+  type?: 'text' | 'email' | 'url' | 'number' | 'date' | 'datetime-local';
   placeholder?: string;
   mono?: boolean;
   step?: string;

@@ -16,7 +16,7 @@ import { apiClient } from './api';
 /** Spec §9: 7 days. */
 export const IDENTITY_CACHE_TTL_MS = 604_800_000;
 export const IDENTITY_CACHE_PREFIX = 'ddp.identity-cache.';
-export const GROUPS_CACHE_ERROR = 'Error fetching groups';
+export const GROUPS_CACHE_ERROR = MESSAGES.groupsCacheError;
 
 export type IdentityCacheState =
   | 'localUserCacheStale'

@@ -1,3 +1,4 @@
+import { checkEndpointSettings } from '../../../shared/config/endpoints';
 import { RuntimeConfig } from '../../../shared/config/runtime-config';
 
 export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
@@ -18,6 +19,8 @@ export const loadRuntimeConfig = async (fetchFn: typeof fetch = fetch): Promise<
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new Error(`Invalid ${RUNTIME_CONFIG_PATH}: ${issues}`);
   }
+  // Spec §8: the sign-in service and the live view's signing need the region; without it nothing can be called.
+  checkEndpointSettings({ service: 'runtime-config', region: parsed.data.region });
   current = parsed.data;
   return current;
 };

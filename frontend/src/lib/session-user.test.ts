@@ -1,4 +1,4 @@
-import { groupsClaim, sessionUserFrom } from './session-user';
+import { groupsClaim, sessionUserFrom, userInfoOf } from './session-user';
 
 describe('groupsClaim', () => {
   it('reads cognito:groups and ignores anything that is not a string', () => {
@@ -31,5 +31,21 @@ describe('sessionUserFrom', () => {
       email: undefined,
       groups: [],
     });
+  });
+});
+
+describe('userInfoOf (spec §8: the user info of an expired session)', () => {
+  it("logs 'Session is expired. User needs to sign in again.' and answers null", () => {
+    const logged: string[] = [];
+    expect(userInfoOf({ status: 'expired' }, (m) => logged.push(m))).toBeNull();
+    expect(logged).toEqual(['Session is expired. User needs to sign in again.']);
+  });
+
+  it("answers a signed-in session's user, and null for a guest without logging", () => {
+    const logged: string[] = [];
+    const user = { id: 'u1', username: 'u1', groups: [] };
+    expect(userInfoOf({ status: 'signed-in', user }, (m) => logged.push(m))).toBe(user);
+    expect(userInfoOf({ status: 'guest' }, (m) => logged.push(m))).toBeNull();
+    expect(logged).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { MESSAGES } from '../../../shared/messages';
+
 /** Who is signed in, as the web app needs it: read from the Cognito tokens, never from a second call. */
 export interface SessionUser {
   /** The Cognito `sub`: the id relations and every other area store for a person. */
@@ -29,4 +31,20 @@ export const sessionUserFrom = (access: Claims, id: Claims | undefined): Session
     email,
     groups: groupsClaim(access),
   };
+};
+
+/** What reading the current session finds (auth.ts `readSession`). */
+export type SessionRead = { status: 'guest' } | { status: 'expired' } | { status: 'signed-in'; user: SessionUser };
+
+/**
+ * Spec §8: the user info of a session. An expired session logs 'Session is expired. User needs to sign in again.'
+ * and, like a guest's, has none (null); the session provider then ends the session and sends the person to sign in.
+ */
+export const userInfoOf = (
+  session: SessionRead,
+  log: (message: string) => void = (message) => console.info(message),
+): SessionUser | null => {
+  if (session.status === 'signed-in') return session.user;
+  if (session.status === 'expired') log(MESSAGES.sessionExpired);
+  return null;
 };

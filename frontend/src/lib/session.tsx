@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { logAndReturnNothing } from '../../../shared/errors/handling';
 import {
   forgetStoredTokens,
   LOGOUT_STORAGE_KEY,
@@ -12,7 +13,7 @@ import type { SessionEnd } from './navigation';
 import { queryClient } from './query';
 import { clearSessionStart, markSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
-import type { SessionUser } from './session-user';
+import { type SessionUser, userInfoOf } from './session-user';
 
 export type SessionState =
   | { status: 'loading' }
@@ -36,7 +37,7 @@ const SESSION_CHECK_MS = 60_000;
 const forgetTokens = async () => {
   clearSessionStart();
   clearIdentityCache(localStorage);
-  await forgetStoredTokens().catch(() => undefined);
+  await logAndReturnNothing('The stored tokens were not cleared', forgetStoredTokens);
 };
 
 /**
@@ -61,9 +62,10 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
   const refresh = useCallback(async () => {
     try {
       const session = await readSession();
-      if (session.status === 'signed-in') {
-        setState({ status: 'signed-in', user: session.user });
-        return session.user;
+      const user = userInfoOf(session);
+      if (user) {
+        setState({ status: 'signed-in', user });
+        return user;
       }
       if (session.status === 'expired') {
         // Tokens first, state second: the login page must not find the old tokens and think the user is in.
@@ -141,7 +143,7 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     clearIdentityCache(localStorage);
     forgetServerState();
     // Amplify clears the local tokens even when revoking them fails; the user is signed out here either way.
-    await signOutHere(options).catch((error: unknown) => console.warn('Sign-out did not complete cleanly', error));
+    await logAndReturnNothing('Sign-out did not complete cleanly', () => signOutHere(options));
   }, []);
 
   const value = useMemo(() => ({ state, refresh, signOut }), [state, refresh, signOut]);

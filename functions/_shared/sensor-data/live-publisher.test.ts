@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
+import { IoTDataPlaneClient, PublishCommand, ThrottlingException } from '@aws-sdk/client-iot-data-plane';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -11,7 +11,7 @@ describe('the live publisher', () => {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
   const iot = new IoTDataPlaneClient({ region: 'us-west-2' });
   const publisher = createLivePublisher({ db, tableName: 'watches', iot, now: () => 10_000 });
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   beforeEach(() => {
     dynamo.reset();
     iotMock.reset();
@@ -49,5 +49,15 @@ describe('the live publisher', () => {
     dynamo.on(QueryCommand).resolves({ Items: [{ topic: 't1' }, { topic: 't2' }] });
     iotMock.on(PublishCommand).rejectsOnce(new Error('throttled')).resolves({});
     expect(await publisher.publish('d', [{ timestamp: 1, values: {} }])).toBe(1);
+  });
+
+  it("logs a failed publish with IoT Core's own error code (spec §8)", async () => {
+    logged.mockClear();
+    dynamo.on(QueryCommand).resolves({ Items: [{ topic: 't1' }] });
+    iotMock
+      .on(PublishCommand)
+      .rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 429 } }));
+    expect(await publisher.publish('d', [{ timestamp: 1, values: {} }])).toBe(0);
+    expect(JSON.parse(String(logged.mock.calls[0]![0]))).toMatchObject({ code: 'ThrottlingException', failed: 1 });
   });
 });

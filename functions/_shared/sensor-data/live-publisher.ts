@@ -1,5 +1,6 @@
 import { type IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { iotServiceError } from '../../../shared/iot/iot-errors';
 import { log } from '../logger';
 import type { StoredReading } from './readings-store';
 
@@ -55,6 +56,8 @@ export const createLivePublisher = ({
         log('warn', 'Live publish failed for some watchers', {
           deviceId,
           failed: failed.length,
+          // The service's own code (spec §8), e.g. ThrottlingException, for what to do about it.
+          code: iotServiceError((failed[0] as PromiseRejectedResult).reason).code,
           error: String((failed[0] as PromiseRejectedResult).reason),
         });
       }

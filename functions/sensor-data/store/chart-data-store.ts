@@ -1,12 +1,22 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 
-/** The two roll-up resolutions the chart-data objects hold. */
-export type ChartResolution = 'hour' | 'day';
+import {
+  bucketSize,
+  type ChartResolution,
+  chartObjectKey,
+  periodsBetween,
+} from '../../../shared/sensor-data/chart-files';
 
-export const HOUR_MS = 60 * 60 * 1000;
-export const DAY_MS = 24 * HOUR_MS;
-
-export const bucketSize = (resolution: ChartResolution): number => (resolution === 'hour' ? HOUR_MS : DAY_MS);
+export {
+  bucketSize,
+  type ChartResolution,
+  chartObjectKey,
+  DAY_MS,
+  HOUR_MS,
+  periodOf,
+  periodRange,
+  periodsBetween,
+} from '../../../shared/sensor-data/chart-files';
 
 /** One measurement's columns: entry i belongs to bucket `t[i]`; null where the measurement had no value there. */
 export interface ChartSeries {
@@ -33,33 +43,6 @@ export interface ChartObject extends ChartColumns {
   /** `YYYY-MM` (hour objects) or `YYYY` (day objects), UTC. */
   period: string;
 }
-
-/** The period (object) a bucket start falls in. */
-export const periodOf = (resolution: ChartResolution, time: number): string =>
-  new Date(time).toISOString().slice(0, resolution === 'hour' ? 7 : 4);
-
-/** The first and last ms of a period. */
-export const periodRange = (period: string): { from: number; to: number } => {
-  const [year, month] = period.split('-').map(Number) as [number, number | undefined];
-  if (month === undefined) return { from: Date.UTC(year, 0, 1), to: Date.UTC(year + 1, 0, 1) - 1 };
-  return { from: Date.UTC(year, month - 1, 1), to: Date.UTC(year, month, 1) - 1 };
-};
-
-/** Every period of a resolution that overlaps `[fromMs, toMs]`, oldest first. */
-export const periodsBetween = (resolution: ChartResolution, fromMs: number, toMs: number): string[] => {
-  const periods: string[] = [];
-  if (toMs < fromMs) return periods;
-  let cursor = periodRange(periodOf(resolution, fromMs)).from;
-  while (cursor <= toMs) {
-    const period = periodOf(resolution, cursor);
-    periods.push(period);
-    cursor = periodRange(period).to + 1;
-  }
-  return periods;
-};
-
-export const chartObjectKey = (deviceId: string, resolution: ChartResolution, period: string): string =>
-  `charts/${deviceId}/${resolution}/${period}.json`;
 
 const emptySeries = (length: number): ChartSeries => ({
   min: new Array(length).fill(null),

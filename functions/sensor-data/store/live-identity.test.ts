@@ -1,5 +1,13 @@
 import { CognitoIdentityClient, GetIdCommand } from '@aws-sdk/client-cognito-identity';
-import { AttachPolicyCommand, DetachPolicyCommand, IoTClient } from '@aws-sdk/client-iot';
+import {
+  AttachPolicyCommand,
+  DetachPolicyCommand,
+  IoTClient,
+  IoTServiceException,
+  ResourceNotFoundException,
+  ThrottlingException,
+} from '@aws-sdk/client-iot';
+import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { LIVE_MESSAGES } from '../../../shared/contracts/sensor-data-live';
 import { callerOf } from '../../../test/support/callers';
@@ -65,6 +73,43 @@ describe('the cloud realtime identity', () => {
     expect(iot.commandCalls(DetachPolicyCommand)[0]!.args[0].input).toEqual({
       policyName: 'IoTPolicyForCognito',
       target: 'eu-west-1:1111',
+    });
+  });
+});
+
+describe("IoT Core's errors on the target policies (spec §8)", () => {
+  const meta = { $metadata: { httpStatusCode: 400 } };
+  let logged: ReturnType<typeof jest.spyOn>;
+  beforeEach(() => {
+    iot.reset();
+    logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => logged.mockRestore());
+
+  it('answers a throttled or failing service with a 503 to try again, logging the code', async () => {
+    iot.on(AttachPolicyCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', ...meta }));
+    await expect(identity.attach('eu-west-1:1111')).rejects.toMatchObject({
+      status: 503,
+      message: 'The realtime service is busy; please try again shortly',
+    });
+    expect(String(logged.mock.calls[0]![0])).toContain('"code":"ThrottlingException"');
+  });
+
+  it('throws any other error on as the named IoT error (a 500 for the chain), an unknown code as the generic one', async () => {
+    iot.on(DetachPolicyCommand).rejects(new ResourceNotFoundException({ message: 'No policy', ...meta }));
+    await expect(identity.detach('eu-west-1:1111')).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: 'No policy',
+      retryable: false,
+    });
+    iot
+      .on(DetachPolicyCommand)
+      .rejects(
+        new IoTServiceException({ name: 'aws.iot#BrandNewException', $fault: 'client', message: 'new', ...meta }),
+      );
+    await expect(identity.detach('eu-west-1:1111')).rejects.toMatchObject({
+      name: 'IoTServiceException',
+      code: 'BrandNewException',
     });
   });
 });

@@ -1,6 +1,7 @@
 import { CognitoIdentityClient } from '@aws-sdk/client-cognito-identity';
 import { IoTClient } from '@aws-sdk/client-iot';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
+import { clientSettings } from '../../_shared/clients';
 import { readAuthEnv, readEnv } from '../../_shared/env';
 import type { CommonDeps } from '../deps';
 import { createLive } from '../domain/live-watches';
@@ -26,8 +27,8 @@ export const createLiveDeps = (common: CommonDeps) => {
             identityPoolId,
             issuer: readAuthEnv().issuer,
             verifyToken: createTokenVerifier(readAuthEnv()),
-            cognitoIdentity: () => (cognito ??= new CognitoIdentityClient({})),
-            iot: () => (iot ??= new IoTClient({})),
+            cognitoIdentity: () => (cognito ??= new CognitoIdentityClient(clientSettings('COGNITO_IDENTITY'))),
+            iot: () => (iot ??= new IoTClient(clientSettings('IOT'))),
           })
         : createLocalRealtimeIdentity();
       live = createLive({

@@ -2,7 +2,10 @@ import type { system } from '../../../shared/contracts/system';
 import type { AreaHandlers } from '../../_shared/http/http-area';
 import type { SystemDeps } from '../deps';
 
-export const parameterHandlers: AreaHandlers<typeof system, SystemDeps> = {
+export const parameterHandlers: Omit<
+  AreaHandlers<typeof system, SystemDeps>,
+  'listCacheFiles' | 'loadCacheFiles' | 'deleteItemsFromCache' | 'listLookupTables' | 'batchGetDdbItems'
+> = {
   listParameters: ({ query }, { parameters }) => parameters.list(query),
   getParameter: ({ params }, { parameters }) => parameters.get(params.id),
   createParameter: ({ body }, { parameters }) => parameters.create(body),

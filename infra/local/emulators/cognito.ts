@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import pino from 'pino';
+import { randomNumber } from '../../../shared/random/random-number';
 import { createInProcessLambda } from '../cognito-compat/lambda-triggers';
 import { createSignOutRegistry } from '../cognito-compat/sign-outs';
 import { withCompatTargets } from '../cognito-compat/targets';
@@ -25,7 +26,6 @@ const loadCognitoLocal = () => {
     ...lib('services/crypto'),
     ...lib('services/dataStore/stormDb'),
     ...lib('services/messageDelivery/messageDelivery'),
-    ...lib('services/otp'),
     ...lib('services/tokenGenerator'),
     ...lib('server/config'),
     ...lib('server/Router'),
@@ -60,7 +60,6 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
     CryptoService,
     StormDBDataStoreFactory,
     MessageDeliveryService,
-    otp,
     JwtTokenGenerator,
     DefaultConfig,
     Router,
@@ -128,7 +127,9 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
     cognito: cognitoClient,
     config,
     messages: new MessagesService(triggers, new MessageDeliveryService(sender)),
-    otp,
+    // Every code it sends (sign-up, forgotten password, e-mail change): spec §9's random number helper, 6 digits
+    // from a cryptographically secure source, in place of cognito-local's Math.random (which never draws 999999).
+    otp: () => randomNumber(),
     tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
     triggers,
   };

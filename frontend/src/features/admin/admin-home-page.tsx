@@ -75,6 +75,22 @@ export const AdminHomePage = () => (
         </h2>
         <p className="muted">Who belongs to which device, organization and campaign, and in which role.</p>
       </article>
+      <article className="card">
+        <h2>
+          <Link to="/admin/cache" data-testid="admin-cache-link">
+            Cache
+          </Link>
+        </h2>
+        <p className="muted">Each device's chart-data files: see them, rebuild them from the readings, evict them.</p>
+      </article>
+      <article className="card">
+        <h2>
+          <Link to="/admin/lookup" data-testid="admin-lookup-link">
+            Look up items
+          </Link>
+        </h2>
+        <p className="muted">Stored records by key, from the tables staff may read, never with their secrets.</p>
+      </article>
     </div>
   </section>
 );

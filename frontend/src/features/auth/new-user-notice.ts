@@ -1,3 +1,5 @@
+import { logAndReturnNothing } from '../../../../shared/errors/handling';
+
 /**
  * The administrators hear of a new person once (GET /newUserNotice/{id}; the API sends it once per person).
  * The browser that confirmed a sign-up remembers it until the automatic sign-in that follows, whose user id
@@ -28,5 +30,5 @@ export const announceNewUser = (
 ): void => {
   if (flags?.getItem(KEY) !== '1') return;
   flags.removeItem(KEY);
-  send(userId).catch((error: unknown) => console.warn('The new-user notice was not sent', error));
+  void logAndReturnNothing('The new-user notice was not sent', () => send(userId));
 };

@@ -15,7 +15,7 @@ import { checkWith } from '../../lib/form-check';
 import { ChoiceField, FieldFrame, invalidProps, TextField } from '../../lib/form-fields';
 import { useChanges } from '../../lib/query';
 import { AudiencePicker } from './audience-picker';
-import { notificationShownKeys } from './notifications-api';
+import { createNotification, notificationShownKeys } from './notifications-api';
 
 type Icon = (typeof NOTIFICATION_ICONS)[number];
 
@@ -110,8 +110,9 @@ export const NotificationComposer = ({ editing, onDone }: { editing?: Notificati
           await api.updateNotification({ params: { id: editing.id }, body: draft });
           saved = editing.id;
         } else {
-          const call = what === 'send' ? api.queueNotification : api.createNotification;
-          saved = (await call({ body: draft })).id;
+          const created = await createNotification(api, what === 'send' ? 'send' : 'draft', draft);
+          if (created instanceof Error) throw created;
+          saved = created.id;
         }
       },
       notificationShownKeys(editing?.id),

@@ -1,4 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Notification } from '../../../../shared/contracts/notifications';
+import { returnError } from '../../../../shared/errors/handling';
+import type { ApiClient } from '../../lib/api';
 import { routeKey, routeQuery } from '../../lib/query';
 import { BANNER_POLL_MS, BAR_PAGE_SIZE } from './notification-rules';
 
@@ -49,3 +52,15 @@ export const notificationShownKeys = (id?: string) => [
 
 /** The person's e-mail choices per topic (the notifications page, and after an unsubscribe link). */
 export const preferenceKeys = [routeKey('notifications', 'getPreferences')];
+
+/**
+ * Spec §8: the notification create calls return the error object rather than throw it: a draft saved
+ * (POST /notification) or sent at once (POST /jobsQueue) answers the notification or the error, which the composer
+ * shows beside the form it keeps filled in.
+ */
+export const createNotification = (
+  api: ApiClient<'notifications'>,
+  how: 'draft' | 'send',
+  body: Parameters<ApiClient<'notifications'>['createNotification']>[0]['body'],
+): Promise<Notification | Error> =>
+  returnError(() => (how === 'send' ? api.queueNotification({ body }) : api.createNotification({ body })));

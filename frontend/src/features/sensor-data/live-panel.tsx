@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { logAndReturnNothing } from '../../../../shared/errors/handling';
 import { REALTIME_POLICY_NAME } from '../../../../shared/iot/realtime';
 import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
 import { apiClient } from '../../lib/api';
@@ -82,7 +83,12 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
       clearTimeout(retryTimer);
       connection?.close();
       // Best effort: an abandoned watch ends by itself within the hour.
-      if (identityId) void api.unwatchLive({ params: { id: deviceId }, query: { identityId } }).catch(() => undefined);
+      const watcher = identityId;
+      if (watcher) {
+        void logAndReturnNothing('The live watch was not stopped', () =>
+          api.unwatchLive({ params: { id: deviceId }, query: { identityId: watcher } }),
+        );
+      }
     };
   }, [deviceId]);
 
