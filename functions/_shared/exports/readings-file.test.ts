@@ -26,7 +26,7 @@ const memoryFile = () => {
 
 const readings: ExportReading[] = Array.from({ length: 48 }, (_, i) => ({
   timestamp: T0 + i * HOUR,
-  values: i % 2 ? { pm2_5: i } : { pm2_5: i, lab_temp: i / 2 },
+  values: (i % 2 ? { pm2_5: i } : { pm2_5: i, lab_temp: i / 2 }) as Record<string, number>,
 }));
 const scan = async function* (_deviceId: string, { from, to }: TimeRange) {
   const inside = readings.filter((r) => r.timestamp >= from && r.timestamp <= to);
