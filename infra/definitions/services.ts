@@ -9,6 +9,10 @@ export interface ServiceResources {
   /** Tables the area's Lambda only reads (e.g. the relations and access versions behind its access checks). */
   readTables?: TableKey[];
   buckets?: BucketKey[];
+  /** Buckets whose objects it writes and reads but may never delete (an archive: the datasets' files). */
+  archiveBuckets?: BucketKey[];
+  /** Buckets whose objects (and their versions) it only reads, e.g. to sign a GET. */
+  readBuckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
   /** Other queues it sends to (QUEUES' keys; `jobs` has its own flag above). */
@@ -21,6 +25,8 @@ export interface ServiceResources {
   identityAdmin?: boolean;
   /** Lists the members of the user pool's groups (USER_POOL_ID), and nothing else of the pool. */
   identityGroups?: boolean;
+  /** Writes links to the web app (WEB_ORIGIN) into what it stores, e.g. a dataset's citation. */
+  webOrigin?: boolean;
   /** Sends e-mail through SES (MAIL_FROM). */
   email?: boolean;
   /** Calls Stripe: may read the Stripe secret key's secret, named by STRIPE_SECRET_ARN. */
@@ -59,7 +65,24 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
     realtimePublish: true,
   },
-  datasets: { tables: [] },
+  // Builds check the builder's download rights (relations, campaign windows, tiers) and read the readings; the
+  // worker writes the files to an archive bucket it can never delete from.
+  datasets: {
+    tables: ['datasets'],
+    readTables: [
+      'readings',
+      'devices',
+      'deviceSubscriptions',
+      'parameters',
+      'relations',
+      'accessVersions',
+      'campaigns',
+      'users',
+    ],
+    archiveBuckets: ['datasets'],
+    queues: ['datasets'],
+    webOrigin: true,
+  },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
     // A transfer's new owner must be a person the platform knows; campaign windows for access checks.
@@ -119,7 +142,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     // The user record's subscriptionId is looked up by e-mail (spec §3).
     billing: true,
   },
-  // POST /api/aws getSignedS3Url: reads an export's record or a device's access before signing a GET.
+  // POST /api/aws getSignedS3Url: reads an export's record, a dataset's, or a device's access before signing a GET.
   // The subscription endpoints (spec §7) call Stripe and read the caller's e-mail and billing id from the users table.
   api: {
     tables: [],
@@ -134,8 +157,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'accessVersions',
       'campaigns',
       'users',
+      'datasets',
     ],
     buckets: ['exports', 'chartData'],
+    readBuckets: ['datasets'],
     billing: true,
   },
 };
@@ -151,6 +176,8 @@ export const WORKERS: { name: string; entry: string; area: AreaName; queue: Queu
   // Domain events and notification jobs (docs/notifications.md): the jobs queue's only consumer.
   { name: 'NotificationsWorker', entry: 'functions/notifications/worker.ts', area: 'notifications', queue: 'jobs' },
   { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
+  // Dataset builds, a step per message (docs/datasets.md).
+  { name: 'DatasetsWorker', entry: 'functions/datasets/worker.ts', area: 'datasets', queue: 'datasets' },
 ];
 
 /**
