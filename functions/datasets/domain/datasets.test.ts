@@ -67,8 +67,12 @@ const setup = (devices: FakeDevice[], { campaignDevices = [] as string[], failSe
       }),
       listByCampaign: async (campaignId) => ({
         items: [...records.values()].filter((r) => r.campaignId === campaignId),
+        lastKey: undefined,
       }),
-      listPublic: async () => ({ items: [...records.values()].filter((r) => r.listing === 'public') }),
+      listPublic: async () => ({
+        items: [...records.values()].filter((r) => r.listing === 'public'),
+        lastKey: undefined,
+      }),
       listVersions: async (conceptId) => [...records.values()].filter((r) => r.conceptId === conceptId),
     },
     dataAccess: { resolve },
