@@ -82,7 +82,13 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
         mayManage: async (caller, id) =>
           (await access.forCaller(caller).check('campaign', id, { need: 'manage' })).allowed,
       },
-      nameOf: async (sub) => (await users.get(sub))?.displayName,
+      // A person's display name, else their given and family names, else their e-mail: never their opaque id.
+      nameOf: async (sub) => {
+        const user = await users.get(sub);
+        if (!user) return undefined;
+        const names = [user.givenName, user.familyName].filter(Boolean).join(' ');
+        return user.displayName || names || user.email;
+      },
       work,
       place,
       now: Date.now,

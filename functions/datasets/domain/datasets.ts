@@ -28,7 +28,7 @@ export interface DatasetsDeps {
   store: Omit<DatasetStore, 'start' | 'progress' | 'stepDone' | 'freeze'>;
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   campaigns: CampaignReader;
-  /** A person's name as the platform knows it (their display name), for the default creator. */
+  /** A person's name as the platform knows it, for the default creator. */
   nameOf: (sub: string) => Promise<string | undefined>;
   work: { send: (messages: readonly BuildMessage[]) => Promise<void> };
   place: DatasetPlace;
