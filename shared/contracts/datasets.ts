@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATASET_LICENSES, MAX_DATASET_DEVICES } from '../datasets/dataset-rules';
+import { DATASET_LICENSES, MAX_DATASET_DEVICES } from '../datasets/dataset-limits';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { CampaignId } from './campaigns';
@@ -42,23 +42,34 @@ export const DatasetCreator = z
   .strict();
 export type DatasetCreator = z.infer<typeof DatasetCreator>;
 
-const Source = z.discriminatedUnion(
-  'kind',
-  [
-    z
-      .object({
-        kind: z.literal('devices'),
-        deviceIds: z
-          .array(DeviceId)
-          .min(1, 'Choose at least one device')
-          .max(MAX_DATASET_DEVICES, `A dataset holds at most ${MAX_DATASET_DEVICES} devices`)
-          .refine((ids) => new Set(ids).size === ids.length, 'Each device may be chosen once'),
-      })
-      .strict(),
-    z.object({ kind: z.literal('campaign'), campaignId: CampaignId }).strict(),
-  ],
-  { error: () => 'Source must be {kind: "devices", deviceIds} or {kind: "campaign", campaignId}' },
-);
+/**
+ * Chosen devices (`deviceIds`) or a campaign (`campaignId`). A plain object checked by hand rather than a discriminated
+ * union: this contract is in the web app's entry, and zod's union code would be its only user there.
+ */
+const Source = z
+  .object({
+    kind: z.enum(['devices', 'campaign'], { error: () => 'Source kind must be devices or campaign' }),
+    deviceIds: z
+      .array(DeviceId)
+      .max(MAX_DATASET_DEVICES, `A dataset holds at most ${MAX_DATASET_DEVICES} devices`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each device may be chosen once')
+      .optional(),
+    campaignId: CampaignId.optional(),
+  })
+  .strict()
+  .refine((source) => source.kind !== 'devices' || (source.deviceIds?.length ?? 0) > 0, {
+    message: 'Choose at least one device',
+    path: ['deviceIds'],
+  })
+  .refine((source) => source.kind !== 'campaign' || source.campaignId !== undefined, {
+    message: 'Name the campaign',
+    path: ['campaignId'],
+  })
+  .transform((source): { kind: 'devices'; deviceIds: string[] } | { kind: 'campaign'; campaignId: string } =>
+    source.kind === 'devices'
+      ? { kind: 'devices', deviceIds: source.deviceIds ?? [] }
+      : { kind: 'campaign', campaignId: source.campaignId ?? '' },
+  );
 
 export const CreateDatasetBody = z
   .object({
@@ -138,10 +149,12 @@ export const Dataset = z.object({
   license: DatasetLicense,
   publisher: z.string(),
   visibility: DatasetVisibility,
-  source: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('devices') }),
-    z.object({ kind: z.literal('campaign'), campaignId: z.string(), campaignName: z.string() }),
-  ]),
+  /** A campaign's dataset names the campaign (as it was named when the dataset was asked for). */
+  source: z.object({
+    kind: z.enum(['devices', 'campaign']),
+    campaignId: z.string().optional(),
+    campaignName: z.string().optional(),
+  }),
   /** The range asked for (ms, both ends included); each device's `parts` say what it holds of it. */
   from: EpochMillis,
   to: EpochMillis,
@@ -179,12 +192,7 @@ export const datasets = defineArea('datasets', {
     method: 'POST',
     path: '/datasets',
     access: signedIn,
-    summary:
-      'Starts building a dataset of chosen devices or of a campaign (its devices and window) as a background job; ' +
-      'poll GET /datasets/{datasetId} for progress. Needs download rights by permission over every device (a ' +
-      'relation or a campaign; staff), or managing the campaign; a public dataset holds only public devices. Each ' +
-      "device's rows are cut to the download window its tier gives the dataset's audience now. With " +
-      `previousVersionId, a new version of that dataset. At most ${DATASET_BUILDS_PER_HOUR} builds an hour per person.`,
+    summary: 'Starts building a dataset (202); rules: docs/datasets.md.',
     body: CreateDatasetBody,
     response: Dataset,
     status: 202,
@@ -193,10 +201,7 @@ export const datasets = defineArea('datasets', {
     method: 'GET',
     path: '/datasets/{datasetId}',
     access: guest,
-    summary:
-      'A dataset: its metadata, citation, build progress and, once frozen, its files with their checksums. Public ' +
-      'datasets are open to everyone; a permissioned one to its creator, staff, and whoever may download every ' +
-      'part of it by permission. Anyone else gets 404.',
+    summary: 'A dataset, its citation, progress and files; 404 to whoever may not read it.',
     params: z.object({ datasetId: DatasetId }),
     response: Dataset,
   }),
@@ -212,7 +217,7 @@ export const datasets = defineArea('datasets', {
     method: 'GET',
     path: '/my-datasets',
     access: signedIn,
-    summary: "The caller's datasets, newest first, whatever their status.",
+    summary: "The caller's datasets, newest first.",
     query: PageQuery,
     response: page(Dataset),
   }),
@@ -220,7 +225,7 @@ export const datasets = defineArea('datasets', {
     method: 'GET',
     path: '/datasets/{datasetId}/versions',
     access: guest,
-    summary: "Every version of the dataset's concept the caller may read, oldest first.",
+    summary: 'The versions of a dataset the caller may read, oldest first.',
     params: z.object({ datasetId: DatasetId }),
     response: z.object({ items: z.array(Dataset) }),
   }),
@@ -228,7 +233,7 @@ export const datasets = defineArea('datasets', {
     method: 'GET',
     path: '/campaigns/{id}/datasets',
     access: guest,
-    summary: 'The datasets made of a campaign that the caller may read, newest first.',
+    summary: "A campaign's datasets the caller may read, newest first.",
     params: z.object({ id: CampaignId }),
     query: PageQuery,
     response: page(Dataset),

@@ -3,9 +3,9 @@
  * page's path and the citation line.
  */
 
-/** SPDX identifiers of the licences a dataset may carry (DataCite `rights`, Frictionless `licenses`). */
-export const DATASET_LICENSES = ['CC-BY-4.0', 'CC-BY-SA-4.0', 'CC0-1.0', 'ODbL-1.0'] as const;
-export type DatasetLicenseId = (typeof DATASET_LICENSES)[number];
+import type { DatasetLicenseId } from './dataset-limits';
+
+export { DATASET_LICENSES, type DatasetLicenseId, MAX_DATASET_DEVICES } from './dataset-limits';
 
 export const LICENSE_TITLES: Record<DatasetLicenseId, string> = {
   'CC-BY-4.0': 'Creative Commons Attribution 4.0',
@@ -13,9 +13,6 @@ export const LICENSE_TITLES: Record<DatasetLicenseId, string> = {
   'CC0-1.0': 'CC0 1.0 (public domain dedication)',
   'ODbL-1.0': 'Open Data Commons Open Database License 1.0',
 };
-
-/** Each device is a build step of its own (its CSV and JSON), so the limit bounds the build, not one step. */
-export const MAX_DATASET_DEVICES = 50;
 
 /** DataCite's mandatory Publisher: the platform that holds and serves the dataset. */
 export const DATASET_PUBLISHER = 'Device Data Platform';

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { DatasetFile } from '../../../../shared/contracts/datasets';
 import { apiClient } from '../../lib/api';
 import { routeKey, routeQuery } from '../../lib/query';
-import { isSettled } from './dataset-rules';
 
 const POLL_MS = 1_000;
 
@@ -10,7 +9,11 @@ const POLL_MS = 1_000;
 export const useDataset = (datasetId: string) =>
   useQuery({
     ...routeQuery('datasets', 'getDataset', { params: { datasetId } }),
-    refetchInterval: (query) => (query.state.data && !isSettled(query.state.data) ? POLL_MS : false),
+    // Read again until it is frozen or failed, after which it never changes.
+    refetchInterval: (query) =>
+      query.state.data && query.state.data.status !== 'frozen' && query.state.data.status !== 'failed'
+        ? POLL_MS
+        : false,
   });
 
 /** Every list a new or finished dataset may show in. */

@@ -1,5 +1,6 @@
 import { DATASET_LICENSES } from '../../../../shared/datasets/dataset-rules';
-import { datasetStatusText, deviceWindowText, emptyForm, requestOf } from './dataset-rules';
+import { emptyForm, requestOf } from './dataset-form';
+import { datasetStatusText, deviceWindowText } from './dataset-rules';
 
 describe('the build form', () => {
   it('makes the request the API takes: dates as whole UTC days, creators and measurements split', () => {
