@@ -180,7 +180,7 @@ const DatasetBody = ({ dataset }: { dataset: Dataset }) => {
   );
 };
 
-/** The files with their checksums; Download asks for a fresh 5-minute link to the exact version frozen. */
+/** The files with their checksums; Download asks for a fresh 5-minute link to the exact version frozen, then shows it. */
 const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
   const [links, setLinks] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
@@ -189,14 +189,10 @@ const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
     setError(undefined);
     setBusy(file.name);
     try {
+      // A link the person follows, as the downloads panel gives: it names the exact version frozen, lives 5 minutes,
+      // and the file is saved (S3 answers it as an attachment) without leaving the page.
       const url = await signedDatasetFile(file);
       setLinks((shown) => ({ ...shown, [file.name]: url }));
-      // The link saves the file; it stays on the page (5 minutes) in case the browser stopped it.
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = file.name;
-      anchor.rel = 'noopener';
-      anchor.click();
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -241,15 +237,10 @@ const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
                   onClick={() => void download(file)}
                 >
                   {busy === file.name ? 'Signing…' : 'Download'}
-                </button>
+                </button>{' '}
                 {links[file.name] && (
-                  <a
-                    href={links[file.name]}
-                    download={file.name}
-                    className="small"
-                    data-testid={`dataset-link-${file.name}`}
-                  >
-                    Save again
+                  <a href={links[file.name]} download={file.name} data-testid={`dataset-link-${file.name}`}>
+                    Save {file.name}
                   </a>
                 )}
               </>
