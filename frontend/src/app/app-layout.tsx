@@ -108,9 +108,6 @@ export const AppLayout = () => {
             <NavLink to="/dashboard" end={!user}>
               Dashboard
             </NavLink>
-            <NavLink to="/dashboard/datasets" data-testid="nav-datasets">
-              Datasets
-            </NavLink>
             {user && (
               <NavLink to={`/dashboard/people/${encodeURIComponent(user.id)}`} data-testid="nav-account">
                 My account
