@@ -5,6 +5,7 @@ import { getDocumentClient, getS3Client, getSecretsManagerClient } from '../_sha
 import { readEnv } from '../_shared/env';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
+import { createDatasetStore } from '../datasets/store/dataset-store';
 import { createExportStore } from '../sensor-data/store/export-store';
 import { createUserStore } from '../users/store/user-store';
 import { createSignedUrls } from './domain/signed-urls';
@@ -23,6 +24,9 @@ export const API_ENV = {
   deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
   exportsTable: 'EXPORTS_TABLE',
   exportsBucket: 'EXPORTS_BUCKET',
+  /** The datasets area's; read only to check who may fetch a dataset's file. */
+  datasetsTable: 'DATASETS_TABLE',
+  datasetsBucket: 'DATASETS_BUCKET',
   chartDataBucket: 'CHART_DATA_BUCKET',
   usersTable: 'USERS_TABLE',
 } as const;
@@ -57,9 +61,11 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
       webOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
     }),
     signedUrls: createSignedUrls({
-      buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket },
+      buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket, datasets: env.datasetsBucket },
       // The sensor-data area owns the exports table; this area only reads a record to check who may fetch it.
       exports: createExportStore({ db, tableName: env.exportsTable }),
+      // The datasets area owns the datasets table, likewise.
+      datasets: createDatasetStore({ db, tableName: env.datasetsTable }),
       dataAccess: createDataAccess({
         db,
         devicesTable: env.devicesTable,

@@ -17,6 +17,10 @@ export interface ServiceResources {
   buckets?: BucketKey[];
   /** Buckets whose objects the area lists and deletes but never reads or writes (the system area's cache eviction). */
   evictBuckets?: BucketKey[];
+  /** Buckets whose objects it writes and reads but may never delete (an archive: the datasets' files). */
+  archiveBuckets?: BucketKey[];
+  /** Buckets whose objects (and their versions) it only reads, e.g. to sign a GET. */
+  readBuckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
   /** Other queues it sends to (QUEUES' keys; `jobs` has its own flag above). */
@@ -29,6 +33,8 @@ export interface ServiceResources {
   identityAdmin?: boolean;
   /** Lists the members of the user pool's groups (USER_POOL_ID), and nothing else of the pool. */
   identityGroups?: boolean;
+  /** Writes links to the web app (WEB_ORIGIN) into what it stores, e.g. a dataset's citation. */
+  webOrigin?: boolean;
   /** Sends e-mail through SES (MAIL_FROM). */
   email?: boolean;
   /** Calls Stripe: may read the Stripe secret key's secret, named by STRIPE_SECRET_ARN. */
@@ -67,7 +73,24 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
     realtimePublish: true,
   },
-  datasets: { tables: [] },
+  // Builds check the builder's download rights (relations, campaign windows, tiers) and read the readings; the
+  // worker writes the files to an archive bucket it can never delete from.
+  datasets: {
+    tables: ['datasets'],
+    readTables: [
+      'readings',
+      'devices',
+      'deviceSubscriptions',
+      'parameters',
+      'relations',
+      'accessVersions',
+      'campaigns',
+      'users',
+    ],
+    archiveBuckets: ['datasets'],
+    queues: ['datasets'],
+    webOrigin: true,
+  },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
     // A transfer's new owner must be a person the platform knows; campaign windows for access checks.
@@ -134,7 +157,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     // The user record's subscriptionId is looked up by e-mail (spec §3).
     billing: true,
   },
-  // POST /api/aws getSignedS3Url: reads an export's record or a device's access before signing a GET.
+  // POST /api/aws getSignedS3Url: reads an export's record, a dataset's, or a device's access before signing a GET.
   // The subscription endpoints (spec §7) call Stripe and read the caller's e-mail and billing id from the users table.
   api: {
     tables: [],
@@ -149,8 +172,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'accessVersions',
       'campaigns',
       'users',
+      'datasets',
     ],
     buckets: ['exports', 'chartData'],
+    readBuckets: ['datasets'],
     billing: true,
   },
 };
@@ -166,6 +191,8 @@ export const WORKERS: { name: string; entry: string; area: AreaName; queue: Queu
   // Domain events and notification jobs (docs/notifications.md): the jobs queue's only consumer.
   { name: 'NotificationsWorker', entry: 'functions/notifications/worker.ts', area: 'notifications', queue: 'jobs' },
   { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
+  // Dataset builds, a step per message (docs/datasets.md).
+  { name: 'DatasetsWorker', entry: 'functions/datasets/worker.ts', area: 'datasets', queue: 'datasets' },
 ];
 
 /**

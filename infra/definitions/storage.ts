@@ -15,6 +15,15 @@ export const BUCKETS = {
     envVar: 'EXPORTS_BUCKET',
     name: (env: EnvName) => `sensor-data-${env}-exports`,
   },
+  /**
+   * Frozen datasets' files (docs/datasets.md): written once by the datasets worker, never deleted or expired, versioned
+   * in the cloud; handed out through short-lived signed URLs of the exact object versions the dataset recorded.
+   */
+  datasets: {
+    constructId: 'DatasetsBucket',
+    envVar: 'DATASETS_BUCKET',
+    name: (env: EnvName) => `datasets-${env}-files`,
+  },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
   /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
   userBackups: {
@@ -72,6 +81,20 @@ export const QUEUES = {
     deadLetterName: (env: EnvName) => `sensor-data-${env}-dlq.fifo`,
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 300,
+    fifo: true,
+  },
+  /**
+   * The datasets worker's queue: one message per build step (a device's files, then the manifest), each step sending
+   * the next. FIFO, one group per dataset, so a dataset's steps never run side by side.
+   */
+  datasets: {
+    constructId: 'DatasetsQueue',
+    envVar: 'DATASETS_QUEUE_URL',
+    name: (env: EnvName) => `datasets-${env}.fifo`,
+    deadLetterName: (env: EnvName) => `datasets-${env}-dlq.fifo`,
+    maxReceiveCount: 5,
+    // The worker gets a sixth of it (150 s): a step reads up to a year of one device's readings.
+    visibilityTimeoutSeconds: 900,
     fifo: true,
   },
 } as const;

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createItemLookup, SECRET_NAME } from '../../functions/system/domain/item-lookup';
-import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables, TABLE_POLICIES } from './table-lookup';
+import {
+  LOOKUP_TABLES,
+  lookupTableDefinitions,
+  PUBLIC_DIGESTS,
+  refusedLookupTables,
+  TABLE_POLICIES,
+} from './table-lookup';
 import { TABLES, type TableKey } from './tables';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,7 +48,7 @@ describe('which tables staff may look items up in, and what never leaves any of 
     const found = storedSecrets();
     // The scan must see the secrets we know of, or it is not looking where they are written.
     expect([...found.keys()].sort()).toEqual(expect.arrayContaining(['claimCodeHash', 'secretHash', 'token']));
-    for (const [name, file] of found) {
+    for (const [name, file] of [...found].filter(([name]) => !PUBLIC_DIGESTS[name])) {
       expect({ name, file, registered: registered.has(name) }).toEqual({ name, file, registered: true });
     }
     expect(TABLE_POLICIES.devices!.secrets).toContain('claimCodeHash');

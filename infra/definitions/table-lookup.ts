@@ -54,11 +54,20 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   exports: allowed('Download exports, by export id.'),
   liveWatches: refused("Short-lived live watches; their topics name people's realtime identities."),
   notifications: allowed('Notifications, by id.'),
+  datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
   notificationDeliveries: refused("One item per person and notification: read through the notification's deliveries."),
   notificationPreferences: refused(
     "Holds each person's unsubscribe-link token, which acts for them: their choices show on their notifications page.",
     ['token'],
   ),
+};
+
+/**
+ * Attributes set from a hash that are no secret: checksums of what the platform publishes, which anyone holding the
+ * file computes (a dataset file's SHA-256 in its manifest). The scan for stored secrets passes them by.
+ */
+export const PUBLIC_DIGESTS: Readonly<Record<string, string>> = {
+  sha256: "a published file's checksum (a dataset's manifest, a release's artifact): anyone with the file computes it",
 };
 
 const entries = () => Object.entries(TABLE_POLICIES) as [TableKey, TablePolicy][];

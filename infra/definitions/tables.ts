@@ -274,6 +274,27 @@ export const TABLES = {
     timeToLiveAttribute: 'expiresAt',
   },
   /**
+   * Datasets (docs/datasets.md): one item per dataset version, never deleted. `byCreator`: a person's datasets;
+   * `byConcept`: the versions of one dataset; `byCampaign`: a campaign's datasets; `byListing`: the public list,
+   * sparse (`listing` is set only on a frozen public dataset). The table also holds two kinds of counter items no
+   * dataset id can match: build starts per person and hour (`builds#…`, expiring) and a concept's last version
+   * number (`versions#{conceptId}`).
+   */
+  datasets: {
+    constructId: 'DatasetsTable',
+    area: 'datasets',
+    entity: 'datasets',
+    envVar: 'DATASETS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byCreator', partitionKey: { name: 'creatorId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      { name: 'byConcept', partitionKey: { name: 'conceptId', type: 'S' }, sortKey: { name: 'version', type: 'N' } },
+      { name: 'byCampaign', partitionKey: { name: 'campaignId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      { name: 'byListing', partitionKey: { name: 'listing', type: 'S' }, sortKey: { name: 'frozenAt', type: 'N' } },
+    ],
+    timeToLiveAttribute: 'expiresAt',
+  },
+  /**
    * Who watches a device live: the realtime identities the API has checked (`watcher`), until `expiresAt` (s).
    * Ingest publishes a device's new readings to each watcher's own topic.
    */

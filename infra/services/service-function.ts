@@ -205,6 +205,30 @@ export class ServiceFunction extends Construct {
     });
   }
 
+  /**
+   * An archive: the function may write new objects (whole or in parts, and abort an unfinished upload) and read them
+   * and their versions, but never delete one. In a versioned bucket an overwrite keeps the earlier version, so nothing
+   * the function does can destroy what the bucket holds.
+   */
+  archiveBucket(bucketName: string, envVar: string): void {
+    this.grantObjects(bucketName, envVar, ARCHIVE_ACTIONS);
+  }
+
+  /** Lets the function read the bucket's objects and their versions (e.g. to sign a GET), nothing else. */
+  readBucket(bucketName: string, envVar: string): void {
+    this.grantObjects(bucketName, envVar, OBJECT_READ_ACTIONS);
+  }
+
+  private grantObjects(bucketName: string, envVar: string, actions: readonly string[]): void {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [`${bucketArn}/*`] }));
+    this.lambda.addEnvironment(envVar, bucketName);
+    Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
+      reason: "Any object of this one bucket, which holds only what the function's own area writes there.",
+    });
+  }
+
   /** Lets the function send messages to the queue, and tells it the queue's URL through `envVar`. */
   sendMessages(queue: IQueue, envVar: string): void {
     queue.grantSendMessages(this.lambda);
@@ -291,6 +315,9 @@ export class ServiceFunction extends Construct {
 }
 
 const OBJECT_ACTIONS = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] as const;
+const OBJECT_READ_ACTIONS = ['s3:GetObject', 's3:GetObjectVersion'] as const;
+// AbortMultipartUpload: a failed build gives up its unfinished upload rather than leave its parts behind.
+const ARCHIVE_ACTIONS = [...OBJECT_READ_ACTIONS, 's3:PutObject', 's3:AbortMultipartUpload'] as const;
 
 /** What the users area does to the pool; no pool configuration, no user-pool-wide deletion. */
 const USER_POOL_ADMIN_ACTIONS = [

@@ -17,7 +17,7 @@ export interface ServiceResourceRefs {
   queues: Record<QueueKey, IQueue>;
   userPool: IUserPool;
   mail: { identityArn: string; from: string };
-  /** The web app's origin, for links in e-mail (WEB_ORIGIN). */
+  /** The web app's origin, for links in e-mail and citations (WEB_ORIGIN). */
   webOrigin: string;
   /** The Stripe secret key's secret (STRIPE_SECRET_ARN). */
   stripeSecret: ISecret;
@@ -68,6 +68,12 @@ export const grantServiceResources = (
   for (const bucket of resources.evictBuckets ?? []) {
     fn.listAndDeleteObjects(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
   }
+  for (const bucket of resources.archiveBuckets ?? []) {
+    fn.archiveBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
+  }
+  for (const bucket of resources.readBuckets ?? []) {
+    fn.readBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
+  }
   if (resources.jobs) fn.sendMessages(refs.queues.jobs, QUEUES.jobs.envVar);
   for (const queue of resources.queues ?? []) fn.sendMessages(refs.queues[queue], QUEUES[queue].envVar);
   if (resources.realtimePublish) fn.publishIotTopics(refs.realtime.topicPrefix, refs.realtime.dataEndpoint);
@@ -83,10 +89,8 @@ export const grantServiceResources = (
   if (resources.realtimePublish || resources.realtimePolicy) fn.lambda.addEnvironment('ENV_NAME', refs.envName);
   if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
   else if (resources.identityGroups) fn.listUserPoolGroups(refs.userPool);
-  if (resources.email) {
-    fn.sendMail(refs.mail.identityArn, refs.mail.from);
-    fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
-  }
+  if (resources.email) fn.sendMail(refs.mail.identityArn, refs.mail.from);
+  if (resources.email || resources.webOrigin) fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
   if (resources.billing && billing) fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
   if (resources.billingWebhook && billing)
     fn.readStripeSecretKey(refs.stripeWebhookSecret, STRIPE_WEBHOOK_SECRET.envVar);

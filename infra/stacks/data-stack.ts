@@ -23,6 +23,8 @@ const BUCKET_SETTINGS: Record<
     versioned: boolean;
     browserUploads: boolean /** Objects are deleted this many days after creation. */;
     expireAfterDays?: number;
+    /** Earlier versions are kept for good (an archive), not expired after 90 days. */
+    keepVersions?: boolean;
   }
 > = {
   // Chart data is rebuilt from the readings table, so old versions have no value.
@@ -30,6 +32,8 @@ const BUCKET_SETTINGS: Record<
   // Exports are re-made on request and handed out through links that live far shorter than a week, so they
   // expire rather than pile up (the export record says when; the API refuses a link to an expired one).
   exports: { versioned: false, browserUploads: false, expireAfterDays: EXPORT_RETENTION_DAYS },
+  // Frozen datasets are cited: their files never expire, and no version is ever expired either (docs/datasets.md).
+  datasets: { versioned: true, browserUploads: false, keepVersions: true },
   // A replaced or deleted logo can be brought back.
   logos: { versioned: true, browserUploads: true },
   // A user-pool export overwritten by a later one to the same directory can be brought back.
@@ -96,9 +100,11 @@ export class DataStack extends Stack {
     });
 
     this.buckets = mapRecord<BucketKey, (typeof BUCKETS)[BucketKey], IBucket>(BUCKETS, (definition, key) => {
-      const { versioned, browserUploads, expireAfterDays } = BUCKET_SETTINGS[key];
+      const { versioned, browserUploads, expireAfterDays, keepVersions } = BUCKET_SETTINGS[key];
       const lifecycleRules = [
-        ...(versioned ? [{ noncurrentVersionExpiration: Duration.days(90) }] : []),
+        ...(versioned && !keepVersions ? [{ noncurrentVersionExpiration: Duration.days(90) }] : []),
+        // An archive keeps every object, but not the parts of an upload a failed build left unfinished.
+        ...(keepVersions ? [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }] : []),
         ...(expireAfterDays
           ? [{ expiration: Duration.days(expireAfterDays), abortIncompleteMultipartUploadAfter: Duration.days(1) }]
           : []),

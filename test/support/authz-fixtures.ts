@@ -5,6 +5,7 @@ import { BILLING_FIXTURES } from './authz-billing-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
 import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
+import { DATASETS_FIXTURES } from './authz-datasets-fixtures';
 import { DEVICES_FIXTURES } from './authz-devices-fixtures';
 import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
@@ -160,6 +161,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     ...SENSOR_DATA_LIVE_FIXTURES,
     ...SENSOR_DATA_API_KEYS_FIXTURES,
   },
+  datasets: DATASETS_FIXTURES,
   api: { ...API_FIXTURES, ...BILLING_FIXTURES },
   // Nothing is pending after the stack's start, so a run only lists the migrations.
   migrate: {

@@ -85,6 +85,21 @@ export const routes: PageRoute[] = [
       },
       // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
       { path: '/dashboard/devices/:id', ...devicePage },
+      // Datasets (docs/datasets.md): the public list and a public dataset's landing page are open to guests.
+      {
+        path: '/dashboard/datasets',
+        ...page(
+          () => import('../features/datasets/dataset-page'),
+          (m) => m.DatasetsPage,
+        ),
+      },
+      {
+        path: '/dashboard/datasets/:id',
+        ...page(
+          () => import('../features/datasets/dataset-page'),
+          (m) => m.DatasetPage,
+        ),
+      },
       {
         element: <RequireSession />,
         children: [
@@ -125,6 +140,13 @@ export const routes: PageRoute[] = [
             ...page(
               () => import('../features/billing/billing-return-page'),
               (m) => m.BillingReturnPage,
+            ),
+          },
+          {
+            path: '/dashboard/datasets/new',
+            ...page(
+              () => import('../features/datasets/dataset-new-page'),
+              (m) => m.DatasetNewPage,
             ),
           },
           {

@@ -1,5 +1,6 @@
 import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
+import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import { Forbidden } from '../../_shared/errors';
 import type { ExportRecord } from '../../sensor-data/store/export-store';
 import { createSignedUrls, SIGNED_URL_SECONDS } from './signed-urls';
@@ -29,29 +30,84 @@ const exportRecord = (overrides: Partial<ExportRecord>): ExportRecord => ({
   ...overrides,
 });
 
-const setup = (records: ExportRecord[]) => {
-  const signed: { bucket: string; key: string; seconds: number; fileName?: string }[] = [];
+const DATASET_ID = 'ds_0123456789ab';
+
+const datasetRecord = (overrides: Partial<DatasetRecord>): DatasetRecord => ({
+  id: DATASET_ID,
+  conceptId: DATASET_ID,
+  version: 1,
+  title: 'T',
+  description: '',
+  creators: [{ name: 'Alice' }],
+  license: 'CC-BY-4.0',
+  visibility: 'permissioned',
+  source: { kind: 'devices' },
+  from: NOW - 1000,
+  to: NOW,
+  asOf: NOW,
+  devices: [
+    {
+      deviceId: 'dev-member',
+      name: 'D',
+      productLine: 'sd1',
+      tier: { id: 'tier1', name: 'Tier 1' },
+      windowDays: 30,
+      parts: [{ from: NOW - 1000, to: NOW }],
+    },
+  ],
+  status: 'frozen',
+  progress: 100,
+  attempts: 0,
+  step: 2,
+  files: [
+    {
+      name: 'dev-member.csv',
+      format: 'csv',
+      deviceId: 'dev-member',
+      rows: 1,
+      bytes: 10,
+      sha256: 'ab',
+      key: `datasets/${DATASET_ID}/dev-member.csv`,
+      versionId: 'v-7',
+    },
+  ],
+  rows: 1,
+  bytes: 10,
+  creatorId: 'alice',
+  created: NOW,
+  updated: NOW,
+  ...overrides,
+});
+
+const setup = (records: ExportRecord[], datasets: DatasetRecord[] = []) => {
+  const signed: { bucket: string; key: string; seconds: number; fileName?: string; versionId?: string }[] = [];
   const urls = createSignedUrls({
-    buckets: { exports: 'sensor-data-local-exports', chartData: 'sensor-data-api-dev-chartdata' },
+    buckets: {
+      exports: 'sensor-data-local-exports',
+      chartData: 'sensor-data-api-dev-chartdata',
+      datasets: 'datasets-local-files',
+    },
     exports: { get: async (id) => records.find((r) => r.id === id) },
+    datasets: { get: async (id) => datasets.find((r) => r.id === id) },
     dataAccess: {
       resolve: async (caller, deviceId) => {
         const open = deviceId === 'dev-public' || deviceId === 'dev-tier2';
-        const member = deviceId === 'dev-campaign' && caller?.sub === 'carol';
-        if (!open && !member && caller?.sub !== 'alice') throw new Forbidden();
+        const member = deviceId === 'dev-member' && caller?.sub === 'carol';
+        const campaign = deviceId === 'dev-campaign' && caller?.sub === 'carol';
+        if (!open && !member && !campaign && caller?.sub !== 'alice') throw new Forbidden();
         return {
           device: { id: deviceId, name: 'D', productLine: 'sd1', dataVisibility: 'public', state: 'active' },
           tier: tierRow(DEFAULT_TIERS.sd1, deviceId === 'dev-public' ? undefined : 'tier2'),
           lineTiers: DEFAULT_TIERS.sd1,
-          route: member ? 'campaign' : 'public',
-          permissioned: member,
+          route: campaign ? 'campaign' : member ? 'relation' : 'public',
+          permissioned: member || campaign,
           // The campaign ran from February to mid-April 2026.
-          windows: member ? [{ startsAt: Date.UTC(2026, 1, 1), endsAt: Date.UTC(2026, 3, 15) }] : null,
+          windows: campaign ? [{ startsAt: Date.UTC(2026, 1, 1), endsAt: Date.UTC(2026, 3, 15) }] : null,
         };
       },
     },
-    presign: async (bucket, key, seconds, fileName) => {
-      signed.push({ bucket, key, seconds, ...(fileName ? { fileName } : {}) });
+    presign: async (bucket, key, seconds, options) => {
+      signed.push({ bucket, key, seconds, ...options });
       return `https://s3.example/${bucket}/${key}`;
     },
     now: () => NOW,
@@ -99,6 +155,47 @@ describe('getSignedS3Url', () => {
         urls.getSignedS3Url(person('alice'), { bucket: 'exports', key: done.key.replace('dev-1', 'dev-2') }),
       ),
     ).toBe(404);
+  });
+
+  it("signs a frozen dataset's file, at the version it recorded, for whoever may read the dataset", async () => {
+    const frozen = datasetRecord({});
+    const building = datasetRecord({ id: 'ds_bbbbbbbbbbbb', status: 'building', files: [] });
+    const open = datasetRecord({
+      id: 'ds_cccccccccccc',
+      visibility: 'public',
+      creatorId: 'zed',
+      files: [{ ...datasetRecord({}).files[0]!, key: 'datasets/ds_cccccccccccc/dev-member.csv' }],
+    });
+    const { urls, signed } = setup([], [frozen, building, open]);
+    const key = frozen.files[0]!.key;
+    // Its creator, and a member of its device (by permission).
+    await urls.getSignedS3Url(person('alice'), { bucket: 'datasets', key });
+    await urls.getSignedS3Url(person('carol'), { bucket: 'datasets-local-files', key });
+    expect(signed[0]).toEqual({
+      bucket: 'datasets-local-files',
+      key,
+      seconds: 300,
+      fileName: 'dev-member.csv',
+      versionId: 'v-7',
+    });
+    expect(signed).toHaveLength(2);
+    // Anyone else, a guest included: as if it did not exist.
+    expect(await reject(urls.getSignedS3Url(person('bob'), { bucket: 'datasets', key }))).toBe(404);
+    expect(await reject(urls.getSignedS3Url(undefined, { bucket: 'datasets', key }))).toBe(404);
+    // A public one: a guest too.
+    await urls.getSignedS3Url(undefined, { bucket: 'datasets', key: key.replace(DATASET_ID, open.id) });
+    // Not frozen yet: 409; a name that is not one of its files: 404; a key of another shape: 400.
+    const early = urls.getSignedS3Url(person('alice'), {
+      bucket: 'datasets',
+      key: `datasets/${building.id}/dev-member.csv`,
+    });
+    expect(await reject(early)).toBe(409);
+    expect(
+      await reject(urls.getSignedS3Url(person('alice'), { bucket: 'datasets', key: key.replace('.csv', '.json') })),
+    ).toBe(404);
+    expect(await reject(urls.getSignedS3Url(person('alice'), { bucket: 'datasets', key: 'datasets/x/y.csv' }))).toBe(
+      400,
+    );
   });
 
   it("lets whoever holds a guest export's id fetch it", async () => {

@@ -55,7 +55,7 @@ const memoryFiles = () => {
         },
         close: async () => {
           objects.set(key, text);
-          return Buffer.byteLength(text);
+          return { bytes: Buffer.byteLength(text) };
         },
         abort: async () => {
           aborted.push(key);

@@ -1,14 +1,13 @@
-import type { TimeRange } from '../../../shared/campaigns/window';
-import type { DataDevice } from '../../_shared/sensor-data/data-access';
-import type { ExportFiles } from '../store/export-files';
-import type { ExportRecord, ExportStore } from '../store/export-store';
+import type { ExportFiles } from '../../_shared/exports/export-files';
 import {
   CONTENT_TYPES,
   createExportFormatter,
-  type ExportReading,
   exportColumns,
   orderMeasurements,
-} from './export-format';
+} from '../../_shared/exports/export-format';
+import { measurementsIn, type ReadingsScan, writeReadingsFiles } from '../../_shared/exports/readings-file';
+import type { DataDevice } from '../../_shared/sensor-data/data-access';
+import type { ExportRecord, ExportStore } from '../store/export-store';
 import { EXPORT_MESSAGES } from './exports';
 
 /** Progress is written when it has moved this many points, so a long export costs some twenty writes. */
@@ -17,16 +16,12 @@ export const PROGRESS_STEP = 5;
 export interface ExportJobDeps {
   store: ExportStore;
   files: Pick<ExportFiles, 'open'>;
-  readings: {
-    scan: (deviceId: string, range: TimeRange) => AsyncIterable<readonly ExportReading[]>;
-  };
+  readings: { scan: ReadingsScan };
   readDevice: (deviceId: string) => Promise<DataDevice | undefined>;
   now: () => number;
   /** Deliveries before the queue gives up on a message (its maxReceiveCount): the last failure is final. */
   maxAttempts: number;
 }
-
-const span = (part: TimeRange) => part.to - part.from + 1;
 
 /**
  * Writes one export's file. Idempotent on redelivery: a done (or failed) export is left alone, and a repeated run
@@ -38,13 +33,7 @@ export const createExportJob = ({ store, files, readings, readDevice, now, maxAt
   const measurementsOf = async (record: ExportRecord, device: DataDevice | undefined): Promise<string[]> => {
     if (record.measurements) return record.measurements;
     if (device?.measurementNames?.length) return orderMeasurements(device.measurementNames);
-    const names = new Set<string>();
-    for (const part of record.parts) {
-      for await (const chunk of readings.scan(record.deviceId, part)) {
-        for (const reading of chunk) for (const name of Object.keys(reading.values)) names.add(name);
-      }
-    }
-    return orderMeasurements(names);
+    return orderMeasurements(await measurementsIn(readings.scan, record.deviceId, record.parts));
   };
 
   const write = async (record: ExportRecord): Promise<{ rows: number; bytes: number }> => {
@@ -57,32 +46,22 @@ export const createExportJob = ({ store, files, readings, readDevice, now, maxAt
       to: record.to,
       columns,
     });
-    const file = files.open(record.key, CONTENT_TYPES[record.format]);
-    try {
-      await file.write(formatter.head());
-      const total = record.parts.reduce((sum, part) => sum + span(part), 0);
-      let done = 0;
-      let reported = record.progress;
-      for (const part of record.parts) {
-        for await (const chunk of readings.scan(record.deviceId, part)) {
-          const text = formatter.chunk(chunk);
-          if (text) await file.write(text);
-          const last = chunk[chunk.length - 1];
-          const progress = last ? Math.floor(((done + last.timestamp - part.from + 1) / total) * 100) : reported;
-          // 100 is only ever written with the file in place.
-          if (progress >= reported + PROGRESS_STEP && progress < 100) {
-            reported = progress;
-            await store.progress(record.id, progress, formatter.rows, now());
-          }
+    let reported = record.progress;
+    const [written] = await writeReadingsFiles({
+      deviceId: record.deviceId,
+      parts: record.parts,
+      scan: readings.scan,
+      outputs: [{ formatter, file: files.open(record.key, CONTENT_TYPES[record.format]) }],
+      onProgress: async (doneMs, totalMs) => {
+        const progress = Math.floor((doneMs / totalMs) * 100);
+        // 100 is only ever written with the file in place.
+        if (progress >= reported + PROGRESS_STEP && progress < 100) {
+          reported = progress;
+          await store.progress(record.id, progress, formatter.rows, now());
         }
-        done += span(part);
-      }
-      await file.write(formatter.tail());
-      return { rows: formatter.rows, bytes: await file.close() };
-    } catch (error) {
-      await file.abort().catch(() => undefined);
-      throw error;
-    }
+      },
+    });
+    return { rows: written!.rows, bytes: written!.bytes };
   };
 
   return {

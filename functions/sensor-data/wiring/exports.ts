@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { QUEUES } from '../../../infra/definitions/storage';
+import { createExportFiles } from '../../_shared/exports/export-files';
 import type { CommonDeps } from '../deps';
 import { createExportJob } from '../domain/export-job';
 import { createExports } from '../domain/exports';
-import { createExportFiles } from '../store/export-files';
 import { createExportStore } from '../store/export-store';
 
 /** 24 random bytes: for a guest's export the id is the only proof of ownership, so it must not be guessable. */

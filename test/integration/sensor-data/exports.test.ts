@@ -301,7 +301,7 @@ describe('downloads', () => {
 
     const bucket = await apiRejection(sign(device.ownerToken, 'organizations-local-logofiles', 'logos/x.png'));
     expect(bucket.status).toBe(403);
-    expect(bucket.message).toMatch(/only for the exports and chart-data buckets/);
+    expect(bucket.message).toMatch(/only for the exports, chart-data and datasets buckets/);
     const action = await apiRejection(
       apiAs('api', device.ownerToken).aws({
         body: { action: 'putObject' as never, params: { bucket: 'exports', key: job.file!.key } },

@@ -7,6 +7,7 @@ import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
+import { CampaignDatasets } from '../datasets/campaign-datasets';
 import { When } from '../people/person-parts';
 import { MembersPanel } from '../relations/members-panel';
 import { useMyRoles } from '../relations/use-my-roles';
@@ -87,6 +88,8 @@ const CampaignScreen = ({ id }: { id: string }) => {
         <h2 id="campaign-members-heading">Members and devices</h2>
         <MembersPanel key={id} kind="campaign" objectId={id} />
       </section>
+
+      {campaign && <CampaignDatasets campaignId={campaign.id} manage={manage} />}
 
       {campaign && manage && (
         <div className="danger-zone">

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { Link } from 'react-router-dom';
 import { LoadingPage } from '../../app/loading-page';
 import { holdsTokens } from '../../lib/auth';
 import { useOptionalUser } from '../../lib/session';
@@ -25,6 +26,12 @@ export const DashboardPage = () => {
         <h1>Welcome</h1>
         <p>{UI_MESSAGES.guestDashboard}</p>
         <SignInPrompt what="your devices, organizations and campaigns" />
+        <p>
+          <Link to="/dashboard/datasets" data-testid="dashboard-datasets">
+            Public datasets
+          </Link>
+          : frozen, citable extracts of readings.
+        </p>
         <DeviceMapSection scope="visible" title="Public devices" />
       </section>
     );

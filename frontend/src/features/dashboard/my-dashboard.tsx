@@ -65,6 +65,12 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
       <DashboardInvites user={user} />
 
       <DashboardActions user={user} />
+      <p>
+        <Link to="/dashboard/datasets" data-testid="dashboard-datasets">
+          Datasets
+        </Link>
+        : yours and the public ones, frozen and citable; build one of your devices or campaigns.
+      </p>
       <div className="cards" data-testid="dashboard-registry">
         <MyDevices />
         <MyOrganizations />

@@ -7,21 +7,30 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 
+const written = (bytes: number, versionId: string | undefined): WrittenFile =>
+  versionId && versionId !== 'null' ? { bytes, versionId } : { bytes };
+
 /** S3's smallest part (but the last) of a multipart upload. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/** What a closed file became: its size, and the object version S3 gave it (a versioned bucket only). */
+export interface WrittenFile {
+  bytes: number;
+  versionId?: string;
+}
 
 /** A file being written: chunks in, one object out. */
 export interface FileWriter {
   write: (chunk: string) => Promise<void>;
-  /** @returns the object's size in bytes */
-  close: () => Promise<number>;
+  close: () => Promise<WrittenFile>;
   /** Gives up: an unfinished multipart upload is aborted so its parts are not kept (and billed). */
   abort: () => Promise<void>;
 }
 
 /**
- * The exports bucket. A file is buffered until it reaches a part's size: a small export is one PutObject, a
- * big one a multipart upload whose parts are sent as they fill, so the worker never holds the whole file.
+ * Files written to one bucket (the exports bucket, the datasets bucket). A file is buffered until it reaches a part's
+ * size: a small file is one PutObject, a big one a multipart upload whose parts are sent as they fill, so the worker
+ * never holds the whole file.
  */
 export const createExportFiles = ({
   s3,
@@ -68,13 +77,13 @@ export const createExportFiles = ({
       },
       close: async () => {
         if (!uploadId) {
-          await s3.send(
+          const put = await s3.send(
             new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, Body: Buffer.concat(pending) }),
           );
-          return total;
+          return written(total, put.VersionId);
         }
         if (pendingBytes > 0) await flushPart();
-        await s3.send(
+        const completed = await s3.send(
           new CompleteMultipartUploadCommand({
             Bucket: bucket,
             Key: key,
@@ -82,7 +91,7 @@ export const createExportFiles = ({
             MultipartUpload: { Parts: parts },
           }),
         );
-        return total;
+        return written(total, completed.VersionId);
       },
       abort: async () => {
         if (uploadId) {

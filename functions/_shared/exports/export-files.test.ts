@@ -9,7 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { createExportFiles } from './export-files';
 
-describe('the export files adapter', () => {
+describe('the files adapter', () => {
   const s3 = mockClient(S3Client);
   const files = createExportFiles({ s3: new S3Client({ region: 'us-west-2' }), bucket: 'exports-b', partBytes: 10 });
 
@@ -17,13 +17,16 @@ describe('the export files adapter', () => {
     s3.reset();
     s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'up-1' });
     s3.on(UploadPartCommand).callsFake((input: { PartNumber: number }) => ({ ETag: `"e${input.PartNumber}"` }));
+    // An unversioned bucket answers the version "null", which names no version.
+    s3.on(PutObjectCommand).resolves({ VersionId: 'null' });
+    s3.on(CompleteMultipartUploadCommand).resolves({ VersionId: 'v-2' });
   });
   afterAll(() => s3.restore());
 
   it('writes a small file with one PutObject', async () => {
     const file = files.open('exports/d/x.csv', 'text/csv');
     await file.write('a,b\r\n');
-    expect(await file.close()).toBe(5);
+    expect(await file.close()).toEqual({ bytes: 5 });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
     expect(s3.commandCalls(PutObjectCommand)[0]!.args[0].input).toMatchObject({
       Bucket: 'exports-b',
@@ -39,7 +42,7 @@ describe('the export files adapter', () => {
     // The first part went out before the file was closed: nothing waits for the whole file.
     expect(s3.commandCalls(UploadPartCommand)).toHaveLength(1);
     await file.write('xyz');
-    expect(await file.close()).toBe(15);
+    expect(await file.close()).toEqual({ bytes: 15, versionId: 'v-2' });
     const parts = s3.commandCalls(UploadPartCommand).map((call) => call.args[0].input);
     expect(parts.map((p) => [p.PartNumber, Buffer.from(p.Body as Buffer).toString()])).toEqual([
       [1, '0123456789AB'],

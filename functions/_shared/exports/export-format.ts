@@ -94,3 +94,5 @@ export const createExportFormatter = (format: ExportFormat, meta: ExportMeta) =>
     tail: (): string => (format === 'csv' ? '' : `${rows === 0 ? '' : '\n'}]}\n`),
   };
 };
+
+export type ExportFormatter = ReturnType<typeof createExportFormatter>;

@@ -1,0 +1,181 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { Dataset } from '../../../../shared/contracts/datasets';
+import { DATASET_LICENSES, LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
+import { ErrorAlert, SubmitActions } from '../../components/form-parts';
+import { useApi } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
+import { ChoiceField, TextField } from '../../lib/form-fields';
+import { routeQuery } from '../../lib/query';
+import { datasetListKeys, useDataset } from './dataset-api';
+import { type DatasetForm, emptyForm, formFrom, requestOf } from './dataset-form';
+import './datasets.css';
+
+/**
+ * `/dashboard/datasets/new`: build a dataset of one's devices or of a campaign one manages. `?campaignId=` starts from
+ * that campaign (the campaign page's "Make a dataset of this campaign"); `?previousVersionId=` from that dataset, as
+ * its next version.
+ */
+export const DatasetNewPage = () => {
+  const [params] = useSearchParams();
+  const previousId = params.get('previousVersionId') ?? undefined;
+  const campaignId = params.get('campaignId') ?? undefined;
+  const previous = useDataset(previousId ?? '');
+  if (previousId) {
+    if (previous.error) return <ErrorAlert testId="dataset-new-error" error={errorMessage(previous.error)} />;
+    if (!previous.data) return <p className="muted">Loading the dataset…</p>;
+    return <DatasetBuildForm key={previousId} initial={formFrom(previous.data)} previous={previous.data} />;
+  }
+  const initial = campaignId ? { ...emptyForm(), sourceKind: 'campaign' as const, campaignId } : emptyForm();
+  return <DatasetBuildForm key={campaignId ?? 'new'} initial={initial} />;
+};
+
+const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previous?: Dataset }) => {
+  const datasets = useApi('datasets');
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [form, setForm] = useState(initial);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const devices = useQuery(routeQuery('devices', 'listMine', { query: { limit: 100 } }));
+  const campaigns = useQuery(routeQuery('campaigns', 'listMine', { query: { limit: 100 } }));
+  const managed = (campaigns.data?.items ?? []).filter((c) => c.roles.includes('campaign-manager'));
+  const set = <K extends keyof DatasetForm>(key: K, value: DatasetForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const request = requestOf(form);
+    if (typeof request === 'string') return setError(request);
+    setError(undefined);
+    setBusy(true);
+    try {
+      const made = await datasets.createDataset({ body: request });
+      await Promise.all(datasetListKeys.map((queryKey) => queries.invalidateQueries({ queryKey })));
+      navigate(`/dashboard/datasets/${made.id}`);
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  const toggleDevice = (id: string, on: boolean) =>
+    set('deviceIds', on ? [...form.deviceIds, id] : form.deviceIds.filter((chosen) => chosen !== id));
+
+  return (
+    <section className="page">
+      <h1>{previous ? `New version of ${previous.title}` : 'Build a dataset'}</h1>
+      <p className="muted">
+        The dataset is frozen when it is built: each device's rows are cut to the download window its tier gives the
+        dataset's readers now, and never change after. Building runs in the background; its page shows the progress.
+      </p>
+      <form className="card create-form" onSubmit={(e) => void submit(e)} noValidate data-testid="dataset-form">
+        <TextField id="dataset-title" label="Title" value={form.title} onChange={(v) => set('title', v)} />
+        <TextField
+          id="dataset-description"
+          label="Description"
+          value={form.description}
+          onChange={(v) => set('description', v)}
+          multiline
+        />
+        <TextField
+          id="dataset-creators"
+          label="Creators"
+          value={form.creators}
+          onChange={(v) => set('creators', v)}
+          hint="Names separated by ; (empty: your name)"
+        />
+        <ChoiceField
+          id="dataset-license"
+          label="Licence"
+          value={form.license}
+          options={DATASET_LICENSES.map((id) => [id, LICENSE_TITLES[id]] as const)}
+          onChange={(v) => set('license', v)}
+        />
+        <ChoiceField
+          id="dataset-visibility"
+          label="Who may read it"
+          value={form.visibility}
+          options={[
+            ['permissioned', 'Permissioned: people with access to its data'],
+            ['public', 'Public: anyone, guests too (public devices only)'],
+          ]}
+          onChange={(v) => set('visibility', v)}
+        />
+        <ChoiceField
+          id="dataset-source"
+          label="Of"
+          value={form.sourceKind}
+          options={[
+            ['devices', 'Chosen devices'],
+            ['campaign', "A campaign's devices and window"],
+          ]}
+          onChange={(v) => set('sourceKind', v)}
+        />
+        {form.sourceKind === 'devices' ? (
+          <fieldset className="device-choices" data-testid="dataset-devices">
+            <legend>Devices</legend>
+            {devices.isPending && <span className="muted small">Loading your devices…</span>}
+            {devices.data?.items.length === 0 && <span className="muted small">You have no devices.</span>}
+            {devices.data?.items.map((device) => (
+              <label key={device.id}>
+                <input
+                  type="checkbox"
+                  data-testid={`dataset-device-${device.id}`}
+                  checked={form.deviceIds.includes(device.id)}
+                  onChange={(e) => toggleDevice(device.id, e.target.checked)}
+                />
+                {device.name || device.id} <span className="muted small mono">{device.id}</span>
+              </label>
+            ))}
+          </fieldset>
+        ) : (
+          <ChoiceField
+            id="dataset-campaign"
+            label="Campaign"
+            value={form.campaignId}
+            options={[
+              ['', managed.length ? 'Choose a campaign you manage' : 'You manage no campaigns'],
+              ...managed.map((c) => [c.id, c.name] as const),
+              // A campaign named in the link but not (yet) listed still shows, by its id.
+              ...(form.campaignId && !managed.some((c) => c.id === form.campaignId)
+                ? [[form.campaignId, form.campaignId] as const]
+                : []),
+            ]}
+            onChange={(v) => set('campaignId', v)}
+          />
+        )}
+        <TextField
+          id="dataset-from"
+          label="From (UTC day, optional)"
+          type="text"
+          placeholder="YYYY-MM-DD"
+          value={form.from}
+          onChange={(v) => set('from', v)}
+          hint="Empty: as far back as each device's tier allows (a campaign: its start)"
+        />
+        <TextField
+          id="dataset-to"
+          label="To (UTC day, optional)"
+          type="text"
+          placeholder="YYYY-MM-DD"
+          value={form.to}
+          onChange={(v) => set('to', v)}
+          hint="Empty: now (a campaign: its end, or now)"
+        />
+        <TextField
+          id="dataset-measurements"
+          label="Measurements (optional)"
+          value={form.measurements}
+          onChange={(v) => set('measurements', v)}
+          hint="Names separated by commas, e.g. pm2_5, temperature (empty: all of them)"
+          mono
+        />
+        <ErrorAlert testId="dataset-form-error" error={error} />
+        <SubmitActions testId="dataset-build" busy={busy} busyText="Starting…">
+          Build the dataset
+        </SubmitActions>
+      </form>
+    </section>
+  );
+};

@@ -1,0 +1,344 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { Dataset, DatasetFile } from '../../../../shared/contracts/datasets';
+import { LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
+import { ErrorAlert } from '../../components/form-parts';
+import { ListTable } from '../../components/list-table';
+import { CopyButton } from '../../lib/copy-button';
+import { errorMessage } from '../../lib/error-message';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { ObjectIdLine } from '../../lib/object-id-line';
+import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
+import { useOptionalUser } from '../../lib/session';
+import { When } from '../people/person-parts';
+import { signedDatasetFile, useDataset } from './dataset-api';
+import {
+  datasetStatusText,
+  deviceWindowText,
+  formatBytes,
+  isSettled,
+  rangeText,
+  STATUS_TEXT,
+  VERIFY_COMMAND,
+} from './dataset-rules';
+import { DatasetTable } from './dataset-table';
+import './datasets.css';
+
+/*
+ * The list and the landing page are one module, so the router loads them as one chunk and the modules they share with
+ * the build page and the campaign page stay out of the app's entry (vite.config.ts: a module shared by three chunks
+ * moves there).
+ */
+
+/**
+ * `/dashboard/datasets/:id`: a dataset's landing page (docs/datasets.md "Screens"). While it builds, its progress;
+ * once frozen, the citation to copy, the devices with their tiers, the files with their checksums to download, and
+ * the versions. Open to guests for a public dataset.
+ */
+export const DatasetPage = () => {
+  const id = useParams().id ?? '';
+  return <DatasetScreen key={id} id={id} />;
+};
+
+const DatasetScreen = ({ id }: { id: string }) => {
+  const query = useDataset(id);
+  const dataset = query.data;
+  const error = errorOf(query);
+  return (
+    <section className="page dataset-page">
+      <h1 className="title-with-badge">
+        <span data-testid="dataset-title">{dataset?.title ?? 'Dataset'}</span>
+        {dataset && (
+          <span className={`badge badge-dataset-${dataset.status}`} data-testid="dataset-status">
+            {STATUS_TEXT[dataset.status]}
+          </span>
+        )}
+      </h1>
+      <ObjectIdLine id={id} />
+      <ErrorAlert testId="dataset-error" error={error} />
+      {!dataset && !error && <p className="muted">Loading the dataset…</p>}
+      {dataset && <DatasetBody dataset={dataset} />}
+    </section>
+  );
+};
+
+const DatasetBody = ({ dataset }: { dataset: Dataset }) => {
+  const user = useOptionalUser();
+  return (
+    <>
+      {!isSettled(dataset) || dataset.status === 'failed' ? (
+        <div className="upload-progress" data-testid="dataset-progress-box">
+          <progress
+            max={100}
+            value={dataset.progress}
+            data-testid="dataset-progress"
+            aria-label="Build progress"
+            aria-valuetext={`${dataset.progress} %`}
+          />
+          <span data-testid="dataset-percent">{dataset.progress} %</span>
+          <span className="muted small" data-testid="dataset-state" role="status">
+            {datasetStatusText(dataset)}
+          </span>
+        </div>
+      ) : (
+        <p className="muted small" data-testid="dataset-state">
+          {datasetStatusText(dataset)} · frozen <When ms={dataset.frozenAt} />
+        </p>
+      )}
+
+      <section className="card section-card" aria-labelledby="dataset-cite-heading">
+        <h2 id="dataset-cite-heading">Cite this dataset</h2>
+        <p className="dataset-citation" data-testid="dataset-citation">
+          {dataset.citation}
+        </p>
+        <div className="actions">
+          <CopyButton text={dataset.citation} testId="dataset-citation-copy" />
+        </div>
+        {dataset.status !== 'frozen' && <p className="muted small">The year becomes the year it is frozen.</p>}
+      </section>
+
+      <dl className="facts card" data-testid="dataset-facts">
+        <dt>Description</dt>
+        <dd data-testid="dataset-description">{dataset.description || <span className="muted">None</span>}</dd>
+        <dt>Creators</dt>
+        <dd>{dataset.creators.map((creator) => creator.name).join('; ')}</dd>
+        <dt>Version</dt>
+        <dd data-testid="dataset-version">
+          {dataset.version}
+          {dataset.previousVersionId && (
+            <>
+              {' '}
+              · follows{' '}
+              <Link to={`/dashboard/datasets/${dataset.previousVersionId}`} className="mono">
+                {dataset.previousVersionId}
+              </Link>
+            </>
+          )}
+        </dd>
+        <dt>Visibility</dt>
+        <dd data-testid="dataset-visibility">
+          {dataset.visibility === 'public'
+            ? 'Public: anyone may read it'
+            : 'Permissioned: people with access to its data'}
+        </dd>
+        <dt>Source</dt>
+        <dd>
+          {dataset.source.campaignId ? (
+            <>
+              Campaign{' '}
+              <Link to={`/dashboard/campaigns/${encodeURIComponent(dataset.source.campaignId)}`}>
+                {dataset.source.campaignName}
+              </Link>
+            </>
+          ) : (
+            'Chosen devices'
+          )}
+        </dd>
+        <dt>Range</dt>
+        <dd>{rangeText(dataset)}</dd>
+        <dt>As of</dt>
+        <dd>
+          <When ms={dataset.asOf} /> <span className="muted small">(tier windows measured back from here)</span>
+        </dd>
+        <dt>Licence</dt>
+        <dd>
+          {LICENSE_TITLES[dataset.license]} <span className="muted small mono">({dataset.license})</span>
+        </dd>
+      </dl>
+
+      <section className="card section-card" aria-labelledby="dataset-devices-heading">
+        <h2 id="dataset-devices-heading">Devices</h2>
+        <ListTable
+          label="Devices in the dataset"
+          testId="dataset-devices"
+          rows={dataset.devices}
+          rowKey={(device) => device.deviceId}
+          rowTestId={(device) => `dataset-device-${device.deviceId}`}
+          columns={[
+            { header: 'Device', cell: (device) => device.name || device.deviceId },
+            { header: 'Tier and window', cell: (device) => deviceWindowText(device) },
+            { header: 'Rows', cell: (device) => (device.rows === undefined ? '…' : device.rows.toLocaleString('en')) },
+          ]}
+        />
+      </section>
+
+      {dataset.status === 'frozen' && <FilesPanel dataset={dataset} />}
+      <VersionsPanel dataset={dataset} />
+      {user && dataset.status === 'frozen' && (
+        <p>
+          <Link
+            className="button-link"
+            to={`/dashboard/datasets/new?previousVersionId=${dataset.id}`}
+            data-testid="dataset-new-version"
+          >
+            Make a new version
+          </Link>
+        </p>
+      )}
+    </>
+  );
+};
+
+/** The files with their checksums; Download asks for a fresh 5-minute link to the exact version frozen, then shows it. */
+const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
+  const [links, setLinks] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState<string>();
+  const download = async (file: DatasetFile) => {
+    setError(undefined);
+    setBusy(file.name);
+    try {
+      // A link the person follows, as the downloads panel gives: it names the exact version frozen, lives 5 minutes,
+      // and the file is saved (S3 answers it as an attachment) without leaving the page.
+      const url = await signedDatasetFile(file);
+      setLinks((shown) => ({ ...shown, [file.name]: url }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return (
+    <section className="card section-card" aria-labelledby="dataset-files-heading">
+      <h2 id="dataset-files-heading">Files</h2>
+      <p className="muted small">
+        A CSV and a JSON per device, and the manifest: what the dataset is, the query that made it, and each file's
+        rows, size and SHA-256. Check downloaded files against it with <code className="mono">{VERIFY_COMMAND}</code>
+      </p>
+      <ErrorAlert testId="dataset-files-error" error={error} />
+      <ListTable
+        label="Files of the dataset"
+        testId="dataset-files"
+        rows={dataset.files}
+        rowKey={(file) => file.name}
+        rowTestId={(file) => `dataset-file-${file.name}`}
+        columns={[
+          { header: 'File', cell: (file) => <span className="mono">{file.name}</span> },
+          { header: 'Rows', cell: (file) => (file.rows === undefined ? '—' : file.rows.toLocaleString('en')) },
+          { header: 'Size', cell: (file) => formatBytes(file.bytes) },
+          {
+            header: 'SHA-256',
+            className: 'dataset-sha',
+            cell: (file) => (
+              <span className="mono" data-testid={`dataset-sha-${file.name}`}>
+                {file.sha256}
+              </span>
+            ),
+          },
+          {
+            header: 'Download',
+            cell: (file) => (
+              <>
+                <button
+                  type="button"
+                  data-testid={`dataset-download-${file.name}`}
+                  disabled={busy === file.name}
+                  onClick={() => void download(file)}
+                >
+                  {busy === file.name ? 'Signing…' : 'Download'}
+                </button>{' '}
+                {links[file.name] && (
+                  <a href={links[file.name]} download={file.name} data-testid={`dataset-link-${file.name}`}>
+                    Save {file.name}
+                  </a>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+    </section>
+  );
+};
+
+const VersionsPanel = ({ dataset }: { dataset: Dataset }) => {
+  const versions = useQuery(routeQuery('datasets', 'listDatasetVersions', { params: { datasetId: dataset.id } }));
+  const items = versions.data?.items ?? [];
+  if (items.length < 2) return null;
+  return (
+    <section className="card section-card" aria-labelledby="dataset-versions-heading">
+      <h2 id="dataset-versions-heading">Versions</h2>
+      <ol className="dataset-versions" data-testid="dataset-versions">
+        {items.map((version) => (
+          <li key={version.id}>
+            {version.id === dataset.id ? (
+              <strong>Version {version.version} (this one)</strong>
+            ) : (
+              <Link to={`/dashboard/datasets/${version.id}`}>Version {version.version}</Link>
+            )}{' '}
+            · {STATUS_TEXT[version.status]}
+            {version.frozenAt !== undefined && (
+              <>
+                {' '}
+                · <When ms={version.frozenAt} />
+              </>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+};
+
+const PAGE = 20;
+
+/**
+ * `/dashboard/datasets`: the public datasets, newest first, for everyone; a signed-in person's own datasets with
+ * their state above them, and the way to build one.
+ */
+export const DatasetsPage = () => {
+  const user = useOptionalUser();
+  return (
+    <section className="page">
+      <h1>Datasets</h1>
+      <p className="muted">
+        Frozen extracts of readings with a stable id to cite: their files and checksums never change. A new version gets
+        a new id that links to the old.
+      </p>
+      {user && (
+        <p>
+          <Link to="/dashboard/datasets/new" className="button-link" data-testid="datasets-new">
+            Build a dataset
+          </Link>
+        </p>
+      )}
+      {user && <MyDatasets />}
+      <PublicDatasets />
+    </section>
+  );
+};
+
+const MyDatasets = () => {
+  const list = useRoutePages('datasets', 'listMyDatasets', { query: { limit: PAGE } });
+  return (
+    <section className="card section-card" aria-labelledby="datasets-mine-heading">
+      <h2 id="datasets-mine-heading">Mine</h2>
+      <ErrorAlert testId="datasets-mine-error" error={list.error} />
+      {list.loaded && list.items.length === 0 && (
+        <p className="muted" data-testid="datasets-mine-empty">
+          You have made no datasets yet.
+        </p>
+      )}
+      {list.items.length > 0 && <DatasetTable datasets={list.items} testId="datasets-mine" label="My datasets" />}
+      <LoadMoreButton list={list} testId="datasets-mine-more" />
+    </section>
+  );
+};
+
+const PublicDatasets = () => {
+  const list = useRoutePages('datasets', 'listPublicDatasets', { query: { limit: PAGE } });
+  return (
+    <section className="card section-card" aria-labelledby="datasets-public-heading">
+      <h2 id="datasets-public-heading">Public datasets</h2>
+      <ErrorAlert testId="datasets-public-error" error={list.error} />
+      {list.loaded && list.items.length === 0 && (
+        <p className="muted" data-testid="datasets-public-empty">
+          No public datasets yet.
+        </p>
+      )}
+      {list.items.length > 0 && <DatasetTable datasets={list.items} testId="datasets-public" label="Public datasets" />}
+      <LoadMoreButton list={list} testId="datasets-public-more" />
+    </section>
+  );
+};

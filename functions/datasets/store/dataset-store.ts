@@ -1,0 +1,221 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DatasetDevice } from '../../../shared/contracts/datasets';
+import type { DatasetRecord, StoredDatasetFile } from '../../_shared/datasets/dataset-access';
+import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
+
+type Key = Record<string, unknown>;
+
+const STATUS = { '#status': 'status' };
+
+/**
+ * The datasets table: the API creates records, the worker moves them queued → building → frozen | failed one step at a
+ * time. Every change after creation is conditional on the status (and the step), so a frozen dataset is never
+ * written again and a step is recorded once however often its message comes.
+ */
+export const createDatasetStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+  const page = async (
+    index: string,
+    condition: string,
+    values: Record<string, unknown>,
+    startKey: Key | undefined,
+    limit: number,
+  ) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index,
+        KeyConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: index === 'byConcept',
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []) as DatasetRecord[], lastKey: result.LastEvaluatedKey };
+  };
+
+  return {
+    /** @returns false when the id is taken */
+    create: (record: DatasetRecord): Promise<boolean> =>
+      putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
+
+    get: async (id: string): Promise<DatasetRecord | undefined> => {
+      const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
+      // Counter items share the table; only a record with a concept is a dataset.
+      return item && typeof item.conceptId === 'string' ? (item as DatasetRecord) : undefined;
+    },
+
+    /**
+     * The next version number of a concept: an atomic counter (`versions#{conceptId}`) of the versions after the
+     * first, so two new versions made at once get two numbers.
+     */
+    nextVersion: async (conceptId: string): Promise<number> => {
+      const result = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { id: `versions#${conceptId}` },
+          UpdateExpression: 'ADD #count :one',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return 1 + (result.Attributes?.count as number);
+    },
+
+    /**
+     * Counts one build started by `person` in the hour starting at `hourStart` (ms), unless the hour holds `limit`.
+     * @returns false when the hour is full (nothing counted)
+     */
+    countBuild: async (person: string, hourStart: number, limit: number): Promise<boolean> => {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { id: `builds#${person}#${hourStart}` },
+            UpdateExpression: 'ADD #count :one SET expiresAt = :exp',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.ceil(hourStart / 1000) + 2 * 3600 },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Marks a delivery of the build's current step started (unless the dataset is frozen or failed).
+     * @returns the record as it now is, or undefined when there is nothing left to do
+     */
+    start: async (id: string, now: number): Promise<DatasetRecord | undefined> =>
+      (await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression: 'SET #status = :building, updated = :now ADD attempts :one',
+        ConditionExpression: 'attribute_exists(conceptId) AND #status IN (:queued, :building)',
+        ExpressionAttributeNames: STATUS,
+        ExpressionAttributeValues: { ':building': 'building', ':queued': 'queued', ':now': now, ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      })) as DatasetRecord | undefined,
+
+    /** Progress of a build under way; never moves a finished one. */
+    progress: async (id: string, progress: number, now: number): Promise<void> => {
+      await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression: 'SET progress = :progress, updated = :now',
+        ConditionExpression: '#status = :building AND progress < :progress',
+        ExpressionAttributeNames: STATUS,
+        ExpressionAttributeValues: { ':progress': progress, ':now': now, ':building': 'building' },
+      });
+    },
+
+    /**
+     * Records step `step` (a device's files) done, once: conditional on the step still being the current one.
+     * @returns false when another delivery recorded it first
+     */
+    stepDone: async (
+      id: string,
+      step: number,
+      { files, device, progress }: { files: StoredDatasetFile[]; device: DatasetDevice; progress: number },
+      now: number,
+    ): Promise<boolean> =>
+      (await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression:
+          'SET files = list_append(files, :files), step = :next, attempts = :zero, devices[' +
+          `${step}] = :device, progress = :progress, updated = :now REMOVE #error ADD #rows :rows, bytes :bytes`,
+        ConditionExpression: '#status = :building AND step = :step',
+        ExpressionAttributeNames: { ...STATUS, '#rows': 'rows', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':files': files,
+          ':next': step + 1,
+          ':zero': 0,
+          ':device': device,
+          ':progress': progress,
+          ':now': now,
+          ':rows': files.filter((file) => file.format === 'csv').reduce((sum, file) => sum + (file.rows ?? 0), 0),
+          ':bytes': files.reduce((sum, file) => sum + file.bytes, 0),
+          ':building': 'building',
+          ':step': step,
+        },
+      })) !== undefined,
+
+    /**
+     * Freezes the dataset with its manifest, once every device's step is done. From here on nothing writes it.
+     * @returns false when it was frozen (or failed) already
+     */
+    freeze: async (
+      id: string,
+      { manifest, frozenAt, listed }: { manifest: StoredDatasetFile; frozenAt: number; listed: boolean },
+      steps: number,
+    ): Promise<boolean> =>
+      (await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression:
+          'SET files = list_append(files, :files), #status = :frozen, progress = :hundred, frozenAt = :at, ' +
+          `updated = :at, step = :next${listed ? ', listing = :public' : ''} REMOVE #error`,
+        ConditionExpression: '#status = :building AND step = :step',
+        ExpressionAttributeNames: { ...STATUS, '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':files': [manifest],
+          ':frozen': 'frozen',
+          ':hundred': 100,
+          ':at': frozenAt,
+          ':next': steps + 1,
+          ':building': 'building',
+          ':step': steps,
+          ...(listed ? { ':public': 'public' } : {}),
+        },
+      })) !== undefined,
+
+    /** A failed delivery: `queued` again with why (retrying), or `failed` for good. Never touches a frozen one. */
+    setback: async (id: string, status: 'queued' | 'failed', error: string, now: number): Promise<void> => {
+      await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression: 'SET #status = :status, #error = :error, updated = :now',
+        ConditionExpression: '#status IN (:queued, :building)',
+        ExpressionAttributeNames: { ...STATUS, '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':status': status,
+          ':error': error,
+          ':now': now,
+          ':queued': 'queued',
+          ':building': 'building',
+        },
+      });
+    },
+
+    /** One page of a person's datasets, newest first. */
+    listByCreator: (creatorId: string, startKey: Key | undefined, limit: number) =>
+      page('byCreator', 'creatorId = :id', { ':id': creatorId }, startKey, limit),
+
+    /** One page of a campaign's datasets, newest first. */
+    listByCampaign: (campaignId: string, startKey: Key | undefined, limit: number) =>
+      page('byCampaign', 'campaignId = :id', { ':id': campaignId }, startKey, limit),
+
+    /** One page of the frozen public datasets, latest frozen first. */
+    listPublic: (startKey: Key | undefined, limit: number) =>
+      page('byListing', 'listing = :public', { ':public': 'public' }, startKey, limit),
+
+    /** Every version of a concept, oldest first (a concept has a handful). */
+    listVersions: async (conceptId: string): Promise<DatasetRecord[]> => {
+      const all: DatasetRecord[] = [];
+      let startKey: Key | undefined;
+      do {
+        const result = await page('byConcept', 'conceptId = :id', { ':id': conceptId }, startKey, 100);
+        all.push(...result.items);
+        startKey = result.lastKey;
+      } while (startKey);
+      return all;
+    },
+  };
+};
+
+export type DatasetStore = ReturnType<typeof createDatasetStore>;

@@ -1,0 +1,56 @@
+import { deviceOwnedBy } from './authz-devices-fixtures';
+import type { CallerName, FixtureContext, RouteFixture } from './authz-fixtures';
+import { setTier } from './sensor-data';
+import { apiAs, type DemoEmail, tokenOf } from './stack';
+
+// Only types from authz-fixtures: it imports this module.
+const emailOf = (caller: CallerName): DemoEmail =>
+  (caller === 'guest' ? 'user@example.com' : `${caller}@example.com`) as DemoEmail;
+/** Another demo account than the caller's, to make the `foreign` dataset. */
+const otherThan = (caller: CallerName): DemoEmail => (caller === 'user' ? 'approved@example.com' : 'user@example.com');
+
+/** A device of `email` whose tier downloads (sd1 Tier 1: 30 days), public or not. */
+const downloadableDevice = async (email: DemoEmail, visibility: 'public' | 'private' = 'private') => {
+  const id = await deviceOwnedBy(email, { visibility });
+  await setTier(id, 'tier1');
+  return id;
+};
+
+/** The body of a dataset of one device `email` owns. */
+const bodyFor = async (email: DemoEmail, visibility: 'public' | 'permissioned' = 'permissioned') => ({
+  title: 'Authorization matrix',
+  visibility,
+  source: {
+    kind: 'devices' as const,
+    deviceIds: [await downloadableDevice(email, visibility === 'public' ? 'public' : 'private')],
+  },
+});
+
+/** A dataset made by `email`: a permissioned one only its maker (and staff) may read here. */
+const datasetBy = async (email: DemoEmail, visibility: 'public' | 'permissioned' = 'permissioned') =>
+  (await apiAs('datasets', await tokenOf(email)).createDataset({ body: await bodyFor(email, visibility) })).id;
+
+let shared: Promise<string> | undefined;
+/** One public dataset, readable by every caller, guests included. */
+const publicDataset = () => {
+  shared ??= datasetBy('distributor@example.com', 'public');
+  return shared;
+};
+
+/** A route on one dataset: any caller reads the public one; the owned and foreign ones are permissioned. */
+const onDataset = (): RouteFixture => ({
+  prepare: async () => ({ params: { datasetId: await publicDataset() } }),
+  owned: async ({ caller }: FixtureContext) => ({ params: { datasetId: await datasetBy(emailOf(caller)) } }),
+  foreign: async ({ caller }: FixtureContext) => ({ params: { datasetId: await datasetBy(otherThan(caller)) } }),
+});
+
+/** The authorization matrix's fixtures for the datasets area (merged in authz-fixtures.ts). */
+export const DATASETS_FIXTURES: Record<string, RouteFixture> = {
+  createDataset: { prepare: async ({ caller }) => ({ body: await bodyFor(emailOf(caller)) }) },
+  getDataset: onDataset(),
+  listPublicDatasets: { prepare: async () => ({ query: { limit: 5 } }) },
+  listMyDatasets: { prepare: async () => ({ query: { limit: 5 } }) },
+  listDatasetVersions: onDataset(),
+  // Any campaign id answers the datasets the caller may read of it (none is a valid answer).
+  listCampaignDatasets: { prepare: async () => ({ params: { id: 'demo-campaign-1' }, query: { limit: 5 } }) },
+};
