@@ -1,4 +1,5 @@
 import { getDocumentClient, getIotDataClient, getSqsClient } from '../_shared/clients';
+import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readEnv } from '../_shared/env';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
@@ -14,6 +15,8 @@ export const DATA_INGRESS_ENV = {
   readingsTable: 'READINGS_TABLE',
   ingestStatsTable: 'INGEST_STATS_TABLE',
   liveWatchesTable: 'LIVE_WATCHES_TABLE',
+  rolloutsTable: 'RELEASE_ROLLOUTS_TABLE',
+  rolloutTargetsTable: 'ROLLOUT_TARGETS_TABLE',
   sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
 } as const;
 
@@ -26,6 +29,11 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
       devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
+      adoption: createRolloutTargets({
+        db,
+        targetsTable: env.rolloutTargetsTable,
+        rolloutsTable: env.rolloutsTable,
+      }),
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       now: Date.now,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
+import { FirmwareVersion } from './devices';
 
 /** Why one reading of a batch was refused (docs/sensor-data.md "Readings and ingest"). */
 export const REJECTION_REASONS = ['malformed', 'future', 'too-old', 'out-of-range'] as const;
@@ -60,6 +61,11 @@ export const ReadingBatch = z.object({
     .min(1, 'readings must hold at least one reading')
     .max(MAX_BATCH_READINGS, `a batch holds at most ${MAX_BATCH_READINGS} readings`),
   units: z.record(MeasurementName, Unit).optional(),
+  /**
+   * The firmware the device runs: recorded on the device when it changes, and what a rollout's adoption counts
+   * (docs/code-releases.md). Optional; a device that sends it with every batch costs nothing more.
+   */
+  firmwareVersion: FirmwareVersion.optional(),
 });
 export type ReadingBatch = z.infer<typeof ReadingBatch>;
 
