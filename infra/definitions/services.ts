@@ -41,7 +41,13 @@ export const SESSION_TABLE: TableKey = 'accessVersions';
  */
 export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
-  'code-releases': { tables: [] },
+  // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and
+  // finds a campaign's or organization's devices through the relations (docs/code-releases.md).
+  'code-releases': {
+    tables: ['codeReleases', 'releaseTestRuns', 'releaseRollouts', 'rolloutTargets', 'devices'],
+    readTables: ['relations', 'campaigns', 'organizations'],
+    buckets: ['releases'],
+  },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
     // A paid checkout takes what it bought out of the buyer's cart (the cart is on their users-table record).
@@ -52,9 +58,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     billing: true,
     billingWebhook: true,
   },
-  // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker.
+  // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker; a device's
+  // firmware report moves its rollout target and the rollout's adoption counters.
   'data-ingress': {
-    tables: ['readings', 'ingestStats', 'devices'],
+    tables: ['readings', 'ingestStats', 'devices', 'releaseRollouts', 'rolloutTargets'],
     readTables: ['deviceCredentials', 'liveWatches'],
     queues: ['sensorData'],
     realtimePublish: true,

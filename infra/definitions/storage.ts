@@ -16,6 +16,12 @@ export const BUCKETS = {
     name: (env: EnvName) => `sensor-data-${env}-exports`,
   },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
+  /** Firmware artifacts of code releases, uploaded by staff's browsers through presigned PUTs; never public, versioned. */
+  releases: {
+    constructId: 'ReleasesBucket',
+    envVar: 'RELEASES_BUCKET',
+    name: (env: EnvName) => `code-releases-${env}-artifacts`,
+  },
   /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
   userBackups: {
     constructId: 'UserBackupsBucket',

@@ -92,6 +92,7 @@ export const TestRunStatus = z.enum(TEST_RUN_STATUSES, {
 
 /** The latest result recorded, kept on the release for its list. */
 export const ReleaseVerdict = z.object({ status: z.enum(['Pass', 'Fail']), runId: z.string(), at: EpochMillis });
+export type ReleaseVerdict = z.infer<typeof ReleaseVerdict>;
 
 export const RolloutGate = z.union([
   z.object({ open: z.literal(true), passedRunId: z.string() }),
@@ -233,7 +234,6 @@ export const NewRelease = z
 
 export const ArtifactUploadRequest = z
   .object({
-    fileName: FileName,
     size: z
       .number({ error: 'Size must be a number of bytes' })
       .int('Size must be a whole number of bytes')
@@ -314,7 +314,14 @@ export const codeReleases = defineArea('code-releases', {
       'Verify an uploaded artifact (the server reads it back and computes its SHA-256, refusing a mismatch with ' +
       'the one given) and publish the release: from then on it is immutable except for its test runs.',
     params: ReleaseParams,
-    body: z.object({ key: z.string().trim().min(1).max(300), sha256: Sha256.optional() }).strict(),
+    body: z
+      .object({
+        key: z.string({ error: 'Key must be text' }).trim().min(1, 'Key cannot be empty').max(300),
+        fileName: FileName,
+        /** From the build; when left out the server records the one it computes. */
+        sha256: Sha256.optional(),
+      })
+      .strict(),
     response: Release,
   }),
   listTestRuns: defineRoute({
