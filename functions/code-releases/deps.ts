@@ -7,6 +7,7 @@ import { createReleases } from './domain/releases';
 import { createRollouts } from './domain/rollouts';
 import { createArtifactFiles } from './store/artifact-files';
 import { createFleet } from './store/fleet';
+import { createPeople } from './store/people';
 import { createReleaseStore } from './store/release-store';
 import { createRolloutStore } from './store/rollout-store';
 import { createTestRunStore } from './store/test-run-store';
@@ -21,6 +22,7 @@ export const CODE_RELEASES_ENV = {
   relationsTable: 'RELATIONS_TABLE',
   campaignsTable: 'CAMPAIGNS_TABLE',
   organizationsTable: 'ORGANIZATIONS_TABLE',
+  usersTable: 'USERS_TABLE',
   releasesBucket: 'RELEASES_BUCKET',
 } as const;
 
@@ -28,11 +30,13 @@ export const createCodeReleasesDeps = (env = readEnv(CODE_RELEASES_ENV)) => {
   const db = getDocumentClient();
   const releaseStore = createReleaseStore({ db, tableName: env.releasesTable });
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
+  const people = createPeople({ db, tableName: env.usersTable });
   return {
     releases: createReleases({
       releases: releaseStore,
       testRuns,
       files: createArtifactFiles({ s3: getS3Client(), bucket: env.releasesBucket }),
+      people,
       now: Date.now,
       newId: randomUUID,
     }),
@@ -48,6 +52,7 @@ export const createCodeReleasesDeps = (env = readEnv(CODE_RELEASES_ENV)) => {
         organizationsTable: env.organizationsTable,
         relations: createRelationTable({ db, tableName: env.relationsTable }),
       }),
+      people,
       now: Date.now,
       newId: randomUUID,
     }),

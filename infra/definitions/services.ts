@@ -45,7 +45,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // finds a campaign's or organization's devices through the relations (docs/code-releases.md).
   'code-releases': {
     tables: ['codeReleases', 'releaseTestRuns', 'releaseRollouts', 'rolloutTargets', 'devices'],
-    readTables: ['relations', 'campaigns', 'organizations'],
+    // Who ran a test or started a rollout is kept by e-mail as well (access tokens carry none): the users table.
+    readTables: ['relations', 'campaigns', 'organizations', 'users'],
     buckets: ['releases'],
   },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.

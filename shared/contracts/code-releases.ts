@@ -206,6 +206,7 @@ export const Rollout = z.object({
   note: z.string().optional(),
   created: EpochMillis,
   createdBy: z.string(),
+  createdByEmail: z.string().optional(),
   halted: EpochMillis.optional(),
   haltedBy: z.string().optional(),
   haltReason: z.string().optional(),

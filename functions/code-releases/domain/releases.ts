@@ -17,6 +17,7 @@ import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { ArtifactFiles } from '../store/artifact-files';
+import type { People } from '../store/people';
 import type { ReleaseStore } from '../store/release-store';
 import type { TestRunStore } from '../store/test-run-store';
 import { artifactPrefix, isArtifactKeyOf, present, type StoredRelease, testRunIdOf } from './records';
@@ -27,6 +28,7 @@ export interface ReleasesDeps {
   releases: ReleaseStore;
   testRuns: TestRunStore;
   files: Pick<ArtifactFiles, 'uploadUrl' | 'readUrl' | 'size' | 'sha256' | 'remove' | 'removeAll'>;
+  people: People;
   now: () => number;
   newId: () => string;
 }
@@ -44,7 +46,7 @@ export const READ_URL_SECONDS = 15 * 60;
  * Releases, their artifacts and their test runs (docs/code-releases.md). Every staff action of the area is a use
  * case here or in rollouts.ts, so an audit record of who did what can be added in one place per action.
  */
-export const createReleases = ({ releases, testRuns, files, now, newId }: ReleasesDeps) => {
+export const createReleases = ({ releases, testRuns, files, people, now, newId }: ReleasesDeps) => {
   const find = async (id: string): Promise<StoredRelease> => {
     const release = await releases.get(id);
     if (!release) throw new NotFound(MESSAGES.releaseNotFound(id));
@@ -187,6 +189,7 @@ export const createReleases = ({ releases, testRuns, files, now, newId }: Releas
 
     createTestRun: async (caller: Caller, id: string, input: Body<'createTestRun'>): Promise<TestRun> => {
       const release = await findPublished(id);
+      const email = caller.email ?? (await people.emailOf(caller.sub));
       const started = now();
       const run: TestRun = {
         id: testRunIdOf(started, newId()),
@@ -195,7 +198,7 @@ export const createReleases = ({ releases, testRuns, files, now, newId }: Releas
         name: input.name,
         log: input.log,
         ranBy: caller.sub,
-        ...(caller.email ? { ranByEmail: caller.email } : {}),
+        ...(email ? { ranByEmail: email } : {}),
         started,
         ...(input.status === 'InProgress' ? {} : { finished: started, concludedBy: caller.sub }),
         artifactSha256: release.artifact?.sha256 ?? '',

@@ -16,6 +16,7 @@ import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_share
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { Fleet } from '../store/fleet';
+import type { People } from '../store/people';
 import type { ReleaseStore } from '../store/release-store';
 import type { RolloutStore } from '../store/rollout-store';
 import type { TestRunStore } from '../store/test-run-store';
@@ -28,6 +29,7 @@ export interface RolloutsDeps {
   rollouts: RolloutStore;
   targets: Pick<RolloutTargets, 'put' | 'page' | 'supersede' | 'addCounts'>;
   fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'assign'>;
+  people: People;
   now: () => number;
   newId: () => string;
 }
@@ -42,7 +44,8 @@ const presentTarget = ({ releaseId: _r, version: _v, ...device }: StoredTarget):
  * its product line. Each device's record points at the rollout (`firmwareTarget`), a target record keeps its update
  * state, and the rollout's counters say how many run the release: adoption is read from one item, never counted.
  */
-export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, now, newId }: RolloutsDeps) => {
+export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, people, now, newId }: RolloutsDeps) => {
+  const emailOf = async (caller: Caller) => caller.email ?? (await people.emailOf(caller.sub));
   /** The devices a target names, and what to call it. */
   const resolve = async (target: RolloutTarget): Promise<{ deviceIds: string[]; label: string }> => {
     if (target.kind === 'devices') {
@@ -120,6 +123,7 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, n
         ...(input.note ? { note: input.note } : {}),
         created,
         createdBy: caller.sub,
+        ...(await emailOf(caller).then((email) => (email ? { createdByEmail: email } : {}))),
       };
       if (!(await rollouts.create(rollout))) throw new ServiceUnavailable(MESSAGES.changeUndone);
       const skipped = { ...rollout.skipped };

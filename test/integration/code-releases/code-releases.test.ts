@@ -91,12 +91,12 @@ describe('code releases: releases and their artifacts', () => {
     // Immutable once published: its notes, its artifact, its existence.
     const message = MESSAGES.releasePublished('sd1', release.version);
     for (const change of [
-      api.updateRelease({ params: { id: release.id }, body: { notes: 'changed' } }),
-      api.createArtifactUpload({ params: { id: release.id }, body: { size: 10 } }),
-      api.setArtifact({ params: { id: release.id }, body: { key, fileName: 'fw.bin' } }),
-      api.deleteRelease({ params: { id: release.id } }),
+      () => api.updateRelease({ params: { id: release.id }, body: { notes: 'changed' } }),
+      () => api.createArtifactUpload({ params: { id: release.id }, body: { size: 10 } }),
+      () => api.setArtifact({ params: { id: release.id }, body: { key, fileName: 'fw.bin' } }),
+      () => api.deleteRelease({ params: { id: release.id } }),
     ]) {
-      const refused = await apiRejection(change);
+      const refused = await apiRejection(change());
       expect([refused.status, refused.message]).toEqual([409, message]);
     }
   });
@@ -201,6 +201,7 @@ describe('code releases: rollouts and adoption', () => {
       body: { target: { kind: 'devices', deviceIds: [a!.id, b!.id, other!.id, 'dev-no-such-device'] }, note: 'Pilot' },
     });
     expect(rollout).toMatchObject({
+      createdByEmail: 'admin@example.com',
       status: 'active',
       stages: [{ percent: 100 }],
       counts: { targeted: 2, adopted: 1, superseded: 0 },
