@@ -233,6 +233,16 @@ export const NewRelease = z
   .object({ productLine: ProductLine, version: ReleaseVersion, notes: PlainText('Notes', NOTES_MAX).default('') })
   .strict();
 
+export const NewTestRun = z
+  .object({
+    status: TestRunStatus,
+    name: PlainText('Name', 100).pipe(z.string().min(1, 'Name the test run (a suite, a bench)')),
+    log: PlainText('Log', LOG_MAX).default(''),
+  })
+  .strict();
+
+export const NewRollout = z.object({ target: RolloutTarget, note: PlainText('Note', 500).optional() }).strict();
+
 export const ArtifactUploadRequest = z
   .object({
     size: z
@@ -340,13 +350,7 @@ export const codeReleases = defineArea('code-releases', {
     access: minGroup('Employees'),
     summary: 'Record a test run of a published release: its result (Pass, Fail) or InProgress, with its log.',
     params: ReleaseParams,
-    body: z
-      .object({
-        status: TestRunStatus,
-        name: PlainText('Name', 100).pipe(z.string().min(1, 'Name the test run (a suite, a bench)')),
-        log: PlainText('Log', LOG_MAX).default(''),
-      })
-      .strict(),
+    body: NewTestRun,
     response: TestRun,
     status: 201,
   }),
@@ -381,7 +385,7 @@ export const codeReleases = defineArea('code-releases', {
       'Roll a release out to chosen devices, a campaign or an organization (devices of its product line). 409 with ' +
       'the reason while the release is a draft or its latest test result is not a Pass.',
     params: ReleaseParams,
-    body: z.object({ target: RolloutTarget, note: PlainText('Note', 500).optional() }).strict(),
+    body: NewRollout,
     response: Rollout,
     status: 201,
   }),

@@ -5,8 +5,8 @@ import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { useChanges } from '../../lib/query';
 import { uploadFile } from '../../lib/upload-file';
-import { releaseShownKeys } from './releases-api';
 import { sha256Hex, sizeText } from './release-rules';
+import { releaseShownKeys } from './releases-api';
 
 /**
  * The artifact: for a draft, a file sent by the browser straight to the releases bucket through a presigned PUT,

@@ -22,7 +22,13 @@ describe('release page rules', () => {
   });
 
   it('builds the rollout body of the chosen target kind only', () => {
-    const form = { kind: 'campaign' as const, deviceIds: 'dev-a', campaignId: ' camp-1 ', organizationId: 'org', note: ' ' };
+    const form = {
+      kind: 'campaign' as const,
+      deviceIds: 'dev-a',
+      campaignId: ' camp-1 ',
+      organizationId: 'org',
+      note: ' ',
+    };
     expect(rolloutBody(form)).toEqual({ target: { kind: 'campaign', campaignId: 'camp-1' } });
     expect(rolloutBody({ ...form, kind: 'devices', note: 'Pilot' })).toEqual({
       target: { kind: 'devices', deviceIds: ['dev-a'] },

@@ -69,7 +69,14 @@ const NewReleaseForm = () => {
           hint="Semantic version: 1.4.2, 2.0.0-rc.1"
         />
       </div>
-      <TextField id="release-notes" label="Notes" value={notes} onChange={setNotes} multiline error={form.fields.notes} />
+      <TextField
+        id="release-notes"
+        label="Notes"
+        value={notes}
+        onChange={setNotes}
+        multiline
+        error={form.fields.notes}
+      />
     </FormCard>
   );
 };
@@ -84,8 +91,8 @@ export const ReleasesPage = () => {
     <section className="page">
       <h1>Releases</h1>
       <p className="muted">
-        Firmware per product line. A release rolls out only while its latest test result is a pass; devices report
-        the version they run, which is how adoption is counted.
+        Firmware per product line. A release rolls out only while its latest test result is a pass; devices report the
+        version they run, which is how adoption is counted.
       </p>
       <NewReleaseForm />
       <div className="field-row">
@@ -111,7 +118,11 @@ export const ReleasesPage = () => {
           {
             header: 'Latest test',
             cell: (release) =>
-              release.verdict ? <TestRunBadge status={release.verdict.status} /> : <span className="muted">None yet</span>,
+              release.verdict ? (
+                <TestRunBadge status={release.verdict.status} />
+              ) : (
+                <span className="muted">None yet</span>
+              ),
           },
           { header: 'Created', cell: (release) => new Date(release.created).toLocaleDateString() },
         ]}
