@@ -25,7 +25,7 @@ export const ArtifactPanel = ({ release }: { release: ReleaseDetail }) => {
     return (
       <section className="card" aria-labelledby="artifact-heading" data-testid="artifact">
         <h2 id="artifact-heading">Artifact</h2>
-        <dl className="facts">
+        <dl className="artifact-facts">
           <dt>File</dt>
           <dd>
             {release.artifactUrl ? (
