@@ -70,6 +70,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
           form={submit}
           submitText="Start rollout"
           busyText="Assigning devices…"
+          disabled={!gate.open}
         >
           <fieldset disabled={!gate.open} className="plain">
             <ChoiceField
