@@ -21,7 +21,7 @@ const recordTestRun = async (page: Page, status: 'Pass' | 'Fail', name: string) 
   await page.getByTestId('test-run-name').fill(name);
   await page.getByTestId('test-run-log').fill(`${name}: ${status}`);
   await page.getByTestId('test-run-submit').click();
-  await page.getByTestId('test-runs').getByText(name).waitFor();
+  await page.getByTestId('test-runs').getByText(name, { exact: true }).waitFor();
 };
 
 describe('end to end: code releases', () => {
@@ -56,10 +56,10 @@ describe('end to end: code releases', () => {
     await recordTestRun(page, 'Fail', 'Hardware in the loop');
     await gate.getByText('the latest failed').waitFor();
     const failed = page.getByTestId('test-runs').locator('li').first();
-    expect(await failed.getByTestId('test-run-status').textContent()).toBe('✕ Fail');
+    expect(await failed.getByTestId('test-run-result').textContent()).toBe('✕ Fail');
     expect(await failed.textContent()).toContain('by admin@example.com');
     // Red for Fail (spec §4), drawn from the design tokens.
-    expect(await failed.getByTestId('test-run-status').evaluate((el) => getComputedStyle(el).color)).toBe(
+    expect(await failed.getByTestId('test-run-result').evaluate((el) => getComputedStyle(el).color)).toBe(
       'rgb(179, 38, 30)',
     );
     // The form is there but shut while the gate is.
@@ -68,7 +68,7 @@ describe('end to end: code releases', () => {
 
     await recordTestRun(page, 'Pass', 'Soak test');
     await gate.getByText('may roll out').waitFor();
-    expect(await page.getByTestId('test-runs').locator('li').first().getByTestId('test-run-status').textContent()).toBe(
+    expect(await page.getByTestId('test-runs').locator('li').first().getByTestId('test-run-result').textContent()).toBe(
       '✓ Pass',
     );
     await shot(page, 'release-page-passed');

@@ -72,7 +72,7 @@ export const TestRunsPanel = ({ releaseId, published }: { releaseId: string; pub
         {runs.items.map((testRun) => (
           <li key={testRun.id} className="test-run" data-testid={`test-run-${testRun.id}`}>
             <div className="test-run-head">
-              <TestRunBadge status={testRun.status} testId="test-run-status" />
+              <TestRunBadge status={testRun.status} testId="test-run-result" />
               <strong>{testRun.name}</strong>
               <span className="muted small">
                 by {testRun.ranByEmail ?? testRun.ranBy}, {new Date(testRun.started).toLocaleString()}
