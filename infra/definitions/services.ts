@@ -9,6 +9,8 @@ export interface ServiceResources {
   /** Tables the area's Lambda only reads (e.g. the relations and access versions behind its access checks). */
   readTables?: TableKey[];
   buckets?: BucketKey[];
+  /** Buckets the area's Lambda only reads (GetObject), e.g. to presign a download. */
+  readBuckets?: BucketKey[];
   /** Sends jobs to the queue. */
   jobs?: boolean;
   /** Other queues it sends to (QUEUES' keys; `jobs` has its own flag above). */
@@ -60,10 +62,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     billingWebhook: true,
   },
   // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker; a device's
-  // firmware report moves its rollout target and the rollout's adoption counters.
+  // firmware report moves its rollout target and the rollout's adoption counters; a device asking for its firmware
+  // gets a presigned download of its active rollout's artifact (read only).
   'data-ingress': {
     tables: ['readings', 'ingestStats', 'devices', 'releaseRollouts', 'rolloutTargets'],
-    readTables: ['deviceCredentials', 'liveWatches'],
+    readTables: ['deviceCredentials', 'liveWatches', 'codeReleases'],
+    readBuckets: ['releases'],
     queues: ['sensorData'],
     realtimePublish: true,
   },

@@ -181,6 +181,17 @@ export class ServiceFunction extends Construct {
     });
   }
 
+  /** Lets the function read (GET) the objects of the bucket named `bucketName`, and nothing else of it. */
+  readBucket(bucketName: string, envVar: string): void {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucketArn}/*`] }));
+    this.lambda.addEnvironment(envVar, bucketName);
+    Validations.of(this.lambda.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
+      reason: 'Reads (GetObject only) of any object of this one bucket, to presign downloads of what it holds.',
+    });
+  }
+
   /** Lets the function send messages to the queue, and tells it the queue's URL through `envVar`. */
   sendMessages(queue: IQueue, envVar: string): void {
     queue.grantSendMessages(this.lambda);

@@ -61,6 +61,9 @@ export const grantServiceResources = (
   for (const bucket of resources.buckets ?? []) {
     fn.readWriteBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
   }
+  for (const bucket of resources.readBuckets ?? []) {
+    fn.readBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
+  }
   if (resources.jobs) fn.sendMessages(refs.queues.jobs, QUEUES.jobs.envVar);
   for (const queue of resources.queues ?? []) fn.sendMessages(refs.queues[queue], QUEUES[queue].envVar);
   if (resources.realtimePublish) fn.publishIotTopics(refs.realtime.topicPrefix, refs.realtime.dataEndpoint);

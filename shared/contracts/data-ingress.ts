@@ -84,6 +84,24 @@ export const IngestResult = z.object({
 });
 export type IngestResult = z.infer<typeof IngestResult>;
 
+/** The firmware a device should run, when a rollout that is not halted offers it one it does not run yet. */
+export const FirmwareOffer = z.object({
+  update: z
+    .object({
+      releaseId: z.string(),
+      rolloutId: z.string(),
+      version: z.string(),
+      size: z.number().int().nonnegative(),
+      /** Check the download against it before flashing. */
+      sha256: z.string(),
+      /** A presigned GET of the artifact. */
+      url: z.string(),
+      expiresAt: z.number().int().nonnegative(),
+    })
+    .nullable(),
+});
+export type FirmwareOffer = z.infer<typeof FirmwareOffer>;
+
 /** Devices send their readings here (spec §7); the MQTT topic `devices/{id}/readings` takes the same batch. */
 export const dataIngress = defineArea('data-ingress', {
   ingestReadings: defineRoute({
@@ -96,5 +114,14 @@ export const dataIngress = defineArea('data-ingress', {
       'batch (storing is idempotent per device and timestamp).',
     body: ReadingBatch,
     response: IngestResult,
+  }),
+  getFirmware: defineRoute({
+    method: 'GET',
+    path: '/firmware',
+    access: deviceCredential,
+    summary:
+      "The release the device's active rollout assigns it, with a 15-minute download URL and its SHA-256; " +
+      '`update: null` when it runs it already, has none, or its rollout is halted (docs/code-releases.md).',
+    response: FirmwareOffer,
   }),
 });

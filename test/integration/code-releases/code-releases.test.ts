@@ -306,4 +306,39 @@ describe('code releases: rollouts and adoption', () => {
       (await apiRejection(api.haltRollout({ params: { id: 'no-such-rollout' }, body: { reason: 'x' } }))).status,
     ).toBe(404);
   });
+
+  it('offers a targeted device its release with a download while the rollout is active, and nothing once halted or installed', async () => {
+    const admin = await administrator();
+    const release = await seedRelease({ results: ['Pass'] });
+    const [device, bystander] = await Promise.all([freshDevice(), freshDevice()]);
+    const offerTo = (d: TestDevice) => apiAs('data-ingress', d.credential).getFirmware({});
+    expect(await offerTo(device)).toEqual({ update: null });
+
+    const rollout = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: [device.id] } },
+    });
+    const { update } = await offerTo(device);
+    expect(update).toMatchObject({
+      releaseId: release.id,
+      rolloutId: rollout.id,
+      version: release.version,
+      sha256: release.artifact!.sha256,
+      size: release.artifact!.size,
+    });
+    const downloaded = Buffer.from(await (await fetch(update!.url)).arrayBuffer());
+    expect(sha256Of(downloaded)).toBe(release.artifact!.sha256);
+    expect(await offerTo(bystander)).toEqual({ update: null });
+
+    await (await employee()).haltRollout({ params: { id: rollout.id }, body: { reason: 'Stop' } });
+    expect(await offerTo(device)).toEqual({ update: null });
+
+    const again = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: [device.id] } },
+    });
+    expect((await offerTo(device)).update?.rolloutId).toBe(again.id);
+    await report(device, release.version);
+    expect(await offerTo(device)).toEqual({ update: null });
+  });
 });
