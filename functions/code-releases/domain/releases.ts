@@ -1,4 +1,5 @@
 import type { Caller } from '../../../shared/auth/verify-token';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { rolloutGate } from '../../../shared/code-releases/rollout-gate';
 import { parseSemVer, versionSortKey } from '../../../shared/code-releases/semver';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../../../shared/contracts/code-releases';
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
 import { PRODUCT_LINES } from '../../../shared/contracts/devices';
-import { MESSAGES } from '../../../shared/messages';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
@@ -49,19 +49,20 @@ export const READ_URL_SECONDS = 15 * 60;
 export const createReleases = ({ releases, testRuns, files, people, now, newId }: ReleasesDeps) => {
   const find = async (id: string): Promise<StoredRelease> => {
     const release = await releases.get(id);
-    if (!release) throw new NotFound(MESSAGES.releaseNotFound(id));
+    if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(id));
     return release;
   };
 
   const findDraft = async (id: string): Promise<StoredRelease> => {
     const release = await find(id);
-    if (release.status !== 'draft') throw new Conflict(MESSAGES.releasePublished(release.productLine, release.version));
+    if (release.status !== 'draft')
+      throw new Conflict(RELEASE_MESSAGES.releasePublished(release.productLine, release.version));
     return release;
   };
 
   const save = async (next: StoredRelease, read: StoredRelease): Promise<StoredRelease> => {
     const saved = { ...next, updated: Math.max(now(), read.updated + 1) };
-    if (!(await releases.save(saved, read.updated))) throw new Conflict(MESSAGES.releaseChanged);
+    if (!(await releases.save(saved, read.updated))) throw new Conflict(RELEASE_MESSAGES.releaseChanged);
     return saved;
   };
 
@@ -106,7 +107,7 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId }
         updated: time,
       };
       if (!(await releases.create(release)))
-        throw new Conflict(MESSAGES.releaseExists(input.productLine, input.version));
+        throw new Conflict(RELEASE_MESSAGES.releaseExists(input.productLine, input.version));
       return present(release);
     },
 
@@ -150,18 +151,19 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId }
      */
     setArtifact: async (caller: Caller, id: string, input: Body<'setArtifact'>) => {
       const read = await findDraft(id);
-      if (!isArtifactKeyOf(id, input.key)) throw new BadRequest(MESSAGES.releaseArtifactKey);
+      if (!isArtifactKeyOf(id, input.key)) throw new BadRequest(RELEASE_MESSAGES.releaseArtifactKey);
       const size = await files.size(input.key);
-      if (size === undefined) throw new BadRequest(MESSAGES.releaseArtifactMissing);
+      if (size === undefined) throw new BadRequest(RELEASE_MESSAGES.releaseArtifactMissing);
       const refuse = async (message: string): Promise<never> => {
         await discard(input.key);
         throw new BadRequest(message);
       };
-      if (size === 0) return refuse(MESSAGES.releaseArtifactEmpty);
-      if (size > ARTIFACT_MAX_BYTES) return refuse(MESSAGES.releaseArtifactTooLarge(ARTIFACT_MAX_BYTES / 1024 / 1024));
+      if (size === 0) return refuse(RELEASE_MESSAGES.releaseArtifactEmpty);
+      if (size > ARTIFACT_MAX_BYTES)
+        return refuse(RELEASE_MESSAGES.releaseArtifactTooLarge(ARTIFACT_MAX_BYTES / 1024 / 1024));
       const sha256 = await files.sha256(input.key);
       if (input.sha256 && input.sha256 !== sha256)
-        return refuse(MESSAGES.releaseArtifactMismatch(input.sha256, sha256));
+        return refuse(RELEASE_MESSAGES.releaseArtifactMismatch(input.sha256, sha256));
       const time = now();
       const published = await save(
         {
@@ -203,7 +205,7 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId }
         ...(input.status === 'InProgress' ? {} : { finished: started, concludedBy: caller.sub }),
         artifactSha256: release.artifact?.sha256 ?? '',
       };
-      if (!(await testRuns.create(run))) throw new Conflict(MESSAGES.releaseChanged);
+      if (!(await testRuns.create(run))) throw new Conflict(RELEASE_MESSAGES.releaseChanged);
       if (run.status !== 'InProgress')
         await releases.setVerdict(id, { status: run.status, runId: run.id, at: started });
       return run;
@@ -211,7 +213,7 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId }
 
     concludeTestRun: async (caller: Caller, id: string, runId: string, input: Body<'concludeTestRun'>) => {
       await find(id);
-      if (!(await testRuns.get(id, runId))) throw new NotFound(MESSAGES.testRunNotFound(runId));
+      if (!(await testRuns.get(id, runId))) throw new NotFound(RELEASE_MESSAGES.testRunNotFound(runId));
       const finished = now();
       const run = await testRuns.conclude(id, runId, {
         status: input.status,
@@ -219,7 +221,7 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId }
         concludedBy: caller.sub,
         ...(input.log === undefined ? {} : { log: input.log }),
       });
-      if (!run) throw new Conflict(MESSAGES.testRunConcluded);
+      if (!run) throw new Conflict(RELEASE_MESSAGES.testRunConcluded);
       await releases.setVerdict(id, { status: input.status, runId, at: finished });
       return run;
     },

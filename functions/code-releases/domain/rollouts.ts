@@ -1,4 +1,5 @@
 import type { Caller } from '../../../shared/auth/verify-token';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { rolloutGate } from '../../../shared/code-releases/rollout-gate';
 import {
   type codeReleases,
@@ -54,7 +55,7 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, p
     }
     const id = target.kind === 'campaign' ? target.campaignId : target.organizationId;
     const name = await fleet.nameOf(target.kind, id);
-    if (name === undefined) throw new BadRequest(MESSAGES.rolloutTargetMissing(target.kind, id));
+    if (name === undefined) throw new BadRequest(RELEASE_MESSAGES.rolloutTargetMissing(target.kind, id));
     return { deviceIds: [...new Set(await fleet.devicesOf(target.kind, id))], label: name };
   };
 
@@ -99,13 +100,13 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, p
      */
     create: async (caller: Caller, releaseId: string, input: Body<'createRollout'>): Promise<Rollout> => {
       const release = await releases.get(releaseId);
-      if (!release) throw new NotFound(MESSAGES.releaseNotFound(releaseId));
+      if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(releaseId));
       const gate = rolloutGate(release, await testRuns.results(releaseId));
       if (!gate.open) throw new Conflict(gate.reason);
       const { deviceIds, label } = await resolve(input.target);
-      if (deviceIds.length === 0) throw new BadRequest(MESSAGES.rolloutNoDevices(release.productLine, label));
+      if (deviceIds.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
       if (deviceIds.length > ROLLOUT_MAX_DEVICES) {
-        throw new BadRequest(MESSAGES.rolloutTooMany(deviceIds.length, ROLLOUT_MAX_DEVICES));
+        throw new BadRequest(RELEASE_MESSAGES.rolloutTooMany(deviceIds.length, ROLLOUT_MAX_DEVICES));
       }
       const created = now();
       const rollout: Rollout = {
@@ -143,15 +144,15 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, p
         await rollouts.halt(rollout.id, {
           halted: now(),
           haltedBy: caller.sub,
-          haltReason: MESSAGES.rolloutAssignmentFailed,
+          haltReason: RELEASE_MESSAGES.rolloutAssignmentFailed,
         });
         await targets.addCounts(rollout.id, counts);
-        throw new ServiceUnavailable(MESSAGES.rolloutAssignmentFailed);
+        throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
       }
       if (!counts.targeted) {
         // Nothing was assigned, so nothing points at it: the rollout never happened.
         await rollouts.remove(rollout.id);
-        throw new BadRequest(MESSAGES.rolloutNoDevices(release.productLine, label));
+        throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
       }
       await targets.addCounts(rollout.id, counts);
       await rollouts.setSkipped(rollout.id, skipped);
@@ -159,12 +160,12 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, p
     },
 
     list: async (releaseId: string, page: { limit: number; cursor?: string }) => {
-      if (!(await releases.get(releaseId))) throw new NotFound(MESSAGES.releaseNotFound(releaseId));
+      if (!(await releases.get(releaseId))) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(releaseId));
       return pageAcross([(startKey, limit) => rollouts.page(releaseId, limit, startKey)], page);
     },
 
     devices: async (rolloutId: string, page: { limit: number; cursor?: string }) => {
-      if (!(await rollouts.get(rolloutId))) throw new NotFound(MESSAGES.rolloutNotFound(rolloutId));
+      if (!(await rollouts.get(rolloutId))) throw new NotFound(RELEASE_MESSAGES.rolloutNotFound(rolloutId));
       const found = await pageAcross([(startKey, limit) => targets.page(rolloutId, limit, startKey)], page);
       return { items: found.items.map(presentTarget), nextCursor: found.nextCursor };
     },
@@ -173,8 +174,8 @@ export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, p
     halt: async (caller: Caller, rolloutId: string, reason: string): Promise<Rollout> => {
       const halted = await rollouts.halt(rolloutId, { halted: now(), haltedBy: caller.sub, haltReason: reason });
       if (halted) return halted;
-      if (!(await rollouts.get(rolloutId))) throw new NotFound(MESSAGES.rolloutNotFound(rolloutId));
-      throw new Conflict(MESSAGES.rolloutHalted);
+      if (!(await rollouts.get(rolloutId))) throw new NotFound(RELEASE_MESSAGES.rolloutNotFound(rolloutId));
+      throw new Conflict(RELEASE_MESSAGES.rolloutHalted);
     },
   };
 };

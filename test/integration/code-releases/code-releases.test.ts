@@ -1,8 +1,8 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import type { Rollout } from '../../../shared/contracts/code-releases';
-import { MESSAGES } from '../../../shared/messages';
 import { firmwareBytes, freshVersion, seedRelease, sha256Of, uploadArtifact } from '../../support/code-releases';
 import { seedRelation } from '../../support/relations';
 import { freshDevice, type TestDevice } from '../../support/sensor-data';
@@ -41,7 +41,7 @@ describe('code releases: releases and their artifacts', () => {
     const release = await api.createRelease({ body: { productLine: 'al30', version, notes: 'Faster boot\nFixes' } });
     expect(release).toMatchObject({ id: `al30-${version}`, status: 'draft', notes: 'Faster boot\nFixes' });
     const again = await apiRejection(api.createRelease({ body: { productLine: 'al30', version } }));
-    expect([again.status, again.message]).toEqual([409, MESSAGES.releaseExists('al30', version)]);
+    expect([again.status, again.message]).toEqual([409, RELEASE_MESSAGES.releaseExists('al30', version)]);
     // The same version of another product line is another release.
     expect((await api.createRelease({ body: { productLine: 'sd1', version } })).id).toBe(`sd1-${version}`);
     for (const bad of ['1.4', 'v1.4.2', '1.4.2+build.5']) {
@@ -71,7 +71,9 @@ describe('code releases: releases and their artifacts', () => {
       }),
     );
     expect(mismatch.status).toBe(400);
-    expect(mismatch.message).toBe(MESSAGES.releaseArtifactMismatch(sha256Of(Buffer.from('other')), sha256Of(bytes)));
+    expect(mismatch.message).toBe(
+      RELEASE_MESSAGES.releaseArtifactMismatch(sha256Of(Buffer.from('other')), sha256Of(bytes)),
+    );
     expect(await objectExists(wrongKey)).toBe(false);
     expect((await api.getRelease({ params: { id: release.id } })).status).toBe('draft');
 
@@ -89,7 +91,7 @@ describe('code releases: releases and their artifacts', () => {
     expect(sha256Of(served)).toBe(sha256Of(bytes));
 
     // Immutable once published: its notes, its artifact, its existence.
-    const message = MESSAGES.releasePublished('sd1', release.version);
+    const message = RELEASE_MESSAGES.releasePublished('sd1', release.version);
     for (const change of [
       () => api.updateRelease({ params: { id: release.id }, body: { notes: 'changed' } }),
       () => api.createArtifactUpload({ params: { id: release.id }, body: { size: 10 } }),
@@ -111,7 +113,7 @@ describe('code releases: releases and their artifacts', () => {
     const bytes = firmwareBytes();
     const key = await uploadArtifact(token, one!.id, bytes);
     const refused = await apiRejection(api.setArtifact({ params: { id: two!.id }, body: { key, fileName: 'fw.bin' } }));
-    expect([refused.status, refused.message]).toEqual([400, MESSAGES.releaseArtifactKey]);
+    expect([refused.status, refused.message]).toEqual([400, RELEASE_MESSAGES.releaseArtifactKey]);
     const published = await api.setArtifact({ params: { id: one!.id }, body: { key, fileName: 'fw.bin' } });
     expect(published.artifact?.sha256).toBe(sha256Of(bytes));
     // A draft goes with its uploads.
@@ -163,7 +165,7 @@ describe('code releases: test runs gate rollouts', () => {
     const concludedAgain = await apiRejection(
       api.concludeTestRun({ params: { id: release.id, runId: running.id }, body: { status: 'Fail' } }),
     );
-    expect([concludedAgain.status, concludedAgain.message]).toEqual([409, MESSAGES.testRunConcluded]);
+    expect([concludedAgain.status, concludedAgain.message]).toEqual([409, RELEASE_MESSAGES.testRunConcluded]);
     expect((await api.getRelease({ params: { id: release.id } })).gate).toEqual({
       open: true,
       passedRunId: running.id,
@@ -273,7 +275,7 @@ describe('code releases: rollouts and adoption', () => {
     const none = await apiRejection(
       admin.createRollout({ params: { id: release.id }, body: { target: { kind: 'devices', deviceIds: [sd1.id] } } }),
     );
-    expect([none.status, none.message]).toEqual([400, MESSAGES.rolloutNoDevices('al80', sd1.id)]);
+    expect([none.status, none.message]).toEqual([400, RELEASE_MESSAGES.rolloutNoDevices('al80', sd1.id)]);
     expect((await api.listRollouts({ params: { id: release.id } })).items).toEqual([]);
     const missing = await apiRejection(
       admin.createRollout({
@@ -283,7 +285,7 @@ describe('code releases: rollouts and adoption', () => {
     );
     expect([missing.status, missing.message]).toEqual([
       400,
-      MESSAGES.rolloutTargetMissing('campaign', 'no-such-campaign'),
+      RELEASE_MESSAGES.rolloutTargetMissing('campaign', 'no-such-campaign'),
     ]);
 
     const device = await freshDevice({ productLine: 'al80' });
@@ -301,7 +303,7 @@ describe('code releases: rollouts and adoption', () => {
       halted: expect.any(Number),
     });
     const again = await apiRejection(api.haltRollout({ params: { id: rollout.id }, body: { reason: 'again' } }));
-    expect([again.status, again.message]).toEqual([409, MESSAGES.rolloutHalted]);
+    expect([again.status, again.message]).toEqual([409, RELEASE_MESSAGES.rolloutHalted]);
     expect(
       (await apiRejection(api.haltRollout({ params: { id: 'no-such-rollout' }, body: { reason: 'x' } }))).status,
     ).toBe(404);
