@@ -54,7 +54,7 @@ const world = ({
       page: async () => ({ items: [...rollouts.values()], lastKey: undefined }),
       halt: async (id, halt) => {
         const found = rollouts.get(id);
-        if (!found || found.status !== 'active') return undefined;
+        if (found?.status !== 'active') return undefined;
         const halted = { ...found, status: 'halted' as const, ...halt };
         rollouts.set(id, halted);
         return halted;
