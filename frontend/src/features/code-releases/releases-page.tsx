@@ -95,7 +95,7 @@ export const ReleasesPage = () => {
         version they run, which is how adoption is counted.
       </p>
       <NewReleaseForm />
-      <div className="field-row">
+      <div className="releases-filter">
         <ChoiceField id="releases-filter" label="Show" value={line} options={FILTER_OPTIONS} onChange={setLine} />
       </div>
       <ErrorAlert testId="releases-error" error={list.error} />
