@@ -49,4 +49,10 @@ describe('semantic versions of releases', () => {
     const keys = ordered.map((text) => versionSortKey(parse(text)));
     expect([...keys].sort()).toEqual(keys);
   });
+
+  it('compares identifier by identifier, so a hyphen inside one never outranks the dot between two', () => {
+    // `rc.x` is `rc` then `x`; `rc-x` is one identifier that `rc` is a prefix of, so it is the higher.
+    expect(versionSortKey(parse('1.0.0-rc.x')) < versionSortKey(parse('1.0.0-rc-x'))).toBe(true);
+    expect(versionSortKey(parse('1.0.0-rc')) < versionSortKey(parse('1.0.0-rc.x'))).toBe(true);
+  });
 });
