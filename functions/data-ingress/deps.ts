@@ -1,10 +1,13 @@
-import { getDocumentClient, getIotDataClient, getSqsClient } from '../_shared/clients';
+import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
+import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readEnv } from '../_shared/env';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
+import { createFirmwareOffer } from './domain/firmware-offer';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
+import { createArtifactDownloads, createFirmwareRecords } from './store/firmware-records';
 import { createIngestStatsStore } from './store/ingest-stats-store';
 
 /** What the data-ingress Lambda and its IoT rule read (SERVICE_RESOURCES['data-ingress']; the local stack too). */
@@ -14,6 +17,10 @@ export const DATA_INGRESS_ENV = {
   readingsTable: 'READINGS_TABLE',
   ingestStatsTable: 'INGEST_STATS_TABLE',
   liveWatchesTable: 'LIVE_WATCHES_TABLE',
+  rolloutsTable: 'RELEASE_ROLLOUTS_TABLE',
+  rolloutTargetsTable: 'ROLLOUT_TARGETS_TABLE',
+  releasesTable: 'CODE_RELEASES_TABLE',
+  releasesBucket: 'RELEASES_BUCKET',
   sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
 } as const;
 
@@ -26,10 +33,25 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
       devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
+      adoption: createRolloutTargets({
+        db,
+        targetsTable: env.rolloutTargetsTable,
+        rolloutsTable: env.rolloutsTable,
+      }),
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       now: Date.now,
     }).ingest,
+    firmwareOffer: createFirmwareOffer({
+      records: createFirmwareRecords({
+        db,
+        devicesTable: env.devicesTable,
+        rolloutsTable: env.rolloutsTable,
+        releasesTable: env.releasesTable,
+      }),
+      downloadUrl: createArtifactDownloads({ s3: getS3Client(), bucket: env.releasesBucket }),
+      now: Date.now,
+    }),
   };
 };
 

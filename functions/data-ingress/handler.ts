@@ -25,6 +25,7 @@ export const handler = httpArea(
       }
       return result;
     },
+    getFirmware: ({ device }, { firmwareOffer }) => firmwareOffer(device.deviceId),
   },
   {
     deps: () => createDataIngressDeps(env),

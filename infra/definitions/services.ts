@@ -55,7 +55,14 @@ export const SESSION_TABLE: TableKey = 'accessVersions';
  */
 export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
-  'code-releases': { tables: [] },
+  // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and
+  // finds a campaign's or organization's devices through the relations (docs/code-releases.md).
+  'code-releases': {
+    tables: ['codeReleases', 'releaseTestRuns', 'releaseRollouts', 'rolloutTargets', 'devices'],
+    // Who ran a test or started a rollout is kept by e-mail as well (access tokens carry none): the users table.
+    readTables: ['relations', 'campaigns', 'organizations', 'users'],
+    buckets: ['releases'],
+  },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
     // A paid checkout takes what it bought out of the buyer's cart (the cart is on their users-table record).
@@ -66,10 +73,13 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     billing: true,
     billingWebhook: true,
   },
-  // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker.
+  // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker; a device's
+  // firmware report moves its rollout target and the rollout's adoption counters; a device asking for its firmware
+  // gets a presigned download of its active rollout's artifact (read only).
   'data-ingress': {
-    tables: ['readings', 'ingestStats', 'devices'],
-    readTables: ['deviceCredentials', 'liveWatches'],
+    tables: ['readings', 'ingestStats', 'devices', 'releaseRollouts', 'rolloutTargets'],
+    readTables: ['deviceCredentials', 'liveWatches', 'codeReleases'],
+    readBuckets: ['releases'],
     queues: ['sensorData'],
     realtimePublish: true,
   },

@@ -25,6 +25,12 @@ export const BUCKETS = {
     name: (env: EnvName) => `datasets-${env}-files`,
   },
   logos: { constructId: 'LogoBucket', envVar: 'LOGO_BUCKET', name: logoBucketName },
+  /** Firmware artifacts of code releases, uploaded by staff's browsers through presigned PUTs; never public, versioned. */
+  releases: {
+    constructId: 'ReleasesBucket',
+    envVar: 'RELEASES_BUCKET',
+    name: (env: EnvName) => `code-releases-${env}-artifacts`,
+  },
   /** PUT /backupUserPool/ writes its exports here; never public, versioned in the cloud. */
   userBackups: {
     constructId: 'UserBackupsBucket',

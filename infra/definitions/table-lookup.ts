@@ -55,6 +55,10 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   liveWatches: refused("Short-lived live watches; their topics name people's realtime identities."),
   notifications: allowed('Notifications, by id.'),
   datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
+  codeReleases: allowed('Firmware releases, by id: product line, version, notes, artifact checksum, status.'),
+  releaseTestRuns: allowed("A release's test runs, by release id and run id: status, log, who ran it."),
+  releaseRollouts: allowed('Rollouts, by id: their release, targets, stages and adoption counters.'),
+  rolloutTargets: allowed("Each rollout's devices and their update state, by rollout id and device id."),
   notificationDeliveries: refused("One item per person and notification: read through the notification's deliveries."),
   notificationPreferences: refused(
     "Holds each person's unsubscribe-link token, which acts for them: their choices show on their notifications page.",

@@ -350,6 +350,53 @@ export const TABLES = {
     partitionKey: { name: 'userId', type: 'S' },
     indexes: [{ name: 'byToken', partitionKey: { name: 'token', type: 'S' } }],
   },
+  /**
+   * Firmware releases (docs/code-releases.md): `id` = `{productLine}-{version}`, so a version is created once per
+   * product line; byProductLine lists a line's releases by semver precedence (`versionKey`, shared/code-releases).
+   */
+  codeReleases: {
+    constructId: 'CodeReleasesTable',
+    area: 'code-releases',
+    entity: 'releases',
+    envVar: 'CODE_RELEASES_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      {
+        name: 'byProductLine',
+        partitionKey: { name: 'productLine', type: 'S' },
+        sortKey: { name: 'versionKey', type: 'S' },
+      },
+    ],
+  },
+  /** A release's test runs, by release; `id` starts with the start time, so a Query runs newest first. */
+  releaseTestRuns: {
+    constructId: 'ReleaseTestRunsTable',
+    area: 'code-releases',
+    entity: 'test-runs',
+    envVar: 'RELEASE_TEST_RUNS_TABLE',
+    partitionKey: { name: 'releaseId', type: 'S' },
+    sortKey: { name: 'id', type: 'S' },
+  },
+  /** Rollouts of releases, with their stages and adoption counters (atomic ADDs); a release's rollouts by time. */
+  releaseRollouts: {
+    constructId: 'ReleaseRolloutsTable',
+    area: 'code-releases',
+    entity: 'rollouts',
+    envVar: 'RELEASE_ROLLOUTS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byRelease', partitionKey: { name: 'releaseId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
+  },
+  /** Each rollout's devices with their update state (pending, updated, superseded). */
+  rolloutTargets: {
+    constructId: 'RolloutTargetsTable',
+    area: 'code-releases',
+    entity: 'rollout-targets',
+    envVar: 'ROLLOUT_TARGETS_TABLE',
+    partitionKey: { name: 'rolloutId', type: 'S' },
+    sortKey: { name: 'deviceId', type: 'S' },
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

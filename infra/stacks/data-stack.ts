@@ -36,6 +36,8 @@ const BUCKET_SETTINGS: Record<
   datasets: { versioned: true, browserUploads: false, keepVersions: true },
   // A replaced or deleted logo can be brought back.
   logos: { versioned: true, browserUploads: true },
+  // A published release's artifact must stay what was tested: a deleted or overwritten object can be brought back.
+  releases: { versioned: true, browserUploads: true },
   // A user-pool export overwritten by a later one to the same directory can be brought back.
   userBackups: { versioned: true, browserUploads: false },
 };

@@ -1,4 +1,412 @@
-import { defineArea } from './define-route';
+import { z } from 'zod';
+import { parseSemVer } from '../code-releases/semver';
+import { TEST_RUN_STATUSES } from '../code-releases/test-run-status';
+import { EpochMillis, PageQuery, page } from './common';
+import { defineArea, defineRoute, minGroup } from './define-route';
+import { DeviceId, ProductLine } from './devices';
+import { ObjectId } from './relations';
 
-/** Routes arrive with this area's issue; the area exists so every layer already knows its name. */
-export const codeReleases = defineArea('code-releases', {});
+/**
+ * Firmware releases, their test runs and their rollouts (docs/code-releases.md). Staff only: Employees and
+ * Administrators create releases, upload artifacts, record test runs and halt rollouts; only Administrators start a
+ * rollout, which changes what runs on customers' devices. A release is a draft until its artifact is verified, then
+ * published and immutable except for its test runs; it rolls out only while its latest test result is a Pass.
+ */
+
+/** Semver 2.0.0 without build metadata (shared/code-releases/semver.ts says why). */
+export const ReleaseVersion = z
+  .string({ error: 'Version must be text' })
+  .trim()
+  .max(64, 'Version is at most 64 characters')
+  .refine(
+    (value) => parseSemVer(value) !== undefined,
+    'Version must be a semantic version such as 1.4.2 or 2.0.0-rc.1 (no build metadata after +)',
+  );
+
+/** `{productLine}-{version}`: one release per product line and version, a second is a conditional-write conflict. */
+export const ReleaseId = z
+  .string()
+  .trim()
+  .min(1, 'Release id cannot be empty')
+  .max(80, 'Release id is at most 80 characters')
+  .regex(/^[a-z0-9]+-[0-9A-Za-z.-]+$/, 'Release id looks like sd1-1.4.2');
+export const releaseIdOf = (productLine: string, version: string) => `${productLine}-${version}`;
+
+export const RolloutId = ObjectId;
+export const TestRunId = z
+  .string()
+  .trim()
+  .min(1, 'Test run id cannot be empty')
+  .max(80, 'Test run id is at most 80 characters')
+  .regex(/^[A-Za-z0-9-]+$/, 'Test run id may contain only letters, digits and -');
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** Control characters other than tab and newline are dropped; the web app shows the text as text, never markup. */
+const PlainText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .transform((value) => value.replace(/\r\n?/g, '\n').replace(CONTROL, '').trim())
+    .pipe(z.string().max(max, `${label} is at most ${max} characters`));
+
+export const NOTES_MAX = 5_000;
+export const LOG_MAX = 20_000;
+/** A firmware image; larger files are refused (the server reads each back whole to verify its SHA-256). */
+export const ARTIFACT_MAX_BYTES = 64 * 1024 * 1024;
+/** One rollout assigns its devices while the request runs (docs/code-releases.md, "Limits"). */
+export const ROLLOUT_MAX_DEVICES = 1_000;
+
+export const Sha256 = z
+  .string({ error: 'SHA-256 must be text' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, 'SHA-256 must be 64 hexadecimal characters');
+
+const FileName = z
+  .string({ error: 'File name must be text' })
+  .trim()
+  .min(1, 'File name cannot be empty')
+  .max(200, 'File name is at most 200 characters')
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
+  .regex(/^[^/\\\u0000-\u001f]+$/, 'File name may not contain slashes or control characters');
+
+export const RELEASE_STATUSES = ['draft', 'published'] as const;
+export const ReleaseStatus = z.enum(RELEASE_STATUSES);
+
+export const ReleaseArtifact = z.object({
+  /** The object in the releases bucket: `releases/{id}/artifact-{uuid}`. */
+  key: z.string(),
+  fileName: z.string(),
+  size: z.number().int().nonnegative(),
+  /** Computed by the server from the stored bytes (and equal to the one given, when one was). */
+  sha256: z.string(),
+  uploaded: EpochMillis,
+  uploadedBy: z.string(),
+});
+export type ReleaseArtifact = z.infer<typeof ReleaseArtifact>;
+
+export const TestRunStatus = z.enum(TEST_RUN_STATUSES, {
+  error: () => `Status must be one of: ${TEST_RUN_STATUSES.join(', ')}`,
+});
+
+/** The latest result recorded, kept on the release for its list. */
+export const ReleaseVerdict = z.object({ status: z.enum(['Pass', 'Fail']), runId: z.string(), at: EpochMillis });
+export type ReleaseVerdict = z.infer<typeof ReleaseVerdict>;
+
+export const RolloutGate = z.union([
+  z.object({ open: z.literal(true), passedRunId: z.string() }),
+  z.object({ open: z.literal(false), code: z.enum(['draft', 'untested', 'failed']), reason: z.string() }),
+]);
+
+export const Release = z.object({
+  id: ReleaseId,
+  productLine: ProductLine,
+  version: z.string(),
+  notes: z.string(),
+  status: ReleaseStatus,
+  artifact: ReleaseArtifact.optional(),
+  verdict: ReleaseVerdict.optional(),
+  created: EpochMillis,
+  createdBy: z.string(),
+  updated: EpochMillis,
+  published: EpochMillis.optional(),
+});
+export type Release = z.infer<typeof Release>;
+
+/** One release with what its page needs besides: whether it may roll out and why not, and its artifact's URL. */
+export const ReleaseDetail = Release.extend({
+  gate: RolloutGate,
+  /** A presigned GET of the artifact, valid 15 minutes (testers download what they test). */
+  artifactUrl: z.string().optional(),
+});
+export type ReleaseDetail = z.infer<typeof ReleaseDetail>;
+
+export const TestRun = z.object({
+  id: TestRunId,
+  releaseId: z.string(),
+  status: TestRunStatus,
+  /** What was run: a suite, a bench, a lab. */
+  name: z.string(),
+  log: z.string(),
+  /** Who recorded it (the token's subject) and their e-mail when the token carried one. */
+  ranBy: z.string(),
+  ranByEmail: z.string().optional(),
+  started: EpochMillis,
+  /** When its result was recorded; absent while in progress. */
+  finished: EpochMillis.optional(),
+  concludedBy: z.string().optional(),
+  /** The artifact it tested. */
+  artifactSha256: z.string(),
+});
+export type TestRun = z.infer<typeof TestRun>;
+
+export const ROLLOUT_TARGET_KINDS = ['devices', 'campaign', 'organization'] as const;
+export const RolloutTarget = z.discriminatedUnion(
+  'kind',
+  [
+    z
+      .object({
+        kind: z.literal('devices'),
+        deviceIds: z
+          .array(DeviceId)
+          .min(1, 'Choose at least one device')
+          .max(ROLLOUT_MAX_DEVICES, `A rollout targets at most ${ROLLOUT_MAX_DEVICES} devices`),
+      })
+      .strict(),
+    z.object({ kind: z.literal('campaign'), campaignId: ObjectId }).strict(),
+    z.object({ kind: z.literal('organization'), organizationId: ObjectId }).strict(),
+  ],
+  { error: () => `Target kind must be one of: ${ROLLOUT_TARGET_KINDS.join(', ')}` },
+);
+export type RolloutTarget = z.infer<typeof RolloutTarget>;
+
+export const ROLLOUT_STATUSES = ['active', 'halted'] as const;
+export const RolloutStatus = z.enum(ROLLOUT_STATUSES);
+
+/**
+ * One step of a rollout. Today every rollout has one stage of 100 %; staged rollouts (roadmap 2: canary, growing
+ * shares, time gates, an abort threshold) add stages without changing the record.
+ */
+export const RolloutStage = z.object({
+  name: z.string(),
+  /** The share of the targeted devices offered the release once this stage starts. */
+  percent: z.number().min(0).max(100),
+  started: EpochMillis.optional(),
+});
+
+export const RolloutCounts = z.object({
+  /** Devices assigned to this rollout. */
+  targeted: z.number().int(),
+  /** Of those, the ones that report running the release's version (adoption). */
+  adopted: z.number().int(),
+  /** Taken over by a later rollout before or after they updated: no longer this rollout's. */
+  superseded: z.number().int(),
+});
+
+/** Devices of the target that were not assigned, by why. */
+export const RolloutSkipped = z.object({
+  otherProductLine: z.number().int(),
+  retired: z.number().int(),
+  unknown: z.number().int(),
+});
+
+export const Rollout = z.object({
+  id: RolloutId,
+  releaseId: z.string(),
+  productLine: ProductLine,
+  version: z.string(),
+  target: RolloutTarget,
+  /** The campaign's or organization's name, or "3 devices". */
+  targetLabel: z.string(),
+  status: RolloutStatus,
+  stages: z.array(RolloutStage),
+  counts: RolloutCounts,
+  skipped: RolloutSkipped,
+  note: z.string().optional(),
+  created: EpochMillis,
+  createdBy: z.string(),
+  createdByEmail: z.string().optional(),
+  halted: EpochMillis.optional(),
+  haltedBy: z.string().optional(),
+  haltReason: z.string().optional(),
+});
+export type Rollout = z.infer<typeof Rollout>;
+
+export const TARGET_STATES = ['pending', 'updated', 'superseded'] as const;
+/** One device of a rollout: the per-device update state (pending until it reports the release's version). */
+export const RolloutDevice = z.object({
+  rolloutId: z.string(),
+  deviceId: z.string(),
+  state: z.enum(TARGET_STATES),
+  assigned: EpochMillis,
+  /** The version the device last reported while targeted, and when. */
+  reportedVersion: z.string().optional(),
+  reported: EpochMillis.optional(),
+});
+export type RolloutDevice = z.infer<typeof RolloutDevice>;
+
+const ReleaseParams = z.object({ id: ReleaseId });
+const RolloutParams = z.object({ id: RolloutId });
+
+export const NewRelease = z
+  .object({ productLine: ProductLine, version: ReleaseVersion, notes: PlainText('Notes', NOTES_MAX).default('') })
+  .strict();
+
+export const NewTestRun = z
+  .object({
+    status: TestRunStatus,
+    name: PlainText('Name', 100).pipe(z.string().min(1, 'Name the test run (a suite, a bench)')),
+    log: PlainText('Log', LOG_MAX).default(''),
+  })
+  .strict();
+
+export const NewRollout = z.object({ target: RolloutTarget, note: PlainText('Note', 500).optional() }).strict();
+
+export const ArtifactUploadRequest = z
+  .object({
+    size: z
+      .number({ error: 'Size must be a number of bytes' })
+      .int('Size must be a whole number of bytes')
+      .min(1, 'An artifact cannot be empty')
+      .max(ARTIFACT_MAX_BYTES, `An artifact is at most ${ARTIFACT_MAX_BYTES / 1024 / 1024} MB`),
+  })
+  .strict();
+
+export const ArtifactUpload = z.object({
+  /** PUT the file here with exactly these headers; the URL refuses another length. */
+  url: z.string(),
+  method: z.literal('PUT'),
+  headers: z.record(z.string(), z.string()),
+  /** Send it back to PUT /releases/{id}/artifact once the upload finished. */
+  key: z.string(),
+  expiresAt: EpochMillis,
+});
+export type ArtifactUpload = z.infer<typeof ArtifactUpload>;
+
+export const codeReleases = defineArea('code-releases', {
+  listReleases: defineRoute({
+    method: 'GET',
+    path: '/releases',
+    access: minGroup('Employees'),
+    summary: 'Releases, newest version first per product line; optionally of one product line. Paged.',
+    query: PageQuery.extend({ productLine: ProductLine.optional() }),
+    response: page(Release),
+  }),
+  createRelease: defineRoute({
+    method: 'POST',
+    path: '/releases',
+    access: minGroup('Employees'),
+    summary: 'Create a draft release of a product line and semantic version; 409 when that version exists.',
+    body: NewRelease,
+    response: Release,
+    status: 201,
+  }),
+  getRelease: defineRoute({
+    method: 'GET',
+    path: '/releases/{id}',
+    access: minGroup('Employees'),
+    summary: 'One release, with whether it may roll out (and why not) and a short-lived URL of its artifact.',
+    params: ReleaseParams,
+    response: ReleaseDetail,
+  }),
+  updateRelease: defineRoute({
+    method: 'PATCH',
+    path: '/releases/{id}',
+    access: minGroup('Employees'),
+    summary: "Change a draft release's notes; 409 once published (a published release is immutable).",
+    params: ReleaseParams,
+    body: z.object({ notes: PlainText('Notes', NOTES_MAX) }).strict(),
+    response: Release,
+  }),
+  deleteRelease: defineRoute({
+    method: 'DELETE',
+    path: '/releases/{id}',
+    access: minGroup('Employees'),
+    summary: 'Delete a draft release and its uploads; 409 once published.',
+    params: ReleaseParams,
+    response: z.void(),
+  }),
+  createArtifactUpload: defineRoute({
+    method: 'POST',
+    path: '/releases/{id}/artifact-upload',
+    access: minGroup('Employees'),
+    summary: "A presigned PUT for a draft release's artifact (at most 64 MB); confirm it with PUT …/artifact.",
+    params: ReleaseParams,
+    body: ArtifactUploadRequest,
+    response: ArtifactUpload,
+    status: 201,
+  }),
+  setArtifact: defineRoute({
+    method: 'PUT',
+    path: '/releases/{id}/artifact',
+    access: minGroup('Employees'),
+    summary:
+      'Verify an uploaded artifact (the server reads it back and computes its SHA-256, refusing a mismatch with ' +
+      'the one given) and publish the release: from then on it is immutable except for its test runs.',
+    params: ReleaseParams,
+    body: z
+      .object({
+        key: z.string({ error: 'Key must be text' }).trim().min(1, 'Key cannot be empty').max(300),
+        fileName: FileName,
+        /** From the build; when left out the server records the one it computes. */
+        sha256: Sha256.optional(),
+      })
+      .strict(),
+    response: Release,
+  }),
+  listTestRuns: defineRoute({
+    method: 'GET',
+    path: '/releases/{id}/test-runs',
+    access: minGroup('Employees'),
+    summary: "A release's test runs, newest first. Paged.",
+    params: ReleaseParams,
+    query: PageQuery,
+    response: page(TestRun),
+  }),
+  createTestRun: defineRoute({
+    method: 'POST',
+    path: '/releases/{id}/test-runs',
+    access: minGroup('Employees'),
+    summary: 'Record a test run of a published release: its result (Pass, Fail) or InProgress, with its log.',
+    params: ReleaseParams,
+    body: NewTestRun,
+    response: TestRun,
+    status: 201,
+  }),
+  concludeTestRun: defineRoute({
+    method: 'PATCH',
+    path: '/releases/{id}/test-runs/{runId}',
+    access: minGroup('Employees'),
+    summary: 'Record the result of a run in progress (Pass or Fail), with its log; 409 for a run that has one.',
+    params: ReleaseParams.extend({ runId: TestRunId }),
+    body: z
+      .object({
+        status: z.enum(['Pass', 'Fail'], { error: () => 'Status must be Pass or Fail' }),
+        log: PlainText('Log', LOG_MAX).optional(),
+      })
+      .strict(),
+    response: TestRun,
+  }),
+  listRollouts: defineRoute({
+    method: 'GET',
+    path: '/releases/{id}/rollouts',
+    access: minGroup('Employees'),
+    summary: "A release's rollouts, newest first, each with its adoption counts. Paged.",
+    params: ReleaseParams,
+    query: PageQuery,
+    response: page(Rollout),
+  }),
+  createRollout: defineRoute({
+    method: 'POST',
+    path: '/releases/{id}/rollouts',
+    access: minGroup('Administrators'),
+    summary:
+      'Roll a release out to chosen devices, a campaign or an organization (devices of its product line). 409 with ' +
+      'the reason while the release is a draft or its latest test result is not a Pass.',
+    params: ReleaseParams,
+    body: NewRollout,
+    response: Rollout,
+    status: 201,
+  }),
+  listRolloutDevices: defineRoute({
+    method: 'GET',
+    path: '/rollouts/{id}/devices',
+    access: minGroup('Employees'),
+    summary: "A rollout's devices with each one's update state. Paged.",
+    params: RolloutParams,
+    query: PageQuery,
+    response: page(RolloutDevice),
+  }),
+  haltRollout: defineRoute({
+    method: 'POST',
+    path: '/rollouts/{id}/halt',
+    access: minGroup('Employees'),
+    summary: 'Halt an active rollout: its devices are no longer offered the release. 409 when it is halted already.',
+    params: RolloutParams,
+    body: z
+      .object({ reason: PlainText('Reason', 500).pipe(z.string().min(1, 'Say why the rollout is halted')) })
+      .strict(),
+    response: Rollout,
+  }),
+});

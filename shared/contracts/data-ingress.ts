@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
+import { FirmwareVersion } from './devices';
 
 /** Why one reading of a batch was refused (docs/sensor-data.md "Readings and ingest"). */
 export const REJECTION_REASONS = ['malformed', 'future', 'too-old', 'out-of-range'] as const;
@@ -62,6 +63,11 @@ export const ReadingBatch = z.object({
     .min(1, 'readings must hold at least one reading')
     .max(MAX_BATCH_READINGS, `a batch holds at most ${MAX_BATCH_READINGS} readings`),
   units: z.record(MeasurementName, Unit).optional(),
+  /**
+   * The firmware the device runs: recorded on the device when it changes, and what a rollout's adoption counts
+   * (docs/code-releases.md). Optional; a device that sends it with every batch costs nothing more.
+   */
+  firmwareVersion: FirmwareVersion.optional(),
 });
 export type ReadingBatch = z.infer<typeof ReadingBatch>;
 
@@ -80,6 +86,24 @@ export const IngestResult = z.object({
 });
 export type IngestResult = z.infer<typeof IngestResult>;
 
+/** The firmware a device should run, when a rollout that is not halted offers it one it does not run yet. */
+export const FirmwareOffer = z.object({
+  update: z
+    .object({
+      releaseId: z.string(),
+      rolloutId: z.string(),
+      version: z.string(),
+      size: z.number().int().nonnegative(),
+      /** Check the download against it before flashing. */
+      sha256: z.string(),
+      /** A presigned GET of the artifact. */
+      url: z.string(),
+      expiresAt: z.number().int().nonnegative(),
+    })
+    .nullable(),
+});
+export type FirmwareOffer = z.infer<typeof FirmwareOffer>;
+
 /** Devices send their readings here (spec §7); the MQTT topic `devices/{id}/readings` takes the same batch. */
 export const dataIngress = defineArea('data-ingress', {
   ingestReadings: defineRoute({
@@ -95,5 +119,14 @@ export const dataIngress = defineArea('data-ingress', {
     maxBodyBytes: 1024 * 1024,
     checkBodyNumbers: false,
     response: IngestResult,
+  }),
+  getFirmware: defineRoute({
+    method: 'GET',
+    path: '/firmware',
+    access: deviceCredential,
+    summary:
+      "The release the device's active rollout assigns it, with a 15-minute download URL and its SHA-256; " +
+      '`update: null` when it runs it already, has none, or its rollout is halted (docs/code-releases.md).',
+    response: FirmwareOffer,
   }),
 });

@@ -87,6 +87,15 @@ export type DeviceState = z.infer<typeof DeviceState>;
 export const DeviceStatus = z.enum(['provisioned', 'online', 'offline', 'retired']);
 export type DeviceStatus = z.infer<typeof DeviceStatus>;
 
+/** The release a rollout assigned to a device (docs/code-releases.md): the latest rollout that targeted it. */
+export const FirmwareTarget = z.object({
+  releaseId: z.string(),
+  rolloutId: z.string(),
+  version: z.string(),
+  assigned: EpochMillis,
+});
+export type FirmwareTarget = z.infer<typeof FirmwareTarget>;
+
 /** What the caller may do with a device, so a screen offers only allowed actions. */
 export const DeviceAccess = z.enum(['none', 'view', 'manage', 'own']);
 
@@ -97,6 +106,10 @@ export const Device = z.object({
   productLine: ProductLine,
   model: z.string(),
   firmwareVersion: z.string(),
+  /** Since when the device itself reports `firmwareVersion` with its readings (absent: set by a person). */
+  firmwareReported: EpochMillis.optional(),
+  /** The release the latest rollout assigned to it (managers and staff only). */
+  firmwareTarget: FirmwareTarget.optional(),
   /** As the caller may see it: absent when there is none or it is hidden from the caller. */
   location: Location.optional(),
   /** True when `location` was rounded for this caller (approximate privacy, caller not a manager). */

@@ -24,6 +24,7 @@ const PAGES: readonly { name: string; who: Who; path: string | 'profile' }[] = [
   { name: 'admin-relations', who: 'admin@example.com', path: '/admin/relations' },
   { name: 'admin-parameters', who: 'admin@example.com', path: '/admin/parameters' },
   { name: 'admin-devices', who: 'admin@example.com', path: '/admin/devices' },
+  { name: 'admin-releases', who: 'admin@example.com', path: '/admin/releases' },
 ];
 
 let browser: Browser;

@@ -14,4 +14,8 @@ export const DATA_INGRESS_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({ body: { readings: [{ timestamp: Date.now() - 1_000, values: { pm2_5: 3.5 } }] } }),
     credential: async () => ({ token: (await ingressDevice()).credential }),
   },
+  getFirmware: {
+    prepare: async () => ({}),
+    credential: async () => ({ token: (await ingressDevice()).credential }),
+  },
 };

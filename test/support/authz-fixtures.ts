@@ -3,6 +3,7 @@ import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
 import { API_FIXTURES } from './authz-api-fixtures';
 import { BILLING_FIXTURES } from './authz-billing-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
+import { CODE_RELEASES_FIXTURES } from './authz-code-releases-fixtures';
 import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DATASETS_FIXTURES } from './authz-datasets-fixtures';
@@ -149,6 +150,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
   campaigns: CAMPAIGNS_FIXTURES,
+  'code-releases': CODE_RELEASES_FIXTURES,
   devices: DEVICES_FIXTURES,
   organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },

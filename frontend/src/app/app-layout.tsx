@@ -21,6 +21,7 @@ const ADMIN_PAGES = [
   ['/admin/devices', 'Devices'],
   ['/admin/organizations', 'Organizations'],
   ['/admin/campaigns', 'Campaigns'],
+  ['/admin/releases', 'Releases'],
   ['/admin/people', 'People'],
   ['/admin/notifications', 'Notifications'],
   ['/admin/parameters', 'Parameters'],

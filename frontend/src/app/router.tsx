@@ -234,6 +234,20 @@ export const routes: PageRoute[] = [
               (m) => m.AdminCampaignsPage,
             ),
           },
+          {
+            path: 'releases',
+            ...page(
+              () => import('../features/code-releases/releases-page'),
+              (m) => m.ReleasesPage,
+            ),
+          },
+          {
+            path: 'releases/:id',
+            ...page(
+              () => import('../features/code-releases/release-page'),
+              (m) => m.ReleasePage,
+            ),
+          },
           { path: 'devices/:id', ...devicePage },
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },

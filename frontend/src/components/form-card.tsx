@@ -15,6 +15,8 @@ interface FormCardProps {
   busyText: string;
   /** A form that can be dismissed (a create form opened from a menu) has a Cancel. */
   onCancel?: () => void;
+  /** The submit waits for something the form says (e.g. a rollout until a test run passed). @default false */
+  disabled?: boolean;
   /** The fields. */
   children: ReactNode;
 }
@@ -32,6 +34,7 @@ export const FormCard = ({
   submitText,
   busyText,
   onCancel,
+  disabled,
   children,
 }: FormCardProps) => (
   <form className="card create-form" onSubmit={form.submit} noValidate aria-labelledby={`${name}-heading`}>
@@ -41,7 +44,13 @@ export const FormCard = ({
     <DoneNote text={form.done} testId={`${name}-saved`} />
     {notice}
     {children}
-    <SubmitActions testId={`${name}-submit`} busy={form.busy} busyText={busyText} onCancel={onCancel}>
+    <SubmitActions
+      testId={`${name}-submit`}
+      busy={form.busy}
+      busyText={busyText}
+      onCancel={onCancel}
+      disabled={disabled}
+    >
       {submitText}
     </SubmitActions>
   </form>

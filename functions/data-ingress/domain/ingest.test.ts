@@ -1,6 +1,7 @@
+import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
-import type { SeenUpdate } from '../store/device-seen-store';
+import type { SeenDevice, SeenUpdate } from '../store/device-seen-store';
 import type { IngestCount } from '../store/ingest-stats-store';
 import { createIngest, hoursOf } from './ingest';
 
@@ -8,7 +9,16 @@ const NOW = Date.UTC(2025, 5, 1, 12, 30);
 const HOUR = 3_600_000;
 
 /** In-memory stand-ins for the stores: the readings table keyed by (device, timestamp) as the real one is. */
-const world = ({ known = true, sendFails = false } = {}) => {
+const world = ({
+  known = true,
+  sendFails = false,
+  adoptionFails = false,
+  device = {} as SeenDevice,
+  targetState = 'pending' as TargetState,
+} = {}) => {
+  const firmwareWrites: { version: string; at: number }[] = [];
+  const reports: object[] = [];
+  const counted: CountChange[] = [];
   const stored = new Map<string, StoredReading>();
   const stats: Partial<Record<IngestCount, number>> = {};
   const seen: SeenUpdate[] = [];
@@ -28,7 +38,24 @@ const world = ({ known = true, sendFails = false } = {}) => {
     devices: {
       markSeen: async (_deviceId, update) => {
         seen.push(update);
-        return known;
+        return known ? { ...device } : undefined;
+      },
+      reportFirmware: async (_deviceId, version, at) => {
+        firmwareWrites.push({ version, at });
+        device.firmwareVersion = version;
+        return true;
+      },
+    },
+    adoption: {
+      report: async (rolloutId, deviceId, report) => {
+        if (adoptionFails) throw new Error('targets table down');
+        reports.push({ rolloutId, deviceId, ...report });
+        const before = targetState;
+        targetState = report.state;
+        return before;
+      },
+      addCounts: async (_rolloutId, change) => {
+        counted.push(change);
       },
     },
     work: {
@@ -45,7 +72,7 @@ const world = ({ known = true, sendFails = false } = {}) => {
     },
     now: () => NOW,
   }).ingest;
-  return { ingest, stored, stats, seen, sent, published };
+  return { ingest, stored, stats, seen, sent, published, firmwareWrites, reports, counted };
 };
 
 describe('ingest', () => {
@@ -124,5 +151,43 @@ describe('ingest', () => {
 
   it('lists distinct hour starts in order', () => {
     expect(hoursOf([NOW, NOW - HOUR, NOW + 1])).toEqual([Date.UTC(2025, 5, 1, 11), Date.UTC(2025, 5, 1, 12)]);
+  });
+
+  describe('firmware reports (docs/code-releases.md, "Adoption")', () => {
+    const target = { releaseId: 'sd1-1.4.2', rolloutId: 'r1', version: '1.4.2', assigned: NOW - HOUR };
+    const batch = (firmwareVersion?: string) => ({
+      readings: [{ timestamp: NOW - 60_000, values: { co2: 400 } }],
+      ...(firmwareVersion ? { firmwareVersion } : {}),
+    });
+
+    it('records a changed version as of the newest reading, and nothing when it is unchanged or absent', async () => {
+      const w = world({ device: { firmwareVersion: '1.4.1' } });
+      await w.ingest('dev', batch('1.4.2'));
+      expect(w.firmwareWrites).toEqual([{ version: '1.4.2', at: NOW - 60_000 }]);
+      await w.ingest('dev', batch('1.4.2'));
+      await w.ingest('dev', batch());
+      expect(w.firmwareWrites).toHaveLength(1);
+      expect(w.reports).toEqual([]);
+    });
+
+    it("counts a targeted device's update once, and uncounts it when it moves to another version", async () => {
+      const w = world({ device: { firmwareVersion: '1.4.1', firmwareTarget: target } });
+      await w.ingest('dev', batch('1.4.2'));
+      expect(w.reports).toEqual([
+        { rolloutId: 'r1', deviceId: 'dev', version: '1.4.2', at: NOW - 60_000, state: 'updated' },
+      ]);
+      expect(w.counted).toEqual([{ adopted: 1 }]);
+      await w.ingest('dev', batch('1.4.2'));
+      expect(w.counted).toEqual([{ adopted: 1 }]);
+      await w.ingest('dev', batch('1.4.1'));
+      expect(w.counted).toEqual([{ adopted: 1 }, { adopted: -1 }]);
+    });
+
+    it('keeps the readings when the rollout records fail, and leaves the version for the next batch to report', async () => {
+      const w = world({ device: { firmwareVersion: '1.4.1', firmwareTarget: target }, adoptionFails: true });
+      expect(await w.ingest('dev', batch('1.4.2'))).toMatchObject({ accepted: 1 });
+      expect(w.firmwareWrites).toEqual([]);
+      expect(w.stored.size).toBe(1);
+    });
   });
 });

@@ -1,5 +1,8 @@
 import type { IngestResult, ReadingBatch } from '../../../shared/contracts/data-ingress';
+import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
+import { type AdoptionStore, recordFirmwareReport } from '../../_shared/code-releases/adoption';
+import { log } from '../../_shared/logger';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
@@ -11,7 +14,9 @@ import { checkReadings } from './validate-readings';
 export interface IngestDeps {
   readings: Pick<ReadingsStore, 'write'>;
   stats: IngestStatsStore;
-  devices: DeviceSeenStore;
+  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware'>;
+  /** The rollout records a targeted device's report moves (docs/code-releases.md, "Adoption"). */
+  adoption: AdoptionStore;
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   live: Pick<LivePublisher, 'publish'>;
   now: () => number;
@@ -40,36 +45,58 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * Order matters for "nothing lost": the readings are written before the roll-up message is sent, and a failed
  * write or send throws, so the device resends; storing is idempotent per (device, timestamp).
  */
-export const createIngest = ({ readings, stats, devices, work, live, now }: IngestDeps) => ({
-  ingest: async (deviceId: string, batch: ReadingBatch): Promise<IngestOutcome> => {
-    const at = now();
-    const { accepted, rejected } = checkReadings(batch.readings, at);
-    const result = { accepted: accepted.length, rejected };
-    if (accepted.length === 0) {
-      await stats.add(deviceId, countRejections(rejected), at);
-      return { ...result, device: 'ok' };
+export const createIngest = ({ readings, stats, devices, adoption, work, live, now }: IngestDeps) => {
+  /**
+   * The device reports a firmware version other than the one recorded: its rollout target (if any) first, then the
+   * device record. A failure is logged, not thrown: the readings are stored, and while the device record still holds
+   * the old version, the device's next batch does both again (each write is conditional, so nothing counts twice).
+   */
+  const reportFirmware = async (deviceId: string, version: string, at: number, target?: FirmwareTarget) => {
+    try {
+      if (target) await recordFirmwareReport(adoption, deviceId, target, version, at);
+      await devices.reportFirmware(deviceId, version, at);
+    } catch (error) {
+      log('error', 'Firmware report not recorded', {
+        deviceId,
+        version,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
-    const names = [...new Set(accepted.flatMap((r) => Object.keys(r.values)))];
-    const units = Object.fromEntries(
-      Object.entries(batch.units ?? {}).filter(([name]) => !MEASUREMENTS[name] && names.includes(name)),
-    );
-    const newest = accepted.reduce((max, r) => Math.max(max, r.timestamp), 0);
-    // Readings within the allowed clock skew may be a little ahead of us: lastSeen never is.
-    const known = await devices.markSeen(deviceId, { lastSeen: Math.min(newest, at), names, units });
-    if (!known) {
-      await stats.add(deviceId, { 'unknown-device': batch.readings.length }, at);
-      return { accepted: 0, rejected, device: 'unknown' };
-    }
-    await Promise.all([
-      readings.write(deviceId, accepted, at),
-      stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
-    ]);
-    await Promise.all([
-      work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
-      live.publish(deviceId, accepted),
-    ]);
-    return { ...result, device: 'ok' };
-  },
-});
+  };
 
-export type Ingest = ReturnType<typeof createIngest>;
+  return {
+    ingest: async (deviceId: string, batch: ReadingBatch): Promise<IngestOutcome> => {
+      const at = now();
+      const { accepted, rejected } = checkReadings(batch.readings, at);
+      const result = { accepted: accepted.length, rejected };
+      if (accepted.length === 0) {
+        await stats.add(deviceId, countRejections(rejected), at);
+        return { ...result, device: 'ok' };
+      }
+      const names = [...new Set(accepted.flatMap((r) => Object.keys(r.values)))];
+      const units = Object.fromEntries(
+        Object.entries(batch.units ?? {}).filter(([name]) => !MEASUREMENTS[name] && names.includes(name)),
+      );
+      const newest = accepted.reduce((max, r) => Math.max(max, r.timestamp), 0);
+      // Readings within the allowed clock skew may be a little ahead of us: lastSeen never is.
+      const reportedAt = Math.min(newest, at);
+      const known = await devices.markSeen(deviceId, { lastSeen: reportedAt, names, units });
+      if (!known) {
+        await stats.add(deviceId, { 'unknown-device': batch.readings.length }, at);
+        return { accepted: 0, rejected, device: 'unknown' };
+      }
+      await Promise.all([
+        readings.write(deviceId, accepted, at),
+        stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
+      ]);
+      await Promise.all([
+        work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
+        live.publish(deviceId, accepted),
+      ]);
+      if (batch.firmwareVersion && batch.firmwareVersion !== known.firmwareVersion) {
+        await reportFirmware(deviceId, batch.firmwareVersion, reportedAt, known.firmwareTarget);
+      }
+      return { ...result, device: 'ok' };
+    },
+  };
+};

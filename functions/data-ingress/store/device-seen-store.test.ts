@@ -18,7 +18,7 @@ describe('createDeviceSeenStore.markSeen', () => {
 
   it('makes one conditional update: lastSeen forward only, names added, units set, device existing and not retired', async () => {
     db.on(UpdateCommand).resolves({});
-    expect(await store().markSeen('d1', seen)).toBe(true);
+    expect(await store().markSeen('d1', seen)).toEqual({});
     expect(updates()).toHaveLength(1);
     const [input] = updates();
     expect(input!.UpdateExpression).toBe(
@@ -32,14 +32,14 @@ describe('createDeviceSeenStore.markSeen', () => {
 
   it('updates names and units without lastSeen when the batch is older than lastSeen', async () => {
     db.on(UpdateCommand).rejectsOnce(conditionFailed()).resolves({});
-    expect(await store().markSeen('d1', seen)).toBe(true);
+    expect(await store().markSeen('d1', seen)).toEqual({});
     expect(updates()[1]!.UpdateExpression).toBe('SET measurementUnits.#u0 = :u0 ADD measurementNames :names');
     expect(updates()[1]!.ConditionExpression).toBe('attribute_exists(id) AND #state <> :retired');
   });
 
-  it('answers false, writing nothing, for an unknown or retired device', async () => {
+  it('answers undefined, writing nothing, for an unknown or retired device', async () => {
     db.on(UpdateCommand).rejects(conditionFailed());
-    expect(await store().markSeen('ghost', seen)).toBe(false);
+    expect(await store().markSeen('ghost', seen)).toBeUndefined();
     expect(updates()).toHaveLength(2);
   });
 
@@ -51,7 +51,7 @@ describe('createDeviceSeenStore.markSeen', () => {
         }),
       )
       .resolves({});
-    expect(await store().markSeen('d1', seen)).toBe(true);
+    expect(await store().markSeen('d1', seen)).toEqual({});
     expect(updates().map((u) => u.UpdateExpression)).toEqual([
       'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD measurementNames :names',
       'SET measurementUnits = if_not_exists(measurementUnits, :empty)',
@@ -64,5 +64,28 @@ describe('createDeviceSeenStore.markSeen', () => {
       Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' }),
     );
     await expect(store().markSeen('d1', seen)).rejects.toThrow('throttled');
+  });
+
+  it('hands back the firmware and rollout target the update left on the device', async () => {
+    const target = { releaseId: 'sd1-1.4.2', rolloutId: 'r1', version: '1.4.2', assigned: 5 };
+    db.on(UpdateCommand).resolves({ Attributes: { id: 'd1', firmwareVersion: '1.4.1', firmwareTarget: target } });
+    expect(await store().markSeen('d1', seen)).toEqual({ firmwareVersion: '1.4.1', firmwareTarget: target });
+    expect(updates()[0]!.ReturnValues).toBe('ALL_NEW');
+  });
+});
+
+describe('createDeviceSeenStore.reportFirmware', () => {
+  beforeEach(() => db.reset());
+
+  it('writes a changed version only, and never over a later report', async () => {
+    db.on(UpdateCommand).resolves({});
+    expect(await store().reportFirmware('d1', '1.4.2', 2_000)).toBe(true);
+    const [input] = updates();
+    expect(input!.UpdateExpression).toBe('SET firmwareVersion = :version, firmwareReported = :at');
+    expect(input!.ConditionExpression).toContain('firmwareVersion <> :version');
+    expect(input!.ConditionExpression).toContain('firmwareReported < :at');
+    db.reset();
+    db.on(UpdateCommand).rejects(conditionFailed());
+    expect(await store().reportFirmware('d1', '1.4.2', 2_000)).toBe(false);
   });
 });

@@ -1,5 +1,17 @@
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../../_shared/dynamodb';
+import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
+
+/** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
+export interface SeenDevice {
+  firmwareVersion?: string;
+  firmwareTarget?: FirmwareTarget;
+}
+
+const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
+  ...(typeof item?.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
+  ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
+});
 
 export interface SeenUpdate {
   /** The newest stored reading's time, never later than now. */
@@ -20,7 +32,7 @@ const isMissingMap = (error: unknown) =>
  * and is not retired is touched.
  */
 export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
-  const update = async (deviceId: string, seen: SeenUpdate, withLastSeen: boolean): Promise<boolean> => {
+  const update = async (deviceId: string, seen: SeenUpdate, withLastSeen: boolean): Promise<SeenDevice> => {
     const set: string[] = [];
     const names: Record<string, string> = { '#state': 'state' };
     const values: Record<string, unknown> = { ':retired': 'retired' };
@@ -37,7 +49,8 @@ export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentC
     });
     const add = seen.names.length ? ' ADD measurementNames :names' : '';
     if (seen.names.length) values[':names'] = new Set(seen.names);
-    if (!set.length && !add) return true;
+    // Never the case today (a stored batch has names); the device's own fields still come back.
+    if (!set.length && !add) set.push('#state = #state');
     const input: UpdateCommandInput = {
       TableName: tableName,
       Key: { id: deviceId },
@@ -45,10 +58,11 @@ export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentC
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+      // The write ingest makes anyway tells it the device's firmware and rollout target: no read of its own.
+      ReturnValues: 'ALL_NEW',
     };
     try {
-      await db.send(new UpdateCommand(input));
-      return true;
+      return seenDevice((await db.send(new UpdateCommand(input))).Attributes);
     } catch (error) {
       if (!isMissingMap(error)) throw error;
       await db.send(
@@ -60,17 +74,16 @@ export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentC
           ExpressionAttributeValues: { ':empty': {} },
         }),
       );
-      await db.send(new UpdateCommand(input));
-      return true;
+      return seenDevice((await db.send(new UpdateCommand(input))).Attributes);
     }
   };
 
   return {
     /**
-     * @returns false when the device is unknown or retired (nothing written). A batch older than lastSeen costs
-     * a second update, without lastSeen.
+     * @returns the device's firmware and target, or undefined when the device is unknown or retired (nothing
+     * written). A batch older than lastSeen costs a second update, without lastSeen.
      */
-    markSeen: async (deviceId: string, seen: SeenUpdate): Promise<boolean> => {
+    markSeen: async (deviceId: string, seen: SeenUpdate): Promise<SeenDevice | undefined> => {
       try {
         return await update(deviceId, seen, true);
       } catch (error) {
@@ -79,10 +92,27 @@ export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentC
       try {
         return await update(deviceId, seen, false);
       } catch (error) {
-        if (isConditionFailure(error)) return false;
+        if (isConditionFailure(error)) return undefined;
         throw error;
       }
     },
+
+    /**
+     * Records the version the device reports, when it differs from the one recorded and no later report was (a
+     * backfilled batch carries the version of its time). `firmwareReported` is when it started reporting it.
+     * @returns false when nothing changed
+     */
+    reportFirmware: async (deviceId: string, version: string, at: number): Promise<boolean> =>
+      (await updateIf(db, {
+        TableName: tableName,
+        Key: { id: deviceId },
+        UpdateExpression: 'SET firmwareVersion = :version, firmwareReported = :at',
+        ConditionExpression:
+          'attribute_exists(id) AND #state <> :retired AND (attribute_not_exists(firmwareVersion) OR ' +
+          'firmwareVersion <> :version) AND (attribute_not_exists(firmwareReported) OR firmwareReported < :at)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':version': version, ':at': at, ':retired': 'retired' },
+      })) !== undefined,
   };
 };
 

@@ -3,6 +3,7 @@ import type {
   Device,
   DeviceState,
   DeviceStatus,
+  FirmwareTarget,
   Location,
   LocationPrivacy,
   MapDevice,
@@ -17,6 +18,10 @@ export interface StoredDevice {
   productLine: ProductLine;
   model: string;
   firmwareVersion: string;
+  /** Written by ingest when the device reports a new version (functions/data-ingress). */
+  firmwareReported?: number;
+  /** Written by the code-releases area when a rollout assigns the device. */
+  firmwareTarget?: FirmwareTarget;
   location?: Location;
   locationPrivacy: LocationPrivacy;
   dataVisibility: DataVisibility;
@@ -73,6 +78,9 @@ export const present = (device: StoredDevice, access: AccessLevel, now: number):
   productLine: device.productLine,
   model: device.model,
   firmwareVersion: device.firmwareVersion,
+  ...(device.firmwareReported === undefined ? {} : { firmwareReported: device.firmwareReported }),
+  // Which rollout targets a device is fleet operations, not the public's business.
+  ...(device.firmwareTarget && MANAGES.includes(access) ? { firmwareTarget: device.firmwareTarget } : {}),
   ...visibleLocation(device, access),
   locationPrivacy: device.locationPrivacy,
   dataVisibility: device.dataVisibility,

@@ -31,6 +31,16 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/releases" data-testid="admin-releases-link">
+            Releases
+          </Link>
+        </h2>
+        <p className="muted">
+          Firmware per product line: artifacts checked by SHA-256, test runs, and rollouts gated on a passing test.
+        </p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/people" data-testid="admin-people-link">
             People
           </Link>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { useLocation, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
 import { LoadingPage } from '../../app/loading-page';
@@ -121,6 +121,26 @@ const DeviceLocationMap = ({ device }: { device: Device }) => {
   );
 };
 
+/** The release the latest rollout assigned (managers and staff see it): staff get a link to the release. */
+const FirmwareTargetFact = ({ device, target }: { device: Device; target: NonNullable<Device['firmwareTarget']> }) => {
+  const { pathname } = useLocation();
+  const runs = device.firmwareVersion === target.version;
+  const version = <span className="mono">{target.version}</span>;
+  return (
+    <>
+      <dt>Firmware rollout</dt>
+      <dd data-testid="device-firmware-target">
+        {sectionOf(pathname) === 'admin' ? (
+          <Link to={`/admin/releases/${encodeURIComponent(target.releaseId)}`}>{version}</Link>
+        ) : (
+          version
+        )}
+        <span className="muted small"> · {runs ? 'running it' : 'update pending'}</span>
+      </dd>
+    </>
+  );
+};
+
 const DeviceFacts = ({ device }: { device: Device }) => (
   <dl className="facts card" data-testid="device-facts">
     <dt>Serial</dt>
@@ -132,9 +152,16 @@ const DeviceFacts = ({ device }: { device: Device }) => (
     <dt>Model</dt>
     <dd data-testid="device-model">{device.model}</dd>
     <dt>Firmware</dt>
-    <dd className="mono" data-testid="device-firmware">
-      {device.firmwareVersion}
+    <dd data-testid="device-firmware">
+      <span className="mono">{device.firmwareVersion}</span>
+      {device.firmwareReported && (
+        <span className="muted small">
+          {' '}
+          · reported by the device since <When ms={device.firmwareReported} />
+        </span>
+      )}
     </dd>
+    {device.firmwareTarget && <FirmwareTargetFact device={device} target={device.firmwareTarget} />}
     <dt>Status</dt>
     <dd>
       <StatusBadge status={device.status} />

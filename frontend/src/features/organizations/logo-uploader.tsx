@@ -4,9 +4,9 @@ import type { Organization } from '../../../../shared/contracts/organizations';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
+import { uploadFile } from '../../lib/upload-file';
 import { organizationShownKeys } from './organization-api';
 import { byteSize, checkLogoFile, LOGO_ACCEPT, LOGO_LIMIT_TEXT, percentOf } from './organization-rules';
-import { uploadFile } from './upload-file';
 
 type Stage = 'idle' | 'asking' | 'uploading' | 'confirming';
 

@@ -1,5 +1,6 @@
 import { LOGO_MAX_BYTES, type Organization } from '../../../../shared/contracts/organizations';
 import { MESSAGES } from '../../../../shared/messages';
+import { uploadRefusal } from '../../lib/upload-file';
 import {
   checkLogoFile,
   checkNewOrganization,
@@ -7,7 +8,6 @@ import {
   EMPTY_ORGANIZATION,
   organizationFormOf,
   percentOf,
-  uploadRefusal,
 } from './organization-rules';
 
 const organization: Organization = {

@@ -82,14 +82,6 @@ export const percentOf = (loaded: number, total: number): number => {
   return Math.min(99, Math.floor((loaded / total) * 100));
 };
 
-/** Why the file store refused an upload, in words; S3 answers XML with a <Message>. */
-export const uploadRefusal = (status: number, body: string): string => {
-  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1]?.trim();
-  const why = message ? `: ${message}` : '';
-  if (status === 403) return `The file store refused the upload (the upload link may have expired)${why}`;
-  return `The file store refused the upload (HTTP ${status})${why}`;
-};
-
 export const byteSize = (bytes: number): string =>
   bytes < 1024
     ? `${bytes} bytes`

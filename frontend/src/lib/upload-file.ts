@@ -1,12 +1,24 @@
-import type { LogoUpload } from '../../../../shared/contracts/organizations';
-import { uploadRefusal } from './organization-rules';
+/** A presigned upload as the API answers it (organizations' logos, releases' artifacts). */
+export interface PresignedUpload {
+  url: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+}
+
+/** Why the file store refused an upload, in words; S3 answers XML with a <Message>. */
+export const uploadRefusal = (status: number, body: string): string => {
+  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1]?.trim();
+  const why = message ? `: ${message}` : '';
+  if (status === 403) return `The file store refused the upload (the upload link may have expired)${why}`;
+  return `The file store refused the upload (HTTP ${status})${why}`;
+};
 
 /**
  * PUTs a file to a presigned URL with XMLHttpRequest, because fetch() reports no upload progress. Sends exactly
  * the headers the URL was signed with; resolves when the store accepted every byte, rejects with a sentence.
  */
 export const uploadFile = (
-  upload: Pick<LogoUpload, 'url' | 'method' | 'headers'>,
+  upload: PresignedUpload,
   file: Blob,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
@@ -33,6 +45,7 @@ export const uploadFile = (
     request.ontimeout = () => reject(new Error('The upload took too long and was stopped. Try again.'));
     request.onabort = () => reject(new Error('The upload was cancelled.'));
     signal?.addEventListener('abort', () => request.abort());
-    request.timeout = 120_000;
+    // A firmware image of 64 MB on a slow line takes minutes; a logo far less.
+    request.timeout = 15 * 60_000;
     request.send(file);
   });

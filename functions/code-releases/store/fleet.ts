@@ -1,0 +1,94 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { RelationType } from '../../../shared/relations/relation-types';
+import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
+import type { RelationTable } from '../../_shared/relations/relation-table';
+
+/** Why a device could not be assigned. */
+export type AssignRefusal = 'unknown' | 'retired' | 'otherProductLine';
+
+/** What a device held when a rollout assigned it. */
+export interface AssignedDevice {
+  firmwareVersion?: string;
+  previousTarget?: FirmwareTarget;
+}
+
+/**
+ * What a rollout reads and writes of the fleet: the devices a campaign or organization holds (their relations), their
+ * names, and each targeted device's `firmwareTarget` (the only field of the devices table this area writes).
+ */
+export const createFleet = ({
+  db,
+  devicesTable,
+  campaignsTable,
+  organizationsTable,
+  relations,
+}: {
+  db: DynamoDBDocumentClient;
+  devicesTable: string;
+  campaignsTable: string;
+  organizationsTable: string;
+  relations: Pick<RelationTable, 'queryAll'>;
+}) => ({
+  /** The name of a campaign or organization, or undefined when there is none. */
+  nameOf: async (kind: 'campaign' | 'organization', id: string): Promise<string | undefined> => {
+    const result = await db.send(
+      new GetCommand({
+        TableName: kind === 'campaign' ? campaignsTable : organizationsTable,
+        Key: { id },
+        ProjectionExpression: '#name',
+        ExpressionAttributeNames: { '#name': 'name' },
+      }),
+    );
+    return result.Item ? String(result.Item.name ?? id) : undefined;
+  },
+
+  /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */
+  devicesOf: async (kind: 'campaign' | 'organization', id: string): Promise<string[]> => {
+    const type: RelationType = kind === 'campaign' ? 'campaign-device' : 'organization-device';
+    return (await relations.queryAll('referrer', id, [type])).map((relation) => relation.referentId);
+  },
+
+  /**
+   * Points the device at the rollout's release, if it is of the release's product line and not retired.
+   * @returns what it ran and which rollout targeted it before, or why it was not assigned
+   */
+  assign: async (
+    deviceId: string,
+    productLine: string,
+    target: FirmwareTarget,
+  ): Promise<AssignedDevice | { refused: AssignRefusal }> => {
+    try {
+      const before = await updateIf(db, {
+        TableName: devicesTable,
+        Key: { id: deviceId },
+        UpdateExpression: 'SET firmwareTarget = :target',
+        ConditionExpression: 'attribute_exists(id) AND productLine = :line AND #state <> :retired',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':target': target, ':line': productLine, ':retired': 'retired' },
+        ReturnValues: 'ALL_OLD',
+      });
+      if (before) {
+        return {
+          ...(typeof before.firmwareVersion === 'string' ? { firmwareVersion: before.firmwareVersion } : {}),
+          ...(before.firmwareTarget ? { previousTarget: before.firmwareTarget as FirmwareTarget } : {}),
+        };
+      }
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    // Refused: read why (the rare path, so the usual one stays one write).
+    const found = await db.send(
+      new GetCommand({
+        TableName: devicesTable,
+        Key: { id: deviceId },
+        ProjectionExpression: '#state, productLine',
+        ExpressionAttributeNames: { '#state': 'state' },
+      }),
+    );
+    if (!found.Item) return { refused: 'unknown' };
+    return { refused: found.Item.state === 'retired' ? 'retired' : 'otherProductLine' };
+  },
+});
+
+export type Fleet = ReturnType<typeof createFleet>;

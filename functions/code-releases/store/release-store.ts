@@ -1,0 +1,60 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { ReleaseVerdict } from '../../../shared/contracts/code-releases';
+import { deleteIfExists, putIf, updateIf } from '../../_shared/dynamodb';
+import type { StoredRelease } from '../domain/records';
+
+type Key = Record<string, unknown>;
+
+/** The releases table (docs/code-releases.md): every change is a conditional write on `updated`. */
+export const createReleaseStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  /** @returns false when the id (product line and version) exists */
+  create: (release: StoredRelease): Promise<boolean> =>
+    putIf(db, { TableName: tableName, Item: release, ConditionExpression: 'attribute_not_exists(id)' }),
+
+  get: async (id: string): Promise<StoredRelease | undefined> =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
+      | StoredRelease
+      | undefined,
+
+  /** Writes the release over the version read. @returns false when someone changed it in between */
+  save: (release: StoredRelease, readUpdated: number): Promise<boolean> =>
+    putIf(db, {
+      TableName: tableName,
+      Item: release,
+      ConditionExpression: '#updated = :read',
+      ExpressionAttributeNames: { '#updated': 'updated' },
+      ExpressionAttributeValues: { ':read': readUpdated },
+    }),
+
+  remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
+
+  /** One page of a product line's releases, highest version first. */
+  page: async (productLine: string, limit: number, startKey?: Key) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'byProductLine',
+        KeyConditionExpression: 'productLine = :line',
+        ExpressionAttributeValues: { ':line': productLine },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []) as StoredRelease[], lastKey: result.LastEvaluatedKey };
+  },
+
+  /** Keeps the latest result for the list; an older result recorded late never replaces a newer one. */
+  setVerdict: async (id: string, verdict: ReleaseVerdict): Promise<void> => {
+    await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET verdict = :verdict',
+      ConditionExpression: 'attribute_exists(id) AND (attribute_not_exists(verdict) OR verdict.#at <= :at)',
+      ExpressionAttributeNames: { '#at': 'at' },
+      ExpressionAttributeValues: { ':verdict': verdict, ':at': verdict.at },
+    });
+  },
+});
+
+export type ReleaseStore = ReturnType<typeof createReleaseStore>;

@@ -1,0 +1,82 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TestRun } from '../../../shared/contracts/code-releases';
+import { putIf, updateIf } from '../../_shared/dynamodb';
+
+type Key = Record<string, unknown>;
+
+/** A release's test runs: key (releaseId, id); ids start with the start time, so the Query runs newest first. */
+export const createTestRunStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+  create: (run: TestRun): Promise<boolean> =>
+    putIf(db, { TableName: tableName, Item: run, ConditionExpression: 'attribute_not_exists(id)' }),
+
+  get: async (releaseId: string, id: string): Promise<TestRun | undefined> =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: { releaseId, id }, ConsistentRead: true }))).Item as
+      | TestRun
+      | undefined,
+
+  /** Records the result of a run in progress. @returns the run, or undefined when it had a result already */
+  conclude: async (
+    releaseId: string,
+    id: string,
+    result: { status: 'Pass' | 'Fail'; finished: number; concludedBy: string; log?: string },
+  ): Promise<TestRun | undefined> => {
+    const sets = ['#status = :status', 'finished = :finished', 'concludedBy = :by'];
+    const values: Record<string, unknown> = {
+      ':status': result.status,
+      ':finished': result.finished,
+      ':by': result.concludedBy,
+      ':running': 'InProgress',
+    };
+    if (result.log !== undefined) {
+      sets.push('#log = :log');
+      values[':log'] = result.log;
+    }
+    return (await updateIf(db, {
+      TableName: tableName,
+      Key: { releaseId, id },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(id) AND #status = :running',
+      ExpressionAttributeNames: { '#status': 'status', ...(result.log !== undefined ? { '#log': 'log' } : {}) },
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    })) as TestRun | undefined;
+  },
+
+  page: async (releaseId: string, limit: number, startKey?: Key) => {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'releaseId = :release',
+        ExpressionAttributeValues: { ':release': releaseId },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    return { items: (result.Items ?? []) as TestRun[], lastKey: result.LastEvaluatedKey };
+  },
+
+  /** What the gate reads of every run of a release (a release has tens of runs, not thousands). */
+  results: async (releaseId: string): Promise<Pick<TestRun, 'id' | 'status' | 'finished'>[]> => {
+    const all: Pick<TestRun, 'id' | 'status' | 'finished'>[] = [];
+    let startKey: Key | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'releaseId = :release',
+          ProjectionExpression: 'id, #status, finished',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':release': releaseId },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      all.push(...((result.Items ?? []) as Pick<TestRun, 'id' | 'status' | 'finished'>[]));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return all;
+  },
+});
+
+export type TestRunStore = ReturnType<typeof createTestRunStore>;

@@ -1,0 +1,97 @@
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
+import { type Release, releaseIdOf, type TestRun } from '../../shared/contracts/code-releases';
+import type { ProductLine } from '../../shared/contracts/devices';
+import { apiAs, documentClient, s3Client, stack } from './stack';
+
+let serial = 0;
+/** A version no other test of this stack takes (a random minor, a counter for the patch). */
+export const freshVersion = (major = 1) => {
+  serial += 1;
+  return `${major}.${randomInt(1, 999_999)}.${serial}`;
+};
+
+/** Bytes standing in for a firmware image. */
+export const firmwareBytes = (text: string = randomUUID()) => Buffer.from(`FIRMWARE\u0000${text}`.repeat(64));
+export const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Uploads through the presigned URL as the web app does: the answered method and headers, the file as body. */
+export const uploadArtifact = async (token: string, releaseId: string, bytes: Buffer) => {
+  const target = await apiAs('code-releases', token).createArtifactUpload({
+    params: { id: releaseId },
+    body: { size: bytes.length },
+  });
+  const put = await fetch(target.url, { method: target.method, headers: target.headers, body: new Uint8Array(bytes) });
+  if (!put.ok) throw new Error(`Upload refused: ${put.status}`);
+  return target.key;
+};
+
+/**
+ * Test set-up only: a published release written straight into the table and the bucket (as the area leaves one
+ * after its artifact was verified), with test runs of the given results, oldest first.
+ */
+export const seedRelease = async ({
+  productLine = 'sd1',
+  results = [],
+  published = true,
+}: {
+  productLine?: ProductLine;
+  results?: ('Pass' | 'Fail')[];
+  published?: boolean;
+} = {}): Promise<Release> => {
+  const version = freshVersion();
+  const id = releaseIdOf(productLine, version);
+  const now = Date.now();
+  const bytes = firmwareBytes(id);
+  const key = `releases/${id}/artifact-${randomUUID()}`;
+  const release: Release = {
+    id,
+    productLine,
+    version,
+    notes: 'Seeded by a test',
+    status: published ? 'published' : 'draft',
+    created: now,
+    createdBy: 'test-setup',
+    updated: now,
+    ...(published
+      ? {
+          published: now,
+          artifact: {
+            key,
+            fileName: `${id}.bin`,
+            size: bytes.length,
+            sha256: sha256Of(bytes),
+            uploaded: now,
+            uploadedBy: 'test-setup',
+          },
+        }
+      : {}),
+  };
+  if (published) {
+    await s3Client().send(new PutObjectCommand({ Bucket: stack().buckets.releases!, Key: key, Body: bytes }));
+  }
+  await documentClient().send(
+    new PutCommand({
+      TableName: stack().tables.codeReleases!,
+      Item: { ...release, versionKey: versionSortKey(parseSemVer(version)!) },
+    }),
+  );
+  for (const [i, status] of results.entries()) {
+    const at = now - (results.length - i) * 1_000;
+    const run: TestRun = {
+      id: `${String(at).padStart(13, '0')}-${randomUUID().slice(0, 8)}`,
+      releaseId: id,
+      status,
+      name: 'Seeded suite',
+      log: '',
+      ranBy: 'test-setup',
+      started: at,
+      finished: at,
+      artifactSha256: release.artifact?.sha256 ?? '',
+    };
+    await documentClient().send(new PutCommand({ TableName: stack().tables.releaseTestRuns!, Item: run }));
+  }
+  return release;
+};
