@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
+import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
 
 /** Why one reading of a batch was refused (docs/sensor-data.md "Readings and ingest"). */
@@ -91,4 +92,8 @@ export const dataIngress = defineArea('data-ingress', {
     body: ReadingBatch,
     response: IngestResult,
   }),
+});
+
+export const dataIngressAudit = /* @__PURE__ */ defineAudit(dataIngress, {
+  ingestReadings: notAudited("a device's own readings, sent with its credential"),
 });

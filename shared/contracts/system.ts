@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { TierFeaturesTable } from '../sensor-data/tier-features';
+import { AuditEntry, AuditSearch } from '../audit/audit-entry';
+import { TIER_FEATURES_PARAMETER, TierFeaturesTable } from '../sensor-data/tier-features';
 import { EpochMillis, PageQuery, page } from './common';
+import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
 import { TiersTable } from './sensor-data-readings';
 
@@ -96,4 +98,42 @@ export const system = defineArea('system', {
     body: TierFeaturesTable,
     response: TierFeaturesSettings,
   }),
+  // --- The audit log (docs/audit.md): spec §1 has no audit area, and the system area holds platform-wide tools. ---
+  searchAudit: defineRoute({
+    method: 'POST',
+    path: '/audit',
+    access: minGroup('Administrators'),
+    summary:
+      'Staff actions, newest first, by actor, target, action and time (each optional); paged. Entries are never changed or deleted.',
+    query: PageQuery,
+    body: AuditSearch,
+    response: page(AuditEntry),
+  }),
+  // --- end of the audit log ---
+});
+
+/** Staff actions on the platform's settings (docs/audit.md). */
+export const systemAudit = /* @__PURE__ */ defineAudit(system, {
+  createParameter: {
+    action: 'parameter.create',
+    label: 'Created a system parameter',
+    target: { kind: 'parameter', id: ({ body }) => body.id },
+  },
+  updateParameter: {
+    action: 'parameter.update',
+    label: 'Changed a system parameter',
+    target: { kind: 'parameter', id: ({ params }) => params.id },
+  },
+  deleteParameter: {
+    action: 'parameter.delete',
+    label: 'Deleted a system parameter',
+    target: { kind: 'parameter', id: ({ params }) => params.id },
+  },
+  putTierFeatures: {
+    action: 'tier-features.update',
+    label: 'Changed the tier features',
+    target: { kind: 'parameter', id: () => TIER_FEATURES_PARAMETER },
+  },
+  // --- The audit log ---
+  searchAudit: notAudited('reads the audit log'),
 });

@@ -1,0 +1,10 @@
+import type { system } from '../../../shared/contracts/system';
+import type { PartHandlers } from '../../_shared/http/http-area';
+import type { SystemDeps } from '../deps';
+
+type Routes = typeof system.routes;
+
+/** The audit log's search (docs/audit.md); spread into the system area's handlers. */
+export const auditHandlers: PartHandlers<Pick<Routes, 'searchAudit'>, Pick<SystemDeps, 'audit'>> = {
+  searchAudit: ({ body, query }, { audit }) => audit.search(body, query),
+};
