@@ -182,7 +182,8 @@ export const startTrail = async (log_: AuditLog, call: TrailCall) => {
         },
         response,
       ),
-    failed: (error: unknown) => finish({ outcome: 'failed', ...failureOf(error), after }),
+    // A failed call left its target as it was: what it asked for is in `change`.
+    failed: (error: unknown) => finish({ outcome: 'failed', ...failureOf(error) }),
   };
 };
 
