@@ -37,10 +37,22 @@ describe('what never reaches the audit log', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJl';
     expect(
       redact({
-        note: 'dc_abcdefghijklmnop',
-        list: ['ak_0123456789abcdef', 'sk_test_51abcdefghij', 'whsec_abcdefghijkl', jwt, 'plain words'],
+        note: 'dc_abcdefgh.ijklmnopqrstuvwxyz012345',
+        list: [
+          'ak_01234567.89abcdefghijklmnopqrstuv',
+          'sk_test_51abcdefghij',
+          'whsec_abcdefghijkl',
+          jwt,
+          'plain words',
+        ],
+        // The id of a credential or key alone names it: it stays.
+        ids: ['dc_VIJdKmWNC4Njdf_U', 'ak_0123456789ab'],
       }),
-    ).toEqual({ note: REDACTED, list: [REDACTED, REDACTED, REDACTED, REDACTED, 'plain words'] });
+    ).toEqual({
+      note: REDACTED,
+      list: [REDACTED, REDACTED, REDACTED, REDACTED, 'plain words'],
+      ids: ['dc_VIJdKmWNC4Njdf_U', 'ak_0123456789ab'],
+    });
   });
 
   it('cuts long strings and long lists, and drops what JSON cannot hold', () => {

@@ -18,10 +18,12 @@ const ID_NAME = /(id|ids)$/i;
 export const isSecretName = (name: string): boolean => !ID_NAME.test(name) && SECRET_NAME.test(name);
 
 /**
- * Values shaped like a credential: a device credential (`dc_…`), an API key (`ak_…`), Stripe keys and webhook
- * secrets (`sk_`, `rk_`, `pk_`, `whsec_`), and JSON web tokens (three base64url parts, the first `eyJ`).
+ * Values shaped like a credential: a device credential or an API key with its secret (`dc_{id}.{secret}`,
+ * `ak_{id}.{secret}`: the id alone, before the dot, is not a secret), Stripe keys and webhook secrets (`sk_`, `rk_`,
+ * `whsec_`), and JSON web tokens (three base64url parts, the first `eyJ`).
  */
-const SECRET_VALUE = /^(dc_|ak_|sk_(live|test)_|rk_(live|test)_|whsec_)\S{8,}$|^eyJ[\w-]+\.[\w-]+\.[\w-]*$/;
+const SECRET_VALUE =
+  /^(dc_|ak_)[\w-]+\.[\w-]{8,}$|^(sk_(live|test)_|rk_(live|test)_|whsec_)\S{8,}$|^eyJ[\w-]+\.[\w-]+\.[\w-]*$/;
 
 export const isSecretValue = (value: string): boolean => SECRET_VALUE.test(value.trim());
 

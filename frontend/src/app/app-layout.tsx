@@ -26,6 +26,7 @@ const ADMIN_PAGES = [
   ['/admin/parameters', 'Parameters'],
   ['/admin/tiers', 'Tiers'],
   ['/admin/relations', 'Relations'],
+  ['/admin/audit', 'Audit log'],
 ] as const;
 
 /**
