@@ -30,6 +30,8 @@ export const AuditEntry = z.object({
   /** When the call was made (ms). */
   time: z.number().int(),
   action: z.string(),
+  /** The action in words, as the platform named it when the entry was written. */
+  label: z.string(),
   /** The service area and the route (the contract's name) that made the change. */
   area: z.string(),
   route: z.string(),
@@ -85,3 +87,7 @@ export const AuditSearch = z
     path: ['to'],
   });
 export type AuditSearch = z.infer<typeof AuditSearch>;
+
+/** One action the platform records, for the audit page's list of actions. */
+export const AuditAction = z.object({ action: z.string(), label: z.string(), area: z.string() });
+export type AuditAction = z.infer<typeof AuditAction>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuditEntry, AuditSearch } from '../audit/audit-entry';
+import { AuditAction, AuditEntry, AuditSearch } from '../audit/audit-entry';
 import { TIER_FEATURES_PARAMETER, TierFeaturesTable } from '../sensor-data/tier-features';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
@@ -109,6 +109,13 @@ export const system = defineArea('system', {
     body: AuditSearch,
     response: page(AuditEntry),
   }),
+  listAuditActions: defineRoute({
+    method: 'GET',
+    path: '/audit/actions',
+    access: minGroup('Administrators'),
+    summary: 'Every action the audit log records, with its words and area, in the order of the contracts.',
+    response: z.object({ items: z.array(AuditAction) }),
+  }),
   // --- end of the audit log ---
 });
 
@@ -136,4 +143,5 @@ export const systemAudit = /* @__PURE__ */ defineAudit(system, {
   },
   // --- The audit log ---
   searchAudit: notAudited('reads the audit log'),
+  listAuditActions: notAudited('a read'),
 });

@@ -18,4 +18,5 @@ export const TIER_FEATURES_FIXTURES: Record<string, RouteFixture> = {
 /** The audit log's search (docs/audit.md): reading changes nothing. */
 export const AUDIT_FIXTURES: Record<string, RouteFixture> = {
   searchAudit: { prepare: async () => ({ body: {}, query: { limit: 5 } }) },
+  listAuditActions: { prepare: async () => ({}) },
 };

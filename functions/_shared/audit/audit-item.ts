@@ -17,6 +17,7 @@ export interface AuditItem {
   id: string;
   time: number;
   action: string;
+  label: string;
   area: string;
   route: string;
   method: string;
@@ -71,6 +72,7 @@ export const toAuditItem = (record: AuditRecord): AuditItem => ({
   id: record.id,
   time: record.time,
   action: record.action,
+  label: record.label,
   area: record.area,
   route: record.route,
   method: record.method,
@@ -98,6 +100,7 @@ export const toAuditEntry = (item: AuditItem): AuditEntry => ({
   id: item.id,
   time: item.time,
   action: item.action,
+  label: item.label ?? item.action,
   area: item.area,
   route: item.route,
   method: item.method,

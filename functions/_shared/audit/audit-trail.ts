@@ -17,6 +17,8 @@ export interface AuditRecord {
   /** When the call was made (ms); the outcome carries the attempt's time, so the two sort together. */
   time: number;
   action: string;
+  /** The action in words (the declaration's label when the call was made). */
+  label: string;
   area: string;
   route: string;
   method: string;
@@ -93,7 +95,7 @@ export interface TrailCall {
  */
 export const startTrail = async (log_: AuditLog, call: TrailCall) => {
   const { declaration, input, caller } = call;
-  const { action } = actionOf(declaration, input);
+  const { action, label: actionLabel } = actionOf(declaration, input);
   const time = call.now();
   const email =
     caller.email ??
@@ -107,6 +109,7 @@ export const startTrail = async (log_: AuditLog, call: TrailCall) => {
     id: call.requestId,
     time,
     action,
+    label: actionLabel,
     area: call.area,
     route: call.routeName,
     method: call.route.method,

@@ -13,6 +13,7 @@ const record = (id: string, minutesAgo: number, fields: Partial<AuditRecord> = {
   id,
   time: NOW - minutesAgo * MINUTE,
   action: 'user.group.add',
+  label: 'Added a person to a group',
   area: 'users',
   route: 'addUserToGroup',
   method: 'GET',

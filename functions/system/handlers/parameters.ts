@@ -2,7 +2,7 @@ import type { system } from '../../../shared/contracts/system';
 import type { PartHandlers } from '../../_shared/http/http-area';
 import type { SystemDeps } from '../deps';
 
-type ParameterRoutes = Omit<typeof system.routes, 'searchAudit'>;
+type ParameterRoutes = Omit<typeof system.routes, 'searchAudit' | 'listAuditActions'>;
 
 export const parameterHandlers: PartHandlers<ParameterRoutes, SystemDeps> = {
   listParameters: ({ query }, { parameters }) => parameters.list(query),

@@ -7,6 +7,7 @@ import { auditEntries, auditEntry, momentBefore } from '../../support/audit';
 import { freshSerial } from '../../support/authz-devices-fixtures';
 import { buyTier } from '../../support/billing';
 import { mailsTo } from '../../support/mail';
+import { seedBanner } from '../../support/notifications';
 import { freshUser } from '../../support/people';
 import { freshDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, stack, subOf, tokenOf, uniqueId } from '../../support/stack';
@@ -292,6 +293,10 @@ describe('audit log: relations, devices, notifications and billing changed by st
       'notification.update',
       'notification.create',
     ]);
+
+    const banner = await seedBanner(await subOf('employee@example.com'), 'Audit banner');
+    await notifications.updateNotification({ params: { id: banner }, body: { read: true } });
+    expect(await auditEntries({ target: banner, from })).toEqual([]);
   });
 
   it("records staff cancelling a person's subscription (a billing override), and not the owner resuming it", async () => {
@@ -390,6 +395,7 @@ describe('audit log: the search and its guarantees', () => {
       id: entry.id,
       time: entry.time,
       action: 'parameter.create',
+      label: 'Created a system parameter',
       area: 'system',
       route: 'createParameter',
       method: 'POST',

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { AuditEntry } from '../../../../shared/audit/audit-entry';
+import type { AuditAction, AuditEntry } from '../../../../shared/audit/audit-entry';
 import { AUDIT_RETENTION_DAYS } from '../../../../shared/audit/audit-entry';
 import { hasRole } from '../../../../shared/auth/groups';
-import { AUDIT_ACTIONS } from '../../../../shared/contracts/audits';
 import { ErrorAlert } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
 import { LoadMoreButton } from '../../lib/load-more-button';
@@ -28,10 +27,10 @@ import './audit.css';
 const PAGE_SIZE = 25;
 
 /** The actions by area, in the order of the contracts, for the action filter. */
-const ACTION_GROUPS = [...new Set(AUDIT_ACTIONS.map(({ area }) => area))].map(
-  (area) => [area, AUDIT_ACTIONS.filter((action) => action.area === area)] as const,
-);
-const LABELS = new Map(AUDIT_ACTIONS.map(({ action, label }) => [action, label]));
+const byArea = (actions: readonly AuditAction[]) =>
+  [...new Set(actions.map(({ area }) => area))].map(
+    (area) => [area, actions.filter((action) => action.area === area)] as const,
+  );
 
 const OUTCOME_LOOKS: Record<AuditEntry['outcome'], { text: string; tone: string }> = {
   succeeded: { text: 'Done', tone: 'success' },
@@ -76,6 +75,13 @@ export const AuditPage = () => {
   useEffect(() => setForm(applied), [applied]);
 
   const actor = useActorId(applied.actor);
+  // The platform's actions change only with a deploy.
+  const actions = useQuery({
+    ...routeQuery('system', 'listAuditActions', {}),
+    enabled: allowed,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const actionGroups = useMemo(() => byArea(actions.data?.items ?? []), [actions.data]);
   const planned = searchOf(applied, actor.id);
   const search = 'search' in planned ? planned.search : undefined;
   const list = useRoutePages(
@@ -131,7 +137,7 @@ export const AuditPage = () => {
             <label htmlFor="audit-filter-action">Action</label>
             <select {...field('action')}>
               <option value="">Any action</option>
-              {ACTION_GROUPS.map(([area, actions]) => (
+              {actionGroups.map(([area, actions]) => (
                 <optgroup key={area} label={area}>
                   {actions.map(({ action, label }) => (
                     <option key={action} value={action}>
@@ -220,7 +226,7 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
       >
         <header className="audit-entry-head">
           <h2 id={headingId} className="audit-entry-title">
-            {LABELS.get(entry.action) ?? entry.action}
+            {entry.label}
           </h2>
           <span className={`badge audit-${look.tone}`}>{look.text}</span>
           <time className="muted small" dateTime={new Date(entry.time).toISOString()}>
@@ -254,7 +260,7 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
           </p>
         )}
         {rows.length > 0 && (
-          <TableScroll label={`What changed: ${LABELS.get(entry.action) ?? entry.action}`}>
+          <TableScroll label={`What changed: ${entry.label}`}>
             <table className="table audit-diff" data-testid="audit-entry-diff">
               <caption className="visually-hidden">What changed</caption>
               <thead>
