@@ -186,8 +186,8 @@ export const AuditPage = () => {
           <AuditEntryCard
             key={entry.id}
             entry={entry}
-            onActor={(id) => narrow({ actor: id })}
-            onTarget={(id) => narrow({ target: id })}
+            onActor={(id) => narrow({ actor: id, target: '', action: '' })}
+            onTarget={(id) => narrow({ target: id, actor: '', action: '' })}
           />
         ))}
       </ol>
@@ -239,7 +239,7 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
             <span>{entry.actor.email ?? entry.actor.id}</span>{' '}
             <span className="muted small">{entry.actor.groups.join(', ') || 'no group'}</span>{' '}
             <button type="button" className="audit-narrow small" onClick={() => onActor(entry.actor.id)}>
-              Only their actions
+              Everything they did
             </button>
           </dd>
           <dt>On what</dt>

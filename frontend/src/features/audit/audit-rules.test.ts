@@ -24,6 +24,13 @@ describe("the audit page's rules", () => {
     ]);
   });
 
+  it('shows a field whose shape changed as one row, both values whole', () => {
+    expect(diffOf({ value: 'before', updated: 1 }, { value: { mode: 'after' }, updated: 2 })).toEqual([
+      { path: 'value', before: 'before', after: '{"mode":"after"}', kind: 'changed' },
+      { path: 'updated', before: '1', after: '2', kind: 'changed' },
+    ]);
+  });
+
   it('shows times as dates, empty lists as none, plain values as they are', () => {
     expect(leafText('signedOutEverywhereAt', 1_763_460_000_000)).not.toMatch(/^\d+$/);
     expect(leafText('updated', 1_763_460_000_000)).toContain('2025');

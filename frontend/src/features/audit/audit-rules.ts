@@ -21,21 +21,6 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const isFlatList = (value: unknown): value is unknown[] =>
   Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object');
 
-/** Every leaf of a JSON value by its path (`metadata.deletionQueued.time`, `items[0].quantity`). */
-export const leavesOf = (value: unknown, path = '', into = new Map<string, unknown>()): Map<string, unknown> => {
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0 && path) into.set(path, value);
-    for (const [key, field] of entries) leavesOf(field, path ? `${path}.${key}` : key, into);
-  } else if (Array.isArray(value) && !isFlatList(value)) {
-    if (value.length === 0) into.set(path, value);
-    for (const [index, item] of value.entries()) leavesOf(item, `${path}[${index}]`, into);
-  } else {
-    into.set(path || '(value)', value);
-  }
-  return into;
-};
-
 const formatTime = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** A leaf as a person reads it. */
@@ -47,30 +32,51 @@ export const leafText = (path: string, value: unknown): string => {
   return JSON.stringify(value);
 };
 
+const isNested = (value: unknown): value is Record<string, unknown> | unknown[] =>
+  isPlainObject(value) || (Array.isArray(value) && !isFlatList(value));
+
+const childPath = (path: string, key: string | number) =>
+  typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+const childrenOf = (value: Record<string, unknown> | unknown[]): [string | number, unknown][] =>
+  Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+
 /**
  * What changed between `before` and `after`, field by field: only the fields that differ, in the order the target
- * shows them. A create has no before (every field added), a delete no after (every field removed).
+ * shows them. A create has no before (every field added), a delete no after (every field removed); a field whose
+ * shape changed (text that became a document) is one row with both values whole.
  */
 export const diffOf = (before: unknown, after: unknown): DiffRow[] => {
-  const was = before === undefined ? new Map<string, unknown>() : leavesOf(before);
-  const is = after === undefined ? new Map<string, unknown>() : leavesOf(after);
-  const paths = [...new Set([...is.keys(), ...was.keys()])];
   const rows: DiffRow[] = [];
-  for (const path of paths) {
-    const had = was.has(path);
-    const has = is.has(path);
-    const old = had ? leafText(path, was.get(path)) : undefined;
-    const now = has ? leafText(path, is.get(path)) : undefined;
-    if (had && has && JSON.stringify(was.get(path)) === JSON.stringify(is.get(path))) continue;
-    rows.push({
-      path,
-      ...(old !== undefined ? { before: old } : {}),
-      ...(now !== undefined ? { after: now } : {}),
-      kind: had && has ? 'changed' : has ? 'added' : 'removed',
-    });
-  }
+  const walk = (path: string, was: unknown, is: unknown) => {
+    if (was === undefined && is === undefined) return;
+    if (was !== undefined && is !== undefined && JSON.stringify(was) === JSON.stringify(is)) return;
+    const bothNested = isNested(was) && isNested(is) && Array.isArray(was) === Array.isArray(is);
+    if (bothNested || (was === undefined && isNested(is)) || (is === undefined && isNested(was))) {
+      const keys = new Map<string | number, true>();
+      for (const [key] of childrenOf((is ?? was) as Record<string, unknown>)) keys.set(key, true);
+      if (is !== undefined && was !== undefined)
+        for (const [key] of childrenOf(was as Record<string, unknown>)) keys.set(key, true);
+      const read = (value: unknown, key: string | number) =>
+        value === undefined ? undefined : (value as Record<string | number, unknown>)[key];
+      if (keys.size === 0) {
+        rows.push({ path: path || '(value)', ...textsOf(path, was, is) });
+        return;
+      }
+      for (const key of keys.keys()) walk(childPath(path, key), read(was, key), read(is, key));
+      return;
+    }
+    rows.push({ path: path || '(value)', ...textsOf(path, was, is) });
+  };
+  walk('', before, after);
   return rows;
 };
+
+const textsOf = (path: string, was: unknown, is: unknown): Omit<DiffRow, 'path'> => ({
+  ...(was !== undefined ? { before: leafText(path, was) } : {}),
+  ...(is !== undefined ? { after: leafText(path, is) } : {}),
+  kind: was !== undefined && is !== undefined ? 'changed' : is !== undefined ? 'added' : 'removed',
+});
 
 /** An entry's time as a person reads it. */
 export const entryTime = (entry: Pick<AuditEntry, 'time'>) => formatTime(entry.time);
