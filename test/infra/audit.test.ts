@@ -138,6 +138,8 @@ describe('who may touch the audit log', () => {
       const { actions, variables } = auditActionsOf(area);
       expect([...new Set(actions)].sort()).toEqual(expected.sort());
       expect(Object.keys(variables).includes(audit.envVar)).toBe(expected.length > 0);
+      // The chain reads both at cold start in an area with audited routes (AUDIT_LOG_ENV).
+      if (AUDIT_LOG_ACCESS[area].append) expect(Object.keys(variables)).toContain(TABLES.users.envVar);
     },
   );
 
