@@ -1,4 +1,4 @@
-import { api } from '../../shared/contracts/api';
+import { api, apiAudit } from '../../shared/contracts/api';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { API_ENV, createApiDeps } from './deps';
@@ -6,4 +6,4 @@ import { apiHandlers } from './handlers/aws';
 
 const env = readEnv(API_ENV);
 
-export const handler = httpArea(api, apiHandlers, { deps: () => createApiDeps(env) });
+export const handler = httpArea(api, apiHandlers, { audit: apiAudit, deps: () => createApiDeps(env) });

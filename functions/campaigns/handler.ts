@@ -1,4 +1,4 @@
-import { campaigns } from '../../shared/contracts/campaigns';
+import { campaigns, campaignsAudit } from '../../shared/contracts/campaigns';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CAMPAIGNS_ENV, createCampaignsDeps } from './deps';
@@ -6,4 +6,7 @@ import { campaignHandlers } from './handlers/campaigns';
 
 const env = readEnv(CAMPAIGNS_ENV);
 
-export const handler = httpArea(campaigns, campaignHandlers, { deps: () => createCampaignsDeps(env) });
+export const handler = httpArea(campaigns, campaignHandlers, {
+  audit: campaignsAudit,
+  deps: () => createCampaignsDeps(env),
+});

@@ -1,4 +1,4 @@
-import { codeReleases } from '../../shared/contracts/code-releases';
+import { codeReleases, codeReleasesAudit } from '../../shared/contracts/code-releases';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CODE_RELEASES_ENV, createCodeReleasesDeps } from './deps';
@@ -6,4 +6,7 @@ import { codeReleaseHandlers } from './handlers/code-releases';
 
 const env = readEnv(CODE_RELEASES_ENV);
 
-export const handler = httpArea(codeReleases, codeReleaseHandlers, { deps: () => createCodeReleasesDeps(env) });
+export const handler = httpArea(codeReleases, codeReleaseHandlers, {
+  audit: codeReleasesAudit,
+  deps: () => createCodeReleasesDeps(env),
+});

@@ -1,4 +1,4 @@
-import { customer } from '../../shared/contracts/customer';
+import { customer, customerAudit } from '../../shared/contracts/customer';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CUSTOMER_ENV, createCustomerDeps } from './deps';
@@ -6,4 +6,7 @@ import { webhookHandlers } from './handlers/webhooks';
 
 const env = readEnv(CUSTOMER_ENV);
 
-export const handler = httpArea(customer, webhookHandlers, { deps: () => createCustomerDeps(env) });
+export const handler = httpArea(customer, webhookHandlers, {
+  audit: customerAudit,
+  deps: () => createCustomerDeps(env),
+});

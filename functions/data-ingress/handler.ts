@@ -1,4 +1,4 @@
-import { dataIngress } from '../../shared/contracts/data-ingress';
+import { dataIngress, dataIngressAudit } from '../../shared/contracts/data-ingress';
 import { getDocumentClient } from '../_shared/clients';
 import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
 import { readEnv } from '../_shared/env';
@@ -28,6 +28,7 @@ export const handler = httpArea(
     getFirmware: ({ device }, { firmwareOffer }) => firmwareOffer(device.deviceId),
   },
   {
+    audit: dataIngressAudit,
     deps: () => createDataIngressDeps(env),
     credentials: {
       device: () => {

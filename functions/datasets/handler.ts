@@ -1,4 +1,4 @@
-import { datasets } from '../../shared/contracts/datasets';
+import { datasets, datasetsAudit } from '../../shared/contracts/datasets';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createDatasetsDeps, DATASETS_ENV } from './deps';
@@ -6,4 +6,7 @@ import { datasetsHandlers } from './handlers/datasets';
 
 const env = readEnv(DATASETS_ENV);
 
-export const handler = httpArea(datasets, datasetsHandlers, { deps: () => createDatasetsDeps(env) });
+export const handler = httpArea(datasets, datasetsHandlers, {
+  audit: datasetsAudit,
+  deps: () => createDatasetsDeps(env),
+});

@@ -1,4 +1,4 @@
-import { devices } from '../../shared/contracts/devices';
+import { devices, devicesAudit } from '../../shared/contracts/devices';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createDevicesDeps, DEVICES_ENV } from './deps';
@@ -6,4 +6,4 @@ import { deviceHandlers } from './handlers/devices';
 
 const env = readEnv(DEVICES_ENV);
 
-export const handler = httpArea(devices, deviceHandlers, { deps: () => createDevicesDeps(env) });
+export const handler = httpArea(devices, deviceHandlers, { audit: devicesAudit, deps: () => createDevicesDeps(env) });

@@ -1,4 +1,4 @@
-import { migrate } from '../../shared/contracts/migrate';
+import { migrate, migrateAudit } from '../../shared/contracts/migrate';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createMigrateDeps, MIGRATE_ENV } from './deps';
@@ -6,4 +6,7 @@ import { migrationHandlers } from './handlers/migrations';
 
 const env = readEnv(MIGRATE_ENV);
 
-export const handler = httpArea(migrate, migrationHandlers, { deps: () => createMigrateDeps(env) });
+export const handler = httpArea(migrate, migrationHandlers, {
+  audit: migrateAudit,
+  deps: () => createMigrateDeps(env),
+});

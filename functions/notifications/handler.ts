@@ -1,4 +1,4 @@
-import { notifications } from '../../shared/contracts/notifications';
+import { notifications, notificationsAudit } from '../../shared/contracts/notifications';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createNotificationsDeps, NOTIFICATIONS_ENV } from './deps';
@@ -6,4 +6,7 @@ import { notificationHandlers } from './handlers/notifications';
 
 const env = readEnv(NOTIFICATIONS_ENV);
 
-export const handler = httpArea(notifications, notificationHandlers, { deps: () => createNotificationsDeps(env) });
+export const handler = httpArea(notifications, notificationHandlers, {
+  audit: notificationsAudit,
+  deps: () => createNotificationsDeps(env),
+});

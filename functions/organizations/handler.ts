@@ -1,4 +1,4 @@
-import { organizations } from '../../shared/contracts/organizations';
+import { organizations, organizationsAudit } from '../../shared/contracts/organizations';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createOrganizationsDeps, ORGANIZATIONS_ENV } from './deps';
@@ -6,4 +6,7 @@ import { organizationHandlers } from './handlers/organizations';
 
 const env = readEnv(ORGANIZATIONS_ENV);
 
-export const handler = httpArea(organizations, organizationHandlers, { deps: () => createOrganizationsDeps(env) });
+export const handler = httpArea(organizations, organizationHandlers, {
+  audit: organizationsAudit,
+  deps: () => createOrganizationsDeps(env),
+});

@@ -1,4 +1,4 @@
-import { relations } from '../../shared/contracts/relations';
+import { relations, relationsAudit } from '../../shared/contracts/relations';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createRelationsDeps, RELATIONS_ENV } from './deps';
@@ -6,4 +6,7 @@ import { relationHandlers } from './handlers/relations';
 
 const env = readEnv(RELATIONS_ENV);
 
-export const handler = httpArea(relations, relationHandlers, { deps: () => createRelationsDeps(env) });
+export const handler = httpArea(relations, relationHandlers, {
+  audit: relationsAudit,
+  deps: () => createRelationsDeps(env),
+});

@@ -1,4 +1,4 @@
-import { sensorData } from '../../shared/contracts/sensor-data';
+import { sensorData, sensorDataAudit } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
@@ -14,6 +14,7 @@ export const handler = httpArea(
   sensorData,
   { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers },
   {
+    audit: sensorDataAudit,
     deps: () => createSensorDataDeps(env),
     credentials: sensorDataCredentials(env),
     readAhead: { ...readingsReadAhead, ...apiKeysReadAhead },

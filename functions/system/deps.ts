@@ -3,10 +3,12 @@ import { TABLES } from '../../infra/definitions/tables';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
+import { createAuditSearch } from './domain/audit-search';
 import { createCacheFiles } from './domain/cache-files';
 import { createItemLookup } from './domain/item-lookup';
 import { createParameters } from './domain/parameters';
 import { createTierFeatures } from './domain/tier-features';
+import { createAuditSearchStore } from './store/audit-search-store';
 import { createChartFileStore } from './store/chart-file-store';
 import { createDeviceRecords } from './store/device-records';
 import { createItemStore } from './store/item-store';
@@ -19,6 +21,7 @@ export const LOOKUP_ENV: Record<string, string> = Object.fromEntries(
 
 export const SYSTEM_ENV = {
   parametersTable: 'PARAMETERS_TABLE',
+  auditLogTable: 'AUDIT_LOG_TABLE',
   /** Loading a device's cache files needs it registered (read by key: the look-up's grant). */
   devicesTable: TABLES.devices.envVar,
   /** The cache files: the chart-data files, listed and evicted here, rebuilt by the sensor-data worker. */
@@ -46,6 +49,8 @@ export const createSystemDeps = (env = readEnv(SYSTEM_ENV)) => {
       refused: refusedLookupTables(),
       reader: createItemStore({ db, tableNames }),
     }),
+    // The audit log's search (docs/audit.md); the chain writes the log, this only reads it.
+    audit: createAuditSearch({ store: createAuditSearchStore({ db, tableName: env.auditLogTable }), now: Date.now }),
   };
 };
 

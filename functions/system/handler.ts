@@ -1,14 +1,13 @@
-import { system } from '../../shared/contracts/system';
+import { system, systemAudit } from '../../shared/contracts/system';
 import { readEnv } from '../_shared/env';
-import { httpArea } from '../_shared/http/http-area';
-import { createSystemDeps, SYSTEM_ENV } from './deps';
+import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
+import { createSystemDeps, SYSTEM_ENV, type SystemDeps } from './deps';
+import { auditHandlers } from './handlers/audit';
 import { cacheHandlers } from './handlers/cache';
 import { parameterHandlers } from './handlers/parameters';
 
 const env = readEnv(SYSTEM_ENV);
 
-export const handler = httpArea(
-  system,
-  { ...parameterHandlers, ...cacheHandlers },
-  { deps: () => createSystemDeps(env) },
-);
+const handlers: AreaHandlers<typeof system, SystemDeps> = { ...parameterHandlers, ...cacheHandlers, ...auditHandlers };
+
+export const handler = httpArea(system, handlers, { audit: systemAudit, deps: () => createSystemDeps(env) });

@@ -1,4 +1,4 @@
-import { users } from '../../shared/contracts/users';
+import { users, usersAudit } from '../../shared/contracts/users';
 import { readBillingEnv } from '../_shared/billing/stripe-client';
 import { readEnv } from '../_shared/env';
 import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
@@ -12,4 +12,4 @@ const billing = readBillingEnv();
 /** Every route of the contract, from the two halves of the area: a route missing from both is a compile error. */
 const handlers: AreaHandlers<typeof users, UsersDeps> = { ...peopleHandlers, ...accountHandlers };
 
-export const handler = httpArea(users, handlers, { deps: () => createUsersDeps(env, billing) });
+export const handler = httpArea(users, handlers, { audit: usersAudit, deps: () => createUsersDeps(env, billing) });

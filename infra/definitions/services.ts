@@ -1,5 +1,7 @@
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
-import type { AreaName } from '../../shared/contracts/areas';
+import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
+import { AUDITS } from '../../shared/contracts/audits';
+import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
 import type { BucketKey, QueueKey } from './storage';
 import { LOOKUP_TABLES } from './table-lookup';
 import type { TableKey } from './tables';
@@ -189,6 +191,25 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     billing: true,
   },
 };
+
+/** The area whose routes serve the audit log's search (spec §1 has no audit area). */
+export const AUDIT_SEARCH_AREA: AreaName = 'system';
+
+/**
+ * The audit log (docs/audit.md), derived from the contracts: an area's API Lambda may append to it (PutItem only)
+ * when its contract declares an audited route, and read the acting staff member's e-mail from the users table (that
+ * attribute only); the system area may also Query it. No function of any area, job or worker may update or delete
+ * an entry (test/infra/audit.test.ts walks every role).
+ */
+export const AUDIT_LOG_ACCESS: Record<AreaName, { append: boolean; search: boolean }> = Object.fromEntries(
+  AREA_NAMES.map((area) => [
+    area,
+    {
+      append: Object.values(AUDITS[area] as AnyAuditMap).some(isAudited),
+      search: area === AUDIT_SEARCH_AREA,
+    },
+  ]),
+) as Record<AreaName, { append: boolean; search: boolean }>;
 
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */
 export const handlerEntry = (area: AreaName): string => `functions/${area}/handler.ts`;

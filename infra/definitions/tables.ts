@@ -397,6 +397,26 @@ export const TABLES = {
     partitionKey: { name: 'rolloutId', type: 'S' },
     sortKey: { name: 'deviceId', type: 'S' },
   },
+  /**
+   * The audit log (docs/audit.md): append-only. Partitioned by month (`month` = `YYYY-MM`), sorted by `at` =
+   * `{time}#{requestId}#{phase}`; each index sorts by `at` too, so a search by actor, target or action over a time
+   * range is one Query. Lambdas may only put (conditionally) and the system area query: no route updates or deletes.
+   * `expiresAt` is housekeeping after the retention; the search enforces it at read time.
+   */
+  auditLog: {
+    constructId: 'AuditLogTable',
+    area: 'system',
+    entity: 'audit-log',
+    envVar: 'AUDIT_LOG_TABLE',
+    partitionKey: { name: 'month', type: 'S' },
+    sortKey: { name: 'at', type: 'S' },
+    indexes: [
+      { name: 'byActor', partitionKey: { name: 'actorId', type: 'S' }, sortKey: { name: 'at', type: 'S' } },
+      { name: 'byTarget', partitionKey: { name: 'targetId', type: 'S' }, sortKey: { name: 'at', type: 'S' } },
+      { name: 'byAction', partitionKey: { name: 'action', type: 'S' }, sortKey: { name: 'at', type: 'S' } },
+    ],
+    timeToLiveAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

@@ -163,6 +163,40 @@ export class ServiceFunction extends Construct {
     this.lambda.addEnvironment(envVar, table.tableName);
   }
 
+  /**
+   * Lets the function add items to the table and nothing else: PutItem, no read, update or delete (the audit log,
+   * whose writer makes every put conditional on the item not existing). Tells it the table's name through `envVar`.
+   */
+  appendToTable(table: ITable, envVar: string): void {
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn] }));
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
+  /** Lets the function Query the table and the named indexes, and nothing else (no Get, Scan or write). */
+  queryTable(table: ITable, envVar: string, indexes: readonly string[]): void {
+    this.grantTable(table, ['dynamodb:Query'], indexes);
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
+  /**
+   * Lets the function read only these attributes of the table's items by key (GetItem, BatchGetItem with a projection
+   * that names no other attribute), and tells it the table's name: e.g. a staff member's e-mail for the audit log,
+   * without the rest of their record.
+   */
+  readAttributes(table: ITable, envVar: string, attributes: readonly string[]): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] },
+          StringEqualsIfExists: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+        },
+      }),
+    );
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
   // CDK's own table grants name `{table}/index/*`; naming each index keeps the policy free of wildcards.
   private grantTable(table: ITable, actions: readonly string[], indexes: readonly string[]): void {
     this.lambda.addToRolePolicy(

@@ -49,7 +49,16 @@ export const grantServiceResources = (
   fn: ServiceFunction,
   resources: ServiceResources,
   refs: ServiceResourceRefs,
-  { sessionCheck, billing }: { sessionCheck: boolean; billing: boolean },
+  {
+    sessionCheck,
+    billing,
+    auditLog = { append: false, search: false },
+  }: {
+    sessionCheck: boolean;
+    billing: boolean;
+    /** The area API's share of the audit log (AUDIT_LOG_ACCESS); jobs, workers and hooks get none. */
+    auditLog?: { append: boolean; search: boolean };
+  },
 ): void => {
   for (const table of resources.tables) {
     fn.readWriteTable(refs.tables[table], TABLES[table].envVar, indexesOf(table));
@@ -62,6 +71,14 @@ export const grantServiceResources = (
   for (const table of resources.keyReadTables ?? []) {
     if (!granted.has(table)) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
   }
+  if (auditLog.append) {
+    fn.appendToTable(refs.tables.auditLog, TABLES.auditLog.envVar);
+    // The actor's e-mail for an entry, when the token carries none; an area that reads the users table has it anyway.
+    if (!resources.tables.includes('users') && !readOnly.has('users') && !resources.keyReadTables?.includes('users')) {
+      fn.readAttributes(refs.tables.users, TABLES.users.envVar, ['id', 'email']);
+    }
+  }
+  if (auditLog.search) fn.queryTable(refs.tables.auditLog, TABLES.auditLog.envVar, indexesOf('auditLog'));
   for (const bucket of resources.buckets ?? []) {
     fn.readWriteBucket(BUCKETS[bucket].name(refs.envName), BUCKETS[bucket].envVar);
   }

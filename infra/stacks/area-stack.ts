@@ -16,6 +16,7 @@ import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
 import {
+  AUDIT_LOG_ACCESS,
   DEPLOY_HOOKS,
   handlerEntry,
   IOT_RULES,
@@ -102,7 +103,11 @@ export class AreaStack extends NestedStack {
       // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
       // nested stack's resource in the parent depend on the account setting.
       api.restApi.deploymentStage.node.addDependency(props.apiGatewayAccount);
-      grantServiceResources(api.handler, SERVICE_RESOURCES[area], refs, { sessionCheck: true, billing: true });
+      grantServiceResources(api.handler, SERVICE_RESOURCES[area], refs, {
+        sessionCheck: true,
+        billing: true,
+        auditLog: AUDIT_LOG_ACCESS[area],
+      });
       this.api = api;
     }
 

@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
+import { AUDIT_LOG_ACCESS, SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
 import { STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { constructId } from '../../infra/services/construct-id';
@@ -119,7 +119,16 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
     const readOnly = [...(SERVICE_RESOURCES[name].readTables ?? []), ...(SERVICE_RESOURCES[name].keyReadTables ?? [])];
     // Every area reads the caller's session record on each signed-in request.
     if (!SERVICE_RESOURCES[name].tables.includes(SESSION_TABLE)) readOnly.push(SESSION_TABLE);
-    const own = [...SERVICE_RESOURCES[name].tables, ...readOnly];
+    // The audit log (test/infra/audit.test.ts holds its exact actions): an audited area appends to it and reads the
+    // acting staff member's e-mail from the users table.
+    const { append, search } = AUDIT_LOG_ACCESS[name];
+    const users = [...SERVICE_RESOURCES[name].tables, ...readOnly].includes('users');
+    if (append && !users) readOnly.push('users');
+    const own: TableKey[] = [
+      ...SERVICE_RESOURCES[name].tables,
+      ...readOnly,
+      ...(append || search ? ['auditLog' as const] : []),
+    ];
     const others = (Object.keys(TABLES) as TableKey[]).filter((t) => !own.includes(t));
     const statements = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
       .filter((p) => mentions(p.Properties.Roles, roleId))

@@ -15,7 +15,7 @@ import { SENSOR_DATA_API_KEYS_FIXTURES } from './authz-sensor-data-api-keys-fixt
 import { SENSOR_DATA_EXPORTS_FIXTURES } from './authz-sensor-data-exports-fixtures';
 import { SENSOR_DATA_LIVE_FIXTURES } from './authz-sensor-data-live-fixtures';
 import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixtures';
-import { CACHE_FIXTURES, TIER_FEATURES_FIXTURES } from './authz-system-fixtures';
+import { AUDIT_FIXTURES, CACHE_FIXTURES, TIER_FEATURES_FIXTURES } from './authz-system-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 
@@ -115,6 +115,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     deleteParameter: { prepare: async () => ({ params: { id: await freshParameter() } }) },
     ...TIER_FEATURES_FIXTURES,
     ...CACHE_FIXTURES,
+    ...AUDIT_FIXTURES,
   },
   relations: {
     create: {

@@ -32,3 +32,9 @@ export const CACHE_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({ body: { params: { RequestItems: { parameters: { Keys: [{ id: 'tier-features' }] } } } } }),
   },
 };
+
+/** The audit log's search (docs/audit.md): reading changes nothing. */
+export const AUDIT_FIXTURES: Record<string, RouteFixture> = {
+  searchAudit: { prepare: async () => ({ body: {}, query: { limit: 5 } }) },
+  listAuditActions: { prepare: async () => ({}) },
+};

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { isStaff } from '../../../shared/auth/groups';
+import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
@@ -29,6 +29,8 @@ const ADMIN_PAGES = [
   ['/admin/relations', 'Relations'],
   ['/admin/cache', 'Cache'],
   ['/admin/lookup', 'Look up'],
+  // Administrators only (docs/audit.md): the page tells anyone else so, the link is not offered to them.
+  ['/admin/audit', 'Audit log', 'Administrators'],
 ] as const;
 
 /**
@@ -146,11 +148,14 @@ export const AppLayout = () => {
       </header>
       {staff && section === 'admin' && (
         <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav">
-          {ADMIN_PAGES.map(([to, text]) => (
-            <NavLink key={to} to={to} end={to === '/admin'}>
-              {text}
-            </NavLink>
-          ))}
+          {ADMIN_PAGES.map(
+            ([to, text, group]) =>
+              (!group || hasRole(user!.groups, group)) && (
+                <NavLink key={to} to={to} end={to === '/admin'}>
+                  {text}
+                </NavLink>
+              ),
+          )}
         </nav>
       )}
       {user && (

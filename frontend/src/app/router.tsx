@@ -211,6 +211,14 @@ export const routes: PageRoute[] = [
               (m) => m.RelationsPage,
             ),
           },
+          // Every staff action, recorded by the API (docs/audit.md): Administrators only, the page says so to others.
+          {
+            path: 'audit',
+            ...page(
+              () => import('../features/audit/audit-page'),
+              (m) => m.AuditPage,
+            ),
+          },
           // Spec §2: staff get an /admin equivalent of every /dashboard page; the object pages are the same
           // screens, where staff pass every rule.
           {

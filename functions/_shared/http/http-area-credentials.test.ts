@@ -44,6 +44,7 @@ const handler = httpArea(
     },
   },
   {
+    audit: {},
     deps: () => ({}),
     verifier: () => async () => {
       throw new Error('no person token is verified on these routes');

@@ -135,6 +135,7 @@ beforeAll(async () => {
       }),
     },
     {
+      audit: {},
       deps: () => ({ label: 'deps' }),
       verifier: () => createTokenVerifier({ issuer, clientIds: [clientId], keys: createLocalJWKSet({ keys: [jwk] }) }),
       corsOrigins: ['http://app.local'],

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { hasRole } from '../../../shared/auth/groups';
+import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { type Caller, createTokenVerifier, TokenRejected, type TokenVerifier } from '../../../shared/auth/verify-token';
+import { type AnyAuditMap, type AuditMap, isAudited } from '../../../shared/contracts/define-audit';
 import {
   type Access,
   type AnyRoute,
@@ -14,7 +16,11 @@ import {
   routeKey,
   successStatus,
 } from '../../../shared/contracts/define-route';
-import { readAuthEnv } from '../env';
+import { AUDIT_LOG_ENV, createAuditLogStore } from '../audit/audit-log-store';
+import { type AuditNote, NO_AUDIT } from '../audit/audit-note';
+import { type AuditLog, type AuditTrail, auditsCall, startTrail } from '../audit/audit-trail';
+import { getDocumentClient } from '../clients';
+import { readAuthEnv, readEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 import { corsHeaders, httpErrors } from './http-errors';
@@ -57,6 +63,11 @@ export type RouteHandler<R extends AnyRoute, D> = (
     header: (name: string) => string | undefined;
     /** The items the route's read-ahead named, read with the session record (see HttpAreaOptions.readAhead). */
     ahead: ReadAhead;
+    /**
+     * What the use case tells the audit log: the target before the change, after it, and its name (docs/audit.md).
+     * Records nothing for a call that is not a staff action.
+     */
+    audit: AuditNote;
   } & CredentialFor<R['access']>,
   deps: D,
 ) => Promise<RouteResponse<R>> | RouteResponse<R>;
@@ -103,6 +114,14 @@ export interface HttpAreaOptions<D, R extends Routes = Routes> {
   credentials?: CredentialAuthenticators;
   /** Per route, the keys its handler will read, read with the session record. @default none */
   readAhead?: PartReadAhead<R, D>;
+  /**
+   * Which calls are staff actions, from the area's contract (`defineAudit`, docs/audit.md). Required, so an area
+   * cannot be served without deciding; a route it does not name is never audited (audit-coverage.test.ts makes
+   * sure every route that changes something is named).
+   */
+  audit: AuditMap<R>;
+  /** @default the audit log table (AUDIT_LOG_TABLE), actors' e-mail from USERS_TABLE; read when a route is audited */
+  auditLog?: () => AuditLog;
 }
 
 interface ChainState {
@@ -113,6 +132,8 @@ interface ChainState {
   apiKey?: ApiKeyPrincipal;
   input: { params: unknown; query: unknown; body: unknown };
   ahead: ReadAhead;
+  /** Set when this call is a staff action: its attempt is recorded, its outcome will be. */
+  trail?: AuditTrail;
 }
 
 type ChainContext = Context & { state?: ChainState };
@@ -216,37 +237,65 @@ export const httpArea = <A extends Area, D>(
   };
   // Read at cold start: an area deployed without its session table fails before serving anyone.
   const sessionGuard: SessionGuard = options.session?.() ?? createSessionGuard();
+  const declarations = options.audit as AnyAuditMap;
+  const undeclared = Object.keys(declarations).filter((name) => !(name in area.routes));
+  if (undeclared.length > 0) {
+    throw new Error(`The ${area.name} area's audit names routes it does not have: ${undeclared.join(', ')}`);
+  }
+  // Likewise an area with audited routes fails at start without the audit log's table.
+  const auditLog: AuditLog | undefined = Object.values(declarations).some(isAudited)
+    ? (options.auditLog?.() ??
+      (() => {
+        const env = readEnv(AUDIT_LOG_ENV);
+        return createAuditLogStore({
+          db: getDocumentClient(),
+          tableName: env.auditLogTable,
+          usersTable: env.usersTable,
+        });
+      })())
+    : undefined;
 
   const core = async (event: APIGatewayProxyEvent, context: ChainContext): Promise<APIGatewayProxyResult> => {
     const state = context.state!;
     const implementation = handlers[state.handlerName as keyof A['routes']] as unknown as RouteHandler<AnyRoute, D>;
     const extraHeaders: Record<string, string> = {};
-    const result = await implementation(
-      {
-        ...(state.input as ParsedRequest<AnyRoute>),
-        caller: state.caller,
-        setHeader: (name: string, value: string) => {
-          extraHeaders[name.toLowerCase()] = value;
-        },
-        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
-        rawBody:
-          event.body === null || event.body === undefined
-            ? undefined
-            : event.isBase64Encoded
-              ? Buffer.from(event.body, 'base64').toString('utf8')
-              : event.body,
-        header: (name: string) => headerOf(event, name.toLowerCase()),
-        ahead: state.ahead,
-        ...(state.device ? { device: state.device } : {}),
-        ...(state.apiKey ? { apiKey: state.apiKey } : {}),
-      } as Parameters<RouteHandler<AnyRoute, D>>[0],
-      getDeps(),
-    );
+    const run = () =>
+      implementation(
+        {
+          ...(state.input as ParsedRequest<AnyRoute>),
+          caller: state.caller,
+          setHeader: (name: string, value: string) => {
+            extraHeaders[name.toLowerCase()] = value;
+          },
+          sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+          rawBody:
+            event.body === null || event.body === undefined
+              ? undefined
+              : event.isBase64Encoded
+                ? Buffer.from(event.body, 'base64').toString('utf8')
+                : event.body,
+          header: (name: string) => headerOf(event, name.toLowerCase()),
+          ahead: state.ahead,
+          audit: state.trail?.note ?? NO_AUDIT,
+          ...(state.device ? { device: state.device } : {}),
+          ...(state.apiKey ? { apiKey: state.apiKey } : {}),
+        } as Parameters<RouteHandler<AnyRoute, D>>[0],
+        getDeps(),
+      );
     const status = successStatus(state.route);
-    if (status === 204) {
+    let result: unknown;
+    try {
+      result = await run();
+    } catch (error) {
+      await state.trail?.failed(error);
+      throw error;
+    }
+    // The response as the contract shapes it (store-only fields dropped) is what the audit log keeps as "after".
+    const checked = status === 204 ? undefined : (state.route.response as z.ZodType).safeParse(result);
+    await state.trail?.succeeded(checked?.success ? checked.data : result, status);
+    if (!checked) {
       return { statusCode: 204, headers: { ...extraHeaders, ...corsHeaders(event, corsOrigins) }, body: '' };
     }
-    const checked = (state.route.response as z.ZodType).safeParse(result);
     if (!checked.success) throw new Error(`Response of ${area.name}.${state.handlerName} broke its contract`);
     return {
       statusCode: status,
@@ -322,14 +371,37 @@ export const httpArea = <A extends Area, D>(
           const readAhead = options.readAhead?.[match.name as keyof A['routes']] as
             | ReadAheadOf<AnyRoute, D>
             | undefined;
-          const keys =
-            readAhead && input ? readAhead({ ...(input as ParsedRequest<AnyRoute>), caller }, getDeps()) : [];
+          const keys = [
+            ...(readAhead && input ? readAhead({ ...(input as ParsedRequest<AnyRoute>), caller }, getDeps()) : []),
+          ];
+          // A staff member's audited call names its actor by e-mail: read with the session when the token has none.
+          if (auditLog && caller && !caller.email && isAudited(declarations[match.name]) && isStaff(caller.groups)) {
+            keys.push(auditLog.actorRead(caller.sub));
+          }
           if (caller || keys.length > 0) ({ caller, ahead } = await sessionGuard(caller, keys));
         }
         checkAccess(match.route.access, caller);
         if (!input) throw badInput;
         await checkBodyIdToken(input.body, caller, getVerifier);
-        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input, ahead };
+        const declaration = declarations[match.name];
+        const trail =
+          auditLog && isAudited(declaration) && auditsCall(declaration, match.route, caller, input)
+            ? await startTrail(auditLog, {
+                area: area.name,
+                routeName: match.name,
+                route: match.route,
+                declaration,
+                caller: caller!,
+                input,
+                requestId: event.requestContext?.requestId || randomUUID(),
+                path: event.path,
+                sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
+                userAgent: headerOf(event, 'user-agent'),
+                ahead,
+                now: Date.now,
+              })
+            : undefined;
+        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input, ahead, trail };
       },
     })
     .handler(core);

@@ -1,9 +1,11 @@
 import type Stripe from 'stripe';
 import { hasRole } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
+import type { Subscription } from '../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import type { CartItem } from '../../../shared/contracts/users';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { deviceMetadata, devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
 import type { BillingCatalogue } from '../store/billing-catalogue';
@@ -77,7 +79,7 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
    * The subscription that gives the device its tier, for a change: only those who may manage the device (staff
    * any), only while it runs, and only when it pays for this device alone (its other devices would change too).
    */
-  const planOf = async (caller: Caller, deviceId: string) => {
+  const planOf = async (caller: Caller, deviceId: string, audit: AuditNote = NO_AUDIT) => {
     if (!(await deps.mayReach(caller, deviceId, 'manage'))) throw new Forbidden(BILLING_MESSAGES.notYourPlan(deviceId));
     const [id] = await deps.deviceSubscriptionIds(deviceId);
     if (!id) throw new NotFound(BILLING_MESSAGES.noSubscription);
@@ -93,7 +95,30 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
       (subscription.items.data.length === 1 ? subscription.items.data[0] : undefined);
     const product = item && productOf(item);
     if (!line || !item || !product) throw new Conflict(BILLING_MESSAGES.noItemForLine);
+    audit.before({
+      id: subscription.id,
+      status: subscription.status,
+      productId: product.id,
+      productName: product.name,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end,
+      scheduledChange: scheduleIdOf(subscription) !== undefined,
+    });
     return { subscription, item, product, line };
+  };
+
+  /** The subscription as the route answers it, and in the audit log's shape of a plan (as `planOf` notes before). */
+  const answer = async (id: string, audit: AuditNote): Promise<Subscription> => {
+    const after = await deps.catalogue.subscription(id);
+    audit.after({
+      id: after.id,
+      status: after.status,
+      productId: after.productId,
+      productName: after.productName,
+      cancelAtPeriodEnd: after.cancelAtPeriodEnd,
+      scheduledChange: after.scheduledProductId !== undefined,
+      ...(after.scheduledProductName ? { scheduledProductName: after.scheduledProductName } : {}),
+    });
+    return after;
   };
 
   /** Drops what the subscription would do at period end: its schedule (a downgrade) and a pending cancellation. */
@@ -163,8 +188,8 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
      * through a subscription schedule (current price until then, the new one after). A pending downgrade or
      * cancellation gives way to the new choice; choosing the tier it has undoes a scheduled downgrade.
      */
-    changeTier: async (caller: Caller, deviceId: string, productId: string) => {
-      const { subscription, item, product, line } = await planOf(caller, deviceId);
+    changeTier: async (caller: Caller, deviceId: string, productId: string, audit: AuditNote = NO_AUDIT) => {
+      const { subscription, item, product, line } = await planOf(caller, deviceId, audit);
       const target = await deps.catalogue.product(productId);
       if (!target?.active) throw new BadRequest(BILLING_MESSAGES.productNotOnSale(productId));
       if (target.metadata?.productLine !== line) {
@@ -174,7 +199,7 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
         const scheduleId = scheduleIdOf(subscription);
         if (!scheduleId) throw new Conflict(BILLING_MESSAGES.alreadyOnTier(product.name));
         await deps.catalogue.releaseSchedule(scheduleId);
-        return deps.catalogue.subscription(subscription.id);
+        return answer(subscription.id, audit);
       }
       const cycle = item.price.recurring;
       const price = (await deps.catalogue.prices(target.id)).find(
@@ -188,7 +213,7 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
           items: [{ id: item.id, price: price.id }],
           proration_behavior: 'always_invoice',
         });
-        return deps.catalogue.subscription(subscription.id);
+        return answer(subscription.id, audit);
       }
       // Stripe refuses a schedule on a subscription set to cancel: the downgrade is the choice that stands.
       if (subscription.cancel_at_period_end) {
@@ -213,25 +238,25 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
           },
         ],
       });
-      return deps.catalogue.subscription(subscription.id);
+      return answer(subscription.id, audit);
     },
 
     /** Cancels at period end: the tier stays until then; a scheduled downgrade is dropped (Stripe wants one or the other). */
-    cancel: async (caller: Caller, deviceId: string) => {
-      const { subscription } = await planOf(caller, deviceId);
+    cancel: async (caller: Caller, deviceId: string, audit: AuditNote = NO_AUDIT) => {
+      const { subscription } = await planOf(caller, deviceId, audit);
       const scheduleId = scheduleIdOf(subscription);
       if (scheduleId) await deps.catalogue.releaseSchedule(scheduleId);
       if (!subscription.cancel_at_period_end) {
         await deps.catalogue.updateSubscription(subscription.id, { cancel_at_period_end: true });
       }
-      return deps.catalogue.subscription(subscription.id);
+      return answer(subscription.id, audit);
     },
 
     /** Keeps the plan as it is: undoes a pending cancellation or a scheduled downgrade. */
-    resume: async (caller: Caller, deviceId: string) => {
-      const { subscription } = await planOf(caller, deviceId);
+    resume: async (caller: Caller, deviceId: string, audit: AuditNote = NO_AUDIT) => {
+      const { subscription } = await planOf(caller, deviceId, audit);
       if (!(await undoPending(subscription))) throw new Conflict(BILLING_MESSAGES.nothingToUndo);
-      return deps.catalogue.subscription(subscription.id);
+      return answer(subscription.id, audit);
     },
 
     entitlements: async (caller: Caller, customerId: string) => {

@@ -18,10 +18,12 @@ export const apiHandlers: AreaHandlers<typeof api, ApiDeps> = {
   billingPortal: ({ caller, body }, { subscriptions }) => subscriptions.portal(caller, body.returnUrl),
   invoicesListByCustomer: ({ caller, body, query }, { subscriptions }) =>
     subscriptions.invoicesOfCustomer(caller, body.customerId, query),
-  subscriptionsChangeTier: ({ caller, body }, { subscriptions }) =>
-    subscriptions.changeTier(caller, body.deviceId, body.productId),
-  subscriptionsCancel: ({ caller, body }, { subscriptions }) => subscriptions.cancel(caller, body.deviceId),
-  subscriptionsResume: ({ caller, body }, { subscriptions }) => subscriptions.resume(caller, body.deviceId),
+  subscriptionsChangeTier: ({ caller, body, audit }, { subscriptions }) =>
+    subscriptions.changeTier(caller, body.deviceId, body.productId, audit),
+  subscriptionsCancel: ({ caller, body, audit }, { subscriptions }) =>
+    subscriptions.cancel(caller, body.deviceId, audit),
+  subscriptionsResume: ({ caller, body, audit }, { subscriptions }) =>
+    subscriptions.resume(caller, body.deviceId, audit),
   checkout: ({ caller, body: { items, successUrl, cancelUrl } }, { subscriptions }) =>
     subscriptions.checkout(caller, items, { successUrl, cancelUrl }),
 };

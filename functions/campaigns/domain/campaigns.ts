@@ -6,6 +6,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
@@ -172,9 +173,16 @@ export const createCampaigns = (deps: CampaignDeps) => {
       return view(await load(id));
     },
 
-    update: async (caller: Caller, id: string, changes: CampaignChanges): Promise<Campaign> => {
+    update: async (
+      caller: Caller,
+      id: string,
+      changes: CampaignChanges,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<Campaign> => {
       await access.forCaller(caller).require('campaign', id, { need: 'manage' });
       const old = await load(id);
+      audit.label(old.name);
+      audit.before(old);
       const { organizationId, ...fields } = changes;
       const next: CampaignRecord = {
         ...old,
@@ -204,10 +212,12 @@ export const createCampaigns = (deps: CampaignDeps) => {
     },
 
     /** Its relations go first (members and devices, each bump and event as the relations area does), then the record. */
-    remove: async (caller: Caller, id: string): Promise<void> => {
+    remove: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
       await access.forCaller(caller).require('campaign', id, { need: 'manage' });
       const [record, held] = await Promise.all([store.get(id), relations.queryAll('referrer', id, CAMPAIGN_RELATIONS)]);
       if (!record && held.length === 0) throw new NotFound(MESSAGES.campaignNotFound(id));
+      audit.label(record?.name);
+      audit.before(record ? { ...record, relations: held.length } : { id, relations: held.length });
       const removed: Relation[] = [];
       for (const relation of held) {
         const gone = await relations.remove(relation.id);

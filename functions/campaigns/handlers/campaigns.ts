@@ -9,7 +9,7 @@ export const campaignHandlers: AreaHandlers<typeof campaigns, CampaignsDeps> = {
   listByOrganization: ({ caller, params, query }, { campaigns }) =>
     campaigns.listByOrganization(caller, params.id, query),
   get: ({ caller, params }, { campaigns }) => campaigns.get(caller, params.id),
-  update: ({ caller, params, body }, { campaigns }) => campaigns.update(caller, params.id, body),
-  delete: ({ caller, params }, { campaigns }) => campaigns.remove(caller, params.id),
+  update: ({ caller, params, body, audit }, { campaigns }) => campaigns.update(caller, params.id, body, audit),
+  delete: ({ caller, params, audit }, { campaigns }) => campaigns.remove(caller, params.id, audit),
   deviceAccess: ({ caller, params }, { campaigns }) => campaigns.deviceAccess(caller, params.id),
 };

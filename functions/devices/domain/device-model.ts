@@ -117,5 +117,5 @@ export const isPublicMapped = (device: StoredDevice): boolean =>
   device.locationPrivacy !== 'hidden' &&
   device.state !== 'retired';
 
-/** A serial names one device: its id follows from it, so a second registration is a conditional-write conflict. */
-export const deviceIdOf = (serial: string): string => `dev-${serial.toLowerCase()}`;
+// A serial names one device: its id follows from it, so a second registration is a conditional-write conflict.
+export { deviceIdOf } from '../../../shared/contracts/devices';

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../../shared/messages';
 import type { AccessNeed } from '../../../shared/relations/relation-rules';
 import { relationId } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
@@ -52,6 +53,12 @@ const LEVEL_OF_ROLE: Record<DeviceRole, AccessLevel> = {
   'device-user': 'view',
 };
 const RANK: Record<AccessLevel, number> = { none: 0, view: 1, manage: 2, own: 3 };
+
+/** The device as the caller saw it before the change, in the shape the route answers, for the audit log. */
+const noteDevice = (audit: AuditNote, device: Device) => {
+  audit.label(device.name);
+  audit.before(device);
+};
 
 /** Compared with a claim code when the serial is unknown, so the answer takes as long either way. */
 const NO_HASH = '0'.repeat(64);
@@ -292,8 +299,14 @@ export const createDevices = (deps: DevicesDeps) => {
     },
 
     /** Managers change name, location, privacy and visibility; the owner (or staff) also the firmware version. */
-    update: async (caller: Caller, id: string, changes: DeviceChanges): Promise<Device> => {
+    update: async (
+      caller: Caller,
+      id: string,
+      changes: DeviceChanges,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<Device> => {
       const { device, level } = await guarded(caller, id, 'manage');
+      noteDevice(audit, present(device, level, now()));
       if (changes.firmwareVersion !== undefined && RANK[level] < RANK.own) {
         throw new Forbidden(MESSAGES.deviceFirmwareOwnerOnly);
       }
@@ -307,8 +320,9 @@ export const createDevices = (deps: DevicesDeps) => {
      * The owner relation moves and both people's access versions rise, so the old owner loses management on
      * their next request. Administrators and users keep their relations: the new owner decides about them.
      */
-    transfer: async (caller: Caller, id: string, newOwnerId: string): Promise<Device> => {
-      const { device } = await guarded(caller, id, 'own');
+    transfer: async (caller: Caller, id: string, newOwnerId: string, audit: AuditNote = NO_AUDIT): Promise<Device> => {
+      const { device, level } = await guarded(caller, id, 'own');
+      noteDevice(audit, present(device, level, now()));
       refuseRetired(device, caller);
       const oldOwnerId = device.ownerId;
       if (oldOwnerId === undefined) throw new Conflict(MESSAGES.deviceNotClaimed);
@@ -344,8 +358,9 @@ export const createDevices = (deps: DevicesDeps) => {
     },
 
     /** Final: the state says retired, credentials are revoked, relations and data are kept. */
-    retire: async (caller: Caller, id: string): Promise<Device> => {
+    retire: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<Device> => {
       const { device, level } = await guarded(caller, id, 'own');
+      noteDevice(audit, present(device, level, now()));
       if (device.state === 'retired') throw new Conflict(MESSAGES.deviceAlreadyRetired);
       const retired = await devices.retire(id, now());
       if (!retired) return explainLostWrite(id, MESSAGES.deviceAlreadyRetired);

@@ -9,9 +9,10 @@ export const deviceHandlers: AreaHandlers<typeof devices, DevicesDeps> = {
   listAll: ({ query }, { devices }) => devices.listAll(query),
   map: ({ caller, query }, { devices }) => devices.map(caller, query),
   get: ({ caller, params }, { devices }) => devices.get(caller, params.id),
-  update: ({ caller, params, body }, { devices }) => devices.update(caller, params.id, body),
-  transfer: ({ caller, params, body }, { devices }) => devices.transfer(caller, params.id, body.newOwnerId),
-  retire: ({ caller, params }, { devices }) => devices.retire(caller, params.id),
+  update: ({ caller, params, body, audit }, { devices }) => devices.update(caller, params.id, body, audit),
+  transfer: ({ caller, params, body, audit }, { devices }) =>
+    devices.transfer(caller, params.id, body.newOwnerId, audit),
+  retire: ({ caller, params, audit }, { devices }) => devices.retire(caller, params.id, audit),
   listCredentials: ({ caller, params, query }, { credentials }) => credentials.list(caller, params.id, query),
   createCredential: ({ caller, params }, { credentials }) => credentials.create(caller, params.id),
   rotateCredentials: ({ caller, params }, { credentials }) => credentials.rotate(caller, params.id),

@@ -7,6 +7,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { parseAudience } from '../../../shared/notifications/audience';
 import { linksForViewer } from '../../../shared/notifications/links';
 import { NOTIFICATION_TOPICS, type NotificationTopic, TOPIC_INFO } from '../../../shared/notifications/topics';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { AudienceStore } from '../store/audience-store';
 import type { DeliveryStore } from '../store/delivery-store';
@@ -116,8 +117,11 @@ export const createNotifications = (deps: NotificationsDeps) => {
       id: string,
       change: { read?: boolean; dismissed?: boolean } & Partial<Record<(typeof CONTENT_FIELDS)[number], unknown>>,
       caller: Caller,
+      audit: AuditNote = NO_AUDIT,
     ) => {
       let record = await found(id);
+      audit.label(record.title);
+      audit.before(record);
       const content = Object.fromEntries(
         CONTENT_FIELDS.filter((f) => change[f] !== undefined).map((f) => [f, change[f]]),
       );
@@ -145,8 +149,12 @@ export const createNotifications = (deps: NotificationsDeps) => {
       return viewFor(record, caller, banner);
     },
 
-    remove: async (id: string, caller: Caller) => {
+    remove: async (id: string, caller: Caller, audit: AuditNote = NO_AUDIT) => {
       const record = await found(id);
+      audit.label(record.title);
+      audit.before(record);
+      // A sent notification is not deleted: the caller's own banner of it is dismissed.
+      if (record.status !== 'created') audit.after({ ...record, banner: { dismissedAt: deps.now() } });
       if (record.status === 'created') {
         if (!isStaff(caller)) throw new NotFound(MESSAGES.notificationNotFound(id));
         if (!(await deps.notifications.deleteDraft(id))) throw new Conflict(MESSAGES.notificationNotDraft);

@@ -8,8 +8,9 @@ export const notificationHandlers: AreaHandlers<typeof notifications, Notificati
   listNotifications: ({ body: { limit, cursor, ...filters }, caller }, { notifications }) =>
     notifications.list(filters, { limit, cursor }, caller),
   getNotification: ({ params, caller }, { notifications }) => notifications.get(params.id, caller),
-  updateNotification: ({ params, body, caller }, { notifications }) => notifications.update(params.id, body, caller),
-  deleteNotification: ({ params, caller }, { notifications }) => notifications.remove(params.id, caller),
+  updateNotification: ({ params, body, caller, audit }, { notifications }) =>
+    notifications.update(params.id, body, caller, audit),
+  deleteNotification: ({ params, caller, audit }, { notifications }) => notifications.remove(params.id, caller, audit),
   listUserNotifications: ({ params, query, caller }, { notifications }) =>
     notifications.listForUser(params.id, query.state, { limit: params.x, cursor: query.cursor }, caller),
   previewAudience: ({ body }, { notifications }) => notifications.previewAudience(body.audience),

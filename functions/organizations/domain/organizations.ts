@@ -15,6 +15,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
@@ -65,6 +66,12 @@ const DELETION_ORDER = [
   'organization-user',
   'organization-manager',
 ] as const;
+
+/** The organization as stored before a change (its logo by key, not by URL), for the audit log. */
+const noteOrganization = (audit: AuditNote, organization: StoredOrganization) => {
+  audit.label(organization.name);
+  audit.before(organization);
+};
 
 /** Organizations (docs/organizations.md): the record, its members' own list, and its logo. */
 export const createOrganizations = ({ store, logos, table, effects, access, now, newId }: OrganizationsDeps) => {
@@ -215,9 +222,15 @@ export const createOrganizations = ({ store, logos, table, effects, access, now,
       return withLogoUrl(await find(id));
     },
 
-    update: async (caller: Caller, id: string, change: OrganizationChange): Promise<Organization> => {
+    update: async (
+      caller: Caller,
+      id: string,
+      change: OrganizationChange,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<Organization> => {
       await access.forCaller(caller).require('organization', id, { need: 'manage' });
       const read = await find(id);
+      noteOrganization(audit, read);
       const next: StoredOrganization = { ...read };
       if (change.name !== undefined) next.name = change.name;
       // An empty optional field clears it.
@@ -235,9 +248,9 @@ export const createOrganizations = ({ store, logos, table, effects, access, now,
      * notified types) and every object it has in the logo bucket. The record goes last, so a failure half-way
      * leaves something a manager or staff can delete again.
      */
-    remove: async (caller: Caller, id: string): Promise<void> => {
+    remove: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
       await access.forCaller(caller).require('organization', id, { need: 'manage' });
-      await find(id);
+      noteOrganization(audit, await find(id));
       const removed: Relation[] = [];
       try {
         for (const relation of await table.queryAll('referrer', id, DELETION_ORDER)) {
@@ -272,9 +285,10 @@ export const createOrganizations = ({ store, logos, table, effects, access, now,
     },
 
     /** Makes an uploaded object the logo once it proves to be what it claims; the previous logo is deleted. */
-    setLogo: async (caller: Caller, id: string, key: string): Promise<Organization> => {
+    setLogo: async (caller: Caller, id: string, key: string, audit: AuditNote = NO_AUDIT): Promise<Organization> => {
       await access.forCaller(caller).require('organization', id, { need: 'manage' });
       const read = await find(id);
+      noteOrganization(audit, read);
       if (!isLogoKeyOf(id, key)) throw new BadRequest(MESSAGES.organizationLogoKey);
       if (read.logo?.key === key) return withLogoUrl(read);
       const { contentType, size } = await inspect(key);
@@ -283,9 +297,10 @@ export const createOrganizations = ({ store, logos, table, effects, access, now,
       return withLogoUrl(saved);
     },
 
-    deleteLogo: async (caller: Caller, id: string): Promise<Organization> => {
+    deleteLogo: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<Organization> => {
       await access.forCaller(caller).require('organization', id, { need: 'manage' });
       const read = await find(id);
+      noteOrganization(audit, read);
       if (!read.logo) throw new NotFound(MESSAGES.organizationNoLogo);
       const { logo, ...rest } = read;
       const saved = await save(rest, read);

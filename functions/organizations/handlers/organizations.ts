@@ -7,10 +7,11 @@ export const organizationHandlers: AreaHandlers<typeof organizations, Organizati
   listMine: ({ caller, query }, { organizations }) => organizations.listMine(caller, query),
   listAll: ({ query }, { organizations }) => organizations.listAll(query),
   get: ({ caller, params }, { organizations }) => organizations.get(caller, params.id),
-  update: ({ caller, params, body }, { organizations }) => organizations.update(caller, params.id, body),
-  delete: ({ caller, params }, { organizations }) => organizations.remove(caller, params.id),
+  update: ({ caller, params, body, audit }, { organizations }) => organizations.update(caller, params.id, body, audit),
+  delete: ({ caller, params, audit }, { organizations }) => organizations.remove(caller, params.id, audit),
   createLogoUpload: ({ caller, params, body }, { organizations }) =>
     organizations.createLogoUpload(caller, params.id, body),
-  setLogo: ({ caller, params, body }, { organizations }) => organizations.setLogo(caller, params.id, body.key),
-  deleteLogo: ({ caller, params }, { organizations }) => organizations.deleteLogo(caller, params.id),
+  setLogo: ({ caller, params, body, audit }, { organizations }) =>
+    organizations.setLogo(caller, params.id, body.key, audit),
+  deleteLogo: ({ caller, params, audit }, { organizations }) => organizations.deleteLogo(caller, params.id, audit),
 };

@@ -24,6 +24,7 @@ import {
 } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
@@ -247,13 +248,19 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
       return relation;
     },
 
-    changeType: async (caller: Caller, id: string, to: RelationType): Promise<Relation> => {
+    changeType: async (
+      caller: Caller,
+      id: string,
+      to: RelationType,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<Relation> => {
       const ends = endsOf(id);
       if (!isRoleChange(ends.type, to)) throw new BadRequest(MESSAGES.relationNotInFamily(ends.type, to));
       const decision = mayChangeType(ends, to, await factsFor(caller, ends));
       if (!decision.allowed) throw new Forbidden(decision.reason);
       const old = await table.get(id);
       if (!old) throw new NotFound(MESSAGES.relationNotFound(id));
+      audit.before(old);
       await guardLastManager(caller, old);
       const next: Relation = {
         id: relationId(to, ends.referrerId, ends.referentId),
@@ -278,12 +285,13 @@ export const createRelations = ({ table, access, versions, events, now, newId }:
       return result;
     },
 
-    remove: async (caller: Caller, id: string): Promise<void> => {
+    remove: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
       const ends = endsOf(id);
       const decision = mayDelete(ends, await factsFor(caller, ends));
       if (!decision.allowed) throw new Forbidden(decision.reason);
       const existing = await table.get(id);
       if (!existing) throw new NotFound(MESSAGES.relationNotFound(id));
+      audit.before(existing);
       await guardLastManager(caller, existing);
       const removed = await table.remove(id);
       if (!removed) throw new NotFound(MESSAGES.relationNotFound(id));

@@ -13,7 +13,7 @@ export const relationHandlers: AreaHandlers<typeof relations, RelationsDeps> = {
   listByReferentId: ({ caller, params, query }, { relations }) =>
     relations.listBy(caller, 'referent', params.id, { ...query, limit: params.x }),
   get: ({ caller, params }, { relations }) => relations.get(caller, params.id),
-  update: ({ caller, params, body }, { relations }) => relations.changeType(caller, params.id, body.type),
-  delete: ({ caller, params }, { relations }) => relations.remove(caller, params.id),
+  update: ({ caller, params, body, audit }, { relations }) => relations.changeType(caller, params.id, body.type, audit),
+  delete: ({ caller, params, audit }, { relations }) => relations.remove(caller, params.id, audit),
   migrate: ({ query }, { relations }) => relations.migrate(query),
 };

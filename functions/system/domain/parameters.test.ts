@@ -16,15 +16,22 @@ const memoryStore = () => {
       return true;
     },
     update: async (id: string, value: Parameter['value'], updated: number) => {
-      if (!rows.has(id)) return undefined;
-      const p = { id, value, updated };
-      rows.set(id, p);
-      return p;
+      const before = rows.get(id);
+      if (!before) return undefined;
+      const after = { id, value, updated };
+      rows.set(id, after);
+      return { before, after };
     },
     put: async (p: Parameter) => {
+      const before = rows.get(p.id);
       rows.set(p.id, p);
+      return before;
     },
-    remove: async (id: string) => rows.delete(id),
+    remove: async (id: string) => {
+      const before = rows.get(id);
+      rows.delete(id);
+      return before;
+    },
   };
 };
 
@@ -49,6 +56,21 @@ describe('system parameters', () => {
       value: { on: true },
       updated: 9_000,
     });
+  });
+
+  it('tells the audit log the parameter as it was before an update or a delete', async () => {
+    const { parameters } = setup();
+    clock = 5_000;
+    await parameters.create({ id: 'banner', value: 'hello' });
+    const seen: unknown[] = [];
+    const audit = { before: (value: unknown) => seen.push(value), after: () => undefined, label: () => undefined };
+    clock = 6_000;
+    await parameters.update('banner', 'bye', audit);
+    await parameters.remove('banner', audit);
+    expect(seen).toEqual([
+      { id: 'banner', value: 'hello', updated: 5_000 },
+      { id: 'banner', value: 'bye', updated: 6_000 },
+    ]);
   });
 
   it('refuses to create an id twice', async () => {

@@ -1,6 +1,7 @@
 import type { Parameter } from '../../../shared/contracts/system';
 import { MESSAGES } from '../../../shared/messages';
 import { TIER_FEATURES_PARAMETER, tierFeaturesProblem } from '../../../shared/sensor-data/tier-features';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import type { ParameterStore } from '../store/parameter-store';
 
@@ -40,15 +41,18 @@ export const createParameters = ({ store, now }: ParameterDeps) => ({
     return parameter;
   },
 
-  update: async (id: string, value: Parameter['value']): Promise<Parameter> => {
+  update: async (id: string, value: Parameter['value'], audit: AuditNote = NO_AUDIT): Promise<Parameter> => {
     checkShape(id, value);
-    const parameter = await store.update(id, value, now());
-    if (!parameter) throw new NotFound(MESSAGES.parameterNotFound(id));
-    return parameter;
+    const changed = await store.update(id, value, now());
+    if (!changed) throw new NotFound(MESSAGES.parameterNotFound(id));
+    audit.before(changed.before);
+    return changed.after;
   },
 
-  remove: async (id: string): Promise<void> => {
-    if (!(await store.remove(id))) throw new NotFound(MESSAGES.parameterNotFound(id));
+  remove: async (id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
+    const removed = await store.remove(id);
+    if (!removed) throw new NotFound(MESSAGES.parameterNotFound(id));
+    audit.before(removed);
   },
 });
 

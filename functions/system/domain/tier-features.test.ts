@@ -10,7 +10,9 @@ describe('the tier-features table', () => {
     const store = {
       get: async (id: string) => rows.get(id),
       put: async (p: Parameter) => {
+        const before = rows.get(p.id);
         rows.set(p.id, p);
+        return before;
       },
     };
     return { rows, tierFeatures: createTierFeatures({ store, now: () => 7_000 }) };

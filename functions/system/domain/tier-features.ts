@@ -7,6 +7,7 @@ import {
   tierTableOf,
 } from '../../../shared/sensor-data/tier-features';
 import type { TierTable } from '../../../shared/sensor-data/tiers';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { log } from '../../_shared/logger';
 import type { ParameterStore } from '../store/parameter-store';
 
@@ -38,9 +39,16 @@ export const createTierFeatures = ({ store, now }: TierFeaturesDeps) => ({
   },
 
   /** The contract validated the table (TierFeaturesTable); the next read of any device applies it. */
-  put: async (value: TierFeaturesValue): Promise<TierFeaturesSettings> => {
+  put: async (value: TierFeaturesValue, audit: AuditNote = NO_AUDIT): Promise<TierFeaturesSettings> => {
     const updated = now();
-    await store.put({ id: TIER_FEATURES_PARAMETER, value: value as unknown as Parameter['value'], updated });
+    const replaced = await store.put({
+      id: TIER_FEATURES_PARAMETER,
+      value: value as unknown as Parameter['value'],
+      updated,
+    });
+    // The stored table before and after, in one shape (the answer is the editor's view of it).
+    audit.before(replaced?.value);
+    audit.after(value);
     return settingsOf(tierTableOf(value), { updated });
   },
 });

@@ -1,16 +1,24 @@
 import type { system } from '../../../shared/contracts/system';
-import type { AreaHandlers } from '../../_shared/http/http-area';
+import type { PartHandlers } from '../../_shared/http/http-area';
 import type { SystemDeps } from '../deps';
 
-export const parameterHandlers: Omit<
-  AreaHandlers<typeof system, SystemDeps>,
-  'listCacheFiles' | 'loadCacheFiles' | 'deleteItemsFromCache' | 'listLookupTables' | 'batchGetDdbItems'
-> = {
+type ParameterRoutes = Omit<
+  typeof system.routes,
+  | 'searchAudit'
+  | 'listAuditActions'
+  | 'listCacheFiles'
+  | 'loadCacheFiles'
+  | 'deleteItemsFromCache'
+  | 'listLookupTables'
+  | 'batchGetDdbItems'
+>;
+
+export const parameterHandlers: PartHandlers<ParameterRoutes, SystemDeps> = {
   listParameters: ({ query }, { parameters }) => parameters.list(query),
   getParameter: ({ params }, { parameters }) => parameters.get(params.id),
   createParameter: ({ body }, { parameters }) => parameters.create(body),
-  updateParameter: ({ params, body }, { parameters }) => parameters.update(params.id, body.value),
-  deleteParameter: ({ params }, { parameters }) => parameters.remove(params.id),
+  updateParameter: ({ params, body, audit }, { parameters }) => parameters.update(params.id, body.value, audit),
+  deleteParameter: ({ params, audit }, { parameters }) => parameters.remove(params.id, audit),
   getTierFeatures: (_request, { tierFeatures }) => tierFeatures.get(),
-  putTierFeatures: ({ body }, { tierFeatures }) => tierFeatures.put(body),
+  putTierFeatures: ({ body, audit }, { tierFeatures }) => tierFeatures.put(body, audit),
 };

@@ -1,7 +1,14 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { deleteIfExists, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
@@ -24,13 +31,24 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
   create: (parameter: Parameter): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  /** Creates or replaces: for a parameter whose absence means its default (the tier table). */
-  put: async (parameter: Parameter): Promise<void> => {
-    await db.send(new PutCommand({ TableName: tableName, Item: parameter }));
-  },
+  /**
+   * Creates or replaces: for a parameter whose absence means its default (the tier table).
+   * @returns the parameter it replaced, if any (read in the same write, for the audit log)
+   */
+  put: async (parameter: Parameter): Promise<Parameter | undefined> =>
+    (await db.send(new PutCommand({ TableName: tableName, Item: parameter, ReturnValues: 'ALL_OLD' }))).Attributes as
+      | Parameter
+      | undefined,
 
-  /** @returns undefined when the id does not exist */
-  update: async (id: string, value: Parameter['value'], updated: number): Promise<Parameter | undefined> => {
+  /**
+   * @returns the parameter as it was and as it is now (the old one read in the same write), or undefined when the id
+   * does not exist
+   */
+  update: async (
+    id: string,
+    value: Parameter['value'],
+    updated: number,
+  ): Promise<{ before: Parameter; after: Parameter } | undefined> => {
     try {
       const result = await db.send(
         new UpdateCommand({
@@ -40,7 +58,26 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
           ConditionExpression: 'attribute_exists(id)',
           ExpressionAttributeNames: { '#value': 'value' },
           ExpressionAttributeValues: { ':value': value, ':updated': updated },
-          ReturnValues: 'ALL_NEW',
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const before = result.Attributes as Parameter;
+      return { before, after: { ...before, value, updated } };
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  },
+
+  /** @returns the parameter deleted, or undefined when the id does not exist */
+  remove: async (id: string): Promise<Parameter | undefined> => {
+    try {
+      const result = await db.send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: { id },
+          ConditionExpression: 'attribute_exists(id)',
+          ReturnValues: 'ALL_OLD',
         }),
       );
       return result.Attributes as Parameter;
@@ -49,9 +86,6 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
       throw error;
     }
   },
-
-  /** @returns false when the id does not exist */
-  remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 });
 
 export type ParameterStore = ReturnType<typeof createParameterStore>;

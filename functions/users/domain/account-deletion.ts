@@ -7,6 +7,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
@@ -16,6 +17,7 @@ import type { AuthEventStore } from '../store/auth-event-store';
 import type { InviteStore } from '../store/invite-store';
 import type { StoredUser, UserStore } from '../store/user-store';
 import { withItem, withoutItem, withQuantity } from './cart';
+import { toRecord } from './people';
 
 export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
 
@@ -80,6 +82,19 @@ export const isDeletionDue = (user: StoredUser | undefined, now: number): boolea
  * A person's record changes, queueing and unqueueing a deletion (spec §4), and the purge that deletes an
  * account with everything the platform holds of the person. Rules and order: docs/users.md.
  */
+/** The record before and after a change, as the contract shows a record, for the audit log. */
+const noteChange = (audit: AuditNote, before: StoredUser, after: StoredUser) => {
+  audit.label(before.email);
+  audit.before(toRecord(before));
+  audit.after(toRecord(after));
+};
+
+/** The cart before a change, in the shape the cart routes answer. */
+const noteCart = (audit: AuditNote, before: StoredUser) => {
+  audit.label(before.email);
+  audit.before({ items: before.cartItems });
+};
+
 export const createAccount = (deps: AccountDeps) => {
   const { users, invites, table, effects, sessions, identity, authEvents, mailer, now } = deps;
 
@@ -150,10 +165,12 @@ export const createAccount = (deps: AccountDeps) => {
    * failure part-way leaves the user record (the last thing removed, and what brings the job back) and
    * nothing that only the removed parts could find.
    */
-  const purge = async (id: string, actorId: string, at: number) => {
+  const purge = async (id: string, actorId: string, at: number, audit: AuditNote = NO_AUDIT) => {
     const record = await users.get(id);
     const known = await identity.getUser(id);
     if (!record && !known) return false;
+    audit.label(record?.email ?? known?.email);
+    audit.before(record ? toRecord(record) : { id, email: known?.email });
     const email = record?.metadata?.email ?? record?.email ?? known?.email;
     // 1. The person can do nothing more, at once (the session record is what every request reads).
     await sessions.setDisabled(id, true);
@@ -177,7 +194,12 @@ export const createAccount = (deps: AccountDeps) => {
   };
 
   return {
-    updateRecord: async (caller: Caller, id: string, body: RecordChange): Promise<StoredUser> => {
+    updateRecord: async (
+      caller: Caller,
+      id: string,
+      body: RecordChange,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<StoredUser> => {
       selfOrStaff(caller, id);
       const unqueue = body.deletion === 'unqueue';
       if (unqueue && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.unqueueStaffOnly);
@@ -216,14 +238,16 @@ export const createAccount = (deps: AccountDeps) => {
           throw new ServiceUnavailable(MESSAGES.changeUndone);
         }
       }
+      noteChange(audit, before, after);
       return after;
     },
 
     /** Spec §5: one more item in the cart; a second of the same product and device is refused and logged. */
-    addCartItem: async (caller: Caller, id: string, item: CartItem): Promise<Cart> => {
+    addCartItem: async (caller: Caller, id: string, item: CartItem, audit: AuditNote = NO_AUDIT): Promise<Cart> => {
       selfOrStaff(caller, id);
       try {
-        const { after } = await change(id, (user) => ({ ...user, cartItems: withItem(user.cartItems, item) }));
+        const { before, after } = await change(id, (user) => ({ ...user, cartItems: withItem(user.cartItems, item) }));
+        noteCart(audit, before);
         return { items: after.cartItems };
       } catch (error) {
         if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) {
@@ -233,23 +257,31 @@ export const createAccount = (deps: AccountDeps) => {
       }
     },
 
-    setCartQuantity: async (caller: Caller, id: string, key: CartKey, quantity: number): Promise<Cart> => {
+    setCartQuantity: async (
+      caller: Caller,
+      id: string,
+      key: CartKey,
+      quantity: number,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<Cart> => {
       selfOrStaff(caller, id);
-      const { after } = await change(id, (user) => ({
+      const { before, after } = await change(id, (user) => ({
         ...user,
         cartItems: withQuantity(user.cartItems, key, quantity),
       }));
+      noteCart(audit, before);
       return { items: after.cartItems };
     },
 
-    removeCartItem: async (caller: Caller, id: string, key: CartKey): Promise<Cart> => {
+    removeCartItem: async (caller: Caller, id: string, key: CartKey, audit: AuditNote = NO_AUDIT): Promise<Cart> => {
       selfOrStaff(caller, id);
-      const { after } = await change(id, (user) => ({ ...user, cartItems: withoutItem(user.cartItems, key) }));
+      const { before, after } = await change(id, (user) => ({ ...user, cartItems: withoutItem(user.cartItems, key) }));
+      noteCart(audit, before);
       return { items: after.cartItems };
     },
 
     /** Spec §4: queue the account for deletion; it is deleted 2 to 4 weeks later by the deletion job. */
-    queue: async (caller: Caller, id: string): Promise<StoredUser> => {
+    queue: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<StoredUser> => {
       selfOrStaff(caller, id);
       const { before, after } = await change(id, (user) => {
         if (!user.metadata) throw new BadRequest(MESSAGES.noCustomMetadata);
@@ -284,12 +316,13 @@ export const createAccount = (deps: AccountDeps) => {
         );
         throw new ServiceUnavailable(MESSAGES.changeUndone);
       }
+      noteChange(audit, before, after);
       return after;
     },
 
     /** Administrators: delete the account now (no queue, no e-mail). */
-    deleteNow: async (caller: Caller, id: string): Promise<void> => {
-      if (!(await purge(id, caller.sub, now()))) throw new NotFound(MESSAGES.userMissing(id));
+    deleteNow: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
+      if (!(await purge(id, caller.sub, now(), audit))) throw new NotFound(MESSAGES.userMissing(id));
     },
 
     /**

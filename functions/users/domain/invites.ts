@@ -7,6 +7,7 @@ import type { Invite, InviteType as InviteTypeSchema, users } from '../../../sha
 import { MESSAGES } from '../../../shared/messages';
 import { DIRECT_GRANTS, mayCreate } from '../../../shared/relations/relation-rules';
 import { type GuardedKind, RELATION_TYPE_INFO, relationId } from '../../../shared/relations/relation-types';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
@@ -216,8 +217,10 @@ export const createInvites = (deps: InvitesDeps) => {
       return pageAcross([source], page);
     },
 
-    update: async (caller: Caller, id: string, change: InviteChange): Promise<Invite> => {
+    update: async (caller: Caller, id: string, change: InviteChange, audit: AuditNote = NO_AUDIT): Promise<Invite> => {
       let invite = await find(id);
+      audit.label(invite.invited.email);
+      audit.before(invite);
       const edits = change.message !== undefined || change.invited?.name !== undefined;
       if (edits && invite.inviterId !== caller.sub && !isStaff(caller.groups)) {
         throw new Forbidden(MESSAGES.inviteInviterOnly);
@@ -244,8 +247,10 @@ export const createInvites = (deps: InvitesDeps) => {
     },
 
     /** Withdraws an invite; relations an accepted invite created stay (they are managed as relations). */
-    remove: async (caller: Caller, id: string): Promise<void> => {
+    remove: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<void> => {
       const invite = await find(id);
+      audit.label(invite.invited.email);
+      audit.before(invite);
       if (invite.inviterId !== caller.sub && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.inviteInviterOnly);
       // The relation first: if the invite's removal then fails, a retry still finds the invite.
       const relation = await table.remove(relationId('inviter-invite', invite.inviterId, invite.id));

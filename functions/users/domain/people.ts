@@ -4,6 +4,7 @@ import { NOTIFIED_GROUPS, type RoleChanged } from '../../../shared/contracts/eve
 import type { AuthEvent, Group, IdentityUser, UserRecord } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
+import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import { log } from '../../_shared/logger';
@@ -69,6 +70,9 @@ const escapeHtml = (text: string) =>
 const displayNameOf = (user: { displayName?: string; givenName?: string; familyName?: string; email?: string }) =>
   user.displayName || [user.givenName, user.familyName].filter(Boolean).join(' ') || user.email || 'A new user';
 
+/** A person's names, as the audit log shows a change of them. */
+const namesOf = ({ givenName, familyName, displayName }: IdentityUser) => ({ givenName, familyName, displayName });
+
 /** Case-insensitive "starts with"; `*` matches anything, including a missing name. */
 export const namePrefixMatches = (prefix: string, value: string | undefined): boolean =>
   prefix === '*' || (value ?? '').toLocaleLowerCase().startsWith(prefix.toLocaleLowerCase());
@@ -116,6 +120,7 @@ export const createPeople = (deps: PeopleDeps) => {
     caller: Caller,
     { id, group, actor }: { id: string; group: string; actor: string },
     change: RoleChanged['change'],
+    audit: AuditNote,
   ) => {
     if (actor !== caller.sub) throw new Forbidden(MESSAGES.actorMismatch);
     if (isStaffGroup(group) && !isAdministrator(caller.groups))
@@ -123,6 +128,9 @@ export const createPeople = (deps: PeopleDeps) => {
     const target = await identity.getUser(id);
     const before = target.groups ?? [];
     const after = change === 'added' ? [...new Set([...before, group])] : before.filter((g) => g !== group);
+    audit.label(target.email);
+    audit.before({ groups: before });
+    audit.after({ groups: after });
     const changed = after.length !== before.length;
     const apply = async (groups: string[], add: boolean) => {
       await (add ? identity.addUserToGroup(target.id, group) : identity.removeUserFromGroup(target.id, group));
@@ -215,8 +223,10 @@ export const createPeople = (deps: PeopleDeps) => {
      * The session record is written first when refusing and last when allowing: if the second write fails, the
      * person is left in the stricter state, and a retry completes the change.
      */
-    setEnabled: async (caller: Caller, id: string, enabled: boolean) => {
+    setEnabled: async (caller: Caller, id: string, enabled: boolean, audit: AuditNote = NO_AUDIT) => {
       const target = await identity.getUser(id);
+      audit.label(target.email);
+      audit.before({ enabled: target.enabled });
       if (!enabled && target.id === caller.sub) throw new BadRequest(MESSAGES.cannotDisableSelf);
       assertMayActOn(caller, target);
       if (enabled) {
@@ -283,16 +293,23 @@ export const createPeople = (deps: PeopleDeps) => {
       return { messageId };
     },
 
-    addUserToGroup: (caller: Caller, params: { id: string; group: string; actor: string }) =>
-      changeGroup(caller, params, 'added'),
+    addUserToGroup: (caller: Caller, params: { id: string; group: string; actor: string }, audit = NO_AUDIT) =>
+      changeGroup(caller, params, 'added', audit),
 
-    removeUserFromGroup: (caller: Caller, params: { id: string; group: string; actor: string }) =>
-      changeGroup(caller, params, 'removed'),
+    removeUserFromGroup: (caller: Caller, params: { id: string; group: string; actor: string }, audit = NO_AUDIT) =>
+      changeGroup(caller, params, 'removed', audit),
 
     /** Names live in the identity provider and are mirrored into the record (lists read records, not the pool). */
-    updateUser: async (caller: Caller, id: string, names: NameChange): Promise<IdentityUser> => {
+    updateUser: async (
+      caller: Caller,
+      id: string,
+      names: NameChange,
+      audit: AuditNote = NO_AUDIT,
+    ): Promise<IdentityUser> => {
       assertSelfOrStaff(caller, id);
       const target = await identity.getUser(id);
+      audit.label(target.email);
+      audit.before(namesOf(target));
       await identity.updateNames(target.id, names);
       await updateRecord(target.id, (record) => {
         const next: StoredUser = { ...record };
@@ -304,19 +321,25 @@ export const createPeople = (deps: PeopleDeps) => {
         }
         return next;
       });
-      return identity.getUser(target.id);
+      const updated = await identity.getUser(target.id);
+      audit.after(namesOf(updated));
+      return updated;
     },
 
-    adminResetUserPassword: async (caller: Caller, id: string) => {
+    adminResetUserPassword: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT) => {
       const target = await identity.getUser(id);
+      audit.label(target.email);
+      audit.before({ status: target.status });
       assertMayActOn(caller, target);
       await identity.resetPassword(target.id);
       return { id: target.id, done: true as const };
     },
 
     /** A temporary password, e-mailed to the person only: whoever forced it never learns it. */
-    forceResetPassword: async (caller: Caller, id: string) => {
+    forceResetPassword: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT) => {
       const target = await identity.getUser(id);
+      audit.label(target.email);
+      audit.before({ status: target.status });
       assertMayActOn(caller, target);
       if (!target.email) throw new BadRequest(MESSAGES.noEmailAddress(target.id));
       const password = deps.newPassword();
@@ -330,12 +353,14 @@ export const createPeople = (deps: PeopleDeps) => {
     },
 
     /** The API refuses older tokens first (it is the authority); then the identity provider revokes refresh tokens. */
-    adminUserGlobalSignOut: async (caller: Caller, id: string) => {
+    adminUserGlobalSignOut: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT) => {
       assertSelfOrStaff(caller, id);
       const target = await identity.getUser(id);
+      audit.label(target.email);
       assertMayActOn(caller, target);
       const at = now();
       await sessions.signOutEverywhere(target.id, at);
+      audit.after({ signedOutEverywhereAt: at });
       await identity.globalSignOut(target.id);
       // Tokens of the sign-out's own second are refused (whole-second auth_time, session-guard.ts): answering once
       // that second is over means a sign-in that follows the answer is never refused with them.

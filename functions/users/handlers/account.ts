@@ -27,14 +27,15 @@ type AccountRoute =
 export const accountHandlers: { [K in AccountRoute]: RouteHandler<Routes[K], AccountHandlerDeps> } = {
   inviteUser: ({ caller, body }, { invites }) => invites.create(caller, body),
   getInvite: ({ params }, { invites }) => invites.get(params.id),
-  deleteInvite: ({ caller, params }, { invites }) => invites.remove(caller, params.id),
+  deleteInvite: ({ caller, params, audit }, { invites }) => invites.remove(caller, params.id, audit),
   listInvites: ({ caller, query, body }, { invites }) => invites.list(caller, body.filters, query),
-  updateInvite: ({ caller, params, body }, { invites }) => invites.update(caller, params.id, body),
-  updateUserRecord: ({ caller, params, body }, { account }) => account.updateRecord(caller, params.id, body),
-  addCartItem: ({ caller, params, body }, { account }) => account.addCartItem(caller, params.id, body),
-  updateCartItem: ({ caller, params, body }, { account }) =>
-    account.setCartQuantity(caller, params.id, params, body.quantity),
-  removeCartItem: ({ caller, params }, { account }) => account.removeCartItem(caller, params.id, params),
-  deleteUser: ({ caller, params }, { account }) => account.queue(caller, params.id),
-  adminDeleteUser: ({ caller, params }, { account }) => account.deleteNow(caller, params.id),
+  updateInvite: ({ caller, params, body, audit }, { invites }) => invites.update(caller, params.id, body, audit),
+  updateUserRecord: ({ caller, params, body, audit }, { account }) =>
+    account.updateRecord(caller, params.id, body, audit),
+  addCartItem: ({ caller, params, body, audit }, { account }) => account.addCartItem(caller, params.id, body, audit),
+  updateCartItem: ({ caller, params, body, audit }, { account }) =>
+    account.setCartQuantity(caller, params.id, params, body.quantity, audit),
+  removeCartItem: ({ caller, params, audit }, { account }) => account.removeCartItem(caller, params.id, params, audit),
+  deleteUser: ({ caller, params, audit }, { account }) => account.queue(caller, params.id, audit),
+  adminDeleteUser: ({ caller, params, audit }, { account }) => account.deleteNow(caller, params.id, audit),
 };

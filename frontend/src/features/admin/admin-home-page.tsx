@@ -81,6 +81,16 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/audit" data-testid="admin-audit-link">
+            Audit log
+          </Link>
+        </h2>
+        <p className="muted">
+          Every staff action: who did it, what, on what, when and what it changed (Administrators).
+        </p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/relations">Relations</Link>
         </h2>
         <p className="muted">Who belongs to which device, organization and campaign, and in which role.</p>
