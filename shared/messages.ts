@@ -156,4 +156,6 @@ export const MESSAGES = {
   campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,
   campaignOrganizationManagerRequired: 'Only a manager of the organization can link a campaign to it',
   campaignChanged: 'This campaign was changed by someone else at the same time; please try again',
+  campaignRangeOutside: (startsAt: string, endsAt: string) =>
+    `The range asked for lies outside the campaign's window (${startsAt} to ${endsAt})`,
 } as const;

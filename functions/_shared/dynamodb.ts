@@ -66,8 +66,9 @@ export interface BatchGetTable {
 }
 
 /**
- * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
- * short back-off). Answers each table's items found; the order is DynamoDB's.
+ * BatchGetItem of keys of any tables (at most 100 keys a request, the requests side by side, so any number of keys
+ * costs one round trip), retrying what DynamoDB leaves unprocessed (with a short back-off). Answers each table's
+ * items found; the order is DynamoDB's.
  */
 export const batchGetKeys = async (
   db: DynamoDBDocumentClient,
@@ -75,9 +76,9 @@ export const batchGetKeys = async (
 ): Promise<Map<string, Record<string, unknown>[]>> => {
   const found = new Map<string, Record<string, unknown>[]>(Object.keys(requestItems).map((table) => [table, []]));
   const all = Object.entries(requestItems).flatMap(([table, { Keys }]) => Keys.map((key) => [table, key] as const));
-  for (let start = 0; start < all.length; start += BATCH_GET_LIMIT) {
+  const readChunk = async (chunk: typeof all) => {
     let pending: Record<string, BatchGetTable> = {};
-    for (const [table, key] of all.slice(start, start + BATCH_GET_LIMIT)) {
+    for (const [table, key] of chunk) {
       pending[table] ??= { ...requestItems[table]!, Keys: [] };
       pending[table].Keys.push(key);
     }
@@ -94,7 +95,11 @@ export const batchGetKeys = async (
           .map(([table, left]) => [table, { ...requestItems[table]!, Keys: left.Keys as Key[] }]),
       );
     }
-  }
+  };
+  const chunks: (typeof all)[] = [];
+  for (let start = 0; start < all.length; start += BATCH_GET_LIMIT)
+    chunks.push(all.slice(start, start + BATCH_GET_LIMIT));
+  await Promise.all(chunks.map(readChunk));
   return found;
 };
 

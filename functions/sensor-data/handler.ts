@@ -3,6 +3,7 @@ import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
 import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
+import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
 import { readingsHandlers, readingsReadAhead } from './handlers/readings';
@@ -12,10 +13,10 @@ const env = readEnv(SENSOR_DATA_ENV);
 
 export const handler = httpArea(
   sensorData,
-  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers },
+  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers },
   {
     deps: () => createSensorDataDeps(env),
     credentials: sensorDataCredentials(env),
-    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead },
+    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
   },
 );
