@@ -70,7 +70,7 @@ export const campaignRoutes = {
     path: '/campaigns/{id}/series',
     access: signedIn,
     summary:
-      "Every device of a campaign charted together over the campaign's window (or the part of it asked for): per device and measurement the mean per bucket of about one pixel (width), each device clipped to what the caller may see of it (the same gate as its own series). Needs view on the campaign (any campaign-* relation, or staff).",
+      "Every device of a campaign over its window: each device's mean per bucket, clipped to what the caller may see of it. Needs view on the campaign.",
     params: z.object({ id: CampaignId }),
     query: SeriesQuery,
     response: CampaignSeries,

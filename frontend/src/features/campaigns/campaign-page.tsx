@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ErrorAlert } from '../../components/form-parts';
@@ -16,9 +17,15 @@ import { CampaignStatusBadge } from './campaign-parts';
 import { mayManageCampaign, windowText } from './campaign-rules';
 import { ParticipantInvites } from './participant-invites';
 
+// The devices' charts (uPlot) are a chunk of their own, loaded once the campaign is read.
+const CampaignComparison = lazy(() =>
+  import('../sensor-data/campaign-comparison').then((m) => ({ default: m.CampaignComparison })),
+);
+
 /**
  * `/dashboard/campaigns/:id` (and `/admin/campaigns/:id`): a campaign's window and status, its edit form and
- * participant invites for its managers and staff, and its members and devices.
+ * participant invites for its managers and staff, its devices' data compared on one chart per measurement, and its
+ * members and devices.
  */
 export const CampaignPage = () => {
   const id = useParams().id ?? '';
@@ -80,6 +87,9 @@ const CampaignScreen = ({ id }: { id: string }) => {
           <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
           {manage && <CampaignEditForm campaign={campaign} />}
           {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
+          <Suspense fallback={<p className="muted">Loading the charts…</p>}>
+            <CampaignComparison campaignId={campaign.id} />
+          </Suspense>
         </>
       )}
 
