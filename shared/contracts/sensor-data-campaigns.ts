@@ -55,7 +55,7 @@ export const CampaignSeries = z.object({
   resolution: SeriesResolution,
   bucketMs: z.number().int().positive(),
   t: z.array(EpochMillis),
-  /** Every measurement some shown device has a value of (or those asked for), in chart order. */
+  /** Those asked for, in their order; else every measurement a shown device has, those most devices share first. */
   measurements: z.array(z.object({ name: z.string(), label: z.string(), unit: z.string().optional() })),
   devices: z.array(ComparedDevice),
   /** Devices of the campaign beyond MAX_COMPARED_DEVICES, left out of this answer. */

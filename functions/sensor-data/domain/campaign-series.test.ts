@@ -149,9 +149,10 @@ describe('campaignSeries.compare', () => {
       ['dev-a', 'shown', 'Device dev-a'],
       ['dev-b', 'shown', 'Device dev-b'],
     ]);
+    // The measurement both devices share first.
     expect(answer.measurements).toEqual([
-      { name: 'pm2_5', label: 'PM2.5', unit: 'µg/m³' },
       { name: 'temperature', label: 'Temperature', unit: '°C' },
+      { name: 'pm2_5', label: 'PM2.5', unit: 'µg/m³' },
     ]);
     const [a, b] = answer.devices;
     expect(Object.keys(a!.series).sort()).toEqual(['pm2_5', 'temperature']);

@@ -179,9 +179,14 @@ export const createCampaignSeries = ({
       // One time axis for every device: the buckets where any of them has a value.
       const t = [...new Set(results.flatMap((result) => result.columns?.t ?? []))].sort((a, b) => a - b);
       const index = new Map(t.map((start, i) => [start, i]));
+      // Those asked for in their order; else the measurements most devices share first, where comparing says most.
+      const sharedBy = new Map<string, number>();
+      for (const result of results) {
+        for (const name of Object.keys(result.columns?.series ?? {})) sharedBy.set(name, (sharedBy.get(name) ?? 0) + 1);
+      }
       const names =
         query.measurements ??
-        [...new Set(results.flatMap((result) => Object.keys(result.columns?.series ?? {})))].sort();
+        [...sharedBy.keys()].sort((a, b) => sharedBy.get(b)! - sharedBy.get(a)! || a.localeCompare(b));
       const measurements = names.map((name) => {
         const unit = mostCommon(
           results.filter((result) => result.columns?.series[name]).map((result) => unitOf(name, result.units)),

@@ -85,11 +85,11 @@ const CampaignScreen = ({ id }: { id: string }) => {
             </dd>
           </dl>
           <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
-          {manage && <CampaignEditForm campaign={campaign} />}
-          {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
           <Suspense fallback={<p className="muted">Loading the charts…</p>}>
             <CampaignComparison campaignId={campaign.id} />
           </Suspense>
+          {manage && <CampaignEditForm campaign={campaign} />}
+          {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
         </>
       )}
 

@@ -136,21 +136,16 @@ export const CampaignComparison = ({ campaignId }: { campaignId: string }) => {
           </p>
         ) : (
           answer.measurements.map((measurement) => (
-            <div key={measurement.name} className="comparison-measurement">
-              <h3 className="sensor-chart-title">
-                {measurement.label}
-                {measurement.unit ? ` (${measurement.unit})` : ''}
-              </h3>
-              <ComparisonChart
-                answer={answer}
-                measurement={measurement}
-                width={width}
-                devices={devices}
-                hidden={hidden}
-                picked={picked}
-                syncKey={`campaign-${campaignId}`}
-              />
-            </div>
+            <ComparisonChart
+              key={measurement.name}
+              answer={answer}
+              measurement={measurement}
+              width={width}
+              devices={devices}
+              hidden={hidden}
+              picked={picked}
+              syncKey={`campaign-${campaignId}`}
+            />
           ))
         )}
       </>
@@ -178,7 +173,7 @@ const DeviceLegend = ({
   pick: (deviceId: string | undefined) => void;
 }) => (
   <fieldset className="comparison-legend" data-testid="comparison-legend">
-    <legend className="small">Devices: press one to hide or show its line</legend>
+    <legend className="small">Devices: press one to hide or show its line; point at a line to name its device</legend>
     <ul>
       {devices.map((device, index) => {
         const style = styleOf(index);

@@ -10,7 +10,6 @@ const HEIGHT = 240;
 const FOCUS_PX = 16;
 /** The other lines while one is picked out, on hover or from the legend. */
 const DIMMED = 0.2;
-const IDLE_TEXT = 'Point at a line to see its device and value.';
 
 const timeText = (ms: number) =>
   new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -50,6 +49,7 @@ export const ComparisonChart = ({
   const plot = useRef<uPlot | null>(null);
   const lines = useMemo(() => comparisonLines(answer, measurement.name), [answer, measurement.name]);
   const tokens = useTokens();
+  const title = measurement.unit ? `${measurement.label} (${measurement.unit})` : measurement.label;
   // Read when the chart is made; later changes go through setSeries, without a new chart.
   const hiddenNow = useRef(hidden);
   hiddenNow.current = hidden;
@@ -64,7 +64,6 @@ export const ComparisonChart = ({
       ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
     };
     const lineOf = (deviceId: string) => answer.devices.find((d) => d.deviceId === deviceId)?.series[measurement.name];
-    const label = measurement.unit ? `${measurement.label} (${measurement.unit})` : measurement.label;
     // Thinner lines once there are many, so crossings stay readable.
     const lineWidth = lines.deviceIds.length > 10 ? 1.5 : 2;
     let focused: number | null = null;
@@ -75,7 +74,7 @@ export const ComparisonChart = ({
       const row = focused === null ? null : (u.cursor.idxs?.[focused] ?? u.cursor.idx);
       const value = focused === null || row === null || row === undefined ? undefined : u.data[focused]![row];
       if (focused === null || value === null || value === undefined) {
-        target.textContent = IDLE_TEXT;
+        target.textContent = '';
         return;
       }
       const deviceId = lines.deviceIds[focused - 1]!;
@@ -95,7 +94,7 @@ export const ComparisonChart = ({
       scales: {
         x: { time: true, range: (_u, _min, max) => [answer.from / 1000, Math.max(answer.to / 1000, max)] },
       },
-      axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
+      axes: [axis, { ...axis, label: title, size: 64, labelSize: 18 }],
       legend: { show: false },
       focus: { alpha: DIMMED },
       cursor: {
@@ -137,12 +136,11 @@ export const ComparisonChart = ({
     };
     const made = new uPlot(options, lines.data as uPlot.AlignedData, element);
     plot.current = made;
-    if (readout.current) readout.current.textContent = IDLE_TEXT;
     return () => {
       made.destroy();
       plot.current = null;
     };
-  }, [answer, measurement, lines, width, tokens, devices, syncKey]);
+  }, [answer, measurement, lines, width, tokens, devices, syncKey, title]);
 
   useEffect(() => {
     const u = plot.current;
@@ -156,15 +154,22 @@ export const ComparisonChart = ({
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
-    const index = picked === undefined ? -1 : lines.deviceIds.indexOf(picked);
+    // A hidden line is not picked out: that would only dim the lines that are shown.
+    const index = picked === undefined || hidden.has(picked) ? -1 : lines.deviceIds.indexOf(picked);
     // Not fired as the chart's own hover: the readout follows the pointer only.
     u.setSeries(index < 0 ? null : index + 1, { focus: true }, false);
-  }, [picked, lines]);
+  }, [picked, hidden, lines]);
 
   return (
-    <div className="comparison-chart-frame">
-      {/* Written by uPlot's cursor hook, not by React: it changes with every pointer move. */}
-      <p ref={readout} className="comparison-readout muted small" data-testid="comparison-readout" />
+    <div className="comparison-measurement">
+      <div className="comparison-chart-head">
+        <h3 className="sensor-chart-title">{title}</h3>
+        {lines.deviceIds.every((deviceId) => hidden.has(deviceId)) && (
+          <p className="comparison-readout small muted">Every device of this chart is hidden.</p>
+        )}
+        {/* Written by uPlot's cursor hook, not by React: it changes with every pointer move. */}
+        <p ref={readout} className="comparison-readout small" data-testid="comparison-readout" />
+      </div>
       <div
         ref={container}
         className="comparison-chart"
