@@ -25,8 +25,8 @@ export type DeviceLine = z.infer<typeof DeviceLine>;
  * What the caller may see of one device of the campaign: `shown` (its lines, from `from` on), `no-access` (the
  * caller may not see this device's data at all), `not-found` (the campaign names a device that does not exist), or
  * `before-window` (everything in the range lies before the device's tier window; `message` names the tier that
- * unlocks it). A shown device whose tier window starts inside the range has `from` after the answer's `from` and
- * `message` saying why.
+ * unlocks it). A shown device whose tier window starts inside the range has `from` after the answer's `from`, and
+ * `message` saying why when that costs the chart at least one point (a bucket).
  */
 export const ComparedDevice = z.object({
   deviceId: z.string(),

@@ -21,6 +21,8 @@ export const chartPixels = (chart: Locator): Promise<ChartPixels> => readLine(ch
 export interface LinePixels extends ChartPixels {
   /** Per column of the plot area, the middle of the line's pixels from the plot's top (CSS px); null where none. */
   ys: (number | null)[];
+  /** Per column, the line's highest pixel (CSS px from the plot's top); null where none. */
+  tops: (number | null)[];
 }
 
 /**
@@ -66,6 +68,10 @@ const readLine = (chart: Locator, wanted?: { rgb: [number, number, number]; tole
       const found = columnsOf(x);
       return found.length ? found.reduce((sum, y) => sum + y, 0) / found.length / ratio : null;
     });
+    const tops = Array.from({ length: cssWidth }, (_, x) => {
+      const found = columnsOf(x);
+      return found.length ? Math.min(...found) / ratio : null;
+    });
     const drawn = ys.map((y) => y !== null);
     const breaks: { from: number; to: number }[] = [];
     const first = drawn.indexOf(true);
@@ -76,7 +82,7 @@ const readLine = (chart: Locator, wanted?: { rgb: [number, number, number]; tole
       while (!drawn[x]) x++;
       breaks.push({ from, to: x });
     }
-    return { width: cssWidth, covered: drawn.filter(Boolean).length / cssWidth, breaks, ys };
+    return { width: cssWidth, covered: drawn.filter(Boolean).length / cssWidth, breaks, ys, tops };
   }, wanted);
 
 /** The value uPlot's legend shows for one series ("mean") while the pointer is over the chart. */

@@ -219,6 +219,21 @@ describe('campaignSeries.compare', () => {
     expect(tier2!.message).toBeUndefined();
   });
 
+  it('notes a tier clip only when it costs the chart a point', async () => {
+    // The campaign began 30 days and 20 minutes ago; Tier 1 shows 30 days: 20 minutes, less than an hour's point.
+    const from = now - 30 * DAY_MS - 20 * MINUTE;
+    const { reads } = make({
+      campaign: campaignOf(from, now),
+      listed: ['dev-tier1'],
+      devices: { 'dev-tier1': accessOf('dev-tier1', { tier: tierRow(DEFAULT_TIERS.sd1, 'tier1') }) },
+      readings: { 'dev-tier1': every10(from, now, () => ({ temperature: 1 })) },
+    });
+    const answer = await reads.compare(caller, 'camp-1', { width: 800 });
+    expect(answer.bucketMs).toBe(HOUR);
+    expect(answer.devices[0]).toMatchObject({ status: 'shown', from: now - 30 * DAY_MS });
+    expect(answer.devices[0]!.message).toBeUndefined();
+  });
+
   it('says a device shows nothing when the whole range lies before its tier window', async () => {
     const { reads } = make({
       campaign: campaignOf(now - 60 * DAY_MS, now - 20 * DAY_MS),

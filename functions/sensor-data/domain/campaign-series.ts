@@ -162,10 +162,12 @@ export const createCampaignSeries = ({
         };
         const gate = gateOf(device, range, at);
         if ('before' in gate) return { entry: { ...shown, status: 'before-window', message: gate.before, series: {} } };
+        // A clip shorter than one point of the chart changes nothing drawn: `from` says it, a note would only alarm.
+        const noted = gate.message !== undefined && gate.from - range.from >= bucketMs;
         const entry: ComparedDevice = {
           ...shown,
           status: 'shown',
-          ...(gate.message ? { message: gate.message } : {}),
+          ...(noted ? { message: gate.message } : {}),
           from: gate.from,
           series: {},
         };

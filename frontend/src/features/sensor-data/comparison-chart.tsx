@@ -164,11 +164,12 @@ export const ComparisonChart = ({
     <div className="comparison-measurement">
       <div className="comparison-chart-head">
         <h3 className="sensor-chart-title">{title}</h3>
-        {lines.deviceIds.every((deviceId) => hidden.has(deviceId)) && (
+        {lines.deviceIds.every((deviceId) => hidden.has(deviceId)) ? (
           <p className="comparison-readout small muted">Every device of this chart is hidden.</p>
+        ) : (
+          // Written by uPlot's cursor hook, not by React: it changes with every pointer move.
+          <p ref={readout} className="comparison-readout small" data-testid="comparison-readout" />
         )}
-        {/* Written by uPlot's cursor hook, not by React: it changes with every pointer move. */}
-        <p ref={readout} className="comparison-readout small" data-testid="comparison-readout" />
       </div>
       <div
         ref={container}
