@@ -85,13 +85,16 @@ const CampaignScreen = ({ id }: { id: string }) => {
             </dd>
           </dl>
           <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
-          <Suspense fallback={<p className="muted">Loading the charts…</p>}>
-            <CampaignComparison campaignId={campaign.id} />
-          </Suspense>
-          {manage && <CampaignEditForm campaign={campaign} />}
-          {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
         </>
       )}
+      {/* Asked for beside the campaign, not after it: the comparison is the page's heaviest read. */}
+      {!error && (
+        <Suspense fallback={<p className="muted">Loading the charts…</p>}>
+          <CampaignComparison campaignId={id} />
+        </Suspense>
+      )}
+      {campaign && manage && <CampaignEditForm campaign={campaign} />}
+      {campaign && manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
 
       <section className="card section-card" aria-labelledby="campaign-members-heading">
         <h2 id="campaign-members-heading">Members and devices</h2>
