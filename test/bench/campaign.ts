@@ -1,13 +1,18 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium } from 'playwright-core';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import { recomputeRollups } from '../../functions/sensor-data/domain/rollups-recompute';
-import { createChartDataStore, HOUR_MS } from '../../functions/sensor-data/store/chart-data-store';
+import {
+  chartObjectKey,
+  createChartDataStore,
+  HOUR_MS,
+  periodsBetween,
+} from '../../functions/sensor-data/store/chart-data-store';
 import { createRollupStore } from '../../functions/sensor-data/store/rollup-store';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
@@ -54,6 +59,10 @@ export interface CampaignBenchFigures {
   points: number;
   resolution: string;
   oneCalls?: { calls: number; roundTrips: number };
+  /** The chart-data objects it reads, straight from S3 side by side (median of RUNS): what any shape pays. */
+  rawMs: number;
+  rawObjects: number;
+  rawBytes: number;
   /** One GET /sensor-data/devices/{id}/series per device, BROWSER_CONNECTIONS at a time (median of RUNS). */
   perDeviceMs: number;
   perDeviceBytes: number;
@@ -298,6 +307,26 @@ export const benchCampaign = async (
   for (let run = 0; run < RUNS; run++) oneTimes.push(await timed(one));
   const answer = JSON.parse(body) as { t: number[]; resolution: string; from: number; to: number };
 
+  // The floor: the chart-data objects the comparison reads, straight from S3, side by side.
+  let rawBytes = 0;
+  let rawObjects = 0;
+  const raw = async () => {
+    const keys = deviceIds.flatMap((id) =>
+      periodsBetween('hour', answer.from, answer.to).map((period) => chartObjectKey(id, 'hour', period)),
+    );
+    const texts = await Promise.all(
+      keys.map((Key) =>
+        s3
+          .send(new GetObjectCommand({ Bucket: info.buckets.chartData!, Key }))
+          .then((object) => object.Body!.transformToString('utf8')),
+      ),
+    );
+    rawObjects = texts.length;
+    rawBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  };
+  const rawTimes: number[] = [];
+  for (let run = 0; run < RUNS; run++) rawTimes.push(await timed(raw));
+
   // The alternative: each device's own series over the same range and width, as many requests as devices.
   const bodies: string[] = [];
   const perDevice = async () => {
@@ -329,6 +358,9 @@ export const benchCampaign = async (
     points: answer.t.length,
     resolution: answer.resolution,
     ...(storeCalls ? { oneCalls: await storeCalls.perRequest(one, 3) } : {}),
+    rawMs: Math.round(median(rawTimes)),
+    rawObjects,
+    rawBytes,
     perDeviceMs: Math.round(median(perDeviceTimes)),
     perDeviceBytes: bodies.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
     perDeviceGzipBytes: bodies.reduce((sum, text) => sum + gzipSync(text).length, 0),

@@ -468,6 +468,10 @@ try {
       },
       { measure: '  payload (raw, gzipped)', value: `${kb(c.oneBytes)}, ${kb(c.oneGzipBytes)}` },
       {
+        measure: `  raw: the ${c.rawObjects} chart-data objects it reads, from S3 side by side (median)`,
+        value: `${c.rawMs} ms, ${kb(c.rawBytes)}`,
+      },
+      {
         measure: '  store calls (sequential round trips), decisions cached',
         value: c.oneCalls ? `${c.oneCalls.calls} (${c.oneCalls.roundTrips})` : '',
       },

@@ -26,6 +26,8 @@ const hourly = (value: number, days: number) =>
 let owner: FreshUser;
 let member: FreshUser;
 let participant: FreshUser;
+/** The owner of the foreign and public devices. */
+let stranger: FreshUser;
 let campaign: { id: string; startsAt: number; endsAt: number };
 /** The owner's private device, another person's private device, a public Tier 0 device, and one with no record. */
 let own: TestDevice;
@@ -54,7 +56,7 @@ beforeAll(async () => {
     freshUser({ prefix: 'compare-member' }),
     freshUser({ prefix: 'compare-participant' }),
   ]);
-  const stranger = await freshUser({ prefix: 'compare-foreign-owner' });
+  stranger = await freshUser({ prefix: 'compare-foreign-owner' });
   [own, foreign, open] = await Promise.all([
     freshDevice({ ownerToken: owner.token }),
     freshDevice({ ownerToken: stranger.token }),
@@ -146,8 +148,8 @@ describe('GET /sensor-data/campaigns/{id}/series', () => {
   it('lets staff compare any campaign, and refuses strangers and guests', async () => {
     const staff = await compare(await tokenOf('employee@example.com'));
     expect(deviceIn(staff, foreign.id).status).toBe('shown');
-    const stranger = await freshUser({ prefix: 'compare-stranger' });
-    const refused = await apiRejection(compare(stranger.token));
+    const outsider = await freshUser({ prefix: 'compare-outsider' });
+    const refused = await apiRejection(compare(outsider.token));
     expect([refused.status, refused.message]).toEqual([403, MESSAGES.accessDenied('campaign')]);
     expect((await apiRejection(compare(undefined))).status).toBe(401);
     const missing = await apiRejection(compare(await tokenOf('employee@example.com'), {}, uniqueId('no-campaign')));
@@ -175,6 +177,17 @@ describe("the comparison answers to the read path's guarantees", () => {
       expect(deviceIn(answer, open.id).message).toBeUndefined();
     } finally {
       await setTier(open.id, 'tier0');
+    }
+  });
+
+  it("a device made private leaves a participant's comparison at once", async () => {
+    expect(deviceIn(await compare(participant.token), open.id).status).toBe('shown');
+    const devices = apiAs('devices', stranger.token);
+    await devices.update({ params: { id: open.id }, body: { dataVisibility: 'private' } });
+    try {
+      expect(deviceIn(await compare(participant.token), open.id).status).toBe('no-access');
+    } finally {
+      await devices.update({ params: { id: open.id }, body: { dataVisibility: 'public' } });
     }
   });
 
