@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CampaignSeries } from '../../../../shared/contracts/sensor-data-campaigns';
 import { useTokens } from '../../lib/theme';
-import { comparisonLines, readoutText, styleOf } from './comparison-rules';
+import { comparisonLines, PALETTE_SIZE, readoutText, styleOf } from './comparison-rules';
 
 const HEIGHT = 240;
 /** How near (CSS px) the pointer must come to a line to pick out its device. */
@@ -47,6 +47,8 @@ export const ComparisonChart = ({
   const container = useRef<HTMLDivElement>(null);
   const readout = useRef<HTMLParagraphElement>(null);
   const plot = useRef<uPlot | null>(null);
+  // The line picked out from the legend now, so a chart just drawn (nothing picked) is not drawn again for nothing.
+  const pickedNow = useRef<number | null>(null);
   const lines = useMemo(() => comparisonLines(answer, measurement.name), [answer, measurement.name]);
   const tokens = useTokens();
   const title = measurement.unit ? `${measurement.label} (${measurement.unit})` : measurement.label;
@@ -58,6 +60,13 @@ export const ComparisonChart = ({
     const element = container.current;
     if (!element) return;
     delete element.dataset.painted;
+    // Each colour read once: a style read per line would recompute the page's styles 50 times over.
+    const colours = new Map(
+      Array.from({ length: PALETTE_SIZE }, (_, i) => {
+        const { token } = styleOf(i);
+        return [token, tokens.read(token, '#2563eb')] as const;
+      }),
+    );
     const axis = {
       stroke: tokens.read('--chart-axis', '#3d4553'),
       grid: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
@@ -107,7 +116,7 @@ export const ComparisonChart = ({
         {},
         ...lines.deviceIds.map((deviceId, i) => {
           const style = styleOf(devices.get(deviceId)?.style ?? 0);
-          const colour = tokens.read(style.token, '#2563eb');
+          const colour = colours.get(style.token)!;
           return {
             label: devices.get(deviceId)?.name ?? deviceId,
             show: !hiddenNow.current.has(deviceId),
@@ -136,6 +145,7 @@ export const ComparisonChart = ({
     };
     const made = new uPlot(options, lines.data as uPlot.AlignedData, element);
     plot.current = made;
+    pickedNow.current = null;
     return () => {
       made.destroy();
       plot.current = null;
@@ -156,8 +166,11 @@ export const ComparisonChart = ({
     if (!u) return;
     // A hidden line is not picked out: that would only dim the lines that are shown.
     const index = picked === undefined || hidden.has(picked) ? -1 : lines.deviceIds.indexOf(picked);
+    const focus = index < 0 ? null : index + 1;
+    if (focus === pickedNow.current) return;
+    pickedNow.current = focus;
     // Not fired as the chart's own hover: the readout follows the pointer only.
-    u.setSeries(index < 0 ? null : index + 1, { focus: true }, false);
+    u.setSeries(focus, { focus: true }, false);
   }, [picked, hidden, lines]);
 
   return (
