@@ -168,6 +168,8 @@ export const MESSAGES = {
   campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,
   campaignOrganizationManagerRequired: 'Only a manager of the organization can link a campaign to it',
   campaignChanged: 'This campaign was changed by someone else at the same time; please try again',
+  campaignRangeOutside: (startsAt: string, endsAt: string) =>
+    `The range asked for lies outside the campaign's window (${startsAt} to ${endsAt})`,
   // Ours: the audit log (docs/audit.md).
   auditUnavailable: 'The audit log could not record this action, so nothing was changed; please try again',
 } as const;

@@ -66,9 +66,9 @@ export interface BatchGetTable {
 }
 
 /**
- * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
- * short back-off) for up to `rounds` rounds. Answers each table's items found (in DynamoDB's order) and the keys still
- * unprocessed after the last round.
+ * BatchGetItem of keys of any tables (at most 100 keys a request, the requests side by side, so any number of keys
+ * costs one round trip), retrying what DynamoDB leaves unprocessed (with a short back-off) for up to `rounds` rounds.
+ * Answers each table's items found (in DynamoDB's order) and the keys still unprocessed after the last round.
  */
 export const batchGetWithLeftovers = async (
   db: DynamoDBDocumentClient,
@@ -78,9 +78,9 @@ export const batchGetWithLeftovers = async (
   const found = new Map<string, Record<string, unknown>[]>(Object.keys(requestItems).map((table) => [table, []]));
   const unprocessed = new Map<string, Key[]>();
   const all = Object.entries(requestItems).flatMap(([table, { Keys }]) => Keys.map((key) => [table, key] as const));
-  for (let start = 0; start < all.length; start += BATCH_GET_LIMIT) {
+  const readChunk = async (chunk: typeof all) => {
     let pending: Record<string, BatchGetTable> = {};
-    for (const [table, key] of all.slice(start, start + BATCH_GET_LIMIT)) {
+    for (const [table, key] of chunk) {
       pending[table] ??= { ...requestItems[table]!, Keys: [] };
       pending[table].Keys.push(key);
     }
@@ -97,13 +97,18 @@ export const batchGetWithLeftovers = async (
     }
     for (const [table, { Keys }] of Object.entries(pending))
       unprocessed.set(table, [...(unprocessed.get(table) ?? []), ...Keys]);
-  }
+  };
+  const chunks: (typeof all)[] = [];
+  for (let start = 0; start < all.length; start += BATCH_GET_LIMIT)
+    chunks.push(all.slice(start, start + BATCH_GET_LIMIT));
+  await Promise.all(chunks.map(readChunk));
   return { found, unprocessed };
 };
 
 /**
- * BatchGetItem of keys of any tables (at most 100 keys a request), retrying what DynamoDB leaves unprocessed (with a
- * short back-off). Answers each table's items found; the order is DynamoDB's. Throws when keys stay unprocessed.
+ * BatchGetItem of keys of any tables (at most 100 keys a request, side by side), retrying what DynamoDB leaves
+ * unprocessed (with a short back-off). Answers each table's items found; the order is DynamoDB's. Throws when keys
+ * stay unprocessed.
  */
 export const batchGetKeys = async (
   db: DynamoDBDocumentClient,

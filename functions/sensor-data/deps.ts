@@ -7,6 +7,7 @@ import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { createApiKeysDeps } from './wiring/api-keys';
+import { createCampaignsDeps } from './wiring/campaigns';
 import { createExportsDeps } from './wiring/exports';
 import { createLiveDeps } from './wiring/live';
 import { createReadingsDeps } from './wiring/readings';
@@ -40,13 +41,16 @@ export const createCommonDeps = (env: SensorDataEnv) => {
     tableName: env.deviceSubscriptionsTable,
     parametersTable: env.parametersTable,
   });
+  // One access module (and its decision cache) for the device gates and the campaign comparison's campaign check.
+  const access = createAccessModule(env);
   return {
     env,
     db,
     s3: getS3Client(),
     now: Date.now,
     tiers,
-    dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access: createAccessModule(env), tiers }),
+    access,
+    dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access, tiers }),
     readings: createReadingsStore({ db, tableName: env.readingsTable }),
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
     work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
@@ -63,6 +67,7 @@ export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
     ...createExportsDeps(common),
     ...createLiveDeps(common),
     ...createApiKeysDeps(common),
+    ...createCampaignsDeps(common),
   };
 };
 

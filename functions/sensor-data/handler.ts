@@ -3,6 +3,7 @@ import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
 import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
+import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
 import { readingsHandlers, readingsReadAhead } from './handlers/readings';
@@ -12,11 +13,11 @@ const env = readEnv(SENSOR_DATA_ENV);
 
 export const handler = httpArea(
   sensorData,
-  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers },
+  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers },
   {
     audit: sensorDataAudit,
     deps: () => createSensorDataDeps(env),
     credentials: sensorDataCredentials(env),
-    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead },
+    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
   },
 );

@@ -37,8 +37,9 @@ export const DEMO_PARAMETERS = [
 
 /**
  * A small relation graph to explore: e-mails stand for the demo accounts' user ids. Uma owns a device and
- * uses April's; April manages an organization and a campaign that hold her device; Dana is a campaign user
- * (so she sees the device through the campaign); Uma is an organization user (which grants no device access).
+ * uses April's; April manages an organization and a campaign that hold her device; the campaign holds Uma's
+ * device too; Dana is a campaign user (so she sees both devices through the campaign, within its window); Uma
+ * is an organization user (which grants no device access).
  */
 /**
  * Device records for the demo relation graph (docs/devices.md): Uma's private rooftop station, April's public
@@ -141,4 +142,6 @@ export const DEMO_RELATIONS: readonly { type: RelationType; referrer: string; re
   { type: 'campaign-manager', referrer: 'demo-campaign-1', referent: 'approved@example.com' },
   { type: 'campaign-user', referrer: 'demo-campaign-1', referent: 'distributor@example.com' },
   { type: 'campaign-device', referrer: 'demo-campaign-1', referent: 'demo-device-2' },
+  // Uma lends her rooftop station to the survey: the campaign page compares two devices (docs/sensor-data.md).
+  { type: 'campaign-device', referrer: 'demo-campaign-1', referent: 'demo-device-1' },
 ];

@@ -138,6 +138,21 @@ export const MeasurementList = z
       .max(32, 'At most 32 measurements'),
   );
 
+/** A chart's query: the range (ms), about one bucket per pixel of `width`, and the measurements (default: all). */
+export const SeriesQuery = z
+  .object({
+    from: Time('from').optional(),
+    to: Time('to').optional(),
+    width: z.coerce
+      .number({ error: 'width must be a number' })
+      .int('width must be a whole number')
+      .min(10, 'width is at least 10')
+      .max(MAX_SERIES_WIDTH, `width is at most ${MAX_SERIES_WIDTH}`)
+      .default(DEFAULT_SERIES_WIDTH),
+    measurements: MeasurementList.optional(),
+  })
+  .refine(fromBeforeTo, FROM_AFTER_TO);
+
 /** The sensor-data area's readings routes (docs/sensor-data.md); composed into the area in sensor-data.ts. */
 export const readingsRoutes = {
   listReadings: defineRoute({
@@ -174,19 +189,7 @@ export const readingsRoutes = {
     summary:
       "Chart data of a device's measurements over a range: min, max and mean per bucket of about one pixel (width, default 800), from the raw readings for short ranges and the hourly or daily roll-ups for long ones. The same tier gates as the readings.",
     params: DeviceParams,
-    query: z
-      .object({
-        from: Time('from').optional(),
-        to: Time('to').optional(),
-        width: z.coerce
-          .number({ error: 'width must be a number' })
-          .int('width must be a whole number')
-          .min(10, 'width is at least 10')
-          .max(MAX_SERIES_WIDTH, `width is at most ${MAX_SERIES_WIDTH}`)
-          .default(DEFAULT_SERIES_WIDTH),
-        measurements: MeasurementList.optional(),
-      })
-      .refine(fromBeforeTo, FROM_AFTER_TO),
+    query: SeriesQuery,
     response: Series,
   }),
   dataSummary: defineRoute({

@@ -17,6 +17,7 @@ import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
+import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
 import { benchNotifications } from './notifications';
 import { countStoreCalls } from './store-calls';
@@ -29,7 +30,10 @@ import { benchWeb, formatWebRows } from './web';
  * and a year of 1-minute data charted (GET /series beside its raw S3 reads; paint time in Chromium).
  * The npm script sets LOG_LEVEL=warn: the logger reads it on import, before this module's body runs.
  * and a banner to 10,000 people through the jobs queue and the notifications worker.
- * BENCH_SECTIONS=reads,ingest,chart,notifications,web chooses the parts (all by default); BENCH_WEB=false skips the browser.
+ * A campaign of 50 devices × 30 days of 10-minute data compared on one page (one request beside one per device; paint
+ * time in Chromium).
+ * BENCH_SECTIONS=reads,ingest,chart,campaign,notifications,web chooses the parts (all by default); BENCH_WEB=false
+ * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -257,8 +261,8 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or ingest, chart, notifications, web; comma-separated) runs only those parts while iterating.
-const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,notifications,web').split(','));
+// BENCH_SECTIONS=reads (or ingest, chart, campaign, notifications, web; comma-separated) runs only those parts.
+const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,campaign,notifications,web').split(','));
 // The gateway is called through node:http with keep-alive, as the SDK reaches dynalite for the raw calls: fetch
 // (undici) would add about 0.15 ms of client CPU to every gateway request in this one process.
 const agent = new Agent({ keepAlive: true });
@@ -431,6 +435,51 @@ try {
         measure: 'cold page load → first charts painted (production build)',
         value: chart.firstPaintMs === undefined ? 'skipped' : `${chart.firstPaintMs.toFixed(0)} ms`,
       },
+    ]);
+  }
+
+  if (sections.has('campaign')) {
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    const c = await benchCampaign(info, tokenOf, storeCalls);
+    console.log(
+      `\nA campaign compared: ${c.devices} devices × ${c.days} days of 10-minute readings (${c.readings.toLocaleString('en')} readings, ${c.measurements} measurements), charts ${c.width} px wide\n`,
+    );
+    console.table([
+      { measure: 'seed readings (raw BatchWriteItem)', value: `${c.seedSeconds.toFixed(1)} s` },
+      { measure: 'roll-ups and chart-data objects (worker function)', value: `${c.rollupSeconds.toFixed(1)} s` },
+      {
+        measure: 'open the campaign page in the app → every chart painted in Chromium (goal ≤ 1 s)',
+        value: c.openMs === undefined ? 'skipped (BENCH_WEB=false)' : `${c.openMs} ms`,
+      },
+      {
+        measure: '  of which: opened → request sent; request sent → painted; response received → painted',
+        value:
+          c.requestToPaintMs === undefined
+            ? ''
+            : `${c.clickToRequestMs} ms; ${c.requestToPaintMs} ms; ${c.responseToPaintMs} ms`,
+      },
+      {
+        measure: 'load the campaign page by its address (the app starts) → every chart painted',
+        value: c.loadMs === undefined ? '' : `${c.loadMs} ms`,
+      },
+      {
+        measure: `one request: GET /campaigns/{id}/series (median), ${c.resolution} source, ${c.points} points`,
+        value: `${c.oneMs} ms`,
+      },
+      { measure: '  payload (raw, gzipped)', value: `${kb(c.oneBytes)}, ${kb(c.oneGzipBytes)}` },
+      {
+        measure: `  raw: the ${c.rawObjects} chart-data objects it reads, from S3 side by side (median)`,
+        value: `${c.rawMs} ms, ${kb(c.rawBytes)}`,
+      },
+      {
+        measure: '  store calls (sequential round trips), decisions cached',
+        value: c.oneCalls ? `${c.oneCalls.calls} (${c.oneCalls.roundTrips})` : '',
+      },
+      {
+        measure: `instead, ${c.devices} × GET /devices/{id}/series, 6 at a time (median)`,
+        value: `${c.perDeviceMs} ms`,
+      },
+      { measure: '  payload (raw, gzipped each)', value: `${kb(c.perDeviceBytes)}, ${kb(c.perDeviceGzipBytes)}` },
     ]);
   }
 

@@ -321,3 +321,22 @@ describe("the account's IoT data endpoint", () => {
     }
   });
 });
+
+describe("the campaign comparison (GET /campaigns/{id}/series, the sensor-data API's)", () => {
+  const template = areaTemplate(templates, 'sensor-data');
+  const [, fn] = functionDescribed(template, 'the sensor-data API');
+  const actionsOn = (table: keyof typeof TABLES) =>
+    statementsOf(template, fn)
+      .filter((s) => [s.Resource].flat().some((r) => mentions(r, TABLES[table].constructId)))
+      .flatMap(actionsOf);
+
+  it.each(['campaigns', 'relations'] as const)(
+    'reads the %s table (a campaign’s window, its devices) and may not change it',
+    (table) => {
+      const actions = actionsOn(table);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+      expect(actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))).toEqual([]);
+      expect(Object.keys(variablesOf(fn))).toContain(TABLES[table].envVar);
+    },
+  );
+});

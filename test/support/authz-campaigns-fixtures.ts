@@ -26,7 +26,7 @@ const put = (table: 'campaigns' | 'organizations', item: Record<string, unknown>
   documentClient().send(new PutCommand({ TableName: stack().tables[table]!, Item: item }));
 
 /** A campaign record (running now) managed by the caller or by someone else. */
-const campaign = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+export const campaign = async (caller: CallerName, whose: 'owned' | 'foreign') => {
   const manager = await holderOf(caller, whose);
   const now = Date.now();
   const id = crypto.randomUUID();
@@ -61,7 +61,7 @@ const device = async (caller: CallerName, whose: 'owned' | 'foreign') => {
 };
 
 /** A route on an object the caller holds (prepare, owned) or another's (foreign). */
-const on = (
+export const on = (
   make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
   request: (id: string) => FixtureRequest,
 ): RouteFixture => ({

@@ -12,6 +12,7 @@ import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
 import { SENSOR_DATA_API_KEYS_FIXTURES } from './authz-sensor-data-api-keys-fixtures';
+import { SENSOR_DATA_CAMPAIGNS_FIXTURES } from './authz-sensor-data-campaigns-fixtures';
 import { SENSOR_DATA_EXPORTS_FIXTURES } from './authz-sensor-data-exports-fixtures';
 import { SENSOR_DATA_LIVE_FIXTURES } from './authz-sensor-data-live-fixtures';
 import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixtures';
@@ -163,6 +164,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     ...SENSOR_DATA_EXPORTS_FIXTURES,
     ...SENSOR_DATA_LIVE_FIXTURES,
     ...SENSOR_DATA_API_KEYS_FIXTURES,
+    ...SENSOR_DATA_CAMPAIGNS_FIXTURES,
   },
   datasets: DATASETS_FIXTURES,
   api: { ...API_FIXTURES, ...BILLING_FIXTURES },

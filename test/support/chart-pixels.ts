@@ -15,8 +15,26 @@ export interface ChartPixels {
  * plot area hold a pixel of the mean line's colour (#1d4ed8, anti-aliased edges included, the pale min/max band
  * not). A chart that draws no line covers nothing, whatever its canvas holds.
  */
-export const chartPixels = (chart: Locator): Promise<ChartPixels> =>
-  chart.evaluate((element) => {
+export const chartPixels = (chart: Locator): Promise<ChartPixels> => readLine(chart);
+
+/** What a person sees of one line of a given colour: as ChartPixels, and where (CSS px) the line is in each column. */
+export interface LinePixels extends ChartPixels {
+  /** Per column of the plot area, the middle of the line's pixels from the plot's top (CSS px); null where none. */
+  ys: (number | null)[];
+  /** Per column, the line's highest pixel (CSS px from the plot's top); null where none. */
+  tops: (number | null)[];
+}
+
+/**
+ * Reads the line of one colour (`rgb(r, g, b)`, as getComputedStyle gives it) from a uPlot chart of several lines,
+ * e.g. a campaign comparison's: a pixel is the line's when each channel lies within `tolerance` of it, opaque
+ * (other lines and the grid are other colours; the anti-aliased edges blend and are left out).
+ */
+export const linePixels = (chart: Locator, colour: string, tolerance = 40): Promise<LinePixels> =>
+  readLine(chart, { rgb: (colour.match(/\d+/g) ?? []).slice(0, 3).map(Number) as [number, number, number], tolerance });
+
+const readLine = (chart: Locator, wanted?: { rgb: [number, number, number]; tolerance: number }) =>
+  chart.evaluate((element, match) => {
     const canvas = element.querySelector('canvas');
     const over = element.querySelector('.u-over');
     if (!canvas || !over) throw new Error('No uPlot canvas in this chart');
@@ -28,21 +46,33 @@ export const chartPixels = (chart: Locator): Promise<ChartPixels> =>
     const width = Math.round(plot.width * ratio);
     const height = Math.round(plot.height * ratio);
     const { data } = canvas.getContext('2d')!.getImageData(left, top, width, height);
-    const device = new Array<boolean>(width).fill(false);
+    const isLine = match
+      ? (r: number, g: number, b: number, a: number) =>
+          a > 200 &&
+          Math.abs(r - match.rgb[0]) <= match.tolerance &&
+          Math.abs(g - match.rgb[1]) <= match.tolerance &&
+          Math.abs(b - match.rgb[2]) <= match.tolerance
+      : (r: number, g: number, b: number, a: number) => a > 200 && r < 120 && g < 160 && b > 150 && b - r > 80;
+    const rows: number[][] = Array.from({ length: width }, () => []);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const i = (y * width + x) * 4;
-        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
-        if (a > 200 && r < 120 && g < 160 && b > 150 && b - r > 80) device[x] = true;
+        if (isLine(data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!)) rows[x]!.push(y);
       }
     }
     // Back to CSS pixels: a column is drawn when any of its device pixels is.
     const cssWidth = Math.round(plot.width);
-    const drawn = Array.from({ length: cssWidth }, (_, x) =>
-      device
-        .slice(Math.floor(x * ratio), Math.max(Math.floor(x * ratio) + 1, Math.floor((x + 1) * ratio)))
-        .some(Boolean),
-    );
+    const columnsOf = (x: number) =>
+      rows.slice(Math.floor(x * ratio), Math.max(Math.floor(x * ratio) + 1, Math.floor((x + 1) * ratio))).flat();
+    const ys = Array.from({ length: cssWidth }, (_, x) => {
+      const found = columnsOf(x);
+      return found.length ? found.reduce((sum, y) => sum + y, 0) / found.length / ratio : null;
+    });
+    const tops = Array.from({ length: cssWidth }, (_, x) => {
+      const found = columnsOf(x);
+      return found.length ? Math.min(...found) / ratio : null;
+    });
+    const drawn = ys.map((y) => y !== null);
     const breaks: { from: number; to: number }[] = [];
     const first = drawn.indexOf(true);
     const last = drawn.lastIndexOf(true);
@@ -52,8 +82,8 @@ export const chartPixels = (chart: Locator): Promise<ChartPixels> =>
       while (!drawn[x]) x++;
       breaks.push({ from, to: x });
     }
-    return { width: cssWidth, covered: drawn.filter(Boolean).length / cssWidth, breaks };
-  });
+    return { width: cssWidth, covered: drawn.filter(Boolean).length / cssWidth, breaks, ys, tops };
+  }, wanted);
 
 /** The value uPlot's legend shows for one series ("mean") while the pointer is over the chart. */
 export const legendValue = (chart: Locator, label: string): Promise<string> =>

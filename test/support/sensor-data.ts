@@ -51,3 +51,18 @@ export const setTier = async (deviceId: string, tier: TierId, status = 'active')
     }),
   );
 };
+
+/** Sends readings through the ingest route as the device would (in batches of 500), so the worker rolls them up. */
+export const ingest = async (
+  device: Pick<TestDevice, 'credential'>,
+  readings: readonly { timestamp: number; values: Record<string, number> }[],
+): Promise<void> => {
+  for (let start = 0; start < readings.length; start += 500) {
+    const sent = await fetch(`${stack().endpoints.gateway}/data-ingress/readings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${device.credential}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: readings.slice(start, start + 500) }),
+    });
+    if (sent.status !== 200) throw new Error(`Ingest answered ${sent.status}: ${await sent.text()}`);
+  }
+};

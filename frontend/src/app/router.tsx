@@ -45,7 +45,11 @@ const organizationPage = page(
   (m) => m.OrganizationPage,
 );
 const campaignPage = page(
-  () => import('../features/campaigns/campaign-page'),
+  () => {
+    // The devices' comparison charts, shown as soon as the campaign is read: loaded beside the page, not after it.
+    preload(() => import('../features/sensor-data/campaign-comparison'));
+    return import('../features/campaigns/campaign-page');
+  },
   (m) => m.CampaignPage,
 );
 

@@ -2,7 +2,8 @@ import { tierFeaturesValueOf, tierTableOf } from '../../../shared/sensor-data/ti
 import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
-import { createReadings, type RollupColumns, tiersTable } from './readings';
+import { createReadings, tiersTable } from './readings';
+import type { RollupColumns } from './series-points';
 
 const HOUR = 3_600_000;
 const now = Date.UTC(2025, 5, 15, 12, 30);

@@ -18,24 +18,8 @@ import {
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
 import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
-import { bucketMsFor, createBuckets, periodFits, RESOLUTION_MS, resolutionFor } from './downsample';
-
-/** A resolution's roll-ups over a range, columnar (the chart-data objects the roll-up worker writes, merged). */
-export interface RollupColumns {
-  t: number[];
-  m: Record<
-    string,
-    { min: (number | null)[]; max: (number | null)[]; mean: (number | null)[]; count: (number | null)[] }
-  >;
-}
-
-/** Reads the hourly or daily roll-ups that overlap `[from, to]`. */
-export type RollupReader = (
-  deviceId: string,
-  resolution: 'hour' | 'day',
-  from: number,
-  to: number,
-) => Promise<RollupColumns>;
+import { bucketMsFor, createBuckets, resolutionFor } from './downsample';
+import { createSeriesPoints, describeColumns, type RollupReader } from './series-points';
 
 export interface ReadingsDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;
@@ -72,6 +56,7 @@ const newestFirst = async (
  * apply alike everywhere.
  */
 export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsDeps) => {
+  const points = createSeriesPoints({ readings, rollups });
   const windowOf = (access: DataAccess, purpose: DataPurpose, at: number) => {
     const days = reachDays(access, purpose);
     return { days, from: days === null ? null : Math.max(0, at - days * DAY_MS) };
@@ -119,30 +104,7 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
       const bucketMs = bucketMsFor({ from: range.from, to }, query.width, resolution);
       const buckets = createBuckets({ from: range.from, to }, bucketMs);
       const wanted = query.measurements ? new Set(query.measurements) : undefined;
-
-      if (resolution === 'minute') {
-        for (const part of parts) {
-          for await (const chunk of readings.scan(deviceId, part)) {
-            for (const reading of chunk) {
-              for (const [name, value] of Object.entries(reading.values)) {
-                if (!wanted || wanted.has(name)) buckets.add(reading.timestamp, name, value, value, value);
-              }
-            }
-          }
-        }
-      } else if (parts.length) {
-        const periodMs = RESOLUTION_MS[resolution];
-        const columns = await rollups(deviceId, resolution, parts[0]!.from, parts[parts.length - 1]!.to);
-        const fits = columns.t.map((start) => periodFits(start, periodMs, parts, at));
-        for (const [name, column] of Object.entries(columns.m)) {
-          if (wanted && !wanted.has(name)) continue;
-          columns.t.forEach((start, i) => {
-            const mean = column.mean[i];
-            if (!fits[i] || mean === null || mean === undefined) return;
-            buckets.add(start, name, column.min[i] ?? mean, column.max[i] ?? mean, mean, column.count[i] ?? 1);
-          });
-        }
-      }
+      await points(buckets, deviceId, resolution, parts, wanted, at);
 
       const { t, series } = buckets.result(query.measurements);
       const declared = access.device.measurementUnits;
@@ -154,10 +116,7 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
         bucketMs,
         t,
         series: Object.fromEntries(
-          Object.entries(series).map(([name, columns]) => {
-            const unit = unitOf(name, declared);
-            return [name, { label: labelOf(name), ...(unit ? { unit } : {}), ...columns }];
-          }),
+          Object.entries(series).map(([name, columns]) => [name, describeColumns(name, columns, declared)]),
         ),
       };
     },

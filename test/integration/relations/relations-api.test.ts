@@ -8,7 +8,6 @@ import {
   apiRejection,
   type DemoEmail,
   documentClient,
-  sqsClient,
   stack,
   subOf,
   tokenOf,

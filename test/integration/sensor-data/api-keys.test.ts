@@ -5,7 +5,7 @@ import type { TierId } from '../../../shared/sensor-data/tiers';
 import { bannersAbout } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice, setTier } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, areaUrl, documentClient, stack, tokenOf } from '../../support/stack';
 
 /**
  * The public API through the local gateway: keys made, listed and revoked (a revoked key is 401 at once), reads

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ErrorAlert } from '../../components/form-parts';
@@ -17,9 +18,15 @@ import { CampaignStatusBadge } from './campaign-parts';
 import { mayManageCampaign, windowText } from './campaign-rules';
 import { ParticipantInvites } from './participant-invites';
 
+// The devices' charts (uPlot) are a chunk of their own, loaded once the campaign is read.
+const CampaignComparison = lazy(() =>
+  import('../sensor-data/campaign-comparison').then((m) => ({ default: m.CampaignComparison })),
+);
+
 /**
  * `/dashboard/campaigns/:id` (and `/admin/campaigns/:id`): a campaign's window and status, its edit form and
- * participant invites for its managers and staff, and its members and devices.
+ * participant invites for its managers and staff, its devices' data compared on one chart per measurement, and its
+ * members and devices.
  */
 export const CampaignPage = () => {
   const id = useParams().id ?? '';
@@ -79,10 +86,16 @@ const CampaignScreen = ({ id }: { id: string }) => {
             </dd>
           </dl>
           <p className="muted small">Members see the data of the campaign's devices only within its window.</p>
-          {manage && <CampaignEditForm campaign={campaign} />}
-          {manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
         </>
       )}
+      {/* Asked for beside the campaign, not after it: the comparison is the page's heaviest read. */}
+      {!error && (
+        <Suspense fallback={<p className="muted">Loading the charts…</p>}>
+          <CampaignComparison campaignId={id} />
+        </Suspense>
+      )}
+      {campaign && manage && <CampaignEditForm campaign={campaign} />}
+      {campaign && manage && <ParticipantInvites campaignId={campaign.id} user={user} />}
 
       <section className="card section-card" aria-labelledby="campaign-members-heading">
         <h2 id="campaign-members-heading">Members and devices</h2>

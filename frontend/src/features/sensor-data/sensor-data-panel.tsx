@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
 import { apiClient } from '../../lib/api';
@@ -26,34 +26,11 @@ import {
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
 import { type ChartHandle, SensorChart } from './sensor-chart';
+import { useWidth } from './use-width';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
 
 type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { state: 'failed'; error: string };
-
-/** The chart canvas follows the card's width; the API buckets to it (one bucket per pixel). */
-const useWidth = () => {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () => setWidth(Math.max(200, Math.min(2000, Math.floor(element.clientWidth))));
-    measure();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // Debounced: a resize redraws the charts only once the window settles (and fetches again only then).
-    const observer = new ResizeObserver(() => {
-      clearTimeout(timer);
-      timer = setTimeout(measure, 250);
-    });
-    observer.observe(element);
-    return () => {
-      clearTimeout(timer);
-      observer.disconnect();
-    };
-  }, []);
-  return { ref, width };
-};
 
 /**
  * The device page's sensor data (docs/sensor-data.md, "Reads and charts"): what the caller's tier lets them see,

@@ -1,0 +1,25 @@
+import { readTogether } from '../../_shared/read-ahead';
+import { createRelationTable } from '../../_shared/relations/relation-table';
+import type { CommonDeps } from '../deps';
+import { createCampaignSeries } from '../domain/campaign-series';
+import { createSeriesPoints } from '../domain/series-points';
+import { createCampaignHolds, createCampaignReader } from '../store/campaign-reader';
+import { createChartDataStore } from '../store/chart-data-store';
+
+/** The campaign comparison's dependencies, built from the area's common ones. */
+export const createCampaignsDeps = (common: CommonDeps) => {
+  const chartData = createChartDataStore({ s3: common.s3, bucket: common.env.chartDataBucket });
+  return {
+    campaignSeries: createCampaignSeries({
+      access: common.access,
+      campaigns: createCampaignReader({ db: common.db, tableName: common.env.campaignsTable }),
+      holds: createCampaignHolds({
+        relations: createRelationTable({ db: common.db, tableName: common.env.relationsTable }),
+      }),
+      dataAccess: common.dataAccess,
+      readTogether: (reads) => readTogether(common.db, reads),
+      points: createSeriesPoints({ readings: common.readings, rollups: chartData.readChartObjects }),
+      now: common.now,
+    }),
+  };
+};
