@@ -60,11 +60,13 @@ describe('the local stack', () => {
     }
   });
 
-  it('creates the spec buckets (local reuses the dev chart-data bucket) and the jobs queue with its dead-letter queue', async () => {
+  it('creates the spec buckets (local reuses the dev chart-data bucket), ours, and the jobs queue with its dead-letter queue', async () => {
     expect(stack().buckets).toEqual({
       chartData: 'sensor-data-api-dev-chartdata',
+      datasets: 'datasets-local-files',
       exports: 'sensor-data-local-exports',
       logos: 'organizations-local-logofiles',
+      releases: 'code-releases-local-artifacts',
       userBackups: 'users-local-backups',
     });
     const s3 = s3Client();

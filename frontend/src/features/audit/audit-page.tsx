@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { AuditAction, AuditEntry } from '../../../../shared/audit/audit-entry';
 import { AUDIT_RETENTION_DAYS } from '../../../../shared/audit/audit-entry';
@@ -72,7 +72,19 @@ export const AuditPage = () => {
   const [params, setParams] = useSearchParams();
   const applied = useMemo(() => formFromParams(params), [params]);
   const [form, setForm] = useState<AuditForm>(applied);
-  useEffect(() => setForm(applied), [applied]);
+  // The address as this form last wrote it: the form already shows it. Only another change of the address (back,
+  // a link, "Everything on it") refills the form; the router applies ours later, in a transition, and a refill then
+  // would wipe what was typed meanwhile (a Clear followed at once by typing lost the typing).
+  const written = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const ours = written.current === params.toString();
+    written.current = undefined;
+    if (!ours) setForm(applied);
+  }, [applied, params]);
+  const write = (next: Record<string, string>) => {
+    written.current = new URLSearchParams(next).toString();
+    setParams(next);
+  };
 
   const actor = useActorId(applied.actor);
   // The platform's actions change only with a deploy.
@@ -104,7 +116,7 @@ export const AuditPage = () => {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setParams(formToParams(form));
+    write(formToParams(form));
   };
   const narrow = (change: Partial<AuditForm>) => setParams(formToParams({ ...applied, ...change }));
   const field = (key: keyof AuditForm) => ({
@@ -166,7 +178,7 @@ export const AuditPage = () => {
             data-testid="audit-clear"
             onClick={() => {
               setForm(EMPTY_FORM);
-              setParams({});
+              write({});
             }}
           >
             Clear
