@@ -186,6 +186,11 @@ export const startGateway = async (options: GatewayOptions) => {
       `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  // An idle keep-alive connection is closed only long after a client stops reusing it (API Gateway and load
+  // balancers keep one about a minute): with Node's 5 s, a busy client sending on a connection the server was closing
+  // at that moment lost the request ("other side closed", seen by the fuzz test under load).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const actual = await listen(server, options.port);
   return { url: `http://localhost:${actual}`, stop: () => closeServer(server) };
 };
