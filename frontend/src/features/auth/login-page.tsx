@@ -88,16 +88,19 @@ export const LoginPage = () => {
             {reason}
           </p>
         )}
-        <Authenticator
-          initialState={initialState}
-          loginMechanisms={['email']}
-          services={services}
-          formFields={FORM_FIELDS}
-        >
-          <p className="muted" data-testid="login-signing-in">
-            {UI_MESSAGES.signingIn}
-          </p>
-        </Authenticator>
+        {/* Empty while the Authenticator checks for a session: app.css keeps the sign-in form's room (no layout shift). */}
+        <div className="login-auth">
+          <Authenticator
+            initialState={initialState}
+            loginMechanisms={['email']}
+            services={services}
+            formFields={FORM_FIELDS}
+          >
+            <p className="muted" data-testid="login-signing-in">
+              {UI_MESSAGES.signingIn}
+            </p>
+          </Authenticator>
+        </div>
         <p className="muted small login-guest">
           <Link to="/dashboard" data-testid="login-browse-as-guest">
             {UI_MESSAGES.browseAsGuest}

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
 import { LoadingPage } from '../../app/loading-page';
 import { ErrorAlert } from '../../components/form-parts';
@@ -8,6 +9,7 @@ import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
+import { SignInPrompt } from '../auth/sign-in-prompt';
 import { DevicesMap } from '../map/devices-map';
 import { formatCoordinate, type MapPoint } from '../map/map-points';
 import { When } from '../people/person-parts';
@@ -45,7 +47,9 @@ const DeviceScreen = ({ id }: { id: string }) => {
   const staff = isStaff(user?.groups ?? []);
   const query = useDevice(id);
   const device = query.data;
-  const error = errorOf(query);
+  // A private device answers a guest 401: what signing in may unlock, not an error.
+  const guestShut = !user && query.error instanceof ApiError && query.error.status === 401;
+  const error = guestShut ? undefined : errorOf(query);
 
   return (
     <section className="page">
@@ -54,7 +58,8 @@ const DeviceScreen = ({ id }: { id: string }) => {
         {device && <StatusBadge status={device.status} testId="device-status" />}
       </h1>
       <ObjectIdLine id={id} />
-      {!device && !error && <p className="muted">Loading the device…</p>}
+      {!device && !error && !guestShut && <p className="muted">Loading the device…</p>}
+      {guestShut && <SignInPrompt what="this device if it is shared with you" />}
       <ErrorAlert testId="device-error" error={error} />
 
       {device && (
@@ -70,6 +75,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
               <LivePanel deviceId={device.id} />
             </Suspense>
           )}
+          {!user && device.state !== 'retired' && <GuestLivePanel />}
           <ExportPanel device={device} />
           {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
           {user && (mayManage(device) || staff) && device.state !== 'retired' && (
@@ -92,6 +98,14 @@ const DeviceScreen = ({ id }: { id: string }) => {
     </section>
   );
 };
+
+/** What a guest's sign-in unlocks where a signed-in person sees readings as they arrive (no request made). */
+const GuestLivePanel = () => (
+  <section className="card section-card" aria-labelledby="device-live-heading" data-testid="device-guest-unlocks">
+    <h2 id="device-live-heading">Live</h2>
+    <SignInPrompt what="this device's readings live, as they arrive" />
+  </section>
+);
 
 /** Where the device is, as its viewer may see it, on the same offline map as the lists. */
 const DeviceLocationMap = ({ device }: { device: Device }) => {

@@ -20,7 +20,8 @@ export const NotificationBell = ({ userId }: { userId: string }) => {
       <svg className="bell-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
         <path d="M5 14V9a5 5 0 0 1 10 0v5l1.5 1.5h-13zM8.5 17.5h3" />
       </svg>
-      Notifications
+      {/* The space keeps the visible words ("Notifications 2") inside the spoken name (WCAG 2.5.3, axe). */}
+      Notifications{' '}
       {badge && (
         <span className="count-badge" data-testid="nav-notifications-unread" aria-hidden="true">
           {badge}

@@ -6,6 +6,7 @@ import { apiClient, useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
+import { SignInPrompt } from '../auth/sign-in-prompt';
 import { When } from '../people/person-parts';
 import {
   EXPORT_RANGES,
@@ -170,7 +171,8 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
           )}
         </div>
       )}
-      {user && <h3>My recent downloads</h3>}
+      <h3>My recent downloads</h3>
+      {!user && <SignInPrompt what="your recent downloads, each ready to fetch again" />}
       <ErrorAlert testId="export-recent-error" error={recent.error ? errorMessage(recent.error) : undefined} />
       {recent.data && recent.data.items.length === 0 && (
         <p className="muted" data-testid="export-recent-empty">

@@ -1,0 +1,83 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe';
+import { contextOptions, launchBrowser, signInAs, waitForHeaderUser, web } from '../support/browser';
+import type { DemoEmail } from '../support/stack';
+
+type Who = DemoEmail | 'guest';
+
+/** The pages of issue 18, each as a person who may see it, with what shows once its content has arrived. */
+const PAGES: readonly { name: string; who: Who; path: string; ready: string }[] = [
+  { name: 'login', who: 'guest', path: '/login', ready: '[data-testid="login-email"]' },
+  { name: 'guest dashboard', who: 'guest', path: '/dashboard', ready: 'h1' },
+  {
+    name: 'guest public device',
+    who: 'guest',
+    path: '/dashboard/devices/demo-device-2',
+    ready: '[data-testid="export-panel"]',
+  },
+  { name: 'dashboard', who: 'user@example.com', path: '/dashboard', ready: 'h1' },
+  {
+    name: 'device',
+    who: 'user@example.com',
+    path: '/dashboard/devices/demo-device-1',
+    ready: '[data-testid="export-panel"]',
+  },
+  { name: 'organization', who: 'approved@example.com', path: '/dashboard/organizations/demo-org-1', ready: 'h1' },
+  { name: 'campaign', who: 'approved@example.com', path: '/dashboard/campaigns/demo-campaign-1', ready: 'h1' },
+  { name: 'admin relations', who: 'admin@example.com', path: '/admin/relations', ready: 'table' },
+];
+
+let browser: Browser;
+/** One context per person, signed in once for the whole file. */
+const contexts = new Map<Who, Promise<BrowserContext>>();
+
+const contextFor = (who: Who) => {
+  if (!contexts.has(who)) {
+    contexts.set(
+      who,
+      (async () => {
+        const context = await browser.newContext(contextOptions());
+        if (who !== 'guest') {
+          const page = await context.newPage();
+          await signInAs(page, who, '/dashboard');
+          await waitForHeaderUser(page, who);
+          await page.close();
+        }
+        return context;
+      })(),
+    );
+  }
+  return contexts.get(who)!;
+};
+
+/** Opens a page and waits until it stands still: content shown, requests done, nothing marked busy. */
+const open = async (page: Page, path: string, ready: string) => {
+  await page.goto(web(path));
+  await page.locator(ready).first().waitFor();
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15_000 });
+};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts.values()) await (await context).close();
+  await browser?.close();
+});
+
+describe('end to end: accessibility (axe-core)', () => {
+  const width = contextOptions().viewport?.width ?? 1280;
+
+  // One test per page, in order: the first page of each person signs them in, the next ones reuse the context.
+  it.each(PAGES)(`$name ($who) has no serious or critical violation at ${width} px`, async ({ who, path, ready }) => {
+    const page = await (await contextFor(who)).newPage();
+    try {
+      await open(page, path, ready);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import type { Page, Response } from 'playwright-core';
+import { contextOptions, launchBrowser, pagePerTest, WIDE, web } from '../support/browser';
+
+const testPage = pagePerTest();
+
+/** Every answer the page receives from here on (the app's own files, the API, Cognito), by status. */
+const recordResponses = (page: Page) => {
+  const seen: { status: number; url: string }[] = [];
+  page.on('response', (response: Response) => {
+    seen.push({ status: response.status(), url: `${response.request().method()} ${response.url()}` });
+  });
+  return seen;
+};
+
+/** Waits until the page stands still: requests done, nothing marked busy. */
+const settle = async (page: Page) => {
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15_000 });
+};
+
+/**
+ * Sums the page's layout shifts the way Lighthouse's CLS counts them (shifts within 500 ms of input left out),
+ * from the first paint on: the observer is installed before any of the page's scripts run.
+ */
+const LAYOUT_SHIFT_OBSERVER = `
+  window.__layoutShift = { total: 0, sources: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      window.__layoutShift.total += entry.value;
+      for (const source of entry.sources ?? []) {
+        const node = source.node;
+        const name = node && node.nodeType === 1
+          ? node.tagName.toLowerCase() + (node.className ? '.' + String(node.className).split(' ').join('.') : '')
+          : String(node && node.nodeName);
+        window.__layoutShift.sources.push(name + ' ' + entry.value.toFixed(4));
+      }
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+`;
+
+describe('end to end: what a guest meets', () => {
+  it('a guest on the dashboard, the public datasets and the public lake buoy meets no 401/403, and sees what signing in unlocks', async () => {
+    const page = testPage();
+    const responses = recordResponses(page);
+
+    await page.goto(web('/dashboard'));
+    await page.getByTestId('dashboard-guest').waitFor();
+    await settle(page);
+
+    await page.goto(web('/dashboard/datasets'));
+    await page.locator('h1').first().waitFor();
+    await settle(page);
+
+    await page.goto(web('/dashboard/devices/demo-device-2'));
+    await page.getByTestId('device-title').getByText('Lake buoy').waitFor();
+    await page.getByTestId('export-panel').waitFor();
+    await settle(page);
+
+    // The panels a guest cannot use say what signing in unlocks, with a link back here after sign-in.
+    const downloads = page.getByTestId('export-panel').getByTestId('sign-in-prompt');
+    expect(await downloads.textContent()).toContain('Sign in to see your recent downloads');
+    const relations = page.getByTestId('device-guest-unlocks').getByTestId('sign-in-prompt');
+    expect(await relations.textContent()).toContain("Sign in to see this device's readings live");
+    expect(await page.getByTestId('export-recent-error').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    const link = page.getByTestId('export-panel').getByTestId('sign-in-prompt-link');
+    expect(await link.getAttribute('href')).toContain(encodeURIComponent('/dashboard/devices/demo-device-2'));
+
+    // A guest may start a download of a public device (the route is open to guests): still no 401/403.
+    await page.getByTestId('export-start').click();
+    await page.getByTestId('export-progress-box').waitFor();
+    await settle(page);
+
+    const refused = responses.filter((r) => r.status === 401 || r.status === 403);
+    expect(refused).toEqual([]);
+    expect(responses.some((r) => r.url.includes('/devices/demo-device-2'))).toBe(true);
+
+    // A private device answers a guest 401 (only the server knows it is private): the page offers to sign in.
+    await page.goto(web('/dashboard/devices/demo-device-1'));
+    const prompt = page.getByTestId('sign-in-prompt');
+    expect(await prompt.textContent()).toContain('Sign in to see this device if it is shared with you');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  // At the suite's width: 1280 px, and 375 px in the phone pass (E2E_WIDTH=375), so both widths are checked.
+  const viewport = contextOptions().viewport ?? WIDE;
+  it(`the login page does not shift its layout as it loads (CLS below 0.05) at ${viewport.width} px`, async () => {
+    // A browser of its own, so no chunk cached by the other test makes the load look steadier than a first visit.
+    const browser = await launchBrowser();
+    try {
+      const page = await (await browser.newContext({ viewport })).newPage();
+      await page.addInitScript(LAYOUT_SHIFT_OBSERVER);
+      await page.goto(web('/login'));
+      await page.getByTestId('login-email').waitFor();
+      await page.getByTestId('login-browse-as-guest').waitFor();
+      await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+      // Shifts are reported after the frame that made them.
+      await page.waitForTimeout(500);
+      const shift = (await page.evaluate('window.__layoutShift')) as { total: number; sources: string[] };
+      expect({ viewport, ...shift, below: shift.total < 0.05 }).toEqual({ viewport, ...shift, below: true });
+    } finally {
+      await browser.close();
+    }
+  });
+});
