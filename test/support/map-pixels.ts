@@ -10,6 +10,8 @@ export interface MapPixels {
   coast: number;
   /** Border pixels (dashed, so fewer than a solid line of the same length). */
   border: number;
+  /** Label pixels: the names' text colour, anti-aliased (the halo is the land's colour). */
+  label: number;
   /** Distinct colours (to 4 bits a channel): a blank or one-colour canvas has one or two. */
   colours: number;
 }
@@ -19,7 +21,7 @@ export interface MapPixels {
  * screenshot is what a person sees, controls and points included), decoded by the page itself from a `data:` image
  * (allowed by the CSP's img-src, unlike a fetch), each pixel matched against the theme's map tokens. A pixel is
  * water or land when every channel lies within `flat` of the token (fills are flat colours); coast or border when
- * within `line` (lines are anti-aliased against the fills around them).
+ * within `line` (lines and text are anti-aliased against the fills around them).
  */
 export const mapPixels = async (page: Page, map: Locator, png?: Buffer, flat = 10, line = 40): Promise<MapPixels> => {
   const shot = png ?? (await map.screenshot());
@@ -47,11 +49,12 @@ export const mapPixels = async (page: Page, map: Locator, png?: Buffer, flat = 1
       const land = token('--map-land');
       const coast = token('--map-coast');
       const border = token('--map-border');
+      const label = token('--map-label');
       const near = (i: number, rgb: number[], tolerance: number) =>
         Math.abs(pixels[i]! - rgb[0]!) <= tolerance &&
         Math.abs(pixels[i + 1]! - rgb[1]!) <= tolerance &&
         Math.abs(pixels[i + 2]! - rgb[2]!) <= tolerance;
-      const counts = { water: 0, land: 0, coast: 0, border: 0 };
+      const counts = { water: 0, land: 0, coast: 0, border: 0, label: 0 };
       const colours = new Set<number>();
       const total = canvas.width * canvas.height;
       for (let i = 0; i < pixels.length; i += 4) {
@@ -60,6 +63,7 @@ export const mapPixels = async (page: Page, map: Locator, png?: Buffer, flat = 1
         else if (near(i, land, flat)) counts.land++;
         else if (near(i, coast, line)) counts.coast++;
         else if (near(i, border, line)) counts.border++;
+        else if (near(i, label, line)) counts.label++;
       }
       return {
         width: canvas.width,
@@ -68,6 +72,7 @@ export const mapPixels = async (page: Page, map: Locator, png?: Buffer, flat = 1
         land: counts.land / total,
         coast: counts.coast / total,
         border: counts.border / total,
+        label: counts.label / total,
         colours: colours.size,
       };
     },

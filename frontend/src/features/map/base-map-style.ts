@@ -41,9 +41,9 @@ export const LABEL_FONT = ['sans-serif'];
 
 /** Where each tier of country names appears (the largest countries first). */
 export const LABEL_TIERS = [
-  { tier: 1, minzoom: 1.5, size: 12 },
-  { tier: 2, minzoom: 3, size: 11 },
-  { tier: 3, minzoom: 4.5, size: 11 },
+  { tier: 1, minzoom: 0, size: 12 },
+  { tier: 2, minzoom: 2.5, size: 11 },
+  { tier: 3, minzoom: 4, size: 11 },
 ] as const;
 
 /**
