@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { baseMapPlugin } from './build/base-map';
 import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
 const frontendDir = fileURLToPath(new URL('.', import.meta.url));
@@ -12,7 +13,7 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [react(), stripRouteSummariesPlugin()],
+  plugins: [react(), stripRouteSummariesPlugin(), baseMapPlugin()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

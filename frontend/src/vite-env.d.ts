@@ -1,1 +1,6 @@
 /// <reference types="vite/client" />
+
+/** The offline base map's address (frontend/build/base-map.ts): a hashed asset in the build, a dev route otherwise. */
+declare module 'virtual:base-map' {
+  export const baseMapUrl: string;
+}

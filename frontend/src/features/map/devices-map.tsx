@@ -27,8 +27,8 @@ export interface DevicesMapProps {
 }
 
 /**
- * The devices that have a location, on a MapLibre GL map drawn offline (a background, a graticule and the
- * points: no tile is downloaded), fitted to the points, coloured by status, clustered where they crowd;
+ * The devices that have a location, on a MapLibre GL map drawn offline (the Natural Earth base map built into the
+ * app, decision 023, a graticule and the points: no tile is downloaded), fitted to the points, coloured by status, clustered where they crowd;
  * a point opens a popup with the device's link. Without WebGL (or when MapLibre fails) the same points are
  * drawn as a plain SVG plot with a list, and the page says why.
  */

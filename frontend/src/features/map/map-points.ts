@@ -107,8 +107,8 @@ interface LineFeature {
 }
 
 /**
- * A coarse graticule (meridians and parallels every `step` degrees): with no tiles to download, it is what
- * gives the offline map its sense of place and scale. Lines carry intermediate vertices so they stay
+ * A coarse graticule (meridians and parallels every `step` degrees), drawn under the base map's land so it
+ * shows on the sea, where it gives a sense of place and scale. Lines carry intermediate vertices so they stay
  * straight under any projection MapLibre applies.
  */
 export const graticule = (step = 30): { type: 'FeatureCollection'; features: LineFeature[] } => {

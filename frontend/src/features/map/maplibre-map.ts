@@ -10,8 +10,10 @@ import {
 } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
+import { baseMapUrl } from 'virtual:base-map';
 import { onColorSchemeChange, readToken } from '../../lib/theme';
-import { type Bounds, graticule, type PointCollection } from './map-points';
+import { baseMapStyle, basePaint, FIT_MAX_ZOOM, type MapColours } from './base-map-style';
+import type { Bounds, PointCollection } from './map-points';
 
 /*
  * Loaded on demand (import()) by devices-map.tsx, so MapLibre's megabyte reaches only the pages with a map,
@@ -24,49 +26,17 @@ setWorkerUrl(workerUrl);
 
 const SOURCE = 'devices';
 
-/** The map's colours from the theme's tokens (app/tokens.css): WebGL paints pixels CSS cannot restyle. */
-const mapColours = () => ({
-  background: readToken('--map-bg', '#e8eef5'),
+const mapColours = (): MapColours => ({
+  background: readToken('--map-bg', '#cddff0'),
+  land: readToken('--map-land', '#f4f1e8'),
+  coast: readToken('--map-coast', '#6f8fb0'),
+  border: readToken('--map-border', '#9b8a9c'),
+  label: readToken('--map-label', '#4b5563'),
   fine: readToken('--map-grid-fine', '#cdd6e1'),
   grid: readToken('--map-grid', '#b8c4d3'),
   equator: readToken('--map-equator', '#8a9bb0'),
   cluster: readToken('--map-cluster', '#3d4a5c'),
   ring: readToken('--map-point-ring', '#ffffff'),
-});
-
-const graticuleColour = (colours: ReturnType<typeof mapColours>) =>
-  ['match', ['get', 'kind'], 'equator', colours.equator, colours.grid] as unknown as string;
-
-/**
- * An offline style: a background, a graticule and the devices, all from GeoJSON in the page. No tiles, no
- * sprites and no glyphs are downloaded (so there is no text layer: labels are the popups and the legend).
- */
-const offlineStyle = (colours: ReturnType<typeof mapColours>) => ({
-  version: 8 as const,
-  sources: {
-    graticule: { type: 'geojson' as const, data: graticule(15) },
-    // Zoomed in, the coarse lines leave the view: degree lines keep a sense of place and scale.
-    degrees: { type: 'geojson' as const, data: graticule(1) },
-  },
-  layers: [
-    { id: 'background', type: 'background' as const, paint: { 'background-color': colours.background } },
-    {
-      id: 'degrees',
-      type: 'line' as const,
-      source: 'degrees',
-      minzoom: 5,
-      paint: { 'line-color': colours.fine, 'line-width': 0.5 },
-    },
-    {
-      id: 'graticule',
-      type: 'line' as const,
-      source: 'graticule',
-      paint: {
-        'line-color': graticuleColour(colours),
-        'line-width': ['match', ['get', 'kind'], 'equator', 1.5, 0.75] as unknown as number,
-      },
-    },
-  ],
 });
 
 export interface MapHandle {
@@ -89,7 +59,7 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
   const colours = mapColours();
   const map = new MapLibreMap({
     container,
-    style: offlineStyle(colours),
+    style: baseMapStyle(colours, new URL(baseMapUrl, window.location.href).href),
     center: [0, 20],
     zoom: 0.5,
     attributionControl: false,
@@ -113,7 +83,7 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
     };
     map.on('sourcedata', loaded);
     (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(points);
-    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 9, animate: false });
+    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: FIT_MAX_ZOOM, animate: false });
   };
 
   map.on('load', () => {
@@ -190,9 +160,7 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
   const stopFollowing = onColorSchemeChange(() => {
     if (!map.isStyleLoaded()) return;
     const now = mapColours();
-    map.setPaintProperty('background', 'background-color', now.background);
-    map.setPaintProperty('degrees', 'line-color', now.fine);
-    map.setPaintProperty('graticule', 'line-color', graticuleColour(now));
+    for (const [layer, property, value] of basePaint(now)) map.setPaintProperty(layer, property, value);
     if (!ready) return;
     map.setPaintProperty('clusters', 'circle-color', now.cluster);
     map.setPaintProperty('clusters', 'circle-stroke-color', now.ring);
