@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { RunningStack } from '../../infra/local/stack';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
@@ -21,6 +21,8 @@ export interface LoadOptions {
   seconds: number;
   /** Mean pause between one person's actions, ms (uniform 0 to twice this); 0: as fast as answers come. */
   thinkMs: number;
+  /** A folder for heap snapshots before and after each run (none without it). */
+  snapshotDir?: string;
 }
 
 export const LOAD_KINDS = [
@@ -342,10 +344,17 @@ export const benchLoad = async (stack: RunningStack, options: LoadOptions): Prom
   const people = await makePeople(options.people);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const runs: LoadResult['runs'] = [];
+  // BENCH_LOAD_SNAPSHOTS={folder}: a heap snapshot after each measurement, to compare in Chrome's DevTools.
+  const snapshot = (name: string) => {
+    if (options.snapshotDir) writeHeapSnapshot(path.join(options.snapshotDir, `load-${name}.heapsnapshot`));
+  };
   for (let i = 0; i < 2; i++) {
     const before = await memoryNow();
+    if (i === 0) snapshot('before');
     const run = await runOnce(stack.info.endpoints.gateway, people, options);
-    runs.push({ rows: rowsOf(run), errorSamples: run.tally.samples, before, after: await memoryNow() });
+    const after = await memoryNow();
+    snapshot(`after-${i + 1}`);
+    runs.push({ rows: rowsOf(run), errorSamples: run.tally.samples, before, after });
   }
   return {
     people: people.length,

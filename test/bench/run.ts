@@ -516,6 +516,7 @@ try {
         people: Number(process.env.BENCH_LOAD_PEOPLE ?? 50),
         seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60),
         thinkMs: Number(process.env.BENCH_LOAD_THINK_MS ?? 0),
+        snapshotDir: process.env.BENCH_LOAD_SNAPSHOTS,
       }),
     );
   }
