@@ -76,6 +76,16 @@ describe('the local production web server', () => {
     }
   });
 
+  it('holds only the build’s own files in memory, however many app addresses are asked for (issue 19)', async () => {
+    for (let i = 0; i < 300; i++) {
+      const answer = await get(`/devices/device-${i}/charts?range=${i}`);
+      expect(answer.body.toString()).toBe(INDEX);
+    }
+    await get('/favicon.svg');
+    // index.html and favicon.svg (and the chunk if an earlier test read it): never one per address.
+    expect(server.cachedFiles()).toBeLessThanOrEqual(3);
+  });
+
   it('caches hashed assets for good, compressed with gzip or Brotli as the browser accepts', async () => {
     const plain = await get('/assets/index-abc123.js');
     expect(plain.headers['cache-control']).toBe(WEB_CACHE_CONTROL.hashedAssets);

@@ -179,10 +179,18 @@ export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions,
       encoded: new Map(),
     };
   };
-  // The build does not change while the stack runs: each file is read (and compressed) once.
+  // The build does not change while the stack runs: each file is read (and compressed) once. Only the build's own
+  // files stay: a key it lacks (every app address, any guessed path) is forgotten once answered, or the map would
+  // grow with every distinct address asked for (issue 19).
   const staticFile = (key: string) => {
-    if (!files.has(key)) files.set(key, load(key));
-    return files.get(key)!;
+    let file = files.get(key);
+    if (!file) {
+      file = load(key);
+      files.set(key, file);
+      const forget = () => files.delete(key);
+      file.then((found) => found ?? forget(), forget);
+    }
+    return file;
   };
 
   const send = (request: IncomingMessage, response: ServerResponse, file: StaticFile) => {
@@ -256,6 +264,8 @@ export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions,
   const { port: actual } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${actual}`,
+    /** How many files are held in memory: at most the build's own. */
+    cachedFiles: () => files.size,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -19,6 +19,7 @@ import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
+import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
@@ -32,7 +33,9 @@ import { benchWeb, formatWebRows } from './web';
  * and a banner to 10,000 people through the jobs queue and the notifications worker.
  * A campaign of 50 devices × 30 days of 10-minute data compared on one page (one request beside one per device; paint
  * time in Chromium).
- * BENCH_SECTIONS=reads,ingest,chart,campaign,notifications,web chooses the parts (all by default); BENCH_WEB=false
+ * Load (issue 19): BENCH_LOAD_PEOPLE simulated people (50) for BENCH_LOAD_SECONDS (60), twice back to back, with a mix
+ * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
+ * BENCH_SECTIONS=reads,ingest,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -261,8 +264,10 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or ingest, chart, campaign, notifications, web; comma-separated) runs only those parts.
-const sections = new Set((process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,campaign,notifications,web').split(','));
+// BENCH_SECTIONS=reads (or ingest, chart, campaign, notifications, web, load; comma-separated) runs only those parts.
+const sections = new Set(
+  (process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,campaign,notifications,web,load').split(','),
+);
 // The gateway is called through node:http with keep-alive, as the SDK reaches dynalite for the raw calls: fetch
 // (undici) would add about 0.15 ms of client CPU to every gateway request in this one process.
 const agent = new Agent({ keepAlive: true });
@@ -502,6 +507,18 @@ try {
     // Each budgeted page opened cold in Chromium on Lighthouse's phone profile (test/bench/web.ts, decision 014).
     console.log('\nThe web app, production build: JS per page, LCP and time to interactive against their budgets\n');
     console.log(formatWebRows(await benchWeb(info)));
+  }
+
+  // Last: its people, devices and exports would otherwise sit in the store the other parts measure.
+  if (sections.has('load')) {
+    printLoad(
+      await benchLoad(stack, {
+        people: Number(process.env.BENCH_LOAD_PEOPLE ?? 50),
+        seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60),
+        thinkMs: Number(process.env.BENCH_LOAD_THINK_MS ?? 0),
+        snapshotDir: process.env.BENCH_LOAD_SNAPSHOTS,
+      }),
+    );
   }
 } finally {
   agent.destroy();

@@ -3,6 +3,7 @@ import { closeServer, type Emulator, listen, readBody } from './listen';
 import { type Billing, createBilling } from './stripe-billing';
 import { createCatalogue } from './stripe-catalogue';
 import { checkoutPage, invoicePage, notFoundPage, portalPage } from './stripe-pages';
+import { createReplies } from './stripe-replies';
 import { createStripeStore, type LocalCustomer, type LocalSubscription, type StripeState } from './stripe-state';
 import { createWebhookSender, LOCAL_STRIPE_WEBHOOK_SECRET, RETRY_DELAYS_MS, type SentEvent } from './stripe-webhooks';
 import {
@@ -98,7 +99,7 @@ export const startStripe = async ({
   const store = await createStripeStore(dataDir);
   const { state } = store;
   /** POST responses by Idempotency-Key, so the SDK's retry of a create does not create twice (as Stripe). */
-  const replies = new Map<string, { status: number; body: unknown }>();
+  const replies = createReplies<{ status: number; body: unknown }>();
   const webhooks = createWebhookSender({ secret: webhookSecret, delays: webhookRetryDelaysMs });
   webhooks.setUrl(webhookUrl);
   let baseUrl = '';
