@@ -4,3 +4,6 @@
 declare module 'virtual:base-map' {
   export const baseMapUrl: string;
 }
+
+// RapiDoc ships no types: importing it defines the <rapi-doc> element (features/sensor-data/rapidoc-element).
+declare module 'rapidoc';

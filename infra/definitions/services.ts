@@ -132,7 +132,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     jobs: true,
   },
   // Every area that checks object access reads campaign windows (functions/_shared/access, ACCESS_ENV).
-  relations: { tables: ['relations', 'accessVersions'], readTables: ['campaigns'], jobs: true },
+  // Names beside ids (POST /names) read devices, organizations and campaigns by key.
+  relations: {
+    tables: ['relations', 'accessVersions'],
+    readTables: ['campaigns', 'devices', 'organizations'],
+    jobs: true,
+  },
   'sensor-data': {
     tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches'],
     // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record, and

@@ -7,7 +7,7 @@ import { allowOrigin } from '../../functions/_shared/http/http-errors';
 import { REQUEST_MESSAGES } from '../../functions/_shared/http/request-checks';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createRouteMatcher } from '../../shared/contracts/define-route';
-import { toOpenApi } from '../../shared/contracts/openapi';
+import { OPENAPI_PATH, openApiOptionsOf, toOpenApi } from '../../shared/contracts/openapi';
 import { handlerEntry } from '../definitions/services';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
@@ -95,8 +95,13 @@ export const startGateway = async (options: GatewayOptions) => {
         json(response, 404, { message: `No service area "${areaName}"` }, cors);
         return;
       }
-      if (rest.join('/') === 'openapi.json' && request.method === 'GET') {
-        json(response, 200, toOpenApi(AREAS[areaName as AreaName], `http://${request.headers.host}/${areaName}`), cors);
+      if (`/${rest.join('/')}` === OPENAPI_PATH && request.method === 'GET') {
+        const document = toOpenApi(
+          AREAS[areaName as AreaName],
+          `http://${request.headers.host}/${areaName}`,
+          openApiOptionsOf(Object.fromEntries(url.searchParams)),
+        );
+        json(response, 200, document, cors);
         return;
       }
       if (request.method === 'OPTIONS') {

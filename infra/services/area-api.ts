@@ -11,6 +11,7 @@ import {
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
+import { OPENAPI_PATH } from '../../shared/contracts/openapi';
 import { ServiceFunction } from './service-function';
 
 /** Props of an {@link AreaApi}. */
@@ -112,6 +113,8 @@ export class AreaApi extends Construct {
       const resource = path === '/' ? this.restApi.root : this.restApi.root.resourceForPath(path);
       resource.addMethod(route.method, integration);
     }
+    // The area's OpenAPI document, answered by the same Lambda from the contract (docs/decisions/024-api-reference.md).
+    this.restApi.root.resourceForPath(OPENAPI_PATH).addMethod('GET', integration);
 
     const stack = Stack.of(this);
     this.url = `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${this.restApi.deploymentStage.stageName}`;

@@ -1,6 +1,7 @@
 import { AREAS } from './areas';
 import { normalizePath } from './define-route';
-import { toOpenApi } from './openapi';
+import { ACCESS_TAGS, curlSample, openApiOptionsOf, RATE_LIMIT_HEADERS, toOpenApi } from './openapi';
+import { sensorData } from './sensor-data';
 import { system } from './system';
 
 describe('OpenAPI documents derived from the contracts', () => {
@@ -34,5 +35,58 @@ describe('OpenAPI documents derived from the contracts', () => {
       parameters: { name: string; in: string; required: boolean }[];
     };
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query', required: false }));
+  });
+});
+
+describe('the public API reference', () => {
+  const document = toOpenApi(sensorData, 'https://api.example/sensor-data', openApiOptionsOf({ access: 'apiKey' }));
+  const readings = document.paths['/v1/devices/{id}/readings']?.get as {
+    tags: string[];
+    'x-codeSamples': { lang: string; source: string }[];
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
+
+  it('holds only the routes an API key calls when asked for `access=apiKey`', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/v1/devices/{id}/readings', '/v1/devices/{id}/series']);
+    expect(document.info.title).toBe('Public API');
+    expect(document.tags).toEqual([{ name: ACCESS_TAGS.apiKey }]);
+    expect(readings.tags).toEqual([ACCESS_TAGS.apiKey]);
+  });
+
+  it('says how to authenticate and what the quota headers mean', () => {
+    expect(document.info.description).toContain('## Authentication');
+    expect(document.info.description).toContain('`x-api-key: ak_{keyId}.{secret}`');
+    for (const header of [...Object.keys(RATE_LIMIT_HEADERS), 'retry-after']) {
+      expect(document.info.description).toContain(header);
+    }
+    expect(Object.keys(readings.responses['200']?.headers ?? {})).toEqual(Object.keys(RATE_LIMIT_HEADERS));
+    expect(Object.keys(readings.responses['429']?.headers ?? {})).toContain('retry-after');
+  });
+
+  it('gives each route a curl example with the key header against the server it was served from', () => {
+    expect(readings['x-codeSamples']).toEqual([
+      {
+        lang: 'Shell',
+        label: 'curl',
+        source:
+          "curl 'https://api.example/sensor-data/v1/devices/{id}/readings?from=1767225600000&to=1767312000000&limit=50' \\\n" +
+          "  -H 'x-api-key: ak_…'",
+      },
+    ]);
+  });
+
+  it('keeps every route, public ones first, without a filter (or with an unknown one)', () => {
+    const whole = toOpenApi(sensorData, undefined, openApiOptionsOf({ access: 'nonsense' }));
+    expect(Object.keys(whole.paths).length).toBeGreaterThan(2);
+    expect(whole.tags[0]).toEqual({ name: ACCESS_TAGS.apiKey });
+    expect(whole.info.description).toContain('## App routes');
+  });
+
+  it('writes a body and a bearer token into the example of an app route', () => {
+    const create = curlSample(sensorData.routes.createApiKey, 'http://localhost:3000/sensor-data');
+    expect(create).toBe(
+      "curl -X POST 'http://localhost:3000/sensor-data/api-keys' \\\n  -H 'Authorization: Bearer <access token>' \\\n" +
+        "  -H 'content-type: application/json' \\\n  --data '{…}'",
+    );
   });
 });

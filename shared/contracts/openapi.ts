@@ -1,6 +1,99 @@
 import { z } from 'zod';
-import { type AnyRoute, type Area, normalizePath, pathParamNames, successStatus } from './define-route';
+import {
+  type Access,
+  type AnyRoute,
+  API_KEY_HEADER,
+  type Area,
+  normalizePath,
+  pathParamNames,
+  successStatus,
+} from './define-route';
 import { ErrorBody } from './errors';
+
+/** The headers of every metered public-API answer (functions/sensor-data/domain/api-metering.ts), refused or not. */
+export const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': "The device's monthly quota: its tier's apiMaxRequests.",
+  'x-ratelimit-remaining': 'Requests left this calendar month (UTC) for this device, after this one.',
+  'x-ratelimit-reset': 'When the count starts again: the first of next month, 00:00 UTC, in epoch seconds.',
+} as const;
+
+/** Tags group the operations by the credential they take, so a reader finds the public API at once. */
+export const ACCESS_TAGS: Record<Access['kind'], string> = {
+  apiKey: 'Public API (API key)',
+  signedIn: 'App (signed-in session)',
+  group: 'App (staff roles)',
+  guest: 'App (open to guests)',
+  device: 'Devices (ingress credential)',
+};
+
+/**
+ * The reference's opening text: how to authenticate and what the quota headers mean, in Markdown (the renderer and
+ * code generators show `info.description`). Written once here, so both homes serve the same words.
+ */
+const description = (area: Area, publicOnly: boolean) => {
+  const kinds = new Set(Object.values(area.routes).map((route) => route.access.kind));
+  const parts = [
+    publicOnly
+      ? `The public API of the ${area.name} area: the routes a script calls with an API key.`
+      : `Every route of the ${area.name} area, derived from its contract (the same definition the service validates with).`,
+  ];
+  if (kinds.has('apiKey')) {
+    parts.push(
+      [
+        '## Authentication',
+        `Public API routes take a personal API key in the \`${API_KEY_HEADER}\` header: \`${API_KEY_HEADER}: ak_{keyId}.{secret}\`.`,
+        'Make a key on the API page of the web app (Dashboard → API); its secret is shown once, then stored only as a',
+        'hash. A key acts as you, through your own relations (never with staff powers), and reads only the devices you',
+        'may see. A missing, unknown or revoked key is answered 401; a device you may not read, 403 or 404.',
+        '',
+        '## Quota',
+        "Each device's public-API requests are counted per calendar month (UTC) against its tier's quota. Every metered",
+        'answer carries:',
+        '',
+        ...Object.entries(RATE_LIMIT_HEADERS).map(([name, text]) => `- \`${name}\`: ${text}`),
+        '',
+        'Over the quota the answer is **429** with the same headers and `retry-after` (seconds until the reset).',
+        'The web app warns at 70, 90 and 100 % of the quota.',
+      ].join('\n'),
+    );
+  }
+  if (!publicOnly && (kinds.has('signedIn') || kinds.has('group'))) {
+    parts.push(
+      "## App routes\nThe other routes serve the web app: they take the signed-in session's access token " +
+        '(`Authorization: Bearer …`) and may change between releases. Scripts should use the public API.',
+    );
+  }
+  return parts.join('\n\n');
+};
+
+/** The value a curl example puts in a path parameter: a placeholder a reader replaces. */
+const placeholder = (name: string) => `{${name}}`;
+
+/** A copyable request for one route: curl with the credential it takes (`x-codeSamples`, shown by the renderer). */
+export const curlSample = (route: AnyRoute, serverUrl = '{baseUrl}') => {
+  const path = normalizePath(route.path).replace(/\{([^}]+)\}/g, (_m, name: string) => placeholder(name));
+  const query = route.query ? Object.keys((route.query as { shape: Record<string, unknown> }).shape) : [];
+  // Only the range of a read is filled in: a sample runs as pasted once the ids are replaced.
+  const example = query.filter((name) => name === 'from' || name === 'to' || name === 'limit');
+  const url = `${serverUrl.replace(/\/$/, '')}${path}${example.length ? `?${example.map(exampleParam).join('&')}` : ''}`;
+  const credential =
+    route.access.kind === 'apiKey'
+      ? `-H '${API_KEY_HEADER}: ak_…'`
+      : route.access.kind === 'device'
+        ? "-H 'Authorization: Bearer dc_…'"
+        : route.access.kind === 'guest'
+          ? undefined
+          : "-H 'Authorization: Bearer <access token>'";
+  const lines = [
+    `curl${route.method === 'GET' ? '' : ` -X ${route.method}`} '${url}'`,
+    ...(credential ? [credential] : []),
+    ...(route.body ? ["-H 'content-type: application/json'", "--data '{…}'"] : []),
+  ];
+  return lines.join(' \\\n  ');
+};
+
+const exampleParam = (name: string) =>
+  name === 'limit' ? 'limit=50' : name === 'from' ? 'from=1767225600000' : 'to=1767312000000';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
@@ -15,8 +108,13 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output') } },
 });
 
-const operation = (name: string, route: AnyRoute) => {
+const rateLimitHeaders = Object.fromEntries(
+  Object.entries(RATE_LIMIT_HEADERS).map(([name, text]) => [name, { description: text, schema: { type: 'integer' } }]),
+);
+
+const operation = (name: string, route: AnyRoute, serverUrl: string | undefined) => {
   const status = successStatus(route);
+  const metered = route.access.kind === 'apiKey';
   const paramsSchema = route.params
     ? (jsonSchema(route.params, 'input') as { properties?: Record<string, unknown> })
     : {};
@@ -26,6 +124,8 @@ const operation = (name: string, route: AnyRoute) => {
   return {
     operationId: name,
     summary: route.summary,
+    tags: [ACCESS_TAGS[route.access.kind]],
+    'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlSample(route, serverUrl) }],
     // Our own extension: the access rule the API enforces (spec §6 groups and precedence).
     'x-access': route.access,
     security:
@@ -62,31 +162,77 @@ const operation = (name: string, route: AnyRoute) => {
           : {
               description: 'Success',
               content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+              ...(metered ? { headers: rateLimitHeaders } : {}),
             },
       400: errorResponse('Invalid input; `issues` names each bad field'),
-      401: errorResponse('No valid token (or a bad one)'),
+      401: errorResponse(
+        metered
+          ? `No valid API key: the ${API_KEY_HEADER} header is missing, or its key is unknown or revoked`
+          : 'No valid token (or a bad one)',
+      ),
       ...(route.access.kind === 'group' ? { 403: errorResponse(`Requires the ${route.access.group} role`) } : {}),
       ...(route.params ? { 404: errorResponse('Not found') } : {}),
+      ...(metered
+        ? {
+            429: {
+              ...errorResponse("The device's quota for this month is used up; the message says when it resets"),
+              headers: {
+                ...rateLimitHeaders,
+                'retry-after': { description: 'Seconds until the quota resets.', schema: { type: 'integer' } },
+              },
+            },
+          }
+        : {}),
     },
   };
 };
 
+/** Where each area serves its document, beside its routes, in both homes (the local gateway, the area's Lambda). */
+export const OPENAPI_PATH = '/openapi.json';
+
+/** Which routes a document holds: all, or only those one credential calls (`?access=apiKey`: the public API). */
+export interface OpenApiOptions {
+  access?: Access['kind'];
+}
+
+/** `?access=` of a GET of `/openapi.json`, as both homes read it; anything else is the whole document. */
+export const openApiOptionsOf = (query: Record<string, string | undefined> | null | undefined): OpenApiOptions => {
+  const access = query?.access;
+  return access && access in ACCESS_TAGS ? { access: access as Access['kind'] } : {};
+};
+
 /** The OpenAPI 3.1 document of one service area, derived from its contract. */
-export const toOpenApi = (area: Area, serverUrl?: string) => {
+export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOptions = {}) => {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [name, route] of Object.entries(area.routes)) {
+  const routes = Object.entries(area.routes).filter(
+    ([, route]) => !options.access || route.access.kind === options.access,
+  );
+  for (const [name, route] of routes) {
     const path = normalizePath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route, serverUrl) };
   }
+  const tags = [...new Set(routes.map(([, route]) => ACCESS_TAGS[route.access.kind]))].sort(
+    (a, b) => Number(b === ACCESS_TAGS.apiKey) - Number(a === ACCESS_TAGS.apiKey),
+  );
   return {
     openapi: '3.1.0',
-    info: { title: `${area.name} API`, version: '1.0.0' },
+    info: {
+      title: options.access === 'apiKey' ? 'Public API' : `${area.name} API`,
+      version: '1.0.0',
+      description: description(area, options.access === 'apiKey'),
+    },
+    tags: tags.map((name) => ({ name })),
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         deviceCredential: { type: 'http', scheme: 'bearer', bearerFormat: 'dc_{credentialId}.{secret}' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description: 'A personal API key, `ak_{keyId}.{secret}`, made on the API page of the web app.',
+        },
       },
     },
     paths,

@@ -78,6 +78,18 @@ const ListFilter = z.object({ type: RelationType.optional(), cursor: Cursor.opti
 const ByIdParams = z.object({ id: ObjectId, x: PageSize });
 const RelationParams = z.object({ id: RelationId });
 
+/** The kinds of object a name is asked for (people's names are the users area's). */
+export const NamedKind = z.enum(['device', 'organization', 'campaign'], {
+  error: () => 'Kind must be one of: device, organization, campaign',
+});
+export type NamedKind = z.infer<typeof NamedKind>;
+
+/** The most objects one names request takes: DynamoDB's BatchGetItem limit, and more than a screen shows. */
+export const MAX_NAMED_OBJECTS = 100;
+
+export const ObjectName = z.object({ kind: NamedKind, id: z.string(), name: z.string() });
+export type ObjectName = z.infer<typeof ObjectName>;
+
 export const relations = defineArea('relations', {
   create: defineRoute({
     method: 'POST',
@@ -169,6 +181,28 @@ export const relations = defineArea('relations', {
     params: RelationParams,
     response: z.void(),
   }),
+  names: defineRoute({
+    method: 'POST',
+    path: '/names',
+    access: signedIn,
+    summary:
+      'Ours: names of devices, organizations and campaigns by id, in one read per screen. Answers only the objects ' +
+      'the caller may view (staff: all) and, with `within`, the devices that organization or campaign lists when ' +
+      'the caller may view it; others, and ids without a record, are left out (docs/relations.md, "Names").',
+    body: z
+      .object({
+        objects: z
+          .array(z.object({ kind: NamedKind, id: ObjectId }).strict())
+          .min(1, 'objects needs at least one entry')
+          .max(MAX_NAMED_OBJECTS, `At most ${MAX_NAMED_OBJECTS} objects`),
+        within: z
+          .object({ kind: z.enum(['organization', 'campaign']), id: ObjectId })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+    response: z.object({ items: z.array(ObjectName) }),
+  }),
   migrate: defineRoute({
     method: 'GET',
     path: '/migrate/',
@@ -198,6 +232,7 @@ export const relationsAudit = /* @__PURE__ */ defineAudit(relations, {
   list: notAudited('a read'),
   listPage: notAudited('a read'),
   listByParameters: notAudited('a read with a body'),
+  names: notAudited('a read with a body'),
   update: {
     action: 'relation.update',
     label: "Changed a relation's role",

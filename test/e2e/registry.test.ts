@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
 import { pagePerTest, signInAs, web } from '../support/browser';
@@ -15,6 +16,12 @@ import {
   withoutWebGl,
 } from './registry-fixtures';
 
+/** "Add a device" lists the person's own devices by name: the one named by its id is picked. */
+const pickDevice = async (page: Page, deviceId: string) => {
+  const picker = page.getByTestId('members-add-device-id');
+  await picker.locator(`option[value="${deviceId}"]`).waitFor({ state: 'attached' });
+  await picker.selectOption(deviceId);
+};
 const testPage = pagePerTest();
 
 /** The id part of an object page's URL. */
@@ -108,7 +115,7 @@ describe('end to end: the registry people work in every day', () => {
     );
 
     // The device joins the organization through its members panel.
-    await page.getByTestId('members-add-device-id').fill(device.id);
+    await pickDevice(page, device.id);
     await page.getByTestId('members-add-device-submit').click();
     await page.getByTestId(`members-row-${relationId('organization-device', organizationId, device.id)}`).waitFor();
 
@@ -128,7 +135,7 @@ describe('end to end: the registry people work in every day', () => {
     await page.getByTestId('campaign-status').getByText('Planned').waitFor();
     await page.getByTestId('campaign-organization').getByText(organizationId).waitFor();
 
-    await page.getByTestId('members-add-device-id').fill(device.id);
+    await pickDevice(page, device.id);
     await page.getByTestId('members-add-device-submit').click();
     await page.getByTestId(`members-row-${relationId('campaign-device', campaignId, device.id)}`).waitFor();
 

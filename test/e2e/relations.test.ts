@@ -77,7 +77,9 @@ describe('end to end: members of a device and the relations browser', () => {
     await showRow(page.getByTestId(`relations-row-${ownerId}`), page.getByTestId('relations-load-more'));
 
     await page.getByTestId('relations-create-type').selectOption('device-owner');
-    await page.getByTestId('relations-create-referrer').fill(deviceId);
+    // A device without a record is not listed by name: it is given by id.
+    await page.getByTestId('relations-create-referrer').selectOption({ label: 'Another id…' });
+    await page.getByTestId('relations-create-referrer-other').fill(deviceId);
     await page.getByTestId('relations-create-referent').fill(userSub);
     await page.getByTestId('relations-create-submit').click();
     await page.getByTestId('relations-error').getByText(MESSAGES.relationExists(ownerId)).waitFor();

@@ -7,6 +7,7 @@ import { areasWithRoutes, areasWithStacks } from '../../infra/stacks/api-stack';
 import type { AreaName } from '../../shared/contracts/areas';
 import { AREAS } from '../../shared/contracts/areas';
 import { normalizePath } from '../../shared/contracts/define-route';
+import { OPENAPI_PATH } from '../../shared/contracts/openapi';
 import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
 
 const ENV = 'prod';
@@ -52,10 +53,11 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
   const template = areaTemplate(templates, name);
   const apiId = restApiId(template, name);
 
-  it('has one method per route of the contract, on the route’s resource path, and nothing else', () => {
-    const expected = Object.values(area.routes)
-      .map((route) => `${route.method} ${normalizePath(route.path)}`)
-      .sort();
+  it('has one method per route of the contract, on the route’s resource path, its OpenAPI document, and nothing else', () => {
+    const expected = [
+      ...Object.values(area.routes).map((route) => `${route.method} ${normalizePath(route.path)}`),
+      `GET ${OPENAPI_PATH}`,
+    ].sort();
     expect(methodsOf(template, apiId)).toEqual(expected);
   });
 

@@ -149,6 +149,13 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     get: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
     update: onDevice(({ membershipId }) => ({ params: { id: membershipId }, body: { type: 'device-administrator' } })),
     delete: onDevice(({ membershipId }) => ({ params: { id: membershipId } })),
+    // Never refused to a signed-in caller: what they may not see is left out of the answer.
+    names: {
+      prepare: async ({ caller }) => {
+        const { deviceId } = await deviceWithMember(caller, 'owned');
+        return { body: { objects: [{ kind: 'device', id: deviceId }] } };
+      },
+    },
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
   campaigns: CAMPAIGNS_FIXTURES,

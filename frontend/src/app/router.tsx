@@ -104,6 +104,14 @@ export const routes: PageRoute[] = [
           (m) => m.DatasetPage,
         ),
       },
+      // The public API's reference (RapiDoc, loaded only here): open to guests, as the OpenAPI document is.
+      {
+        path: '/dashboard/api/reference',
+        ...page(
+          () => import('../features/sensor-data/api-reference-page'),
+          (m) => m.ApiReferencePage,
+        ),
+      },
       {
         element: <RequireSession />,
         children: [

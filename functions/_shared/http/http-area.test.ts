@@ -385,6 +385,24 @@ describe('the http chain', () => {
     expect((await call('PUT', '/open')).status).toBe(405);
   });
 
+  it("serves the area's OpenAPI document to anyone, its server the stage the request came through", async () => {
+    const event = {
+      httpMethod: 'GET',
+      resource: '/openapi.json',
+      path: '/openapi.json',
+      headers: { Origin: 'http://app.local' },
+      queryStringParameters: null,
+      requestContext: { domainName: 'abc.execute-api.eu-west-1.amazonaws.com', path: '/prod/openapi.json' },
+    } as unknown as APIGatewayProxyEvent;
+    const result = await handler(event, {} as Context);
+    expect(result.statusCode).toBe(200);
+    expect(result.headers?.['access-control-allow-origin']).toBe('http://app.local');
+    const document = JSON.parse(result.body) as { servers: { url: string }[]; paths: Record<string, unknown> };
+    expect(document.servers).toEqual([{ url: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod' }]);
+    expect(Object.keys(document.paths)).toContain('/things/{id}');
+    expect(reads).toEqual([]);
+  });
+
   it('echoes only allowed origins for CORS, on success and on error', async () => {
     expect((await call('GET', '/open', { origin: 'http://app.local' })).headers['access-control-allow-origin']).toBe(
       'http://app.local',

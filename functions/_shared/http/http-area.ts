@@ -16,6 +16,7 @@ import {
   routeKey,
   successStatus,
 } from '../../../shared/contracts/define-route';
+import { OPENAPI_PATH, openApiOptionsOf, toOpenApi } from '../../../shared/contracts/openapi';
 import { AUDIT_LOG_ENV, createAuditLogStore } from '../audit/audit-log-store';
 import { type AuditNote, NO_AUDIT } from '../audit/audit-note';
 import { type AuditLog, type AuditTrail, auditsCall, startTrail } from '../audit/audit-trail';
@@ -197,6 +198,29 @@ export const checkAccess = (access: Access, caller: Caller | undefined): void =>
 };
 
 /**
+ * The area's OpenAPI document, its server the URL this request came through (the stage, or a custom domain's base
+ * path): `requestContext.path` is the path as called, `resource` the path inside the API.
+ */
+const openApiResponse = (area: Area, event: APIGatewayProxyEvent, corsOrigins: readonly string[]) => {
+  const { domainName, path } = event.requestContext ?? {};
+  const base = domainName && path?.endsWith(OPENAPI_PATH) ? path.slice(0, -OPENAPI_PATH.length) : undefined;
+  const document = toOpenApi(
+    area,
+    base === undefined ? undefined : `https://${domainName}${base}`,
+    openApiOptionsOf(event.queryStringParameters),
+  );
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'public, max-age=300',
+      ...corsHeaders(event, corsOrigins),
+    },
+    body: JSON.stringify(document),
+  } satisfies APIGatewayProxyResult;
+};
+
+/**
  * The HTTP chain, written once: route resolution, authentication and access from the contract,
  * input validation, the handler, response validation, and error mapping (outermost, so it sees every error).
  */
@@ -309,6 +333,10 @@ export const httpArea = <A extends Area, D>(
     .use({
       before: async (request) => {
         const { event, context } = request;
+        // Not a route of the contract but its description: open to anyone, as the local gateway serves it.
+        if (event.httpMethod === 'GET' && (event.resource ?? event.path) === OPENAPI_PATH) {
+          return openApiResponse(area, event, corsOrigins);
+        }
         const key = routeKey(event.httpMethod, event.resource ?? event.path);
         const match = byKey.get(key);
         if (!match) {

@@ -15,5 +15,6 @@ export const relationHandlers: AreaHandlers<typeof relations, RelationsDeps> = {
   get: ({ caller, params }, { relations }) => relations.get(caller, params.id),
   update: ({ caller, params, body, audit }, { relations }) => relations.changeType(caller, params.id, body.type, audit),
   delete: ({ caller, params, audit }, { relations }) => relations.remove(caller, params.id, audit),
+  names: ({ caller, body }, { names }) => names.names(caller, body),
   migrate: ({ query }, { relations }) => relations.migrate(query),
 };

@@ -5,11 +5,13 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { LoadingPage } from '../../app/loading-page';
 import { ErrorAlert } from '../../components/form-parts';
 import { LoadMoreButton } from '../../lib/load-more-button';
+import { nameKey, useObjectNames } from '../../lib/object-names';
 import { useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { DeviceMapSection } from '../devices/device-map-section';
 import { DashboardInvites } from '../invites/dashboard-invites';
-import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, objectPath } from '../relations/relation-groups';
+import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE } from '../relations/relation-groups';
+import { ObjectLink } from '../relations/relation-table';
 import { RELATIONS_MESSAGES } from '../relations/relations-messages';
 import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
 
@@ -42,6 +44,9 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
     { enabled: !!user.id },
   );
   const groups = groupByReferrerKind(mine.items);
+  const names = useObjectNames(
+    GROUP_ORDER.flatMap((kind) => groups[kind].map((relation) => ({ kind, id: relation.referrerId }))),
+  );
 
   return (
     <section className="page">
@@ -89,9 +94,11 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
               <ul className="link-list">
                 {groups[kind].map((relation) => (
                   <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
-                    <Link to={objectPath(kind, relation.referrerId)} className="mono">
-                      {relation.referrerId}
-                    </Link>
+                    <ObjectLink
+                      kind={kind}
+                      id={relation.referrerId}
+                      name={names.get(nameKey(kind, relation.referrerId))}
+                    />
                     <span className="muted small">{relation.type}</span>
                   </li>
                 ))}

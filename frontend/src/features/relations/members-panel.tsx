@@ -1,9 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
 import { ErrorAlert } from '../../components/form-parts';
+import { ObjectPicker } from '../../components/object-picker';
+import { useObjectNames } from '../../lib/object-names';
+import { routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import {
   addableRoles,
@@ -127,6 +132,17 @@ interface ListProps {
 /** The devices an organization or campaign holds, and "add device" for its managers. */
 const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: HolderKind; objectId: string }) => {
   const devices = useRelationList(devicesList(kind, objectId));
+  const names = useObjectNames(
+    devices.items.map((relation) => ({ kind: 'device', id: relation.referentId })),
+    { kind, id: objectId },
+  );
+  const offerAdd = mayOfferAddDevice(kind, objectId, facts);
+  // The devices the person may add: their own (owner, administrator or user), first page, by name.
+  const mine = useQuery({
+    ...routeQuery('devices', 'listMine', { query: { limit: MAX_PAGE_SIZE } }),
+    enabled: offerAdd,
+    select: (page) => page.items.map((device) => ({ id: device.id, name: device.name || device.id })),
+  });
   const [deviceId, setDeviceId] = useState('');
   const addDevice = () => changes.create('add-device', checkNewDevice(kind, objectId, deviceId), () => setDeviceId(''));
   return (
@@ -139,22 +155,30 @@ const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: Hol
         endHeading="Device"
         end="referent"
         endKind="device"
+        names={names}
         list={devices}
         loadMoreTestId="members-devices-load-more"
         empty={RELATIONS_MESSAGES.noDevices}
         facts={facts}
         showRole={false}
       />
-      {mayOfferAddDevice(kind, objectId, facts) && (
+      {offerAdd && (
         <AddForm
           label="Add a device"
           testId="members-add-device"
-          idLabel="Device id"
-          value={deviceId}
-          onChange={setDeviceId}
           busy={changes.busy === 'add-device'}
           submitText="Add device"
           onSubmit={addDevice}
+          field={
+            <ObjectPicker
+              id="members-add-device-id"
+              label="Device"
+              value={deviceId}
+              onChange={setDeviceId}
+              options={mine.data ?? []}
+              loading={mine.isPending}
+            />
+          }
         />
       )}
     </>
@@ -164,6 +188,7 @@ const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: Hol
 /** The organizations, or campaigns, holding a device. */
 const DeviceHolders = ({ holder, deviceId, facts, changes }: ListProps & { holder: HolderKind; deviceId: string }) => {
   const holders = useRelationList(holdersList(holder, deviceId));
+  const names = useObjectNames(holders.items.map((relation) => ({ kind: holder, id: relation.referrerId })));
   return (
     <>
       <ErrorAlert testId={`members-holders-${holder}-error`} error={holders.error} />
@@ -174,6 +199,7 @@ const DeviceHolders = ({ holder, deviceId, facts, changes }: ListProps & { holde
         endHeading={KIND_NAME[holder]}
         end="referrer"
         endKind={holder}
+        names={names}
         list={holders}
         loadMoreTestId={`members-holders-${holder}-load-more`}
         empty={RELATIONS_MESSAGES.noHolders(holder)}

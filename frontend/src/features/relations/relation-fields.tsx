@@ -49,10 +49,6 @@ interface AddFormProps {
   label: string;
   /** Prefix of the test ids: `${testId}-id` for the id field, `${testId}-submit` for the button. */
   testId: string;
-  idLabel: string;
-  placeholder?: string;
-  value: string;
-  onChange: (value: string) => void;
   busy: boolean;
   submitText: string;
   onSubmit: () => void;
@@ -60,7 +56,12 @@ interface AddFormProps {
   children?: ReactNode;
 }
 
-/** A one-line form that adds a relation to the object on screen from a typed id. */
+type AddFormInput =
+  | { idLabel: string; placeholder?: string; value: string; onChange: (value: string) => void; field?: undefined }
+  /** A field of its own in place of the typed id (a picker by name). */
+  | { field: ReactNode; idLabel?: undefined; placeholder?: undefined; value?: undefined; onChange?: undefined };
+
+/** A one-line form that adds a relation to the object on screen: from a typed id, or a field given (a picker). */
 export const AddForm = ({
   label,
   testId,
@@ -68,18 +69,27 @@ export const AddForm = ({
   placeholder,
   value,
   onChange,
+  field,
   busy,
   submitText,
   onSubmit,
   children,
-}: AddFormProps) => {
+}: AddFormProps & AddFormInput) => {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
   };
   return (
     <form className="inline-form" onSubmit={submit} noValidate aria-label={label}>
-      <IdField id={`${testId}-id`} label={idLabel} value={value} onChange={onChange} placeholder={placeholder} />
+      {field ?? (
+        <IdField
+          id={`${testId}-id`}
+          label={idLabel ?? ''}
+          value={value ?? ''}
+          onChange={onChange ?? (() => undefined)}
+          placeholder={placeholder}
+        />
+      )}
       {children}
       <SubmitButton testId={`${testId}-submit`} busy={busy} busyText="Adding…">
         {submitText}

@@ -1,6 +1,7 @@
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import { nameKey } from '../../lib/object-names';
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
@@ -15,6 +16,8 @@ export interface RelationRowsProps {
   end: 'referrer' | 'referent';
   /** Set when the shown end has a page to link to. */
   endKind?: GuardedKind;
+  /** Names of the shown ends, by lib/object-names' key; an end without one shows its id. */
+  names?: ReadonlyMap<string, string>;
   list: PagedRelations;
   loadMoreTestId: string;
   empty: string;
@@ -33,6 +36,7 @@ export const RelationRows = ({
   endHeading,
   end,
   endKind,
+  names,
   list,
   loadMoreTestId,
   empty,
@@ -61,7 +65,7 @@ export const RelationRows = ({
           return (
             <tr key={id} data-testid={`members-row-${id}`}>
               <th scope="row" className="mono">
-                <ObjectLink kind={endKind} id={endId} />
+                <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
                 {you && (
                   <span className="you" data-testid="members-you">
                     you

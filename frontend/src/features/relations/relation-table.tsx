@@ -6,10 +6,19 @@ import { LoadMoreButton } from '../../lib/load-more-button';
 import { guardedKindOf, objectPath } from './relation-groups';
 import type { PagedRelations } from './relations-api';
 
-/** An end of a relation, linked to its object's page when that kind of object has one. */
-export const ObjectLink = ({ kind, id }: { kind: string | undefined; id: string }) => {
+/**
+ * An end of a relation, linked to its object's page when that kind of object has one; by its name, the id beside it,
+ * when the name is known (lib/object-names).
+ */
+export const ObjectLink = ({ kind, id, name }: { kind: string | undefined; id: string; name?: string }) => {
   const guarded = kind && guardedKindOf(kind);
-  return guarded ? <Link to={objectPath(guarded, id)}>{id}</Link> : id;
+  const text = name ?? id;
+  return (
+    <>
+      {guarded ? <Link to={objectPath(guarded, id)}>{text}</Link> : text}
+      {name !== undefined && <span className="object-id">{id}</span>}
+    </>
+  );
 };
 
 /** A row's destructive action, named with its subject for screen readers ("Delete rel-1"). */

@@ -2,8 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import type { NamedKind } from '../../../../shared/contracts/relations';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { ObjectPicker } from '../../components/object-picker';
+import { type NamedObjectRef, nameKey, useObjectNames } from '../../lib/object-names';
 import { errorOf, routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { checkId, checkNewRelation, factsOnReferrer } from './member-controls';
@@ -12,6 +15,7 @@ import { IdField, SelectField, TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
 import { browseList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
+import { usePickableObjects } from './use-pickable-objects';
 import { useRelationChanges } from './use-relation-changes';
 
 interface FilterFormProps {
@@ -60,6 +64,36 @@ const FilterForm = ({ initial, types, onApply, onInvalid }: FilterFormProps) => 
   );
 };
 
+const isNamedKind = (kind: string): kind is NamedKind =>
+  kind === 'device' || kind === 'organization' || kind === 'campaign';
+
+/** An end of the new relation: picked by name when it is a device, organization or campaign, else a typed id. */
+const EndField = ({
+  id,
+  label,
+  pickable,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  pickable: ReturnType<typeof usePickableObjects>;
+  value: string;
+  onChange: (value: string) => void;
+}) =>
+  pickable ? (
+    <ObjectPicker
+      id={id}
+      label={label.replace(/ id \(/, ' (')}
+      value={value}
+      onChange={onChange}
+      options={pickable.options}
+      loading={pickable.loading}
+    />
+  ) : (
+    <IdField id={id} label={label} value={value} onChange={onChange} />
+  );
+
 const NO_TYPES: RelationType[] = [];
 const typesOf = (infos: { type: RelationType }[]) => infos.map((info) => info.type);
 
@@ -94,6 +128,18 @@ export const RelationsPage = () => {
   };
 
   const createType = newType ?? types[0];
+  const referrerOptions = usePickableObjects(createType && RELATION_TYPE_INFO[createType].referrer);
+  const referentOptions = usePickableObjects(createType && RELATION_TYPE_INFO[createType].referent);
+  const names = useObjectNames(
+    list.items.flatMap(({ type, referrerId, referentId }) => {
+      const ends: NamedObjectRef[] = [];
+      const { referrer, referent } = RELATION_TYPE_INFO[type];
+      if (isNamedKind(referrer)) ends.push({ kind: referrer, id: referrerId });
+      if (isNamedKind(referent)) ends.push({ kind: referent, id: referentId });
+      return ends;
+    }),
+  );
+  const nameOf = (kind: string, id: string) => (isNamedKind(kind) ? names.get(nameKey(kind, id)) : undefined);
   const endLabel = (end: 'referrer' | 'referent', text: string) =>
     createType ? `${text} (${RELATION_TYPE_INFO[createType][end]})` : text;
   const create = (event: FormEvent<HTMLFormElement>) => {
@@ -124,15 +170,17 @@ export const RelationsPage = () => {
         >
           <TypeOptions types={types} />
         </SelectField>
-        <IdField
+        <EndField
           id="relations-create-referrer"
           label={endLabel('referrer', 'Referrer id')}
+          pickable={referrerOptions}
           value={newReferrer}
           onChange={setNewReferrer}
         />
-        <IdField
+        <EndField
           id="relations-create-referent"
           label={endLabel('referent', 'Referent id')}
+          pickable={referentOptions}
           value={newReferent}
           onChange={setNewReferent}
         />
@@ -161,10 +209,10 @@ export const RelationsPage = () => {
             <tr key={id} data-testid={`relations-row-${id}`}>
               <th scope="row">{type}</th>
               <td data-label="Referrer" className="mono">
-                <ObjectLink kind={info.referrer} id={referrerId} />
+                <ObjectLink kind={info.referrer} id={referrerId} name={nameOf(info.referrer, referrerId)} />
               </td>
               <td data-label="Referent" className="mono">
-                <ObjectLink kind={info.referent} id={referentId} />
+                <ObjectLink kind={info.referent} id={referentId} name={nameOf(info.referent, referentId)} />
               </td>
               <td data-label="Created" title={createdBy ? `by ${createdBy}` : undefined}>
                 {created ? (

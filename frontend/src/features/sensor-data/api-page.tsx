@@ -126,6 +126,12 @@ export const ApiPage = () => {
 
       <section className="card section-card" aria-labelledby="api-howto-heading" data-testid="api-howto">
         <h2 id="api-howto-heading">How to call</h2>
+        <p>
+          <Link to="/dashboard/api/reference" data-testid="api-reference-link">
+            Read the API reference
+          </Link>
+          : every route, its parameters and answers, and a curl example for each.
+        </p>
         <p className="muted small">
           Send the key in the <code>X-Api-Key</code> header. Every answer carries <code>x-ratelimit-limit</code>,{' '}
           <code>x-ratelimit-remaining</code> and <code>x-ratelimit-reset</code> (epoch seconds); over the quota the
