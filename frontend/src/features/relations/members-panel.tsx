@@ -2,20 +2,20 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
-import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import type { GuardedKind } from '../../../../shared/relations/relation-types';
 import { ErrorAlert } from '../../components/form-parts';
 import { useSignedInUser } from '../../lib/session';
+import { AddMemberForm } from './add-member-form';
 import {
   addableRoles,
   checkNewDevice,
-  checkNewRelation,
   factsOnDevice,
   factsOnReferrer,
   HOLDER_KINDS,
   type HolderKind,
   mayOfferAddDevice,
 } from './member-controls';
-import { AddForm, SelectField, TypeOptions } from './relation-fields';
+import { AddForm } from './relation-fields';
 import { KIND_NAME, KIND_TITLE } from './relation-groups';
 import { RelationRows } from './relation-rows';
 import { devicesList, holdersList, membersList, useRelationList } from './relations-api';
@@ -43,15 +43,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
   const members = useRelationList(membersList(kind, objectId));
 
   const roles = addableRoles(kind, objectId, facts);
-  const [chosenRole, setChosenRole] = useState<RelationType>();
-  const role = chosenRole && roles.includes(chosenRole) ? chosenRole : roles[0];
-  const [memberId, setMemberId] = useState('');
   const changes = useRelationChanges();
-
-  const addMember = () => {
-    if (!role) return;
-    changes.create('add-member', checkNewRelation(role, objectId, memberId, facts), () => setMemberId(''));
-  };
 
   return (
     <div className="members" data-testid="members">
@@ -76,28 +68,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         facts={facts}
         showRole
       />
-      {role && (
-        <AddForm
-          label="Add a member"
-          testId="members-add"
-          idLabel="User id"
-          placeholder="the person's user id (sub)"
-          value={memberId}
-          onChange={setMemberId}
-          busy={changes.busy === 'add-member'}
-          submitText="Add member"
-          onSubmit={addMember}
-        >
-          <SelectField
-            id="members-add-role"
-            label="Role"
-            value={role}
-            onChange={(type) => setChosenRole(type as RelationType)}
-          >
-            <TypeOptions types={roles} />
-          </SelectField>
-        </AddForm>
-      )}
+      {roles.length > 0 && <AddMemberForm objectId={objectId} roles={roles} facts={facts} changes={changes} />}
 
       {kind === 'device' ? (
         HOLDER_KINDS.map((holder) => (

@@ -1,6 +1,8 @@
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
-import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import { type GuardedKind, RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
+import { PersonName } from '../../components/person-name';
+import { personLabel, usePersonNames } from '../../lib/person-names';
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
@@ -43,6 +45,11 @@ export const RelationRows = ({
   onChangeRole,
 }: RelationRowsProps) => {
   const headingId = `${testId}-heading`;
+  const personAt = (relation: Relation) => RELATION_TYPE_INFO[relation.type][end] === 'user';
+  // One request for the whole list's names; a row's controls are named with the person's name, never their id.
+  const names = usePersonNames(
+    list.items.filter(personAt).map((relation) => (end === 'referrer' ? relation.referrerId : relation.referentId)),
+  );
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={testId}>
       <h2 id={headingId}>{title}</h2>
@@ -58,10 +65,12 @@ export const RelationRows = ({
           const endId = end === 'referrer' ? relation.referrerId : relation.referentId;
           const controls = rowControls(relation, facts);
           const you = endId === facts.callerId;
+          const person = personAt(relation);
+          const subject = person ? personLabel(names.get(endId)) : endId;
           return (
             <tr key={id} data-testid={`members-row-${id}`}>
-              <th scope="row" className="mono">
-                <ObjectLink kind={endKind} id={endId} />
+              <th scope="row" className={person ? undefined : 'mono'}>
+                {person ? <PersonName id={endId} /> : <ObjectLink kind={endKind} id={endId} />}
                 {you && (
                   <span className="you" data-testid="members-you">
                     you
@@ -73,7 +82,7 @@ export const RelationRows = ({
                   {controls.roles.length > 1 ? (
                     <>
                       <label className="visually-hidden" htmlFor={`members-role-${id}`}>
-                        Role of {endId}
+                        Role of {subject}
                       </label>
                       <select
                         id={`members-role-${id}`}
@@ -95,7 +104,7 @@ export const RelationRows = ({
                   <DangerButton
                     testId={`members-remove-${id}`}
                     action="Remove"
-                    subject={endId}
+                    subject={subject}
                     onClick={() => onRemove(relation)}
                     disabled={busy === id}
                   />

@@ -4,6 +4,8 @@ import { useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { PersonName } from '../../components/person-name';
+import { PersonPicker, type PickedPerson } from '../../components/person-picker';
 import { errorOf, routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { checkId, checkNewRelation, factsOnReferrer } from './member-controls';
@@ -87,6 +89,10 @@ export const RelationsPage = () => {
   const [newType, setNewType] = useState<RelationType>();
   const [newReferrer, setNewReferrer] = useState('');
   const [newReferent, setNewReferent] = useState('');
+  // Where an end is a person, they are picked by name (the directory is staff's to search), never typed as an id.
+  const [pickedReferrer, setPickedReferrer] = useState<PickedPerson>();
+  const [pickedReferent, setPickedReferent] = useState<PickedPerson>();
+  const [pickerKey, setPickerKey] = useState(0);
 
   const apply = (next: BrowseFilter) => {
     setError(undefined);
@@ -96,13 +102,24 @@ export const RelationsPage = () => {
   const createType = newType ?? types[0];
   const endLabel = (end: 'referrer' | 'referent', text: string) =>
     createType ? `${text} (${RELATION_TYPE_INFO[createType][end]})` : text;
+  const personEnd = (end: 'referrer' | 'referent') =>
+    createType !== undefined && RELATION_TYPE_INFO[createType][end] === 'user';
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!createType) return;
     const facts = factsOnReferrer(user.id, isStaff(user.groups), []);
-    changes.create('create', checkNewRelation(createType, newReferrer, newReferent, facts), () => {
+    const idOf = (end: 'referrer' | 'referent', typed: string, picked: PickedPerson | undefined) =>
+      personEnd(end) ? (picked?.kind === 'person' ? picked.id : '') : typed;
+    const ends = [
+      idOf('referrer', newReferrer, pickedReferrer),
+      idOf('referent', newReferent, pickedReferent),
+    ] as const;
+    changes.create('create', checkNewRelation(createType, ends[0], ends[1], facts), () => {
       setNewReferrer('');
       setNewReferent('');
+      setPickedReferrer(undefined);
+      setPickedReferent(undefined);
+      setPickerKey((key) => key + 1);
     });
   };
 
@@ -124,18 +141,38 @@ export const RelationsPage = () => {
         >
           <TypeOptions types={types} />
         </SelectField>
-        <IdField
-          id="relations-create-referrer"
-          label={endLabel('referrer', 'Referrer id')}
-          value={newReferrer}
-          onChange={setNewReferrer}
-        />
-        <IdField
-          id="relations-create-referent"
-          label={endLabel('referent', 'Referent id')}
-          value={newReferent}
-          onChange={setNewReferent}
-        />
+        {personEnd('referrer') ? (
+          <PersonPicker
+            key={`referrer-${pickerKey}`}
+            id="relations-create-referrer"
+            label={endLabel('referrer', 'Referrer')}
+            value={pickedReferrer}
+            onChange={setPickedReferrer}
+          />
+        ) : (
+          <IdField
+            id="relations-create-referrer"
+            label={endLabel('referrer', 'Referrer id')}
+            value={newReferrer}
+            onChange={setNewReferrer}
+          />
+        )}
+        {personEnd('referent') ? (
+          <PersonPicker
+            key={`referent-${pickerKey}`}
+            id="relations-create-referent"
+            label={endLabel('referent', 'Referent')}
+            value={pickedReferent}
+            onChange={setPickedReferent}
+          />
+        ) : (
+          <IdField
+            id="relations-create-referent"
+            label={endLabel('referent', 'Referent id')}
+            value={newReferent}
+            onChange={setNewReferent}
+          />
+        )}
         <SubmitButton
           testId="relations-create-submit"
           busy={busy === 'create'}
@@ -161,16 +198,30 @@ export const RelationsPage = () => {
             <tr key={id} data-testid={`relations-row-${id}`}>
               <th scope="row">{type}</th>
               <td data-label="Referrer" className="mono">
-                <ObjectLink kind={info.referrer} id={referrerId} />
+                {info.referrer === 'user' ? (
+                  <PersonName id={referrerId} />
+                ) : (
+                  <ObjectLink kind={info.referrer} id={referrerId} />
+                )}
               </td>
               <td data-label="Referent" className="mono">
-                <ObjectLink kind={info.referent} id={referentId} />
+                {info.referent === 'user' ? (
+                  <PersonName id={referentId} />
+                ) : (
+                  <ObjectLink kind={info.referent} id={referentId} />
+                )}
               </td>
-              <td data-label="Created" title={createdBy ? `by ${createdBy}` : undefined}>
+              <td data-label="Created">
                 {created ? (
                   <time dateTime={new Date(created).toISOString()}>{new Date(created).toLocaleString()}</time>
                 ) : (
                   <span className="muted">unknown</span>
+                )}
+                {createdBy && (
+                  <span className="small muted">
+                    {' by '}
+                    <PersonName id={createdBy} withEmail={false} />
+                  </span>
                 )}
               </td>
               <td data-label="Actions">
