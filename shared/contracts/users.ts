@@ -306,7 +306,7 @@ export const users = defineArea('users', {
     path: '/people/names',
     access: signedIn,
     summary:
-      'Names of many people at once (one request per screen): people the caller shares a device, organization or campaign with (staff: everyone), e-mails where the caller may see them; other ids are left out exactly as unknown ones.',
+      'Names of people the caller shares a device, organization or campaign with (staff: all), e-mails where allowed; other ids are left out as unknown ones are.',
     body: z
       .object({
         ids: z.array(UserId).min(1, 'At least one id').max(PEOPLE_NAMES_MAX, `At most ${PEOPLE_NAMES_MAX} ids`),
@@ -319,7 +319,7 @@ export const users = defineArea('users', {
     path: '/people/by-email',
     access: signedIn,
     summary:
-      'One exact e-mail address (no prefixes, wildcards or lists; rate-limited per person): the person when the caller may already see them (staff: anyone), otherwise nothing, whether or not an account exists.',
+      'One exact e-mail address, rate-limited: the person when the caller may see them already, else nothing, account or not.',
     body: z.object({ email: ExactEmail }).strict(),
     response: z.object({ person: PersonName.optional() }),
   }),

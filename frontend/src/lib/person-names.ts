@@ -1,4 +1,4 @@
-import { type QueryKey, useQueries, useQuery } from '@tanstack/react-query';
+import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { PEOPLE_NAMES_MAX, type PersonName } from '../../../shared/contracts/users';
 import { apiClient } from './api';
 import { routeKey } from './query';
@@ -68,13 +68,6 @@ export const usePersonName = (id: string | undefined) => {
   const asking = Boolean(id) && signedIn;
   const query = useQuery({ ...nameQuery(id ?? ''), enabled: asking });
   return { name: query.data, loading: query.isPending && asking };
-};
-
-/** Many people's names at once, e.g. to label the options of a select. */
-export const usePersonNames = (ids: readonly string[]): Map<string, KnownName> => {
-  const asking = Boolean(useOptionalUser());
-  const results = useQueries({ queries: ids.map((id) => ({ ...nameQuery(id), enabled: asking })) });
-  return new Map(ids.map((id, index) => [id, results[index]?.data ?? null]));
 };
 
 /** A short label for a person, never their id: their name, else their e-mail, else a neutral word. */

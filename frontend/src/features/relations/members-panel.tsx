@@ -1,11 +1,10 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import type { GuardedKind } from '../../../../shared/relations/relation-types';
 import { ErrorAlert } from '../../components/form-parts';
 import { useSignedInUser } from '../../lib/session';
-import { AddMemberForm } from './add-member-form';
 import {
   addableRoles,
   checkNewDevice,
@@ -22,6 +21,10 @@ import { devicesList, holdersList, membersList, useRelationList } from './relati
 import { RELATIONS_MESSAGES } from './relations-messages';
 import { useMyRoles } from './use-my-roles';
 import { type RelationChanges, useRelationChanges } from './use-relation-changes';
+
+// The picker is drawn only for those who may add members, and the panel sits in the entry chunk (the guest
+// dashboard's budget): it comes with its own chunk when first shown.
+const AddMemberForm = lazy(() => import('./add-member-form').then((m) => ({ default: m.AddMemberForm })));
 
 export interface MembersPanelProps {
   kind: GuardedKind;
@@ -68,7 +71,11 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         facts={facts}
         showRole
       />
-      {roles.length > 0 && <AddMemberForm objectId={objectId} roles={roles} facts={facts} changes={changes} />}
+      {roles.length > 0 && (
+        <Suspense fallback={null}>
+          <AddMemberForm objectId={objectId} roles={roles} facts={facts} changes={changes} />
+        </Suspense>
+      )}
 
       {kind === 'device' ? (
         HOLDER_KINDS.map((holder) => (

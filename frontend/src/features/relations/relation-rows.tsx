@@ -2,7 +2,7 @@ import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import { type GuardedKind, RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { PersonName } from '../../components/person-name';
-import { personLabel, usePersonNames } from '../../lib/person-names';
+import { personLabel, usePersonName } from '../../lib/person-names';
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
@@ -46,10 +46,6 @@ export const RelationRows = ({
 }: RelationRowsProps) => {
   const headingId = `${testId}-heading`;
   const personAt = (relation: Relation) => RELATION_TYPE_INFO[relation.type][end] === 'user';
-  // One request for the whole list's names; a row's controls are named with the person's name, never their id.
-  const names = usePersonNames(
-    list.items.filter(personAt).map((relation) => (end === 'referrer' ? relation.referrerId : relation.referentId)),
-  );
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={testId}>
       <h2 id={headingId}>{title}</h2>
@@ -66,7 +62,6 @@ export const RelationRows = ({
           const controls = rowControls(relation, facts);
           const you = endId === facts.callerId;
           const person = personAt(relation);
-          const subject = person ? personLabel(names.get(endId)) : endId;
           return (
             <tr key={id} data-testid={`members-row-${id}`}>
               <th scope="row" className={person ? undefined : 'mono'}>
@@ -82,7 +77,7 @@ export const RelationRows = ({
                   {controls.roles.length > 1 ? (
                     <>
                       <label className="visually-hidden" htmlFor={`members-role-${id}`}>
-                        Role of {subject}
+                        Role of {person ? <PersonText id={endId} /> : endId}
                       </label>
                       <select
                         id={`members-role-${id}`}
@@ -101,10 +96,11 @@ export const RelationRows = ({
               )}
               <td data-label="Actions">
                 {controls.canRemove && (
-                  <DangerButton
+                  <SubjectButton
+                    personId={person ? endId : undefined}
                     testId={`members-remove-${id}`}
                     action="Remove"
-                    subject={subject}
+                    subject={endId}
                     onClick={() => onRemove(relation)}
                     disabled={busy === id}
                   />
@@ -116,4 +112,17 @@ export const RelationRows = ({
       />
     </section>
   );
+};
+
+/** A person's name as plain text (for labels read by screen readers); the names of a list come in one request. */
+const PersonText = ({ id }: { id: string }) => personLabel(usePersonName(id).name);
+
+/** A row's destructive action, named with the person's name where the row is a person, never their id. */
+const SubjectButton = ({
+  personId,
+  subject,
+  ...button
+}: Parameters<typeof DangerButton>[0] & { personId?: string }) => {
+  const { name } = usePersonName(personId);
+  return <DangerButton {...button} subject={personId ? personLabel(name) : subject} />;
 };
