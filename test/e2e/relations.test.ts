@@ -53,7 +53,7 @@ describe('end to end: members of a device and the relations browser', () => {
     await page.getByTestId('members-add-person-option').filter({ hasText: 'April Approved' }).click();
     await page.getByTestId('members-add-role').selectOption('device-user');
     await page.getByTestId('members-add-submit').click();
-    await page.getByTestId(`members-row-${asUser}`).getByText('April Approved').waitFor();
+    await page.getByTestId(`members-row-${asUser}`).getByText('April Approved', { exact: true }).waitFor();
     expect(await page.getByTestId('members-error').count()).toBe(0);
 
     const asAdministrator = relationId('device-administrator', deviceId, approvedSub);
