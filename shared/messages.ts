@@ -87,6 +87,9 @@ export const MESSAGES = {
   invitesOwnOnly: 'You can only list invites you sent or that were sent to you',
   inviteExists: (id: string) => `Invite already exists: ${id}`,
   inviteOwn: 'You cannot accept your own invite',
+  exactEmailOnly: 'Enter one whole e-mail address (no wildcards, partial addresses or lists)',
+  peopleLookupsTooMany: (limit: number, nextAt: number) =>
+    `At most ${limit} e-mail look-ups an hour; the next one can be made at ${new Date(nextAt).toISOString().slice(11, 16)} UTC`,
   inviteNoLongerGrantable: (kind: string) => `The inviter can no longer add members to this ${kind}`,
   inviteEmailSubject: (inviterName: string) => `${inviterName} invited you`,
   inviteEmailText: (inviterName: string, link: string, message?: string) =>

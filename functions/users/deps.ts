@@ -18,12 +18,15 @@ import {
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createMailer } from '../_shared/mail/mailer';
+import { createRelationTable } from '../_shared/relations/relation-table';
 import { ACCOUNT_ENV, createAccountDeps } from './account-deps';
 import { createPeople, temporaryPassword } from './domain/people';
+import { createPeopleNames } from './domain/people-names';
 import { createAuthEventStore } from './store/auth-event-store';
 import { createBackupStore } from './store/backup-store';
 import { createBillingCustomers } from './store/billing-customers';
 import { createIdentityProvider } from './store/identity-provider';
+import { createLookupCounter } from './store/lookup-counter';
 import { createUserStore } from './store/user-store';
 
 /** What the people routes read (the CDK sets each from SERVICE_RESOURCES.users; the local stack likewise). */
@@ -39,7 +42,39 @@ export const PEOPLE_ENV = {
   webOrigin: 'WEB_ORIGIN',
 } as const;
 
-export const USERS_ENV = { ...PEOPLE_ENV, ...ACCOUNT_ENV } as const;
+/** What the names and e-mail look-up read: who shares what (relations), records, and the look-up counters. */
+export const NAMES_ENV = {
+  usersTable: 'USERS_TABLE',
+  relationsTable: 'RELATIONS_TABLE',
+  peopleLookupsTable: 'PEOPLE_LOOKUPS_TABLE',
+} as const;
+
+export const USERS_ENV = { ...PEOPLE_ENV, ...ACCOUNT_ENV, ...NAMES_ENV } as const;
+
+/** People's names as others may see them, and the picker's exact-e-mail look-up (docs/users.md). */
+export const createNamesDeps = (env: Record<keyof typeof NAMES_ENV, string>) => {
+  const db = getDocumentClient();
+  const relations = createRelationTable({ db, tableName: env.relationsTable });
+  const users = createUserStore({ db, tableName: env.usersTable });
+  return {
+    names: createPeopleNames({
+      relationsTo: async (id) => {
+        const all = [];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await relations.queryIndex('referent', id, { limit: 100, startKey });
+          all.push(...page.items);
+          startKey = page.lastKey;
+        } while (startKey);
+        return all;
+      },
+      contactsFrom: (id) => relations.queryAll('referrer', id, ['inviter-contact']),
+      users,
+      lookups: createLookupCounter({ db, tableName: env.peopleLookupsTable }),
+      now: Date.now,
+    }),
+  };
+};
 
 /** Billing (STRIPE_SECRET_KEY or STRIPE_SECRET_ARN, and locally STRIPE_API_URL) is read by readBillingEnv. */
 export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>, billing: BillingEnv) => {
@@ -67,6 +102,7 @@ export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>, b
 export const createUsersDeps = (env = readEnv(USERS_ENV), billing = readBillingEnv()) => ({
   ...createPeopleDeps(env, billing),
   ...createAccountDeps(env),
+  ...createNamesDeps(env),
 });
 
 export type UsersDeps = ReturnType<typeof createUsersDeps>;

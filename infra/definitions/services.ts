@@ -166,7 +166,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
   },
   users: {
-    tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations'],
+    tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations', 'peopleLookups'],
     buckets: ['userBackups'],
     jobs: true,
     identityAdmin: true,

@@ -35,6 +35,7 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   invites: refused(
     "Invites hold invited people's e-mail addresses and messages: staff read them through the users API's invite routes.",
   ),
+  peopleLookups: refused('Holds only per-person hourly counters of e-mail look-ups: nothing a staff tool needs.'),
   authEvents: refused(
     'Sign-in events hold addresses and browsers: staff read a person\'s through "Sign-in events" on their page.',
   ),

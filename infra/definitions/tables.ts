@@ -106,6 +106,19 @@ export const TABLES = {
       },
     ],
   },
+  /**
+   * Per-person counters of the picker's exact-e-mail look-ups, one item per person and hour
+   * (`lookups#{userId}#{hourStart}`, an atomic conditional ADD): the limit that keeps the directory from being
+   * guessed through it (docs/users.md "Reaching a person by e-mail").
+   */
+  peopleLookups: {
+    constructId: 'PeopleLookupsTable',
+    area: 'users',
+    entity: 'people-lookups',
+    envVar: 'PEOPLE_LOOKUPS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
   /** Sign-in events the platform records itself (the identity provider's own log needs a paid add-on). */
   authEvents: {
     constructId: 'AuthEventsTable',

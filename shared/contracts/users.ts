@@ -126,6 +126,7 @@ export type AuthEvent = z.infer<typeof AuthEvent>;
 
 export const INVITE_TYPES = [
   'inviter-contact',
+  'device-user',
   'organization-user',
   'organization-participant',
   'campaign-user',
@@ -152,6 +153,27 @@ export const Invite = z.object({
   acceptedBy: z.string().optional(),
 });
 export type Invite = z.infer<typeof Invite>;
+
+/** How many people one names request may ask about: a screen's worth (docs/users.md "Names and e-mails"). */
+export const PEOPLE_NAMES_MAX = 100;
+
+/**
+ * One whole e-mail address, the only way a person who is not staff reaches someone else (the picker): prefixes,
+ * wildcards and lists are refused, so the directory cannot be listed through it.
+ */
+export const ExactEmail = z
+  .string()
+  .trim()
+  .max(254)
+  .refine((text) => !/[*%?,;\s]/.test(text), MESSAGES.exactEmailOnly)
+  .pipe(Email.refine((email) => /@[^@]+\.[^@.]+$/.test(email), MESSAGES.exactEmailOnly));
+
+/**
+ * A person as another person may see them: their display name, and their e-mail only where the viewer may see it
+ * (docs/users.md "Names and e-mails"). `name` is absent when the person set none.
+ */
+export const PersonName = z.object({ id: z.string(), name: z.string().optional(), email: z.string().optional() });
+export type PersonName = z.infer<typeof PersonName>;
 
 const IdParams = z.object({ id: UserId });
 const InviteIdParams = z.object({ id: z.string().trim().uuid('Invite id must be a UUID') });
@@ -278,6 +300,28 @@ export const users = defineArea('users', {
       Count: z.number().int(),
       nextCursor: z.string().optional(),
     }),
+  }),
+  peopleNames: defineRoute({
+    method: 'POST',
+    path: '/people/names',
+    access: signedIn,
+    summary:
+      'Names of people the caller shares a device, organization or campaign with (staff: all), e-mails where allowed; other ids are left out as unknown ones are.',
+    body: z
+      .object({
+        ids: z.array(UserId).min(1, 'At least one id').max(PEOPLE_NAMES_MAX, `At most ${PEOPLE_NAMES_MAX} ids`),
+      })
+      .strict(),
+    response: z.object({ people: z.array(PersonName) }),
+  }),
+  findPersonByEmail: defineRoute({
+    method: 'POST',
+    path: '/people/by-email',
+    access: signedIn,
+    summary:
+      'One exact e-mail address, rate-limited: the person when the caller may see them already, else nothing, account or not.',
+    body: z.object({ email: ExactEmail }).strict(),
+    response: z.object({ person: PersonName.optional() }),
   }),
   listGroupsForUser: defineRoute({
     method: 'GET',
@@ -560,6 +604,9 @@ export const usersAudit = /* @__PURE__ */ defineAudit(users, {
   usersByGroups: notAudited('a read'),
   usersDdbWithBatchGet: notAudited('a read with a body'),
   listUserIdsFromDdb: notAudited('a read with a body'),
+  peopleNames: notAudited('a read with a body'),
+  // Its rate counter is housekeeping, not a change a person made.
+  findPersonByEmail: notAudited('a read with a body'),
   listUsersInGroup: notAudited('a read'),
   filterUsersByFirstLast: notAudited('a read'),
   listInvites: notAudited('a read with a body'),

@@ -148,10 +148,11 @@ describe('end to end: notifications', () => {
         await staff.getByTestId('composer-method-email').uncheck();
         await staff.getByTestId('composer-require-interaction').check();
 
-        // The picker refuses an empty id, then builds the selector from the id.
+        // The picker refuses no person, then builds the selector from the person picked by e-mail.
         await staff.getByTestId('audience-add').click();
         expect(await staff.getByTestId('audience-refused').textContent()).toBe("Enter the person's user id");
-        await staff.getByTestId('audience-user-id').fill(recipient.id);
+        await staff.getByTestId('audience-user-id').fill(recipient.email);
+        await staff.getByTestId('audience-user-id-option').filter({ hasText: recipient.email }).click();
         await staff.getByTestId('audience-add').click();
         await staff.getByTestId('audience-chip').getByText(`user:userId=${recipient.id}`).waitFor();
         await staff.getByTestId('audience-preview').getByText('Reaches 1 person now.').waitFor();

@@ -29,7 +29,8 @@ describe('end to end: objects by name', () => {
     const picker = page.getByTestId('relations-create-referrer');
     await picker.locator('option', { hasText: device.name }).waitFor({ state: 'attached' });
     await picker.selectOption({ label: `${device.name} (${device.id})` });
-    await page.getByTestId('relations-create-referent').fill(member);
+    await page.getByTestId('relations-create-referent').fill('approved@');
+    await page.getByTestId('relations-create-referent-option').filter({ hasText: 'April Approved' }).click();
     await page.getByTestId('relations-create-submit').click();
 
     await page.goto(web(`/admin/relations?referrer=${encodeURIComponent(device.id)}`));

@@ -49,7 +49,7 @@ describe('end to end: the registry people work in every day', () => {
     await page.getByTestId('claim-submit').click();
     await page.waitForURL(web(`/dashboard/devices/${device.id}`));
     await page.getByTestId('device-serial').getByText(device.serial).waitFor();
-    await page.getByTestId('device-owner').getByText(person.id).waitFor();
+    await page.getByTestId('device-owner').getByText(`${person.givenName} ${person.familyName}`).waitFor();
 
     // A location, checked before sending, for the map.
     await page.getByTestId('device-edit-name').fill('Rooftop station');

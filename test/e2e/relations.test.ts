@@ -42,15 +42,18 @@ describe('end to end: members of a device and the relations browser', () => {
     expect(await page.getByTestId(`members-remove-${ownerId}`).count()).toBe(0);
 
     // Granting oneself is refused before anything is sent, with the API's own words.
-    await page.getByTestId('members-add-id').fill(userSub);
+    await page.getByTestId('members-add-person').fill('user@example.com');
+    await page.getByTestId('members-add-person-option').filter({ hasText: 'Uma User' }).click();
     await page.getByTestId('members-add-submit').click();
     await page.getByTestId('members-error').getByText(MESSAGES.relationSelfGrant).waitFor();
 
+    // Someone the owner shares an organization with is found by their exact address, and shown by name.
     const asUser = relationId('device-user', deviceId, approvedSub);
-    await page.getByTestId('members-add-id').fill(approvedSub);
+    await page.getByTestId('members-add-person').fill('approved@example.com');
+    await page.getByTestId('members-add-person-option').filter({ hasText: 'April Approved' }).click();
     await page.getByTestId('members-add-role').selectOption('device-user');
     await page.getByTestId('members-add-submit').click();
-    await page.getByTestId(`members-row-${asUser}`).waitFor();
+    await page.getByTestId(`members-row-${asUser}`).getByText('April Approved', { exact: true }).waitFor();
     expect(await page.getByTestId('members-error').count()).toBe(0);
 
     const asAdministrator = relationId('device-administrator', deviceId, approvedSub);
@@ -80,7 +83,8 @@ describe('end to end: members of a device and the relations browser', () => {
     // A device without a record is not listed by name: it is given by id.
     await page.getByTestId('relations-create-referrer').selectOption({ label: 'Another id…' });
     await page.getByTestId('relations-create-referrer-other').fill(deviceId);
-    await page.getByTestId('relations-create-referent').fill(userSub);
+    await page.getByTestId('relations-create-referent').fill('user@');
+    await page.getByTestId('relations-create-referent-option').filter({ hasText: 'Uma User' }).click();
     await page.getByTestId('relations-create-submit').click();
     await page.getByTestId('relations-error').getByText(MESSAGES.relationExists(ownerId)).waitFor();
 

@@ -12,16 +12,18 @@ describe('end to end: one query cache for server state', () => {
     const page = testPage();
     // Staff, who still see the device after it changes hands (its old owner no longer does).
     await signInAs(page, 'admin@example.com', `/admin/devices/${device.id}`);
-    await page.getByTestId('device-owner').getByText(from).waitFor();
+    await page.getByTestId('device-owner').getByText('Uma User').waitFor();
     await page.getByTestId(`members-row-${relationId('device-owner', device.id, from)}`).waitFor();
     // Survives only while the document does: a reload or a full navigation would drop it.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByTestId('transfer-owner-id').fill(to);
+    // Staff pick the new owner from the directory by the start of their e-mail.
+    await page.getByTestId('transfer-owner').fill('approved@');
+    await page.getByTestId('transfer-owner-option').filter({ hasText: 'April Approved' }).click();
     await page.getByTestId('transfer-submit').click();
 
-    await page.getByTestId('device-owner').getByText(to).waitFor();
+    await page.getByTestId('device-owner').getByText('April Approved').waitFor();
     await page.getByTestId(`members-row-${relationId('device-owner', device.id, to)}`).waitFor();
     await page.getByTestId(`members-row-${relationId('device-owner', device.id, from)}`).waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);

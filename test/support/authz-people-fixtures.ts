@@ -41,6 +41,9 @@ export const PEOPLE_FIXTURES: Record<string, RouteFixture> = {
   getUser: selfOrStaff((id) => ({ params: { id } })),
   usersByGroups: { prepare: async () => ({}) },
   usersDdbWithBatchGet: { prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }) },
+  // Open to everyone signed in; what each caller sees is the visibility rule's (test/integration/users/people-names).
+  peopleNames: { prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }) },
+  findPersonByEmail: { prepare: async () => ({ body: { email: 'user@example.com' } }) },
   listUserIdsFromDdb: { prepare: async () => ({ body: { parameters: { limit: 5 } } }) },
   listGroupsForUser: selfOrStaff((id) => ({ params: { id } })),
   listUsersInGroup: { prepare: async () => ({ params: { group: 'None' }, query: { limit: 5 } }) },

@@ -34,10 +34,10 @@ export interface InvitesDeps {
   newId: () => string;
 }
 
-/** The organization or campaign a membership invite adds its acceptor to; undefined for inviter-contact. */
+/** The device, organization or campaign a membership invite adds its acceptor to; undefined for inviter-contact. */
 export const inviteObjectKind = (type: InviteType): GuardedKind | undefined => {
   const kind = RELATION_TYPE_INFO[type].referrer;
-  return kind === 'organization' || kind === 'campaign' ? kind : undefined;
+  return kind === 'organization' || kind === 'campaign' || kind === 'device' ? kind : undefined;
 };
 
 const sameEmail = (a: string | undefined, b: string | undefined) =>

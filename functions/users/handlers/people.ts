@@ -1,10 +1,12 @@
 import type { users } from '../../../shared/contracts/users';
 import type { RouteHandler } from '../../_shared/http/http-area';
 import type { People } from '../domain/people';
+import type { PeopleNames } from '../domain/people-names';
 
 /** What these routes need of the users area's dependencies (functions/users/deps.ts provides them). */
 export interface PeopleHandlerDeps {
   people: People;
+  names: PeopleNames;
 }
 
 type Routes = typeof users.routes;
@@ -31,7 +33,9 @@ type PeopleRoute =
   | 'forceResetPassword'
   | 'adminUserGlobalSignOut'
   | 'adminListUserAuthEvents'
-  | 'filterUsersByFirstLast';
+  | 'filterUsersByFirstLast'
+  | 'peopleNames'
+  | 'findPersonByEmail';
 
 /** People, groups and the identity provider's admin operations; spread into the users area's handlers. */
 export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], PeopleHandlerDeps> } = {
@@ -44,6 +48,8 @@ export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], Peopl
   usersByGroups: (_request, { people }) => people.usersByGroups(),
   usersDdbWithBatchGet: ({ body }, { people }) => people.usersDdbWithBatchGet(body.ids),
   listUserIdsFromDdb: ({ body }, { people }) => people.listUserIdsFromDdb(body),
+  peopleNames: ({ caller, body }, { names }) => names.names(caller, body.ids),
+  findPersonByEmail: ({ caller, body }, { names }) => names.findByEmail(caller, body.email),
   listGroupsForUser: ({ caller, params }, { people }) => people.listGroupsForUser(caller, params.id),
   listUsersInGroup: ({ params, query }, { people }) => people.listUsersInGroup(params.group, query),
   disableUser: ({ caller, params, audit }, { people }) => people.setEnabled(caller, params.id, false, audit),

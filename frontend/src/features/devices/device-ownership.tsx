@@ -1,55 +1,44 @@
 import { type FormEvent, useState } from 'react';
-import { isStaff } from '../../../../shared/auth/groups';
 import type { Device } from '../../../../shared/contracts/devices';
-import type { IdentityUser } from '../../../../shared/contracts/users';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import type { PickedPerson } from '../../components/person-picker';
+import { PersonPicker } from '../../components/person-picker-lazy';
 import { useApi } from '../../lib/api';
-import { TextField } from '../../lib/form-fields';
 import { useChanges } from '../../lib/query';
-import { useSignedInUser } from '../../lib/session';
 import { deviceOwnershipKeys } from './device-api';
 import { checkTransfer, deviceLabel } from './device-rules';
 
-type Busy = 'transfer' | 'retire' | 'search';
+type Busy = 'transfer' | 'retire';
 
 /**
- * Transfer of ownership (to a user id; staff may find the person by e-mail) and retirement, for the owner and
- * staff. Both ask for confirmation: a transfer takes the owner's rights away, a retirement is final.
+ * Transfer of ownership (to a person picked by name, or by their exact e-mail: docs/users.md) and retirement, for
+ * the owner and staff. Both ask for confirmation: a transfer takes the owner's rights away, a retirement is final.
  */
 export const DeviceOwnership = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
-  const users = useApi('users');
-  const staff = isStaff(useSignedInUser().groups);
-  const [newOwnerId, setNewOwnerId] = useState('');
+  const [newOwner, setNewOwner] = useState<PickedPerson>();
   const [fieldError, setFieldError] = useState<string>();
-  const [search, setSearch] = useState('');
-  const [found, setFound] = useState<IdentityUser[]>();
   const [done, setDone] = useState<string>();
   const { busy, error, run } = useChanges<Busy>();
 
   const transfer = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDone(undefined);
-    const checked = checkTransfer(newOwnerId);
+    if (newOwner?.kind !== 'person') return setFieldError('Choose the new owner');
+    const checked = checkTransfer(newOwner.id);
     if (!checked.ok) return setFieldError(checked.message);
     setFieldError(undefined);
-    if (!window.confirm(`Give ${deviceLabel(device)} to ${checked.value.newOwnerId}? You lose its ownership.`)) return;
+    if (!window.confirm(`Give ${deviceLabel(device)} to ${newOwner.label}? You lose its ownership.`)) return;
     void run(
       'transfer',
       async () => {
-        const moved = await devices.transfer({ params: { id: device.id }, body: checked.value });
-        setNewOwnerId('');
-        setDone(`Ownership moved to ${moved.ownerId ?? checked.value.newOwnerId}.`);
+        await devices.transfer({ params: { id: device.id }, body: checked.value });
+        setNewOwner(undefined);
+        setDone(`Ownership moved to ${newOwner.label}.`);
       },
       deviceOwnershipKeys(device.id),
     );
   };
-
-  const find = () =>
-    void run('search', async () => {
-      const page = await users.listUsers({ query: { search: search.trim(), limit: 10 } });
-      setFound(page.items);
-    });
 
   const retire = () => {
     if (
@@ -74,48 +63,17 @@ export const DeviceOwnership = ({ device }: { device: Device }) => {
       <h2 id="ownership-heading">Ownership</h2>
       <ErrorAlert testId="ownership-error" error={error} />
       <DoneNote text={done} testId="ownership-done" />
-      {staff && (
-        <div className="inline-form" data-testid="transfer-search">
-          <TextField
-            id="transfer-search-email"
-            label="Find the new owner by e-mail"
-            type="email"
-            value={search}
-            onChange={setSearch}
-            placeholder="the start of their e-mail"
-          />
-          <button type="button" data-testid="transfer-search-submit" onClick={find} disabled={busy === 'search'}>
-            {busy === 'search' ? 'Searching…' : 'Find'}
-          </button>
-        </div>
-      )}
-      {found && (
-        <ul className="link-list small" data-testid="transfer-search-results">
-          {found.length === 0 && <li className="muted">No one found.</li>}
-          {found.map((person) => (
-            <li key={person.id}>
-              <button type="button" className="link-button" onClick={() => setNewOwnerId(person.id)}>
-                {person.email ?? person.id}
-              </button>{' '}
-              <span className="mono muted">{person.id}</span>
-            </li>
-          ))}
-        </ul>
-      )}
       <form className="inline-form" onSubmit={transfer} noValidate aria-label="Transfer ownership">
-        <TextField
-          id="transfer-owner-id"
-          label="New owner's user id"
-          value={newOwnerId}
-          onChange={setNewOwnerId}
-          error={fieldError}
-          mono
-          placeholder="their user id (shown on their profile)"
-        />
+        <PersonPicker id="transfer-owner" label="New owner" value={newOwner} onChange={setNewOwner} />
         <SubmitButton testId="transfer-submit" busy={busy === 'transfer'} busyText="Transferring…">
           Transfer
         </SubmitButton>
       </form>
+      {fieldError && (
+        <p className="error" role="alert" data-testid="transfer-owner-error">
+          {fieldError}
+        </p>
+      )}
       <div className="danger-zone">
         <p className="small">
           Retiring is final: the device's credentials stop working and it cannot be claimed again.

@@ -5,6 +5,7 @@ import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
 import { LoadingPage } from '../../app/loading-page';
 import { ErrorAlert } from '../../components/form-parts';
+import { PersonName } from '../../components/person-name';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
@@ -202,8 +203,8 @@ const DeviceFacts = ({ device }: { device: Device }) => (
     <dt>Data</dt>
     <dd data-testid="device-visibility">{device.dataVisibility === 'public' ? 'Public' : 'Private'}</dd>
     <dt>Owner</dt>
-    <dd className="mono" data-testid="device-owner">
-      {device.ownerId ?? <span className="muted">Not claimed</span>}
+    <dd data-testid="device-owner">
+      {device.ownerId ? <PersonName id={device.ownerId} /> : <span className="muted">Not claimed</span>}
     </dd>
     <dt>Registered</dt>
     <dd>

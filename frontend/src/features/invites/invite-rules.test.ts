@@ -60,5 +60,6 @@ describe('invite rules', () => {
     expect(inviteTypeText(invite())).toBe('to connect as contacts');
     expect(inviteTypeText(invite({ type: 'organization-user', objectId: 'org-1' }))).toBe('to join organization org-1');
     expect(inviteTypeText(invite({ type: 'campaign-participant', objectId: 'c-1' }))).toBe('to join campaign c-1');
+    expect(inviteTypeText(invite({ type: 'device-user', objectId: 'dev-1' }))).toBe('to use device dev-1');
   });
 });

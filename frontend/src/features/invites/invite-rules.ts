@@ -41,6 +41,8 @@ export const inviteTypeText = (invite: Pick<Invite, 'type' | 'objectId'>): strin
   switch (invite.type) {
     case 'inviter-contact':
       return 'to connect as contacts';
+    case 'device-user':
+      return `to use device ${invite.objectId ?? ''}`.trim();
     case 'organization-user':
     case 'organization-participant':
       return `to join organization ${invite.objectId ?? ''}`.trim();

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 import { GROUP_NAMES, type GroupName } from '../../../../shared/auth/groups';
 import { PERSON_RELATION_TYPES } from '../../../../shared/notifications/audience';
 import type { RelationType } from '../../../../shared/relations/relation-types';
+import type { PickedPerson } from '../../components/person-picker';
+import { PersonPicker } from '../../components/person-picker-lazy';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeQuery } from '../../lib/query';
 import { type AudienceDraft, audienceChip, audienceText, peopleCount } from './notification-rules';
@@ -42,6 +44,9 @@ interface AudiencePickerProps {
 export const AudiencePicker = ({ audience, onChange, error }: AudiencePickerProps) => {
   const [kind, setKind] = useState<Kind>('user');
   const [userId, setUserId] = useState('');
+  // The picker is drawn anew after each add, so it starts empty.
+  const [pickerKey, setPickerKey] = useState(0);
+  const [picked, setPicked] = useState<PickedPerson>();
   const [relationType, setRelationType] = useState<RelationType>(PERSON_RELATION_TYPES[0]!);
   const [referrerId, setReferrerId] = useState('');
   const [group, setGroup] = useState<GroupName>('Administrators');
@@ -63,6 +68,8 @@ export const AudiencePicker = ({ audience, onChange, error }: AudiencePickerProp
     setRefused(undefined);
     onChange([...audience, chip.selector]);
     setUserId('');
+    setPicked(undefined);
+    setPickerKey((key) => key + 1);
     setReferrerId('');
   };
 
@@ -72,13 +79,15 @@ export const AudiencePicker = ({ audience, onChange, error }: AudiencePickerProp
       <div className="field-row">
         <ChoiceField id="audience-kind" label="Who" value={kind} options={KINDS} onChange={setKind} />
         {kind === 'user' && (
-          <TextField
+          <PersonPicker
+            key={pickerKey}
             id="audience-user-id"
-            label="User id"
-            value={userId}
-            onChange={setUserId}
-            mono
-            hint="The person's id, as on their profile page."
+            label="Person"
+            value={picked}
+            onChange={(person) => {
+              setPicked(person);
+              setUserId(person?.kind === 'person' ? person.id : '');
+            }}
           />
         )}
         {kind === 'relation' && (

@@ -94,15 +94,15 @@ export interface PersonState {
  * One person's identity and record, read side by side. Each may fail on its own (a person without a record
  * yet still has an identity). One's own record (`self`) is read through the 7-day local cache.
  */
-export const usePerson = (id: string, { self = false } = {}): PersonState => {
-  const identity = useQuery(identityQuery(id));
-  const theirs = useQuery({ ...recordQuery(id), enabled: !self });
-  const own = useQuery({ ...ownRecordQuery(id), enabled: self });
+export const usePerson = (id: string, { self = false, enabled = true } = {}): PersonState => {
+  const identity = useQuery({ ...identityQuery(id), enabled });
+  const theirs = useQuery({ ...recordQuery(id), enabled: enabled && !self });
+  const own = useQuery({ ...ownRecordQuery(id), enabled: enabled && self });
   const record = self ? own : theirs;
   return {
     identity: identity.data,
     record: self ? own.data?.value : theirs.data,
-    loading: identity.isPending || record.isPending,
+    loading: enabled && (identity.isPending || record.isPending),
     error: errorOf(identity),
     recordError: errorOf(record),
     recordState: self ? own.data?.state : undefined,

@@ -6,7 +6,8 @@ export const PEOPLE_MESSAGES = {
   loading: 'Loading…',
   noPeople: 'No people match.',
   noEvents: 'No sign-in events recorded yet.',
-  notStaffProfile: "Only staff can see another person's profile.",
+  notStaffProfile: 'You see the profiles of people you share a device, organization or campaign with.',
+  sharedProfile: 'You share a device, organization or campaign with this person.',
   deleteOwnConfirm:
     'Delete your account? It is deleted within 2 to 4 weeks, and you will be signed out now. Until then, staff can cancel the deletion if you ask them.',
   deleteOwnExplain:

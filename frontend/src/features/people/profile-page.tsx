@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { personLabel, usePersonName } from '../../lib/person-names';
 import { useSignedInUser } from '../../lib/session';
 import { AccountSecurity } from '../auth/account-security';
 import { InvoicesPanel } from '../billing/invoices-panel';
@@ -28,7 +29,9 @@ const Profile = ({ id }: { id: string }) => {
   const user = useSignedInUser();
   const self = id === user.id;
   const staff = isStaff(user.groups);
-  const person = usePerson(id, { self });
+  // Another person's identity is self-or-staff at the API: everyone else sees what the names route lets them.
+  const person = usePerson(id, { self, enabled: self || staff });
+  const shared = usePersonName(self || staff ? undefined : id);
   const { identity, record } = person;
   const deletion = deletionState(record);
   const name = identity ? personName(identity, record) : undefined;
@@ -41,8 +44,16 @@ const Profile = ({ id }: { id: string }) => {
 
   return (
     <section className="page">
-      <h1 data-testid="profile-heading">{self ? 'Your profile' : (name ?? 'Profile')}</h1>
-      {!self && !staff && person.error && (
+      <h1 data-testid="profile-heading">
+        {self ? 'Your profile' : (name ?? (shared.name ? personLabel(shared.name) : 'Profile'))}
+      </h1>
+      {!self && !staff && shared.name && (
+        <div className="card" data-testid="profile-shared">
+          {shared.name.email && <p data-testid="profile-shared-email">{shared.name.email}</p>}
+          <p className="muted small">{PEOPLE_MESSAGES.sharedProfile}</p>
+        </div>
+      )}
+      {!self && !staff && !shared.loading && !shared.name && (
         <p className="notice" data-testid="profile-not-allowed">
           {PEOPLE_MESSAGES.notStaffProfile}
         </p>

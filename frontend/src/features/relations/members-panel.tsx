@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
-import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import type { GuardedKind } from '../../../../shared/relations/relation-types';
 import { ErrorAlert } from '../../components/form-parts';
 import { ObjectPicker } from '../../components/object-picker';
 import { useObjectNames } from '../../lib/object-names';
@@ -13,20 +13,23 @@ import { useSignedInUser } from '../../lib/session';
 import {
   addableRoles,
   checkNewDevice,
-  checkNewRelation,
   factsOnDevice,
   factsOnReferrer,
   HOLDER_KINDS,
   type HolderKind,
   mayOfferAddDevice,
 } from './member-controls';
-import { AddForm, SelectField, TypeOptions } from './relation-fields';
+import { AddForm } from './relation-fields';
 import { KIND_NAME, KIND_TITLE } from './relation-groups';
 import { RelationRows } from './relation-rows';
 import { devicesList, holdersList, membersList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
 import { useMyRoles } from './use-my-roles';
 import { type RelationChanges, useRelationChanges } from './use-relation-changes';
+
+// The picker is drawn only for those who may add members, and the panel sits in the entry chunk (the guest
+// dashboard's budget): it comes with its own chunk when first shown.
+const AddMemberForm = lazy(() => import('./add-member-form').then((m) => ({ default: m.AddMemberForm })));
 
 export interface MembersPanelProps {
   kind: GuardedKind;
@@ -48,15 +51,7 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
   const members = useRelationList(membersList(kind, objectId));
 
   const roles = addableRoles(kind, objectId, facts);
-  const [chosenRole, setChosenRole] = useState<RelationType>();
-  const role = chosenRole && roles.includes(chosenRole) ? chosenRole : roles[0];
-  const [memberId, setMemberId] = useState('');
   const changes = useRelationChanges();
-
-  const addMember = () => {
-    if (!role) return;
-    changes.create('add-member', checkNewRelation(role, objectId, memberId, facts), () => setMemberId(''));
-  };
 
   return (
     <div className="members" data-testid="members">
@@ -81,27 +76,10 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         facts={facts}
         showRole
       />
-      {role && (
-        <AddForm
-          label="Add a member"
-          testId="members-add"
-          idLabel="User id"
-          placeholder="the person's user id (sub)"
-          value={memberId}
-          onChange={setMemberId}
-          busy={changes.busy === 'add-member'}
-          submitText="Add member"
-          onSubmit={addMember}
-        >
-          <SelectField
-            id="members-add-role"
-            label="Role"
-            value={role}
-            onChange={(type) => setChosenRole(type as RelationType)}
-          >
-            <TypeOptions types={roles} />
-          </SelectField>
-        </AddForm>
+      {roles.length > 0 && (
+        <Suspense fallback={null}>
+          <AddMemberForm objectId={objectId} roles={roles} facts={facts} changes={changes} />
+        </Suspense>
       )}
 
       {kind === 'device' ? (

@@ -1,7 +1,9 @@
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
-import type { GuardedKind, RelationType } from '../../../../shared/relations/relation-types';
+import { type GuardedKind, RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
+import { PersonName } from '../../components/person-name';
 import { nameKey } from '../../lib/object-names';
+import { personLabel, usePersonName } from '../../lib/person-names';
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink, PagedTable } from './relation-table';
@@ -47,6 +49,7 @@ export const RelationRows = ({
   onChangeRole,
 }: RelationRowsProps) => {
   const headingId = `${testId}-heading`;
+  const personAt = (relation: Relation) => RELATION_TYPE_INFO[relation.type][end] === 'user';
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={testId}>
       <h2 id={headingId}>{title}</h2>
@@ -62,10 +65,15 @@ export const RelationRows = ({
           const endId = end === 'referrer' ? relation.referrerId : relation.referentId;
           const controls = rowControls(relation, facts);
           const you = endId === facts.callerId;
+          const person = personAt(relation);
           return (
             <tr key={id} data-testid={`members-row-${id}`}>
-              <th scope="row" className="mono">
-                <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
+              <th scope="row" className={person ? undefined : 'mono'}>
+                {person ? (
+                  <PersonName id={endId} />
+                ) : (
+                  <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
+                )}
                 {you && (
                   <span className="you" data-testid="members-you">
                     you
@@ -77,7 +85,7 @@ export const RelationRows = ({
                   {controls.roles.length > 1 ? (
                     <>
                       <label className="visually-hidden" htmlFor={`members-role-${id}`}>
-                        Role of {endId}
+                        Role of {person ? <PersonText id={endId} /> : endId}
                       </label>
                       <select
                         id={`members-role-${id}`}
@@ -96,7 +104,8 @@ export const RelationRows = ({
               )}
               <td data-label="Actions">
                 {controls.canRemove && (
-                  <DangerButton
+                  <SubjectButton
+                    personId={person ? endId : undefined}
                     testId={`members-remove-${id}`}
                     action="Remove"
                     subject={endId}
@@ -111,4 +120,17 @@ export const RelationRows = ({
       />
     </section>
   );
+};
+
+/** A person's name as plain text (for labels read by screen readers); the names of a list come in one request. */
+const PersonText = ({ id }: { id: string }) => personLabel(usePersonName(id).name);
+
+/** A row's destructive action, named with the person's name where the row is a person, never their id. */
+const SubjectButton = ({
+  personId,
+  subject,
+  ...button
+}: Parameters<typeof DangerButton>[0] & { personId?: string }) => {
+  const { name } = usePersonName(personId);
+  return <DangerButton {...button} subject={personId ? personLabel(name) : subject} />;
 };

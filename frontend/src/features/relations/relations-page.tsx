@@ -6,6 +6,9 @@ import type { NamedKind } from '../../../../shared/contracts/relations';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { ObjectPicker } from '../../components/object-picker';
+import { PersonName } from '../../components/person-name';
+import type { PickedPerson } from '../../components/person-picker';
+import { PersonPicker } from '../../components/person-picker-lazy';
 import { type NamedObjectRef, nameKey, useObjectNames } from '../../lib/object-names';
 import { errorOf, routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
@@ -121,6 +124,10 @@ export const RelationsPage = () => {
   const [newType, setNewType] = useState<RelationType>();
   const [newReferrer, setNewReferrer] = useState('');
   const [newReferent, setNewReferent] = useState('');
+  // Where an end is a person, they are picked by name (the directory is staff's to search), never typed as an id.
+  const [pickedReferrer, setPickedReferrer] = useState<PickedPerson>();
+  const [pickedReferent, setPickedReferent] = useState<PickedPerson>();
+  const [pickerKey, setPickerKey] = useState(0);
 
   const apply = (next: BrowseFilter) => {
     setError(undefined);
@@ -142,13 +149,24 @@ export const RelationsPage = () => {
   const nameOf = (kind: string, id: string) => (isNamedKind(kind) ? names.get(nameKey(kind, id)) : undefined);
   const endLabel = (end: 'referrer' | 'referent', text: string) =>
     createType ? `${text} (${RELATION_TYPE_INFO[createType][end]})` : text;
+  const personEnd = (end: 'referrer' | 'referent') =>
+    createType !== undefined && RELATION_TYPE_INFO[createType][end] === 'user';
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!createType) return;
     const facts = factsOnReferrer(user.id, isStaff(user.groups), []);
-    changes.create('create', checkNewRelation(createType, newReferrer, newReferent, facts), () => {
+    const idOf = (end: 'referrer' | 'referent', typed: string, picked: PickedPerson | undefined) =>
+      personEnd(end) ? (picked?.kind === 'person' ? picked.id : '') : typed;
+    const ends = [
+      idOf('referrer', newReferrer, pickedReferrer),
+      idOf('referent', newReferent, pickedReferent),
+    ] as const;
+    changes.create('create', checkNewRelation(createType, ends[0], ends[1], facts), () => {
       setNewReferrer('');
       setNewReferent('');
+      setPickedReferrer(undefined);
+      setPickedReferent(undefined);
+      setPickerKey((key) => key + 1);
     });
   };
 
@@ -170,20 +188,40 @@ export const RelationsPage = () => {
         >
           <TypeOptions types={types} />
         </SelectField>
-        <EndField
-          id="relations-create-referrer"
-          label={endLabel('referrer', 'Referrer id')}
-          pickable={referrerOptions}
-          value={newReferrer}
-          onChange={setNewReferrer}
-        />
-        <EndField
-          id="relations-create-referent"
-          label={endLabel('referent', 'Referent id')}
-          pickable={referentOptions}
-          value={newReferent}
-          onChange={setNewReferent}
-        />
+        {personEnd('referrer') ? (
+          <PersonPicker
+            key={`referrer-${pickerKey}`}
+            id="relations-create-referrer"
+            label={endLabel('referrer', 'Referrer')}
+            value={pickedReferrer}
+            onChange={setPickedReferrer}
+          />
+        ) : (
+          <EndField
+            id="relations-create-referrer"
+            label={endLabel('referrer', 'Referrer id')}
+            pickable={referrerOptions}
+            value={newReferrer}
+            onChange={setNewReferrer}
+          />
+        )}
+        {personEnd('referent') ? (
+          <PersonPicker
+            key={`referent-${pickerKey}`}
+            id="relations-create-referent"
+            label={endLabel('referent', 'Referent')}
+            value={pickedReferent}
+            onChange={setPickedReferent}
+          />
+        ) : (
+          <EndField
+            id="relations-create-referent"
+            label={endLabel('referent', 'Referent id')}
+            pickable={referentOptions}
+            value={newReferent}
+            onChange={setNewReferent}
+          />
+        )}
         <SubmitButton
           testId="relations-create-submit"
           busy={busy === 'create'}
@@ -209,16 +247,30 @@ export const RelationsPage = () => {
             <tr key={id} data-testid={`relations-row-${id}`}>
               <th scope="row">{type}</th>
               <td data-label="Referrer" className="mono">
-                <ObjectLink kind={info.referrer} id={referrerId} name={nameOf(info.referrer, referrerId)} />
+                {info.referrer === 'user' ? (
+                  <PersonName id={referrerId} />
+                ) : (
+                  <ObjectLink kind={info.referrer} id={referrerId} name={nameOf(info.referrer, referrerId)} />
+                )}
               </td>
               <td data-label="Referent" className="mono">
-                <ObjectLink kind={info.referent} id={referentId} name={nameOf(info.referent, referentId)} />
+                {info.referent === 'user' ? (
+                  <PersonName id={referentId} />
+                ) : (
+                  <ObjectLink kind={info.referent} id={referentId} name={nameOf(info.referent, referentId)} />
+                )}
               </td>
-              <td data-label="Created" title={createdBy ? `by ${createdBy}` : undefined}>
+              <td data-label="Created">
                 {created ? (
                   <time dateTime={new Date(created).toISOString()}>{new Date(created).toLocaleString()}</time>
                 ) : (
                   <span className="muted">unknown</span>
+                )}
+                {createdBy && (
+                  <span className="small muted">
+                    {' by '}
+                    <PersonName id={createdBy} withEmail={false} />
+                  </span>
                 )}
               </td>
               <td data-label="Actions">

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
+import { freshUser } from '../support/people';
+import { freshDevice } from '../support/sensor-data';
+import { apiAs, uniqueId } from '../support/stack';
+
+/**
+ * People by name (docs/users.md "Names and e-mails", decision 022): the device, organization, campaign and admin
+ * relations pages show people by name, never by id; a person adds a member by typing their e-mail; staff pick a
+ * person by name.
+ */
+
+const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const testPage = pagePerTest();
+
+/** The page's visible text holds no UUID (the object id line aside: that one is an object's id, on purpose). */
+const expectNoUuid = async (page: Page) => {
+  // All text, the visually hidden labels screen readers read included (stricter than what is painted).
+  const text = await page.evaluate(() => {
+    const main = document.querySelector('main') ?? document.body;
+    const copy = main.cloneNode(true) as HTMLElement;
+    for (const id of copy.querySelectorAll('[data-testid="object-id"]')) id.remove();
+    return copy.textContent ?? '';
+  });
+  expect(text).not.toMatch(UUID);
+};
+
+const shoot = async (page: Page, name: string) => {
+  for (const viewport of [WIDE, NARROW]) {
+    await page.setViewportSize(viewport);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDE);
+};
+
+describe('end to end: people by name', () => {
+  it('a person sees members by name and adds one by typing their e-mail; a stranger gets an invitation, then shows by name', async () => {
+    const device = await freshDevice({ owner: 'user@example.com' });
+    const stranger = await freshUser({ prefix: 'names-e2e', givenName: 'Stella', familyName: 'Stranger' });
+    const page = testPage();
+
+    // The shared demo device and organization: their people by name.
+    await signInAs(page, 'user@example.com', '/dashboard/devices/demo-device-2');
+    await page.getByTestId('device-owner').getByText('April Approved').waitFor();
+    await page.getByTestId('members-list').getByText('Uma User', { exact: true }).waitFor();
+    await expectNoUuid(page);
+    await page.goto(web('/dashboard/organizations/demo-org-1'));
+    await page.getByTestId('members-list').getByText('April Approved', { exact: true }).waitFor();
+    await page.getByTestId('members-list').getByText('Uma User', { exact: true }).waitFor();
+    await expectNoUuid(page);
+
+    await page.goto(web(`/dashboard/devices/${device.id}`));
+    await page.getByTestId('device-owner').getByText('Uma User').waitFor();
+    // Someone Uma shares an organization with is found by their exact address, and listed by name.
+    const picker = page.getByTestId('members-add-person');
+    await picker.fill('approved@example.com');
+    await picker.press('ArrowDown');
+    await page.getByTestId('members-add-person-option').filter({ hasText: 'April Approved' }).waitFor();
+    await picker.press('Enter');
+    expect(await picker.inputValue()).toBe('April Approved');
+    await page.getByTestId('members-add-submit').click();
+    await page.getByTestId('members-list').getByText('April Approved', { exact: true }).waitFor();
+
+    // Someone she shares nothing with: an invitation, whether or not the address has an account.
+    await picker.fill(stranger.email);
+    await page
+      .getByTestId('members-add-person-option')
+      .filter({ hasText: `Invite ${stranger.email}` })
+      .click();
+    await page.getByTestId('members-add-submit').click();
+    await page.getByTestId('members-add-sent').getByText(`Invitation sent to ${stranger.email}`).waitFor();
+    expect(await page.getByTestId('members-list').getByText('Stella Stranger', { exact: true }).count()).toBe(0);
+    await shoot(page, 'people-names-device');
+
+    const users = apiAs('users', stranger.token);
+    const [invite] = (await users.listInvites({ body: { filters: { invitedEmail: stranger.email } } })).items;
+    await users.updateInvite({ params: { id: invite!.id }, body: { status: 'accepted' } });
+    await page.reload();
+    await page.getByTestId('members-list').getByText('Stella Stranger', { exact: true }).waitFor();
+    await expectNoUuid(page);
+  });
+
+  it('an administrator sees people by name on the campaign and relations pages and creates a relation by picking a person', async () => {
+    const page = testPage();
+    await signInAs(page, 'admin@example.com', '/admin/campaigns/demo-campaign-1');
+    await page.getByTestId('members-list').getByText('Dana Distributor', { exact: true }).waitFor();
+    await expectNoUuid(page);
+
+    const orgId = uniqueId('names-org');
+    await page.goto(web(`/admin/relations?referrer=${encodeURIComponent(orgId)}`));
+    await page.getByTestId('relations-create-type').selectOption('organization-user');
+    // An organization without a record is not listed by name: it is given by id.
+    await page.getByTestId('relations-create-referrer').selectOption({ label: 'Another id…' });
+    await page.getByTestId('relations-create-referrer-other').fill(orgId);
+    const picker = page.getByTestId('relations-create-referent');
+    await picker.fill('Nora');
+    await page.getByTestId('relations-create-referent-option').filter({ hasText: 'Nora Nogroup' }).click();
+    await page.getByTestId('relations-create-submit').click();
+    const row = page.locator('[data-testid^="relations-row-organization-user"]');
+    await row.getByText('Nora Nogroup', { exact: true }).waitFor();
+    // Staff see the e-mail beside the name.
+    await row.getByText('nogroup@example.com').waitFor();
+    await expectNoUuid(page);
+    await shoot(page, 'people-names-relations');
+
+    await page.goto(web('/admin/relations?referrer=demo-org-1'));
+    await page.getByText('April Approved').first().waitFor();
+    await expectNoUuid(page);
+  });
+});
