@@ -132,5 +132,5 @@ export const staffWide = (object: ObjectKind, reason: string): StaffWideRule => 
 export const publicObject = (object: ObjectKind, reason: string): PublicRule => ({ kind: 'public', object, reason });
 export const notAnObject = (reason: string): NotAnObjectRule => ({ kind: 'notAnObject', reason });
 /** Whether the matrix calls the route on an owned and a foreign object. */
-export const needsOwnedAndForeign = (declaration: ObjectAccess | undefined): boolean =>
+export const needsOwnedAndForeign = (declaration: ObjectAccess | undefined): declaration is OwnerRule | FilteredRule =>
   declaration?.kind === 'owner' || declaration?.kind === 'filtered';
