@@ -30,6 +30,22 @@ const bodyFor = async (email: DemoEmail, visibility: 'public' | 'permissioned' =
 const datasetBy = async (email: DemoEmail, visibility: 'public' | 'permissioned' = 'permissioned') =>
   (await apiAs('datasets', await tokenOf(email)).createDataset({ body: await bodyFor(email, visibility) })).id;
 
+/** A campaign `email` manages, with one permissioned dataset of it made by them. */
+const campaignWithDataset = async (email: DemoEmail) => {
+  const token = await tokenOf(email);
+  const campaign = await apiAs('campaigns', token).create({
+    body: { name: 'Matrix datasets', startsAt: Date.now() - 86_400_000, endsAt: Date.now() + 86_400_000 },
+  });
+  await apiAs('datasets', token).createDataset({
+    body: {
+      title: 'Matrix campaign dataset',
+      visibility: 'permissioned',
+      source: { kind: 'campaign', campaignId: campaign.id },
+    },
+  });
+  return campaign.id;
+};
+
 let shared: Promise<string> | undefined;
 /** One public dataset, readable by every caller, guests included. */
 const publicDataset = () => {
@@ -46,11 +62,24 @@ const onDataset = (): RouteFixture => ({
 
 /** The authorization matrix's fixtures for the datasets area (merged in authz-fixtures.ts). */
 export const DATASETS_FIXTURES: Record<string, RouteFixture> = {
-  createDataset: { prepare: async ({ caller }) => ({ body: await bodyFor(emailOf(caller)) }) },
+  createDataset: {
+    prepare: async ({ caller }) => ({ body: await bodyFor(emailOf(caller)) }),
+    owned: async ({ caller }) => ({ body: await bodyFor(emailOf(caller)) }),
+    // Another person's private device: the caller may not publish its data.
+    foreign: async ({ caller }) => ({ body: await bodyFor(otherThan(caller)) }),
+  },
   getDataset: onDataset(),
   listPublicDatasets: { prepare: async () => ({ query: { limit: 5 } }) },
   listMyDatasets: { prepare: async () => ({ query: { limit: 5 } }) },
   listDatasetVersions: onDataset(),
   // Any campaign id answers the datasets the caller may read of it (none is a valid answer).
-  listCampaignDatasets: { prepare: async () => ({ params: { id: 'demo-campaign-1' }, query: { limit: 5 } }) },
+  listCampaignDatasets: {
+    prepare: async () => ({ params: { id: 'demo-campaign-1' }, query: { limit: 5 } }),
+    // A campaign with a permissioned dataset: its manager's list shows it, another person's list is empty.
+    owned: async ({ caller }) => ({ params: { id: await campaignWithDataset(emailOf(caller)) }, query: { limit: 5 } }),
+    foreign: async ({ caller }) => ({
+      params: { id: await campaignWithDataset(otherThan(caller)) },
+      query: { limit: 5 },
+    }),
+  },
 };
