@@ -71,7 +71,7 @@ const datasetsAccess = defineObjectAccess<typeof datasets>({
 });
 
 const devicesAccess = defineObjectAccess<typeof devices>({
-  get: owner('device', 404, { note: 'a private device is hidden from strangers' }),
+  get: owner('device', 403, { note: 'a private device: refused, naming the rule' }),
   update: owner('device', 403),
   transfer: owner('device', 403),
   retire: owner('device', 403),
@@ -87,8 +87,8 @@ const notificationsAccess = defineObjectAccess<typeof notifications>({
   createNotification: staffWide('notification', STAFF_ONLY),
   queueNotification: staffWide('notification', STAFF_ONLY),
   getNotification: owner('notification', 404, { note: "another person's banner is not said to exist" }),
-  updateNotification: owner('notification', 404),
-  deleteNotification: owner('notification', 404),
+  updateNotification: owner('notification', 404, { staff: 404, note: 'read state is the addressee’s own' }),
+  deleteNotification: owner('notification', 404, { staff: 404, note: 'only the addressee dismisses a banner' }),
   listUserNotifications: owner('person', 403),
   listDeliveries: staffWide('notification', STAFF_ONLY),
 });
@@ -114,10 +114,10 @@ const relationsAccess = defineObjectAccess<typeof relations>({
 });
 
 const sensorDataAccess = defineObjectAccess<typeof sensorData>({
-  listReadings: owner('device', 404, { note: 'a private device is hidden from strangers' }),
-  series: owner('device', 404),
-  dataSummary: owner('device', 404),
-  createExport: owner('device', 404),
+  listReadings: owner('device', 403, { note: 'a private device (the tier and campaign windows: sensor-data tests)' }),
+  series: owner('device', 403),
+  dataSummary: owner('device', 403),
+  createExport: owner('device', 403),
   getExport: owner('export', 404),
   watchLive: owner('device', 403),
   unwatchLive: owner('realtime-identity', 403, {
@@ -127,9 +127,9 @@ const sensorDataAccess = defineObjectAccess<typeof sensorData>({
   attachTargetPolicy: owner('realtime-identity', 403, { staff: 403 }),
   detachTargetPolicy: owner('realtime-identity', 403, { staff: 403 }),
   revokeApiKey: owner('api-key', 404),
-  apiReadings: owner('device', 404, { note: 'called with the key of a person who may not read the device' }),
-  apiSeries: owner('device', 404),
-  deviceApiUsage: owner('device', 404),
+  apiReadings: owner('device', 403, { note: 'called with the key of a person who may not read the device' }),
+  apiSeries: owner('device', 403),
+  deviceApiUsage: owner('device', 403),
   campaignSeries: owner('campaign', 403),
 });
 
@@ -161,10 +161,7 @@ const usersAccess = defineObjectAccess<typeof users>({
   addCartItem: owner('cart', 403),
   updateCartItem: owner('cart', 403),
   removeCartItem: owner('cart', 403),
-  deleteUser: owner('person', 403, {
-    staff: 403,
-    note: 'a person deletes only their own account; staff use adminDeleteUser',
-  }),
+  deleteUser: owner('person', 403, { note: 'queues the deletion: the person themself, or staff' }),
   adminDeleteUser: staffWide('person', STAFF_ONLY),
   adminResetUserPassword: staffWide('person', STAFF_ONLY),
   forceResetPassword: staffWide('person', STAFF_ONLY),
@@ -183,7 +180,7 @@ const apiAccess = defineObjectAccess<typeof api>({
   productsGet: publicObject('product', 'the product catalogue is public'),
   pricesListByProduct: publicObject('price', 'the price list is public'),
   pricesGet: publicObject('price', 'the price list is public'),
-  invoicesGet: owner('invoice', 403),
+  invoicesGet: owner('invoice', 404, { note: "another customer's invoice is not said to exist" }),
   customersSearchByEmail: owner('customer', 403),
   subscriptionsListByCustomer: owner('customer', 403),
   subscriptionsListByDevice: owner('device', 403),

@@ -1,5 +1,6 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
 import type { CallerName, FixtureContext, RouteFixture } from './authz-fixtures';
+import { seedRelation } from './relations';
 import { setTier } from './sensor-data';
 import { apiAs, type DemoEmail, tokenOf } from './stack';
 
@@ -36,6 +37,7 @@ const campaignWithDataset = async (email: DemoEmail) => {
   const campaign = await apiAs('campaigns', token).create({
     body: { name: 'Matrix datasets', startsAt: Date.now() - 86_400_000, endsAt: Date.now() + 86_400_000 },
   });
+  await seedRelation('campaign-device', campaign.id, await downloadableDevice(email));
   await apiAs('datasets', token).createDataset({
     body: {
       title: 'Matrix campaign dataset',

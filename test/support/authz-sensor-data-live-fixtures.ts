@@ -2,7 +2,7 @@ import { localIdentityId, REALTIME_POLICY_NAME } from '../../shared/iot/realtime
 import { CALLERS, type FixtureContext, type RouteFixture } from './authz-fixtures';
 import { seedRelation } from './relations';
 import { freshDevice, type TestDevice } from './sensor-data';
-import { type DemoEmail, subOf } from './stack';
+import { apiAs, type DemoEmail, subOf, tokenOf } from './stack';
 
 let publicDevice: Promise<TestDevice> | undefined;
 /** A public device: every signed-in caller may watch it live. */
@@ -49,7 +49,12 @@ export const SENSOR_DATA_LIVE_FIXTURES: Record<string, RouteFixture> = {
   unwatchLive: {
     prepare: async (context) => unwatch(localIdentityId(await subOfCaller(context))),
     owned: async (context) => unwatch(localIdentityId(await subOfCaller(context))),
-    foreign: async (context) => unwatch(await othersIdentity(context)),
+    // Another person's watch of the public device, which stays.
+    foreign: async (context) => {
+      const other = context.caller === 'user' ? 'approved@example.com' : 'user@example.com';
+      await apiAs('sensor-data', await tokenOf(other)).watchLive({ params: { id: (await watchable()).id }, body: {} });
+      return unwatch(await othersIdentity(context));
+    },
   },
   // Someone else's identity is refused for everyone, staff too (also in test/integration/sensor-data/live.test.ts).
   attachTargetPolicy: { prepare: ownTarget, owned: ownTarget, foreign: othersTarget },

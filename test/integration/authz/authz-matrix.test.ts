@@ -177,9 +177,12 @@ describe('authorization matrix', () => {
         }
 
         // Callers the route's role rule lets through; the others were proven refused above.
-        it.each((Object.keys(CALLERS) as Exclude<CallerName, 'guest'>[]).filter((c) => expectedStatus(route, c) < 400))(
-          'on an owned and a foreign object as %s',
-          async (caller) => {
+        const allowed = (Object.keys(CALLERS) as Exclude<CallerName, 'guest'>[]).filter(
+          (c) => expectedStatus(route, c) < 400,
+        );
+        // A credential route lets no person's token through: it was called with its credential above.
+        if (allowed.length > 0)
+          it.each(allowed)('on an owned and a foreign object as %s', async (caller) => {
             // Each request with its own caller: a twin signed out by the first cannot make the second.
             const call = async (make: (context: FixtureContext) => Promise<object>) => {
               const { token, context } = await callerFor(fixture(), caller);
@@ -188,8 +191,7 @@ describe('authorization matrix', () => {
             expectOwned(await call(fixture().owned!));
             // Staff act on every object (spec §6) unless the declaration says otherwise.
             expectForeign(await call(fixture().foreign!), isStaff(CALLERS[caller].groups));
-          },
-        );
+          });
       }
     },
   );
