@@ -57,7 +57,7 @@ export interface OwnerRule {
 
 /**
  * The route answers everyone with success and leaves out what the caller may not see (a campaign's datasets): the
- * owner's answer lists the object's things, a stranger's lists none of them.
+ * owner's answer lists the object's things, a stranger's lists none of them, staff's all of them.
  */
 export interface FilteredRule {
   kind: 'filtered';
