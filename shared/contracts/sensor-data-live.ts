@@ -9,6 +9,7 @@ export const LIVE_MESSAGES = {
   idTokenNeeded: 'An ID token (idToken) is needed to find your realtime identity',
   idTokenNotYours: 'The ID token is not the signed-in user’s',
   notYourIdentity: 'The target must be your own realtime identity',
+  notYourWatch: 'This live watch is someone else’s',
   unknownPolicy: `The only policy that can be attached is ${REALTIME_POLICY_NAME}`,
 } as const;
 

@@ -156,6 +156,9 @@ export const ACCOUNT_FIXTURES: Record<string, AccountFixture> = {
   deleteUser: {
     twin: true,
     prepare: async (context) => ({ params: { id: context.self?.id ?? (await someoneElse()) } }),
+    owned: async (context) => ({ params: { id: context.self!.id } }),
+    // A fresh person (never a demo account): were the refusal to fail, nobody the suite needs would be gone.
+    foreign: async () => ({ params: { id: await someoneElse() } }),
   },
   adminDeleteUser: { prepare: async () => ({ params: { id: await someoneElse() } }) },
 };

@@ -36,6 +36,15 @@ export const paidInvoiceFor = async (email: string) => {
 const someone = () => freshUser({ prefix: 'authz-billing-other' });
 const webOrigin = () => stack().endpoints.web ?? 'http://localhost:5173';
 
+/** A checkout of Tier 1 for one device. */
+const checkoutOf = (deviceId: string) => ({
+  body: {
+    items: [{ productId: 'prod_sd1_tier1', deviceId, quantity: 1 }],
+    successUrl: `${webOrigin()}/billing/return`,
+    cancelUrl: `${webOrigin()}/billing/return?cancelled=1`,
+  },
+});
+
 /** A request on the caller's own billing customer (the twin's), or, without a twin, on someone else's. */
 const ownCustomer = async ({ self }: FixtureContext) => ({
   body: { customerId: await customerFor(self?.email ?? (await someone()).email) },
@@ -124,18 +133,9 @@ export const BILLING_FIXTURES: Record<string, RouteFixture> = {
   }),
   checkout: {
     twin: true,
-    prepare: async ({ self }) => ({
-      body: {
-        items: [
-          {
-            productId: 'prod_sd1_tier1',
-            deviceId: (await freshDevice(self ? { ownerToken: self.token } : {})).id,
-            quantity: 1,
-          },
-        ],
-        successUrl: `${webOrigin()}/billing/return`,
-        cancelUrl: `${webOrigin()}/billing/return?cancelled=1`,
-      },
-    }),
+    prepare: async ({ self }) => checkoutOf((await freshDevice(self ? { ownerToken: self.token } : {})).id),
+    owned: async ({ self }) => checkoutOf((await freshDevice({ ownerToken: self!.token })).id),
+    // A tier for another person's device.
+    foreign: async () => checkoutOf((await freshDevice({ ownerToken: (await someone()).token })).id),
   },
 };

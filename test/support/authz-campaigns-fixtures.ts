@@ -75,6 +75,20 @@ export const CAMPAIGNS_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({
       body: { name: uniqueId('Matrix'), startsAt: Date.now(), endsAt: Date.now() + DAY },
     }),
+    // A campaign inside an organization: one the caller manages, or another person's.
+    ...(() => {
+      const inOrganization =
+        (whose: 'owned' | 'foreign') =>
+        async ({ caller }: { caller: CallerName }) => ({
+          body: {
+            name: uniqueId('Matrix'),
+            startsAt: Date.now(),
+            endsAt: Date.now() + DAY,
+            organizationId: await organization(caller, whose),
+          },
+        });
+      return { owned: inOrganization('owned'), foreign: inOrganization('foreign') };
+    })(),
   },
   listAll: { prepare: async () => ({ query: { limit: 5 } }) },
   listMine: { prepare: async () => ({ query: { limit: 5 } }) },

@@ -7,7 +7,7 @@ import { CODE_RELEASES_FIXTURES } from './authz-code-releases-fixtures';
 import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DATASETS_FIXTURES } from './authz-datasets-fixtures';
-import { DEVICES_FIXTURES } from './authz-devices-fixtures';
+import { DEVICES_FIXTURES, deviceOwnedBy } from './authz-devices-fixtures';
 import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
@@ -155,6 +155,19 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
         const { deviceId } = await deviceWithMember(caller, 'owned');
         return { body: { objects: [{ kind: 'device', id: deviceId }] } };
       },
+      owned: async ({ caller }) => ({
+        body: { objects: [{ kind: 'device', id: await deviceOwnedBy(emailOf(caller)) }] },
+      }),
+      foreign: async ({ caller }) => ({
+        body: {
+          objects: [
+            {
+              kind: 'device',
+              id: await deviceOwnedBy(caller === 'user' ? 'approved@example.com' : 'user@example.com'),
+            },
+          ],
+        },
+      }),
     },
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },

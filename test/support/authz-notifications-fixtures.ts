@@ -9,6 +9,10 @@ const idOf = (caller: CallerName) =>
 /** A banner of the caller (a guest's request names the demo user's, refused before it is read). */
 const ownBanner = async (caller: CallerName) => seedBanner(await idOf(caller));
 
+/** A banner of another demo account than the caller. */
+const othersBanner = async (caller: CallerName) =>
+  seedBanner(await subOf(caller === 'user' ? 'approved@example.com' : 'user@example.com'));
+
 const draft = async () =>
   (
     await apiAs('notifications', await tokenOf('admin@example.com')).createNotification({
@@ -39,8 +43,14 @@ export const NOTIFICATIONS_FIXTURES: Record<string, RouteFixture> = {
   },
   updateNotification: {
     prepare: async ({ caller }) => ({ params: { id: await ownBanner(caller) }, body: { read: true } }),
+    owned: async ({ caller }) => ({ params: { id: await ownBanner(caller) }, body: { read: true } }),
+    foreign: async ({ caller }) => ({ params: { id: await othersBanner(caller) }, body: { read: true } }),
   },
-  deleteNotification: { prepare: async ({ caller }) => ({ params: { id: await ownBanner(caller) } }) },
+  deleteNotification: {
+    prepare: async ({ caller }) => ({ params: { id: await ownBanner(caller) } }),
+    owned: async ({ caller }) => ({ params: { id: await ownBanner(caller) } }),
+    foreign: async ({ caller }) => ({ params: { id: await othersBanner(caller) } }),
+  },
   listUserNotifications: {
     prepare: async ({ caller }) => ({ params: { id: await idOf(caller), x: 5 } }),
     owned: async ({ caller }) => ({ params: { id: await idOf(caller), x: 5 } }),

@@ -42,7 +42,12 @@ export const PEOPLE_FIXTURES: Record<string, RouteFixture> = {
   usersByGroups: { prepare: async () => ({}) },
   usersDdbWithBatchGet: { prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }) },
   // Open to everyone signed in; what each caller sees is the visibility rule's (test/integration/users/people-names).
-  peopleNames: { prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }) },
+  peopleNames: {
+    prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }),
+    // One's own name is always one's to see; a fresh person shares nothing with anyone (staff see everyone).
+    owned: async (context) => ({ body: { ids: [await selfId(context)] } }),
+    foreign: async () => ({ body: { ids: [await someoneElse()] } }),
+  },
   findPersonByEmail: { prepare: async () => ({ body: { email: 'user@example.com' } }) },
   listUserIdsFromDdb: { prepare: async () => ({ body: { parameters: { limit: 5 } } }) },
   listGroupsForUser: selfOrStaff((id) => ({ params: { id } })),

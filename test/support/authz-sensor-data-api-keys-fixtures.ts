@@ -16,6 +16,21 @@ const publicApiDevice = async () => {
   return device.id;
 };
 
+/** A private Tier 1 sd1 device of a fresh person: no key but its owner's reads it, nobody else sees its usage. */
+const privateApiDevice = async () => {
+  const owner = await freshUser({ prefix: 'authz-api-owner' });
+  const device = await freshDevice({ productLine: 'sd1', ownerToken: owner.token });
+  await setTier(device.id, 'tier1');
+  return device.id;
+};
+
+/** The caller's own private Tier 1 sd1 device. */
+const ownApiDevice = async (email: string) => {
+  const device = await freshDevice({ productLine: 'sd1', owner: email as never });
+  await setTier(device.id, 'tier1');
+  return device.id;
+};
+
 /** The authorization matrix's fixtures for the sensor-data-api-keys routes (merged in authz-fixtures.ts). */
 export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {
   // Twins: each call makes a key for a fresh account with the caller's groups, not for the demo account.
@@ -30,12 +45,21 @@ export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {
   },
   apiReadings: {
     prepare: async () => ({ params: { id: await publicApiDevice() }, query: { limit: 5 } }),
+    // The credential is a fresh person's key: a public device is theirs to read, a private one of another is not.
+    owned: async () => ({ params: { id: await publicApiDevice() }, query: { limit: 5 } }),
+    foreign: async () => ({ params: { id: await privateApiDevice() }, query: { limit: 5 } }),
     credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
   },
   apiSeries: {
     prepare: async () => ({ params: { id: await publicApiDevice() }, query: { width: 50 } }),
+    owned: async () => ({ params: { id: await publicApiDevice() }, query: { width: 50 } }),
+    foreign: async () => ({ params: { id: await privateApiDevice() }, query: { width: 50 } }),
     credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
   },
-  deviceApiUsage: { prepare: async () => ({ params: { id: await publicApiDevice() } }) },
+  deviceApiUsage: {
+    prepare: async () => ({ params: { id: await publicApiDevice() } }),
+    owned: async ({ caller }) => ({ params: { id: await ownApiDevice(`${caller}@example.com`) } }),
+    foreign: async () => ({ params: { id: await privateApiDevice() } }),
+  },
   myApiUsage: { prepare: async () => ({}) },
 };

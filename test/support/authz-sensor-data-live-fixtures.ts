@@ -2,7 +2,7 @@ import { localIdentityId, REALTIME_POLICY_NAME } from '../../shared/iot/realtime
 import { CALLERS, type FixtureContext, type RouteFixture } from './authz-fixtures';
 import { seedRelation } from './relations';
 import { freshDevice, type TestDevice } from './sensor-data';
-import { type DemoEmail, subOf } from './stack';
+import { apiAs, type DemoEmail, subOf, tokenOf } from './stack';
 
 let publicDevice: Promise<TestDevice> | undefined;
 /** A public device: every signed-in caller may watch it live. */
@@ -28,6 +28,17 @@ const ownTarget = async (context: FixtureContext) => ({
   body: { target: localIdentityId(await subOfCaller(context)) },
 });
 
+/** Another demo account's realtime identity: nobody, staff included, acts for another person's browser. */
+const othersIdentity = async ({ caller }: FixtureContext) =>
+  localIdentityId(await subOf(caller === 'user' ? 'approved@example.com' : 'user@example.com'));
+
+const othersTarget = async (context: FixtureContext) => ({
+  params: { policyName: REALTIME_POLICY_NAME },
+  body: { target: await othersIdentity(context) },
+});
+
+const unwatch = async (identityId: string) => ({ params: { id: (await watchable()).id }, query: { identityId } });
+
 /** The authorization matrix's fixtures for the sensor-data-live routes (merged in authz-fixtures.ts). */
 export const SENSOR_DATA_LIVE_FIXTURES: Record<string, RouteFixture> = {
   watchLive: {
@@ -36,12 +47,16 @@ export const SENSOR_DATA_LIVE_FIXTURES: Record<string, RouteFixture> = {
     foreign: (context) => privateDevice(context, false),
   },
   unwatchLive: {
-    prepare: async (context) => ({
-      params: { id: (await watchable()).id },
-      query: { identityId: localIdentityId(await subOfCaller(context)) },
-    }),
+    prepare: async (context) => unwatch(localIdentityId(await subOfCaller(context))),
+    owned: async (context) => unwatch(localIdentityId(await subOfCaller(context))),
+    // Another person's watch of the public device, which stays.
+    foreign: async (context) => {
+      const other = context.caller === 'user' ? 'approved@example.com' : 'user@example.com';
+      await apiAs('sensor-data', await tokenOf(other)).watchLive({ params: { id: (await watchable()).id }, body: {} });
+      return unwatch(await othersIdentity(context));
+    },
   },
-  // Someone else's identity is refused for everyone, staff too: tested in test/integration/sensor-data/live.test.ts.
-  attachTargetPolicy: { prepare: ownTarget },
-  detachTargetPolicy: { prepare: ownTarget },
+  // Someone else's identity is refused for everyone, staff too (also in test/integration/sensor-data/live.test.ts).
+  attachTargetPolicy: { prepare: ownTarget, owned: ownTarget, foreign: othersTarget },
+  detachTargetPolicy: { prepare: ownTarget, owned: ownTarget, foreign: othersTarget },
 };

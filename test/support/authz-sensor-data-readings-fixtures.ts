@@ -1,11 +1,22 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { RouteFixture } from './authz-fixtures';
+import type { CallerName, RouteFixture } from './authz-fixtures';
+import type { DemoEmail } from './stack';
 
-// Guest routes: a public device lets every caller through (the private-device and tier gates are in
-// test/integration/sensor-data/tiers.test.ts).
+// Only types from authz-fixtures: it imports this module.
+const emailOf = (caller: CallerName): DemoEmail => `${caller}@example.com` as DemoEmail;
+/** Another demo account than the caller's, to own the `foreign` device. */
+const otherThan = (caller: CallerName): DemoEmail => (caller === 'user' ? 'approved@example.com' : 'user@example.com');
+
+// Guest routes: a public device lets every caller through (the tier gates are in
+// test/integration/sensor-data/tiers.test.ts); a private device only its owner (owned), not another person (foreign).
 const onPublicDevice = (query?: Record<string, unknown>): RouteFixture => ({
   prepare: async () => ({
     params: { id: await deviceOwnedBy('approved@example.com', { visibility: 'public' }) },
+    ...(query ? { query } : {}),
+  }),
+  owned: async ({ caller }) => ({ params: { id: await deviceOwnedBy(emailOf(caller)) }, ...(query ? { query } : {}) }),
+  foreign: async ({ caller }) => ({
+    params: { id: await deviceOwnedBy(otherThan(caller)) },
     ...(query ? { query } : {}),
   }),
 });

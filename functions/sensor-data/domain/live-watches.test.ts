@@ -20,8 +20,10 @@ const memoryWatches = () => {
     },
     remove: async (deviceId, watcher, sub) => {
       const existing = rows.get(key(deviceId, watcher));
-      if (existing?.sub !== sub) return false;
-      return rows.delete(key(deviceId, watcher));
+      if (!existing) return 'absent';
+      if (existing.sub !== sub) return 'another';
+      rows.delete(key(deviceId, watcher));
+      return 'removed';
     },
   };
   return { rows, store };
@@ -74,10 +76,12 @@ describe('live watches', () => {
   it('ends only the caller’s own watch', async () => {
     const { live, rows } = setup();
     await live.watch(caller('alice'), 'dev-1', undefined);
-    await live.unwatch(caller('bob'), 'dev-1', 'local:alice');
+    await expect(live.unwatch(caller('bob'), 'dev-1', 'local:alice')).rejects.toBeInstanceOf(Forbidden);
     expect(rows.size).toBe(1);
     await live.unwatch(caller('alice'), 'dev-1', 'local:alice');
     expect(rows.size).toBe(0);
+    // Ending a watch that is gone (expired, ended in another tab) is not an error.
+    await live.unwatch(caller('alice'), 'dev-1', 'local:alice');
   });
 });
 

@@ -32,7 +32,10 @@ export const createLive = ({ dataAccess, identity, watches, envName, now }: Live
   },
 
   unwatch: async (caller: Caller, deviceId: string, identityId: string): Promise<void> => {
-    await watches.remove(deviceId, identityId, caller.sub);
+    // Refused rather than answered 204 with nothing done: a stranger learns they named another person's watch.
+    if ((await watches.remove(deviceId, identityId, caller.sub)) === 'another') {
+      throw new Forbidden(LIVE_MESSAGES.notYourWatch);
+    }
   },
 
   /** Spec §7 target policies: only the realtime policy, only onto the caller's own identity. */

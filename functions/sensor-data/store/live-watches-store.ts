@@ -1,4 +1,4 @@
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
 
@@ -18,8 +18,8 @@ export const createLiveWatchesStore = ({ db, tableName }: { db: DynamoDBDocument
       ExpressionAttributeNames: { '#sub': 'sub' },
       ExpressionAttributeValues: { ':sub': watch.sub },
     }),
-  /** Ends the user's own watch. @returns false when there was none (or it is someone else's, which stays) */
-  remove: async (deviceId: string, watcher: string, sub: string): Promise<boolean> => {
+  /** Ends the user's own watch; another user's stays. */
+  remove: async (deviceId: string, watcher: string, sub: string): Promise<'removed' | 'absent' | 'another'> => {
     try {
       await db.send(
         new DeleteCommand({
@@ -30,10 +30,12 @@ export const createLiveWatchesStore = ({ db, tableName }: { db: DynamoDBDocument
           ExpressionAttributeValues: { ':sub': sub },
         }),
       );
-      return true;
+      return 'removed';
     } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // The condition also fails when there is no watch: only a read tells the two apart.
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { deviceId, watcher } }));
+      return Item ? 'another' : 'absent';
     }
   },
 });

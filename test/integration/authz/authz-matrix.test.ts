@@ -1,7 +1,9 @@
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { AREAS, type AreaName } from '../../../shared/contracts/areas';
 import { ApiError, callRoute } from '../../../shared/contracts/client';
+import { type AnyObjectAccessMap, needsOwnedAndForeign } from '../../../shared/contracts/define-object-access';
 import { type AnyRoute, successStatus } from '../../../shared/contracts/define-route';
+import { OBJECT_ACCESS } from '../../../shared/contracts/object-access';
 import {
   CALLERS,
   type CallerName,
@@ -15,7 +17,9 @@ import { areaUrl, tokenOf } from '../../support/stack';
 /**
  * The authorization matrix: every route of every contract, called through the local gateway as a guest,
  * as each group's demo account and with a forged token, expecting exactly the status the route's access
- * rule implies. A route added to a contract without a fixture fails here.
+ * rule implies. A route added to a contract without a fixture fails here. Every route declared with an owner rule in
+ * `shared/contracts/object-access.ts` is also called on an owned and a foreign object and must answer exactly the
+ * declared statuses (docs/authorization.md).
  */
 
 const callerNames = ['guest', ...Object.keys(CALLERS)] as CallerName[];
@@ -31,21 +35,35 @@ const expectedStatus = (route: AnyRoute, caller: CallerName): number => {
   return successStatus(route);
 };
 
-const statusOf = async (
+/** The status of one call, and its answer when it succeeds. */
+const answerOf = async (
   area: AreaName,
   route: AnyRoute,
   request: object,
   token: string | undefined,
   headers?: Record<string, string>,
-) => {
+): Promise<{ status: number; body?: unknown }> => {
   try {
-    await callRoute(route, request as never, { baseUrl: areaUrl(area), getToken: () => token, headers });
-    return successStatus(route);
+    const body = await callRoute(route, request as never, { baseUrl: areaUrl(area), getToken: () => token, headers });
+    return { status: successStatus(route), body };
   } catch (error) {
-    if (error instanceof ApiError) return error.status;
+    if (error instanceof ApiError) return { status: error.status };
     throw error;
   }
 };
+
+const statusOf = async (...args: Parameters<typeof answerOf>) => (await answerOf(...args)).status;
+
+/** The items of a list answer (`{ items }`, one other list field such as `{ people }`, or a bare array). */
+const itemsOf = (body: unknown): unknown[] => {
+  if (Array.isArray(body)) return body;
+  const lists = Object.values((body ?? {}) as Record<string, unknown>).filter(Array.isArray);
+  const items = (body as { items?: unknown } | undefined)?.items ?? (lists.length === 1 ? lists[0] : undefined);
+  if (!Array.isArray(items)) throw new Error('a `filtered` route answers a list: `{ items }` or an array');
+  return items;
+};
+
+const declarationOf = (area: AreaName, name: string) => (OBJECT_ACCESS[area] as AnyObjectAccessMap)[name];
 
 /**
  * The token a caller uses for one request, and the context its fixture prepares it in: the demo account's, or for a
@@ -76,6 +94,16 @@ describe('authorization matrix', () => {
       .filter(({ area, name }) => !FIXTURES[area]?.[name])
       .map(({ area, name }) => `${area}.${name}`);
     expect(missing).toEqual([]);
+  });
+
+  it('calls every route declared with an owner rule on an owned and a foreign object, and only those', () => {
+    const mismatched = routes
+      .filter(({ area, name }) => {
+        const fixture = FIXTURES[area]?.[name];
+        return needsOwnedAndForeign(declarationOf(area, name)) !== Boolean(fixture?.owned && fixture.foreign);
+      })
+      .map(({ area, name }) => `${area}.${name}: ${declarationOf(area, name)?.kind ?? 'undeclared'}`);
+    expect(mismatched).toEqual([]);
   });
 
   describe.each(routes.map((r) => [`${r.area}.${r.name} ${r.route.method} ${r.route.path}`, r] as const))(
@@ -119,25 +147,54 @@ describe('authorization matrix', () => {
         ).toBe(401);
       });
 
-      if (FIXTURES[area]?.[name]?.owned) {
+      const declaration = declarationOf(area, name);
+      if (declaration && needsOwnedAndForeign(declaration) && FIXTURES[area]?.[name]?.owned) {
+        /** What the declaration expects of a call on a foreign object by a caller of `groups`. */
+        const expectForeign = (answer: { status: number; body?: unknown }, staff: boolean) => {
+          if (declaration.kind === 'filtered') {
+            expect(answer.status).toBe(successStatus(route));
+            // Staff read every object (spec §6): their list holds the foreign object's things too.
+            if (staff) expect(itemsOf(answer.body).length).toBeGreaterThan(0);
+            else expect(itemsOf(answer.body)).toEqual([]);
+          } else if (staff && declaration.staff === 'success') {
+            expect(answer.status).toBe(successStatus(route));
+          } else {
+            expect(staff && declaration.staff !== 'success' ? declaration.staff : declaration.stranger).toContain(
+              answer.status,
+            );
+          }
+        };
+        const expectOwned = (answer: { status: number; body?: unknown }) => {
+          expect(answer.status).toBe(successStatus(route));
+          if (declaration.kind === 'filtered') expect(itemsOf(answer.body).length).toBeGreaterThan(0);
+        };
+
+        if (takesCredential(route)) {
+          it('with its credential on an owned and a foreign object', async () => {
+            const { token, headers } = await fixture().credential!();
+            const call = async (make: (context: FixtureContext) => Promise<object>) =>
+              answerOf(area, route, await make({ caller: 'user' }), token, headers);
+            expectOwned(await call(fixture().owned!));
+            expectForeign(await call(fixture().foreign!), false);
+          });
+        }
+
         // Callers the route's role rule lets through; the others were proven refused above.
-        it.each((Object.keys(CALLERS) as Exclude<CallerName, 'guest'>[]).filter((c) => expectedStatus(route, c) < 400))(
-          'on an owned and a foreign object as %s',
-          async (caller) => {
+        const allowed = (Object.keys(CALLERS) as Exclude<CallerName, 'guest'>[]).filter(
+          (c) => expectedStatus(route, c) < 400,
+        );
+        // A credential route lets no person's token through: it was called with its credential above.
+        if (allowed.length > 0)
+          it.each(allowed)('on an owned and a foreign object as %s', async (caller) => {
             // Each request with its own caller: a twin signed out by the first cannot make the second.
             const call = async (make: (context: FixtureContext) => Promise<object>) => {
               const { token, context } = await callerFor(fixture(), caller);
-              return statusOf(area, route, await make(context), token);
+              return answerOf(area, route, await make(context), token);
             };
-            expect(await call(fixture().owned!)).toBe(successStatus(route));
-            // Staff may act on every object (spec §6); anyone else is refused another's object.
-            if (isStaff(CALLERS[caller].groups)) {
-              expect(await call(fixture().foreign!)).toBe(successStatus(route));
-            } else {
-              expect([403, 404]).toContain(await call(fixture().foreign!));
-            }
-          },
-        );
+            expectOwned(await call(fixture().owned!));
+            // Staff act on every object (spec §6) unless the declaration says otherwise.
+            expectForeign(await call(fixture().foreign!), isStaff(CALLERS[caller].groups));
+          });
       }
     },
   );

@@ -96,11 +96,13 @@ describe('live watches', () => {
     const watch = await owner.watchLive({ params: { id: device.id }, body: {} });
     const reading = { timestamp: Date.now(), values: { pm2_5: 1 } };
     expect(await publisher().publish(device.id, [reading])).toBe(1);
-    // Someone else naming the owner's identity changes nothing.
-    await apiAs('sensor-data', await tokenOf('approved@example.com')).unwatchLive({
-      params: { id: device.id },
-      query: { identityId: watch.identityId },
-    });
+    // Someone else naming the owner's identity is refused and changes nothing.
+    await expect(
+      apiAs('sensor-data', await tokenOf('approved@example.com')).unwatchLive({
+        params: { id: device.id },
+        query: { identityId: watch.identityId },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(await publisher().publish(device.id, [reading])).toBe(1);
     await owner.unwatchLive({ params: { id: device.id }, query: { identityId: watch.identityId } });
     expect(await publisher().publish(device.id, [reading])).toBe(0);
