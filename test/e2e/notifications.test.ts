@@ -154,7 +154,10 @@ describe('end to end: notifications', () => {
         await staff.getByTestId('audience-user-id').fill(recipient.email);
         await staff.getByTestId('audience-user-id-option').filter({ hasText: recipient.email }).click();
         await staff.getByTestId('audience-add').click();
-        await staff.getByTestId('audience-chip').getByText(`user:userId=${recipient.id}`).waitFor();
+        // The chip names the person (staff see the e-mail beside the name), never their id.
+        const chip = staff.getByTestId('audience-chip');
+        await chip.getByText(recipient.email).waitFor();
+        expect(await chip.textContent()).not.toContain(recipient.id);
         await staff.getByTestId('audience-preview').getByText('Reaches 1 person now.').waitFor();
 
         await staff.getByTestId('composer-send').click();

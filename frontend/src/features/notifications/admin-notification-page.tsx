@@ -5,12 +5,14 @@ import type { Delivery } from '../../../../shared/contracts/notifications';
 import { TOPIC_INFO } from '../../../../shared/notifications/topics';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PersonName } from '../../components/person-name';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { errorOf, REFRESH_MS, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
+import { AudienceLabel } from './audience-label';
 import { At, NotificationBody, NotificationIcon } from './notification-body';
 import { NotificationComposer } from './notification-composer';
-import { audienceText, IN_FLIGHT_POLL_MS, inFlight } from './notification-rules';
+import { IN_FLIGHT_POLL_MS, inFlight } from './notification-rules';
 import { notificationShownKeys } from './notifications-api';
 import { StatusBadge } from './status-badge';
 import { useMarkReadOnOpen } from './use-mark-read';
@@ -98,14 +100,14 @@ export const AdminNotificationPage = () => {
               <ul className="link-list">
                 {(record.audience ?? []).map((selector) => (
                   <li key={selector}>
-                    {audienceText(selector)} <code>{selector}</code>
+                    <AudienceLabel selector={selector} />
                   </li>
                 ))}
               </ul>
             </dd>
             <dt>Created</dt>
             <dd>
-              <At ms={record.created} /> by <span className="mono">{record.initiator.id}</span>
+              <At ms={record.created} /> by <PersonName id={record.initiator.id} />
             </dd>
             {record.sentAt !== undefined && (
               <>

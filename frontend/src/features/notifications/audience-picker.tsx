@@ -7,6 +7,7 @@ import type { PickedPerson } from '../../components/person-picker';
 import { PersonPicker } from '../../components/person-picker-lazy';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeQuery } from '../../lib/query';
+import { AudienceLabel } from './audience-label';
 import { type AudienceDraft, audienceChip, audienceText, peopleCount } from './notification-rules';
 
 type Kind = AudienceDraft['kind'];
@@ -136,9 +137,7 @@ export const AudiencePicker = ({ audience, onChange, error }: AudiencePickerProp
         <ul className="chips" aria-label="Audience" data-testid="audience-chips">
           {audience.map((selector) => (
             <li key={selector} className="chip" data-testid="audience-chip">
-              <span>
-                {audienceText(selector)} <code className="chip-code">{selector}</code>
-              </span>
+              <AudienceLabel selector={selector} />
               <button
                 type="button"
                 className="chip-remove"
