@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError } from '../../../shared/contracts/client';
+import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, type DemoEmail, documentClient, stack, subOf, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, type DemoEmail, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
 
 /** POST /relations/names: names beside ids, only of what the caller may see (docs/relations.md, "Names"). */
 
@@ -13,15 +14,19 @@ const named = async (table: 'devices' | 'organizations' | 'campaigns', prefix: s
   return id;
 };
 
-const namesAs = async (email: DemoEmail, body: Parameters<ReturnType<typeof apiAs<'relations'>>['names']>[0]['body']) =>
-  (await apiAs('relations', await tokenOf(email)).names({ body })).items;
+type NamesBody = Parameters<ReturnType<typeof apiAs<'relations'>>['names']>[0]['body'];
+const namesWith = async (token: string, body: NamesBody) => (await apiAs('relations', token).names({ body })).items;
+const namesAs = async (email: DemoEmail, body: NamesBody) => namesWith(await tokenOf(email), body);
 
+// Fresh people, not demo accounts: the bare name-only records here would break a demo account's device and
+// organization lists for every later test of the shared stack.
 let owner: string;
+let ownerToken: string;
 let stranger: string;
 
 beforeAll(async () => {
-  owner = await subOf('user@example.com');
-  stranger = await subOf('approved@example.com');
+  ({ id: owner, token: ownerToken } = await freshUser({ prefix: 'names-owner' }));
+  stranger = (await freshUser({ prefix: 'names-stranger' })).id;
 });
 
 describe('names of devices, organizations and campaigns', () => {
@@ -42,7 +47,7 @@ describe('names of devices, organizations and campaigns', () => {
       { kind: 'campaign', id: campaign },
     ] as const;
 
-    expect(await namesAs('user@example.com', { objects: [...objects] })).toEqual([
+    expect(await namesWith(ownerToken, { objects: [...objects] })).toEqual([
       { kind: 'device', id: mine, name: `Name of ${mine}` },
       { kind: 'organization', id: organization, name: `Name of ${organization}` },
     ]);
@@ -70,10 +75,10 @@ describe('names of devices, organizations and campaigns', () => {
 
     // A member of the organization: its device's name, not that of a device it does not list.
     expect(
-      await namesAs('user@example.com', { objects: [...objects], within: { kind: 'organization', id: organization } }),
+      await namesWith(ownerToken, { objects: [...objects], within: { kind: 'organization', id: organization } }),
     ).toEqual([{ kind: 'device', id: listed, name: `Name of ${listed}` }]);
     // Without the organization, the member holds nothing on either device.
-    expect(await namesAs('user@example.com', { objects: [...objects] })).toEqual([]);
+    expect(await namesWith(ownerToken, { objects: [...objects] })).toEqual([]);
     // Naming an organization one is not a member of opens nothing.
     expect(
       await namesAs('distributor@example.com', {
@@ -92,7 +97,7 @@ describe('names of devices, organizations and campaigns', () => {
     expect(await status(() => apiAs('relations').names({ body: { objects: [{ kind: 'device', id: 'x' }] } }))).toBe(
       401,
     );
-    const api = apiAs('relations', await tokenOf('user@example.com'));
+    const api = apiAs('relations', ownerToken);
     expect(await status(() => api.names({ body: { objects: [{ kind: 'person' as 'device', id: 'x' }] } }))).toBe(400);
     const many = Array.from({ length: 101 }, (_, i) => ({ kind: 'device' as const, id: `d-${i}` }));
     expect(await status(() => api.names({ body: { objects: many } }))).toBe(400);
