@@ -218,9 +218,11 @@ describe('end to end: the dark theme', () => {
         const page = await (await contextFor(who, viewport, 'dark')).newPage();
         try {
           await open(page, target);
+          // The viewport only: a full-page shot resizes the page, and the map then redraws its base layer in
+          // software WebGL (no GPU here), which under load outlasted the screenshot's 30 s.
           await page.screenshot({
             path: path.join(ARTIFACTS, `layout-${name}-${viewport.width}-dark.png`),
-            fullPage: true,
+            timeout: 60_000,
           });
           const colours = await page.evaluate(() => {
             // Relative luminance (WCAG) of a computed `rgb(r, g, b)` colour.
