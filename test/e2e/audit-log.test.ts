@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { NARROW, pagePerTest, showRow, signInAs, WIDE, web } from '../support/browser';
+import { keepScreenshot, NARROW, pagePerTest, showRow, signInAs, WIDE, web } from '../support/browser';
 import { apiAs, tokenOf, uniqueId } from '../support/stack';
 import { freshPerson } from './people-fixtures';
 
@@ -82,7 +82,7 @@ describe('end to end: the audit log', () => {
     for (const viewport of [WIDE, NARROW]) {
       await page.setViewportSize(viewport);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: path.join(ARTIFACTS, `audit-log-${viewport.width}.png`), fullPage: true });
+      await keepScreenshot(page, path.join(ARTIFACTS, `audit-log-${viewport.width}.png`), { fullPage: true });
     }
   });
 

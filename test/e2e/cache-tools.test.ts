@@ -3,7 +3,7 @@ import path from 'node:path';
 import { dateOf, fileLabel } from '../../frontend/src/features/system/cache-rules';
 import { createReadingsStore } from '../../functions/_shared/sensor-data/readings-store';
 import { periodOf } from '../../shared/sensor-data/chart-files';
-import { NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
+import { keepScreenshot, NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
 import { freshDevice } from '../support/sensor-data';
 import { documentClient, stack } from '../support/stack';
 
@@ -50,11 +50,11 @@ describe('end to end: the cache and look-up pages', () => {
       .getByRole('rowheader', { name: fileLabel({ resolution: 'hour', period: periodOf('hour', hour) }) })
       .waitFor();
     await page.getByTestId(`cache-file-day-${periodOf('day', hour)}`).waitFor();
-    await page.screenshot({ path: path.join(ARTIFACTS, 'cache-page-1280.png'), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, 'cache-page-1280.png'), { fullPage: true });
     await page.setViewportSize(NARROW);
     await hourRow.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'cache-page-375.png'), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, 'cache-page-375.png'), { fullPage: true });
     await page.setViewportSize(WIDE);
 
     await hourRow.getByRole('checkbox').check();
@@ -79,14 +79,13 @@ describe('end to end: the cache and look-up pages', () => {
     expect(await page.getByTestId('lookup-withheld').textContent()).toBe('Never shown: claimCodeHash');
     expect(await page.getByTestId('lookup-missing').textContent()).toBe('No item for: no-such-device');
     expect(await item.textContent()).not.toContain('claimCodeHash');
-    await page.screenshot({
-      path: path.join(ARTIFACTS, `lookup-page-${page.viewportSize()!.width}.png`),
+    await keepScreenshot(page, path.join(ARTIFACTS, `lookup-page-${page.viewportSize()!.width}.png`), {
       fullPage: true,
     });
     await page.setViewportSize(NARROW);
     await item.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'lookup-page-375.png'), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, 'lookup-page-375.png'), { fullPage: true });
 
     await page.goto(web(`/admin/cache?device=${encodeURIComponent(deviceId)}`));
     await page.getByTestId('cache-evict-staff-only').getByText('Only Administrators can evict cache files.').waitFor();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_OUTAGE } from '../../infra/local/demo-readings';
-import { pagePerTest, signInAs } from '../support/browser';
+import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
 import { linePixels } from '../support/chart-pixels';
 import { apiAs, tokenOf } from '../support/stack';
 
@@ -63,7 +63,7 @@ describe('end to end: a campaign page charts every device of the campaign', () =
     // Rooftop: temperature, humidity, PM2.5, PM10, CO2; buoy: temperature, battery, RSSI; one chart each.
     await painted(page, 7);
     await section.screenshot({ path: path.join(ARTIFACTS, `campaign-comparison-${width}.png`) });
-    await page.screenshot({ path: path.join(ARTIFACTS, `campaign-page-${width}.png`), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, `campaign-page-${width}.png`), { fullPage: true });
     expect(await page.getByTestId('comparison-summary').textContent()).toMatch(/^2 of 2 devices charted/);
 
     // The legend names each device beside its line's colour, and the colours differ.

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
+import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
 import { chartPixels } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
@@ -140,10 +140,7 @@ describe('end to end: the cart and the locked-history band', () => {
     await signInPerson(page, person, '/dashboard/cart');
     await page.waitForURL(web('/dashboard/cart'));
     await cartItem(page, tier2, device.id).getByText('SD1 Tier 2').waitFor();
-    await page.screenshot({
-      path: path.join(ARTIFACTS, `cart-page-${page.viewportSize()!.width}.png`),
-      fullPage: true,
-    });
+    await keepScreenshot(page, path.join(ARTIFACTS, `cart-page-${page.viewportSize()!.width}.png`), { fullPage: true });
 
     // An item of a product no longer on sale says so and holds up checkout until it is removed.
     await apiAs('users', person.token).addCartItem({

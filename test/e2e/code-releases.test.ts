@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { pagePerTest, signInAs, web } from '../support/browser';
+import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { firmwareBytes, freshVersion, sha256Of } from '../support/code-releases';
 import { freshDevice } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
@@ -12,7 +12,7 @@ const testPage = pagePerTest();
 
 const shot = async (page: Page, name: string) => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+  await keepScreenshot(page, path.join(ARTIFACTS, `${name}-${page.viewportSize()!.width}.png`), { fullPage: true });
 };
 
 /** Records a test run through the page's form and waits for it at the top of the list. */

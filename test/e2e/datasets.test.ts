@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createReadingsStore } from '../../functions/_shared/sensor-data/readings-store';
-import { pagePerTest, web } from '../support/browser';
+import { keepScreenshot, pagePerTest, web } from '../support/browser';
 import { sha256 } from '../support/datasets';
 import { freshUser } from '../support/people';
 import { freshDevice, setTier } from '../support/sensor-data';
@@ -42,7 +42,7 @@ describe('end to end: a dataset', () => {
     await page.getByTestId('dataset-title').fill('Two rooftops, two days');
     await page.getByTestId('dataset-description').fill('PM2.5 and temperature of two stations');
     for (const device of devices) await page.getByTestId(`dataset-device-${device.id}`).check();
-    await page.screenshot({ path: path.join(ARTIFACTS, `dataset-build-${width}.png`), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, `dataset-build-${width}.png`), { fullPage: true });
     await page.getByTestId('dataset-build').click();
 
     await page.waitForURL(/\/dashboard\/datasets\/ds_[0-9a-z]{12}$/);
@@ -71,7 +71,7 @@ describe('end to end: a dataset', () => {
         `^Fresh .+ \\(\\d{4}\\)\\. Two rooftops, two days \\(Version 1\\) \\[Data set\\]\\. Device Data Platform\\. http.+/dashboard/datasets/${id}$`,
       ),
     );
-    await page.screenshot({ path: path.join(ARTIFACTS, `dataset-page-${width}.png`), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, `dataset-page-${width}.png`), { fullPage: true });
 
     // The manifest, downloaded as a person would, matches the checksum the page shows for it…
     const fetchFile = async (name: string) => {

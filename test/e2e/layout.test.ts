@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, NARROW, signInAs, WIDE, waitForHeaderUser, web } from '../support/browser';
+import { keepScreenshot, launchBrowser, NARROW, signInAs, WIDE, waitForHeaderUser, web } from '../support/browser';
 import type { DemoEmail } from '../support/stack';
 
 /** Screenshots of every page at both widths (and dark), kept by CI (git-ignored). */
@@ -121,7 +121,7 @@ describe.each([
       const page = await (await contextFor(who, viewport, 'light')).newPage();
       try {
         await open(page, target);
-        await page.screenshot({ path: path.join(ARTIFACTS, `layout-${name}-${viewport.width}.png`), fullPage: true });
+        await keepScreenshot(page, path.join(ARTIFACTS, `layout-${name}-${viewport.width}.png`), { fullPage: true });
         const where = `${name} at ${viewport.width} px`;
 
         const { scrollWidth, innerWidth } = await sideways(page);
@@ -220,10 +220,7 @@ describe('end to end: the dark theme', () => {
           await open(page, target);
           // The viewport only: a full-page shot resizes the page, and the map then redraws its base layer in
           // software WebGL (no GPU here), which under load outlasted the screenshot's 30 s.
-          await page.screenshot({
-            path: path.join(ARTIFACTS, `layout-${name}-${viewport.width}-dark.png`),
-            timeout: 60_000,
-          });
+          await keepScreenshot(page, path.join(ARTIFACTS, `layout-${name}-${viewport.width}-dark.png`));
           const colours = await page.evaluate(() => {
             // Relative luminance (WCAG) of a computed `rgb(r, g, b)` colour.
             const luminance = (colour: string) => {

@@ -2,7 +2,16 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
-import { NARROW, newPage, openNav, pagePerTest, WIDE, waitForHeaderUser, web } from '../support/browser';
+import {
+  keepScreenshot,
+  NARROW,
+  newPage,
+  openNav,
+  pagePerTest,
+  WIDE,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
 import { mailText, waitForMail } from '../support/mail';
 import { type FreshUser, freshUser } from '../support/people';
 import { apiAs, tokenOf, uniqueId } from '../support/stack';
@@ -375,10 +384,11 @@ describe('end to end: notifications', () => {
             for (const [name, where, ready] of shots) {
               if (new URL(page.url()).pathname !== where) await page.goto(web(where));
               await ready();
-              await page.screenshot({
-                path: path.join(artifacts, `notifications-${name}-${viewport.width}-${colorScheme}.png`),
-                fullPage: true,
-              });
+              await keepScreenshot(
+                page,
+                path.join(artifacts, `notifications-${name}-${viewport.width}-${colorScheme}.png`),
+                { fullPage: true },
+              );
               const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
               expect({ where, viewport: viewport.width, fits }).toEqual({
                 where,

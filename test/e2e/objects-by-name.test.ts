@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
+import { keepScreenshot, NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
 import { seedRelation } from '../support/relations';
 import { apiAs, subOf, tokenOf, uniqueId } from '../support/stack';
 
@@ -42,7 +42,7 @@ describe('end to end: objects by name', () => {
     for (const viewport of [WIDE, NARROW]) {
       await page.setViewportSize(viewport);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: path.join(ARTIFACTS, `relations-by-name-${viewport.width}.png`), fullPage: true });
+      await keepScreenshot(page, path.join(ARTIFACTS, `relations-by-name-${viewport.width}.png`), { fullPage: true });
     }
   });
 

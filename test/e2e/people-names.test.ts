@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
+import { keepScreenshot, NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
 import { apiAs, uniqueId } from '../support/stack';
@@ -34,7 +34,7 @@ const shoot = async (page: Page, name: string) => {
   for (const viewport of [WIDE, NARROW]) {
     await page.setViewportSize(viewport);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
+    await keepScreenshot(page, path.join(ARTIFACTS, `${name}-${viewport.width}.png`), { fullPage: true });
   }
   await page.setViewportSize(WIDE);
 };

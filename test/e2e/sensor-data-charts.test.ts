@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PRESETS } from '../../frontend/src/features/sensor-data/range-rules';
 import { DEMO_OUTAGE } from '../../infra/local/demo-readings';
-import { pagePerTest, signInAs, web } from '../support/browser';
+import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { chartPixels, legendValue } from '../support/chart-pixels';
 import { freshDevice, setTier } from '../support/sensor-data';
 import { apiAs, stack, tokenOf } from '../support/stack';
@@ -109,7 +109,7 @@ describe("end to end: the demo devices' charts show their lines", () => {
           .getByTestId('sensor-data')
           .screenshot({ path: path.join(ARTIFACTS, `${id}-${preset}-${width}.png`) });
         if (preset === '24h')
-          await page.screenshot({ path: path.join(ARTIFACTS, `${id}-page-${width}.png`), fullPage: true });
+          await keepScreenshot(page, path.join(ARTIFACTS, `${id}-page-${width}.png`), { fullPage: true });
         for (const chart of await charts.all()) {
           const name = await chart.getAttribute('data-measurement');
           const seen = await chartPixels(chart);

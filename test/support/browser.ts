@@ -28,6 +28,25 @@ export const launchBrowser = (): Promise<Browser> => {
   });
 };
 
+/**
+ * Keeps a screenshot for people to look at (CI keeps `test/e2e/artifacts`). It is a record, not an assertion:
+ * on a loaded 2-core runner a full-page shot of a long page (software rendering, maps, charts) has outlasted
+ * 30 s, so it gets 60 s, falls back to the viewport, and a shot that still cannot be taken only warns.
+ */
+export const keepScreenshot = async (
+  target: Page | Locator,
+  file: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> => {
+  try {
+    const shot = { path: file, timeout: 60_000 };
+    await ('goto' in target ? target.screenshot({ ...shot, fullPage: options.fullPage }) : target.screenshot(shot));
+  } catch (error) {
+    if (options.fullPage) return keepScreenshot(target, file);
+    console.warn(`screenshot ${file} not kept: ${(error as Error).message.split('\n')[0]}`);
+  }
+};
+
 /** The widths the layout is checked at: the desktop header's one row, and a small phone. */
 export const WIDE = { width: 1280, height: 800 } as const;
 export const NARROW = { width: 375, height: 812 } as const;
