@@ -1,7 +1,10 @@
-type Level = 'debug' | 'info' | 'warn' | 'error';
+import { readChoiceEnv } from './env';
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+type Level = (typeof LEVELS)[number];
 
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const threshold = order[(process.env.LOG_LEVEL as Level | undefined) ?? 'info'] ?? order.info;
+const threshold = order[readChoiceEnv('LOG_LEVEL', LEVELS, 'info')];
 
 /** One JSON line per entry, so CloudWatch Logs Insights can query fields. */
 export const log = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {

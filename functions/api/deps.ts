@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
 import { getDocumentClient, getS3Client, getSecretsManagerClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
+import { readEnv, readListEnv } from '../_shared/env';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
 import { createDatasetStore } from '../datasets/store/dataset-store';
@@ -58,7 +58,7 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
         (await readItem(env.devicesTable, { id: deviceId }))?.productLine as string | undefined,
       mayReach: async (caller, deviceId, need) =>
         (await access.forCaller(caller).check('device', deviceId, { need })).allowed,
-      webOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
+      webOrigins: readListEnv('CORS_ORIGINS'),
     }),
     signedUrls: createSignedUrls({
       buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket, datasets: env.datasetsBucket },

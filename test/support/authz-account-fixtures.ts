@@ -10,7 +10,7 @@ import {
   type FixtureContext,
   type FixtureRequest,
   type RouteFixture,
-} from './authz-fixtures';
+} from './authz-fixture-types';
 import { freshUser } from './people';
 import { seedRelation } from './relations';
 import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';

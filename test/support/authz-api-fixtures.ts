@@ -1,5 +1,5 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { CallerName, RouteFixture } from './authz-fixtures';
+import type { CallerName, RouteFixture } from './authz-fixture-types';
 import { setTier } from './sensor-data';
 import type { DemoEmail } from './stack';
 

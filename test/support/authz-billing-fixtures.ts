@@ -1,6 +1,6 @@
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../infra/local/emulators/stripe';
-import type { FixtureContext, RouteFixture } from './authz-fixtures';
+import type { FixtureContext, RouteFixture } from './authz-fixture-types';
 import { buyTier } from './billing';
 import { type FreshUser, freshUser } from './people';
 import { freshDevice } from './sensor-data';

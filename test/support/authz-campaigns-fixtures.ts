@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixtures';
-import { CALLERS } from './authz-fixtures';
+import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixture-types';
+import { CALLERS } from './authz-fixture-types';
 import { seedRelation } from './relations';
 import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { RouteFixture } from './authz-fixtures';
+import type { RouteFixture } from './authz-fixture-types';
 import { firmwareBytes, freshVersion, seedRelease } from './code-releases';
 import { freshDevice } from './sensor-data';
 import { apiAs, documentClient, s3Client, stack, tokenOf } from './stack';

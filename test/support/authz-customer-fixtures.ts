@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { LOCAL_STRIPE_WEBHOOK_SECRET } from '../../infra/local/emulators/stripe';
-import type { FixtureRequest, RouteFixture } from './authz-fixtures';
+import type { FixtureRequest, RouteFixture } from './authz-fixture-types';
 
 /** The authorization matrix's fixtures for the customer area (merged in authz-fixtures.ts). */
 export const CUSTOMER_FIXTURES: Record<string, RouteFixture> = {

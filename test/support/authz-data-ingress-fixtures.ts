@@ -1,4 +1,4 @@
-import type { RouteFixture } from './authz-fixtures';
+import type { RouteFixture } from './authz-fixture-types';
 import { freshDevice, type TestDevice } from './sensor-data';
 
 let device: Promise<TestDevice> | undefined;

@@ -1,5 +1,5 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { CallerName, FixtureContext, RouteFixture } from './authz-fixtures';
+import type { CallerName, FixtureContext, RouteFixture } from './authz-fixture-types';
 import { freshUser } from './people';
 import { seedRelation } from './relations';
 import { freshDevice, setTier } from './sensor-data';

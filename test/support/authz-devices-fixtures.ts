@@ -1,4 +1,4 @@
-import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixtures';
+import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixture-types';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 
 /**

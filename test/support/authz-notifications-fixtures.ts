@@ -1,5 +1,5 @@
-import type { CallerName, RouteFixture } from './authz-fixtures';
-import { CALLERS } from './authz-fixtures';
+import type { CallerName, RouteFixture } from './authz-fixture-types';
+import { CALLERS } from './authz-fixture-types';
 import { seedBanner, seedUnsubscribeToken } from './notifications';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
 

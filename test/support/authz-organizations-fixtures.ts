@@ -11,7 +11,7 @@ import {
   type FixtureContext,
   type FixtureRequest,
   type RouteFixture,
-} from './authz-fixtures';
+} from './authz-fixture-types';
 import { seedRelation } from './relations';
 import { type DemoEmail, documentClient, s3Client, stack, subOf, uniqueId } from './stack';
 

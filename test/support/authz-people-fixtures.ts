@@ -1,5 +1,5 @@
-import type { CallerName, FixtureContext, FixtureRequest, RouteFixture } from './authz-fixtures';
-import { CALLERS } from './authz-fixtures';
+import type { CallerName, FixtureContext, FixtureRequest, RouteFixture } from './authz-fixture-types';
+import { CALLERS } from './authz-fixture-types';
 import { freshUser } from './people';
 import { type DemoEmail, subOf, uniqueId } from './stack';
 

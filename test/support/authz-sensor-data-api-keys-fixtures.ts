@@ -1,4 +1,4 @@
-import type { RouteFixture } from './authz-fixtures';
+import type { RouteFixture } from './authz-fixture-types';
 import { freshUser } from './people';
 import { freshDevice, setTier } from './sensor-data';
 import { apiAs } from './stack';

@@ -1,5 +1,5 @@
 import { campaign, on } from './authz-campaigns-fixtures';
-import type { RouteFixture } from './authz-fixtures';
+import type { RouteFixture } from './authz-fixture-types';
 
 /**
  * The authorization matrix's fixtures for the sensor-data campaign routes (merged in authz-fixtures.ts): a campaign

@@ -1,5 +1,5 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { CallerName, FixtureContext, RouteFixture } from './authz-fixtures';
+import type { CallerName, FixtureContext, RouteFixture } from './authz-fixture-types';
 import { setTier } from './sensor-data';
 import { apiAs, type DemoEmail, tokenOf } from './stack';
 

@@ -1,5 +1,5 @@
 import { localIdentityId, REALTIME_POLICY_NAME } from '../../shared/iot/realtime';
-import { CALLERS, type FixtureContext, type RouteFixture } from './authz-fixtures';
+import { CALLERS, type FixtureContext, type RouteFixture } from './authz-fixture-types';
 import { seedRelation } from './relations';
 import { freshDevice, type TestDevice } from './sensor-data';
 import { apiAs, type DemoEmail, subOf, tokenOf } from './stack';

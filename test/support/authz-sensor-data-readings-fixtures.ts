@@ -1,5 +1,5 @@
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { CallerName, RouteFixture } from './authz-fixtures';
+import type { CallerName, RouteFixture } from './authz-fixture-types';
 import type { DemoEmail } from './stack';
 
 // Only types from authz-fixtures: it imports this module.

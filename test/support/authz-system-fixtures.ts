@@ -1,5 +1,5 @@
 import { tierFeaturesValueOfLines } from '../../shared/sensor-data/tier-features';
-import type { RouteFixture } from './authz-fixtures';
+import type { RouteFixture } from './authz-fixture-types';
 import { apiAs, uniqueId } from './stack';
 
 /**

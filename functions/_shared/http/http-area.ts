@@ -21,7 +21,7 @@ import { AUDIT_LOG_ENV, createAuditLogStore } from '../audit/audit-log-store';
 import { type AuditNote, NO_AUDIT } from '../audit/audit-note';
 import { type AuditLog, type AuditTrail, auditsCall, startTrail } from '../audit/audit-trail';
 import { getDocumentClient } from '../clients';
-import { readAuthEnv, readEnv } from '../env';
+import { readAuthEnv, readEnv, readListEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 import { corsHeaders, httpErrors } from './http-errors';
@@ -234,7 +234,7 @@ export const httpArea = <A extends Area, D>(
   );
   const resources = new Set([...byKey.keys()].map((key) => key.slice(key.indexOf(' ') + 1)));
   // Optional: an area without a browser client has no CORS origins.
-  const corsOrigins = options.corsOrigins ?? (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean);
+  const corsOrigins = options.corsOrigins ?? readListEnv('CORS_ORIGINS');
   let deps: D | undefined;
   const getDeps = () => {
     deps ??= options.deps();

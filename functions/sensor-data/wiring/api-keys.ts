@@ -1,11 +1,11 @@
 import { newSecret } from '../../_shared/devices/credential-token';
-import type { CommonDeps } from '../deps';
 import { newKeyId } from '../domain/api-key-token';
 import { createApiKeys } from '../domain/api-keys';
 import { createPublicApi } from '../domain/api-public';
 import { createApiQuota } from '../domain/api-quota';
 import { createApiKeyStore } from '../store/api-key-store';
 import { createApiUsageStore } from '../store/api-usage-store';
+import type { CommonDeps } from './common';
 
 /** The api-keys part's dependencies, built from the area's common ones. */
 export const createApiKeysDeps = (common: CommonDeps) => {

@@ -1,10 +1,10 @@
 import { readTogether } from '../../_shared/read-ahead';
 import { createRelationTable } from '../../_shared/relations/relation-table';
-import type { CommonDeps } from '../deps';
 import { createCampaignSeries } from '../domain/campaign-series';
 import { createSeriesPoints } from '../domain/series-points';
 import { createCampaignHolds, createCampaignReader } from '../store/campaign-reader';
 import { createChartDataStore } from '../store/chart-data-store';
+import type { CommonDeps } from './common';
 
 /** The campaign comparison's dependencies, built from the area's common ones. */
 export const createCampaignsDeps = (common: CommonDeps) => {

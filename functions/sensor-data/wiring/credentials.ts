@@ -1,10 +1,10 @@
 import { getDocumentClient } from '../../_shared/clients';
 import { newSecret } from '../../_shared/devices/credential-token';
 import type { CredentialAuthenticators } from '../../_shared/http/http-area';
-import type { SensorDataEnv } from '../deps';
 import { newKeyId } from '../domain/api-key-token';
 import { createApiKeys } from '../domain/api-keys';
 import { createApiKeyStore } from '../store/api-key-store';
+import type { SensorDataEnv } from './common';
 
 /**
  * The public API's key authenticator: the key's owner as a caller without groups (functions/sensor-data/domain/

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { QUEUES } from '../../../infra/definitions/storage';
 import { createExportFiles } from '../../_shared/exports/export-files';
-import type { CommonDeps } from '../deps';
 import { createExportJob } from '../domain/export-job';
 import { createExports } from '../domain/exports';
 import { createExportStore } from '../store/export-store';
+import type { CommonDeps } from './common';
 
 /** 24 random bytes: for a guest's export the id is the only proof of ownership, so it must not be guessable. */
 export const newExportId = () => `exp_${randomBytes(24).toString('base64url')}`;

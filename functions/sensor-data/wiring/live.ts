@@ -1,17 +1,22 @@
 import { CognitoIdentityClient } from '@aws-sdk/client-cognito-identity';
 import { IoTClient } from '@aws-sdk/client-iot';
+import type { EnvName } from '../../../infra/definitions/environments';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { clientSettings } from '../../_shared/clients';
 import { readAuthEnv, readEnv } from '../../_shared/env';
-import type { CommonDeps } from '../deps';
 import { createLive } from '../domain/live-watches';
 import { createCloudRealtimeIdentity, createLocalRealtimeIdentity } from '../store/live-identity';
 import { createLiveWatchesStore } from '../store/live-watches-store';
+import type { CommonDeps } from './common';
+
+/** The environment `npm start` runs (infra/definitions/environments.ts): no identity pool, the local broker. */
+const LOCAL_ENV_NAME: EnvName = 'local';
 
 /**
- * The live part's dependencies. ENV_NAME names the topics' first level; IDENTITY_POOL_ID (cloud only) switches the
- * realtime identity to Cognito identities and IoT Core policies. Read when the part is first used, so an area whose
- * Lambda lacks them fails on a live route, with the names, instead of on every route.
+ * The live part's dependencies. ENV_NAME names the topics' first level and the home: the local stack's broker takes
+ * the person's own token, every cloud environment gives a Cognito identity an IoT Core policy, so it must name the
+ * identity pool (IDENTITY_POOL_ID). Read when the part is first used, so an area whose Lambda lacks them fails on a
+ * live route, with the names, instead of on every route.
  */
 export const createLiveDeps = (common: CommonDeps) => {
   let live: ReturnType<typeof createLive> | undefined;
@@ -19,18 +24,18 @@ export const createLiveDeps = (common: CommonDeps) => {
     live: () => {
       if (live) return live;
       const { envName } = readEnv({ envName: 'ENV_NAME' });
-      const identityPoolId = process.env.IDENTITY_POOL_ID;
       let cognito: CognitoIdentityClient | undefined;
       let iot: IoTClient | undefined;
-      const identity = identityPoolId
-        ? createCloudRealtimeIdentity({
-            identityPoolId,
-            issuer: readAuthEnv().issuer,
-            verifyToken: createTokenVerifier(readAuthEnv()),
-            cognitoIdentity: () => (cognito ??= new CognitoIdentityClient(clientSettings('COGNITO_IDENTITY'))),
-            iot: () => (iot ??= new IoTClient(clientSettings('IOT'))),
-          })
-        : createLocalRealtimeIdentity();
+      const identity =
+        envName !== LOCAL_ENV_NAME
+          ? createCloudRealtimeIdentity({
+              identityPoolId: readEnv({ identityPoolId: 'IDENTITY_POOL_ID' }).identityPoolId,
+              issuer: readAuthEnv().issuer,
+              verifyToken: createTokenVerifier(readAuthEnv()),
+              cognitoIdentity: () => (cognito ??= new CognitoIdentityClient(clientSettings('COGNITO_IDENTITY'))),
+              iot: () => (iot ??= new IoTClient(clientSettings('IOT'))),
+            })
+          : createLocalRealtimeIdentity();
       live = createLive({
         dataAccess: common.dataAccess,
         identity,

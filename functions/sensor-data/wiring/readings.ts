@@ -1,6 +1,6 @@
-import type { CommonDeps } from '../deps';
 import { createReadings } from '../domain/readings';
 import { createChartDataStore } from '../store/chart-data-store';
+import type { CommonDeps } from './common';
 
 /** The readings part's dependencies, built from the area's common ones. */
 export const createReadingsDeps = (common: CommonDeps) => {
