@@ -89,8 +89,11 @@ describe('end to end: a campaign page charts every device of the campaign', () =
       const breaks = seen[id]!.breaks.filter((b) => b.to - b.from >= 2);
       for (const b of breaks) {
         const at = (b.from + b.to) / 2 / seen[id]!.width;
-        expect({ id, nearOutage: id === DEMO_OUTAGE.deviceId && Math.abs(at - outageAt) < 0.03 }).toEqual({
+        // Where the break is (share of the width) and where the outage is, named so a failure says which break.
+        const where = { at: at.toFixed(3), outageAt: outageAt.toFixed(3), px: [b.from, b.to] };
+        expect({ id, where, nearOutage: id === DEMO_OUTAGE.deviceId && Math.abs(at - outageAt) < 0.03 }).toEqual({
           id,
+          where,
           nearOutage: true,
         });
       }
