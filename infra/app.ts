@@ -8,6 +8,7 @@ import { ApiStack } from './stacks/api-stack';
 import { AuthStack } from './stacks/auth-stack';
 import { DataStack } from './stacks/data-stack';
 import { MessagingStack } from './stacks/messaging-stack';
+import { OperationsStack } from './stacks/operations-stack';
 import { REALTIME_POLICY_NAME, RealtimeStack } from './stacks/realtime-stack';
 import { WebConfigStack } from './stacks/web-config-stack';
 import { WebStack } from './stacks/web-stack';
@@ -54,6 +55,7 @@ export interface EnvironmentStacks {
   web: WebStack;
   api: ApiStack;
   webConfig: WebConfigStack;
+  operations: OperationsStack;
 }
 
 /** cdk.json's context (feature flags), so an App built outside the CLI (tests) synthesizes the same templates. */
@@ -62,7 +64,8 @@ const cdkJsonContext = (): Record<string, unknown> =>
 
 /**
  * Builds one environment's stacks, split by lifecycle: stateful data and identity first, then messaging and
- * realtime, the web hosting, the APIs, and last the web app's runtime configuration. cdk-nag's AWS Solutions
+ * realtime, the web hosting, the APIs, the web app's runtime configuration, and last the operations stack
+ * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions
  * checks run as a validation plugin on every synth.
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
@@ -127,13 +130,30 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     realtimeEndpoint: realtime.dataEndpoint,
   });
 
+  const areaStacks = Object.entries(api.areaStacks);
+  const operations = new OperationsStack(app, stackId('Operations'), {
+    ...common,
+    description: `device-data ${envName}: alarms, their e-mail topic, and the dashboard`,
+    apis: Object.entries(api.apis).map(([area, areaApi]) => ({
+      label: area,
+      apiName: areaApi.restApi.restApiName,
+      stageName: areaApi.stageName,
+    })),
+    functionGroups: {
+      ...Object.fromEntries(areaStacks.map(([area, stack]) => [area, stack.functions])),
+      identity: auth.triggers,
+    },
+    deadLetterQueues: Object.assign({}, ...areaStacks.map(([, stack]) => stack.deadLetterQueues)),
+    iotRules: Object.assign({}, ...areaStacks.map(([, stack]) => stack.iotRules)),
+  });
+
   Tags.of(app).add('project', 'device-data');
   Tags.of(app).add('environment', envName);
   Validations.of(app).addPlugins(
     new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }),
   );
 
-  const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig };
+  const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig, operations };
   return { app, stacks };
 };
 

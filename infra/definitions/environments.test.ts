@@ -10,3 +10,12 @@ describe('environment settings', () => {
     expect(environmentSettings('prod').extraCorsOrigins).toEqual([]);
   });
 });
+
+describe('alarm e-mail', () => {
+  it('names an address for every environment, each its own, production the operations mailbox itself', () => {
+    const addresses = ENVIRONMENTS.map((name) => environmentSettings(name).alarmEmail);
+    for (const address of addresses) expect(address).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+    expect(new Set(addresses).size).toBe(ENVIRONMENTS.length);
+    expect(environmentSettings('prod').alarmEmail).toBe('ops@device-data.app');
+  });
+});

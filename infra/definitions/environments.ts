@@ -17,6 +17,11 @@ export interface EnvironmentSettings {
    * its DNS records (DKIM) must be published before SES sends for it. Change it here for your own domain.
    */
   mailDomain: string;
+  /**
+   * Where the environment's alarms are e-mailed: the operations stack subscribes it to the environment's alarm
+   * topic, and SNS asks the address to confirm once (README, "Operations: alarms and the dashboard").
+   */
+  alarmEmail: string;
 }
 
 /** Environments developers deploy for themselves, where a locally served front end may call the APIs. */
@@ -25,6 +30,19 @@ export const DEVELOPER_ENVIRONMENTS: readonly EnvName[] = ['dev', 'dev-1', 'dev-
 /** The product's e-mail domain; each non-production environment sends from its own subdomain. */
 export const MAIL_DOMAIN = 'device-data.app';
 
+/**
+ * Each environment's alarm address. Production pages the operations mailbox itself; every other environment a
+ * plus-address of it, so a mail rule can sort (or mute) a developer's environment without touching production's.
+ */
+const ALARM_EMAILS: Record<EnvName, string> = {
+  local: `ops+local@${MAIL_DOMAIN}`,
+  dev: `ops+dev@${MAIL_DOMAIN}`,
+  'dev-1': `ops+dev-1@${MAIL_DOMAIN}`,
+  'dev-2': `ops+dev-2@${MAIL_DOMAIN}`,
+  preview: `ops+preview@${MAIL_DOMAIN}`,
+  prod: `ops@${MAIL_DOMAIN}`,
+};
+
 export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -32,6 +50,7 @@ export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   // and prod answer their own web origin alone (issue 19).
   extraCorsOrigins: DEVELOPER_ENVIRONMENTS.includes(name) ? ['http://localhost:5173'] : [],
   mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
+  alarmEmail: ALARM_EMAILS[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

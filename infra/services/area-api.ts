@@ -51,10 +51,13 @@ export class AreaApi extends Construct {
   readonly restApi: RestApi;
   /** Base URL of the deployed stage, without a trailing slash (the API client appends `/path`). */
   readonly url: string;
+  /** The stage's name, as a plain string (the stage resource's own attribute is a reference). */
+  readonly stageName: string;
 
   constructor(scope: Construct, id: string, props: AreaApiProps) {
     super(scope, id);
     const { area } = props;
+    this.stageName = props.envName;
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
     const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.DESTROY;
 
@@ -80,7 +83,7 @@ export class AreaApi extends Construct {
       // The account-wide CloudWatch role is set once per stack (see ApiStack), not once per API.
       cloudWatchRole: false,
       deployOptions: {
-        stageName: props.envName,
+        stageName: this.stageName,
         tracingEnabled: true,
         metricsEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,

@@ -6,14 +6,16 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { FilterPattern, type ILogGroup, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
+import { LOG_EVENTS } from '../../shared/operations/log-events';
+import { LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
 import {
   AUDIT_LOG_ACCESS,
@@ -61,6 +63,9 @@ export const workerTimeout = (visibilityTimeoutSeconds: number): Duration =>
 /** The rule's query: the whole message and, since the handler needs the device id from it, the topic. */
 export const iotRuleSql = (topicFilter: string): string => `SELECT *, topic() AS topic FROM '${topicFilter}'`;
 
+/** An IoT topic rule's name: rule names are account-wide and allow only letters, digits and underscores. */
+export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
+
 /** Whether an area's contract defines routes; an area without routes has no API yet. */
 export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].routes).length > 0;
 
@@ -73,6 +78,12 @@ export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].ro
 export class AreaStack extends NestedStack {
   /** The area's API, when its contract has routes. */
   readonly api?: AreaApi;
+  /** Every function of the area (its API's, jobs', hooks', workers', rules'), by construct id: the operations alarms. */
+  readonly functions: Record<string, IFunction> = {};
+  /** The IoT rules' failure queues (each its function's dead-letter destination), by construct id. */
+  readonly deadLetterQueues: Record<string, IQueue> = {};
+  /** The area's IoT topic rules' names, by construct id. */
+  readonly iotRules: Record<string, string> = {};
 
   constructor(scope: Construct, id: string, props: AreaStackProps) {
     const { area, settings, refs } = props;
@@ -85,6 +96,23 @@ export class AreaStack extends NestedStack {
     const retain = settings.retainData;
     const logRetention = retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH;
     const logRemovalPolicy = retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Metrics counted from the logs are published beside their log group (a filter lives and goes with it); the
+    // operations stack alarms on them by namespace and name, without a reference into this stack.
+    const countLogEvents = (
+      id: string,
+      logGroup: ILogGroup,
+      metricName: string,
+      pattern: string,
+      dimensions?: Record<string, string>,
+    ) =>
+      new MetricFilter(this, id, {
+        logGroup,
+        metricNamespace: metricNamespace(settings.name),
+        metricName,
+        filterPattern: FilterPattern.literal(pattern),
+        metricValue: '1',
+        ...(dimensions ? { dimensions } : {}),
+      });
 
     if (hasRoutes(area)) {
       // The construct id of the area's API is the one it had in the single API stack, so its resources keep
@@ -109,6 +137,15 @@ export class AreaStack extends NestedStack {
         auditLog: AUDIT_LOG_ACCESS[area],
       });
       this.api = api;
+      this.functions[`${constructId(area)}Api`] = api.handler.lambda;
+      if (SERVICE_RESOURCES[area].billingWebhook) {
+        countLogEvents(
+          'StripeWebhookRefusals',
+          api.handler.lambda.logGroup,
+          LOG_METRICS.stripeWebhookRefused,
+          `{ $.event = "${LOG_EVENTS.stripeWebhookRefused}" }`,
+        );
+      }
     }
 
     // A job lives with its area: it gets the area's grants from the same parameters, and goes with the area.
@@ -122,6 +159,7 @@ export class AreaStack extends NestedStack {
         logRetention,
         logRemovalPolicy,
       });
+      this.functions[job.name] = fn.lambda;
       // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       new Rule(this, `${job.name}Schedule`, {
@@ -142,6 +180,7 @@ export class AreaStack extends NestedStack {
         logRemovalPolicy,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      this.functions[hook.name] = fn.lambda;
       const provider = new Provider(this, `${hook.name}Provider`, {
         onEventHandler: fn.lambda,
         logGroup: new LogGroup(this, `${hook.name}ProviderLogs`, {
@@ -178,6 +217,7 @@ export class AreaStack extends NestedStack {
         logRemovalPolicy,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      this.functions[worker.name] = fn.lambda;
       // Links a worker writes into e-mail that land on its own API (the one-click unsubscribe of RFC 8058).
       if (this.api) fn.lambda.addEnvironment('AREA_API_URL', this.api.url);
       // The chain reports which messages failed (sqs-worker.ts); without reportBatchItemFailures Lambda would
@@ -196,6 +236,7 @@ export class AreaStack extends NestedStack {
         logRemovalPolicy,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      this.functions[rule.name] = fn.lambda;
 
       // When IoT Core cannot invoke the function (throttled, missing permission), the rule says so here
       // instead of dropping the message silently.
@@ -213,9 +254,14 @@ export class AreaStack extends NestedStack {
           resources: [errors.logGroupArn],
         }),
       );
+      // Each line the error action writes is one message the rule failed to hand to the function.
+      countLogEvents(`${rule.name}ActionFailures`, errors, LOG_METRICS.iotRuleActionFailed, '{ $.ruleName = "*" }', {
+        RuleName: '$.ruleName',
+      });
+      const ruleName = iotRuleName(rule.name, settings.name);
+      this.iotRules[rule.name] = ruleName;
       const topicRule = new CfnTopicRule(this, `${rule.name}Rule`, {
-        // Rule names are account-wide and allow only letters, digits and underscores.
-        ruleName: `${rule.name}_${settings.name}`.replace(/[^A-Za-z0-9_]/g, '_'),
+        ruleName,
         topicRulePayload: {
           description: `${rule.topicFilter} into the ${rule.name} function (${settings.name})`,
           sql: iotRuleSql(rule.topicFilter),
@@ -236,6 +282,7 @@ export class AreaStack extends NestedStack {
         id: 'AwsSolutions-SQS3',
         reason: "This queue is itself the rule function's dead-letter destination.",
       });
+      this.deadLetterQueues[`${rule.name}Failures`] = failures;
       fn.lambda.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: 2 });
       fn.lambda.addPermission(`${rule.name}Invoke`, {
         principal: new ServicePrincipal('iot.amazonaws.com'),

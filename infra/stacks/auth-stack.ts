@@ -15,6 +15,7 @@ import {
 import { IdentityPool, type IIdentityPool, UserPoolAuthenticationProvider } from 'aws-cdk-lib/aws-cognito-identitypool';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvironmentSettings } from '../definitions/environments';
@@ -50,6 +51,8 @@ export class AuthStack extends Stack {
   readonly authenticatedRole: IRole;
   /** The identity pool through which signed-in users reach IoT Core (the live view). */
   readonly identityPool: IIdentityPool;
+  /** The user pool's trigger functions, by construct id: the operations alarms. */
+  readonly triggers: Record<string, IFunction> = {};
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -98,6 +101,7 @@ export class AuthStack extends Stack {
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
       for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.lambda);
+      this.triggers[definition.name] = trigger.lambda;
     }
 
     this.webClient = userPool.addClient('WebClient', {

@@ -1,5 +1,4 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { DeduplicationScope, FifoThroughputLimit, type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -51,15 +50,6 @@ export class MessagingStack extends Stack {
         // Domain events wait here for their worker; the default 4 days could drop them during an outage.
         retentionPeriod: Duration.days(14),
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
-      });
-      // A message in a dead-letter queue is work that failed five times: someone has to look at it.
-      new Alarm(this, `${definition.constructId}DeadLettersAlarm`, {
-        alarmDescription: `Messages are waiting in ${definition.deadLetterName(env)}: jobs failed for good`,
-        metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-        threshold: 0,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       });
       return queue;
     });

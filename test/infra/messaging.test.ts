@@ -18,22 +18,6 @@ describe.each(Object.entries(QUEUES))('the %s queue', (_key, queue) => {
     expect(named(queue.deadLetterName('prod')).Properties.SqsManagedSseEnabled).toBe(true);
   });
 
-  it('raises an alarm as soon as a message waits in the dead-letter queue', () => {
-    const [deadLettersId] = Object.entries(resourcesOfType(templates.messaging, 'AWS::SQS::Queue')).find(
-      ([, q]) => q.Properties.QueueName === queue.deadLetterName('prod'),
-    )!;
-    const alarm = Object.values(resourcesOfType(templates.messaging, 'AWS::CloudWatch::Alarm')).find((a) =>
-      mentions(a.Properties.Dimensions, deadLettersId),
-    );
-    expect(alarm?.Properties).toMatchObject({
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Namespace: 'AWS/SQS',
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
-      EvaluationPeriods: 1,
-    });
-  });
-
   it('keeps a message from a second consumer for the visibility timeout the definition sets', () => {
     expect(named(queue.name('prod')).Properties.VisibilityTimeout).toBe(queue.visibilityTimeoutSeconds);
   });

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
+import { LOG_EVENTS } from '../../../shared/operations/log-events';
 import { readSchedule } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
@@ -80,7 +81,11 @@ export const createWebhooks = (deps: WebhookDeps) => ({
         SIGNATURE_TOLERANCE_SECONDS,
       );
     } catch (error) {
-      log('warn', 'Stripe webhook refused', { error: error instanceof Error ? error.message : String(error) });
+      // The event field is what the webhook-refusal alarm counts (a metric filter on this function's log group).
+      log('warn', 'Stripe webhook refused', {
+        event: LOG_EVENTS.stripeWebhookRefused,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw new BadRequest(INVALID_SIGNATURE);
     }
     if (await deps.store.wasWorked(event.id)) return { received: true as const, duplicate: true };

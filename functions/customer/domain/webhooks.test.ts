@@ -1,0 +1,52 @@
+import { jest } from '@jest/globals';
+import Stripe from 'stripe';
+import { LOG_EVENTS } from '../../../shared/operations/log-events';
+import { createWebhooks, INVALID_SIGNATURE, type WebhookDeps } from './webhooks';
+
+const SECRET = 'whsec_test_secret';
+const stripe = new Stripe('sk_test_placeholder');
+
+const webhooks = () => {
+  const worked: string[] = [];
+  const deps = {
+    events: { publish: async () => {} },
+    stripe: async () => stripe,
+    webhookSecret: async () => SECRET,
+    store: {
+      wasWorked: async (id: string) => worked.includes(id),
+      markWorked: async (id: string) => {
+        worked.push(id);
+      },
+    },
+    carts: {},
+    now: () => 1_700_000_000_000,
+  } as unknown as WebhookDeps;
+  return { receive: createWebhooks(deps).receive, worked };
+};
+
+/** The JSON lines the logger wrote (warnings go to stderr). */
+const loggedLines = (spy: jest.SpiedFunction<typeof console.error>) =>
+  spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+
+describe('Stripe webhook signature check', () => {
+  const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'ping', data: { object: {} } });
+  let spy: jest.SpiedFunction<typeof console.error>;
+  beforeEach(() => {
+    spy = jest.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => spy.mockRestore());
+
+  it('refuses a body the header does not sign, with the log line the refusal alarm counts', async () => {
+    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_someone_else' });
+    await expect(webhooks().receive(body, header)).rejects.toThrow(INVALID_SIGNATURE);
+    expect(loggedLines(spy)).toContainEqual(expect.objectContaining({ event: LOG_EVENTS.stripeWebhookRefused }));
+  });
+
+  it('writes no refusal line for a delivery Stripe signed', async () => {
+    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
+    const { receive, worked } = webhooks();
+    await expect(receive(body, header)).resolves.toEqual({ received: true });
+    expect(worked).toEqual(['evt_1']);
+    expect(loggedLines(spy).filter((l) => l.event === LOG_EVENTS.stripeWebhookRefused)).toEqual([]);
+  });
+});
