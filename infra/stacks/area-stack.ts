@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CustomResource, Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { CustomResource, Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -9,7 +9,7 @@ import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -27,6 +27,7 @@ import {
 import { QUEUES } from '../definitions/storage';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
+import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
 
@@ -82,9 +83,7 @@ export class AreaStack extends NestedStack {
       // are about a fifth smaller.
       suppressTemplateIndentation: true,
     });
-    const retain = settings.retainData;
-    const logRetention = retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH;
-    const logRemovalPolicy = retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logs = logSettings(settings);
 
     if (hasRoutes(area)) {
       // The construct id of the area's API is the one it had in the single API stack, so its resources keep
@@ -97,8 +96,7 @@ export class AreaStack extends NestedStack {
         authIssuer: `https://cognito-idp.${this.region}.${this.urlSuffix}/${refs.userPool.userPoolId}`,
         authClientIds: [props.webClient.userPoolClientId],
         corsOrigins: props.corsOrigins,
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
       // nested stack's resource in the parent depend on the account setting.
@@ -106,6 +104,7 @@ export class AreaStack extends NestedStack {
       grantServiceResources(api.handler, SERVICE_RESOURCES[area], refs, {
         sessionCheck: true,
         billing: true,
+        liveRoutes: true,
         auditLog: AUDIT_LOG_ACCESS[area],
       });
       this.api = api;
@@ -119,8 +118,7 @@ export class AreaStack extends NestedStack {
         description: `the ${job.name} job (${settings.name})`,
         // A job works through its backlog in pages; one run may take minutes, the next run continues.
         timeout: Duration.minutes(5),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
@@ -138,15 +136,14 @@ export class AreaStack extends NestedStack {
         description: `the ${hook.name} deploy hook (${settings.name})`,
         // Lambda's limit; the hook's own budget stops a minute or two before it, recording where it stopped.
         timeout: Duration.minutes(15),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       const provider = new Provider(this, `${hook.name}Provider`, {
         onEventHandler: fn.lambda,
         logGroup: new LogGroup(this, `${hook.name}ProviderLogs`, {
-          retention: logRetention,
-          removalPolicy: logRemovalPolicy,
+          retention: logs.retention,
+          removalPolicy: logs.removalPolicy,
         }),
       });
       const hookLogicalId = this.resolve((fn.lambda.node.defaultChild as CfnFunction).logicalId) as string;
@@ -174,8 +171,7 @@ export class AreaStack extends NestedStack {
         projectRoot: props.projectRoot,
         description: `the ${worker.name} worker (${settings.name})`,
         timeout: workerTimeout(queue.visibilityTimeoutSeconds),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       // Links a worker writes into e-mail that land on its own API (the one-click unsubscribe of RFC 8058).
@@ -192,16 +188,15 @@ export class AreaStack extends NestedStack {
         entry: join(props.projectRoot, rule.entry),
         projectRoot: props.projectRoot,
         description: `the ${rule.name} IoT rule (${settings.name})`,
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
 
       // When IoT Core cannot invoke the function (throttled, missing permission), the rule says so here
       // instead of dropping the message silently.
       const errors = new LogGroup(this, `${rule.name}Errors`, {
-        retention: logRetention,
-        removalPolicy: logRemovalPolicy,
+        retention: logs.retention,
+        removalPolicy: logs.removalPolicy,
       });
       const errorRole = new Role(this, `${rule.name}ErrorRole`, {
         assumedBy: new ServicePrincipal('iot.amazonaws.com'),
