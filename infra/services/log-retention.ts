@@ -27,22 +27,20 @@ export const logSettings = (settings: Pick<EnvironmentSettings, 'name' | 'logRet
 const AUTO_DELETE_PROVIDER = 'Custom::S3AutoDeleteObjectsCustomResourceProvider';
 
 /**
- * CDK's handler of `autoDeleteObjects` takes no log group: Lambda would create `/aws/lambda/{name}` on its first run,
- * kept forever. This creates that group first, with the environment's retention, and holds every auto-delete
- * resource of the stack back until it exists. Call it once the stack's buckets exist.
+ * CDK's handler of `autoDeleteObjects` takes no log group: Lambda would write to `/aws/lambda/{name}`, created on its
+ * first run and kept forever. This gives the handler a group of ours, with the environment's retention, through its
+ * logging configuration. Not by creating `/aws/lambda/{name}` itself: in a deployed environment the handler has run
+ * already, that group exists, and CloudFormation would fail to create it. Call it once the stack's buckets exist.
  */
 export const keepAutoDeleteLogs = (stack: Stack, logs: LogSettings): void => {
   const provider = stack.node.tryFindChild(AUTO_DELETE_PROVIDER);
   const handler = provider?.node.tryFindChild('Handler');
   if (!(handler instanceof CfnResource)) return;
   const group = new LogGroup(stack, 'AutoDeleteObjectsLogs', {
-    logGroupName: `/aws/lambda/${handler.ref}`,
     retention: logs.retention,
-    removalPolicy: RemovalPolicy.DESTROY,
+    removalPolicy: logs.removalPolicy,
   });
-  for (const resource of stack.node.findAll()) {
-    if (resource instanceof CfnResource && resource.cfnResourceType === 'Custom::S3AutoDeleteObjects') {
-      resource.node.addDependency(group);
-    }
-  }
+  // The provider's role carries AWS's basic execution policy, which may write to any log group.
+  handler.addPropertyOverride('LoggingConfig', { LogGroup: group.logGroupName });
+  handler.node.addDependency(group);
 };
