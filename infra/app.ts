@@ -9,7 +9,7 @@ import { AuthStack } from './stacks/auth-stack';
 import { DataStack } from './stacks/data-stack';
 import { MessagingStack } from './stacks/messaging-stack';
 import { OperationsStack } from './stacks/operations-stack';
-import { REALTIME_POLICY_NAME, RealtimeStack } from './stacks/realtime-stack';
+import { RealtimeStack } from './stacks/realtime-stack';
 import { WebConfigStack } from './stacks/web-config-stack';
 import { WebStack } from './stacks/web-stack';
 
@@ -115,7 +115,6 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     realtime: {
       dataEndpoint: realtime.dataEndpoint,
       topicPrefix: realtime.topicPrefix,
-      policyName: REALTIME_POLICY_NAME,
       identityPool: { id: auth.identityPool.identityPoolId, arn: auth.identityPool.identityPoolArn },
     },
   });

@@ -22,10 +22,29 @@ export interface EnvironmentSettings {
    * topic, and SNS asks the address to confirm once (README, "Operations: alarms and the dashboard").
    */
   alarmEmail: string;
+  /**
+   * Days every log group of the environment keeps its events: each function's, the APIs' access logs, the IoT rules'
+   * errors and CDK's own handlers' (docs/decisions/026-least-privilege-and-data-protection.md). Must be a value
+   * CloudWatch Logs accepts (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …).
+   */
+  logRetentionDays: number;
 }
 
 /** Environments developers deploy for themselves, where a locally served front end may call the APIs. */
 export const DEVELOPER_ENVIRONMENTS: readonly EnvName[] = ['dev', 'dev-1', 'dev-2'];
+
+/**
+ * One log retention per environment: production keeps a year (an incident or a customer's question can come months
+ * later), preview a quarter (a release candidate's investigation), developers' environments a month.
+ */
+export const LOG_RETENTION_DAYS: Record<EnvName, number> = {
+  local: 30,
+  dev: 30,
+  'dev-1': 30,
+  'dev-2': 30,
+  preview: 90,
+  prod: 365,
+};
 
 /** The product's e-mail domain; each non-production environment sends from its own subdomain. */
 export const MAIL_DOMAIN = 'device-data.app';
@@ -51,6 +70,7 @@ export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   extraCorsOrigins: DEVELOPER_ENVIRONMENTS.includes(name) ? ['http://localhost:5173'] : [],
   mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
   alarmEmail: ALARM_EMAILS[name],
+  logRetentionDays: LOG_RETENTION_DAYS[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

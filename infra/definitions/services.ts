@@ -29,7 +29,10 @@ export interface ServiceResources {
   queues?: Exclude<QueueKey, 'jobs'>[];
   /** Publishes to IoT Core topics (the live view's watcher topics) through the IoT data plane. */
   realtimePublish?: boolean;
-  /** Attaches and detaches the realtime IoT policy to callers' identities (spec §7 target policies). */
+  /**
+   * Attaches and detaches the realtime IoT policy to callers' identities (spec §7 target policies): the area's API
+   * Lambda only, whose live routes do it; the area's workers, jobs, hooks and rules never get this grant.
+   */
   realtimePolicy?: boolean;
   /** Runs the identity provider's admin operations on the user pool (USER_POOL_ID). */
   identityAdmin?: boolean;
@@ -191,8 +194,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'users',
       'datasets',
     ],
-    buckets: ['exports', 'chartData'],
-    readBuckets: ['datasets'],
+    // It only signs GETs: no put, delete or listing in any of them.
+    readBuckets: ['exports', 'chartData', 'datasets'],
     billing: true,
   },
 };

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   Cors,
@@ -8,11 +8,15 @@ import {
   MethodLoggingLevel,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
+import type { LogSettings } from './log-retention';
 import { ServiceFunction } from './service-function';
+
+/** Responses from this size on are gzip-compressed for clients that accept it (about one TCP packet). */
+export const MIN_COMPRESSION_SIZE_BYTES = 1024;
 
 /** Props of an {@link AreaApi}. */
 export interface AreaApiProps {
@@ -30,10 +34,10 @@ export interface AreaApiProps {
   authClientIds: string[];
   /** Browser origins the API answers CORS for, in the preflight and in the Lambda's responses. */
   corsOrigins: string[];
-  /** @default RetentionDays.ONE_MONTH */
-  logRetention?: RetentionDays;
-  /** What happens to the API's and the function's log groups when the stack goes. @default RemovalPolicy.DESTROY */
-  logRemovalPolicy?: RemovalPolicy;
+  /** The environment's log retention and removal policy, for the function's and the access log groups. */
+  logs: LogSettings;
+  /** Responses at least this large are compressed when the client accepts it. @default MIN_COMPRESSION_SIZE_BYTES */
+  minCompressionSizeBytes?: number;
   /** Steady requests per second allowed on the stage. @default 100 */
   throttlingRateLimit?: number;
   /** Requests allowed in a burst on the stage. @default 200 */
@@ -58,28 +62,30 @@ export class AreaApi extends Construct {
     super(scope, id);
     const { area } = props;
     this.stageName = props.envName;
-    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
-    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.DESTROY;
 
     this.handler = new ServiceFunction(this, 'Handler', {
       entry: props.entry,
       projectRoot: props.projectRoot,
       description: `the ${area.name} API (${props.envName})`,
-      logRetention,
-      logRemovalPolicy,
+      logs: props.logs,
     });
     const lambda = this.handler.lambda;
     lambda.addEnvironment('AUTH_ISSUER', props.authIssuer);
     lambda.addEnvironment('AUTH_CLIENT_IDS', props.authClientIds.join(','));
     if (props.corsOrigins.length > 0) lambda.addEnvironment('CORS_ORIGINS', props.corsOrigins.join(','));
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy: logRemovalPolicy });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logs.retention,
+      removalPolicy: props.logs.removalPolicy,
+    });
     const methods = [...new Set(Object.values(area.routes).map((route) => route.method))];
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `device-data-${props.envName}-${area.name}`,
       description: `The ${area.name} service area (${props.envName}).`,
       endpointTypes: [EndpointType.REGIONAL],
+      // JSON lists (readings, exports, people) shrink several times over; below this size compressing saves nothing.
+      minCompressionSize: Size.bytes(props.minCompressionSizeBytes ?? MIN_COMPRESSION_SIZE_BYTES),
       // The account-wide CloudWatch role is set once per stack (see ApiStack), not once per API.
       cloudWatchRole: false,
       deployOptions: {

@@ -1,4 +1,3 @@
-import { Stack } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -33,8 +32,6 @@ export interface RealtimeRefs {
   dataEndpoint: string;
   /** The topics the backend may publish to: every topic below this prefix (`{env}/identities/`). */
   topicPrefix: string;
-  /** The IoT policy attached to signed-in users' identities (spec §9). */
-  policyName: string;
   /** The identity pool whose identities receive the policy. */
   identityPool: { id: string; arn: string };
 }
@@ -52,10 +49,13 @@ export const grantServiceResources = (
   {
     sessionCheck,
     billing,
+    liveRoutes = false,
     auditLog = { append: false, search: false },
   }: {
     sessionCheck: boolean;
     billing: boolean;
+    /** The function serves the area's routes, among them the live view's, which hand out the realtime policy. */
+    liveRoutes?: boolean;
     /** The area API's share of the audit log (AUDIT_LOG_ACCESS); jobs, workers and hooks get none. */
     auditLog?: { append: boolean; search: boolean };
   },
@@ -94,16 +94,10 @@ export const grantServiceResources = (
   if (resources.jobs) fn.sendMessages(refs.queues.jobs, QUEUES.jobs.envVar);
   for (const queue of resources.queues ?? []) fn.sendMessages(refs.queues[queue], QUEUES[queue].envVar);
   if (resources.realtimePublish) fn.publishIotTopics(refs.realtime.topicPrefix, refs.realtime.dataEndpoint);
-  if (resources.realtimePolicy) {
-    const policyArn = Stack.of(fn).formatArn({
-      service: 'iot',
-      resource: 'policy',
-      resourceName: refs.realtime.policyName,
-    });
-    fn.attachIotPolicy(policyArn, refs.realtime.identityPool);
-  }
+  const attachesPolicy = resources.realtimePolicy === true && liveRoutes;
+  if (attachesPolicy) fn.attachIotPolicy(refs.realtime.identityPool);
   // Realtime topics start with the environment's name (`{env}/identities/…`, shared/iot/realtime.ts).
-  if (resources.realtimePublish || resources.realtimePolicy) fn.lambda.addEnvironment('ENV_NAME', refs.envName);
+  if (resources.realtimePublish || attachesPolicy) fn.lambda.addEnvironment('ENV_NAME', refs.envName);
   if (resources.identityAdmin) fn.administerUserPool(refs.userPool);
   else if (resources.identityGroups) fn.listUserPoolGroups(refs.userPool);
   if (resources.email) fn.sendMail(refs.mail.identityArn, refs.mail.from);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CustomResource, Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { CustomResource, Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -9,7 +9,7 @@ import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { FilterPattern, type ILogGroup, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type ILogGroup, LogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -29,6 +29,7 @@ import {
 import { QUEUES } from '../definitions/storage';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
+import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
 
@@ -93,9 +94,7 @@ export class AreaStack extends NestedStack {
       // are about a fifth smaller.
       suppressTemplateIndentation: true,
     });
-    const retain = settings.retainData;
-    const logRetention = retain ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH;
-    const logRemovalPolicy = retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logs = logSettings(settings);
     // Metrics counted from the logs are published beside their log group (a filter lives and goes with it); the
     // operations stack alarms on them by namespace and name, without a reference into this stack.
     const countLogEvents = (
@@ -125,8 +124,7 @@ export class AreaStack extends NestedStack {
         authIssuer: `https://cognito-idp.${this.region}.${this.urlSuffix}/${refs.userPool.userPoolId}`,
         authClientIds: [props.webClient.userPoolClientId],
         corsOrigins: props.corsOrigins,
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
       // nested stack's resource in the parent depend on the account setting.
@@ -134,6 +132,7 @@ export class AreaStack extends NestedStack {
       grantServiceResources(api.handler, SERVICE_RESOURCES[area], refs, {
         sessionCheck: true,
         billing: true,
+        liveRoutes: true,
         auditLog: AUDIT_LOG_ACCESS[area],
       });
       this.api = api;
@@ -156,8 +155,7 @@ export class AreaStack extends NestedStack {
         description: `the ${job.name} job (${settings.name})`,
         // A job works through its backlog in pages; one run may take minutes, the next run continues.
         timeout: Duration.minutes(5),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       this.functions[job.name] = fn.lambda;
       // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
@@ -176,16 +174,15 @@ export class AreaStack extends NestedStack {
         description: `the ${hook.name} deploy hook (${settings.name})`,
         // Lambda's limit; the hook's own budget stops a minute or two before it, recording where it stopped.
         timeout: Duration.minutes(15),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[hook.name] = fn.lambda;
       const provider = new Provider(this, `${hook.name}Provider`, {
         onEventHandler: fn.lambda,
         logGroup: new LogGroup(this, `${hook.name}ProviderLogs`, {
-          retention: logRetention,
-          removalPolicy: logRemovalPolicy,
+          retention: logs.retention,
+          removalPolicy: logs.removalPolicy,
         }),
       });
       const hookLogicalId = this.resolve((fn.lambda.node.defaultChild as CfnFunction).logicalId) as string;
@@ -213,8 +210,7 @@ export class AreaStack extends NestedStack {
         projectRoot: props.projectRoot,
         description: `the ${worker.name} worker (${settings.name})`,
         timeout: workerTimeout(queue.visibilityTimeoutSeconds),
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[worker.name] = fn.lambda;
@@ -232,8 +228,7 @@ export class AreaStack extends NestedStack {
         entry: join(props.projectRoot, rule.entry),
         projectRoot: props.projectRoot,
         description: `the ${rule.name} IoT rule (${settings.name})`,
-        logRetention,
-        logRemovalPolicy,
+        logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[rule.name] = fn.lambda;
@@ -241,8 +236,8 @@ export class AreaStack extends NestedStack {
       // When IoT Core cannot invoke the function (throttled, missing permission), the rule says so here
       // instead of dropping the message silently.
       const errors = new LogGroup(this, `${rule.name}Errors`, {
-        retention: logRetention,
-        removalPolicy: logRemovalPolicy,
+        retention: logs.retention,
+        removalPolicy: logs.removalPolicy,
       });
       const errorRole = new Role(this, `${rule.name}ErrorRole`, {
         assumedBy: new ServicePrincipal('iot.amazonaws.com'),

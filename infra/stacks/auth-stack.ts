@@ -22,6 +22,7 @@ import type { EnvironmentSettings } from '../definitions/environments';
 import { COGNITO_TRIGGERS } from '../definitions/services';
 import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
+import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 
 const TRIGGER_OPERATIONS = {
@@ -97,7 +98,7 @@ export class AuthStack extends Stack {
         description: `the ${definition.name} identity triggers (${settings.name})`,
         // Cognito waits at most 5 seconds for a trigger.
         timeout: Duration.seconds(5),
-        logRemovalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        logs: logSettings(settings),
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
       for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.lambda);

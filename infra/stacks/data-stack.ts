@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, type ITable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -6,6 +6,8 @@ import type { Construct } from 'constructs';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { BUCKETS, type BucketKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
 import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
+import { type BucketAging, lifecycleRules } from '../services/bucket-lifecycle';
+import { keepAutoDeleteLogs, logSettings } from '../services/log-retention';
 import { mapRecord } from './map-record';
 
 /** Props of the {@link DataStack}. */
@@ -16,31 +18,48 @@ export interface DataStackProps extends StackProps {
 /** Days a finished download export stays in its bucket. */
 export const EXPORT_RETENTION_DAYS = 7;
 
-/** How each bucket differs; a bucket added to BUCKETS must decide here (the record is exhaustive). */
-const BUCKET_SETTINGS: Record<
-  BucketKey,
-  {
-    versioned: boolean;
-    browserUploads: boolean /** Objects are deleted this many days after creation. */;
-    expireAfterDays?: number;
-    /** Earlier versions are kept for good (an archive), not expired after 90 days. */
-    keepVersions?: boolean;
-  }
-> = {
-  // Chart data is rebuilt from the readings table, so old versions have no value.
+/** Days an earlier version of an object stays restorable in the versioned buckets that are not archives. */
+export const NONCURRENT_VERSION_DAYS = 90;
+
+/**
+ * How each bucket differs; a bucket added to BUCKETS must decide here (the record is exhaustive). Every bucket gets one
+ * lifecycle rule from its aging (infra/services/bucket-lifecycle.ts), which also gives up unfinished uploads.
+ */
+export const BUCKET_SETTINGS: Record<BucketKey, BucketAging & { browserUploads: boolean }> = {
+  // Cache files rebuilt from the readings table (decision 017), rewritten whole by every roll-up: at one reading a
+  // minute a month's file is replaced 1,440 times a day, and versions would keep each copy for nothing. Not
+  // versioned; an eviction is undone by rebuilding, and objects never expire (a chart reads every period's file).
   chartData: { versioned: false, browserUploads: false },
   // Exports are re-made on request and handed out through links that live far shorter than a week, so they
-  // expire rather than pile up (the export record says when; the API refuses a link to an expired one).
-  exports: { versioned: false, browserUploads: false, expireAfterDays: EXPORT_RETENTION_DAYS },
+  // expire rather than pile up (the export record says when; the API refuses a link to an expired one). The version
+  // an expiry or a delete leaves goes a day later: an export holds readings, and is not kept past its week.
+  exports: {
+    versioned: true,
+    noncurrentVersionDays: 1,
+    expireAfterDays: EXPORT_RETENTION_DAYS,
+    browserUploads: false,
+    abortIncompleteUploadsAfterDays: 1,
+  },
   // Frozen datasets are cited: their files never expire, and no version is ever expired either (docs/datasets.md).
-  datasets: { versioned: true, browserUploads: false, keepVersions: true },
+  // A build writes in minutes, so what a failed one left unfinished goes after a day.
+  datasets: { versioned: true, browserUploads: false, abortIncompleteUploadsAfterDays: 1 },
   // A replaced or deleted logo can be brought back.
-  logos: { versioned: true, browserUploads: true },
+  logos: { versioned: true, noncurrentVersionDays: NONCURRENT_VERSION_DAYS, browserUploads: true },
   // A published release's artifact must stay what was tested: a deleted or overwritten object can be brought back.
-  releases: { versioned: true, browserUploads: true },
+  releases: { versioned: true, noncurrentVersionDays: NONCURRENT_VERSION_DAYS, browserUploads: true },
   // A user-pool export overwritten by a later one to the same directory can be brought back.
-  userBackups: { versioned: true, browserUploads: false },
+  userBackups: { versioned: true, noncurrentVersionDays: NONCURRENT_VERSION_DAYS, browserUploads: false },
 };
+
+/**
+ * The access-log buckets (here and in the web stack): logs expire by age, a deleted one can be brought back for 30
+ * days.
+ */
+export const accessLogAging = (settings: Pick<EnvironmentSettings, 'retainData'>): BucketAging => ({
+  versioned: true,
+  noncurrentVersionDays: 30,
+  expireAfterDays: settings.retainData ? 365 : 30,
+});
 
 const attribute = (key: KeyDefinition) => ({
   name: key.name,
@@ -92,7 +111,8 @@ export class DataStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
-      lifecycleRules: [{ expiration: Duration.days(settings.retainData ? 365 : 30) }],
+      versioned: accessLogAging(settings).versioned,
+      lifecycleRules: lifecycleRules(accessLogAging(settings)),
       removalPolicy,
       autoDeleteObjects: !settings.retainData,
     });
@@ -102,24 +122,16 @@ export class DataStack extends Stack {
     });
 
     this.buckets = mapRecord<BucketKey, (typeof BUCKETS)[BucketKey], IBucket>(BUCKETS, (definition, key) => {
-      const { versioned, browserUploads, expireAfterDays, keepVersions } = BUCKET_SETTINGS[key];
-      const lifecycleRules = [
-        ...(versioned && !keepVersions ? [{ noncurrentVersionExpiration: Duration.days(90) }] : []),
-        // An archive keeps every object, but not the parts of an upload a failed build left unfinished.
-        ...(keepVersions ? [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }] : []),
-        ...(expireAfterDays
-          ? [{ expiration: Duration.days(expireAfterDays), abortIncompleteMultipartUploadAfter: Duration.days(1) }]
-          : []),
-      ];
+      const { browserUploads, ...aging } = BUCKET_SETTINGS[key];
       const bucket = new Bucket(this, definition.constructId, {
         bucketName: definition.name(settings.name),
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
         enforceSSL: true,
         encryption: BucketEncryption.S3_MANAGED,
-        versioned,
+        versioned: aging.versioned,
         serverAccessLogsBucket: accessLogs,
         serverAccessLogsPrefix: `${definition.constructId}/`,
-        ...(lifecycleRules.length > 0 ? { lifecycleRules } : {}),
+        lifecycleRules: lifecycleRules(aging),
         ...(browserUploads
           ? {
               cors: [
@@ -174,5 +186,7 @@ export class DataStack extends Stack {
         "the new one (README, 'Billing').",
     });
     this.stripeWebhookSecret = stripeWebhookSecret;
+
+    keepAutoDeleteLogs(this, logSettings(settings));
   }
 }

@@ -1,11 +1,12 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Effect, type IRole, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPolicy } from 'aws-cdk-lib/aws-iot';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { REALTIME_POLICY_NAME } from '../../shared/iot/realtime';
 import type { EnvironmentSettings } from '../definitions/environments';
+import { logSettings } from '../services/log-retention';
 import { findingArnPrefix } from './nag-findings';
 
 /** Spec §9: the IoT policy attached to a signed-in user's identity (shared/iot/realtime.ts, beside the topics). */
@@ -118,9 +119,10 @@ export class RealtimeStack extends Stack {
 
     // The data endpoint is the account's own host name, known only to IoT Core: asked once per environment
     // here, handed to the functions that publish (AWS_ENDPOINT_URL_IOT_DATA_PLANE).
+    const logs = logSettings(props.settings);
     const endpointLogs = new LogGroup(this, 'IotDataEndpointLogs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
+      retention: logs.retention,
+      removalPolicy: logs.removalPolicy,
     });
     // Its own role rather than CDK's default, which carries the AWS-managed basic execution policy (any log group).
     const endpointRole = new Role(this, 'IotDataEndpointRole', {

@@ -1,12 +1,14 @@
 import { Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
+import { logSettings } from '../services/log-retention';
 
 /** Props of the {@link WebConfigStack}. */
 export interface WebConfigStackProps extends StackProps {
@@ -31,6 +33,7 @@ export class WebConfigStack extends Stack {
   constructor(scope: Construct, id: string, props: WebConfigStackProps) {
     super(scope, id, props);
     const { siteBucket } = props;
+    const logs = logSettings(props.settings);
 
     const config = {
       env: props.settings.name,
@@ -80,6 +83,11 @@ export class WebConfigStack extends Stack {
         ],
       },
       installLatestAwsSdk: false,
+      // Without a group of its own, CDK's provider keeps its logs two years, whatever the environment's policy.
+      logGroup: new LogGroup(this, 'RuntimeConfigLogs', {
+        retention: logs.retention,
+        removalPolicy: logs.removalPolicy,
+      }),
     });
 
     const provider = this.node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replaceAll('-', '')}`);

@@ -14,6 +14,7 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
@@ -25,6 +26,9 @@ import {
   WEB_CACHE_CONTROL,
   WEB_SECURITY_HEADERS,
 } from '../definitions/web';
+import { lifecycleRules } from '../services/bucket-lifecycle';
+import { keepAutoDeleteLogs, logSettings } from '../services/log-retention';
+import { accessLogAging } from './data-stack';
 import { acknowledgeBucketDeploymentHandler } from './nag-findings';
 
 /** The CDK enum member whose value is `value` (CloudFront's own header values); fails the synth otherwise. */
@@ -91,7 +95,8 @@ export class WebStack extends Stack {
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(settings.retainData ? 365 : 30) }],
+      versioned: accessLogAging(settings).versioned,
+      lifecycleRules: lifecycleRules(accessLogAging(settings)),
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       autoDeleteObjects: !settings.retainData,
     });
@@ -166,7 +171,13 @@ export class WebStack extends Stack {
       },
     );
 
+    const logPolicy = logSettings(settings);
     if (existsSync(props.webDist)) {
+      // One handler serves both deployments; without a group of its own its logs would keep CDK's two years.
+      const deploymentLogs = new LogGroup(this, 'SiteDeploymentLogs', {
+        retention: logPolicy.retention,
+        removalPolicy: logPolicy.removalPolicy,
+      });
       // Hashed files first, and never pruned: a tab still running the previous build can load its chunks, and
       // the new index.html never names a file that is not there yet.
       const hashed = new BucketDeployment(this, 'SiteAssetsDeployment', {
@@ -176,6 +187,7 @@ export class WebStack extends Stack {
         prune: false,
         cacheControl: [CacheControl.fromString(WEB_CACHE_CONTROL.hashedAssets)],
         memoryLimit: 512,
+        logGroup: deploymentLogs,
       });
       const rest = new BucketDeployment(this, 'SiteDeployment', {
         sources: [Source.asset(props.webDist, { exclude: [HASHED_ASSETS_PREFIX] })],
@@ -185,11 +197,13 @@ export class WebStack extends Stack {
         distribution,
         distributionPaths: ['/*'],
         memoryLimit: 512,
+        logGroup: deploymentLogs,
       });
       rest.node.addDependency(hashed);
       acknowledgeBucketDeploymentHandler(this, site);
     }
 
+    keepAutoDeleteLogs(this, logPolicy);
     new CfnOutput(this, 'WebUrl', { value: this.origin });
   }
 }

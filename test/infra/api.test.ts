@@ -344,35 +344,3 @@ describe('the API stack', () => {
     for (const method of options) expect(JSON.stringify(method.Properties)).not.toContain('localhost');
   });
 });
-
-describe('wildcard resources', () => {
-  // ServiceFunction acknowledges cdk-nag's IAM5[Resource::*] for the X-Ray statement that active tracing adds;
-  // that acknowledgement would also hide any other `Resource: *` grant, so this test holds the line instead.
-  it('appear in Lambda policies only for the X-Ray actions that support no resource-level permissions', () => {
-    const xray = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
-    for (const [key, template] of Object.entries(templates)) {
-      const policies = Object.entries(resourcesOfType(template!, 'AWS::IAM::Policy'));
-      const statements = policies.flatMap(([policyId, p]) =>
-        (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement.map((s) => ({
-          ...s,
-          policyId,
-        })),
-      );
-      for (const statement of statements.filter((s) => [s.Resource].flat().includes('*'))) {
-        const actions = [statement.Action].flat().map(String);
-        if (actions.every((a) => xray.has(a))) continue;
-        // The realtime stack asks IoT Core for the account's data endpoint once, at deploy time; the action
-        // supports no resource-level permissions, and its role holds nothing else.
-        if (key === 'realtime' && statement.policyId.startsWith('IotDataEndpointCustomResourcePolicy')) {
-          expect(actions).toEqual(['iot:DescribeEndpoint']);
-          continue;
-        }
-        // CDK's own BucketDeployment handler (web stack) is acknowledged separately in nag-findings.ts.
-        expect(actions.filter((a) => !xray.has(a)).sort()).toEqual([
-          'cloudfront:CreateInvalidation',
-          'cloudfront:GetInvalidation',
-        ]);
-      }
-    }
-  });
-});

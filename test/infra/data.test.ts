@@ -107,17 +107,18 @@ describe('buckets', () => {
     }
   });
 
-  it('the exports bucket deletes exports after a week, keeps no old versions, and takes no browser uploads', () => {
+  it('the exports bucket deletes exports after a week, their versions a day later, and takes no browser uploads', () => {
     const exports = Object.values(resourcesOfType(prod.data, 'AWS::S3::Bucket')).find(
       (b) => b.Properties.BucketName === BUCKETS.exports.name('prod'),
     );
-    expect(exports?.Properties.VersioningConfiguration).toBeUndefined();
+    expect(exports?.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     expect(exports?.Properties.CorsConfiguration).toBeUndefined();
     expect(exports?.Properties.LifecycleConfiguration).toEqual({
       Rules: [
         expect.objectContaining({
           Status: 'Enabled',
           ExpirationInDays: EXPORT_RETENTION_DAYS,
+          NoncurrentVersionExpiration: { NoncurrentDays: 1 },
           AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
         }),
       ],
@@ -125,11 +126,15 @@ describe('buckets', () => {
     expect(EXPORT_RETENTION_DAYS).toBe(7);
   });
 
-  it('the chart-data bucket keeps its objects (they are rebuilt, not expired)', () => {
+  it('the chart-data bucket keeps its objects (they are rebuilt, not expired) and no versions of them', () => {
     const chartData = Object.values(resourcesOfType(prod.data, 'AWS::S3::Bucket')).find(
       (b) => b.Properties.BucketName === BUCKETS.chartData.name('prod'),
     );
-    expect(chartData?.Properties.LifecycleConfiguration).toBeUndefined();
+    const rules =
+      (chartData?.Properties.LifecycleConfiguration as { Rules?: Record<string, unknown>[] } | undefined)?.Rules ?? [];
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) expect(Object.keys(rule).filter((k) => /Expiration|Transition/.test(k))).toEqual([]);
+    expect(chartData?.Properties.VersioningConfiguration).toBeUndefined();
   });
 
   it('the logo bucket keeps versions and lets browsers upload', () => {
