@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, type Environment, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ENVIRONMENTS, type EnvName, environmentSettings, isEnvName, REGION } from './definitions/environments';
+import {
+  ENVIRONMENTS,
+  type EnvironmentSettings,
+  type EnvName,
+  environmentSettings,
+  isEnvName,
+  REGION,
+} from './definitions/environments';
 import { ApiStack } from './stacks/api-stack';
 import { AuthStack } from './stacks/auth-stack';
 import { DataStack } from './stacks/data-stack';
@@ -44,6 +51,11 @@ export interface BuildAppOptions {
   account?: string;
   /** The built web app, deployed when it exists. @default `frontend/dist` */
   webDist?: string;
+  /**
+   * Settings over the environment's own (infra/definitions/environments.ts), checked the same way: tests give an
+   * environment a custom domain this way. @default none
+   */
+  settings?: Partial<Omit<EnvironmentSettings, 'name'>>;
 }
 
 /** The stacks of one environment, in deployment order. */
@@ -70,7 +82,7 @@ const cdkJsonContext = (): Record<string, unknown> =>
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
   const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
-  const settings = environmentSettings(envName);
+  const settings = environmentSettings(envName, options.settings);
   const account = options.account ?? process.env.CDK_DEFAULT_ACCOUNT;
   const env: Environment = account ? { account, region: REGION } : { region: REGION };
   const stackId = (part: string) => `DeviceData-${envName}-${part}`;

@@ -1,5 +1,9 @@
+import { z } from 'zod';
+
 /** Spec §9: every environment lives in us-west-2. */
 export const REGION = 'us-west-2';
+/** CloudFront takes its certificates from this region only. */
+export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
 
 export const ENVIRONMENTS = ['local', 'dev', 'dev-1', 'dev-2', 'preview', 'prod'] as const;
 export type EnvName = (typeof ENVIRONMENTS)[number];
@@ -28,6 +32,26 @@ export interface EnvironmentSettings {
    * CloudWatch Logs accepts (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …).
    */
   logRetentionDays: number;
+  /**
+   * The environment's API host (spec §7: each area at `{service}.{apiHost}`) and its ACM certificate in us-west-2,
+   * which must cover `*.{apiHost}`. Absent: each area answers on its execute-api address.
+   */
+  apiDomain?: CustomDomain;
+  /** The web app's own domain and its ACM certificate in us-east-1 (CloudFront's). Absent: the cloudfront.net name. */
+  webDomain?: CustomDomain;
+  /** Every API stage's steady rate (requests per second) and burst; a route may ask for less (STAGE_THROTTLES). */
+  apiThrottling: { rateLimit: number; burstLimit: number };
+  /**
+   * Which Stripe keys the environment takes: only production charges real cards. A billing function refuses a key
+   * of the other mode at cold start (`STRIPE_MODE`), so a live key put into a test environment never charges anyone.
+   */
+  stripeMode: 'test' | 'live';
+}
+
+/** A domain an environment answers on, with the ACM certificate (its ARN) that covers it. */
+export interface CustomDomain {
+  name: string;
+  certificateArn: string;
 }
 
 /** Environments developers deploy for themselves, where a locally served front end may call the APIs. */
@@ -62,7 +86,80 @@ const ALARM_EMAILS: Record<EnvName, string> = {
   prod: `ops@${MAIL_DOMAIN}`,
 };
 
-export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
+/**
+ * Each environment's own domains, where it has them: the certificates are the operator's (README, "Deploying an
+ * environment"), so an environment without an entry answers on the AWS-given names. Fill in, for example:
+ * `prod: { api: { name: 'api.device-data.app', certificateArn: 'arn:aws:acm:us-west-2:…' },
+ *          web: { name: 'device-data.app', certificateArn: 'arn:aws:acm:us-east-1:…' } }`.
+ */
+const DOMAINS: Partial<Record<EnvName, { api?: CustomDomain; web?: CustomDomain }>> = {};
+
+/**
+ * API Gateway's steady rate and burst per stage. Production takes a fleet's traffic; a developer's environment a
+ * person's, so a runaway script there is stopped early and cheaply.
+ */
+const API_THROTTLING: Record<EnvName, EnvironmentSettings['apiThrottling']> = {
+  local: { rateLimit: 50, burstLimit: 100 },
+  dev: { rateLimit: 50, burstLimit: 100 },
+  'dev-1': { rateLimit: 50, burstLimit: 100 },
+  'dev-2': { rateLimit: 50, burstLimit: 100 },
+  preview: { rateLimit: 100, burstLimit: 200 },
+  prod: { rateLimit: 500, burstLimit: 1000 },
+};
+
+/** The retention values CloudWatch Logs accepts; any other number fails the deploy, so it fails the synth. */
+export const LOG_RETENTION_CHOICES = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const hostName = z
+  .string()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lower-case domain name');
+const certificateIn = (region: string) =>
+  z.object({
+    name: hostName,
+    certificateArn: z
+      .string()
+      .regex(
+        new RegExp(`^arn:aws:acm:${region}:\\d{12}:certificate/[0-9a-f-]{36}$`),
+        `must be an ACM certificate in ${region}`,
+      ),
+  });
+
+/** What every environment must say, checked on every synth: a missing or wrong value stops it, naming the field. */
+export const environmentSettingsSchema = z.object({
+  name: z.enum(ENVIRONMENTS),
+  retainData: z.boolean(),
+  extraCorsOrigins: z.array(z.url()),
+  mailDomain: hostName,
+  alarmEmail: z.email(),
+  logRetentionDays: z.union(LOG_RETENTION_CHOICES.map((days) => z.literal(days))),
+  apiDomain: certificateIn(REGION).optional(),
+  webDomain: certificateIn(CLOUDFRONT_CERTIFICATE_REGION).optional(),
+  apiThrottling: z
+    .object({ rateLimit: z.number().int().positive(), burstLimit: z.number().int().positive() })
+    .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate'),
+  stripeMode: z.enum(['test', 'live']),
+});
+
+/** The settings checked: throws, naming every field that is missing or wrong, so no deploy starts with them. */
+export const checkEnvironmentSettings = (settings: EnvironmentSettings): EnvironmentSettings => {
+  const result = environmentSettingsSchema.safeParse(settings);
+  if (result.success) return settings;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(settings)'}: ${issue.message}`);
+  throw new Error(`The ${settings.name} environment's settings are incomplete: ${problems.join('; ')}`);
+};
+
+export const environmentSettings = (
+  name: EnvName,
+  overrides: Partial<Omit<EnvironmentSettings, 'name'>> = {},
+): EnvironmentSettings =>
+  checkEnvironmentSettings({
+    ...baseSettings(name),
+    ...overrides,
+  });
+
+const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
   // Only developers' own environments also answer the local dev server (a front end run against the cloud); preview
@@ -71,6 +168,10 @@ export const environmentSettings = (name: EnvName): EnvironmentSettings => ({
   mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
   alarmEmail: ALARM_EMAILS[name],
   logRetentionDays: LOG_RETENTION_DAYS[name],
+  ...(DOMAINS[name]?.api ? { apiDomain: DOMAINS[name].api } : {}),
+  ...(DOMAINS[name]?.web ? { webDomain: DOMAINS[name].web } : {}),
+  apiThrottling: API_THROTTLING[name],
+  stripeMode: name === 'prod' ? 'live' : 'test',
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

@@ -7,11 +7,14 @@ import {
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
+import type { CustomDomain } from '../definitions/environments';
 import type { LogSettings } from './log-retention';
 import { ServiceFunction } from './service-function';
 
@@ -38,10 +41,13 @@ export interface AreaApiProps {
   logs: LogSettings;
   /** Responses at least this large are compressed when the client accepts it. @default MIN_COMPRESSION_SIZE_BYTES */
   minCompressionSizeBytes?: number;
-  /** Steady requests per second allowed on the stage. @default 100 */
-  throttlingRateLimit?: number;
-  /** Requests allowed in a burst on the stage. @default 200 */
-  throttlingBurstLimit?: number;
+  /** The stage's steady rate (requests per second) and burst: the environment's `apiThrottling`. */
+  throttling: { rateLimit: number; burstLimit: number };
+  /**
+   * The environment's API host: the area answers on `{area}.{host}` (spec §7) with the certificate, and its
+   * execute-api address is turned off, so the custom domain is the one way in.
+   */
+  domain?: CustomDomain;
 }
 
 /**
@@ -84,6 +90,7 @@ export class AreaApi extends Construct {
       restApiName: `device-data-${props.envName}-${area.name}`,
       description: `The ${area.name} service area (${props.envName}).`,
       endpointTypes: [EndpointType.REGIONAL],
+      disableExecuteApiEndpoint: props.domain !== undefined,
       // JSON lists (readings, exports, people) shrink several times over; below this size compressing saves nothing.
       minCompressionSize: Size.bytes(props.minCompressionSizeBytes ?? MIN_COMPRESSION_SIZE_BYTES),
       // The account-wide CloudWatch role is set once per stack (see ApiStack), not once per API.
@@ -97,8 +104,8 @@ export class AreaApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        throttlingRateLimit: props.throttlingRateLimit ?? 100,
-        throttlingBurstLimit: props.throttlingBurstLimit ?? 200,
+        throttlingRateLimit: props.throttling.rateLimit,
+        throttlingBurstLimit: props.throttling.burstLimit,
       },
       ...(props.corsOrigins.length > 0
         ? {
@@ -126,7 +133,19 @@ export class AreaApi extends Construct {
     this.restApi.root.resourceForPath(OPENAPI_PATH).addMethod('GET', integration);
 
     const stack = Stack.of(this);
-    this.url = `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${this.restApi.deploymentStage.stageName}`;
+    if (props.domain) {
+      const domainName = `${area.name}.${props.domain.name}`;
+      // The stage at the domain's root: `https://{area}.{host}/path`, as spec §7 writes the base.
+      this.restApi.addDomainName('CustomDomain', {
+        domainName,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+        endpointType: EndpointType.REGIONAL,
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      this.url = `https://${domainName}`;
+    } else {
+      this.url = `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${this.restApi.deploymentStage.stageName}`;
+    }
 
     Validations.of(this.restApi).acknowledge(
       {

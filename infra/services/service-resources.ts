@@ -2,6 +2,7 @@ import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { STRIPE_MODE_ENV } from '../../functions/_shared/billing/stripe-client';
 import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
@@ -11,6 +12,8 @@ import type { ServiceFunction } from './service-function';
 /** Everything a service area's functions may be granted, created by the data, auth and messaging stacks. */
 export interface ServiceResourceRefs {
   envName: EnvName;
+  /** Which Stripe keys the billing functions accept (STRIPE_MODE). */
+  stripeMode: 'test' | 'live';
   tables: Record<TableKey, ITable>;
   /** Every queue of QUEUES, by key. */
   queues: Record<QueueKey, IQueue>;
@@ -102,7 +105,10 @@ export const grantServiceResources = (
   else if (resources.identityGroups) fn.listUserPoolGroups(refs.userPool);
   if (resources.email) fn.sendMail(refs.mail.identityArn, refs.mail.from);
   if (resources.email || resources.webOrigin) fn.lambda.addEnvironment('WEB_ORIGIN', refs.webOrigin);
-  if (resources.billing && billing) fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
+  if (resources.billing && billing) {
+    fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
+    fn.lambda.addEnvironment(STRIPE_MODE_ENV, refs.stripeMode);
+  }
   if (resources.billingWebhook && billing)
     fn.readStripeSecretKey(refs.stripeWebhookSecret, STRIPE_WEBHOOK_SECRET.envVar);
 };

@@ -84,6 +84,7 @@ export class ApiStack extends Stack {
 
     const refs: ServiceResourceRefs = {
       envName: settings.name,
+      stripeMode: settings.stripeMode,
       tables: props.tables,
       queues: props.queues,
       userPool: props.userPool,

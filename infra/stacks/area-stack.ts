@@ -125,6 +125,8 @@ export class AreaStack extends NestedStack {
         authClientIds: [props.webClient.userPoolClientId],
         corsOrigins: props.corsOrigins,
         logs,
+        throttling: settings.apiThrottling,
+        ...(settings.apiDomain ? { domain: settings.apiDomain } : {}),
       });
       // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
       // nested stack's resource in the parent depend on the account setting.

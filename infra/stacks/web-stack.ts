@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   Distribution,
@@ -11,6 +12,7 @@ import {
   PriceClass,
   ResponseHeadersPolicy,
   type ResponseSecurityHeadersBehavior,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -143,6 +145,14 @@ export class WebStack extends Stack {
         responsePagePath: '/index.html',
         ttl: Duration.seconds(10),
       })),
+      // The environment's own domain, where it has one: its certificate and the TLS policy CloudFront recommends.
+      ...(settings.webDomain
+        ? {
+            domainNames: [settings.webDomain.name],
+            certificate: Certificate.fromCertificateArn(this, 'WebCertificate', settings.webDomain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       enableLogging: true,
@@ -150,15 +160,17 @@ export class WebStack extends Stack {
       logFilePrefix: 'cloudfront/',
     });
     this.distribution = distribution;
-    this.origin = `https://${distribution.distributionDomainName}`;
+    this.origin = `https://${settings.webDomain?.name ?? distribution.distributionDomainName}`;
 
-    Validations.of(distribution).acknowledge(
-      {
+    if (!settings.webDomain) {
+      Validations.of(distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
         reason:
           'The distribution uses the default *.cloudfront.net certificate, whose TLS policy CloudFront fixes; ' +
-          'a custom domain with TLSv1.2_2021 comes with the environments’ own domain names.',
-      },
+          'an environment with its own domain (webDomain) gets TLSv1.2_2021.',
+      });
+    }
+    Validations.of(distribution).acknowledge(
       {
         id: 'AwsSolutions-CFR2',
         reason:

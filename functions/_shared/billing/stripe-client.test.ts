@@ -16,9 +16,10 @@ describe('readBillingEnv', () => {
   it('takes the key itself (local) or the secret that holds it (cloud), and the API URL only when set', () => {
     expect(readBillingEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://localhost:12111' })).toEqual({
       key: { secretKey: 'sk_test_x' },
+      mode: 'test',
       apiUrl: 'http://localhost:12111',
     });
-    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN })).toEqual({ key: { secretArn: ARN } });
+    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN })).toEqual({ key: { secretArn: ARN }, mode: 'test' });
   });
 
   it('fails fast when neither or both are set', () => {
@@ -40,7 +41,7 @@ describe('resolveStripeSecretKey', () => {
   it('reads the key from the secret, trimmed', async () => {
     secrets.on(GetSecretValueCommand, { SecretId: ARN }).resolves({ SecretString: ' sk_live_abc\n' });
     const read = secretsManagerReader(new SecretsManagerClient({ region: 'us-west-2' }));
-    await expect(resolveStripeSecretKey({ secretArn: ARN }, read)).resolves.toBe('sk_live_abc');
+    await expect(resolveStripeSecretKey({ secretArn: ARN }, read, 'live')).resolves.toBe('sk_live_abc');
   });
 
   it('refuses a secret that holds no key (not yet put by an operator), naming the secret and not the value', async () => {
@@ -49,6 +50,33 @@ describe('resolveStripeSecretKey', () => {
     );
     expect((error as Error).message).toContain(ARN);
     expect((error as Error).message).not.toContain('placeholder-value');
+  });
+});
+
+describe('the Stripe mode of the environment', () => {
+  it('is test unless the environment says live, and nothing else', () => {
+    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN }).mode).toBe('test');
+    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN, STRIPE_MODE: 'live' }).mode).toBe('live');
+    expect(() => readBillingEnv({ STRIPE_SECRET_ARN: ARN, STRIPE_MODE: 'production' })).toThrow(
+      'STRIPE_MODE is "production": use one of test, live',
+    );
+  });
+
+  it('refuses a live key in a test environment and a test key in production, naming neither value', async () => {
+    const live = await resolveStripeSecretKey({ secretArn: ARN }, async () => 'sk_live_secret1', 'test').catch(
+      (e: Error) => e,
+    );
+    expect((live as Error).message).toBe(
+      `The secret ${ARN} holds a Stripe key that is not a test key, and this environment takes test keys (STRIPE_MODE)`,
+    );
+    const test = await resolveStripeSecretKey({ secretKey: 'rk_test_secret2' }, async () => undefined, 'live').catch(
+      (e: Error) => e,
+    );
+    expect((test as Error).message).toMatch(/^STRIPE_SECRET_KEY holds a Stripe key that is not a live key/);
+    expect((test as Error).message).not.toContain('secret2');
+    await expect(resolveStripeSecretKey({ secretKey: 'rk_live_ok' }, async () => undefined, 'live')).resolves.toBe(
+      'rk_live_ok',
+    );
   });
 });
 
@@ -71,7 +99,7 @@ describe('stripeClientProvider', () => {
       .fn<ReadSecret>()
       .mockRejectedValueOnce(new Error('Secrets Manager unreachable'))
       .mockResolvedValue('sk_test_from_secret');
-    const get = stripeClientProvider({ key: { secretArn: ARN } }, readSecret);
+    const get = stripeClientProvider({ key: { secretArn: ARN }, mode: 'test' }, readSecret);
     await expect(get()).rejects.toThrow('Secrets Manager unreachable');
     const client = await get();
     expect(await get()).toBe(client);

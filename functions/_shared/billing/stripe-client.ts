@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import Stripe from 'stripe';
+import { readChoiceEnv } from '../env';
 
 /**
  * Where billing's settings come from (docs/decisions/010-stripe-secret-key.md). Exactly one of the key variables is set:
@@ -17,8 +18,17 @@ export const BILLING_ENV = {
 /** The key, or where to read it. */
 export type StripeKeySource = { secretKey: string } | { secretArn: string };
 
+/**
+ * Which keys the environment takes (`test` or `live`; infra/definitions/environments.ts `stripeMode`). Unset means
+ * test: only production is given `live`, so a function that lost the variable never charges a real card.
+ */
+export const STRIPE_MODE_ENV = 'STRIPE_MODE';
+export const STRIPE_MODES = ['test', 'live'] as const;
+export type StripeMode = (typeof STRIPE_MODES)[number];
+
 export interface BillingEnv {
   key: StripeKeySource;
+  mode: StripeMode;
   /** The Stripe-compatible server to talk to; undefined for Stripe itself. */
   apiUrl?: string;
 }
@@ -34,7 +44,8 @@ export const readBillingEnv = (env: Record<string, string | undefined> = process
     throw new Error(`Missing environment variables: ${BILLING_ENV.secretKey} or ${BILLING_ENV.secretArn}`);
   }
   const apiUrl = env[BILLING_ENV.apiUrl] || undefined;
-  return { key: secretKey ? { secretKey } : { secretArn: secretArn! }, ...(apiUrl ? { apiUrl } : {}) };
+  const mode = readChoiceEnv(STRIPE_MODE_ENV, STRIPE_MODES, 'test', env);
+  return { key: secretKey ? { secretKey } : { secretArn: secretArn! }, mode, ...(apiUrl ? { apiUrl } : {}) };
 };
 
 /** Reads a secret's string value (Secrets Manager GetSecretValue). */
@@ -47,14 +58,22 @@ export const secretsManagerReader =
 
 /**
  * The one place that knows where the key is: the handler code never asks whether it runs locally or in the cloud.
- * A secret that holds no `sk_…` key (an operator has not put it yet) is an error naming the secret, not the value.
+ * A secret that holds no `sk_…` key (an operator has not put it yet) is an error naming the secret, not the value;
+ * so is a key of the other mode (a live key in a test environment, or a test key in production).
  */
-export const resolveStripeSecretKey = async (source: StripeKeySource, readSecret: ReadSecret): Promise<string> => {
-  if ('secretKey' in source) return source.secretKey;
-  const value = (await readSecret(source.secretArn))?.trim();
+export const resolveStripeSecretKey = async (
+  source: StripeKeySource,
+  readSecret: ReadSecret,
+  mode: StripeMode = 'test',
+): Promise<string> => {
+  const where = 'secretKey' in source ? BILLING_ENV.secretKey : `The secret ${source.secretArn}`;
+  const value = 'secretKey' in source ? source.secretKey : (await readSecret(source.secretArn))?.trim();
   if (!value?.startsWith('sk_') && !value?.startsWith('rk_')) {
+    throw new Error(`${where} holds no Stripe secret key (sk_… or rk_…): see docs/decisions/010-stripe-secret-key.md`);
+  }
+  if (!new RegExp(`^[sr]k_${mode}_`).test(value)) {
     throw new Error(
-      `The secret ${source.secretArn} holds no Stripe secret key (sk_… or rk_…): see docs/decisions/010-stripe-secret-key.md`,
+      `${where} holds a Stripe key that is not a ${mode} key, and this environment takes ${mode} keys (${STRIPE_MODE_ENV})`,
     );
   }
   return value;
@@ -90,7 +109,7 @@ export const createStripeClient = (secretKey: string, apiUrl?: string): Stripe =
 export const stripeClientProvider = (billing: BillingEnv, readSecret: ReadSecret): (() => Promise<Stripe>) => {
   let client: Promise<Stripe> | undefined;
   const get = () => {
-    client ??= resolveStripeSecretKey(billing.key, readSecret).then(
+    client ??= resolveStripeSecretKey(billing.key, readSecret, billing.mode).then(
       (key) => createStripeClient(key, billing.apiUrl),
       (error: unknown) => {
         client = undefined;

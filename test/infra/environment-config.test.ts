@@ -1,0 +1,111 @@
+import { environmentSettings } from '../../infra/definitions/environments';
+import { SERVICE_RESOURCES } from '../../infra/definitions/services';
+import { areasWithRoutes } from '../../infra/stacks/api-stack';
+import { areaTemplate, resourcesOfType, synthesize } from './synth';
+
+/** Certificates the operator would have made (any account; only their region and form matter to the synth). */
+const API_CERTIFICATE = 'arn:aws:acm:us-west-2:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+const WEB_CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/66666666-7777-8888-9999-000000000000';
+
+const variablesOf = (fn: { Properties: Record<string, unknown> }) =>
+  ((fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<
+    string,
+    unknown
+  >;
+
+describe('an environment with its own domains (prod, as the README says to configure it)', () => {
+  const { templates, stacks } = synthesize('prod', {
+    settings: {
+      apiDomain: { name: 'api.device-data.app', certificateArn: API_CERTIFICATE },
+      webDomain: { name: 'device-data.app', certificateArn: WEB_CERTIFICATE },
+    },
+  });
+
+  it.each(areasWithRoutes())(
+    'the %s API answers on {area}.{api host} only, with TLS 1.2 and the certificate',
+    (area) => {
+      const template = areaTemplate(templates, area);
+      const domains = Object.values(resourcesOfType(template, 'AWS::ApiGateway::DomainName'));
+      expect(domains.map((d) => d.Properties)).toEqual([
+        expect.objectContaining({
+          DomainName: `${area}.api.device-data.app`,
+          RegionalCertificateArn: API_CERTIFICATE,
+          EndpointConfiguration: { Types: ['REGIONAL'] },
+          SecurityPolicy: 'TLS_1_2',
+        }),
+      ]);
+      // The stage at the domain's root, and the execute-api address off: the domain is the one way in.
+      const mappings = Object.values(resourcesOfType(template, 'AWS::ApiGateway::BasePathMapping'));
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]!.Properties.BasePath).toBeUndefined();
+      const [api] = Object.values(resourcesOfType(template, 'AWS::ApiGateway::RestApi'));
+      expect(api!.Properties.DisableExecuteApiEndpoint).toBe(true);
+      expect(stacks.api.apiBaseUrls[area]).toBe(`https://${area}.api.device-data.app`);
+    },
+  );
+
+  it('serves the web app on its domain with the us-east-1 certificate and TLSv1.2_2021, and the APIs answer it', () => {
+    const [distribution] = Object.values(resourcesOfType(templates.web, 'AWS::CloudFront::Distribution'));
+    const config = distribution!.Properties.DistributionConfig as Record<string, unknown>;
+    expect(config.Aliases).toEqual(['device-data.app']);
+    expect(config.ViewerCertificate).toEqual({
+      AcmCertificateArn: WEB_CERTIFICATE,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    expect(stacks.web.origin).toBe('https://device-data.app');
+  });
+
+  it('takes live Stripe keys in its billing functions, and throttles each stage at its own rate', () => {
+    const settings = environmentSettings('prod');
+    for (const area of areasWithRoutes()) {
+      const template = areaTemplate(templates, area);
+      const stage = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
+      expect([area, stage.Properties.MethodSettings]).toEqual([
+        area,
+        [
+          expect.objectContaining({
+            ThrottlingRateLimit: settings.apiThrottling.rateLimit,
+            ThrottlingBurstLimit: settings.apiThrottling.burstLimit,
+          }),
+        ],
+      ]);
+      const handlers = Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).filter((fn) =>
+        String(fn.Properties.Description).includes(`the ${area} API`),
+      );
+      for (const fn of handlers) {
+        expect([area, variablesOf(fn).STRIPE_MODE]).toEqual([
+          area,
+          SERVICE_RESOURCES[area].billing ? 'live' : undefined,
+        ]);
+      }
+    }
+  });
+});
+
+describe('an environment without domains of its own (dev)', () => {
+  const { templates, stacks } = synthesize('dev');
+
+  it('answers on the AWS-given names, with test Stripe keys and its own smaller throttle', () => {
+    const settings = environmentSettings('dev');
+    expect(settings.apiThrottling.rateLimit).toBeLessThan(environmentSettings('prod').apiThrottling.rateLimit);
+    for (const area of areasWithRoutes()) {
+      const template = areaTemplate(templates, area);
+      expect(Object.keys(resourcesOfType(template, 'AWS::ApiGateway::DomainName'))).toEqual([]);
+      const [api] = Object.values(resourcesOfType(template, 'AWS::ApiGateway::RestApi'));
+      expect(api!.Properties.DisableExecuteApiEndpoint ?? false).toBe(false);
+      expect(stacks.api.apiBaseUrls[area]).toContain('.execute-api.');
+      const stage = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
+      expect(stage.Properties.MethodSettings).toEqual([
+        expect.objectContaining({ ThrottlingRateLimit: settings.apiThrottling.rateLimit }),
+      ]);
+      for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+        if (SERVICE_RESOURCES[area].billing && String(fn.Properties.Description).includes(`the ${area} API`)) {
+          expect([area, variablesOf(fn).STRIPE_MODE]).toEqual([area, 'test']);
+        }
+      }
+    }
+    const [distribution] = Object.values(resourcesOfType(templates.web, 'AWS::CloudFront::Distribution'));
+    expect((distribution!.Properties.DistributionConfig as Record<string, unknown>).Aliases).toBeUndefined();
+  });
+});
