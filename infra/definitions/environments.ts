@@ -46,6 +46,11 @@ export interface EnvironmentSettings {
    * of the other mode at cold start (`STRIPE_MODE`), so a live key put into a test environment never charges anyone.
    */
   stripeMode: 'test' | 'live';
+  /**
+   * A regional WAF web ACL in front of every API (AWS's common and known-bad-inputs rule groups, and a rate rule:
+   * requests one address may send in any 5 minutes before it is blocked). Absent: no web ACL (developers' own).
+   */
+  waf?: { ratePerFiveMinutes: number };
 }
 
 /** A domain an environment answers on, with the ACM certificate (its ARN) that covers it. */
@@ -140,6 +145,8 @@ export const environmentSettingsSchema = z.object({
     .object({ rateLimit: z.number().int().positive(), burstLimit: z.number().int().positive() })
     .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate'),
   stripeMode: z.enum(['test', 'live']),
+  // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
+  waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
 });
 
 /** The settings checked: throws, naming every field that is missing or wrong, so no deploy starts with them. */
@@ -159,6 +166,16 @@ export const environmentSettings = (
     ...overrides,
   });
 
+/**
+ * WAF in the environments strangers reach. A web ACL costs a fixed monthly fee plus its rules, so a developer's
+ * environment goes without. 2,000 requests per 5 minutes is about 7 a second from one address, sustained: well above
+ * a person's browser or one device, well below a scraper.
+ */
+const WAF: Partial<Record<EnvName, EnvironmentSettings['waf']>> = {
+  preview: { ratePerFiveMinutes: 2000 },
+  prod: { ratePerFiveMinutes: 2000 },
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -172,6 +189,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   ...(DOMAINS[name]?.web ? { webDomain: DOMAINS[name].web } : {}),
   apiThrottling: API_THROTTLING[name],
   stripeMode: name === 'prod' ? 'live' : 'test',
+  ...(WAF[name] ? { waf: WAF[name] } : {}),
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

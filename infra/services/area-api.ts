@@ -11,6 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
@@ -48,6 +49,8 @@ export interface AreaApiProps {
    * execute-api address is turned off, so the custom domain is the one way in.
    */
   domain?: CustomDomain;
+  /** The environment's regional web ACL, associated with the stage. Absent: no WAF in front of the API. */
+  webAclArn?: string;
 }
 
 /**
@@ -132,6 +135,13 @@ export class AreaApi extends Construct {
     // The area's OpenAPI document, answered by the same Lambda from the contract (docs/decisions/024-api-reference.md).
     this.restApi.root.resourceForPath(OPENAPI_PATH).addMethod('GET', integration);
 
+    if (props.webAclArn) {
+      new CfnWebACLAssociation(this, 'WebAcl', {
+        resourceArn: this.restApi.deploymentStage.stageArn,
+        webAclArn: props.webAclArn,
+      });
+    }
+
     const stack = Stack.of(this);
     if (props.domain) {
       const domainName = `${area.name}.${props.domain.name}`;
@@ -162,18 +172,19 @@ export class AreaApi extends Construct {
           'local stack, and is the one authority on sessions (docs: ARCHITECTURE §1).',
       },
       {
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No WAF web ACL yet: the stage is throttled and every non-guest route verifies a JWT before any work. ' +
-          'A regional web ACL (managed rule groups, rate rule) needs tuning against real bodies first: the common ' +
-          'rule set blocks bodies over 8 KB, which bulk routes send.',
-      },
-      {
         id: 'AwsSolutions-APIG2',
         reason:
           "Every request is validated by the area's Lambda against the route's zod schemas (path, query, body) " +
           'before any use case runs; an API Gateway model would restate the contract in a second, weaker form.',
       },
     );
+    if (!props.webAclArn) {
+      Validations.of(this.restApi).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason:
+          "A developer's own environment has no web ACL (environments.ts `waf`): the stage is throttled and every " +
+          'non-guest route verifies a JWT before any work; preview and prod have one.',
+      });
+    }
   }
 }

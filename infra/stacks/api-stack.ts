@@ -11,6 +11,7 @@ import type { EnvironmentSettings } from '../definitions/environments';
 import { DEPLOY_HOOKS, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
 import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
+import { ApiWebAcl } from '../services/api-web-acl';
 import type { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 import type { RealtimeRefs, ServiceResourceRefs } from '../services/service-resources';
@@ -95,6 +96,8 @@ export class ApiStack extends Stack {
       realtime: props.realtime,
     };
 
+    const webAcl = settings.waf ? new ApiWebAcl(this, 'ApiWebAcl', { settings, waf: settings.waf }) : undefined;
+
     for (const name of areasWithStacks()) {
       const areaStack = new AreaStack(this, constructId(name), {
         area: name,
@@ -104,6 +107,7 @@ export class ApiStack extends Stack {
         webClient: props.webClient,
         corsOrigins: [props.webOrigin, ...settings.extraCorsOrigins],
         apiGatewayAccount: account,
+        ...(webAcl ? { webAclArn: webAcl.arn } : {}),
       });
       this.areaStacks[name] = areaStack;
       const api = areaStack.api;

@@ -48,6 +48,8 @@ export interface AreaStackProps {
   corsOrigins: string[];
   /** The account's API Gateway logging role setting, which the area's stage waits for. */
   apiGatewayAccount: CfnAccount;
+  /** The environment's web ACL for its APIs, where it has one (environments.ts `waf`). */
+  webAclArn?: string;
 }
 
 /** Messages a worker receives per invocation (the SQS event source's batch size). */
@@ -127,6 +129,7 @@ export class AreaStack extends NestedStack {
         logs,
         throttling: settings.apiThrottling,
         ...(settings.apiDomain ? { domain: settings.apiDomain } : {}),
+        ...(props.webAclArn ? { webAclArn: props.webAclArn } : {}),
       });
       // A stage cannot log before the account knows the logging role. Across the nesting, CDK makes this
       // nested stack's resource in the parent depend on the account setting.

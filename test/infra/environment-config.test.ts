@@ -1,5 +1,6 @@
 import { environmentSettings } from '../../infra/definitions/environments';
 import { SERVICE_RESOURCES } from '../../infra/definitions/services';
+import { WEB_ACL_RULES } from '../../infra/services/api-web-acl';
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { areaTemplate, resourcesOfType, synthesize } from './synth';
 
@@ -13,7 +14,7 @@ const variablesOf = (fn: { Properties: Record<string, unknown> }) =>
     unknown
   >;
 
-describe('an environment with its own domains (prod, as the README says to configure it)', () => {
+describe('an environment with its own domains and a web ACL (prod, as the README says to configure it)', () => {
   const { templates, stacks } = synthesize('prod', {
     settings: {
       apiDomain: { name: 'api.device-data.app', certificateArn: API_CERTIFICATE },
@@ -81,6 +82,44 @@ describe('an environment with its own domains (prod, as the README says to confi
       }
     }
   });
+
+  it('puts one web ACL in front of every API: a rate rule per address, then AWS common and bad-input rules', () => {
+    const acls = Object.values(resourcesOfType(templates.api, 'AWS::WAFv2::WebACL'));
+    expect(acls).toHaveLength(1);
+    const acl = acls[0]!.Properties as { Scope: string; DefaultAction: unknown; Rules: Record<string, unknown>[] };
+    expect(acl.Scope).toBe('REGIONAL');
+    expect(acl.DefaultAction).toEqual({ Allow: {} });
+    const rules = Object.fromEntries(acl.Rules.map((rule) => [rule.Name, rule]));
+    expect(rules[WEB_ACL_RULES.rate]).toMatchObject({
+      Priority: 0,
+      Action: { Block: {} },
+      Statement: {
+        RateBasedStatement: { Limit: environmentSettings('prod').waf!.ratePerFiveMinutes, AggregateKeyType: 'IP' },
+      },
+    });
+    expect(rules[WEB_ACL_RULES.common]).toMatchObject({
+      OverrideAction: { None: {} },
+      Statement: {
+        ManagedRuleGroupStatement: {
+          VendorName: 'AWS',
+          Name: 'AWSManagedRulesCommonRuleSet',
+          // Bulk routes send bodies over the rule set's 8 KB: that rule counts, every other blocks.
+          RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+        },
+      },
+    });
+    expect(rules[WEB_ACL_RULES.knownBadInputs]).toMatchObject({
+      OverrideAction: { None: {} },
+      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesKnownBadInputsRuleSet' } },
+    });
+    for (const area of areasWithRoutes()) {
+      const template = areaTemplate(templates, area);
+      const associations = Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACLAssociation'));
+      const [stageId] = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'));
+      expect([area, associations.length]).toEqual([area, 1]);
+      expect([area, JSON.stringify(associations[0]!.Properties.ResourceArn).includes(stageId!)]).toEqual([area, true]);
+    }
+  });
 });
 
 describe('an environment without domains of its own (dev)', () => {
@@ -107,5 +146,7 @@ describe('an environment without domains of its own (dev)', () => {
     }
     const [distribution] = Object.values(resourcesOfType(templates.web, 'AWS::CloudFront::Distribution'));
     expect((distribution!.Properties.DistributionConfig as Record<string, unknown>).Aliases).toBeUndefined();
+    // A developer's environment has no web ACL (its fixed monthly fee); its stages are throttled instead.
+    expect(Object.keys(resourcesOfType(templates.api, 'AWS::WAFv2::WebACL'))).toEqual([]);
   });
 });
