@@ -45,13 +45,21 @@ export interface EnvironmentSettings {
    * Which Stripe keys the environment takes: only production charges real cards. A billing function refuses a key
    * of the other mode at cold start (`STRIPE_MODE`), so a live key put into a test environment never charges anyone.
    */
-  stripeMode: 'test' | 'live';
+  stripeMode: StripeMode;
   /**
    * A regional WAF web ACL in front of every API (AWS's common and known-bad-inputs rule groups, and a rate rule:
    * requests one address may send in any 5 minutes before it is blocked). Absent: no web ACL (developers' own).
    */
   waf?: { ratePerFiveMinutes: number };
 }
+
+/**
+ * The Stripe keys an environment may take, and the variable that tells its billing functions which
+ * (functions/_shared/billing/stripe-client.ts refuses a key of the other mode).
+ */
+export const STRIPE_MODES = ['test', 'live'] as const;
+export type StripeMode = (typeof STRIPE_MODES)[number];
+export const STRIPE_MODE_ENV = 'STRIPE_MODE';
 
 /** A domain an environment answers on, with the ACM certificate (its ARN) that covers it. */
 export interface CustomDomain {
@@ -144,7 +152,7 @@ export const environmentSettingsSchema = z.object({
   apiThrottling: z
     .object({ rateLimit: z.number().int().positive(), burstLimit: z.number().int().positive() })
     .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate'),
-  stripeMode: z.enum(['test', 'live']),
+  stripeMode: z.enum(STRIPE_MODES),
   // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
   waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
 });

@@ -2,8 +2,7 @@ import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { STRIPE_MODE_ENV } from '../../functions/_shared/billing/stripe-client';
-import type { EnvName } from '../definitions/environments';
+import { type EnvName, STRIPE_MODE_ENV, type StripeMode } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
 import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
@@ -13,7 +12,7 @@ import type { ServiceFunction } from './service-function';
 export interface ServiceResourceRefs {
   envName: EnvName;
   /** Which Stripe keys the billing functions accept (STRIPE_MODE). */
-  stripeMode: 'test' | 'live';
+  stripeMode: StripeMode;
   tables: Record<TableKey, ITable>;
   /** Every queue of QUEUES, by key. */
   queues: Record<QueueKey, IQueue>;

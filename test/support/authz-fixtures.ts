@@ -8,13 +8,7 @@ import { CUSTOMER_FIXTURES } from './authz-customer-fixtures';
 import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DATASETS_FIXTURES } from './authz-datasets-fixtures';
 import { DEVICES_FIXTURES, deviceOwnedBy } from './authz-devices-fixtures';
-import {
-  CALLERS,
-  type CallerName,
-  type FixtureContext,
-  type FixtureRequest,
-  type RouteFixture,
-} from './authz-fixture-types';
+import { CALLERS, type CallerName, type FixtureRequest, type RouteFixture } from './authz-fixture-types';
 import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
@@ -26,8 +20,6 @@ import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixt
 import { AUDIT_FIXTURES, CACHE_FIXTURES, TIER_FEATURES_FIXTURES } from './authz-system-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
-
-export { CALLERS, type CallerName, type FixtureContext, type FixtureRequest, type RouteFixture };
 
 const emailOf = (caller: CallerName): DemoEmail =>
   (caller === 'guest' ? 'user@example.com' : CALLERS[caller].email) as DemoEmail;

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import Stripe from 'stripe';
+import { STRIPE_MODE_ENV, STRIPE_MODES, type StripeMode } from '../../../infra/definitions/environments';
 import { readChoiceEnv } from '../env';
 
 /**
@@ -18,16 +19,9 @@ export const BILLING_ENV = {
 /** The key, or where to read it. */
 export type StripeKeySource = { secretKey: string } | { secretArn: string };
 
-/**
- * Which keys the environment takes (`test` or `live`; infra/definitions/environments.ts `stripeMode`). Unset means
- * test: only production is given `live`, so a function that lost the variable never charges a real card.
- */
-export const STRIPE_MODE_ENV = 'STRIPE_MODE';
-export const STRIPE_MODES = ['test', 'live'] as const;
-export type StripeMode = (typeof STRIPE_MODES)[number];
-
 export interface BillingEnv {
   key: StripeKeySource;
+  /** Which keys the environment takes; unset means test, so a function that lost the variable never charges a card. */
   mode: StripeMode;
   /** The Stripe-compatible server to talk to; undefined for Stripe itself. */
   apiUrl?: string;

@@ -4,13 +4,8 @@ import { ApiError, callRoute } from '../../../shared/contracts/client';
 import { type AnyObjectAccessMap, needsOwnedAndForeign } from '../../../shared/contracts/define-object-access';
 import { type AnyRoute, successStatus } from '../../../shared/contracts/define-route';
 import { OBJECT_ACCESS } from '../../../shared/contracts/object-access';
-import {
-  CALLERS,
-  type CallerName,
-  FIXTURES,
-  type FixtureContext,
-  type RouteFixture,
-} from '../../support/authz-fixtures';
+import { CALLERS, type CallerName, type FixtureContext, type RouteFixture } from '../../support/authz-fixture-types';
+import { FIXTURES } from '../../support/authz-fixtures';
 import { freshUser } from '../../support/people';
 import { areaUrl, tokenOf } from '../../support/stack';
 
