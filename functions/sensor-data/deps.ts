@@ -21,3 +21,14 @@ export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
 };
 
 export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;
+
+/**
+ * The queue worker's part: roll-ups and export files only. Without the live view's IoT and Cognito-identity clients,
+ * which the worker never calls and which would otherwise be bundled into it.
+ */
+export const createSensorDataWorkerDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+  const common = createCommonDeps(env);
+  return { ...common, ...createReadingsDeps(common), ...createExportsDeps(common) };
+};
+
+export type SensorDataWorkerDeps = ReturnType<typeof createSensorDataWorkerDeps>;

@@ -1,7 +1,7 @@
 import { readEnv } from '../_shared/env';
 import { sqsWorker } from '../_shared/queue/sqs-worker';
 import { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
-import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
+import { createSensorDataWorkerDeps, SENSOR_DATA_ENV } from './deps';
 import { exportJob } from './handlers/export-job';
 import { rollupJob } from './handlers/rollup-job';
 
@@ -12,5 +12,5 @@ export const handler = sqsWorker(
   'SensorDataWorker',
   SensorDataMessage,
   (message, deps) => (message.kind === 'rollup' ? rollupJob(message, deps) : exportJob(message, deps)),
-  { deps: () => createSensorDataDeps(env) },
+  { deps: () => createSensorDataWorkerDeps(env) },
 );

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Spec §9: every environment lives in us-west-2. */
 export const REGION = 'us-west-2';

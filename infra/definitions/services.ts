@@ -1,5 +1,5 @@
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
-import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
+import { AREA_NAMES, AREAS, type AreaName } from '../../shared/contracts/areas';
 import { AUDITS } from '../../shared/contracts/audits';
 import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
 import type { BucketKey, QueueKey } from './storage';
@@ -221,6 +221,9 @@ export const AUDIT_LOG_ACCESS: Record<AreaName, { append: boolean; search: boole
 
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */
 export const handlerEntry = (area: AreaName): string => `functions/${area}/handler.ts`;
+
+/** Whether the area serves routes, and so has an API and a handler Lambda. */
+export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].routes).length > 0;
 
 /**
  * Queue workers: the CDK wires each as an SQS event source (partial batch failures); the local stack polls

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `.local/stack.json`: every endpoint and name of a running local stack, for tools and tests. */
 export const StackInfo = z.object({

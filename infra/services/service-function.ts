@@ -1,23 +1,18 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { findingArnPrefix } from '../stacks/nag-findings';
+import { cdkBundling } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
-
-/**
- * An ESM bundle has no `require`; some dependencies (bundled CommonJS) still call it.
- * Spelled on one line because esbuild receives it as a single `--banner:js` argument.
- */
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /**
  * CDK falls back to Docker when it cannot find esbuild. This project never bundles in Docker, so a missing
@@ -102,23 +97,7 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      environment: {
-        // Stack traces in the logs point at the TypeScript sources, not at the minified bundle.
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // The SDK is bundled, not taken from the runtime: the code runs with the exact client versions
-        // that package-lock.json pins and the tests exercised, whatever the runtime happens to ship.
-        externalModules: [],
-      },
+      bundling: cdkBundling(props.projectRoot, join(Stage.of(this)!.outdir, 'source-maps', this.node.path)),
     });
 
     const defaultPolicy = role.node.tryFindChild('DefaultPolicy');

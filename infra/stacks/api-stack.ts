@@ -8,14 +8,14 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { DEPLOY_HOOKS, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
+import { DEPLOY_HOOKS, hasRoutes, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
 import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
 import { ApiWebAcl } from '../services/api-web-acl';
 import type { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 import type { RealtimeRefs, ServiceResourceRefs } from '../services/service-resources';
-import { AreaStack, hasRoutes } from './area-stack';
+import { AreaStack } from './area-stack';
 
 /** Props of the {@link ApiStack}. */
 export interface ApiStackProps extends StackProps {

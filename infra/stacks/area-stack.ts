@@ -21,6 +21,7 @@ import {
   AUDIT_LOG_ACCESS,
   DEPLOY_HOOKS,
   handlerEntry,
+  hasRoutes,
   IOT_RULES,
   SCHEDULED_JOBS,
   SERVICE_RESOURCES,
@@ -70,7 +71,6 @@ export const iotRuleSql = (topicFilter: string): string => `SELECT *, topic() AS
 export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
 
 /** Whether an area's contract defines routes; an area without routes has no API yet. */
-export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].routes).length > 0;
 
 /**
  * One service area in its own nested CloudFormation stack: its REST API and Lambda (when the contract has

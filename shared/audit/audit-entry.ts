@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The audit log (docs/audit.md): one entry per staff action, written by the HTTP chain from the route's audit

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AREAS } from '../contracts/areas';
 import { AUDITS } from '../contracts/audits';
 import { type AnyAuditMap, isAudited } from '../contracts/define-audit';

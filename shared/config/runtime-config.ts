@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the web app needs to know about the environment it runs in. Served as `/runtime-config.json`:

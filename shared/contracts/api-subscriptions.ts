@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SUBSCRIPTION_STATUSES } from '../billing/subscription-status';
 import { EpochMillis, PageQuery, page } from './common';
 import type { AuditMap } from './define-audit';

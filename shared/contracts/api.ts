@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { subscriptionRoutes, subscriptionsAudit } from './api-subscriptions';
 import { EpochMillis } from './common';
 import { defineAudit, notAudited } from './define-audit';

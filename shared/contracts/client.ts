@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { MESSAGES } from '../messages';
 import { type AnyRoute, type Area, fillPath, type RouteRequest, type RouteResponse } from './define-route';
 import { ErrorBody } from './errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseSemVer } from '../code-releases/semver';
 import { TEST_RUN_STATUSES } from '../code-releases/test-run-status';
 import { EpochMillis, PageQuery, page } from './common';

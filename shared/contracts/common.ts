@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Spec §9: default page size 50. */
 export const DEFAULT_PAGE_SIZE = 50;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest } from './define-route';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, deviceCredential } from './define-route';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DATASET_LICENSES, MAX_DATASET_DEVICES } from '../datasets/dataset-limits';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { OptionalSafeText, SafeText } from '../text/sanitize';

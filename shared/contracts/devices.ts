@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every 4xx/5xx body the API sends. `issues` names each bad field of a 400. */
 export const ErrorBody = z.object({

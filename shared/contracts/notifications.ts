@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAudience } from '../notifications/audience';
 import { NOTIFICATION_TOPICS } from '../notifications/topics';
 import { EpochMillis, PageQuery, page } from './common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseRelationId, RELATION_TYPES, relationId } from '../relations/relation-types';
 import { DEFAULT_PAGE_SIZE, EpochMillis, MAX_PAGE_SIZE, page } from './common';
 import { defineAudit, notAudited } from './define-audit';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SafeText } from '../text/sanitize';
 import { EpochMillis } from './common';
 import { apiKey, defineRoute, type Routes, signedIn } from './define-route';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CampaignId } from './campaigns';
 import { EpochMillis } from './common';
 import { defineRoute, type Routes, signedIn } from './define-route';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineRoute, guest, type Routes, signedIn } from './define-route';

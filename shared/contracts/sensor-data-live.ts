@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REALTIME_POLICY_NAME } from '../iot/realtime';
 import { EpochMillis } from './common';
 import { defineRoute, type Routes, signedIn } from './define-route';

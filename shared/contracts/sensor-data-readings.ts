@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_SIZE, EpochMillis } from './common';
 import { defineRoute, guest, type Routes } from './define-route';
 import { DeviceId, ProductLine } from './devices';

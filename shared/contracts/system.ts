@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AuditAction, AuditEntry, AuditSearch } from '../audit/audit-entry';
 import { TIER_FEATURES_PARAMETER, TierFeaturesTable } from '../sensor-data/tier-features';
 import { EpochMillis, PageQuery, page } from './common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GROUP_NAMES } from '../auth/groups';
 import { MESSAGES } from '../messages';
 import { OptionalSafeText, SafeText } from '../text/sanitize';

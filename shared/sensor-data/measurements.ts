@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a reading measures. Devices may send any name that fits {@link MeasurementName}: names in the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PRODUCT_LINES, type ProductLine } from '../contracts/devices';
 import { MESSAGES } from '../messages';
 import { DEFAULT_TIERS, type TierFeatures, type TierId, type TierRow, type TierTable } from './tiers';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Spec §5: sanitising keeps only letters, digits, spaces and a few punctuation marks; values are trimmed.

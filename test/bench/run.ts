@@ -17,6 +17,7 @@ import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
+import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
 import { benchLoad, printLoad } from './load';
@@ -35,7 +36,8 @@ import { benchWeb, formatWebRows } from './web';
  * time in Chromium).
  * Load (issue 19): BENCH_LOAD_PEOPLE simulated people (50) for BENCH_LOAD_SECONDS (60), twice back to back, with a mix
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
- * BENCH_SECTIONS=reads,ingest,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
+ * BENCH_SECTIONS=bundles,reads,ingest,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -264,10 +266,16 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or ingest, chart, campaign, notifications, web, load; comma-separated) runs only those parts.
+// BENCH_SECTIONS=reads (or bundles, ingest, chart, campaign, notifications, web, load; comma-separated) runs only those.
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'reads,ingest,chart,campaign,notifications,web,load').split(','),
+  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,chart,campaign,notifications,web,load').split(','),
 );
+// First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
+if (sections.has('bundles')) await benchBundles(rootDir);
+if ([...sections].every((section) => section === 'bundles')) {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 // The gateway is called through node:http with keep-alive, as the SDK reaches dynalite for the raw calls: fetch
 // (undici) would add about 0.15 ms of client CPU to every gateway request in this one process.
 const agent = new Agent({ keepAlive: true });

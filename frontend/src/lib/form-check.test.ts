@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkWith, problem, problemsOf } from './form-check';
 
 describe('checking a form with the contract schema', () => {

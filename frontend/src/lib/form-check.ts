@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Messages per field (the first issue of each), and the first message overall for the form's alert. */
 export interface FormProblems {

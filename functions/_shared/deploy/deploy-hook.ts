@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { log } from '../logger';
 
 /** What CDK's custom-resource provider framework hands its onEvent function. */

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { callerInPath, defineAudit, notAudited } from '../../../shared/contracts/define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from '../../../shared/contracts/define-route';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiKey, defineArea, defineRoute, deviceCredential } from '../../../shared/contracts/define-route';
 import { callerOf } from '../../../test/support/callers';
 import type { UserSession } from '../access/access-version-store';

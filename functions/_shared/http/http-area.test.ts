@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
 import type { UserSession } from '../access/access-version-store';

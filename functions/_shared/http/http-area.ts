@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { type Caller, createTokenVerifier, TokenRejected, type TokenVerifier } from '../../../shared/auth/verify-token';
 import { type AnyAuditMap, type AuditMap, isAudited } from '../../../shared/contracts/define-audit';

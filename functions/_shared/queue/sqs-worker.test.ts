@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Context, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sqsWorker } from './sqs-worker';
 
 const record = (messageId: string, body: string, MessageGroupId?: string) =>

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { log } from '../logger';
 
 export interface SqsWorkerOptions<D> {

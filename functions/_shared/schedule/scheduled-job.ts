@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { log } from '../logger';
 
 /** What EventBridge hands a scheduled Lambda; only `time` matters to a job, the rest is logged. */

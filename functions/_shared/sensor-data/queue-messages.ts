@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createQueueSender } from '../queue/queue-sender';
 
 /**

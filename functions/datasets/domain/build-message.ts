@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the datasets queue carries (QUEUES.datasets): "do the next step of this dataset's build". Each delivery looks

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { ParsedRequest } from '../../../shared/contracts/define-route';

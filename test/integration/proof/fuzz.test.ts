@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AREAS, type AreaName } from '../../../shared/contracts/areas';
 import { type AnyRoute, API_KEY_HEADER, fillPath, pathParamNames } from '../../../shared/contracts/define-route';
 import { freshUser } from '../../support/people';

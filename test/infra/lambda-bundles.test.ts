@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { build } from 'esbuild';
+import { BUNDLE_BUDGETS_KB, lambdaEntries } from '../../infra/definitions/bundle-budgets';
+import { esbuildOptions, LAMBDA_BUNDLE } from '../../infra/services/lambda-bundling';
+import { ServiceFunction } from '../../infra/services/service-function';
+import { type BuiltBundle, buildBundle, importEnvironment } from '../support/lambda-bundles';
+
+const run = promisify(execFile);
+const rootDir = path.resolve(import.meta.dirname, '../..');
+const outDir = mkdtempSync(path.join(tmpdir(), 'lambda-bundles-test-'));
+const inputsOf = (bundle: BuiltBundle): string[] => Object.keys(Object.values(bundle.metafile.outputs)[0]!.inputs);
+
+// Every function's bundle, built once with the options the CDK deploys (infra/services/lambda-bundling.ts).
+const bundles = new Map<string, BuiltBundle>();
+beforeAll(async () => {
+  for (const { entry } of lambdaEntries()) bundles.set(entry, await buildBundle(rootDir, entry, outDir));
+}, 180_000);
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
+  it('has a budget for every function the CDK bundles, and none for a function that no longer exists', () => {
+    expect(Object.keys(BUNDLE_BUDGETS_KB).sort()).toEqual(
+      lambdaEntries()
+        .map(({ entry }) => entry)
+        .sort(),
+    );
+  });
+
+  it('keeps every bundle within its budget', () => {
+    const over = [...bundles.values()]
+      .filter((bundle) => bundle.bytes / 1024 > BUNDLE_BUDGETS_KB[bundle.entry]!)
+      .map(
+        (bundle) => `${bundle.entry}: ${Math.round(bundle.bytes / 1024)} KB, budget ${BUNDLE_BUDGETS_KB[bundle.entry]}`,
+      );
+    expect(over).toEqual([]);
+  });
+
+  it("bundles zod's English messages only, not its other locales", () => {
+    const withLocales = [...bundles.values()]
+      .filter((bundle) => inputsOf(bundle).some((input) => /zod\/v4\/locales\/(?!en\.js)/.test(input)))
+      .map((bundle) => bundle.entry);
+    expect(withLocales).toEqual([]);
+  });
+
+  it("bundles the environment's credentials, not the SDK's default chain (profiles, SSO, STS)", () => {
+    const withChain = [...bundles.values()]
+      .filter((bundle) =>
+        inputsOf(bundle).some((input) =>
+          /@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//.test(input),
+        ),
+      )
+      .map((bundle) => bundle.entry);
+    expect(withChain).toEqual([]);
+  });
+
+  it("keeps the live view's IoT and Cognito-identity clients out of the sensor-data worker", () => {
+    const worker = inputsOf(bundles.get('functions/sensor-data/worker.ts')!);
+    expect(worker.filter((input) => /@aws-sdk\/client-(iot|cognito-identity)\//.test(input))).toEqual([]);
+    // The API's live routes do use them: the check above would notice the worker gaining them.
+    expect(inputsOf(bundles.get('functions/sensor-data/handler.ts')!).some((i) => i.includes('client-iot/'))).toBe(
+      true,
+    );
+  });
+
+  it('deploys the bundle measured here, with its source map moved out of the code zip and not linked from it', () => {
+    const entry = 'functions/relations/handler.ts';
+    const app = new App({ outdir: path.join(outDir, 'cdk.out') });
+    const stack = new Stack(app, 'Bundled');
+    new ServiceFunction(stack, 'Relations', {
+      entry: path.join(rootDir, entry),
+      projectRoot: rootDir,
+      description: 'the relations API',
+      logs: { retention: RetentionDays.ONE_DAY, removalPolicy: RemovalPolicy.DESTROY },
+    });
+    const assembly = app.synth();
+    const code = Template.fromJSON(assembly.getStackByName('Bundled').template).findResources('AWS::Lambda::Function');
+    const asset = Object.values(code)[0]!.Properties.Code.S3Key.replace(/\.zip$/, '');
+    const assetDir = path.join(assembly.directory, `asset.${asset}`);
+
+    expect(readdirSync(assetDir)).toEqual(['index.mjs']);
+    const deployed = readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
+    expect(deployed).not.toMatch(/sourceMappingURL/);
+    expect(statSync(path.join(assetDir, 'index.mjs')).size).toBe(bundles.get(entry)!.bytes);
+    const map = path.join(assembly.directory, 'source-maps', 'Bundled', 'Relations', 'index.mjs.map');
+    expect(JSON.parse(readFileSync(map, 'utf8')).sources.some((source: string) => source.endsWith(entry))).toBe(true);
+  }, 120_000);
+
+  it('signs SDK calls with the credentials Lambda puts in the environment', async () => {
+    const file = path.join(outDir, 'credentials-probe', 'index.mjs');
+    const options = esbuildOptions(rootDir, 'functions/_shared/clients.ts', file);
+    await build({
+      ...options,
+      entryPoints: undefined,
+      stdin: {
+        contents:
+          "import { getDocumentClient } from './functions/_shared/clients.ts';\n" +
+          'const credentials = await getDocumentClient().config.credentials();\n' +
+          'process.stdout.write(JSON.stringify(credentials));',
+        resolveDir: rootDir,
+        loader: 'ts',
+      },
+    });
+    expect(Object.keys(LAMBDA_BUNDLE.alias)).toContain('@aws-sdk/credential-provider-node');
+    const { stdout } = await run(process.execPath, [file], {
+      env: {
+        ...importEnvironment(),
+        AWS_ACCESS_KEY_ID: 'ASIAPROBE',
+        AWS_SECRET_ACCESS_KEY: 'probe-secret',
+        AWS_SESSION_TOKEN: 'probe-session',
+      },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({
+      accessKeyId: 'ASIAPROBE',
+      secretAccessKey: 'probe-secret',
+      sessionToken: 'probe-session',
+    });
+  });
+
+  it('imports every bundle in a fresh Node process with only the variables Lambda would give it', async () => {
+    const failures: string[] = [];
+    for (const bundle of bundles.values()) {
+      const script = 'await import(process.argv[1]);';
+      try {
+        await run(process.execPath, ['--input-type=module', '-e', script, pathToFileURL(bundle.file).href], {
+          env: importEnvironment(),
+        });
+      } catch (error) {
+        failures.push(`${bundle.entry}: ${(error as { stderr?: string }).stderr?.split('\n').slice(0, 6).join(' ')}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
