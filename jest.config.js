@@ -27,6 +27,7 @@ export default {
     {
       ...common,
       displayName: 'unit',
+      setupFiles: ['<rootDir>/test/support/unit-env.ts'],
       testMatch: ['<rootDir>/{shared,functions,infra,frontend}/**/*.test.{ts,tsx}'],
     },
     {

@@ -3,6 +3,7 @@ import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring'
 import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
 import { getDocumentClient, getS3Client, getSecretsManagerClient } from '../_shared/clients';
 import { readEnv, readListEnv } from '../_shared/env';
+import { lambdaCounters } from '../_shared/metrics';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
 import { createDatasetStore } from '../datasets/store/dataset-store';
@@ -59,6 +60,7 @@ export const createApiDeps = (env = readEnv(API_ENV)) => {
       mayReach: async (caller, deviceId, need) =>
         (await access.forCaller(caller).check('device', deviceId, { need })).allowed,
       webOrigins: readListEnv('CORS_ORIGINS'),
+      counters: lambdaCounters,
     }),
     signedUrls: createSignedUrls({
       buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket, datasets: env.datasetsBucket },

@@ -2,6 +2,7 @@ import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { lambdaCounters } from '../_shared/metrics';
 import { createWebhooks } from './domain/webhooks';
 import { createBillingStore } from './store/billing-store';
 import { createCartStore } from './store/cart-store';
@@ -58,6 +59,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
       }),
       carts: createCartStore({ db, tableName: env.usersTable }),
       now: Date.now,
+      counters: lambdaCounters,
     }),
   };
 };

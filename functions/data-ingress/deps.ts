@@ -1,6 +1,7 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readEnv } from '../_shared/env';
+import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
@@ -41,6 +42,7 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       now: Date.now,
+      counters: lambdaCounters,
     }).ingest,
     firmwareOffer: createFirmwareOffer({
       records: createFirmwareRecords({

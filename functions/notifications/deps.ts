@@ -2,6 +2,7 @@ import type { JobsMessage } from '../../shared/contracts/events';
 import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createMailer } from '../_shared/mail/mailer';
+import { lambdaCounters } from '../_shared/metrics';
 import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createDelivery } from './domain/delivery';
 import { createNotifications } from './domain/notifications';
@@ -58,5 +59,6 @@ export const createWorkerDeps = (env = readEnv(NOTIFICATIONS_WORKER_ENV)) => ({
     mailer: createMailer({ ses: getSesClient(), from: env.mailFrom }),
     webOrigin: env.webOrigin,
     apiUrl: env.apiUrl,
+    counters: lambdaCounters,
   }),
 });

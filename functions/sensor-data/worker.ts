@@ -1,9 +1,11 @@
 import { readEnv } from '../_shared/env';
+import { lambdaCounters } from '../_shared/metrics';
 import { sqsWorker } from '../_shared/queue/sqs-worker';
 import { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
 import { createSensorDataWorkerDeps, SENSOR_DATA_ENV } from './deps';
 import { exportJob } from './handlers/export-job';
 import { rollupJob } from './handlers/rollup-job';
+import { countRollupLag } from './handlers/rollup-lag';
 
 const env = readEnv(SENSOR_DATA_ENV);
 
@@ -11,6 +13,11 @@ const env = readEnv(SENSOR_DATA_ENV);
 export const handler = sqsWorker(
   'SensorDataWorker',
   SensorDataMessage,
-  (message, deps) => (message.kind === 'rollup' ? rollupJob(message, deps) : exportJob(message, deps)),
+  async (message, deps, record) => {
+    if (message.kind !== 'rollup') return exportJob(message, deps);
+    const result = await rollupJob(message, deps);
+    countRollupLag(record, Date.now(), lambdaCounters);
+    return result;
+  },
   { deps: () => createSensorDataWorkerDeps(env) },
 );

@@ -1,3 +1,6 @@
+import type { AreaName } from '../../shared/contracts/areas';
+import type { AppMetric } from '../../shared/operations/metrics';
+
 /**
  * Every alarm threshold of the operations stack, in one place (docs/decisions/025-alarms-and-dashboard.md). Each
  * number says why it is what it is; change one here and every environment's alarm follows.
@@ -89,3 +92,18 @@ export const LOG_METRICS = {
   /** An IoT rule's error action wrote a failed action to the rule's error log group. */
   iotRuleActionFailed: 'IotRuleActionFailures',
 } as const;
+
+/**
+ * Where each of the platform's own metrics (EMF, shared/operations/metrics.ts) comes from: the service area whose
+ * functions write it, which Powertools adds as the `service` dimension.
+ */
+export const APP_METRIC_SOURCES: Record<AppMetric, AreaName> = {
+  ReadingsAccepted: 'data-ingress',
+  ReadingsRefused: 'data-ingress',
+  RollupLagSeconds: 'sensor-data',
+  NotificationsSent: 'notifications',
+  NotificationsFailed: 'notifications',
+  ApiQuotaCrossings: 'sensor-data',
+  CheckoutsStarted: 'api',
+  StripeWebhookFailures: 'customer',
+};

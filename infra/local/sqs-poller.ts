@@ -56,7 +56,12 @@ export const startSqsPoller = (options: SqsPollerOptions) => {
           receiptHandle: m.ReceiptHandle!,
           body: m.Body ?? '',
           attributes: (m.Attributes ?? {}) as unknown as SQSRecord['attributes'],
-          messageAttributes: {},
+          messageAttributes: Object.fromEntries(
+            Object.entries(m.MessageAttributes ?? {}).map(([name, value]) => [
+              name,
+              { stringValue: value.StringValue, dataType: value.DataType ?? 'String' },
+            ]),
+          ) as SQSRecord['messageAttributes'],
           md5OfBody: m.MD5OfBody ?? '',
           eventSource: 'aws:sqs',
           eventSourceARN: options.queueArn,

@@ -187,6 +187,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       STRIPE_WEBHOOK_SECRET: LOCAL_STRIPE_WEBHOOK_SECRET,
       // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
       ACCESS_INDEX_SETTLE_MS: '0',
+      // No CloudWatch reads the functions' EMF lines here; they would only crowd the console (decision 030).
+      POWERTOOLS_METRICS_DISABLED: 'true',
       ...Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [t.envVar, tables[key]])),
       ...Object.fromEntries(Object.entries(BUCKETS).map(([key, b]) => [b.envVar, buckets[key]])),
       ...Object.fromEntries(Object.entries(QUEUES).map(([key, q]) => [q.envVar, queues[key as QueueKey]])),

@@ -75,6 +75,8 @@ export class AreaApi extends Construct {
     this.handler = new ServiceFunction(this, 'Handler', {
       entry: props.entry,
       projectRoot: props.projectRoot,
+      service: area.name,
+      envName: props.envName,
       description: `the ${area.name} API (${props.envName})`,
       logs: props.logs,
     });

@@ -10,6 +10,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { metricNamespace } from '../definitions/alarms';
 import { findingArnPrefix } from '../stacks/nag-findings';
 import { cdkBundling } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
@@ -52,6 +53,10 @@ export interface ServiceFunctionProps {
   projectRoot: string;
   /** Shown in the Lambda console. */
   description: string;
+  /** The service area it belongs to: the `service` of every log line and metric (POWERTOOLS_SERVICE_NAME). */
+  service: string;
+  /** The environment, whose namespace its metrics go to (POWERTOOLS_METRICS_NAMESPACE). */
+  envName: string;
   /** @default 1024 (Lambda's CPU share grows with memory, which shortens cold starts) */
   memorySize?: number;
   /** @default 10 seconds (well inside API Gateway's 29-second integration limit) */
@@ -97,6 +102,10 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
+      environment: {
+        POWERTOOLS_SERVICE_NAME: props.service,
+        POWERTOOLS_METRICS_NAMESPACE: metricNamespace(props.envName),
+      },
       bundling: cdkBundling(props.projectRoot, join(Stage.of(this)!.outdir, 'source-maps', this.node.path)),
     });
 

@@ -157,6 +157,8 @@ export class AreaStack extends NestedStack {
       const fn = new ServiceFunction(this, job.name, {
         entry: join(props.projectRoot, job.entry),
         projectRoot: props.projectRoot,
+        service: area,
+        envName: settings.name,
         description: `the ${job.name} job (${settings.name})`,
         // A job works through its backlog in pages; one run may take minutes, the next run continues.
         timeout: Duration.minutes(5),
@@ -176,6 +178,8 @@ export class AreaStack extends NestedStack {
       const fn = new ServiceFunction(this, hook.name, {
         entry: join(props.projectRoot, hook.entry),
         projectRoot: props.projectRoot,
+        service: area,
+        envName: settings.name,
         description: `the ${hook.name} deploy hook (${settings.name})`,
         // Lambda's limit; the hook's own budget stops a minute or two before it, recording where it stopped.
         timeout: Duration.minutes(15),
@@ -213,6 +217,8 @@ export class AreaStack extends NestedStack {
       const fn = new ServiceFunction(this, worker.name, {
         entry: join(props.projectRoot, worker.entry),
         projectRoot: props.projectRoot,
+        service: area,
+        envName: settings.name,
         description: `the ${worker.name} worker (${settings.name})`,
         timeout: workerTimeout(queue.visibilityTimeoutSeconds),
         logs,
@@ -232,6 +238,8 @@ export class AreaStack extends NestedStack {
       const fn = new ServiceFunction(this, rule.name, {
         entry: join(props.projectRoot, rule.entry),
         projectRoot: props.projectRoot,
+        service: area,
+        envName: settings.name,
         description: `the ${rule.name} IoT rule (${settings.name})`,
         logs,
       });

@@ -95,6 +95,9 @@ export class AuthStack extends Stack {
       const trigger = new ServiceFunction(this, definition.name, {
         entry: join(props.projectRoot, definition.entry),
         projectRoot: props.projectRoot,
+        // The identity triggers are the users area's code (functions/users).
+        service: 'users',
+        envName: settings.name,
         description: `the ${definition.name} identity triggers (${settings.name})`,
         // Cognito waits at most 5 seconds for a trigger.
         timeout: Duration.seconds(5),

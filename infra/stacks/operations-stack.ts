@@ -18,9 +18,11 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { APP_METRICS, type AppMetric } from '../../shared/operations/metrics';
 import {
   ALARM_THRESHOLDS,
   type AlarmThreshold,
+  APP_METRIC_SOURCES,
   LOG_METRICS,
   metricNamespace,
   workQueueAge,
@@ -419,6 +421,56 @@ export class OperationsStack extends Stack {
       new GraphWidget({ title: 'IoT rules', left: iotMetrics, width: 8 }),
       new GraphWidget({ title: 'Mail (SES account reputation)', left: [bounceRate, complaintRate], width: 8 }),
       new GraphWidget({ title: 'Stripe webhook: refused signatures', left: [refusals], width: 8 }),
+    );
+
+    // What the functions count themselves (EMF through Powertools): the product's own flow, beside AWS's metrics.
+    const app = (name: AppMetric, statistic: string, label: string) =>
+      new Metric({
+        namespace,
+        metricName: name,
+        dimensionsMap: { service: APP_METRIC_SOURCES[name] },
+        statistic,
+        period: Duration.minutes(5),
+        label,
+      });
+    dashboard.addWidgets(
+      new TextWidget({
+        markdown: '## What the functions count\nWritten by each function as EMF (Powertools Metrics), per 5 minutes.',
+        width: 24,
+        height: 1,
+      }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Readings stored and refused',
+        left: [
+          app(APP_METRICS.readingsAccepted, 'Sum', 'accepted'),
+          app(APP_METRICS.readingsRefused, 'Sum', 'refused'),
+        ],
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Roll-up lag (s): readings stored to charts written',
+        left: [app(APP_METRICS.rollupLag, 'p50', 'p50'), app(APP_METRICS.rollupLag, 'Maximum', 'max')],
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Notification e-mail',
+        left: [
+          app(APP_METRICS.notificationsSent, 'Sum', 'sent'),
+          app(APP_METRICS.notificationsFailed, 'Sum', 'given up'),
+        ],
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Billing and API quotas',
+        left: [
+          app(APP_METRICS.checkouts, 'Sum', 'checkouts started'),
+          app(APP_METRICS.webhookFailures, 'Sum', 'webhook deliveries failed'),
+          app(APP_METRICS.quotaCrossings, 'Sum', 'quota thresholds crossed'),
+        ],
+        width: 6,
+      }),
     );
   }
 }

@@ -78,6 +78,8 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       entry: path.join(rootDir, entry),
       projectRoot: rootDir,
       description: 'the relations API',
+      service: 'relations',
+      envName: 'dev',
       logs: { retention: RetentionDays.ONE_DAY, removalPolicy: RemovalPolicy.DESTROY },
     });
     const assembly = app.synth();

@@ -1,11 +1,12 @@
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { CloudEnvName } from '../../infra/app';
-import { ALARM_THRESHOLDS, LOG_METRICS, metricNamespace } from '../../infra/definitions/alarms';
+import { ALARM_THRESHOLDS, APP_METRIC_SOURCES, LOG_METRICS, metricNamespace } from '../../infra/definitions/alarms';
 import { environmentSettings } from '../../infra/definitions/environments';
 import { STRIPE_WEBHOOK_SECRET } from '../../infra/definitions/storage';
 import type { AreaName } from '../../shared/contracts/areas';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
+import { APP_METRICS } from '../../shared/operations/metrics';
 import { areaTemplateKey, resourcesOfType, synthesize, type Templates } from './synth';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
@@ -321,5 +322,14 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('operations of %s', (envName) =
     const body = JSON.stringify(dashboards[0]!.Properties.DashboardBody);
     for (const api of restApis) expect(body).toContain(`\\"ApiName\\",\\"${api.resource.Properties.Name}\\"`);
     for (const table of tables) expect(body).toContain(`\\"${table.resource.Properties.TableName}\\"`);
+  });
+
+  it("shows every metric the functions count, in the environment's namespace and from the area that writes it", () => {
+    const body = JSON.stringify(Object.values(resourcesOfType(ops, 'AWS::CloudWatch::Dashboard'))[0]!.Properties);
+    for (const name of Object.values(APP_METRICS)) {
+      expect(body).toContain(
+        `[\\"${metricNamespace(envName)}\\",\\"${name}\\",\\"service\\",\\"${APP_METRIC_SOURCES[name]}\\"`,
+      );
+    }
   });
 });

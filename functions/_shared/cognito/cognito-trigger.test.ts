@@ -42,7 +42,7 @@ describe('the Cognito trigger chain', () => {
     await expect(handler(event, context())).resolves.toEqual(event);
     expect(logged).toHaveLength(1);
     expect(JSON.parse(logged[0]!)).toMatchObject({
-      level: 'error',
+      level: 'ERROR',
       triggerSource: 'PostAuthentication_Authentication',
       userName: 'ada-sub',
       errors: ['Error: table gone', 'TypeError: bad record'],

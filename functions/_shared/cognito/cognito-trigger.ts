@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context, PostAuthenticationTriggerEvent, PostConfirmationTriggerEvent } from 'aws-lambda';
 import { log } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
 
 /** The Cognito user pool triggers we attach (infra/definitions/services.ts COGNITO_TRIGGERS). */
 export type CognitoTriggerEvent = PostAuthenticationTriggerEvent | PostConfirmationTriggerEvent;
@@ -31,6 +32,7 @@ export const cognitoTrigger = <E extends CognitoTriggerEvent, D>(
 ) => {
   let built: D | undefined;
   return middy<E, E, Error, Context>()
+    .use(lambdaTelemetry<E, E>())
     .use({
       onError: async (request) => {
         const { error, event } = request;

@@ -5,7 +5,7 @@ import { deployHook } from './deploy-hook';
 const context = {} as Context;
 
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(console, 'info').mockImplementation(() => undefined);
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => jest.restoreAllMocks());
@@ -37,6 +37,8 @@ describe('deployHook', () => {
     );
     await expect(handler({ RequestType: 'Replace' }, context)).rejects.toThrow('not a custom-resource event');
     await expect(handler({ RequestType: 'Create' }, context)).rejects.toThrow('table missing');
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('"hook":"TestHook"'));
+    expect(jest.mocked(console.error).mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+      expect.objectContaining({ hook: 'TestHook' }),
+    );
   });
 });

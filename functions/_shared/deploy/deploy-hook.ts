@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { log } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
 
 /** What CDK's custom-resource provider framework hands its onEvent function. */
 const DeployEventShape = z.object({
@@ -28,6 +29,7 @@ export const deployHook = <D>(
 ) => {
   let deps: D | undefined;
   return middy<unknown, DeployHookResult, Error, Context>()
+    .use(lambdaTelemetry<unknown, DeployHookResult>())
     .use({
       onError: async (request) => {
         log('error', 'Deploy hook failed', {

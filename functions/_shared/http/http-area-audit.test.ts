@@ -283,7 +283,9 @@ describe('the audit log in the http chain', () => {
     expect(records.map((r) => r.phase)).toEqual(['attempt']);
     const loud = lines.find((line) => String(line.message).startsWith('AUDIT OUTCOME NOT RECORDED'));
     expect(loud).toMatchObject({
-      level: 'error',
+      level: 'ERROR',
+      // The API Gateway request's id, so the line can be found from the request and followed into the queues.
+      correlation_id: 'req-1',
       audit: { phase: 'outcome', outcome: 'succeeded', after: { name: 'kept' } },
     });
   });

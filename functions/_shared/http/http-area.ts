@@ -24,6 +24,7 @@ import { getDocumentClient } from '../clients';
 import { readAuthEnv, readEnv, readListEnv } from '../env';
 import { BadRequest, Forbidden, MethodNotAllowed, NotFound, Unauthorized } from '../errors';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
+import { lambdaTelemetry } from '../telemetry';
 import { corsHeaders, httpErrors } from './http-errors';
 import { checkTextParts, REQUEST_MESSAGES, readJsonBody } from './request-checks';
 import { createSessionGuard, type SessionGuard } from './session-guard';
@@ -329,6 +330,7 @@ export const httpArea = <A extends Area, D>(
   };
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ChainContext>()
+    .use(lambdaTelemetry<APIGatewayProxyEvent, APIGatewayProxyResult>((event) => event.requestContext?.requestId))
     .use(httpErrors(area.name, corsOrigins))
     .use({
       before: async (request) => {

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { log } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
 
 /** What an IoT rule `SELECT *, topic() AS topic FROM '…'` hands its Lambda action: the payload and its topic. */
 export type IotRuleEvent = Record<string, unknown> & { topic: string };
@@ -21,6 +22,7 @@ export const iotRule = <D, R>(
 ) => {
   let deps: D | undefined;
   return middy<IotRuleEvent, R, Error, Context>()
+    .use(lambdaTelemetry<IotRuleEvent, R>())
     .use({
       onError: async (request) => {
         log('error', 'IoT rule failed', {

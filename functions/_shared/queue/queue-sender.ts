@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { currentCorrelationId } from '../logger';
+
+/** The message attribute that carries the sender's correlation id to the worker's log lines. */
+export const CORRELATION_ID_ATTRIBUTE = 'correlationId';
 
 /** Sends messages (each with a `kind`, also set as a message attribute) to one queue, 10 per call. */
 export const createQueueSender = <T extends { kind: string }>({
@@ -21,6 +25,7 @@ export const createQueueSender = <T extends { kind: string }>({
 }) => ({
   /** All or nothing as far as the caller can tell: any refused message throws. */
   send: async (messages: readonly T[]): Promise<void> => {
+    const correlationId = currentCorrelationId();
     for (let start = 0; start < messages.length; start += 10) {
       const batch = messages.slice(start, start + 10);
       const result = await sqs.send(
@@ -29,7 +34,12 @@ export const createQueueSender = <T extends { kind: string }>({
           Entries: batch.map((message, index) => ({
             Id: String(index),
             MessageBody: JSON.stringify(message),
-            MessageAttributes: { kind: { DataType: 'String', StringValue: message.kind } },
+            MessageAttributes: {
+              kind: { DataType: 'String', StringValue: message.kind },
+              ...(correlationId
+                ? { [CORRELATION_ID_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } }
+                : {}),
+            },
             ...(groupOf ? { MessageGroupId: groupOf(message), MessageDeduplicationId: randomUUID() } : {}),
           })),
         }),

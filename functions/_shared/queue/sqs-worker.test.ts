@@ -1,6 +1,11 @@
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { jest } from '@jest/globals';
 import type { Context, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import * as z from 'zod';
+import { logger } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
+import { CORRELATION_ID_ATTRIBUTE, createQueueSender } from './queue-sender';
 import { sqsWorker } from './sqs-worker';
 
 const record = (messageId: string, body: string, MessageGroupId?: string) =>
@@ -18,7 +23,7 @@ describe('the SQS worker chain', () => {
     { deps: () => ({}) },
   );
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  const info = jest.spyOn(console, 'info').mockImplementation(() => undefined);
 
   it('reports only the records that failed: bad JSON, a wrong shape and a failing work', async () => {
     const result = await handler(
@@ -53,5 +58,55 @@ describe('the SQS worker chain', () => {
     );
     expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['b', 'd']);
     expect(seen).toEqual([1, 3, 5]);
+  });
+
+  it("logs each record under the correlation id its sender attached, else under the message's own id", async () => {
+    info.mockClear();
+    await handler(
+      {
+        Records: [
+          {
+            ...record('m-1', '{"n":7}'),
+            messageAttributes: {
+              [CORRELATION_ID_ATTRIBUTE]: { stringValue: 'req-42', dataType: 'String' },
+            } as SQSEvent['Records'][number]['messageAttributes'],
+          },
+          record('m-2', '{"n":8}'),
+        ],
+      },
+      { functionName: 'worker', awsRequestId: 'invocation-1' } as Context,
+    );
+    const lines = info.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(lines.map(({ messageId, correlation_id }) => [messageId, correlation_id])).toEqual([
+      ['m-1', 'req-42'],
+      ['m-2', 'm-2'],
+    ]);
+    expect(lines[0]).toMatchObject({
+      service: 'device-data',
+      function_name: 'worker',
+      cold_start: expect.any(Boolean),
+    });
+  });
+});
+
+describe('the queue sender', () => {
+  const sqs = mockClient(SQSClient);
+  afterEach(() => sqs.reset());
+
+  it("hands on the correlation id of the work under way, so the worker's lines carry the request's id", async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const sender = createQueueSender<{ kind: string }>({
+      sqs: new SQSClient({ region: 'us-west-2' }),
+      queueUrl: 'https://sqs.us-west-2.amazonaws.com/1/jobs',
+      queueName: 'jobs',
+    });
+    const telemetry = lambdaTelemetry<{ id: string }, void>((event) => event.id);
+    await telemetry.before!({ event: { id: 'req-7' }, context: {} as Context } as never);
+    await sender.send([{ kind: 'job' }]);
+    expect(logger.getCorrelationId()).toBe('req-7');
+    expect(sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries![0]!.MessageAttributes).toEqual({
+      kind: { DataType: 'String', StringValue: 'job' },
+      [CORRELATION_ID_ATTRIBUTE]: { DataType: 'String', StringValue: 'req-7' },
+    });
   });
 });

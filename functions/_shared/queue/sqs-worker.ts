@@ -1,7 +1,9 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import { log } from '../logger';
+import { log, logger } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
+import { CORRELATION_ID_ATTRIBUTE } from './queue-sender';
 
 export interface SqsWorkerOptions<D> {
   /** Builds the worker's dependencies once per cold start. */
@@ -24,45 +26,49 @@ export const sqsWorker = <S extends z.ZodType, D>(
   options: SqsWorkerOptions<D>,
 ) => {
   let deps: D | undefined;
-  return middy<SQSEvent, SQSBatchResponse, Error, Context>().handler(async (event) => {
-    deps ??= options.deps();
-    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-    const failedGroups = new Set<string>();
-    for (const record of event.Records) {
-      const group = record.attributes?.MessageGroupId;
-      if (group !== undefined && failedGroups.has(group)) {
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-        continue;
-      }
-      try {
-        let body: unknown;
-        try {
-          body = JSON.parse(record.body);
-        } catch {
-          throw new Error('Message body is not JSON');
+  return middy<SQSEvent, SQSBatchResponse, Error, Context>()
+    .use(lambdaTelemetry())
+    .handler(async (event) => {
+      deps ??= options.deps();
+      const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+      const failedGroups = new Set<string>();
+      for (const record of event.Records) {
+        const group = record.attributes?.MessageGroupId;
+        if (group !== undefined && failedGroups.has(group)) {
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+          continue;
         }
-        const parsed = message.safeParse(body);
-        if (!parsed.success) throw new Error(`Message does not match its schema: ${parsed.error.message}`);
-        const started = Date.now();
-        const result = await work(parsed.data, deps, record);
-        log('info', 'Queue message done', {
-          worker: name,
-          messageId: record.messageId,
-          ms: Date.now() - started,
-          result,
-        });
-      } catch (error) {
-        log('error', 'Queue message failed', {
-          worker: name,
-          messageId: record.messageId,
-          receiveCount: record.attributes?.ApproximateReceiveCount,
-          error: error instanceof Error ? error.message : String(error),
-          stack: error instanceof Error ? error.stack : undefined,
-        });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-        if (group !== undefined) failedGroups.add(group);
+        // Each record's lines carry the id of the request (or message) that sent it, else the message's own id.
+        logger.setCorrelationId(record.messageAttributes?.[CORRELATION_ID_ATTRIBUTE]?.stringValue ?? record.messageId);
+        try {
+          let body: unknown;
+          try {
+            body = JSON.parse(record.body);
+          } catch {
+            throw new Error('Message body is not JSON');
+          }
+          const parsed = message.safeParse(body);
+          if (!parsed.success) throw new Error(`Message does not match its schema: ${parsed.error.message}`);
+          const started = Date.now();
+          const result = await work(parsed.data, deps, record);
+          log('info', 'Queue message done', {
+            worker: name,
+            messageId: record.messageId,
+            ms: Date.now() - started,
+            result,
+          });
+        } catch (error) {
+          log('error', 'Queue message failed', {
+            worker: name,
+            messageId: record.messageId,
+            receiveCount: record.attributes?.ApproximateReceiveCount,
+            error: error instanceof Error ? error.message : String(error),
+            stack: error instanceof Error ? error.stack : undefined,
+          });
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+          if (group !== undefined) failedGroups.add(group);
+        }
       }
-    }
-    return { batchItemFailures };
-  });
+      return { batchItemFailures };
+    });
 };

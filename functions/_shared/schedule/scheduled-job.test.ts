@@ -17,7 +17,7 @@ const event = (time: string): ScheduledEvent => ({
 const context = {} as Context;
 
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(console, 'info').mockImplementation(() => undefined);
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => jest.restoreAllMocks());
@@ -50,6 +50,8 @@ describe('scheduledJob', () => {
     );
     await expect(handler({ ...event('yesterday') }, context)).rejects.toThrow('not a scheduled event');
     await expect(handler(event('2030-01-02T03:04:05Z'), context)).rejects.toThrow('boom');
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('"job":"TestJob"'));
+    expect(jest.mocked(console.error).mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+      expect.objectContaining({ job: 'TestJob' }),
+    );
   });
 });

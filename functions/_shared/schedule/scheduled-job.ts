@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { log } from '../logger';
+import { lambdaTelemetry } from '../telemetry';
 
 /** What EventBridge hands a scheduled Lambda; only `time` matters to a job, the rest is logged. */
 const ScheduledEventShape = z.object({
@@ -35,6 +36,7 @@ export const scheduledJob = <D, R>(
 ) => {
   let deps: D | undefined;
   return middy<ScheduledEvent, R, Error, Context>()
+    .use(lambdaTelemetry<ScheduledEvent, R>((event) => event?.id))
     .use({
       onError: async (request) => {
         log('error', 'Scheduled job failed', {

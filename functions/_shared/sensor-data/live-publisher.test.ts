@@ -11,7 +11,7 @@ describe('the live publisher', () => {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
   const iot = new IoTDataPlaneClient({ region: 'us-west-2' });
   const publisher = createLivePublisher({ db, tableName: 'watches', iot, now: () => 10_000 });
-  const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const logged = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   beforeEach(() => {
     dynamo.reset();
     iotMock.reset();

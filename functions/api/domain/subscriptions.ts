@@ -4,10 +4,12 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import type { Subscription } from '../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import type { CartItem } from '../../../shared/contracts/users';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { deviceMetadata, devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
+import type { Counters } from '../../_shared/metrics';
 import type { BillingCatalogue } from '../store/billing-catalogue';
 
 /** Messages of the subscription endpoints (docs/billing.md, "Endpoints"). */
@@ -55,6 +57,8 @@ export interface SubscriptionsDeps {
   mayReach: (caller: Caller, deviceId: string, need: 'view' | 'manage') => Promise<boolean>;
   /** The web app's origins: checkout returns only there. */
   webOrigins: readonly string[];
+  /** Checkout sessions opened, for the operations dashboard. */
+  counters: Counters;
 }
 
 /** Stripe's dashboard: where staff run billing (spec §6 "admin billing-dashboard URL"). */
@@ -305,7 +309,7 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
       const [customer] = await customersOf(caller);
       const email = (await deps.person(caller.sub))?.email;
       const metadata = { userId: caller.sub, ...deviceMetadata(items) };
-      return deps.catalogue.checkout({
+      const session = await deps.catalogue.checkout({
         mode: 'subscription',
         line_items: [...quantities].map(([price, quantity]) => ({ price, quantity })),
         ...(customer ? { customer } : email ? { customer_email: email } : {}),
@@ -314,6 +318,8 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
         metadata,
         subscription_data: { metadata },
       });
+      deps.counters.count(APP_METRICS.checkouts);
+      return session;
     },
   };
 };

@@ -8,6 +8,7 @@ const stripe = new Stripe('sk_test_placeholder');
 
 const webhooks = () => {
   const worked: string[] = [];
+  const failures: string[] = [];
   const deps = {
     events: { publish: async () => {} },
     stripe: async () => stripe,
@@ -20,33 +21,37 @@ const webhooks = () => {
     },
     carts: {},
     now: () => 1_700_000_000_000,
+    counters: { count: (name: string) => failures.push(name), seconds: () => undefined },
   } as unknown as WebhookDeps;
-  return { receive: createWebhooks(deps).receive, worked };
+  return { receive: createWebhooks(deps).receive, worked, failures };
 };
 
 /** The JSON lines the logger wrote (warnings go to stderr). */
-const loggedLines = (spy: jest.SpiedFunction<typeof console.error>) =>
+const loggedLines = (spy: jest.SpiedFunction<typeof console.warn>) =>
   spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
 
 describe('Stripe webhook signature check', () => {
   const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'ping', data: { object: {} } });
-  let spy: jest.SpiedFunction<typeof console.error>;
+  let spy: jest.SpiedFunction<typeof console.warn>;
   beforeEach(() => {
-    spy = jest.spyOn(console, 'error').mockImplementation(() => {});
+    spy = jest.spyOn(console, 'warn').mockImplementation(() => {});
   });
   afterEach(() => spy.mockRestore());
 
   it('refuses a body the header does not sign, with the log line the refusal alarm counts', async () => {
     const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_someone_else' });
-    await expect(webhooks().receive(body, header)).rejects.toThrow(INVALID_SIGNATURE);
+    const { receive, failures } = webhooks();
+    await expect(receive(body, header)).rejects.toThrow(INVALID_SIGNATURE);
+    expect(failures).toEqual(['StripeWebhookFailures']);
     expect(loggedLines(spy)).toContainEqual(expect.objectContaining({ event: LOG_EVENTS.stripeWebhookRefused }));
   });
 
   it('writes no refusal line for a delivery Stripe signed', async () => {
     const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
-    const { receive, worked } = webhooks();
+    const { receive, worked, failures } = webhooks();
     await expect(receive(body, header)).resolves.toEqual({ received: true });
     expect(worked).toEqual(['evt_1']);
+    expect(failures).toEqual([]);
     expect(loggedLines(spy).filter((l) => l.event === LOG_EVENTS.stripeWebhookRefused)).toEqual([]);
   });
 });

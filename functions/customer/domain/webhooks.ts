@@ -1,10 +1,12 @@
 import type Stripe from 'stripe';
 import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
 import { LOG_EVENTS } from '../../../shared/operations/log-events';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { readSchedule } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
+import type { Counters } from '../../_shared/metrics';
 import type { BillingStore } from '../store/billing-store';
 import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
@@ -62,6 +64,8 @@ export interface WebhookDeps {
   /** The buyers' carts, which a paid checkout empties of what it bought. */
   carts: CartStore;
   now: () => number;
+  /** Deliveries refused or failed, for the operations dashboard. */
+  counters: Counters;
 }
 
 /**
@@ -69,8 +73,8 @@ export interface WebhookDeps {
  * worked is acknowledged again and nothing more; otherwise the subscription it concerns is read from Stripe now and
  * each device it covers gets its record, so deliveries that come twice or out of order converge on Stripe's state.
  */
-export const createWebhooks = (deps: WebhookDeps) => ({
-  receive: async (rawBody: string | undefined, signature: string | undefined) => {
+export const createWebhooks = (deps: WebhookDeps) => {
+  const receive = async (rawBody: string | undefined, signature: string | undefined) => {
     const stripe = await deps.stripe();
     let event: Stripe.Event;
     try {
@@ -137,5 +141,17 @@ export const createWebhooks = (deps: WebhookDeps) => ({
     }
     await deps.store.markWorked(event.id, event.type, deps.now());
     return { received: true as const };
-  },
-});
+  };
+
+  return {
+    /** Stripe resends a delivery that failed; each failure is counted, a refused signature as much as a lost store. */
+    receive: async (rawBody: string | undefined, signature: string | undefined) => {
+      try {
+        return await receive(rawBody, signature);
+      } catch (error) {
+        deps.counters.count(APP_METRICS.webhookFailures);
+        throw error;
+      }
+    },
+  };
+};

@@ -24,6 +24,7 @@ const world = ({
   const seen: SeenUpdate[] = [];
   const sent: SensorDataMessage[] = [];
   const published: StoredReading[][] = [];
+  const metrics: Record<string, number> = {};
   const ingest = createIngest({
     readings: {
       write: async (deviceId, readings) => {
@@ -71,8 +72,14 @@ const world = ({
       },
     },
     now: () => NOW,
+    counters: {
+      count: (name, value = 1) => {
+        metrics[name] = (metrics[name] ?? 0) + value;
+      },
+      seconds: () => undefined,
+    },
   }).ingest;
-  return { ingest, stored, stats, seen, sent, published, firmwareWrites, reports, counted };
+  return { ingest, stored, stats, seen, sent, published, firmwareWrites, reports, counted, metrics };
 };
 
 describe('ingest', () => {
@@ -99,6 +106,7 @@ describe('ingest', () => {
     ]);
     expect(w.stored.size).toBe(3);
     expect(w.stats).toEqual({ accepted: 3, future: 1, 'too-old': 1, 'out-of-range': 1, malformed: 1 });
+    expect(w.metrics).toEqual({ ReadingsAccepted: 3, ReadingsRefused: 4 });
     expect(w.sent).toEqual([
       { kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 10), Date.UTC(2025, 5, 1, 12)] },
     ]);
@@ -141,6 +149,7 @@ describe('ingest', () => {
     expect(result).toMatchObject({ accepted: 0, device: 'unknown' });
     expect(w.stats).toEqual({ 'unknown-device': 2 });
     expect([w.sent, w.stored.size]).toEqual([[], 0]);
+    expect(w.metrics).toEqual({ ReadingsRefused: 2 });
   });
 
   it('fails when the roll-up message cannot be sent, after the readings are stored (the device resends)', async () => {

@@ -1,8 +1,10 @@
 import type { IngestResult, ReadingBatch } from '../../../shared/contracts/data-ingress';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import { type AdoptionStore, recordFirmwareReport } from '../../_shared/code-releases/adoption';
 import { log } from '../../_shared/logger';
+import type { Counters } from '../../_shared/metrics';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
@@ -20,6 +22,8 @@ export interface IngestDeps {
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   live: Pick<LivePublisher, 'publish'>;
   now: () => number;
+  /** Readings accepted and refused, for the operations dashboard. */
+  counters: Counters;
 }
 
 /** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
@@ -45,7 +49,7 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * Order matters for "nothing lost": the readings are written before the roll-up message is sent, and a failed
  * write or send throws, so the device resends; storing is idempotent per (device, timestamp).
  */
-export const createIngest = ({ readings, stats, devices, adoption, work, live, now }: IngestDeps) => {
+export const createIngest = ({ readings, stats, devices, adoption, work, live, now, counters }: IngestDeps) => {
   /**
    * The device reports a firmware version other than the one recorded: its rollout target (if any) first, then the
    * device record. A failure is logged, not thrown: the readings are stored, and while the device record still holds
@@ -69,6 +73,7 @@ export const createIngest = ({ readings, stats, devices, adoption, work, live, n
       const at = now();
       const { accepted, rejected } = checkReadings(batch.readings, at);
       const result = { accepted: accepted.length, rejected };
+      if (rejected.length > 0) counters.count(APP_METRICS.readingsRefused, rejected.length);
       if (accepted.length === 0) {
         await stats.add(deviceId, countRejections(rejected), at);
         return { ...result, device: 'ok' };
@@ -83,6 +88,7 @@ export const createIngest = ({ readings, stats, devices, adoption, work, live, n
       const known = await devices.markSeen(deviceId, { lastSeen: reportedAt, names, units });
       if (!known) {
         await stats.add(deviceId, { 'unknown-device': batch.readings.length }, at);
+        counters.count(APP_METRICS.readingsRefused, accepted.length);
         return { accepted: 0, rejected, device: 'unknown' };
       }
       await Promise.all([
@@ -93,6 +99,7 @@ export const createIngest = ({ readings, stats, devices, adoption, work, live, n
         work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
         live.publish(deviceId, accepted),
       ]);
+      counters.count(APP_METRICS.readingsAccepted, accepted.length);
       if (batch.firmwareVersion && batch.firmwareVersion !== known.firmwareVersion) {
         await reportFirmware(deviceId, batch.firmwareVersion, reportedAt, known.firmwareTarget);
       }

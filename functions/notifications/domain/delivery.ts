@@ -7,8 +7,10 @@ import {
 import { parseAudience } from '../../../shared/notifications/audience';
 import { linksForViewer } from '../../../shared/notifications/links';
 import { TOPIC_INFO } from '../../../shared/notifications/topics';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { BadRequest } from '../../_shared/errors';
 import type { Mail } from '../../_shared/mail/mailer';
+import type { Counters } from '../../_shared/metrics';
 import type { AudienceStore, Person } from '../store/audience-store';
 import type { DeliveryRef, DeliveryStore } from '../store/delivery-store';
 import type { NotificationStore } from '../store/notification-store';
@@ -41,6 +43,8 @@ export interface DeliveryDeps {
   webOrigin: string;
   /** This area's API, where the one-click unsubscribe POST goes. */
   apiUrl: string;
+  /** E-mails sent and given up, for the operations dashboard. */
+  counters: Counters;
 }
 
 /** Some e-mail of a chunk failed for a passing reason: the message is retried for those alone. */
@@ -245,11 +249,17 @@ export const createDelivery = (deps: DeliveryDeps) => {
           const messageId = await deps.mailer.send(
             await mailFor(record, person as Person & { email: string }, preferences.get(person.id)?.token),
           );
-          if (await deps.deliveries.markEmail(email, 'sent', deps.now(), { messageId })) mark('sent');
+          if (await deps.deliveries.markEmail(email, 'sent', deps.now(), { messageId })) {
+            mark('sent');
+            deps.counters.count(APP_METRICS.notificationsSent);
+          }
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           if (error instanceof BadRequest || claim.attempts >= MAX_EMAIL_ATTEMPTS) {
-            if (await deps.deliveries.markEmail(email, 'failed', deps.now(), { reason })) mark('failed');
+            if (await deps.deliveries.markEmail(email, 'failed', deps.now(), { reason })) {
+              mark('failed');
+              deps.counters.count(APP_METRICS.notificationsFailed);
+            }
           } else {
             await deps.deliveries.markEmail(email, 'retry', deps.now(), { reason });
             retries += 1;

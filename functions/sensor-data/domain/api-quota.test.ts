@@ -6,6 +6,7 @@ import { createApiQuota } from './api-quota';
 const setUp = (seed = 0) => {
   const state = { used: seed, warnings: new Map<QuotaThreshold, QuotaWarning>(), owners: new Set<string>() };
   const events: DomainEvent[] = [];
+  const crossings: string[] = [];
   let failPublish = false;
   const quota = createApiQuota({
     usage: {
@@ -33,6 +34,7 @@ const setUp = (seed = 0) => {
       },
     },
     now: () => Date.parse('2025-06-10T08:00:00Z'),
+    counters: { count: (name) => crossings.push(name), seconds: () => undefined },
   });
   const call = async () => {
     const headers: Record<string, string> = {};
@@ -41,12 +43,12 @@ const setUp = (seed = 0) => {
     });
     return headers;
   };
-  return { state, events, call, failPublishing: (fail: boolean) => (failPublish = fail) };
+  return { state, events, crossings, call, failPublishing: (fail: boolean) => (failPublish = fail) };
 };
 
 describe('API quota', () => {
   it('sends each threshold once as it is crossed, then refuses with 429 naming the reset', async () => {
-    const { state, events, call } = setUp(2_099);
+    const { state, events, crossings, call } = setUp(2_099);
     expect((await call())['x-ratelimit-remaining']).toBe('900');
     await call();
     expect(events.map((e) => e.kind === 'api.quota' && [e.threshold, e.used])).toEqual([[70, 2_100]]);
@@ -55,6 +57,7 @@ describe('API quota', () => {
     state.used = 2_999;
     expect(await call()).toMatchObject({ 'x-ratelimit-limit': '3000', 'x-ratelimit-remaining': '0' });
     expect(events.map((e) => e.kind === 'api.quota' && e.threshold)).toEqual([70, 90, 100]);
+    expect(crossings).toEqual(['ApiQuotaCrossings', 'ApiQuotaCrossings', 'ApiQuotaCrossings']);
     expect(events[2]).toMatchObject({ eventId: 'dev-1#2025-06#100', month: '2025-06', actorId: 'ann', limit: 3_000 });
     const refused = await call().catch((e: unknown) => e);
     expect(refused).toMatchObject({

@@ -1,7 +1,9 @@
 import type { ApiQuotaCrossed, DomainEvent } from '../../../shared/contracts/events';
 import { API_MESSAGES } from '../../../shared/contracts/sensor-data-api-keys';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { TooManyRequests } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
+import type { Counters } from '../../_shared/metrics';
 import type { ApiUsageStore } from '../store/api-usage-store';
 import { monthOf, newlyCrossed, rateLimitHeaders, resetOf, retryAfterSeconds, usageExpiry } from './api-metering';
 
@@ -9,6 +11,8 @@ export interface ApiQuotaDeps {
   usage: Pick<ApiUsageStore, 'count' | 'recordWarning' | 'forgetWarning' | 'addOwnerDevice'>;
   events: { publish: (events: readonly DomainEvent[]) => Promise<void> };
   now: () => number;
+  /** Each threshold crossed, once, for the operations dashboard. */
+  counters: Counters;
 }
 
 /**
@@ -16,7 +20,7 @@ export interface ApiQuotaDeps {
  * quota: a 429 saying when it resets, with the rate-limit headers and retry-after. Otherwise the headers are set
  * on the answer, and each of the 70/90/100 % thresholds this request reaches is recorded once and sent as an event.
  */
-export const createApiQuota = ({ usage, events, now }: ApiQuotaDeps) => {
+export const createApiQuota = ({ usage, events, now, counters }: ApiQuotaDeps) => {
   const warn = async (deviceId: string, month: string, event: Omit<ApiQuotaCrossed, 'kind' | 'eventId'>) => {
     const won = await usage.recordWarning(deviceId, month, {
       threshold: event.threshold,
@@ -24,6 +28,7 @@ export const createApiQuota = ({ usage, events, now }: ApiQuotaDeps) => {
       at: event.at,
     });
     if (!won) return;
+    counters.count(APP_METRICS.quotaCrossings);
     try {
       await events.publish([{ kind: 'api.quota', eventId: `${deviceId}#${month}#${event.threshold}`, ...event }]);
     } catch (error) {

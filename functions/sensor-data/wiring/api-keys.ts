@@ -1,4 +1,5 @@
 import { newSecret } from '../../_shared/devices/credential-token';
+import { lambdaCounters } from '../../_shared/metrics';
 import { newKeyId } from '../domain/api-key-token';
 import { createApiKeys } from '../domain/api-keys';
 import { createPublicApi } from '../domain/api-public';
@@ -19,7 +20,7 @@ export const createApiKeysDeps = (common: CommonDeps) => {
     }),
     publicApi: createPublicApi({
       dataAccess: common.dataAccess,
-      quota: createApiQuota({ usage, events: common.events, now: common.now }),
+      quota: createApiQuota({ usage, events: common.events, now: common.now, counters: lambdaCounters }),
       usage,
       now: common.now,
     }),

@@ -17,9 +17,10 @@ describe('emailQuery', () => {
 });
 
 describe('findCustomerIdByEmail with a fake client', () => {
-  let errors: jest.SpiedFunction<typeof console.error>;
+  // Warnings: what a lookup that could not reach Stripe writes.
+  let errors: jest.SpiedFunction<typeof console.warn>;
   beforeEach(() => {
-    errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    errors = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => errors.mockRestore());
 
@@ -49,8 +50,8 @@ describe('findCustomerIdByEmail with a fake client', () => {
     await expect(noSecret.findCustomerIdByEmail('ann@example.com')).resolves.toBeUndefined();
     const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'warn', errorType: 'StripeConnectionError' }),
-      expect.objectContaining({ level: 'warn', errorName: 'Error' }),
+      expect.objectContaining({ level: 'WARN', errorType: 'StripeConnectionError' }),
+      expect.objectContaining({ level: 'WARN', errorName: 'Error' }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('ann@example.com');
   });
@@ -82,7 +83,7 @@ describe('findCustomerIdByEmail against the local Stripe server', () => {
     const billing = createBillingCustomers({ stripe: async () => createStripeClient('sk_bad', server.url) });
     await expect(billing.findCustomerIdByEmail('ann@example.com')).resolves.toBeUndefined();
     expect(JSON.parse(String(errors.mock.calls[0]![0]))).toMatchObject({
-      level: 'error',
+      level: 'ERROR',
       errorType: 'StripeAuthenticationError',
       statusCode: 401,
     });
@@ -90,12 +91,12 @@ describe('findCustomerIdByEmail against the local Stripe server', () => {
   });
 
   it('answers undefined when the server is down', async () => {
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const errors = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const stripe = createStripeClient(LOCAL_STRIPE_SECRET_KEY, 'http://127.0.0.1:9');
     const billing = createBillingCustomers({ stripe: async () => stripe });
     await expect(billing.findCustomerIdByEmail('ann@example.com')).resolves.toBeUndefined();
     expect(JSON.parse(String(errors.mock.calls[0]![0]))).toMatchObject({
-      level: 'warn',
+      level: 'WARN',
       errorType: 'StripeConnectionError',
     });
     errors.mockRestore();

@@ -357,6 +357,8 @@ describe('notifications: triggers (spec §6)', () => {
 describe('notifications: the worker loses nothing and duplicates nothing', () => {
   const ses = () =>
     new SESv2Client({ region: stack().region, endpoint: stack().endpoints.ses, credentials: LOCAL_CREDENTIALS });
+  // What the workers counted for the operations dashboard, over every run of a test.
+  const counted: Record<string, number> = {};
   const deliveryWith = (now: () => number, mailer: { send: Parameters<typeof createDelivery>[0]['mailer']['send'] }) =>
     createDelivery({
       notifications: notificationStore(),
@@ -378,9 +380,16 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
       now,
       webOrigin: 'http://web.test',
       apiUrl: 'http://api.test/notifications',
+      counters: {
+        count: (name, value = 1) => {
+          counted[name] = (counted[name] ?? 0) + value;
+        },
+        seconds: () => undefined,
+      },
     });
 
   it('a worker stopped mid-chunk, then redeliveries: every person gets one banner and one e-mail; a failing one holds back no other', async () => {
+    for (const name of Object.keys(counted)) delete counted[name];
     const people = await Promise.all(Array.from({ length: 4 }, () => freshUser({ prefix: 'n-crash' })));
     const draft = await (await staff()).createNotification({
       body: {
@@ -428,6 +437,8 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
     // A late duplicate of the chunk changes nothing.
     await deliveryWith(Date.now, real).deliver(draft.id, 'c1', ids);
     expect((await mailTo(people[0]!.email)).filter((m) => m.subject === draft.title)).toHaveLength(1);
+    // Each e-mail counted once as sent, through the refusal, the stopped worker and the duplicates.
+    expect(counted).toEqual({ NotificationsSent: 4 });
   });
 
   it('a poison message ends in the dead-letter queue after its receives, and the queue goes on', async () => {
