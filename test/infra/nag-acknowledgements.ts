@@ -1,4 +1,5 @@
 import { Validations } from 'aws-cdk-lib';
+import type { NagPack } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
 /** One acknowledged cdk-nag finding: the rule (with its finding, if any), where it was acknowledged, and why. */
@@ -29,6 +30,38 @@ export const acknowledgements = (scope: IConstruct): Acknowledgement[] =>
         })),
       ),
   );
+
+/** Whether the construct's own metadata acknowledges `rule`, as cdk-nag compares ids. */
+const acknowledgesHere = (construct: IConstruct, rule: string): boolean =>
+  construct.node.metadata.some(
+    (entry) =>
+      entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY &&
+      entry.data &&
+      Object.keys(entry.data as Record<string, string>).some((id) => id.replace(/^annotation::/i, '') === rule),
+  );
+
+/**
+ * Runs `pack` over `scope` and returns the acknowledgements that suppressed one of its findings, as `{rule} at
+ * {path}`. cdk-nag asks its (private) isAcknowledged for every finding, walking up from the resource to the first
+ * construct that acknowledges the rule; the wrapper notes which construct that was.
+ */
+export const usedAcknowledgements = (pack: NagPack, scope: IConstruct): Set<string> => {
+  const checker = pack as unknown as { isAcknowledged?: (resource: IConstruct, rule: string) => boolean };
+  const original = checker.isAcknowledged;
+  if (typeof original !== 'function') throw new Error('cdk-nag no longer has NagPack.isAcknowledged: update this');
+  const used = new Set<string>();
+  checker.isAcknowledged = (resource, rule) => {
+    const acknowledged = original.call(pack, resource, rule);
+    if (acknowledged) {
+      let construct: IConstruct | undefined = resource;
+      while (construct && !acknowledgesHere(construct, rule)) construct = construct.node.scope;
+      if (construct) used.add(`${rule} at ${construct.node.path}`);
+    }
+    return acknowledged;
+  };
+  pack.validateScope(scope);
+  return used;
+};
 
 /**
  * The acknowledgements of one pack as a CI log shows them: each rule with its reason, then the constructs it is
