@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, type Environment, Tags, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
   ENVIRONMENTS,
   type EnvironmentSettings,
@@ -77,8 +77,8 @@ const cdkJsonContext = (): Record<string, unknown> =>
 /**
  * Builds one environment's stacks, split by lifecycle: stateful data and identity first, then messaging and
  * realtime, the web hosting, the APIs, the web app's runtime configuration, and last the operations stack
- * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions
- * checks run as a validation plugin on every synth.
+ * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions and Serverless
+ * checks run as validation plugins on every synth (docs/decisions/028-serverless-nag-pack.md).
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
   const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
@@ -162,6 +162,8 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   Tags.of(app).add('environment', envName);
   Validations.of(app).addPlugins(
     new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }),
+    // The AWS Solutions pack's aspect already writes every acknowledgement, this pack's too, into the templates.
+    new ServerlessChecks(app, { verbose: true }),
   );
 
   const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig, operations };

@@ -16,6 +16,7 @@ import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
 import type { CustomDomain } from '../definitions/environments';
+import { acknowledgeNoDeadLetterTarget } from '../stacks/nag-findings';
 import type { LogSettings } from './log-retention';
 import { ServiceFunction } from './service-function';
 
@@ -81,6 +82,7 @@ export class AreaApi extends Construct {
       logs: props.logs,
     });
     const lambda = this.handler.lambda;
+    acknowledgeNoDeadLetterTarget(lambda, 'api');
     lambda.addEnvironment('AUTH_ISSUER', props.authIssuer);
     lambda.addEnvironment('AUTH_CLIENT_IDS', props.authClientIds.join(','));
     if (props.corsOrigins.length > 0) lambda.addEnvironment('CORS_ORIGINS', props.corsOrigins.join(','));

@@ -124,6 +124,12 @@ export class ServiceFunction extends Construct {
         'Pinned to Node.js 22 on purpose: the runtime and the esbuild target (node22) move together in one reviewed ' +
         'change, not whenever a newer runtime appears. Node.js 22 is a supported Lambda runtime.',
     });
+    Validations.of(this.lambda).acknowledge({
+      id: 'Serverless-LambdaLatestVersion',
+      reason:
+        'Node.js 22 on purpose, as for AwsSolutions-L1: the runtime and the esbuild target (node22) move together in ' +
+        'one reviewed change. Node.js 22 is a supported Lambda runtime.',
+    });
   }
 
   /**

@@ -6,7 +6,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
-import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type CfnFunction, EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, type ILogGroup, LogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
@@ -33,6 +33,11 @@ import { constructId } from '../services/construct-id';
 import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
+import {
+  acknowledgeCdkDeployFunction,
+  acknowledgeDeadLetterQueue,
+  acknowledgeNoDeadLetterTarget,
+} from './nag-findings';
 
 /** Props of an {@link AreaStack}. */
 export interface AreaStackProps {
@@ -83,7 +88,10 @@ export class AreaStack extends NestedStack {
   readonly api?: AreaApi;
   /** Every function of the area (its API's, jobs', hooks', workers', rules'), by construct id: the operations alarms. */
   readonly functions: Record<string, IFunction> = {};
-  /** The IoT rules' failure queues (each its function's dead-letter destination), by construct id. */
+  /**
+   * Dead-letter queues outside QUEUES, by construct id: the IoT rules' failure queues (each its function's on-failure
+   * destination) and the schedules' dead-letter queues (events a rule could not deliver to its job).
+   */
   readonly deadLetterQueues: Record<string, IQueue> = {};
   /** The area's IoT topic rules' names, by construct id. */
   readonly iotRules: Record<string, string> = {};
@@ -167,10 +175,27 @@ export class AreaStack extends NestedStack {
       this.functions[job.name] = fn.lambda;
       // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      acknowledgeNoDeadLetterTarget(fn.lambda, 'schedule');
+      // An event EventBridge cannot deliver (the invoke permission gone, Lambda refusing the call past the retries)
+      // never becomes an invocation, so the function's error alarm cannot see it: it lands here, which alarms.
+      const undelivered = new Queue(this, `${job.name}ScheduleDeadLetters`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      acknowledgeDeadLetterQueue(undelivered, `the ${job.name} schedule`, { standalone: true });
+      this.deadLetterQueues[`${job.name}ScheduleDeadLetters`] = undelivered;
       new Rule(this, `${job.name}Schedule`, {
         description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
-        targets: [new LambdaFunction(fn.lambda, { retryAttempts: 2 })],
+        targets: [
+          new LambdaFunction(fn.lambda, {
+            retryAttempts: 2,
+            // A run older than the interval is superseded by the next one; retrying it longer only doubles up.
+            maxEventAge: Duration.minutes(Math.min(job.everyMinutes, 24 * 60)),
+            deadLetterQueue: undelivered,
+          }),
+        ],
       });
     }
 
@@ -186,6 +211,7 @@ export class AreaStack extends NestedStack {
         logs,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
+      acknowledgeNoDeadLetterTarget(fn.lambda, 'provider');
       this.functions[hook.name] = fn.lambda;
       const provider = new Provider(this, `${hook.name}Provider`, {
         onEventHandler: fn.lambda,
@@ -205,6 +231,11 @@ export class AreaStack extends NestedStack {
           reason: "The provider framework may invoke the hook's function and its versions, nothing else.",
         },
       );
+      acknowledgeCdkDeployFunction(provider.node.findChild('framework-onEvent'), "CDK's provider framework function", [
+        'LambdaDLQ',
+        'LambdaTracing',
+        'LambdaDefaultMemorySize',
+      ]);
       new CustomResource(this, `${hook.name}Run`, {
         serviceToken: provider.serviceToken,
         resourceType: `Custom::${hook.name}`,
@@ -232,6 +263,16 @@ export class AreaStack extends NestedStack {
       fn.lambda.addEventSource(
         new SqsEventSource(refs.queues[worker.queue], { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
       );
+      acknowledgeNoDeadLetterTarget(fn.lambda, 'sqs');
+      const mapping = fn.lambda.node.children.find((child) => child instanceof EventSourceMapping);
+      if (!mapping) throw new Error(`No event-source mapping on ${worker.name}`);
+      Validations.of(mapping).acknowledge({
+        id: 'Serverless-LambdaEventSourceMappingDestination',
+        reason:
+          'Lambda takes an on-failure destination for stream and Kafka sources only, not for SQS: a message failing ' +
+          `maxReceiveCount (${queue.maxReceiveCount}) times moves to the ${queue.deadLetterName(settings.name)} queue, ` +
+          'which alarms.',
+      });
     }
 
     for (const rule of IOT_RULES.filter((r) => r.area === area)) {
@@ -286,10 +327,10 @@ export class AreaStack extends NestedStack {
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
       });
-      Validations.of(failures).acknowledge({
-        id: 'AwsSolutions-SQS3',
-        reason: "This queue is itself the rule function's dead-letter destination.",
+      acknowledgeDeadLetterQueue(failures, `the ${rule.name} function (its on-failure destination)`, {
+        standalone: true,
       });
+      acknowledgeNoDeadLetterTarget(fn.lambda, 'iot');
       this.deadLetterQueues[`${rule.name}Failures`] = failures;
       fn.lambda.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: 2 });
       fn.lambda.addPermission(`${rule.name}Invoke`, {

@@ -24,6 +24,7 @@ import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
 import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
+import { acknowledgeNoDeadLetterTarget } from './nag-findings';
 
 const TRIGGER_OPERATIONS = {
   PostAuthentication: UserPoolOperation.POST_AUTHENTICATION,
@@ -105,6 +106,7 @@ export class AuthStack extends Stack {
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
       for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.lambda);
+      acknowledgeNoDeadLetterTarget(trigger.lambda, 'cognito');
       this.triggers[definition.name] = trigger.lambda;
     }
 

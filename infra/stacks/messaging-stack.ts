@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { type EnvironmentSettings, mailFrom } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
 import { mapRecord } from './map-record';
+import { acknowledgeDeadLetterQueue } from './nag-findings';
 
 /** Props of the {@link MessagingStack}. */
 export interface MessagingStackProps extends StackProps {
@@ -41,6 +42,7 @@ export class MessagingStack extends Stack {
         // The longest SQS allows: failed jobs wait here until someone has looked at them.
         retentionPeriod: Duration.days(14),
       });
+      acknowledgeDeadLetterQueue(deadLetters, `the ${definition.name(env)} queue`, { standalone: false });
       const queue = new Queue(this, definition.constructId, {
         ...fifo,
         queueName: definition.name(env),

@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
@@ -116,7 +116,13 @@ export class OperationsStack extends Stack {
         },
       }),
     );
-    topic.addSubscription(new EmailSubscription(props.settings.alarmEmail));
+    const alarmMail = topic.addSubscription(new EmailSubscription(props.settings.alarmEmail));
+    Validations.of(alarmMail).acknowledge({
+      id: 'Serverless-SNSRedrivePolicy',
+      reason:
+        "The alarm e-mail, this topic's only subscription. A dead-letter queue for undelivered alarm mail would need " +
+        'an alarm of its own, and that alarm could only notify through this same topic and address.',
+    });
     this.alarmTopic = topic;
     const action = new SnsAction(topic);
 

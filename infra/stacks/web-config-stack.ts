@@ -9,6 +9,7 @@ import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
 import { logSettings } from '../services/log-retention';
+import { acknowledgeCdkDeployFunction, awsCustomResourceProvider } from './nag-findings';
 
 /** Props of the {@link WebConfigStack}. */
 export interface WebConfigStackProps extends StackProps {
@@ -83,6 +84,8 @@ export class WebConfigStack extends Stack {
         ],
       },
       installLatestAwsSdk: false,
+      // Lambda's smallest size, written out: one S3 put per deployment, what it has always run with.
+      memorySize: 128,
       // Without a group of its own, CDK's provider keeps its logs two years, whatever the environment's policy.
       logGroup: new LogGroup(this, 'RuntimeConfigLogs', {
         retention: logs.retention,
@@ -90,14 +93,13 @@ export class WebConfigStack extends Stack {
       }),
     });
 
-    const provider = this.node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replaceAll('-', '')}`);
-    if (provider) {
-      Validations.of(provider).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason:
-          "CDK's own custom-resource provider; the managed policy only lets it write its logs. Its S3 " +
-          'permission is the inline PutObject/DeleteObject on runtime-config.json alone.',
-      });
-    }
+    const provider = awsCustomResourceProvider(this);
+    Validations.of(provider).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        "CDK's own custom-resource provider; the managed policy only lets it write its logs. Its S3 " +
+        'permission is the inline PutObject/DeleteObject on runtime-config.json alone.',
+    });
+    acknowledgeCdkDeployFunction(provider, "CDK's AwsCustomResource function", ['LambdaDLQ', 'LambdaTracing']);
   }
 }

@@ -91,7 +91,8 @@ export class WebStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
 
-    // CloudFront's standard logs are delivered with object ACLs, so this bucket (unlike the others) keeps ACLs on.
+    // CloudFront's standard logs are delivered with object ACLs, so this bucket (unlike the others) keeps ACLs on. It
+    // does not log its own access (that would loop); AwsSolutions-S1 sees it is the site bucket's log destination.
     const logs = new Bucket(this, 'LogsBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
@@ -101,11 +102,6 @@ export class WebStack extends Stack {
       lifecycleRules: lifecycleRules(accessLogAging(settings)),
       removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       autoDeleteObjects: !settings.retainData,
-    });
-    Validations.of(logs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        'This is the access-log destination of the site bucket and the distribution; logging it into itself would loop.',
     });
 
     // The site is a build output: it is rebuilt and redeployed, never restored, so it goes with the stack.

@@ -201,7 +201,8 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('operations of %s', (envName) =
   );
 
   const queues = all('AWS::SQS::Queue');
-  // A dead-letter queue by its name, or by its use: another queue's redrive target, or a function's failure destination.
+  // A dead-letter queue by its name, or by its use: another queue's redrive target, a function's failure destination,
+  // or where an EventBridge rule puts the events it could not deliver.
   const isDeadLetterQueue = ({ key, id, resource }: (typeof queues)[number]) => {
     if (/-dlq(\.fifo)?$/.test(String(resource.Properties.QueueName ?? ''))) return true;
     const template = templates[key as keyof Templates]!;
@@ -210,6 +211,9 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('operations of %s', (envName) =
       ...Object.values(resourcesOfType(template, 'AWS::SQS::Queue')).map((q) => q.Properties.RedrivePolicy),
       ...Object.values(resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig')).map(
         (c) => (c.Properties.DestinationConfig as { OnFailure?: unknown } | undefined)?.OnFailure,
+      ),
+      ...Object.values(resourcesOfType(template, 'AWS::Events::Rule')).flatMap((r) =>
+        ((r.Properties.Targets ?? []) as { DeadLetterConfig?: unknown }[]).map((t) => t.DeadLetterConfig),
       ),
     ].some((use) => JSON.stringify(use ?? {}).includes(targetOf));
   };
