@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, type Environment, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
+  checkAccount,
   ENVIRONMENTS,
   type EnvironmentSettings,
   type EnvName,
@@ -56,6 +57,8 @@ export interface BuildAppOptions {
    * environment a custom domain this way. @default none
    */
   settings?: Partial<Omit<EnvironmentSettings, 'name'>>;
+  /** Each environment's AWS account, checked against `account`. @default ACCOUNTS (infra/definitions/environments.ts) */
+  accounts?: Partial<Record<EnvName, string>>;
 }
 
 /** The stacks of one environment, in deployment order. */
@@ -84,6 +87,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
   const settings = environmentSettings(envName, options.settings);
   const account = options.account ?? process.env.CDK_DEFAULT_ACCOUNT;
+  checkAccount(envName, account, options.accounts);
   const env: Environment = account ? { account, region: REGION } : { region: REGION };
   const stackId = (part: string) => `DeviceData-${envName}-${part}`;
   const common = { env, settings, terminationProtection: settings.retainData };

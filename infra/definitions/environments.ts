@@ -108,6 +108,49 @@ const ALARM_EMAILS: Record<EnvName, string> = {
 const DOMAINS: Partial<Record<EnvName, { api?: CustomDomain; web?: CustomDomain }>> = {};
 
 /**
+ * The AWS account of each cloud environment, as the operator names them, e.g. `{ prod: '111122223333', dev:
+ * '444455556666' }`. What IoT Core holds is account-wide, not per environment: the devices' topics (`devices/{id}/…`,
+ * which firmware publishes to), the realtime policy's name that spec §8 fixes (IoTPolicyForCognito) and so the topic
+ * rules' filters. Two environments in one account would each ingest the other's devices, so every environment has an
+ * account of its own (README, "Deploying an environment"); {@link checkAccount} holds it on every synth.
+ */
+export const ACCOUNTS: Partial<Record<EnvName, string>> = {};
+
+/**
+ * Refuses a synth that would put two environments in one account: two environments naming the same account, or this
+ * environment going to an account other than its own or to another environment's. `account` is the one the synth
+ * targets (CDK_DEFAULT_ACCOUNT, the credentials'); an environment with no account named is checked against the others.
+ */
+export const checkAccount = (
+  name: EnvName,
+  account: string | undefined,
+  accounts: Partial<Record<EnvName, string>> = ACCOUNTS,
+): void => {
+  const named = Object.entries(accounts).filter((entry): entry is [EnvName, string] => Boolean(entry[1]));
+  for (const [index, [env, id]] of named.entries()) {
+    const other = named.slice(index + 1).find(([, otherId]) => otherId === id);
+    if (other) {
+      throw new Error(
+        `The ${env} and ${other[0]} environments name the same AWS account (${id}): each environment needs an account ` +
+          "of its own, as IoT Core's device topics and realtime policy are account-wide.",
+      );
+    }
+  }
+  if (!account) return;
+  const own = accounts[name];
+  if (own && own !== account) {
+    throw new Error(`The ${name} environment deploys to account ${own}; these credentials are for account ${account}.`);
+  }
+  const owner = named.find(([env, id]) => env !== name && id === account);
+  if (owner) {
+    throw new Error(
+      `Account ${account} is the ${owner[0]} environment's: deploying ${name} there would mix the two environments' ` +
+        'devices (IoT Core is account-wide). Use the account named for it in ACCOUNTS.',
+    );
+  }
+};
+
+/**
  * API Gateway's steady rate and burst per stage. Production takes a fleet's traffic; a developer's environment a
  * person's, so a runaway script there is stopped early and cheaply.
  */

@@ -150,3 +150,39 @@ describe('an environment without domains of its own (dev)', () => {
     expect(Object.keys(resourcesOfType(templates.api, 'AWS::WAFv2::WebACL'))).toEqual([]);
   });
 });
+
+describe('one AWS account per environment (IoT Core is account-wide)', () => {
+  it('refuses a synth into an account another environment names, or into any but its own', () => {
+    const accounts = { prod: '111111111111', dev: '222222222222' };
+    expect(() => synthesize('dev-1', { account: '111111111111', accounts })).toThrow(
+      /Account 111111111111 is the prod environment's/,
+    );
+    expect(() => synthesize('dev', { account: '333333333333', accounts })).toThrow(
+      /The dev environment deploys to account 222222222222; these credentials are for account 333333333333/,
+    );
+    expect(() => synthesize('dev', { accounts: { dev: '444444444444', preview: '444444444444' } })).toThrow(
+      /The dev and preview environments name the same AWS account \(444444444444\)/,
+    );
+  });
+
+  it("synthesizes into the environment's own account", () => {
+    const { stacks } = synthesize('dev', { account: '222222222222', accounts: { dev: '222222222222' } });
+    expect(stacks.data.account).toBe('222222222222');
+  });
+
+  it('keeps what IoT Core holds account-wide the same in every environment, which is why the rule above exists', () => {
+    const shared = (['dev', 'prod'] as const).map((envName) => {
+      const { templates } = synthesize(envName);
+      const [policy] = Object.values(resourcesOfType(templates.realtime, 'AWS::IoT::Policy'));
+      const rules = Object.values(resourcesOfType(areaTemplate(templates, 'data-ingress'), 'AWS::IoT::TopicRule')).map(
+        (rule) => (rule.Properties.TopicRulePayload as { Sql: string }).Sql,
+      );
+      return { policyName: policy!.Properties.PolicyName, rules };
+    });
+    // A second environment in one account fails its deploy on the policy's fixed name (spec §8) rather than sharing
+    // devices silently; ACCOUNTS and checkAccount stop it before the deploy starts.
+    expect(shared[0]).toEqual(shared[1]);
+    expect(shared[0]!.policyName).toBe('IoTPolicyForCognito');
+    expect(shared[0]!.rules.join()).toContain("FROM 'devices/+/readings'");
+  });
+});
