@@ -16,12 +16,13 @@ import type { ChartObject } from '../../../functions/sensor-data/store/chart-dat
 import { QUEUES } from '../../../infra/definitions/storage';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
+import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
 import { notificationStore } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { untilQueueEmpty } from '../../support/queues';
-import { freshDevice, ingest } from '../../support/sensor-data';
+import { freshDevice, ingest, setTier } from '../../support/sensor-data';
 import { apiAs, documentClient, s3Client, sqsClient, stack, tokenOf, uniqueId } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
 
@@ -30,7 +31,7 @@ import { useStackEnvironment } from '../../support/stack-env';
  * the local stack's own poller (infra/local/sqs-poller.ts), their SDK clients pointed through a fault proxy at the
  * emulators (test/support/fault-proxy.ts), on queues of this file's own with a visibility timeout of seconds (the
  * stack's are minutes), so a retry comes back within the test and no message of the shared stack is disturbed.
- * Out-of-order and resent readings go through the stack's real ingest route, queue and worker.
+ * Out-of-order and resent readings, and repeated dataset build messages, go through the stack's own queues and workers.
  */
 
 const rootDir = path.resolve(import.meta.dirname, '../../..');
@@ -441,6 +442,63 @@ describe('queue work under faults', () => {
       expect(reference?.t.length).toBe(resolution === 'hour' ? expected.length : 1);
       expect(await chartObject(shuffled.id, resolution, period)).toEqual({ ...reference, deviceId: shuffled.id });
     }
+  }, 120_000);
+
+  it("a dataset's build message delivered three times: every device's files once, a manifest whose checksums hold, untouched by late copies", async () => {
+    const owner = await freshUser({ prefix: 'fault-dataset' });
+    const devices = await Promise.all([
+      freshDevice({ ownerToken: owner.token }),
+      freshDevice({ ownerToken: owner.token }),
+    ]);
+    const now = Date.now();
+    const seeded = devices.map((device, d) => ({
+      device,
+      // Hours back from now, well inside the tier's 30-day download window, so no clipping depends on the clock.
+      list: Array.from({ length: 6 + d }, (_, i) => ({
+        timestamp: now - (i + 2) * HOUR,
+        values: { pm2_5: d * 10 + i },
+      })),
+    }));
+    for (const { device, list } of seeded) {
+      await setTier(device.id, 'tier1');
+      await readings().write(device.id, list, now);
+    }
+    const created = await apiAs('datasets', owner.token).createDataset({
+      body: {
+        title: uniqueId('Fault dataset'),
+        description: 'Duplicated steps',
+        visibility: 'permissioned',
+        source: { kind: 'devices', deviceIds: devices.map((d) => d.id) },
+        from: now - 2 * 24 * HOUR,
+      },
+    });
+    // Two more "next step" messages beside the one the request sent, on the stack's own queue and worker: a step's
+    // message delivered again is one of these.
+    const queue: OwnQueue = { url: stack().queues.datasets!, deadLetterUrl: '', fifo: true };
+    const build = { kind: 'build', datasetId: created.id };
+    await sendAll(queue, [
+      { body: build, group: `dataset:${created.id}` },
+      { body: build, group: `dataset:${created.id}` },
+    ]);
+    const { dataset } = await waitForDataset(created.id, owner.token);
+    await untilQueueEmpty(sqs, queue.url, { timeoutMs: 30_000 });
+    expect(dataset.status).toBe('frozen');
+    expect(dataset.devices.map((d) => d.rows)).toEqual(seeded.map(({ list }) => list.length));
+    expect(dataset.files.map((f) => f.name).sort()).toEqual(
+      [...devices.flatMap((d) => [`${d.id}.csv`, `${d.id}.json`]), manifestFile(dataset).name].sort(),
+    );
+    const manifestBytes = await fetchDatasetFile(manifestFile(dataset), owner.token);
+    expect(sha256(manifestBytes)).toBe(manifestFile(dataset).sha256);
+    const manifest = JSON.parse(manifestBytes.toString('utf8'));
+    expect(manifest.files.map((f: { name: string }) => f.name)).toEqual(
+      devices.flatMap((d) => [`${d.id}.csv`, `${d.id}.json`]),
+    );
+    for (const entry of manifest.files as { name: string; sha256: string; rows: number }[]) {
+      const file = dataset.files.find((f) => f.name === entry.name)!;
+      expect(sha256(await fetchDatasetFile(file, owner.token))).toBe(entry.sha256);
+    }
+    // The late copies, worked after the freeze, left it as it was.
+    expect(await apiAs('datasets', owner.token).getDataset({ params: { datasetId: created.id } })).toEqual(dataset);
   }, 120_000);
 
   it('a worker killed mid-batch: the message it received comes back after its visibility timeout and is done once', async () => {
