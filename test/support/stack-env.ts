@@ -1,4 +1,4 @@
-import { QUEUES } from '../../infra/definitions/storage';
+import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
 import { MAIL_FROM } from '../../infra/local/emulators/cognito';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
@@ -18,12 +18,19 @@ export const useStackEnvironment = () => {
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
     AWS_ENDPOINT_URL_SQS: info.endpoints.sqs,
+    AWS_ENDPOINT_URL_S3: info.endpoints.s3,
+    S3_FORCE_PATH_STYLE: 'true',
     AWS_ENDPOINT_URL_SESV2: info.endpoints.ses,
     AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: info.endpoints.cognito,
     ...Object.fromEntries(
       Object.entries(TABLES)
         .filter(([key]) => info.tables[key])
         .map(([key, table]) => [table.envVar, info.tables[key]]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(BUCKETS)
+        .filter(([key]) => (info.buckets as Record<string, string | undefined>)[key])
+        .map(([key, bucket]) => [bucket.envVar, (info.buckets as Record<string, string>)[key]]),
     ),
     ...Object.fromEntries(
       Object.entries(QUEUES)
