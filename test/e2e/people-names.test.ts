@@ -63,6 +63,17 @@ describe('end to end: people by name', () => {
     await picker.press('ArrowDown');
     await page.getByTestId('members-add-person-option').filter({ hasText: 'April Approved' }).waitFor();
     await picker.press('Enter');
+    // The name replaces the typed address once React has applied the choice (a render later, which under CI load can
+    // come after press() returns): wait for the change, then check it, so a choice not made still fails clearly.
+    await page
+      .waitForFunction(
+        (input) => (input as HTMLInputElement).value !== 'approved@example.com',
+        await picker.elementHandle(),
+        {
+          timeout: 10_000,
+        },
+      )
+      .catch(() => undefined);
     expect(await picker.inputValue()).toBe('April Approved');
     await page.getByTestId('members-add-submit').click();
     await page.getByTestId('members-list').getByText('April Approved', { exact: true }).waitFor();
