@@ -20,6 +20,8 @@ export const useStackEnvironment = () => {
     AWS_ENDPOINT_URL_SQS: info.endpoints.sqs,
     AWS_ENDPOINT_URL_S3: info.endpoints.s3,
     S3_FORCE_PATH_STYLE: 'true',
+    // As the local stack: no CloudWatch reads the functions' EMF lines here (decision 030).
+    POWERTOOLS_METRICS_DISABLED: 'true',
     AWS_ENDPOINT_URL_SESV2: info.endpoints.ses,
     AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: info.endpoints.cognito,
     ...Object.fromEntries(

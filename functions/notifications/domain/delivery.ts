@@ -243,6 +243,9 @@ export const createDelivery = (deps: DeliveryDeps) => {
         if (!claim.claimed) {
           // Another worker holds it (or stopped holding it moments ago): this chunk is not done until that e-mail is.
           if (claim.busy) retries += 1;
+          // Settled by another worker since this one read the chunk: counted as the store has it, or this chunk's
+          // tally, written last, would overwrite that worker's with the e-mail left out (a duplicate delivery's race).
+          else if (claim.status) mark(claim.status);
           return;
         }
         try {
@@ -268,9 +271,11 @@ export const createDelivery = (deps: DeliveryDeps) => {
       });
     }
 
-    const tally = tallyOf([...held.values()], chunk, methods.includes('banner') ? 'banner' : 'email');
-    await settle(await deps.notifications.tally(notificationId, chunk, tally, retries === 0));
+    // A worker with e-mail still to retry writes no tally: its view is partial, and written after a duplicate's
+    // complete one (two workers on one chunk) it would stand, as the retry finds the chunk done and stops.
     if (retries) throw new RetryLater(retries);
+    const tally = tallyOf([...held.values()], chunk, methods.includes('banner') ? 'banner' : 'email');
+    await settle(await deps.notifications.tally(notificationId, chunk, tally, true));
     return { people: people.length, ...tally };
   };
 

@@ -25,7 +25,8 @@ export const UNREAD_WINDOW = 100;
 export type BannerContent = Omit<Banner, 'notificationId' | 'created' | 'readAt' | 'dismissedAt'>;
 
 /** Not claimed: `busy` while another worker holds a fresh claim (the work is not done yet), else it is finished. */
-export type EmailClaim = { claimed: true; attempts: number } | { claimed: false; busy: boolean };
+/** Not claimed: `busy` while another worker holds it; `status` as the store has it (e.g. `sent` by another worker). */
+export type EmailClaim = { claimed: true; attempts: number } | { claimed: false; busy: boolean; status?: string };
 
 const toBanner = (item: Record<string, unknown>): Banner =>
   ({
@@ -127,7 +128,8 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       );
       if (taken) return { claimed: true, attempts: taken.attempts as number };
       const current = await db.send(new GetCommand({ TableName: tableName, Key: keyOf(ref), ConsistentRead: true }));
-      return { claimed: false, busy: current.Item?.status === 'sending' || current.Item?.status === 'retry' };
+      const status = current.Item?.status as string | undefined;
+      return { claimed: false, busy: status === 'sending' || status === 'retry', ...(status ? { status } : {}) };
     },
 
     /** @returns false when the claim was lost (another worker took it over) */

@@ -359,10 +359,14 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
     new SESv2Client({ region: stack().region, endpoint: stack().endpoints.ses, credentials: LOCAL_CREDENTIALS });
   // What the workers counted for the operations dashboard, over every run of a test.
   const counted: Record<string, number> = {};
-  const deliveryWith = (now: () => number, mailer: { send: Parameters<typeof createDelivery>[0]['mailer']['send'] }) =>
+  const deliveryWith = (
+    now: () => number,
+    mailer: { send: Parameters<typeof createDelivery>[0]['mailer']['send'] },
+    deliveries: ReturnType<typeof deliveryStore> = deliveryStore(),
+  ) =>
     createDelivery({
       notifications: notificationStore(),
-      deliveries: deliveryStore(),
+      deliveries,
       preferences: createPreferenceStore({ db: documentClient(), tableName: stack().tables.notificationPreferences! }),
       audiences: createAudienceStore({
         db: documentClient(),
