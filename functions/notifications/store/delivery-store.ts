@@ -24,8 +24,10 @@ export const UNREAD_WINDOW = 100;
 
 export type BannerContent = Omit<Banner, 'notificationId' | 'created' | 'readAt' | 'dismissedAt'>;
 
-/** Not claimed: `busy` while another worker holds a fresh claim (the work is not done yet), else it is finished. */
-/** Not claimed: `busy` while another worker holds it; `status` as the store has it (e.g. `sent` by another worker). */
+/**
+ * Not claimed: `busy` while another worker holds a fresh claim (the work is not done yet), else it is finished;
+ * `status` as the store has it (`sent` or `failed` by another worker).
+ */
 export type EmailClaim = { claimed: true; attempts: number } | { claimed: false; busy: boolean; status?: string };
 
 const toBanner = (item: Record<string, unknown>): Banner =>
