@@ -1,8 +1,10 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ChartObject } from '../../functions/sensor-data/store/chart-data-store';
 import type { ProductLine } from '../../shared/contracts/devices';
 import type { TierId } from '../../shared/sensor-data/tiers';
 import { freshSerial } from './authz-devices-fixtures';
-import { apiAs, type DemoEmail, documentClient, stack, tokenOf } from './stack';
+import { apiAs, type DemoEmail, documentClient, s3Client, stack, tokenOf } from './stack';
 
 /**
  * Sensor-data test support: a device of a chosen product line, claimed by a demo account or a fresh person,
@@ -64,5 +66,20 @@ export const ingest = async (
       body: JSON.stringify({ readings: readings.slice(start, start + 500) }),
     });
     if (sent.status !== 200) throw new Error(`Ingest answered ${sent.status}: ${await sent.text()}`);
+  }
+};
+
+/** A device's chart-data object for one period as the roll-up worker wrote it, or undefined when there is none. */
+export const chartObject = async (deviceId: string, resolution: 'hour' | 'day', period: string) => {
+  try {
+    const result = await s3Client().send(
+      new GetObjectCommand({
+        Bucket: stack().buckets.chartData!,
+        Key: `charts/${deviceId}/${resolution}/${period}.json`,
+      }),
+    );
+    return JSON.parse(await result.Body!.transformToString()) as ChartObject;
+  } catch {
+    return undefined;
   }
 };

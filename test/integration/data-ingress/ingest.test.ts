@@ -1,11 +1,9 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
-import type { ChartObject } from '../../../functions/sensor-data/store/chart-data-store';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
-import { freshDevice, type TestDevice } from '../../support/sensor-data';
-import { apiAs, apiRejection, areaUrl, documentClient, s3Client, sqsClient, stack, tokenOf } from '../../support/stack';
+import { chartObject, freshDevice, type TestDevice } from '../../support/sensor-data';
+import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
 
 /**
  * Data ingress through its real entry points, against the emulators: HTTPS through the local gateway with a
@@ -45,20 +43,6 @@ const rollup = async (deviceId: string, resolution: 'hour' | 'day', ts: number) 
       new GetCommand({ TableName: stack().tables.rollups!, Key: { pk: `${deviceId}#${resolution}`, ts } }),
     )
   ).Item;
-
-const chartObject = async (deviceId: string, resolution: 'hour' | 'day', period: string) => {
-  try {
-    const result = await s3Client().send(
-      new GetObjectCommand({
-        Bucket: stack().buckets.chartData!,
-        Key: `charts/${deviceId}/${resolution}/${period}.json`,
-      }),
-    );
-    return JSON.parse(await result.Body!.transformToString()) as ChartObject;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Polls until `check` returns something truthy (the worker and the rule bridge are asynchronous). */
 const eventually = async <T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {

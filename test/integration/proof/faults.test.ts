@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   DeleteQueueCommand,
@@ -12,7 +11,6 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { createReadingsStore, type StoredReading } from '../../../functions/_shared/sensor-data/readings-store';
-import type { ChartObject } from '../../../functions/sensor-data/store/chart-data-store';
 import { QUEUES } from '../../../infra/definitions/storage';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
@@ -22,8 +20,8 @@ import { mailTo } from '../../support/mail';
 import { notificationStore } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { untilQueueEmpty } from '../../support/queues';
-import { freshDevice, ingest, setTier } from '../../support/sensor-data';
-import { apiAs, documentClient, s3Client, sqsClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import { chartObject, freshDevice, ingest, setTier } from '../../support/sensor-data';
+import { apiAs, documentClient, sqsClient, stack, tokenOf, uniqueId } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
 
 /**
@@ -84,20 +82,6 @@ const rollupsOf = async (deviceId: string, resolution: 'hour' | 'day') => {
     }),
   );
   return Items.map((item) => ({ ts: item.ts as number, m: item.m as Aggregates }));
-};
-
-const chartObject = async (deviceId: string, resolution: 'hour' | 'day', period: string) => {
-  try {
-    const result = await s3Client().send(
-      new GetObjectCommand({
-        Bucket: stack().buckets.chartData!,
-        Key: `charts/${deviceId}/${resolution}/${period}.json`,
-      }),
-    );
-    return JSON.parse(await result.Body!.transformToString()) as ChartObject;
-  } catch {
-    return undefined;
-  }
 };
 
 const hourStarts = (list: readonly StoredReading[]) => [
