@@ -101,3 +101,23 @@ export const bannersAbout = async (userId: string, text: string, count: number, 
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   return read();
 };
+
+/**
+ * A banner-and-e-mail notification to `people`, created through the API, then put where a worker finds it mid-send:
+ * sending, one chunk `c1` planned, its audience page read. The test delivers `c1` as it needs.
+ */
+export const sendingNotification = async (people: readonly { id: string }[], title: string) => {
+  const staff = apiAs('notifications', await tokenOf('admin@example.com'));
+  const draft = await staff.createNotification({
+    body: {
+      title,
+      body: '<p>once</p>',
+      methods: ['banner', 'email'],
+      audience: people.map((p) => `user:userId=${p.id}`),
+    },
+  });
+  await notificationStore().setStatus(draft.id, 'sending', ['created'], Date.now());
+  await notificationStore().planChunks(draft.id, ['c1']);
+  await notificationStore().markPageDone(draft.id, '0.0', true);
+  return draft;
+};

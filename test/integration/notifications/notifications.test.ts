@@ -15,7 +15,13 @@ import { startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
 import { relationId } from '../../../shared/relations/relation-types';
 import { mailsTo, mailTo } from '../../support/mail';
-import { deliveryStore, notificationStore, waitForBanner, waitForSent } from '../../support/notifications';
+import {
+  deliveryStore,
+  notificationStore,
+  sendingNotification,
+  waitForBanner,
+  waitForSent,
+} from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import {
@@ -395,17 +401,7 @@ describe('notifications: the worker loses nothing and duplicates nothing', () =>
   it('a worker stopped mid-chunk, then redeliveries: every person gets one banner and one e-mail; a failing one holds back no other', async () => {
     for (const name of Object.keys(counted)) delete counted[name];
     const people = await Promise.all(Array.from({ length: 4 }, () => freshUser({ prefix: 'n-crash' })));
-    const draft = await (await staff()).createNotification({
-      body: {
-        title: uniqueId('Crash'),
-        body: '<p>once</p>',
-        methods: ['banner', 'email'],
-        audience: people.map((p) => `user:userId=${p.id}`),
-      },
-    });
-    await notificationStore().setStatus(draft.id, 'sending', ['created'], Date.now());
-    await notificationStore().planChunks(draft.id, ['c1']);
-    await notificationStore().markPageDone(draft.id, '0.0', true);
+    const draft = await sendingNotification(people, uniqueId('Crash'));
     const ids = people.map((p) => p.id);
     const real = createMailer({ ses: ses(), from: MAIL_FROM });
     // First run: SES refuses the second person's e-mail for a passing reason, and the worker stops for good while

@@ -17,7 +17,7 @@ import type { JobsMessage } from '../../../shared/contracts/events';
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
-import { notificationStore } from '../../support/notifications';
+import { sendingNotification } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { untilQueueEmpty } from '../../support/queues';
 import { chartObject, freshDevice, ingest, setTier } from '../../support/sensor-data';
@@ -201,17 +201,7 @@ const mailsOf = async (person: FreshUser, title: string) =>
  */
 const chunkOf = async (people: readonly FreshUser[]) => {
   const title = uniqueId('Fault');
-  const draft = await (await staff()).createNotification({
-    body: {
-      title,
-      body: '<p>once</p>',
-      methods: ['banner', 'email'],
-      audience: people.map((p) => `user:userId=${p.id}`),
-    },
-  });
-  await notificationStore().setStatus(draft.id, 'sending', ['created'], Date.now());
-  await notificationStore().planChunks(draft.id, ['c1']);
-  await notificationStore().markPageDone(draft.id, '0.0', true);
+  const draft = await sendingNotification(people, title);
   const message: JobsMessage = {
     kind: 'notification.deliver',
     notificationId: draft.id,
