@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** What a fault sees of a request on its way to the emulator. */
 export interface ProxiedRequest {
@@ -69,9 +69,15 @@ export const startFaultProxy = async (upstream: string) => {
       res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Injected' }));
     });
   });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     /** Starts answering requests that `match` with the fault `kind` until cleared. */
     inject: (match: (r: ProxiedRequest) => boolean, kind: FaultKind = 'fail'): Fault => {
       const state: { on: boolean; hits: number; onHit: () => void } = { on: true, hits: 0, onHit: () => undefined };
@@ -88,6 +94,18 @@ export const startFaultProxy = async (upstream: string) => {
           state.on = false;
         },
       };
+    },
+    /**
+     * The emulator restarting, as its clients see it: every open connection is cut (a request in flight gets a reset,
+     * held ones too), new ones are refused for `downMs`, then it answers again on the same port.
+     */
+    restart: async (downMs: number) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      held.clear();
+      await closed;
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     stop: async () => {
       for (const res of held) res.destroy();

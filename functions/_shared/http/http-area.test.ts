@@ -1,12 +1,19 @@
+import {
+  ConditionalCheckFailedException,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as z from 'zod';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
+import { MESSAGES } from '../../../shared/messages';
 import type { UserSession } from '../access/access-version-store';
 import { Conflict } from '../errors';
 import type { KeyRead, ReadAhead } from '../read-ahead';
 import { httpArea } from './http-area';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from './http-errors';
 import { createSessionGuard } from './session-guard';
 
 const issuer = 'http://localhost/pool';
@@ -53,7 +60,14 @@ const area = defineArea('test', {
     summary: 'bad response',
     response: z.object({ ok: z.boolean() }),
   }),
-  crash: defineRoute({ method: 'GET', path: '/crash', access: guest, summary: 'throws', response: z.object({}) }),
+  crash: defineRoute({
+    method: 'GET',
+    path: '/crash',
+    access: guest,
+    summary: 'throws what `kind` names',
+    query: z.object({ kind: z.enum(['plain', 'outage', 'throttled', 'refused', 'network']).optional() }),
+    response: z.object({}),
+  }),
   conflict: defineRoute({
     method: 'GET',
     path: '/conflict',
@@ -122,8 +136,20 @@ beforeAll(async () => {
       write: ({ body }) => ({ name: body.name }),
       remove: () => undefined,
       broken: () => ({ ok: 'yes' }) as never,
-      crash: () => {
-        throw new Error('secret database detail');
+      crash: ({ query }) => {
+        const metadata = { $metadata: {} };
+        switch (query.kind) {
+          case 'outage':
+            throw new InternalServerError({ message: 'secret table detail', ...metadata });
+          case 'throttled':
+            throw new ProvisionedThroughputExceededException({ message: 'secret table detail', ...metadata });
+          case 'refused':
+            throw new ConditionalCheckFailedException({ message: 'secret table detail', ...metadata });
+          case 'network':
+            throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' });
+          default:
+            throw new Error('secret database detail');
+        }
       },
       conflict: () => {
         throw new Conflict('Already there');
@@ -378,6 +404,18 @@ describe('the http chain', () => {
     expect(crash).toMatchObject({ status: 500, body: { message: 'Internal error' } });
     expect(JSON.stringify(crash.body)).not.toContain('secret');
     expect((await call('GET', '/broken')).status).toBe(500);
+  });
+
+  it("answers a store's outage, throttle or a refused connection with 503 and Retry-After, its own refusal with 500", async () => {
+    for (const kind of ['outage', 'throttled', 'network']) {
+      const answer = await call('GET', '/crash', { query: { kind } });
+      expect([kind, answer.status, answer.body]).toEqual([kind, 503, { message: MESSAGES.dependencyUnavailable }]);
+      expect(answer.headers['retry-after']).toBe(String(DEPENDENCY_RETRY_AFTER_SECONDS));
+    }
+    // A failed condition is the code's own mistake to map: retrying it gives the same answer.
+    const refused = await call('GET', '/crash', { query: { kind: 'refused' } });
+    expect(refused).toMatchObject({ status: 500, body: { message: 'Internal error' } });
+    expect(refused.headers['retry-after']).toBeUndefined();
   });
 
   it('answers unknown routes with 404 and known paths with the wrong method with 405', async () => {

@@ -1,7 +1,50 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { MESSAGES } from '../../../shared/messages';
 import { DomainError } from '../errors';
 import { log } from '../logger';
+
+/** Seconds a client is asked to wait before it retries a request refused by {@link isTransientFailure}. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+/** Node's codes for a connection refused, reset or timed out: the store or queue is restarting or unreachable. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/** The AWS services' throttling errors (the SDK's own list, `@smithy/service-error-classification`). */
+const THROTTLING_NAMES = new Set([
+  'BandwidthLimitExceeded',
+  'EC2ThrottledException',
+  'LimitExceededException',
+  'PriorRequestNotComplete',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'SlowDown',
+  'ThrottledException',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'TransactionInProgressException',
+]);
+
+/**
+ * An AWS service's own failure (a 5xx: `$fault: 'server'`), a throttle, or a connection that failed, left once the
+ * SDK's retries are spent: nothing the caller did wrong, and the same request may succeed in a moment, so it is a
+ * 503 with Retry-After, not a 500. Another 4xx from a service (a condition that failed, a validation error) is the
+ * code's own mistake and stays a 500.
+ */
+export const isTransientFailure = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const sdk = error as Error & { $fault?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (sdk.$fault === 'server' || sdk.$retryable || sdk.$metadata?.httpStatusCode === 429) return true;
+  const code = (error as { code?: unknown }).code;
+  return (
+    THROTTLING_NAMES.has(error.name) ||
+    error.name === 'TimeoutError' ||
+    (typeof code === 'string' && NETWORK_CODES.has(code))
+  );
+};
 
 /** The CORS answer to one request origin: echoed when allowed, nothing otherwise. */
 export const allowOrigin = (origin: string | undefined, origins: readonly string[]): Record<string, string> =>
@@ -13,8 +56,9 @@ export const corsHeaders = (event: APIGatewayProxyEvent, origins: readonly strin
   allowOrigin(Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1], origins);
 
 /**
- * Maps every error to a response: typed domain errors keep their status and message; anything else is
- * logged with its stack and answered with a bare 500, so no client sees internals.
+ * Maps every error to a response: typed domain errors keep their status and message; a dependency's passing
+ * failure is a 503 with Retry-After; anything else is logged with its stack and answered with a bare 500, so no
+ * client sees internals.
  */
 export const httpErrors = (
   area: string,
@@ -32,13 +76,20 @@ export const httpErrors = (
       };
       return;
     }
-    log('error', 'Unhandled error', {
+    const transient = isTransientFailure(error);
+    log('error', transient ? 'A dependency did not answer' : 'Unhandled error', {
       area,
       method: event.httpMethod,
       path: event.path,
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });
-    request.response = { statusCode: 500, headers, body: JSON.stringify({ message: 'Internal error' }) };
+    request.response = transient
+      ? {
+          statusCode: 503,
+          headers: { ...headers, 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+          body: JSON.stringify({ message: MESSAGES.dependencyUnavailable }),
+        }
+      : { statusCode: 500, headers, body: JSON.stringify({ message: 'Internal error' }) };
   },
 });

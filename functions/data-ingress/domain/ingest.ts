@@ -46,8 +46,8 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
  * device seen, are handed to the roll-up worker in one message and published to live watchers.
  *
- * Order matters for "nothing lost": the readings are written before the roll-up message is sent, and a failed
- * write or send throws, so the device resends; storing is idempotent per (device, timestamp).
+ * Order matters for "nothing lost": the readings are written before the roll-up message is sent and the batch is
+ * counted, and a failed write or send throws, so the device resends; storing is idempotent per (device, timestamp).
  */
 export const createIngest = ({ readings, stats, devices, adoption, work, live, now, counters }: IngestDeps) => {
   /**
@@ -91,11 +91,11 @@ export const createIngest = ({ readings, stats, devices, adoption, work, live, n
         counters.count(APP_METRICS.readingsRefused, accepted.length);
         return { accepted: 0, rejected, device: 'unknown' };
       }
+      // Counted only once stored: a batch whose write failed is answered 5xx and resent, and counting it then too
+      // would count its readings twice.
+      await readings.write(deviceId, accepted, at);
       await Promise.all([
-        readings.write(deviceId, accepted, at),
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
-      ]);
-      await Promise.all([
         work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
         live.publish(deviceId, accepted),
       ]);

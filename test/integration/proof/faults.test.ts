@@ -7,13 +7,15 @@ import {
   GetQueueAttributesCommand,
   SendMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
-import type { SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, SQSEvent } from 'aws-lambda';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../../../functions/_shared/http/http-errors';
 import { createReadingsStore, type StoredReading } from '../../../functions/_shared/sensor-data/readings-store';
 import { QUEUES } from '../../../infra/definitions/storage';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
+import { MESSAGES } from '../../../shared/messages';
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
@@ -41,6 +43,8 @@ const VISIBILITY_SECONDS = 3;
  * none on an hour's first millisecond.
  */
 const MORNING = Date.UTC(2026, 9, 14, 9);
+
+type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const sqs = sqsClient();
 const readings = () => createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! });
@@ -215,7 +219,7 @@ describe('queue work under faults', () => {
   let dynamodb: FaultProxy;
   let s3: FaultProxy;
   let restoreEnvironment: () => void = () => undefined;
-  let handlers: { notifications: SqsHandler; sensorData: SqsHandler };
+  let handlers: { notifications: SqsHandler; sensorData: SqsHandler; dataIngress: HttpHandler };
   const queues: OwnQueue[] = [];
   const children: ChildProcess[] = [];
 
@@ -233,6 +237,7 @@ describe('queue work under faults', () => {
     handlers = {
       notifications: (await import('../../../functions/notifications/worker')).handler as unknown as SqsHandler,
       sensorData: (await import('../../../functions/sensor-data/worker')).handler as unknown as SqsHandler,
+      dataIngress: (await import('../../../functions/data-ingress/handler')).handler as unknown as HttpHandler,
     };
   });
 
@@ -474,6 +479,116 @@ describe('queue work under faults', () => {
     // The late copies, worked after the freeze, left it as it was.
     expect(await apiAs('datasets', owner.token).getDataset({ params: { datasetId: created.id } })).toEqual(dataset);
   }, 120_000);
+
+  it('ingest failing mid-batch on a store outage answers 503 with Retry-After; the resent batch is stored, counted and rolled up once', async () => {
+    const device = await freshDevice();
+    // Sixty readings: three writes of at most 25 (BatchWriteItem's limit), worked side by side.
+    const list = Array.from({ length: 60 }, (_, i) => ({
+      timestamp: MORNING + i * 4 * 60_000 + 30_000,
+      values: { pm2_5: (i * 7) % 23, temperature: 10 + (i % 5) },
+    }));
+    const post = async () => {
+      const answer = await handlers.dataIngress(
+        {
+          resource: '/readings',
+          path: '/readings',
+          httpMethod: 'POST',
+          headers: { authorization: `Bearer ${device.credential}`, 'content-type': 'application/json' },
+          multiValueHeaders: {},
+          queryStringParameters: null,
+          multiValueQueryStringParameters: null,
+          pathParameters: null,
+          stageVariables: null,
+          body: JSON.stringify({ readings: list }),
+          isBase64Encoded: false,
+          requestContext: { requestId: randomUUID(), identity: { sourceIp: '127.0.0.1' } } as never,
+        },
+        {} as Context,
+      );
+      return { status: answer.statusCode, headers: answer.headers ?? {}, body: JSON.parse(answer.body) };
+    };
+    // The write holding the 30th reading fails, however often the SDK retries; the other two land.
+    const outage = dynamodb.inject(
+      (r) => r.target.endsWith('.BatchWriteItem') && r.body.includes(`"N":"${list[30]!.timestamp}"`),
+    );
+    let refused: Awaited<ReturnType<typeof post>> | undefined;
+    await quietly(async () => {
+      refused = await post();
+    });
+    expect(outage.hits).toBeGreaterThanOrEqual(2);
+    expect(refused).toEqual({
+      status: 503,
+      headers: expect.objectContaining({ 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) }),
+      body: { message: MESSAGES.dependencyUnavailable },
+    });
+    const partial = await readings().query(device.id, { from: MORNING, to: MORNING + 5 * HOUR, limit: 1_000 });
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(list.length);
+    expect(partial.map((r) => r.timestamp)).not.toContain(list[30]!.timestamp);
+
+    // The device does what the 503 says: it sends the same batch again.
+    outage.clear();
+    const days = new Set([new Date().toISOString().slice(0, 10)]);
+    expect(await post()).toMatchObject({ status: 200, body: { accepted: list.length, rejected: [] } });
+    days.add(new Date().toISOString().slice(0, 10));
+    const stored = await readings().query(device.id, { from: MORNING, to: MORNING + 5 * HOUR, limit: 1_000 });
+    expect(stored.map((r) => r.timestamp).sort((a, b) => a - b)).toEqual(list.map((r) => r.timestamp));
+    // Counted once: the failed attempt stored part of the batch but counted none of it.
+    let counted = 0;
+    // Counted on the day of the request, which a run at midnight could change between the two sends.
+    for (const day of days) {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: stack().tables.ingestStats!, Key: { deviceId: device.id, day } }),
+      );
+      counted += Number(Item?.accepted ?? 0);
+    }
+    expect(counted).toBe(list.length);
+    await untilQueueEmpty(sqs, stack().queues.sensorData!, { timeoutMs: 60_000 });
+    expect(await rollupsOf(device.id, 'hour')).toEqual(expectedHours(list));
+    const month = await chartObject(device.id, 'hour', '2026-10');
+    expect(month?.m.pm2_5?.count).toEqual(expectedHours(list).map((h) => h.m.pm2_5!.n));
+  }, 120_000);
+
+  it('the store restarting mid-roll-up: the cut request fails its record, which comes back and lands once', async () => {
+    const queue = await ownQueue('sensorData');
+    queues.push(queue);
+    const devices = [uniqueId('fault-restart-a'), uniqueId('fault-restart-b')];
+    const sent = devices.map((id, i) => ({ id, readings: morningReadings(20 + i * 3) }));
+    for (const { id, readings: list } of sent) await readings().write(id, list, MORNING);
+    const bodies = sent.map(({ id, readings: list }) =>
+      JSON.stringify({ kind: 'rollup', deviceId: id, hours: hourStarts(list) }),
+    );
+    // The first device's first hour write is in flight when the store goes down for longer than the SDK's retries.
+    const inFlight = dynamodb.inject(
+      (r) => r.target.endsWith('.PutItem') && r.body.includes(`"${sent[0]!.id}#hour"`),
+      'hold',
+    );
+    await sendAll(
+      queue,
+      bodies.map((body, i) => ({ body: JSON.parse(body), group: `device:${devices[i]}` })),
+    );
+    const batches: Batch[] = [];
+    await quietly(async () => {
+      const poller = pollerOn(queue, handlers.sensorData, batches);
+      try {
+        await inFlight.hit;
+        inFlight.clear();
+        await dynamodb.restart(3_000);
+        await untilQueueEmpty(sqs, queue.url, { timeoutMs: 30_000 });
+      } finally {
+        await poller.stop();
+      }
+    });
+    // The cut roll-up failed at least once and was received again; in the end every roll-up holds each reading once.
+    expect(failuresOf(batches, bodies[0]!)).toBeGreaterThanOrEqual(1);
+    expect(receivesOf(batches, bodies[0]!)).toBe(failuresOf(batches, bodies[0]!) + 1);
+    for (const { id, readings: list } of sent) {
+      expect(await rollupsOf(id, 'hour')).toEqual(expectedHours(list));
+      const month = await chartObject(id, 'hour', '2026-10');
+      expect(month?.m.pm2_5?.count).toEqual(expectedHours(list).map((h) => h.m.pm2_5!.n));
+    }
+    expect(await waitingIn(queue.deadLetterUrl)).toEqual({ visible: 0, inFlight: 0 });
+  }, 90_000);
 
   it('a worker killed mid-batch: the message it received comes back after its visibility timeout and is done once', async () => {
     // Longer than the others: the message must still be in flight when the test looks, after the process stopped.
