@@ -9,6 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
 import { dayOf, readingsKey } from '../../functions/_shared/sensor-data/readings-store';
+import { environmentSettings } from '../../infra/definitions/environments';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
@@ -20,6 +21,7 @@ import { untilQueueEmpty } from '../support/queues';
 import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
+import { benchCost } from './cost';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { countStoreCalls } from './store-calls';
@@ -37,7 +39,8 @@ import { benchWeb, formatWebRows } from './web';
  * Load (issue 19): BENCH_LOAD_PEOPLE simulated people (50) for BENCH_LOAD_SECONDS (60), twice back to back, with a mix
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
- * BENCH_SECTIONS=bundles,reads,ingest,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
+ * BENCH_SECTIONS=bundles,reads,ingest,cost,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -266,9 +269,9 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, ingest, chart, campaign, notifications, web, load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, ingest, cost, chart, campaign, notifications, web, load; comma-separated) runs only those.
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,chart,campaign,notifications,web,load').split(','),
+  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,chart,campaign,notifications,web,load').split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
 if (sections.has('bundles')) await benchBundles(rootDir);
@@ -417,6 +420,14 @@ try {
     printReads(results);
   }
   if (sections.has('ingest')) await benchIngest(stack, db, await tokenOf('admin@example.com'), memberToken);
+  if (sections.has('cost')) {
+    await benchCost(
+      stack,
+      await tokenOf('admin@example.com'),
+      memberToken,
+      environmentSettings('prod').apiThrottling.rateLimit,
+    );
+  }
 
   if (sections.has('chart')) {
     const chart = await benchChart(info, tokenOf, storeCalls);

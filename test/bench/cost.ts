@@ -1,0 +1,379 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { getDocumentClient, getS3Client, getSqsClient } from '../../functions/_shared/clients';
+import { QUEUES } from '../../infra/definitions/storage';
+import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
+import { type SqsHandler, startSqsPoller } from '../../infra/local/sqs-poller';
+import type { RunningStack } from '../../infra/local/stack';
+import { AREAS } from '../../shared/contracts/areas';
+import { createAreaClient } from '../../shared/contracts/client';
+import { untilQueueEmpty } from '../support/queues';
+import { AWS_LIMITS, AWS_PRICES } from './aws-prices';
+
+/**
+ * Cost per device (issue 20): what one device reporting one reading a minute costs per month, from the operations the
+ * code really performs. One simulated hour of a device's batches goes through the local gateway and the real roll-up
+ * worker, and every store and queue request the handlers make is counted on their shared SDK clients (DynamoDB
+ * capacity as dynalite computes it, asked for on every call); the counts per hour times 720 are priced from
+ * `aws-prices.ts`. Measured twice: a batch every minute (1 reading) and a batch every 10 minutes (10 readings).
+ */
+
+const HOURS_PER_MONTH = 720;
+const MINUTE = 60_000;
+/** Lambda's memory for both functions (infra/services/service-function.ts: 1024 MB unless a function sets less). */
+const LAMBDA_GB = 1;
+/**
+ * Lambda's own START, END and REPORT lines per invocation (with active tracing, REPORT names the trace): about 400
+ * bytes; the worker adds our "Queue message done" line at the default level INFO, about 600 bytes. Estimated from
+ * the lines' formats, not counted here (the bench runs at LOG_LEVEL=warn).
+ */
+const LOG_BYTES = { platform: 400, workerMessageLine: 600 } as const;
+/** X-Ray's default sampling: the first request each second, then 5 % (per account and service). */
+const XRAY_RESERVOIR_PER_SECOND = 1;
+const XRAY_RATE = 0.05;
+const FLEET = 100_000;
+
+interface Tally {
+  writeUnits: number;
+  readUnits: number;
+  dynamodbCalls: number;
+  s3Puts: number;
+  s3Gets: number;
+  sqsRequests: number;
+  /** Bytes of the readings table's items written (its storage growth, before DynamoDB's 100 bytes per item). */
+  readingBytes: number;
+  readingItems: number;
+  /** DynamoDB calls and capacity units by command and table: which writes the money goes to. */
+  byCommand: Record<string, { calls: number; units: number }>;
+}
+
+const emptyTally = (): Tally => ({
+  writeUnits: 0,
+  readUnits: 0,
+  dynamodbCalls: 0,
+  s3Puts: 0,
+  s3Gets: 0,
+  sqsRequests: 0,
+  readingBytes: 0,
+  readingItems: 0,
+  byCommand: {},
+});
+
+const WRITES = /Put|Update|Delete|BatchWrite|TransactWrite/;
+
+type ConsumedCapacity = { CapacityUnits?: number };
+
+/**
+ * Counts on the clients the handlers share (the local gateway and workers run them in this process); the bench's own
+ * clients and the local pollers' are not counted. Every DynamoDB call asks for its consumed capacity.
+ */
+const countAwsRequests = (readingsTable: string) => {
+  let tally = emptyTally();
+  let on = false;
+  getDocumentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!on) return next(args);
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] };
+      const consumed = [output.ConsumedCapacity ?? []].flat();
+      const units = consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      if (WRITES.test(context.commandName ?? '')) tally.writeUnits += units;
+      else tally.readUnits += units;
+      tally.dynamodbCalls += 1;
+      const tables = consumed.map((c) => (c as { TableName?: string }).TableName ?? '?').join('+');
+      const key = `${(context.commandName ?? '?').replace(/Command$/, '')} ${tables}`;
+      const entry = tally.byCommand[key] ?? { calls: 0, units: 0 };
+      tally.byCommand[key] = { calls: entry.calls + 1, units: entry.units + units };
+      const puts = (input.RequestItems as Record<string, { PutRequest?: { Item: unknown } }[]> | undefined)?.[
+        readingsTable
+      ];
+      for (const put of puts ?? []) {
+        tally.readingItems += 1;
+        tally.readingBytes += JSON.stringify(put.PutRequest?.Item ?? {}).length;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchCostCounter' },
+  );
+  getS3Client().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (on) {
+        if (/^(Put|Copy|Post|List|CreateMultipart|UploadPart|CompleteMultipart)/.test(context.commandName ?? '')) {
+          tally.s3Puts += 1;
+        } else tally.s3Gets += 1;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCostCounter' },
+  );
+  getSqsClient().middlewareStack.add(
+    (next) => async (args) => {
+      if (on) tally.sqsRequests += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCostCounter' },
+  );
+  return {
+    during: async (work: () => Promise<void>): Promise<Tally> => {
+      tally = emptyTally();
+      on = true;
+      try {
+        await work();
+      } finally {
+        on = false;
+      }
+      return tally;
+    },
+  };
+};
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+interface HourMeasured {
+  label: string;
+  batchesPerHour: number;
+  tally: Tally;
+  ingestMs: number;
+  workerMs: number;
+  workerInvocations: number;
+  rollupMessages: number;
+}
+
+const money = (value: number) => (value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`);
+
+const priceMonth = (m: HourMeasured, path: 'https' | 'mqtt', devices: number) => {
+  const P = AWS_PRICES;
+  const perMonth = (perHour: number) => perHour * HOURS_PER_MONTH;
+  const batches = perMonth(m.batchesPerHour);
+  const invocations = { ingest: batches, worker: perMonth(m.workerInvocations) };
+  const gbSeconds =
+    (invocations.ingest * Math.ceil(m.ingestMs) + invocations.worker * Math.ceil(m.workerMs)) * (LAMBDA_GB / 1000);
+  // Lambda's SQS event source receives and deletes each message: two requests beside the send counted here.
+  const sqsRequests = perMonth(m.tally.sqsRequests + 2 * m.rollupMessages);
+  const logBytes =
+    (invocations.ingest + invocations.worker) * LOG_BYTES.platform + invocations.worker * LOG_BYTES.workerMessageLine;
+  // Sampled traces of the whole fleet, shared out per device: a lone device's every request starts a second.
+  const fleetPerSecond = (devices * batches) / (HOURS_PER_MONTH * 3600);
+  const tracedShare =
+    fleetPerSecond <= XRAY_RESERVOIR_PER_SECOND
+      ? 1
+      : (XRAY_RESERVOIR_PER_SECOND + XRAY_RATE * (fleetPerSecond - XRAY_RESERVOIR_PER_SECOND)) / fleetPerSecond;
+  const rows: [string, number][] = [
+    path === 'https'
+      ? ['API Gateway (REST requests)', (batches / 1e6) * P.apiGateway.perMillionRestRequests]
+      : [
+          'IoT Core (messages, connection minutes, rule and action)',
+          (batches / 1e6) *
+            (P.iotCore.perMillionMessages + P.iotCore.perMillionRulesTriggered + P.iotCore.perMillionActionsExecuted) +
+            ((HOURS_PER_MONTH * 60) / 1e6) * P.iotCore.perMillionConnectionMinutes,
+        ],
+    ['Lambda requests', ((invocations.ingest + invocations.worker) / 1e6) * P.lambda.perMillionRequests],
+    ['Lambda GB-seconds (Arm, 1 GB)', gbSeconds * P.lambda.perGbSecondArm],
+    ['DynamoDB writes (WRU)', (perMonth(m.tally.writeUnits) / 1e6) * P.dynamodb.perMillionWriteRequestUnits],
+    ['DynamoDB reads (RRU)', (perMonth(m.tally.readUnits) / 1e6) * P.dynamodb.perMillionReadRequestUnits],
+    [
+      'DynamoDB storage added per month',
+      ((perMonth(m.tally.readingBytes) + perMonth(m.tally.readingItems) * 100) / 1024 ** 3) * P.dynamodb.perGbMonth,
+    ],
+    [
+      'S3 requests (chart-data objects)',
+      (perMonth(m.tally.s3Puts) / 1000) * P.s3.perThousandPuts +
+        (perMonth(m.tally.s3Gets) / 1000) * P.s3.perThousandGets,
+    ],
+    ['SQS requests (FIFO)', (sqsRequests / 1e6) * P.sqs.perMillionFifoRequests],
+    ['CloudWatch Logs ingestion (estimated)', (logBytes / 1024 ** 3) * P.cloudWatchLogs.perGbIngested],
+    ['X-Ray traces (default sampling)', ((batches * tracedShare) / 1e6) * P.xray.perMillionTracesRecorded],
+  ];
+  return { rows, total: rows.reduce((sum, [, value]) => sum + value, 0) };
+};
+
+const printCost = (measured: readonly HourMeasured[], goal: number) => {
+  console.log(
+    `\nCost per device-month at one reading a minute (${AWS_PRICES.region} prices as of ${AWS_PRICES.asOf}, ` +
+      'test/bench/aws-prices.ts; counted over one simulated hour × 720)\n',
+  );
+  for (const m of measured) {
+    const t = m.tally;
+    console.log(
+      `  ${m.label}: per hour ${m.batchesPerHour} ingest requests (median ${m.ingestMs.toFixed(1)} ms through the ` +
+        `local gateway), ${m.workerInvocations} roll-up invocations (median ${m.workerMs.toFixed(1)} ms), ` +
+        `${t.dynamodbCalls} DynamoDB calls (${t.writeUnits} WRU, ${t.readUnits} RRU), ${t.s3Puts} S3 PUTs, ` +
+        `${t.s3Gets} S3 GETs, ${t.sqsRequests} SQS sends`,
+    );
+  }
+  const perBatch = measured[0]!;
+  console.log(`\n  DynamoDB per batch, ${perBatch.label} (calls, capacity units; ingest and its roll-up):`);
+  for (const [key, { calls, units }] of Object.entries(perBatch.tally.byCommand).sort(
+    ([, a], [, b]) => b.units - a.units,
+  )) {
+    console.log(
+      `    ${key.padEnd(48)}${(calls / perBatch.batchesPerHour).toFixed(2).padStart(7)}${(units / perBatch.batchesPerHour).toFixed(2).padStart(8)}`,
+    );
+  }
+  for (const devices of [1, FLEET]) {
+    console.log(`\n  ${devices === 1 ? 'One device' : `${FLEET.toLocaleString('en')} devices, per device`}:`);
+    const columns = measured.flatMap((m) =>
+      (['https', 'mqtt'] as const).map((path) => ({
+        head: `${m.batchesPerHour === 60 ? '1/min' : `${60 / m.batchesPerHour}-min batch`} ${path.toUpperCase()}`,
+        ...priceMonth(m, path, devices),
+      })),
+    );
+    const labels = columns[0]!.rows.map(([label]) => label);
+    const width = Math.max(...labels.map((l) => l.length), 'total'.length) + 2;
+    console.log(`    ${''.padEnd(width)}${columns.map((c) => c.head.padStart(22)).join('')}`);
+    labels.forEach((label, i) => {
+      const cells = columns.map((c) => {
+        const [rowLabel, value] = c.rows[i]!;
+        return (rowLabel === label ? money(value) : '').padStart(22);
+      });
+      console.log(`    ${label.padEnd(width)}${cells.join('')}`);
+    });
+    console.log(
+      `    ${'total'.padEnd(width)}${columns.map((c) => `${money(c.total)}${c.total <= goal ? ' ✓' : ' ✗'}`.padStart(22)).join('')}`,
+    );
+  }
+  console.log(`\n  Goal: ≤ ${money(goal)} per device-month (✓ met, ✗ not).`);
+  const first = measured[0]!;
+  const { rows, total } = priceMonth(first, 'mqtt', FLEET);
+  console.log(`\n  Where the money goes (${FLEET.toLocaleString('en')} devices over MQTT, ${first.label}):`);
+  for (const [label, value] of [...rows].sort(([, a], [, b]) => b - a).slice(0, 6)) {
+    console.log(`    ${`${Math.round((value / total) * 100)} %`.padStart(5)}  ${label} ${money(value)}`);
+  }
+  console.log('  What would reach the goal: docs/decisions/033-cost-per-device.md.');
+};
+
+const printFleetLimits = (m: HourMeasured, prodRate: number) => {
+  const perSecond = (FLEET * m.batchesPerHour) / 3600;
+  const concurrency =
+    perSecond * ((Math.ceil(m.ingestMs) + (m.workerInvocations / m.batchesPerHour) * Math.ceil(m.workerMs)) / 1000);
+  const writeUnitsPerSecond = (FLEET * m.tally.writeUnits) / 3600;
+  const rows: [string, string, string][] = [
+    [
+      'ingest requests per second',
+      perSecond.toFixed(0),
+      `prod stage throttle ${prodRate}/s (infra/definitions/environments.ts); account ${AWS_LIMITS.apiGatewayAccount.value}/s`,
+    ],
+    [
+      'Lambda concurrency (ingest + roll-up)',
+      concurrency.toFixed(0),
+      `${AWS_LIMITS.lambdaConcurrency.value} (${AWS_LIMITS.lambdaConcurrency.source})`,
+    ],
+    [
+      'DynamoDB write units per second, all tables',
+      writeUnitsPerSecond.toFixed(0),
+      `${AWS_LIMITS.dynamodbTableWrites.value} per table`,
+    ],
+    [
+      'writes per second on one partition key',
+      (m.batchesPerHour / 3600).toFixed(3),
+      `${AWS_LIMITS.dynamodbPartitionWrites.value} (keys are per device and day: readings, roll-ups, ingest stats)`,
+    ],
+    [
+      'MQTT publishes per second',
+      perSecond.toFixed(0),
+      `${AWS_LIMITS.iotPublishPerSecond.value} (${AWS_LIMITS.iotPublishPerSecond.source})`,
+    ],
+    [
+      'MQTT connections',
+      FLEET.toLocaleString('en'),
+      `${AWS_LIMITS.iotConnections.value.toLocaleString('en')} per account`,
+    ],
+  ];
+  console.log(`\n  ${FLEET.toLocaleString('en')} devices, ${m.label}: what they meet`);
+  for (const [what, value, limit] of rows) {
+    const over = Number(value.replace(/,/g, '')) > Number(limit.match(/\d[\d,]*/)?.[0]?.replace(/,/g, '') ?? Infinity);
+    console.log(`    ${what.padEnd(46)}${value.padStart(10)}   limit ${limit}${over ? '   ← over' : ''}`);
+  }
+};
+
+export const benchCost = async (stack: RunningStack, adminToken: string, ownerToken: string, prodRate: number) => {
+  const { info } = stack;
+  const devices = (token: string) =>
+    createAreaClient(AREAS.devices, { baseUrl: `${info.endpoints.gateway}/devices`, getToken: () => token });
+  const counter = countAwsRequests(info.tables.readings!);
+  const sqs = new SQSClient({ region: info.region, endpoint: info.endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+  const worker = (await import('../../functions/sensor-data/worker')).handler as unknown as SqsHandler;
+
+  const measureHour = async (label: string, readingsPerBatch: number, hourStart: number): Promise<HourMeasured> => {
+    const serial = `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}`;
+    const { device, claimCode } = await devices(adminToken).register({
+      body: { serial, productLine: 'sd1', model: 'SD1', firmwareVersion: '1.0.0' },
+    });
+    await devices(ownerToken).claim({ body: { serial, claimCode } });
+    const { token: credential } = await devices(ownerToken).createCredential({ params: { id: device.id } });
+    const batchesPerHour = 60 / readingsPerBatch;
+    const ingestMs: number[] = [];
+    const workerMs: number[] = [];
+    let rollupMessages = 0;
+    // The stack's own workers are held: the roll-ups are worked here, one message at a time as a device's roll-ups
+    // arrive in the cloud (a FIFO group per device), each invocation timed.
+    await untilQueueEmpty(sqs, info.queues.sensorData!);
+    await stack.pauseWorkers();
+    const timedWorker: SqsHandler = async (event) => {
+      const started = performance.now();
+      const result = await worker(event);
+      workerMs.push(performance.now() - started);
+      rollupMessages += event.Records.length;
+      return result;
+    };
+    const poller = startSqsPoller({
+      sqs,
+      queueUrl: info.queues.sensorData!,
+      queueArn: '',
+      handler: timedWorker,
+      batchSize: 1,
+      waitSeconds: 1,
+    });
+    const tally = await counter.during(async () => {
+      for (let batch = 0; batch < batchesPerHour; batch++) {
+        const readings = Array.from({ length: readingsPerBatch }, (_, i) => {
+          const minute = batch * readingsPerBatch + i;
+          return {
+            timestamp: hourStart + minute * MINUTE + 17_000,
+            values: { pm2_5: 4 + (minute % 9), pm10: 9 + (minute % 13), temperature: 11.5, humidity: 62 },
+          };
+        });
+        const started = performance.now();
+        const response = await fetch(`${info.endpoints.gateway}/data-ingress/readings`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ readings, firmwareVersion: '1.0.0' }),
+        });
+        await response.arrayBuffer();
+        ingestMs.push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`Ingest answered ${response.status}`);
+        await untilQueueEmpty(sqs, info.queues.sensorData!);
+      }
+    });
+    await poller.stop();
+    stack.resumeWorkers();
+    return {
+      label,
+      batchesPerHour,
+      tally,
+      ingestMs: median(ingestMs),
+      workerMs: median(workerMs),
+      workerInvocations: workerMs.length,
+      rollupMessages,
+    };
+  };
+
+  // Whole hours two and three days back, away from any day's edge, so no run depends on the clock.
+  const hourAt = (daysBack: number) => Math.floor(Date.now() / 86_400_000 - daysBack) * 86_400_000 + 10 * 3_600_000;
+  const measured = [
+    await measureHour('a batch every minute (1 reading)', 1, hourAt(2)),
+    await measureHour('a batch every 10 minutes (10 readings)', 10, hourAt(3)),
+  ];
+  printCost(measured, 0.05);
+  printFleetLimits(measured[0]!, prodRate);
+  console.log(
+    '\n  Not in the figures: what does not grow with devices (the web app, CloudWatch alarms and dashboard, custom' +
+      '\n  metrics, Secrets Manager, the WAF, idle SQS polling by the event sources), data transfer out, and the' +
+      `\n  people's own reads (charts, downloads). The ${QUEUES.sensorData.fifo ? 'FIFO ' : ''}sensor-data queue's` +
+      "\n  event source receives and deletes each message (two requests, added). Lambda durations are this machine's.",
+  );
+};
