@@ -3,6 +3,7 @@ import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
+import { takeLostFocus } from '../lib/lost-focus';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
@@ -49,6 +50,14 @@ export const AppLayout = () => {
   const open = openOn === pathname;
   const toggle = useRef<HTMLButtonElement>(null);
   const header = useRef<HTMLElement>(null);
+  const main = useRef<HTMLElement>(null);
+
+  // A followed link (or a submitted form's button) leaves with the page it was on: the new page's content takes
+  // the focus, so Tab goes on from its top and a screen reader announces it (the sign-in form's fields too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each navigation (a new location key) is what it follows
+  useEffect(() => {
+    if (state.status !== 'loading') takeLostFocus(main.current);
+  }, [location.key, state.status]);
 
   useEffect(() => {
     if (!open) return;
@@ -163,7 +172,7 @@ export const AppLayout = () => {
           <BannerBar userId={user.id} />
         </Suspense>
       )}
-      <main className="main">
+      <main className="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>
     </div>

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CartItem } from '../../../../shared/contracts/users';
 import { ErrorAlert } from '../../components/form-parts';
+import { takeLostFocus } from '../../lib/lost-focus';
 import { useChanges } from '../../lib/query';
 import { addCartItem, cartKeys } from './cart-api';
 import './cart.css';
@@ -29,6 +30,11 @@ export const AddToCart = ({
 }) => {
   const { busy, error, run } = useChanges<'add'>();
   const [added, setAdded] = useState(false);
+  const viewCart = useRef<HTMLAnchorElement>(null);
+  // The button leaves once the item is in: its link to the cart takes the focus the button held.
+  useEffect(() => {
+    if (added) takeLostFocus(viewCart.current);
+  }, [added]);
   const add = () =>
     void run(
       'add',
@@ -43,7 +49,10 @@ export const AddToCart = ({
     <div className="add-to-cart">
       {added ? (
         <span role="status" data-testid={`${testId}-added`}>
-          In cart — <Link to={CART_PATH}>View cart</Link>
+          In cart —{' '}
+          <Link to={CART_PATH} ref={viewCart}>
+            View cart
+          </Link>
         </span>
       ) : (
         <button
