@@ -1,4 +1,6 @@
+import { GetTokensFromRefreshTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { pagePerTest, signInAs, signOutInHeader, submitSignIn, waitForHeaderUser, web } from '../support/browser';
+import { cognitoClient, stack } from '../support/stack';
 
 const testPage = pagePerTest();
 
@@ -59,6 +61,28 @@ describe('end to end: sessions (spec §2, §9)', () => {
     await page.goto(web('/dashboard?again=1'));
     await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('reason') === 'session-expired');
     expect(new URL(page.url()).searchParams.get('destination')).toBe('/dashboard?again=1');
+  });
+
+  it('signing out revokes the refresh token: it can no longer mint tokens (spec §7, token revocation)', async () => {
+    const page = testPage();
+    await signInAs(page, 'user@example.com', '/dashboard');
+    await waitForHeaderUser(page);
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('.refreshToken'))!;
+    const refreshToken = decodeURIComponent(cookie.value);
+    const refresh = () =>
+      cognitoClient().send(
+        new GetTokensFromRefreshTokenCommand({ ClientId: stack().auth.clientId, RefreshToken: refreshToken }),
+      );
+    await expect(refresh()).resolves.toHaveProperty('AuthenticationResult.AccessToken');
+
+    await signOutInHeader(page);
+    await page.getByTestId('header-sign-in').waitFor();
+
+    expect((await page.context().cookies()).filter((c) => c.name.endsWith('.refreshToken'))).toEqual([]);
+    await expect(refresh()).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Refresh Token has been revoked',
+    });
   });
 
   it('signs out the other tabs when one tab signs out', async () => {

@@ -31,6 +31,9 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
     expect(client.ExplicitAuthFlows).not.toContain('ALLOW_USER_PASSWORD_AUTH');
     expect(client.ExplicitAuthFlows).not.toContain('ALLOW_ADMIN_USER_PASSWORD_AUTH');
     expect(client.PreventUserExistenceErrors).toBe('ENABLED');
+    // Sign-out revokes the refresh token (Amplify calls RevokeToken when the tokens carry origin_jti, which Cognito
+    // adds only with revocation on): the local layer does the same (test/e2e/auth-sessions.test.ts).
+    expect(client.EnableTokenRevocation).toBe(true);
   });
 
   it('signs in by e-mail, verifies it, and offers TOTP', () => {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Services } from 'cognito-local/lib/services';
 import type { Context } from 'cognito-local/lib/services/context';
 import type { User, UserPoolService } from 'cognito-local/lib/services/userPoolService';
+import { originOf, refreshTokenId, signedHere, stampOrigin } from './origin-jti';
 import { type SignOutRegistry, signOutSettledAt, tokenRevoked } from './sign-outs';
 
 /**
@@ -89,13 +90,22 @@ export const withCompatTargets = (
     }
   };
 
-  /** Cognito refuses every call made with an access token that sign-out revoked (GetUser, ChangePassword, …). */
+  /**
+   * Cognito refuses every call made with an access token that sign-out revoked (GetUser, ChangePassword, …): a global
+   * sign-out's, or RevokeToken's of the refresh token it came from (cognito-local's RevokeToken removes that token
+   * from the user's record).
+   */
   const checkAccessToken = async (ctx: Context, req: Request) => {
     const claims = tokenClaims(req.AccessToken);
     if (!claims?.client_id || !claims.username) return;
     const pool = await cognito.getUserPoolForClientId(ctx, claims.client_id).catch(() => undefined);
     const user = await pool?.getUserByUsername(ctx, claims.username);
-    if (user) checkSession(user, claims.iat, MESSAGES.accessRevoked);
+    if (!user) return;
+    checkSession(user, claims.iat, MESSAGES.accessRevoked);
+    const origin = originOf(req.AccessToken);
+    if (origin && !(user.RefreshTokens ?? []).some((token) => refreshTokenId(token) === origin)) {
+      throw fault('NotAuthorizedException', MESSAGES.accessRevoked);
+    }
   };
 
   const beforeAuth = async (ctx: Context, pool: UserPoolService, flow: unknown, parameters: Request) => {
@@ -103,6 +113,7 @@ export const withCompatTargets = (
       const token = parameters.REFRESH_TOKEN;
       const user = typeof token === 'string' ? await pool.getUserByRefreshToken(ctx, token) : null;
       if (user) checkSession(user, tokenClaims(token)?.iat ?? 0, MESSAGES.refreshRevoked);
+      else if (signedHere(token, clock.get().getTime())) throw fault('NotAuthorizedException', MESSAGES.refreshRevoked);
       return;
     }
     // cognito-local lets a disabled user sign in.
@@ -150,13 +161,18 @@ export const withCompatTargets = (
   const targets: Record<string, (ctx: Context, req: Request) => Promise<unknown>> = {
     InitiateAuth: async (ctx, req) => {
       const pool = await cognito.getUserPoolForClientId(ctx, String(req.ClientId));
-      await beforeAuth(ctx, pool, req.AuthFlow, (req.AuthParameters ?? {}) as Request);
-      return cognitoWording(req.AuthFlow, base('InitiateAuth')(ctx, req));
+      const parameters = (req.AuthParameters ?? {}) as Request;
+      await beforeAuth(ctx, pool, req.AuthFlow, parameters);
+      return stampOrigin(await cognitoWording(req.AuthFlow, base('InitiateAuth')(ctx, req)), parameters.REFRESH_TOKEN);
     },
     AdminInitiateAuth: async (ctx, req) => {
       const pool = await cognito.getUserPool(ctx, String(req.UserPoolId));
-      await beforeAuth(ctx, pool, req.AuthFlow, (req.AuthParameters ?? {}) as Request);
-      return cognitoWording(req.AuthFlow, base('AdminInitiateAuth')(ctx, req));
+      const parameters = (req.AuthParameters ?? {}) as Request;
+      await beforeAuth(ctx, pool, req.AuthFlow, parameters);
+      return stampOrigin(
+        await cognitoWording(req.AuthFlow, base('AdminInitiateAuth')(ctx, req)),
+        parameters.REFRESH_TOKEN,
+      );
     },
 
     // cognito-local keeps the refresh token of a password sign-in but not of one finished by a challenge
@@ -171,7 +187,7 @@ export const withCompatTargets = (
         const username = (req.ChallengeResponses as Request | undefined)?.USERNAME;
         await pool.storeRefreshToken(ctx, refreshToken, await existingUser(ctx, pool, username));
       }
-      return result;
+      return stampOrigin(result);
     },
 
     // cognito-local refuses a wrong current password with InvalidPasswordException; Cognito keeps that for a

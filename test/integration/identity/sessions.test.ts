@@ -5,6 +5,7 @@ import {
   GetTokensFromRefreshTokenCommand,
   GetUserCommand,
   GlobalSignOutCommand,
+  RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoClient, stack } from '../../support/stack';
 import { freshUser, refreshWith, tokensOf } from './identity-support';
@@ -16,7 +17,51 @@ const amplifyRefresh = (refreshToken: string) =>
     new GetTokensFromRefreshTokenCommand({ ClientId: stack().auth.clientId, RefreshToken: refreshToken }),
   );
 
+const claimsOf = (token: string | undefined) =>
+  JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+const getUser = (accessToken: string | undefined) =>
+  cognitoClient().send(new GetUserCommand({ AccessToken: accessToken }));
+
 describe('sessions at the local identity provider, as Cognito keeps them', () => {
+  it("revoking one browser's refresh token (its sign-out) refuses it and the access tokens it minted; the person's other sessions go on", async () => {
+    const { email } = await freshUser();
+    const signingOut = await tokensOf(email);
+    const otherBrowser = await tokensOf(email);
+    // As Cognito with token revocation on: access and ID tokens name the refresh token they belong to, which is
+    // what makes Amplify's sign-out revoke it.
+    const origin = claimsOf(signingOut.refreshToken).jti;
+    expect(origin).toEqual(expect.any(String));
+    expect(claimsOf(signingOut.accessToken).origin_jti).toBe(origin);
+    const refreshed = (await amplifyRefresh(signingOut.refreshToken)).AuthenticationResult;
+    expect([claimsOf(refreshed?.AccessToken).origin_jti, claimsOf(refreshed?.IdToken).origin_jti]).toEqual([
+      origin,
+      origin,
+    ]);
+    await expect(getUser(refreshed?.AccessToken)).resolves.toMatchObject({ Username: expect.any(String) });
+
+    await cognitoClient().send(
+      new RevokeTokenCommand({ ClientId: stack().auth.clientId, Token: signingOut.refreshToken }),
+    );
+
+    await expect(refreshWith(signingOut.refreshToken)).rejects.toMatchObject(revoked);
+    await expect(amplifyRefresh(signingOut.refreshToken)).rejects.toMatchObject(revoked);
+    for (const accessToken of [signingOut.accessToken, refreshed?.AccessToken]) {
+      await expect(getUser(accessToken)).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Access Token has been revoked',
+      });
+    }
+    await expect(amplifyRefresh(otherBrowser.refreshToken)).resolves.toHaveProperty('AuthenticationResult.AccessToken');
+    await expect(getUser(otherBrowser.accessToken)).resolves.toMatchObject({
+      UserAttributes: expect.arrayContaining([{ Name: 'email', Value: email }]),
+    });
+    // A refresh token nobody issued is not taken for a revoked one.
+    await expect(refreshWith(`${signingOut.refreshToken.slice(0, -4)}AAAA`)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Invalid Refresh Token',
+    });
+  });
+
   it('global sign-out revokes the refresh and access tokens issued before it; a new sign-in works and refreshes', async () => {
     const { email } = await freshUser();
     const before = await tokensOf(email);
