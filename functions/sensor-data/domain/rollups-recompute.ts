@@ -1,5 +1,6 @@
+import { DAY_MS, HOUR_MS, periodRange } from '../../../shared/sensor-data/chart-files';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
-import { type ChartDataStore, DAY_MS, HOUR_MS, periodRange } from '../store/chart-data-store';
+import type { ChartDataStore } from '../store/chart-data-store';
 import type { RollupStore } from '../store/rollup-store';
 import { type Aggregates, addReadings, affectedBy, combine, toChartObject } from './rollups';
 

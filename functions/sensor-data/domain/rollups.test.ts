@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../store/chart-data-store';
+import { DAY_MS, HOUR_MS } from '../../../shared/sensor-data/chart-files';
 import { addReadings, affectedBy, combine, hoursOf, toChartObject } from './rollups';
 
 const T0 = Date.UTC(2025, 0, 31, 22, 0, 0);
