@@ -1,26 +1,37 @@
 import { ReadingBatch } from '../../shared/contracts/data-ingress';
 import { deviceIdOfTopic } from '../../shared/iot/topics';
 import { getDocumentClient } from '../_shared/clients';
+import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
 import { readEnv } from '../_shared/env';
 import { iotRule } from '../_shared/iot/iot-rule';
 import { log } from '../_shared/logger';
 import { createDataIngressDeps, DATA_INGRESS_ENV } from './deps';
+import { credentialIdOfPrincipal } from './domain/mqtt-authorizer';
 import { createIngestStatsStore } from './store/ingest-stats-store';
 
 /**
  * The IoT rule on `devices/+/readings`: an MQTT batch of readings, into the same use case as the HTTPS path.
  * The broker authenticated the device and lets it publish only on its own topics, so the topic names the device.
+ * A device that connected with its credential (the custom authorizer, decision 031) is checked again here, by the
+ * credential id its principal carries: a credential revoked since the connection was authorized is refused on its
+ * next message, as on the HTTPS path (issue 19), although IoT Core keeps the connection until its next refresh.
  * Refusals (a bad envelope, an unknown or retired device) are counted and logged, never thrown: a retry would
  * refuse them again. Storage or queue failures throw, so the rule's retry and error action see them.
  */
 export const handler = iotRule(
   'DataIngressReadings',
-  async (event, { ingest, stats }) => {
-    const { topic, ...payload } = event;
+  async (event, { ingest, stats, credentials }) => {
+    const { topic, principal, ...payload } = event;
     const deviceId = deviceIdOfTopic(topic);
     if (!deviceId || !topic.endsWith('/readings')) {
       log('warn', 'Readings on a topic that names no device', { topic });
       return { ignored: 'topic' };
+    }
+    // Another principal (a certificate of decision 012's hand-made things) was vouched for by IoT Core's policy.
+    const credentialId = credentialIdOfPrincipal(principal);
+    if (credentialId && (await credentials.deviceOfCredential(credentialId)) !== deviceId) {
+      log('warn', 'Readings over a connection whose credential is revoked', { deviceId, credentialId });
+      return { deviceId, ignored: 'credential' };
     }
     const batch = ReadingBatch.safeParse(payload);
     if (!batch.success) {
@@ -45,6 +56,7 @@ export const handler = iotRule(
       return {
         ...createDataIngressDeps(env),
         stats: createIngestStatsStore({ db: getDocumentClient(), tableName: env.ingestStatsTable }),
+        credentials: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable }),
       };
     },
   },

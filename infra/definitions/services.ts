@@ -279,7 +279,8 @@ export const DEPLOY_HOOKS: { name: string; entry: string; area: AreaName; versio
 ];
 
 /**
- * IoT topic rules with a Lambda action (`SELECT *, topic() AS topic FROM '{topicFilter}'`): the CDK creates the
+ * IoT topic rules with a Lambda action (`SELECT *, topic() AS topic, principal() AS principal FROM '{topicFilter}'`,
+ * area-stack.ts iotRuleSql): the CDK creates the
  * rule; locally the MQTT rule bridge invokes it. A rule's function gets its area's SERVICE_RESOURCES.
  */
 export const IOT_RULES: { name: string; entry: string; area: AreaName; topicFilter: string }[] = [
@@ -288,5 +289,28 @@ export const IOT_RULES: { name: string; entry: string; area: AreaName; topicFilt
     entry: 'functions/data-ingress/iot-readings.ts',
     area: 'data-ingress',
     topicFilter: 'devices/+/readings',
+  },
+];
+
+/**
+ * IoT Core custom authorizers (docs/decisions/031-mqtt-custom-authorizer.md): the CDK creates the authorizer
+ * (`authorizerName(env)`, signing disabled: MQTT user name and password) in the area's stack, with the function and the
+ * permission for IoT Core to invoke it; locally the broker's authenticate hook calls the same use case. Unlike the
+ * area's other functions, an authorizer gets only `keyReadTables`: it runs on every device connection and refresh,
+ * so it may read a credential by its key and nothing else (no IoT, Cognito or write grant).
+ */
+export const IOT_AUTHORIZERS: {
+  name: string;
+  entry: string;
+  area: AreaName;
+  authorizerName: (env: string) => string;
+  keyReadTables: TableKey[];
+}[] = [
+  {
+    name: 'DeviceMqttAuthorizer',
+    entry: 'functions/data-ingress/mqtt-authorizer.ts',
+    area: 'data-ingress',
+    authorizerName: (env) => `device-data-${env}-devices`,
+    keyReadTables: ['deviceCredentials'],
   },
 ];

@@ -8,6 +8,7 @@ const caller = (sub: string, tokenUse: 'access' | 'id' = 'access') => callerOf(s
 const credentials: Record<string, string> = { dc_good1: 'dev-1', dc_good2: 'dev-2' };
 const auth = createMqttAuth({
   envName: 'local',
+  iotArnPrefix: 'arn:aws:iot:local:000000000000',
   verifyDeviceCredential: async (token) => credentials[token],
   verifyToken: async (token) => {
     if (token === 'access-alice') return caller('alice');
@@ -19,15 +20,25 @@ const auth = createMqttAuth({
 });
 
 describe('the local broker’s rules', () => {
-  it('accepts a device by its own credential only', async () => {
-    expect(await auth.authenticate('dev-1', 'dc_good1')).toEqual({
+  /** A device connected with its credential, as the broker holds it. */
+  const deviceConnection = async (deviceId: string, credential: string) => {
+    const principal = await auth.authenticate(deviceId, credential, deviceId);
+    if (!principal) throw new Error(`${deviceId} was refused`);
+    return principal;
+  };
+
+  it('accepts a device by its own credential and client id only, through the cloud authorizer’s use case', async () => {
+    expect(await auth.authenticate('dev-1', 'dc_good1', 'dev-1')).toMatchObject({
       kind: 'device',
       deviceId: 'dev-1',
       credential: 'dc_good1',
+      principalId: Buffer.from('dc_good1').toString('hex'),
     });
-    expect(await auth.authenticate('dev-2', 'dc_good1')).toBeUndefined();
-    expect(await auth.authenticate('dev-1', 'dc_wrong')).toBeUndefined();
-    expect(await auth.authenticate('dev-1', undefined)).toBeUndefined();
+    expect(await auth.authenticate('dev-2', 'dc_good1', 'dev-2')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', 'dc_wrong', 'dev-1')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', 'dc_good1', 'dev-2')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', 'dc_good1')).toBeUndefined();
+    expect(await auth.authenticate('dev-1', undefined, 'dev-1')).toBeUndefined();
     expect(await auth.authenticate(undefined, undefined)).toBeUndefined();
   });
 
@@ -42,17 +53,18 @@ describe('the local broker’s rules', () => {
   });
 
   it('lets a device publish only its own readings and status', async () => {
-    const device = { kind: 'device', deviceId: 'dev-1', credential: 'dc_good1' } as const;
+    const device = await deviceConnection('dev-1', 'dc_good1');
     expect(await auth.mayPublish(device, 'devices/dev-1/readings')).toBe(true);
     expect(await auth.mayPublish(device, 'devices/dev-1/status')).toBe(true);
     expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
     expect(await auth.mayPublish(device, 'devices/dev-1/live')).toBe(false);
     expect(await auth.mayPublish(device, 'devices/dev-1/readings/x')).toBe(false);
+    expect(await auth.mayPublish(device, 'devices/dev-1/+')).toBe(false);
     expect(await auth.mayPublish(device, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
   });
 
   it('stops a connected device on its next publish once its credential is revoked', async () => {
-    const device = { kind: 'device', deviceId: 'dev-2', credential: 'dc_good2' } as const;
+    const device = await deviceConnection('dev-2', 'dc_good2');
     expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(true);
     delete credentials.dc_good2;
     expect(await auth.mayPublish(device, 'devices/dev-2/readings')).toBe(false);
@@ -76,9 +88,10 @@ describe('the local broker’s rules', () => {
     expect(await auth.maySubscribe(browser, '#')).toBe(false);
   });
 
-  it('lets a device subscribe only below its own topics', async () => {
-    const device = { kind: 'device', deviceId: 'dev-1', credential: 'dc_good1' } as const;
-    expect(await auth.maySubscribe(device, 'devices/dev-1/#')).toBe(true);
+  it('lets a device subscribe to nothing, as its cloud policy (no device topic carries commands)', async () => {
+    const device = await deviceConnection('dev-1', 'dc_good1');
+    expect(await auth.maySubscribe(device, 'devices/dev-1/#')).toBe(false);
+    expect(await auth.maySubscribe(device, 'devices/dev-1/readings')).toBe(false);
     expect(await auth.maySubscribe(device, 'devices/dev-2/#')).toBe(false);
     expect(await auth.maySubscribe(device, 'devices/+/readings')).toBe(false);
     expect(await auth.maySubscribe(device, 'devices/dev-1/+')).toBe(false);

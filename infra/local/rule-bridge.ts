@@ -15,7 +15,7 @@ export const topicMatches = (filter: string, topic: string): boolean => {
 export interface LocalRule {
   name: string;
   topicFilter: string;
-  /** Receives what the rule's `SELECT *, topic() AS topic` would: the JSON payload and its topic. */
+  /** Receives what the rule's `SELECT *, topic() AS topic, principal() AS principal` would (iotRuleSql). */
   handler: (event: Record<string, unknown> & { topic: string }) => Promise<unknown>;
 }
 
@@ -28,6 +28,8 @@ export const startRuleBridge = (
   broker: Aedes,
   rules: readonly LocalRule[],
   onError: (rule: string, error: unknown) => void = (rule, error) => console.error(`Rule ${rule} failed:`, error),
+  /** The authorizer's principal id of a publishing client, as IoT SQL's `principal()` gives it. */
+  principalOf: (client: Client) => string | undefined = () => undefined,
 ) => {
   const pending = new Set<Promise<unknown>>();
   const listener = (packet: AedesPublishPacket, client: Client | null) => {
@@ -45,8 +47,9 @@ export const startRuleBridge = (
         onError(rule.name, new Error(`Payload on ${packet.topic} is not a JSON object`));
         continue;
       }
+      const principal = principalOf(client);
       const run = rule
-        .handler({ ...(payload as Record<string, unknown>), topic: packet.topic })
+        .handler({ ...(payload as Record<string, unknown>), topic: packet.topic, ...(principal ? { principal } : {}) })
         .catch((error: unknown) => onError(rule.name, error))
         .finally(() => pending.delete(run));
       pending.add(run);

@@ -44,6 +44,8 @@ import type { StackInfo } from './stack-info';
 import { startWeb, type WebMode } from './web';
 
 const ENV = 'local' as const;
+/** The local broker's stand-in for `arn:{partition}:iot:{region}:{account}` (a fake account, as the emulators use). */
+const LOCAL_IOT_ARN_PREFIX = `arn:aws:iot:${REGION}:000000000000`;
 const credentials = LOCAL_CREDENTIALS;
 /** Batches each worker works at once: Lambda runs a queue's batches side by side too (FIFO groups excepted). */
 const WORKER_CONCURRENCY = 4;
@@ -174,6 +176,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       AWS_ENDPOINT_URL_IOT_DATA_PLANE: mqtt.dataPlaneUrl,
       // The first level of the live view's watcher topics (`{env}/identities/…`).
       ENV_NAME: ENV,
+      // The resources of the devices' MQTT policies (the authorizer's answer, applied by the local broker).
+      IOT_ARN_PREFIX: LOCAL_IOT_ARN_PREFIX,
       S3_FORCE_PATH_STYLE: 'true',
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_IDS: clientId,
@@ -204,6 +208,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         deviceCredentialsTable: tables.deviceCredentials!,
         deviceSubscriptionsTable: tables.deviceSubscriptions!,
         parametersTable: tables.parameters!,
+        iotArnPrefix: LOCAL_IOT_ARN_PREFIX,
       }),
     );
 
@@ -252,7 +257,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       };
       rules.push({ name: rule.name, topicFilter: rule.topicFilter, handler });
     }
-    const bridge = startRuleBridge(mqtt.broker, rules);
+    const bridge = startRuleBridge(mqtt.broker, rules, undefined, mqtt.principalOf);
     stoppers.push(bridge.stop);
 
     runtime.config = {

@@ -8,7 +8,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
 import type { EnvironmentSettings } from '../definitions/environments';
-import { DEPLOY_HOOKS, hasRoutes, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
+import { DEPLOY_HOOKS, hasRoutes, IOT_AUTHORIZERS, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
 import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
 import { ApiWebAcl } from '../services/api-web-acl';
@@ -46,7 +46,8 @@ export const areasWithRoutes = (): AreaName[] => AREA_NAMES.filter(hasRoutes);
 export const areasWithStacks = (): AreaName[] =>
   AREA_NAMES.filter(
     (name) =>
-      hasRoutes(name) || [...SCHEDULED_JOBS, ...WORKERS, ...IOT_RULES, ...DEPLOY_HOOKS].some((fn) => fn.area === name),
+      hasRoutes(name) ||
+      [...SCHEDULED_JOBS, ...WORKERS, ...IOT_RULES, ...IOT_AUTHORIZERS, ...DEPLOY_HOOKS].some((fn) => fn.area === name),
   );
 
 /**

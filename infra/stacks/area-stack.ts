@@ -5,7 +5,7 @@ import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import { CfnAuthorizer, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { type CfnFunction, EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -22,12 +22,14 @@ import {
   DEPLOY_HOOKS,
   handlerEntry,
   hasRoutes,
+  IOT_AUTHORIZERS,
   IOT_RULES,
   SCHEDULED_JOBS,
   SERVICE_RESOURCES,
   WORKERS,
 } from '../definitions/services';
 import { QUEUES } from '../definitions/storage';
+import { TABLES } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 import { logSettings } from '../services/log-retention';
@@ -69,8 +71,13 @@ export const WORKER_BATCH_SIZE = 10;
 export const workerTimeout = (visibilityTimeoutSeconds: number): Duration =>
   Duration.seconds(Math.floor(visibilityTimeoutSeconds / 6));
 
-/** The rule's query: the whole message and, since the handler needs the device id from it, the topic. */
-export const iotRuleSql = (topicFilter: string): string => `SELECT *, topic() AS topic FROM '${topicFilter}'`;
+/**
+ * The rule's query: the whole message, the topic (the handler reads the device id from it) and the connection's
+ * principal (for a device that connected through the custom authorizer, its principal id names the credential, which
+ * the handler checks is not revoked: decision 031).
+ */
+export const iotRuleSql = (topicFilter: string): string =>
+  `SELECT *, topic() AS topic, principal() AS principal FROM '${topicFilter}'`;
 
 /** An IoT topic rule's name: rule names are account-wide and allow only letters, digits and underscores. */
 export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
@@ -95,6 +102,8 @@ export class AreaStack extends NestedStack {
   readonly deadLetterQueues: Record<string, IQueue> = {};
   /** The area's IoT topic rules' names, by construct id. */
   readonly iotRules: Record<string, string> = {};
+  /** The area's IoT custom authorizers' names, by construct id. */
+  readonly iotAuthorizers: Record<string, string> = {};
 
   constructor(scope: Construct, id: string, props: AreaStackProps) {
     const { area, settings, refs } = props;
@@ -336,6 +345,40 @@ export class AreaStack extends NestedStack {
       fn.lambda.addPermission(`${rule.name}Invoke`, {
         principal: new ServicePrincipal('iot.amazonaws.com'),
         sourceArn: topicRule.attrArn,
+        sourceAccount: this.account,
+      });
+    }
+
+    for (const authorizer of IOT_AUTHORIZERS.filter((a) => a.area === area)) {
+      const fn = new ServiceFunction(this, authorizer.name, {
+        entry: join(props.projectRoot, authorizer.entry),
+        projectRoot: props.projectRoot,
+        service: area,
+        envName: settings.name,
+        description: `the ${authorizer.name} IoT custom authorizer (${settings.name})`,
+        // IoT Core waits at most 5 seconds for an authorizer's answer; one GetItem takes milliseconds.
+        timeout: Duration.seconds(5),
+        logs,
+      });
+      // Only the credential, by its key: no IoT, Cognito or write grant (decision 031).
+      for (const table of authorizer.keyReadTables) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
+      // The policies it answers name this account's and region's IoT resources.
+      fn.lambda.addEnvironment('IOT_ARN_PREFIX', `arn:${this.partition}:iot:${this.region}:${this.account}`);
+      // IoT Core invokes it synchronously and answers the device itself: nothing to retry, no dead letters.
+      acknowledgeNoDeadLetterTarget(fn.lambda, 'iot-authorizer');
+      this.functions[authorizer.name] = fn.lambda;
+      const authorizerName = authorizer.authorizerName(settings.name);
+      this.iotAuthorizers[authorizer.name] = authorizerName;
+      const iotAuthorizer = new CfnAuthorizer(this, `${authorizer.name}Authorizer`, {
+        authorizerName,
+        authorizerFunctionArn: fn.lambda.functionArn,
+        // Devices present their credential as the MQTT user name and password: there is no token to sign.
+        signingDisabled: true,
+        status: 'ACTIVE',
+      });
+      fn.lambda.addPermission(`${authorizer.name}Invoke`, {
+        principal: new ServicePrincipal('iot.amazonaws.com'),
+        sourceArn: iotAuthorizer.attrArn,
         sourceAccount: this.account,
       });
     }

@@ -59,7 +59,7 @@ export const acknowledgeBucketDeploymentHandler = (stack: Stack, destination: IB
  * How a function is invoked, which decides whether a failed invocation leaves an event that a dead-letter queue could
  * keep (Serverless-LambdaDLQ: a DeadLetterConfig applies to asynchronous invocations only).
  */
-export type Invocation = 'api' | 'cognito' | 'sqs' | 'provider' | 'iot' | 'schedule';
+export type Invocation = 'api' | 'cognito' | 'sqs' | 'provider' | 'iot' | 'iot-authorizer' | 'schedule';
 
 const NO_DEAD_LETTER_TARGET: Record<Invocation, string> = {
   api:
@@ -77,6 +77,9 @@ const NO_DEAD_LETTER_TARGET: Record<Invocation, string> = {
   iot:
     'Invoked asynchronously by its IoT rule, with an on-failure destination instead (configureAsyncInvoke, its ' +
     "Failures queue, which alarms): the destination's record keeps the event with the error, a DLQ would not.",
+  'iot-authorizer':
+    'An IoT Core custom authorizer, invoked synchronously on each device connection and refresh: a failure refuses ' +
+    "that connection, which the device retries, and raises the function's error alarm; there is no event to keep.",
   schedule:
     'Invoked asynchronously by an EventBridge schedule: the event carries no work to replay, the next run ' +
     "continues the backlog. A failed run raises the function's error alarm; events the rule cannot deliver go " +

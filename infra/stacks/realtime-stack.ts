@@ -5,6 +5,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { REALTIME_POLICY_NAME } from '../../shared/iot/realtime';
+import { DEVICE_TOPICS } from '../../shared/iot/topics';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { logSettings } from '../services/log-retention';
 import { acknowledgeCdkDeployFunction, awsCustomResourceProvider, findingArnPrefix } from './nag-findings';
@@ -34,7 +35,7 @@ const THING = '${iot:Connection.Thing.ThingName}';
 export const devicePolicyName = (env: string): string => `device-data-${env}-devices`;
 
 /** The MQTT topics a device publishes to, under its own id (the data-ingress rules read `devices/+/…`). */
-export const DEVICE_TOPICS = ['readings', 'status'] as const;
+export { DEVICE_TOPICS };
 
 /** Props of the {@link RealtimeStack}. */
 export interface RealtimeStackProps extends StackProps {

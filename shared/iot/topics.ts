@@ -31,6 +31,9 @@ export const topicLabel = (value: unknown, name = 'label'): string => {
 export const DEVICE_CHANNELS = ['readings', 'live', 'status'] as const;
 export type DeviceChannel = (typeof DEVICE_CHANNELS)[number];
 
+/** The channels a device itself publishes to (its IoT policy, the local broker's rule); `live` is the platform's. */
+export const DEVICE_TOPICS = ['readings', 'status'] as const satisfies readonly DeviceChannel[];
+
 /** `devices/{deviceId}/{channel}`. */
 export const deviceTopic = (deviceId: unknown, channel: DeviceChannel): string =>
   `devices/${topicLabel(deviceId, 'device id')}/${topicLabel(channel, 'channel')}`;

@@ -23,6 +23,7 @@ describe('end to end: the live view', () => {
     const sender = await mqtt.connectAsync(stack().endpoints.mqtt, {
       username: device.id,
       password: device.credential,
+      clientId: device.id,
       reconnectPeriod: 0,
     });
     try {

@@ -4,6 +4,7 @@ import {
   AUDIT_LOG_ACCESS,
   COGNITO_TRIGGERS,
   DEPLOY_HOOKS,
+  IOT_AUTHORIZERS,
   IOT_RULES,
   SCHEDULED_JOBS,
   SERVICE_RESOURCES,
@@ -102,7 +103,7 @@ const QUEUE_CONSUME = [
 ];
 
 /** Which function of an area a role runs. */
-type RoleKind = 'api' | 'job' | 'hook' | 'worker' | 'rule' | 'trigger' | 'other';
+type RoleKind = 'api' | 'job' | 'hook' | 'worker' | 'rule' | 'authorizer' | 'trigger' | 'other';
 interface Declared {
   tables: Partial<Record<TableKey, string[]>>;
   buckets: Partial<Record<BucketKey, string[]>>;
@@ -120,6 +121,13 @@ const declaredFor = (area: AreaName, kind: RoleKind, consumes?: QueueKey): Decla
   const resources = SERVICE_RESOURCES[area];
   const declared: Declared = { tables: {}, buckets: {}, queues: {}, capabilities: [] };
   if (kind === 'other') return declared;
+  // An IoT authorizer reads what IOT_AUTHORIZERS lists, by key, and nothing else of its area's declaration.
+  if (kind === 'authorizer') {
+    for (const authorizer of IOT_AUTHORIZERS.filter((a) => a.area === area)) {
+      for (const table of authorizer.keyReadTables) add(declared.tables, table, KEY_READ);
+    }
+    return declared;
+  }
   for (const table of resources.tables) add(declared.tables, table, [...TABLE_READ, ...TABLE_WRITE]);
   for (const table of resources.readTables ?? []) add(declared.tables, table, TABLE_READ);
   for (const table of resources.keyReadTables ?? []) add(declared.tables, table, KEY_READ);
@@ -213,6 +221,7 @@ const roleInArea = (area: AreaName, role: string): { kind: RoleKind; consumes?: 
   if (SCHEDULED_JOBS.some((j) => j.area === area && is(j.name))) return { kind: 'job' };
   if (DEPLOY_HOOKS.some((h) => h.area === area && is(h.name))) return { kind: 'hook' };
   if (IOT_RULES.some((r) => r.area === area && is(r.name))) return { kind: 'rule' };
+  if (IOT_AUTHORIZERS.some((a) => a.area === area && is(a.name))) return { kind: 'authorizer' };
   return { kind: 'other' };
 };
 

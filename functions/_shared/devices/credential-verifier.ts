@@ -52,6 +52,18 @@ export const createCredentialVerifier = ({
     }
     return Item.deviceId;
   },
+
+  /**
+   * The device a credential still belongs to, by its id alone: for a message whose connection already proved the
+   * secret (the MQTT authorizer), so that a credential revoked since then is refused on its next message.
+   * @returns undefined once the credential is revoked (deleted) or never existed
+   */
+  deviceOfCredential: async (credentialId: string): Promise<string | undefined> => {
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: { credentialId }, ConsistentRead: true }),
+    );
+    return typeof Item?.deviceId === 'string' ? Item.deviceId : undefined;
+  },
 });
 
 export type CredentialVerifier = ReturnType<typeof createCredentialVerifier>;

@@ -16,6 +16,8 @@ export interface MqttEmulator extends Emulator {
    * and tables its rules read exist; until this is called it refuses every connection.
    */
   setAuth: (auth: MqttAuth) => void;
+  /** What IoT SQL's `principal()` answers for a client's messages: a device's authorizer principal id. */
+  principalOf: (client: Client) => string | undefined;
 }
 
 // aedes' AuthErrorCode is a const enum, which an isolated-modules build cannot import.
@@ -32,7 +34,7 @@ export const startMqtt = async ({ port, wsPort }: { port: number; wsPort: number
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       if (!auth) return done(authError('The broker is starting', SERVER_UNAVAILABLE), false);
-      auth.authenticate(username, password?.toString()).then(
+      auth.authenticate(username, password?.toString(), client.id).then(
         (principal) => {
           if (!principal) return done(authError('Bad user name or password', BAD_USERNAME_OR_PASSWORD), false);
           principals.set(client, principal);
@@ -86,6 +88,10 @@ export const startMqtt = async ({ port, wsPort }: { port: number; wsPort: number
     broker,
     setAuth: (value) => {
       auth = value;
+    },
+    principalOf: (client) => {
+      const principal = principals.get(client);
+      return principal?.kind === 'device' ? principal.principalId : undefined;
     },
     healthy: async () =>
       !broker.closed &&

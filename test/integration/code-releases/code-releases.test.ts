@@ -247,6 +247,7 @@ describe('code releases: rollouts and adoption', () => {
     const client = await mqtt.connectAsync(stack().endpoints.mqtt, {
       username: b!.id,
       password: b!.credential,
+      clientId: b!.id,
       reconnectPeriod: 0,
     });
     try {

@@ -240,6 +240,7 @@ describe('MQTT ingest', () => {
     const client = await mqtt.connectAsync(stack().endpoints.mqtt, {
       username: device.id,
       password: device.credential,
+      clientId: device.id,
       reconnectPeriod: 0,
     });
     try {

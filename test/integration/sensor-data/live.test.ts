@@ -27,7 +27,7 @@ const browserClient = (token: string) =>
   });
 
 const deviceClient = (id: string, credential: string) =>
-  mqtt.connectAsync(stack().endpoints.mqtt, { username: id, password: credential, reconnectPeriod: 0 });
+  mqtt.connectAsync(stack().endpoints.mqtt, { username: id, password: credential, clientId: id, reconnectPeriod: 0 });
 
 /** The next message on a topic, or undefined after `ms`. */
 const nextMessage = (client: MqttClient, topic: string, ms = 5_000) =>
@@ -150,20 +150,25 @@ describe('the local broker', () => {
     await expect(deviceClient(a.id, b.credential)).rejects.toThrow();
   });
 
-  it('does not deliver what a device publishes to another device’s topic', async () => {
+  it('refuses what a device publishes to another device’s topic, and lets no device subscribe', async () => {
     const [a, b] = await Promise.all([freshDevice(), freshDevice()]);
     const listener = await deviceClient(b.id, b.credential);
     const intruder = await deviceClient(a.id, a.credential);
     try {
-      await listener.subscribeAsync(`devices/${b.id}/#`);
-      // The control: b's own status reaches its subscription.
-      const own = nextMessage(listener, `devices/${b.id}/status`);
-      await listener.publishAsync(`devices/${b.id}/status`, '{"online":true}');
-      expect(await own).toBe('{"online":true}');
-
-      const forged = nextMessage(listener, `devices/${b.id}/status`, 1_500);
-      intruder.publish(`devices/${b.id}/status`, '{"online":false}');
-      expect(await forged).toBeUndefined();
+      // A device's policy (decision 031) allows publishing to its own topics and nothing else: no subscription.
+      expect(await granted(listener, `devices/${b.id}/#`)).toBe(false);
+      // The control: b's own status is accepted (acknowledged at QoS 1).
+      await listener.publishAsync(`devices/${b.id}/status`, '{"online":true}', { qos: 1 });
+      // a's forged status for b is refused: never acknowledged (the broker drops the connection).
+      const forged = await Promise.race([
+        intruder.publishAsync(`devices/${b.id}/status`, '{"online":false}', { qos: 1 }).then(
+          () => 'acknowledged',
+          () => 'refused',
+        ),
+        new Promise<string>((resolve) => intruder.once('close', () => resolve('closed'))),
+        new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 3_000)),
+      ]);
+      expect(forged).not.toBe('acknowledged');
     } finally {
       await Promise.all([listener.endAsync(), intruder.endAsync(true)]);
     }
