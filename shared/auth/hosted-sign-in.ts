@@ -1,0 +1,27 @@
+/**
+ * Hosted sign-in (spec §7, issue 21): the OAuth 2.0 authorization-code flow with PKCE, as Cognito's managed login
+ * serves it in the cloud and the local identity layer serves it on `npm start`. One definition of the client's
+ * side, for the CDK, the local layer and the web app.
+ */
+
+/** The web app's route that receives the authorization code (`?code=…&state=…`). */
+export const HOSTED_CALLBACK_PATH = '/auth/callback';
+/** Where the hosted logout sends the browser back to: the web app's sign-in page, told why. */
+export const HOSTED_SIGN_OUT_PATH = '/login';
+
+/** The scopes the web client asks for; nothing more is allowed on the client. */
+export const HOSTED_SCOPES = ['openid', 'email', 'profile'] as const;
+
+/** The callback and sign-out URLs of a web origin (`https://app.example.com`, `http://localhost:5173`). */
+export const hostedUrlsOf = (origin: string) => ({
+  callbackUrl: `${origin.replace(/\/$/, '')}${HOSTED_CALLBACK_PATH}`,
+  signOutUrl: `${origin.replace(/\/$/, '')}${HOSTED_SIGN_OUT_PATH}`,
+});
+
+/** The hosted endpoints' paths, the same on Cognito's domain and on the local identity layer. */
+export const HOSTED_ENDPOINTS = {
+  authorize: '/oauth2/authorize',
+  token: '/oauth2/token',
+  userInfo: '/oauth2/userInfo',
+  logout: '/logout',
+} as const;
