@@ -17,6 +17,7 @@ import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
 import { LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
+import { routeThrottlesOf } from '../definitions/route-throttles';
 import {
   AUDIT_LOG_ACCESS,
   DEPLOY_HOOKS,
@@ -136,6 +137,12 @@ export class AreaStack extends NestedStack {
         corsOrigins: props.corsOrigins,
         logs,
         throttling: settings.apiThrottling,
+        routeThrottles: Object.fromEntries(
+          Object.entries(routeThrottlesOf(area)).map(([key, throttleClass]) => [
+            key,
+            settings.routeThrottling[throttleClass],
+          ]),
+        ),
         ...(settings.apiDomain ? { domain: settings.apiDomain } : {}),
         ...(props.webAclArn ? { webAclArn: props.webAclArn } : {}),
       });
