@@ -3,7 +3,7 @@ import { THROTTLE_CLASSES, type ThrottleClass } from './route-throttles';
 
 /** Spec §9: every environment lives in us-west-2. */
 export const REGION = 'us-west-2';
-/** CloudFront takes its certificates from this region only. */
+/** CloudFront takes its certificates, and WAF its CLOUDFRONT-scope web ACLs, from this region only. */
 export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
 
 export const ENVIRONMENTS = ['local', 'dev', 'dev-1', 'dev-2', 'preview', 'prod'] as const;
@@ -57,6 +57,11 @@ export interface EnvironmentSettings {
    * requests one address may send in any 5 minutes before it is blocked). Absent: no web ACL (developers' own).
    */
   waf?: { ratePerFiveMinutes: number };
+  /**
+   * A CLOUDFRONT-scope WAF web ACL in front of the web distribution (created in us-east-1, CloudFront's region for
+   * WAF; the same managed rule groups and a rate rule per address). Absent: the distribution has no web ACL.
+   */
+  webWaf?: { ratePerFiveMinutes: number };
 }
 
 /**
@@ -238,6 +243,7 @@ export const environmentSettingsSchema = z
     stripeMode: z.enum(STRIPE_MODES),
     // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
     waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
+    webWaf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
   })
   .refine(
     (s) =>
@@ -274,6 +280,16 @@ const WAF: Partial<Record<EnvName, EnvironmentSettings['waf']>> = {
   prod: { ratePerFiveMinutes: 2000 },
 };
 
+/**
+ * WAF in front of the web distribution, where the API's is (preview and prod). A page load fetches the HTML, a
+ * handful of hashed chunks, the runtime config and map tiles' styles (tens of requests, most cached by the browser
+ * afterwards); 1,000 per 5 minutes from one address is dozens of fresh page loads, far above a person.
+ */
+const WEB_WAF: Partial<Record<EnvName, EnvironmentSettings['webWaf']>> = {
+  preview: { ratePerFiveMinutes: 1000 },
+  prod: { ratePerFiveMinutes: 1000 },
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -289,6 +305,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   routeThrottling: ROUTE_THROTTLING[name],
   stripeMode: name === 'prod' ? 'live' : 'test',
   ...(WAF[name] ? { waf: WAF[name] } : {}),
+  ...(WEB_WAF[name] ? { webWaf: WEB_WAF[name] } : {}),
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

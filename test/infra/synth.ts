@@ -12,7 +12,10 @@ export type AreaTemplateKey = `api/${AreaName}`;
 export const areaTemplateKey = (area: AreaName): AreaTemplateKey => `api/${area}`;
 
 /** Every stack's template: each top-level stack by its key, and each area's nested stack as `api/{area}`. */
-export type Templates = Record<keyof EnvironmentStacks, Template> & Partial<Record<AreaTemplateKey, Template>>;
+export type Templates = Record<Exclude<keyof EnvironmentStacks, 'edge'>, Template> & {
+  /** The us-east-1 stack, where the environment has a web ACL on CloudFront (`webWaf`). */
+  edge?: Template;
+} & Partial<Record<AreaTemplateKey, Template>>;
 
 /**
  * Builds one environment and synthesizes it once. Lambda bundling is skipped (`aws:cdk:bundling-stacks: []`),
