@@ -62,7 +62,33 @@ export interface EnvironmentSettings {
    * WAF; the same managed rule groups and a rate rule per address). Absent: the distribution has no web ACL.
    */
   webWaf?: { ratePerFiveMinutes: number };
+  /**
+   * How CodeDeploy moves every function's `live` alias to a new version: a canary (10 % of invocations for 5
+   * minutes, then all) or all at once; either way rolled back when the function's errors alarm during the shift.
+   */
+  deployment: DeploymentStrategy;
 }
+
+/** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
+export const DEPLOYMENT_STRATEGIES = [
+  'CANARY_10PERCENT_5MINUTES',
+  'LINEAR_10PERCENT_EVERY_1MINUTE',
+  'ALL_AT_ONCE',
+] as const;
+export type DeploymentStrategy = (typeof DEPLOYMENT_STRATEGIES)[number];
+
+/**
+ * A canary where people and devices are served (preview, prod): a bad version meets a tenth of the traffic for five
+ * minutes, long enough for the error alarm's 5-minute period to see it. A developer's environment deploys at once.
+ */
+const DEPLOYMENT: Record<EnvName, DeploymentStrategy> = {
+  local: 'ALL_AT_ONCE',
+  dev: 'ALL_AT_ONCE',
+  'dev-1': 'ALL_AT_ONCE',
+  'dev-2': 'ALL_AT_ONCE',
+  preview: 'CANARY_10PERCENT_5MINUTES',
+  prod: 'CANARY_10PERCENT_5MINUTES',
+};
 
 /**
  * The Stripe keys an environment may take, and the variable that tells its billing functions which
@@ -244,6 +270,7 @@ export const environmentSettingsSchema = z
     // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
     waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
     webWaf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
+    deployment: z.enum(DEPLOYMENT_STRATEGIES),
   })
   .refine(
     (s) =>
@@ -306,6 +333,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   stripeMode: name === 'prod' ? 'live' : 'test',
   ...(WAF[name] ? { waf: WAF[name] } : {}),
   ...(WEB_WAF[name] ? { webWaf: WEB_WAF[name] } : {}),
+  deployment: DEPLOYMENT[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

@@ -153,7 +153,8 @@ export class AreaApi extends Construct {
 
     // One function serves every route, so one permission for the whole API: a permission per method would
     // outgrow Lambda's 20 KB resource-policy limit in the areas with dozens of routes.
-    const integration = new LambdaIntegration(lambda, { proxy: true, scopePermissionToMethod: false });
+    // The live alias, which CodeDeploy shifts between versions (docs/decisions/031-edge-and-gradual-deploys.md).
+    const integration = new LambdaIntegration(this.handler.alias, { proxy: true, scopePermissionToMethod: false });
     for (const route of Object.values(area.routes)) {
       const path = normalizePath(route.path);
       const resource = path === '/' ? this.restApi.root : this.restApi.root.resourceForPath(path);
