@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, type Environment, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
+  CLOUDFRONT_CERTIFICATE_REGION,
   checkAccount,
   ENVIRONMENTS,
   type EnvironmentSettings,
@@ -15,6 +16,7 @@ import {
 import { ApiStack } from './stacks/api-stack';
 import { AuthStack } from './stacks/auth-stack';
 import { DataStack } from './stacks/data-stack';
+import { EdgeStack } from './stacks/edge-stack';
 import { MessagingStack } from './stacks/messaging-stack';
 import { OperationsStack } from './stacks/operations-stack';
 import { RealtimeStack } from './stacks/realtime-stack';
@@ -68,6 +70,8 @@ export interface EnvironmentStacks {
   messaging: MessagingStack;
   realtime: RealtimeStack;
   web: WebStack;
+  /** CloudFront's WAF web ACL in us-east-1, where the environment has `webWaf`. */
+  edge?: EdgeStack;
   api: ApiStack;
   webConfig: WebConfigStack;
   operations: OperationsStack;
@@ -111,10 +115,20 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     description: `device-data ${envName}: IoT Core (browser and device policies, data endpoint)`,
     authenticatedRole: auth.authenticatedRole,
   });
+  // WAF creates CLOUDFRONT-scope web ACLs in us-east-1 only, so the distribution's has a stack of its own there.
+  const edge = settings.webWaf
+    ? new EdgeStack(app, stackId('Edge'), {
+        ...common,
+        env: { ...env, region: CLOUDFRONT_CERTIFICATE_REGION },
+        description: `device-data ${envName}: the web distribution's WAF web ACL (us-east-1, CloudFront's)`,
+        webWaf: settings.webWaf,
+      })
+    : undefined;
   const web = new WebStack(app, stackId('Web'), {
     ...common,
     description: `device-data ${envName}: web hosting`,
     webDist: options.webDist ?? join(PROJECT_ROOT, 'frontend', 'dist'),
+    ...(edge ? { webAclArn: edge.webAclArn } : {}),
   });
   const api = new ApiStack(app, stackId('Api'), {
     ...common,
@@ -170,7 +184,17 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     new ServerlessChecks(app, { verbose: true }),
   );
 
-  const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig, operations };
+  const stacks: EnvironmentStacks = {
+    data,
+    auth,
+    messaging,
+    realtime,
+    ...(edge ? { edge } : {}),
+    web,
+    api,
+    webConfig,
+    operations,
+  };
   return { app, stacks };
 };
 

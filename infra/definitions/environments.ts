@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { THROTTLE_CLASSES, type ThrottleClass } from './route-throttles';
 
 /** Spec §9: every environment lives in us-west-2. */
 export const REGION = 'us-west-2';
-/** CloudFront takes its certificates from this region only. */
+/** CloudFront takes its certificates, and WAF its CLOUDFRONT-scope web ACLs, from this region only. */
 export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
 
 export const ENVIRONMENTS = ['local', 'dev', 'dev-1', 'dev-2', 'preview', 'prod'] as const;
@@ -39,8 +40,13 @@ export interface EnvironmentSettings {
   apiDomain?: CustomDomain;
   /** The web app's own domain and its ACM certificate in us-east-1 (CloudFront's). Absent: the cloudfront.net name. */
   webDomain?: CustomDomain;
-  /** Every API stage's steady rate (requests per second) and burst; a route may ask for less (STAGE_THROTTLES). */
+  /** Every API stage's steady rate (requests per second) and burst; a route may ask for less (`routeThrottling`). */
   apiThrottling: { rateLimit: number; burstLimit: number };
+  /**
+   * The method-level rate and burst of each throttle class (infra/definitions/route-throttles.ts names which routes
+   * are in which class): below the stage's, for every caller of the route together.
+   */
+  routeThrottling: Record<ThrottleClass, { rateLimit: number; burstLimit: number }>;
   /**
    * Which Stripe keys the environment takes: only production charges real cards. A billing function refuses a key
    * of the other mode at cold start (`STRIPE_MODE`), so a live key put into a test environment never charges anyone.
@@ -51,7 +57,38 @@ export interface EnvironmentSettings {
    * requests one address may send in any 5 minutes before it is blocked). Absent: no web ACL (developers' own).
    */
   waf?: { ratePerFiveMinutes: number };
+  /**
+   * A CLOUDFRONT-scope WAF web ACL in front of the web distribution (created in us-east-1, CloudFront's region for
+   * WAF; the same managed rule groups and a rate rule per address). Absent: the distribution has no web ACL.
+   */
+  webWaf?: { ratePerFiveMinutes: number };
+  /**
+   * How CodeDeploy moves every function's `live` alias to a new version: a canary (10 % of invocations for 5
+   * minutes, then all) or all at once; either way rolled back when the function's errors alarm during the shift.
+   */
+  deployment: DeploymentStrategy;
 }
+
+/** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
+export const DEPLOYMENT_STRATEGIES = [
+  'CANARY_10PERCENT_5MINUTES',
+  'LINEAR_10PERCENT_EVERY_1MINUTE',
+  'ALL_AT_ONCE',
+] as const;
+export type DeploymentStrategy = (typeof DEPLOYMENT_STRATEGIES)[number];
+
+/**
+ * A canary where people and devices are served (preview, prod): a bad version meets a tenth of the traffic for five
+ * minutes, long enough for the error alarm's 5-minute period to see it. A developer's environment deploys at once.
+ */
+const DEPLOYMENT: Record<EnvName, DeploymentStrategy> = {
+  local: 'ALL_AT_ONCE',
+  dev: 'ALL_AT_ONCE',
+  'dev-1': 'ALL_AT_ONCE',
+  'dev-2': 'ALL_AT_ONCE',
+  preview: 'CANARY_10PERCENT_5MINUTES',
+  prod: 'CANARY_10PERCENT_5MINUTES',
+};
 
 /**
  * The Stripe keys an environment may take, and the variable that tells its billing functions which
@@ -163,6 +200,34 @@ const API_THROTTLING: Record<EnvName, EnvironmentSettings['apiThrottling']> = {
   prod: { rateLimit: 500, burstLimit: 1000 },
 };
 
+/**
+ * Each throttle class's method-level rate and burst (per second, all callers of the route together). Production's
+ * are sized for a fleet's busiest hour with room to spare (a dataset build or an export is started by a person, a
+ * few a minute at most); a developer's environment takes a person's clicks. Signed URLs are asked for by every chart
+ * and download, so their class is the widest.
+ */
+const DEVELOPER_ROUTE_THROTTLING: EnvironmentSettings['routeThrottling'] = {
+  background: { rateLimit: 1, burstLimit: 5 },
+  signing: { rateLimit: 10, burstLimit: 20 },
+  public: { rateLimit: 2, burstLimit: 5 },
+};
+const ROUTE_THROTTLING: Record<EnvName, EnvironmentSettings['routeThrottling']> = {
+  local: DEVELOPER_ROUTE_THROTTLING,
+  dev: DEVELOPER_ROUTE_THROTTLING,
+  'dev-1': DEVELOPER_ROUTE_THROTTLING,
+  'dev-2': DEVELOPER_ROUTE_THROTTLING,
+  preview: {
+    background: { rateLimit: 2, burstLimit: 5 },
+    signing: { rateLimit: 20, burstLimit: 40 },
+    public: { rateLimit: 5, burstLimit: 10 },
+  },
+  prod: {
+    background: { rateLimit: 5, burstLimit: 10 },
+    signing: { rateLimit: 100, burstLimit: 200 },
+    public: { rateLimit: 20, burstLimit: 40 },
+  },
+};
+
 /** The retention values CloudWatch Logs accepts; any other number fails the deploy, so it fails the synth. */
 export const LOG_RETENTION_CHOICES = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
@@ -182,23 +247,38 @@ const certificateIn = (region: string) =>
       ),
   });
 
+const throttle = z
+  .object({ rateLimit: z.number().positive(), burstLimit: z.number().int().positive() })
+  .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate');
+
 /** What every environment must say, checked on every synth: a missing or wrong value stops it, naming the field. */
-export const environmentSettingsSchema = z.object({
-  name: z.enum(ENVIRONMENTS),
-  retainData: z.boolean(),
-  extraCorsOrigins: z.array(z.url()),
-  mailDomain: hostName,
-  alarmEmail: z.email(),
-  logRetentionDays: z.union(LOG_RETENTION_CHOICES.map((days) => z.literal(days))),
-  apiDomain: certificateIn(REGION).optional(),
-  webDomain: certificateIn(CLOUDFRONT_CERTIFICATE_REGION).optional(),
-  apiThrottling: z
-    .object({ rateLimit: z.number().int().positive(), burstLimit: z.number().int().positive() })
-    .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate'),
-  stripeMode: z.enum(STRIPE_MODES),
-  // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
-  waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
-});
+export const environmentSettingsSchema = z
+  .object({
+    name: z.enum(ENVIRONMENTS),
+    retainData: z.boolean(),
+    extraCorsOrigins: z.array(z.url()),
+    mailDomain: hostName,
+    alarmEmail: z.email(),
+    logRetentionDays: z.union(LOG_RETENTION_CHOICES.map((days) => z.literal(days))),
+    apiDomain: certificateIn(REGION).optional(),
+    webDomain: certificateIn(CLOUDFRONT_CERTIFICATE_REGION).optional(),
+    apiThrottling: throttle,
+    routeThrottling: z.object(
+      Object.fromEntries(THROTTLE_CLASSES.map((c) => [c, throttle])) as Record<ThrottleClass, typeof throttle>,
+    ),
+    stripeMode: z.enum(STRIPE_MODES),
+    // WAF's rate rules take 10 and more; below 100 a person's own page loads would trip it.
+    waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
+    webWaf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
+    deployment: z.enum(DEPLOYMENT_STRATEGIES),
+  })
+  .refine(
+    (s) =>
+      Object.values(s.routeThrottling).every(
+        (t) => t.rateLimit <= s.apiThrottling.rateLimit && t.burstLimit <= s.apiThrottling.burstLimit,
+      ),
+    { message: "a route's throttle must not exceed its stage's", path: ['routeThrottling'] },
+  );
 
 /** The settings checked: throws, naming every field that is missing or wrong, so no deploy starts with them. */
 export const checkEnvironmentSettings = (settings: EnvironmentSettings): EnvironmentSettings => {
@@ -227,6 +307,16 @@ const WAF: Partial<Record<EnvName, EnvironmentSettings['waf']>> = {
   prod: { ratePerFiveMinutes: 2000 },
 };
 
+/**
+ * WAF in front of the web distribution, where the API's is (preview and prod). A page load fetches the HTML, a
+ * handful of hashed chunks, the runtime config and map tiles' styles (tens of requests, most cached by the browser
+ * afterwards); 1,000 per 5 minutes from one address is dozens of fresh page loads, far above a person.
+ */
+const WEB_WAF: Partial<Record<EnvName, EnvironmentSettings['webWaf']>> = {
+  preview: { ratePerFiveMinutes: 1000 },
+  prod: { ratePerFiveMinutes: 1000 },
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -239,8 +329,11 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   ...(DOMAINS[name]?.api ? { apiDomain: DOMAINS[name].api } : {}),
   ...(DOMAINS[name]?.web ? { webDomain: DOMAINS[name].web } : {}),
   apiThrottling: API_THROTTLING[name],
+  routeThrottling: ROUTE_THROTTLING[name],
   stripeMode: name === 'prod' ? 'live' : 'test',
   ...(WAF[name] ? { waf: WAF[name] } : {}),
+  ...(WEB_WAF[name] ? { webWaf: WEB_WAF[name] } : {}),
+  deployment: DEPLOYMENT[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

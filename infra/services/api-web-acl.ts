@@ -23,8 +23,9 @@ const visibility = (metricName: string) => ({
 });
 
 /**
- * One regional web ACL for every API of an environment (a web ACL has a monthly fee, its associations none):
- * a rate rule per client address first, then AWS's common and known-bad-inputs rule groups.
+ * A web ACL: a rate rule per client address first, then AWS's common and known-bad-inputs rule groups. One regional
+ * web ACL serves every API of an environment (a web ACL has a monthly fee, its associations none); the web
+ * distribution has a CLOUDFRONT-scope one of its own, created in us-east-1 by the edge stack.
  */
 export class ApiWebAcl extends Construct {
   readonly arn: string;
@@ -32,10 +33,23 @@ export class ApiWebAcl extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    props: { settings: EnvironmentSettings; waf: { ratePerFiveMinutes: number } },
+    props: {
+      settings: EnvironmentSettings;
+      waf: { ratePerFiveMinutes: number };
+      /**
+       * REGIONAL for API Gateway stages; CLOUDFRONT for a distribution (its stack must be in us-east-1).
+       * @default 'REGIONAL'
+       */
+      scope?: 'REGIONAL' | 'CLOUDFRONT';
+    },
   ) {
     super(scope, id);
     const env = props.settings.name;
+    const cloudFront = props.scope === 'CLOUDFRONT';
+    // The distribution takes GET and HEAD only: no body for the 8 KB rule to count, so the whole set blocks.
+    const counted = cloudFront ? [] : COUNTED_COMMON_RULES;
+    const purpose = cloudFront ? 'web' : 'apis';
+    const metric = (name: string) => (cloudFront ? `${env}-web-${name}` : `${env}-${name}`);
     const managed = (name: string, priority: number, counted: readonly string[] = []): CfnWebACL.RuleProperty => ({
       name,
       priority,
@@ -49,14 +63,16 @@ export class ApiWebAcl extends Construct {
             : {}),
         },
       },
-      visibilityConfig: visibility(`${env}-${name}`),
+      visibilityConfig: visibility(metric(name)),
     });
     const acl = new CfnWebACL(this, 'WebAcl', {
-      name: `device-data-${env}-apis`,
-      description: `device-data ${env} - in front of every service area API`,
-      scope: 'REGIONAL',
+      name: `device-data-${env}-${purpose}`,
+      description: cloudFront
+        ? `device-data ${env} - in front of the web app distribution`
+        : `device-data ${env} - in front of every service area API`,
+      scope: props.scope ?? 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: visibility(`device-data-${env}-apis`),
+      visibilityConfig: visibility(`device-data-${env}-${purpose}`),
       rules: [
         {
           name: WEB_ACL_RULES.rate,
@@ -69,9 +85,9 @@ export class ApiWebAcl extends Construct {
               evaluationWindowSec: 300,
             },
           },
-          visibilityConfig: visibility(`${env}-${WEB_ACL_RULES.rate}`),
+          visibilityConfig: visibility(metric(WEB_ACL_RULES.rate)),
         },
-        managed(WEB_ACL_RULES.common, 1, COUNTED_COMMON_RULES),
+        managed(WEB_ACL_RULES.common, 1, counted),
         managed(WEB_ACL_RULES.knownBadInputs, 2),
       ],
     });

@@ -46,6 +46,11 @@ export interface AreaApiProps {
   /** The stage's steady rate (requests per second) and burst: the environment's `apiThrottling`. */
   throttling: { rateLimit: number; burstLimit: number };
   /**
+   * Routes throttled below the stage, by route key (the contract's): their method-level rate and burst
+   * (infra/definitions/route-throttles.ts with the environment's `routeThrottling`). @default none
+   */
+  routeThrottles?: Record<string, { rateLimit: number; burstLimit: number }>;
+  /**
    * The environment's API host: the area answers on `{area}.{host}` (spec §7) with the certificate, and its
    * execute-api address is turned off, so the custom domain is the one way in.
    */
@@ -92,6 +97,11 @@ export class AreaApi extends Construct {
       removalPolicy: props.logs.removalPolicy,
     });
     const methods = [...new Set(Object.values(area.routes).map((route) => route.method))];
+    const routeThrottles = Object.entries(props.routeThrottles ?? {}).map(([key, throttle]) => {
+      const route = area.routes[key];
+      if (!route) throw new Error(`The ${area.name} area has no route ${key} to throttle (ROUTE_THROTTLES)`);
+      return { route, throttle };
+    });
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `device-data-${props.envName}-${area.name}`,
@@ -113,6 +123,19 @@ export class AreaApi extends Construct {
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         throttlingRateLimit: props.throttling.rateLimit,
         throttlingBurstLimit: props.throttling.burstLimit,
+        // A method setting replaces the stage's for that method, so it repeats the logging and metrics as well.
+        methodOptions: Object.fromEntries(
+          routeThrottles.map(({ route, throttle }) => [
+            `${normalizePath(route.path)}/${route.method}`,
+            {
+              throttlingRateLimit: throttle.rateLimit,
+              throttlingBurstLimit: throttle.burstLimit,
+              metricsEnabled: true,
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
+          ]),
+        ),
       },
       ...(props.corsOrigins.length > 0
         ? {
@@ -130,7 +153,8 @@ export class AreaApi extends Construct {
 
     // One function serves every route, so one permission for the whole API: a permission per method would
     // outgrow Lambda's 20 KB resource-policy limit in the areas with dozens of routes.
-    const integration = new LambdaIntegration(lambda, { proxy: true, scopePermissionToMethod: false });
+    // The live alias, which CodeDeploy shifts between versions (docs/decisions/031-edge-and-gradual-deploys.md).
+    const integration = new LambdaIntegration(this.handler.alias, { proxy: true, scopePermissionToMethod: false });
     for (const route of Object.values(area.routes)) {
       const path = normalizePath(route.path);
       const resource = path === '/' ? this.restApi.root : this.restApi.root.resourceForPath(path);

@@ -4,7 +4,7 @@ import { Aws, Duration, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -46,6 +46,9 @@ const TABLE_WRITE_ACTIONS = [
   'dynamodb:UpdateItem',
 ] as const;
 
+/** The alias every trigger invokes; CodeDeploy moves it from version to version (infra/services/gradual-deployment.ts). */
+export const LIVE_ALIAS = 'live';
+
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
   entry: string;
@@ -72,6 +75,11 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   /** The underlying function. */
   readonly lambda: NodejsFunction;
+  /**
+   * The `live` alias on the function's current version: what API Gateway, the event sources, IoT rules, schedules
+   * and Cognito invoke, so a deployment can shift traffic to a new version gradually and back.
+   */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -108,6 +116,8 @@ export class ServiceFunction extends Construct {
       },
       bundling: cdkBundling(props.projectRoot, join(Stage.of(this)!.outdir, 'source-maps', this.node.path)),
     });
+
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.lambda.currentVersion });
 
     const defaultPolicy = role.node.tryFindChild('DefaultPolicy');
     if (defaultPolicy) {

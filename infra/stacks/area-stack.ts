@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CustomResource, Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import type { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -15,8 +16,9 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
-import { LOG_METRICS, metricNamespace } from '../definitions/alarms';
+import { ALARM_THRESHOLDS, LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
+import { routeThrottlesOf } from '../definitions/route-throttles';
 import {
   AUDIT_LOG_ACCESS,
   DEPLOY_HOOKS,
@@ -32,6 +34,7 @@ import { QUEUES } from '../definitions/storage';
 import { TABLES } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
+import { GradualDeployments } from '../services/gradual-deployment';
 import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { grantServiceResources, type ServiceResourceRefs } from '../services/service-resources';
@@ -132,6 +135,12 @@ export class AreaStack extends NestedStack {
         ...(dimensions ? { dimensions } : {}),
       });
 
+    // Every function's live alias moves to a new version through CodeDeploy, rolled back on its errors.
+    const deployments = new GradualDeployments(this, 'LiveDeployments', {
+      settings,
+      description: `the ${area} area's functions`,
+    });
+
     if (hasRoutes(area)) {
       // The construct id of the area's API is the one it had in the single API stack, so its resources keep
       // their logical ids inside this template.
@@ -145,6 +154,12 @@ export class AreaStack extends NestedStack {
         corsOrigins: props.corsOrigins,
         logs,
         throttling: settings.apiThrottling,
+        routeThrottles: Object.fromEntries(
+          Object.entries(routeThrottlesOf(area)).map(([key, throttleClass]) => [
+            key,
+            settings.routeThrottling[throttleClass],
+          ]),
+        ),
         ...(settings.apiDomain ? { domain: settings.apiDomain } : {}),
         ...(props.webAclArn ? { webAclArn: props.webAclArn } : {}),
       });
@@ -159,6 +174,21 @@ export class AreaStack extends NestedStack {
       });
       this.api = api;
       this.functions[`${constructId(area)}Api`] = api.handler.lambda;
+      // The API's 5xx rate too: a version that answers 500 from a caught error does not count as a Lambda error.
+      const t5xx = ALARM_THRESHOLDS.api5xxRate;
+      deployments.add(`${constructId(area)}Api`, api.handler, [
+        {
+          id: '5xx',
+          metric: new Metric({
+            namespace: 'AWS/ApiGateway',
+            metricName: '5XXError',
+            dimensionsMap: { ApiName: `device-data-${settings.name}-${area}`, Stage: api.stageName },
+            statistic: 'Average',
+            period: Duration.minutes(t5xx.periodMinutes),
+          }),
+          threshold: t5xx,
+        },
+      ]);
       if (SERVICE_RESOURCES[area].billingWebhook) {
         countLogEvents(
           'StripeWebhookRefusals',
@@ -182,6 +212,7 @@ export class AreaStack extends NestedStack {
         logs,
       });
       this.functions[job.name] = fn.lambda;
+      deployments.add(job.name, fn);
       // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       acknowledgeNoDeadLetterTarget(fn.lambda, 'schedule');
@@ -198,7 +229,7 @@ export class AreaStack extends NestedStack {
         description: `Runs ${job.name} every ${job.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
         targets: [
-          new LambdaFunction(fn.lambda, {
+          new LambdaFunction(fn.alias, {
             retryAttempts: 2,
             // A run older than the interval is superseded by the next one; retrying it longer only doubles up.
             maxEventAge: Duration.minutes(Math.min(job.everyMinutes, 24 * 60)),
@@ -265,15 +296,16 @@ export class AreaStack extends NestedStack {
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[worker.name] = fn.lambda;
+      deployments.add(worker.name, fn);
       // Links a worker writes into e-mail that land on its own API (the one-click unsubscribe of RFC 8058).
       if (this.api) fn.lambda.addEnvironment('AREA_API_URL', this.api.url);
       // The chain reports which messages failed (sqs-worker.ts); without reportBatchItemFailures Lambda would
       // ignore that answer and retry the whole batch, or drop it. A message that keeps failing moves to the DLQ.
-      fn.lambda.addEventSource(
+      fn.alias.addEventSource(
         new SqsEventSource(refs.queues[worker.queue], { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
       );
       acknowledgeNoDeadLetterTarget(fn.lambda, 'sqs');
-      const mapping = fn.lambda.node.children.find((child) => child instanceof EventSourceMapping);
+      const mapping = fn.alias.node.children.find((child) => child instanceof EventSourceMapping);
       if (!mapping) throw new Error(`No event-source mapping on ${worker.name}`);
       Validations.of(mapping).acknowledge({
         id: 'Serverless-LambdaEventSourceMappingDestination',
@@ -295,6 +327,7 @@ export class AreaStack extends NestedStack {
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[rule.name] = fn.lambda;
+      deployments.add(rule.name, fn);
 
       // When IoT Core cannot invoke the function (throttled, missing permission), the rule says so here
       // instead of dropping the message silently.
@@ -325,7 +358,7 @@ export class AreaStack extends NestedStack {
           sql: iotRuleSql(rule.topicFilter),
           awsIotSqlVersion: '2016-03-23',
           ruleDisabled: false,
-          actions: [{ lambda: { functionArn: fn.lambda.functionArn } }],
+          actions: [{ lambda: { functionArn: fn.alias.functionArn } }],
           errorAction: { cloudwatchLogs: { logGroupName: errors.logGroupName, roleArn: errorRole.roleArn } },
         },
       });
@@ -341,8 +374,8 @@ export class AreaStack extends NestedStack {
       });
       acknowledgeNoDeadLetterTarget(fn.lambda, 'iot');
       this.deadLetterQueues[`${rule.name}Failures`] = failures;
-      fn.lambda.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: 2 });
-      fn.lambda.addPermission(`${rule.name}Invoke`, {
+      fn.alias.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: 2 });
+      fn.alias.addPermission(`${rule.name}Invoke`, {
         principal: new ServicePrincipal('iot.amazonaws.com'),
         sourceArn: topicRule.attrArn,
         sourceAccount: this.account,

@@ -22,6 +22,7 @@ import type { EnvironmentSettings } from '../definitions/environments';
 import { COGNITO_TRIGGERS } from '../definitions/services';
 import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
+import { GradualDeployments } from '../services/gradual-deployment';
 import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { acknowledgeNoDeadLetterTarget } from './nag-findings';
@@ -92,6 +93,10 @@ export class AuthStack extends Stack {
     this.userPool = userPool;
 
     // The same trigger modules cognito-local invokes in the local home (infra/local/cognito-compat).
+    const deployments = new GradualDeployments(this, 'LiveDeployments', {
+      settings,
+      description: 'the identity triggers',
+    });
     for (const definition of COGNITO_TRIGGERS) {
       const trigger = new ServiceFunction(this, definition.name, {
         entry: join(props.projectRoot, definition.entry),
@@ -105,7 +110,9 @@ export class AuthStack extends Stack {
         logs: logSettings(settings),
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
-      for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.lambda);
+      // Through the live alias, which CodeDeploy shifts between versions.
+      for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.alias);
+      deployments.add(definition.name, trigger);
       acknowledgeNoDeadLetterTarget(trigger.lambda, 'cognito');
       this.triggers[definition.name] = trigger.lambda;
     }

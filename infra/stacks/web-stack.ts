@@ -72,6 +72,8 @@ export interface WebStackProps extends StackProps {
    * Deployed only when the folder exists, so a synth without a front-end build still works.
    */
   webDist: string;
+  /** The distribution's CLOUDFRONT-scope web ACL (the edge stack's, in us-east-1). Absent: no WAF on it. */
+  webAclArn?: string;
 }
 
 /**
@@ -88,7 +90,8 @@ export class WebStack extends Stack {
   readonly origin: string;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
-    super(scope, id, props);
+    // Cross-region references: the web ACL's ARN comes from the edge stack in us-east-1.
+    super(scope, id, { ...props, crossRegionReferences: props.webAclArn !== undefined });
     const { settings } = props;
 
     // CloudFront's standard logs are delivered with object ACLs, so this bucket (unlike the others) keeps ACLs on. It
@@ -154,6 +157,7 @@ export class WebStack extends Stack {
       enableLogging: true,
       logBucket: logs,
       logFilePrefix: 'cloudfront/',
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
     });
     this.distribution = distribution;
     this.origin = `https://${settings.webDomain?.name ?? distribution.distributionDomainName}`;
@@ -166,18 +170,18 @@ export class WebStack extends Stack {
           'an environment with its own domain (webDomain) gets TLSv1.2_2021.',
       });
     }
-    Validations.of(distribution).acknowledge(
-      {
+    if (!props.webAclArn) {
+      Validations.of(distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'The distribution serves only the static build from a private bucket, read-only (GET/HEAD); the APIs ' +
-          'are separate origins with their own protection, so there is no application behind it for WAF to guard.',
-      },
-      {
-        id: 'AwsSolutions-CFR1',
-        reason: 'The product serves customers wherever their devices are; no country is excluded.',
-      },
-    );
+          "A developer's own environment has no web ACL on its distribution (environments.ts `webWaf`, a fixed " +
+          'monthly fee): it serves only the static build, read-only (GET/HEAD); preview and prod have one.',
+      });
+    }
+    Validations.of(distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'The product serves customers wherever their devices are; no country is excluded.',
+    });
 
     const logPolicy = logSettings(settings);
     if (existsSync(props.webDist)) {

@@ -8,7 +8,7 @@ import type { AreaName } from '../../shared/contracts/areas';
 import { AREAS } from '../../shared/contracts/areas';
 import { normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
 
 const ENV = 'prod';
 const { templates } = synthesize(ENV);
@@ -66,9 +66,10 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
     const methods = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).filter(
       (m) => mentions(m.Properties.RestApiId, apiId) && m.Properties.HttpMethod !== 'OPTIONS',
     );
+    const aliasId = liveAliasOf(template, functionId);
     for (const method of methods) {
       expect(method.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY' });
-      expect(mentions(method.Properties.Integration, functionId)).toBe(true);
+      expect(mentions(method.Properties.Integration, aliasId)).toBe(true);
     }
   });
 
@@ -80,14 +81,17 @@ describe.each(areasWithRoutes())('the %s API', (name) => {
       StageName: ENV,
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.requestId') },
-      MethodSettings: [
-        expect.objectContaining({
-          LoggingLevel: 'ERROR',
-          DataTraceEnabled: false,
-          ThrottlingRateLimit: expect.any(Number),
-        }),
-      ],
     });
+    // The stage-wide setting, and a throttled route's own (test/infra/route-throttles.test.ts): all log errors only.
+    const settings = stage?.Properties.MethodSettings as Record<string, unknown>[];
+    expect(settings).toContainEqual(expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*' }));
+    for (const setting of settings) {
+      expect(setting).toMatchObject({
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        ThrottlingRateLimit: expect.any(Number),
+      });
+    }
   });
 
   it('runs on Node.js 22, ARM, with the environment the handler reads', () => {
@@ -283,7 +287,7 @@ describe('scheduled jobs', () => {
       const [functionId, fn] = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(([, f]) =>
         String(f.Properties.Description).includes(`the ${job.name} job`),
       )!;
-      expect(mentions(rules[0]!.Properties.Targets, functionId)).toBe(true);
+      expect(mentions(rules[0]!.Properties.Targets, liveAliasOf(template, functionId))).toBe(true);
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
         expect.arrayContaining(SERVICE_RESOURCES[job.area].tables.map((t) => TABLES[t].envVar)),

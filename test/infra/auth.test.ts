@@ -1,7 +1,7 @@
 import { COGNITO_TRIGGERS } from '../../infra/definitions/services';
 import { TABLES } from '../../infra/definitions/tables';
 import { GROUPS } from '../../shared/auth/groups';
-import { mentions, resourcesOfType, synthesize } from './synth';
+import { liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
 
 /** Spec §6, spelled here independently of GROUPS so that a change to either is noticed. */
 const SPEC_GROUPS = ['Administrators', 'Employees', 'Distributors', 'Approved_users', 'Authenticated_users', 'None'];
@@ -52,7 +52,8 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
     const [functionId] = Object.entries(resourcesOfType(auth, 'AWS::Lambda::Function')).find(([, f]) =>
       String(f.Properties.Description).includes('identity triggers'),
     )!;
-    expect(mentions(config.PostAuthentication, functionId)).toBe(true);
+    // Through the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+    expect(mentions(config.PostAuthentication, liveAliasOf(auth, functionId))).toBe(true);
     const permissions = Object.values(resourcesOfType(auth, 'AWS::Lambda::Permission'));
     expect(permissions.some((p) => p.Properties.Principal === 'cognito-idp.amazonaws.com')).toBe(true);
     const resources = Object.values(resourcesOfType(auth, 'AWS::IAM::Policy'))

@@ -62,14 +62,17 @@ describe('an environment with its own domains and a web ACL (prod, as the README
     for (const area of areasWithRoutes()) {
       const template = areaTemplate(templates, area);
       const stage = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
+      // The stage-wide setting; throttled routes add their own (test/infra/route-throttles.test.ts).
       expect([area, stage.Properties.MethodSettings]).toEqual([
         area,
-        [
+        expect.arrayContaining([
           expect.objectContaining({
+            HttpMethod: '*',
+            ResourcePath: '/*',
             ThrottlingRateLimit: settings.apiThrottling.rateLimit,
             ThrottlingBurstLimit: settings.apiThrottling.burstLimit,
           }),
-        ],
+        ]),
       ]);
       const handlers = Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).filter((fn) =>
         String(fn.Properties.Description).includes(`the ${area} API`),
@@ -135,9 +138,11 @@ describe('an environment without domains of its own (dev)', () => {
       expect(api!.Properties.DisableExecuteApiEndpoint ?? false).toBe(false);
       expect(stacks.api.apiBaseUrls[area]).toContain('.execute-api.');
       const stage = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
-      expect(stage.Properties.MethodSettings).toEqual([
-        expect.objectContaining({ ThrottlingRateLimit: settings.apiThrottling.rateLimit }),
-      ]);
+      expect(stage.Properties.MethodSettings).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ ResourcePath: '/*', ThrottlingRateLimit: settings.apiThrottling.rateLimit }),
+        ]),
+      );
       for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
         if (SERVICE_RESOURCES[area].billing && String(fn.Properties.Description).includes(`the ${area} API`)) {
           expect([area, variablesOf(fn).STRIPE_MODE]).toEqual([area, 'test']);

@@ -70,6 +70,15 @@ export const MANAGED_POLICIES_ALLOWED: AllowEntry[] = [
     reason: "aws-cdk-lib's handlers log through AWS's basic execution policy (write logs); they take no role of ours.",
   },
   {
+    // One per area stack and one in the auth stack (infra/services/gradual-deployment.ts).
+    role: /^LiveDeploymentsRole[0-9A-F]{8}$/,
+    actions: ['AWSCodeDeployRoleForLambdaLimited'],
+    reason:
+      "CodeDeploy's role for shifting the live aliases: AWS's own limited policy (get and update aliases, read " +
+      'alarms, which has no resource-level permission, and invoke only CodeDeployHook_* functions). An inline policy ' +
+      'naming our aliases would restate it and could be refused by a CodeDeploy change we cannot test without a deploy.',
+  },
+  {
     role: /^ApiGatewayCloudWatchRole[0-9A-F]{8}$/,
     actions: ['AmazonAPIGatewayPushToCloudWatchLogs'],
     reason:

@@ -8,7 +8,7 @@ import { areasWithStacks } from '../../infra/stacks/api-stack';
 import { iotRuleSql, WORKER_BATCH_SIZE } from '../../infra/stacks/area-stack';
 import { DEVICE_TOPICS, devicePolicyName, REALTIME_POLICY_NAME } from '../../infra/stacks/realtime-stack';
 import type { AreaName } from '../../shared/contracts/areas';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
 
 /**
  * The cloud wiring of sensor data (docs/sensor-data.md, "Cloud wiring"): the queue worker, the IoT rule for MQTT
@@ -69,9 +69,11 @@ const areaVariables = (area: AreaName): string[] => {
 describe.each(WORKERS.map((w) => [w.name, w] as const))('the %s worker', (_name, worker) => {
   const template = areaTemplate(templates, worker.area);
   const [functionId, fn] = functionDescribed(template, `the ${worker.name} worker`);
+  // The queue feeds the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+  const aliasId = liveAliasOf(template, functionId);
   const queue = QUEUES[worker.queue];
   const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).filter((m) =>
-    mentions(m.Properties.FunctionName, functionId),
+    mentions(m.Properties.FunctionName, aliasId),
   );
 
   it('consumes its queue in batches of ten, reporting which messages failed (the others are not retried)', () => {
@@ -120,15 +122,17 @@ describe.each(WORKERS.map((w) => [w.name, w] as const))('the %s worker', (_name,
 describe.each(IOT_RULES.map((r) => [r.name, r] as const))('the %s IoT rule', (_name, rule) => {
   const template = areaTemplate(templates, rule.area);
   const [functionId, fn] = functionDescribed(template, `the ${rule.name} IoT rule`);
+  // The rule invokes the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+  const aliasId = liveAliasOf(template, functionId);
   const rules = Object.entries(resourcesOfType(template, 'AWS::IoT::TopicRule'));
-  const [ruleId, topicRule] = rules.find(([, r]) => mentions(r.Properties.TopicRulePayload, functionId))!;
+  const [ruleId, topicRule] = rules.find(([, r]) => mentions(r.Properties.TopicRulePayload, aliasId))!;
   const payload = topicRule.Properties.TopicRulePayload as Record<string, unknown>;
 
   it('selects every message of its topic filter, with the topic, into its function only', () => {
     expect(payload.Sql).toBe(`SELECT *, topic() AS topic, principal() AS principal FROM '${rule.topicFilter}'`);
     expect(iotRuleSql(rule.topicFilter)).toBe(payload.Sql);
     expect(payload).toMatchObject({ AwsIotSqlVersion: '2016-03-23', RuleDisabled: false });
-    expect(payload.Actions).toEqual([{ Lambda: { FunctionArn: { 'Fn::GetAtt': [functionId, 'Arn'] } } }]);
+    expect(payload.Actions).toEqual([{ Lambda: { FunctionArn: { Ref: aliasId } } }]);
     // Rule names are account-wide: the environment keeps dev's and prod's apart.
     expect(topicRule.Properties.RuleName).toBe(`${rule.name}_${ENV}`);
   });
@@ -155,7 +159,7 @@ describe.each(IOT_RULES.map((r) => [r.name, r] as const))('the %s IoT rule', (_n
 
   it('lets IoT Core invoke the function for this rule only', () => {
     const permissions = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).filter((p) =>
-      mentions(p.Properties.FunctionName, functionId),
+      mentions(p.Properties.FunctionName, aliasId),
     );
     expect(permissions).toHaveLength(1);
     expect(permissions[0]!.Properties).toMatchObject({

@@ -12,7 +12,10 @@ export type AreaTemplateKey = `api/${AreaName}`;
 export const areaTemplateKey = (area: AreaName): AreaTemplateKey => `api/${area}`;
 
 /** Every stack's template: each top-level stack by its key, and each area's nested stack as `api/{area}`. */
-export type Templates = Record<keyof EnvironmentStacks, Template> & Partial<Record<AreaTemplateKey, Template>>;
+export type Templates = Record<Exclude<keyof EnvironmentStacks, 'edge'>, Template> & {
+  /** The us-east-1 stack, where the environment has a web ACL on CloudFront (`webWaf`). */
+  edge?: Template;
+} & Partial<Record<AreaTemplateKey, Template>>;
 
 /**
  * Builds one environment and synthesizes it once. Lambda bundling is skipped (`aws:cdk:bundling-stacks: []`),
@@ -55,3 +58,15 @@ export const resourcesOfType = (template: Template, type: string): Resources =>
 
 /** Whether a (possibly intrinsic) CloudFormation value mentions the given logical id or construct id. */
 export const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(id);
+
+/**
+ * The logical id of a function's `live` alias, which every trigger invokes (docs/decisions/031-edge-and-gradual-deploys.md);
+ * fails the test unless there is exactly one.
+ */
+export const liveAliasOf = (template: Template, functionId: string): string => {
+  const ids = Object.entries(resourcesOfType(template, 'AWS::Lambda::Alias'))
+    .filter(([, a]) => a.Properties.Name === 'live' && mentions(a.Properties.FunctionName, functionId))
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`${ids.length} live aliases of ${functionId}`);
+  return ids[0]!;
+};
