@@ -6,7 +6,7 @@ import type { AREAS, AreaName } from '../../shared/contracts/areas';
  * Routes whose every call costs more than a read: background work started, a URL signed, mail sent, a public
  * look-up a stranger may repeat. Each such route gets a method-level throttle below its stage's (API Gateway's
  * `MethodSettings`), so a burst on one of them cannot take the area's Lambda concurrency, the Stripe account's rate
- * limit or the export workers' queue from every other route (docs/decisions/031-edge-and-gradual-deploys.md).
+ * limit or the export workers' queue from every other route (docs/decisions/032-edge-and-gradual-deploys.md).
  *
  * A method throttle counts every caller together: it protects the backend, not one client from another. The WAF's
  * rate rule per address (environments.ts `waf`) is the per-client limit.

@@ -153,7 +153,7 @@ export class AreaApi extends Construct {
 
     // One function serves every route, so one permission for the whole API: a permission per method would
     // outgrow Lambda's 20 KB resource-policy limit in the areas with dozens of routes.
-    // The live alias, which CodeDeploy shifts between versions (docs/decisions/031-edge-and-gradual-deploys.md).
+    // The live alias, which CodeDeploy shifts between versions (docs/decisions/032-edge-and-gradual-deploys.md).
     const integration = new LambdaIntegration(this.handler.alias, { proxy: true, scopePermissionToMethod: false });
     for (const route of Object.values(area.routes)) {
       const path = normalizePath(route.path);

@@ -23,7 +23,7 @@ export const DEPLOYMENT_CONFIGS: Record<DeploymentStrategy, ILambdaDeploymentCon
 export const deployAlarmName = (env: string, id: string): string => `device-data-${env}-${id}-deploy-errors`;
 
 /**
- * Shifts each function's `live` alias to a new version through CodeDeploy (docs/decisions/031-edge-and-gradual-deploys.md):
+ * Shifts each function's `live` alias to a new version through CodeDeploy (docs/decisions/032-edge-and-gradual-deploys.md):
  * the environment's strategy (a canary in preview and prod, all at once elsewhere), and the alias back on the old
  * version when an alarm fires during the shift. The alarms live here, beside the function, not in the operations
  * stack: that stack reads every other one, so a deployment group there or an alarm reference back would close a cycle.

@@ -12,7 +12,7 @@ export interface EdgeStackProps extends StackProps {
 
 /**
  * What CloudFront needs from us-east-1: the web distribution's CLOUDFRONT-scope WAF web ACL, which WAF creates only
- * in that region (docs/decisions/031-edge-and-gradual-deploys.md). The web stack (us-west-2) reads the ACL's ARN
+ * in that region (docs/decisions/032-edge-and-gradual-deploys.md). The web stack (us-west-2) reads the ACL's ARN
  * through CDK's cross-region references: CDK writes it to an SSM parameter in us-west-2 on deploy, and the web
  * stack resolves it there; neither stack can be deleted while the other still uses it.
  */

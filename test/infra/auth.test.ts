@@ -52,7 +52,7 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
     const [functionId] = Object.entries(resourcesOfType(auth, 'AWS::Lambda::Function')).find(([, f]) =>
       String(f.Properties.Description).includes('identity triggers'),
     )!;
-    // Through the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+    // Through the function's live alias (docs/decisions/032-edge-and-gradual-deploys.md).
     expect(mentions(config.PostAuthentication, liveAliasOf(auth, functionId))).toBe(true);
     const permissions = Object.values(resourcesOfType(auth, 'AWS::Lambda::Permission'));
     expect(permissions.some((p) => p.Properties.Principal === 'cognito-idp.amazonaws.com')).toBe(true);

@@ -69,7 +69,7 @@ const areaVariables = (area: AreaName): string[] => {
 describe.each(WORKERS.map((w) => [w.name, w] as const))('the %s worker', (_name, worker) => {
   const template = areaTemplate(templates, worker.area);
   const [functionId, fn] = functionDescribed(template, `the ${worker.name} worker`);
-  // The queue feeds the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+  // The queue feeds the function's live alias (docs/decisions/032-edge-and-gradual-deploys.md).
   const aliasId = liveAliasOf(template, functionId);
   const queue = QUEUES[worker.queue];
   const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).filter((m) =>
@@ -122,7 +122,7 @@ describe.each(WORKERS.map((w) => [w.name, w] as const))('the %s worker', (_name,
 describe.each(IOT_RULES.map((r) => [r.name, r] as const))('the %s IoT rule', (_name, rule) => {
   const template = areaTemplate(templates, rule.area);
   const [functionId, fn] = functionDescribed(template, `the ${rule.name} IoT rule`);
-  // The rule invokes the function's live alias (docs/decisions/031-edge-and-gradual-deploys.md).
+  // The rule invokes the function's live alias (docs/decisions/032-edge-and-gradual-deploys.md).
   const aliasId = liveAliasOf(template, functionId);
   const rules = Object.entries(resourcesOfType(template, 'AWS::IoT::TopicRule'));
   const [ruleId, topicRule] = rules.find(([, r]) => mentions(r.Properties.TopicRulePayload, aliasId))!;

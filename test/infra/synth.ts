@@ -60,7 +60,7 @@ export const resourcesOfType = (template: Template, type: string): Resources =>
 export const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(id);
 
 /**
- * The logical id of a function's `live` alias, which every trigger invokes (docs/decisions/031-edge-and-gradual-deploys.md);
+ * The logical id of a function's `live` alias, which every trigger invokes (docs/decisions/032-edge-and-gradual-deploys.md);
  * fails the test unless there is exactly one.
  */
 export const liveAliasOf = (template: Template, functionId: string): string => {
