@@ -400,16 +400,18 @@ export class AreaStack extends NestedStack {
       // IoT Core invokes it synchronously and answers the device itself: nothing to retry, no dead letters.
       acknowledgeNoDeadLetterTarget(fn.lambda, 'iot-authorizer');
       this.functions[authorizer.name] = fn.lambda;
+      deployments.add(authorizer.name, fn);
       const authorizerName = authorizer.authorizerName(settings.name);
       this.iotAuthorizers[authorizer.name] = authorizerName;
       const iotAuthorizer = new CfnAuthorizer(this, `${authorizer.name}Authorizer`, {
         authorizerName,
-        authorizerFunctionArn: fn.lambda.functionArn,
+        // The live alias, as every other trigger: CodeDeploy shifts it (docs/decisions/032-edge-and-gradual-deploys.md).
+        authorizerFunctionArn: fn.alias.functionArn,
         // Devices present their credential as the MQTT user name and password: there is no token to sign.
         signingDisabled: true,
         status: 'ACTIVE',
       });
-      fn.lambda.addPermission(`${authorizer.name}Invoke`, {
+      fn.alias.addPermission(`${authorizer.name}Invoke`, {
         principal: new ServicePrincipal('iot.amazonaws.com'),
         sourceArn: iotAuthorizer.attrArn,
         sourceAccount: this.account,

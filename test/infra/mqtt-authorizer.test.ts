@@ -3,7 +3,7 @@ import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/mqtt-authorize
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { IOT_AUTHORIZERS } from '../../infra/definitions/services';
 import { TABLES } from '../../infra/definitions/tables';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
 
 /**
  * The devices' MQTT custom authorizer (docs/decisions/031-mqtt-custom-authorizer.md): one per environment, named by
@@ -37,17 +37,20 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('the devices’ MQTT authorizer
   it('exists once, named by the environment, with signing disabled and active, calling its function', () => {
     expect(functions).toHaveLength(1);
     expect(authorizers).toHaveLength(1);
-    expect(authorizers[0]![1].Properties).toMatchObject({
+    const properties = authorizers[0]![1].Properties;
+    // Through the function's live alias, which CodeDeploy shifts (docs/decisions/032-edge-and-gradual-deploys.md).
+    expect(mentions(properties.AuthorizerFunctionArn, liveAliasOf(template, functionId))).toBe(true);
+    expect(properties).toMatchObject({
       AuthorizerName: `device-data-${env}-devices`,
-      AuthorizerFunctionArn: { 'Fn::GetAtt': [functionId, 'Arn'] },
       SigningDisabled: true,
       Status: 'ACTIVE',
     });
   });
 
   it('lets IoT Core invoke the function for this authorizer only, in this account', () => {
-    const permissions = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).filter((p) =>
-      mentions(p.Properties.FunctionName, functionId),
+    const alias = liveAliasOf(template, functionId);
+    const permissions = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).filter(
+      (p) => mentions(p.Properties.FunctionName, functionId) || mentions(p.Properties.FunctionName, alias),
     );
     expect(permissions).toHaveLength(1);
     expect(permissions[0]!.Properties).toMatchObject({
