@@ -9,7 +9,11 @@ import {
   s256,
 } from './hosted-rules';
 
-const client = hostedClientOf('client-1', ['http://localhost:5173', 'http://localhost:41234/', 'http://localhost:5173']);
+const client = hostedClientOf('client-1', [
+  'http://localhost:5173',
+  'http://localhost:41234/',
+  'http://localhost:5173',
+]);
 const verifier = 'v'.repeat(43);
 const challenge = s256(verifier);
 const request = (overrides: Record<string, string | undefined> = {}) => {
@@ -30,7 +34,10 @@ const request = (overrides: Record<string, string | undefined> = {}) => {
 
 describe('the hosted client', () => {
   it('lists each web origin once, with the callback and sign-out paths', () => {
-    expect(client.callbackUrls).toEqual(['http://localhost:5173/auth/callback', 'http://localhost:41234/auth/callback']);
+    expect(client.callbackUrls).toEqual([
+      'http://localhost:5173/auth/callback',
+      'http://localhost:41234/auth/callback',
+    ]);
     expect(client.signOutUrls).toEqual(['http://localhost:5173/login', 'http://localhost:41234/login']);
   });
 

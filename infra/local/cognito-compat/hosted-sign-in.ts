@@ -61,6 +61,13 @@ const fieldsOf = (params: AuthorizeParams) => ({
   code_challenge_method: 'S256',
 });
 
+/** Seconds the access token lives: cognito-local answers no ExpiresIn, so it is read from the token itself. */
+const expiresIn = (tokens: Tokens) => {
+  if (tokens.ExpiresIn !== undefined) return tokens.ExpiresIn;
+  const claims = tokenClaims(tokens.AccessToken) as { exp?: number; iat?: number } | undefined;
+  return claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
+};
+
 const HOSTED_PATHS = new Set<string>([...Object.values(HOSTED_ENDPOINTS), STYLESHEET_PATH]);
 
 export const createHostedSignIn = (deps: HostedSignInDeps) => {
@@ -255,7 +262,7 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
             access_token: tokens.AccessToken,
             id_token: tokens.IdToken,
             token_type: 'Bearer',
-            expires_in: tokens.ExpiresIn,
+            expires_in: expiresIn(tokens),
           },
           cors,
         );
@@ -290,7 +297,7 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
         ...(grant.scopes.includes('openid') ? { id_token: grant.tokens.IdToken } : {}),
         refresh_token: grant.tokens.RefreshToken,
         token_type: 'Bearer',
-        expires_in: grant.tokens.ExpiresIn,
+        expires_in: expiresIn(grant.tokens),
       },
       cors,
     );
@@ -326,6 +333,8 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
     for (const name of ['sub', 'email', 'email_verified', 'given_name', 'family_name']) {
       if (attributes[name] !== undefined) answer[name] = attributes[name];
     }
+    // An e-mail nobody verified has no email_verified attribute here; Cognito's userInfo says "false" then.
+    if (answer.email !== undefined) answer.email_verified ??= 'false';
     return json(response, 200, { ...answer, username: user.Username }, cors);
   };
 
