@@ -332,12 +332,13 @@ describe('hosted sign-in at the local identity layer', () => {
       fetch(`${front()}${HOSTED_ENDPOINTS.logout}?${new URLSearchParams(params)}`, { redirect: 'manual' });
     const listed = await logout({ client_id: clientId(), logout_uri: hostedUrlsOf(webOrigin()).signOutUrl });
     expect([listed.status, listed.headers.get('location')]).toEqual([302, hostedUrlsOf(webOrigin()).signOutUrl]);
-    for (const params of <Record<string, string>[]>[
+    const refused: Record<string, string>[] = [
       { client_id: clientId(), logout_uri: 'https://evil.example/login' },
       { client_id: clientId(), logout_uri: `${webOrigin()}/login/` },
       { client_id: clientId() },
       { client_id: 'other', logout_uri: hostedUrlsOf(webOrigin()).signOutUrl },
-    ]) {
+    ];
+    for (const params of refused) {
       const response = await logout(params);
       expect([response.status, response.headers.get('location')]).toEqual([400, null]);
     }
