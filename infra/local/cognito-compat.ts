@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { USER_POOL } from '../definitions/auth';
+import { type HostedClient, hostedClientOf } from './cognito-compat/hosted-rules';
+import { createHostedSignIn } from './cognito-compat/hosted-sign-in';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 /**
@@ -13,6 +15,8 @@ import { closeServer, type Emulator, listen, readBody } from './emulators/listen
  *   disabled users and revoked tokens refused, global sign-out, admin password reset, resending the
  *   confirmation code, refresh after an MFA sign-in, and AdminListUserAuthEvents answered as on a pool
  *   without the advanced-security add-on.
+ * The front also serves Cognito's hosted endpoints (authorize, token, userInfo, logout) for the local web client:
+ * `cognito-compat/hosted-sign-in.ts`, docs/decisions/035-local-hosted-sign-in.md.
  * Everything else passes through unchanged.
  */
 
@@ -71,10 +75,18 @@ export interface CognitoCompatOptions {
   port: number;
   /** cognito-local's private URL; set once it has started (it needs our URL as its token issuer first). */
   upstream?: string;
+  /** @default Date.now; the clock of the hosted sign-in's authorization codes (tests move it) */
+  now?: () => number;
+}
+
+/** The local web client as the hosted endpoints know it: the pool's client id and the web app's origins. */
+export interface HostedClientOptions {
+  clientId: string;
+  webOrigins: readonly string[];
 }
 
 export const startCognitoCompat = async (options: CognitoCompatOptions) => {
-  const state = { upstream: options.upstream };
+  const state: { upstream?: string; hostedClient?: HostedClient } = { upstream: options.upstream };
 
   const call = async (target: string, body: Body): Promise<Body> => {
     const response = await fetch(`${state.upstream}/`, {
@@ -93,6 +105,16 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     }
     return parsed;
   };
+
+  // The hosted pages call through the same guard as the JSON API (names like `__proto__` are nobody).
+  const hosted = createHostedSignIn({
+    call: (target, body) => {
+      const unknown = unknownName(body);
+      return unknown ? Promise.reject(unknown) : call(target, body);
+    },
+    client: () => state.hostedClient,
+    now: options.now,
+  });
 
   const overrides: Record<string, (body: Body) => Promise<Body | undefined>> = {
     GetTokensFromRefreshToken: async (body) => {
@@ -130,6 +152,10 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     }
     try {
       if (!state.upstream) throw new CognitoFault('ServiceUnavailableException', 'Local Cognito is starting', 503);
+      if (!target && hosted.handles(new URL(request.url ?? '/', 'http://localhost').pathname)) {
+        await hosted.handle(request, response, raw, cors);
+        return;
+      }
       if (target) {
         const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
         const unknown = unknownName(body);
@@ -177,13 +203,20 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
   });
   const port = await listen(server, options.port);
   const url = `http://localhost:${port}`;
-  const emulator: Emulator & { setUpstream: (u: string) => void } = {
+  const emulator: Emulator & {
+    setUpstream: (u: string) => void;
+    setHostedClient: (client: HostedClientOptions) => void;
+  } = {
     name: 'cognito',
     url,
     healthy: async () => Boolean(state.upstream) && (await fetch(`${url}/health`)).ok,
     stop: () => closeServer(server),
     setUpstream: (upstream) => {
       state.upstream = upstream;
+    },
+    /** Set once the pool's client and the web app's origin are known; the hosted endpoints refuse every client before. */
+    setHostedClient: ({ clientId, webOrigins }) => {
+      state.hostedClient = hostedClientOf(clientId, webOrigins);
     },
   };
   return emulator;

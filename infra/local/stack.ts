@@ -160,6 +160,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       : undefined;
     if (web) stoppers.push(web.stop);
     const webOrigin = web?.url ?? `http://localhost:${DEFAULT_PORTS.web}`;
+    // The hosted sign-in's callback and sign-out URLs: this web app's origin and Vite's dev origin (`npm run dev`
+    // beside a stack), as the CDK lists the environment's web domain and the local origin.
+    cognito.setHostedClient({ clientId, webOrigins: [webOrigin, `http://localhost:${DEFAULT_PORTS.web}`] });
 
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
