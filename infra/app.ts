@@ -64,10 +64,10 @@ export interface BuildAppOptions {
 /** The stacks of one environment, in deployment order. */
 export interface EnvironmentStacks {
   data: DataStack;
+  web: WebStack;
   auth: AuthStack;
   messaging: MessagingStack;
   realtime: RealtimeStack;
-  web: WebStack;
   api: ApiStack;
   webConfig: WebConfigStack;
   operations: OperationsStack;
@@ -78,8 +78,8 @@ const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
 
 /**
- * Builds one environment's stacks, split by lifecycle: stateful data and identity first, then messaging and
- * realtime, the web hosting, the APIs, the web app's runtime configuration, and last the operations stack
+ * Builds one environment's stacks, split by lifecycle: stateful data, the web hosting (whose origin the identity
+ * stack's hosted sign-in redirects to) and identity first, then messaging and realtime, the APIs, the web app's runtime configuration, and last the operations stack
  * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions and Serverless
  * checks run as validation plugins on every synth (docs/decisions/028-serverless-nag-pack.md).
  */
@@ -96,11 +96,18 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     ...common,
     description: `device-data ${envName}: tables and buckets`,
   });
+  // Before the identity stack, which makes the hosted sign-in's callback and sign-out URLs from its origin.
+  const web = new WebStack(app, stackId('Web'), {
+    ...common,
+    description: `device-data ${envName}: web hosting`,
+    webDist: options.webDist ?? join(PROJECT_ROOT, 'frontend', 'dist'),
+  });
   const auth = new AuthStack(app, stackId('Auth'), {
     ...common,
     description: `device-data ${envName}: user pool, groups, identity pool`,
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
+    webOrigin: web.origin,
   });
   const messaging = new MessagingStack(app, stackId('Messaging'), {
     ...common,
@@ -110,11 +117,6 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     ...common,
     description: `device-data ${envName}: IoT Core (browser and device policies, data endpoint)`,
     authenticatedRole: auth.authenticatedRole,
-  });
-  const web = new WebStack(app, stackId('Web'), {
-    ...common,
-    description: `device-data ${envName}: web hosting`,
-    webDist: options.webDist ?? join(PROJECT_ROOT, 'frontend', 'dist'),
   });
   const api = new ApiStack(app, stackId('Api'), {
     ...common,
@@ -141,6 +143,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     apiBaseUrls: api.apiBaseUrls,
     userPool: auth.userPool,
     webClient: auth.webClient,
+    hostedSignIn: auth.hostedSignIn,
     identityPoolId: auth.identityPool.identityPoolId,
     realtimeEndpoint: realtime.dataEndpoint,
   });
@@ -170,7 +173,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     new ServerlessChecks(app, { verbose: true }),
   );
 
-  const stacks: EnvironmentStacks = { data, auth, messaging, realtime, web, api, webConfig, operations };
+  const stacks: EnvironmentStacks = { data, web, auth, messaging, realtime, api, webConfig, operations };
   return { app, stacks };
 };
 
