@@ -79,9 +79,10 @@ const cdkJsonContext = (): Record<string, unknown> =>
 
 /**
  * Builds one environment's stacks, split by lifecycle: stateful data, the web hosting (whose origin the identity
- * stack's hosted sign-in redirects to) and identity first, then messaging and realtime, the APIs, the web app's runtime configuration, and last the operations stack
- * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions and Serverless
- * checks run as validation plugins on every synth (docs/decisions/028-serverless-nag-pack.md).
+ * stack's hosted sign-in redirects to) and identity first, then messaging and realtime, the APIs, the web app's
+ * runtime configuration, and last the operations stack (alarms and the dashboard), which only reads what the others
+ * created. cdk-nag's AWS Solutions and Serverless checks run as validation plugins on every synth
+ * (docs/decisions/028-serverless-nag-pack.md).
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
   const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
@@ -104,7 +105,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
   });
   const auth = new AuthStack(app, stackId('Auth'), {
     ...common,
-    description: `device-data ${envName}: user pool, groups, identity pool`,
+    description: `device-data ${envName}: user pool, groups, hosted sign-in, identity pool`,
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
     webOrigin: web.origin,

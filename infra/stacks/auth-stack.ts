@@ -232,9 +232,10 @@ export class AuthStack extends Stack {
       // SRP keeps the password off the wire; USER_PASSWORD_AUTH exists only in the local home, whose
       // cognito-local has no SRP. Refresh-token sign-in is always allowed by Cognito.
       authFlows: { userSrp: true, userPassword: false, adminUserPassword: false, custom: false },
-      // The authorization-code grant alone (with PKCE, which Cognito checks for a public client whenever the
-      // authorize request carries a code challenge: the web app always sends one). No implicit grant, which would
-      // put tokens in the URL, and no client credentials, which a client without a secret cannot use.
+      // The authorization-code grant alone, with PKCE: Cognito verifies the code verifier whenever the authorize
+      // request carried a code challenge, which Amplify always sends; the client (CloudFormation offers no setting)
+      // cannot make it mandatory. No implicit grant, which would put tokens in the URL, and no client credentials,
+      // which a client without a secret cannot use.
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
         scopes: HOSTED_SCOPES.map((scope) => OAuthScope.custom(scope)),
