@@ -66,12 +66,12 @@ export interface BuildAppOptions {
 /** The stacks of one environment, in deployment order. */
 export interface EnvironmentStacks {
   data: DataStack;
+  /** CloudFront's WAF web ACL in us-east-1, where the environment has `webWaf`. */
+  edge?: EdgeStack;
+  web: WebStack;
   auth: AuthStack;
   messaging: MessagingStack;
   realtime: RealtimeStack;
-  web: WebStack;
-  /** CloudFront's WAF web ACL in us-east-1, where the environment has `webWaf`. */
-  edge?: EdgeStack;
   api: ApiStack;
   webConfig: WebConfigStack;
   operations: OperationsStack;
@@ -82,10 +82,11 @@ const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context ?? {};
 
 /**
- * Builds one environment's stacks, split by lifecycle: stateful data and identity first, then messaging and
- * realtime, the web hosting, the APIs, the web app's runtime configuration, and last the operations stack
- * (alarms and the dashboard), which only reads what the others created. cdk-nag's AWS Solutions and Serverless
- * checks run as validation plugins on every synth (docs/decisions/028-serverless-nag-pack.md).
+ * Builds one environment's stacks, split by lifecycle: stateful data, the web hosting (whose origin the identity
+ * stack's hosted sign-in redirects to) and identity first, then messaging and realtime, the APIs, the web app's
+ * runtime configuration, and last the operations stack (alarms and the dashboard), which only reads what the others
+ * created. cdk-nag's AWS Solutions and Serverless checks run as validation plugins on every synth
+ * (docs/decisions/028-serverless-nag-pack.md).
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
   const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
@@ -100,21 +101,6 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     ...common,
     description: `device-data ${envName}: tables and buckets`,
   });
-  const auth = new AuthStack(app, stackId('Auth'), {
-    ...common,
-    description: `device-data ${envName}: user pool, groups, identity pool`,
-    projectRoot: PROJECT_ROOT,
-    tables: data.tables,
-  });
-  const messaging = new MessagingStack(app, stackId('Messaging'), {
-    ...common,
-    description: `device-data ${envName}: queues and mail`,
-  });
-  const realtime = new RealtimeStack(app, stackId('Realtime'), {
-    ...common,
-    description: `device-data ${envName}: IoT Core (browser and device policies, data endpoint)`,
-    authenticatedRole: auth.authenticatedRole,
-  });
   // WAF creates CLOUDFRONT-scope web ACLs in us-east-1 only, so the distribution's has a stack of its own there.
   const edge = settings.webWaf
     ? new EdgeStack(app, stackId('Edge'), {
@@ -124,11 +110,28 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
         webWaf: settings.webWaf,
       })
     : undefined;
+  // Before the identity stack, which makes the hosted sign-in's callback and sign-out URLs from its origin.
   const web = new WebStack(app, stackId('Web'), {
     ...common,
     description: `device-data ${envName}: web hosting`,
     webDist: options.webDist ?? join(PROJECT_ROOT, 'frontend', 'dist'),
     ...(edge ? { webAclArn: edge.webAclArn } : {}),
+  });
+  const auth = new AuthStack(app, stackId('Auth'), {
+    ...common,
+    description: `device-data ${envName}: user pool, groups, hosted sign-in, identity pool`,
+    projectRoot: PROJECT_ROOT,
+    tables: data.tables,
+    webOrigin: web.origin,
+  });
+  const messaging = new MessagingStack(app, stackId('Messaging'), {
+    ...common,
+    description: `device-data ${envName}: queues and mail`,
+  });
+  const realtime = new RealtimeStack(app, stackId('Realtime'), {
+    ...common,
+    description: `device-data ${envName}: IoT Core (browser and device policies, data endpoint)`,
+    authenticatedRole: auth.authenticatedRole,
   });
   const api = new ApiStack(app, stackId('Api'), {
     ...common,
@@ -155,6 +158,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     apiBaseUrls: api.apiBaseUrls,
     userPool: auth.userPool,
     webClient: auth.webClient,
+    hostedSignIn: auth.hostedSignIn,
     identityPoolId: auth.identityPool.identityPoolId,
     realtimeEndpoint: realtime.dataEndpoint,
   });
@@ -186,11 +190,11 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
 
   const stacks: EnvironmentStacks = {
     data,
+    ...(edge ? { edge } : {}),
+    web,
     auth,
     messaging,
     realtime,
-    ...(edge ? { edge } : {}),
-    web,
     api,
     webConfig,
     operations,

@@ -1,4 +1,4 @@
-import type { EnvName } from './environments';
+import { DEVELOPER_ENVIRONMENTS, type EnvName, LOCAL_WEB_ORIGIN } from './environments';
 
 export { GROUPS } from '../../shared/auth/groups';
 
@@ -19,3 +19,13 @@ export const USER_POOL = {
   refreshTokenDays: 7,
   usernameAttributes: ['email'] as const,
 } as const;
+
+/**
+ * The web origins the hosted sign-in may send the browser back to (its callback and sign-out URLs come from
+ * `hostedUrlsOf`): the environment's web app, and in developers' environments the local dev server as well, so a
+ * front end run against the cloud can sign in too. Preview and production redirect to their own origin alone.
+ */
+export const hostedSignInOrigins = (env: EnvName, webOrigin: string): string[] => [
+  webOrigin,
+  ...(DEVELOPER_ENVIRONMENTS.includes(env) ? [LOCAL_WEB_ORIGIN] : []),
+];

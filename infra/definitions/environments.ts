@@ -67,6 +67,17 @@ export interface EnvironmentSettings {
    * minutes, then all) or all at once; either way rolled back when the function's errors alarm during the shift.
    */
   deployment: DeploymentStrategy;
+  /**
+   * Where the hosted sign-in (Cognito's managed login, issue 21) answers: a Cognito prefix domain
+   * (`{prefix}.auth.{region}.amazoncognito.com`, `device-data-{env}` unless DOMAINS names an `auth` domain) or the
+   * environment's own auth domain with its ACM certificate in us-east-1 (Cognito serves it through CloudFront).
+   */
+  authDomain: AuthDomain;
+  /**
+   * The identity providers a person may sign in with besides e-mail and password (README, "Enabling a sign-in
+   * provider in an environment"). Empty: password sign-in only.
+   */
+  identityProviders: IdentityProviderSettings[];
 }
 
 /** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
@@ -90,6 +101,94 @@ const DEPLOYMENT: Record<EnvName, DeploymentStrategy> = {
   prod: 'CANARY_10PERCENT_5MINUTES',
 };
 
+/** The hosted sign-in's domain: a Cognito prefix domain, or a domain of the operator's with its certificate. */
+export type AuthDomain = { prefix: string } | CustomDomain;
+
+/**
+ * Which of the provider's attributes (an OpenID claim, a SAML attribute name) fill the user pool's e-mail, given
+ * and family name; `emailVerified` carries the provider's word that the e-mail is verified, where it gives one.
+ */
+export interface AttributeMapping {
+  email: string;
+  givenName: string;
+  familyName: string;
+  emailVerified?: string;
+}
+
+/** What every identity provider carries. */
+interface IdentityProviderBase {
+  /** How the provider's attributes map onto the user pool's. */
+  attributeMapping: AttributeMapping;
+  /**
+   * Whether a login through this provider may be linked to an existing account of the same e-mail (when the
+   * provider asserts the e-mail verified). Carried as data here; the linking rule reads it (issue 21).
+   */
+  trustedForLinking: boolean;
+}
+
+/** Sign in with Google: Cognito names it `Google`. */
+export interface GoogleProviderSettings extends IdentityProviderBase {
+  type: 'google';
+  /** The OAuth client id from Google's console (`….apps.googleusercontent.com`). */
+  clientId: string;
+  /** The Secrets Manager secret (its name, `device-data/{env}/…`) whose value is the client secret. */
+  clientSecretName: string;
+}
+
+/** A generic OpenID Connect provider (an organization's own identity provider). */
+export interface OidcProviderSettings extends IdentityProviderBase {
+  type: 'oidc';
+  /** The provider's name in Cognito and on the sign-in button (e.g. `NorthsideAir`; Cognito allows no blanks). */
+  name: string;
+  /** The issuer; Cognito reads `{issuerUrl}/.well-known/openid-configuration`. */
+  issuerUrl: string;
+  clientId: string;
+  /** The Secrets Manager secret (its name, `device-data/{env}/…`) whose value is the client secret. */
+  clientSecretName: string;
+  /** The scopes Cognito asks the provider for; `openid` among them. */
+  scopes: string[];
+}
+
+/** A SAML 2.0 identity provider, described by its metadata document. */
+export interface SamlProviderSettings extends IdentityProviderBase {
+  type: 'saml';
+  /** The provider's name in Cognito and on the sign-in button. */
+  name: string;
+  /** Where Cognito reads the IdP's metadata (https). */
+  metadataUrl: string;
+}
+
+export type IdentityProviderSettings = GoogleProviderSettings | OidcProviderSettings | SamlProviderSettings;
+
+/** The provider's name as Cognito knows it: the client lists it, the web app's "Sign in with …" passes it. */
+export const identityProviderName = (provider: IdentityProviderSettings): string =>
+  provider.type === 'google' ? 'Google' : provider.name;
+
+/** The providers whose logins may be linked to an existing account of the same e-mail (the linking rule's input). */
+export const providersTrustedForLinking = (settings: Pick<EnvironmentSettings, 'identityProviders'>): string[] =>
+  settings.identityProviders.filter((provider) => provider.trustedForLinking).map(identityProviderName);
+
+/** OpenID Connect's standard claims (Google's too) onto the user pool's attributes. */
+export const OPENID_CLAIMS: AttributeMapping = {
+  email: 'email',
+  givenName: 'given_name',
+  familyName: 'family_name',
+  emailVerified: 'email_verified',
+};
+
+/** The claim names most SAML IdPs (Entra ID, AD FS, Okta's defaults) send; a SAML provider may name others. */
+export const SAML_CLAIMS: AttributeMapping = {
+  email: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  givenName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  familyName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+};
+
+/** The hosted sign-in's host name: the prefix domain Cognito gives, or the environment's own auth domain. */
+export const hostedDomainOf = (settings: Pick<EnvironmentSettings, 'authDomain'>): string =>
+  'prefix' in settings.authDomain
+    ? `${settings.authDomain.prefix}.auth.${REGION}.amazoncognito.com`
+    : settings.authDomain.name;
+
 /**
  * The Stripe keys an environment may take, and the variable that tells its billing functions which
  * (functions/_shared/billing/stripe-client.ts refuses a key of the other mode).
@@ -106,6 +205,9 @@ export interface CustomDomain {
 
 /** Environments developers deploy for themselves, where a locally served front end may call the APIs. */
 export const DEVELOPER_ENVIRONMENTS: readonly EnvName[] = ['dev', 'dev-1', 'dev-2'];
+
+/** The local dev server's origin (`npm run dev:web`), which developers' environments also answer and redirect to. */
+export const LOCAL_WEB_ORIGIN = 'http://localhost:5173';
 
 /**
  * One log retention per environment: production keeps a year (an incident or a customer's question can come months
@@ -140,9 +242,27 @@ const ALARM_EMAILS: Record<EnvName, string> = {
  * Each environment's own domains, where it has them: the certificates are the operator's (README, "Deploying an
  * environment"), so an environment without an entry answers on the AWS-given names. Fill in, for example:
  * `prod: { api: { name: 'api.device-data.app', certificateArn: 'arn:aws:acm:us-west-2:…' },
- *          web: { name: 'device-data.app', certificateArn: 'arn:aws:acm:us-east-1:…' } }`.
+ *          web: { name: 'device-data.app', certificateArn: 'arn:aws:acm:us-east-1:…' },
+ *          auth: { name: 'auth.device-data.app', certificateArn: 'arn:aws:acm:us-east-1:…' } }`.
+ * `auth` is the hosted sign-in's domain; without it the environment's is the prefix domain `device-data-{env}`.
  */
-const DOMAINS: Partial<Record<EnvName, { api?: CustomDomain; web?: CustomDomain }>> = {};
+const DOMAINS: Partial<Record<EnvName, { api?: CustomDomain; web?: CustomDomain; auth?: CustomDomain }>> = {};
+
+/**
+ * Each environment's identity providers (README, "Enabling a sign-in provider in an environment"). None yet: a
+ * provider's client secret must exist in Secrets Manager before the deploy reads it. For example:
+ * `prod: [{ type: 'google', clientId: '1234-abc.apps.googleusercontent.com',
+ *           clientSecretName: 'device-data/prod/google-client-secret', attributeMapping: OPENID_CLAIMS,
+ *           trustedForLinking: true }]`.
+ */
+const IDENTITY_PROVIDERS: Record<EnvName, IdentityProviderSettings[]> = {
+  local: [],
+  dev: [],
+  'dev-1': [],
+  'dev-2': [],
+  preview: [],
+  prod: [],
+};
 
 /**
  * The AWS account of each cloud environment, as the operator names them, e.g. `{ prod: '111122223333', dev:
@@ -251,6 +371,66 @@ const throttle = z
   .object({ rateLimit: z.number().positive(), burstLimit: z.number().int().positive() })
   .refine((t) => t.burstLimit >= t.rateLimit, 'the burst must be at least the rate');
 
+/** Cognito's rule for a prefix domain: lower case, digits and hyphens, and none of its reserved words. */
+const authDomainPrefix = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be lower-case letters, digits and hyphens')
+  .refine((prefix) => !/aws|amazon|cognito/.test(prefix), 'may not contain aws, amazon or cognito');
+
+const attributeMapping = z.object({
+  email: z.string().min(1),
+  givenName: z.string().min(1),
+  familyName: z.string().min(1),
+  emailVerified: z.string().min(1).optional(),
+});
+
+/** A secret's name, never its value: the name must sit under the environment's own `device-data/{env}/`. */
+const secretName = z
+  .string()
+  .regex(/^device-data\/[a-z0-9-]+\/[A-Za-z0-9/_+=.@-]+$/, 'must be a Secrets Manager secret name device-data/{env}/…');
+
+/**
+ * Cognito's rule for an OpenID or SAML provider's name (3–32 characters, no blank and no underscore after the second,
+ * which the CDK checks too), narrowed to ASCII letters, digits, dots and hyphens; the names Cognito reserves for its
+ * own providers are refused.
+ */
+const providerName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{1,30}[A-Za-z0-9]$/, 'must be 3–32 letters, digits, dots or hyphens, no blanks')
+  .refine(
+    (name) => !['cognito', 'google', 'facebook', 'loginwithamazon', 'signinwithapple'].includes(name.toLowerCase()),
+    'is a name Cognito reserves',
+  );
+
+const httpsUrl = z.url({ protocol: /^https$/ });
+
+const identityProvider = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('google'),
+    clientId: z.string().regex(/^[\w-]+\.apps\.googleusercontent\.com$/, 'must be a Google OAuth client id'),
+    clientSecretName: secretName,
+    attributeMapping,
+    trustedForLinking: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('oidc'),
+    name: providerName,
+    issuerUrl: httpsUrl,
+    clientId: z.string().min(1),
+    clientSecretName: secretName,
+    scopes: z.array(z.string().min(1)).refine((scopes) => scopes.includes('openid'), 'must include openid'),
+    attributeMapping,
+    trustedForLinking: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('saml'),
+    name: providerName,
+    metadataUrl: httpsUrl,
+    attributeMapping,
+    trustedForLinking: z.boolean(),
+  }),
+]);
+
 /** What every environment must say, checked on every synth: a missing or wrong value stops it, naming the field. */
 export const environmentSettingsSchema = z
   .object({
@@ -271,6 +451,17 @@ export const environmentSettingsSchema = z
     waf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
     webWaf: z.object({ ratePerFiveMinutes: z.number().int().min(100) }).optional(),
     deployment: z.enum(DEPLOYMENT_STRATEGIES),
+    // Cognito serves a custom auth domain through CloudFront, so its certificate is in us-east-1 like the web's.
+    authDomain: z.union([
+      z.strictObject({ prefix: authDomainPrefix }),
+      certificateIn(CLOUDFRONT_CERTIFICATE_REGION).strict(),
+    ]),
+    identityProviders: z
+      .array(identityProvider)
+      .refine(
+        (providers) => new Set(providers.map(identityProviderName)).size === providers.length,
+        'each provider needs a name of its own (and Google can be there once)',
+      ),
   })
   .refine(
     (s) =>
@@ -278,7 +469,19 @@ export const environmentSettingsSchema = z
         (t) => t.rateLimit <= s.apiThrottling.rateLimit && t.burstLimit <= s.apiThrottling.burstLimit,
       ),
     { message: "a route's throttle must not exceed its stage's", path: ['routeThrottling'] },
-  );
+  )
+  .superRefine((settings, context) => {
+    // A secret of another environment's would let, say, dev sign in with prod's Google client.
+    for (const [index, provider] of settings.identityProviders.entries()) {
+      if ('clientSecretName' in provider && !provider.clientSecretName.startsWith(`device-data/${settings.name}/`)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['identityProviders', index, 'clientSecretName'],
+          message: `must be one of this environment's secrets, device-data/${settings.name}/…`,
+        });
+      }
+    }
+  });
 
 /** The settings checked: throws, naming every field that is missing or wrong, so no deploy starts with them. */
 export const checkEnvironmentSettings = (settings: EnvironmentSettings): EnvironmentSettings => {
@@ -322,7 +525,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   retainData: name === 'prod' || name === 'preview',
   // Only developers' own environments also answer the local dev server (a front end run against the cloud); preview
   // and prod answer their own web origin alone (issue 19).
-  extraCorsOrigins: DEVELOPER_ENVIRONMENTS.includes(name) ? ['http://localhost:5173'] : [],
+  extraCorsOrigins: DEVELOPER_ENVIRONMENTS.includes(name) ? [LOCAL_WEB_ORIGIN] : [],
   mailDomain: name === 'prod' ? MAIL_DOMAIN : `${name}.${MAIL_DOMAIN}`,
   alarmEmail: ALARM_EMAILS[name],
   logRetentionDays: LOG_RETENTION_DAYS[name],
@@ -334,6 +537,8 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   ...(WAF[name] ? { waf: WAF[name] } : {}),
   ...(WEB_WAF[name] ? { webWaf: WEB_WAF[name] } : {}),
   deployment: DEPLOYMENT[name],
+  authDomain: DOMAINS[name]?.auth ?? { prefix: `device-data-${name}` },
+  identityProviders: IDENTITY_PROVIDERS[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

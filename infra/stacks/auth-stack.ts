@@ -1,14 +1,26 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AccountRecovery,
+  type AttributeMapping,
   CfnUserPoolGroup,
   FeaturePlan,
   type IUserPool,
   type IUserPoolClient,
+  ManagedLoginVersion,
   Mfa,
+  OAuthScope,
+  OidcAttributeRequestMethod,
+  ProviderAttribute,
   StandardThreatProtectionMode,
   UserPool,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+  UserPoolIdentityProviderGoogle,
+  UserPoolIdentityProviderOidc,
+  UserPoolIdentityProviderSaml,
+  UserPoolIdentityProviderSamlMetadata,
   UserPoolOperation,
   VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
@@ -17,8 +29,15 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { GROUPS, USER_POOL } from '../definitions/auth';
-import type { EnvironmentSettings } from '../definitions/environments';
+import { HOSTED_SCOPES, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
+import { GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
+import {
+  type AttributeMapping as AttributeMappingSettings,
+  type EnvironmentSettings,
+  hostedDomainOf,
+  type IdentityProviderSettings,
+  identityProviderName,
+} from '../definitions/environments';
 import { COGNITO_TRIGGERS } from '../definitions/services';
 import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
@@ -39,7 +58,70 @@ export interface AuthStackProps extends StackProps {
   projectRoot: string;
   /** The tables the identity triggers write. */
   tables: Record<TableKey, ITable>;
+  /**
+   * The web app's origin (`https://{web domain or distribution domain}`, the web stack's `origin`): the hosted
+   * sign-in's callback and sign-out URLs are made from it.
+   */
+  webOrigin: string;
 }
+
+/** What the web app needs of the hosted sign-in (runtime-config.json's `auth.oauth`). */
+export interface HostedSignIn {
+  /** The host name of the hosted endpoints (`/oauth2/authorize`, …), without a scheme. */
+  domain: string;
+  scopes: string[];
+  callbackUrls: string[];
+  signOutUrls: string[];
+  /** The identity providers' names as Cognito knows them, for "Sign in with …". */
+  providers: string[];
+}
+
+/** The user pool's attributes from the provider's, as the environment's configuration maps them. */
+const attributeMappingOf = (mapping: AttributeMappingSettings): AttributeMapping => ({
+  email: ProviderAttribute.other(mapping.email),
+  givenName: ProviderAttribute.other(mapping.givenName),
+  familyName: ProviderAttribute.other(mapping.familyName),
+  ...(mapping.emailVerified ? { emailVerified: ProviderAttribute.other(mapping.emailVerified) } : {}),
+});
+
+/**
+ * One identity provider of the environment's configuration. A client secret is a CloudFormation dynamic reference to
+ * the Secrets Manager secret the configuration names, resolved by CloudFormation at deploy time: the template, the
+ * cloud assembly and the repository never hold the secret itself.
+ */
+const createIdentityProvider = (scope: Construct, userPool: IUserPool, provider: IdentityProviderSettings) => {
+  const attributeMapping = attributeMappingOf(provider.attributeMapping);
+  switch (provider.type) {
+    case 'google':
+      return new UserPoolIdentityProviderGoogle(scope, 'GoogleProvider', {
+        userPool,
+        clientId: provider.clientId,
+        clientSecretValue: SecretValue.secretsManager(provider.clientSecretName),
+        scopes: [...HOSTED_SCOPES],
+        attributeMapping,
+      });
+    case 'oidc':
+      return new UserPoolIdentityProviderOidc(scope, `${constructId(provider.name)}OidcProvider`, {
+        userPool,
+        name: provider.name,
+        issuerUrl: provider.issuerUrl,
+        clientId: provider.clientId,
+        // The OIDC construct takes a string: unwrapping gives the `{{resolve:secretsmanager:…}}` reference, not
+        // the value, which only CloudFormation reads.
+        clientSecret: SecretValue.secretsManager(provider.clientSecretName).unsafeUnwrap(),
+        scopes: provider.scopes,
+        attributeRequestMethod: OidcAttributeRequestMethod.GET,
+        attributeMapping,
+      });
+    case 'saml':
+      return new UserPoolIdentityProviderSaml(scope, `${constructId(provider.name)}SamlProvider`, {
+        userPool,
+        name: provider.name,
+        metadata: UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
+        attributeMapping,
+      });
+  }
+};
 
 /**
  * Identity: the user pool with the spec's groups, the web app's client, and the identity pool through which
@@ -56,6 +138,10 @@ export class AuthStack extends Stack {
   readonly identityPool: IIdentityPool;
   /** The user pool's trigger functions, by construct id: the operations alarms. */
   readonly triggers: Record<string, IFunction> = {};
+  /** The hosted sign-in's domain (a Cognito prefix domain or the environment's own). */
+  readonly domain: UserPoolDomain;
+  /** What the web app needs to send a person through the hosted sign-in. */
+  readonly hostedSignIn: HostedSignIn;
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -117,20 +203,72 @@ export class AuthStack extends Stack {
       this.triggers[definition.name] = trigger.lambda;
     }
 
-    this.webClient = userPool.addClient('WebClient', {
+    // The hosted sign-in (issue 21): Cognito's managed login on the environment's domain. The classic hosted UI,
+    // written out: the newer managed login shows nothing until a branding style exists for each client.
+    const { authDomain } = settings;
+    this.domain = userPool.addDomain('HostedDomain', {
+      ...('prefix' in authDomain
+        ? { cognitoDomain: { domainPrefix: authDomain.prefix } }
+        : {
+            customDomain: {
+              domainName: authDomain.name,
+              certificate: Certificate.fromCertificateArn(this, 'AuthCertificate', authDomain.certificateArn),
+            },
+          }),
+      managedLoginVersion: ManagedLoginVersion.CLASSIC_HOSTED_UI,
+    });
+
+    const providers = settings.identityProviders.map((provider) => createIdentityProvider(this, userPool, provider));
+    const providerNames = settings.identityProviders.map(identityProviderName);
+
+    // The callback and sign-out URLs need the web origin, which for an environment without a web domain is the
+    // CloudFront distribution's generated name. The web stack depends on nothing, so it is built first and this
+    // stack takes its origin: one weak cross-stack reference (Fn::GetStackOutput, cdk.json), as the APIs take it for
+    // CORS. The other ways round close a cycle or hide one: the client in the web stack would need the pool there
+    // while the identity pool here needs the client; an override of this client's URLs from the web stack still
+    // makes this stack read the name; and a custom resource calling UpdateUserPoolClient would reset every setting it
+    // does not restate (docs/decisions/034-hosted-sign-in-in-the-cloud.md).
+    const origins = hostedSignInOrigins(settings.name, props.webOrigin);
+    const callbackUrls = origins.map((origin) => hostedUrlsOf(origin).callbackUrl);
+    const signOutUrls = origins.map((origin) => hostedUrlsOf(origin).signOutUrl);
+
+    const webClient = userPool.addClient('WebClient', {
       userPoolClientName: USER_POOL.webClientName(settings.name),
       // A browser cannot keep a secret.
       generateSecret: false,
       // SRP keeps the password off the wire; USER_PASSWORD_AUTH exists only in the local home, whose
       // cognito-local has no SRP. Refresh-token sign-in is always allowed by Cognito.
       authFlows: { userSrp: true, userPassword: false, adminUserPassword: false, custom: false },
-      disableOAuth: true,
+      // The authorization-code grant alone, with PKCE: Cognito verifies the code verifier whenever the authorize
+      // request carried a code challenge, which Amplify always sends; the client (CloudFormation offers no setting)
+      // cannot make it mandatory. No implicit grant, which would put tokens in the URL, and no client credentials,
+      // which a client without a secret cannot use.
+      oAuth: {
+        flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
+        scopes: HOSTED_SCOPES.map((scope) => OAuthScope.custom(scope)),
+        callbackUrls,
+        logoutUrls: signOutUrls,
+      },
+      supportedIdentityProviders: [
+        UserPoolClientIdentityProvider.COGNITO,
+        ...providerNames.map((name) => UserPoolClientIdentityProvider.custom(name)),
+      ],
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       accessTokenValidity: Duration.minutes(USER_POOL.accessTokenMinutes),
       idTokenValidity: Duration.minutes(USER_POOL.idTokenMinutes),
       refreshTokenValidity: Duration.days(USER_POOL.refreshTokenDays),
     });
+    // The client names the providers by name, so CloudFormation must create them first.
+    for (const provider of providers) webClient.node.addDependency(provider);
+    this.webClient = webClient;
+    this.hostedSignIn = {
+      domain: hostedDomainOf(settings),
+      scopes: [...HOSTED_SCOPES],
+      callbackUrls,
+      signOutUrls,
+      providers: providerNames,
+    };
 
     for (const group of GROUPS) {
       new CfnUserPoolGroup(this, `${constructId(group.name)}Group`, {
@@ -179,5 +317,10 @@ export class AuthStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
     new CfnOutput(this, 'WebClientId', { value: this.webClient.userPoolClientId });
     new CfnOutput(this, 'IdentityPoolId', { value: identityPool.identityPoolId });
+    new CfnOutput(this, 'HostedSignInDomain', { value: this.hostedSignIn.domain });
+    if (!('prefix' in authDomain)) {
+      // The custom auth domain's DNS record (a CNAME or Route 53 alias) points here.
+      new CfnOutput(this, 'HostedSignInDomainTarget', { value: this.domain.cloudFrontEndpoint });
+    }
   }
 }

@@ -9,6 +9,7 @@ import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
 import { logSettings } from '../services/log-retention';
+import type { HostedSignIn } from './auth-stack';
 import { acknowledgeCdkDeployFunction, awsCustomResourceProvider } from './nag-findings';
 
 /** Props of the {@link WebConfigStack}. */
@@ -20,6 +21,8 @@ export interface WebConfigStackProps extends StackProps {
   apiBaseUrls: Record<string, string>;
   userPool: IUserPool;
   webClient: IUserPoolClient;
+  /** The hosted sign-in's domain, URLs and providers (the auth stack's). */
+  hostedSignIn: HostedSignIn;
   /** The identity pool whose credentials sign the live view's IoT connection. */
   identityPoolId: string;
   /** The account's IoT Core data endpoint (`…-ats.iot.{region}.amazonaws.com`). */
@@ -45,6 +48,15 @@ export class WebConfigStack extends Stack {
         userPoolClientId: props.webClient.userPoolClientId,
         authFlowType: 'USER_SRP_AUTH',
         identityPoolId: props.identityPoolId,
+        oauth: {
+          domain: props.hostedSignIn.domain,
+          scopes: props.hostedSignIn.scopes,
+          // Every URL the client allows: Amplify takes the one on the page's own origin (a developers'
+          // environment also lists the local dev server's).
+          redirectSignIn: props.hostedSignIn.callbackUrls,
+          redirectSignOut: props.hostedSignIn.signOutUrls,
+          providers: props.hostedSignIn.providers,
+        },
       },
       realtimeUrl: `wss://${props.realtimeEndpoint}/mqtt`,
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.

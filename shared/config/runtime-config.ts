@@ -22,6 +22,20 @@ export const RuntimeConfig = z.object({
      * broker takes the access token instead).
      */
     identityPoolId: z.string().optional(),
+    /**
+     * The hosted sign-in (issue 21), where the environment has one: the host of its `/oauth2/…` endpoints (no
+     * scheme), the scopes, the callback and sign-out URLs the client allows (Amplify uses the one on the page's own
+     * origin) and the identity providers' names for "Sign in with …". Absent: password sign-in only.
+     */
+    oauth: z
+      .object({
+        domain: z.string().min(1),
+        scopes: z.array(z.string()),
+        redirectSignIn: z.array(z.string().url()).min(1),
+        redirectSignOut: z.array(z.string().url()).min(1),
+        providers: z.array(z.string()),
+      })
+      .optional(),
   }),
   /**
    * Spec §9: the attributes of the session and token cookies. Same-site strict and secure in the cloud;
