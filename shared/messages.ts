@@ -175,7 +175,4 @@ export const MESSAGES = {
     `The range asked for lies outside the campaign's window (${startsAt} to ${endsAt})`,
   // Ours: the audit log (docs/audit.md).
   auditUnavailable: 'The audit log could not record this action, so nothing was changed; please try again',
-  // Ours: a store, queue or other AWS service did not answer (functions/_shared/http/http-errors.ts).
-  dependencyUnavailable:
-    'A service this request depends on did not answer, so the request was not completed; please try it again shortly',
 } as const;

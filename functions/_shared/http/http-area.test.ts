@@ -8,12 +8,11 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as z from 'zod';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from '../../../shared/contracts/define-route';
-import { MESSAGES } from '../../../shared/messages';
 import type { UserSession } from '../access/access-version-store';
 import { Conflict } from '../errors';
 import type { KeyRead, ReadAhead } from '../read-ahead';
 import { httpArea } from './http-area';
-import { DEPENDENCY_RETRY_AFTER_SECONDS } from './http-errors';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DEPENDENCY_UNAVAILABLE } from './http-errors';
 import { createSessionGuard } from './session-guard';
 
 const issuer = 'http://localhost/pool';
@@ -409,7 +408,7 @@ describe('the http chain', () => {
   it("answers a store's outage, throttle or a refused connection with 503 and Retry-After, its own refusal with 500", async () => {
     for (const kind of ['outage', 'throttled', 'network']) {
       const answer = await call('GET', '/crash', { query: { kind } });
-      expect([kind, answer.status, answer.body]).toEqual([kind, 503, { message: MESSAGES.dependencyUnavailable }]);
+      expect([kind, answer.status, answer.body]).toEqual([kind, 503, { message: DEPENDENCY_UNAVAILABLE }]);
       expect(answer.headers['retry-after']).toBe(String(DEPENDENCY_RETRY_AFTER_SECONDS));
     }
     // A failed condition is the code's own mistake to map: retrying it gives the same answer.

@@ -1,8 +1,14 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { MESSAGES } from '../../../shared/messages';
 import { DomainError } from '../errors';
 import { log } from '../logger';
+
+/**
+ * The answer to a request refused by {@link isTransientFailure}. Here, not in shared/messages.ts: only the API sends
+ * it, and every message there is JS each first page of the web app loads.
+ */
+export const DEPENDENCY_UNAVAILABLE =
+  'A service this request depends on did not answer, so the request was not completed; please try it again shortly';
 
 /** Seconds a client is asked to wait before it retries a request refused by {@link isTransientFailure}. */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
@@ -88,7 +94,7 @@ export const httpErrors = (
       ? {
           statusCode: 503,
           headers: { ...headers, 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
-          body: JSON.stringify({ message: MESSAGES.dependencyUnavailable }),
+          body: JSON.stringify({ message: DEPENDENCY_UNAVAILABLE }),
         }
       : { statusCode: 500, headers, body: JSON.stringify({ message: 'Internal error' }) };
   },

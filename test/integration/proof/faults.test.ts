@@ -10,12 +10,11 @@ import {
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, SQSEvent } from 'aws-lambda';
-import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../../../functions/_shared/http/http-errors';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DEPENDENCY_UNAVAILABLE } from '../../../functions/_shared/http/http-errors';
 import { createReadingsStore, type StoredReading } from '../../../functions/_shared/sensor-data/readings-store';
 import { QUEUES } from '../../../infra/definitions/storage';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
-import { MESSAGES } from '../../../shared/messages';
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
@@ -519,7 +518,7 @@ describe('queue work under faults', () => {
     expect(refused).toEqual({
       status: 503,
       headers: expect.objectContaining({ 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) }),
-      body: { message: MESSAGES.dependencyUnavailable },
+      body: { message: DEPENDENCY_UNAVAILABLE },
     });
     const partial = await readings().query(device.id, { from: MORNING, to: MORNING + 5 * HOUR, limit: 1_000 });
     expect(partial.length).toBeGreaterThan(0);
