@@ -30,6 +30,8 @@ export default async function globalSetup() {
       env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     },
   );
+  // 'close' comes after the child's output is all read; its exit code can be set before that.
+  const closed = new Promise((resolve) => child.once('close', resolve));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -47,7 +49,10 @@ export default async function globalSetup() {
     }
   };
   while (!ready()) {
-    if (child.exitCode !== null) throw new Error(`The test stack exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      throw new Error(`The test stack exited early (code ${child.exitCode}):\n${output}`);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
       throw new Error(`The test stack was not ready within 90 s:\n${output}`);
