@@ -4,12 +4,11 @@ import type { Locator, Page } from 'playwright-core';
 import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
 import { chartPixels } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
-import { freshDevice } from '../support/sensor-data';
-import { apiAs, stack } from '../support/stack';
+import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
+import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
-const MINUTE = 60_000;
 /** Screenshots of what the tests saw, kept by CI (git-ignored). */
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 
@@ -69,18 +68,8 @@ describe('end to end: the cart and the locked-history band', () => {
   it('the band puts Tier 2 in the cart; the cart survives signing out; paid with the test card it empties and the year charts', async () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'cart-e2e' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
-    // The last 10 hours, a reading every 5 minutes: inside Tier 0's 7 days.
-    const readings = Array.from({ length: 120 }, (_, i) => ({
-      timestamp: now - (120 - i) * 5 * MINUTE,
-      values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
-    }));
-    const sent = await fetch(`${stack().endpoints.gateway}/data-ingress/readings`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${device.credential}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ readings }),
-    });
-    expect(sent.status).toBe(200);
+    // Inside Tier 0's 7 days.
+    await ingestLastTenHours(device);
     const devicePath = `/dashboard/devices/${device.id}`;
     const page = testPage();
     await signInPerson(page, person, devicePath);

@@ -5,11 +5,10 @@ import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { keepScreenshot, loginUrl, pagePerTest, web } from '../support/browser';
 import { chartPixels } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
-import { freshDevice } from '../support/sensor-data';
+import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
 import { apiAs, stack } from '../support/stack';
 
 const testPage = pagePerTest();
-const MINUTE = 60_000;
 /** Screenshots of what the tests saw, kept by CI (git-ignored). */
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 /** More Tab presses than any page here needs to reach a control; a control not reached by then is unreachable. */
@@ -78,21 +77,6 @@ const signInByKeyboard = async (page: Page, email: string, password: string) => 
   await page.keyboard.press('Enter');
 };
 
-/** Readings of the last 10 hours, a reading every 5 minutes, sent through the ingest route as the device would. */
-const sendReadings = async (credential: string) => {
-  const now = Math.floor(Date.now() / MINUTE) * MINUTE;
-  const readings = Array.from({ length: 120 }, (_, i) => ({
-    timestamp: now - (120 - i) * 5 * MINUTE,
-    values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
-  }));
-  const sent = await fetch(`${stack().endpoints.gateway}/data-ingress/readings`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ readings }),
-  });
-  expect(sent.status).toBe(200);
-};
-
 /** Chart range buttons are toggles: which of them says it is pressed. */
 const pressedRanges = (page: Page) =>
   page
@@ -151,7 +135,7 @@ describe('end to end: keyboard only', () => {
   it('reaches a device from the dashboard with Tab and Enter and switches the chart range with Enter and Space', async () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'keys-device' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    await sendReadings(device.credential);
+    await ingestLastTenHours(device);
     // 7 days chart from the hourly roll-ups, which the worker writes a moment after the ingest.
     const sensorData = apiAs('sensor-data', person.token);
     for (let tries = 0; ; tries++) {

@@ -166,6 +166,13 @@ export const waitForHeaderUser = (page: Page, email?: string) => {
 export const signOutInHeader = async (page: Page) => {
   await openNav(page);
   await page.getByTestId('sign-out').click();
+  // The page changes at once; Amplify clears the token cookies once RevokeToken has answered. A page opened before
+  // that would still find the session.
+  const deadline = Date.now() + 10_000;
+  while ((await page.context().cookies()).some((c) => c.name.endsWith('.refreshToken'))) {
+    if (Date.now() > deadline) throw new Error('Signing out left the refresh token cookie in place');
+    await page.waitForTimeout(100);
+  }
 };
 
 /** Follows one of the header's main links ("Admin", "My account"), opening its menu first when it is folded. */

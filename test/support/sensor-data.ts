@@ -1,5 +1,5 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChartObject } from '../../functions/sensor-data/store/chart-data-store';
 import type { ProductLine } from '../../shared/contracts/devices';
 import type { TierId } from '../../shared/sensor-data/tiers';
@@ -82,4 +82,44 @@ export const chartObject = async (deviceId: string, resolution: 'hour' | 'day', 
   } catch {
     return undefined;
   }
+};
+
+/** A device's stored readings of one UTC day (the readings table's items, as ingest wrote them). */
+export const storedReadings = async (deviceId: string, time: number) => {
+  const day = new Date(time).toISOString().slice(0, 10);
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: stack().tables.readings!,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${deviceId}#${day}` },
+    }),
+  );
+  return Items as { ts: number; v: Record<string, number> }[];
+};
+
+/** Polls until `check` returns something truthy (the worker and the rule bridge are asynchronous). */
+export const eventually = async <T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('Timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
+/**
+ * The last 10 hours of a device's readings, one every 5 minutes, sent through the ingest route as the device would:
+ * inside every tier's window, on whole minutes.
+ */
+export const ingestLastTenHours = async (device: Pick<TestDevice, 'credential'>) => {
+  const minute = 60_000;
+  const now = Math.floor(Date.now() / minute) * minute;
+  await ingest(
+    device,
+    Array.from({ length: 120 }, (_, i) => ({
+      timestamp: now - (120 - i) * 5 * minute,
+      values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
+    })),
+  );
 };

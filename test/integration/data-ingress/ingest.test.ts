@@ -1,8 +1,8 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
-import { chartObject, freshDevice, type TestDevice } from '../../support/sensor-data';
+import { chartObject, eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
 
 /**
@@ -15,17 +15,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ingressAs = (device: TestDevice) => apiAs('data-ingress', device.credential);
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
-
-const storedReadings = async (deviceId: string, time: number) => {
-  const { Items = [] } = await documentClient().send(
-    new QueryCommand({
-      TableName: stack().tables.readings!,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${deviceId}#${day(time)}` },
-    }),
-  );
-  return Items as { ts: number; v: Record<string, number> }[];
-};
 
 const statsOf = async (deviceId: string, time = Date.now()) =>
   (
@@ -43,17 +32,6 @@ const rollup = async (deviceId: string, resolution: 'hour' | 'day', ts: number) 
       new GetCommand({ TableName: stack().tables.rollups!, Key: { pk: `${deviceId}#${resolution}`, ts } }),
     )
   ).Item;
-
-/** Polls until `check` returns something truthy (the worker and the rule bridge are asynchronous). */
-const eventually = async <T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('Timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
 
 describe('HTTPS ingest', () => {
   it('stores good readings, names each refused one, and counts both per device and day', async () => {

@@ -1,7 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt, { type MqttClient } from 'mqtt';
-import { freshDevice, type TestDevice } from '../../support/sensor-data';
-import { apiAs, documentClient, stack } from '../../support/stack';
+import { eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
+import { apiAs, stack } from '../../support/stack';
 
 /**
  * Devices over MQTT with the credential a person creates on the device page (docs/decisions/031): the local broker
@@ -9,27 +8,6 @@ import { apiAs, documentClient, stack } from '../../support/stack';
  * answer; a revoked credential is refused at CONNECT and its live connection's readings stop at once.
  */
 
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
-const storedReadings = async (deviceId: string, time: number) => {
-  const { Items = [] } = await documentClient().send(
-    new QueryCommand({
-      TableName: stack().tables.readings!,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${deviceId}#${day(time)}` },
-    }),
-  );
-  return Items as { ts: number; v: Record<string, number> }[];
-};
-
-const eventually = async <T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('Timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
 const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A device's MQTT connection as the README tells it: user name and client id = device id, password = credential. */
