@@ -20,9 +20,12 @@ export const signedHere = (token: unknown, now: number): boolean => {
   return valid && typeof exp === 'number' && exp * 1000 > now;
 };
 
-const claimsOf = (token: string | undefined): Record<string, unknown> | undefined => {
+/** Reads a cognito-local JWT's claims without verifying them: cognito-local issued it and checks it itself. */
+export const claimsOf = (token: unknown): Record<string, unknown> | undefined => {
+  if (typeof token !== 'string') return undefined;
   try {
-    return JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -38,13 +41,13 @@ const withClaims = (token: string, extra: Record<string, unknown>): string => {
 
 /** The refresh token's id (`jti`), which Cognito gives the access and ID tokens it mints as `origin_jti`. */
 export const refreshTokenId = (refreshToken: unknown): string | undefined => {
-  const jti = typeof refreshToken === 'string' ? claimsOf(refreshToken)?.jti : undefined;
+  const jti = claimsOf(refreshToken)?.jti;
   return typeof jti === 'string' ? jti : undefined;
 };
 
 /** An access or ID token's `origin_jti`: the refresh token it came from. */
 export const originOf = (token: unknown): string | undefined => {
-  const origin = typeof token === 'string' ? claimsOf(token)?.origin_jti : undefined;
+  const origin = claimsOf(token)?.origin_jti;
   return typeof origin === 'string' ? origin : undefined;
 };
 

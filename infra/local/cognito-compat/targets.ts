@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Services } from 'cognito-local/lib/services';
 import type { Context } from 'cognito-local/lib/services/context';
 import type { User, UserPoolService } from 'cognito-local/lib/services/userPoolService';
-import { originOf, refreshTokenId, signedHere, stampOrigin } from './origin-jti';
+import { claimsOf, originOf, refreshTokenId, signedHere, stampOrigin } from './origin-jti';
 import { type SignOutRegistry, signOutSettledAt, tokenRevoked } from './sign-outs';
 
 /**
@@ -45,16 +45,8 @@ interface TokenClaims {
   client_id?: string;
 }
 
-/** Reads a cognito-local JWT's claims without verifying them: cognito-local issued it and checks it itself. */
-export const tokenClaims = (token: unknown): TokenClaims | undefined => {
-  if (typeof token !== 'string') return undefined;
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    return claims && typeof claims === 'object' ? (claims as TokenClaims) : undefined;
-  } catch {
-    return undefined;
-  }
-};
+/** The claims the layer reads of a cognito-local JWT (unverified: cognito-local issued it and checks it itself). */
+export const tokenClaims = (token: unknown): TokenClaims | undefined => claimsOf(token) as TokenClaims | undefined;
 
 const emailOf = (user: User) => user.Attributes.find((a) => a.Name === 'email')?.Value;
 const byEmail = (email: string) => ({ AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: email }) as const;
