@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
-import { chartPixels } from '../support/chart-pixels';
+import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
 import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
@@ -42,16 +42,7 @@ const shadedColumns = (chart: Locator): Promise<boolean[]> =>
   });
 
 /** Chooses the year's range and waits for every chart of its answer to be drawn; answers the charts. */
-const showYear = async (page: Page) => {
-  const answered = page.waitForResponse((r) => r.url().includes('/series') && r.request().method() === 'GET');
-  await page.getByTestId('sensor-range-1y').click();
-  const count = Object.keys((await (await answered).json()).series).length;
-  await page
-    .locator('[data-testid="sensor-chart"][data-painted]')
-    .nth(count - 1)
-    .waitFor();
-  return (await page.getByTestId('sensor-chart').all()).slice(0, count);
-};
+const showYear = (page: Page) => chartsDrawnAfter(page, () => page.getByTestId('sensor-range-1y').click());
 
 /** Below 1024 px the opened menu covers the page: Escape puts it away before the next click on the page. */
 const closeNav = async (page: Page) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { keepScreenshot, loginUrl, pagePerTest, web } from '../support/browser';
-import { chartPixels } from '../support/chart-pixels';
+import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
 import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
 import { apiAs, stack } from '../support/stack';
@@ -84,16 +84,7 @@ const pressedRanges = (page: Page) =>
     .evaluateAll((nodes) => nodes.map((node) => node.textContent));
 
 /** Presses a key on the focused range button and waits for every chart of the range's answer to be drawn. */
-const chooseRange = async (page: Page, key: 'Enter' | 'Space') => {
-  const answered = page.waitForResponse((r) => r.url().includes('/series') && r.request().method() === 'GET');
-  await page.keyboard.press(key);
-  const count = Object.keys((await (await answered).json()).series).length;
-  await page
-    .locator('[data-testid="sensor-chart"][data-painted]')
-    .nth(count - 1)
-    .waitFor();
-  return (await page.getByTestId('sensor-chart').all()).slice(0, count);
-};
+const chooseRange = (page: Page, key: 'Enter' | 'Space') => chartsDrawnAfter(page, () => page.keyboard.press(key));
 
 /** Each chart draws its line: pixels of the mean line's colour in its plot area. */
 const expectLines = async (charts: Locator[], range: string) => {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { PRESETS } from '../../frontend/src/features/sensor-data/range-rules';
 import { DEMO_OUTAGE } from '../../infra/local/demo-readings';
 import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
-import { chartPixels, legendValue } from '../support/chart-pixels';
+import { chartPixels, chartsDrawnAfter, legendValue } from '../support/chart-pixels';
 import { freshDevice, setTier } from '../support/sensor-data';
 import { apiAs, stack, tokenOf } from '../support/stack';
 
@@ -16,14 +16,7 @@ const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 
 /** Chooses a range preset and waits for every chart of its answer to be drawn. */
 const showPreset = async (page: Page, preset: string) => {
-  const answered = page.waitForResponse((r) => r.url().includes('/series') && r.request().method() === 'GET');
-  await page.getByTestId(`sensor-range-${preset}`).click();
-  const series = await (await answered).json();
-  const count = Object.keys(series.series).length;
-  await page
-    .locator('[data-testid="sensor-chart"][data-painted]')
-    .nth(count - 1)
-    .waitFor();
+  await chartsDrawnAfter(page, () => page.getByTestId(`sensor-range-${preset}`).click());
   return page.getByTestId('sensor-chart');
 };
 

@@ -1,4 +1,19 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Does `act` (a click or key press that chooses the device page's range), waits for its `/series` answer and for every
+ * chart of that answer to be drawn, and answers those charts.
+ */
+export const chartsDrawnAfter = async (page: Page, act: () => Promise<unknown>): Promise<Locator[]> => {
+  const answered = page.waitForResponse((r) => r.url().includes('/series') && r.request().method() === 'GET');
+  await act();
+  const count = Object.keys((await (await answered).json()).series).length;
+  await page
+    .locator('[data-testid="sensor-chart"][data-painted]')
+    .nth(count - 1)
+    .waitFor();
+  return (await page.getByTestId('sensor-chart').all()).slice(0, count);
+};
 
 /** What a person sees of a chart's line, read from the canvas pixels of its plot area (CSS pixels). */
 export interface ChartPixels {
