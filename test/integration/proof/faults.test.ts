@@ -143,6 +143,18 @@ const sendAll = async (queue: OwnQueue, messages: readonly { body: unknown; grou
   expect(result.Failed ?? []).toEqual([]);
 };
 
+/** One roll-up message per device, as ingest sends it, each in its device's FIFO group; answers the bodies sent. */
+const sendRollups = async (queue: OwnQueue, sent: readonly { id: string; readings: readonly StoredReading[] }[]) => {
+  const bodies = sent.map(({ id, readings: list }) =>
+    JSON.stringify({ kind: 'rollup', deviceId: id, hours: hourStarts(list) }),
+  );
+  await sendAll(
+    queue,
+    bodies.map((body, i) => ({ body: JSON.parse(body), group: `device:${sent[i]!.id}` })),
+  );
+  return bodies;
+};
+
 const waitingIn = async (url: string) => {
   const { Attributes = {} } = await sqs.send(
     new GetQueueAttributesCommand({
@@ -277,15 +289,9 @@ describe('queue work under faults', () => {
     const sent = devices.map((id, i) => ({ id, readings: morningReadings(i * 5) }));
     for (const { id, readings: list } of sent) await readings().write(id, list, MORNING);
     const [a, b, c] = sent as [(typeof sent)[0], (typeof sent)[0], (typeof sent)[0]];
-    const bodies = sent.map(({ id, readings: list }) =>
-      JSON.stringify({ kind: 'rollup', deviceId: id, hours: hourStarts(list) }),
-    );
     // Every write of the middle device's hours fails, however often the SDK retries, until the store is back.
     const outage = dynamodb.inject((r) => r.target.endsWith('.PutItem') && r.body.includes(`"${b.id}#hour"`));
-    await sendAll(
-      queue,
-      bodies.map((body, i) => ({ body: JSON.parse(body), group: `device:${devices[i]}` })),
-    );
+    const bodies = await sendRollups(queue, sent);
     const batches: Batch[] = [];
     await quietly(async () => {
       const poller = pollerOn(queue, handlers.sensorData, batches);
@@ -554,18 +560,12 @@ describe('queue work under faults', () => {
     const devices = [uniqueId('fault-restart-a'), uniqueId('fault-restart-b')];
     const sent = devices.map((id, i) => ({ id, readings: morningReadings(20 + i * 3) }));
     for (const { id, readings: list } of sent) await readings().write(id, list, MORNING);
-    const bodies = sent.map(({ id, readings: list }) =>
-      JSON.stringify({ kind: 'rollup', deviceId: id, hours: hourStarts(list) }),
-    );
     // The first device's first hour write is in flight when the store goes down for longer than the SDK's retries.
     const inFlight = dynamodb.inject(
       (r) => r.target.endsWith('.PutItem') && r.body.includes(`"${sent[0]!.id}#hour"`),
       'hold',
     );
-    await sendAll(
-      queue,
-      bodies.map((body, i) => ({ body: JSON.parse(body), group: `device:${devices[i]}` })),
-    );
+    const bodies = await sendRollups(queue, sent);
     const batches: Batch[] = [];
     await quietly(async () => {
       const poller = pollerOn(queue, handlers.sensorData, batches);
@@ -598,8 +598,7 @@ describe('queue work under faults', () => {
     await readings().write(deviceId, list, MORNING);
     // The chart object is the roll-up's last write: the process dies waiting for it, the table's part done.
     const stall = s3.inject((r) => r.method === 'PUT' && r.url.includes(`/charts/${deviceId}/`), 'hold');
-    const body = JSON.stringify({ kind: 'rollup', deviceId, hours: hourStarts(list) });
-    await sendAll(queue, [{ body: JSON.parse(body), group: `device:${deviceId}` }]);
+    const [body] = await sendRollups(queue, [{ id: deviceId, readings: list }]);
     let output = '';
     const child = spawn(
       process.execPath,
