@@ -4,10 +4,9 @@ import { QUEUES } from '../../infra/definitions/storage';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { type SqsHandler, startSqsPoller } from '../../infra/local/sqs-poller';
 import type { RunningStack } from '../../infra/local/stack';
-import { AREAS } from '../../shared/contracts/areas';
-import { createAreaClient } from '../../shared/contracts/client';
 import { untilQueueEmpty } from '../support/queues';
 import { AWS_LIMITS, AWS_PRICES } from './aws-prices';
+import { benchDevice } from './bench-device';
 
 /**
  * Cost per device (issue 20): what one device reporting one reading a minute costs per month, from the operations the
@@ -251,60 +250,65 @@ const printFleetLimits = (m: HourMeasured, prodRate: number) => {
   const concurrency =
     perSecond * ((Math.ceil(m.ingestMs) + (m.workerInvocations / m.batchesPerHour) * Math.ceil(m.workerMs)) / 1000);
   const writeUnitsPerSecond = (FLEET * m.tally.writeUnits) / 3600;
-  const rows: [string, string, string][] = [
-    [
-      'ingest requests per second',
-      perSecond.toFixed(0),
-      `prod stage throttle ${prodRate}/s (infra/definitions/environments.ts); account ${AWS_LIMITS.apiGatewayAccount.value}/s`,
-    ],
-    [
-      'Lambda concurrency (ingest + roll-up)',
-      concurrency.toFixed(0),
-      `${AWS_LIMITS.lambdaConcurrency.value} (${AWS_LIMITS.lambdaConcurrency.source})`,
-    ],
-    [
-      'DynamoDB write units per second, all tables',
-      writeUnitsPerSecond.toFixed(0),
-      `${AWS_LIMITS.dynamodbTableWrites.value} per table`,
-    ],
-    [
-      'writes per second on one partition key',
-      (m.batchesPerHour / 3600).toFixed(3),
-      `${AWS_LIMITS.dynamodbPartitionWrites.value} (keys are per device and day: readings, roll-ups, ingest stats)`,
-    ],
-    [
-      'MQTT publishes per second',
-      perSecond.toFixed(0),
-      `${AWS_LIMITS.iotPublishPerSecond.value} (${AWS_LIMITS.iotPublishPerSecond.source})`,
-    ],
-    [
-      'MQTT connections',
-      FLEET.toLocaleString('en'),
-      `${AWS_LIMITS.iotConnections.value.toLocaleString('en')} per account`,
-    ],
+  // Each figure beside the limit it meets (a number, so "over" is a comparison) and how that limit is named.
+  const rows: { what: string; value: number; digits?: number; limit: number; named: string }[] = [
+    {
+      what: 'ingest requests per second',
+      value: perSecond,
+      limit: prodRate,
+      named: `prod stage throttle ${prodRate}/s (infra/definitions/environments.ts); account ${AWS_LIMITS.apiGatewayAccount.value}/s`,
+    },
+    {
+      what: 'Lambda concurrency (ingest + roll-up)',
+      value: concurrency,
+      limit: AWS_LIMITS.lambdaConcurrency.value,
+      named: `${AWS_LIMITS.lambdaConcurrency.value} (${AWS_LIMITS.lambdaConcurrency.source})`,
+    },
+    {
+      what: 'DynamoDB write units per second, all tables',
+      value: writeUnitsPerSecond,
+      limit: AWS_LIMITS.dynamodbTableWrites.value,
+      named: `${AWS_LIMITS.dynamodbTableWrites.value} per table`,
+    },
+    {
+      what: 'writes per second on one partition key',
+      value: m.batchesPerHour / 3600,
+      digits: 3,
+      limit: AWS_LIMITS.dynamodbPartitionWrites.value,
+      named: `${AWS_LIMITS.dynamodbPartitionWrites.value} (keys are per device and day: readings, roll-ups, ingest stats)`,
+    },
+    {
+      what: 'MQTT publishes per second',
+      value: perSecond,
+      limit: AWS_LIMITS.iotPublishPerSecond.value,
+      named: `${AWS_LIMITS.iotPublishPerSecond.value} (${AWS_LIMITS.iotPublishPerSecond.source})`,
+    },
+    {
+      what: 'MQTT connections',
+      value: FLEET,
+      limit: AWS_LIMITS.iotConnections.value,
+      named: `${AWS_LIMITS.iotConnections.value.toLocaleString('en')} per account`,
+    },
   ];
   console.log(`\n  ${FLEET.toLocaleString('en')} devices, ${m.label}: what they meet`);
-  for (const [what, value, limit] of rows) {
-    const over = Number(value.replace(/,/g, '')) > Number(limit.match(/\d[\d,]*/)?.[0]?.replace(/,/g, '') ?? Infinity);
-    console.log(`    ${what.padEnd(46)}${value.padStart(10)}   limit ${limit}${over ? '   ← over' : ''}`);
+  for (const { what, value, digits = 0, limit, named } of rows) {
+    const shown = value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    console.log(`    ${what.padEnd(46)}${shown.padStart(10)}   limit ${named}${value > limit ? '   ← over' : ''}`);
   }
 };
 
 export const benchCost = async (stack: RunningStack, adminToken: string, ownerToken: string, prodRate: number) => {
   const { info } = stack;
-  const devices = (token: string) =>
-    createAreaClient(AREAS.devices, { baseUrl: `${info.endpoints.gateway}/devices`, getToken: () => token });
   const counter = countAwsRequests(info.tables.readings!);
   const sqs = new SQSClient({ region: info.region, endpoint: info.endpoints.sqs, credentials: LOCAL_CREDENTIALS });
   const worker = (await import('../../functions/sensor-data/worker')).handler as unknown as SqsHandler;
 
   const measureHour = async (label: string, readingsPerBatch: number, hourStart: number): Promise<HourMeasured> => {
-    const serial = `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}`;
-    const { device, claimCode } = await devices(adminToken).register({
-      body: { serial, productLine: 'sd1', model: 'SD1', firmwareVersion: '1.0.0' },
+    const { credential } = await benchDevice(stack, {
+      adminToken,
+      ownerToken,
+      serial: `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}`,
     });
-    await devices(ownerToken).claim({ body: { serial, claimCode } });
-    const { token: credential } = await devices(ownerToken).createCredential({ params: { id: device.id } });
     const batchesPerHour = 60 / readingsPerBatch;
     const ingestMs: number[] = [];
     const workerMs: number[] = [];

@@ -14,10 +14,9 @@ import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { type RunningStack, startStack } from '../../infra/local/stack';
-import { AREAS } from '../../shared/contracts/areas';
-import { createAreaClient } from '../../shared/contracts/client';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
+import { benchDevice } from './bench-device';
 import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
@@ -172,14 +171,11 @@ const benchIngest = async (
   adminToken: string,
   ownerToken: string,
 ) => {
-  const devices = (token: string) =>
-    createAreaClient(AREAS.devices, { baseUrl: `${info.endpoints.gateway}/devices`, getToken: () => token });
-  const serial = `BENCH${Date.now().toString(36).toUpperCase()}`;
-  const { device, claimCode } = await devices(adminToken).register({
-    body: { serial, productLine: 'sd1', model: 'SD1', firmwareVersion: '1.0.0' },
-  });
-  await devices(ownerToken).claim({ body: { serial, claimCode } });
-  const { token: credential } = await devices(ownerToken).createCredential({ params: { id: device.id } });
+  const device = await benchDevice(
+    { info },
+    { adminToken, ownerToken, serial: `BENCH${Date.now().toString(36).toUpperCase()}` },
+  );
+  const { credential } = device;
 
   // Distinct timestamps per run and batch (one reading a second, 5 days back), so every write is a new item.
   const start = Date.now() - 5 * 24 * 3_600_000;
