@@ -6,7 +6,16 @@ import type { Rollout } from '../../../shared/contracts/code-releases';
 import { firmwareBytes, freshVersion, seedRelease, sha256Of, uploadArtifact } from '../../support/code-releases';
 import { seedRelation } from '../../support/relations';
 import { freshDevice, type TestDevice } from '../../support/sensor-data';
-import { apiAs, apiRejection, documentClient, s3Client, stack, tokenOf, uniqueId } from '../../support/stack';
+import {
+  apiAs,
+  apiRejection,
+  documentClient,
+  everyPage,
+  s3Client,
+  stack,
+  tokenOf,
+  uniqueId,
+} from '../../support/stack';
 
 const employee = async () => apiAs('code-releases', await tokenOf('employee@example.com'));
 const administrator = async () => apiAs('code-releases', await tokenOf('admin@example.com'));
@@ -47,8 +56,10 @@ describe('code releases: releases and their artifacts', () => {
     for (const bad of ['1.4', 'v1.4.2', '1.4.2+build.5']) {
       expect((await apiRejection(api.createRelease({ body: { productLine: 'sd1', version: bad } }))).status).toBe(400);
     }
-    const listed = await api.listReleases({ query: { productLine: 'al30', limit: 100 } });
-    expect(listed.items.map((item) => item.id)).toContain(release.id);
+    const listed = await everyPage((cursor) =>
+      api.listReleases({ query: { productLine: 'al30', limit: 100, cursor } }),
+    );
+    expect(listed.map((item) => item.id)).toContain(release.id);
   });
 
   it('verifies the uploaded artifact by its SHA-256: a mismatch is refused and deleted, a match publishes the release for good', async () => {
@@ -175,10 +186,9 @@ describe('code releases: test runs gate rollouts', () => {
     expect(started).toMatchObject({ status: 'active', counts: { targeted: 1, adopted: 0 }, targetLabel: device.id });
     const runs = await api.listTestRuns({ params: { id: release.id } });
     expect(runs.items.map((run) => run.id)).toEqual([running.id, failed.id]);
-    expect(
-      (await api.listReleases({ query: { productLine: 'sd1', limit: 100 } })).items.find((r) => r.id === release.id)
-        ?.verdict,
-    ).toMatchObject({ status: 'Pass', runId: running.id });
+    // Every suite adds sd1 releases of random versions to the one stack: this one may sit on any page.
+    const listed = await everyPage((cursor) => api.listReleases({ query: { productLine: 'sd1', limit: 100, cursor } }));
+    expect(listed.find((r) => r.id === release.id)?.verdict).toMatchObject({ status: 'Pass', runId: running.id });
 
     await api.createTestRun({ params: { id: release.id }, body: { status: 'Fail', name: 'Regression' } });
     const again = await apiRejection(rollout());
