@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
 import { THROTTLE_CLASSES, type ThrottleClass } from './route-throttles';
 
 /** Spec §9: every environment lives in us-west-2. */
@@ -147,6 +148,8 @@ export interface OidcProviderSettings extends IdentityProviderBase {
   clientSecretName: string;
   /** The scopes Cognito asks the provider for; `openid` among them. */
   scopes: string[];
+  /** What the sign-in button says ("Sign in with Northside Air Network"); the name when absent. */
+  label?: string;
 }
 
 /** A SAML 2.0 identity provider, described by its metadata document. */
@@ -156,6 +159,8 @@ export interface SamlProviderSettings extends IdentityProviderBase {
   name: string;
   /** Where Cognito reads the IdP's metadata (https). */
   metadataUrl: string;
+  /** What the sign-in button says; the name when absent. */
+  label?: string;
 }
 
 export type IdentityProviderSettings = GoogleProviderSettings | OidcProviderSettings | SamlProviderSettings;
@@ -163,6 +168,12 @@ export type IdentityProviderSettings = GoogleProviderSettings | OidcProviderSett
 /** The provider's name as Cognito knows it: the client lists it, the web app's "Sign in with …" passes it. */
 export const identityProviderName = (provider: IdentityProviderSettings): string =>
   provider.type === 'google' ? 'Google' : provider.name;
+
+/** The provider on the web app's sign-in page: Cognito's name, and the label people read. */
+export const hostedProviderOf = (provider: IdentityProviderSettings): HostedProvider => ({
+  name: identityProviderName(provider),
+  label: provider.type === 'google' ? 'Google' : (provider.label ?? provider.name),
+});
 
 /** The providers whose logins may be linked to an existing account of the same e-mail (the linking rule's input). */
 export const providersTrustedForLinking = (settings: Pick<EnvironmentSettings, 'identityProviders'>): string[] =>
@@ -419,6 +430,7 @@ const identityProvider = z.discriminatedUnion('type', [
     clientId: z.string().min(1),
     clientSecretName: secretName,
     scopes: z.array(z.string().min(1)).refine((scopes) => scopes.includes('openid'), 'must include openid'),
+    label: z.string().min(1).max(60).optional(),
     attributeMapping,
     trustedForLinking: z.boolean(),
   }),
@@ -426,6 +438,7 @@ const identityProvider = z.discriminatedUnion('type', [
     type: z.literal('saml'),
     name: providerName,
     metadataUrl: httpsUrl,
+    label: z.string().min(1).max(60).optional(),
     attributeMapping,
     trustedForLinking: z.boolean(),
   }),

@@ -32,7 +32,8 @@ export const WEB_SECURITY_HEADERS = {
 } as const;
 
 /** Where the app is served: the browser reaches the local stack's ports, or the region's AWS endpoints. */
-export type CspHome = { home: 'local' } | { home: 'cloud'; region: string };
+/** `authDomain`: the hosted sign-in's domain, whose token endpoint the web app calls (issue 21). */
+export type CspHome = { home: 'local' } | { home: 'cloud'; region: string; authDomain: string };
 
 /**
  * The Content-Security-Policy of the built app (issue 19), by directive. Scripts only from the app's own origin:
@@ -49,6 +50,7 @@ export const cspDirectives = (where: CspHome): Record<string, string[]> => {
             `https://*.execute-api.${where.region}.amazonaws.com`,
             `https://cognito-idp.${where.region}.amazonaws.com`,
             `https://cognito-identity.${where.region}.amazonaws.com`,
+            `https://${where.authDomain}`,
             `wss://*.iot.${where.region}.amazonaws.com`,
             `https://*.s3.${where.region}.amazonaws.com`,
           ],

@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
+import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
 import { REGION } from '../definitions/environments';
@@ -162,7 +163,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const webOrigin = web?.url ?? `http://localhost:${DEFAULT_PORTS.web}`;
     // The hosted sign-in's callback and sign-out URLs: this web app's origin and Vite's dev origin (`npm run dev`
     // beside a stack), as the CDK lists the environment's web domain and the local origin.
-    cognito.setHostedClient({ clientId, webOrigins: [webOrigin, `http://localhost:${DEFAULT_PORTS.web}`] });
+    const hostedOrigins = [webOrigin, `http://localhost:${DEFAULT_PORTS.web}`];
+    cognito.setHostedClient({ clientId, webOrigins: hostedOrigins });
 
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
@@ -272,6 +274,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         userPoolClientId: clientId,
         userPoolEndpoint: cognito.url,
         authFlowType: 'USER_PASSWORD_AUTH',
+        // The identity layer serves the hosted endpoints on the Cognito endpoint's origin (decision 035).
+        oauth: hostedSignInConfig({ origin: cognito.url, webOrigins: hostedOrigins, providers: [] }),
       },
       // Spec §9: lax and not secure only here, where the web app is served over plain http.
       cookies: { secure: false, sameSite: 'lax' },

@@ -29,12 +29,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { HOSTED_SCOPES, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
+import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
 import { GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
 import {
   type AttributeMapping as AttributeMappingSettings,
   type EnvironmentSettings,
   hostedDomainOf,
+  hostedProviderOf,
   type IdentityProviderSettings,
   identityProviderName,
 } from '../definitions/environments';
@@ -72,8 +73,8 @@ export interface HostedSignIn {
   scopes: string[];
   callbackUrls: string[];
   signOutUrls: string[];
-  /** The identity providers' names as Cognito knows them, for "Sign in with …". */
-  providers: string[];
+  /** The identity providers for "Sign in with …": Cognito's names and their labels. */
+  providers: HostedProvider[];
 }
 
 /** The user pool's attributes from the provider's, as the environment's configuration maps them. */
@@ -267,7 +268,7 @@ export class AuthStack extends Stack {
       scopes: [...HOSTED_SCOPES],
       callbackUrls,
       signOutUrls,
-      providers: providerNames,
+      providers: settings.identityProviders.map(hostedProviderOf),
     };
 
     for (const group of GROUPS) {

@@ -49,7 +49,7 @@ export class WebConfigStack extends Stack {
         authFlowType: 'USER_SRP_AUTH',
         identityPoolId: props.identityPoolId,
         oauth: {
-          domain: props.hostedSignIn.domain,
+          origin: `https://${props.hostedSignIn.domain}`,
           scopes: props.hostedSignIn.scopes,
           // Every URL the client allows: Amplify takes the one on the page's own origin (a developers'
           // environment also lists the local dev server's).

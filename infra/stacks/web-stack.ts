@@ -20,7 +20,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { type EnvironmentSettings, REGION } from '../definitions/environments';
+import { type EnvironmentSettings, hostedDomainOf, REGION } from '../definitions/environments';
 import {
   contentSecurityPolicy,
   HASHED_ASSETS_PREFIX,
@@ -41,7 +41,7 @@ const member = <E extends string>(enumeration: Record<string, E>, value: string)
 };
 
 /** The definition's security headers as CloudFront's policy; each replaces what an origin might send. */
-const securityHeadersBehavior = (): ResponseSecurityHeadersBehavior => {
+const securityHeadersBehavior = (authDomain: string): ResponseSecurityHeadersBehavior => {
   const { strictTransportSecurity: hsts, xssProtection } = WEB_SECURITY_HEADERS;
   return {
     strictTransportSecurity: {
@@ -58,7 +58,7 @@ const securityHeadersBehavior = (): ResponseSecurityHeadersBehavior => {
     },
     xssProtection: { ...xssProtection, override: true },
     contentSecurityPolicy: {
-      contentSecurityPolicy: contentSecurityPolicy({ home: 'cloud', region: REGION }),
+      contentSecurityPolicy: contentSecurityPolicy({ home: 'cloud', region: REGION, authDomain }),
       override: true,
     },
   };
@@ -123,7 +123,7 @@ export class WebStack extends Stack {
     // same definition (infra/definitions/web.ts).
     const responseHeaders = new ResponseHeadersPolicy(this, 'ResponseHeaders', {
       comment: `device-data ${settings.name} web app security headers`,
-      securityHeadersBehavior: securityHeadersBehavior(),
+      securityHeadersBehavior: securityHeadersBehavior(hostedDomainOf(settings)),
     });
 
     const distribution = new Distribution(this, 'Distribution', {

@@ -25,3 +25,29 @@ export const HOSTED_ENDPOINTS = {
   userInfo: '/oauth2/userInfo',
   logout: '/logout',
 } as const;
+
+/** An identity provider on the sign-in page: Cognito's name for it (no blanks) and the label people read. */
+export interface HostedProvider {
+  name: string;
+  label: string;
+}
+
+/**
+ * The runtime configuration's `auth.oauth` (shared/config/runtime-config.ts), built the same way by the CDK and the
+ * local stack: the hosted endpoints' origin, the scopes, and the callback and sign-out URLs of every web origin the
+ * client allows.
+ */
+export const hostedSignInConfig = (input: {
+  origin: string;
+  webOrigins: readonly string[];
+  providers: readonly HostedProvider[];
+}) => {
+  const urls = [...new Set(input.webOrigins)].map(hostedUrlsOf);
+  return {
+    origin: input.origin.replace(/\/$/, ''),
+    scopes: [...HOSTED_SCOPES],
+    redirectSignIn: urls.map((url) => url.callbackUrl),
+    redirectSignOut: urls.map((url) => url.signOutUrl),
+    providers: input.providers.map(({ name, label }) => ({ name, label })),
+  };
+};

@@ -23,17 +23,19 @@ export const RuntimeConfig = z.object({
      */
     identityPoolId: z.string().optional(),
     /**
-     * The hosted sign-in (issue 21), where the environment has one: the host of its `/oauth2/…` endpoints (no
-     * scheme), the scopes, the callback and sign-out URLs the client allows (Amplify uses the one on the page's own
-     * origin) and the identity providers' names for "Sign in with …". Absent: password sign-in only.
+     * The hosted sign-in (issue 21), where the environment has one: the origin of its `/oauth2/…` endpoints
+     * (`https://{user-pool domain}` in the cloud, the local identity layer's `http://localhost:9229` here), the
+     * scopes, the callback and sign-out URLs the client allows (the web app uses the one on the page's own origin)
+     * and the identity providers for "Sign in with …": Cognito's name and the label people read. Absent: password
+     * sign-in only.
      */
     oauth: z
       .object({
-        domain: z.string().min(1),
+        origin: z.string().url(),
         scopes: z.array(z.string()),
         redirectSignIn: z.array(z.string().url()).min(1),
         redirectSignOut: z.array(z.string().url()).min(1),
-        providers: z.array(z.string()),
+        providers: z.array(z.object({ name: z.string().min(1), label: z.string().min(1) })),
       })
       .optional(),
   }),

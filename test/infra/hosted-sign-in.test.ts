@@ -101,7 +101,7 @@ describe.each(CLOUD_ENVIRONMENTS)('the hosted sign-in of %s, as configured (no p
     const create = JSON.stringify(resource!.Properties.Create);
     // The runtime config is JSON inside the custom resource's JSON: its quotes are escaped twice.
     const quoted = (text: string) => JSON.stringify(JSON.stringify(text).slice(1, -1)).slice(1, -1);
-    expect(create).toContain(quoted(`"domain":"device-data-${envName}.auth.us-west-2.amazoncognito.com"`));
+    expect(create).toContain(quoted(`"origin":"https://device-data-${envName}.auth.us-west-2.amazoncognito.com"`));
     expect(create).toContain(quoted('"scopes":["openid","email","profile"]'));
     expect(create).toContain(quoted('"providers":[]'));
     expect(create).toContain(quoted('/auth/callback'));
@@ -121,6 +121,7 @@ const providersOf = (envName: CloudEnvName): IdentityProviderSettings[] => [
   {
     type: 'oidc',
     name: 'NorthsideAir',
+    label: 'Northside Air Network',
     issuerUrl: 'https://id.northside-air.example',
     clientId: 'device-data',
     clientSecretName: `device-data/${envName}/northside-client-secret`,
@@ -162,6 +163,10 @@ describe.each([
     expect(domain.CustomDomainConfig).toEqual({ CertificateArn: AUTH_CERTIFICATE });
     expect(stacks.auth.hostedSignIn.domain).toBe(`auth.${envName}.device-data.app`);
     auth.hasOutput('HostedSignInDomainTarget', {});
+    // The web app exchanges the code at this domain's token endpoint: its CSP must let it connect there.
+    const [policy] = Object.values(resourcesOfType(templates.web, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    const csp = JSON.stringify(policy!.Properties.ResponseHeadersPolicyConfig);
+    expect(csp).toMatch(new RegExp(`connect-src [^;]*https://auth\\.${envName}\\.device-data\\.app[ ;]`));
   });
 
   it('creates each provider with its attribute mapping', () => {
@@ -213,7 +218,12 @@ describe.each([
     expect(client.properties.SupportedIdentityProviders).toEqual(['COGNITO', 'Google', 'NorthsideAir', 'Campus-SAML']);
     for (const [id] of providers) expect(client.dependsOn).toContain(id);
     expect(client.properties.AllowedOAuthFlows).toEqual(['code']);
-    expect(stacks.auth.hostedSignIn.providers).toEqual(['Google', 'NorthsideAir', 'Campus-SAML']);
+    // The sign-in page's buttons: Cognito's name, and the label the operator gave (the name without one).
+    expect(stacks.auth.hostedSignIn.providers).toEqual([
+      { name: 'Google', label: 'Google' },
+      { name: 'NorthsideAir', label: 'Northside Air Network' },
+      { name: 'Campus-SAML', label: 'Campus-SAML' },
+    ]);
   });
 
   it('redirects to the environment’s web origin (and, in a developers’ environment, the local dev server)', () => {

@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import { environmentSettings, hostedDomainOf } from '../../infra/definitions/environments';
 import {
   contentSecurityPolicy,
   cspDirectives,
@@ -9,6 +10,7 @@ import { RuntimeConfig } from '../../shared/config/runtime-config';
 import { resourcesOfType, synthesize } from './synth';
 
 const { templates } = synthesize('prod');
+const PROD_AUTH_DOMAIN = hostedDomainOf(environmentSettings('prod'));
 
 describe('web hosting', () => {
   it('serves the private site bucket through CloudFront with origin access control, over HTTPS only', () => {
@@ -59,17 +61,23 @@ describe('web hosting', () => {
       ReferrerPolicy: { ReferrerPolicy: referrerPolicy, Override: true },
       XSSProtection: { Protection: xssProtection.protection, ModeBlock: xssProtection.modeBlock, Override: true },
       ContentSecurityPolicy: {
-        ContentSecurityPolicy: contentSecurityPolicy({ home: 'cloud', region: 'us-west-2' }),
+        ContentSecurityPolicy: contentSecurityPolicy({
+          home: 'cloud',
+          region: 'us-west-2',
+          authDomain: PROD_AUTH_DOMAIN,
+        }),
         Override: true,
       },
     });
     // Issue 19: no inline or eval'd script, never framed, HSTS for the domain and its subdomains.
-    const csp = cspDirectives({ home: 'cloud', region: 'us-west-2' });
+    const csp = cspDirectives({ home: 'cloud', region: 'us-west-2', authDomain: PROD_AUTH_DOMAIN });
     expect(csp['script-src']).toEqual(["'self'"]);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
     expect(csp['object-src']).toEqual(["'none'"]);
     expect(Object.values(csp).flat()).not.toContain('http://localhost:*');
-    expect(contentSecurityPolicy({ home: 'cloud', region: 'us-west-2' }).length).toBeLessThanOrEqual(1783);
+    expect(
+      contentSecurityPolicy({ home: 'cloud', region: 'us-west-2', authDomain: PROD_AUTH_DOMAIN }).length,
+    ).toBeLessThanOrEqual(1783);
     expect([frameOptions, hsts.includeSubdomains, hsts.maxAgeSeconds >= 31_536_000]).toEqual(['DENY', true, true]);
     templates.web.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({

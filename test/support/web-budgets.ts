@@ -40,7 +40,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     path: '/dashboard',
     as: 'guest',
     modules: [ENTRY],
-    jsKb: 170,
+    // Issue 13's "about 170 kB". The hosted sign-in's callback route and configuration (issue 21) took the first
+    // page from 170.0 to 170.2 kB: every route is in the entry's router; the flow itself loads on the login page.
+    jsKb: 170.5,
     ...PHONE,
   },
   {

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom';
+import { HOSTED_CALLBACK_PATH } from '../../../shared/auth/hosted-sign-in';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
@@ -63,6 +64,14 @@ export const routes: PageRoute[] = [
     ...page(
       withAuth(() => import('../features/auth/login-page')),
       (m) => m.LoginPage,
+    ),
+  },
+  // Where the hosted sign-in comes back with its code (shared/auth/hosted-sign-in.ts).
+  {
+    path: HOSTED_CALLBACK_PATH,
+    ...page(
+      withAuth(() => import('../features/auth/hosted-callback-page')),
+      (m) => m.HostedCallbackPage,
     ),
   },
   // The link in an invite e-mail: guests see the invite and sign in from it (features/invites).

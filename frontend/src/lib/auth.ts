@@ -125,10 +125,16 @@ export const accessToken = async (): Promise<string | undefined> => {
   }
 };
 
+/** Tells the session what Amplify's Hub would, for a sign-in Amplify did not make itself (the hosted one). */
+export const emitAuthEvent = (event: string): void => {
+  for (const listener of authListeners) listener({ payload: { event } });
+};
+
 /** Clears this browser's tokens (Amplify's local sign-out), telling no other tab. */
 export const forgetStoredTokens = async (): Promise<void> => {
   if (!mayHaveSession()) return;
-  const { signOut } = await amplifyAuth();
+  const { signOut, takeHostedLogout } = await amplifyAuth();
+  takeHostedLogout();
   await signOut();
 };
 
@@ -141,15 +147,22 @@ export const announceSignOut = (): void => {
   }
 };
 
-/** Signs out here (and with `global`, revokes the refresh token everywhere) and tells the other tabs. */
+/**
+ * Signs out here (and with `global`, revokes the refresh token everywhere) and tells the other tabs. A session from
+ * the hosted sign-in then leaves through the hosted logout, which ends the hosted page's session and comes back to
+ * the sign-in page.
+ */
 export const signOutHere = async (options?: { global?: boolean }): Promise<void> => {
+  let logout: string | undefined;
   try {
-    const { signOut } = await amplifyAuth();
+    const { signOut, takeHostedLogout } = await amplifyAuth();
+    logout = takeHostedLogout();
     await signOut(options?.global ? { global: true } : undefined);
   } finally {
     clearSessionStart();
     announceSignOut();
   }
+  if (logout) window.location.assign(logout);
 };
 
 const expiryListeners = new Set<() => void>();

@@ -1,9 +1,11 @@
 import { Authenticator, type AuthenticatorProps } from '@aws-amplify/ui-react';
 import '@aws-amplify/ui-react/styles.css';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { apiClient } from '../../lib/api';
 import { authFlowType } from '../../lib/auth';
+import { hostedSignIn, startHostedSignIn } from '../../lib/hosted-sign-in';
+import { HOSTED_MESSAGES } from '../../lib/hosted-sign-in-rules';
 import { safeDestination } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
@@ -47,6 +49,39 @@ const FORM_FIELDS = {
     confirm_password: field('reset-password-confirm'),
   },
 } as unknown as AuthenticatorProps['formFields'];
+
+/**
+ * The hosted sign-in, where the environment offers it: each identity provider's "Sign in with …", and the hosted
+ * page's own form (a password manager's or a browser's saved sign-in for the hosted domain works there).
+ */
+const HostedSignInChoices = ({ destination }: { destination: string }) => {
+  const config = hostedSignIn();
+  const [leaving, setLeaving] = useState(false);
+  if (!config) return null;
+  const go = (provider?: string) => {
+    setLeaving(true);
+    void startHostedSignIn(destination, provider).catch(() => setLeaving(false));
+  };
+  return (
+    <nav className="login-hosted" aria-label={HOSTED_MESSAGES.signInElsewhere} data-testid="login-hosted">
+      <p className="muted small">{HOSTED_MESSAGES.signInElsewhere}</p>
+      {config.providers.map((provider) => (
+        <button
+          key={provider.name}
+          type="button"
+          disabled={leaving}
+          onClick={() => go(provider.name)}
+          data-testid={`login-provider-${provider.name}`}
+        >
+          {HOSTED_MESSAGES.signInWith(provider.label)}
+        </button>
+      ))}
+      <button type="button" disabled={leaving} onClick={() => go()} data-testid="login-hosted-page">
+        {HOSTED_MESSAGES.useHostedPage}
+      </button>
+    </nav>
+  );
+};
 
 /**
  * `/login?destination=…&reason=…[&screen=signUp|forgotPassword]`: every sign-in flow through Amplify's
@@ -101,6 +136,7 @@ export const LoginPage = () => {
             </p>
           </Authenticator>
         </div>
+        <HostedSignInChoices destination={destination} />
         <p className="muted small login-guest">
           <Link to="/dashboard" data-testid="login-browse-as-guest">
             {UI_MESSAGES.browseAsGuest}
