@@ -1,0 +1,45 @@
+import * as z from 'zod';
+import { getCognitoClient } from '../_shared/clients';
+import { type CognitoGateEvent, cognitoGate, TriggerRefusal } from '../_shared/cognito/cognito-trigger';
+import { readEnv } from '../_shared/env';
+import { admitFederatedSignUp, type FederatedAccountsPort } from './domain/federated-linking';
+import { createFederatedAccounts } from './store/federated-accounts';
+
+/**
+ * The identity provider's PreSignUp trigger (COGNITO_TRIGGERS): a first sign-in through an identity provider
+ * (`PreSignUp_ExternalProvider`) goes through the linking rule (docs/decisions/037-federated-linking-rule.md);
+ * every other sign-up passes unchanged. The user pool comes from the event: the function cannot be told its own
+ * pool's id without a CloudFormation cycle.
+ */
+
+/** The names of the providers the environment trusts for linking, as JSON (`providersTrustedForLinking`). */
+export const TRUSTED_PROVIDERS_ENV = 'LINKING_TRUSTED_PROVIDERS';
+
+export interface PreSignUpDeps {
+  trustedProviders: readonly string[];
+  accounts: FederatedAccountsPort;
+}
+
+export const preSignUp = async (event: CognitoGateEvent, { trustedProviders, accounts }: PreSignUpDeps) => {
+  if (event.triggerSource !== 'PreSignUp_ExternalProvider') return event;
+  const decision = await admitFederatedSignUp(
+    { userName: event.userName, attributes: event.request.userAttributes },
+    { userPoolId: event.userPoolId, trustedProviders, accounts },
+  );
+  if (decision.kind === 'refuse') throw new TriggerRefusal(decision.message);
+  return event;
+};
+
+/** The trusted list as the CDK writes it; anything else stops the cold start rather than trusting by accident. */
+export const readTrustedProviders = (env: Record<string, string | undefined> = process.env): string[] =>
+  z.array(z.string().min(1)).parse(JSON.parse(readEnv({ list: TRUSTED_PROVIDERS_ENV }, env).list));
+
+const trustedProviders = readTrustedProviders();
+
+export const handler = cognitoGate<CognitoGateEvent, PreSignUpDeps>(
+  {
+    name: 'pre-sign-up',
+    deps: () => ({ trustedProviders, accounts: createFederatedAccounts({ cognito: getCognitoClient() }) }),
+  },
+  preSignUp,
+);
