@@ -53,12 +53,20 @@ describe('the PreSignUp trigger (the federated linking rule)', () => {
   afterEach(() => jest.restoreAllMocks());
   afterAll(() => cognito.restore());
 
-  it('passes an e-mail-and-password sign-up and an admin-created user through unchanged, asking the pool nothing', async () => {
-    for (const source of ['PreSignUp_SignUp', 'PreSignUp_AdminCreateUser'] as const) {
-      const signUp = event(source, { email: 'ada@example.com' }, 'ada@example.com');
-      await expect(handler(signUp, context)).resolves.toEqual(signUp);
-    }
+  it('passes an account staff create through unchanged, asking the pool nothing', async () => {
+    const signUp = event('PreSignUp_AdminCreateUser', { email: 'ada@example.com' }, 'ada@example.com');
+    await expect(handler(signUp, context)).resolves.toEqual(signUp);
     expect(cognito.calls()).toHaveLength(0);
+  });
+
+  it('passes an e-mail-and-password sign-up, unless a provider’s login holds the address', async () => {
+    const signUp = event('PreSignUp_SignUp', { email: 'ada@example.com' }, 'ada@example.com');
+    cognito.on(ListUsersCommand).resolves({ Users: [] });
+    await expect(handler(signUp, context)).resolves.toEqual(signUp);
+    cognito.on(ListUsersCommand).resolves({
+      Users: [{ ...nativeAda, Username: 'Google_1', UserStatus: 'EXTERNAL_PROVIDER' }],
+    });
+    await expect(handler(signUp, context)).rejects.toThrow(FEDERATED_ACCOUNT_EXISTS);
   });
 
   it('lets a first federated sign-in through when no account has the e-mail', async () => {

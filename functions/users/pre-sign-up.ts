@@ -2,18 +2,19 @@ import * as z from 'zod';
 import { getCognitoClient } from '../_shared/clients';
 import { type CognitoGateEvent, cognitoGate, TriggerRefusal } from '../_shared/cognito/cognito-trigger';
 import { readEnv } from '../_shared/env';
-import { admitFederatedSignUp, type FederatedAccountsPort } from './domain/federated-linking';
+import { admitFederatedSignUp, admitNativeSignUp, type FederatedAccountsPort } from './domain/federated-linking';
 import { createFederatedAccounts } from './store/federated-accounts';
 
 /**
  * The identity provider's PreSignUp trigger (COGNITO_TRIGGERS): a first sign-in through an identity provider
- * (`PreSignUp_ExternalProvider`) goes through the linking rule (docs/decisions/037-federated-linking-rule.md);
- * every other sign-up passes unchanged. The user pool comes from the event: the function cannot be told its own
- * pool's id without a CloudFormation cycle.
+ * (`PreSignUp_ExternalProvider`) goes through the linking rule, and an e-mail-and-password sign-up of an address a
+ * provider's login holds is refused (docs/decisions/037-federated-linking-rule.md); an account staff create passes
+ * unchanged. The user pool comes from the event: the function cannot be told its own pool's id without a
+ * CloudFormation cycle.
  */
 
 /** The names of the providers the environment trusts for linking, as JSON (`providersTrustedForLinking`). */
-export const TRUSTED_PROVIDERS_ENV = 'LINKING_TRUSTED_PROVIDERS';
+const TRUSTED_PROVIDERS_ENV = 'LINKING_TRUSTED_PROVIDERS';
 
 export interface PreSignUpDeps {
   trustedProviders: readonly string[];
@@ -21,11 +22,16 @@ export interface PreSignUpDeps {
 }
 
 export const preSignUp = async (event: CognitoGateEvent, { trustedProviders, accounts }: PreSignUpDeps) => {
-  if (event.triggerSource !== 'PreSignUp_ExternalProvider') return event;
-  const decision = await admitFederatedSignUp(
-    { userName: event.userName, attributes: event.request.userAttributes },
-    { userPoolId: event.userPoolId, trustedProviders, accounts },
-  );
+  const { userPoolId } = event;
+  // An account staff create (AdminCreateUser) is their decision, made in the pool's own console or API.
+  if (event.triggerSource === 'PreSignUp_AdminCreateUser') return event;
+  const decision =
+    event.triggerSource === 'PreSignUp_ExternalProvider'
+      ? await admitFederatedSignUp(
+          { userName: event.userName, attributes: event.request.userAttributes },
+          { userPoolId, trustedProviders, accounts },
+        )
+      : await admitNativeSignUp(event.request.userAttributes.email ?? '', { userPoolId, accounts });
   if (decision.kind === 'refuse') throw new TriggerRefusal(decision.message);
   return event;
 };

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FEDERATED_ACCOUNT_EXISTS, FEDERATED_NO_EMAIL } from '../../../shared/auth/federated-sign-in';
 import {
   decideFederatedSignUp,
+  decideNativeSignUp,
   type ExistingAccount,
   emailVerifiedOf,
   type FederatedSignUp,
@@ -115,6 +116,17 @@ describe('the federated linking rule', () => {
         },
       ),
     );
+  });
+});
+
+describe('an e-mail-and-password sign-up', () => {
+  it('is refused when a provider’s login holds the address, whatever its case, and let through otherwise', () => {
+    const google = { username: 'google_1', email: 'Ada@Example.com', federated: true, confirmed: false };
+    expect(decideNativeSignUp('ada@example.com', [google])).toEqual(refused);
+    expect(decideNativeSignUp('ada@example.com', [])).toEqual({ kind: 'create' });
+    // Another password account of the address is Cognito's own refusal (UsernameExistsException), not ours.
+    expect(decideNativeSignUp('ada@example.com', [native()])).toEqual({ kind: 'create' });
+    expect(decideNativeSignUp('bob@example.com', [google])).toEqual({ kind: 'create' });
   });
 });
 

@@ -82,6 +82,19 @@ export const decideFederatedSignUp = (
   return { kind: 'refuse', message: FEDERATED_ACCOUNT_EXISTS };
 };
 
+/**
+ * An e-mail-and-password sign-up of an address a provider's login already holds is refused: the login could not be
+ * linked to it afterwards (Cognito links only a login that has no account yet), so it would stay a second account.
+ * An address held by another password account is Cognito's own refusal (the pool signs in by e-mail).
+ */
+export const decideNativeSignUp = (
+  email: string,
+  existing: readonly (ExistingAccount & { email: string })[],
+): { kind: 'create' } | { kind: 'refuse'; message: string } =>
+  existing.some((account) => account.federated && normalEmail(account.email) === normalEmail(email))
+    ? { kind: 'refuse', message: FEDERATED_ACCOUNT_EXISTS }
+    : { kind: 'create' };
+
 /** What admitting a federated sign-up needs of the user pool (functions/users/store/federated-accounts.ts). */
 export interface FederatedAccountsPort {
   withEmail(userPoolId: string, email: string): Promise<(ExistingAccount & { email: string })[]>;
@@ -110,3 +123,9 @@ export const admitFederatedSignUp = async (
   if (decision.kind === 'link') await accounts.link(userPoolId, decision.to, decision.source);
   return decision;
 };
+
+/** Looks the e-mail up and decides an e-mail-and-password sign-up ({@link decideNativeSignUp}). */
+export const admitNativeSignUp = async (
+  email: string,
+  { userPoolId, accounts }: { userPoolId: string; accounts: Pick<FederatedAccountsPort, 'withEmail'> },
+) => decideNativeSignUp(email, email.trim() ? await accounts.withEmail(userPoolId, email.trim()) : []);
