@@ -5,7 +5,7 @@ import { getCognitoClient, getDocumentClient } from '../_shared/clients';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
 import { readEnv } from '../_shared/env';
 import { type AuthEventStore, createAuthEventStore } from './store/auth-event-store';
-import { createIdentityProvider } from './store/identity-provider';
+import { createFederatedAccounts } from './store/federated-accounts';
 import { createUserStore, type UserStore } from './store/user-store';
 
 /**
@@ -85,6 +85,13 @@ export const recordIdentityEvent = async (
 
 const env = readEnv({ authEventsTable: 'AUTH_EVENTS_TABLE', usersTable: 'USERS_TABLE' });
 
+// Built at the first federated sign-up only: every other event of this trigger needs no Cognito client.
+let poolAccounts: ReturnType<typeof createFederatedAccounts> | undefined;
+const accounts = () => {
+  poolAccounts ??= createFederatedAccounts({ cognito: getCognitoClient() });
+  return poolAccounts;
+};
+
 export const handler = cognitoTrigger<CognitoTriggerEvent, IdentityEventDeps>(
   {
     name: 'identity-events',
@@ -93,10 +100,7 @@ export const handler = cognitoTrigger<CognitoTriggerEvent, IdentityEventDeps>(
       return {
         authEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
         users: createUserStore({ db, tableName: env.usersTable }),
-        groups: {
-          add: (userPoolId, userName, group) =>
-            createIdentityProvider({ cognito: getCognitoClient(), userPoolId }).addUserToGroup(userName, group),
-        },
+        groups: { add: (userPoolId, userName, group) => accounts().addToGroup(userPoolId, userName, group) },
         now: Date.now,
         newId: randomUUID,
       };

@@ -1,4 +1,8 @@
-import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminAddUserToGroupCommand,
+  CognitoIdentityProviderClient,
+  ListUsersCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createFederatedAccounts } from './federated-accounts';
 
@@ -34,5 +38,15 @@ describe('the federated accounts adapter', () => {
     const calls = cognito.commandCalls(ListUsersCommand).map((call) => call.args[0].input);
     expect(calls[0]).toEqual({ UserPoolId: 'pool-1', Filter: 'email = "a\\"da@example.com"', Limit: 60 });
     expect(calls[1]).toMatchObject({ PaginationToken: 'next' });
+  });
+
+  it('adds a user of the pool it is given to a group', async () => {
+    cognito.on(AdminAddUserToGroupCommand).resolves({});
+    await accounts.addToGroup('pool-2', 'NorthsideAir_abc', 'Authenticated_users');
+    expect(cognito.commandCalls(AdminAddUserToGroupCommand)[0]!.args[0].input).toEqual({
+      UserPoolId: 'pool-2',
+      Username: 'NorthsideAir_abc',
+      GroupName: 'Authenticated_users',
+    });
   });
 });
