@@ -41,7 +41,8 @@ export type LinkingDecision =
   | { kind: 'refuse'; message: string };
 
 /**
- * Splits Cognito's `{providerName}_{subject}`. A provider name has no `_` (Cognito refuses one), a subject may.
+ * Splits Cognito's `{providerName}_{subject}`. A provider name has no `_` (the environments' schema allows letters,
+ * digits, dots and hyphens), a subject may.
  * Cognito may hand the name lower-cased (`google_…` in a case-insensitive pool), so a trusted name matches whatever
  * the case and the trusted list's spelling is kept: AdminLinkProviderForUser wants the provider's own name.
  */
