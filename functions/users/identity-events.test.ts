@@ -5,7 +5,7 @@ import type { IdentityEventDeps } from './identity-events';
 // The module reads its environment at import, as a Lambda does at cold start.
 process.env.AUTH_EVENTS_TABLE ??= 'users-test-auth-events';
 process.env.USERS_TABLE ??= 'users-test-users';
-const { authEventOf, handler, recordIdentityEvent } = await import('./identity-events');
+const { authEventOf, handler, isFederatedSignUp, recordIdentityEvent } = await import('./identity-events');
 
 const common = {
   version: '1',
@@ -30,6 +30,7 @@ const fakeDeps = () => {
   const deps = {
     authEvents: { record: jest.fn<IdentityEventDeps['authEvents']['record']>(async () => undefined) },
     users: { ensure: jest.fn<IdentityEventDeps['users']['ensure']>(async () => true) },
+    groups: { add: jest.fn<IdentityEventDeps['groups']['add']>(async () => undefined) },
     now: () => 1_767_225_600_000,
     newId: () => 'event-1',
   };
@@ -64,6 +65,55 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
       roles: [],
       now: 1_767_225_600_000,
     });
+  });
+
+  it('puts no e-mail-and-password sign-up in a group', async () => {
+    const deps = fakeDeps();
+    await recordIdentityEvent(
+      confirmation('PostConfirmation_ConfirmSignUp', { ...attributes, 'cognito:user_status': 'CONFIRMED' }),
+      deps,
+    );
+    expect(deps.groups.add).not.toHaveBeenCalled();
+  });
+
+  it('puts a first sign-in through an identity provider in Authenticated_users, pool and record alike', async () => {
+    const deps = fakeDeps();
+    const federated = {
+      ...confirmation('PostConfirmation_ConfirmSignUp', {
+        ...attributes,
+        'cognito:user_status': 'EXTERNAL_PROVIDER',
+        identities: '[{"providerName":"NorthsideAir","userId":"abc123"}]',
+      }),
+      userName: 'NorthsideAir_abc123',
+    };
+    await recordIdentityEvent(federated, deps);
+    expect(deps.groups.add).toHaveBeenCalledWith('us-west-2_pool', 'NorthsideAir_abc123', 'Authenticated_users');
+    expect(deps.users.ensure).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'ada-sub', roles: ['Authenticated_users'] }),
+    );
+  });
+
+  it('knows a federated sign-up by its status or its identities, and only at sign-up', () => {
+    const external = { ...attributes, 'cognito:user_status': 'EXTERNAL_PROVIDER' };
+    expect(isFederatedSignUp(confirmation('PostConfirmation_ConfirmSignUp', external))).toBe(true);
+    expect(
+      isFederatedSignUp(confirmation('PostConfirmation_ConfirmSignUp', { ...attributes, identities: '[{}]' })),
+    ).toBe(true);
+    expect(isFederatedSignUp(confirmation('PostConfirmation_ConfirmForgotPassword', external))).toBe(false);
+    expect(isFederatedSignUp({ ...signIn, request: { ...signIn.request, userAttributes: external } })).toBe(false);
+    expect(isFederatedSignUp(confirmation('PostConfirmation_ConfirmSignUp'))).toBe(false);
+  });
+
+  it('still records the event and the record when joining the group fails, and reports the failure', async () => {
+    const deps = fakeDeps();
+    deps.groups.add.mockRejectedValueOnce(new Error('throttled'));
+    const federated = confirmation('PostConfirmation_ConfirmSignUp', {
+      ...attributes,
+      'cognito:user_status': 'EXTERNAL_PROVIDER',
+    });
+    await expect(recordIdentityEvent(federated, deps)).rejects.toBeInstanceOf(AggregateError);
+    expect(deps.authEvents.record).toHaveBeenCalled();
+    expect(deps.users.ensure).toHaveBeenCalled();
   });
 
   it('keys both by the sub the tokens carry, whatever the event names the user', async () => {

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { SIGNED_UP_GROUP } from '../../shared/auth/groups';
 import type { AuthEvent } from '../../shared/contracts/users';
-import { getDocumentClient } from '../_shared/clients';
+import { getCognitoClient, getDocumentClient } from '../_shared/clients';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
 import { readEnv } from '../_shared/env';
 import { type AuthEventStore, createAuthEventStore } from './store/auth-event-store';
+import { createFederatedAccounts } from './store/federated-accounts';
 import { createUserStore, type UserStore } from './store/user-store';
 
 /**
  * The identity provider's PostAuthentication and PostConfirmation triggers (COGNITO_TRIGGERS): each sign-in,
  * confirmed sign-up and confirmed password reset becomes an auth event of the platform's own, and the person's
  * platform record is created when they have none. Cognito keeps no auth events on a pool without its
- * advanced-security add-on, so the Users API lists these (docs/decisions/004).
+ * advanced-security add-on, so the Users API lists these (docs/decisions/004). A person's first sign-in through an
+ * identity provider (a confirmed sign-up Cognito made for the login) also puts them in Authenticated_users.
  */
 
 const EVENT_TYPES: Record<CognitoTriggerEvent['triggerSource'], AuthEvent['type']> = {
@@ -22,6 +25,8 @@ const EVENT_TYPES: Record<CognitoTriggerEvent['triggerSource'], AuthEvent['type'
 export interface IdentityEventDeps {
   authEvents: Pick<AuthEventStore, 'record'>;
   users: Pick<UserStore, 'ensure'>;
+  /** Adds a pool's user to a group; the pool is the event's (the trigger cannot be told its own pool). */
+  groups: { add: (userPoolId: string, userName: string, group: string) => Promise<void> };
   now: () => number;
   newId: () => string;
 }
@@ -35,13 +40,26 @@ export const authEventOf = (event: CognitoTriggerEvent, time: number, id: string
   source: 'platform',
 });
 
-/** Records the event and ensures the person's record; one failing does not keep the other from being done. */
+/**
+ * Cognito confirms the account it makes for a provider's first login by itself (status `EXTERNAL_PROVIDER`, the
+ * login in `identities`); an e-mail-and-password sign-up has neither when it is confirmed.
+ */
+export const isFederatedSignUp = (event: CognitoTriggerEvent): boolean =>
+  event.triggerSource === 'PostConfirmation_ConfirmSignUp' &&
+  (event.request.userAttributes['cognito:user_status'] === 'EXTERNAL_PROVIDER' ||
+    Boolean(event.request.userAttributes.identities));
+
+/**
+ * Records the event, ensures the person's record and, for a federated sign-up, their group; one failing does not
+ * keep the others from being done.
+ */
 export const recordIdentityEvent = async (
   event: CognitoTriggerEvent,
-  { authEvents, users, now, newId }: IdentityEventDeps,
+  { authEvents, users, groups, now, newId }: IdentityEventDeps,
 ): Promise<void> => {
   const time = now();
   const attributes = event.request.userAttributes;
+  const federated = isFederatedSignUp(event);
   // The user's id is the `sub` every token carries; in a pool signed into by e-mail it is the user name too.
   const userId = attributes.sub ?? event.userName;
   const email = attributes.email;
@@ -53,17 +71,26 @@ export const recordIdentityEvent = async (
           email,
           givenName: attributes.given_name,
           familyName: attributes.family_name,
-          // A trigger event names no groups; a new person has none, and an existing record is left as it is.
-          roles: [],
+          // A trigger event names no groups: a new person has none but the one joined here, and an existing record
+          // is left as it is.
+          roles: federated ? [SIGNED_UP_GROUP] : [],
           now: time,
         })
       : Promise.reject(new Error('The user has no e-mail attribute: no platform record created')),
+    federated ? groups.add(event.userPoolId, event.userName, SIGNED_UP_GROUP) : Promise.resolve(),
   ]);
   const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
   if (failures.length > 0) throw new AggregateError(failures, 'Recording the identity event failed');
 };
 
 const env = readEnv({ authEventsTable: 'AUTH_EVENTS_TABLE', usersTable: 'USERS_TABLE' });
+
+// Built at the first federated sign-up only: every other event of this trigger needs no Cognito client.
+let poolAccounts: ReturnType<typeof createFederatedAccounts> | undefined;
+const accounts = () => {
+  poolAccounts ??= createFederatedAccounts({ cognito: getCognitoClient() });
+  return poolAccounts;
+};
 
 export const handler = cognitoTrigger<CognitoTriggerEvent, IdentityEventDeps>(
   {
@@ -73,6 +100,7 @@ export const handler = cognitoTrigger<CognitoTriggerEvent, IdentityEventDeps>(
       return {
         authEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
         users: createUserStore({ db, tableName: env.usersTable }),
+        groups: { add: (userPoolId, userName, group) => accounts().addToGroup(userPoolId, userName, group) },
         now: Date.now,
         newId: randomUUID,
       };

@@ -244,17 +244,44 @@ export const WORKERS: { name: string; entry: string; area: AreaName; queue: Queu
 export const COGNITO_TRIGGERS: {
   name: string;
   entry: string;
-  triggers: ('PostConfirmation' | 'PostAuthentication')[];
+  triggers: CognitoTriggerName[];
   /** What the trigger may touch: it runs inside every sign-in, so it gets no more than it writes. */
   tables: TableKey[];
+  /**
+   * What it may do to its own user pool, and to no other. The pool's id comes in each trigger event: the function
+   * cannot be told it (the pool names the function, so the function naming the pool is a CloudFormation cycle).
+   */
+  userPoolActions: UserPoolTriggerAction[];
+  /** Whether it is told the providers the environment trusts for linking (LINKING_TRUSTED_PROVIDERS, JSON). */
+  linkingProviders?: boolean;
 }[] = [
   {
     name: 'UsersIdentityEvents',
     entry: 'functions/users/identity-events.ts',
     triggers: ['PostConfirmation', 'PostAuthentication'],
     tables: ['users', 'authEvents'],
+    // A person's first sign-in through an identity provider puts them in Authenticated_users (issue 21).
+    userPoolActions: ['cognito-idp:AdminAddUserToGroup'],
+  },
+  {
+    // The linking rule for a first sign-in through an identity provider (docs/decisions/037-federated-linking-rule.md).
+    name: 'UsersPreSignUp',
+    entry: 'functions/users/pre-sign-up.ts',
+    triggers: ['PreSignUp'],
+    tables: [],
+    userPoolActions: ['cognito-idp:ListUsers', 'cognito-idp:AdminLinkProviderForUser'],
+    linkingProviders: true,
   },
 ];
+
+/** The user-pool operations a trigger is attached to (infra/stacks/auth-stack.ts maps them onto CDK's). */
+export type CognitoTriggerName = 'PreSignUp' | 'PostConfirmation' | 'PostAuthentication';
+
+/** The pool actions a trigger may be granted: reading accounts by e-mail, linking a login, adding to a group. */
+export type UserPoolTriggerAction =
+  | 'cognito-idp:ListUsers'
+  | 'cognito-idp:AdminLinkProviderForUser'
+  | 'cognito-idp:AdminAddUserToGroup';
 
 /**
  * Scheduled jobs: the CDK creates an EventBridge rule per job; the local stack runs each on its interval.

@@ -26,7 +26,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { IdentityPool, type IIdentityPool, UserPoolAuthenticationProvider } from 'aws-cdk-lib/aws-cognito-identitypool';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
@@ -38,8 +38,9 @@ import {
   hostedProviderOf,
   type IdentityProviderSettings,
   identityProviderName,
+  providersTrustedForLinking,
 } from '../definitions/environments';
-import { COGNITO_TRIGGERS } from '../definitions/services';
+import { COGNITO_TRIGGERS, type CognitoTriggerName } from '../definitions/services';
 import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
 import { GradualDeployments } from '../services/gradual-deployment';
@@ -47,10 +48,11 @@ import { logSettings } from '../services/log-retention';
 import { ServiceFunction } from '../services/service-function';
 import { acknowledgeNoDeadLetterTarget } from './nag-findings';
 
-const TRIGGER_OPERATIONS = {
+const TRIGGER_OPERATIONS: Record<CognitoTriggerName, UserPoolOperation> = {
+  PreSignUp: UserPoolOperation.PRE_SIGN_UP,
   PostAuthentication: UserPoolOperation.POST_AUTHENTICATION,
   PostConfirmation: UserPoolOperation.POST_CONFIRMATION,
-} as const;
+};
 
 /** Props of the {@link AuthStack}. */
 export interface AuthStackProps extends StackProps {
@@ -197,6 +199,21 @@ export class AuthStack extends Stack {
         logs: logSettings(settings),
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
+      if (definition.userPoolActions.length > 0) {
+        // Not through addToRolePolicy: the function waits for its role's default policy, the pool names the
+        // function as its trigger, so a statement there naming the pool closes a cycle. A policy of its own, which
+        // nothing waits for, names this one pool. (A trigger only runs once the pool exists, after this deploy.)
+        new Policy(this, `${definition.name}UserPoolPolicy`, {
+          roles: [trigger.lambda.role!],
+          statements: [new PolicyStatement({ actions: definition.userPoolActions, resources: [userPool.userPoolArn] })],
+        });
+      }
+      if (definition.linkingProviders) {
+        trigger.lambda.addEnvironment(
+          'LINKING_TRUSTED_PROVIDERS',
+          JSON.stringify(providersTrustedForLinking(settings)),
+        );
+      }
       // Through the live alias, which CodeDeploy shifts between versions.
       for (const name of definition.triggers) userPool.addTrigger(TRIGGER_OPERATIONS[name], trigger.alias);
       deployments.add(definition.name, trigger);

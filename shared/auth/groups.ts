@@ -24,6 +24,9 @@ export const UNKNOWN_GROUP_PRECEDENCE = 0;
 
 export const STAFF_GROUP: GroupName = 'Employees';
 
+/** The group of a person who completed sign-up; a first sign-in through an identity provider joins it (issue 21). */
+export const SIGNED_UP_GROUP: GroupName = 'Authenticated_users';
+
 const byName = new Map<string, number>(GROUPS.map((g) => [g.name, g.precedence]));
 
 export const isGroupName = (name: string): name is GroupName => byName.has(name);

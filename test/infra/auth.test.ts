@@ -48,9 +48,10 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
   it('invokes the identity triggers after sign-in and confirmation, with write access to their tables only', () => {
     const pool = Object.values(resourcesOfType(auth, 'AWS::Cognito::UserPool'))[0]!;
     const config = pool.Properties.LambdaConfig as Record<string, unknown>;
-    expect(Object.keys(config).sort()).toEqual(['PostAuthentication', 'PostConfirmation']);
+    // PreSignUp: the linking rule's trigger (test/infra/federated-linking.test.ts).
+    expect(Object.keys(config).sort()).toEqual(['PostAuthentication', 'PostConfirmation', 'PreSignUp']);
     const [functionId] = Object.entries(resourcesOfType(auth, 'AWS::Lambda::Function')).find(([, f]) =>
-      String(f.Properties.Description).includes('identity triggers'),
+      String(f.Properties.Description).includes('UsersIdentityEvents identity triggers'),
     )!;
     // Through the function's live alias (docs/decisions/032-edge-and-gradual-deploys.md).
     expect(mentions(config.PostAuthentication, liveAliasOf(auth, functionId))).toBe(true);

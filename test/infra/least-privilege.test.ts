@@ -330,15 +330,21 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('least privilege on %s', (envNa
     expect(onBuckets.filter((grant) => !/:s3:GetObject(Version)?$/.test(grant))).toEqual([]);
   });
 
-  it('the identity triggers touch only the tables COGNITO_TRIGGERS lists; no other role outside the areas any', () => {
+  it('the identity triggers touch only the tables and pool actions COGNITO_TRIGGERS lists; no other role outside the areas any data', () => {
     const offending = roles
       .filter((r) => !r.stack.startsWith('api/'))
       .flatMap((role) => {
         const trigger = COGNITO_TRIGGERS.find((t) => new RegExp(`^${t.name}Role${HASH}$`).test(role.role));
-        const declared: Declared = { tables: {}, buckets: {}, queues: {}, capabilities: [] };
+        const declared: Declared = {
+          tables: {},
+          buckets: {},
+          queues: {},
+          capabilities: [...(trigger?.userPoolActions ?? [])],
+        };
         for (const table of trigger?.tables ?? []) add(declared.tables, table, [...TABLE_READ, ...TABLE_WRITE]);
-        // CDK's handlers and the identity pool's role have their own reviewed grants (above); here only data counts.
-        return undeclaredGrants(role, declared, envName, { capabilities: false });
+        // CDK's handlers and the identity pool's role have their own reviewed grants (above); for them only data
+        // counts. A trigger's other services' actions are held to its declaration.
+        return undeclaredGrants(role, declared, envName, { capabilities: Boolean(trigger) });
       });
     expect(offending).toEqual([]);
   });

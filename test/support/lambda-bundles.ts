@@ -59,6 +59,7 @@ export const importEnvironment = (): Record<string, string> => ({
   STRIPE_WEBHOOK_SECRET: 'whsec_bench',
   STRIPE_MODE: 'test',
   AREA_API_URL: 'https://api.example.com/notifications',
+  LINKING_TRUSTED_PROVIDERS: '["Google"]',
   ...Object.fromEntries(Object.values(TABLES).map((table) => [table.envVar, 'bench'])),
   ...Object.fromEntries(Object.values(BUCKETS).map((bucket) => [bucket.envVar, 'bench'])),
   ...Object.fromEntries(

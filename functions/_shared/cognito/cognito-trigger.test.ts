@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
-import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
-import { cognitoTrigger } from './cognito-trigger';
+import type { Context, PostAuthenticationTriggerEvent, PreSignUpTriggerEvent } from 'aws-lambda';
+import { FEDERATED_SIGN_IN_FAILED } from '../../../shared/auth/federated-sign-in';
+import { cognitoGate, cognitoTrigger, TriggerRefusal } from './cognito-trigger';
 
 const event: PostAuthenticationTriggerEvent = {
   version: '1',
@@ -65,5 +66,54 @@ describe('the Cognito trigger chain', () => {
     const started = Date.now();
     await expect(handler(event, context(300))).resolves.toEqual(event);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('the Cognito gate chain (PreSignUp)', () => {
+  const signUp: PreSignUpTriggerEvent = {
+    ...event,
+    triggerSource: 'PreSignUp_ExternalProvider',
+    userName: 'NorthsideAir_abc',
+    request: { userAttributes: { email: 'ada@example.com' } },
+    response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
+  };
+  let logged: string[];
+  beforeEach(() => {
+    logged = [];
+    for (const level of ['error', 'info'] as const) {
+      jest.spyOn(console, level).mockImplementation((line: unknown) => {
+        logged.push(String(line));
+      });
+    }
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers Cognito what the work returns', async () => {
+    const handler = cognitoGate({ name: 'gate', deps: () => ({}) }, async (e: PreSignUpTriggerEvent) => e);
+    await expect(handler(signUp, context())).resolves.toEqual(signUp);
+  });
+
+  it('lets a refusal’s message through to Cognito, and logs it', async () => {
+    const handler = cognitoGate<PreSignUpTriggerEvent, object>({ name: 'gate', deps: () => ({}) }, async () => {
+      throw new TriggerRefusal('Not you.');
+    });
+    await expect(handler(signUp, context())).rejects.toThrow('Not you.');
+    expect(JSON.parse(logged[0]!)).toMatchObject({
+      userName: 'NorthsideAir_abc',
+      errors: ['TriggerRefusal: Not you.'],
+    });
+  });
+
+  it('fails closed with the generic message on any other failure or when out of time, never with its wording', async () => {
+    const failing = cognitoGate<PreSignUpTriggerEvent, object>({ name: 'gate', deps: () => ({}) }, async () => {
+      throw new Error('AccessDenied: arn:aws:iam::123:role/x');
+    });
+    await expect(failing(signUp, context())).rejects.toThrow(new TriggerRefusal(FEDERATED_SIGN_IN_FAILED));
+    const slow = cognitoGate<PreSignUpTriggerEvent, object>(
+      { name: 'gate', deps: () => ({}), budgetMs: 50 },
+      () => new Promise(() => undefined),
+    );
+    await expect(slow(signUp, context())).rejects.toThrow(FEDERATED_SIGN_IN_FAILED);
+    expect(logged.join('\n')).toContain('gave up after 50 ms');
   });
 });

@@ -10,7 +10,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { MESSAGES } from '../../../shared/messages';
-import { AUTH_EVENTS_UNAVAILABLE, createIdentityProvider, quote } from './identity-provider';
+import { quote } from './cognito-filter';
+import { AUTH_EVENTS_UNAVAILABLE, createIdentityProvider } from './identity-provider';
 
 const awsError = (name: string) => Object.assign(new Error(`Cognito says ${name}`), { name });
 

@@ -25,6 +25,7 @@ import {
 import { type AuthEvent, type Group, type IdentityUser, UserStatus } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { BadRequest, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { quote } from './cognito-filter';
 
 /** Cognito's largest page for ListUsers (60) and ListUsersInGroup / ListGroups (60). */
 const MAX_USERS_PAGE = 60;
@@ -399,8 +400,5 @@ export const createIdentityProvider = ({
     return groups;
   }
 };
-
-/** A filter value in Cognito's syntax: double-quoted, with `\` and `"` escaped. */
-export const quote = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 export type IdentityProvider = ReturnType<typeof createIdentityProvider>;

@@ -17,6 +17,13 @@ import { COGNITO_TRIGGERS } from '../../definitions/services';
 
 type TriggerName = (typeof COGNITO_TRIGGERS)[number]['triggers'][number];
 
+/**
+ * The triggers served here. PreSignUp is not: its one job is the linking rule for a provider's login, and
+ * cognito-local knows no identity providers; the local identity layer applies the rule itself
+ * (functions/users/domain/federated-linking.ts). Served, it would only run on every local sign-up to pass it on.
+ */
+const LOCAL_TRIGGERS = new Set<TriggerName>(['PostConfirmation', 'PostAuthentication']);
+
 /** What cognito-local hands its Lambda port (its own shape, not Cognito's). */
 export interface CognitoLocalTriggerEvent {
   triggerSource: string;
@@ -93,7 +100,9 @@ export interface InProcessLambdaOptions {
 /** Implements cognito-local's `Lambda` interface (`enabled`, `invoke`) for the triggers we define. */
 export const createInProcessLambda = ({ region, rootDir = ROOT_DIR, load }: InProcessLambdaOptions) => {
   const byTrigger = new Map<string, (typeof COGNITO_TRIGGERS)[number]>(
-    COGNITO_TRIGGERS.flatMap((fn) => fn.triggers.map((trigger) => [trigger, fn] as const)),
+    COGNITO_TRIGGERS.flatMap((fn) =>
+      fn.triggers.filter((trigger) => LOCAL_TRIGGERS.has(trigger)).map((trigger) => [trigger, fn] as const),
+    ),
   );
   const importEntry =
     load ??
