@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
+import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
 import { REGION } from '../definitions/environments';
@@ -27,6 +28,8 @@ import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
+import { startDemoIdp } from './emulators/demo-idp';
+import { DEMO_IDP_ACCOUNTS, DEMO_IDP_PASSWORD } from './emulators/demo-idp-accounts';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
@@ -118,6 +121,15 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       }),
     );
     cognito.setUpstream(cognitoLocal.url);
+    // The demo organization's own OpenID provider, whose one client is the layer (docs/decisions/038).
+    const demoIdp = track(await startDemoIdp({ port: options.ports.demoIdp, identityLayerUrl: cognito.url }));
+    cognito.addFederationProvider({
+      name: DEMO_IDENTITY_PROVIDER.name,
+      issuer: demoIdp.url,
+      clientId: demoIdp.client.clientId,
+      clientSecret: demoIdp.client.clientSecret,
+      redirectUri: demoIdp.client.redirectUri,
+    });
     log(`emulators up in ${Date.now() - started} ms`);
 
     const dynamoClient = new DynamoDBClient({ region: REGION, endpoint: dynamodb.url, credentials });
@@ -298,6 +310,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         mqttWs: mqtt.wsUrl,
         iotDataPlane: mqtt.dataPlaneUrl,
         stripe: stripe.url,
+        demoIdp: demoIdp.url,
       },
       auth: { userPoolId, clientId, issuer },
       tables,
@@ -306,6 +319,12 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       demo: {
         password: DEMO_PASSWORD,
         accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
+        identityProvider: {
+          name: DEMO_IDENTITY_PROVIDER.name,
+          displayName: DEMO_IDENTITY_PROVIDER.displayName,
+          password: DEMO_IDP_PASSWORD,
+          accounts: DEMO_IDP_ACCOUNTS.map((a) => ({ email: a.email, emailVerified: a.emailVerified })),
+        },
       },
     };
     // Written whole, then renamed: a reader never sees half a file.
