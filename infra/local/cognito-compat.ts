@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { USER_POOL } from '../definitions/auth';
+import { FEDERATED_SIGN_IN_TARGET } from './cognito-compat/federated-users';
+import type { FederationProvider } from './cognito-compat/federation';
 import { type HostedClient, hostedClientOf } from './cognito-compat/hosted-rules';
 import { createHostedSignIn } from './cognito-compat/hosted-sign-in';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
@@ -86,7 +88,10 @@ export interface HostedClientOptions {
 }
 
 export const startCognitoCompat = async (options: CognitoCompatOptions) => {
-  const state: { upstream?: string; hostedClient?: HostedClient } = { upstream: options.upstream };
+  const state: { upstream?: string; hostedClient?: HostedClient; providers: FederationProvider[] } = {
+    upstream: options.upstream,
+    providers: [],
+  };
 
   const call = async (target: string, body: Body): Promise<Body> => {
     const response = await fetch(`${state.upstream}/`, {
@@ -114,6 +119,7 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     },
     client: () => state.hostedClient,
     now: options.now,
+    providers: () => state.providers,
   });
 
   const overrides: Record<string, (body: Body) => Promise<Body | undefined>> = {
@@ -155,6 +161,10 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
       if (!target && hosted.handles(new URL(request.url ?? '/', 'http://localhost').pathname)) {
         await hosted.handle(request, response, raw, cors);
         return;
+      }
+      // The layer's own federated sign-in signs a person in without a password: only the hosted pages may call it.
+      if (target === FEDERATED_SIGN_IN_TARGET) {
+        throw new CognitoFault('UnknownOperationException', `Unknown operation ${target}`);
       }
       if (target) {
         const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
@@ -206,6 +216,7 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
   const emulator: Emulator & {
     setUpstream: (u: string) => void;
     setHostedClient: (client: HostedClientOptions) => void;
+    addFederationProvider: (provider: FederationProvider) => void;
   } = {
     name: 'cognito',
     url,
@@ -217,6 +228,10 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     /** Set once the pool's client and the web app's origin are known; the hosted endpoints refuse every client before. */
     setHostedClient: ({ clientId, webOrigins }) => {
       state.hostedClient = hostedClientOf(clientId, webOrigins);
+    },
+    /** An OIDC provider the web client may name in `identity_provider` (the demo organization's, docs/decisions/038). */
+    addFederationProvider: (provider) => {
+      state.providers = [...state.providers.filter((p) => p.name !== provider.name), provider];
     },
   };
   return emulator;

@@ -9,6 +9,7 @@ export const DEFAULT_PORTS = {
   mqtt: 1883,
   mqttWs: 8083,
   stripe: 12111,
+  demoIdp: 9230,
 } as const;
 
 export type PortName = keyof typeof DEFAULT_PORTS;

@@ -21,6 +21,8 @@ export const StackInfo = z.object({
     /** IoT Core's data-plane Publish (the live view's publisher), served by the broker. */
     iotDataPlane: z.string().optional(),
     stripe: z.string(),
+    /** The demo organization's own OpenID provider (issuer), federated to through the identity layer. */
+    demoIdp: z.string().optional(),
   }),
   auth: z.object({ userPoolId: z.string(), clientId: z.string(), issuer: z.string() }),
   tables: z.record(z.string(), z.string()),
@@ -29,6 +31,15 @@ export const StackInfo = z.object({
   demo: z.object({
     password: z.string(),
     accounts: z.array(z.object({ email: z.string(), group: z.string().optional() })),
+    /** Its people, who sign in at the provider (`identity_provider` = name), not at the platform. */
+    identityProvider: z
+      .object({
+        name: z.string(),
+        displayName: z.string(),
+        password: z.string(),
+        accounts: z.array(z.object({ email: z.string(), emailVerified: z.boolean() })),
+      })
+      .optional(),
   }),
 });
 export type StackInfo = z.infer<typeof StackInfo>;

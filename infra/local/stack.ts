@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
+import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider';
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
@@ -28,6 +29,8 @@ import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
+import { startDemoIdp } from './emulators/demo-idp';
+import { DEMO_IDP_ACCOUNTS, DEMO_IDP_PASSWORD } from './emulators/demo-idp-accounts';
 import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
@@ -119,6 +122,15 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       }),
     );
     cognito.setUpstream(cognitoLocal.url);
+    // The demo organization's own OpenID provider, whose one client is the layer (docs/decisions/038).
+    const demoIdp = track(await startDemoIdp({ port: options.ports.demoIdp, identityLayerUrl: cognito.url }));
+    cognito.addFederationProvider({
+      name: DEMO_IDENTITY_PROVIDER.name,
+      issuer: demoIdp.url,
+      clientId: demoIdp.client.clientId,
+      clientSecret: demoIdp.client.clientSecret,
+      redirectUri: demoIdp.client.redirectUri,
+    });
     log(`emulators up in ${Date.now() - started} ms`);
 
     const dynamoClient = new DynamoDBClient({ region: REGION, endpoint: dynamodb.url, credentials });
@@ -275,7 +287,11 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         userPoolEndpoint: cognito.url,
         authFlowType: 'USER_PASSWORD_AUTH',
         // The identity layer serves the hosted endpoints on the Cognito endpoint's origin (decision 035).
-        oauth: hostedSignInConfig({ origin: cognito.url, webOrigins: hostedOrigins, providers: [] }),
+        oauth: hostedSignInConfig({
+          origin: cognito.url,
+          webOrigins: hostedOrigins,
+          providers: [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.displayName }],
+        }),
       },
       // Spec §9: lax and not secure only here, where the web app is served over plain http.
       cookies: { secure: false, sameSite: 'lax' },
@@ -302,6 +318,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         mqttWs: mqtt.wsUrl,
         iotDataPlane: mqtt.dataPlaneUrl,
         stripe: stripe.url,
+        demoIdp: demoIdp.url,
       },
       auth: { userPoolId, clientId, issuer },
       tables,
@@ -310,6 +327,12 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       demo: {
         password: DEMO_PASSWORD,
         accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
+        identityProvider: {
+          name: DEMO_IDENTITY_PROVIDER.name,
+          displayName: DEMO_IDENTITY_PROVIDER.displayName,
+          password: DEMO_IDP_PASSWORD,
+          accounts: DEMO_IDP_ACCOUNTS.map((a) => ({ email: a.email, emailVerified: a.emailVerified })),
+        },
       },
     };
     // Written whole, then renamed: a reader never sees half a file.

@@ -44,6 +44,13 @@ console.log(
     `  Stack file     ${path.join(stack.info.dataDir, 'stack.json')}`,
     `  Demo accounts  ${demo.accounts.map((a) => a.email).join(', ')}`,
     `  Password       ${demo.password}  (local only)`,
+    ...(demo.identityProvider && endpoints.demoIdp
+      ? [
+          `  ${demo.identityProvider.displayName} (identity provider)  ${endpoints.demoIdp}`,
+          `    its people   ${demo.identityProvider.accounts.map((a) => a.email).join(', ')}`,
+          `    password     ${demo.identityProvider.password}  (local only)`,
+        ]
+      : []),
     '',
   ].join('\n'),
 );

@@ -13,7 +13,7 @@ button{margin-top:1.25rem;width:100%;padding:.6rem;font-size:1rem;background:#1f
 .error{color:#a40000;background:#fdecec;padding:.5rem;border-radius:4px}
 `;
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const layout = (title: string, body: string) => `<!doctype html>

@@ -122,6 +122,21 @@ describe('checkAuthorize', () => {
     });
   });
 
+  it('lets through an identity provider enabled for the client, by its exact name, and COGNITO as the pool itself', () => {
+    const enabled = ['NorthsideAir'];
+    expect(checkAuthorize(request({ identity_provider: 'NorthsideAir' }), client, enabled)).toMatchObject({
+      kind: 'ok',
+      params: { identityProvider: 'NorthsideAir', state: 'st-1' },
+    });
+    const own = checkAuthorize(request({ identity_provider: 'COGNITO' }), client, enabled);
+    expect(own).toMatchObject({ kind: 'ok' });
+    expect(own.kind === 'ok' && 'identityProvider' in own.params).toBe(false);
+    expect(checkAuthorize(request({ identity_provider: 'northsideair' }), client, enabled)).toMatchObject({
+      kind: 'redirect',
+      error: 'invalid_request',
+    });
+  });
+
   it('refuses a missing state with invalid_request', () => {
     expect(checkAuthorize(request({ state: undefined }), client)).toEqual({
       kind: 'redirect',

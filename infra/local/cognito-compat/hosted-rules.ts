@@ -57,6 +57,8 @@ export interface AuthorizeParams {
   state: string;
   scopes: string[];
   codeChallenge: string;
+  /** An identity provider other than the pool itself (`identity_provider`), to federate to. */
+  identityProvider?: string;
 }
 
 export type AuthorizeCheck =
@@ -75,7 +77,12 @@ const one = (query: URLSearchParams, name: string) => {
  * An authorize request (GET, or the sign-in form's POST carrying the same fields back: they are checked again,
  * never trusted). The client and the redirect URI come first: only once both are known good is anything sent there.
  */
-export const checkAuthorize = (query: URLSearchParams, client: HostedClient | undefined): AuthorizeCheck => {
+export const checkAuthorize = (
+  query: URLSearchParams,
+  client: HostedClient | undefined,
+  /** The identity providers enabled for the client, besides `COGNITO` (the pool's own users). */
+  providers: readonly string[] = [],
+): AuthorizeCheck => {
   const clientId = one(query, 'client_id');
   if (!client || clientId !== client.clientId) return { kind: 'page', message: 'Invalid client.' };
   const redirectUri = one(query, 'redirect_uri');
@@ -108,11 +115,15 @@ export const checkAuthorize = (query: URLSearchParams, client: HostedClient | un
     return refuse('invalid_scope', 'Scopes must be among openid email profile');
   }
   const provider = one(query, 'identity_provider');
-  // Only the pool's own users here; the local OpenID provider (federation) is not served by this layer.
-  if (provider !== undefined && provider !== 'COGNITO') {
+  // The pool's own users, or a provider enabled for the client (federation.ts); names are case-sensitive, as Cognito's.
+  if (provider !== undefined && provider !== 'COGNITO' && !providers.includes(provider)) {
     return refuse('invalid_request', 'identity_provider is not enabled for this client');
   }
-  return { kind: 'ok', params: { clientId, redirectUri, state, scopes: [...new Set(scopes)], codeChallenge } };
+  const params = { clientId, redirectUri, state, scopes: [...new Set(scopes)], codeChallenge };
+  return {
+    kind: 'ok',
+    params: provider !== undefined && provider !== 'COGNITO' ? { ...params, identityProvider: provider } : params,
+  };
 };
 
 /** `redirect_uri?code=…&state=…` or `redirect_uri?error=…&state=…`: the redirect URI's own query is kept. */

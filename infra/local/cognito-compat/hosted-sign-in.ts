@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IDP_RESPONSE_PATH } from '../../../shared/auth/demo-identity-provider';
 import { HOSTED_ENDPOINTS } from '../../../shared/auth/hosted-sign-in';
+import { createFederation, type FederationProvider } from './federation';
 import { errorPage, mfaPage, STYLESHEET, STYLESHEET_PATH, signInPage } from './hosted-pages';
 import {
   type AuthorizeCheck,
@@ -21,6 +23,8 @@ import { tokenClaims } from './targets';
  * redirect (issue 21, docs/decisions/035-local-hosted-sign-in.md). Sign-in goes through the same calls as
  * everything else (InitiateAuth / RespondToAuthChallenge at cognito-local with the layer's targets), so the tokens
  * are the ones the JSON API would have given: `origin_jti`-stamped, refused when revoked or the user is disabled.
+ * An authorize request naming an enabled `identity_provider` goes to that provider instead (`federation.ts`,
+ * docs/decisions/038-local-demo-identity-provider.md), and ends with a code from the same store.
  */
 
 type Body = Record<string, unknown>;
@@ -34,6 +38,8 @@ export interface HostedSignInDeps {
   now?: () => number;
   /** @default CODE_TTL_MS, Cognito's 5 minutes */
   codeTtlMs?: number;
+  /** The OIDC providers enabled for the client (`identity_provider`), once they have started; @default none */
+  providers?: () => readonly FederationProvider[];
 }
 
 interface Tokens {
@@ -68,7 +74,7 @@ const expiresIn = (tokens: Tokens) => {
   return claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
 };
 
-const HOSTED_PATHS = new Set<string>([...Object.values(HOSTED_ENDPOINTS), STYLESHEET_PATH]);
+const HOSTED_PATHS = new Set<string>([...Object.values(HOSTED_ENDPOINTS), IDP_RESPONSE_PATH, STYLESHEET_PATH]);
 
 export const createHostedSignIn = (deps: HostedSignInDeps) => {
   const codes = createCodeStore<Tokens>({ ttlMs: deps.codeTtlMs ?? CODE_TTL_MS, now: deps.now ?? Date.now });
@@ -128,6 +134,16 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
     // The state goes back exactly as it came; comparing it with the one it sent is the client's check.
     redirect(response, redirectWith(params.redirectUri, { code, state: params.state }));
   };
+
+  const providers = deps.providers ?? (() => []);
+  const providerNames = () => providers().map((provider) => provider.name);
+  const federation = createFederation({
+    call: deps.call,
+    providers,
+    finish,
+    html: (response, status, message) => html(response, status, errorPage(message)),
+    now: deps.now,
+  });
 
   /** The sign-in form's POST: password first, then the authenticator code when the person has TOTP on. */
   const signIn = async (response: ServerResponse, form: URLSearchParams, params: AuthorizeParams) => {
@@ -201,8 +217,9 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
   const authorize = async (request: IncomingMessage, response: ServerResponse, url: URL, raw: Buffer) => {
     const client = deps.client();
     if (request.method === 'GET') {
-      const check = checkAuthorize(url.searchParams, client);
+      const check = checkAuthorize(url.searchParams, client, providerNames());
       if (check.kind !== 'ok') return refuse(response, check);
+      if (check.params.identityProvider) return federation.start(response, check.params, check.params.identityProvider);
       return html(
         response,
         200,
@@ -372,6 +389,8 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
           return userInfo(request, response, cors);
         case HOSTED_ENDPOINTS.logout:
           return logout(response, url);
+        case IDP_RESPONSE_PATH:
+          return federation.respond(request, response, url);
       }
     },
   };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import pino from 'pino';
 import { randomNumber } from '../../../shared/random/random-number';
+import { withFederatedSignIn } from '../cognito-compat/federated-users';
 import { createInProcessLambda } from '../cognito-compat/lambda-triggers';
 import { createSignOutRegistry } from '../cognito-compat/sign-outs';
 import { withCompatTargets } from '../cognito-compat/targets';
@@ -135,7 +136,7 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
   };
   // Kept in a sub-directory: cognito-local takes every *.json file of its own directory for a user pool.
   const signOuts = await createSignOutRegistry(path.join(dataDir, 'compat', 'sign-outs.json'));
-  const router = withCompatTargets(Router(services), services, signOuts);
+  const router = withFederatedSignIn(withCompatTargets(Router(services), services, signOuts), services);
   const server = await createServer(router, logger, config.ServerConfig, services).start();
   const address = server.address() as { port: number };
   const url = `http://${LOCAL_HOST}:${address.port}`;

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
+  AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { FEDERATED_SIGN_IN_TARGET } from '../../../infra/local/cognito-compat/federated-users';
+import { s256 } from '../../../infra/local/cognito-compat/hosted-rules';
+import { DEMO_IDP_PASSWORD } from '../../../infra/local/emulators/demo-idp-accounts';
+import { DEMO_IDENTITY_PROVIDER, IDP_RESPONSE_PATH } from '../../../shared/auth/demo-identity-provider';
+import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
+import { createTokenVerifier } from '../../../shared/auth/verify-token';
+import { apiAs, cognitoClient, stack } from '../../support/stack';
+
+/**
+ * "Sign in with Northside Air Network" with no cloud (issue 21, docs/decisions/038): the web client's authorize
+ * request names the demo organization's provider, the browser signs in at that provider's own page, and the local
+ * identity layer federates: created, found again, linked or refused. Plain fetch with a small cookie jar, redirects
+ * followed by hand, against the running local stack.
+ */
+
+const layer = () => stack().endpoints.cognito;
+const idp = () => {
+  const url = stack().endpoints.demoIdp;
+  if (!url) throw new Error('The test stack runs without the demo identity provider');
+  return url;
+};
+const webOrigin = () => {
+  const web = stack().endpoints.web;
+  if (!web) throw new Error('The test stack runs without the web app');
+  return web;
+};
+const callbackUrl = () => hostedUrlsOf(webOrigin()).callbackUrl;
+const clientId = () => stack().auth.clientId;
+
+const ROSA = 'rosa.rivera@northside-air.example.com';
+
+/** A browser's cookies, by name and path (host-only: the layer and the provider share `localhost`, as in a browser). */
+const cookieJar = () => {
+  const cookies = new Map<string, { value: string; path: string }>();
+  return {
+    header: (url: string) => {
+      const { pathname } = new URL(url);
+      return [...cookies]
+        .filter(([, c]) => pathname.startsWith(c.path))
+        .map(([name, c]) => `${name}=${c.value}`)
+        .join('; ');
+    },
+    take: (response: Response) => {
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+        const name = pair.slice(0, pair.indexOf('='));
+        const value = pair.slice(pair.indexOf('=') + 1);
+        const path = attributes.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+        const expired = attributes.some((a) => /^max-age=0$/i.test(a) || /^expires=.*1970/i.test(a));
+        if (expired || !value) cookies.delete(name);
+        else cookies.set(name, { value, path });
+      }
+    },
+    get: (name: string) => cookies.get(name)?.value,
+  };
+};
+
+type Jar = ReturnType<typeof cookieJar>;
+
+const go = async (jar: Jar, url: string, init: RequestInit = {}) => {
+  const cookie = jar.header(url);
+  const response = await fetch(url, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+  });
+  jar.take(response);
+  return response;
+};
+
+const locationOf = (response: Response, base: string) =>
+  new URL(response.headers.get('location') ?? '', base).toString();
+
+const newPkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: s256(verifier) };
+};
+
+const authorizeUrl = (challenge: string, state: string, provider: string = DEMO_IDENTITY_PROVIDER.name) => {
+  const url = new URL(`${layer()}${HOSTED_ENDPOINTS.authorize}`);
+  const fields = {
+    response_type: 'code',
+    client_id: clientId(),
+    redirect_uri: callbackUrl(),
+    state,
+    scope: 'openid email profile',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    identity_provider: provider,
+  };
+  for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
+  return url.toString();
+};
+
+/** From the app's authorize request to the provider's sign-in page: answers the page and where to post it. */
+const toProviderPage = async (jar: Jar, challenge: string, state = 'app-state-1') => {
+  const toProvider = await go(jar, authorizeUrl(challenge, state));
+  expect(toProvider.status).toBe(302);
+  const authorize = locationOf(toProvider, layer());
+  expect(authorize.startsWith(`${idp()}/`)).toBe(true);
+  const toInteraction = await go(jar, authorize);
+  expect(toInteraction.status).toBe(303);
+  const interaction = locationOf(toInteraction, idp());
+  const page = await go(jar, interaction);
+  expect(page.status).toBe(200);
+  return { authorize, interaction, html: await page.text() };
+};
+
+const postForm = (jar: Jar, url: string, fields: Record<string, string>) =>
+  go(jar, url, {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+
+/** Signs in at the provider and follows it back to the layer's idpresponse; answers that URL (not yet visited). */
+const toIdpResponse = async (jar: Jar, email: string, challenge: string, state = 'app-state-1') => {
+  const { interaction } = await toProviderPage(jar, challenge, state);
+  const signedIn = await postForm(jar, interaction, { email, password: DEMO_IDP_PASSWORD });
+  expect(signedIn.status).toBe(303);
+  const resumed = await go(jar, locationOf(signedIn, idp()));
+  expect(resumed.status).toBe(303);
+  const back = locationOf(resumed, idp());
+  expect(back.startsWith(`${layer()}${IDP_RESPONSE_PATH}?`)).toBe(true);
+  return back;
+};
+
+/** The whole flow to the web app's callback: answers the callback URL's parameters. */
+const federatedCallback = async (email: string, challenge: string, state = 'app-state-1') => {
+  const jar = cookieJar();
+  const back = await go(jar, await toIdpResponse(jar, email, challenge, state));
+  expect(back.status).toBe(302);
+  const location = new URL(locationOf(back, layer()));
+  expect(`${location.origin}${location.pathname}`).toBe(callbackUrl());
+  return location.searchParams;
+};
+
+const exchange = async (code: string, verifier: string) => {
+  const response = await fetch(`${layer()}${HOSTED_ENDPOINTS.token}`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: clientId(),
+      redirect_uri: callbackUrl(),
+      code,
+      code_verifier: verifier,
+    }),
+    headers: { origin: webOrigin() },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { access_token: string; id_token: string; refresh_token: string };
+};
+
+/** Signs in through the provider and exchanges the code: the tokens, verified as the API verifies them. */
+const federatedTokens = async (email: string) => {
+  const { verifier, challenge } = newPkce();
+  const state = `state-${randomBytes(6).toString('hex')}`;
+  const params = await federatedCallback(email, challenge, state);
+  expect(params.get('error')).toBeNull();
+  expect(params.get('state')).toBe(state);
+  const tokens = await exchange(params.get('code') ?? '', verifier);
+  const verify = createTokenVerifier({ issuer: stack().auth.issuer, clientIds: [clientId()] });
+  return { tokens, access: await verify(tokens.access_token), id: await verify(tokens.id_token) };
+};
+
+const userOf = (username: string) =>
+  cognitoClient().send(new AdminGetUserCommand({ UserPoolId: stack().auth.userPoolId, Username: username }));
+const attributesOf = (user: Awaited<ReturnType<typeof userOf>>) =>
+  Object.fromEntries((user.UserAttributes ?? []).map((a) => [a.Name, a.Value]));
+
+describe('sign-in through the demo organization’s identity provider', () => {
+  it('the provider serves its own small, labelled sign-in page and shows it again after a wrong password', async () => {
+    const jar = cookieJar();
+    const { interaction, html } = await toProviderPage(jar, newPkce().challenge);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<h1>Sign in to Northside Air Network</h1>');
+    expect(html).toContain('<label for="email">E-mail</label>');
+    expect(html).toContain('<label for="password">Password</label>');
+    expect(html).not.toContain('<script');
+
+    const wrong = await postForm(jar, interaction, { email: ROSA, password: 'Not-The-Passw0rd' });
+    expect(wrong.status).toBe(400);
+    const again = await wrong.text();
+    expect(again).toContain('Incorrect e-mail or password.');
+    expect(again).toContain(`value="${ROSA}"`);
+    // The same interaction goes on with the right password.
+    const right = await postForm(jar, interaction, { email: ROSA, password: DEMO_IDP_PASSWORD });
+    expect(right.status).toBe(303);
+  });
+
+  it('a person with no platform account is created as the provider’s user, signed in, and found again next time', async () => {
+    const first = await federatedTokens(ROSA);
+    const username = `${DEMO_IDENTITY_PROVIDER.name}_nsa-rosa-rivera`;
+    expect(first.access.username).toBe(username);
+    expect(first.id).toMatchObject({ email: ROSA, tokenUse: 'id' });
+    const user = await userOf(username);
+    expect(user.UserStatus).toBe('EXTERNAL_PROVIDER');
+    expect(attributesOf(user)).toMatchObject({
+      email: ROSA,
+      email_verified: 'true',
+      given_name: 'Rosa',
+      family_name: 'Rivera',
+    });
+    expect(JSON.parse(attributesOf(user).identities ?? '[]')).toEqual([
+      expect.objectContaining({ providerName: DEMO_IDENTITY_PROVIDER.name, userId: 'nsa-rosa-rivera' }),
+    ]);
+    // Groups as a confirmed sign-up has them (none: nothing adds a new person to a group today).
+    const groups = await cognitoClient().send(
+      new AdminListGroupsForUserCommand({ UserPoolId: stack().auth.userPoolId, Username: username }),
+    );
+    expect(groups.Groups ?? []).toEqual([]);
+    // The platform has the person's record, as after a sign-up, and the API takes the token.
+    await expect(
+      apiAs('users', first.tokens.access_token).getUser({ params: { id: first.access.sub } }),
+    ).resolves.toMatchObject({ email: ROSA });
+    // Tokens like any sign-in's: they name their refresh token, which refreshes.
+    const refreshed = await fetch(`${layer()}${HOSTED_ENDPOINTS.token}`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: clientId(),
+        refresh_token: first.tokens.refresh_token,
+      }),
+    });
+    expect(refreshed.status).toBe(200);
+
+    const second = await federatedTokens(ROSA);
+    expect(second.access.sub).toBe(first.access.sub);
+    expect(second.access.username).toBe(username);
+
+    // A disabled federated user is refused as a disabled password user is, in Cognito's words.
+    const pool = { UserPoolId: stack().auth.userPoolId, Username: username };
+    await cognitoClient().send(new AdminDisableUserCommand(pool));
+    try {
+      const params = await federatedCallback(ROSA, newPkce().challenge, 'state-disabled');
+      expect(params.get('code')).toBeNull();
+      expect(params.get('error')).toBe('access_denied');
+      expect(params.get('error_description')).toBe('User is disabled.');
+      expect(params.get('state')).toBe('state-disabled');
+    } finally {
+      await cognitoClient().send(new AdminEnableUserCommand(pool));
+    }
+  });
+
+  it('a person whose verified e-mail has a platform account is linked to it, and goes straight there next time', async () => {
+    const native = await userOf('approved@example.com');
+    const nativeSub = attributesOf(native).sub;
+    const first = await federatedTokens('approved@example.com');
+    expect(first.access.sub).toBe(nativeSub);
+    expect(first.access.username).toBe(native.Username);
+    // The account's own groups come with it.
+    expect(first.access.groups).toEqual(['Approved_users']);
+    const identities = JSON.parse(attributesOf(await userOf(native.Username ?? '')).identities ?? '[]');
+    expect(identities).toEqual([
+      expect.objectContaining({ providerName: DEMO_IDENTITY_PROVIDER.name, userId: 'nsa-april-approved' }),
+    ]);
+    // No federated user was made beside it.
+    await expect(userOf(`${DEMO_IDENTITY_PROVIDER.name}_nsa-april-approved`)).rejects.toMatchObject({
+      name: 'UserNotFoundException',
+    });
+    const second = await federatedTokens('approved@example.com');
+    expect(second.access.sub).toBe(nativeSub);
+  });
+
+  it('a person whose e-mail has an account but whom the provider has not verified is refused, with why', async () => {
+    const { challenge } = newPkce();
+    const params = await federatedCallback('user@example.com', challenge, 'app-state-unverified');
+    expect(params.get('code')).toBeNull();
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('error_description')).toMatch(/already exists.*has not verified the e-mail/);
+    expect(params.get('state')).toBe('app-state-unverified');
+    const native = await userOf('user@example.com');
+    expect(attributesOf(native).identities).toBeUndefined();
+  });
+
+  it('the provider’s answer is taken once, for the browser that was sent there, and never for a made-up state', async () => {
+    const { challenge } = newPkce();
+    const jar = cookieJar();
+    const back = await toIdpResponse(jar, ROSA, challenge);
+    const url = new URL(back);
+
+    // Another browser (no state cookie) with the real answer: refused, and the sign-in is spent.
+    const elsewhere = await fetch(back, { redirect: 'manual' });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('started in another browser');
+    const spent = await go(jar, back);
+    expect(spent.status).toBe(400);
+    expect(await spent.text()).toContain('unknown or has expired');
+
+    // A state the layer never sent.
+    const madeUp = new URL(url);
+    madeUp.searchParams.set('state', randomBytes(32).toString('base64url'));
+    const unknown = await go(jar, madeUp.toString());
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get('location')).toBeNull();
+  });
+
+  it('a code of another sign-in is refused at the provider (PKCE), and the app is told without a code', async () => {
+    const { challenge } = newPkce();
+    const jarA = cookieJar();
+    const jarB = cookieJar();
+    const backA = new URL(await toIdpResponse(jarA, ROSA, challenge, 'state-a'));
+    const backB = new URL(await toIdpResponse(jarB, ROSA, challenge, 'state-b'));
+    // B's code under A's state (and A's browser): the layer's verifier for A does not fit B's code.
+    const swapped = new URL(backA);
+    swapped.searchParams.set('code', backB.searchParams.get('code') ?? '');
+    const answer = await go(jarA, swapped.toString());
+    expect(answer.status).toBe(302);
+    const location = new URL(locationOf(answer, layer()));
+    expect(location.searchParams.get('code')).toBeNull();
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBe('state-a');
+  });
+
+  it('refuses a provider the client has not enabled, and the layer’s own federated sign-in from outside', async () => {
+    const refused = await fetch(authorizeUrl(newPkce().challenge, 'state-x', 'Google'), { redirect: 'manual' });
+    expect(refused.status).toBe(302);
+    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+
+    const outside = await fetch(layer(), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': `AWSCognitoIdentityProviderService.${FEDERATED_SIGN_IN_TARGET}`,
+      },
+      body: JSON.stringify({ ClientId: clientId(), Identity: { provider: 'NorthsideAir', sub: 'x', email: 'a@b.c' } }),
+    });
+    expect(outside.status).toBe(400);
+    expect(await outside.json()).toMatchObject({ __type: 'UnknownOperationException' });
+  });
+});
