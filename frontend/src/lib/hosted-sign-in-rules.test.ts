@@ -1,3 +1,4 @@
+import { FEDERATED_ACCOUNT_EXISTS, preSignUpFailure } from '../../../shared/auth/federated-sign-in';
 import { hostedSignInConfig } from '../../../shared/auth/hosted-sign-in';
 import {
   authorizeUrl,
@@ -84,6 +85,9 @@ describe('the callback', () => {
     const search = (state: string) =>
       `?${new URLSearchParams({ error: 'access_denied', error_description: refusal, state })}`;
     expect(callbackOutcome(search(pending.state), pending)).toEqual({ kind: 'refused', message: refusal });
+    // Cognito's wording around the linking rule's refusal is dropped.
+    const wrapped = `?${new URLSearchParams({ error: 'invalid_request', error_description: preSignUpFailure(FEDERATED_ACCOUNT_EXISTS), state: pending.state })}`;
+    expect(callbackOutcome(wrapped, pending)).toEqual({ kind: 'refused', message: FEDERATED_ACCOUNT_EXISTS });
     // Anyone can link to /auth/callback: words of a request this tab did not send are not shown.
     expect(callbackOutcome(search('forged'), pending)).toEqual({
       kind: 'refused',

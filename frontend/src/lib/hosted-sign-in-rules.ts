@@ -1,3 +1,4 @@
+import { federatedRefusalOf } from '../../../shared/auth/federated-sign-in';
 import { HOSTED_ENDPOINTS } from '../../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../../shared/config/runtime-config';
 import { safeDestination } from './navigation';
@@ -84,7 +85,9 @@ export const callbackOutcome = (search: string, pending: PendingSignIn | undefin
   if (error) {
     const description = params.get('error_description');
     // Only a callback of our own request may put its words on the page: anyone can link to /auth/callback?error=….
-    return { kind: 'refused', message: stateMatches && description ? description : HOSTED_MESSAGES.hostedSignInFailed };
+    if (!stateMatches || !description) return { kind: 'refused', message: HOSTED_MESSAGES.hostedSignInFailed };
+    // Cognito wraps the linking rule's refusal as `PreSignUp failed with error {message}.`: the message alone is shown.
+    return { kind: 'refused', message: federatedRefusalOf(description) ?? description };
   }
   const code = params.get('code');
   if (!code || !stateMatches) return { kind: 'refused', message: HOSTED_MESSAGES.hostedSignInNotStarted };

@@ -69,13 +69,17 @@ input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
 button{margin-top:1.25rem;width:100%;padding:.6rem;font-size:1rem;background:#087e8b;color:#fff;border:0;border-radius:4px}
 .error{color:#a40000;background:#fdecec;padding:.5rem;border-radius:4px}`;
 
-/** The pages' CSP: no script, nothing loaded, the one inline style by its hash, the form posted only here. */
+/**
+ * The pages' CSP: no script, nothing loaded, the one inline style by its hash. The form posts here, but Chromium
+ * applies `form-action` to every redirect that follows the POST too: on to the identity layer's
+ * `/oauth2/idpresponse` and from there to the web app's callback, all on this machine's loopback origins.
+ */
 export const DEMO_IDP_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
   "base-uri 'none'",
   "frame-ancestors 'none'",
-  "form-action 'self'",
+  "form-action 'self' http://localhost:*",
 ].join('; ');
 
 /** The provider's own sign-in form: posted back to the interaction it belongs to. */

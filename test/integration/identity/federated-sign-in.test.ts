@@ -211,11 +211,11 @@ describe('sign-in through the demo organization’s identity provider', () => {
     expect(JSON.parse(attributesOf(user).identities ?? '[]')).toEqual([
       expect.objectContaining({ providerName: DEMO_IDENTITY_PROVIDER.name, userId: 'nsa-rosa-rivera' }),
     ]);
-    // Groups as a confirmed sign-up has them (none: nothing adds a new person to a group today).
+    // A federated person joins Authenticated_users at their first sign-in (the PostConfirmation trigger, decision 037).
     const groups = await cognitoClient().send(
       new AdminListGroupsForUserCommand({ UserPoolId: stack().auth.userPoolId, Username: username }),
     );
-    expect(groups.Groups ?? []).toEqual([]);
+    expect((groups.Groups ?? []).map((group) => group.GroupName)).toEqual(['Authenticated_users']);
     // The platform has the person's record, as after a sign-up, and the API takes the token.
     await expect(
       apiAs('users', first.tokens.access_token).getUser({ params: { id: first.access.sub } }),
