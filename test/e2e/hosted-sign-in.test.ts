@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { DEMO_IDP_PASSWORD } from '../../infra/local/emulators/demo-idp-accounts';
 import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider';
+import { FEDERATED_ACCOUNT_EXISTS } from '../../shared/auth/federated-sign-in';
 import {
   keepScreenshot,
   loginUrl,
@@ -121,7 +122,7 @@ describe('end to end: the hosted sign-in (spec §7, issue 21)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     await page.waitForURL((url) => url.pathname === '/auth/callback');
-    await expect(page.getByTestId('hosted-callback-error').textContent()).resolves.toMatch(/already exists/);
+    await expect(page.getByTestId('hosted-callback-error').textContent()).resolves.toBe(FEDERATED_ACCOUNT_EXISTS);
     expect((await page.context().cookies()).some((c) => c.name.endsWith('.accessToken'))).toBe(false);
   });
 

@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Services } from 'cognito-local/lib/services';
 import type { Context } from 'cognito-local/lib/services/context';
 import type { User } from 'cognito-local/lib/services/userPoolService';
-import {
-  decideFederatedSignIn,
-  type FederatedIdentity,
-  type FederatedSignInDecision,
-  federatedUsername,
-} from './federation-rules';
+import { decideFederatedSignIn, type FederatedIdentity, federatedUsername } from './federation-rules';
 import { stampOrigin } from './origin-jti';
 import { type CognitoRouter, fault, MESSAGES } from './targets';
 
@@ -79,8 +74,8 @@ const mappedAttributes = (identity: FederatedIdentity) => [
 const MAPPED = new Set(['email', 'email_verified', 'given_name', 'family_name']);
 
 export interface FederatedSignInOptions {
-  /** @default decideFederatedSignIn, the local stand-in for the users area's linking rule */
-  decide?: (input: Parameters<typeof decideFederatedSignIn>[0]) => FederatedSignInDecision;
+  /** @default decideFederatedSignIn: the users area's linking rule with this home's trusted providers */
+  decide?: typeof decideFederatedSignIn;
 }
 
 export const withFederatedSignIn = (
@@ -124,14 +119,15 @@ export const withFederatedSignIn = (
         await pool.saveUser(ctx, user);
         outcome = 'federated';
       } else {
-        const native = users.find(
-          (u) => !isFederated(u) && attribute(u, 'email')?.toLowerCase() === identity.email.toLowerCase(),
-        );
-        const decision = decide({
-          provider: identity.provider,
-          emailVerified: identity.emailVerified,
-          ...(native ? { existingAccount: { username: native.Username } } : {}),
-        });
+        const holders = users
+          .filter((u) => attribute(u, 'email')?.toLowerCase() === identity.email.toLowerCase())
+          .map((u) => ({
+            username: u.Username,
+            email: attribute(u, 'email') ?? '',
+            federated: isFederated(u),
+            confirmed: u.UserStatus === 'CONFIRMED' && attribute(u, 'email_verified') === 'true',
+          }));
+        const decision = decide(identity, holders);
         if (decision.kind === 'refuse') return { Refused: { Message: decision.message } };
         if (decision.kind === 'link') {
           const target = users.find((u) => u.Username === decision.to);

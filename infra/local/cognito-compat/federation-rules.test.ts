@@ -1,4 +1,5 @@
 import { DEMO_IDENTITY_PROVIDER } from '../../../shared/auth/demo-identity-provider';
+import { FEDERATED_ACCOUNT_EXISTS } from '../../../shared/auth/federated-sign-in';
 import {
   createPendingFederations,
   decideFederatedSignIn,
@@ -11,26 +12,28 @@ import type { AuthorizeParams } from './hosted-rules';
 
 const provider = DEMO_IDENTITY_PROVIDER.name;
 
-describe('decideFederatedSignIn', () => {
+describe("decideFederatedSignIn (the users area's linking rule, with this home's trusted providers)", () => {
+  const identity = { provider, sub: 'nsa-1', email: 'ann@example.com', emailVerified: true };
+  const account = { username: 'u-1', email: 'ann@example.com', federated: false, confirmed: true };
+
   it('creates a person with no platform account, verified or not', () => {
-    expect(decideFederatedSignIn({ provider, emailVerified: true })).toEqual({ kind: 'create' });
-    expect(decideFederatedSignIn({ provider, emailVerified: false })).toEqual({ kind: 'create' });
+    expect(decideFederatedSignIn(identity, [])).toEqual({ kind: 'create' });
+    expect(decideFederatedSignIn({ ...identity, emailVerified: false }, [])).toEqual({ kind: 'create' });
   });
 
-  it('links to the account of the e-mail only for a provider trusted for linking that verified the e-mail', () => {
-    const existingAccount = { username: 'u-1' };
+  it('links to the confirmed account of the e-mail only for a trusted provider that verified the e-mail', () => {
     expect(TRUSTED_FOR_LINKING.has(provider)).toBe(true);
-    expect(decideFederatedSignIn({ provider, emailVerified: true, existingAccount })).toEqual({
+    expect(decideFederatedSignIn(identity, [account])).toEqual({
       kind: 'link',
       to: 'u-1',
+      source: { providerName: provider, subject: 'nsa-1' },
     });
-    expect(decideFederatedSignIn({ provider, emailVerified: false, existingAccount })).toEqual({
-      kind: 'refuse',
-      message: expect.stringMatching(/already exists.*has not verified the e-mail/),
-    });
-    expect(
-      decideFederatedSignIn({ provider: 'Elsewhere', emailVerified: true, existingAccount }, TRUSTED_FOR_LINKING),
-    ).toEqual({ kind: 'refuse', message: expect.stringMatching(/Elsewhere is not trusted/) });
+    const refused = { kind: 'refuse', message: FEDERATED_ACCOUNT_EXISTS };
+    expect(decideFederatedSignIn({ ...identity, emailVerified: false }, [account])).toEqual(refused);
+    expect(decideFederatedSignIn({ ...identity, provider: 'Elsewhere' }, [account])).toEqual(refused);
+    expect(decideFederatedSignIn(identity, [{ ...account, confirmed: false }])).toEqual(refused);
+    // Another provider's login of the same e-mail is no account to link to.
+    expect(decideFederatedSignIn(identity, [{ ...account, federated: true }])).toEqual(refused);
   });
 });
 

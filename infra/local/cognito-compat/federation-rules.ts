@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import {
+  type ExistingAccount as DomainAccount,
+  decideFederatedSignUp,
+  type LinkingDecision,
+} from '../../../functions/users/domain/federated-linking';
 import { DEMO_IDENTITY_PROVIDER } from '../../../shared/auth/demo-identity-provider';
 import type { AuthorizeParams } from './hosted-rules';
+
+/** A pool account holding the e-mail a provider asserted. */
+export type ExistingAccount = DomainAccount & { email: string };
 
 /**
  * The pure rules of federation through the local identity layer (docs/decisions/038-local-demo-identity-provider.md):
@@ -45,43 +53,24 @@ export const identityOf = (provider: string, claims: Record<string, unknown>): F
   };
 };
 
-export interface FederatedSignInInput {
-  provider: string;
-  emailVerified: boolean;
-  /** The platform account with the asserted e-mail, when there is one (never a federated user itself). */
-  existingAccount?: { username: string };
-}
-
-export type FederatedSignInDecision =
-  | { kind: 'create' }
-  | { kind: 'link'; to: string }
-  | { kind: 'refuse'; message: string };
-
 /**
- * Stands in for the users area's linking use case (functions/users/domain, being written beside this): a person
- * with no platform account is created; one whose e-mail has an account is linked to it only when the provider is
- * trusted for linking and asserts the e-mail verified, and refused otherwise. Swapping in the domain's function is
- * this one definition.
+ * The users area's linking rule (functions/users/domain/federated-linking.ts, decision 037), the one the cloud's
+ * PreSignUp trigger applies: the local layer decides with the same function, over the pool's accounts of the
+ * asserted e-mail, with the providers this home trusts for linking.
  */
 export const decideFederatedSignIn = (
-  input: FederatedSignInInput,
+  identity: Pick<FederatedIdentity, 'provider' | 'sub' | 'email' | 'emailVerified'>,
+  accounts: readonly ExistingAccount[],
   trusted: ReadonlySet<string> = TRUSTED_FOR_LINKING,
-): FederatedSignInDecision => {
-  if (!input.existingAccount) return { kind: 'create' };
-  if (!trusted.has(input.provider)) {
-    return {
-      kind: 'refuse',
-      message: `An account with this e-mail already exists. ${input.provider} is not trusted to sign into it: sign in with your password.`,
-    };
-  }
-  if (!input.emailVerified) {
-    return {
-      kind: 'refuse',
-      message: `An account with this e-mail already exists, and ${input.provider} has not verified the e-mail: sign in with your password.`,
-    };
-  }
-  return { kind: 'link', to: input.existingAccount.username };
-};
+): LinkingDecision =>
+  decideFederatedSignUp(
+    {
+      userName: federatedUsername(identity.provider, identity.sub),
+      attributes: { email: identity.email, email_verified: identity.emailVerified },
+    },
+    accounts,
+    [...trusted],
+  );
 
 /** A sign-in sent to a provider: the web client's authorize request and what the layer sent with it. */
 export interface PendingFederation {

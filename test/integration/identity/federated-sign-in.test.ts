@@ -9,6 +9,7 @@ import { FEDERATED_SIGN_IN_TARGET } from '../../../infra/local/cognito-compat/fe
 import { s256 } from '../../../infra/local/cognito-compat/hosted-rules';
 import { DEMO_IDP_PASSWORD } from '../../../infra/local/emulators/demo-idp-accounts';
 import { DEMO_IDENTITY_PROVIDER, IDP_RESPONSE_PATH } from '../../../shared/auth/demo-identity-provider';
+import { FEDERATED_ACCOUNT_EXISTS } from '../../../shared/auth/federated-sign-in';
 import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { apiAs, cognitoClient, stack } from '../../support/stack';
@@ -269,12 +270,12 @@ describe('sign-in through the demo organization’s identity provider', () => {
     expect(second.access.sub).toBe(nativeSub);
   });
 
-  it('a person whose e-mail has an account but whom the provider has not verified is refused, with why', async () => {
+  it('a person whose e-mail has an account but whom the provider has not verified is refused, with what to do', async () => {
     const { challenge } = newPkce();
     const params = await federatedCallback('user@example.com', challenge, 'app-state-unverified');
     expect(params.get('code')).toBeNull();
     expect(params.get('error')).toBe('access_denied');
-    expect(params.get('error_description')).toMatch(/already exists.*has not verified the e-mail/);
+    expect(params.get('error_description')).toBe(FEDERATED_ACCOUNT_EXISTS);
     expect(params.get('state')).toBe('app-state-unverified');
     const native = await userOf('user@example.com');
     expect(attributesOf(native).identities).toBeUndefined();
