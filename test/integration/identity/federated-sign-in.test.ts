@@ -6,13 +6,13 @@ import {
   AdminListGroupsForUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { FEDERATED_SIGN_IN_TARGET } from '../../../infra/local/cognito-compat/federated-users';
-import { s256 } from '../../../infra/local/cognito-compat/hosted-rules';
 import { DEMO_IDP_PASSWORD } from '../../../infra/local/emulators/demo-idp-accounts';
 import { DEMO_IDENTITY_PROVIDER, IDP_RESPONSE_PATH } from '../../../shared/auth/demo-identity-provider';
 import { FEDERATED_ACCOUNT_EXISTS } from '../../../shared/auth/federated-sign-in';
-import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
+import { HOSTED_ENDPOINTS } from '../../../shared/auth/hosted-sign-in';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { apiAs, cognitoClient, stack } from '../../support/stack';
+import { authorizeUrl, callbackUrl, clientId, newPkce, webOrigin } from './identity-support';
 
 /**
  * "Sign in with Northside Air Network" with no cloud (issue 21, docs/decisions/038): the web client's authorize
@@ -27,14 +27,6 @@ const idp = () => {
   if (!url) throw new Error('The test stack runs without the demo identity provider');
   return url;
 };
-const webOrigin = () => {
-  const web = stack().endpoints.web;
-  if (!web) throw new Error('The test stack runs without the web app');
-  return web;
-};
-const callbackUrl = () => hostedUrlsOf(webOrigin()).callbackUrl;
-const clientId = () => stack().auth.clientId;
-
 const ROSA = 'rosa.rivera@northside-air.example.com';
 
 /** A browser's cookies, by name and path (host-only: the layer and the provider share `localhost`, as in a browser). */
@@ -79,30 +71,13 @@ const go = async (jar: Jar, url: string, init: RequestInit = {}) => {
 const locationOf = (response: Response, base: string) =>
   new URL(response.headers.get('location') ?? '', base).toString();
 
-const newPkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: s256(verifier) };
-};
-
-const authorizeUrl = (challenge: string, state: string, provider: string = DEMO_IDENTITY_PROVIDER.name) => {
-  const url = new URL(`${layer()}${HOSTED_ENDPOINTS.authorize}`);
-  const fields = {
-    response_type: 'code',
-    client_id: clientId(),
-    redirect_uri: callbackUrl(),
-    state,
-    scope: 'openid email profile',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    identity_provider: provider,
-  };
-  for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
-  return url.toString();
-};
+/** The web app's authorize request naming an identity provider. */
+const federatedAuthorizeUrl = (challenge: string, state: string, provider: string = DEMO_IDENTITY_PROVIDER.name) =>
+  authorizeUrl(challenge, { state, identity_provider: provider }, layer());
 
 /** From the app's authorize request to the provider's sign-in page: answers the page and where to post it. */
 const toProviderPage = async (jar: Jar, challenge: string, state = 'app-state-1') => {
-  const toProvider = await go(jar, authorizeUrl(challenge, state));
+  const toProvider = await go(jar, federatedAuthorizeUrl(challenge, state));
   expect(toProvider.status).toBe(302);
   const authorize = locationOf(toProvider, layer());
   expect(authorize.startsWith(`${idp()}/`)).toBe(true);
@@ -321,7 +296,9 @@ describe('sign-in through the demo organization’s identity provider', () => {
   });
 
   it('refuses a provider the client has not enabled, and the layer’s own federated sign-in from outside', async () => {
-    const refused = await fetch(authorizeUrl(newPkce().challenge, 'state-x', 'Google'), { redirect: 'manual' });
+    const refused = await fetch(federatedAuthorizeUrl(newPkce().challenge, 'state-x', 'Google'), {
+      redirect: 'manual',
+    });
     expect(refused.status).toBe(302);
     expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
 

@@ -6,11 +6,20 @@ import {
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { startCognitoCompat } from '../../../infra/local/cognito-compat';
-import { CODE_TTL_MS, s256 } from '../../../infra/local/cognito-compat/hosted-rules';
+import { CODE_TTL_MS } from '../../../infra/local/cognito-compat/hosted-rules';
 import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
 import { apiAs, cognitoClient, stack } from '../../support/stack';
 import { freshTotp } from '../../support/totp';
-import { freshUser, PASSWORD, tokensOf } from './identity-support';
+import {
+  authorizeUrl,
+  callbackUrl,
+  clientId,
+  freshUser,
+  newPkce,
+  PASSWORD,
+  tokensOf,
+  webOrigin,
+} from './identity-support';
 
 /**
  * The hosted sign-in of the local identity layer (issue 21), as a browser and the web app's OAuth client use it:
@@ -18,35 +27,6 @@ import { freshUser, PASSWORD, tokensOf } from './identity-support';
  */
 
 const front = () => stack().endpoints.cognito;
-const webOrigin = () => {
-  const web = stack().endpoints.web;
-  if (!web) throw new Error('The test stack runs without the web app');
-  return web;
-};
-const callbackUrl = () => hostedUrlsOf(webOrigin()).callbackUrl;
-const clientId = () => stack().auth.clientId;
-
-const newPkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: s256(verifier) };
-};
-
-const authorizeUrl = (challenge: string, overrides: Record<string, string | undefined> = {}, base = front()) => {
-  const url = new URL(`${base}${HOSTED_ENDPOINTS.authorize}`);
-  const fields = {
-    response_type: 'code',
-    client_id: clientId(),
-    redirect_uri: callbackUrl(),
-    state: 'state-1',
-    scope: 'openid email profile',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...overrides,
-  };
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) url.searchParams.set(name, value);
-  return url.toString();
-};
-
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 const hiddenFields = (html: string) =>
   Object.fromEntries(

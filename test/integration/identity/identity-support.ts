@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import {
   AdminConfirmSignUpCommand,
   InitiateAuthCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { s256 } from '../../../infra/local/cognito-compat/hosted-rules';
+import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
 import { cognitoClient, documentClient, stack, uniqueId } from '../../support/stack';
 
 export const PASSWORD = 'Fresh-Passw0rd-1';
@@ -66,3 +69,39 @@ export const recordedEvents = async (userId: string) =>
       }),
     )
   ).Items ?? [];
+
+/** The local web app's origin: the hosted sign-in's callback and sign-out URLs are made from it. */
+export const webOrigin = () => {
+  const web = stack().endpoints.web;
+  if (!web) throw new Error('The test stack runs without the web app');
+  return web;
+};
+export const callbackUrl = () => hostedUrlsOf(webOrigin()).callbackUrl;
+export const clientId = () => stack().auth.clientId;
+
+/** A PKCE verifier and its S256 challenge, as the web app makes them. */
+export const newPkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: s256(verifier) };
+};
+
+/** The web app's authorize request at the identity layer; `overrides` change or (undefined) drop a field. */
+export const authorizeUrl = (
+  challenge: string,
+  overrides: Record<string, string | undefined> = {},
+  base = stack().endpoints.cognito,
+) => {
+  const url = new URL(`${base}${HOSTED_ENDPOINTS.authorize}`);
+  const fields = {
+    response_type: 'code',
+    client_id: clientId(),
+    redirect_uri: callbackUrl(),
+    state: 'state-1',
+    scope: 'openid email profile',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+};
