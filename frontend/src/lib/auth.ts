@@ -31,9 +31,7 @@ const authListeners = new Set<(event: AuthEvent) => void>();
 export const amplifyAuth = (): Promise<AmplifyAuth> => {
   loading ??= Promise.all([import('./amplify-auth'), configured]).then(([amplify, config]) => {
     amplify.configure(config);
-    amplify.Hub.listen('auth', ({ payload }) => {
-      for (const listener of authListeners) listener({ payload });
-    });
+    amplify.Hub.listen('auth', ({ payload }) => emitAuthEvent(payload.event));
     return amplify;
   });
   return loading;

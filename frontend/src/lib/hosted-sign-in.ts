@@ -41,7 +41,7 @@ export const hostedSignIn = () => {
 
 /** Leaves for the hosted page (`provider`: straight on to that identity provider); back on `/auth/callback`. */
 export const startHostedSignIn = async (destination: string, provider?: string): Promise<void> => {
-  const config = hostedSignIn();
+  const config = runtimeConfig().auth.oauth;
   const redirectUri = config && urlOnOrigin(config.redirectSignIn, window.location.origin);
   if (!config || !redirectUri) return;
   const pending: PendingSignIn = { state: randomValue(), verifier: randomValue(), destination, redirectUri };
