@@ -21,6 +21,15 @@ export const USER_POOL = {
 } as const;
 
 /**
+ * The pool's device tracking as both homes set it from the environment's rule: every browser is tracked, remembered
+ * only when the person asks, and a remembered one skips the second factor only where the environment allows it.
+ */
+export const deviceConfigurationOf = (rememberedDevices: { skipSecondFactor: boolean }) => ({
+  challengeRequiredOnNewDevice: rememberedDevices.skipSecondFactor,
+  deviceOnlyRememberedOnUserPrompt: true,
+});
+
+/**
  * The web origins the hosted sign-in may send the browser back to (its callback and sign-out URLs come from
  * `hostedUrlsOf`): the environment's web app, and in developers' environments the local dev server as well, so a
  * front end run against the cloud can sign in too. Preview and production redirect to their own origin alone.

@@ -79,6 +79,13 @@ export interface EnvironmentSettings {
    * provider in an environment"). Empty: password sign-in only.
    */
   identityProviders: IdentityProviderSettings[];
+  /**
+   * Remembered devices (spec §7's device operations, docs/decisions/039-remembered-devices.md): every signed-in
+   * browser is tracked and listed on the person's account page; a browser is remembered only when the person asks.
+   * `skipSecondFactor`: a remembered browser signs in without the authenticator code (Cognito's
+   * ChallengeRequiredOnNewDevice); otherwise it is listed and can be forgotten, but the code is asked every time.
+   */
+  rememberedDevices: { skipSecondFactor: boolean };
 }
 
 /** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
@@ -469,6 +476,7 @@ export const environmentSettingsSchema = z
       z.strictObject({ prefix: authDomainPrefix }),
       certificateIn(CLOUDFRONT_CERTIFICATE_REGION).strict(),
     ]),
+    rememberedDevices: z.strictObject({ skipSecondFactor: z.boolean() }),
     identityProviders: z
       .array(identityProvider)
       .refine(
@@ -533,6 +541,20 @@ const WEB_WAF: Partial<Record<EnvName, EnvironmentSettings['webWaf']>> = {
   prod: { ratePerFiveMinutes: 1000 },
 };
 
+/**
+ * Whether a remembered browser skips the authenticator code. Production asks every time: its people include staff
+ * who run billing and roles, and its pool's threat protection already judges each sign-in; everywhere else a
+ * remembered browser is trusted, as the demo and developers' own sign-ins need.
+ */
+const REMEMBERED_DEVICES_SKIP_SECOND_FACTOR: Record<EnvName, boolean> = {
+  local: true,
+  dev: true,
+  'dev-1': true,
+  'dev-2': true,
+  preview: true,
+  prod: false,
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -552,6 +574,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   deployment: DEPLOYMENT[name],
   authDomain: DOMAINS[name]?.auth ?? { prefix: `device-data-${name}` },
   identityProviders: IDENTITY_PROVIDERS[name],
+  rememberedDevices: { skipSecondFactor: REMEMBERED_DEVICES_SKIP_SECOND_FACTOR[name] },
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

@@ -11,7 +11,7 @@ import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
-import { REGION } from '../definitions/environments';
+import { environmentSettings, REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
 import { TABLES } from '../definitions/tables';
@@ -119,6 +119,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         issuerDomain: cognito.url,
         sesEndpoint: ses.url,
         region: REGION,
+        rememberedDevices: environmentSettings(ENV).rememberedDevices,
       }),
     );
     cognito.setUpstream(cognitoLocal.url);

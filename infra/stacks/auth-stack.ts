@@ -30,7 +30,7 @@ import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
-import { GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
+import { deviceConfigurationOf, GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
 import {
   type AttributeMapping as AttributeMappingSettings,
   type EnvironmentSettings,
@@ -171,6 +171,7 @@ export class AuthStack extends Stack {
       },
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
+      deviceTracking: deviceConfigurationOf(settings.rememberedDevices),
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // Threat protection (adaptive authentication, compromised credentials) is billed per active user, so it
       // protects production only.

@@ -45,6 +45,15 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
     });
   });
 
+  it('tracks every browser, remembers one only when the person asks, and skips TOTP for it as the environment says', () => {
+    // Spelled here, not read from environments.ts: production asks for the code every time, the rest trust a
+    // remembered browser (docs/decisions/039-remembered-devices.md).
+    const skips = auth === environments.dev.auth;
+    auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      DeviceConfiguration: { ChallengeRequiredOnNewDevice: skips, DeviceOnlyRememberedOnUserPrompt: true },
+    });
+  });
+
   it('invokes the identity triggers after sign-in and confirmation, with write access to their tables only', () => {
     const pool = Object.values(resourcesOfType(auth, 'AWS::Cognito::UserPool'))[0]!;
     const config = pool.Properties.LambdaConfig as Record<string, unknown>;

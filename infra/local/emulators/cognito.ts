@@ -6,6 +6,7 @@ import pino from 'pino';
 import { randomNumber } from '../../../shared/random/random-number';
 import { withFederatedSignIn } from '../cognito-compat/federated-users';
 import { createInProcessLambda } from '../cognito-compat/lambda-triggers';
+import { type RememberedDevicesOptions, withRememberedDevices } from '../cognito-compat/remembered-devices';
 import { createSignOutRegistry } from '../cognito-compat/sign-outs';
 import { withCompatTargets } from '../cognito-compat/targets';
 import { type Emulator, LOCAL_CREDENTIALS, LOCAL_HOST } from './listen';
@@ -48,6 +49,8 @@ export interface CognitoLocalOptions {
   issuerDomain: string;
   sesEndpoint: string;
   region: string;
+  /** The environment's remembered-device rule (environments.ts `rememberedDevices`). */
+  rememberedDevices: Pick<RememberedDevicesOptions, 'skipSecondFactor'>;
 }
 
 /** Starts cognito-local on a private port; only the compatibility layer talks to it. */
@@ -136,7 +139,11 @@ export const startCognitoLocal = async (options: CognitoLocalOptions): Promise<E
   };
   // Kept in a sub-directory: cognito-local takes every *.json file of its own directory for a user pool.
   const signOuts = await createSignOutRegistry(path.join(dataDir, 'compat', 'sign-outs.json'));
-  const router = withFederatedSignIn(withCompatTargets(Router(services), services, signOuts), services);
+  const devices = withRememberedDevices(Router(services), services, {
+    ...options.rememberedDevices,
+    region: options.region,
+  });
+  const router = withFederatedSignIn(withCompatTargets(devices, services, signOuts), services);
   const server = await createServer(router, logger, config.ServerConfig, services).start();
   const address = server.address() as { port: number };
   const url = `http://${LOCAL_HOST}:${address.port}`;
