@@ -48,6 +48,7 @@ import type { StackInfo } from './stack-info';
 import { startWeb, type WebMode } from './web';
 
 const ENV = 'local' as const;
+const SETTINGS = environmentSettings(ENV);
 /** The local broker's stand-in for `arn:{partition}:iot:{region}:{account}` (a fake account, as the emulators use). */
 const LOCAL_IOT_ARN_PREFIX = `arn:aws:iot:${REGION}:000000000000`;
 const credentials = LOCAL_CREDENTIALS;
@@ -119,7 +120,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         issuerDomain: cognito.url,
         sesEndpoint: ses.url,
         region: REGION,
-        rememberedDevices: environmentSettings(ENV).rememberedDevices,
+        rememberedDevices: SETTINGS.rememberedDevices,
       }),
     );
     cognito.setUpstream(cognitoLocal.url);
@@ -293,6 +294,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
           webOrigins: hostedOrigins,
           providers: [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.displayName }],
         }),
+        rememberedDevices: SETTINGS.rememberedDevices,
       },
       // Spec §9: lax and not secure only here, where the web app is served over plain http.
       cookies: { secure: false, sameSite: 'lax' },

@@ -57,6 +57,7 @@ export class WebConfigStack extends Stack {
           redirectSignOut: props.hostedSignIn.signOutUrls,
           providers: props.hostedSignIn.providers,
         },
+        rememberedDevices: props.settings.rememberedDevices,
       },
       realtimeUrl: `wss://${props.realtimeEndpoint}/mqtt`,
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.

@@ -38,6 +38,11 @@ export const RuntimeConfig = z.object({
         providers: z.array(z.object({ name: z.string().min(1), label: z.string().min(1) })),
       })
       .optional(),
+    /**
+     * The environment's remembered-browser rule (docs/decisions/039-remembered-devices.md): whether a remembered
+     * browser signs in without the authenticator code. Absent: as if not.
+     */
+    rememberedDevices: z.object({ skipSecondFactor: z.boolean() }).optional(),
   }),
   /**
    * Spec §9: the attributes of the session and token cookies. Same-site strict and secure in the cloud;

@@ -1,8 +1,11 @@
 import {
   confirmUserAttribute,
   fetchAuthSession,
+  fetchDevices,
   fetchMFAPreference,
   fetchUserAttributes,
+  forgetDevice,
+  rememberDevice,
   sendUserAttributeVerificationCode,
   setUpTOTP,
   updateMFAPreference,
@@ -10,6 +13,7 @@ import {
   updateUserAttribute,
   verifyTOTPSetup,
 } from 'aws-amplify/auth';
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import QRCode from 'qrcode';
 import {
   type FormEvent,
@@ -23,8 +27,16 @@ import {
 import { MESSAGES } from '../../../../shared/messages';
 import { apiClient } from '../../lib/api';
 import { authErrorMessage, requireFilled } from '../../lib/auth-errors';
+import { runtimeConfig } from '../../lib/runtime-config';
 import { useOptionalUser, useSession, useSignedInUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
+import {
+  BROWSER_MESSAGES,
+  type BrowserRow,
+  browserRows,
+  forgetSignInName,
+  rememberSignInName,
+} from './remembered-browsers';
 import { SignInPrompt } from './sign-in-prompt';
 
 /** The issuer name an authenticator app shows next to the account. */
@@ -359,6 +371,94 @@ const AuthenticatorApp = () => {
 };
 
 /**
+ * The person's signed-in browsers (Cognito's tracked devices): when each was last used and from where, which one is
+ * this, and whether it is remembered. This browser can be remembered; any can be forgotten, after which its key no
+ * longer stands in for the authenticator code.
+ */
+const SignedInBrowsers = () => {
+  const { email, username } = useSignedInUser();
+  const [rows, setRows] = useState<BrowserRow[]>();
+  const { busy, status, run } = useStep();
+  const skipsCode = runtimeConfig().auth.rememberedDevices?.skipSecondFactor ?? false;
+
+  const load = useCallback(async () => {
+    const [devices, current] = await Promise.all([
+      fetchDevices(),
+      cognitoUserPoolsTokenProvider.tokenOrchestrator.getDeviceMetadata(),
+    ]);
+    setRows(browserRows(devices, current?.deviceKey));
+  }, []);
+
+  useEffect(() => {
+    void run(async () => {
+      await load();
+      return undefined;
+    });
+  }, [run, load]);
+
+  const remember = () =>
+    void run(async () => {
+      await rememberDevice();
+      if (email) rememberSignInName(email, username);
+      await load();
+      return BROWSER_MESSAGES.rememberedDone;
+    });
+
+  const forget = (row: BrowserRow) =>
+    void run(async () => {
+      await forgetDevice({ device: { id: row.id } });
+      if (row.current) forgetSignInName(username);
+      await load();
+      return BROWSER_MESSAGES.forgotten(row.name);
+    });
+
+  return (
+    <Card title={BROWSER_MESSAGES.title} testId="security-browsers">
+      <p className="muted small">{skipsCode ? BROWSER_MESSAGES.skipsCode : BROWSER_MESSAGES.asksCode}</p>
+      {rows === undefined ? (
+        <p className="muted">…</p>
+      ) : rows.length === 0 ? (
+        <p>{BROWSER_MESSAGES.none}</p>
+      ) : (
+        <ul className="browser-list" data-testid="browser-list">
+          {rows.map((row) => (
+            <li key={row.id} data-testid="browser-row">
+              <div>
+                <strong>{row.name}</strong>
+                {row.current ? <span className="badge">{BROWSER_MESSAGES.thisBrowser}</span> : null}
+                <span className="muted small">
+                  {' '}
+                  · {row.remembered ? BROWSER_MESSAGES.remembered : BROWSER_MESSAGES.notRemembered}
+                </span>
+              </div>
+              <p className="muted small">{row.lastUsed}</p>
+              <div className="actions">
+                {row.current && !row.remembered ? (
+                  <button type="button" data-testid="browser-remember" onClick={remember} disabled={busy}>
+                    {BROWSER_MESSAGES.remember}
+                  </button>
+                ) : null}
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid="browser-forget"
+                  aria-label={`${BROWSER_MESSAGES.forget} ${row.name}${row.current ? ` (${BROWSER_MESSAGES.thisBrowser})` : ''}`}
+                  onClick={() => forget(row)}
+                  disabled={busy}
+                >
+                  {BROWSER_MESSAGES.forget}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <StatusLine status={status} testId="browsers" />
+    </Card>
+  );
+};
+
+/**
  * Sign out here, or everywhere: the users API first marks the global sign-out (our API then refuses every
  * token issued before it, at once), then Amplify revokes the refresh tokens and clears this browser.
  */
@@ -404,6 +504,7 @@ export const AccountSecurity = ({ onEmailChanged }: { onEmailChanged?: () => voi
         <ChangePassword />
         <EmailAddress onChanged={onEmailChanged} />
         <AuthenticatorApp />
+        <SignedInBrowsers />
         <SignOutCard />
       </div>
     </section>

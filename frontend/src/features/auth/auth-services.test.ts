@@ -49,6 +49,19 @@ describe('Authenticator services', () => {
     ]);
   });
 
+  it('signs in as the name this browser is remembered for, so Amplify finds its device', async () => {
+    const { amplify, calls } = fakeAmplify();
+    const names: Record<string, string> = { 'a@example.com': '0b6e-uuid' };
+    const services = createAuthServices({
+      authFlowType: 'USER_PASSWORD_AUTH',
+      amplify,
+      signInName: (typed) => names[typed] ?? typed,
+    });
+    await services.handleSignIn({ username: ' a@example.com ', password: 'pw' });
+    await services.handleSignIn({ username: 'b@example.com', password: 'pw' });
+    expect(calls.map((call) => (call.input as { username: string }).username)).toEqual(['0b6e-uuid', 'b@example.com']);
+  });
+
   it('reports a confirmed sign-up, and only a complete one', async () => {
     const { amplify } = fakeAmplify({
       confirmSignUp: [

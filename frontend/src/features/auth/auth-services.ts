@@ -56,8 +56,14 @@ export const createAuthServices = ({
   amplify = AMPLIFY_AUTH,
   retry,
   onSignedUp,
+  signInName = (typed) => typed,
 }: {
   authFlowType: AuthFlowType;
+  /**
+   * The user name to sign in with for the address typed: the pool's own user name where this browser is remembered
+   * for it, so Amplify finds the browser's device (remembered-browsers.ts).
+   */
+  signInName?: (typed: string) => string;
   amplify?: AmplifyAuth;
   retry?: RetryOptions;
   /** A sign-up was confirmed (the administrators are told once the new person is signed in). */
@@ -78,7 +84,7 @@ export const createAuthServices = ({
           [input.username, MESSAGES.usernameEmpty],
           [input.password, MESSAGES.passwordEmpty],
         ]);
-        const username = input.username.trim();
+        const username = signInName(input.username.trim());
         return track(
           withRetry(() => amplify.signIn({ ...input, username, options: { ...input.options, authFlowType } }), retry),
         );

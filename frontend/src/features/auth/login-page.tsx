@@ -11,6 +11,7 @@ import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
 import { createAuthServices } from './auth-services';
 import { announceNewUser, rememberNewUser } from './new-user-notice';
+import { signInNameFor } from './remembered-browsers';
 
 type Screen = 'signIn' | 'signUp' | 'forgotPassword';
 const SCREENS: readonly Screen[] = ['signIn', 'signUp', 'forgotPassword'];
@@ -103,6 +104,7 @@ export const LoginPage = () => {
       createAuthServices({
         authFlowType: authFlowType(),
         onSignedUp: () => rememberNewUser(),
+        signInName: (typed) => signInNameFor(typed),
       }) as unknown as AuthenticatorProps['services'],
     [],
   );
