@@ -29,7 +29,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf } from '../../shared/auth/hosted-sign-in';
+import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf, OPENID_SCOPES } from '../../shared/auth/hosted-sign-in';
 import { deviceConfigurationOf, GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
 import {
   type AttributeMapping as AttributeMappingSettings,
@@ -100,7 +100,7 @@ const createIdentityProvider = (scope: Construct, userPool: IUserPool, provider:
         userPool,
         clientId: provider.clientId,
         clientSecretValue: SecretValue.secretsManager(provider.clientSecretName),
-        scopes: [...HOSTED_SCOPES],
+        scopes: [...OPENID_SCOPES],
         attributeMapping,
       });
     case 'oidc':

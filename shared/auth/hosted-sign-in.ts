@@ -9,8 +9,15 @@ export const HOSTED_CALLBACK_PATH = '/auth/callback';
 /** Where the hosted logout sends the browser back to: the web app's sign-in page, told why. */
 export const HOSTED_SIGN_OUT_PATH = '/login';
 
-/** The scopes the web client asks for; nothing more is allowed on the client. */
-export const HOSTED_SCOPES = ['openid', 'email', 'profile'] as const;
+/** The OpenID Connect scopes: what the web client asks an upstream provider (Google) for, too. */
+export const OPENID_SCOPES = ['openid', 'email', 'profile'] as const;
+
+/**
+ * The scopes the web client asks for; nothing more is allowed on the client. `aws.cognito.signin.user.admin` lets a
+ * hosted session's access token make the account page's own calls (password, authenticator app, signed-in
+ * browsers), which Cognito refuses to a token without it; a password session's token always has it.
+ */
+export const HOSTED_SCOPES = [...OPENID_SCOPES, 'aws.cognito.signin.user.admin'] as const;
 
 /** The callback and sign-out URLs of a web origin (`https://app.example.com`, `http://localhost:5173`). */
 export const hostedUrlsOf = (origin: string) => ({

@@ -14,7 +14,8 @@ import { resourcesOfType, synthesize } from './synth';
  */
 const DEVELOPER_ENVIRONMENTS_SPELLED = ['dev', 'dev-1', 'dev-2'];
 const LOCAL_ORIGIN = 'http://localhost:5173';
-const SCOPES = ['email', 'openid', 'profile'];
+// The account page's own calls need the Cognito self-service scope (shared/auth/hosted-sign-in.ts).
+const SCOPES = ['aws.cognito.signin.user.admin', 'email', 'openid', 'profile'];
 
 const WEB_CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/66666666-7777-8888-9999-000000000000';
 const AUTH_CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/77777777-8888-9999-0000-111111111111';
@@ -64,7 +65,7 @@ describe.each(CLOUD_ENVIRONMENTS)('the hosted sign-in of %s, as configured (no p
     expect(stacks.auth.hostedSignIn.domain).toBe(`device-data-${envName}.auth.us-west-2.amazoncognito.com`);
   });
 
-  it('lets the web client use the authorization-code grant alone, with openid, email and profile', () => {
+  it('lets the web client use the authorization-code grant alone, with openid, email, profile and self-service', () => {
     const properties = client().properties;
     expect(properties.AllowedOAuthFlows).toEqual(['code']);
     expect(properties.AllowedOAuthFlowsUserPoolClient).toBe(true);
@@ -102,7 +103,7 @@ describe.each(CLOUD_ENVIRONMENTS)('the hosted sign-in of %s, as configured (no p
     // The runtime config is JSON inside the custom resource's JSON: its quotes are escaped twice.
     const quoted = (text: string) => JSON.stringify(JSON.stringify(text).slice(1, -1)).slice(1, -1);
     expect(create).toContain(quoted(`"origin":"https://device-data-${envName}.auth.us-west-2.amazoncognito.com"`));
-    expect(create).toContain(quoted('"scopes":["openid","email","profile"]'));
+    expect(create).toContain(quoted('"scopes":["openid","email","profile","aws.cognito.signin.user.admin"]'));
     expect(create).toContain(quoted('"providers":[]'));
     expect(create).toContain(quoted('/auth/callback'));
     expect(stacks.auth.hostedSignIn.providers).toEqual([]);

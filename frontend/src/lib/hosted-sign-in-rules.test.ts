@@ -38,7 +38,7 @@ describe('the hosted sign-in URLs', () => {
       response_type: 'code',
       client_id: 'web',
       redirect_uri: 'https://app.example.com/auth/callback',
-      scope: 'openid email profile',
+      scope: 'openid email profile aws.cognito.signin.user.admin',
       state: 'st',
       code_challenge: 'ch',
       code_challenge_method: 'S256',

@@ -168,7 +168,8 @@ export const withRememberedDevices = (
     if (options.skipSecondFactor && device?.status === 'remembered' && MFA_CHALLENGES.has(answer.ChallengeName ?? '')) {
       return {
         ChallengeName: 'DEVICE_SRP_AUTH',
-        ChallengeParameters: { USERNAME: user.Username },
+        // The name the client signed in with: Amplify looks the device up again under the name this answer gives.
+        ChallengeParameters: { USERNAME: String(username) },
         Session: newSession({ username: user.Username, clientId, deviceKey: device.key }),
       };
     }

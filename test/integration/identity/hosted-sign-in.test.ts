@@ -230,7 +230,7 @@ describe('hosted sign-in at the local identity layer', () => {
     expect(await refusedWith({ response_type: 'token' })).toEqual(['unsupported_response_type', 'state-1']);
     expect(await refusedWith({ code_challenge: undefined })).toEqual(['invalid_request', 'state-1']);
     expect(await refusedWith({ code_challenge_method: 'plain' })).toEqual(['invalid_request', 'state-1']);
-    expect(await refusedWith({ scope: 'openid aws.cognito.signin.user.admin' })).toEqual(['invalid_scope', 'state-1']);
+    expect(await refusedWith({ scope: 'openid phone' })).toEqual(['invalid_scope', 'state-1']);
   });
 
   it('the sign-in form refuses a post from another site and re-checks the fields it carries', async () => {

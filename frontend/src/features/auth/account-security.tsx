@@ -399,7 +399,13 @@ const SignedInBrowsers = () => {
   const remember = () =>
     void run(async () => {
       await rememberDevice();
-      if (email) rememberSignInName(email, username);
+      // Amplify kept this browser's device under the name the sign-in used: the address, or the pool's user name.
+      const devices = cognitoUserPoolsTokenProvider.tokenOrchestrator;
+      const current = await devices.getDeviceMetadata();
+      if (email) {
+        const underAddress = await devices.getDeviceMetadata(email);
+        rememberSignInName(email, underAddress?.deviceKey === current?.deviceKey ? email : username);
+      }
       await load();
       return BROWSER_MESSAGES.rememberedDone;
     });
@@ -407,7 +413,7 @@ const SignedInBrowsers = () => {
   const forget = (row: BrowserRow) =>
     void run(async () => {
       await forgetDevice({ device: { id: row.id } });
-      if (row.current) forgetSignInName(username);
+      if (row.current && email) forgetSignInName(email);
       await load();
       return BROWSER_MESSAGES.forgotten(row.name);
     });
@@ -424,14 +430,12 @@ const SignedInBrowsers = () => {
           {rows.map((row) => (
             <li key={row.id} data-testid="browser-row">
               <div>
-                <strong>{row.name}</strong>
+                <strong title={row.detail}>{row.name}</strong>
                 {row.current ? <span className="badge">{BROWSER_MESSAGES.thisBrowser}</span> : null}
-                <span className="muted small">
-                  {' '}
-                  · {row.remembered ? BROWSER_MESSAGES.remembered : BROWSER_MESSAGES.notRemembered}
-                </span>
               </div>
-              <p className="muted small">{row.lastUsed}</p>
+              <p className="muted small">
+                {row.remembered ? BROWSER_MESSAGES.remembered : BROWSER_MESSAGES.notRemembered} · {row.lastUsed}
+              </p>
               <div className="actions">
                 {row.current && !row.remembered ? (
                   <button type="button" data-testid="browser-remember" onClick={remember} disabled={busy}>

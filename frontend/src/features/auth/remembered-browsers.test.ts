@@ -2,6 +2,7 @@ import {
   BROWSER_MESSAGES,
   browserRows,
   forgetSignInName,
+  friendlyBrowserName,
   rememberSignInName,
   signInNameFor,
 } from './remembered-browsers';
@@ -51,13 +52,30 @@ describe('the account page’s signed-in browsers', () => {
     expect(rows[1]!.lastUsed).not.toContain(' from ');
   });
 
+  it('names a browser as a person recognises it', () => {
+    expect(friendlyBrowserName('Linux x86 Linux Not:A-Brand/8.0.0.0;Chromium/156.0.8078.0;Google Chrome/156.0')).toBe(
+      'Chromium on Linux',
+    );
+    expect(
+      friendlyBrowserName('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'),
+    ).toBe('Firefox on Windows');
+    expect(
+      friendlyBrowserName(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      ),
+    ).toBe('Safari on iOS');
+    expect(friendlyBrowserName('Edg/131.0 Windows')).toBe('Edge on Windows');
+    expect(friendlyBrowserName(`${'x'.repeat(80)}/1.0`)).toHaveLength(60);
+    expect(friendlyBrowserName('Lab laptop')).toBe('Lab laptop');
+  });
+
   it('remembers which user name an address signs in as, until that browser is forgotten', () => {
     const storage = memoryStorage();
     expect(signInNameFor(' Ada@Example.com ', storage)).toBe('Ada@Example.com');
     rememberSignInName('ada@example.com', 'uuid-1', storage);
     rememberSignInName('bob@example.com', 'uuid-2', storage);
     expect(signInNameFor('ADA@example.com', storage)).toBe('uuid-1');
-    forgetSignInName('uuid-1', storage);
+    forgetSignInName('Ada@example.com', storage);
     expect(signInNameFor('ada@example.com', storage)).toBe('ada@example.com');
     expect(signInNameFor('bob@example.com', storage)).toBe('uuid-2');
   });

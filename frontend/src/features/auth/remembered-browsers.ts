@@ -15,7 +15,9 @@ export interface FetchedDevice {
 
 export interface BrowserRow {
   id: string;
+  /** What a person recognises ("Firefox on Windows"); `detail` is the name the browser gave itself. */
   name: string;
+  detail?: string;
   current: boolean;
   remembered: boolean;
   /** "Last used …", and where from when Cognito knows the address. */
@@ -37,6 +39,36 @@ export const BROWSER_MESSAGES = {
   forgotten: (name: string) => `${name} was forgotten: it will be asked for every sign-in step again.`,
 } as const;
 
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\b(OPR|Opera)\//, 'Opera'],
+  [/\bFirefox\//, 'Firefox'],
+  [/\bChromium\//, 'Chromium'],
+  [/\b(Chrome|CriOS)\//, 'Chrome'],
+  [/\bSafari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/Android/, 'Android'],
+  [/iPhone|iPad|iOS/, 'iOS'],
+  [/CrOS|Chrome OS/, 'ChromeOS'],
+  [/Mac ?OS|Macintosh/, 'macOS'],
+  [/Windows/, 'Windows'],
+  [/Linux|X11/, 'Linux'],
+];
+
+/**
+ * The name a person recognises from the one the browser gave itself (Amplify sends its user agent, e.g. "Linux x86
+ * Linux Not:A-Brand/8.0.0.0;Chromium/156.0…"): "Chromium on Linux". Unrecognised names are shown shortened.
+ */
+export const friendlyBrowserName = (raw: string): string => {
+  // A name without product/version tokens was given by a person or an app, not read off a user agent.
+  if (!raw.includes('/')) return raw.length > 60 ? `${raw.slice(0, 59)}…` : raw;
+  const browser = BROWSERS.find(([pattern]) => pattern.test(raw))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(raw))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? `${raw.slice(0, 59)}…`;
+};
+
 const when = (date: Date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The account page's rows: this browser first, then the most recently used. */
@@ -45,9 +77,11 @@ export const browserRows = (devices: readonly FetchedDevice[], currentKey: strin
     .map((device) => {
       const last = device.lastAuthenticatedDate ?? device.lastModifiedDate ?? device.createDate;
       const ip = device.attributes?.last_ip_used;
+      const raw = device.name || device.attributes?.device_name;
       return {
         id: device.id,
-        name: device.name || device.attributes?.device_name || BROWSER_MESSAGES.unnamed,
+        name: raw ? friendlyBrowserName(raw) : BROWSER_MESSAGES.unnamed,
+        ...(raw ? { detail: raw } : {}),
         current: device.id === currentKey,
         remembered: device.attributes?.device_status === 'remembered',
         lastUsed: `${last ? `Last used ${when(last)}` : 'Never used'}${ip ? ` from ${ip}` : ''}`,
@@ -58,9 +92,10 @@ export const browserRows = (devices: readonly FetchedDevice[], currentKey: strin
     .map(({ at: _, ...row }) => row);
 
 /**
- * Amplify keeps a browser's device under the pool's user name (a UUID here, the e-mail being an alias) but looks it
- * up under the name typed at sign-in, so a remembered browser would never be found and the code always asked
- * (amplify-js #7615). The browser therefore remembers which user name an address signs in as, once remembered.
+ * Amplify keeps a browser's device under the name its sign-in ended with (the pool's user name, a UUID with the
+ * e-mail as an alias, once a challenge was answered; the typed address otherwise) but looks it up under the name
+ * typed at the next sign-in, so a remembered browser could go unfound and the code be asked every time
+ * (amplify-js #7615). The browser therefore keeps, per address, the name its remembered device is under.
  */
 const SIGN_IN_NAMES_KEY = 'ddp.sign-in-names';
 
@@ -88,6 +123,8 @@ export const signInNameFor = (typed: string, storage: Storage = localStorage): s
 export const rememberSignInName = (email: string, username: string, storage: Storage = localStorage) =>
   writeNames(storage, { ...readNames(storage), [email.trim().toLowerCase()]: username });
 
-/** Forgets every address that signed in as `username` (the browser was forgotten, or the name no longer works). */
-export const forgetSignInName = (username: string, storage: Storage = localStorage) =>
-  writeNames(storage, Object.fromEntries(Object.entries(readNames(storage)).filter(([, name]) => name !== username)));
+/** This browser was forgotten for the address: sign in with what is typed again. */
+export const forgetSignInName = (email: string, storage: Storage = localStorage) => {
+  const { [email.trim().toLowerCase()]: _, ...rest } = readNames(storage);
+  writeNames(storage, rest);
+};
