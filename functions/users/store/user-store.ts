@@ -119,7 +119,7 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
   /**
    * Adds sign-in methods to an existing record (a provider's login linked to it), in one ADD: no read, and a method
    * already kept stays once. `updated` is left alone, so a concurrent `save` of a copy read before may drop the
-   * addition; the identity trigger adds it again at the person's next sign-in through the provider.
+   * addition; the identity trigger adds it again at the person's next sign-in (the account's `identities` name it).
    * @returns false when the person has no record (nothing is created: a record without its e-mail is no record)
    */
   addSignInMethods: async (id: string, methods: readonly string[]): Promise<boolean> => {
