@@ -22,6 +22,7 @@ import { createRelationTable } from '../_shared/relations/relation-table';
 import { ACCOUNT_ENV, createAccountDeps } from './account-deps';
 import { createPeople, temporaryPassword } from './domain/people';
 import { createPeopleNames } from './domain/people-names';
+import type { ProviderLabel } from './domain/sign-in-methods';
 import { createAuthEventStore } from './store/auth-event-store';
 import { createBackupStore } from './store/backup-store';
 import { createBillingCustomers } from './store/billing-customers';
@@ -42,12 +43,32 @@ export const PEOPLE_ENV = {
   webOrigin: 'WEB_ORIGIN',
 } as const;
 
-/** What the names and e-mail look-up read: who shares what (relations), records, and the look-up counters. */
+/**
+ * What the names and e-mail look-up read: who shares what (relations), records, the look-up counters, and the
+ * environment's identity providers with their labels (how people sign in).
+ */
 export const NAMES_ENV = {
   usersTable: 'USERS_TABLE',
   relationsTable: 'RELATIONS_TABLE',
   peopleLookupsTable: 'PEOPLE_LOOKUPS_TABLE',
+  signInProviders: 'SIGN_IN_PROVIDERS',
 } as const;
+
+/**
+ * SIGN_IN_PROVIDERS as the CDK and the local stack write it: a JSON list of `{ name, label }` (`[]` when the
+ * environment has none). Anything else stops the cold start rather than showing raw names by accident.
+ */
+export const readSignInProviders = (text: string): ProviderLabel[] => {
+  const list: unknown = JSON.parse(text);
+  const valid =
+    Array.isArray(list) &&
+    list.every(
+      (p) =>
+        p && typeof p.name === 'string' && p.name.length > 0 && (p.label === undefined || typeof p.label === 'string'),
+    );
+  if (!valid) throw new Error(`${NAMES_ENV.signInProviders} is not a JSON list of { name, label } providers`);
+  return (list as ProviderLabel[]).map(({ name, label }) => ({ name, ...(label ? { label } : {}) }));
+};
 
 export const USERS_ENV = { ...PEOPLE_ENV, ...ACCOUNT_ENV, ...NAMES_ENV } as const;
 
@@ -71,6 +92,7 @@ export const createNamesDeps = (env: Record<keyof typeof NAMES_ENV, string>) => 
       contactsFrom: (id) => relations.queryAll('referrer', id, ['inviter-contact']),
       users,
       lookups: createLookupCounter({ db, tableName: env.peopleLookupsTable }),
+      signInProviders: readSignInProviders(env.signInProviders),
       now: Date.now,
     }),
   };

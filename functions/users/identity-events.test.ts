@@ -5,7 +5,9 @@ import type { IdentityEventDeps } from './identity-events';
 // The module reads its environment at import, as a Lambda does at cold start.
 process.env.AUTH_EVENTS_TABLE ??= 'users-test-auth-events';
 process.env.USERS_TABLE ??= 'users-test-users';
-const { authEventOf, handler, isFederatedSignUp, recordIdentityEvent } = await import('./identity-events');
+const { authEventOf, handler, isFederatedSignUp, methodsToAdd, recordIdentityEvent } = await import(
+  './identity-events'
+);
 
 const common = {
   version: '1',
@@ -29,7 +31,10 @@ const confirmation = (
 const fakeDeps = () => {
   const deps = {
     authEvents: { record: jest.fn<IdentityEventDeps['authEvents']['record']>(async () => undefined) },
-    users: { ensure: jest.fn<IdentityEventDeps['users']['ensure']>(async () => true) },
+    users: {
+      ensure: jest.fn<IdentityEventDeps['users']['ensure']>(async () => true),
+      addSignInMethods: jest.fn<IdentityEventDeps['users']['addSignInMethods']>(async () => true),
+    },
     groups: { add: jest.fn<IdentityEventDeps['groups']['add']>(async () => undefined) },
     now: () => 1_767_225_600_000,
     newId: () => 'event-1',
@@ -63,6 +68,7 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
       givenName: 'Ada',
       familyName: 'Lovelace',
       roles: [],
+      signInMethods: ['password'],
       now: 1_767_225_600_000,
     });
   });
@@ -89,8 +95,65 @@ describe('identity events (Cognito PostAuthentication and PostConfirmation)', ()
     await recordIdentityEvent(federated, deps);
     expect(deps.groups.add).toHaveBeenCalledWith('us-west-2_pool', 'NorthsideAir_abc123', 'Authenticated_users');
     expect(deps.users.ensure).toHaveBeenCalledWith(
-      expect.objectContaining({ id: 'ada-sub', roles: ['Authenticated_users'] }),
+      expect.objectContaining({ id: 'ada-sub', roles: ['Authenticated_users'], signInMethods: ['NorthsideAir'] }),
     );
+  });
+
+  it('records the provider of a federated sign-up even when the event carries no identities', async () => {
+    const deps = fakeDeps();
+    await recordIdentityEvent(
+      {
+        ...confirmation('PostConfirmation_ConfirmSignUp', {
+          ...attributes,
+          'cognito:user_status': 'EXTERNAL_PROVIDER',
+        }),
+        userName: 'NorthsideAir_abc123',
+      },
+      deps,
+    );
+    expect(deps.users.ensure).toHaveBeenCalledWith(expect.objectContaining({ signInMethods: ['NorthsideAir'] }));
+  });
+
+  it('adds a provider linked to a password account at the sign-in through it, to the existing record', async () => {
+    const deps = fakeDeps();
+    deps.users.ensure.mockResolvedValueOnce(false);
+    const linked = {
+      ...signIn,
+      request: {
+        ...signIn.request,
+        userAttributes: {
+          ...attributes,
+          'cognito:user_status': 'CONFIRMED',
+          identities: '[{"providerName":"NorthsideAir","userId":"abc123","providerType":"OIDC"}]',
+        },
+      },
+    };
+    await recordIdentityEvent(linked, deps);
+    expect(deps.users.addSignInMethods).toHaveBeenCalledWith('ada-sub', ['password', 'NorthsideAir']);
+  });
+
+  it('writes nothing more at a password sign-in, nor at a sign-up or password reset', async () => {
+    const deps = fakeDeps();
+    await recordIdentityEvent(signIn, deps);
+    await recordIdentityEvent(confirmation('PostConfirmation_ConfirmSignUp'), deps);
+    await recordIdentityEvent(confirmation('PostConfirmation_ConfirmForgotPassword'), deps);
+    expect(deps.users.addSignInMethods).not.toHaveBeenCalled();
+    expect(methodsToAdd(signIn)).toEqual([]);
+  });
+
+  it('still records the event when adding the methods fails, and reports the failure', async () => {
+    const deps = fakeDeps();
+    deps.users.addSignInMethods.mockRejectedValueOnce(new Error('throttled'));
+    const federated = {
+      ...signIn,
+      userName: 'NorthsideAir_abc123',
+      request: {
+        ...signIn.request,
+        userAttributes: { ...attributes, identities: '[{"providerName":"NorthsideAir","userId":"abc123"}]' },
+      },
+    };
+    await expect(recordIdentityEvent(federated, deps)).rejects.toBeInstanceOf(AggregateError);
+    expect(deps.authEvents.record).toHaveBeenCalled();
   });
 
   it('knows a federated sign-up by its status or its identities, and only at sign-up', () => {

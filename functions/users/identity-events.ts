@@ -4,6 +4,7 @@ import type { AuthEvent } from '../../shared/contracts/users';
 import { getCognitoClient, getDocumentClient } from '../_shared/clients';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
 import { readEnv } from '../_shared/env';
+import { PASSWORD_METHOD, signInMethodsOf } from './domain/sign-in-methods';
 import { type AuthEventStore, createAuthEventStore } from './store/auth-event-store';
 import { createFederatedAccounts } from './store/federated-accounts';
 import { createUserStore, type UserStore } from './store/user-store';
@@ -13,7 +14,9 @@ import { createUserStore, type UserStore } from './store/user-store';
  * confirmed sign-up and confirmed password reset becomes an auth event of the platform's own, and the person's
  * platform record is created when they have none. Cognito keeps no auth events on a pool without its
  * advanced-security add-on, so the Users API lists these (docs/decisions/004). A person's first sign-in through an
- * identity provider (a confirmed sign-up Cognito made for the login) also puts them in Authenticated_users.
+ * identity provider (a confirmed sign-up Cognito made for the login) also puts them in Authenticated_users. How the
+ * person signs in is kept on the record (domain/sign-in-methods.ts): set when the record is made, and a provider's
+ * login linked to a password account is added at the sign-in through it (see {@link recordIdentityEvent}).
  */
 
 const EVENT_TYPES: Record<CognitoTriggerEvent['triggerSource'], AuthEvent['type']> = {
@@ -24,7 +27,7 @@ const EVENT_TYPES: Record<CognitoTriggerEvent['triggerSource'], AuthEvent['type'
 
 export interface IdentityEventDeps {
   authEvents: Pick<AuthEventStore, 'record'>;
-  users: Pick<UserStore, 'ensure'>;
+  users: Pick<UserStore, 'ensure' | 'addSignInMethods'>;
   /** Adds a pool's user to a group; the pool is the event's (the trigger cannot be told its own pool). */
   groups: { add: (userPoolId: string, userName: string, group: string) => Promise<void> };
   now: () => number;
@@ -50,8 +53,22 @@ export const isFederatedSignUp = (event: CognitoTriggerEvent): boolean =>
     Boolean(event.request.userAttributes.identities));
 
 /**
- * Records the event, ensures the person's record and, for a federated sign-up, their group; one failing does not
- * keep the others from being done.
+ * The sign-in methods to add to an existing record at this event, if any. A link is made by the PreSignUp trigger
+ * (cloud) or the local identity layer, in the sign-in through the provider that this PostAuthentication closes: the
+ * linked account's `identities` name the provider from then on. Kept here rather than at PreSignUp: that trigger is
+ * fail-closed and holds no table grant, and the local home links without it; this trigger runs in both homes, and
+ * at every later sign-in adds again what a lost write or a link made in Cognito's console left out. A password-only
+ * sign-in writes nothing: a record without methods reads as password.
+ */
+export const methodsToAdd = (event: CognitoTriggerEvent): string[] => {
+  const methods = signInMethodsOf({ userName: event.userName, attributes: event.request.userAttributes });
+  return methods.length === 1 && methods[0] === PASSWORD_METHOD ? [] : methods;
+};
+
+/**
+ * Records the event, ensures the person's record (with how they signed up) and, for a federated sign-up, their group;
+ * at a sign-in, adds a linked provider's login to the record's methods. One failing does not keep the others from
+ * being done.
  */
 export const recordIdentityEvent = async (
   event: CognitoTriggerEvent,
@@ -74,10 +91,15 @@ export const recordIdentityEvent = async (
           // A trigger event names no groups: a new person has none but the one joined here, and an existing record
           // is left as it is.
           roles: federated ? [SIGNED_UP_GROUP] : [],
+          // A password sign-up is `password`; a federated one its provider (decided from the event alone).
+          signInMethods: signInMethodsOf({ userName: event.userName, attributes }),
           now: time,
         })
       : Promise.reject(new Error('The user has no e-mail attribute: no platform record created')),
     federated ? groups.add(event.userPoolId, event.userName, SIGNED_UP_GROUP) : Promise.resolve(),
+    event.triggerSource === 'PostAuthentication_Authentication' && methodsToAdd(event).length > 0
+      ? users.addSignInMethods(userId, methodsToAdd(event))
+      : Promise.resolve(),
   ]);
   const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
   if (failures.length > 0) throw new AggregateError(failures, 'Recording the identity event failed');

@@ -46,6 +46,8 @@ export interface ServiceResources {
   billing?: boolean;
   /** Verifies Stripe's webhooks: may read the signing secret's secret, named by STRIPE_WEBHOOK_SECRET_ARN. */
   billingWebhook?: boolean;
+  /** Is told the environment's identity providers and their labels (SIGN_IN_PROVIDERS, JSON): no grant, data only. */
+  signInProviders?: boolean;
 }
 
 /**
@@ -176,6 +178,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     email: true,
     // The user record's subscriptionId is looked up by e-mail (spec §3).
     billing: true,
+    // Organization managers read how their members sign in, by the providers' labels (issue 21).
+    signInProviders: true,
   },
   // POST /api/aws getSignedS3Url: reads an export's record, a dataset's, or a device's access before signing a GET.
   // The subscription endpoints (spec §7) call Stripe and read the caller's e-mail and billing id from the users table.

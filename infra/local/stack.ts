@@ -180,6 +180,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     const hostedOrigins = [webOrigin, `http://localhost:${DEFAULT_PORTS.web}`];
     cognito.setHostedClient({ clientId, webOrigins: hostedOrigins });
 
+    // The demo provider is this home's only one: on the sign-in page, and in how the users area labels sign-ins.
+    const signInProviders = [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.displayName }];
+
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
       AWS_REGION: REGION,
@@ -204,6 +207,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       USER_POOL_ID: userPoolId,
       MAIL_FROM,
       WEB_ORIGIN: webOrigin,
+      SIGN_IN_PROVIDERS: JSON.stringify(signInProviders),
       // The key itself and the local server's URL; in the cloud STRIPE_SECRET_ARN instead, and Stripe's own URL.
       STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY,
       STRIPE_API_URL: stripe.url,
@@ -292,7 +296,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         oauth: hostedSignInConfig({
           origin: cognito.url,
           webOrigins: hostedOrigins,
-          providers: [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.displayName }],
+          providers: signInProviders,
         }),
         rememberedDevices: SETTINGS.rememberedDevices,
       },

@@ -2,6 +2,7 @@ import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
 import { type EnvName, STRIPE_MODE_ENV, type StripeMode } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
@@ -26,7 +27,12 @@ export interface ServiceResourceRefs {
   stripeWebhookSecret: ISecret;
   /** What the live view's functions need of IoT Core and the identity pool. */
   realtime: RealtimeRefs;
+  /** The environment's identity providers with the labels people read (SIGN_IN_PROVIDERS). */
+  signInProviders: readonly HostedProvider[];
 }
+
+/** The variable an area with `signInProviders` reads the providers from, as JSON `[{ name, label }]`. */
+export const SIGN_IN_PROVIDERS_ENV = 'SIGN_IN_PROVIDERS';
 
 /** IoT Core and identity-pool names for the realtime grants (the realtime and auth stacks create them). */
 export interface RealtimeRefs {
@@ -107,6 +113,9 @@ export const grantServiceResources = (
   if (resources.billing && billing) {
     fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
     fn.lambda.addEnvironment(STRIPE_MODE_ENV, refs.stripeMode);
+  }
+  if (resources.signInProviders) {
+    fn.lambda.addEnvironment(SIGN_IN_PROVIDERS_ENV, JSON.stringify(refs.signInProviders));
   }
   if (resources.billingWebhook && billing)
     fn.readStripeSecretKey(refs.stripeWebhookSecret, STRIPE_WEBHOOK_SECRET.envVar);

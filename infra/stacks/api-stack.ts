@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
-import type { EnvironmentSettings } from '../definitions/environments';
+import { type EnvironmentSettings, hostedProviderOf } from '../definitions/environments';
 import { DEPLOY_HOOKS, hasRoutes, IOT_AUTHORIZERS, IOT_RULES, SCHEDULED_JOBS, WORKERS } from '../definitions/services';
 import type { QueueKey } from '../definitions/storage';
 import type { TableKey } from '../definitions/tables';
@@ -95,6 +95,7 @@ export class ApiStack extends Stack {
       stripeSecret: props.stripeSecret,
       stripeWebhookSecret: props.stripeWebhookSecret,
       realtime: props.realtime,
+      signInProviders: settings.identityProviders.map(hostedProviderOf),
     };
 
     const webAcl = settings.waf ? new ApiWebAcl(this, 'ApiWebAcl', { settings, waf: settings.waf }) : undefined;

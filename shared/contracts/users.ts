@@ -170,9 +170,16 @@ export const ExactEmail = z
 
 /**
  * A person as another person may see them: their display name, and their e-mail only where the viewer may see it
- * (docs/users.md "Names and e-mails"). `name` is absent when the person set none.
+ * (docs/users.md "Names and e-mails"). `name` is absent when the person set none. `signsInWith` is how they sign in,
+ * as people read it ("E-mail and password", an identity provider's label), only for themself, staff and the managers
+ * of an organization they belong to (issue 21).
  */
-export const PersonName = z.object({ id: z.string(), name: z.string().optional(), email: z.string().optional() });
+export const PersonName = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  signsInWith: z.array(z.string()).optional(),
+});
 export type PersonName = z.infer<typeof PersonName>;
 
 const IdParams = z.object({ id: UserId });
@@ -306,7 +313,7 @@ export const users = defineArea('users', {
     path: '/people/names',
     access: signedIn,
     summary:
-      'Names of people the caller shares a device, organization or campaign with (staff: all), e-mails where allowed; other ids are left out as unknown ones are.',
+      'Names of people the caller shares a device, organization or campaign with (staff: all), e-mails and how they sign in where allowed; other ids are left out as unknown ones are.',
     body: z
       .object({
         ids: z.array(UserId).min(1, 'At least one id').max(PEOPLE_NAMES_MAX, `At most ${PEOPLE_NAMES_MAX} ids`),

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { federatedTokens, ROSA } from '../integration/identity/federation-support';
 import { keepScreenshot, NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
 import { freshUser } from '../support/people';
+import { seedRelation } from '../support/relations';
 import { freshDevice } from '../support/sensor-data';
-import { apiAs, uniqueId } from '../support/stack';
+import { apiAs, tokenOf, uniqueId } from '../support/stack';
 
 /**
  * People by name (docs/users.md "Names and e-mails", decision 022): the device, organization, campaign and admin
@@ -53,6 +55,8 @@ describe('end to end: people by name', () => {
     await page.goto(web('/dashboard/organizations/demo-org-1'));
     await page.getByTestId('members-list').getByText('April Approved', { exact: true }).waitFor();
     await page.getByTestId('members-list').getByText('Uma User', { exact: true }).waitFor();
+    // How members sign in is the managers' to read (issue 21): a member has no such column.
+    expect(await page.getByRole('columnheader', { name: 'Signs in with' }).count()).toBe(0);
     await expectNoUuid(page);
 
     await page.goto(web(`/dashboard/devices/${device.id}`));
@@ -95,6 +99,32 @@ describe('end to end: people by name', () => {
     await page.reload();
     await page.getByTestId('members-list').getByText('Stella Stranger', { exact: true }).waitFor();
     await expectNoUuid(page);
+  });
+
+  it("an organization's manager reads how each member signs in, a provider by its label, at phone and desk widths", async () => {
+    // Rosa's account is her first sign-in through Northside Air Network; April manages the new organization.
+    const rosa = await federatedTokens(ROSA);
+    const organization = await apiAs('organizations', await tokenOf('approved@example.com')).create({
+      body: { name: `Sign-in ${uniqueId('org')}` },
+    });
+    await seedRelation('organization-user', organization.id, rosa.access.sub);
+    const page = testPage();
+    await signInAs(page, 'approved@example.com', `/dashboard/organizations/${organization.id}`);
+    const list = page.getByTestId('members-list');
+    await list.getByRole('columnheader', { name: 'Signs in with' }).waitFor();
+    const rosaRow = list.locator('tbody tr').filter({ hasText: 'Rosa Rivera' });
+    await rosaRow.getByText('Northside Air Network', { exact: true }).waitFor();
+    // April's password, and Northside Air Network too when a federation test on this stack linked her login first.
+    await list
+      .locator('tbody tr')
+      .filter({ hasText: 'April Approved' })
+      .getByText(/^E-mail and password/)
+      .waitFor();
+    await page.setViewportSize(NARROW);
+    expect(await rosaRow.getByText('Northside Air Network', { exact: true }).isVisible()).toBe(true);
+    await page.setViewportSize(WIDE);
+    await expectNoUuid(page);
+    await shoot(page, 'people-names-sign-in');
   });
 
   it('an administrator sees people by name on the campaign and relations pages and creates a relation by picking a person', async () => {

@@ -1,6 +1,6 @@
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { type IdentityProviderSettings, OPENID_CLAIMS, SAML_CLAIMS } from '../../infra/definitions/environments';
-import { liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
 
 /**
  * Issue 21's linking rule in the cloud (docs/decisions/037-federated-linking-rule.md): the PreSignUp trigger is wired
@@ -109,6 +109,7 @@ describe('the linking rule with providers, some trusted', () => {
       clientId: 'device-data',
       clientSecretName: 'device-data/dev/northside-client-secret',
       scopes: ['openid', 'email', 'profile'],
+      label: 'Northside Air Network',
       attributeMapping: OPENID_CLAIMS,
       trustedForLinking: true,
     },
@@ -120,11 +121,27 @@ describe('the linking rule with providers, some trusted', () => {
       trustedForLinking: false,
     },
   ];
-  const auth = synthesize('dev', { settings: { identityProviders: providers } }).templates.auth;
+  const { templates } = synthesize('dev', { settings: { identityProviders: providers } });
+  const auth = templates.auth;
 
   it('tells the trigger the trusted providers by their Cognito names, and not the others', () => {
     const fn = resourcesOfType(auth, 'AWS::Lambda::Function')[functionIdOf(auth, 'UsersPreSignUp')]!;
     const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(JSON.parse(String(variables.LINKING_TRUSTED_PROVIDERS))).toEqual(['Google', 'NorthsideAir']);
+  });
+
+  it("tells the users API every provider with the label people read, for how an organization's members sign in", () => {
+    const told = Object.values(resourcesOfType(areaTemplate(templates, 'users'), 'AWS::Lambda::Function'))
+      .map((fn) => (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables)
+      .flatMap((variables) => (variables?.SIGN_IN_PROVIDERS ? [JSON.parse(String(variables.SIGN_IN_PROVIDERS))] : []));
+    // The area's API, and its scheduled job, which gets the area's resources and has no use for it (data, no grant).
+    expect(told.length).toBeGreaterThan(0);
+    for (const providers of told) {
+      expect(providers).toEqual([
+        { name: 'Google', label: 'Google' },
+        { name: 'NorthsideAir', label: 'Northside Air Network' },
+        { name: 'Campus-SAML', label: 'Campus-SAML' },
+      ]);
+    }
   });
 });

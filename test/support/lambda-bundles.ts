@@ -60,6 +60,7 @@ export const importEnvironment = (): Record<string, string> => ({
   STRIPE_MODE: 'test',
   AREA_API_URL: 'https://api.example.com/notifications',
   LINKING_TRUSTED_PROVIDERS: '["Google"]',
+  SIGN_IN_PROVIDERS: '[{"name":"Google","label":"Google"}]',
   ...Object.fromEntries(Object.values(TABLES).map((table) => [table.envVar, 'bench'])),
   ...Object.fromEntries(Object.values(BUCKETS).map((bucket) => [bucket.envVar, 'bench'])),
   ...Object.fromEntries(

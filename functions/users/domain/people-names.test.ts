@@ -1,7 +1,7 @@
 import type { Relation } from '../../../shared/contracts/relations';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf } from '../../../test/support/callers';
-import { createPeopleNames, LOOKUP_LIMIT, type NamedPerson, sightOf, tiesOf } from './people-names';
+import { createPeopleNames, LOOKUP_LIMIT, type NamedPerson, seesSignIn, sightOf, tiesOf } from './people-names';
 
 const rel = (type: RelationType, referrerId: string, referentId: string): Relation => ({
   id: relationId(type, referrerId, referentId),
@@ -23,11 +23,11 @@ const RELATIONS: Relation[] = [
 
 const PEOPLE: NamedPerson[] = [
   { id: 'owner', email: 'owner@example.com', givenName: 'Olga', familyName: 'Owner' },
-  { id: 'member', email: 'member@example.com', displayName: 'Mo' },
+  { id: 'member', email: 'member@example.com', displayName: 'Mo', signInMethods: ['NorthsideAir', 'password'] },
   { id: 'manager', email: 'manager@example.com', givenName: 'Mia' },
   { id: 'stranger-to-org', email: 's@example.com', givenName: 'Sam' },
   { id: 'inviter', email: 'inviter@example.com', givenName: 'Ines' },
-  { id: 'contact', email: 'contact@example.com' },
+  { id: 'contact', email: 'contact@example.com', signInMethods: ['Campus'] },
   { id: 'loner', email: 'loner@example.com', givenName: 'Lou' },
 ];
 
@@ -67,6 +67,31 @@ describe('who sees whose name (sightOf)', () => {
   });
 });
 
+describe('who sees how a person signs in (seesSignIn)', () => {
+  it('shows it to a manager of an organization the person belongs to, not to its other members', () => {
+    expect(seesSignIn(viewer('manager'), 'member', ties('member').objects)).toBe(true);
+    expect(seesSignIn(viewer('member'), 'manager', ties('manager').objects)).toBe(false);
+  });
+
+  it('shows it to nobody else who may see the name or even the e-mail: device sharers, inviters, strangers', () => {
+    expect(seesSignIn(viewer('owner'), 'member', ties('member').objects)).toBe(false);
+    expect(seesSignIn(viewer('inviter'), 'contact', ties('contact').objects)).toBe(false);
+    expect(seesSignIn(viewer('loner'), 'member', ties('member').objects)).toBe(false);
+  });
+
+  it('shows it to oneself and to staff', () => {
+    expect(seesSignIn(viewer('loner'), 'loner', ties('loner').objects)).toBe(true);
+    expect(seesSignIn(viewer('loner', true), 'contact', ties('contact').objects)).toBe(true);
+  });
+
+  it('needs the manager role in an organization: a campaign manager sees the e-mail only', () => {
+    const campaignTies = tiesOf('lead', [rel('campaign-manager', 'camp-1', 'lead')], []);
+    const lead = { id: 'lead', staff: false, ties: campaignTies };
+    expect(sightOf(lead, 'stranger-to-org', ties('stranger-to-org').objects)).toBe('name-and-email');
+    expect(seesSignIn(lead, 'stranger-to-org', ties('stranger-to-org').objects)).toBe(false);
+  });
+});
+
 const namesOver = (counter = new Map<string, number>()) =>
   createPeopleNames({
     relationsTo: async (id) => RELATIONS.filter((r) => r.referentId === id),
@@ -84,6 +109,7 @@ const namesOver = (counter = new Map<string, number>()) =>
         return true;
       },
     },
+    signInProviders: [{ name: 'NorthsideAir', label: 'Northside Air Network' }, { name: 'Campus' }],
     // Away from an hour boundary.
     now: () => Date.UTC(2026, 0, 5, 10, 20),
   });
@@ -92,16 +118,35 @@ describe('names of many people', () => {
   it('answers the visible ones, and leaves unknown and unshared ids out alike', async () => {
     const { people } = await namesOver().names(callerOf('owner'), ['member', 'loner', 'nobody', 'member', 'owner']);
     expect(people).toEqual([
-      { id: 'owner', name: 'Olga Owner', email: 'owner@example.com' },
+      { id: 'owner', name: 'Olga Owner', email: 'owner@example.com', signsInWith: ['E-mail and password'] },
       { id: 'member', name: 'Mo' },
+    ]);
+  });
+
+  it("answers an organization's manager how each member signs in, by the providers' labels", async () => {
+    const { people } = await namesOver().names(callerOf('manager'), ['member', 'manager']);
+    expect(people).toEqual([
+      {
+        id: 'member',
+        name: 'Mo',
+        email: 'member@example.com',
+        signsInWith: ['E-mail and password', 'Northside Air Network'],
+      },
+      { id: 'manager', name: 'Mia', email: 'manager@example.com', signsInWith: ['E-mail and password'] },
     ]);
   });
 
   it('answers staff every name with its e-mail', async () => {
     const { people } = await namesOver().names(callerOf('loner', ['Employees']), ['member', 'contact']);
     expect(people).toEqual([
-      { id: 'member', name: 'Mo', email: 'member@example.com' },
-      { id: 'contact', email: 'contact@example.com' },
+      {
+        id: 'member',
+        name: 'Mo',
+        email: 'member@example.com',
+        signsInWith: ['E-mail and password', 'Northside Air Network'],
+      },
+      // A provider without a label is shown by its name.
+      { id: 'contact', email: 'contact@example.com', signsInWith: ['Campus'] },
     ]);
   });
 });
@@ -110,7 +155,12 @@ describe('the exact-e-mail look-up', () => {
   it('finds a person the caller shares something with, and answers the same nothing for a stranger and for no account', async () => {
     const names = namesOver();
     await expect(names.findByEmail(callerOf('manager'), 'member@example.com')).resolves.toEqual({
-      person: { id: 'member', name: 'Mo', email: 'member@example.com' },
+      person: {
+        id: 'member',
+        name: 'Mo',
+        email: 'member@example.com',
+        signsInWith: ['E-mail and password', 'Northside Air Network'],
+      },
     });
     await expect(names.findByEmail(callerOf('owner'), 'loner@example.com')).resolves.toEqual({});
     await expect(names.findByEmail(callerOf('owner'), 'no-account@example.com')).resolves.toEqual({});

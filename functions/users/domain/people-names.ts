@@ -5,6 +5,7 @@ import type { PersonName } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../shared/relations/relation-types';
 import { TooManyRequests } from '../../_shared/errors';
+import { type ProviderLabel, signInLabelsOf } from './sign-in-methods';
 
 /**
  * Who sees whose name and e-mail (docs/users.md "Names and e-mails", decision 022). Pure rules here; the use cases
@@ -26,6 +27,31 @@ export const EMAIL_SEEING_ROLES: readonly RelationType[] = ['organization-manage
 
 /** What one person may see of another. */
 export type Sight = 'nothing' | 'name' | 'name-and-email';
+
+/** The roles of a person in an organization: who its managers see in its member list. */
+const ORGANIZATION_MEMBER_ROLES: readonly RelationType[] = [
+  'organization-manager',
+  'organization-user',
+  'organization-participant',
+];
+
+/**
+ * Whether `viewer` may read how `target` signs in (issue 21): themself, staff, and the managers of an organization the
+ * target belongs to, who see it in that organization's member list. Narrower than the e-mail: a campaign's managers
+ * and whoever invited the target do not see it.
+ */
+export const seesSignIn = (
+  viewer: { id: string; staff: boolean; ties: Ties },
+  targetId: string,
+  targetObjects: ReadonlyMap<string, readonly RelationType[]>,
+): boolean => {
+  if (viewer.staff || viewer.id === targetId) return true;
+  for (const [objectId, roles] of targetObjects) {
+    if (!roles.some((role) => ORGANIZATION_MEMBER_ROLES.includes(role))) continue;
+    if (viewer.ties.objects.get(objectId)?.includes('organization-manager')) return true;
+  }
+  return false;
+};
 
 /**
  * The ties of `personId` from the relations whose referent they are (memberships, and who invited them) and the
@@ -83,14 +109,21 @@ export interface NamedPerson {
   displayName?: string;
   givenName?: string;
   familyName?: string;
+  signInMethods?: string[];
 }
 
-export const personNameOf = (person: NamedPerson, sight: Exclude<Sight, 'nothing'>): PersonName => {
+/** `signsInWith`: the labels of how the person signs in, when the viewer may read them ({@link seesSignIn}). */
+export const personNameOf = (
+  person: NamedPerson,
+  sight: Exclude<Sight, 'nothing'>,
+  signsInWith?: readonly ProviderLabel[],
+): PersonName => {
   const name = displayNameOf(person);
   return {
     id: person.id,
     ...(name ? { name } : {}),
     ...(sight === 'name-and-email' ? { email: person.email } : {}),
+    ...(signsInWith ? { signsInWith: signInLabelsOf(person.signInMethods, signsInWith) } : {}),
   };
 };
 
@@ -111,6 +144,8 @@ export interface PeopleNamesDeps {
     findIdsByEmail: (email: string) => Promise<string[]>;
   };
   lookups: { count: (userId: string, windowStart: number, windowMs: number, limit: number) => Promise<boolean> };
+  /** The environment's identity providers with their labels, for how people sign in. */
+  signInProviders: readonly ProviderLabel[];
   now: () => number;
 }
 
@@ -128,7 +163,7 @@ const mapLimited = async <T, R>(items: readonly T[], limit: number, work: (item:
 };
 
 export const createPeopleNames = (deps: PeopleNamesDeps) => {
-  const { relationsTo, contactsFrom, users, lookups, now } = deps;
+  const { relationsTo, contactsFrom, users, lookups, signInProviders, now } = deps;
 
   const viewerOf = async (caller: Caller) => {
     const staff = isStaff(caller.groups);
@@ -138,19 +173,25 @@ export const createPeopleNames = (deps: PeopleNamesDeps) => {
     return { id: caller.sub, staff, ties };
   };
 
-  /** What the viewer may see of each id, read with one relations query per person (none for staff). */
+  type Seen = { sight: Sight; signIn: boolean };
+
+  /** What the viewer may see of each id, read with one relations query per person (none for staff or themself). */
   const sights = async (viewer: Awaited<ReturnType<typeof viewerOf>>, ids: readonly string[]) =>
     new Map(
-      await mapLimited(ids, READ_CONCURRENCY, async (id): Promise<[string, Sight]> => {
-        if (viewer.staff || viewer.id === id || viewer.ties.invited.has(id)) return [id, 'name-and-email'];
-        return [id, sightOf(viewer, id, tiesOf(id, await relationsTo(id), []).objects)];
+      await mapLimited(ids, READ_CONCURRENCY, async (id): Promise<[string, Seen]> => {
+        if (viewer.staff || viewer.id === id) return [id, { sight: 'name-and-email', signIn: true }];
+        const objects = tiesOf(id, await relationsTo(id), []).objects;
+        return [id, { sight: sightOf(viewer, id, objects), signIn: seesSignIn(viewer, id, objects) }];
       }),
     );
 
-  const answer = async (sight: Map<string, Sight>): Promise<PersonName[]> => {
-    const visible = [...sight].filter(([, s]) => s !== 'nothing').map(([id]) => id);
+  const answer = async (seen: Map<string, Seen>): Promise<PersonName[]> => {
+    const visible = [...seen].filter(([, s]) => s.sight !== 'nothing').map(([id]) => id);
     const records = visible.length ? await users.getMany(visible) : [];
-    return records.map((record) => personNameOf(record, sight.get(record.id) as Exclude<Sight, 'nothing'>));
+    return records.map((record) => {
+      const { sight, signIn } = seen.get(record.id) as Seen;
+      return personNameOf(record, sight as Exclude<Sight, 'nothing'>, signIn ? signInProviders : undefined);
+    });
   };
 
   return {

@@ -58,9 +58,12 @@ const assertMayActOn = (caller: Caller, target: IdentityUser): void => {
   }
 };
 
-/** The contract's record: the store's own fields (index keys, notice time) stay inside. */
+/**
+ * The contract's record: the store's own fields (index keys, notice time) stay inside, and so do the sign-in
+ * methods, which the names route shows to whom people-names.ts allows.
+ */
 export const toRecord = (stored: StoredUser): UserRecord => {
-  const { email: _email, newUserNoticeSentAt: _notice, ...record } = stored;
+  const { email: _email, newUserNoticeSentAt: _notice, signInMethods: _methods, ...record } = stored;
   return record;
 };
 

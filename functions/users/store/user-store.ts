@@ -8,7 +8,7 @@ import {
 import type { UserRecord } from '../../../shared/contracts/users';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetAll, putIf } from '../../_shared/dynamodb';
+import { batchGetAll, putIf, updateIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 
 /** The stored record: the contract's User plus what the store keeps for its indexes and one-off notices. */
@@ -17,10 +17,17 @@ export interface StoredUser extends UserRecord {
   email: string;
   /** When the administrators were told this person joined (GET /newUserNotice/{id} sends once). */
   newUserNoticeSentAt?: number;
+  /**
+   * How the person signs in: `password` and/or identity providers' names (domain/sign-in-methods.ts). Absent on
+   * records written before it was kept, which read as e-mail and password (`methodsOfRecord`).
+   */
+  signInMethods?: string[];
 }
 
-interface UserItem extends StoredUser {
+interface UserItem extends Omit<StoredUser, 'signInMethods'> {
   emailKey: string;
+  /** A string set, so that a trigger adds a method with one atomic ADD and adding it twice changes nothing. */
+  signInMethods?: Set<string>;
   deletionState?: 'queued';
   deletionDueAt?: number;
 }
@@ -28,7 +35,10 @@ interface UserItem extends StoredUser {
 /** Index keys follow from the record, so no caller can write a record whose indexes disagree with it. */
 const toItem = (user: StoredUser): UserItem => {
   const queuedAt = user.metadata?.deletionQueued?.time;
-  const item: UserItem = { ...user, emailKey: user.email.trim().toLowerCase() };
+  const { signInMethods, ...rest } = user;
+  const item: UserItem = { ...rest, emailKey: user.email.trim().toLowerCase() };
+  // DynamoDB keeps no empty set.
+  if (signInMethods?.length) item.signInMethods = new Set(signInMethods);
   delete item.deletionState;
   delete item.deletionDueAt;
   if (queuedAt !== undefined) {
@@ -39,8 +49,13 @@ const toItem = (user: StoredUser): UserItem => {
 };
 
 const toUser = (item: Record<string, unknown>): StoredUser => {
-  const { emailKey: _e, deletionState: _s, deletionDueAt: _d, ...user } = item as unknown as UserItem;
-  return { ...user, cartItems: user.cartItems ?? [], rolesList: user.rolesList ?? [] };
+  const { emailKey: _e, deletionState: _s, deletionDueAt: _d, signInMethods, ...user } = item as unknown as UserItem;
+  return {
+    ...user,
+    cartItems: user.cartItems ?? [],
+    rolesList: user.rolesList ?? [],
+    ...(signInMethods?.size ? { signInMethods: [...signInMethods].sort() } : {}),
+  };
 };
 
 export interface NewUser {
@@ -49,6 +64,8 @@ export interface NewUser {
   givenName?: string;
   familyName?: string;
   roles: string[];
+  /** How the person signs in, from the trigger that confirmed them (domain/sign-in-methods.ts). */
+  signInMethods?: string[];
   now: number;
 }
 
@@ -80,6 +97,7 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
       metadata: { email: user.email },
       cartItems: [],
       rolesList: user.roles,
+      ...(user.signInMethods?.length ? { signInMethods: user.signInMethods } : {}),
       created: user.now,
       updated: user.now,
     };
@@ -97,6 +115,24 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
       ConditionExpression: 'attribute_exists(id) AND updated = :read',
       ExpressionAttributeValues: { ':read': readVersion },
     }),
+
+  /**
+   * Adds sign-in methods to an existing record (a provider's login linked to it), in one ADD: no read, and a method
+   * already kept stays once. `updated` is left alone, so a concurrent `save` of a copy read before may drop the
+   * addition; the identity trigger adds it again at the person's next sign-in (the account's `identities` name it).
+   * @returns false when the person has no record (nothing is created: a record without its e-mail is no record)
+   */
+  addSignInMethods: async (id: string, methods: readonly string[]): Promise<boolean> => {
+    if (methods.length === 0) return true;
+    const done = await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'ADD signInMethods :methods',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':methods': new Set(methods) },
+    });
+    return done !== undefined;
+  },
 
   findIdsByEmail: async (email: string): Promise<string[]> => {
     const result = await db.send(

@@ -51,7 +51,12 @@ describe('POST /users/people/names', () => {
 
   it("gives a manager of a shared organization the member's e-mail, and the member only the manager's name", async () => {
     expect(await names(w.manager.token, [w.member.id])).toEqual([
-      { id: w.member.id, name: `Member ${w.member.familyName}`, email: w.member.email },
+      {
+        id: w.member.id,
+        name: `Member ${w.member.familyName}`,
+        email: w.member.email,
+        signsInWith: ['E-mail and password'],
+      },
     ]);
     const seen = byId(await names(w.member.token, [w.manager.id, w.owner.id]));
     expect(seen.get(w.manager.id)).toEqual({ id: w.manager.id, name: `Manager ${w.manager.familyName}` });

@@ -75,6 +75,9 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         empty={RELATIONS_MESSAGES.noMembers}
         facts={facts}
         showRole
+        // The API tells an organization's managers and staff how its members sign in (issue 21); others would see
+        // a column of blanks.
+        showSignIn={kind === 'organization' && (staff || mine.roles.includes('organization-manager'))}
       />
       {roles.length > 0 && (
         <Suspense fallback={null}>

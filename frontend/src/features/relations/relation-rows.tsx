@@ -2,6 +2,7 @@ import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import { type GuardedKind, RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { PersonName } from '../../components/person-name';
+import { PersonSignIn } from '../../components/person-sign-in';
 import { nameKey } from '../../lib/object-names';
 import { personLabel, usePersonName } from '../../lib/person-names';
 import { rowControls } from './member-controls';
@@ -25,11 +26,18 @@ export interface RelationRowsProps {
   empty: string;
   facts: ChangeFacts;
   showRole: boolean;
+  /**
+   * Adds "Signs in with" for the people listed: set where the viewer is told it (an organization's managers and
+   * staff), so others see no column of blanks.
+   */
+  showSignIn?: boolean;
   /** The relation whose change is under way: its controls wait. */
   busy?: string;
   onRemove: (relation: Relation) => void;
   onChangeRole: (relation: Relation, to: RelationType) => void;
 }
+
+const SIGNS_IN_WITH = 'Signs in with';
 
 /** One list of the members panel: a row per relation, its role and the controls the rules allow. */
 export const RelationRows = ({
@@ -44,6 +52,7 @@ export const RelationRows = ({
   empty,
   facts,
   showRole,
+  showSignIn = false,
   busy,
   onRemove,
   onChangeRole,
@@ -56,7 +65,7 @@ export const RelationRows = ({
       <PagedTable
         list={list}
         labelledBy={headingId}
-        columns={[endHeading, showRole && 'Role', 'Actions']}
+        columns={[endHeading, showRole && 'Role', showSignIn && SIGNS_IN_WITH, 'Actions']}
         loadingText="Loading…"
         empty={empty}
         loadMoreTestId={loadMoreTestId}
@@ -100,6 +109,11 @@ export const RelationRows = ({
                   ) : (
                     <span data-testid={`members-role-${id}`}>{relation.type}</span>
                   )}
+                </td>
+              )}
+              {showSignIn && (
+                <td data-label={SIGNS_IN_WITH}>
+                  {person && <PersonSignIn id={endId} testId={`members-sign-in-${id}`} />}
                 </td>
               )}
               <td data-label="Actions">
