@@ -47,7 +47,10 @@ describe('end to end: the hosted sign-in (spec §7, issue 21)', () => {
     // The hosted page is the identity layer's own, on its own origin, with the app's PKCE request.
     await page.waitForURL((url) => url.origin === hostedOrigin() && url.pathname === '/oauth2/authorize');
     const authorize = new URL(page.url()).searchParams;
-    expect([authorize.get('code_challenge_method'), authorize.get('scope')]).toEqual(['S256', 'openid email profile aws.cognito.signin.user.admin']);
+    expect([authorize.get('code_challenge_method'), authorize.get('scope')]).toEqual([
+      'S256',
+      'openid email profile aws.cognito.signin.user.admin',
+    ]);
     expect(authorize.get('redirect_uri')).toBe(web('/auth/callback'));
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBeTruthy();
     await page.setViewportSize(NARROW);
