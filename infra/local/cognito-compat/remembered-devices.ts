@@ -44,8 +44,11 @@ type Request = Record<string, unknown>;
 const MFA_CHALLENGES = new Set(['SOFTWARE_TOKEN_MFA', 'SMS_MFA', 'SELECT_MFA_TYPE', 'EMAIL_OTP']);
 /** Cognito's sign-in session lasts 3 minutes. */
 const SESSION_MS = 3 * 60_000;
-/** Sign-ins that were never confirmed by their browser are dropped past this many, oldest first. */
-const MAX_PENDING = 10;
+/**
+ * How many devices of each status a person keeps, the least recently used dropped first: every sign-in from a fresh
+ * browser (each end-to-end test's, each SDK sign-in's) makes one, and they live in the pool's one JSON file.
+ */
+const KEEP: Record<DeviceStatus, number> = { pending: 10, not_remembered: 20, remembered: 50 };
 const DEVICE_NOT_FOUND = 'Device does not exist.';
 
 interface DeviceSession {
@@ -84,6 +87,14 @@ export const withRememberedDevices = (
   const now = () => clock.get().getTime();
 
   const devicesOf = (user: User): StoredDevice[] => (user as DeviceUser).Devices ?? [];
+  const lastUsed = (d: StoredDevice) => d.lastAuthenticatedAt ?? d.createdAt;
+  const kept = (devices: StoredDevice[]) =>
+    (Object.keys(KEEP) as DeviceStatus[]).flatMap((status) =>
+      devices
+        .filter((d) => d.status === status)
+        .sort((a, b) => lastUsed(b) - lastUsed(a))
+        .slice(0, KEEP[status]),
+    );
   const saveDevices = (ctx: Context, pool: UserPoolService, user: User, devices: StoredDevice[]) =>
     pool.saveUser(ctx, { ...user, Devices: devices } as User);
   const knownDevice = (user: User, key: unknown) =>
@@ -140,8 +151,7 @@ export const withRememberedDevices = (
       createdAt: now(),
       modifiedAt: now(),
     };
-    const pending = devices.filter((d) => d.status === 'pending').slice(-(MAX_PENDING - 1));
-    await saveDevices(ctx, pool, user, [...devices.filter((d) => d.status !== 'pending'), ...pending, device]);
+    await saveDevices(ctx, pool, user, kept([...devices, device]));
     return {
       ...result,
       AuthenticationResult: {
@@ -301,7 +311,7 @@ export const withRememberedDevices = (
       const { user } = await accessTokenUser(ctx, req.AccessToken);
       const devices = devicesOf(user)
         .filter((d) => d.status !== 'pending')
-        .sort((a, b) => (b.lastAuthenticatedAt ?? b.createdAt) - (a.lastAuthenticatedAt ?? a.createdAt));
+        .sort((a, b) => lastUsed(b) - lastUsed(a));
       return { Devices: devices.map(deviceType) };
     },
 
