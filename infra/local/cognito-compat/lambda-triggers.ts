@@ -20,7 +20,9 @@ type TriggerName = (typeof COGNITO_TRIGGERS)[number]['triggers'][number];
 /**
  * The triggers served here. PreSignUp is not: its one job is the linking rule for a provider's login, and
  * cognito-local knows no identity providers; the local identity layer applies the rule itself
- * (functions/users/domain/federated-linking.ts). Served, it would only run on every local sign-up to pass it on.
+ * (functions/users/domain/federated-linking.ts). Its other refusal, a password sign-up of an address a provider's
+ * login holds, cognito-local makes on its own (the address is the federated user's e-mail alias there), as
+ * UsernameExistsException rather than the trigger's message (test/integration/identity/federated-sign-in.test.ts).
  */
 const LOCAL_TRIGGERS = new Set<TriggerName>(['PostConfirmation', 'PostAuthentication']);
 

@@ -4,6 +4,7 @@ import {
   AdminEnableUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
+  SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { FEDERATED_SIGN_IN_TARGET } from '../../../infra/local/cognito-compat/federated-users';
 import { DEMO_IDP_PASSWORD } from '../../../infra/local/emulators/demo-idp-accounts';
@@ -96,6 +97,20 @@ describe('sign-in through the demo organization’s identity provider', () => {
     const second = await federatedTokens(ROSA);
     expect(second.access.sub).toBe(first.access.sub);
     expect(second.access.username).toBe(username);
+
+    // A password sign-up of the address the provider's login holds is refused: it could never be linked afterwards
+    // (decision 037). In the cloud the PreSignUp trigger refuses it with FEDERATED_ACCOUNT_EXISTS; here cognito-local
+    // does, the address being the federated user's e-mail alias (lambda-triggers.ts).
+    await expect(
+      cognitoClient().send(
+        new SignUpCommand({
+          ClientId: clientId(),
+          Username: ROSA,
+          Password: 'Fresh-Passw0rd-1',
+          UserAttributes: [{ Name: 'email', Value: ROSA }],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'UsernameExistsException' });
 
     // A disabled federated user is refused as a disabled password user is, in Cognito's words.
     const pool = { UserPoolId: stack().auth.userPoolId, Username: username };
