@@ -106,4 +106,5 @@ export const APP_METRIC_SOURCES: Record<AppMetric, AreaName> = {
   ApiQuotaCrossings: 'sensor-data',
   CheckoutsStarted: 'api',
   StripeWebhookFailures: 'customer',
+  SignUpsRefused: 'users',
 };

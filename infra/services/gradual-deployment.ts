@@ -10,6 +10,7 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { ALARM_THRESHOLDS, type AlarmThreshold } from '../definitions/alarms';
 import type { DeploymentStrategy, EnvironmentSettings } from '../definitions/environments';
+import { unexpectedErrors } from './function-errors';
 import type { ServiceFunction } from './service-function';
 
 /** CodeDeploy's predefined configuration for each strategy an environment may name (environments.ts `deployment`). */
@@ -76,7 +77,11 @@ export class GradualDeployments extends Construct {
         `${id}DeployErrors`,
         deployAlarmName(env, id),
         `Rolls back a deployment of ${id}: errors through its live alias (CodeDeploy's rollback alarm; pages no one).`,
-        fn.alias.metricErrors({ period: Duration.minutes(tErrors.periodMinutes), statistic: 'Sum' }),
+        unexpectedErrors(
+          id,
+          fn.alias.metricErrors({ period: Duration.minutes(tErrors.periodMinutes), statistic: 'Sum' }),
+          env,
+        ),
         tErrors,
       ),
       ...extra.map((e) =>

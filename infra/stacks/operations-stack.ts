@@ -30,6 +30,7 @@ import {
 import type { EnvironmentSettings } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
+import { unexpectedErrors } from '../services/function-errors';
 
 /** One REST API, by the names API Gateway's metrics carry. */
 export interface WatchedApi {
@@ -218,7 +219,11 @@ export class OperationsStack extends Stack {
       const errors: IMetric[] = [];
       const throttles: IMetric[] = [];
       for (const [id, fn] of Object.entries(functions)) {
-        const errorMetric = fn.metricErrors({ period: minutes(tErrors), statistic: 'Sum', label: `${id} errors` });
+        const errorMetric = unexpectedErrors(
+          id,
+          fn.metricErrors({ period: minutes(tErrors), statistic: 'Sum', label: `${id} errors` }),
+          props.settings.name,
+        );
         const throttleMetric = fn.metricThrottles({
           period: minutes(tThrottles),
           statistic: 'Sum',
@@ -469,11 +474,12 @@ export class OperationsStack extends Stack {
         width: 6,
       }),
       new GraphWidget({
-        title: 'Billing and API quotas',
+        title: 'Billing, API quotas and sign-ups refused',
         left: [
           app(APP_METRICS.checkouts, 'Sum', 'checkouts started'),
           app(APP_METRICS.webhookFailures, 'Sum', 'webhook deliveries failed'),
           app(APP_METRICS.quotaCrossings, 'Sum', 'quota thresholds crossed'),
+          app(APP_METRICS.signUpsRefused, 'Sum', 'sign-ups refused by the linking rule'),
         ],
         width: 6,
       }),

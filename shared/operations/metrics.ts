@@ -18,6 +18,11 @@ export const APP_METRICS = {
   checkouts: 'CheckoutsStarted',
   /** Stripe webhook deliveries refused (signature) or failed while being worked. */
   webhookFailures: 'StripeWebhookFailures',
+  /**
+   * Sign-ups the PreSignUp trigger refused on purpose (the linking rule, decision 037). Cognito shows a trigger's
+   * message only when the Lambda fails, so each is also one of the function's Errors: its alarms subtract these.
+   */
+  signUpsRefused: 'SignUpsRefused',
 } as const;
 
 export type AppMetric = (typeof APP_METRICS)[keyof typeof APP_METRICS];

@@ -79,17 +79,35 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('gradual deployment in %s', (en
       const alarmConfig = group.Properties.AlarmConfiguration as { Enabled: boolean; Alarms: { Name: unknown }[] };
       expect(alarmConfig.Enabled).toBe(true);
       const alarms = alarmConfig.Alarms.map((a) => fn.resources[(a.Name as { Ref: string }).Ref]!);
-      // The function's errors through its alias (the Resource dimension names the alias), at the operations threshold.
-      const errors = alarms.find((a) => a.Properties.MetricName === 'Errors');
-      expect(errors?.Properties).toMatchObject({
+      // The function's errors through its alias (the Resource dimension names the alias), at the operations threshold;
+      // for a function that refuses on purpose (PreSignUp), less the refusals it counted (function-errors.ts).
+      type Stat = { Namespace: string; MetricName: string; Dimensions: unknown };
+      const queries = (a: (typeof alarms)[number]) =>
+        (a.Properties.Metrics ?? []) as { Id: string; Expression?: string; MetricStat?: { Metric: Stat } }[];
+      const errors = alarms.find(
+        (a) =>
+          a.Properties.MetricName === 'Errors' || queries(a).some((q) => q.MetricStat?.Metric.MetricName === 'Errors'),
+      );
+      expect(errors?.Properties.Threshold).toBe(ALARM_THRESHOLDS.functionErrors.threshold);
+      const lambdaErrors = (
+        errors?.Properties.MetricName
+          ? errors.Properties
+          : queries(errors!).find((q) => q.MetricStat?.Metric.MetricName === 'Errors')!.MetricStat!.Metric
+      ) as Stat;
+      expect(lambdaErrors).toMatchObject({
         Namespace: 'AWS/Lambda',
-        Threshold: ALARM_THRESHOLDS.functionErrors.threshold,
         Dimensions: expect.arrayContaining([
           expect.objectContaining({ Name: 'Resource', Value: expect.anything() }),
           expect.objectContaining({ Name: 'FunctionName', Value: expect.anything() }),
         ]),
       });
-      expect(mentions(errors?.Properties.Dimensions, fn.id)).toBe(true);
+      expect(mentions(lambdaErrors.Dimensions, fn.id)).toBe(true);
+      const refusals = queries(errors!).find((q) => q.MetricStat?.Metric.MetricName === 'SignUpsRefused');
+      expect(Boolean(refusals)).toBe(fn.id.startsWith('UsersPreSignUp'));
+      if (refusals) {
+        expect(queries(errors!).find((q) => q.Expression)?.Expression).toBe('errors - FILL(refused, 0)');
+        expect(refusals.Id).toBe('refused');
+      }
       // An API's function also rolls back on its API's 5xx rate.
       if (/ApiHandler/.test(fn.id)) {
         const rate = alarms.find((a) => a.Properties.MetricName === '5XXError');

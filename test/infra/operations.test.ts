@@ -200,6 +200,22 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('operations of %s', (envName) =
     },
   );
 
+  it('leaves the sign-ups the PreSignUp trigger refused on purpose out of its errors alarm, and nothing else', () => {
+    const [preSignUp] = functions.filter(({ key, id }) => key === 'auth' && id.startsWith('UsersPreSignUp'));
+    expect(preSignUp).toBeDefined();
+    const [errorsAlarm] = alarmsOn('AWS/Lambda', 'Errors', (d) =>
+      refersTo(d.FunctionName, preSignUp!.key, preSignUp!.id),
+    );
+    expect(metricsOf(errorsAlarm!).map((m) => [m.namespace, m.metricName, m.dimensions.service])).toContainEqual([
+      metricNamespace(envName),
+      'SignUpsRefused',
+      'users',
+    ]);
+    expect(JSON.stringify(errorsAlarm!.Properties.Metrics)).toContain('errors - FILL(refused, 0)');
+    // Every other function's errors alarm is Lambda's Errors as it is.
+    expect(alarms.filter((a) => metricsOf(a).some((m) => m.metricName === 'SignUpsRefused'))).toHaveLength(1);
+  });
+
   const queues = all('AWS::SQS::Queue');
   // A dead-letter queue by its name, or by its use: another queue's redrive target, a function's failure destination,
   // or where an EventBridge rule puts the events it could not deliver.

@@ -93,11 +93,26 @@ describe('the Cognito gate chain (PreSignUp)', () => {
     await expect(handler(signUp, context())).resolves.toEqual(signUp);
   });
 
-  it('lets a refusal’s message through to Cognito, and logs it', async () => {
-    const handler = cognitoGate<PreSignUpTriggerEvent, object>({ name: 'gate', deps: () => ({}) }, async () => {
-      throw new TriggerRefusal('Not you.');
-    });
+  it('lets a refusal’s message through to Cognito, logs it, and counts it apart from failures', async () => {
+    const counted: string[] = [];
+    const counters = { count: (name: string) => void counted.push(name), seconds: () => undefined };
+    const handler = cognitoGate<PreSignUpTriggerEvent, object>(
+      { name: 'gate', deps: () => ({}), counters },
+      async () => {
+        throw new TriggerRefusal('Not you.');
+      },
+    );
     await expect(handler(signUp, context())).rejects.toThrow('Not you.');
+    expect(counted).toEqual(['SignUpsRefused']);
+    // A failure is not a refusal: it stays one of the function's errors, which page.
+    const failing = cognitoGate<PreSignUpTriggerEvent, object>(
+      { name: 'gate', deps: () => ({}), counters },
+      async () => {
+        throw new Error('AccessDenied');
+      },
+    );
+    await expect(failing(signUp, context())).rejects.toThrow(FEDERATED_SIGN_IN_FAILED);
+    expect(counted).toEqual(['SignUpsRefused']);
     expect(JSON.parse(logged[0]!)).toMatchObject({
       userName: 'NorthsideAir_abc',
       errors: ['TriggerRefusal: Not you.'],

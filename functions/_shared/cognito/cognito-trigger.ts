@@ -6,7 +6,9 @@ import type {
   PreSignUpTriggerEvent,
 } from 'aws-lambda';
 import { FEDERATED_SIGN_IN_FAILED } from '../../../shared/auth/federated-sign-in';
+import { APP_METRICS } from '../../../shared/operations/metrics';
 import { log } from '../logger';
+import { type Counters, lambdaCounters } from '../metrics';
 import { lambdaTelemetry } from '../telemetry';
 
 /** The Cognito user pool triggers we attach (infra/definitions/services.ts COGNITO_TRIGGERS). */
@@ -95,7 +97,15 @@ const withinBudget = async <T>(work: Promise<T>, budgetMs: number, context: Cont
  * FEDERATED_SIGN_IN_FAILED, so that neither an AWS error's wording nor a half-made decision reaches the person.
  */
 export const cognitoGate = <E extends CognitoGateEvent, D>(
-  { name, deps, budgetMs = 4_000 }: CognitoTriggerOptions<D>,
+  {
+    name,
+    deps,
+    budgetMs = 4_000,
+    counters = lambdaCounters,
+  }: CognitoTriggerOptions<D> & {
+    /** Where a refusal is counted (SignUpsRefused): the function's error alarms leave those out. */
+    counters?: Counters;
+  },
   work: (event: E, deps: D) => Promise<E>,
 ) => {
   let built: D | undefined;
@@ -107,6 +117,7 @@ export const cognitoGate = <E extends CognitoGateEvent, D>(
         return await withinBudget(work(event, built), budgetMs, context);
       } catch (error) {
         const refused = error instanceof TriggerRefusal;
+        if (refused) counters.count(APP_METRICS.signUpsRefused);
         log(refused ? 'info' : 'error', `${name}: ${event.triggerSource} ${refused ? 'refused' : 'failed'}`, {
           triggerSource: event.triggerSource,
           userName: event.userName,
