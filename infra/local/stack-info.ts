@@ -35,7 +35,7 @@ export const StackInfo = z.object({
     identityProvider: z
       .object({
         name: z.string(),
-        displayName: z.string(),
+        label: z.string(),
         password: z.string(),
         accounts: z.array(z.object({ email: z.string(), emailVerified: z.boolean() })),
       })

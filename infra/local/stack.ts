@@ -181,7 +181,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     cognito.setHostedClient({ clientId, webOrigins: hostedOrigins });
 
     // The demo provider is this home's only one: on the sign-in page, and in how the users area labels sign-ins.
-    const signInProviders = [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.displayName }];
+    const signInProviders = [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.label }];
 
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
@@ -336,7 +336,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
         identityProvider: {
           name: DEMO_IDENTITY_PROVIDER.name,
-          displayName: DEMO_IDENTITY_PROVIDER.displayName,
+          label: DEMO_IDENTITY_PROVIDER.label,
           password: DEMO_IDP_PASSWORD,
           accounts: DEMO_IDP_ACCOUNTS.map((a) => ({ email: a.email, emailVerified: a.emailVerified })),
         },

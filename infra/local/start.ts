@@ -46,7 +46,7 @@ console.log(
     `  Password       ${demo.password}  (local only)`,
     ...(demo.identityProvider && endpoints.demoIdp
       ? [
-          `  ${demo.identityProvider.displayName} (identity provider)  ${endpoints.demoIdp}`,
+          `  ${demo.identityProvider.label} (identity provider)  ${endpoints.demoIdp}`,
           `    its people   ${demo.identityProvider.accounts.map((a) => a.email).join(', ')}`,
           `    password     ${demo.identityProvider.password}  (local only)`,
         ]

@@ -10,6 +10,7 @@ import {
   identityOf,
   type PendingFederation,
 } from './federation-rules';
+import { redirect } from './hosted-pages';
 import { type AuthorizeParams, redirectWith, s256 } from './hosted-rules';
 
 /**
@@ -106,11 +107,6 @@ export const createFederation = (deps: FederationDeps) => {
     return found;
   };
 
-  const redirect = (response: ServerResponse, location: string, cookie: string) =>
-    response
-      .writeHead(302, { location, 'set-cookie': cookie, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
-      .end();
-
   const cookieOf = (value: string, maxAgeSeconds: number) =>
     `${STATE_COOKIE}=${value}; Path=${IDP_RESPONSE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}`;
   const clearCookie = cookieOf('', 0);
@@ -129,7 +125,7 @@ export const createFederation = (deps: FederationDeps) => {
           error_description: 'identity_provider is not enabled for this client',
           state: params.state,
         }),
-        clearCookie,
+        { 'set-cookie': clearCookie },
       );
     }
     const { authorization_endpoint: endpoint } = await discover(provider);
@@ -146,7 +142,7 @@ export const createFederation = (deps: FederationDeps) => {
       code_challenge: s256(codeVerifier),
       code_challenge_method: 'S256',
     });
-    return redirect(response, url, cookieOf(state, FEDERATION_TTL_MS / 1000));
+    return redirect(response, url, { 'set-cookie': cookieOf(state, FEDERATION_TTL_MS / 1000) });
   };
 
   /** The web app hears of a failure at its redirect URI, with its own state, as Cognito tells it. */
@@ -154,7 +150,7 @@ export const createFederation = (deps: FederationDeps) => {
     redirect(
       response,
       redirectWith(entry.params.redirectUri, { error, error_description: description, state: entry.params.state }),
-      clearCookie,
+      { 'set-cookie': clearCookie },
     );
 
   const exchange = async (provider: FederationProvider, entry: PendingFederation, code: string) => {

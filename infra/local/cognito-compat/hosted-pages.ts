@@ -1,7 +1,17 @@
+import type { ServerResponse } from 'node:http';
 /**
  * The local hosted sign-in's pages: server-rendered HTML with no script (the same rule as the app's CSP), one small
  * stylesheet served beside them, and every value escaped.
  */
+
+/**
+ * A hosted endpoint's redirect (302): never cached, and with no referrer, so the code or state in the URL it leaves
+ * reaches no third party. `headers` adds to it (the federation's state cookie).
+ */
+export const redirect = (response: ServerResponse, location: string, headers: Record<string, string> = {}) =>
+  response
+    .writeHead(302, { ...headers, location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+    .end();
 
 export const STYLESHEET_PATH = '/oauth2/hosted-sign-in.css';
 

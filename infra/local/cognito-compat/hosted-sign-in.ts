@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { IDP_RESPONSE_PATH } from '../../../shared/auth/demo-identity-provider';
 import { HOSTED_ENDPOINTS } from '../../../shared/auth/hosted-sign-in';
 import { createFederation, type FederationProvider } from './federation';
-import { errorPage, mfaPage, STYLESHEET, STYLESHEET_PATH, signInPage } from './hosted-pages';
+import { errorPage, mfaPage, redirect, STYLESHEET, STYLESHEET_PATH, signInPage } from './hosted-pages';
 import {
   type AuthorizeCheck,
   type AuthorizeParams,
@@ -96,9 +96,6 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
         'referrer-policy': 'no-referrer',
       })
       .end(body);
-
-  const redirect = (response: ServerResponse, location: string) =>
-    response.writeHead(302, { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
 
   const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string>) =>
     response

@@ -89,12 +89,12 @@ export const demoIdpLoginPage = ({ action, email = '', error }: { action: string
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in to ${DEMO_IDENTITY_PROVIDER.displayName}</title>
+<title>Sign in to ${DEMO_IDENTITY_PROVIDER.label}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<h1>Sign in to ${DEMO_IDENTITY_PROVIDER.displayName}</h1>
+<h1>Sign in to ${DEMO_IDENTITY_PROVIDER.label}</h1>
 ${error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>\n` : ''}<form method="post" action="${escapeHtml(action)}"${error ? ' aria-describedby="form-error"' : ''}>
 <label for="email">E-mail</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}">
@@ -111,7 +111,7 @@ ${error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p
 export const demoIdpErrorPage = (message: string) =>
   `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>${DEMO_IDENTITY_PROVIDER.displayName}</title><style>${STYLE}</style></head>
-<body><main><h1>${DEMO_IDENTITY_PROVIDER.displayName}</h1><p class="error" role="alert">${escapeHtml(message)}</p></main></body>
+<head><meta charset="utf-8"><title>${DEMO_IDENTITY_PROVIDER.label}</title><style>${STYLE}</style></head>
+<body><main><h1>${DEMO_IDENTITY_PROVIDER.label}</h1><p class="error" role="alert">${escapeHtml(message)}</p></main></body>
 </html>
 `;

@@ -37,7 +37,7 @@ describe("an organization's member list names how each member signs in", () => {
 
     const seen = await memberList(manager!.token, orgId);
     expect(seen.ids).toEqual(expect.arrayContaining([manager!.id, rosa.access.sub, april.access.sub, member!.id]));
-    const label = DEMO_IDENTITY_PROVIDER.displayName;
+    const label = DEMO_IDENTITY_PROVIDER.label;
     expect(seen.people.get(rosa.access.sub)?.signsInWith).toEqual([label]);
     expect(seen.people.get(april.access.sub)?.signsInWith).toEqual(['E-mail and password', label]);
     expect(seen.people.get(member!.id)?.signsInWith).toEqual(['E-mail and password']);
