@@ -7,26 +7,17 @@ import {
   loginUrl,
   NARROW,
   pagePerTest,
+  setUpAuthenticatorApp,
   signOutInHeader,
   submitSignIn,
   waitForHeaderUser,
   web,
 } from '../support/browser';
 import { createPerson } from '../support/people';
-import { totp } from '../support/totp';
+import { nextTotp } from '../support/totp';
 
 const testPage = pagePerTest();
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
-
-/** A code for the current 30-second period that differs from `used` (a code is taken once). */
-const nextTotp = async (secret: string, used?: string) => {
-  for (;;) {
-    const left = 30 - ((Date.now() / 1000) % 30);
-    const code = totp(secret);
-    if (code !== used && left > 3) return code;
-    await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
-  }
-};
 
 describe('end to end: remembered browsers', () => {
   it('a remembered browser signs in without the code until it is forgotten on the account page', async () => {
@@ -36,15 +27,7 @@ describe('end to end: remembered browsers', () => {
     await submitSignIn(page, email, password);
     await waitForHeaderUser(page, email);
 
-    await headerLink(page, 'My account');
-    const security = page.getByTestId('account-security');
-    await security.getByTestId('totp-setup').click();
-    await security.getByTestId('totp-qr').waitFor();
-    const secret = (await security.getByTestId('totp-secret').textContent())!.trim();
-    const setupCode = await nextTotp(secret);
-    await security.getByTestId('totp-code').fill(setupCode);
-    await security.getByTestId('totp-verify').click();
-    await security.getByTestId('totp-done').waitFor();
+    const { secret, setupCode, security } = await setUpAuthenticatorApp(page);
 
     // The browser this person signed in with is listed, marked as this one, not yet remembered.
     const browsers = security.getByTestId('security-browsers');

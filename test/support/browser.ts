@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { type DemoEmail, stack } from './stack';
+import { nextTotp } from './totp';
 
 /** Debian's Chromium, never a downloaded browser build (the machine has no internet). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -179,4 +180,21 @@ export const signOutInHeader = async (page: Page) => {
 export const headerLink = async (page: Page, name: string) => {
   await openNav(page);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+};
+
+/**
+ * Sets up an authenticator app on the signed-in person's account page, as a person does (QR code, secret, first
+ * code): the secret and the code used, which the identity provider will not take again.
+ */
+export const setUpAuthenticatorApp = async (page: Page) => {
+  await headerLink(page, 'My account');
+  const security = page.getByTestId('account-security');
+  await security.getByTestId('totp-setup').click();
+  await security.getByTestId('totp-qr').waitFor();
+  const secret = (await security.getByTestId('totp-secret').textContent())!.trim();
+  const setupCode = await nextTotp(secret);
+  await security.getByTestId('totp-code').fill(setupCode);
+  await security.getByTestId('totp-verify').click();
+  await security.getByTestId('totp-done').waitFor();
+  return { secret, setupCode, security };
 };

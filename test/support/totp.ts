@@ -54,3 +54,16 @@ export const freshTotp = async (secret: string, { period = 30, marginSeconds = 3
   if (left < marginSeconds) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
   return totp(secret, { period });
 };
+
+/**
+ * A code for the current period that differs from `used` (the identity provider takes a code once), waiting for the
+ * next period when needed, and never one about to expire.
+ */
+export const nextTotp = async (secret: string, used?: string, { period = 30, marginSeconds = 3 } = {}) => {
+  for (;;) {
+    const left = period - ((Date.now() / 1000) % period);
+    const code = totp(secret, { period });
+    if (code !== used && left > marginSeconds) return code;
+    await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
+  }
+};
