@@ -34,12 +34,12 @@ describe('end to end: remembered browsers', () => {
     const row = browsers.getByTestId('browser-row');
     await expect(row.count()).resolves.toBe(1);
     // The name a person recognises, not the user agent Amplify sends as the device name.
-    await expect(row.locator('strong').innerText()).resolves.toBe('Chromium on Linux');
-    await expect(row.innerText()).resolves.toMatch(/This browser\s*Not remembered · Last used /);
+    await expect(row.locator('strong').textContent()).resolves.toBe('Chromium on Linux');
+    await expect(row.textContent()).resolves.toMatch(/This browser\s*Not remembered · Last used /);
     await browsers.getByRole('button', { name: 'Remember this browser' }).click();
-    await expect(browsers.getByTestId('browsers-done').innerText()).resolves.toBe('This browser is remembered.');
-    await expect(row.innerText()).resolves.toMatch(/This browser\s*Remembered · Last used /);
-    await expect(browsers.innerText()).resolves.toContain(
+    await expect(browsers.getByTestId('browsers-done').textContent()).resolves.toBe('This browser is remembered.');
+    await expect(row.textContent()).resolves.toMatch(/This browser\s*Remembered · Last used /);
+    await expect(browsers.textContent()).resolves.toContain(
       'A remembered browser signs in without the authenticator code.',
     );
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -62,7 +62,7 @@ describe('end to end: remembered browsers', () => {
     const forget = browsers.getByTestId('browser-forget');
     await expect(forget.getAttribute('aria-label')).resolves.toMatch(/^Forget .+ \(This browser\)$/);
     await forget.click();
-    await expect(browsers.getByTestId('browsers-done').innerText()).resolves.toMatch(/was forgotten/);
+    await expect(browsers.getByTestId('browsers-done').textContent()).resolves.toMatch(/was forgotten/);
     await browsers.getByText('No browser is listed yet').waitFor();
 
     await signOutInHeader(page);
