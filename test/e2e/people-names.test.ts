@@ -110,6 +110,8 @@ describe('end to end: people by name', () => {
     await seedRelation('organization-user', organization.id, rosa.access.sub);
     const page = testPage();
     await signInAs(page, 'approved@example.com', `/dashboard/organizations/${organization.id}`);
+    // The column's header shows at desk width; at phone width each row carries its labels instead.
+    await page.setViewportSize(WIDE);
     const list = page.getByTestId('members-list');
     await list.getByRole('columnheader', { name: 'Signs in with' }).waitFor();
     const rosaRow = list.locator('tbody tr').filter({ hasText: 'Rosa Rivera' });
