@@ -186,6 +186,17 @@ export const withRememberedDevices = (
     return result;
   };
 
+  /** The sign-in session's person and confirmed device, with the verifier ConfirmDevice stored for it. */
+  const sessionDevice = async (ctx: Context, clientId: string, sessionId: unknown) => {
+    const session = takeSession(sessionId);
+    const pool = await cognito.getUserPoolForClientId(ctx, clientId);
+    const user = await pool.getUserByUsername(ctx, session.username);
+    const device = user ? knownDevice(user, session.deviceKey) : undefined;
+    if (!user || !device?.salt || !device.verifier) throw fault('ResourceNotFoundException', DEVICE_NOT_FOUND);
+    const verifier = { salt: Buffer.from(device.salt, 'base64'), verifier: Buffer.from(device.verifier, 'base64') };
+    return { session, pool, user, device, verifier };
+  };
+
   const ownDevice = async (ctx: Context, req: Request) => {
     const { pool, user } = await accessTokenUser(ctx, req.AccessToken);
     const device = knownDevice(user, req.DeviceKey);
@@ -205,17 +216,9 @@ export const withRememberedDevices = (
       const responses = (req.ChallengeResponses ?? {}) as Record<string, string | undefined>;
       const clientId = String(req.ClientId);
       if (req.ChallengeName === 'DEVICE_SRP_AUTH') {
-        const session = takeSession(req.Session);
-        const pool = await cognito.getUserPoolForClientId(ctx, clientId);
-        const user = await pool.getUserByUsername(ctx, session.username);
-        const device = user ? knownDevice(user, session.deviceKey) : undefined;
-        if (!user || !device?.salt || !device.verifier || responses.DEVICE_KEY !== device.key) {
-          throw fault('ResourceNotFoundException', DEVICE_NOT_FOUND);
-        }
-        const started = startDeviceChallenge(
-          { salt: Buffer.from(device.salt, 'base64'), verifier: Buffer.from(device.verifier, 'base64') },
-          responses.SRP_A ?? '',
-        );
+        const { session, user, device, verifier } = await sessionDevice(ctx, clientId, req.Session);
+        if (responses.DEVICE_KEY !== device.key) throw fault('ResourceNotFoundException', DEVICE_NOT_FOUND);
+        const started = startDeviceChallenge(verifier, responses.SRP_A ?? '');
         if (!started || session.clientId !== clientId) throw fault('NotAuthorizedException', MESSAGES.badCredentials);
         return {
           ChallengeName: 'DEVICE_PASSWORD_VERIFIER',
@@ -224,16 +227,11 @@ export const withRememberedDevices = (
         };
       }
       if (req.ChallengeName === 'DEVICE_PASSWORD_VERIFIER') {
-        const session = takeSession(req.Session);
-        const pool = await cognito.getUserPoolForClientId(ctx, clientId);
-        const user = await pool.getUserByUsername(ctx, session.username);
-        const device = user ? knownDevice(user, session.deviceKey) : undefined;
-        if (!user || !device?.salt || !device.verifier || !session.challenge) {
-          throw fault('ResourceNotFoundException', DEVICE_NOT_FOUND);
-        }
+        const { session, pool, user, device, verifier } = await sessionDevice(ctx, clientId, req.Session);
+        if (!session.challenge) throw fault('ResourceNotFoundException', DEVICE_NOT_FOUND);
         if (user.Enabled === false) throw fault('NotAuthorizedException', MESSAGES.disabled);
         const claim = expectedClaim(
-          { salt: Buffer.from(device.salt, 'base64'), verifier: Buffer.from(device.verifier, 'base64') },
+          verifier,
           session.challenge,
           { deviceGroupKey: device.groupKey, deviceKey: device.key },
           responses.TIMESTAMP ?? '',
