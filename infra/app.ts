@@ -123,6 +123,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     projectRoot: PROJECT_ROOT,
     tables: data.tables,
     webOrigin: web.origin,
+    webDomain: web.domainName,
   });
   const messaging = new MessagingStack(app, stackId('Messaging'), {
     ...common,
@@ -161,6 +162,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     hostedSignIn: auth.hostedSignIn,
     identityPoolId: auth.identityPool.identityPoolId,
     realtimeEndpoint: realtime.dataEndpoint,
+    analytics: auth.analytics,
   });
 
   const areaStacks = Object.entries(api.areaStacks);

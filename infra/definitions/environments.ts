@@ -86,6 +86,12 @@ export interface EnvironmentSettings {
    * ChallengeRequiredOnNewDevice); otherwise it is listed and can be forgotten, but the code is asked every time.
    */
   rememberedDevices: { skipSecondFactor: boolean };
+  /**
+   * Real-user monitoring (spec §9's analytics id, docs/decisions/040-real-user-monitoring.md): a CloudWatch RUM app
+   * monitor for the web app. `sessionSampleRate`: the share of consenting visitors' sessions recorded (0–1); RUM bills
+   * per event, so the busiest environment records a sample.
+   */
+  realUserMonitoring: { sessionSampleRate: number };
 }
 
 /** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
@@ -477,6 +483,7 @@ export const environmentSettingsSchema = z
       certificateIn(CLOUDFRONT_CERTIFICATE_REGION).strict(),
     ]),
     rememberedDevices: z.strictObject({ skipSecondFactor: z.boolean() }),
+    realUserMonitoring: z.strictObject({ sessionSampleRate: z.number().min(0).max(1) }),
     identityProviders: z
       .array(identityProvider)
       .refine(
@@ -555,6 +562,19 @@ const REMEMBERED_DEVICES_SKIP_SECOND_FACTOR: Record<EnvName, boolean> = {
   prod: false,
 };
 
+/**
+ * The share of consenting visitors' sessions RUM records. Everything where the people are few (developers, preview's
+ * reviewers); a quarter in production, which at RUM's price per event still gives every route's vitals a sample.
+ */
+const RUM_SESSION_SAMPLE_RATE: Record<EnvName, number> = {
+  local: 1,
+  dev: 1,
+  'dev-1': 1,
+  'dev-2': 1,
+  preview: 1,
+  prod: 0.25,
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -575,6 +595,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   authDomain: DOMAINS[name]?.auth ?? { prefix: `device-data-${name}` },
   identityProviders: IDENTITY_PROVIDERS[name],
   rememberedDevices: { skipSecondFactor: REMEMBERED_DEVICES_SKIP_SECOND_FACTOR[name] },
+  realUserMonitoring: { sessionSampleRate: RUM_SESSION_SAMPLE_RATE[name] },
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

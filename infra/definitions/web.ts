@@ -31,6 +31,9 @@ export const WEB_SECURITY_HEADERS = {
   xssProtection: { protection: true, modeBlock: true },
 } as const;
 
+/** RUM's data plane in the region, where the web client puts its events (docs/decisions/040-real-user-monitoring.md). */
+export const rumEndpoint = (region: string): string => `https://dataplane.rum.${region}.amazonaws.com`;
+
 /** Where the app is served: the browser reaches the local stack's ports, or the region's AWS endpoints. */
 /** `authDomain`: the hosted sign-in's domain, whose token endpoint the web app calls (issue 21). */
 export type CspHome = { home: 'local' } | { home: 'cloud'; region: string; authDomain: string };
@@ -52,6 +55,8 @@ export const cspDirectives = (where: CspHome): Record<string, string[]> => {
             `https://cognito-identity.${where.region}.amazonaws.com`,
             `https://${where.authDomain}`,
             `wss://*.iot.${where.region}.amazonaws.com`,
+            // Real-user monitoring's data plane (docs/decisions/040-real-user-monitoring.md).
+            rumEndpoint(where.region),
             `https://*.s3.${where.region}.amazonaws.com`,
           ],
           images: [`https://*.s3.${where.region}.amazonaws.com`],

@@ -10,6 +10,7 @@ export const DEFAULT_PORTS = {
   mqttWs: 8083,
   stripe: 12111,
   demoIdp: 9230,
+  rum: 8091,
 } as const;
 
 export type PortName = keyof typeof DEFAULT_PORTS;

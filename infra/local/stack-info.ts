@@ -23,6 +23,8 @@ export const StackInfo = z.object({
     stripe: z.string(),
     /** The demo organization's own OpenID provider (issuer), federated to through the identity layer. */
     demoIdp: z.string().optional(),
+    /** Real-user monitoring's collector: `GET /summary` shows each route's vitals, `GET /events` every event. */
+    rum: z.string().optional(),
   }),
   auth: z.object({ userPoolId: z.string(), clientId: z.string(), issuer: z.string() }),
   tables: z.record(z.string(), z.string()),

@@ -35,6 +35,7 @@ import { startDynamoDb } from './emulators/dynamodb';
 import { startFauxqsEmulator } from './emulators/fauxqs';
 import { type Emulator, LOCAL_CREDENTIALS } from './emulators/listen';
 import { startMqtt } from './emulators/mqtt';
+import { LOCAL_APP_MONITOR_ID, startRumCollector } from './emulators/rum';
 import { startSes } from './emulators/ses';
 import { LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET, startStripe } from './emulators/stripe';
 import { startGateway } from './gateway';
@@ -179,6 +180,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     // beside a stack), as the CDK lists the environment's web domain and the local origin.
     const hostedOrigins = [webOrigin, `http://localhost:${DEFAULT_PORTS.web}`];
     cognito.setHostedClient({ clientId, webOrigins: hostedOrigins });
+    // Real-user monitoring's collector, for the same origins (docs/decisions/040-real-user-monitoring.md).
+    const rum = track(await startRumCollector({ port: options.ports.rum, origins: hostedOrigins }));
 
     // The demo provider is this home's only one: on the sign-in page, and in how the users area labels sign-ins.
     const signInProviders = [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.label }];
@@ -304,6 +307,12 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       cookies: { secure: false, sameSite: 'lax' },
       realtimeUrl: mqtt.wsUrl,
       mailViewerUrl: ses.url,
+      // Unsigned: the collector takes the web app's events without the identity pool the cloud signs them with.
+      analytics: {
+        appMonitorId: LOCAL_APP_MONITOR_ID,
+        endpoint: rum.url,
+        sessionSampleRate: SETTINGS.realUserMonitoring.sessionSampleRate,
+      },
     };
 
     const info: StackInfo = {
@@ -326,6 +335,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         iotDataPlane: mqtt.dataPlaneUrl,
         stripe: stripe.url,
         demoIdp: demoIdp.url,
+        rum: rum.url,
       },
       auth: { userPoolId, clientId, issuer },
       tables,

@@ -41,6 +41,7 @@ console.log(
     `  API gateway    ${endpoints.gateway}  (health: ${endpoints.gateway}/health)`,
     `  Mail viewer    ${endpoints.mailViewer}`,
     `  MQTT           ${endpoints.mqtt}  ${endpoints.mqttWs}`,
+    ...(endpoints.rum ? [`  RUM collector  ${endpoints.rum}/summary  (visitors who switched measurements on)`] : []),
     `  Stack file     ${path.join(stack.info.dataDir, 'stack.json')}`,
     `  Demo accounts  ${demo.accounts.map((a) => a.email).join(', ')}`,
     `  Password       ${demo.password}  (local only)`,

@@ -45,6 +45,7 @@ import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
 import { GradualDeployments } from '../services/gradual-deployment';
 import { logSettings } from '../services/log-retention';
+import { RealUserMonitoring } from '../services/real-user-monitoring';
 import { ServiceFunction } from '../services/service-function';
 import { acknowledgeNoDeadLetterTarget } from './nag-findings';
 
@@ -66,6 +67,8 @@ export interface AuthStackProps extends StackProps {
    * sign-in's callback and sign-out URLs are made from it.
    */
   webOrigin: string;
+  /** The web app's host name (the web stack's `domainName`): the real-user monitor watches it. */
+  webDomain: string;
 }
 
 /** What the web app needs of the hosted sign-in (runtime-config.json's `auth.oauth`). */
@@ -145,6 +148,8 @@ export class AuthStack extends Stack {
   readonly domain: UserPoolDomain;
   /** What the web app needs to send a person through the hosted sign-in. */
   readonly hostedSignIn: HostedSignIn;
+  /** The real-user monitor the web app reports to (runtime-config.json's `analytics`). */
+  readonly analytics: RealUserMonitoring['analytics'];
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -300,13 +305,28 @@ export class AuthStack extends Stack {
 
     const identityPool = new IdentityPool(this, 'IdentityPool', {
       identityPoolName: `device-data-${settings.name}-identities`,
-      allowUnauthenticatedIdentities: false,
+      // A visitor who is not signed in reports real-user measurements with a guest identity, whose role may put
+      // events into the environment's app monitor and do nothing else (RealUserMonitoring).
+      allowUnauthenticatedIdentities: true,
       authenticationProviders: {
         userPools: [new UserPoolAuthenticationProvider({ userPool, userPoolClient: this.webClient })],
       },
     });
     this.authenticatedRole = identityPool.authenticatedRole;
     this.identityPool = identityPool;
+    this.analytics = new RealUserMonitoring(this, 'RealUserMonitoring', {
+      settings,
+      webDomain: props.webDomain,
+      identityPoolId: identityPool.identityPoolId,
+      guestRole: identityPool.unauthenticatedRole,
+      authenticatedRole: identityPool.authenticatedRole,
+    }).analytics;
+    Validations.of(identityPool).acknowledge({
+      id: 'AwsSolutions-COG7',
+      reason:
+        "Guest identities exist for real-user monitoring only: the guest role's one permission is rum:PutRumEvents " +
+        "on this environment's app monitor (docs/decisions/040-real-user-monitoring.md).",
+    });
 
     Validations.of(userPool).acknowledge(
       {

@@ -19,6 +19,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { APP_METRICS, type AppMetric } from '../../shared/operations/metrics';
+import { RUM_DIMENSIONS, WEB_VITALS } from '../../shared/operations/web-vitals';
 import {
   ALARM_THRESHOLDS,
   type AlarmThreshold,
@@ -31,6 +32,7 @@ import type { EnvironmentSettings } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import { unexpectedErrors } from '../services/function-errors';
+import { appMonitorName } from '../services/real-user-monitoring';
 
 /** One REST API, by the names API Gateway's metrics carry. */
 export interface WatchedApi {
@@ -481,6 +483,52 @@ export class OperationsStack extends Stack {
           app(APP_METRICS.quotaCrossings, 'Sum', 'quota thresholds crossed'),
           app(APP_METRICS.signUpsRefused, 'Sum', 'sign-ups refused by the linking rule'),
         ],
+        width: 6,
+      }),
+    );
+
+    // Real visitors (CloudWatch RUM, docs/decisions/040-real-user-monitoring.md): each vital's 75th percentile per
+    // route, as web-vitals thresholds are judged. A SEARCH finds every route's series, so a new route shows up
+    // without a change here; PageId is the route's pattern, never an object's id.
+    const monitor = appMonitorName(env);
+    const rum = (metricName: string, statistic: string, label: string) =>
+      new Metric({
+        namespace: 'AWS/RUM',
+        metricName,
+        dimensionsMap: { [RUM_DIMENSIONS.monitor]: monitor },
+        statistic,
+        period: Duration.minutes(5),
+        label,
+      });
+    dashboard.addWidgets(
+      new TextWidget({
+        markdown:
+          '## Real visitors (CloudWatch RUM)\nVisitors who switched measurements on; 75th percentile per route, per 5 minutes.',
+        width: 24,
+        height: 1,
+      }),
+    );
+    dashboard.addWidgets(
+      ...WEB_VITALS.map(
+        (vital) =>
+          new GraphWidget({
+            title: `${vital.name} per route (p75)`,
+            left: [
+              rum(vital.metric, 'p75', 'all routes'),
+              new MathExpression({
+                expression:
+                  `SEARCH('{AWS/RUM,${RUM_DIMENSIONS.monitor},${RUM_DIMENSIONS.page}} ` +
+                  `MetricName="${vital.metric}" ${RUM_DIMENSIONS.monitor}="${monitor}"', 'p75', 300)`,
+                usingMetrics: {},
+                label: '',
+              }),
+            ],
+            width: 6,
+          }),
+      ),
+      new GraphWidget({
+        title: 'Page views and JavaScript errors',
+        left: [rum('PageViewCount', 'Sum', 'page views'), rum('JsErrorCount', 'Sum', 'JavaScript errors')],
         width: 6,
       }),
     );

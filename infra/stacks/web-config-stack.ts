@@ -27,6 +27,8 @@ export interface WebConfigStackProps extends StackProps {
   identityPoolId: string;
   /** The account's IoT Core data endpoint (`…-ats.iot.{region}.amazonaws.com`). */
   realtimeEndpoint: string;
+  /** The real-user monitor the web app reports to (the auth stack's). */
+  analytics: NonNullable<RuntimeConfig['analytics']>;
 }
 
 /**
@@ -62,6 +64,7 @@ export class WebConfigStack extends Stack {
       realtimeUrl: `wss://${props.realtimeEndpoint}/mqtt`,
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.
       cookies: { secure: true, sameSite: 'strict' },
+      analytics: props.analytics,
     } satisfies RuntimeConfig;
 
     // One PutObject instead of a BucketDeployment: the writer may touch this one key and nothing else of the

@@ -88,6 +88,8 @@ export class WebStack extends Stack {
   readonly distribution: IDistribution;
   /** `https://` + the distribution's domain: the origin the APIs answer CORS for. */
   readonly origin: string;
+  /** The host name the app is served on: the environment's web domain, or the distribution's. */
+  readonly domainName: string;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
     // Cross-region references: the web ACL's ARN comes from the edge stack in us-east-1.
@@ -160,7 +162,8 @@ export class WebStack extends Stack {
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
     });
     this.distribution = distribution;
-    this.origin = `https://${settings.webDomain?.name ?? distribution.distributionDomainName}`;
+    this.domainName = settings.webDomain?.name ?? distribution.distributionDomainName;
+    this.origin = `https://${this.domainName}`;
 
     if (!settings.webDomain) {
       Validations.of(distribution).acknowledge({

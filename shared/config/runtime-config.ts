@@ -57,6 +57,27 @@ export const RuntimeConfig = z.object({
    * `wss://{account endpoint}/mqtt` (the web app signs it with the identity pool's credentials).
    */
   realtimeUrl: z.string().optional(),
+  /**
+   * Spec §9's analytics id, as real-user monitoring (docs/decisions/040-real-user-monitoring.md): the CloudWatch RUM
+   * app monitor the web app reports page views, errors and Core Web Vitals to, only after the visitor switched
+   * measurements on (the privacy page). In the cloud the dataplane signs with the identity pool's guest or signed-in
+   * credentials; locally the stack's collector takes them unsigned. Absent: nothing is measured.
+   */
+  analytics: z
+    .object({
+      /** The app monitor's id (a UUID): the analytics id. */
+      appMonitorId: z.string().min(1),
+      /** Where PutRumEvents goes: `https://dataplane.rum.{region}.amazonaws.com`, or the local collector. */
+      endpoint: z.string().url(),
+      /** The share of sessions recorded (0–1), the environment's setting. */
+      sessionSampleRate: z.number().min(0).max(1),
+      /**
+       * Cloud: the identity pool whose guest identity signs the events (Cognito's enhanced flow, so no STS call); a
+       * signed-in person's own identity-pool credentials sign them instead. Absent: sent unsigned (the local collector).
+       */
+      identityPoolId: z.string().optional(),
+    })
+    .optional(),
   /** Local only: where sent e-mail can be read. */
   mailViewerUrl: z.string().url().optional(),
 });

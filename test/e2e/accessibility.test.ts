@@ -9,6 +9,7 @@ type Who = DemoEmail | 'guest';
 const PAGES: readonly { name: string; who: Who; path: string; ready: string }[] = [
   { name: 'login', who: 'guest', path: '/login', ready: '[data-testid="login-email"]' },
   { name: 'guest dashboard', who: 'guest', path: '/dashboard', ready: 'h1' },
+  { name: 'privacy', who: 'guest', path: '/privacy', ready: '[data-testid="measurements-switch"]' },
   {
     name: 'guest public device',
     who: 'guest',

@@ -73,10 +73,6 @@ describe.each(Object.entries(environments))('%s auth', (_, templates) => {
     const allowed = COGNITO_TRIGGERS.flatMap((t) => t.tables.map((table) => TABLES[table].constructId));
     for (const resource of resources) expect(allowed.some((id) => mentions(resource, id))).toBe(true);
   });
-
-  it('the identity pool admits signed-in users only', () => {
-    auth.hasResourceProperties('AWS::Cognito::IdentityPool', { AllowUnauthenticatedIdentities: false });
-  });
 });
 
 describe('threat protection', () => {

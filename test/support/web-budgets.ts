@@ -42,7 +42,10 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     modules: [ENTRY],
     // Issue 13's "about 170 kB". The hosted sign-in's callback route and configuration (issue 21) took the first
     // page from 170.0 to 170.2 kB: every route is in the entry's router; the flow itself loads on the login page.
-    jsKb: 170.5,
+    // Real-user monitoring (decision 040) took it to 171.0 kB: the consent check, the route's page id, the privacy
+    // page's route and footer link, and the configuration's analytics field; the RUM client itself (about 50 kB)
+    // loads after the page is up, and only for a visitor who switched measurements on.
+    jsKb: 171.2,
     ...PHONE,
   },
   {
@@ -83,7 +86,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     path: '/login',
     as: 'guest',
     modules: [ENTRY, 'src/features/auth/login-page.tsx', AMPLIFY],
-    jsKb: 330,
+    // The entry's share of real-user monitoring (decision 040, see guest /dashboard) took it from 329.8 to 330.5 kB.
+    jsKb: 330.7,
     ...PHONE,
   },
 ];

@@ -175,6 +175,11 @@ export const AppLayout = () => {
       <main className="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>
+      <footer className="footer">
+        <Link to="/privacy" data-testid="footer-privacy">
+          Privacy
+        </Link>
+      </footer>
     </div>
   );
 };

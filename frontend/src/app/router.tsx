@@ -1,10 +1,11 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom';
 import { HOSTED_CALLBACK_PATH } from '../../../shared/auth/hosted-sign-in';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { amplifyAuth, holdsTokens } from '../lib/auth';
+import { pageIdOf, recordPageView } from '../lib/measurements';
 import { AppLayout } from './app-layout';
 import { LoadingPage } from './loading-page';
 import { NotFoundPage } from './not-found-page';
@@ -94,6 +95,14 @@ export const routes: PageRoute[] = [
         ...page(
           () => import('../features/notifications/unsubscribe-page'),
           (m) => m.UnsubscribePage,
+        ),
+      },
+      // What a visit keeps, and the switch for performance measurements (lib/measurements.ts): open to everyone.
+      {
+        path: '/privacy',
+        ...page(
+          () => import('../features/privacy/privacy-page'),
+          (m) => m.PrivacyPage,
         ),
       },
       // A public device's page, its data included, is open to guests (spec §1); a private one answers 401.
@@ -330,6 +339,10 @@ export const preloadRoute = (pathname: string): void => {
 export const AppRoutes = () => {
   const { pathname } = useLocation();
   const screen = useRoutes(routes);
+  // Real-user monitoring names a view by its route's pattern, never by the ids in its path (lib/measurements.ts).
+  useEffect(() => {
+    recordPageView(pageIdOf((matchRoutes(routes, pathname) ?? []).map(({ route }) => route.path)));
+  }, [pathname]);
   return (
     <PageErrorBoundary pathname={pathname}>
       <Suspense fallback={<LoadingPage />}>{screen}</Suspense>
