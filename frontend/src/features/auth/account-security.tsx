@@ -25,6 +25,7 @@ import {
   useState,
 } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
+import { SignInPrompt } from '../../components/sign-in-prompt';
 import { apiClient } from '../../lib/api';
 import { authErrorMessage, requireFilled } from '../../lib/auth-errors';
 import { runtimeConfig } from '../../lib/runtime-config';
@@ -37,7 +38,6 @@ import {
   forgetSignInName,
   rememberSignInName,
 } from './remembered-browsers';
-import { SignInPrompt } from './sign-in-prompt';
 
 /** The issuer name an authenticator app shows next to the account. */
 const TOTP_ISSUER = 'Device Data Platform';

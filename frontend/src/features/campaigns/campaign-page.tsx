@@ -1,27 +1,22 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ErrorAlert } from '../../components/form-parts';
+import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
-import { CampaignDatasets } from '../datasets/campaign-datasets';
-import { When } from '../people/person-parts';
-import { MembersPanel } from '../relations/members-panel';
-import { useMyRoles } from '../relations/use-my-roles';
+import { CampaignDatasets } from '../datasets';
+import { MembersPanel, useMyRoles } from '../relations';
+import { CampaignComparison } from '../sensor-data/public-campaign-comparison';
 import { campaignShownKeys, useCampaign } from './campaign-api';
 import { CampaignEditForm } from './campaign-forms';
 import { CampaignStatusBadge } from './campaign-parts';
 import { mayManageCampaign, windowText } from './campaign-rules';
 import { ParticipantInvites } from './participant-invites';
-
-// The devices' charts (uPlot) are a chunk of their own, loaded once the campaign is read.
-const CampaignComparison = lazy(() =>
-  import('../sensor-data/campaign-comparison').then((m) => ({ default: m.CampaignComparison })),
-);
 
 /**
  * `/dashboard/campaigns/:id` (and `/admin/campaigns/:id`): a campaign's window and status, its edit form and

@@ -4,11 +4,11 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
+import { personName } from '../../lib/person-name';
 import { routeKey, routeQuery, useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { SentInvites } from '../invites/invites-panel';
-import { personName } from '../people/people-rules';
+import { SentInvites } from '../invites';
 import { checkParticipantInvite } from './campaign-rules';
 
 const EMPTY = { email: '', name: '', message: '' };

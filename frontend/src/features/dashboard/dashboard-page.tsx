@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { LoadingPage } from '../../app/loading-page';
+import { SignInPrompt } from '../../components/sign-in-prompt';
 import { holdsTokens } from '../../lib/auth';
 import { useOptionalUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
-import { SignInPrompt } from '../auth/sign-in-prompt';
-import { DeviceMapSection } from '../devices/device-map-section';
+import { DeviceMapSection } from '../map';
 
 const loadMyDashboard = () => import('./my-dashboard');
 // A signed-in person's dashboard is a chunk of its own, so a guest's first page (issue 13) carries none of it;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
@@ -8,25 +8,16 @@ import { LoadMoreButton } from '../../lib/load-more-button';
 import { nameKey, useObjectNames } from '../../lib/object-names';
 import { useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
-import { DeviceMapSection } from '../devices/device-map-section';
-import { DashboardInvites } from '../invites/dashboard-invites';
-import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE } from '../relations/relation-groups';
-import { ObjectLink } from '../relations/relation-table';
-import { RELATIONS_MESSAGES } from '../relations/relations-messages';
+import { NewCampaignForm } from '../campaigns/public-dashboard';
+import { ClaimDeviceForm, RegisterDeviceForm } from '../devices';
+import { DeviceMapSection } from '../map';
+import { NewOrganizationForm } from '../organizations';
+import { GROUP_ORDER, groupByReferrerKind, KIND_TITLE, ObjectLink, RELATIONS_MESSAGES } from '../relations';
+import { DashboardInvites } from './dashboard-invites';
 import { MyCampaigns, MyDevices, MyOrganizations } from './my-registry';
 
-// The create forms load when opened: a guest's first page (issue 13) carries none of them.
-const ClaimDeviceForm = lazy(() =>
-  import('../devices/claim-device-form').then((m) => ({ default: m.ClaimDeviceForm })),
-);
-const NewOrganizationForm = lazy(() =>
-  import('../organizations/organization-forms').then((m) => ({ default: m.NewOrganizationForm })),
-);
-const NewCampaignForm = lazy(() => import('../campaigns/campaign-forms').then((m) => ({ default: m.NewCampaignForm })));
-const RegisterDeviceForm = lazy(() =>
-  import('../devices/register-device-form').then((m) => ({ default: m.RegisterDeviceForm })),
-);
-
+// The create forms are lazy components of their features' public entries: they load when opened, so a guest's first
+// page (issue 13) carries none of them.
 type Action = 'claim' | 'organization' | 'campaign' | 'register';
 
 const ACTIONS: readonly (readonly [Action, string])[] = [

@@ -1,14 +1,12 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { ErrorAlert } from '../../components/form-parts';
+import { When } from '../../components/when';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type PagedList, useRoutePages } from '../../lib/query';
-import { CampaignStatusBadge } from '../campaigns/campaign-parts';
-import { windowText } from '../campaigns/campaign-rules';
-import { StatusBadge } from '../devices/device-parts';
-import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT } from '../devices/device-rules';
-import { When } from '../people/person-parts';
-import { objectPath } from '../relations/relation-groups';
+import { CampaignStatusBadge, windowText } from '../campaigns/public-dashboard';
+import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT, StatusBadge } from '../devices';
+import { objectPath } from '../relations';
 
 /** The caller's devices, organizations and campaigns on the dashboard: each a paged list with its status. */
 

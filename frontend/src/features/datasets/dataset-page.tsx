@@ -5,13 +5,13 @@ import type { Dataset, DatasetFile } from '../../../../shared/contracts/datasets
 import { LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { When } from '../../components/when';
 import { CopyButton } from '../../lib/copy-button';
 import { errorMessage } from '../../lib/error-message';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { When } from '../people/person-parts';
 import { signedDatasetFile, useDataset } from './dataset-api';
 import {
   datasetStatusText,

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { Dataset } from '../../../../shared/contracts/datasets';
 import { ListTable } from '../../components/list-table';
-import { When } from '../people/person-parts';
+import { When } from '../../components/when';
 import { datasetStatusText } from './dataset-rules';
 
 /** Datasets as a table: title (to its page), version, visibility, state, and when it was asked for. */

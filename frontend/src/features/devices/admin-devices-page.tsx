@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../components/form-parts';
 import { ChoiceField } from '../../lib/form-fields';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
-import { DeviceMapSection } from './device-map-section';
+import { DeviceMapSection } from '../map';
 import { PRODUCT_LINE_OPTIONS } from './device-rules';
 import { DeviceTable } from './device-table';
 import { RegisterDeviceForm } from './register-device-form';

@@ -3,11 +3,11 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { DeviceCredential, NewDeviceCredential } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useChanges, usePagedQuery } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
-import { When } from '../people/person-parts';
 import { credentialKeys } from './device-api';
 
 type Row = DeviceCredential & { id: string };

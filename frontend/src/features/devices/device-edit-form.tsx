@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import { FormCard } from '../../components/form-card';
 import { useApi } from '../../lib/api';
+import { mayOwn } from '../../lib/device-access';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { deviceShownKeys } from './device-api';
-import { checkEdit, type EditForm, editFormOf, mayOwn, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
+import { checkEdit, type EditForm, editFormOf, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
 
 /** Name, location and its privacy, data visibility, and (owner, staff) the firmware version. */
 export const DeviceEditForm = ({ device }: { device: Device }) => {

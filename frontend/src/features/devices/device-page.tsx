@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
@@ -6,30 +6,23 @@ import type { Device } from '../../../../shared/contracts/devices';
 import { LoadingPage } from '../../app/loading-page';
 import { ErrorAlert } from '../../components/form-parts';
 import { PersonName } from '../../components/person-name';
+import { SignInPrompt } from '../../components/sign-in-prompt';
+import { When } from '../../components/when';
+import { mayManage } from '../../lib/device-access';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { SignInPrompt } from '../auth/sign-in-prompt';
-import { DevicesMap } from '../map/devices-map';
-import { formatCoordinate, type MapPoint } from '../map/map-points';
-import { When } from '../people/person-parts';
-import { MembersPanel } from '../relations/members-panel';
-import { ExportPanel } from '../sensor-data/export-panel';
+import { PlansPanel } from '../billing/public-plans-panel';
+import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
+import { MembersPanel } from '../relations';
+import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
 import { CredentialsPanel } from './credentials-panel';
 import { useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
-import { deviceLabel, mayManage, PRODUCT_LINE_TEXT } from './device-rules';
-
-// uPlot and MQTT come with the panels that use them (issue 13); the router starts both downloads beside the page's.
-const SensorDataPanel = lazy(() =>
-  import('../sensor-data/sensor-data-panel').then((m) => ({ default: m.SensorDataPanel })),
-);
-const LivePanel = lazy(() => import('../sensor-data/live-panel').then((m) => ({ default: m.LivePanel })));
-// Billing is a chunk of its own: most visits to a device page never open the catalogue.
-const PlansPanel = lazy(() => import('../billing/plans-panel').then((m) => ({ default: m.PlansPanel })));
+import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,

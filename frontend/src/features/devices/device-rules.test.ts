@@ -1,5 +1,5 @@
 import type { Device } from '../../../../shared/contracts/devices';
-import { checkClaim, checkEdit, checkRegister, EMPTY_REGISTER, editFormOf, mapPointsOf } from './device-rules';
+import { checkClaim, checkEdit, checkRegister, EMPTY_REGISTER, editFormOf } from './device-rules';
 
 const device: Device = {
   id: 'dev-abc1',
@@ -73,30 +73,5 @@ describe('device forms', () => {
     const form = { ...editFormOf(device), firmwareVersion: '2.0.0' };
     expect(checkEdit(device, form, true)).toEqual({ ok: true, value: { firmwareVersion: '2.0.0' } });
     expect(checkEdit(device, form, false).ok).toBe(false);
-  });
-
-  it("links map points into the page's section", () => {
-    const [first] = mapPointsOf(
-      [
-        {
-          id: 'dev-1',
-          name: '',
-          productLine: 'sd1',
-          status: 'online',
-          dataVisibility: 'public',
-          location: { lat: 1, lon: 2 },
-          locationApproximate: false,
-        },
-      ],
-      '/admin',
-    );
-    expect(first).toEqual({
-      id: 'dev-1',
-      name: 'dev-1',
-      lat: 1,
-      lon: 2,
-      status: 'online',
-      href: '/admin/devices/dev-1',
-    });
   });
 });

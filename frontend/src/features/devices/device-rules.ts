@@ -5,12 +5,10 @@ import {
   type DeviceStatus,
   devices,
   type LocationPrivacy,
-  type MapDevice,
   PRODUCT_LINES,
   type ProductLine,
 } from '../../../../shared/contracts/devices';
 import { type Checked, checkWith, problem } from '../../lib/form-check';
-import type { MapPoint } from '../map/map-points';
 
 /**
  * The devices screens' rules, without React: what the forms send (checked with the contract's schemas, so the
@@ -55,10 +53,6 @@ export const ROLE_TEXT = {
 /** The name a list shows: the device's name, else its serial. */
 export const deviceLabel = (device: Pick<Device, 'name' | 'serial' | 'id'>): string =>
   device.name || device.serial || device.id;
-
-export const mayManage = (device: Pick<Device, 'access'>): boolean =>
-  device.access === 'manage' || device.access === 'own';
-export const mayOwn = (device: Pick<Device, 'access'>): boolean => device.access === 'own';
 
 // ---- forms ----
 
@@ -152,16 +146,3 @@ export const checkEdit = (device: Device, form: EditForm, owner: boolean): Check
 
 export const checkTransfer = (newOwnerId: string) =>
   checkWith(devices.routes.transfer.body!, { newOwnerId: newOwnerId.trim() });
-
-// ---- map ----
-
-/** The map's points from the map route's answer. */
-export const mapPointsOf = (items: readonly MapDevice[], base: string): MapPoint[] =>
-  items.map((device) => ({
-    id: device.id,
-    name: device.name || device.id,
-    lat: device.location.lat,
-    lon: device.location.lon,
-    status: device.status,
-    href: `${base}/devices/${encodeURIComponent(device.id)}`,
-  }));

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Device } from '../../../../shared/contracts/devices';
 import { TableScroll } from '../../components/table-scroll';
-import { When } from '../people/person-parts';
+import { When } from '../../components/when';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
 

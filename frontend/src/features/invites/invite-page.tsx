@@ -7,7 +7,7 @@ import { useSession } from '../../lib/session';
 import { INVITE_STATUS_TEXT, inviteTypeText, mayAnswer } from './invite-rules';
 import { answeredInviteKeys, inviteQuery } from './invites-api';
 import { AnswerButtons } from './invites-panel';
-import '../people/people.css';
+import './invites.css';
 import { ErrorAlert } from '../../components/form-parts';
 
 /**

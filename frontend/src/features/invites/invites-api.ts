@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
 import type { RelationType } from '../../../../shared/relations/relation-types';
 import { type PagedList, routeKey, routeQuery, useRoutePages } from '../../lib/query';
-import { relationChangeKeys } from '../relations/relations-api';
+import { relationChangeKeys } from '../relations';
 
 /**
  * The invite screens' reads (STYLE §13), and the keys their changes invalidate: an invite shows on its own

@@ -3,11 +3,11 @@ import { Link } from 'react-router-dom';
 import type { Invite } from '../../../../shared/contracts/users';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
+import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { type PagedList, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { When } from '../people/person-parts';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 

@@ -6,6 +6,7 @@ import {
   gridStep,
   isPlaceable,
   MERCATOR_MAX_LAT,
+  mapPointsOf,
   plotProjection,
   statusColour,
   statusCounts,
@@ -131,5 +132,32 @@ describe('the devices map data', () => {
     expect(gridStep(1)).toBe(0.5);
     expect(gridStep(360)).toBe(100);
     expect(formatCoordinate(52.52, -13.405)).toBe('52.5200° N, 13.4050° W');
+  });
+});
+
+describe('mapPointsOf', () => {
+  it("links map points into the page's section", () => {
+    const [first] = mapPointsOf(
+      [
+        {
+          id: 'dev-1',
+          name: '',
+          productLine: 'sd1',
+          status: 'online',
+          dataVisibility: 'public',
+          location: { lat: 1, lon: 2 },
+          locationApproximate: false,
+        },
+      ],
+      '/admin',
+    );
+    expect(first).toEqual({
+      id: 'dev-1',
+      name: 'dev-1',
+      lat: 1,
+      lon: 2,
+      status: 'online',
+      href: '/admin/devices/dev-1',
+    });
   });
 });

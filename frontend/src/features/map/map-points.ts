@@ -3,6 +3,8 @@
  * draw exactly the same points and the unit tests run in node.
  */
 
+import type { MapDevice } from '../../../../shared/contracts/devices';
+
 /** One device with a location, as both maps draw it. */
 export interface MapPoint {
   id: string;
@@ -197,3 +199,14 @@ export const gridStep = (span: number, target = 4): number => {
 /** A coordinate in words, e.g. "52.5200° N, 13.4050° E". */
 export const formatCoordinate = (lat: number, lon: number): string =>
   `${Math.abs(lat).toFixed(4)}° ${lat >= 0 ? 'N' : 'S'}, ${Math.abs(lon).toFixed(4)}° ${lon >= 0 ? 'E' : 'W'}`;
+
+/** The map's points from the map route's answer. */
+export const mapPointsOf = (items: readonly MapDevice[], base: string): MapPoint[] =>
+  items.map((device) => ({
+    id: device.id,
+    name: device.name || device.id,
+    lat: device.location.lat,
+    lon: device.location.lon,
+    status: device.status,
+    href: `${base}/devices/${encodeURIComponent(device.id)}`,
+  }));

@@ -2,9 +2,9 @@ import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { When } from '../../components/when';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
-import { When } from '../people/person-parts';
 
 /** `/admin/organizations`: every organization (staff), paged. */
 export const AdminOrganizationsPage = () => {

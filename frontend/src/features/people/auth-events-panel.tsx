@@ -2,10 +2,10 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
 import { ErrorAlert } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
+import { When } from '../../components/when';
 import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
 import { PEOPLE_MESSAGES } from './people-messages';
-import { When } from './person-parts';
 
 const RESULT_TEXT: Record<AuthEvent['response'], string> = {
   Pass: 'Succeeded',

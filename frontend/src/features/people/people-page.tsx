@@ -6,6 +6,7 @@ import type { IdentityUser } from '../../../../shared/contracts/users';
 import { ListTable } from '../../components/list-table';
 import { apiClient } from '../../lib/api';
 import { LoadMoreButton } from '../../lib/load-more-button';
+import { personName } from '../../lib/person-name';
 import { type ListLoader, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useGroupList } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
@@ -13,7 +14,6 @@ import {
   type PeopleQuery,
   type PeopleSearch,
   peopleQuery,
-  personName,
   STATUS_TEXT,
   searchFromParams,
   searchToParams,

@@ -2,28 +2,15 @@ import { GROUP_NAMES, type GroupName, hasRole } from '../../../../shared/auth/gr
 import type { IdentityUser, UserRecord } from '../../../../shared/contracts/users';
 
 /**
- * Pure rules of the people screens: how a person is named, which groups a staff member may offer, the
- * state of a queued deletion, and which people query a search form stands for. No React, so the unit tests
- * run them in node.
+ * Pure rules of the people screens: which groups a staff member may offer, the state of a queued deletion, and
+ * which people query a search form stands for (how a person is named, every feature's concern, is
+ * lib/person-name.ts). No React, so the unit tests run them in node.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Spec §4, §9: a queued deletion happens within 2 to 4 weeks. */
 export const DELETION_WINDOW_DAYS = { earliest: 14, latest: 28 } as const;
-
-type Named = Pick<IdentityUser, 'displayName' | 'givenName' | 'familyName' | 'email'> & { id: string };
-
-/** The name to show for a person: their display name, else first and last name, else e-mail, else id. */
-export const personName = (person: Partial<Named> & { id: string }, record?: Pick<UserRecord, 'displayName'>) => {
-  const display = person.displayName?.trim() || record?.displayName?.trim();
-  if (display) return display;
-  const full = [person.givenName, person.familyName]
-    .map((part) => part?.trim())
-    .filter(Boolean)
-    .join(' ');
-  return full || person.email || person.id;
-};
 
 /**
  * The groups a staff member may grant or remove: Administrators any, Employees all but the staff groups

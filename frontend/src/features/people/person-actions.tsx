@@ -1,9 +1,9 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { useApi } from '../../lib/api';
+import { personName } from '../../lib/person-name';
 import { identityChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
-import { personName } from './people-rules';
 
 export type PersonActionName = 'disable' | 'enable' | 'reset' | 'forceReset' | 'signOut';
 export type PersonBusy = `${PersonActionName}:${string}`;

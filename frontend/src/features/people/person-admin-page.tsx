@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { personName } from '../../lib/person-name';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { CustomerBillingPanel } from '../billing/customer-billing-panel';
+import { CustomerBillingPanel } from '../billing/public-customer-billing-panel';
 import { AuthEventsPanel } from './auth-events-panel';
 import { usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
-import { personName } from './people-rules';
 import { PersonActions, type PersonBusy } from './person-actions';
 import { DeletionPanel, EmailPanel, GroupsPanel, RecordPanel } from './person-admin-panels';
 import { PersonFacts } from './person-parts';

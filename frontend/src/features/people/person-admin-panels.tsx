@@ -3,13 +3,15 @@ import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { TableScroll } from '../../components/table-scroll';
+import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { personName } from '../../lib/person-name';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
-import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices, personName } from './people-rules';
-import { GroupTags, When } from './person-parts';
+import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices } from './people-rules';
+import { GroupTags } from './person-parts';
 
 /** The person's groups, with remove and add for the groups the signed-in staff member may change. */
 export const GroupsPanel = ({ identity }: { identity: IdentityUser }) => {

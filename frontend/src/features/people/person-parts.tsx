@@ -1,15 +1,6 @@
 import type { IdentityUser } from '../../../../shared/contracts/users';
+import { When } from '../../components/when';
 import { STATUS_TEXT } from './people-rules';
-
-/** A time in the reader's locale, machine-readable for assistive tech. */
-export const When = ({ ms, testId }: { ms: number | undefined; testId?: string }) =>
-  ms === undefined ? (
-    <span className="muted">—</span>
-  ) : (
-    <time dateTime={new Date(ms).toISOString()} data-testid={testId}>
-      {new Date(ms).toLocaleString()}
-    </time>
-  );
 
 export const GroupTags = ({ groups, testId }: { groups: readonly string[] | undefined; testId?: string }) =>
   groups?.length ? (

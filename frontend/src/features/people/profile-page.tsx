@@ -1,17 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { When } from '../../components/when';
+import { personName } from '../../lib/person-name';
 import { personLabel, usePersonName } from '../../lib/person-names';
 import { useSignedInUser } from '../../lib/session';
-import { AccountSecurity } from '../auth/account-security';
-import { InvoicesPanel } from '../billing/invoices-panel';
-import { InvitesPanel } from '../invites/invites-panel';
+import { AccountSecurity } from '../auth';
+import { InvoicesPanel } from '../billing/public-invoices-panel';
+import { InvitesPanel } from '../invites';
 import { AuthEventsPanel } from './auth-events-panel';
 import { DeleteMyAccount, NameForm } from './own-settings';
 import { profileChangeKeys, usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
-import { deletionState, personName } from './people-rules';
-import { PersonFacts, When } from './person-parts';
+import { deletionState } from './people-rules';
+import { PersonFacts } from './person-parts';
 import './people.css';
 import { ErrorAlert } from '../../components/form-parts';
 

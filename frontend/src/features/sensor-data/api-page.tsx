@@ -5,12 +5,12 @@ import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/s
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
 import { TableScroll } from '../../components/table-scroll';
+import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { SecretOnce } from '../../lib/secret-once';
-import { When } from '../people/person-parts';
 import { curlExample, usedPercent, warningText, worstWarning } from './api-rules';
 
 type Busy = 'create' | `revoke:${string}`;

@@ -2,12 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { ExportFormat, ExportJob } from '../../../../shared/contracts/sensor-data-exports';
+import { SignInPrompt } from '../../components/sign-in-prompt';
+import { When } from '../../components/when';
 import { apiClient, useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { SignInPrompt } from '../auth/sign-in-prompt';
-import { When } from '../people/person-parts';
 import {
   EXPORT_RANGES,
   type ExportRangeChoice,

@@ -2,10 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { logAndReturnNothing } from '../../../../shared/errors/handling';
 import { REALTIME_POLICY_NAME } from '../../../../shared/iot/realtime';
 import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
+import { When } from '../../components/when';
 import { apiClient } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { connectRealtime, idToken, type RealtimeConnection } from '../../lib/realtime';
-import { When } from '../people/person-parts';
 import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
 import { feedReadings } from './reading-feed';
 

@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useInvites } from './invites-api';
-import { ReceivedInvites } from './invites-panel';
+import { ReceivedInvites, useInvites } from '../invites';
 
 /**
  * The dashboard's people corner: a link to one's own profile (settings, invites sent) and the invites

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorAlert } from '../../components/form-parts';
 import { sectionOf } from '../../lib/navigation';
-import { DevicesMap } from '../map/devices-map';
-import { mapPointsOf } from './device-rules';
+import { DevicesMap } from './devices-map';
+import { mapPointsOf } from './map-points';
 import { MAP_POINT_LIMIT, useMapDevices } from './use-map-devices';
 
 /** The map of the devices in one scope, linking into the section the page is in (/dashboard or /admin). */

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
-import { loginPath } from '../../lib/navigation';
-import { UI_MESSAGES } from '../../lib/ui-messages';
+import { loginPath } from '../lib/navigation';
+import { UI_MESSAGES } from '../lib/ui-messages';
 
 /** Shown to a guest where a section needs a signed-in user: a link to sign in that brings them back here. */
 export const SignInPrompt = ({ what }: { what: string }) => {

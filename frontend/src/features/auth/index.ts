@@ -1,0 +1,2 @@
+/** What other features may use of sign-in (STYLE §16, §17): a person's account security (MFA, passkeys, e-mail). */
+export { AccountSecurity } from './account-security';
