@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * `npm test`'s jest part on this 2-core machine (issue 19: the whole suite well under 30 minutes): two lanes at once,
+ * each a jest process of its own, so neither core waits on the other's kind of work.
+ *
+ * - lane `desk`: the integration, authorization-matrix and end-to-end tests at desk width, in band against the one
+ *   local stack they share (their global setup starts it), then the unit tests;
+ * - lane `phone`: the infra and web projects (the CPU-bound synths and the production build), then the end-to-end
+ *   journeys at phone width against a second stack of their own (free ports, its own data directory).
+ *
+ * The lanes are balanced by what each took in CI (about 17 + 5 and 8 + 13 minutes on one core each).
+ * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.
+ */
+
+const rootDir = path.resolve(import.meta.dirname, '../..');
+const JEST = [
+  '--max-old-space-size=8192',
+  '--experimental-vm-modules',
+  path.join(rootDir, 'node_modules/jest/bin/jest.js'),
+];
+
+interface Step {
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const LANES: Record<string, Step[]> = {
+  desk: [
+    { args: ['--selectProjects', 'stack', '--runInBand'] },
+    { args: ['--selectProjects', 'unit', '--maxWorkers', '1'] },
+  ],
+  phone: [
+    { args: ['--selectProjects', 'infra', 'web', '--maxWorkers', '1'] },
+    // layout.test.ts checks both widths itself.
+    {
+      args: [
+        '--selectProjects',
+        'stack',
+        '--runInBand',
+        'test/e2e',
+        '--testPathIgnorePatterns',
+        'test/e2e/layout.test.ts',
+      ],
+      env: { E2E_WIDTH: '375' },
+    },
+  ],
+};
+
+const runStep = (lane: string, step: Step): Promise<number> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [...JEST, ...step.args], {
+      cwd: rootDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...step.env },
+    });
+    const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
+      let rest = '';
+      stream.on('data', (chunk: Buffer) => {
+        const lines = (rest + chunk.toString()).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) out.write(`[${lane}] ${line}\n`);
+      });
+      stream.on('end', () => {
+        if (rest) out.write(`[${lane}] ${rest}\n`);
+      });
+    };
+    prefix(child.stdout, process.stdout);
+    prefix(child.stderr, process.stderr);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+
+const runLane = async (lane: string, steps: Step[]): Promise<number> => {
+  const started = Date.now();
+  let failed = 0;
+  // A failing step does not stop the lane: every suite's result is worth seeing in one run.
+  for (const step of steps) failed ||= await runStep(lane, step);
+  console.log(
+    `[${lane}] finished in ${((Date.now() - started) / 60_000).toFixed(1)} min, ${failed ? 'FAILED' : 'passed'}`,
+  );
+  return failed;
+};
+
+const codes = await Promise.all(Object.entries(LANES).map(([lane, steps]) => runLane(lane, steps)));
+process.exit(codes.find((code) => code !== 0) ?? 0);
