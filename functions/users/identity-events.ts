@@ -4,10 +4,11 @@ import type { AuthEvent } from '../../shared/contracts/users';
 import { getCognitoClient, getDocumentClient } from '../_shared/clients';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
 import { readEnv } from '../_shared/env';
+import type { AuthEventStore, UserStore } from './domain/ports';
 import { PASSWORD_METHOD, signInMethodsOf } from './domain/sign-in-methods';
-import { type AuthEventStore, createAuthEventStore } from './store/auth-event-store';
+import { createAuthEventStore } from './store/auth-event-store';
 import { createFederatedAccounts } from './store/federated-accounts';
-import { createUserStore, type UserStore } from './store/user-store';
+import { createUserStore } from './store/user-store';
 
 /**
  * The identity provider's PostAuthentication and PostConfirmation triggers (COGNITO_TRIGGERS): each sign-in,

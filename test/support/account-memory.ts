@@ -1,7 +1,7 @@
 import { createRelationEffects } from '../../functions/_shared/relations/relation-effects';
 import type { AccountDeps, IdentityAdmin } from '../../functions/users/domain/account-deletion';
 import type { InvitesDeps } from '../../functions/users/domain/invites';
-import type { StoredUser } from '../../functions/users/store/user-store';
+import type { StoredUser } from '../../functions/users/domain/ports';
 import type { DomainEvent } from '../../shared/contracts/events';
 import type { Relation } from '../../shared/contracts/relations';
 import type { Invite } from '../../shared/contracts/users';

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import {
-  createOrganizationStore,
-  type StoredOrganization,
-} from '../../functions/organizations/store/organization-store';
+import type { StoredOrganization } from '../../functions/organizations/domain/ports';
+import { createOrganizationStore } from '../../functions/organizations/store/organization-store';
 import type { OrganizationRole } from '../../shared/contracts/organizations';
 import {
   CALLERS,

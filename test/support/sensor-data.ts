@@ -1,6 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ChartObject } from '../../functions/sensor-data/store/chart-data-store';
+import type { ChartObject } from '../../functions/sensor-data/domain/ports';
 import type { ProductLine } from '../../shared/contracts/devices';
 import type { TierId } from '../../shared/sensor-data/tiers';
 import { freshSerial } from './authz-devices-fixtures';

@@ -10,7 +10,7 @@ import {
   mayReadExport,
   parseExportKey,
 } from '../../sensor-data/domain/exports';
-import type { ExportRecord } from '../../sensor-data/store/export-store';
+import type { ExportRecord } from '../../sensor-data/domain/ports';
 
 /** Spec §7 does not say; long enough to start a download, short enough that a leaked link soon dies. */
 export const SIGNED_URL_SECONDS = 5 * 60;

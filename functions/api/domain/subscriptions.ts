@@ -10,7 +10,7 @@ import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { deviceMetadata, devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
 import type { Counters } from '../../_shared/metrics';
-import type { BillingCatalogue } from '../store/billing-catalogue';
+import type { BillingCatalogue } from './ports';
 
 /** Messages of the subscription endpoints (docs/billing.md, "Endpoints"). */
 export const BILLING_MESSAGES = {

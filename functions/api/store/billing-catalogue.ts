@@ -4,6 +4,7 @@ import type { ProductLine } from '../../../shared/contracts/devices';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
 import { readSchedule, scheduledChangeOf } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
+import type { BillingCatalogue } from '../domain/ports';
 
 const idOf = (value: string | { id: string } | null | undefined): string | undefined =>
   typeof value === 'string' ? value : (value?.id ?? undefined);
@@ -103,7 +104,7 @@ const readSubscription = async (client: Stripe, id: string): Promise<Subscriptio
  * The one adapter of Stripe for the web app's subscription endpoints: every call through the real SDK (locally the
  * same SDK against the local Stripe server), answered in the contract's shapes.
  */
-export const createBillingCatalogue = (stripe: () => Promise<Stripe>) => ({
+export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCatalogue => ({
   products: async (): Promise<Product[]> =>
     (await (await stripe()).products.list({ active: true, limit: 100 })).data.map(toProduct),
   product: async (id: string): Promise<Stripe.Product | undefined> => {
@@ -199,5 +200,3 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>) => ({
     return { sessionId: made.id, url: made.url! };
   },
 });
-
-export type BillingCatalogue = ReturnType<typeof createBillingCatalogue>;

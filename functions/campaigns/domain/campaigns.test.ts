@@ -7,8 +7,8 @@ import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
 import { createRelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationSide } from '../../_shared/relations/relation-table';
-import type { CampaignRecord } from '../store/campaign-store';
 import { createCampaigns } from './campaigns';
+import type { CampaignRecord } from './ports';
 
 const DAY = 86_400_000;
 const NOW = 1_700_000_000_000;

@@ -13,8 +13,7 @@ import { log } from '../../_shared/logger';
 import { pageAcross, readFrom } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { CampaignRecord, CampaignStore } from '../store/campaign-store';
-import type { OrganizationReader } from '../store/organization-reader';
+import type { CampaignRecord, CampaignStore, OrganizationReader } from './ports';
 
 /** A campaign's members, in the order "my campaigns" lists them (a campaign appears under the first held). */
 export const MEMBER_TYPES = [

@@ -6,22 +6,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, putIf } from '../../_shared/dynamodb';
-
-type Key = Record<string, unknown>;
-
-/** A campaign as stored; its status is derived at read time (docs/campaigns.md). */
-export interface CampaignRecord {
-  id: string;
-  name: string;
-  description: string;
-  startsAt: number;
-  endsAt: number;
-  /** Absent when the campaign belongs to no organization (then the byOrganization index leaves it out). */
-  organizationId?: string;
-  created: number;
-  createdBy: string;
-  updated: number;
-}
+import type { CampaignRecord, CampaignStore, PageRead } from '../domain/ports';
 
 const toRecord = (item: Record<string, unknown>): CampaignRecord => ({
   id: String(item.id),
@@ -35,13 +20,14 @@ const toRecord = (item: Record<string, unknown>): CampaignRecord => ({
   updated: Number(item.updated ?? 0),
 });
 
-export interface PageRead {
-  limit: number;
-  startKey?: Key;
-}
-
 /** The campaigns table: records by id, an organization's campaigns by start time (byOrganization). */
-export const createCampaignStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createCampaignStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): CampaignStore => ({
   get: async (id: string): Promise<CampaignRecord | undefined> => {
     const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
     return item ? toRecord(item) : undefined;
@@ -89,5 +75,3 @@ export const createCampaignStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
   },
 });
-
-export type CampaignStore = ReturnType<typeof createCampaignStore>;

@@ -1,7 +1,14 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { OrganizationReader } from '../domain/ports';
 
 /** The organizations table, read only: a campaign may be linked to an organization that exists. */
-export const createOrganizationReader = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createOrganizationReader = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): OrganizationReader => ({
   exists: async (id: string): Promise<boolean> =>
     (
       await db.send(
@@ -9,5 +16,3 @@ export const createOrganizationReader = ({ db, tableName }: { db: DynamoDBDocume
       )
     ).Item !== undefined,
 });
-
-export type OrganizationReader = ReturnType<typeof createOrganizationReader>;

@@ -16,10 +16,7 @@ import { PRODUCT_LINES } from '../../../shared/contracts/devices';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
-import type { ArtifactFiles } from '../store/artifact-files';
-import type { People } from '../store/people';
-import type { ReleaseStore } from '../store/release-store';
-import type { TestRunStore } from '../store/test-run-store';
+import type { ArtifactFiles, People, ReleaseStore, TestRunStore } from './ports';
 import { artifactPrefix, isArtifactKeyOf, present, type StoredRelease, testRunIdOf } from './records';
 
 type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof codeReleases.routes)[R]>['body'];

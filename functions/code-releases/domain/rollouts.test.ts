@@ -4,7 +4,7 @@ import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { StoredTarget } from '../../_shared/code-releases/rollout-targets';
-import type { AssignRefusal } from '../store/fleet';
+import type { AssignRefusal } from './ports';
 import { createRollouts } from './rollouts';
 
 const admin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;

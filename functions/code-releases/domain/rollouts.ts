@@ -16,11 +16,7 @@ import type { RolloutTargets, StoredTarget } from '../../_shared/code-releases/r
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
-import type { Fleet } from '../store/fleet';
-import type { People } from '../store/people';
-import type { ReleaseStore } from '../store/release-store';
-import type { RolloutStore } from '../store/rollout-store';
-import type { TestRunStore } from '../store/test-run-store';
+import type { Fleet, People, ReleaseStore, RolloutStore, TestRunStore } from './ports';
 
 type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof codeReleases.routes)[R]>['body'];
 

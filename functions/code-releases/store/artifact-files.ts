@@ -8,6 +8,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { ArtifactFiles } from '../domain/ports';
 
 const isMissing = (error: unknown) =>
   error instanceof Error &&
@@ -16,7 +17,7 @@ const isMissing = (error: unknown) =>
     (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
 
 /** The releases bucket (code-releases-{env}-artifacts): presigned URLs for browsers, and the server's own checks. */
-export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }) => ({
+export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): ArtifactFiles => ({
   /** A URL that accepts one PUT of exactly this length (Content-Length is signed; S3 refuses another). */
   uploadUrl: (key: string, size: number, expiresInSeconds: number): Promise<string> =>
     getSignedUrl(
@@ -72,5 +73,3 @@ export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: stri
     } while (token);
   },
 });
-
-export type ArtifactFiles = ReturnType<typeof createArtifactFiles>;

@@ -3,15 +3,7 @@ import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-
-/** Why a device could not be assigned. */
-export type AssignRefusal = 'unknown' | 'retired' | 'otherProductLine';
-
-/** What a device held when a rollout assigned it. */
-export interface AssignedDevice {
-  firmwareVersion?: string;
-  previousTarget?: FirmwareTarget;
-}
+import type { AssignedDevice, AssignRefusal, Fleet } from '../domain/ports';
 
 /**
  * What a rollout reads and writes of the fleet: the devices a campaign or organization holds (their relations), their
@@ -29,7 +21,7 @@ export const createFleet = ({
   campaignsTable: string;
   organizationsTable: string;
   relations: Pick<RelationTable, 'queryAll'>;
-}) => ({
+}): Fleet => ({
   /** The name of a campaign or organization, or undefined when there is none. */
   nameOf: async (kind: 'campaign' | 'organization', id: string): Promise<string | undefined> => {
     const result = await db.send(
@@ -90,5 +82,3 @@ export const createFleet = ({
     return { refused: found.Item.state === 'retired' ? 'retired' : 'otherProductLine' };
   },
 });
-
-export type Fleet = ReturnType<typeof createFleet>;

@@ -1,12 +1,19 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReleaseVerdict } from '../../../shared/contracts/code-releases';
 import { deleteIfExists, putIf, updateIf } from '../../_shared/dynamodb';
+import type { ReleaseStore } from '../domain/ports';
 import type { StoredRelease } from '../domain/records';
 
 type Key = Record<string, unknown>;
 
 /** The releases table (docs/code-releases.md): every change is a conditional write on `updated`. */
-export const createReleaseStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createReleaseStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): ReleaseStore => ({
   /** @returns false when the id (product line and version) exists */
   create: (release: StoredRelease): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: release, ConditionExpression: 'attribute_not_exists(id)' }),
@@ -56,5 +63,3 @@ export const createReleaseStore = ({ db, tableName }: { db: DynamoDBDocumentClie
     });
   },
 });
-
-export type ReleaseStore = ReturnType<typeof createReleaseStore>;

@@ -1,11 +1,18 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Rollout } from '../../../shared/contracts/code-releases';
 import { deleteIfExists, putIf, updateIf } from '../../_shared/dynamodb';
+import type { RolloutStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
 /** Rollouts (docs/code-releases.md); their counters move by atomic ADDs (functions/_shared/code-releases). */
-export const createRolloutStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createRolloutStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): RolloutStore => ({
   create: (rollout: Rollout): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: rollout, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -61,5 +68,3 @@ export const createRolloutStore = ({ db, tableName }: { db: DynamoDBDocumentClie
     });
   },
 });
-
-export type RolloutStore = ReturnType<typeof createRolloutStore>;

@@ -1,11 +1,18 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TestRun } from '../../../shared/contracts/code-releases';
 import { putIf, updateIf } from '../../_shared/dynamodb';
+import type { TestRunStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
 /** A release's test runs: key (releaseId, id); ids start with the start time, so the Query runs newest first. */
-export const createTestRunStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createTestRunStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): TestRunStore => ({
   create: (run: TestRun): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: run, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -78,5 +85,3 @@ export const createTestRunStore = ({ db, tableName }: { db: DynamoDBDocumentClie
     return all;
   },
 });
-
-export type TestRunStore = ReturnType<typeof createTestRunStore>;

@@ -7,9 +7,9 @@ import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
-import type { BillingStore } from '../store/billing-store';
 import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
+import type { BillingStore } from './ports';
 import { recordsOf } from './subscription-record';
 
 /** Stripe's own default: a signature older than this is a replay. */

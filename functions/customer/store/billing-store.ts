@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { createSubscriptionHistory } from '../../_shared/billing/subscription-history';
 import { putIf } from '../../_shared/dynamodb';
+import type { BillingStore } from '../domain/ports';
 import type { DeviceSubscriptionRecord } from '../domain/subscription-record';
 
 /** How long a worked event id is remembered: Stripe retries a delivery for up to 3 days. */
@@ -23,7 +24,7 @@ export const createBillingStore = ({
   historyTable: string;
   eventsTable: string;
   devicesTable: string;
-}) => {
+}): BillingStore => {
   const history = createSubscriptionHistory({ db, tableName: historyTable });
   return {
     /**
@@ -65,5 +66,3 @@ export const createBillingStore = ({
     },
   };
 };
-
-export type BillingStore = ReturnType<typeof createBillingStore>;

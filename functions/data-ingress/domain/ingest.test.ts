@@ -1,9 +1,8 @@
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
-import type { SeenDevice, SeenUpdate } from '../store/device-seen-store';
-import type { IngestCount } from '../store/ingest-stats-store';
 import { createIngest, hoursOf } from './ingest';
+import type { IngestCount, SeenDevice, SeenUpdate } from './ports';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 30);
 const HOUR = 3_600_000;

@@ -9,8 +9,7 @@ import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
-import type { DeviceSeenStore } from '../store/device-seen-store';
-import type { IngestCount, IngestStatsStore } from '../store/ingest-stats-store';
+import type { DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {

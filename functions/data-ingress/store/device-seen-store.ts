@@ -1,26 +1,12 @@
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
-
-/** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
-export interface SeenDevice {
-  firmwareVersion?: string;
-  firmwareTarget?: FirmwareTarget;
-}
+import type { DeviceSeenStore, SeenDevice, SeenUpdate } from '../domain/ports';
 
 const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
   ...(typeof item?.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
   ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
 });
-
-export interface SeenUpdate {
-  /** The newest stored reading's time, never later than now. */
-  lastSeen: number;
-  /** Every measurement name of the stored readings. */
-  names: readonly string[];
-  /** Units declared for names outside the catalogue. */
-  units: Record<string, string>;
-}
 
 // A missing map cannot take `SET measurementUnits.x`: DynamoDB refuses the document path.
 const isMissingMap = (error: unknown) =>
@@ -31,7 +17,13 @@ const isMissingMap = (error: unknown) =>
  * forward, measurement names join a string set, declared units are set by name. Only a device that exists
  * and is not retired is touched.
  */
-export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createDeviceSeenStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): DeviceSeenStore => {
   const update = async (deviceId: string, seen: SeenUpdate, withLastSeen: boolean): Promise<SeenDevice> => {
     const set: string[] = [];
     const names: Record<string, string> = { '#state': 'state' };
@@ -115,5 +107,3 @@ export const createDeviceSeenStore = ({ db, tableName }: { db: DynamoDBDocumentC
       })) !== undefined,
   };
 };
-
-export type DeviceSeenStore = ReturnType<typeof createDeviceSeenStore>;

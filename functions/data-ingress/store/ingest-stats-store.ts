@@ -1,14 +1,18 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../../_shared/sensor-data/readings-store';
-
-/** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */
-export type IngestCount = 'accepted' | 'malformed' | 'future' | 'too-old' | 'out-of-range' | 'unknown-device';
+import type { IngestCount, IngestStatsStore } from '../domain/ports';
 
 /**
  * The ingest stats table: per device and UTC day of arrival, how many readings were stored and how many refused
  * by reason. One UpdateItem ADD per batch, so concurrent batches never lose a count.
  */
-export const createIngestStatsStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createIngestStatsStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): IngestStatsStore => ({
   add: async (deviceId: string, counts: Partial<Record<IngestCount, number>>, at: number): Promise<void> => {
     const entries = Object.entries(counts).filter(([, n]) => n && n > 0);
     if (entries.length === 0) return;
@@ -26,5 +30,3 @@ export const createIngestStatsStore = ({ db, tableName }: { db: DynamoDBDocument
     );
   },
 });
-
-export type IngestStatsStore = ReturnType<typeof createIngestStatsStore>;

@@ -11,9 +11,9 @@ import {
 } from '../../_shared/exports/export-format';
 import { measurementsIn, type ReadingsScan, spanOf, writeReadingsFiles } from '../../_shared/exports/readings-file';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
-import type { DatasetStore } from '../store/dataset-store';
 import type { BuildMessage } from './build-message';
 import { manifestOf } from './manifest';
+import type { DatasetStore } from './ports';
 
 /** Progress is written when it has moved this many points. */
 export const PROGRESS_STEP = 5;

@@ -9,10 +9,10 @@ import { type DatasetRecord, mayReadDataset } from '../../_shared/datasets/datas
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, reachDays } from '../../_shared/sensor-data/data-access';
-import type { DatasetStore } from '../store/dataset-store';
 import type { BuildMessage } from './build-message';
 import { planDevice, requestedRange } from './dataset-plan';
 import { type DatasetPlace, toDataset } from './dataset-view';
+import type { DatasetStore } from './ports';
 
 const HOUR_MS = 3_600_000;
 

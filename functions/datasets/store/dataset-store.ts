@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } 
 import type { DatasetDevice } from '../../../shared/contracts/datasets';
 import type { DatasetRecord, StoredDatasetFile } from '../../_shared/datasets/dataset-access';
 import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
+import type { DatasetStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
@@ -12,7 +13,13 @@ const STATUS = { '#status': 'status' };
  * time. Every change after creation is conditional on the status (and the step), so a frozen dataset is never
  * written again and a step is recorded once however often its message comes.
  */
-export const createDatasetStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createDatasetStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): DatasetStore => {
   const page = async (
     index: string,
     condition: string,
@@ -217,5 +224,3 @@ export const createDatasetStore = ({ db, tableName }: { db: DynamoDBDocumentClie
     },
   };
 };
-
-export type DatasetStore = ReturnType<typeof createDatasetStore>;

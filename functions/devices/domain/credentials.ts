@@ -4,8 +4,8 @@ import { MESSAGES } from '../../../shared/messages';
 import { hashSecret, tokenOf } from '../../_shared/devices/credential-token';
 import { Conflict, NotFound } from '../../_shared/errors';
 import { pageAcross } from '../../_shared/paging';
-import type { CredentialStore } from '../store/credential-store';
 import type { Devices } from './devices';
+import type { CredentialStore } from './ports';
 
 /** A few at once (one per gateway or a spare during a swap); rotation replaces them all. */
 export const MAX_CREDENTIALS_PER_DEVICE = 5;

@@ -10,12 +10,11 @@ import { hashSecret, parseToken, secretMatches } from '../../_shared/devices/cre
 import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized } from '../../_shared/errors';
 import { createRelationEffects } from '../../_shared/relations/relation-effects';
 import type { IndexQuery, RelationSide } from '../../_shared/relations/relation-table';
-import type { StoredCredential } from '../store/credential-store';
-import type { DeviceChanges } from '../store/device-store';
 import { normalizeClaimCode } from './claim-code';
 import { createCredentials, MAX_CREDENTIALS_PER_DEVICE, revokeAllCredentials } from './credentials';
 import { ONLINE_WINDOW_MS, type StoredDevice, statusOf } from './device-model';
 import { createDevices, type DevicesDeps } from './devices';
+import type { DeviceChanges, StoredCredential } from './ports';
 
 type Key = Record<string, unknown>;
 

@@ -12,10 +12,9 @@ import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { DeviceChanges, DeviceStore } from '../store/device-store';
-import type { UserDirectory } from '../store/user-directory';
 import { claimCodeMatches, hashClaimCode } from './claim-code';
 import { type AccessLevel, deviceIdOf, isPublicMapped, present, type StoredDevice, toMapDevice } from './device-model';
+import type { DeviceChanges, DeviceStore, UserDirectory } from './ports';
 
 export interface DevicesDeps {
   devices: Pick<

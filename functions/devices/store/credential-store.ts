@@ -1,13 +1,9 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceCredential } from '../../../shared/contracts/devices';
 import { isConditionFailure } from '../../_shared/dynamodb';
+import type { CredentialStore, StoredCredential } from '../domain/ports';
 
 type Key = Record<string, unknown>;
-
-/** The stored row: the listed fields plus the secret's hash (never the secret). */
-export interface StoredCredential extends DeviceCredential {
-  secretHash: string;
-}
 
 const listed = (item: Record<string, unknown>): DeviceCredential => ({
   credentialId: item.credentialId as string,
@@ -18,7 +14,13 @@ const listed = (item: Record<string, unknown>): DeviceCredential => ({
 });
 
 /** The device credentials table; tokens are verified by functions/_shared/devices/credential-verifier.ts. */
-export const createCredentialStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createCredentialStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): CredentialStore => {
   const page = async (deviceId: string, limit: number, startKey?: Key) => {
     const result = await db.send(
       new QueryCommand({
@@ -78,5 +80,3 @@ export const createCredentialStore = ({ db, tableName }: { db: DynamoDBDocumentC
     },
   };
 };
-
-export type CredentialStore = ReturnType<typeof createCredentialStore>;

@@ -8,11 +8,9 @@ import {
 import { PRODUCT_LINES, type ProductLine } from '../../../shared/contracts/devices';
 import { batchGetAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
 import type { StoredDevice } from '../domain/device-model';
+import type { DeviceChanges, DeviceFilter, DeviceStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
-
-/** Filters the product-line index reads can apply (DynamoDB filters after reading, so reads are sized up). */
-export type DeviceFilter = 'located' | 'publicMapped';
 
 const FILTERS: Record<DeviceFilter, Pick<QueryCommandInput, 'FilterExpression'> & { values: Key; names: Key }> = {
   located: { FilterExpression: 'attribute_exists(#location)', names: { '#location': 'location' }, values: {} },
@@ -32,18 +30,16 @@ const FILTERS: Record<DeviceFilter, Pick<QueryCommandInput, 'FilterExpression'> 
 /** A filtered read looks at this many rows at least, so a sparse match does not cost a round trip per row. */
 const FILTERED_READ = 200;
 
-export interface DeviceChanges {
-  name?: string;
-  location?: StoredDevice['location'] | null;
-  locationPrivacy?: StoredDevice['locationPrivacy'];
-  dataVisibility?: StoredDevice['dataVisibility'];
-  firmwareVersion?: string;
-}
-
 const fromItem = (item: Record<string, unknown>): StoredDevice => item as unknown as StoredDevice;
 
 /** The devices table (docs/devices.md). Every state change is a conditional write: no transactions needed. */
-export const createDeviceStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createDeviceStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): DeviceStore => {
   const update = async (
     id: string,
     set: Record<string, unknown>,
@@ -175,5 +171,3 @@ export const createDeviceStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     productLines: PRODUCT_LINES,
   };
 };
-
-export type DeviceStore = ReturnType<typeof createDeviceStore>;

@@ -11,12 +11,9 @@ import { APP_METRICS } from '../../../shared/operations/metrics';
 import { BadRequest } from '../../_shared/errors';
 import type { Mail } from '../../_shared/mail/mailer';
 import type { Counters } from '../../_shared/metrics';
-import type { AudienceStore, Person } from '../store/audience-store';
-import type { DeliveryRef, DeliveryStore } from '../store/delivery-store';
-import type { NotificationStore } from '../store/notification-store';
-import type { PreferenceStore } from '../store/preference-store';
 import { absoluteLinks, escapeHtml, htmlToText, sanitizeBody } from './html';
 import { type DeliveryTally, finalStatus, NO_TALLY, type NotificationRecord } from './notification-record';
+import type { AudienceStore, DeliveryRef, DeliveryStore, NotificationStore, Person, PreferenceStore } from './ports';
 import { notificationFor, peopleNamedBy } from './triggers';
 
 /** Referents read per relation page. */

@@ -9,13 +9,10 @@ import { linksForViewer } from '../../../shared/notifications/links';
 import { NOTIFICATION_TOPICS, type NotificationTopic, TOPIC_INFO } from '../../../shared/notifications/topics';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import type { AudienceStore } from '../store/audience-store';
-import type { DeliveryStore } from '../store/delivery-store';
-import type { NotificationStore } from '../store/notification-store';
-import type { PreferenceStore } from '../store/preference-store';
 import { RELATION_PAGE } from './delivery';
 import { sanitizeBody } from './html';
 import { type ListFilters, NO_TALLY, type NotificationRecord, recipientView, staffView } from './notification-record';
+import type { AudienceStore, DeliveryStore, NotificationStore, PreferenceStore } from './ports';
 
 /** The preview counts at most this many distinct people (a larger audience shows as this number). */
 export const PREVIEW_LIMIT = 20_000;

@@ -4,16 +4,10 @@ import type { GroupName } from '../../../shared/auth/groups';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { batchGetAll } from '../../_shared/dynamodb';
 import { createRelationTable } from '../../_shared/relations/relation-table';
+import type { AudienceStore, Person } from '../domain/ports';
 
 /** Cognito's largest ListUsersInGroup page. */
 const GROUP_PAGE = 60;
-
-export interface Person {
-  id: string;
-  email?: string;
-  displayName?: string;
-  rolesList: string[];
-}
 
 const encode = (key: Record<string, unknown> | undefined) =>
   key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined;
@@ -36,7 +30,7 @@ export const createAudienceStore = ({
   relationsTable: string;
   usersTable: string;
   userPoolId: string;
-}) => {
+}): AudienceStore => {
   const relations = createRelationTable({ db, tableName: relationsTable });
   return {
     /** The referents of one referrer's relations of one type. */
@@ -72,5 +66,3 @@ export const createAudienceStore = ({
     },
   };
 };
-
-export type AudienceStore = ReturnType<typeof createAudienceStore>;

@@ -1,19 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Banner, Delivery, NotificationMethod } from '../../../shared/contracts/notifications';
+import type { Banner, Delivery } from '../../../shared/contracts/notifications';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { batchGetKeys, batchWriteAll, putIf, updateIf } from '../../_shared/dynamodb';
 import { pageFiltered, readFrom } from '../../_shared/paging';
-
-/** A delivery's identity: one per person, method and notification. */
-export interface DeliveryRef {
-  userId: string;
-  method: NotificationMethod;
-  notificationId: string;
-  /** The notification's creation time: it orders a person's banners. */
-  created: number;
-  /** The delivery chunk that made it (the one whose tally counts it). */
-  chunk?: string;
-}
+import type { BannerContent, DeliveryRef, DeliveryStore, EmailClaim } from '../domain/ports';
 
 const sortKey = ({ method, created, notificationId }: DeliveryRef) =>
   `${method}#${String(created).padStart(13, '0')}#${notificationId}`;
@@ -21,14 +11,6 @@ const keyOf = (ref: DeliveryRef) => ({ userId: ref.userId, sk: sortKey(ref) });
 
 /** How many of a person's newest banners the unread badge counts. */
 export const UNREAD_WINDOW = 100;
-
-export type BannerContent = Omit<Banner, 'notificationId' | 'created' | 'readAt' | 'dismissedAt'>;
-
-/**
- * Not claimed: `busy` while another worker holds a fresh claim (the work is not done yet), else it is finished;
- * `status` as the store has it (`sent` or `failed` by another worker).
- */
-export type EmailClaim = { claimed: true; attempts: number } | { claimed: false; busy: boolean; status?: string };
 
 const toBanner = (item: Record<string, unknown>): Banner =>
   ({
@@ -58,7 +40,13 @@ const toDelivery = (item: Record<string, unknown>): Delivery =>
  * The deliveries table: a person's banners (a Query on their partition) and the e-mail deliveries, each written
  * with a condition on its key, so a redelivered job finds the work done instead of doing it twice.
  */
-export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createDeliveryStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): DeliveryStore => {
   const base = (ref: DeliveryRef, now: number) => ({
     ...keyOf(ref),
     notificationId: ref.notificationId,
@@ -277,5 +265,3 @@ export const createDeliveryStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     },
   };
 };
-
-export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

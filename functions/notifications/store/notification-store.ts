@@ -3,6 +3,7 @@ import type { NotificationStatus } from '../../../shared/contracts/notifications
 import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
 import { pageFiltered } from '../../_shared/paging';
 import { type DeliveryTally, type ListFilters, NO_TALLY, type NotificationRecord } from '../domain/notification-record';
+import type { NotificationStore } from '../domain/ports';
 
 /** The one partition of the byCreated index: the admin list is a Query on it, newest first. */
 const FEED = 'all';
@@ -25,7 +26,13 @@ const toRecord = (item: Record<string, unknown>): NotificationRecord => {
 };
 
 /** The notifications table: records, their status and their delivery tallies (sets and counters, never transactions). */
-export const createNotificationStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createNotificationStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): NotificationStore => {
   const update = async (
     id: string,
     expression: string,
@@ -203,5 +210,3 @@ export const createNotificationStore = ({ db, tableName }: { db: DynamoDBDocumen
     },
   };
 };
-
-export type NotificationStore = ReturnType<typeof createNotificationStore>;

@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationTopic } from '../../../shared/notifications/topics';
 import { batchGetKeys } from '../../_shared/dynamodb';
-
-export interface PreferenceRecord {
-  userId: string;
-  /** Topics whose e-mail the person turned off. */
-  emailOff: NotificationTopic[];
-  /** The secret in the person's unsubscribe links (random, so a link cannot be guessed or forged). */
-  token?: string;
-}
+import type { PreferenceRecord, PreferenceStore } from '../domain/ports';
 
 const toRecord = (item: Record<string, unknown>): PreferenceRecord => ({
   userId: item.userId as string,
@@ -18,7 +11,13 @@ const toRecord = (item: Record<string, unknown>): PreferenceRecord => ({
 });
 
 /** Per person: the topics whose e-mail is off, and the unsubscribe token (found again through byToken). */
-export const createPreferenceStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createPreferenceStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): PreferenceStore => ({
   get: async (userId: string): Promise<PreferenceRecord> => {
     const result = await db.send(new GetCommand({ TableName: tableName, Key: { userId }, ConsistentRead: true }));
     return result.Item ? toRecord(result.Item) : { userId, emailOff: [] };
@@ -85,5 +84,3 @@ export const createPreferenceStore = ({ db, tableName }: { db: DynamoDBDocumentC
     return result.Items?.[0]?.userId as string | undefined;
   },
 });
-
-export type PreferenceStore = ReturnType<typeof createPreferenceStore>;

@@ -8,8 +8,8 @@ import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
 import type { RelationChange } from '../../_shared/relations/relation-effects';
-import type { StoredOrganization } from '../store/organization-store';
 import { createOrganizations, type OrganizationsDeps } from './organizations';
+import type { StoredOrganization } from './ports';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);

@@ -21,9 +21,8 @@ import { log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { LogoFiles } from '../store/logo-files';
-import type { OrganizationStore, StoredOrganization } from '../store/organization-store';
 import { detectImageType, SIGNATURE_BYTES } from './image-type';
+import type { LogoFiles, OrganizationStore, StoredOrganization } from './ports';
 
 export type NewOrganization = ParsedRequest<typeof organizations.routes.create>['body'];
 export type OrganizationChange = ParsedRequest<typeof organizations.routes.update>['body'];

@@ -7,6 +7,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { LogoFiles } from '../domain/ports';
 
 const isMissing = (error: unknown) =>
   error instanceof Error &&
@@ -15,7 +16,7 @@ const isMissing = (error: unknown) =>
     (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
 
 /** The logo bucket (organizations-{env}-logofiles): presigned URLs for browsers, and the server's own checks. */
-export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }) => ({
+export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): LogoFiles => ({
   /**
    * A URL that accepts one PUT of exactly this type and size: Content-Type and Content-Length are signed, so
    * S3 refuses a request with any other (the browser sets Content-Length from the file it sends).
@@ -71,5 +72,3 @@ export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }
     return removed;
   },
 });
-
-export type LogoFiles = ReturnType<typeof createLogoFiles>;

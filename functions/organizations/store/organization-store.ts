@@ -1,9 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { LOGO_CONTENT_TYPES, type LogoContentType, type Organization } from '../../../shared/contracts/organizations';
+import { LOGO_CONTENT_TYPES, type LogoContentType } from '../../../shared/contracts/organizations';
 import { batchGetAll, deleteIfExists, putIf } from '../../_shared/dynamodb';
-
-/** An organization as stored: the logo's read URL is made per response, never kept. */
-export type StoredOrganization = Omit<Organization, 'logoUrl'>;
+import type { OrganizationStore, StoredOrganization } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
@@ -44,7 +42,13 @@ export const toOrganization = (item: Record<string, unknown>): StoredOrganizatio
 };
 
 /** The organizations table (one item per organization, keyed by id). */
-export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createOrganizationStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): OrganizationStore => ({
   get: async (id: string): Promise<StoredOrganization | undefined> => {
     const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
     return item ? toOrganization(item) : undefined;
@@ -83,5 +87,3 @@ export const createOrganizationStore = ({ db, tableName }: { db: DynamoDBDocumen
     return { items: (result.Items ?? []).map(toOrganization), lastKey: result.LastEvaluatedKey };
   },
 });
-
-export type OrganizationStore = ReturnType<typeof createOrganizationStore>;

@@ -1,7 +1,7 @@
 import type { Caller } from '../../../shared/auth/verify-token';
-import type { StoredApiKey } from '../store/api-key-store';
 import { apiKeyOf, parseApiKey } from './api-key-token';
 import { createApiKeys, LAST_USED_RESOLUTION_MS, MAX_API_KEYS_PER_USER } from './api-keys';
+import type { StoredApiKey } from './ports';
 
 const caller = (sub: string, groups: string[] = []): Caller => ({
   sub,

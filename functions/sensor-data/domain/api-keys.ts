@@ -4,8 +4,8 @@ import { API_MESSAGES, type ApiKey, type NewApiKey } from '../../../shared/contr
 import { hashSecret, secretMatches } from '../../_shared/devices/credential-token';
 import { Conflict, NotFound } from '../../_shared/errors';
 import type { ApiKeyPrincipal } from '../../_shared/http/http-area';
-import type { ApiKeyStore, StoredApiKey } from '../store/api-key-store';
 import { apiKeyOf, parseApiKey } from './api-key-token';
+import type { ApiKeyStore, StoredApiKey } from './ports';
 
 /** Enough for a few scripts and a rotation; a key is cheap to revoke and make again. */
 export const MAX_API_KEYS_PER_USER = 10;

@@ -4,9 +4,9 @@ import { DomainError } from '../../_shared/errors';
 import type { ApiKeyPrincipal } from '../../_shared/http/http-area';
 import type { ReadAhead } from '../../_shared/read-ahead';
 import { type DataAccess, type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
-import type { ApiUsageStore } from '../store/api-usage-store';
 import { monthOf, resetOf } from './api-metering';
 import type { ApiQuota } from './api-quota';
+import type { ApiUsageStore } from './ports';
 
 export interface PublicApiDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;

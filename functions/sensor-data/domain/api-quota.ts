@@ -4,8 +4,8 @@ import { APP_METRICS } from '../../../shared/operations/metrics';
 import { TooManyRequests } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
-import type { ApiUsageStore } from '../store/api-usage-store';
 import { monthOf, newlyCrossed, rateLimitHeaders, resetOf, retryAfterSeconds, usageExpiry } from './api-metering';
+import type { ApiUsageStore } from './ports';
 
 export interface ApiQuotaDeps {
   usage: Pick<ApiUsageStore, 'count' | 'recordWarning' | 'forgetWarning' | 'addOwnerDevice'>;

@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
-import type { ExportRecord, ExportStore } from '../store/export-store';
 import { createExportJob } from './export-job';
 import { EXPORT_MESSAGES } from './exports';
+import type { ExportRecord, ExportStore } from './ports';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 1);

@@ -3,8 +3,8 @@ import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
-import type { ExportRecord, ExportStore } from '../store/export-store';
 import { createExports } from './exports';
+import type { ExportRecord, ExportStore } from './ports';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 22, 9, 40);

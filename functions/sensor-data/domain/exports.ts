@@ -11,7 +11,7 @@ import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/err
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import type { ExportMessage } from '../../_shared/sensor-data/queue-messages';
-import type { ExportRecord, ExportStore } from '../store/export-store';
+import type { ExportRecord, ExportStore } from './ports';
 
 /** An export and its file are kept this long (the exports bucket expires objects after the same week). */
 export const EXPORT_LIFETIME_MS = 7 * DAY_MS;

@@ -2,8 +2,8 @@ import { callerOf } from '../../../test/support/callers';
 import { Forbidden, NotFound } from '../../_shared/errors';
 import type { DataAccessModule } from '../../_shared/sensor-data/data-access';
 import { createLocalRealtimeIdentity } from '../store/live-identity';
-import type { LiveWatchesStore, StoredLiveWatch } from '../store/live-watches-store';
 import { createLive } from './live-watches';
+import type { LiveWatchesStore, StoredLiveWatch } from './ports';
 
 const caller = (sub: string) => callerOf(sub, []);
 

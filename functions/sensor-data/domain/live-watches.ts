@@ -3,8 +3,7 @@ import { LIVE_MESSAGES, type LiveWatch } from '../../../shared/contracts/sensor-
 import { LIVE_WATCH_SECONDS, REALTIME_POLICY_NAME, watcherTopic } from '../../../shared/iot/realtime';
 import { Forbidden } from '../../_shared/errors';
 import type { DataAccessModule } from '../../_shared/sensor-data/data-access';
-import type { RealtimeIdentity } from '../store/live-identity';
-import type { LiveWatchesStore } from '../store/live-watches-store';
+import type { LiveWatchesStore, RealtimeIdentity } from './ports';
 
 export interface LiveDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;

@@ -1,8 +1,14 @@
-import { DAY_MS, HOUR_MS, periodRange } from '../../../shared/sensor-data/chart-files';
+import { type ChartResolution, DAY_MS, HOUR_MS, periodRange } from '../../../shared/sensor-data/chart-files';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
-import type { ChartDataStore } from '../store/chart-data-store';
-import type { RollupStore } from '../store/rollup-store';
-import { type Aggregates, addReadings, affectedBy, combine, toChartObject } from './rollups';
+import type { ChartDataStore } from './ports';
+import { type Aggregates, addReadings, affectedBy, combine, type RollupItem, toChartObject } from './rollups';
+
+export interface RollupStore {
+  /** Writes a recomputed bucket; a bucket without any value is removed so a recompute leaves no stale item. */
+  put: (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates) => Promise<void>;
+  /** Buckets starting in `[from, to]`, oldest first. */
+  range: (deviceId: string, resolution: ChartResolution, from: number, to: number) => Promise<RollupItem[]>;
+}
 
 export interface RollupDeps {
   readings: Pick<ReadingsStore, 'scan'>;

@@ -1,6 +1,6 @@
 import { type ChartResolution, DAY_MS, HOUR_MS, periodOf } from '../../../shared/sensor-data/chart-files';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
-import type { ChartObject, ChartSeries } from '../store/chart-data-store';
+import type { ChartObject, ChartSeries } from './ports';
 
 /** One measurement over one bucket: count, sum, min, max (the mean is s / n; sums add up across buckets). */
 export interface Aggregate {

@@ -7,22 +7,16 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../../_shared/dynamodb';
-
-/** A key as stored: its owner (the person it acts as) and the secret's hash, never the secret. */
-export interface StoredApiKey {
-  keyId: string;
-  ownerId: string;
-  /** The owner's username and e-mail when the key was made: the caller a request with the key runs as. */
-  ownerUsername: string;
-  ownerEmail?: string;
-  name: string;
-  created: number;
-  lastUsed?: number;
-  secretHash: string;
-}
+import type { ApiKeyStore, StoredApiKey } from '../domain/ports';
 
 /** The API keys table (API_KEYS_TABLE): one row per key, a person's keys by the byOwner index. */
-export const createApiKeyStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createApiKeyStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): ApiKeyStore => ({
   put: async (key: StoredApiKey): Promise<void> => {
     await db.send(
       new PutCommand({ TableName: tableName, Item: key, ConditionExpression: 'attribute_not_exists(keyId)' }),
@@ -78,5 +72,3 @@ export const createApiKeyStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     }
   },
 });
-
-export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;

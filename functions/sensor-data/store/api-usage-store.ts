@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
 import { isConditionFailure } from '../../_shared/dynamodb';
+import type { ApiUsageStore, CountResult, DeviceMonth } from '../domain/ports';
 
 /**
  * The API usage table (API_USAGE_TABLE). A device's month is one item, `pk` = `{deviceId}#{YYYY-MM}`: the count,
@@ -8,11 +9,6 @@ import { isConditionFailure } from '../../_shared/dynamodb';
  * warning (`warning70`, `warning90`, `warning100`, each `{used, at}`). A person's month is the item
  * `owner#{ownerId}#{YYYY-MM}` with the devices they called. Items expire a year after their month.
  */
-
-export interface DeviceMonth {
-  used: number;
-  warnings: QuotaWarning[];
-}
 
 const warningAttribute = (threshold: QuotaThreshold) => `warning${threshold}`;
 
@@ -27,11 +23,13 @@ const warningsOf = (item: Record<string, unknown> | undefined): QuotaWarning[] =
 const devicePk = (deviceId: string, month: string) => `${deviceId}#${month}`;
 const ownerPk = (ownerId: string, month: string) => `owner#${ownerId}#${month}`;
 
-export type CountResult =
-  | { counted: true; used: number; recorded: QuotaThreshold[]; newOwner: boolean }
-  | { counted: false };
-
-export const createApiUsageStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createApiUsageStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): ApiUsageStore => ({
   /**
    * Counts one request unless the month already holds `limit`: a refused request is not counted, so `used` never
    * passes the limit. ALL_OLD (rather than UPDATED_NEW) also answers which warnings were recorded and whether this
@@ -145,5 +143,3 @@ export const createApiUsageStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     return [...((Item?.deviceIds as Set<string> | undefined) ?? [])].sort();
   },
 });
-
-export type ApiUsageStore = ReturnType<typeof createApiUsageStore>;

@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import type { ChartObject } from '../domain/ports';
 import {
-  type ChartObject,
   chartObjectKey,
   createChartDataStore,
   DAY_MS,

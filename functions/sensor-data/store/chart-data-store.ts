@@ -6,6 +6,7 @@ import {
   chartObjectKey,
   periodsBetween,
 } from '../../../shared/sensor-data/chart-files';
+import type { ChartColumns, ChartDataStore, ChartObject, ChartSeries } from '../domain/ports';
 
 export {
   bucketSize,
@@ -17,32 +18,6 @@ export {
   periodRange,
   periodsBetween,
 } from '../../../shared/sensor-data/chart-files';
-
-/** One measurement's columns: entry i belongs to bucket `t[i]`; null where the measurement had no value there. */
-export interface ChartSeries {
-  min: (number | null)[];
-  max: (number | null)[];
-  mean: (number | null)[];
-  count: (number | null)[];
-}
-
-/** Buckets (start ms, UTC, ascending) and each measurement's columns over them. */
-export interface ChartColumns {
-  t: number[];
-  m: Record<string, ChartSeries>;
-}
-
-/**
- * One chart-data object (docs/sensor-data.md "Roll-ups and chart data"): every hour roll-up of a month
- * (`charts/{deviceId}/hour/{YYYY-MM}.json`) or every day roll-up of a year (`charts/{deviceId}/day/{YYYY}.json`),
- * columnar so a long-range chart reads a few small objects instead of thousands of items.
- */
-export interface ChartObject extends ChartColumns {
-  deviceId: string;
-  resolution: ChartResolution;
-  /** `YYYY-MM` (hour objects) or `YYYY` (day objects), UTC. */
-  period: string;
-}
 
 const emptySeries = (length: number): ChartSeries => ({
   min: new Array(length).fill(null),
@@ -95,7 +70,7 @@ const isMissing = (error: unknown) =>
     (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
 
 /** The chart-data bucket (CHART_DATA_BUCKET): the roll-up worker writes the objects, the chart reads take them. */
-export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: string }) => {
+export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: string }): ChartDataStore => {
   const read = async (
     deviceId: string,
     resolution: ChartResolution,
@@ -150,5 +125,3 @@ export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: str
     },
   };
 };
-
-export type ChartDataStore = ReturnType<typeof createChartDataStore>;

@@ -1,40 +1,17 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TimeRange } from '../../../shared/campaigns/window';
-import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
-
-/** One export as stored in the exports table (docs/sensor-data.md "Downloads"). */
-export interface ExportRecord {
-  id: string;
-  /** Absent for a guest's export (a sparse byOwner index: guests' exports are listed nowhere). */
-  ownerId?: string;
-  deviceId: string;
-  deviceName: string;
-  format: ExportFormat;
-  from: number;
-  to: number;
-  /** What may be read of `[from, to]` (campaign windows clip it); the job reads only these. */
-  parts: TimeRange[];
-  measurements?: string[];
-  window: 'public' | 'permissioned';
-  status: ExportStatus;
-  progress: number;
-  rows: number;
-  bytes: number;
-  /** The object's key in the exports bucket: `exports/{deviceId}/{id}.{format}`. */
-  key: string;
-  attempts: number;
-  error?: string;
-  created: number;
-  updated: number;
-  /** Seconds since the epoch (the table's TTL attribute); enforced at read time, TTL is housekeeping. */
-  expiresAt: number;
-}
+import type { ExportRecord, ExportStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
 /** The exports table: the API creates records, the worker moves them along queued → running → done | failed. */
-export const createExportStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createExportStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): ExportStore => ({
   /** @returns false when the id is taken */
   create: (record: ExportRecord): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
@@ -155,5 +132,3 @@ export const createExportStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     return { items: (result.Items ?? []) as ExportRecord[], lastKey: result.LastEvaluatedKey };
   },
 });
-
-export type ExportStore = ReturnType<typeof createExportStore>;

@@ -1,25 +1,11 @@
 import { type CognitoIdentityClient, GetIdCommand } from '@aws-sdk/client-cognito-identity';
 import { AttachPolicyCommand, DetachPolicyCommand, type IoTClient } from '@aws-sdk/client-iot';
-import type { Caller, TokenVerifier } from '../../../shared/auth/verify-token';
+import type { TokenVerifier } from '../../../shared/auth/verify-token';
 import { LIVE_MESSAGES } from '../../../shared/contracts/sensor-data-live';
 import { localIdentityId, REALTIME_POLICY_NAME } from '../../../shared/iot/realtime';
 import { BadRequest, Forbidden } from '../../_shared/errors';
 import { iotCall } from '../../_shared/iot/iot-call';
-
-/**
- * The realtime identity port: who the caller is to IoT Core, and attaching the realtime policy to it.
- * - In the cloud (IDENTITY_POOL_ID set) the identity id is the caller's Cognito identity id. The server finds it
- *   itself (GetId with the caller's ID token as login) after checking that the ID token is the bearer caller's,
- *   so a user can never name another's identity; AttachPolicy/DetachPolicy go to IoT Core, their failures read as
- *   the service's errors (iotCall: a busy service is a 503 to try again).
- * - Locally (no identity pool) the identity id is `local:{sub}` and there is nothing to attach: the local broker
- *   checks every subscription itself (infra/local/mqtt-auth.ts).
- */
-export interface RealtimeIdentity {
-  identityOf: (caller: Caller, idToken: string | undefined) => Promise<string>;
-  attach: (identityId: string) => Promise<'iot' | 'local'>;
-  detach: (identityId: string) => Promise<'iot' | 'local'>;
-}
+import type { RealtimeIdentity } from '../domain/ports';
 
 export const createLocalRealtimeIdentity = (): RealtimeIdentity => ({
   identityOf: async (caller) => localIdentityId(caller.sub),

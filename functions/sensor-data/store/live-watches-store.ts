@@ -1,14 +1,15 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
-import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
-
-/** A watch as stored: the publisher's fields, and the user (sub) who registered it, so only they end it. */
-export interface StoredLiveWatch extends LiveWatch {
-  sub: string;
-}
+import type { LiveWatchesStore, StoredLiveWatch } from '../domain/ports';
 
 /** The liveWatches table (pk deviceId, sk watcher = identity id; `expiresAt` in s is its TTL attribute). */
-export const createLiveWatchesStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createLiveWatchesStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): LiveWatchesStore => ({
   /** Writes or renews a watch. @returns false when the identity's watch on this device belongs to another user */
   put: (watch: StoredLiveWatch): Promise<boolean> =>
     putIf(db, {
@@ -39,5 +40,3 @@ export const createLiveWatchesStore = ({ db, tableName }: { db: DynamoDBDocument
     }
   },
 });
-
-export type LiveWatchesStore = ReturnType<typeof createLiveWatchesStore>;

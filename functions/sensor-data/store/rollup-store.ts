@@ -1,5 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Aggregates, RollupItem } from '../domain/rollups';
+import type { RollupStore } from '../domain/rollups-recompute';
 import type { ChartResolution } from './chart-data-store';
 
 export const rollupKey = (deviceId: string, resolution: ChartResolution, ts: number) => ({
@@ -8,7 +9,13 @@ export const rollupKey = (deviceId: string, resolution: ChartResolution, ts: num
 });
 
 /** The rollups table: one item per device, resolution and bucket start, `m` = aggregates by measurement. */
-export const createRollupStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createRollupStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): RollupStore => ({
   /** Writes a recomputed bucket; a bucket without any value is removed so a recompute leaves no stale item. */
   put: async (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates): Promise<void> => {
     if (Object.keys(m).length === 0) {
@@ -39,5 +46,3 @@ export const createRollupStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     return items;
   },
 });
-
-export type RollupStore = ReturnType<typeof createRollupStore>;

@@ -3,7 +3,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { TIER_FEATURES_PARAMETER, tierFeaturesProblem } from '../../../shared/sensor-data/tier-features';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
-import type { ParameterStore } from '../store/parameter-store';
+import type { ParameterStore } from './ports';
 
 export interface ParameterDeps {
   store: Pick<ParameterStore, 'get' | 'list' | 'create' | 'update' | 'remove'>;

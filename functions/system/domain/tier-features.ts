@@ -9,7 +9,7 @@ import {
 import type { TierTable } from '../../../shared/sensor-data/tiers';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { log } from '../../_shared/logger';
-import type { ParameterStore } from '../store/parameter-store';
+import type { ParameterStore } from './ports';
 
 export interface TierFeaturesDeps {
   store: Pick<ParameterStore, 'get' | 'put'>;

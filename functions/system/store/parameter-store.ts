@@ -10,8 +10,15 @@ import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
+import type { ParameterStore } from '../domain/ports';
 
-export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createParameterStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): ParameterStore => ({
   get: async (id: string): Promise<Parameter | undefined> =>
     (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
       | Parameter
@@ -87,5 +94,3 @@ export const createParameterStore = ({ db, tableName }: { db: DynamoDBDocumentCl
     }
   },
 });
-
-export type ParameterStore = ReturnType<typeof createParameterStore>;

@@ -13,11 +13,9 @@ import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
-import type { AuthEventStore } from '../store/auth-event-store';
-import type { InviteStore } from '../store/invite-store';
-import type { StoredUser, UserStore } from '../store/user-store';
 import { withItem, withoutItem, withQuantity } from './cart';
 import { toRecord } from './people';
+import type { AuthEventStore, InviteStore, StoredUser, UserStore } from './ports';
 
 export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
 

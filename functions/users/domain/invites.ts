@@ -14,8 +14,7 @@ import type { Mailer } from '../../_shared/mail/mailer';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { InviteStore } from '../store/invite-store';
-import type { UserStore } from '../store/user-store';
+import type { InviteStore, UserStore } from './ports';
 
 type InviteType = z.infer<typeof InviteTypeSchema>;
 export type NewInvite = ParsedRequest<typeof users.routes.inviteUser>['body'];

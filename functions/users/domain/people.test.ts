@@ -4,9 +4,9 @@ import { MESSAGES } from '../../../shared/messages';
 import { callerOf } from '../../../test/support/callers';
 import { NotFound } from '../../_shared/errors';
 import type { Mail } from '../../_shared/mail/mailer';
-import { AUTH_EVENTS_UNAVAILABLE, type IdentityProvider } from '../store/identity-provider';
-import type { StoredUser } from '../store/user-store';
 import { createPeople, namePrefixMatches, type PeopleDeps, temporaryPassword } from './people';
+import type { IdentityProvider, StoredUser } from './ports';
+import { AUTH_EVENTS_UNAVAILABLE } from './ports';
 
 const GROUP_PRECEDENCE: Record<string, number> = {
   Administrators: 1,

@@ -9,8 +9,15 @@ import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '.
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import { log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
-import type { AUTH_EVENTS_UNAVAILABLE, IdentityProvider, NameChange, Page } from '../store/identity-provider';
-import type { StoredUser, UserFilters, UserStore } from '../store/user-store';
+import type {
+  AUTH_EVENTS_UNAVAILABLE,
+  IdentityProvider,
+  NameChange,
+  Page,
+  StoredUser,
+  UserFilters,
+  UserStore,
+} from './ports';
 
 /** Billing (spec §3): the customer id of an e-mail, or undefined when billing has none. */
 export type FindCustomerIdByEmail = (email: string) => Promise<string | undefined>;

@@ -1,6 +1,6 @@
 import { NotFound } from '../../_shared/errors';
 import type { IdentityAdmin } from '../domain/account-deletion';
-import type { IdentityProvider } from './identity-provider';
+import type { IdentityProvider } from '../domain/ports';
 
 /** What account deletion needs of the user pool, over the area's identity-provider adapter. */
 export const createAccountIdentity = ({

@@ -5,9 +5,7 @@ import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { batchWriteAll } from '../../_shared/dynamodb';
 import { BadRequest } from '../../_shared/errors';
 import { readFrom } from '../../_shared/paging';
-
-/** An event of one person: the contract's AuthEvent plus whose it is. */
-export type UserAuthEvent = AuthEvent & { userId: string };
+import type { AuthEventStore, UserAuthEvent } from '../domain/ports';
 
 /** Sorts by time as a string (zero-padded epoch ms), then id: newest first is a reverse Query. */
 export const authEventKey = (time: number, id: string) => `${String(time).padStart(15, '0')}#${id}`;
@@ -18,7 +16,13 @@ const toEvent = (item: Record<string, unknown>): AuthEvent => {
 };
 
 /** The auth-events table (pk userId, sk eventKey): the sign-in history the platform records itself. */
-export const createAuthEventStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createAuthEventStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): AuthEventStore => {
   const keysOf = async (userId: string, startKey?: Record<string, unknown>) =>
     db.send(
       new QueryCommand({
@@ -88,5 +92,3 @@ export const createAuthEventStore = ({ db, tableName }: { db: DynamoDBDocumentCl
     },
   };
 };
-
-export type AuthEventStore = ReturnType<typeof createAuthEventStore>;

@@ -10,8 +10,9 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { MESSAGES } from '../../../shared/messages';
+import { AUTH_EVENTS_UNAVAILABLE } from '../domain/ports';
 import { quote } from './cognito-filter';
-import { AUTH_EVENTS_UNAVAILABLE, createIdentityProvider } from './identity-provider';
+import { createIdentityProvider } from './identity-provider';
 
 const awsError = (name: string) => Object.assign(new Error(`Cognito says ${name}`), { name });
 

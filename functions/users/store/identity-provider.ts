@@ -25,23 +25,12 @@ import {
 import { type AuthEvent, type Group, type IdentityUser, UserStatus } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { BadRequest, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { AUTH_EVENTS_UNAVAILABLE, type IdentityProvider, type NameChange, type Page } from '../domain/ports';
 import { quote } from './cognito-filter';
 
 /** Cognito's largest page for ListUsers (60) and ListUsersInGroup / ListGroups (60). */
 const MAX_USERS_PAGE = 60;
 const MAX_EVENTS_PAGE = 60;
-
-export interface Page<T> {
-  items: T[];
-  nextCursor?: string;
-}
-
-/** The names the platform keeps of a person (standard attributes given_name, family_name, name). */
-export interface NameChange {
-  givenName?: string;
-  familyName?: string;
-  displayName?: string;
-}
 
 const isNamed = (error: unknown, ...names: string[]): boolean => error instanceof Error && names.includes(error.name);
 
@@ -101,9 +90,6 @@ const toAuthEvent = (event: AuthEventType): AuthEvent => ({
   ...(event.EventRisk?.RiskLevel ? { detail: `risk ${event.EventRisk.RiskLevel}` } : {}),
 });
 
-/** The identity provider's answer that the pool has no advanced-security add-on (so keeps no event log). */
-export const AUTH_EVENTS_UNAVAILABLE = 'auth-events-unavailable' as const;
-
 /**
  * The user pool (Cognito; cognito-local behind the compatibility layer locally): the only code that calls the
  * identity provider. Its refusals become typed errors: an unknown user is "missing" (spec §5), a bad page
@@ -115,7 +101,7 @@ export const createIdentityProvider = ({
 }: {
   cognito: CognitoIdentityProviderClient;
   userPoolId: string;
-}) => {
+}): IdentityProvider => {
   /** Runs one call, naming the user a missing-user refusal is about. */
   const call = async <T>(run: () => Promise<T>, subject?: { user?: string; group?: string; paged?: boolean }) => {
     try {
@@ -400,5 +386,3 @@ export const createIdentityProvider = ({
     return groups;
   }
 };
-
-export type IdentityProvider = ReturnType<typeof createIdentityProvider>;

@@ -7,16 +7,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Invite } from '../../../shared/contracts/users';
 import { putIf } from '../../_shared/dynamodb';
+import type { InviteFilters, InviteStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
-
-export interface InviteFilters {
-  status?: Invite['status'];
-  type?: Invite['type'];
-  objectId?: string;
-  /** Only with the inviter's index: narrows it to one invited e-mail. */
-  invitedEmail?: string;
-}
 
 /** The stored row: the invite plus the lower-cased e-mail the byInvitedEmail index is keyed on. */
 const toItem = (invite: Invite) => ({ ...invite, invitedEmail: invite.invited.email.trim().toLowerCase() });
@@ -64,7 +57,13 @@ const filterOf = (filters: InviteFilters): Filter => {
 };
 
 /** The invites table (spec §3 Invite): the only code that reads or writes it. */
-export const createInviteStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
+export const createInviteStore = ({
+  db,
+  tableName,
+}: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}): InviteStore => {
   const query = async (
     index: 'byInviter' | 'byInvitedEmail',
     key: string,
@@ -135,5 +134,3 @@ export const createInviteStore = ({ db, tableName }: { db: DynamoDBDocumentClien
     },
   };
 };
-
-export type InviteStore = ReturnType<typeof createInviteStore>;

@@ -5,24 +5,11 @@ import {
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { UserRecord } from '../../../shared/contracts/users';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { batchGetAll, putIf, updateIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
-
-/** The stored record: the contract's User plus what the store keeps for its indexes and one-off notices. */
-export interface StoredUser extends UserRecord {
-  /** The e-mail the person signed up with (also in metadata.email); lower-cased in `emailKey`. */
-  email: string;
-  /** When the administrators were told this person joined (GET /newUserNotice/{id} sends once). */
-  newUserNoticeSentAt?: number;
-  /**
-   * How the person signs in: `password` and/or identity providers' names (domain/sign-in-methods.ts). Absent on
-   * records written before it was kept, which read as e-mail and password (`methodsOfRecord`).
-   */
-  signInMethods?: string[];
-}
+import type { NewUser, StoredUser, UserFilters, UserStore } from '../domain/ports';
 
 interface UserItem extends Omit<StoredUser, 'signInMethods'> {
   emailKey: string;
@@ -58,25 +45,8 @@ const toUser = (item: Record<string, unknown>): StoredUser => {
   };
 };
 
-export interface NewUser {
-  id: string;
-  email: string;
-  givenName?: string;
-  familyName?: string;
-  roles: string[];
-  /** How the person signs in, from the trigger that confirmed them (domain/sign-in-methods.ts). */
-  signInMethods?: string[];
-  now: number;
-}
-
-export interface UserFilters {
-  email?: string;
-  deletionQueued?: boolean;
-  role?: string;
-}
-
 /** The users table (spec §3 User): the only code that reads or writes it. */
-export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => ({
+export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }): UserStore => ({
   get: async (id: string): Promise<StoredUser | undefined> => {
     const result = await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }));
     return result.Item ? toUser(result.Item) : undefined;
@@ -212,5 +182,3 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
   },
 });
-
-export type UserStore = ReturnType<typeof createUserStore>;

@@ -1,0 +1,17 @@
+import type { ProductLine } from '../../../shared/contracts/devices';
+import type { DeviceSubscriptionRecord } from './subscription-record';
+
+export interface BillingStore {
+  /**
+   * Writes a device's record unless a newer read of Stripe is already recorded (two deliveries worked side by side
+   * each read the subscription; the later read wins whatever order they finish in). @returns false when skipped
+   */
+  putSubscription: (record: DeviceSubscriptionRecord) => Promise<boolean>;
+  putHistory: (record: DeviceSubscriptionRecord) => Promise<boolean>;
+  historyOf: (deviceId: string) => Promise<DeviceSubscriptionRecord[]>;
+  getSubscription: (deviceId: string) => Promise<DeviceSubscriptionRecord | undefined>;
+  productLineOf: (deviceId: string) => Promise<ProductLine | undefined>;
+  wasWorked: (eventId: string) => Promise<boolean>;
+  /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
+  markWorked: (eventId: string, type: string, now: number) => Promise<void>;
+}

@@ -1,0 +1,37 @@
+import type { FirmwareTarget } from '../../../shared/contracts/devices';
+
+/** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
+export interface SeenDevice {
+  firmwareVersion?: string;
+  firmwareTarget?: FirmwareTarget;
+}
+
+export interface SeenUpdate {
+  /** The newest stored reading's time, never later than now. */
+  lastSeen: number;
+  /** Every measurement name of the stored readings. */
+  names: readonly string[];
+  /** Units declared for names outside the catalogue. */
+  units: Record<string, string>;
+}
+
+export interface DeviceSeenStore {
+  /**
+   * @returns the device's firmware and target, or undefined when the device is unknown or retired (nothing
+   * written). A batch older than lastSeen costs a second update, without lastSeen.
+   */
+  markSeen: (deviceId: string, seen: SeenUpdate) => Promise<SeenDevice | undefined>;
+  /**
+   * Records the version the device reports, when it differs from the one recorded and no later report was (a
+   * backfilled batch carries the version of its time). `firmwareReported` is when it started reporting it.
+   * @returns false when nothing changed
+   */
+  reportFirmware: (deviceId: string, version: string, at: number) => Promise<boolean>;
+}
+
+/** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */
+export type IngestCount = 'accepted' | 'malformed' | 'future' | 'too-old' | 'out-of-range' | 'unknown-device';
+
+export interface IngestStatsStore {
+  add: (deviceId: string, counts: Partial<Record<IngestCount, number>>, at: number) => Promise<void>;
+}
