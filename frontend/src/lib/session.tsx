@@ -138,6 +138,9 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
   }, [refresh, end]);
 
   const signOut = useCallback(async (options?: { global?: boolean }) => {
+    // At once, not when the state's effect runs: a call answering 401 once the tokens are revoked (a page's refetch,
+    // on a loaded machine before React has committed) must not turn this sign-out into "session expired".
+    stateRef.current = { status: 'guest', ended: 'signed-out' };
     setState({ status: 'guest', ended: 'signed-out' });
     // The next person on this browser must not see this user's cached record or answers.
     clearIdentityCache(localStorage);

@@ -47,7 +47,7 @@ describe('the local stack', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { services: Record<string, string> };
     expect(Object.keys(body.services).sort()).toEqual(
-      ['cognito', 'cognito-local', 'demo-idp', 'dynamodb', 'fauxqs', 'mqtt', 'ses', 'stripe'].sort(),
+      ['cognito', 'cognito-local', 'demo-idp', 'dynamodb', 'fauxqs', 'mqtt', 'rum', 'ses', 'stripe'].sort(),
     );
     expect(Object.values(body.services).every((s) => s === 'up')).toBe(true);
   });
