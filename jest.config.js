@@ -47,6 +47,7 @@ export default {
       displayName: 'stack',
       testMatch: ['<rootDir>/test/{integration,e2e}/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-retry.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
