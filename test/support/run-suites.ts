@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * `npm test`'s jest part on this 2-core machine (issue 19: the whole suite well under 30 minutes): two lanes at once,
- * each a jest process of its own, so neither core waits on the other's kind of work.
+ * `npm run test:lanes`: the jest part of `npm test` on this 2-core machine in two lanes at once (issue 19: the whole
+ * suite well under 30 minutes), each a jest process of its own, so neither core waits on the other's kind of work.
  *
  * - lane `desk`: the integration, authorization-matrix and end-to-end tests at desk width, in band against the one
  *   local stack they share (their global setup starts it);
@@ -14,6 +14,7 @@ import path from 'node:path';
  * sequential run takes about 55). Not yet `npm test`'s runner: in 3 of 4 fresh-clone runs a browser test failed under
  * the doubled load, a different one each time (cart's sign-out, the registry's serial message, the cache page's
  * navigation), and each passed alone.
+ *
  * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.
  */
 
