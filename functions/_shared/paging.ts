@@ -4,6 +4,18 @@ import { BadRequest } from './errors';
 
 type Key = Record<string, unknown>;
 
+/** One page a store read: its items, and the key the next page starts from (undefined: no more). */
+export interface StoredPage<T> {
+  items: T[];
+  lastKey: Key | undefined;
+}
+
+/** Where a store's page read starts and how many items it may take. */
+export interface PageRead {
+  limit: number;
+  startKey?: Key;
+}
+
 /** One source of a paged list: a Query that continues from `startKey`. */
 export type PageSource<T> = (startKey: Key | undefined, limit: number) => Promise<{ items: T[]; lastKey?: Key }>;
 

@@ -1,5 +1,4 @@
-type Key = Record<string, unknown>;
-
+import type { PageRead, StoredPage } from '../../_shared/paging';
 /** A campaign as stored; its status is derived at read time (docs/campaigns.md). */
 export interface CampaignRecord {
   id: string;
@@ -14,11 +13,6 @@ export interface CampaignRecord {
   updated: number;
 }
 
-export interface PageRead {
-  limit: number;
-  startKey?: Key;
-}
-
 export interface CampaignStore {
   get: (id: string) => Promise<CampaignRecord | undefined>;
   getMany: (ids: readonly string[]) => Promise<CampaignRecord[]>;
@@ -28,18 +22,9 @@ export interface CampaignStore {
   replace: (record: CampaignRecord, expectedUpdated: number) => Promise<boolean>;
   remove: (id: string) => Promise<void>;
   /** Every campaign, for staff (admin tooling may scan, paged). */
-  listAll: (page: PageRead) => Promise<{
-    items: CampaignRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  listAll: (page: PageRead) => Promise<StoredPage<CampaignRecord>>;
   /** An organization's campaigns, latest start first. */
-  listByOrganization: (
-    organizationId: string,
-    page: PageRead,
-  ) => Promise<{
-    items: CampaignRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  listByOrganization: (organizationId: string, page: PageRead) => Promise<StoredPage<CampaignRecord>>;
 }
 
 export interface OrganizationReader {

@@ -6,7 +6,8 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, putIf } from '../../_shared/dynamodb';
-import type { CampaignRecord, CampaignStore, PageRead } from '../domain/ports';
+import type { PageRead } from '../../_shared/paging';
+import type { CampaignRecord, CampaignStore } from '../domain/ports';
 
 const toRecord = (item: Record<string, unknown>): CampaignRecord => ({
   id: String(item.id),

@@ -1,5 +1,6 @@
 import type { ReleaseVerdict, Rollout, TestRun } from '../../../shared/contracts/code-releases';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { StoredPage } from '../../_shared/paging';
 import type { StoredRelease } from './records';
 
 type Key = Record<string, unknown>;
@@ -59,14 +60,7 @@ export interface ReleaseStore {
   save: (release: StoredRelease, readUpdated: number) => Promise<boolean>;
   remove: (id: string) => Promise<boolean>;
   /** One page of a product line's releases, highest version first. */
-  page: (
-    productLine: string,
-    limit: number,
-    startKey?: Key,
-  ) => Promise<{
-    items: StoredRelease[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  page: (productLine: string, limit: number, startKey?: Key) => Promise<StoredPage<StoredRelease>>;
   /** Keeps the latest result for the list; an older result recorded late never replaces a newer one. */
   setVerdict: (id: string, verdict: ReleaseVerdict) => Promise<void>;
 }
@@ -76,14 +70,7 @@ export interface RolloutStore {
   remove: (id: string) => Promise<boolean>;
   get: (id: string) => Promise<Rollout | undefined>;
   /** A release's rollouts, newest first. */
-  page: (
-    releaseId: string,
-    limit: number,
-    startKey?: Key,
-  ) => Promise<{
-    items: Rollout[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  page: (releaseId: string, limit: number, startKey?: Key) => Promise<StoredPage<Rollout>>;
   /** @returns the halted rollout, or undefined when it was not active */
   halt: (
     id: string,
@@ -111,14 +98,7 @@ export interface TestRunStore {
       log?: string;
     },
   ) => Promise<TestRun | undefined>;
-  page: (
-    releaseId: string,
-    limit: number,
-    startKey?: Key,
-  ) => Promise<{
-    items: TestRun[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  page: (releaseId: string, limit: number, startKey?: Key) => Promise<StoredPage<TestRun>>;
   /** What the gate reads of every run of a release (a release has tens of runs, not thousands). */
   results: (releaseId: string) => Promise<Pick<TestRun, 'id' | 'status' | 'finished'>[]>;
 }

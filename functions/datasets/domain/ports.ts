@@ -1,5 +1,6 @@
 import type { DatasetDevice } from '../../../shared/contracts/datasets';
 import type { DatasetRecord, StoredDatasetFile } from '../../_shared/datasets/dataset-access';
+import type { StoredPage } from '../../_shared/paging';
 
 type Key = Record<string, unknown>;
 
@@ -54,31 +55,11 @@ export interface DatasetStore {
   /** A failed delivery: `queued` again with why (retrying), or `failed` for good. Never touches a frozen one. */
   setback: (id: string, status: 'queued' | 'failed', error: string, now: number) => Promise<void>;
   /** One page of a person's datasets, newest first. */
-  listByCreator: (
-    creatorId: string,
-    startKey: Key | undefined,
-    limit: number,
-  ) => Promise<{
-    items: DatasetRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  listByCreator: (creatorId: string, startKey: Key | undefined, limit: number) => Promise<StoredPage<DatasetRecord>>;
   /** One page of a campaign's datasets, newest first. */
-  listByCampaign: (
-    campaignId: string,
-    startKey: Key | undefined,
-    limit: number,
-  ) => Promise<{
-    items: DatasetRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  listByCampaign: (campaignId: string, startKey: Key | undefined, limit: number) => Promise<StoredPage<DatasetRecord>>;
   /** One page of the frozen public datasets, latest frozen first. */
-  listPublic: (
-    startKey: Key | undefined,
-    limit: number,
-  ) => Promise<{
-    items: DatasetRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  listPublic: (startKey: Key | undefined, limit: number) => Promise<StoredPage<DatasetRecord>>;
   /** Every version of a concept, oldest first (a concept has a handful). */
   listVersions: (conceptId: string) => Promise<DatasetRecord[]>;
 }

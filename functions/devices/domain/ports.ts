@@ -1,4 +1,5 @@
 import type { DeviceCredential, ProductLine } from '../../../shared/contracts/devices';
+import type { StoredPage } from '../../_shared/paging';
 import type { StoredDevice } from './device-model';
 
 type Key = Record<string, unknown>;
@@ -10,14 +11,7 @@ export interface StoredCredential extends DeviceCredential {
 
 export interface CredentialStore {
   put: (credential: StoredCredential) => Promise<void>;
-  page: (
-    deviceId: string,
-    limit: number,
-    startKey?: Key,
-  ) => Promise<{
-    items: DeviceCredential[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  page: (deviceId: string, limit: number, startKey?: Key) => Promise<StoredPage<DeviceCredential>>;
   /** Every credential of the device (a device holds a handful). */
   listAll: (deviceId: string) => Promise<DeviceCredential[]>;
   /** @returns the removed credential, or undefined when the device holds none of that id */

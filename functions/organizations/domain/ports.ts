@@ -1,4 +1,5 @@
 import type { Organization } from '../../../shared/contracts/organizations';
+import type { StoredPage } from '../../_shared/paging';
 
 type Key = Record<string, unknown>;
 
@@ -41,11 +42,5 @@ export interface OrganizationStore {
   /** @returns false when there was nothing to delete */
   remove: (id: string) => Promise<boolean>;
   /** Every organization, a page at a time: admin tooling only (a Scan). */
-  scan: (
-    startKey: Key | undefined,
-    limit: number,
-  ) => Promise<{
-    items: StoredOrganization[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  scan: (startKey: Key | undefined, limit: number) => Promise<StoredPage<StoredOrganization>>;
 }

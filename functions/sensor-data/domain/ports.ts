@@ -3,6 +3,7 @@ import type { TimeRange } from '../../../shared/campaigns/window';
 import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
 import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
 import type { ChartResolution } from '../../../shared/sensor-data/chart-files';
+import type { StoredPage } from '../../_shared/paging';
 import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
 
 type Key = Record<string, unknown>;
@@ -181,10 +182,7 @@ export interface ExportStore {
     since: number,
     startKey: Key | undefined,
     limit: number,
-  ) => Promise<{
-    items: ExportRecord[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  ) => Promise<StoredPage<ExportRecord>>;
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { AuthEvent, Group, IdentityUser, Invite, UserRecord } from '../../../shared/contracts/users';
+import type { PageRead, StoredPage } from '../../_shared/paging';
 
 /** The identity provider's answer that the pool has no advanced-security add-on (so keeps no event log). */
 export const AUTH_EVENTS_UNAVAILABLE = 'auth-events-unavailable' as const;
-
-type Key = Record<string, unknown>;
 
 /** An event of one person: the contract's AuthEvent plus whose it is. */
 export type UserAuthEvent = AuthEvent & {
@@ -102,40 +101,15 @@ export interface InviteStore {
   save: (invite: Invite, readVersion: number) => Promise<boolean>;
   remove: (id: string) => Promise<void>;
   /** One page of the invites a person sent, newest first. */
-  byInviter: (
-    inviterId: string,
-    filters: InviteFilters,
-    page: {
-      limit: number;
-      startKey?: Key;
-    },
-  ) => Promise<{
-    items: Invite[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  byInviter: (inviterId: string, filters: InviteFilters, page: PageRead) => Promise<StoredPage<Invite>>;
   /** One page of the invites sent to an e-mail address, newest first. */
   byInvitedEmail: (
     email: string,
     filters: Omit<InviteFilters, 'invitedEmail'>,
-    page: {
-      limit: number;
-      startKey?: Key;
-    },
-  ) => Promise<{
-    items: Invite[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+    page: PageRead,
+  ) => Promise<StoredPage<Invite>>;
   /** Staff tooling without an inviter or e-mail to start from: a paged Scan, in no particular order. */
-  scan: (
-    filters: InviteFilters,
-    page: {
-      limit: number;
-      startKey?: Key;
-    },
-  ) => Promise<{
-    items: Invite[];
-    lastKey: Record<string, unknown> | undefined;
-  }>;
+  scan: (filters: InviteFilters, page: PageRead) => Promise<StoredPage<Invite>>;
 }
 
 /** The stored record: the contract's User plus what the store keeps for its indexes and one-off notices. */
