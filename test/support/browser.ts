@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { type DemoEmail, stack } from './stack';
@@ -62,6 +63,10 @@ export const contextOptions = (): BrowserContextOptions => {
 };
 
 const cspViolations = new WeakMap<Page, string[]>();
+const pageEvents = new WeakMap<Page, string[]>();
+
+/** How many of a page's last events (errors, failed and refused requests) a failed test prints. */
+const EVENTS_KEPT = 40;
 
 /**
  * What the page's Content-Security-Policy refused so far (issue 19): the production build is served with the CSP
@@ -74,10 +79,64 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   const page = await (await browser.newContext(contextOptions())).newPage();
   const violations: string[] = [];
   cspViolations.set(page, violations);
+  const events: string[] = [];
+  pageEvents.set(page, events);
+  const started = Date.now();
+  const note = (line: string) => {
+    events.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
+    if (events.length > EVENTS_KEPT) events.shift();
+  };
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    if (message.type() === 'error' || message.type() === 'warning')
+      note(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => note(`page error: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    note(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) note(`${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated: ${frame.url()}`);
   });
   return page;
+};
+
+/** jest-circus keeps its state under a symbol of its own on the global object; the running test's errors are there. */
+const runningTestFailed = (): boolean => {
+  const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL');
+  const state = symbol && (globalThis as Record<symbol, { currentlyRunningTest?: { errors: unknown[] } }>)[symbol];
+  return (state?.currentlyRunningTest?.errors.length ?? 0) > 0;
+};
+
+const FAILURES = path.resolve(import.meta.dirname, '../e2e/artifacts/failures');
+
+/**
+ * What a failed browser test leaves for whoever reads the CI log (a flake under load seen once is otherwise gone):
+ * the page's address, what it shows and its last errors and refused requests, printed; a screenshot beside the
+ * artifacts.
+ */
+const keepFailure = async (page: Page) => {
+  const name = (expect.getState().currentTestName ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 100);
+  const file = path.join(FAILURES, `${name}-${page.viewportSize()?.width ?? 0}-${Date.now()}.png`);
+  mkdirSync(FAILURES, { recursive: true });
+  const shown = await page
+    .locator('body')
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator, and what is visible is the point
+    .innerText({ timeout: 5_000 })
+    .catch((error: Error) => `(not read: ${error.message.split('\n')[0]})`);
+  await keepScreenshot(page, file);
+  const report = [
+    `Browser test failed: ${expect.getState().currentTestName}`,
+    `  at ${page.url()}`,
+    `  screenshot: ${path.relative(process.cwd(), file)}`,
+    `  shows: ${shown.replace(/\s+/g, ' ').slice(0, 600)}`,
+    ...(pageEvents.get(page) ?? []).map((line) => `  ${line.slice(0, 300)}`),
+  ].join('\n');
+  writeFileSync(file.replace(/\.png$/, '.txt'), report);
+  console.warn(report);
 };
 
 /** The local web app's address, optionally with a path (`/dashboard`). */
@@ -101,6 +160,7 @@ export const pagePerTest = (): (() => Page) => {
   });
   afterEach(async () => {
     const refused = page ? cspViolationsOf(page) : [];
+    if (page && runningTestFailed()) await keepFailure(page);
     await page?.context().close();
     page = undefined;
     expect(refused).toEqual([]);
