@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * `npm run test:lanes`: the jest part of `npm test` on this 2-core machine in two lanes at once (issue 19: the whole
+ * `npm test`'s jest part (`npm run test:lanes`) on this 2-core machine in two lanes at once (issue 19: the whole
  * suite well under 30 minutes), each a jest process of its own, so neither core waits on the other's kind of work.
  *
  * - lane `desk`: the integration, authorization-matrix and end-to-end tests at desk width, in band against the one
@@ -10,10 +10,9 @@ import path from 'node:path';
  * - lane `phone`: the unit, infra and web projects (the CPU-bound synths and the production build), then the
  *   end-to-end journeys at phone width against a second stack of their own (free ports, its own data directory).
  *
- * Measured in CI on the 2-core machine, both lanes at once: `desk` about 20 minutes, `phone` about 21 (`npm test`'s
- * sequential run takes about 55). Not yet `npm test`'s runner: in 3 of 4 fresh-clone runs a browser test failed under
- * the doubled load, a different one each time (cart's sign-out, the registry's serial message, the cache page's
- * navigation), and each passed alone.
+ * Measured on the 2-core machine, both lanes at once: each about 25 minutes (one jest process over everything takes
+ * about 55). The doubled load once showed a real race (a signed-in panel rendered again after sign-out, fixed in
+ * the app's layout); a browser test that fails prints what its page showed (`test/support/browser.ts`).
  *
  * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.
  */

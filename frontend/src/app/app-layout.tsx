@@ -173,7 +173,10 @@ export const AppLayout = () => {
         </Suspense>
       )}
       <main className="main" ref={main} tabIndex={-1}>
-        <Outlet />
+        {/* A page lives as long as the session's person: signed out (here or elsewhere), nothing of it renders again
+            with the person gone. Under load, a panel for the signed-in owner (its people picker waiting on its chunk)
+            rendered once more after sign-out and threw, and the page showed "This page could not load". */}
+        <Outlet key={user?.id ?? 'guest'} />
       </main>
       <footer className="footer">
         <Link to="/privacy" data-testid="footer-privacy">
