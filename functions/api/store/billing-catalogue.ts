@@ -149,13 +149,11 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCa
     return Promise.all(listed.data.map((subscription) => readSubscription(client, subscription.id)));
   },
   subscription: async (id: string): Promise<Subscription> => readSubscription(await stripe(), id),
-  /** Stripe's own subscription (items expanded to their price and product), for a change to it. */
   stripeSubscription: async (id: string): Promise<Stripe.Subscription> =>
     (await stripe()).subscriptions.retrieve(id, { expand: ['items.data.price.product'] }),
   updateSubscription: async (id: string, params: Stripe.SubscriptionUpdateParams) => {
     await (await stripe()).subscriptions.update(id, params);
   },
-  /** The schedule managing a subscription, made from it when it has none (Stripe's way to change at period end). */
   scheduleOf: async (subscription: Stripe.Subscription): Promise<Stripe.SubscriptionSchedule> => {
     const client = await stripe();
     const id = idOf(subscription.schedule as string | Stripe.SubscriptionSchedule | null);
@@ -169,7 +167,6 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCa
   releaseSchedule: async (id: string) => {
     await (await stripe()).subscriptionSchedules.release(id);
   },
-  /** A customer's invoices, newest first, one Stripe page (`cursor` is the last invoice of the page before). */
   invoicesOf: async (
     customerId: string,
     { limit, cursor }: { limit: number; cursor?: string },
@@ -192,7 +189,6 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCa
     ),
   portal: async (customer: string, returnUrl: string) =>
     (await (await stripe()).billingPortal.sessions.create({ customer, return_url: returnUrl })).url,
-  /** Whether the key is a live one: Stripe marks every object it answers with its mode. */
   livemode: async (): Promise<boolean> =>
     Boolean((await (await stripe()).products.list({ limit: 1 })).data[0]?.livemode),
   checkout: async (session: Stripe.Checkout.SessionCreateParams) => {

@@ -37,11 +37,9 @@ export const createCampaignStore = ({
   getMany: async (ids: readonly string[]): Promise<CampaignRecord[]> =>
     (await batchGetAll(db, tableName, ids)).map(toRecord),
 
-  /** @returns false when the id is taken */
   create: (record: CampaignRecord): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  /** Writes the whole record if nobody changed it since `expectedUpdated`. @returns false otherwise */
   replace: (record: CampaignRecord, expectedUpdated: number): Promise<boolean> =>
     putIf(db, {
       TableName: tableName,
@@ -54,13 +52,11 @@ export const createCampaignStore = ({
     await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
   },
 
-  /** Every campaign, for staff (admin tooling may scan, paged). */
   listAll: async ({ limit, startKey }: PageRead) => {
     const result = await db.send(new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey }));
     return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
   },
 
-  /** An organization's campaigns, latest start first. */
   listByOrganization: async (organizationId: string, { limit, startKey }: PageRead) => {
     const result = await db.send(
       new QueryCommand({

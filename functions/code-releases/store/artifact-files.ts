@@ -18,7 +18,6 @@ const isMissing = (error: unknown) =>
 
 /** The releases bucket (code-releases-{env}-artifacts): presigned URLs for browsers, and the server's own checks. */
 export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): ArtifactFiles => ({
-  /** A URL that accepts one PUT of exactly this length (Content-Length is signed; S3 refuses another). */
   uploadUrl: (key: string, size: number, expiresInSeconds: number): Promise<string> =>
     getSignedUrl(
       s3,
@@ -37,7 +36,6 @@ export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: stri
       { expiresIn: expiresInSeconds },
     ),
 
-  /** @returns undefined when there is no such object */
   size: async (key: string): Promise<number | undefined> => {
     try {
       return (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? 0;
@@ -47,7 +45,6 @@ export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: stri
     }
   },
 
-  /** SHA-256 (hex) of the stored bytes, streamed: the object is never held whole in memory. */
   sha256: async (key: string): Promise<string> => {
     const result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
@@ -59,7 +56,6 @@ export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: stri
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
   },
 
-  /** Every object under the prefix (a draft's uploads). */
   removeAll: async (prefix: string): Promise<void> => {
     let token: string | undefined;
     do {

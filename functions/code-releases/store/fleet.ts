@@ -22,7 +22,6 @@ export const createFleet = ({
   organizationsTable: string;
   relations: Pick<RelationTable, 'queryAll'>;
 }): Fleet => ({
-  /** The name of a campaign or organization, or undefined when there is none. */
   nameOf: async (kind: 'campaign' | 'organization', id: string): Promise<string | undefined> => {
     const result = await db.send(
       new GetCommand({
@@ -35,16 +34,11 @@ export const createFleet = ({
     return result.Item ? String(result.Item.name ?? id) : undefined;
   },
 
-  /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */
   devicesOf: async (kind: 'campaign' | 'organization', id: string): Promise<string[]> => {
     const type: RelationType = kind === 'campaign' ? 'campaign-device' : 'organization-device';
     return (await relations.queryAll('referrer', id, [type])).map((relation) => relation.referentId);
   },
 
-  /**
-   * Points the device at the rollout's release, if it is of the release's product line and not retired.
-   * @returns what it ran and which rollout targeted it before, or why it was not assigned
-   */
   assign: async (
     deviceId: string,
     productLine: string,

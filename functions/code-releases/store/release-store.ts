@@ -14,7 +14,6 @@ export const createReleaseStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): ReleaseStore => ({
-  /** @returns false when the id (product line and version) exists */
   create: (release: StoredRelease): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: release, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -23,7 +22,6 @@ export const createReleaseStore = ({
       | StoredRelease
       | undefined,
 
-  /** Writes the release over the version read. @returns false when someone changed it in between */
   save: (release: StoredRelease, readUpdated: number): Promise<boolean> =>
     putIf(db, {
       TableName: tableName,
@@ -35,7 +33,6 @@ export const createReleaseStore = ({
 
   remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
-  /** One page of a product line's releases, highest version first. */
   page: async (productLine: string, limit: number, startKey?: Key) => {
     const result = await db.send(
       new QueryCommand({
@@ -51,7 +48,6 @@ export const createReleaseStore = ({
     return { items: (result.Items ?? []) as StoredRelease[], lastKey: result.LastEvaluatedKey };
   },
 
-  /** Keeps the latest result for the list; an older result recorded late never replaces a newer one. */
   setVerdict: async (id: string, verdict: ReleaseVerdict): Promise<void> => {
     await updateIf(db, {
       TableName: tableName,

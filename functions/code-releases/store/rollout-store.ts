@@ -23,7 +23,6 @@ export const createRolloutStore = ({
       | Rollout
       | undefined,
 
-  /** A release's rollouts, newest first. */
   page: async (releaseId: string, limit: number, startKey?: Key) => {
     const result = await db.send(
       new QueryCommand({
@@ -39,7 +38,6 @@ export const createRolloutStore = ({
     return { items: (result.Items ?? []) as Rollout[], lastKey: result.LastEvaluatedKey };
   },
 
-  /** @returns the halted rollout, or undefined when it was not active */
   halt: async (id: string, halt: { halted: number; haltedBy: string; haltReason: string }) =>
     (await updateIf(db, {
       TableName: tableName,
@@ -57,7 +55,6 @@ export const createRolloutStore = ({
       ReturnValues: 'ALL_NEW',
     })) as Rollout | undefined,
 
-  /** What the assignment found it could not target, once it has gone through the devices. */
   setSkipped: async (id: string, skipped: Rollout['skipped']): Promise<void> => {
     await updateIf(db, {
       TableName: tableName,

@@ -21,7 +21,6 @@ export const createTestRunStore = ({
       | TestRun
       | undefined,
 
-  /** Records the result of a run in progress. @returns the run, or undefined when it had a result already */
   conclude: async (
     releaseId: string,
     id: string,
@@ -63,7 +62,6 @@ export const createTestRunStore = ({
     return { items: (result.Items ?? []) as TestRun[], lastKey: result.LastEvaluatedKey };
   },
 
-  /** What the gate reads of every run of a release (a release has tens of runs, not thousands). */
   results: async (releaseId: string): Promise<Pick<TestRun, 'id' | 'status' | 'finished'>[]> => {
     const all: Pick<TestRun, 'id' | 'status' | 'finished'>[] = [];
     let startKey: Key | undefined;

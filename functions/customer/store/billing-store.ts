@@ -27,10 +27,6 @@ export const createBillingStore = ({
 }): BillingStore => {
   const history = createSubscriptionHistory({ db, tableName: historyTable });
   return {
-    /**
-     * Writes a device's record unless a newer read of Stripe is already recorded (two deliveries worked side by side
-     * each read the subscription; the later read wins whatever order they finish in). @returns false when skipped
-     */
     putSubscription: (record: DeviceSubscriptionRecord): Promise<boolean> =>
       putIf(db, {
         TableName: subscriptionsTable,
@@ -56,7 +52,6 @@ export const createBillingStore = ({
     wasWorked: async (eventId: string): Promise<boolean> =>
       Boolean((await db.send(new GetCommand({ TableName: eventsTable, Key: { eventId }, ConsistentRead: true }))).Item),
 
-    /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
     markWorked: async (eventId: string, type: string, now: number): Promise<void> => {
       await putIf(db, {
         TableName: eventsTable,

@@ -71,10 +71,6 @@ export const createDeviceSeenStore = ({
   };
 
   return {
-    /**
-     * @returns the device's firmware and target, or undefined when the device is unknown or retired (nothing
-     * written). A batch older than lastSeen costs a second update, without lastSeen.
-     */
     markSeen: async (deviceId: string, seen: SeenUpdate): Promise<SeenDevice | undefined> => {
       try {
         return await update(deviceId, seen, true);
@@ -89,11 +85,6 @@ export const createDeviceSeenStore = ({
       }
     },
 
-    /**
-     * Records the version the device reports, when it differs from the one recorded and no later report was (a
-     * backfilled batch carries the version of its time). `firmwareReported` is when it started reporting it.
-     * @returns false when nothing changed
-     */
     reportFirmware: async (deviceId: string, version: string, at: number): Promise<boolean> =>
       (await updateIf(db, {
         TableName: tableName,

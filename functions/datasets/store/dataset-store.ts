@@ -42,7 +42,6 @@ export const createDatasetStore = ({
   };
 
   return {
-    /** @returns false when the id is taken */
     create: (record: DatasetRecord): Promise<boolean> =>
       putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -52,10 +51,6 @@ export const createDatasetStore = ({
       return item && typeof item.conceptId === 'string' ? (item as DatasetRecord) : undefined;
     },
 
-    /**
-     * The next version number of a concept: an atomic counter (`versions#{conceptId}`) of the versions after the
-     * first, so two new versions made at once get two numbers.
-     */
     nextVersion: async (conceptId: string): Promise<number> => {
       const result = await db.send(
         new UpdateCommand({
@@ -70,10 +65,6 @@ export const createDatasetStore = ({
       return 1 + (result.Attributes?.count as number);
     },
 
-    /**
-     * Counts one build started by `person` in the hour starting at `hourStart` (ms), unless the hour holds `limit`.
-     * @returns false when the hour is full (nothing counted)
-     */
     countBuild: async (person: string, hourStart: number, limit: number): Promise<boolean> => {
       try {
         await db.send(
@@ -93,10 +84,6 @@ export const createDatasetStore = ({
       }
     },
 
-    /**
-     * Marks a delivery of the build's current step started (unless the dataset is frozen or failed).
-     * @returns the record as it now is, or undefined when there is nothing left to do
-     */
     start: async (id: string, now: number): Promise<DatasetRecord | undefined> =>
       (await updateIf(db, {
         TableName: tableName,
@@ -108,7 +95,6 @@ export const createDatasetStore = ({
         ReturnValues: 'ALL_NEW',
       })) as DatasetRecord | undefined,
 
-    /** Progress of a build under way; never moves a finished one. */
     progress: async (id: string, progress: number, now: number): Promise<void> => {
       await updateIf(db, {
         TableName: tableName,
@@ -120,10 +106,6 @@ export const createDatasetStore = ({
       });
     },
 
-    /**
-     * Records step `step` (a device's files) done, once: conditional on the step still being the current one.
-     * @returns false when another delivery recorded it first
-     */
     stepDone: async (
       id: string,
       step: number,
@@ -152,10 +134,6 @@ export const createDatasetStore = ({
         },
       })) !== undefined,
 
-    /**
-     * Freezes the dataset with its manifest, once every device's step is done. From here on nothing writes it.
-     * @returns false when it was frozen (or failed) already
-     */
     freeze: async (
       id: string,
       { manifest, frozenAt, listed }: { manifest: StoredDatasetFile; frozenAt: number; listed: boolean },
@@ -181,7 +159,6 @@ export const createDatasetStore = ({
         },
       })) !== undefined,
 
-    /** A failed delivery: `queued` again with why (retrying), or `failed` for good. Never touches a frozen one. */
     setback: async (id: string, status: 'queued' | 'failed', error: string, now: number): Promise<void> => {
       await updateIf(db, {
         TableName: tableName,
@@ -199,19 +176,15 @@ export const createDatasetStore = ({
       });
     },
 
-    /** One page of a person's datasets, newest first. */
     listByCreator: (creatorId: string, startKey: Key | undefined, limit: number) =>
       page('byCreator', 'creatorId = :id', { ':id': creatorId }, startKey, limit),
 
-    /** One page of a campaign's datasets, newest first. */
     listByCampaign: (campaignId: string, startKey: Key | undefined, limit: number) =>
       page('byCampaign', 'campaignId = :id', { ':id': campaignId }, startKey, limit),
 
-    /** One page of the frozen public datasets, latest frozen first. */
     listPublic: (startKey: Key | undefined, limit: number) =>
       page('byListing', 'listing = :public', { ':public': 'public' }, startKey, limit),
 
-    /** Every version of a concept, oldest first (a concept has a handful). */
     listVersions: async (conceptId: string): Promise<DatasetRecord[]> => {
       const all: DatasetRecord[] = [];
       let startKey: Key | undefined;

@@ -48,7 +48,6 @@ export const createCredentialStore = ({
 
     page,
 
-    /** Every credential of the device (a device holds a handful). */
     listAll: async (deviceId: string): Promise<DeviceCredential[]> => {
       const all: DeviceCredential[] = [];
       let startKey: Key | undefined;
@@ -60,7 +59,6 @@ export const createCredentialStore = ({
       return all;
     },
 
-    /** @returns the removed credential, or undefined when the device holds none of that id */
     remove: async (deviceId: string, credentialId: string): Promise<DeviceCredential | undefined> => {
       try {
         const result = await db.send(

@@ -116,7 +116,6 @@ export const createDeviceStore = ({
   };
 
   return {
-    /** @returns false when the id (the serial) is registered */
     create: (device: StoredDevice): Promise<boolean> =>
       putIf(db, { TableName: tableName, Item: device, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -125,11 +124,9 @@ export const createDeviceStore = ({
       return Item ? fromItem(Item) : undefined;
     },
 
-    /** In no particular order; missing ids are left out. */
     getMany: async (ids: readonly string[]): Promise<StoredDevice[]> =>
       (await batchGetAll(db, tableName, ids)).map(fromItem),
 
-    /** Only one claim wins: the owner is set only while there is none and the device is provisioned. */
     claim: (id: string, ownerId: string, at: number) =>
       update(
         id,
@@ -138,18 +135,15 @@ export const createDeviceStore = ({
         { ':provisioned': 'provisioned' },
       ),
 
-    /** Undoes a claim whose relation could not be written. */
     unclaim: (id: string, ownerId: string, at: number) =>
       update(id, { state: 'provisioned', updated: at }, '#ownerId = :owner', { ':owner': ownerId }, [
         'ownerId',
         'claimed',
       ]),
 
-    /** Moves the owner only from the one the caller read: a concurrent transfer makes this one fail. */
     setOwner: (id: string, from: string, to: string, at: number) =>
       update(id, { ownerId: to, updated: at }, '#ownerId = :from', { ':from': from }),
 
-    /** @param allowRetired staff may change a retired device */
     change: (id: string, changes: DeviceChanges, at: number, allowRetired: boolean) => {
       const set: Record<string, unknown> = { updated: at };
       const remove: string[] = [];

@@ -33,7 +33,6 @@ export const createAudienceStore = ({
 }): AudienceStore => {
   const relations = createRelationTable({ db, tableName: relationsTable });
   return {
-    /** The referents of one referrer's relations of one type. */
     relationPage: async (type: RelationType, referrerId: string, cursor: string | undefined, limit: number) => {
       const page = await relations.queryIndex('referrer', referrerId, { type, limit, startKey: decode(cursor) });
       return { ids: page.items.map((relation) => relation.referentId), nextCursor: encode(page.lastKey) };
@@ -54,7 +53,6 @@ export const createAudienceStore = ({
       };
     },
 
-    /** The people the platform knows among these ids (an id without a user record is nobody to tell). */
     people: async (ids: readonly string[]): Promise<Person[]> => {
       const items = await batchGetAll<Record<string, unknown>>(db, usersTable, ids, false);
       return items.map((item) => ({

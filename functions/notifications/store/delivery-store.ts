@@ -69,7 +69,6 @@ export const createDeliveryStore = ({
     });
 
   return {
-    /** @returns false when the person already has this banner */
     putBanner: (ref: DeliveryRef, banner: BannerContent, now: number): Promise<boolean> =>
       putIf(db, {
         TableName: tableName,
@@ -77,11 +76,6 @@ export const createDeliveryStore = ({
         ConditionExpression: 'attribute_not_exists(userId)',
       }),
 
-    /**
-     * Banners for people who hold none yet (the caller read that first): BatchWriteItem, 25 a call. A second worker
-     * running the same chunk at the same moment could rewrite a banner just written, losing a read mark of those
-     * few milliseconds; a redelivery after the chunk ran writes nothing.
-     */
     putBanners: async (refs: readonly DeliveryRef[], banner: BannerContent, now: number): Promise<void> => {
       await batchWriteAll(
         db,
@@ -91,7 +85,6 @@ export const createDeliveryStore = ({
       );
     },
 
-    /** An e-mail not sent on purpose. @returns false when this delivery exists already */
     putSkipped: (ref: DeliveryRef, reason: string, now: number): Promise<boolean> =>
       putIf(db, {
         TableName: tableName,
@@ -99,10 +92,6 @@ export const createDeliveryStore = ({
         ConditionExpression: 'attribute_not_exists(userId)',
       }),
 
-    /**
-     * Takes an e-mail delivery to send it: a new one, one whose last attempt failed (`retry`), or one left `sending`
-     * longer than `staleMs` by a worker that stopped. Not claimed: it is sent, skipped, failed, or in flight elsewhere.
-     */
     claimEmail: async (ref: DeliveryRef, now: number, staleMs: number): Promise<EmailClaim> => {
       const created = await putIf(db, {
         TableName: tableName,
@@ -122,7 +111,6 @@ export const createDeliveryStore = ({
       return { claimed: false, busy: status === 'sending' || status === 'retry', ...(status ? { status } : {}) };
     },
 
-    /** @returns false when the claim was lost (another worker took it over) */
     markEmail: async (
       ref: DeliveryRef,
       to: 'sent' | 'retry' | 'failed',
@@ -150,7 +138,6 @@ export const createDeliveryStore = ({
       return marked !== undefined;
     },
 
-    /** The deliveries of these refs that exist, as stored (a BatchGetItem per 100). */
     readMany: async (refs: readonly DeliveryRef[]): Promise<Record<string, unknown>[]> => {
       if (refs.length === 0) return [];
       const found = await batchGetKeys(db, { [tableName]: { Keys: refs.map(keyOf), ConsistentRead: true } });
@@ -164,7 +151,6 @@ export const createDeliveryStore = ({
       return result.Item ? toBanner(result.Item) : undefined;
     },
 
-    /** Sets or clears the person's own read and dismissed marks. @returns undefined when they have no such banner */
     setBannerState: async (
       ref: Omit<DeliveryRef, 'method'>,
       change: { readAt?: number | null; dismissedAt?: number | null },
@@ -199,7 +185,6 @@ export const createDeliveryStore = ({
       return banner ? toBanner(banner) : undefined;
     },
 
-    /** A person's banners, newest first: all, unread, or not dismissed (`active`). */
     listBanners: async (
       userId: string,
       state: 'all' | 'unread' | 'active',
@@ -229,7 +214,6 @@ export const createDeliveryStore = ({
       );
     },
 
-    /** Unread banners among the person's newest {@link UNREAD_WINDOW}: one Query of at most that many small items. */
     countUnread: async (userId: string): Promise<number> => {
       const result = await db.send(
         new QueryCommand({
@@ -244,7 +228,6 @@ export const createDeliveryStore = ({
       return (result.Items ?? []).filter((item) => item.readAt === undefined).length;
     },
 
-    /** A notification's deliveries by method and person. */
     listByNotification: async (notificationId: string, { limit, cursor }: { limit: number; cursor?: string }) => {
       const result = await readFrom(
         (key, wanted) =>

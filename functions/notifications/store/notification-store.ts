@@ -52,7 +52,6 @@ export const createNotificationStore = ({
   };
 
   return {
-    /** @returns false when a notification with this id exists (a trigger's redelivered event). */
     create: (record: NotificationRecord): Promise<boolean> => {
       const { chunksPlanned: _p, chunksDone: _d, pagesDone: _g, ...fields } = record;
       const item = Object.fromEntries(
@@ -70,7 +69,6 @@ export const createNotificationStore = ({
       return result.Item ? toRecord(result.Item) : undefined;
     },
 
-    /** Replaces a draft's content. @returns undefined when it is missing or no longer a draft */
     updateDraft: (id: string, fields: Record<string, unknown>, now: number) => {
       const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
       const names = Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key]));
@@ -87,7 +85,6 @@ export const createNotificationStore = ({
       );
     },
 
-    /** @returns the record, or undefined when its status is not one of `from` */
     setStatus: (id: string, to: NotificationStatus, from: readonly NotificationStatus[], now: number) =>
       update(
         id,
@@ -99,7 +96,6 @@ export const createNotificationStore = ({
         },
       ),
 
-    /** @returns false when it is missing or no longer a draft */
     deleteDraft: async (id: string): Promise<boolean> => {
       try {
         await db.send(
@@ -118,23 +114,17 @@ export const createNotificationStore = ({
       }
     },
 
-    /** Records the delivery chunks one audience page planned (a set: planning a page twice adds nothing). */
     planChunks: (id: string, chunkIds: readonly string[]) =>
       chunkIds.length
         ? update(id, 'ADD chunksPlanned :chunks', { ':chunks': new Set(chunkIds) })
         : update(id, 'SET #updated = #updated', {}, { names: { '#updated': 'updated' } }),
 
-    /** An audience page whose chunks and follow-up are queued; `resolved` when it was the last page. */
     markPageDone: (id: string, pageKey: string, resolved: boolean) =>
       update(id, `ADD pagesDone :page${resolved ? ' SET resolved = :true' : ''}`, {
         ':page': new Set([pageKey]),
         ...(resolved ? { ':true': true } : {}),
       }),
 
-    /**
-     * What one delivery chunk's people hold now (recounted by every run of the chunk, so a run that stopped midway
-     * leaves no count behind), and the chunk when it is finished. The totals are the sum over the chunks.
-     */
     tally: (id: string, chunk: string, tally: DeliveryTally, done: boolean) =>
       update(
         id,
@@ -143,10 +133,6 @@ export const createNotificationStore = ({
         { names: { '#chunk': chunk } },
       ),
 
-    /**
-     * Newest first, filtered. A filter reads past what it drops, up to a few Queries per page; the cursor continues
-     * where the last Query stopped.
-     */
     list: async (filters: ListFilters, { limit, cursor }: { limit: number; cursor?: string }) => {
       const conditions: string[] = [];
       const names: Record<string, string> = { '#feed': 'feed' };

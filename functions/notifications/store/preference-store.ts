@@ -23,7 +23,6 @@ export const createPreferenceStore = ({
     return result.Item ? toRecord(result.Item) : { userId, emailOff: [] };
   },
 
-  /** Everyone's preferences at once (BatchGetItem); people without a record have every e-mail on. */
   getMany: async (userIds: readonly string[]): Promise<Map<string, PreferenceRecord>> => {
     const unique = [...new Set(userIds)];
     if (unique.length === 0) return new Map();
@@ -31,7 +30,6 @@ export const createPreferenceStore = ({
     return new Map((found.get(tableName) ?? []).map((item) => [item.userId as string, toRecord(item)]));
   },
 
-  /** Turns topics' e-mail on (`false`) or off (`true`); sets are added to and taken from, never rewritten whole. */
   setEmailOff: async (
     userId: string,
     off: readonly NotificationTopic[],
@@ -55,7 +53,6 @@ export const createPreferenceStore = ({
     return toRecord(result.Attributes ?? { userId });
   },
 
-  /** The person's unsubscribe token, made on first use; a concurrent first use keeps whichever was written first. */
   tokenOf: async (userId: string): Promise<string> => {
     const result = await db.send(
       new UpdateCommand({

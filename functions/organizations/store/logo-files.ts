@@ -17,10 +17,6 @@ const isMissing = (error: unknown) =>
 
 /** The logo bucket (organizations-{env}-logofiles): presigned URLs for browsers, and the server's own checks. */
 export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): LogoFiles => ({
-  /**
-   * A URL that accepts one PUT of exactly this type and size: Content-Type and Content-Length are signed, so
-   * S3 refuses a request with any other (the browser sets Content-Length from the file it sends).
-   */
   uploadUrl: (key: string, contentType: string, size: number, expiresInSeconds: number): Promise<string> =>
     getSignedUrl(
       s3,
@@ -34,7 +30,6 @@ export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }
   readUrl: (key: string, expiresInSeconds: number): Promise<string> =>
     getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: expiresInSeconds }),
 
-  /** @returns undefined when there is no such object */
   head: async (key: string): Promise<{ size: number; contentType?: string } | undefined> => {
     try {
       const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
@@ -45,7 +40,6 @@ export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }
     }
   },
 
-  /** The object's first bytes (a ranged GET: a large object is not downloaded to read its signature). */
   readStart: async (key: string, bytes: number): Promise<Uint8Array> => {
     const result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
     return (await result.Body?.transformToByteArray()) ?? new Uint8Array();
@@ -55,7 +49,6 @@ export const createLogoFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
   },
 
-  /** Every object under the prefix: an organization's logos, including uploads never confirmed. */
   removeAll: async (prefix: string): Promise<number> => {
     let removed = 0;
     let token: string | undefined;

@@ -54,18 +54,12 @@ export const createOrganizationStore = ({
     return item ? toOrganization(item) : undefined;
   },
 
-  /** Consistent reads by id, in no particular order; ids without an item are left out. */
   getMany: async (ids: readonly string[]): Promise<StoredOrganization[]> =>
     (await batchGetAll(db, tableName, ids)).map(toOrganization),
 
-  /** @returns false when the id is taken */
   create: (organization: StoredOrganization): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: organization, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  /**
-   * Replaces the item only if it is still the version that was read (its `updated`), so two concurrent
-   * changes cannot silently overwrite each other. @returns false when it changed or disappeared meanwhile
-   */
   save: (organization: StoredOrganization, readVersion: number): Promise<boolean> =>
     putIf(db, {
       TableName: tableName,
@@ -76,10 +70,8 @@ export const createOrganizationStore = ({
       ExpressionAttributeValues: { ':read': readVersion },
     }),
 
-  /** @returns false when there was nothing to delete */
   remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
-  /** Every organization, a page at a time: admin tooling only (a Scan). */
   scan: async (startKey: Key | undefined, limit: number) => {
     const result = await db.send(
       new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey, ConsistentRead: true }),

@@ -28,7 +28,6 @@ export const createApiKeyStore = ({
     return Item as StoredApiKey | undefined;
   },
 
-  /** Every key of the owner, oldest first (a person holds at most a handful, see MAX_API_KEYS_PER_USER). */
   listByOwner: async (ownerId: string): Promise<StoredApiKey[]> => {
     const items: StoredApiKey[] = [];
     let startKey: Record<string, unknown> | undefined;
@@ -48,13 +47,11 @@ export const createApiKeyStore = ({
     return items;
   },
 
-  /** @returns the removed key, or undefined when there was none of that id */
   remove: async (keyId: string): Promise<StoredApiKey | undefined> => {
     const result = await db.send(new DeleteCommand({ TableName: tableName, Key: { keyId }, ReturnValues: 'ALL_OLD' }));
     return result.Attributes as StoredApiKey | undefined;
   },
 
-  /** Writes lastUsed unless it was written within `resolutionMs` (or the key is gone). */
   touch: async (keyId: string, at: number, resolutionMs: number): Promise<void> => {
     try {
       await db.send(

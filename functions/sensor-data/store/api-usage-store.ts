@@ -30,12 +30,6 @@ export const createApiUsageStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): ApiUsageStore => ({
-  /**
-   * Counts one request unless the month already holds `limit`: a refused request is not counted, so `used` never
-   * passes the limit. ALL_OLD (rather than UPDATED_NEW) also answers which warnings were recorded and whether this
-   * owner had called before, so a request below the thresholds costs one write. The ADD is atomic: concurrent
-   * requests each see their own `used`.
-   */
   count: async (input: {
     deviceId: string;
     month: string;
@@ -76,10 +70,6 @@ export const createApiUsageStore = ({
     }
   },
 
-  /**
-   * Records a threshold's warning unless it is recorded: of concurrent requests crossing it, exactly one gets
-   * true (and sends the event).
-   */
   recordWarning: async (deviceId: string, month: string, warning: QuotaWarning): Promise<boolean> => {
     const name = warningAttribute(warning.threshold);
     try {
@@ -100,7 +90,6 @@ export const createApiUsageStore = ({
     }
   },
 
-  /** Takes a warning back (its event could not be sent), so a later request records and sends it again. */
   forgetWarning: async (deviceId: string, month: string, threshold: QuotaThreshold): Promise<void> => {
     await db.send(
       new UpdateCommand({

@@ -91,7 +91,6 @@ export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: str
   return {
     read,
 
-    /** Replaces the object of its period (the worker always writes a whole recomputed period). */
     write: async (object: ChartObject): Promise<void> => {
       await s3.send(
         new PutObjectCommand({
@@ -103,10 +102,6 @@ export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: str
       );
     },
 
-    /**
-     * The roll-ups of `[fromMs, toMs]` at one resolution, merged from every period object it overlaps (periods
-     * without an object, i.e. without readings, add nothing). Buckets are those that overlap the range.
-     */
     readChartObjects: async (
       deviceId: string,
       resolution: ChartResolution,

@@ -12,7 +12,6 @@ export const createExportStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): ExportStore => ({
-  /** @returns false when the id is taken */
   create: (record: ExportRecord): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
@@ -21,10 +20,6 @@ export const createExportStore = ({
       | ExportRecord
       | undefined,
 
-  /**
-   * Marks an attempt started (unless the export is already done or failed).
-   * @returns the record as it now is, or undefined when there is nothing left to do
-   */
   start: async (id: string, now: number): Promise<ExportRecord | undefined> => {
     try {
       const result = await db.send(
@@ -45,7 +40,6 @@ export const createExportStore = ({
     }
   },
 
-  /** Progress of a running export; never moves a finished one back. */
   progress: async (id: string, progress: number, rows: number, now: number): Promise<void> => {
     await db
       .send(
@@ -91,12 +85,6 @@ export const createExportStore = ({
     );
   },
 
-  /**
-   * Counts one export started by `requester` in the hour starting at `hourStart` (ms), unless the hour already
-   * holds `limit`. The counter is an item of this table with an id no export can have (ids start `exp_`):
-   * `starts#{requester}#{hourStart}`, expiring with the hour (TTL is housekeeping; the key is per hour).
-   * @returns false when the hour is full (nothing counted)
-   */
   countStart: async (requester: string, hourStart: number, limit: number): Promise<boolean> => {
     try {
       await db.send(
@@ -116,7 +104,6 @@ export const createExportStore = ({
     }
   },
 
-  /** One page of an owner's exports created since `since` (ms), newest first. */
   listByOwner: async (ownerId: string, since: number, startKey: Key | undefined, limit: number) => {
     const result = await db.send(
       new QueryCommand({

@@ -10,7 +10,6 @@ export const createLiveWatchesStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): LiveWatchesStore => ({
-  /** Writes or renews a watch. @returns false when the identity's watch on this device belongs to another user */
   put: (watch: StoredLiveWatch): Promise<boolean> =>
     putIf(db, {
       TableName: tableName,
@@ -19,7 +18,6 @@ export const createLiveWatchesStore = ({
       ExpressionAttributeNames: { '#sub': 'sub' },
       ExpressionAttributeValues: { ':sub': watch.sub },
     }),
-  /** Ends the user's own watch; another user's stays. */
   remove: async (deviceId: string, watcher: string, sub: string): Promise<'removed' | 'absent' | 'another'> => {
     try {
       await db.send(

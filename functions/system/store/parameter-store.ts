@@ -24,7 +24,6 @@ export const createParameterStore = ({
       | Parameter
       | undefined,
 
-  /** Admin tooling only: a paged Scan is acceptable for a table of a few hundred settings. */
   list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
     const result = await readFrom(
       (startKey, max) => db.send(new ScanCommand({ TableName: tableName, Limit: max, ExclusiveStartKey: startKey })),
@@ -34,23 +33,14 @@ export const createParameterStore = ({
     return { items: (result.Items ?? []) as Parameter[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
   },
 
-  /** @returns false when the id already exists */
   create: (parameter: Parameter): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  /**
-   * Creates or replaces: for a parameter whose absence means its default (the tier table).
-   * @returns the parameter it replaced, if any (read in the same write, for the audit log)
-   */
   put: async (parameter: Parameter): Promise<Parameter | undefined> =>
     (await db.send(new PutCommand({ TableName: tableName, Item: parameter, ReturnValues: 'ALL_OLD' }))).Attributes as
       | Parameter
       | undefined,
 
-  /**
-   * @returns the parameter as it was and as it is now (the old one read in the same write), or undefined when the id
-   * does not exist
-   */
   update: async (
     id: string,
     value: Parameter['value'],
@@ -76,7 +66,6 @@ export const createParameterStore = ({
     }
   },
 
-  /** @returns the parameter deleted, or undefined when the id does not exist */
   remove: async (id: string): Promise<Parameter | undefined> => {
     try {
       const result = await db.send(

@@ -52,7 +52,6 @@ export const createAuthEventStore = ({
       );
     },
 
-    /** Newest first, paged; the cursor names only the sort key, so it cannot reach another person's events. */
     list: async (
       userId: string,
       { limit, cursor }: { limit: number; cursor?: string },
@@ -81,7 +80,6 @@ export const createAuthEventStore = ({
       };
     },
 
-    /** Account deletion: every event of the person. */
     removeAll: async (userId: string): Promise<void> => {
       let startKey: Record<string, unknown> | undefined;
       do {

@@ -170,11 +170,9 @@ export const createIdentityProvider = ({
       return toGroup(result.Group ?? {});
     },
 
-    /** One page of the pool; `emailPrefix` narrows to e-mails starting with it (Cognito's `^=` filter). */
     listUsers: ({ limit, cursor, emailPrefix }: { limit: number; cursor?: string; emailPrefix?: string }) =>
       listUsersPage({ limit, cursor, ...(emailPrefix ? { filter: `email ^= ${quote(emailPrefix)}` } : {}) }),
 
-    /** Every person in the pool, page after page (admin tooling: backups and name search). */
     listAllUsers: async (): Promise<IdentityUser[]> => {
       const users: IdentityUser[] = [];
       let cursor: string | undefined;
@@ -208,7 +206,6 @@ export const createIdentityProvider = ({
       };
     },
 
-    /** Everyone in one group, all pages. */
     listAllUsersInGroup: async (group: string): Promise<IdentityUser[]> => {
       const users: IdentityUser[] = [];
       let token: string | undefined;
@@ -226,7 +223,6 @@ export const createIdentityProvider = ({
       return users;
     },
 
-    /** A person with groups and MFA settings; NotFound (missing) when the pool has no such user. */
     getUser: async (name: string): Promise<IdentityUser> => {
       const [user, groups] = await Promise.all([
         call(() => cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: name })), { user: name }),
@@ -270,7 +266,6 @@ export const createIdentityProvider = ({
       );
     },
 
-    /** Deletes the person from the pool; one already gone counts as deleted (a purge may be run again). */
     deleteUser: async (name: string): Promise<void> => {
       try {
         await call(() => cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: name })));
@@ -279,14 +274,12 @@ export const createIdentityProvider = ({
       }
     },
 
-    /** Revokes the person's refresh tokens, so no new tokens are issued from them. */
     globalSignOut: async (name: string): Promise<void> => {
       await call(() => cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: name })), {
         user: name,
       });
     },
 
-    /** Invalidates the password and sends the person a reset code. */
     resetPassword: async (name: string): Promise<void> => {
       await call(() => cognito.send(new AdminResetUserPasswordCommand({ UserPoolId: userPoolId, Username: name })), {
         user: name,
@@ -308,7 +301,6 @@ export const createIdentityProvider = ({
       );
     },
 
-    /** Sets the names given; an empty name removes the attribute (Cognito refuses an empty value for some). */
     updateNames: async (name: string, change: NameChange): Promise<void> => {
       const named = [
         ['given_name', change.givenName],
@@ -341,10 +333,6 @@ export const createIdentityProvider = ({
       }
     },
 
-    /**
-     * The identity provider's own log of the person's sign-ins, newest first, or AUTH_EVENTS_UNAVAILABLE when the
-     * pool has no advanced-security add-on (Cognito then answers UserPoolAddOnNotEnabledException).
-     */
     listAuthEvents: async (
       name: string,
       { limit, cursor }: { limit: number; cursor?: string },

@@ -94,14 +94,9 @@ export const createInviteStore = ({
       return result.Item ? toInvite(result.Item) : undefined;
     },
 
-    /** @returns false when an invite with this id exists already */
     create: (invite: Invite): Promise<boolean> =>
       putIf(db, { TableName: tableName, Item: toItem(invite), ConditionExpression: 'attribute_not_exists(id)' }),
 
-    /**
-     * Writes the invite if nobody changed it since it was read (`updated` is the version).
-     * @returns false when it changed or vanished in between
-     */
     save: (invite: Invite, readVersion: number): Promise<boolean> =>
       putIf(db, {
         TableName: tableName,
@@ -114,18 +109,15 @@ export const createInviteStore = ({
       await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
     },
 
-    /** One page of the invites a person sent, newest first. */
     byInviter: (inviterId: string, filters: InviteFilters, page: { limit: number; startKey?: Key }) =>
       query('byInviter', inviterId, filters, page),
 
-    /** One page of the invites sent to an e-mail address, newest first. */
     byInvitedEmail: (
       email: string,
       filters: Omit<InviteFilters, 'invitedEmail'>,
       page: { limit: number; startKey?: Key },
     ) => query('byInvitedEmail', email.trim().toLowerCase(), filters, page),
 
-    /** Staff tooling without an inviter or e-mail to start from: a paged Scan, in no particular order. */
     scan: async (filters: InviteFilters, { limit, startKey }: { limit: number; startKey?: Key }) => {
       const result = await db.send(
         new ScanCommand({ TableName: tableName, ...filterOf(filters), Limit: limit, ExclusiveStartKey: startKey }),

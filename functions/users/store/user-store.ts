@@ -54,10 +54,6 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
 
   getMany: async (ids: readonly string[]): Promise<StoredUser[]> => (await batchGetAll(db, tableName, ids)).map(toUser),
 
-  /**
-   * Creates the record of a person who has none (first sign-in or confirmed sign-up); an existing record
-   * is left as it is. @returns whether it was created
-   */
   ensure: async (user: NewUser): Promise<boolean> => {
     const record: StoredUser = {
       id: user.id,
@@ -74,10 +70,6 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     return putIf(db, { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(id)' });
   },
 
-  /**
-   * Writes the whole record if nobody changed it since it was read (`updated` is the version).
-   * @returns false when the record changed or vanished in between; the caller reads again or reports 409
-   */
   save: (user: StoredUser, readVersion: number): Promise<boolean> =>
     putIf(db, {
       TableName: tableName,
@@ -86,12 +78,6 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
       ExpressionAttributeValues: { ':read': readVersion },
     }),
 
-  /**
-   * Adds sign-in methods to an existing record (a provider's login linked to it), in one ADD: no read, and a method
-   * already kept stays once. `updated` is left alone, so a concurrent `save` of a copy read before may drop the
-   * addition; the identity trigger adds it again at the person's next sign-in (the account's `identities` name it).
-   * @returns false when the person has no record (nothing is created: a record without its e-mail is no record)
-   */
   addSignInMethods: async (id: string, methods: readonly string[]): Promise<boolean> => {
     if (methods.length === 0) return true;
     const done = await updateIf(db, {
@@ -117,7 +103,6 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     return (result.Items ?? []).map((item) => String(item.id));
   },
 
-  /** Queued deletions due at or before `now`, oldest first, paged. */
   listDueDeletions: async (now: number, { limit, cursor }: { limit: number; cursor?: string }) => {
     const result = await readFrom(
       (startKey, max) =>
@@ -137,10 +122,6 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     return { items: (result.Items ?? []).map(toUser), nextCursor: encodeCursor(result.LastEvaluatedKey) };
   },
 
-  /**
-   * Admin tooling (POST /listUserIdsFromDdb): a paged Scan with the filters applied by DynamoDB, so a page
-   * may hold fewer ids than the limit while more follow (the cursor says so).
-   */
   scanIds: async (filters: UserFilters, { limit, cursor }: { limit: number; cursor?: string }) => {
     const conditions: string[] = [];
     const values: Record<string, unknown> = {};
