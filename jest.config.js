@@ -34,6 +34,9 @@ export default {
       ...common,
       displayName: 'infra',
       testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      // One synth of each environment's default templates per run, shared by the files (test/infra/synth.ts).
+      globalSetup: '<rootDir>/test/support/infra-setup.ts',
+      globalTeardown: '<rootDir>/test/support/infra-teardown.ts',
     },
     {
       ...common,

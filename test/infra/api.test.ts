@@ -8,10 +8,10 @@ import type { AreaName } from '../../shared/contracts/areas';
 import { AREAS } from '../../shared/contracts/areas';
 import { normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
-import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 const ENV = 'prod';
-const { templates } = synthesize(ENV);
+const templates = synthesizedTemplates(ENV);
 /** The API stack: the account-wide logging setting, one nested stack per area, the URLs as outputs. */
 const api = templates.api;
 /** Each area's own resources (API, Lambda, grants, jobs) are in its nested stack's template. */

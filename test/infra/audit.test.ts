@@ -4,14 +4,14 @@ import { TABLES } from '../../infra/definitions/tables';
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { AUDIT_RETENTION_DAYS } from '../../shared/audit/audit-entry';
 import { AREA_NAMES } from '../../shared/contracts/areas';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * The audit log is append-only (docs/audit.md, docs/decisions/020-audit-log.md): no role of any stack may update or
  * delete an entry; the areas whose routes are audited may only put, the system area may also Query; nothing reads it
  * by Get or Scan. Walks every role of every template, nested area stacks included.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const all = Object.entries(templates) as [string, Template][];
 const audit = TABLES.auditLog;
 

@@ -1,14 +1,14 @@
 import { BUCKETS } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
 import type { AreaName } from '../../shared/contracts/areas';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Code releases (docs/code-releases.md): the artifacts' bucket is private, versioned and takes browser uploads only
  * through presigned URLs; the area's function reaches exactly its own tables and bucket, and ingest only what a
  * firmware report moves.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 
 type Resource = { Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Action: unknown; Resource: unknown };

@@ -7,7 +7,7 @@ import { MIN_COMPRESSION_SIZE_BYTES } from '../../infra/services/area-api';
 import { ABORT_INCOMPLETE_UPLOADS_DAYS } from '../../infra/services/bucket-lifecycle';
 import { logSettings } from '../../infra/services/log-retention';
 import { BUCKET_SETTINGS } from '../../infra/stacks/data-stack';
-import { resourcesOfType, synthesize } from './synth';
+import { resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Data protection on the synthesized templates (docs/decisions/026-least-privilege-and-data-protection.md): every
@@ -35,7 +35,7 @@ const UNVERSIONED = [BUCKETS.chartData.name];
 const ARCHIVES = [BUCKETS.datasets.name];
 
 describe.each(['prod', 'dev'] as CloudEnvName[])('data protection on %s', (envName) => {
-  const { templates } = synthesize(envName);
+  const templates = synthesizedTemplates(envName);
   const all = Object.entries(templates) as [string, Template][];
   const settings = environmentSettings(envName);
   const resources = (type: string) =>

@@ -1,10 +1,10 @@
 import { BUCKETS, STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES, type TableDefinition, tableName } from '../../infra/definitions/tables';
 import { EXPORT_RETENTION_DAYS } from '../../infra/stacks/data-stack';
-import { resourcesOfType, synthesize, type Templates } from './synth';
+import { resourcesOfType, synthesizedTemplates, type Templates } from './synth';
 
-const prod = synthesize('prod').templates;
-const dev = synthesize('dev').templates;
+const prod = synthesizedTemplates('prod');
+const dev = synthesizedTemplates('dev');
 const tables = Object.values(TABLES) as TableDefinition[];
 
 const tableNamed = (templates: Templates, name: string) => {

@@ -3,13 +3,13 @@ import { WORKERS } from '../../infra/definitions/services';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
 import { areasWithStacks } from '../../infra/stacks/api-stack';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Datasets are cited, so their files must outlive everything (docs/datasets.md "Storage"): a bucket of their own that
  * never expires an object or a version, and no function of any area that may delete from it.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const BUCKET = BUCKETS.datasets.name('prod');
 
 type Resource = { Properties: Record<string, unknown>; [key: string]: unknown };

@@ -1,6 +1,6 @@
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { type IdentityProviderSettings, OPENID_CLAIMS, SAML_CLAIMS } from '../../infra/definitions/environments';
-import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize, synthesizedTemplates } from './synth';
 
 /**
  * Issue 21's linking rule in the cloud (docs/decisions/037-federated-linking-rule.md): the PreSignUp trigger is wired
@@ -42,7 +42,7 @@ const poolId = (auth: Template) => {
 };
 
 describe.each(CLOUD_ENVIRONMENTS)('the linking rule in %s, as configured (no providers)', (envName: CloudEnvName) => {
-  const auth = synthesize(envName).templates.auth;
+  const auth = synthesizedTemplates(envName).auth;
   const pool = poolId(auth);
   const preSignUp = functionIdOf(auth, 'UsersPreSignUp');
   const identityEvents = functionIdOf(auth, 'UsersIdentityEvents');

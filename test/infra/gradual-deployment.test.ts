@@ -3,7 +3,7 @@ import { ALARM_THRESHOLDS } from '../../infra/definitions/alarms';
 import { environmentSettings } from '../../infra/definitions/environments';
 import { DEPLOY_HOOKS } from '../../infra/definitions/services';
 import { LIVE_ALIAS } from '../../infra/services/service-function';
-import { mentions, resourcesOfType, synthesize, type Templates } from './synth';
+import { mentions, resourcesOfType, synthesizedTemplates, type Templates } from './synth';
 
 /** CodeDeploy's names of the predefined configurations, as the deployment group carries them. */
 const CONFIG_NAMES = {
@@ -16,7 +16,7 @@ type Resource = { Type: string; Properties: Record<string, unknown>; UpdatePolic
 
 describe.each(['prod', 'dev'] as CloudEnvName[])('gradual deployment in %s', (envName) => {
   const settings = environmentSettings(envName);
-  const { templates } = synthesize(envName);
+  const templates = synthesizedTemplates(envName);
   const withFunctions = (Object.entries(templates) as [keyof Templates, NonNullable<Templates['web']>][]).filter(
     ([key]) => String(key).startsWith('api/') || key === 'auth',
   );

@@ -21,7 +21,7 @@ import {
   ANY_RESOURCE_ALLOWED,
   MANAGED_POLICIES_ALLOWED,
 } from './least-privilege-allow-list';
-import { resourcesOfType, synthesize } from './synth';
+import { resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Least privilege, proven on the synthesized templates (docs/decisions/026-least-privilege-and-data-protection.md):
@@ -262,7 +262,7 @@ const unlisted = (grants: { grant: string; entry?: AllowEntry }[]) =>
   grants.filter((g) => !g.entry).map((g) => g.grant);
 
 describe.each(['prod', 'dev'] as CloudEnvName[])('least privilege on %s', (envName) => {
-  const { templates } = synthesize(envName);
+  const templates = synthesizedTemplates(envName);
   const all = Object.entries(templates) as [string, Template][];
   const roles = all.flatMap(([stack, template]) => [...rolesOf(stack, template), ...foreignPolicies(stack, template)]);
   const grants = judged(roles);

@@ -1,7 +1,7 @@
 import { QUEUES } from '../../infra/definitions/storage';
-import { mentions, resourcesOfType, synthesize } from './synth';
+import { mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const queues = Object.values(resourcesOfType(templates.messaging, 'AWS::SQS::Queue'));
 const named = (name: string) => queues.find((q) => q.Properties.QueueName === name)!;
 

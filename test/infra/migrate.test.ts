@@ -1,12 +1,12 @@
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import { TABLES } from '../../infra/definitions/tables';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Migrations run at deploy time (docs/migrations.md): a custom resource whose properties carry every migration id,
  * so a deploy that adds one runs the runner; the runner may change only the tables its migrations touch.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const template = areaTemplate(templates, 'migrate');
 
 type Resource = { Properties: Record<string, unknown> };

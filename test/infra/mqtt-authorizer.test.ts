@@ -3,7 +3,7 @@ import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/mqtt-authorize
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { IOT_AUTHORIZERS } from '../../infra/definitions/services';
 import { TABLES } from '../../infra/definitions/tables';
-import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * The devices' MQTT custom authorizer (docs/decisions/031-mqtt-custom-authorizer.md): one per environment, named by
@@ -25,7 +25,7 @@ it('names each cloud environment’s authorizer apart, as authorizer names are a
 });
 
 describe.each(['prod', 'dev'] as CloudEnvName[])('the devices’ MQTT authorizer on %s', (env) => {
-  const { templates } = synthesize(env);
+  const templates = synthesizedTemplates(env);
   const template: Template = areaTemplate(templates, definition.area);
   const authorizers = Object.entries(resourcesOfType(template, 'AWS::IoT::Authorizer'));
   const functions = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, f]) =>

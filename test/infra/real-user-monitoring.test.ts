@@ -1,5 +1,5 @@
 import { contentSecurityPolicy } from '../../infra/definitions/web';
-import { mentions, resourcesOfType, synthesize } from './synth';
+import { mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Spec §9's analytics id as CloudWatch RUM (docs/decisions/040-real-user-monitoring.md): the two environments whose
@@ -10,7 +10,7 @@ const SAMPLE_RATE = { dev: 1, prod: 0.25 } as const;
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 describe.each(['dev', 'prod'] as const)('%s real-user monitoring', (envName) => {
-  const { templates } = synthesize(envName);
+  const templates = synthesizedTemplates(envName);
   const monitors = Object.entries(resourcesOfType(templates.auth, 'AWS::RUM::AppMonitor'));
 
   it('has one app monitor for the web domain, without cookies, replays or request capture', () => {

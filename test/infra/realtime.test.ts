@@ -1,7 +1,7 @@
 import { REALTIME_POLICY_NAME } from '../../infra/stacks/realtime-stack';
-import { mentions, resourcesOfType, synthesize } from './synth';
+import { mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the IoT policy variable, spelled as AWS reads it
 const IDENTITY = '${cognito-identity.amazonaws.com:sub}';
 

@@ -4,12 +4,12 @@ import { ROUTE_THROTTLES, THROTTLE_CLASSES, throttledRoutes } from '../../infra/
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { normalizePath } from '../../shared/contracts/define-route';
-import { areaTemplate, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, resourcesOfType, synthesizedTemplates, type Templates } from './synth';
 
 /** API Gateway's `ResourcePath` of a method setting: the path with every `/` written `~1`. */
 const resourcePath = (path: string) => `/${normalizePath(path).replaceAll('/', '~1')}`;
 
-const stageSettings = (templates: ReturnType<typeof synthesize>['templates'], area: AreaName) => {
+const stageSettings = (templates: Templates, area: AreaName) => {
   const stages = Object.values(resourcesOfType(areaTemplate(templates, area), 'AWS::ApiGateway::Stage'));
   expect(stages).toHaveLength(1);
   return stages[0]!.Properties.MethodSettings as Record<string, unknown>[];
@@ -50,7 +50,7 @@ describe('the table of throttled routes', () => {
 });
 
 describe.each(['prod', 'dev'] as CloudEnvName[])('per-route throttles in %s', (envName) => {
-  const { templates } = synthesize(envName);
+  const templates = synthesizedTemplates(envName);
   const settings = environmentSettings(envName);
 
   it.each(throttledRoutes().map((r) => [`${r.area}.${r.key}`, r] as const))(

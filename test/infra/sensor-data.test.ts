@@ -8,14 +8,14 @@ import { areasWithStacks } from '../../infra/stacks/api-stack';
 import { iotRuleSql, WORKER_BATCH_SIZE } from '../../infra/stacks/area-stack';
 import { DEVICE_TOPICS, devicePolicyName, REALTIME_POLICY_NAME } from '../../infra/stacks/realtime-stack';
 import type { AreaName } from '../../shared/contracts/areas';
-import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * The cloud wiring of sensor data (docs/sensor-data.md, "Cloud wiring"): the queue worker, the IoT rule for MQTT
  * ingest, and who may publish to IoT Core or hand out its realtime policy.
  */
 const ENV = 'prod';
-const { templates } = synthesize(ENV);
+const templates = synthesizedTemplates(ENV);
 
 type Resource = { Properties: Record<string, unknown>; [key: string]: unknown };
 type Statement = { Effect?: string; Action: unknown; Resource: unknown; Condition?: unknown };

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -41,6 +43,28 @@ export const synthesize = (envName: CloudEnvName, options: Omit<BuildAppOptions,
   if (unlisted.length > 0) throw new Error(`Stacks missing from the test templates: ${unlisted.join(', ')}`);
   const templates = Object.fromEntries([...byKey].map(([key, stack]) => [key, Template.fromStack(stack)])) as Templates;
   return { app, stacks, templates };
+};
+
+/**
+ * An environment's templates with the default options, synthesized once per jest run: most files assert on the same
+ * `prod` and `dev` templates, and a synth takes about 10 s here. The infra project's global setup names a directory
+ * of its own for the run (`INFRA_SYNTH_CACHE`, removed at teardown), so no run reads another's (or older code's)
+ * templates; without it (a file run on its own elsewhere) this synthesizes.
+ */
+export const synthesizedTemplates = (envName: CloudEnvName): Templates => {
+  const cache = process.env.INFRA_SYNTH_CACHE;
+  if (!cache) return synthesize(envName).templates;
+  const file = path.join(cache, `${envName}.json`);
+  if (existsSync(file)) {
+    const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(json).map(([key, t]) => [key, Template.fromJSON(t)])) as Templates;
+  }
+  const { templates } = synthesize(envName);
+  const json = Object.fromEntries(Object.entries(templates).map(([key, t]) => [key, (t as Template).toJSON()]));
+  // Whole or not at all: a second worker reading it mid-write must not see half a template.
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify(json));
+  renameSync(`${file}.${process.pid}`, file);
+  return templates;
 };
 
 /** The template of an area's nested stack; fails the test when the area has none. */

@@ -3,14 +3,14 @@ import { SESSION_TABLE } from '../../infra/definitions/services';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import { LOOKUP_TABLES, TABLE_POLICIES } from '../../infra/definitions/table-lookup';
 import { TABLES, type TableKey } from '../../infra/definitions/tables';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * The system area (docs/system.md): it writes only its parameters; it reads the look-up's allowed tables by key and
  * nothing else of them, and none of the tables that hold secrets; it lists and deletes the cache files, never reads or
  * writes one; it sends roll-up messages to the sensor-data queue.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const template = areaTemplate(templates, 'system');
 
 type Resource = { Properties: Record<string, unknown> };

@@ -2,13 +2,13 @@ import { API_ENV } from '../../functions/api/deps';
 import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
 import { TABLES } from '../../infra/definitions/tables';
 import type { AreaName } from '../../shared/contracts/areas';
-import { areaTemplate, mentions, resourcesOfType, synthesize } from './synth';
+import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**
  * Tier features as data (docs/sensor-data.md): the areas that decide what a caller may do with a device read the
  * system area's `tier-features` parameter, and only the system area may change it.
  */
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const parameters = TABLES.parameters;
 
 type Resource = { Properties: Record<string, unknown> };

@@ -7,9 +7,9 @@ import {
   WEB_SECURITY_HEADERS,
 } from '../../infra/definitions/web';
 import { RuntimeConfig } from '../../shared/config/runtime-config';
-import { resourcesOfType, synthesize } from './synth';
+import { resourcesOfType, synthesizedTemplates } from './synth';
 
-const { templates } = synthesize('prod');
+const templates = synthesizedTemplates('prod');
 const PROD_AUTH_DOMAIN = hostedDomainOf(environmentSettings('prod'));
 
 describe('web hosting', () => {
