@@ -5,10 +5,11 @@ import path from 'node:path';
  * `npm test`'s jest part (`npm run test:lanes`) on this 2-core machine in two lanes at once (issue 19: the whole
  * suite well under 30 minutes), each a jest process of its own, so neither core waits on the other's kind of work.
  *
- * - lane `desk`: the integration, authorization-matrix and end-to-end tests at desk width, in band against the one
- *   local stack they share (their global setup starts it);
+ * - lane `desk`: the integration and end-to-end tests at desk width, in band against the one local stack they share
+ *   (their global setup starts it);
  * - lane `phone`: the unit, infra and web projects (the CPU-bound synths and the production build), then the
- *   end-to-end journeys at phone width against a second stack of their own (free ports, its own data directory).
+ *   end-to-end journeys at phone width and the authorization matrix against a second stack of their own (free ports,
+ *   its own data directory).
  *
  * Measured on the 2-core machine, both lanes at once: each about 25 minutes (one jest process over everything takes
  * about 55). The doubled load once showed a real race (a signed-in panel rendered again after sign-out, fixed in
@@ -29,17 +30,21 @@ interface Step {
   env?: Record<string, string>;
 }
 
+/** Run by the phone lane against its stack, so that both lanes take about as long. */
+const AUTHORIZATION_MATRIX = 'test/integration/authz/';
+
 const LANES: Record<string, Step[]> = {
-  desk: [{ args: ['--selectProjects', 'stack', '--runInBand'] }],
+  desk: [{ args: ['--selectProjects', 'stack', '--runInBand', '--testPathIgnorePatterns', AUTHORIZATION_MATRIX] }],
   phone: [
     { args: ['--selectProjects', 'unit', 'infra', 'web', '--maxWorkers', '1'] },
-    // layout.test.ts checks both widths itself.
+    // layout.test.ts checks both widths itself; the width means nothing to the matrix's requests.
     {
       args: [
         '--selectProjects',
         'stack',
         '--runInBand',
-        'test/e2e',
+        'test/e2e/',
+        AUTHORIZATION_MATRIX,
         '--testPathIgnorePatterns',
         'test/e2e/layout.test.ts',
       ],
