@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
-import { pagePerTest, signInAs, web } from '../support/browser';
+import { actUntil, pagePerTest, signInAs, web } from '../support/browser';
 import { mailText, waitForMail } from '../support/mail';
 import { type FreshUser, freshUser } from '../support/people';
 import { apiAs, uniqueId } from '../support/stack';
@@ -226,9 +226,14 @@ describe('end to end: the registry people work in every day', () => {
     await page.waitForURL(web('/admin/devices'));
 
     const serial = uniqueSerial('ADM');
-    await page.getByTestId('register-serial').fill('x');
-    await page.getByTestId('register-submit').click();
-    await page.getByTestId('register-serial-error').getByText('Serial is 4 to 32 characters').waitFor();
+    await actUntil(
+      async () => {
+        await page.getByTestId('register-serial').fill('x');
+        await page.getByTestId('register-submit').click();
+      },
+      (timeout) =>
+        page.getByTestId('register-serial-error').getByText('Serial is 4 to 32 characters').waitFor({ timeout }),
+    );
     await page.getByTestId('register-serial').fill(serial);
     await page.getByTestId('register-product-line').selectOption('al80');
     await page.getByTestId('register-model').fill('AL80 Pro');
