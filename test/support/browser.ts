@@ -65,7 +65,7 @@ export const contextOptions = (): BrowserContextOptions => {
 const cspViolations = new WeakMap<Page, string[]>();
 const pageEvents = new WeakMap<Page, string[]>();
 
-/** How many of a page's last events (errors, failed and refused requests) a failed test prints. */
+/** How many of a page's last events (navigations, console errors and warnings, failed and refused requests) a failed test prints. */
 const EVENTS_KEPT = 40;
 
 /**
@@ -104,7 +104,10 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   return page;
 };
 
-/** jest-circus keeps its state under a symbol of its own on the global object; the running test's errors are there. */
+/**
+ * jest-circus keeps its state under a symbol of its own on the global object; the running test's errors are there.
+ * Should a jest release move it, failures go unreported here, and still fail.
+ */
 const runningTestFailed = (): boolean => {
   const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL');
   const state = symbol && (globalThis as Record<symbol, { currentlyRunningTest?: { errors: unknown[] } }>)[symbol];
@@ -238,10 +241,11 @@ export const signOutInHeader = async (page: Page) => {
 
 /**
  * Does what a person does when a click changed nothing: looks again after a while, and clicks once more. In CI's
- * two lanes on two starved cores, a click on a page just reached after sign-in was now and then lost (the link's
- * handler stopped the browser's navigation, yet no route change followed; a form's first submit showed nothing),
- * three journeys, once each, none reproduced alone or with Chromium's CPU throttled 20 times. The second try is
- * printed, so a click lost every time still fails the test and one lost once is seen in the log.
+ * two lanes on two starved cores, a click on a page just reached after sign-in was now and then lost: no page load
+ * and no route change followed a link's click (the page's events show neither), a form's first submit showed
+ * nothing. Three journeys in five runs; none failed alone or with Chromium's CPU throttled up to 20 times, so the
+ * cause is not found. The second try is printed, so a click lost every time still fails the test and one lost once
+ * is seen in the log.
  */
 export const actUntil = async (act: () => Promise<void>, outcome: (timeout: number) => Promise<unknown>) => {
   await act();
