@@ -11,8 +11,8 @@ import path from 'node:path';
  *   end-to-end journeys at phone width and the authorization matrix against a second stack of their own (free ports,
  *   its own data directory).
  *
- * Measured on the 2-core machine, both lanes at once: `desk` 18 minutes, `phone` 19 (one jest process over everything
- * takes about 55). The doubled load once showed a real race (a signed-in panel rendered again after sign-out, fixed in
+ * Measured on the 2-core machine, both lanes at once: `desk` 18 to 20 minutes, `phone` 19 to 23 (one jest process over
+ * everything takes about 55). The doubled load once showed a real race (a signed-in panel rendered again after sign-out, fixed in
  * the app's layout); a browser test that fails prints what its page showed (`test/support/browser.ts`).
  *
  * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.

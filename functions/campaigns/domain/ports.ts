@@ -1,4 +1,5 @@
 import type { PageRead, StoredPage } from '../../_shared/paging';
+
 /** A campaign as stored; its status is derived at read time (docs/campaigns.md). */
 export interface CampaignRecord {
   id: string;
