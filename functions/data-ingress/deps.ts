@@ -1,10 +1,11 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
-import { readEnv } from '../_shared/env';
+import { readChoiceEnv, readEnv } from '../_shared/env';
 import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
+import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
@@ -43,6 +44,7 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       now: Date.now,
       counters: lambdaCounters,
+      coalescing: readChoiceEnv(ROLLUP_COALESCING_ENV, ROLLUP_COALESCING, 'none'),
     }).ingest,
     firmwareOffer: createFirmwareOffer({
       records: createFirmwareRecords({

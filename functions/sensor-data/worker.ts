@@ -1,23 +1,29 @@
+import { getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { lambdaCounters } from '../_shared/metrics';
-import { sqsWorker } from '../_shared/queue/sqs-worker';
+import { createPostpone } from '../_shared/queue/queue-visibility';
+import { NotDueYet, sqsWorker } from '../_shared/queue/sqs-worker';
 import { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
 import { createSensorDataWorkerDeps, SENSOR_DATA_ENV } from './deps';
 import { exportJob } from './handlers/export-job';
 import { rollupJob } from './handlers/rollup-job';
-import { countRollupLag } from './handlers/rollup-lag';
+import { countRollupLag, sentTimeOf } from './handlers/rollup-lag';
 
 const env = readEnv(SENSOR_DATA_ENV);
 
-/** The sensor-data queue's worker: roll-ups after ingest, and download exports. */
+/** The sensor-data queue's worker: roll-ups after ingest (a coalesced one when it is due), and download exports. */
 export const handler = sqsWorker(
   'SensorDataWorker',
   SensorDataMessage,
   async (message, deps, record) => {
     if (message.kind !== 'rollup') return exportJob(message, deps);
-    const result = await rollupJob(message, deps);
-    countRollupLag(record, Date.now(), lambdaCounters);
+    if (message.notBefore !== undefined && message.notBefore > deps.now()) throw new NotDueYet(message.notBefore);
+    const result = await rollupJob(message, deps, sentTimeOf(record));
+    countRollupLag(record, message.notBefore, deps.now(), lambdaCounters);
     return result;
   },
-  { deps: () => createSensorDataWorkerDeps(env) },
+  {
+    deps: () => createSensorDataWorkerDeps(env),
+    postpone: (deps) => createPostpone({ sqs: getSqsClient(), queueUrl: deps.env.sensorDataQueueUrl }),
+  },
 );

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ROLLUP_COALESCING, type RollupCoalescing } from '../../functions/_shared/sensor-data/rollup-coalescing';
 import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
 import { THROTTLE_CLASSES, type ThrottleClass } from './route-throttles';
 
@@ -92,6 +93,12 @@ export interface EnvironmentSettings {
    * per event, so the busiest environment records a sample.
    */
   realUserMonitoring: { sessionSampleRate: number };
+  /**
+   * When a device's stored readings are rolled up for the 7-day and longer charts (ROLLUP_COALESCING,
+   * docs/decisions/042-hourly-roll-ups.md): `hour`, once the hour is over, one recompute of the hour however often the
+   * device reports (the cost per device, decision 033); `none`, after every batch.
+   */
+  rollupCoalescing: RollupCoalescing;
 }
 
 /** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
@@ -484,6 +491,7 @@ export const environmentSettingsSchema = z
     ]),
     rememberedDevices: z.strictObject({ skipSecondFactor: z.boolean() }),
     realUserMonitoring: z.strictObject({ sessionSampleRate: z.number().min(0).max(1) }),
+    rollupCoalescing: z.enum(ROLLUP_COALESCING),
     identityProviders: z
       .array(identityProvider)
       .refine(
@@ -575,6 +583,19 @@ const RUM_SESSION_SAMPLE_RATE: Record<EnvName, number> = {
   prod: 0.25,
 };
 
+/**
+ * Hourly roll-ups in every cloud environment, so each measures what production pays. Locally after every batch: the
+ * demo and the tests show a reading in every chart at once (the worker's coalescing is tested on its own).
+ */
+const ROLLUP_COALESCING_OF: Record<EnvName, RollupCoalescing> = {
+  local: 'none',
+  dev: 'hour',
+  'dev-1': 'hour',
+  'dev-2': 'hour',
+  preview: 'hour',
+  prod: 'hour',
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -596,6 +617,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   identityProviders: IDENTITY_PROVIDERS[name],
   rememberedDevices: { skipSecondFactor: REMEMBERED_DEVICES_SKIP_SECOND_FACTOR[name] },
   realUserMonitoring: { sessionSampleRate: RUM_SESSION_SAMPLE_RATE[name] },
+  rollupCoalescing: ROLLUP_COALESCING_OF[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

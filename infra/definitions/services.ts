@@ -48,6 +48,8 @@ export interface ServiceResources {
   billingWebhook?: boolean;
   /** Is told the environment's identity providers and their labels (SIGN_IN_PROVIDERS, JSON): no grant, data only. */
   signInProviders?: boolean;
+  /** Asks for roll-ups as the environment coalesces them (ROLLUP_COALESCING, `none` or `hour`): no grant, data only. */
+  rollupCoalescing?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     readBuckets: ['releases'],
     queues: ['sensorData'],
     realtimePublish: true,
+    rollupCoalescing: true,
   },
   // Builds check the builder's download rights (relations, campaign windows, tiers) and read the readings; the
   // worker writes the files to an archive bucket it can never delete from.

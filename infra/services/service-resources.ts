@@ -2,6 +2,7 @@ import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { ROLLUP_COALESCING_ENV, type RollupCoalescing } from '../../functions/_shared/sensor-data/rollup-coalescing';
 import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
 import { type EnvName, STRIPE_MODE_ENV, type StripeMode } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
@@ -14,6 +15,8 @@ export interface ServiceResourceRefs {
   envName: EnvName;
   /** Which Stripe keys the billing functions accept (STRIPE_MODE). */
   stripeMode: StripeMode;
+  /** When ingest's roll-ups run (ROLLUP_COALESCING). */
+  rollupCoalescing: RollupCoalescing;
   tables: Record<TableKey, ITable>;
   /** Every queue of QUEUES, by key. */
   queues: Record<QueueKey, IQueue>;
@@ -114,6 +117,7 @@ export const grantServiceResources = (
     fn.readStripeSecretKey(refs.stripeSecret, STRIPE_SECRET.envVar);
     fn.lambda.addEnvironment(STRIPE_MODE_ENV, refs.stripeMode);
   }
+  if (resources.rollupCoalescing) fn.lambda.addEnvironment(ROLLUP_COALESCING_ENV, refs.rollupCoalescing);
   if (resources.signInProviders) {
     fn.lambda.addEnvironment(SIGN_IN_PROVIDERS_ENV, JSON.stringify(refs.signInProviders));
   }

@@ -87,6 +87,7 @@ export class ApiStack extends Stack {
     const refs: ServiceResourceRefs = {
       envName: settings.name,
       stripeMode: settings.stripeMode,
+      rollupCoalescing: settings.rollupCoalescing,
       tables: props.tables,
       queues: props.queues,
       userPool: props.userPool,

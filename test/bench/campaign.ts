@@ -195,6 +195,7 @@ export const benchCampaign = async (
     readings,
     rollups: createRollupStore({ db, tableName: info.tables.rollups! }),
     charts: createChartDataStore({ s3, bucket: info.buckets.chartData! }),
+    now: Date.now,
   };
   const hours: number[] = [];
   for (let hour = Math.floor(start / HOUR_MS) * HOUR_MS; hour <= end; hour += HOUR_MS) hours.push(hour);

@@ -1,6 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { DATA_INGRESS_ENV } from '../../functions/data-ingress/deps';
 import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
+import { ENVIRONMENTS, environmentSettings } from '../../infra/definitions/environments';
 import { IOT_AUTHORIZERS, IOT_RULES, SERVICE_RESOURCES, WORKERS } from '../../infra/definitions/services';
 import { QUEUES, STRIPE_SECRET } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
@@ -201,6 +202,15 @@ describe('the environment the sensor-data functions read', () => {
     const functions = areaFunctions.filter((f) => f.area === area && !isAuthorizer(f.fn));
     expect(functions.length).toBeGreaterThan(0);
     for (const { fn } of functions) expect(Object.keys(variablesOf(fn))).toEqual(expect.arrayContaining(names!));
+  });
+
+  it("tells every data-ingress function but its authorizer when roll-ups run: production's hourly setting", () => {
+    const functions = areaFunctions.filter((f) => f.area === 'data-ingress' && !isAuthorizer(f.fn));
+    expect(functions.length).toBeGreaterThan(1);
+    for (const { fn } of functions) expect(variablesOf(fn).ROLLUP_COALESCING).toBe('hour');
+    expect(ENVIRONMENTS.map((name) => [name, environmentSettings(name).rollupCoalescing])).toEqual(
+      ENVIRONMENTS.map((name) => [name, name === 'local' ? 'none' : 'hour']),
+    );
   });
 
   it('names the live topics (ENV_NAME) for the sensor-data API, whose live routes read it', () => {

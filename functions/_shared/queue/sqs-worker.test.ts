@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { logger } from '../logger';
 import { lambdaTelemetry } from '../telemetry';
 import { CORRELATION_ID_ATTRIBUTE, createQueueSender } from './queue-sender';
-import { sqsWorker } from './sqs-worker';
+import { NotDueYet, type Postpone, sqsWorker } from './sqs-worker';
 
 const record = (messageId: string, body: string, MessageGroupId?: string) =>
   ({ messageId, body, attributes: MessageGroupId ? { MessageGroupId } : {} }) as SQSEvent['Records'][number];
@@ -86,6 +86,57 @@ describe('the SQS worker chain', () => {
       function_name: 'worker',
       cold_start: expect.any(Boolean),
     });
+  });
+});
+
+describe('a message not due yet', () => {
+  const postponed: [string, number][] = [];
+  let postpone: Postpone = async (receiptHandle, seconds) => {
+    postponed.push([receiptHandle, seconds]);
+  };
+  const worked: number[] = [];
+  const handler = sqsWorker(
+    'test',
+    z.object({ due: z.number() }),
+    async ({ due }) => {
+      if (due > Date.now()) throw new NotDueYet(due);
+      worked.push(due);
+    },
+    { deps: () => ({}), postpone: () => (handle, seconds) => postpone(handle, seconds) },
+  );
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  jest.spyOn(console, 'info').mockImplementation(() => undefined);
+  const early = (id: string, due: number, group?: string) => ({
+    ...record(id, JSON.stringify({ due }), group),
+    receiptHandle: `receipt-${id}`,
+  });
+
+  beforeEach(() => {
+    postponed.length = 0;
+    worked.length = 0;
+    error.mockClear();
+  });
+
+  it('is put out of sight until it is due and reported failed, with its group after it; nothing is logged as an error', async () => {
+    const due = Date.now() + 90_500;
+    const result = await handler(
+      { Records: [early('a', due, 'device:1'), early('b', 1, 'device:1'), early('c', 2, 'device:2')] },
+      {} as Context,
+    );
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a', 'b']);
+    expect(postponed).toEqual([['receipt-a', 91]]);
+    expect(worked).toEqual([2]);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('a message that could not be put back still fails, to come again after the visibility timeout', async () => {
+    postpone = async () => {
+      throw new Error('queue down');
+    };
+    const result = await handler({ Records: [early('a', Date.now() + 60_000)] }, {} as Context);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a']);
+    expect(worked).toEqual([]);
   });
 });
 

@@ -5,9 +5,27 @@ import { log, logger } from '../logger';
 import { lambdaTelemetry } from '../telemetry';
 import { CORRELATION_ID_ATTRIBUTE } from './queue-sender';
 
+/** Puts a received message out of sight for some seconds (SQS's ChangeMessageVisibility), then it comes again. */
+export type Postpone = (receiptHandle: string, seconds: number) => Promise<void>;
+
+/**
+ * Thrown by a worker's work for a message that may not be worked before `notBefore` (a coalesced roll-up): the
+ * message is put out of sight until then and reported failed, so it comes back at that time; no error is logged.
+ */
+export class NotDueYet extends Error {
+  constructor(readonly notBefore: number) {
+    super(`Not due before ${new Date(notBefore).toISOString()}`);
+  }
+}
+
+/** SQS's longest visibility timeout: a later `notBefore` is looked at again after 12 hours. */
+const MAX_POSTPONE_SECONDS = 12 * 60 * 60;
+
 export interface SqsWorkerOptions<D> {
   /** Builds the worker's dependencies once per cold start. */
   deps: () => D;
+  /** How the worker puts a message back until it is due; needed when `work` may throw {@link NotDueYet}. */
+  postpone?: (deps: D) => Postpone;
 }
 
 /**
@@ -58,6 +76,26 @@ export const sqsWorker = <S extends z.ZodType, D>(
             result,
           });
         } catch (error) {
+          if (error instanceof NotDueYet && options.postpone) {
+            const seconds = Math.min(
+              MAX_POSTPONE_SECONDS,
+              Math.max(1, Math.ceil((error.notBefore - Date.now()) / 1000)),
+            );
+            try {
+              await options.postpone(deps)(record.receiptHandle, seconds);
+              log('info', 'Queue message postponed', { worker: name, messageId: record.messageId, seconds });
+            } catch (postponeError) {
+              // It comes back after the queue's visibility timeout instead, and is postponed again if still early.
+              log('warn', 'Queue message not postponed', {
+                worker: name,
+                messageId: record.messageId,
+                error: postponeError instanceof Error ? postponeError.message : String(postponeError),
+              });
+            }
+            batchItemFailures.push({ itemIdentifier: record.messageId });
+            if (group !== undefined) failedGroups.add(group);
+            continue;
+          }
           log('error', 'Queue message failed', {
             worker: name,
             messageId: record.messageId,

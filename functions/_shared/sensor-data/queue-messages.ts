@@ -12,6 +12,11 @@ export const RollupMessage = z.object({
   deviceId: z.string().min(1),
   /** Starts (ms, UTC) of the hours whose readings changed. */
   hours: z.array(z.number().int().nonnegative()).min(1).max(10_000),
+  /**
+   * The earliest time (ms, UTC) the worker recomputes: ingest's coalescing (`rollupNotBefore`). Until then the worker
+   * puts the message back out of sight; absent, at once.
+   */
+  notBefore: z.number().int().nonnegative().optional(),
 });
 export type RollupMessage = z.infer<typeof RollupMessage>;
 

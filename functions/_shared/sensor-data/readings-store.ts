@@ -42,7 +42,8 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       order,
       limit,
       startKey,
-    }: { from: number; to: number; order: 'asc' | 'desc'; limit?: number; startKey?: Key },
+      consistent,
+    }: { from: number; to: number; order: 'asc' | 'desc'; limit?: number; startKey?: Key; consistent?: boolean },
   ) => {
     const result = await db.send(
       new QueryCommand({
@@ -53,6 +54,7 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         ScanIndexForward: order === 'asc',
         Limit: limit,
         ExclusiveStartKey: startKey,
+        ConsistentRead: consistent,
       }),
     );
     const readings: StoredReading[] = (result.Items ?? []).map((item) => ({
@@ -112,12 +114,23 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       return items;
     },
 
-    /** Every reading in `[from, to]`, oldest first, in chunks (exports and roll-ups walk ranges this way). */
-    scan: async function* (deviceId: string, { from, to }: { from: number; to: number }) {
+    /**
+     * Every reading in `[from, to]`, oldest first, in chunks (exports and roll-ups walk ranges this way). `consistent`:
+     * every write that completed before the scan is in it (a roll-up that tells later messages they are done).
+     */
+    scan: async function* (
+      deviceId: string,
+      { from, to, consistent }: { from: number; to: number; consistent?: boolean },
+    ) {
       for (let day = startOfDay(from); day <= startOfDay(to); day += DAY) {
         let startKey: Key | undefined;
         do {
-          const page = await queryPage(deviceId, day, { ...dayRange(day, from, to), order: 'asc', startKey });
+          const page = await queryPage(deviceId, day, {
+            ...dayRange(day, from, to),
+            order: 'asc',
+            startKey,
+            consistent,
+          });
           if (page.readings.length) yield page.readings;
           startKey = page.next;
         } while (startKey);

@@ -1,6 +1,7 @@
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
+import type { RollupCoalescing } from '../../_shared/sensor-data/rollup-coalescing';
 import { createIngest, hoursOf } from './ingest';
 import type { IngestCount, SeenDevice, SeenUpdate } from './ports';
 
@@ -14,6 +15,7 @@ const world = ({
   adoptionFails = false,
   device = {} as SeenDevice,
   targetState = 'pending' as TargetState,
+  coalescing = 'none' as RollupCoalescing,
 } = {}) => {
   const firmwareWrites: { version: string; at: number }[] = [];
   const reports: object[] = [];
@@ -77,11 +79,23 @@ const world = ({
       },
       seconds: () => undefined,
     },
+    coalescing,
   }).ingest;
   return { ingest, stored, stats, seen, sent, published, firmwareWrites, reports, counted, metrics };
 };
 
 describe('ingest', () => {
+  it("with hourly roll-ups, the batch's message waits for its newest hour's end and the grace minute", async () => {
+    const w = world({ coalescing: 'hour' });
+    await w.ingest('dev', { readings: [{ timestamp: NOW - 60_000, values: { co2: 400 } }] });
+    await w.ingest('dev', { readings: [{ timestamp: NOW - 5 * HOUR, values: { co2: 400 } }] });
+    expect(w.sent).toEqual([
+      { kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 12)], notBefore: Date.UTC(2025, 5, 1, 13, 1) },
+      // A backfill of an hour long over is recomputed at once.
+      { kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 7)] },
+    ]);
+  });
+
   it('stores the good readings, counts every refusal by reason and hands one roll-up message with distinct hours', async () => {
     const w = world();
     const result = await w.ingest('dev', {

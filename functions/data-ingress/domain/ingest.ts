@@ -9,6 +9,7 @@ import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
+import { type RollupCoalescing, rollupNotBefore } from '../../_shared/sensor-data/rollup-coalescing';
 import type { DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
 import { checkReadings } from './validate-readings';
 
@@ -23,6 +24,8 @@ export interface IngestDeps {
   now: () => number;
   /** Readings accepted and refused, for the operations dashboard. */
   counters: Counters;
+  /** When the stored hours' roll-ups run: at once, or once the hour is over (ROLLUP_COALESCING). */
+  coalescing: RollupCoalescing;
 }
 
 /** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
@@ -48,7 +51,17 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * Order matters for "nothing lost": the readings are written before the roll-up message is sent and the batch is
  * counted, and a failed write or send throws, so the device resends; storing is idempotent per (device, timestamp).
  */
-export const createIngest = ({ readings, stats, devices, adoption, work, live, now, counters }: IngestDeps) => {
+export const createIngest = ({
+  readings,
+  stats,
+  devices,
+  adoption,
+  work,
+  live,
+  now,
+  counters,
+  coalescing,
+}: IngestDeps) => {
   /**
    * The device reports a firmware version other than the one recorded: its rollout target (if any) first, then the
    * device record. A failure is logged, not thrown: the readings are stored, and while the device record still holds
@@ -93,9 +106,11 @@ export const createIngest = ({ readings, stats, devices, adoption, work, live, n
       // Counted only once stored: a batch whose write failed is answered 5xx and resent, and counting it then too
       // would count its readings twice.
       await readings.write(deviceId, accepted, at);
+      const hours = hoursOf(accepted.map((r) => r.timestamp));
+      const notBefore = rollupNotBefore(hours, at, coalescing);
       await Promise.all([
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
-        work.send([{ kind: 'rollup', deviceId, hours: hoursOf(accepted.map((r) => r.timestamp)) }]),
+        work.send([{ kind: 'rollup', deviceId, hours, ...(notBefore === undefined ? {} : { notBefore }) }]),
         live.publish(deviceId, accepted),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);

@@ -8,24 +8,62 @@ export interface RollupStore {
   put: (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates) => Promise<void>;
   /** Buckets starting in `[from, to]`, oldest first. */
   range: (deviceId: string, resolution: ChartResolution, from: number, to: number) => Promise<RollupItem[]>;
+  /**
+   * Marks hour buckets recomputed in full, charts included, from readings read at `at` or later. An hour without a
+   * bucket (no values) stays unmarked.
+   */
+  markDone: (deviceId: string, hours: readonly number[], at: number) => Promise<void>;
+  /** When each hour was last marked done (strongly consistent); an hour never marked is absent. */
+  doneAt: (deviceId: string, hours: readonly number[]) => Promise<Map<number, number>>;
 }
 
 export interface RollupDeps {
   readings: Pick<ReadingsStore, 'scan'>;
   rollups: RollupStore;
   charts: Pick<ChartDataStore, 'write'>;
+  now: () => number;
 }
+
+/**
+ * Messages of up to this many hours are checked against the hours' done marks first, and a recompute of up to this
+ * many marks them: a device's live batches list one or two hours; a backfill of weeks is recomputed without either.
+ */
+const DONE_CHECK_MAX_HOURS = 24;
+/** A recompute counts for a message only if it read the readings this long after the message was sent (clock skew). */
+const DONE_MARGIN_MS = 1_000;
+
+/**
+ * Whether every hour of a message was recomputed from readings read after the message was sent: the message's
+ * readings (written before it was sent) are in that result, so its work is done. With hourly coalescing
+ * (ROLLUP_COALESCING) a device's sixty messages of an hour come due together and the first does the work for all.
+ */
+const alreadyDone = async (
+  rollups: RollupStore,
+  deviceId: string,
+  hours: readonly number[],
+  sentAt: number | undefined,
+): Promise<boolean> => {
+  if (sentAt === undefined || hours.length > DONE_CHECK_MAX_HOURS) return false;
+  const done = await rollups.doneAt(deviceId, hours);
+  return hours.every((hour) => (done.get(hour) ?? 0) >= sentAt + DONE_MARGIN_MS);
+};
 
 /**
  * Recomputes, from the raw readings, every hour a roll-up message lists, then the days and the chart-data
  * objects (months of hours, years of days) those hours fall in. A pure recompute: a redelivered or repeated
- * message writes the same result, so the worker may retry it freely.
+ * message writes the same result, so the worker may retry it freely. A message sent (`sentAt`) before its hours'
+ * last complete recompute began has nothing left to do and is skipped.
  */
 export const recomputeRollups = async (
-  { deviceId, hours }: { deviceId: string; hours: readonly number[] },
-  { readings, rollups, charts }: RollupDeps,
+  { deviceId, hours, sentAt }: { deviceId: string; hours: readonly number[]; sentAt?: number },
+  { readings, rollups, charts, now }: RollupDeps,
 ) => {
   const affected = affectedBy(hours);
+  if (await alreadyDone(rollups, deviceId, affected.hours, sentAt)) {
+    return { deviceId, skipped: 'recomputed since sent' };
+  }
+  // Before the first read: what the done mark promises is that every reading written before this time is counted.
+  const startedAt = now();
   // Oldest first: a large backfill lands in time order, so a partial run leaves a consistent prefix. One read
   // per day (not per hour) covers the day's listed hours: a year of backfill is 365 reads, not 8,760.
   const hoursByDay = new Map<number, number[]>();
@@ -37,7 +75,7 @@ export const recomputeRollups = async (
     const byHour = new Map<number, Aggregates>(dayHours.map((hour) => [hour, {}]));
     const first = dayHours[0]!;
     const last = dayHours[dayHours.length - 1]!;
-    for await (const chunk of readings.scan(deviceId, { from: first, to: last + HOUR_MS - 1 })) {
+    for await (const chunk of readings.scan(deviceId, { from: first, to: last + HOUR_MS - 1, consistent: true })) {
       for (const reading of chunk) {
         const bucket = byHour.get(Math.floor(reading.timestamp / HOUR_MS) * HOUR_MS);
         if (bucket) addReadings(bucket, [reading]);
@@ -57,5 +95,7 @@ export const recomputeRollups = async (
     const { from, to } = periodRange(year);
     await charts.write(toChartObject(deviceId, 'day', year, await rollups.range(deviceId, 'day', from, to)));
   }
+  // Last, so a recompute that failed on the way leaves its message to be retried rather than marked done.
+  if (affected.hours.length <= DONE_CHECK_MAX_HOURS) await rollups.markDone(deviceId, affected.hours, startedAt);
   return { deviceId, ...Object.fromEntries(Object.entries(affected).map(([k, v]) => [k, v.length])) };
 };

@@ -4,10 +4,17 @@ import { recomputeRollups } from '../domain/rollups-recompute';
 import { createChartDataStore } from '../store/chart-data-store';
 import { createRollupStore } from '../store/rollup-store';
 
-/** The worker's roll-up message: recompute the listed hours, their days and chart-data objects. */
-export const rollupJob = (message: RollupMessage, deps: SensorDataWorkerDeps) =>
-  recomputeRollups(message, {
-    readings: deps.readings,
-    rollups: createRollupStore({ db: deps.db, tableName: deps.env.rollupsTable }),
-    charts: createChartDataStore({ s3: deps.s3, bucket: deps.env.chartDataBucket }),
-  });
+/**
+ * The worker's roll-up message: recompute the listed hours, their days and chart-data objects, unless a recompute
+ * since the message was sent (`sentAt`, SQS's own time) has done it.
+ */
+export const rollupJob = (message: RollupMessage, deps: SensorDataWorkerDeps, sentAt?: number) =>
+  recomputeRollups(
+    { deviceId: message.deviceId, hours: message.hours, sentAt },
+    {
+      readings: deps.readings,
+      rollups: createRollupStore({ db: deps.db, tableName: deps.env.rollupsTable }),
+      charts: createChartDataStore({ s3: deps.s3, bucket: deps.env.chartDataBucket }),
+      now: deps.now,
+    },
+  );

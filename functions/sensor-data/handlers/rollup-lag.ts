@@ -2,11 +2,20 @@ import type { SQSRecord } from 'aws-lambda';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import type { Counters } from '../../_shared/metrics';
 
-/**
- * Seconds from the roll-up's message being sent (the readings stored) to its charts being written: what a person
- * waits before the 7-day chart shows a new reading. SentTimestamp is SQS's own, in epoch milliseconds.
- */
-export const countRollupLag = (record: SQSRecord, now: number, counters: Counters): void => {
+/** When SQS took the message (its own SentTimestamp, epoch milliseconds), if the record says. */
+export const sentTimeOf = (record: SQSRecord): number | undefined => {
   const sent = Number(record.attributes?.SentTimestamp);
-  if (Number.isFinite(sent) && sent > 0) counters.seconds(APP_METRICS.rollupLag, Math.max(0, now - sent) / 1000);
+  return Number.isFinite(sent) && sent > 0 ? sent : undefined;
+};
+
+/**
+ * Seconds from the roll-up being due to its charts being written: what a person waits, beyond the coalescing that
+ * the environment chose, before the 7-day chart shows a new reading. Due is when the message was sent (the readings
+ * stored), or its `notBefore` when ingest coalesced it.
+ */
+export const countRollupLag = (record: SQSRecord, notBefore: number | undefined, now: number, counters: Counters) => {
+  const sent = sentTimeOf(record);
+  if (sent === undefined) return;
+  const due = Math.max(sent, notBefore ?? 0);
+  counters.seconds(APP_METRICS.rollupLag, Math.max(0, now - due) / 1000);
 };

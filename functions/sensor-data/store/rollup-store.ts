@@ -1,4 +1,5 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetKeys, updateIf } from '../../_shared/dynamodb';
 import type { Aggregates, RollupItem } from '../domain/rollups';
 import type { RollupStore } from '../domain/rollups-recompute';
 import type { ChartResolution } from './chart-data-store';
@@ -44,5 +45,36 @@ export const createRollupStore = ({
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return items;
+  },
+
+  markDone: async (deviceId, hours, at) => {
+    await Promise.all(
+      hours.map((hour) =>
+        // An hour without values has no bucket: the condition keeps the mark from creating an empty one.
+        updateIf(db, {
+          TableName: tableName,
+          Key: rollupKey(deviceId, 'hour', hour),
+          UpdateExpression: 'SET doneAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    );
+  },
+
+  doneAt: async (deviceId, hours) => {
+    if (hours.length === 0) return new Map();
+    const found = await batchGetKeys(db, {
+      [tableName]: {
+        Keys: hours.map((hour) => rollupKey(deviceId, 'hour', hour)),
+        ConsistentRead: true,
+        ProjectionExpression: 'ts, doneAt',
+      },
+    });
+    return new Map(
+      (found.get(tableName) ?? [])
+        .filter((item) => typeof item.doneAt === 'number')
+        .map((item) => [item.ts as number, item.doneAt as number]),
+    );
   },
 });
