@@ -5,7 +5,11 @@ import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
-import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
+import {
+  ROLLUP_COALESCING,
+  ROLLUP_COALESCING_ENV,
+  type RollupCoalescing,
+} from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
@@ -28,7 +32,17 @@ export const DATA_INGRESS_ENV = {
 
 export type DataIngressEnv = Record<keyof typeof DATA_INGRESS_ENV, string>;
 
-export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS_ENV)) => {
+/**
+ * `options` stand in for the clock and the environment's roll-up coalescing where a caller measures them (the cost
+ * bench replays an hour of batches in seconds); the Lambdas take the defaults.
+ */
+export const createDataIngressDeps = (
+  env: DataIngressEnv = readEnv(DATA_INGRESS_ENV),
+  {
+    now = Date.now,
+    coalescing = readChoiceEnv(ROLLUP_COALESCING_ENV, ROLLUP_COALESCING, 'none'),
+  }: { now?: () => number; coalescing?: RollupCoalescing } = {},
+) => {
   const db = getDocumentClient();
   return {
     ingest: createIngest({
@@ -42,9 +56,9 @@ export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS
       }),
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
-      now: Date.now,
+      now,
       counters: lambdaCounters,
-      coalescing: readChoiceEnv(ROLLUP_COALESCING_ENV, ROLLUP_COALESCING, 'none'),
+      coalescing,
     }).ingest,
     firmwareOffer: createFirmwareOffer({
       records: createFirmwareRecords({

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
@@ -16,7 +17,11 @@ const world = ({
   device = {} as SeenDevice,
   targetState = 'pending' as TargetState,
   coalescing = 'none' as RollupCoalescing,
+  markFails = false,
 } = {}) => {
+  let clock = NOW;
+  let sendFailing = sendFails;
+  const marks: number[] = [];
   const firmwareWrites: { version: string; at: number }[] = [];
   const reports: object[] = [];
   const counted: CountChange[] = [];
@@ -47,6 +52,11 @@ const world = ({
         device.firmwareVersion = version;
         return true;
       },
+      markRollupSent: async (_deviceId, notBefore) => {
+        if (markFails) throw new Error('devices table down');
+        marks.push(notBefore);
+        device.rollupSentFor = notBefore;
+      },
     },
     adoption: {
       report: async (rolloutId, deviceId, report) => {
@@ -62,7 +72,7 @@ const world = ({
     },
     work: {
       send: async (messages) => {
-        if (sendFails) throw new Error('queue down');
+        if (sendFailing) throw new Error('queue down');
         sent.push(...messages);
       },
     },
@@ -72,7 +82,7 @@ const world = ({
         return 1;
       },
     },
-    now: () => NOW,
+    now: () => clock,
     counters: {
       count: (name, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;
@@ -81,7 +91,25 @@ const world = ({
     },
     coalescing,
   }).ingest;
-  return { ingest, stored, stats, seen, sent, published, firmwareWrites, reports, counted, metrics };
+  return {
+    ingest,
+    stored,
+    stats,
+    seen,
+    sent,
+    published,
+    firmwareWrites,
+    reports,
+    counted,
+    metrics,
+    marks,
+    at: (time: number) => {
+      clock = time;
+    },
+    failSends: (fail: boolean) => {
+      sendFailing = fail;
+    },
+  };
 };
 
 describe('ingest', () => {
@@ -94,6 +122,48 @@ describe('ingest', () => {
       // A backfill of an hour long over is recomputed at once.
       { kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 7)] },
     ]);
+  });
+
+  it("with hourly roll-ups, only the hour's first batch sends: marked once SQS took it, the later ones find the mark", async () => {
+    const w = world({ coalescing: 'hour' });
+    const due = Date.UTC(2025, 5, 1, 13, 1);
+    for (const minute of [30, 31, 45]) {
+      w.at(Date.UTC(2025, 5, 1, 12, minute, 20));
+      await w.ingest('dev', { readings: [{ timestamp: Date.UTC(2025, 5, 1, 12, minute), values: { co2: 400 } }] });
+    }
+    expect(w.sent).toEqual([{ kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 12)], notBefore: due }]);
+    expect(w.marks).toEqual([due]);
+    expect(w.stored.size).toBe(3);
+    // Within half a minute of the due time a batch sends its own: the message on its way may read the hour first.
+    w.at(due - 20_000);
+    await w.ingest('dev', { readings: [{ timestamp: Date.UTC(2025, 5, 1, 12, 59, 30), values: { co2: 400 } }] });
+    expect(w.sent).toHaveLength(2);
+    // The next hour is a message of its own.
+    w.at(Date.UTC(2025, 5, 1, 13, 5));
+    await w.ingest('dev', { readings: [{ timestamp: Date.UTC(2025, 5, 1, 13, 4), values: { co2: 400 } }] });
+    expect(w.sent.at(-1)).toEqual({
+      kind: 'rollup',
+      deviceId: 'dev',
+      hours: [Date.UTC(2025, 5, 1, 13)],
+      notBefore: Date.UTC(2025, 5, 1, 14, 1),
+    });
+  });
+
+  it('a failed send leaves no mark, so the resent batch sends; a failed mark only costs the next batch a message', async () => {
+    const w = world({ coalescing: 'hour' });
+    const batch = { readings: [{ timestamp: NOW - 60_000, values: { co2: 400 } }] };
+    w.failSends(true);
+    await expect(w.ingest('dev', batch)).rejects.toThrow('queue down');
+    expect(w.marks).toEqual([]);
+    w.failSends(false);
+    await w.ingest('dev', batch);
+    expect(w.sent).toHaveLength(1);
+
+    const unmarked = world({ coalescing: 'hour', markFails: true });
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect((await unmarked.ingest('dev', batch)).accepted).toBe(1);
+    await unmarked.ingest('dev', batch);
+    expect(unmarked.sent).toHaveLength(2);
   });
 
   it('stores the good readings, counts every refusal by reason and hands one roll-up message with distinct hours', async () => {

@@ -9,14 +9,18 @@ import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
-import { type RollupCoalescing, rollupNotBefore } from '../../_shared/sensor-data/rollup-coalescing';
+import {
+  ROLLUP_SEND_MARGIN_MS,
+  type RollupCoalescing,
+  rollupNotBefore,
+} from '../../_shared/sensor-data/rollup-coalescing';
 import type { DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {
   readings: Pick<ReadingsStore, 'write'>;
   stats: IngestStatsStore;
-  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware'>;
+  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent'>;
   /** The rollout records a targeted device's report moves (docs/code-releases.md, "Adoption"). */
   adoption: AdoptionStore;
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
@@ -80,6 +84,33 @@ export const createIngest = ({
     }
   };
 
+  /**
+   * One roll-up message per batch, or none when a coalesced one already sent for the device will cover this batch:
+   * due at the same time, and far enough ahead that these readings (written now) are stored before it is worked. The
+   * message is marked sent only once SQS has taken it, so a failed send leaves no mark and the device's resend sends
+   * again; a failed mark only costs the next batch a message of its own.
+   */
+  const askForRollup = async (
+    deviceId: string,
+    hours: number[],
+    notBefore: number | undefined,
+    sentFor: number | undefined,
+    at: number,
+  ) => {
+    if (notBefore === undefined) {
+      await work.send([{ kind: 'rollup', deviceId, hours }]);
+      return;
+    }
+    if (sentFor === notBefore && at < notBefore - ROLLUP_SEND_MARGIN_MS) return;
+    await work.send([{ kind: 'rollup', deviceId, hours, notBefore }]);
+    await devices.markRollupSent(deviceId, notBefore).catch((error: unknown) =>
+      log('warn', 'Roll-up message not marked sent', {
+        deviceId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  };
+
   return {
     ingest: async (deviceId: string, batch: ReadingBatch): Promise<IngestOutcome> => {
       const at = now();
@@ -110,7 +141,7 @@ export const createIngest = ({
       const notBefore = rollupNotBefore(hours, at, coalescing);
       await Promise.all([
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
-        work.send([{ kind: 'rollup', deviceId, hours, ...(notBefore === undefined ? {} : { notBefore }) }]),
+        askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
         live.publish(deviceId, accepted),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);

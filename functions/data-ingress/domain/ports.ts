@@ -4,6 +4,8 @@ import type { FirmwareTarget } from '../../../shared/contracts/devices';
 export interface SeenDevice {
   firmwareVersion?: string;
   firmwareTarget?: FirmwareTarget;
+  /** The `notBefore` of the last coalesced roll-up message sent for the device (`markRollupSent`). */
+  rollupSentFor?: number;
 }
 
 export interface SeenUpdate {
@@ -27,6 +29,11 @@ export interface DeviceSeenStore {
    * @returns false when nothing changed
    */
   reportFirmware: (deviceId: string, version: string, at: number) => Promise<boolean>;
+  /**
+   * Records that a roll-up message due at `notBefore` was sent for the device, once it was: later batches of the hour
+   * find it in `markSeen`'s answer and send none of their own.
+   */
+  markRollupSent: (deviceId: string, notBefore: number) => Promise<void>;
 }
 
 /** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */

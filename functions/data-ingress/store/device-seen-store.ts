@@ -6,6 +6,7 @@ import type { DeviceSeenStore, SeenDevice, SeenUpdate } from '../domain/ports';
 const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
   ...(typeof item?.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
   ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
+  ...(typeof item?.rollupSentFor === 'number' ? { rollupSentFor: item.rollupSentFor } : {}),
 });
 
 // A missing map cannot take `SET measurementUnits.x`: DynamoDB refuses the document path.
@@ -96,5 +97,16 @@ export const createDeviceSeenStore = ({
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':version': version, ':at': at, ':retired': 'retired' },
       })) !== undefined,
+
+    markRollupSent: async (deviceId: string, notBefore: number): Promise<void> => {
+      // A device removed meanwhile gets no record back: the condition keeps the mark from creating one.
+      await updateIf(db, {
+        TableName: tableName,
+        Key: { id: deviceId },
+        UpdateExpression: 'SET rollupSentFor = :due',
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeValues: { ':due': notBefore },
+      });
+    },
   };
 };

@@ -104,6 +104,26 @@ describe('a coalesced roll-up (recomputeRollups with the time its message was se
     expect(w.hourMean()).toBe(15);
   });
 
+  it('a coalesced message stands for the batches that sent none: only a recompute begun once it was due does its work', async () => {
+    const w = world();
+    const due = H + HOUR + 60_000;
+    w.add(H + 60_000, 10);
+    w.at(H + 10 * 60_000);
+    // A staff rebuild of the hour during the hour, after the coalesced message was sent at 00:01.
+    await recomputeRollups({ deviceId: 'd', hours: [H] }, w.deps);
+    // A batch at 00:20 sent no message of its own: the one due at the hour's end covers it.
+    w.add(H + 20 * 60_000, 30);
+    w.at(due + 5_000);
+    expect(
+      await recomputeRollups({ deviceId: 'd', hours: [H], sentAt: H + 61_000, notBefore: due }, w.deps),
+    ).not.toHaveProperty('skipped');
+    expect(w.hourMean()).toBe(20);
+    // Another message of the hour, due at the same time, is done by that recompute.
+    expect(
+      await recomputeRollups({ deviceId: 'd', hours: [H], sentAt: H + 59 * 60_000, notBefore: due }, w.deps),
+    ).toEqual({ deviceId: 'd', skipped: 'recomputed since sent' });
+  });
+
   it('a recompute that failed before its charts were written marks nothing, so the retried message works again', async () => {
     const w = world();
     w.add(H + 60_000, 10);

@@ -34,32 +34,40 @@ const DONE_MARGIN_MS = 1_000;
 
 /**
  * Whether every hour of a message was recomputed from readings read after the message was sent: the message's
- * readings (written before it was sent) are in that result, so its work is done. With hourly coalescing
- * (ROLLUP_COALESCING) a device's sixty messages of an hour come due together and the first does the work for all.
+ * readings (written before it was sent) are in that result. A coalesced message (`notBefore`) also stands for the
+ * batches of its hour that sent none (ingest's `askForRollup`), all stored before it was due, so it is done only by a
+ * recompute that read the hours once it was due.
  */
 const alreadyDone = async (
   rollups: RollupStore,
   deviceId: string,
   hours: readonly number[],
   sentAt: number | undefined,
+  notBefore: number | undefined,
 ): Promise<boolean> => {
   if (sentAt === undefined || hours.length > DONE_CHECK_MAX_HOURS) return false;
+  const since = Math.max(sentAt + DONE_MARGIN_MS, notBefore ?? 0);
   const done = await rollups.doneAt(deviceId, hours);
-  return hours.every((hour) => (done.get(hour) ?? 0) >= sentAt + DONE_MARGIN_MS);
+  return hours.every((hour) => (done.get(hour) ?? 0) >= since);
 };
 
 /**
  * Recomputes, from the raw readings, every hour a roll-up message lists, then the days and the chart-data
  * objects (months of hours, years of days) those hours fall in. A pure recompute: a redelivered or repeated
  * message writes the same result, so the worker may retry it freely. A message sent (`sentAt`) before its hours'
- * last complete recompute began has nothing left to do and is skipped.
+ * last complete recompute began, and due (`notBefore`) by then, has nothing left to do and is skipped.
  */
 export const recomputeRollups = async (
-  { deviceId, hours, sentAt }: { deviceId: string; hours: readonly number[]; sentAt?: number },
+  {
+    deviceId,
+    hours,
+    sentAt,
+    notBefore,
+  }: { deviceId: string; hours: readonly number[]; sentAt?: number; notBefore?: number },
   { readings, rollups, charts, now }: RollupDeps,
 ) => {
   const affected = affectedBy(hours);
-  if (await alreadyDone(rollups, deviceId, affected.hours, sentAt)) {
+  if (await alreadyDone(rollups, deviceId, affected.hours, sentAt, notBefore)) {
     return { deviceId, skipped: 'recomputed since sent' };
   }
   // Before the first read: what the done mark promises is that every reading written before this time is counted.

@@ -10,7 +10,7 @@ import { createRollupStore } from '../store/rollup-store';
  */
 export const rollupJob = (message: RollupMessage, deps: SensorDataWorkerDeps, sentAt?: number) =>
   recomputeRollups(
-    { deviceId: message.deviceId, hours: message.hours, sentAt },
+    { deviceId: message.deviceId, hours: message.hours, sentAt, notBefore: message.notBefore },
     {
       readings: deps.readings,
       rollups: createRollupStore({ db: deps.db, tableName: deps.env.rollupsTable }),

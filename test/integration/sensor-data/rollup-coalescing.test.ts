@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createSensorDataSender } from '../../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
+import { createDeviceSeenStore } from '../../../functions/data-ingress/store/device-seen-store';
 import { createRollupStore } from '../../../functions/sensor-data/store/rollup-store';
 import { eventually, freshDevice } from '../../support/sensor-data';
 import { documentClient, sqsClient, stack } from '../../support/stack';
@@ -22,6 +23,13 @@ const hourItem = async (deviceId: string, hour: number) =>
     )
   ).Item;
 
+/** The hour once a recompute has finished it: the done mark is written last, after the hour, its day and its charts. */
+const doneHour = (deviceId: string, hour: number, timeoutMs?: number) =>
+  eventually(async () => {
+    const item = await hourItem(deviceId, hour);
+    return typeof item?.doneAt === 'number' ? item : undefined;
+  }, timeoutMs);
+
 describe('coalesced roll-ups in the sensor-data worker', () => {
   const readings = () => createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! });
   const work = () => createSensorDataSender({ sqs: sqsClient(), queueUrl: stack().queues.sensorData! });
@@ -35,32 +43,38 @@ describe('coalesced roll-ups in the sensor-data worker', () => {
       [1, 2, 3].map((i) => ({ timestamp: hour + i * 60_000, values: { pm2_5: i } })),
       Date.now(),
     );
-    const sentAt = Date.now();
-    const due = sentAt + 4_000;
-    const later = sentAt + 10_000;
-    // A is due first; B (the same hour, as an hour's later batches are) comes due after A has recomputed the hour;
-    // C, another hour, is behind B in the device's FIFO group, so its roll-up shows that B has been worked.
+    const due = Date.now() + 4_000;
+    // The device's FIFO group, in order: A and B, two messages of one hour due together, as an hour's batches send
+    // them; X, another hour due later, between them, so B is worked a few seconds after A has recomputed the hour;
+    // C, behind B, whose roll-up shows that B has been worked.
     await work().send([{ kind: 'rollup', deviceId, hours: [hour], notBefore: due }]);
-    await work().send([{ kind: 'rollup', deviceId, hours: [hour], notBefore: later }]);
-    await work().send([{ kind: 'rollup', deviceId, hours: [hour + HOUR], notBefore: later }]);
-    await readings().write(deviceId, [{ timestamp: hour + HOUR + 60_000, values: { pm2_5: 7 } }], Date.now());
+    await work().send([{ kind: 'rollup', deviceId, hours: [hour + 2 * HOUR], notBefore: due + 6_000 }]);
+    await work().send([{ kind: 'rollup', deviceId, hours: [hour], notBefore: due }]);
+    await work().send([{ kind: 'rollup', deviceId, hours: [hour + HOUR], notBefore: due }]);
+    await readings().write(
+      deviceId,
+      [
+        { timestamp: hour + HOUR + 60_000, values: { pm2_5: 7 } },
+        { timestamp: hour + 2 * HOUR + 60_000, values: { pm2_5: 8 } },
+      ],
+      Date.now(),
+    );
 
     expect(await hourItem(deviceId, hour)).toBeUndefined();
-    const first = await eventually(() => hourItem(deviceId, hour));
+    const first = await doneHour(deviceId, hour);
     expect(first.m.pm2_5).toEqual({ n: 3, s: 6, lo: 1, hi: 3 });
     // The recompute began once the message was due, not when it was first received.
     expect(first.doneAt).toBeGreaterThanOrEqual(due);
 
     // A repair written straight into the table after the recompute, with no message of its own: B must not pick it
-    // up, since B's readings (written before B was sent) are already counted.
-    if (Date.now() < later - 1_000) {
+    // up, since B's readings (written before B was sent and due) are already counted.
+    if (Date.now() < due + 5_000) {
       await readings().write(deviceId, [{ timestamp: hour + 30 * 60_000, values: { pm2_5: 100 } }], Date.now());
     }
-    const next = await eventually(() => hourItem(deviceId, hour + HOUR), 60_000);
-    expect(next.doneAt).toBeGreaterThanOrEqual(later);
-    expect(next.m.pm2_5).toEqual({ n: 1, s: 7, lo: 7, hi: 7 });
-    const after = await hourItem(deviceId, hour);
-    expect(after).toEqual(first);
+    const last = await doneHour(deviceId, hour + HOUR, 60_000);
+    expect(last.m.pm2_5).toEqual({ n: 1, s: 7, lo: 7, hi: 7 });
+    expect((await hourItem(deviceId, hour + 2 * HOUR))?.doneAt).toBeGreaterThanOrEqual(due + 6_000);
+    expect(await hourItem(deviceId, hour)).toEqual(first);
   });
 
   it('the done marks: only an hour with a bucket is marked, read back strongly, and a recompute clears its mark', async () => {
@@ -73,5 +87,21 @@ describe('coalesced roll-ups in the sensor-data worker', () => {
     expect(await hourItem(deviceId, hour + HOUR)).toBeUndefined();
     await rollups.put(deviceId, 'hour', hour, { pm10: { n: 2, s: 9, lo: 4, hi: 5 } });
     expect(await rollups.doneAt(deviceId, [hour])).toEqual(new Map());
+  });
+
+  it("ingest's mark of the hour's message: read back by the next batch's own update, and never made for a device that is gone", async () => {
+    const { id: deviceId } = await freshDevice();
+    const devices = createDeviceSeenStore({ db: documentClient(), tableName: stack().tables.devices! });
+    const seen = { lastSeen: hour, names: ['pm2_5'], units: {} };
+    expect((await devices.markSeen(deviceId, seen))?.rollupSentFor).toBeUndefined();
+    await devices.markRollupSent(deviceId, hour + HOUR + 60_000);
+    expect((await devices.markSeen(deviceId, { ...seen, lastSeen: hour + 1 }))?.rollupSentFor).toBe(
+      hour + HOUR + 60_000,
+    );
+    await devices.markRollupSent('dev-no-such-device', hour);
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: stack().tables.devices!, Key: { id: 'dev-no-such-device' } }),
+    );
+    expect(Item).toBeUndefined();
   });
 });
