@@ -134,10 +134,24 @@ describe('ingest', () => {
     expect(w.sent).toEqual([{ kind: 'rollup', deviceId: 'dev', hours: [Date.UTC(2025, 5, 1, 12)], notBefore: due }]);
     expect(w.marks).toEqual([due]);
     expect(w.stored.size).toBe(3);
+    // A late reading of the hour before rides with this hour's: the message on its way lists this hour only.
+    w.at(Date.UTC(2025, 5, 1, 12, 50, 20));
+    await w.ingest('dev', {
+      readings: [
+        { timestamp: Date.UTC(2025, 5, 1, 11, 59, 30), values: { co2: 400 } },
+        { timestamp: Date.UTC(2025, 5, 1, 12, 50), values: { co2: 400 } },
+      ],
+    });
+    expect(w.sent.at(-1)).toEqual({
+      kind: 'rollup',
+      deviceId: 'dev',
+      hours: [Date.UTC(2025, 5, 1, 11), Date.UTC(2025, 5, 1, 12)],
+      notBefore: due,
+    });
     // Within half a minute of the due time a batch sends its own: the message on its way may read the hour first.
     w.at(due - 20_000);
     await w.ingest('dev', { readings: [{ timestamp: Date.UTC(2025, 5, 1, 12, 59, 30), values: { co2: 400 } }] });
-    expect(w.sent).toHaveLength(2);
+    expect(w.sent).toHaveLength(3);
     // The next hour is a message of its own.
     w.at(Date.UTC(2025, 5, 1, 13, 5));
     await w.ingest('dev', { readings: [{ timestamp: Date.UTC(2025, 5, 1, 13, 4), values: { co2: 400 } }] });

@@ -86,9 +86,10 @@ export const createIngest = ({
 
   /**
    * One roll-up message per batch, or none when a coalesced one already sent for the device will cover this batch:
-   * due at the same time, and far enough ahead that these readings (written now) are stored before it is worked. The
-   * message is marked sent only once SQS has taken it, so a failed send leaves no mark and the device's resend sends
-   * again; a failed mark only costs the next batch a message of its own.
+   * due at the same time (so for the same hour, the batch's only one: a batch reaching back into an earlier hour sends
+   * for both), and far enough ahead that these readings (written now) are stored before it is worked. The message is
+   * marked sent only once SQS has taken it, so a failed send leaves no mark and the device's resend sends again; a
+   * failed mark only costs the next batch a message of its own.
    */
   const askForRollup = async (
     deviceId: string,
@@ -101,7 +102,7 @@ export const createIngest = ({
       await work.send([{ kind: 'rollup', deviceId, hours }]);
       return;
     }
-    if (sentFor === notBefore && at < notBefore - ROLLUP_SEND_MARGIN_MS) return;
+    if (hours.length === 1 && sentFor === notBefore && at < notBefore - ROLLUP_SEND_MARGIN_MS) return;
     await work.send([{ kind: 'rollup', deviceId, hours, notBefore }]);
     await devices.markRollupSent(deviceId, notBefore).catch((error: unknown) =>
       log('warn', 'Roll-up message not marked sent', {
