@@ -5,7 +5,7 @@
  *   way), so a device reporting every minute gets one recompute of the hour instead of sixty. Only the hour's first
  *   batch sends a message (ingest marks it on the device record); any other message of the hour finds the hour
  *   recomputed after it was due and sent, and has nothing left to do (`recomputeRollups`).
- *   The charts that read roll-ups (longer than 2 days) then show an hour once it is over; shorter ones read the readings.
+ *   Charts of hourly points read the hours not yet rolled up from the readings (`createSeriesPoints`).
  *   docs/decisions/042-hourly-roll-ups.md.
  */
 export const ROLLUP_COALESCING = ['none', 'hour'] as const;

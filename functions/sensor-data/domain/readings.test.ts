@@ -127,6 +127,54 @@ describe('readings.series', () => {
   });
 });
 
+describe('readings.series: the hours not yet rolled up (hourly roll-ups, decision 042)', () => {
+  // 12:30: the roll-ups reach 11:00 at best; 12:00 is under way and rolled up at 13:01.
+  const hourOf = (time: number) => Math.floor(time / HOUR) * HOUR;
+  const seven = { from: now - 7 * DAY_MS, width: 168 };
+  const pointAt = (series: Awaited<ReturnType<ReturnType<typeof make>['series']>>, hour: number) =>
+    series.series.pm2_5!.mean[series.t.indexOf(hour)];
+
+  it('reads the hour under way from the readings, and nothing again of the hours rolled up', async () => {
+    const rolled = [hourOf(now) - 2 * HOUR, hourOf(now) - HOUR];
+    const rollups: RollupColumns = {
+      t: rolled,
+      m: { pm2_5: { min: [10, 20], max: [10, 20], mean: [10, 20], count: [1, 1] } },
+    };
+    const readings = [
+      // Already in the 11:00 roll-up: counted once.
+      { timestamp: hourOf(now) - HOUR + 5 * 60_000, values: { pm2_5: 20 } },
+      { timestamp: hourOf(now) + 5 * 60_000, values: { pm2_5: 30 } },
+      { timestamp: hourOf(now) + 25 * 60_000, values: { pm2_5: 50 } },
+    ];
+    const series = await make(accessOf(), readings, rollups).series(undefined, 'dev-1', seven);
+    expect(series.resolution).toBe('hour');
+    expect([pointAt(series, rolled[0]!), pointAt(series, rolled[1]!), pointAt(series, hourOf(now))]).toEqual([
+      10, 20, 40,
+    ]);
+  });
+
+  it('also the hour before when its roll-up has not landed yet, but not further back', async () => {
+    const readings = [
+      { timestamp: hourOf(now) - 3 * HOUR + 60_000, values: { pm2_5: 1 } },
+      { timestamp: hourOf(now) - HOUR + 60_000, values: { pm2_5: 7 } },
+      { timestamp: hourOf(now) + 60_000, values: { pm2_5: 9 } },
+    ];
+    const series = await make(accessOf(), readings).series(undefined, 'dev-1', seven);
+    expect(series.t.filter((t) => pointAt(series, t) !== null)).toEqual([hourOf(now) - HOUR, hourOf(now)]);
+  });
+
+  it('shows nothing of the readings outside the readable window', async () => {
+    // A 7-day window ending a day ago (a campaign's end, say): no hour near now is read.
+    const ended = accessOf({ route: 'campaign', windows: [{ startsAt: now - 7 * DAY_MS, endsAt: now - DAY_MS }] });
+    const series = await make(ended, [{ timestamp: hourOf(now) + 60_000, values: { pm2_5: 9 } }]).series(
+      undefined,
+      'dev-1',
+      seven,
+    );
+    expect(series.series.pm2_5?.mean.every((v) => v === null) ?? true).toBe(true);
+  });
+});
+
 describe('readings.summary', () => {
   it('says the windows of each purpose for this caller and what the next tier unlocks', async () => {
     const summary = await make(accessOf(), []).summary(undefined, 'dev-1');

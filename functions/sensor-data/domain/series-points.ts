@@ -21,6 +21,12 @@ export type RollupReader = (
   to: number,
 ) => Promise<RollupColumns>;
 
+/**
+ * How far before the hour under way a chart of hourly points reads the readings for hours not yet rolled up: one
+ * hour, whose roll-up lands a minute after it ends.
+ */
+const FRESH_TAIL_MS = RESOLUTION_MS.hour;
+
 export interface SeriesPointsDeps {
   readings: Pick<ReadingsStore, 'scan'>;
   rollups: RollupReader;
@@ -28,8 +34,9 @@ export interface SeriesPointsDeps {
 
 /**
  * Puts one device's points over its readable parts into chart buckets: the raw readings at minute resolution, else
- * the hourly or daily roll-ups, of which only periods wholly inside a readable part count (periodFits). One code
- * path for a device's own chart and a campaign's comparison, so both show exactly what the gate lets through.
+ * the hourly or daily roll-ups, of which only periods wholly inside a readable part count (periodFits), with the
+ * newest hours not yet rolled up read from the readings. One code path for a device's own chart and a campaign's
+ * comparison, so both show exactly what the gate lets through.
  */
 export const createSeriesPoints =
   ({ readings, rollups }: SeriesPointsDeps) =>
@@ -42,20 +49,31 @@ export const createSeriesPoints =
     at: number,
   ): Promise<void> => {
     if (parts.length === 0) return;
-    if (resolution === 'minute') {
-      for (const part of parts) {
-        for await (const chunk of readings.scan(deviceId, part)) {
-          for (const reading of chunk) {
-            for (const [name, value] of Object.entries(reading.values)) {
-              if (!wanted || wanted.has(name)) buckets.add(reading.timestamp, name, value, value, value);
-            }
+    const addReadings = async (part: TimeRange) => {
+      for await (const chunk of readings.scan(deviceId, part)) {
+        for (const reading of chunk) {
+          for (const [name, value] of Object.entries(reading.values)) {
+            if (!wanted || wanted.has(name)) buckets.add(reading.timestamp, name, value, value, value);
           }
         }
       }
+    };
+    if (resolution === 'minute') {
+      for (const part of parts) await addReadings(part);
       return;
     }
     const periodMs = RESOLUTION_MS[resolution];
     const columns = await rollups(deviceId, resolution, parts[0]!.from, parts[parts.length - 1]!.to);
+    if (resolution === 'hour') {
+      // Where the environment rolls up hourly (decision 042) the newest hour's roll-up lands a minute after it ends:
+      // the hours after the newest rolled-up one, up to the last two, are read from the readings themselves, inside
+      // the readable parts only. Where roll-ups follow every batch there is no such hour and nothing more is read.
+      const newest = columns.t.reduce((max, start) => Math.max(max, start), Number.NEGATIVE_INFINITY);
+      const tailFrom = Math.max(newest + periodMs, Math.floor(at / periodMs) * periodMs - FRESH_TAIL_MS);
+      for (const part of parts) {
+        if (part.to >= tailFrom) await addReadings({ from: Math.max(part.from, tailFrom), to: part.to });
+      }
+    }
     const fits = columns.t.map((start) => periodFits(start, periodMs, parts, at));
     for (const [name, column] of Object.entries(columns.m)) {
       if (wanted && !wanted.has(name)) continue;

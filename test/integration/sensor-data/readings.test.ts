@@ -97,6 +97,23 @@ describe('readings', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('a 7-day chart of hourly points shows the last hours from the readings while their roll-ups have not landed', async () => {
+    // The readings were written straight into the table: no roll-up exists, as in the cloud until the hour is over.
+    const series = await guest().series({
+      params: { id: deviceId },
+      query: { from: now - 7 * 24 * HOUR + MINUTE, to: now, width: 168, measurements: 'pm2_5' },
+    });
+    expect(series.resolution).toBe('hour');
+    // The hour under way (empty when the run starts on the hour) and the one before; the 120 minutes reach into a
+    // third hour, which waits for its roll-up. pm2_5 is each reading's age in minutes.
+    const hour = Math.floor(now / HOUR) * HOUR;
+    const minutesIn = (now - hour) / MINUTE;
+    const pm = series.series.pm2_5!;
+    const filled = series.t.filter((_, i) => pm.mean[i] !== null);
+    expect(filled).toEqual(minutesIn > 0 ? [hour - HOUR, hour] : [hour - HOUR]);
+    expect(pm.mean[series.t.indexOf(hour - HOUR)]).toBeCloseTo(minutesIn + 30.5, 6);
+  });
+
   it('a year-long range reads the hourly roll-ups in about one bucket per pixel', async () => {
     await setTier(deviceId, 'tier2');
     const response = await fetch(
