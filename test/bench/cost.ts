@@ -262,7 +262,7 @@ const printCost = (measured: readonly HourMeasured[], goal: number) => {
   for (const [label, value] of [...rows].sort(([, a], [, b]) => b - a).slice(0, 6)) {
     console.log(`    ${`${Math.round((value / total) * 100)} %`.padStart(5)}  ${label} ${money(value)}`);
   }
-  console.log('  What would reach the goal: docs/decisions/033-cost-per-device.md.');
+  console.log('  What would reach the goal: docs/decisions/042-hourly-roll-ups.md (after 033-cost-per-device.md).');
 };
 
 const printFleetLimits = (m: HourMeasured, prodRate: number) => {
