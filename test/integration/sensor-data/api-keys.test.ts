@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import type { TierId } from '../../../shared/sensor-data/tiers';
+import { nextMonthStart, wellInsidePeriod } from '../../support/clock';
 import { bannersAbout } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
 import { freshDevice, setTier } from '../../support/sensor-data';
@@ -21,10 +22,6 @@ const sensorData = (token?: string) => apiAs('sensor-data', token);
 
 /** The month the server counts in, and when it resets (the test assumes it does not run across midnight UTC on the 1st). */
 const month = () => new Date().toISOString().slice(0, 7);
-const nextMonth = () => {
-  const now = new Date();
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-};
 
 /** A raw call with a key, to see the status, headers and body as a script would. */
 const callApi = async (key: string | undefined, path: string) => {
@@ -168,13 +165,15 @@ describe('public API reads by tier', () => {
     ['al30', 'tier2', 3_000],
     ['al60', 'tier3', 10_000],
   ] as const)('%s %s: readings and series with the rate-limit headers of a %i quota', async (line, tier, limit) => {
+    // The reset is the next UTC month's start, as of the request.
+    await wellInsidePeriod(nextMonthStart, 30_000);
     const deviceId = await apiDevice(owner, line, tier);
     const first = await callApi(key, readingsPath(deviceId, '?limit=2'));
     expect(first.status).toBe(200);
     expect((first.body.items as { values: { pm2_5: number } }[]).map((r) => r.values.pm2_5)).toEqual([1, 2]);
     expect(first.headers.get('x-ratelimit-limit')).toBe(String(limit));
     expect(first.headers.get('x-ratelimit-remaining')).toBe(String(limit - 1));
-    expect(first.headers.get('x-ratelimit-reset')).toBe(String(nextMonth() / 1000));
+    expect(first.headers.get('x-ratelimit-reset')).toBe(String(nextMonthStart() / 1000));
 
     const series = await callApi(key, `/v1/devices/${deviceId}/series?width=20&measurements=pm2_5`);
     expect(series.status).toBe(200);
@@ -210,6 +209,8 @@ describe('metering', () => {
     const owner = await freshUser({ prefix: 'api-meter' });
     const deviceId = await apiDevice(owner, 'sd1', 'tier1');
     const { key } = await sensorData(owner.token).createApiKey({ body: { name: 'meter' } });
+    // The quota is per UTC month: the seeded counts and the calls must fall in one month.
+    await wellInsidePeriod(nextMonthStart, 60_000);
 
     await callApi(key, readingsPath(deviceId));
     await seedCount(deviceId, 2_099);
@@ -225,7 +226,7 @@ describe('metering', () => {
     expect(last.status).toBe(200);
     expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
 
-    const reset = new Date(nextMonth()).toISOString();
+    const reset = new Date(nextMonthStart()).toISOString();
     for (let i = 0; i < 2; i += 1) {
       const over = await callApi(key, readingsPath(deviceId));
       expect(over.status).toBe(429);
@@ -234,7 +235,7 @@ describe('metering', () => {
       );
       expect(over.headers.get('x-ratelimit-limit')).toBe('3000');
       expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
-      expect(over.headers.get('x-ratelimit-reset')).toBe(String(nextMonth() / 1000));
+      expect(over.headers.get('x-ratelimit-reset')).toBe(String(nextMonthStart() / 1000));
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     }
 
@@ -262,7 +263,7 @@ describe('metering', () => {
     // The usage pages: the device's (for anyone who may view it) and the key owner's month.
     const usage = await sensorData(owner.token).deviceApiUsage({ params: { id: deviceId } });
     expect(usage).toMatchObject({ deviceId, month: month(), used: 3_000, limit: 3_000, remaining: 0, tier: 'Tier 1' });
-    expect(usage.resetsAt).toBe(nextMonth());
+    expect(usage.resetsAt).toBe(nextMonthStart());
     expect(usage.warnings.map((w) => w.threshold)).toEqual([70, 90, 100]);
     const mine = await sensorData(owner.token).myApiUsage({});
     expect(mine.items.map((u) => [u.deviceId, u.used])).toEqual([[deviceId, 3_000]]);

@@ -4,6 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import { EXPORT_STARTS_PER_HOUR, type ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
+import { nextHourStart, wellInsidePeriod } from '../../support/clock';
 import { freshUser } from '../../support/people';
 import { untilQueueEmpty } from '../../support/queues';
 import { freshDevice, setTier } from '../../support/sensor-data';
@@ -117,8 +118,7 @@ describe('downloads', () => {
       });
     const busy = address();
     // The count is per clock hour: start well inside one, or the reset would let the last start through.
-    const toNextHour = Math.ceil(Date.now() / 3_600_000) * 3_600_000 - Date.now();
-    if (toNextHour < 15_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
+    await wellInsidePeriod(nextHourStart, 30_000);
     // A refused request (here: before the public window) takes no slot.
     const refused = await fetch(`${areaUrl('sensor-data')}/devices/${al.id}/exports`, {
       method: 'POST',
@@ -129,7 +129,7 @@ describe('downloads', () => {
     for (let i = 0; i < EXPORT_STARTS_PER_HOUR.guest; i++) expect((await start(busy)).status).toBe(202);
     const over = await start(busy);
     expect(over.status).toBe(429);
-    const hourEnd = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
+    const hourEnd = nextHourStart();
     const retryAfter = Number(over.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(Math.abs(Date.now() + retryAfter * 1000 - hourEnd)).toBeLessThan(5_000);

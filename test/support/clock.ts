@@ -1,0 +1,22 @@
+const HOUR_MS = 60 * 60 * 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The start of the next UTC hour after `now`. */
+export const nextHourStart = (now = Date.now()): number => Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+
+/** The start of the next UTC month after `now`. */
+export const nextMonthStart = (now = Date.now()): number => {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+};
+
+/**
+ * For a test of a count kept per clock period (a limit that resets on the hour or the month) against the running
+ * stack, whose clock a test cannot set: waits, when the period ends within `marginMs`, until the next one has begun,
+ * so all of the test's requests fall in one period. At most `marginMs` of waiting, and only near a period's end.
+ */
+export const wellInsidePeriod = async (periodEnd: (now: number) => number, marginMs: number): Promise<void> => {
+  const left = periodEnd(Date.now()) - Date.now();
+  if (left < marginMs) await sleep(left + 250);
+};
