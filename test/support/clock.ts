@@ -20,3 +20,19 @@ export const wellInsidePeriod = async (periodEnd: (now: number) => number, margi
   const left = periodEnd(Date.now()) - Date.now();
   if (left < marginMs) await sleep(left + 250);
 };
+
+const DAY_MS = 24 * HOUR_MS;
+
+/** The start of the next UTC day after `now`. */
+export const nextDayStart = (now = Date.now()): number => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+
+/**
+ * For a test that reads back what is kept per UTC day ("today's" counts, the day's readings partition) of readings
+ * from the minutes before: waits, near midnight, until at least `marginMs` of the day have passed and at least as
+ * much is left.
+ */
+export const wellInsideDay = async (marginMs: number): Promise<void> => {
+  const sinceStart = Date.now() % DAY_MS;
+  if (sinceStart < marginMs) await sleep(marginMs - sinceStart + 250);
+  await wellInsidePeriod(nextDayStart, marginMs);
+};

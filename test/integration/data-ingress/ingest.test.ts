@@ -2,6 +2,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
+import { wellInsideDay } from '../../support/clock';
 import { chartObject, eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
 
@@ -32,6 +33,9 @@ const rollup = async (deviceId: string, resolution: 'hour' | 'day', ts: number) 
       new GetCommand({ TableName: stack().tables.rollups!, Key: { pk: `${deviceId}#${resolution}`, ts } }),
     )
   ).Item;
+
+// Readings of the last minutes are read back from "today's" partition and counts: no test runs across midnight.
+beforeEach(() => wellInsideDay(2 * 60_000), 3 * 60_000);
 
 describe('HTTPS ingest', () => {
   it('stores good readings, names each refused one, and counts both per device and day', async () => {

@@ -164,21 +164,25 @@ describe('public API reads by tier', () => {
     ['sd1', 'tier2', 10_000],
     ['al30', 'tier2', 3_000],
     ['al60', 'tier3', 10_000],
-  ] as const)('%s %s: readings and series with the rate-limit headers of a %i quota', async (line, tier, limit) => {
-    // The reset is the next UTC month's start, as of the request.
-    await wellInsidePeriod(nextMonthStart, 30_000);
-    const deviceId = await apiDevice(owner, line, tier);
-    const first = await callApi(key, readingsPath(deviceId, '?limit=2'));
-    expect(first.status).toBe(200);
-    expect((first.body.items as { values: { pm2_5: number } }[]).map((r) => r.values.pm2_5)).toEqual([1, 2]);
-    expect(first.headers.get('x-ratelimit-limit')).toBe(String(limit));
-    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(limit - 1));
-    expect(first.headers.get('x-ratelimit-reset')).toBe(String(nextMonthStart() / 1000));
+  ] as const)(
+    '%s %s: readings and series with the rate-limit headers of a %i quota',
+    async (line, tier, limit) => {
+      // The reset is the next UTC month's start, as of the request.
+      await wellInsidePeriod(nextMonthStart, 30_000);
+      const deviceId = await apiDevice(owner, line, tier);
+      const first = await callApi(key, readingsPath(deviceId, '?limit=2'));
+      expect(first.status).toBe(200);
+      expect((first.body.items as { values: { pm2_5: number } }[]).map((r) => r.values.pm2_5)).toEqual([1, 2]);
+      expect(first.headers.get('x-ratelimit-limit')).toBe(String(limit));
+      expect(first.headers.get('x-ratelimit-remaining')).toBe(String(limit - 1));
+      expect(first.headers.get('x-ratelimit-reset')).toBe(String(nextMonthStart() / 1000));
 
-    const series = await callApi(key, `/v1/devices/${deviceId}/series?width=20&measurements=pm2_5`);
-    expect(series.status).toBe(200);
-    expect(series.headers.get('x-ratelimit-remaining')).toBe(String(limit - 2));
-  });
+      const series = await callApi(key, `/v1/devices/${deviceId}/series?width=20&measurements=pm2_5`);
+      expect(series.status).toBe(200);
+      expect(series.headers.get('x-ratelimit-remaining')).toBe(String(limit - 2));
+    },
+    120_000,
+  );
 
   it.each([
     ['sd1', 'tier0', 'API access is not included in Tier 0 of sd1; Tier 1 unlocks it'],
@@ -273,7 +277,7 @@ describe('metering', () => {
     const upgraded = await callApi(key, readingsPath(deviceId));
     expect(upgraded.status).toBe(200);
     expect(upgraded.headers.get('x-ratelimit-remaining')).toBe(String(10_000 - 3_001));
-  });
+  }, 150_000);
 
   it('records a threshold once when concurrent requests cross it together', async () => {
     const owner = await freshUser({ prefix: 'api-race' });

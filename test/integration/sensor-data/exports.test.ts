@@ -137,7 +137,7 @@ describe('downloads', () => {
       `At most ${EXPORT_STARTS_PER_HOUR.guest} downloads can be started an hour; the next one can start at ${new Date(hourEnd).toISOString().slice(11, 16)} UTC`,
     );
     expect((await start(address())).status).toBe(202);
-  });
+  }, 120_000);
 
   it('applies the download windows: a guest gets the public one, a member the permissioned one, 403s name the tier', async () => {
     const al = await freshDevice({ productLine: 'al30', visibility: 'public' });

@@ -131,7 +131,7 @@ describe('POST /users/people/by-email', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const other = await post(w.member.token, '/people/by-email', { email: w.owner.email });
     expect(other.status).toBe(200);
-  });
+  }, 150_000);
 });
 
 describe('adding someone the caller cannot see: an invitation either way', () => {
