@@ -1,4 +1,4 @@
-const HOUR_MS = 60 * 60 * 1000;
+import { DAY_MS, HOUR_MS } from '../../shared/sensor-data/chart-files';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -20,8 +20,6 @@ export const wellInsidePeriod = async (periodEnd: (now: number) => number, margi
   const left = periodEnd(Date.now()) - Date.now();
   if (left < marginMs) await sleep(left + 250);
 };
-
-const DAY_MS = 24 * HOUR_MS;
 
 /** The start of the next UTC day after `now`. */
 export const nextDayStart = (now = Date.now()): number => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;

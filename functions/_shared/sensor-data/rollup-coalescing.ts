@@ -1,3 +1,5 @@
+import { HOUR_MS } from '../../../shared/sensor-data/chart-files';
+
 /**
  * How ingest asks for roll-ups (ROLLUP_COALESCING, per environment in infra/definitions/environments.ts):
  * - `none`: each batch's hours are recomputed as soon as the worker takes its message.
@@ -12,7 +14,6 @@ export const ROLLUP_COALESCING = ['none', 'hour'] as const;
 export type RollupCoalescing = (typeof ROLLUP_COALESCING)[number];
 export const ROLLUP_COALESCING_ENV = 'ROLLUP_COALESCING';
 
-const HOUR_MS = 60 * 60 * 1000;
 /** A batch of an hour's last minute may arrive a little after the hour: the hour's recompute waits for it. */
 export const ROLLUP_GRACE_MS = 60 * 1000;
 /**
