@@ -280,11 +280,12 @@ describe('downloads', () => {
     expect(foreign.status).toBe(404);
     expect((await apiRejection(sign(undefined, job.file!.bucket, job.file!.key))).status).toBe(404);
 
-    // A chart file is handed out whole, so only to someone who may see all of it (issue 19): last month's hourly file
-    // lies wholly inside Tier 2's 365 days, but starts before Tier 1's 30 (any day of this month).
+    // A chart file is handed out whole, so only to someone who may see all of it (issue 19): the hourly file of the
+    // month before last lies wholly inside Tier 2's 365 days, but starts before Tier 1's 30 on any day of this month
+    // (last month's would not on 1 or 2 March, February's start being under 30 days back).
     const today = new Date(now);
-    const lastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-    const chartKey = `charts/${device.id}/hour/${lastMonth}.json`;
+    const earlier = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 2, 1)).toISOString().slice(0, 7);
+    const chartKey = `charts/${device.id}/hour/${earlier}.json`;
     expect((await apiRejection(sign(undefined, 'chartData', chartKey))).status).toBe(401);
     expect((await apiRejection(sign(stranger.token, stack().buckets.chartData!, chartKey))).status).toBe(403);
     const partly = await apiRejection(sign(device.ownerToken, stack().buckets.chartData!, chartKey));

@@ -36,7 +36,10 @@ describe('cache files through the local gateway', () => {
   let employee: ReturnType<typeof apiAs<'system'>>;
   let admin: ReturnType<typeof apiAs<'system'>>;
   let deviceId: string;
-  /** Three days ago at 20 past an hour: well inside the free tier's 7 days, away from hour and day boundaries. */
+  /**
+   * 10:00 UTC three days back (the readings from 20 past it to 13:10, on one day and so in one month's hour file):
+   * well inside the free tier's 7 days, away from hour, day and month boundaries.
+   */
   let hour: number;
   let hourFile: string;
 
@@ -52,7 +55,7 @@ describe('cache files through the local gateway', () => {
     employee = apiAs('system', await tokenOf('employee@example.com'));
     admin = apiAs('system', await tokenOf('admin@example.com'));
     deviceId = (await freshDevice({ visibility: 'public' })).id;
-    hour = Math.floor((Date.now() - 3 * DAY) / HOUR) * HOUR;
+    hour = Math.floor((Date.now() - 3 * DAY) / DAY) * DAY + 10 * HOUR;
     hourFile = chartObjectKey(deviceId, 'hour', periodOf('hour', hour));
     // The repair: three hours of 10-minute readings, written past ingest (no roll-up message is sent).
     const readings = Array.from({ length: 18 }, (_, i) => ({
