@@ -33,10 +33,12 @@ export const DATA_INGRESS_ENV = {
 export type DataIngressEnv = Record<keyof typeof DATA_INGRESS_ENV, string>;
 
 /**
- * `options` stand in for the clock and the environment's roll-up coalescing where a caller measures them (the cost
- * bench replays an hour of batches in seconds); the Lambdas take the defaults.
+ * The ingest use case alone, what the MQTT readings rule needs: without the firmware offer's S3 client, which would
+ * add about 100 KB to the rule's bundle (docs/decisions/029-small-lambdas.md). `options` stand in for the clock and
+ * the environment's roll-up coalescing where a caller measures them (the cost bench replays an hour of batches in
+ * seconds); the Lambdas take the defaults.
  */
-export const createDataIngressDeps = (
+export const createIngestDeps = (
   env: DataIngressEnv = readEnv(DATA_INGRESS_ENV),
   {
     now = Date.now,
@@ -60,6 +62,14 @@ export const createDataIngressDeps = (
       counters: lambdaCounters,
       coalescing,
     }).ingest,
+  };
+};
+
+/** The HTTPS area's use cases: ingest, and the firmware offer a device asks for (GET /data-ingress/firmware). */
+export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS_ENV)) => {
+  const db = getDocumentClient();
+  return {
+    ...createIngestDeps(env),
     firmwareOffer: createFirmwareOffer({
       records: createFirmwareRecords({
         db,

@@ -51,4 +51,19 @@ describe('the MQTT readings rule and revoked credentials (decision 031)', () => 
     expect(await malformed('0123456789abcdef0123456789abcdef')).toEqual({ deviceId: 'dev-1', malformed: 1 });
     expect(credentialGets()).toHaveLength(0);
   });
+
+  it('reads the device from a topic with a Basic Ingest prefix too, and checks it against the credential', async () => {
+    db.on(GetCommand).resolves({ Item: { credentialId: 'dc_other01', deviceId: 'dev-2' } });
+    const published = (topic: string) =>
+      handler({ topic, readings: 'not a list', principal: principalIdOf('dc_other01') }, {} as Context);
+    expect(await published('$aws/rules/DataIngressReadings_prod/devices/dev-2/readings')).toEqual({
+      deviceId: 'dev-2',
+      malformed: 1,
+    });
+    expect(await published('$aws/rules/DataIngressReadings_prod/devices/dev-1/readings')).toEqual({
+      deviceId: 'dev-1',
+      ignored: 'credential',
+    });
+    expect(await published('$aws/rules/DataIngressReadings_prod/devices/dev-2/status')).toEqual({ ignored: 'topic' });
+  });
 });

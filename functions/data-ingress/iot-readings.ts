@@ -1,16 +1,17 @@
 import { ReadingBatch } from '../../shared/contracts/data-ingress';
-import { deviceIdOfTopic } from '../../shared/iot/topics';
+import { deviceIdOfTopic, ruleTopicOf } from '../../shared/iot/topics';
 import { getDocumentClient } from '../_shared/clients';
 import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
 import { readEnv } from '../_shared/env';
 import { iotRule } from '../_shared/iot/iot-rule';
 import { log } from '../_shared/logger';
-import { createDataIngressDeps, DATA_INGRESS_ENV } from './deps';
+import { createIngestDeps, DATA_INGRESS_ENV } from './deps';
 import { credentialIdOfPrincipal } from './domain/mqtt-authorizer';
 import { createIngestStatsStore } from './store/ingest-stats-store';
 
 /**
- * The IoT rule on `devices/+/readings`: an MQTT batch of readings, into the same use case as the HTTPS path.
+ * The IoT rule on `devices/+/readings` (through the broker, or Basic Ingest's `$aws/rules/{rule}/devices/{id}/readings`
+ * without it, decision 043): an MQTT batch of readings, into the same use case as the HTTPS path.
  * The broker authenticated the device and lets it publish only on its own topics, so the topic names the device.
  * A device that connected with its credential (the custom authorizer, decision 031) is checked again here, by the
  * credential id its principal carries: a credential revoked since the connection was authorized is refused on its
@@ -21,7 +22,9 @@ import { createIngestStatsStore } from './store/ingest-stats-store';
 export const handler = iotRule(
   'DataIngressReadings',
   async (event, { ingest, stats, credentials }) => {
-    const { topic, principal, ...payload } = event;
+    const { topic: published, principal, ...payload } = event;
+    // IoT Core's `topic()` leaves out a Basic Ingest prefix (decision 043); read without it all the same, should one show.
+    const { topic } = ruleTopicOf(published);
     const deviceId = deviceIdOfTopic(topic);
     if (!deviceId || !topic.endsWith('/readings')) {
       log('warn', 'Readings on a topic that names no device', { topic });
@@ -54,7 +57,7 @@ export const handler = iotRule(
     deps: () => {
       const env = readEnv(DATA_INGRESS_ENV);
       return {
-        ...createDataIngressDeps(env),
+        ...createIngestDeps(env),
         stats: createIngestStatsStore({ db: getDocumentClient(), tableName: env.ingestStatsTable }),
         credentials: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable }),
       };

@@ -9,6 +9,7 @@ import { createMqttAuthorizer, type MqttAuthorizerEvent } from './domain/mqtt-au
 export const MQTT_AUTHORIZER_ENV = {
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   iotArnPrefix: 'IOT_ARN_PREFIX',
+  readingsRule: 'READINGS_RULE_NAME',
 } as const;
 
 /**
@@ -24,6 +25,7 @@ export const handler = iotAuthorizer(
       return createMqttAuthorizer({
         verifyCredential: verifier.verifyCredential,
         iotArnPrefix: env.iotArnPrefix,
+        readingsRule: env.readingsRule,
         refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
       });
     },

@@ -2,6 +2,7 @@ import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import { AREA_NAMES, AREAS, type AreaName } from '../../shared/contracts/areas';
 import { AUDITS } from '../../shared/contracts/audits';
 import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
+import { allDevicesFilter, READINGS_RULE } from '../../shared/iot/topics';
 import type { BucketKey, QueueKey } from './storage';
 import { LOOKUP_TABLES } from './table-lookup';
 import type { TableKey } from './tables';
@@ -314,15 +315,16 @@ export const DEPLOY_HOOKS: { name: string; entry: string; area: AreaName; versio
 
 /**
  * IoT topic rules with a Lambda action (`SELECT *, topic() AS topic, principal() AS principal FROM '{topicFilter}'`,
- * area-stack.ts iotRuleSql): the CDK creates the
- * rule; locally the MQTT rule bridge invokes it. A rule's function gets its area's SERVICE_RESOURCES.
+ * area-stack.ts iotRuleSql): the CDK creates the rule, named `iotRuleName(name, env)`; locally the MQTT rule bridge
+ * invokes it. Messages reach it through the broker on `topicFilter`, or through Basic Ingest on
+ * `$aws/rules/{rule name}/{topic}` (decision 043). A rule's function gets its area's SERVICE_RESOURCES.
  */
 export const IOT_RULES: { name: string; entry: string; area: AreaName; topicFilter: string }[] = [
   {
-    name: 'DataIngressReadings',
+    name: READINGS_RULE,
     entry: 'functions/data-ingress/iot-readings.ts',
     area: 'data-ingress',
-    topicFilter: 'devices/+/readings',
+    topicFilter: allDevicesFilter('readings'),
   },
 ];
 
@@ -339,6 +341,8 @@ export const IOT_AUTHORIZERS: {
   area: AreaName;
   authorizerName: (env: string) => string;
   keyReadTables: TableKey[];
+  /** The IOT_RULES entry whose Basic Ingest topic a device's policy opens (READINGS_RULE_NAME, decision 043). */
+  ingestRule: string;
 }[] = [
   {
     name: 'DeviceMqttAuthorizer',
@@ -346,5 +350,6 @@ export const IOT_AUTHORIZERS: {
     area: 'data-ingress',
     authorizerName: (env) => `device-data-${env}-devices`,
     keyReadTables: ['deviceCredentials'],
+    ingestRule: READINGS_RULE,
   },
 ];

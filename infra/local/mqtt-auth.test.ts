@@ -52,7 +52,7 @@ describe('the local broker’s rules', () => {
     expect(await auth.authenticate('local:alice', 'forged')).toBeUndefined();
   });
 
-  it('lets a device publish only its own readings and status', async () => {
+  it('lets a device publish only its own readings (through the broker or Basic Ingest) and status', async () => {
     const device = await deviceConnection('dev-1', 'dc_good1');
     expect(await auth.mayPublish(device, 'devices/dev-1/readings')).toBe(true);
     expect(await auth.mayPublish(device, 'devices/dev-1/status')).toBe(true);
@@ -61,6 +61,11 @@ describe('the local broker’s rules', () => {
     expect(await auth.mayPublish(device, 'devices/dev-1/readings/x')).toBe(false);
     expect(await auth.mayPublish(device, 'devices/dev-1/+')).toBe(false);
     expect(await auth.mayPublish(device, 'local/identities/local:alice/devices/dev-1/live')).toBe(false);
+    // Basic Ingest: its readings through the local readings rule only.
+    expect(await auth.mayPublish(device, '$aws/rules/DataIngressReadings_local/devices/dev-1/readings')).toBe(true);
+    expect(await auth.mayPublish(device, '$aws/rules/DataIngressReadings_local/devices/dev-2/readings')).toBe(false);
+    expect(await auth.mayPublish(device, '$aws/rules/DataIngressReadings_local/devices/dev-1/status')).toBe(false);
+    expect(await auth.mayPublish(device, '$aws/rules/DataIngressReadings_prod/devices/dev-1/readings')).toBe(false);
   });
 
   it('stops a connected device on its next publish once its credential is revoked', async () => {

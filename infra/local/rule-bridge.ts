@@ -1,4 +1,5 @@
 import type { Aedes, AedesPublishPacket, Client } from 'aedes';
+import { ruleTopicOf } from '../../shared/iot/topics';
 
 /** MQTT topic filter matching (`+` one level, `#` the rest), as IoT Core rules use it. */
 export const topicMatches = (filter: string, topic: string): boolean => {
@@ -14,6 +15,8 @@ export const topicMatches = (filter: string, topic: string): boolean => {
 
 export interface LocalRule {
   name: string;
+  /** The rule's name as IoT Core knows it (`iotRuleName(name, env)`): what a Basic Ingest topic names. */
+  ruleName: string;
   topicFilter: string;
   /** Receives what the rule's `SELECT *, topic() AS topic, principal() AS principal` would (iotRuleSql). */
   handler: (event: Record<string, unknown> & { topic: string }) => Promise<unknown>;
@@ -21,8 +24,10 @@ export interface LocalRule {
 
 /**
  * The local stand-in for IoT Core topic rules: every publish from a client whose topic matches a rule's
- * filter invokes the rule's handler, as the rule's Lambda action would. Payloads that are not a JSON
- * object are reported, not dropped silently.
+ * filter invokes the rule's handler, as the rule's Lambda action would. A Basic Ingest publish
+ * (`$aws/rules/{ruleName}/{topic}`, decision 043) invokes only the rule it names, with the topic after the prefix, as
+ * IoT Core's `topic()` gives it; nobody subscribes to those topics. Payloads that are not a JSON object are reported,
+ * not dropped silently.
  */
 export const startRuleBridge = (
   broker: Aedes,
@@ -34,22 +39,24 @@ export const startRuleBridge = (
   const pending = new Set<Promise<unknown>>();
   const listener = (packet: AedesPublishPacket, client: Client | null) => {
     if (!client || packet.topic.startsWith('$SYS')) return;
+    const { topic, rule: named } = ruleTopicOf(packet.topic);
     for (const rule of rules) {
-      if (!topicMatches(rule.topicFilter, packet.topic)) continue;
+      if (named !== undefined && named !== rule.ruleName) continue;
+      if (!topicMatches(rule.topicFilter, topic)) continue;
       let payload: unknown;
       try {
         payload = JSON.parse(packet.payload.toString());
       } catch {
-        onError(rule.name, new Error(`Payload on ${packet.topic} is not JSON`));
+        onError(rule.name, new Error(`Payload on ${topic} is not JSON`));
         continue;
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-        onError(rule.name, new Error(`Payload on ${packet.topic} is not a JSON object`));
+        onError(rule.name, new Error(`Payload on ${topic} is not a JSON object`));
         continue;
       }
       const principal = principalOf(client);
       const run = rule
-        .handler({ ...(payload as Record<string, unknown>), topic: packet.topic, ...(principal ? { principal } : {}) })
+        .handler({ ...(payload as Record<string, unknown>), topic, ...(principal ? { principal } : {}) })
         .catch((error: unknown) => onError(rule.name, error))
         .finally(() => pending.delete(run));
       pending.add(run);

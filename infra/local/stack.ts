@@ -11,6 +11,7 @@ import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
+import { iotRuleName } from '../../shared/iot/topics';
 import { environmentSettings, REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
@@ -281,7 +282,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       const { handler } = (await import(pathToFileURL(path.join(options.rootDir, rule.entry)).href)) as {
         handler: LocalRule['handler'];
       };
-      rules.push({ name: rule.name, topicFilter: rule.topicFilter, handler });
+      rules.push({ name: rule.name, ruleName: iotRuleName(rule.name, ENV), topicFilter: rule.topicFilter, handler });
     }
     const bridge = startRuleBridge(mqtt.broker, rules, undefined, mqtt.principalOf);
     stoppers.push(bridge.stop);

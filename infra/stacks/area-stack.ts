@@ -15,6 +15,7 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
+import { iotRuleName } from '../../shared/iot/topics';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
 import { ALARM_THRESHOLDS, LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
@@ -81,9 +82,6 @@ export const workerTimeout = (visibilityTimeoutSeconds: number): Duration =>
  */
 export const iotRuleSql = (topicFilter: string): string =>
   `SELECT *, topic() AS topic, principal() AS principal FROM '${topicFilter}'`;
-
-/** An IoT topic rule's name: rule names are account-wide and allow only letters, digits and underscores. */
-export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
 
 /** Whether an area's contract defines routes; an area without routes has no API yet. */
 
@@ -397,6 +395,8 @@ export class AreaStack extends NestedStack {
       for (const table of authorizer.keyReadTables) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
       // The policies it answers name this account's and region's IoT resources.
       fn.lambda.addEnvironment('IOT_ARN_PREFIX', `arn:${this.partition}:iot:${this.region}:${this.account}`);
+      // The environment's readings rule, whose Basic Ingest topic the policies open to each device (decision 043).
+      fn.lambda.addEnvironment('READINGS_RULE_NAME', iotRuleName(authorizer.ingestRule, settings.name));
       // IoT Core invokes it synchronously and answers the device itself: nothing to retry, no dead letters.
       acknowledgeNoDeadLetterTarget(fn.lambda, 'iot-authorizer');
       this.functions[authorizer.name] = fn.lambda;

@@ -2,8 +2,11 @@ import { MESSAGES } from '../messages';
 import {
   allDevicesFilter,
   deviceIdOfTopic,
+  iotRuleName,
   liveTopic,
+  readingsIngestTopic,
   readingsTopic,
+  ruleTopicOf,
   statusTopic,
   TopicLabelError,
   topicLabel,
@@ -42,5 +45,18 @@ describe('IoT topics (spec §5: path labels reject empty or missing values)', ()
     expect(deviceIdOfTopic('devices//readings')).toBeUndefined();
     expect(deviceIdOfTopic('devices/dev-1/other')).toBeUndefined();
     expect(deviceIdOfTopic('devices/dev-1/readings/extra')).toBeUndefined();
+  });
+
+  it('builds a device’s Basic Ingest readings topic from its environment’s rule, and reads it back', () => {
+    const rule = iotRuleName('DataIngressReadings', 'dev-1');
+    expect(rule).toBe('DataIngressReadings_dev_1');
+    const topic = readingsIngestTopic(rule, 'dev-sn-1001');
+    expect(topic).toBe('$aws/rules/DataIngressReadings_dev_1/devices/dev-sn-1001/readings');
+    expect(ruleTopicOf(topic)).toEqual({ rule, topic: 'devices/dev-sn-1001/readings' });
+    expect(deviceIdOfTopic(ruleTopicOf(topic).topic)).toBe('dev-sn-1001');
+    expect(ruleTopicOf('devices/dev-1/readings')).toEqual({ topic: 'devices/dev-1/readings' });
+    // Not a rule name (IoT allows letters, digits, underscores): left as it is, and it names no device.
+    expect(ruleTopicOf('$aws/rules/bad-name/devices/dev-1/readings').rule).toBeUndefined();
+    expect(() => readingsIngestTopic(rule, 'a/b')).toThrow(TopicLabelError);
   });
 });

@@ -50,6 +50,31 @@ export const statusTopic = (deviceId: unknown): string => deviceTopic(deviceId, 
 /** Every device's topics of one channel, for a subscription or a topic rule: `devices/+/{channel}`. */
 export const allDevicesFilter = (channel: DeviceChannel): string => `devices/+/${topicLabel(channel, 'channel')}`;
 
+/** An IoT topic rule's name: rule names are account-wide and allow only letters, digits and underscores. */
+export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
+
+/** The topic rule that takes in every device's readings (IOT_RULES in infra/definitions/services.ts). */
+export const READINGS_RULE = 'DataIngressReadings';
+
+const BASIC_INGEST = /^\$aws\/rules\/([A-Za-z0-9_]+)\/(.+)$/;
+
+/**
+ * Where a device publishes its readings through IoT Core's Basic Ingest (docs/decisions/043-basic-ingest.md):
+ * `$aws/rules/{ruleName}/devices/{deviceId}/readings` hands the message to the environment's readings rule without
+ * the message broker, so IoT Core charges no messaging for it; nobody can subscribe to it.
+ */
+export const readingsIngestTopic = (ruleName: string, deviceId: unknown): string =>
+  `$aws/rules/${topicLabel(ruleName, 'rule name')}/${readingsTopic(deviceId)}`;
+
+/**
+ * A published topic as a rule sees it: a Basic Ingest topic without its `$aws/rules/{ruleName}/` prefix (IoT Core's
+ * `topic()` leaves it out; the local broker's rule bridge too), and the rule it names.
+ */
+export const ruleTopicOf = (topic: string): { topic: string; rule?: string } => {
+  const match = BASIC_INGEST.exec(topic);
+  return match ? { rule: match[1]!, topic: match[2]! } : { topic };
+};
+
 /** The device id of a concrete device topic, or undefined when the topic is not one. */
 export const deviceIdOfTopic = (topic: string): string | undefined => {
   const match = /^devices\/([^/+#]+)\/([^/+#]+)$/.exec(topic);

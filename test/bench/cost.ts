@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { getDocumentClient, getS3Client, getSqsClient } from '../../functions/_shared/clients';
-import { createDataIngressDeps } from '../../functions/data-ingress/deps';
+import { createIngestDeps } from '../../functions/data-ingress/deps';
 import { QUEUES } from '../../infra/definitions/storage';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { type SqsHandler, startSqsPoller } from '../../infra/local/sqs-poller';
@@ -153,7 +153,7 @@ interface HourMeasured {
   rollupMessages: number;
 }
 
-const COLUMN = 19;
+const COLUMN = 21;
 
 const money = (value: number) => (value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`);
 
@@ -180,10 +180,10 @@ const priceMonth = (m: HourMeasured, path: 'https' | 'mqtt', devices: number) =>
   const rows: [string, number][] = [
     path === 'https'
       ? ['API Gateway (REST requests)', (batches / 1e6) * P.apiGateway.perMillionRestRequests]
-      : [
-          'IoT Core (messages, connection minutes, rule and action)',
-          (batches / 1e6) *
-            (P.iotCore.perMillionMessages + P.iotCore.perMillionRulesTriggered + P.iotCore.perMillionActionsExecuted) +
+      : // Devices publish their readings to the readings rule's Basic Ingest topic (decision 043): no messaging charge.
+        [
+          'IoT Core (Basic Ingest: rule, action, connection)',
+          (batches / 1e6) * (P.iotCore.perMillionRulesTriggered + P.iotCore.perMillionActionsExecuted) +
             ((HOURS_PER_MONTH * 60) / 1e6) * P.iotCore.perMillionConnectionMinutes,
         ],
     ['Lambda requests', ((invocations.ingest + invocations.worker) / 1e6) * P.lambda.perMillionRequests],
@@ -241,16 +241,17 @@ const printCost = (measured: readonly HourMeasured[], goal: number) => {
         ...priceMonth(m, path, devices),
       })),
     );
-    const labels = columns[0]!.rows.map(([label]) => label);
+    // The paths' first rows differ (API Gateway, IoT Core): every label of any column, each cell by its label.
+    const labels = [...new Set(columns.flatMap((c) => c.rows.map(([label]) => label)))];
     const width = Math.max(...labels.map((l) => l.length), 'total'.length) + 2;
     console.log(`    ${''.padEnd(width)}${columns.map((c) => c.head.padStart(COLUMN)).join('')}`);
-    labels.forEach((label, i) => {
+    for (const label of labels) {
       const cells = columns.map((c) => {
-        const [rowLabel, value] = c.rows[i]!;
-        return (rowLabel === label ? money(value) : '').padStart(COLUMN);
+        const row = c.rows.find(([rowLabel]) => rowLabel === label);
+        return (row ? money(row[1]) : '').padStart(COLUMN);
       });
       console.log(`    ${label.padEnd(width)}${cells.join('')}`);
-    });
+    }
     console.log(
       `    ${'total'.padEnd(width)}${columns.map((c) => `${money(c.total)}${c.total <= goal ? ' ✓' : ' ✗'}`.padStart(COLUMN)).join('')}`,
     );
@@ -262,7 +263,11 @@ const printCost = (measured: readonly HourMeasured[], goal: number) => {
   for (const [label, value] of [...rows].sort(([, a], [, b]) => b - a).slice(0, 6)) {
     console.log(`    ${`${Math.round((value / total) * 100)} %`.padStart(5)}  ${label} ${money(value)}`);
   }
-  console.log('  What would reach the goal: docs/decisions/042-hourly-roll-ups.md (after 033-cost-per-device.md).');
+  const brokerMessaging = ((first.batchesPerHour * HOURS_PER_MONTH) / 1e6) * AWS_PRICES.iotCore.perMillionMessages;
+  console.log(
+    `  Through the broker (\`devices/{id}/readings\`) instead of Basic Ingest, IoT adds ${money(brokerMessaging)} of messaging.`,
+  );
+  console.log('  What would reach the goal: docs/decisions/043-basic-ingest.md (after 042 and 033).');
 };
 
 const printFleetLimits = (m: HourMeasured, prodRate: number) => {
@@ -338,7 +343,7 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
     // The ingest use case as its Lambdas build it, on the stack's clients, with the hour's clock: its coalescing
     // decides by the time a batch arrives, and the hour is replayed in seconds.
     let clock = hourStart;
-    const { ingest } = createDataIngressDeps(undefined, { now: () => clock, coalescing: coalesced ? 'hour' : 'none' });
+    const { ingest } = createIngestDeps(undefined, { now: () => clock, coalescing: coalesced ? 'hour' : 'none' });
     const ingestMs: number[] = [];
     const workerMs: number[] = [];
     let rollupMessages = 0;

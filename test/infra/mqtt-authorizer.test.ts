@@ -90,4 +90,11 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('the devices’ MQTT authorizer
     expect(prefix).toContain('{"Ref":"AWS::AccountId"}');
     expect(Object.keys(variables).filter((name) => name.endsWith('_TABLE'))).toEqual([TABLES.deviceCredentials.envVar]);
   });
+
+  it('opens the Basic Ingest topic of this environment’s readings rule, the rule the stack creates (decision 043)', () => {
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const rules = Object.values(resourcesOfType(template, 'AWS::IoT::TopicRule')).map((r) => r.Properties.RuleName);
+    expect(variables.READINGS_RULE_NAME).toBe(`DataIngressReadings_${env}`);
+    expect(rules).toContain(variables.READINGS_RULE_NAME);
+  });
 });

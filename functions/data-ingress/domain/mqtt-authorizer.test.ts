@@ -8,6 +8,7 @@ import {
 } from './mqtt-authorizer';
 
 const ARN = 'arn:aws:iot:us-west-2:123456789012';
+const RULE = 'DataIngressReadings_prod';
 const GOOD = 'dc_goodCredential1.s3cr3t-s3cr3t-s3cr3t-s3cr3t';
 const OTHER = 'dc_otherDevice22.s3cr3t-s3cr3t-s3cr3t-s3cr3t';
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -21,6 +22,7 @@ const refusals: string[] = [];
 const { authorize } = createMqttAuthorizer({
   verifyCredential: async (token) => live.get(token),
   iotArnPrefix: ARN,
+  readingsRule: RULE,
   refused: (reason) => refusals.push(reason),
 });
 
@@ -47,7 +49,11 @@ describe('the devices’ MQTT authorizer', () => {
             {
               Effect: 'Allow',
               Action: ['iot:Publish'],
-              Resource: [`${ARN}:topic/devices/dev-1/readings`, `${ARN}:topic/devices/dev-1/status`],
+              Resource: [
+                `${ARN}:topic/devices/dev-1/readings`,
+                `${ARN}:topic/devices/dev-1/status`,
+                `${ARN}:topic/$aws/rules/${RULE}/devices/dev-1/readings`,
+              ],
             },
           ],
         },
@@ -65,6 +71,13 @@ describe('the devices’ MQTT authorizer', () => {
     expect(policyAllows(policies, 'iot:Subscribe', `${ARN}:topicfilter/devices/dev-1/readings`)).toBe(false);
     expect(policyAllows(policies, 'iot:Receive', `${ARN}:topic/devices/dev-1/readings`)).toBe(false);
     expect(policyAllows(policies, 'iot:Connect', `${ARN}:client/dev-2`)).toBe(false);
+    // Basic Ingest: its own readings through this environment's readings rule, not another device's, rule or channel.
+    expect(policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/${RULE}/devices/dev-1/readings`)).toBe(true);
+    expect(policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/${RULE}/devices/dev-2/readings`)).toBe(false);
+    expect(
+      policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/DataIngressReadings_dev/devices/dev-1/readings`),
+    ).toBe(false);
+    expect(policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/${RULE}/devices/dev-1/status`)).toBe(false);
   });
 
   it('reads the device id before the query string IoT Core lets a device add to its user name', async () => {

@@ -1,4 +1,4 @@
-import { DEVICE_TOPICS } from '../../../shared/iot/topics';
+import { DEVICE_TOPICS, readingsIngestTopic } from '../../../shared/iot/topics';
 
 /**
  * IoT Core's custom authorizer for devices (docs/decisions/031-mqtt-custom-authorizer.md): a device connects over
@@ -76,15 +76,21 @@ const decodePassword = (password: string): string | undefined => {
   return decoded.length > 0 ? decoded : undefined;
 };
 
-/** The policy of one device's connection: connect as itself, publish to its own topics, nothing else. */
-export const devicePolicy = (iotArnPrefix: string, deviceId: string): IotPolicyDocument => ({
+/**
+ * The policy of one device's connection: connect as itself, publish to its own topics (through the broker, and its
+ * readings through the environment's readings rule's Basic Ingest topic, decision 043), nothing else.
+ */
+export const devicePolicy = (iotArnPrefix: string, deviceId: string, readingsRule: string): IotPolicyDocument => ({
   Version: '2012-10-17',
   Statement: [
     { Effect: 'Allow', Action: ['iot:Connect'], Resource: [`${iotArnPrefix}:client/${deviceId}`] },
     {
       Effect: 'Allow',
       Action: ['iot:Publish'],
-      Resource: DEVICE_TOPICS.map((channel) => `${iotArnPrefix}:topic/devices/${deviceId}/${channel}`),
+      Resource: [
+        ...DEVICE_TOPICS.map((channel) => `${iotArnPrefix}:topic/devices/${deviceId}/${channel}`),
+        `${iotArnPrefix}:topic/${readingsIngestTopic(readingsRule, deviceId)}`,
+      ],
     },
   ],
 });
@@ -112,11 +118,18 @@ export interface MqttAuthorizerDeps {
   verifyCredential: (token: string) => Promise<string | undefined>;
   /** `arn:{partition}:iot:{region}:{account}`, the start of every resource in the policy. */
   iotArnPrefix: string;
+  /** The environment's readings rule (`iotRuleName`), whose Basic Ingest topic the policy opens. */
+  readingsRule: string;
   /** Logs a refusal (never the password). */
   refused: (reason: string, fields: Record<string, unknown>) => void;
 }
 
-export const createMqttAuthorizer = ({ verifyCredential, iotArnPrefix, refused }: MqttAuthorizerDeps) => ({
+export const createMqttAuthorizer = ({
+  verifyCredential,
+  iotArnPrefix,
+  readingsRule,
+  refused,
+}: MqttAuthorizerDeps) => ({
   authorize: async (event: MqttAuthorizerEvent): Promise<MqttAuthorizerResponse> => {
     const mqtt = event?.protocolData?.mqtt;
     const connectionId = event?.connectionMetadata?.id;
@@ -145,7 +158,7 @@ export const createMqttAuthorizer = ({ verifyCredential, iotArnPrefix, refused }
       principalId: principalIdOf(token.split('.', 1)[0]!),
       disconnectAfterInSeconds: DISCONNECT_AFTER_SECONDS,
       refreshAfterInSeconds: REFRESH_AFTER_SECONDS,
-      policyDocuments: [devicePolicy(iotArnPrefix, deviceId)],
+      policyDocuments: [devicePolicy(iotArnPrefix, deviceId, readingsRule)],
     };
   },
 });

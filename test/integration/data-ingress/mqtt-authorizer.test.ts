@@ -1,4 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
+import { iotRuleName, READINGS_RULE, readingsIngestTopic } from '../../../shared/iot/topics';
+import { wellInsideDay } from '../../support/clock';
 import { eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
 import { apiAs, stack } from '../../support/stack';
 
@@ -40,6 +42,9 @@ const revokeAll = async (device: TestDevice) => {
   }
 };
 
+// Readings of the last seconds are read back from the day partition of the test's `now`: no test runs across midnight.
+beforeEach(() => wellInsideDay(60_000), 2 * 60_000);
+
 describe('devices over MQTT with their credential', () => {
   it('lets a device with its valid credential in, and its readings land', async () => {
     const device = await freshDevice();
@@ -54,6 +59,28 @@ describe('devices over MQTT with their credential', () => {
       expect(stored.map((r) => [r.ts, r.v])).toEqual([[now - 1_000, { co2: 450 }]]);
     } finally {
       await client.endAsync();
+    }
+  });
+
+  it('takes in its readings through Basic Ingest, the local readings rule’s topic (decision 043)', async () => {
+    const device = await freshDevice();
+    const victim = await freshDevice();
+    const client = await connectAs(device);
+    const rule = iotRuleName(READINGS_RULE, 'local');
+    try {
+      const now = Date.now();
+      await client.publishAsync(readingsIngestTopic(rule, device.id), batch(now - 2_000, 512), { qos: 1 });
+      const stored = await eventually(async () => {
+        const items = await storedReadings(device.id, now);
+        return items.length ? items : undefined;
+      });
+      expect(stored.map((r) => [r.ts, r.v])).toEqual([[now - 2_000, { co2: 512 }]]);
+      const outcome = await tryPublish(client, readingsIngestTopic(rule, victim.id), batch(now - 1_000, 999));
+      expect(outcome).not.toBe('sent');
+      await settle();
+      expect(await storedReadings(victim.id, now)).toEqual([]);
+    } finally {
+      client.end(true);
     }
   });
 
