@@ -4,7 +4,7 @@ import { EpochMillis, PageQuery, page } from './common';
 import type { AuditMap } from './define-audit';
 import { notAudited } from './define-audit';
 import { defineRoute, guest, signedIn } from './define-route';
-import { CartItem } from './users';
+import { CartItem } from './shapes';
 
 const StripeId = (what: string) =>
   z

@@ -4,13 +4,9 @@ import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
-import { ObjectId, RelationType } from './relations';
+import { CampaignId, ObjectId, RelationType } from './shapes';
 
-/**
- * A campaign's id: the API gives new campaigns a UUID; any relation-graph id is accepted when reading, since
- * campaigns named by relations before this area existed (demo data: `demo-campaign-1`) keep their ids.
- */
-export const CampaignId = ObjectId;
+export { CampaignId };
 
 /** Latest instant a campaign may start or end: 2100-01-01T00:00:00Z (a typo guard, not a product limit). */
 export const MAX_CAMPAIGN_TIME = Date.UTC(2100, 0, 1);

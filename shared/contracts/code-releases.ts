@@ -4,8 +4,7 @@ import { TEST_RUN_STATUSES } from '../code-releases/test-run-status';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup } from './define-route';
-import { DeviceId, ProductLine } from './devices';
-import { ObjectId } from './relations';
+import { DeviceId, ObjectId, ProductLine } from './shapes';
 
 /**
  * Firmware releases, their test runs and their rollouts (docs/code-releases.md). Staff only: Employees and

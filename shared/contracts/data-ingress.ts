@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
-import { FirmwareVersion } from './devices';
+import { FirmwareVersion } from './shapes';
 
 /** Why one reading of a batch was refused (docs/sensor-data.md "Readings and ingest"). */
 export const REJECTION_REASONS = ['malformed', 'future', 'too-old', 'out-of-range'] as const;

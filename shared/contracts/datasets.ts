@@ -2,11 +2,10 @@ import * as z from 'zod';
 import { DATASET_LICENSES, MAX_DATASET_DEVICES } from '../datasets/dataset-limits';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { OptionalSafeText, SafeText } from '../text/sanitize';
-import { CampaignId } from './campaigns';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, type Routes, signedIn } from './define-route';
-import { DeviceId, ProductLine } from './devices';
+import { CampaignId, DeviceId, ProductLine } from './shapes';
 
 /**
  * Datasets (docs/datasets.md): a named, described, frozen extract of readings with a stable id to cite. Building one

@@ -3,19 +3,14 @@ import { SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
-import { UserId } from './users';
+import { DeviceId, FirmwareVersion, PRODUCT_LINES, ProductLine, UserId } from './shapes';
 
 /**
  * The device registry (docs/devices.md holds the model and the lifecycle). A device's id follows from its
  * serial at registration (`dev-` + the lower-cased serial), so a serial is registered once; ids seeded
- * before that rule (the demo devices) keep theirs.
+ * before that rule (the demo devices) keep theirs (`DeviceId` is in `shapes.ts`, which other areas name).
  */
-export const DeviceId = z
-  .string()
-  .trim()
-  .min(1, 'Device id cannot be empty')
-  .max(128, 'Device id is at most 128 characters')
-  .regex(/^[A-Za-z0-9._:-]+$/, 'Device id may contain only letters, digits and the marks . _ : -');
+export { DeviceId, FirmwareVersion, PRODUCT_LINES, ProductLine };
 
 /** Printed on the label: 4 to 32 letters, digits and inner dashes; case does not matter (stored upper-case). */
 export const Serial = z
@@ -26,27 +21,12 @@ export const Serial = z
   .max(32, 'Serial is 4 to 32 characters')
   .regex(/^[A-Z0-9](?:[A-Z0-9-]*[A-Z0-9])?$/, 'Serial may contain only letters, digits and inner dashes');
 
-/** Spec §9's tiers table names the product lines. */
-export const PRODUCT_LINES = ['sd1', 'al30', 'al60', 'al80'] as const;
-export const ProductLine = z.enum(PRODUCT_LINES, {
-  error: () => `Product line must be one of: ${PRODUCT_LINES.join(', ')}`,
-});
-export type ProductLine = z.infer<typeof ProductLine>;
-
 export const Model = z
   .string({ error: 'Model must be text' })
   .trim()
   .min(1, 'Model cannot be empty')
   .max(64, 'Model is at most 64 characters')
   .regex(/^[A-Za-z0-9 ._+-]+$/, 'Model may contain only letters, digits, spaces and . _ + -');
-
-/** Semantic-version-like: `1.4.2`, `2.0.0-rc.1`. */
-export const FirmwareVersion = z
-  .string({ error: 'Firmware version must be text' })
-  .trim()
-  .min(1, 'Firmware version cannot be empty')
-  .max(32, 'Firmware version is at most 32 characters')
-  .regex(/^[0-9]+(\.[0-9]+){0,3}([-+][A-Za-z0-9.-]+)?$/, 'Firmware version must look like 1.2.3 (or 1.2.3-rc.1)');
 
 export const DeviceName = SafeText('Name', 80);
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { EpochMillis } from './common';
-import { Relation } from './relations';
+import { Relation } from './shapes';
 
 /**
  * Domain events: messages on the jobs queue for the notifications worker (ROADMAP 1). Each names its

@@ -4,7 +4,7 @@ import { NOTIFICATION_TOPICS } from '../notifications/topics';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
-import { PageSize } from './relations';
+import { PageSize } from './shapes';
 
 export const NOTIFICATION_METHODS = ['email', 'banner'] as const;
 export type NotificationMethod = (typeof NOTIFICATION_METHODS)[number];

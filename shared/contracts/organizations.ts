@@ -4,7 +4,7 @@ import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
-import { ObjectId } from './relations';
+import { ObjectId } from './shapes';
 
 /**
  * The organizations area (docs/organizations.md). An organization is a customer account in ThingsBoard's sense:

@@ -1,20 +1,11 @@
 import * as z from 'zod';
 import { parseRelationId, RELATION_TYPES, relationId } from '../relations/relation-types';
-import { DEFAULT_PAGE_SIZE, EpochMillis, MAX_PAGE_SIZE, page } from './common';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
+import { ObjectId, PageSize, Relation, RelationType } from './shapes';
 
-/** An id at either end of a relation: a user's sub, a device, organization, campaign or invite id. */
-export const ObjectId = z
-  .string()
-  .trim()
-  .min(1, 'Id cannot be empty')
-  .max(128, 'Id is at most 128 characters')
-  .regex(/^[A-Za-z0-9._:@+-]+$/, 'Id may contain only letters, digits and the marks . _ : @ + -');
-
-export const RelationType = z.enum(RELATION_TYPES, {
-  error: () => `Type must be one of: ${RELATION_TYPES.join(', ')}`,
-});
+export { ObjectId, PageSize, Relation, RelationType };
 
 /**
  * `type#referrerId#referentId`. A gateway may hand the path parameter over still percent-encoded
@@ -36,26 +27,7 @@ function safeDecode(value: string): string {
   }
 }
 
-/** `{x}` in the spec's list paths: the page size, 1 to 100. The next page's cursor travels in `?cursor=`. */
-export const PageSize = z.coerce
-  .number({ error: 'Page size must be a number' })
-  .int('Page size must be a whole number')
-  .min(1, `Page size must be from 1 to ${MAX_PAGE_SIZE}`)
-  .max(MAX_PAGE_SIZE, `Page size must be from 1 to ${MAX_PAGE_SIZE}`);
-
 const Cursor = z.string().min(1).max(2048);
-
-export const Relation = z.object({
-  id: z.string(),
-  type: RelationType,
-  referrerId: z.string(),
-  referentId: z.string(),
-  /** Milliseconds; 0 for a legacy row whose creation time was never recorded. */
-  created: EpochMillis,
-  /** The user who created it; absent on legacy rows. */
-  createdBy: z.string().optional(),
-});
-export type Relation = z.infer<typeof Relation>;
 
 export const RelationTypeInfo = z.object({
   type: RelationType,

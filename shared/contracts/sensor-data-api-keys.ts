@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { SafeText } from '../text/sanitize';
 import { EpochMillis } from './common';
 import { apiKey, defineRoute, type Routes, signedIn } from './define-route';
-import { DeviceId } from './devices';
 import { readingsRoutes } from './sensor-data-readings';
+import { DeviceId } from './shapes';
 
 /**
  * The public API (docs/sensor-data.md, "Public API"): a person's API keys, the versioned read routes a key calls

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { CampaignId } from './campaigns';
 import { EpochMillis } from './common';
 import { defineRoute, type Routes, signedIn } from './define-route';
 import { SeriesQuery, SeriesResolution, TierId } from './sensor-data-readings';
+import { CampaignId } from './shapes';
 
 /**
  * At most this many devices of a campaign are compared in one answer (the first by id); the answer says how many

@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { EXPORT_STARTS_PER_HOUR } from '../sensor-data/export-limits';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineRoute, guest, type Routes, signedIn } from './define-route';
-import { DeviceId } from './devices';
+import { DeviceId } from './shapes';
 
 /**
  * Downloads (docs/sensor-data.md "Downloads"): a CSV or JSON file of a device's readings over a range, written by a
@@ -69,11 +70,7 @@ export const ExportJob = z.object({
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
-/**
- * Downloads that may be started per UTC clock hour: each is a background job reading up to a year of readings,
- * so they are limited per person, and per address for guests, who have no identity. Over it: 429, Retry-After.
- */
-export const EXPORT_STARTS_PER_HOUR = { person: 30, guest: 10 } as const;
+export { EXPORT_STARTS_PER_HOUR };
 
 /** The sensor-data area's exports routes (docs/sensor-data.md); composed into the area in sensor-data.ts. */
 export const exportsRoutes = {

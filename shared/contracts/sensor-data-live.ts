@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { REALTIME_POLICY_NAME } from '../iot/realtime';
 import { EpochMillis } from './common';
 import { defineRoute, type Routes, signedIn } from './define-route';
-import { DeviceId } from './devices';
+import { DeviceId } from './shapes';
 
 /** What the live part answers in its own words (the spec leaves them open). */
 export const LIVE_MESSAGES = {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_PAGE_SIZE, EpochMillis } from './common';
 import { defineRoute, guest, type Routes } from './define-route';
-import { DeviceId, ProductLine } from './devices';
+import { DeviceId, ProductLine } from './shapes';
 
 /** Spec §9 pages readings 50 at a time; a client may ask for up to this many. */
 export const MAX_READINGS_PAGE = 500;

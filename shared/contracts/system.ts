@@ -4,8 +4,8 @@ import { TIER_FEATURES_PARAMETER, TierFeaturesTable } from '../sensor-data/tier-
 import { EpochMillis, PageQuery, page } from './common';
 import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
-import { DeviceId } from './devices';
 import { TiersTable } from './sensor-data-readings';
+import { DeviceId } from './shapes';
 
 export const ParameterId = z
   .string()

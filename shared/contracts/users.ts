@@ -5,18 +5,9 @@ import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { callerInPath, defineAudit, notAudited, personInPath } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
+import { CartItem, UserId } from './shapes';
 
-/**
- * A user's id: the identity provider's username, which is the `sub` of the user's tokens. Spec §5: the
- * string "undefined" (what a client sends when it lost the value) is refused rather than looked up.
- */
-export const UserId = z
-  .string()
-  .trim()
-  .min(1, 'User id cannot be empty')
-  .max(128, 'User id is at most 128 characters')
-  .refine((id) => id !== 'undefined', MESSAGES.accountNameUndefined)
-  .refine((id) => /^[A-Za-z0-9._@+-]+$/.test(id), 'User id may contain only letters, digits and . _ @ + -');
+export { CartItem, UserId };
 
 export const GroupName = z.enum(GROUP_NAMES, { error: () => `Group must be one of: ${GROUP_NAMES.join(', ')}` });
 
@@ -58,13 +49,6 @@ export const IdentityUser = z.object({
   mfa: z.array(z.string()).optional(),
 });
 export type IdentityUser = z.infer<typeof IdentityUser>;
-
-export const CartItem = z.object({
-  productId: z.string().trim().min(1, 'Product id cannot be empty').max(128),
-  deviceId: z.string().trim().min(1, 'Device id cannot be empty').max(128),
-  quantity: z.number().int().min(1, 'Quantity is at least 1').max(1000),
-});
-export type CartItem = z.infer<typeof CartItem>;
 
 /** A person's cart as the cart routes answer it: the items after the change, in the order they were added. */
 export const Cart = z.object({ items: z.array(CartItem) });

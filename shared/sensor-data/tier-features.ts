@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PRODUCT_LINES, type ProductLine } from '../contracts/devices';
+import { PRODUCT_LINES, type ProductLine } from '../contracts/shapes';
 import { MESSAGES } from '../messages';
 import { DEFAULT_TIERS, type TierFeatures, type TierId, type TierRow, type TierTable } from './tiers';
 

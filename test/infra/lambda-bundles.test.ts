@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { BUNDLE_BUDGETS_KB, lambdaEntries } from '../../infra/definitions/bundle-budgets';
 import { esbuildOptions, LAMBDA_BUNDLE } from '../../infra/services/lambda-bundling';
 import { ServiceFunction } from '../../infra/services/service-function';
+import { AREA_NAMES } from '../../shared/contracts/areas';
 import { type BuiltBundle, buildBundle, importEnvironment } from '../support/lambda-bundles';
 
 const run = promisify(execFile);
@@ -68,6 +69,38 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
     expect(inputsOf(bundles.get('functions/sensor-data/handler.ts')!).some((i) => i.includes('client-iot/'))).toBe(
       true,
     );
+  });
+
+  it('keeps the firmware offer’s S3 client out of the MQTT readings rule, which runs on every device message', () => {
+    const rule = inputsOf(bundles.get('functions/data-ingress/iot-readings.ts')!);
+    expect(rule.filter((input) => input.includes('@aws-sdk/client-s3/'))).toEqual([]);
+    // The HTTPS area offers firmware, so it does hold it: the check above would notice the rule gaining it.
+    expect(inputsOf(bundles.get('functions/data-ingress/handler.ts')!).some((i) => i.includes('client-s3/'))).toBe(
+      true,
+    );
+  });
+
+  it('keeps other areas’ contracts (their routes) out of each function, but for the audit log’s catalogue', () => {
+    const areas = AREA_NAMES as readonly string[];
+    // A contract file's area: `devices.ts`, `sensor-data-readings.ts` (the longest area name it starts with).
+    const areaOfContract = (input: string): string | undefined => {
+      const name = /^shared\/contracts\/([a-z-]+)\.ts$/.exec(input)?.[1];
+      return name === undefined
+        ? undefined
+        : areas.filter((area) => name === area || name.startsWith(`${area}-`)).sort((a, b) => b.length - a.length)[0];
+    };
+    const foreign = [...bundles.values()].flatMap((bundle) => {
+      const own = /^functions\/([a-z-]+)\//.exec(bundle.entry)![1]!;
+      // The system area lists every area's audited actions with their words (GET /system/audit/actions).
+      if (own === 'system') return [];
+      return inputsOf(bundle)
+        .filter((input) => {
+          const area = areaOfContract(input);
+          return area !== undefined && area !== own;
+        })
+        .map((input) => `${bundle.entry}: ${input}`);
+    });
+    expect(foreign).toEqual([]);
   });
 
   it('deploys the bundle measured here, with its source map moved out of the code zip and not linked from it', () => {

@@ -12,7 +12,7 @@ import {
   type TestRun,
 } from '../../../shared/contracts/code-releases';
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
-import { PRODUCT_LINES } from '../../../shared/contracts/devices';
+import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
 import { log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';

@@ -1,6 +1,7 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
-import { ObjectId, type Relation, type RelationQuery } from '../../../shared/contracts/relations';
+import type { RelationQuery } from '../../../shared/contracts/relations';
+import { ObjectId, type Relation } from '../../../shared/contracts/shapes';
 import { MESSAGES } from '../../../shared/messages';
 import {
   CAMPAIGN_DEVICE_GRANTS,

@@ -1,10 +1,7 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
-import {
-  EXPORT_STARTS_PER_HOUR,
-  type ExportFormat,
-  type ExportJob,
-} from '../../../shared/contracts/sensor-data-exports';
+import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
+import { EXPORT_STARTS_PER_HOUR } from '../../../shared/sensor-data/export-limits';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';

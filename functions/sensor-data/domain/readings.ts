@@ -1,6 +1,5 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { TimeRange } from '../../../shared/campaigns/window';
-import { PRODUCT_LINES } from '../../../shared/contracts/devices';
 import type {
   DataSummary,
   ReadingsPage,
@@ -8,6 +7,7 @@ import type {
   TierInfo,
   TiersTable,
 } from '../../../shared/contracts/sensor-data-readings';
+import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
 import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
 import {
