@@ -2,7 +2,7 @@ import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import { AREA_NAMES, AREAS, type AreaName } from '../../shared/contracts/areas';
 import { AUDITS } from '../../shared/contracts/audits';
 import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
-import { allDevicesFilter, READINGS_RULE } from '../../shared/iot/topics';
+import { allDevicesFilter, deviceAuthorizerName, READINGS_RULE } from '../../shared/iot/topics';
 import type { BucketKey, QueueKey } from './storage';
 import { LOOKUP_TABLES } from './table-lookup';
 import type { TableKey } from './tables';
@@ -348,7 +348,7 @@ export const IOT_AUTHORIZERS: {
     name: 'DeviceMqttAuthorizer',
     entry: 'functions/data-ingress/mqtt-authorizer.ts',
     area: 'data-ingress',
-    authorizerName: (env) => `device-data-${env}-devices`,
+    authorizerName: deviceAuthorizerName,
     keyReadTables: ['deviceCredentials'],
     ingestRule: READINGS_RULE,
   },

@@ -6,6 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
+import { deviceAuthorizerName, iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
 import { logSettings } from '../services/log-retention';
@@ -62,6 +63,14 @@ export class WebConfigStack extends Stack {
         rememberedDevices: props.settings.rememberedDevices,
       },
       realtimeUrl: `wss://${props.realtimeEndpoint}/mqtt`,
+      // What the device page tells a person to configure: the custom authorizer takes user name and password on port
+      // 443 with the ALPN protocol `mqtt` (decision 031); readings go to the readings rule's Basic Ingest topic (043).
+      deviceIngress: {
+        mqttUrl: `mqtts://${props.realtimeEndpoint}:443`,
+        mqttAlpn: 'mqtt',
+        mqttUserNameSuffix: `?x-amz-customauthorizer-name=${deviceAuthorizerName(props.settings.name)}`,
+        readingsRule: iotRuleName(READINGS_RULE, props.settings.name),
+      },
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.
       cookies: { secure: true, sameSite: 'strict' },
       analytics: props.analytics,

@@ -78,6 +78,21 @@ export const RuntimeConfig = z.object({
       identityPoolId: z.string().optional(),
     })
     .optional(),
+  /**
+   * How a device reaches the platform over MQTT with its credential (decision 031, 043), for the device page to show:
+   * the broker's URL (`mqtts://{account endpoint}:443`, TLS with the ALPN protocol `mqtt`, or the local
+   * `mqtt://localhost:1883`), what follows the device id in the MQTT user name (the authorizer's name in the cloud,
+   * nothing locally) and the readings rule whose Basic Ingest topic takes the readings.
+   */
+  deviceIngress: z
+    .object({
+      mqttUrl: z.string().min(1),
+      /** The TLS ALPN protocol the device must offer on port 443; absent locally (plain MQTT). */
+      mqttAlpn: z.string().optional(),
+      mqttUserNameSuffix: z.string(),
+      readingsRule: z.string().min(1),
+    })
+    .optional(),
   /** Local only: where sent e-mail can be read. */
   mailViewerUrl: z.string().url().optional(),
 });

@@ -53,6 +53,9 @@ export const allDevicesFilter = (channel: DeviceChannel): string => `devices/+/$
 /** An IoT topic rule's name: rule names are account-wide and allow only letters, digits and underscores. */
 export const iotRuleName = (rule: string, env: string): string => `${rule}_${env}`.replace(/[^A-Za-z0-9_]/g, '_');
 
+/** The IoT custom authorizer devices connect through with their credential (decision 031): account-wide names. */
+export const deviceAuthorizerName = (env: string): string => `device-data-${env}-devices`;
+
 /** The topic rule that takes in every device's readings (IOT_RULES in infra/definitions/services.ts). */
 export const READINGS_RULE = 'DataIngressReadings';
 

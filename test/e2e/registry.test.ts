@@ -1,9 +1,12 @@
+import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
 import { actUntil, pagePerTest, signInAs, web } from '../support/browser';
+import { wellInsideDay } from '../support/clock';
 import { mailText, waitForMail } from '../support/mail';
 import { type FreshUser, freshUser } from '../support/people';
+import { eventually, storedReadings } from '../support/sensor-data';
 import { apiAs, uniqueId } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 import {
@@ -198,6 +201,66 @@ describe('end to end: the registry people work in every day', () => {
     expect(await page.getByTestId('device-retire').count()).toBe(0);
     expect(await page.getByTestId('credentials').count()).toBe(0);
   });
+
+  it('the device page tells how a device connects, and a device set up from what it shows sends readings both ways', async () => {
+    const { device, claimCode } = await registerDevice();
+    await apiAs('devices', person.token).claim({ body: { serial: device.serial, claimCode } });
+    // The readings are read back from the day partition of `now`.
+    await wellInsideDay(60_000);
+    const page = testPage();
+    await signInPerson(page, person, `/dashboard/devices/${device.id}`);
+    await page.waitForURL(web(`/dashboard/devices/${device.id}`));
+    await page.getByTestId('credentials-create').click();
+    const token = (await page.getByTestId('credentials-new-token').textContent()) ?? '';
+
+    // Folded away until asked for; then each value is on screen, named for this device.
+    const mqttTopic = page.getByTestId('credentials-connect-mqtt-topic');
+    expect(await mqttTopic.isVisible()).toBe(false);
+    await page.getByTestId('credentials-connect').getByText('How a device sends its data').click();
+    await mqttTopic.waitFor();
+    const shown = async (testId: string) => ((await page.getByTestId(testId).textContent()) ?? '').trim();
+    const [httpsRequest = '', brokerUrl = '', userName, clientId, topic = ''] = await Promise.all(
+      [
+        'credentials-connect-https-url',
+        'credentials-connect-mqtt-url',
+        'credentials-connect-mqtt-user',
+        'credentials-connect-mqtt-client',
+        'credentials-connect-mqtt-topic',
+      ].map(shown),
+    );
+    expect(topic).toBe(`$aws/rules/DataIngressReadings_local/devices/${device.id}/readings`);
+    expect([userName, clientId]).toEqual([device.id, device.id]);
+    expect(httpsRequest).toMatch(/^POST http:\/\/\S+\/data-ingress\/readings$/);
+
+    // A device configured with exactly those values: MQTT through Basic Ingest, and HTTPS.
+    const now = Date.now();
+    const client = await mqtt.connectAsync(brokerUrl, {
+      username: userName,
+      password: token,
+      clientId,
+      reconnectPeriod: 0,
+    });
+    try {
+      const batch = { readings: [{ timestamp: now - 3_000, values: { co2: 433 } }] };
+      await client.publishAsync(topic, JSON.stringify(batch), { qos: 1 });
+    } finally {
+      await client.endAsync();
+    }
+    const response = await fetch(httpsRequest.replace(/^POST /, ''), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ timestamp: now - 2_000, values: { co2: 434 } }] }),
+    });
+    expect(response.status).toBe(200);
+    const stored = await eventually(async () => {
+      const items = await storedReadings(device.id, now);
+      return items.length === 2 ? items : undefined;
+    });
+    expect(stored.map((r) => [r.ts, r.v])).toEqual([
+      [now - 3_000, { co2: 433 }],
+      [now - 2_000, { co2: 434 }],
+    ]);
+  }, 150_000);
 
   it('without WebGL the map says so and plots the same devices, each linked to its page', async () => {
     const { device, claimCode } = await registerDevice();

@@ -7,9 +7,11 @@ import {
   WEB_SECURITY_HEADERS,
 } from '../../infra/definitions/web';
 import { RuntimeConfig } from '../../shared/config/runtime-config';
+import { deviceAuthorizerName, iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
 import { resourcesOfType, synthesizedTemplates } from './synth';
 
-const templates = synthesizedTemplates('prod');
+const ENV = 'prod';
+const templates = synthesizedTemplates(ENV);
 const PROD_AUTH_DOMAIN = hostedDomainOf(environmentSettings('prod'));
 
 describe('web hosting', () => {
@@ -115,6 +117,10 @@ describe('runtime configuration', () => {
     expect(create).toContain('identityPoolId');
     expect(create).toMatch(/realtimeUrl\W+wss:\/\//);
     expect(create).toContain('/mqtt');
+    // The device page's connection details name this environment's authorizer and readings rule (decisions 031, 043).
+    expect(create).toMatch(/mqttUrl\W+mqtts:\/\//);
+    expect(create).toContain(`x-amz-customauthorizer-name=${deviceAuthorizerName(ENV)}`);
+    expect(create).toMatch(new RegExp(`readingsRule\\W+${iotRuleName(READINGS_RULE, ENV)}\\W`));
     // The shape itself is checked by the compiler (`satisfies RuntimeConfig`); the schema names the fields.
     expect(Object.keys(RuntimeConfig.shape)).toEqual(expect.arrayContaining(['env', 'region', 'apiBaseUrls', 'auth']));
   });

@@ -44,8 +44,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // page from 170.0 to 170.2 kB: every route is in the entry's router; the flow itself loads on the login page.
     // Real-user monitoring (decision 040) took it to 171.0 kB: the consent check, the route's page id, the privacy
     // page's route and footer link, and the configuration's analytics field; the RUM client itself (about 50 kB)
-    // loads after the page is up, and only for a visitor who switched measurements on.
-    jsKb: 171.2,
+    // loads after the page is up, and only for a visitor who switched measurements on. The configuration's device
+    // connection field (the device page's "How a device sends its data", decision 043) took it to 171.3 kB.
+    jsKb: 171.4,
     ...PHONE,
   },
   {
@@ -86,8 +87,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     path: '/login',
     as: 'guest',
     modules: [ENTRY, 'src/features/auth/login-page.tsx', AMPLIFY],
-    // The entry's share of real-user monitoring (decision 040, see guest /dashboard) took it from 329.8 to 330.5 kB.
-    jsKb: 330.7,
+    // The entry's share of real-user monitoring (decision 040, see guest /dashboard) took it from 329.8 to 330.5 kB,
+    // the configuration's device connection field (decision 043) to 330.8 kB.
+    jsKb: 330.9,
     ...PHONE,
   },
 ];

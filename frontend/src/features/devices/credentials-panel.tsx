@@ -9,6 +9,7 @@ import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useChanges, usePagedQuery } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
 import { credentialKeys } from './device-api';
+import { DeviceConnectionDetails } from './device-connection-details';
 
 type Row = DeviceCredential & { id: string };
 type Busy = 'create' | 'rotate' | `revoke:${string}`;
@@ -68,6 +69,7 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
         A device sends its data with one of these. The secret is shown once, when it is made; it is stored only as a
         hash.
       </p>
+      <DeviceConnectionDetails deviceId={deviceId} />
       <ErrorAlert testId="credentials-error" error={error ?? list.error} />
       {fresh && (
         <SecretOnce
