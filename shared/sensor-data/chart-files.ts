@@ -10,6 +10,13 @@ export type ChartResolution = 'hour' | 'day';
 export const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
 
+export const hourStart = (time: number): number => Math.floor(time / HOUR_MS) * HOUR_MS;
+export const dayStart = (time: number): number => Math.floor(time / DAY_MS) * DAY_MS;
+
+/** The distinct hour starts (UTC) of some timestamps, ascending: the hours a roll-up message lists. */
+export const hoursOf = (times: Iterable<number>): number[] =>
+  [...new Set([...times].map(hourStart))].sort((a, b) => a - b);
+
 export const bucketSize = (resolution: ChartResolution): number => (resolution === 'hour' ? HOUR_MS : DAY_MS);
 
 /** The period (object) a bucket start falls in. */

@@ -3,7 +3,7 @@ import type { CountChange, TargetState } from '../../_shared/code-releases/adopt
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { RollupCoalescing } from '../../_shared/sensor-data/rollup-coalescing';
-import { createIngest, hoursOf } from './ingest';
+import { createIngest } from './ingest';
 import type { IngestCount, SeenDevice, SeenUpdate } from './ports';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 30);
@@ -253,10 +253,6 @@ describe('ingest', () => {
     const w = world({ sendFails: true });
     await expect(w.ingest('dev', { readings: [{ timestamp: NOW, values: { co2: 1 } }] })).rejects.toThrow('queue down');
     expect(w.stored.size).toBe(1);
-  });
-
-  it('lists distinct hour starts in order', () => {
-    expect(hoursOf([NOW, NOW - HOUR, NOW + 1])).toEqual([Date.UTC(2025, 5, 1, 11), Date.UTC(2025, 5, 1, 12)]);
   });
 
   describe('firmware reports (docs/code-releases.md, "Adoption")', () => {

@@ -1,6 +1,7 @@
 import type { IngestResult, ReadingBatch } from '../../../shared/contracts/data-ingress';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { APP_METRICS } from '../../../shared/operations/metrics';
+import { hoursOf } from '../../../shared/sensor-data/chart-files';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import { type AdoptionStore, recordFirmwareReport } from '../../_shared/code-releases/adoption';
 import { log } from '../../_shared/logger';
@@ -34,12 +35,6 @@ export interface IngestDeps {
 
 /** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
 export type IngestOutcome = (IngestResult & { device: 'ok' }) | (IngestResult & { device: 'unknown' });
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/** The distinct hour starts (UTC) of the stored readings: what the roll-up worker recomputes. */
-export const hoursOf = (times: readonly number[]): number[] =>
-  [...new Set(times.map((t) => Math.floor(t / HOUR_MS) * HOUR_MS))].sort((a, b) => a - b);
 
 const countRejections = (rejected: IngestResult['rejected']) => {
   const counts: Partial<Record<IngestCount, number>> = {};

@@ -1,5 +1,5 @@
-import { DAY_MS, HOUR_MS } from '../../../shared/sensor-data/chart-files';
-import { addReadings, affectedBy, combine, hoursOf, toChartObject } from './rollups';
+import { DAY_MS, HOUR_MS, hoursOf } from '../../../shared/sensor-data/chart-files';
+import { addReadings, affectedBy, combine, toChartObject } from './rollups';
 
 const T0 = Date.UTC(2025, 0, 31, 22, 0, 0);
 

@@ -1,4 +1,4 @@
-import { type ChartResolution, DAY_MS, HOUR_MS, periodOf } from '../../../shared/sensor-data/chart-files';
+import { type ChartResolution, dayStart, hoursOf, periodOf } from '../../../shared/sensor-data/chart-files';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { ChartObject, ChartSeries } from './ports';
 
@@ -18,13 +18,6 @@ export interface RollupItem {
   ts: number;
   m: Aggregates;
 }
-
-export const hourStart = (time: number): number => Math.floor(time / HOUR_MS) * HOUR_MS;
-export const dayStart = (time: number): number => Math.floor(time / DAY_MS) * DAY_MS;
-
-/** The distinct hour starts of some timestamps, ascending: what a roll-up message lists. */
-export const hoursOf = (times: Iterable<number>): number[] =>
-  [...new Set([...times].map(hourStart))].sort((a, b) => a - b);
 
 /** Adds readings to aggregates (in place), skipping values that are not finite numbers. */
 export const addReadings = (into: Aggregates, readings: Iterable<StoredReading>): Aggregates => {
@@ -90,7 +83,7 @@ export const toChartObject = (
 
 /** What a roll-up message touches beyond its hours: the days, hour objects (months) and day objects (years). */
 export const affectedBy = (hours: readonly number[]) => ({
-  hours: [...new Set(hours.map(hourStart))].sort((a, b) => a - b),
+  hours: hoursOf(hours),
   days: [...new Set(hours.map(dayStart))].sort((a, b) => a - b),
   months: [...new Set(hours.map((h) => periodOf('hour', h)))].sort(),
   years: [...new Set(hours.map((h) => periodOf('day', h)))].sort(),
