@@ -49,6 +49,8 @@ export default {
       // Integration, authorization matrix and end-to-end tests share one local stack, started once.
       displayName: 'stack',
       testMatch: ['<rootDir>/test/{integration,e2e}/**/*.test.ts'],
+      // Node's, telling a browser test's afterEach whether the test failed (test/support/stack-environment.ts).
+      testEnvironment: '<rootDir>/test/support/stack-environment.ts',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-retry.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

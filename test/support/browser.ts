@@ -104,15 +104,8 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   return page;
 };
 
-/**
- * jest-circus keeps its state under a symbol of its own on the global object; the running test's errors are there.
- * Should a jest release move it, failures go unreported here, and still fail.
- */
-const runningTestFailed = (): boolean => {
-  const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL');
-  const state = symbol && (globalThis as Record<symbol, { currentlyRunningTest?: { errors: unknown[] } }>)[symbol];
-  return (state?.currentlyRunningTest?.errors.length ?? 0) > 0;
-};
+/** Whether the running test (or a `beforeEach` of it) failed, as the stack project's environment saw it. */
+const runningTestFailed = (): boolean => (globalThis as { __stackTestFailed?: boolean }).__stackTestFailed === true;
 
 const FAILURES = path.resolve(import.meta.dirname, '../e2e/artifacts/failures');
 
