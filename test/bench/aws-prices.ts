@@ -61,5 +61,6 @@ export const AWS_LIMITS = {
   dynamodbTableWrites: { value: 40_000, source: 'DynamoDB on-demand: write request units per second per table' },
   iotPublishPerSecond: { value: 20_000, source: 'IoT Core: inbound publish requests per second per account' },
   iotConnections: { value: 500_000, source: 'IoT Core: concurrent connections per account' },
+  iotRuleEvaluations: { value: 20_000, source: 'IoT Core: rule evaluations per second per account' },
   apiGatewayAccount: { value: 10_000, source: 'API Gateway: requests per second per account and region' },
 } as const;

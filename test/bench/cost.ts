@@ -309,6 +309,13 @@ const printFleetLimits = (m: HourMeasured, prodRate: number) => {
       named: `${AWS_LIMITS.iotPublishPerSecond.value} (${AWS_LIMITS.iotPublishPerSecond.source})`,
     },
     {
+      // Every batch is one evaluation of the readings rule, through Basic Ingest or the broker (decision 043).
+      what: 'readings rule evaluations per second',
+      value: perSecond,
+      limit: AWS_LIMITS.iotRuleEvaluations.value,
+      named: `${AWS_LIMITS.iotRuleEvaluations.value} (${AWS_LIMITS.iotRuleEvaluations.source})`,
+    },
+    {
       what: 'MQTT connections',
       value: FLEET,
       limit: AWS_LIMITS.iotConnections.value,
