@@ -341,8 +341,6 @@ export const IOT_AUTHORIZERS: {
   area: AreaName;
   authorizerName: (env: string) => string;
   keyReadTables: TableKey[];
-  /** The IOT_RULES entry whose Basic Ingest topic a device's policy opens (READINGS_RULE_NAME, decision 043). */
-  ingestRule: string;
 }[] = [
   {
     name: 'DeviceMqttAuthorizer',
@@ -350,6 +348,5 @@ export const IOT_AUTHORIZERS: {
     area: 'data-ingress',
     authorizerName: deviceAuthorizerName,
     keyReadTables: ['deviceCredentials'],
-    ingestRule: READINGS_RULE,
   },
 ];

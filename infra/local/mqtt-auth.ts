@@ -12,7 +12,7 @@ import {
 } from '../../functions/data-ingress/domain/mqtt-authorizer';
 import { type Caller, createTokenVerifier } from '../../shared/auth/verify-token';
 import { localIdentityId, parseWatcherTopic } from '../../shared/iot/realtime';
-import { iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
+import { readingsRuleName } from '../../shared/iot/topics';
 
 /** Who holds a connection to the local broker. */
 export type MqttPrincipal =
@@ -59,7 +59,7 @@ export const createMqttAuth = (deps: MqttAuthDeps) => {
     verifyCredential: deps.verifyDeviceCredential,
     iotArnPrefix: deps.iotArnPrefix,
     // The same rule name the CDK gives the environment's readings rule (its Basic Ingest topic, decision 043).
-    readingsRule: iotRuleName(READINGS_RULE, deps.envName),
+    readingsRule: readingsRuleName(deps.envName),
     refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
   });
   const resource = (kind: 'topic' | 'topicfilter', name: string) => `${deps.iotArnPrefix}:${kind}/${name}`;

@@ -11,7 +11,7 @@ import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
-import { iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
+import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { environmentSettings, REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
@@ -308,7 +308,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       cookies: { secure: false, sameSite: 'lax' },
       realtimeUrl: mqtt.wsUrl,
       // The local broker takes the device id as the user name as it is, and Basic Ingest as IoT Core does.
-      deviceIngress: { mqttUrl: mqtt.url, mqttUserNameSuffix: '', readingsRule: iotRuleName(READINGS_RULE, ENV) },
+      deviceIngress: { mqttUrl: mqtt.url, mqttUserNameSuffix: '', readingsRule: readingsRuleName(ENV) },
       mailViewerUrl: ses.url,
       // Unsigned: the collector takes the web app's events without the identity pool the cloud signs them with.
       analytics: {

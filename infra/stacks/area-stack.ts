@@ -15,7 +15,7 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
-import { iotRuleName } from '../../shared/iot/topics';
+import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
 import { ALARM_THRESHOLDS, LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
@@ -396,7 +396,7 @@ export class AreaStack extends NestedStack {
       // The policies it answers name this account's and region's IoT resources.
       fn.lambda.addEnvironment('IOT_ARN_PREFIX', `arn:${this.partition}:iot:${this.region}:${this.account}`);
       // The environment's readings rule, whose Basic Ingest topic the policies open to each device (decision 043).
-      fn.lambda.addEnvironment('READINGS_RULE_NAME', iotRuleName(authorizer.ingestRule, settings.name));
+      fn.lambda.addEnvironment('READINGS_RULE_NAME', readingsRuleName(settings.name));
       // IoT Core invokes it synchronously and answers the device itself: nothing to retry, no dead letters.
       acknowledgeNoDeadLetterTarget(fn.lambda, 'iot-authorizer');
       this.functions[authorizer.name] = fn.lambda;

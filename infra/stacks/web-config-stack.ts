@@ -6,7 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
-import { deviceAuthorizerName, iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
+import { deviceAuthorizerName, readingsRuleName } from '../../shared/iot/topics';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { RUNTIME_CONFIG_KEY, WEB_CACHE_CONTROL } from '../definitions/web';
 import { logSettings } from '../services/log-retention';
@@ -69,7 +69,7 @@ export class WebConfigStack extends Stack {
         mqttUrl: `mqtts://${props.realtimeEndpoint}:443`,
         mqttAlpn: 'mqtt',
         mqttUserNameSuffix: `?x-amz-customauthorizer-name=${deviceAuthorizerName(props.settings.name)}`,
-        readingsRule: iotRuleName(READINGS_RULE, props.settings.name),
+        readingsRule: readingsRuleName(props.settings.name),
       },
       // Spec §9: session and token cookies are same-site strict and secure in every deployed environment.
       cookies: { secure: true, sameSite: 'strict' },

@@ -59,6 +59,12 @@ export const deviceAuthorizerName = (env: string): string => `device-data-${env}
 /** The topic rule that takes in every device's readings (IOT_RULES in infra/definitions/services.ts). */
 export const READINGS_RULE = 'DataIngressReadings';
 
+/**
+ * The readings rule's name in an environment, as the CDK names it: what its Basic Ingest topic carries, so what the
+ * devices' policies open and the device page shows (decision 043).
+ */
+export const readingsRuleName = (env: string): string => iotRuleName(READINGS_RULE, env);
+
 const BASIC_INGEST = /^\$aws\/rules\/([A-Za-z0-9_]+)\/(.+)$/;
 
 /**

@@ -7,7 +7,7 @@ import {
   WEB_SECURITY_HEADERS,
 } from '../../infra/definitions/web';
 import { RuntimeConfig } from '../../shared/config/runtime-config';
-import { deviceAuthorizerName, iotRuleName, READINGS_RULE } from '../../shared/iot/topics';
+import { deviceAuthorizerName, readingsRuleName } from '../../shared/iot/topics';
 import { resourcesOfType, synthesizedTemplates } from './synth';
 
 const ENV = 'prod';
@@ -120,7 +120,7 @@ describe('runtime configuration', () => {
     // The device page's connection details name this environment's authorizer and readings rule (decisions 031, 043).
     expect(create).toMatch(/mqttUrl\W+mqtts:\/\//);
     expect(create).toContain(`x-amz-customauthorizer-name=${deviceAuthorizerName(ENV)}`);
-    expect(create).toMatch(new RegExp(`readingsRule\\W+${iotRuleName(READINGS_RULE, ENV)}\\W`));
+    expect(create).toMatch(new RegExp(`readingsRule\\W+${readingsRuleName(ENV)}\\W`));
     // The shape itself is checked by the compiler (`satisfies RuntimeConfig`); the schema names the fields.
     expect(Object.keys(RuntimeConfig.shape)).toEqual(expect.arrayContaining(['env', 'region', 'apiBaseUrls', 'auth']));
   });

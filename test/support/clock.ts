@@ -1,9 +1,9 @@
-import { DAY_MS, HOUR_MS } from '../../shared/sensor-data/chart-files';
+import { DAY_MS, dayStart, HOUR_MS, hourStart } from '../../shared/sensor-data/chart-files';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The start of the next UTC hour after `now`. */
-export const nextHourStart = (now = Date.now()): number => Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+export const nextHourStart = (now = Date.now()): number => hourStart(now) + HOUR_MS;
 
 /** The start of the next UTC month after `now`. */
 export const nextMonthStart = (now = Date.now()): number => {
@@ -22,7 +22,7 @@ export const wellInsidePeriod = async (periodEnd: (now: number) => number, margi
 };
 
 /** The start of the next UTC day after `now`. */
-export const nextDayStart = (now = Date.now()): number => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+export const nextDayStart = (now = Date.now()): number => dayStart(now) + DAY_MS;
 
 /**
  * For a test that reads back what is kept per UTC day ("today's" counts, the day's readings partition) of readings

@@ -1,5 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { iotRuleName, READINGS_RULE, readingsIngestTopic } from '../../../shared/iot/topics';
+import { readingsIngestTopic, readingsRuleName } from '../../../shared/iot/topics';
 import { wellInsideDay } from '../../support/clock';
 import { eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
 import { apiAs, stack } from '../../support/stack';
@@ -66,7 +66,7 @@ describe('devices over MQTT with their credential', () => {
     const device = await freshDevice();
     const victim = await freshDevice();
     const client = await connectAs(device);
-    const rule = iotRuleName(READINGS_RULE, 'local');
+    const rule = readingsRuleName('local');
     try {
       const now = Date.now();
       await client.publishAsync(readingsIngestTopic(rule, device.id), batch(now - 2_000, 512), { qos: 1 });
