@@ -1,4 +1,5 @@
-import { api, apiAudit } from '../../shared/contracts/api';
+import { api } from '../../shared/contracts/api';
+import { apiAudit } from '../../shared/contracts/audit/api';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { API_ENV, createApiDeps } from './deps';

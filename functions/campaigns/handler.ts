@@ -1,4 +1,5 @@
-import { campaigns, campaignsAudit } from '../../shared/contracts/campaigns';
+import { campaignsAudit } from '../../shared/contracts/audit/campaigns';
+import { campaigns } from '../../shared/contracts/campaigns';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CAMPAIGNS_ENV, createCampaignsDeps } from './deps';

@@ -1,4 +1,5 @@
-import { codeReleases, codeReleasesAudit } from '../../shared/contracts/code-releases';
+import { codeReleasesAudit } from '../../shared/contracts/audit/code-releases';
+import { codeReleases } from '../../shared/contracts/code-releases';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CODE_RELEASES_ENV, createCodeReleasesDeps } from './deps';

@@ -1,4 +1,5 @@
-import { customer, customerAudit } from '../../shared/contracts/customer';
+import { customerAudit } from '../../shared/contracts/audit/customer';
+import { customer } from '../../shared/contracts/customer';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { CUSTOMER_ENV, createCustomerDeps } from './deps';

@@ -1,4 +1,5 @@
-import { dataIngress, dataIngressAudit } from '../../shared/contracts/data-ingress';
+import { dataIngressAudit } from '../../shared/contracts/audit/data-ingress';
+import { dataIngress } from '../../shared/contracts/data-ingress';
 import { getDocumentClient } from '../_shared/clients';
 import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
 import { readEnv } from '../_shared/env';

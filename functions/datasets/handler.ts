@@ -1,4 +1,5 @@
-import { datasets, datasetsAudit } from '../../shared/contracts/datasets';
+import { datasetsAudit } from '../../shared/contracts/audit/datasets';
+import { datasets } from '../../shared/contracts/datasets';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createDatasetsDeps, DATASETS_ENV } from './deps';

@@ -1,4 +1,5 @@
-import { devices, devicesAudit } from '../../shared/contracts/devices';
+import { devicesAudit } from '../../shared/contracts/audit/devices';
+import { devices } from '../../shared/contracts/devices';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createDevicesDeps, DEVICES_ENV } from './deps';

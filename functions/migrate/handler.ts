@@ -1,4 +1,5 @@
-import { migrate, migrateAudit } from '../../shared/contracts/migrate';
+import { migrateAudit } from '../../shared/contracts/audit/migrate';
+import { migrate } from '../../shared/contracts/migrate';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createMigrateDeps, MIGRATE_ENV } from './deps';

@@ -1,4 +1,5 @@
-import { notifications, notificationsAudit } from '../../shared/contracts/notifications';
+import { notificationsAudit } from '../../shared/contracts/audit/notifications';
+import { notifications } from '../../shared/contracts/notifications';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createNotificationsDeps, NOTIFICATIONS_ENV } from './deps';

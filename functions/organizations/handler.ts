@@ -1,4 +1,5 @@
-import { organizations, organizationsAudit } from '../../shared/contracts/organizations';
+import { organizationsAudit } from '../../shared/contracts/audit/organizations';
+import { organizations } from '../../shared/contracts/organizations';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createOrganizationsDeps, ORGANIZATIONS_ENV } from './deps';

@@ -1,4 +1,5 @@
-import { relations, relationsAudit } from '../../shared/contracts/relations';
+import { relationsAudit } from '../../shared/contracts/audit/relations';
+import { relations } from '../../shared/contracts/relations';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createRelationsDeps, RELATIONS_ENV } from './deps';

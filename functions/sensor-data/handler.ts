@@ -1,4 +1,5 @@
-import { sensorData, sensorDataAudit } from '../../shared/contracts/sensor-data';
+import { sensorDataAudit } from '../../shared/contracts/audit/sensor-data';
+import { sensorData } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
 import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';

@@ -1,4 +1,5 @@
-import { system, systemAudit } from '../../shared/contracts/system';
+import { systemAudit } from '../../shared/contracts/audit/system';
+import { system } from '../../shared/contracts/system';
 import { readEnv } from '../_shared/env';
 import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
 import { createSystemDeps, SYSTEM_ENV, type SystemDeps } from './deps';

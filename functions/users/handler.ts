@@ -1,4 +1,5 @@
-import { users, usersAudit } from '../../shared/contracts/users';
+import { usersAudit } from '../../shared/contracts/audit/users';
+import { users } from '../../shared/contracts/users';
 import { readBillingEnv } from '../_shared/billing/stripe-client';
 import { readEnv } from '../_shared/env';
 import { type AreaHandlers, httpArea } from '../_shared/http/http-area';

@@ -46,7 +46,7 @@ export const BUNDLE_BUDGETS_KB: Record<string, number> = {
   'functions/organizations/handler.ts': 660,
   'functions/relations/handler.ts': 480,
   'functions/sensor-data/handler.ts': 845,
-  'functions/system/handler.ts': 730,
+  'functions/system/handler.ts': 675,
   'functions/users/handler.ts': 1070,
   'functions/notifications/worker.ts': 830,
   'functions/sensor-data/worker.ts': 630,

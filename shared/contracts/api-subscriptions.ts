@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import { SUBSCRIPTION_STATUSES } from '../billing/subscription-status';
 import { EpochMillis, PageQuery, page } from './common';
-import type { AuditMap } from './define-audit';
-import { notAudited } from './define-audit';
 import { defineRoute, guest, signedIn } from './define-route';
 import { CartItem } from './shapes';
 
@@ -231,45 +229,4 @@ export const subscriptionRoutes = {
       .strict(),
     response: z.object({ sessionId: z.string(), url: z.string() }),
   }),
-};
-
-const deviceInBody = { kind: 'device', id: ({ body }: { body: { deviceId: string } }) => body.deviceId } as const;
-
-/**
- * Billing overrides (docs/audit.md): staff changing, cancelling or resuming the subscription of a device, or checking
- * out for devices, which staff may do for any. Whether a staff member also owns the device cannot be told from the
- * request, so every staff call is recorded. The reads change nothing.
- */
-export const subscriptionsAudit: AuditMap<typeof subscriptionRoutes> = {
-  productsList: notAudited('a read'),
-  productsGet: notAudited('a read'),
-  pricesListByProduct: notAudited('a read'),
-  pricesGet: notAudited('a read'),
-  invoicesGet: notAudited('a read'),
-  customersSearchByEmail: notAudited('a read'),
-  subscriptionsListByCustomer: notAudited('a read'),
-  subscriptionsListByDevice: notAudited('a read'),
-  activeEntitlementsList: notAudited('a read'),
-  billingPortal: notAudited("opens a billing page; changes there are Stripe's to log"),
-  invoicesListByCustomer: notAudited('a read'),
-  subscriptionsChangeTier: {
-    action: 'subscription.change-tier',
-    label: "Changed a device's subscription tier",
-    target: deviceInBody,
-  },
-  subscriptionsCancel: {
-    action: 'subscription.cancel',
-    label: "Cancelled a device's subscription at period end",
-    target: deviceInBody,
-  },
-  subscriptionsResume: {
-    action: 'subscription.resume',
-    label: "Kept a device's subscription as it is (undid a cancellation or downgrade)",
-    target: deviceInBody,
-  },
-  checkout: {
-    action: 'subscription.checkout',
-    label: 'Started a checkout for devices',
-    target: { kind: 'device', id: ({ body }) => [...new Set(body.items.map((item) => item.deviceId))].join(', ') },
-  },
 };

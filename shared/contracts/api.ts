@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { subscriptionRoutes, subscriptionsAudit } from './api-subscriptions';
+import { subscriptionRoutes } from './api-subscriptions';
 import { EpochMillis } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest } from './define-route';
 
 /** Spec §7 `POST /api/aws` action `getSignedS3Url`: a short-lived GET of one object the caller may read. */
@@ -43,9 +42,4 @@ export const api = defineArea('api', {
     response: SignedUrl,
   }),
   ...subscriptionRoutes,
-});
-
-export const apiAudit = /* @__PURE__ */ defineAudit(api, {
-  aws: notAudited('signs a short-lived read URL'),
-  ...subscriptionsAudit,
 });

@@ -1,23 +1,24 @@
-import { apiAudit } from './api';
-import { campaignsAudit } from './campaigns';
-import { codeReleasesAudit } from './code-releases';
-import { customerAudit } from './customer';
-import { dataIngressAudit } from './data-ingress';
-import { datasetsAudit } from './datasets';
+import { apiAudit } from './audit/api';
+import { campaignsAudit } from './audit/campaigns';
+import { codeReleasesAudit } from './audit/code-releases';
+import { customerAudit } from './audit/customer';
+import { dataIngressAudit } from './audit/data-ingress';
+import { datasetsAudit } from './audit/datasets';
+import { devicesAudit } from './audit/devices';
+import { migrateAudit } from './audit/migrate';
+import { notificationsAudit } from './audit/notifications';
+import { organizationsAudit } from './audit/organizations';
+import { relationsAudit } from './audit/relations';
+import { sensorDataAudit } from './audit/sensor-data';
+import { systemAudit } from './audit/system';
+import { usersAudit } from './audit/users';
 import type { AnyAuditMap } from './define-audit';
-import { devicesAudit } from './devices';
-import { migrateAudit } from './migrate';
-import { notificationsAudit } from './notifications';
-import { organizationsAudit } from './organizations';
-import { relationsAudit } from './relations';
-import { sensorDataAudit } from './sensor-data';
-import { systemAudit } from './system';
-import { usersAudit } from './users';
 
 /**
  * Every area's audit declarations (docs/audit.md), as AREAS lists the areas: `audit-coverage.test.ts` walks both,
- * and the audit page lists the actions from here. An area's Lambda gets its own map from its contract file, not
- * from here, so no Lambda bundles every contract.
+ * and the audit page lists the actions from here. The declarations (`audit/{area}.ts`) name their area as a type
+ * only, so listing them does not bundle every area's routes into the system area's Lambda; an area's Lambda takes
+ * its own map from its audit file.
  */
 export const AUDITS = {
   campaigns: campaignsAudit,

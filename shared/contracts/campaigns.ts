@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { windowProblem } from '../campaigns/campaign-rules';
 import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
 import { CampaignId, ObjectId, RelationType } from './shapes';
 
@@ -161,20 +160,4 @@ export const campaigns = defineArea('campaigns', {
     params: z.object({ id: ObjectId }),
     response: DeviceAccess,
   }),
-});
-
-const campaignInPath = { kind: 'campaign', id: ({ params }: { params: { id: string } }) => params.id } as const;
-
-/** Campaigns changed by staff (docs/audit.md); staff may manage any, so every staff change is recorded. */
-export const campaignsAudit = /* @__PURE__ */ defineAudit(campaigns, {
-  create: {
-    action: 'campaign.create',
-    label: 'Created a campaign in an organization',
-    target: { kind: 'campaign', id: (_request, campaign) => campaign?.id },
-    // A campaign of no organization is the creator's own; in an organization it needs managing it, or staff.
-    own: ({ body }) => body.organizationId === undefined,
-  },
-  listAll: notAudited('a read'),
-  update: { action: 'campaign.update', label: 'Changed a campaign', target: campaignInPath },
-  delete: { action: 'campaign.delete', label: 'Deleted a campaign', target: campaignInPath },
 });

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { parseSemVer } from '../code-releases/semver';
 import { TEST_RUN_STATUSES } from '../code-releases/test-run-status';
 import { EpochMillis, PageQuery, page } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup } from './define-route';
 import { DeviceId, ObjectId, ProductLine } from './shapes';
 
@@ -409,48 +408,4 @@ export const codeReleases = defineArea('code-releases', {
       .strict(),
     response: Rollout,
   }),
-});
-
-const releaseInPath = { kind: 'release', id: ({ params }: { params: { id: string } }) => params.id } as const;
-
-/** Staff actions on firmware releases, their test runs and rollouts (docs/audit.md, docs/code-releases.md). */
-export const codeReleasesAudit = /* @__PURE__ */ defineAudit(codeReleases, {
-  listReleases: notAudited('a read'),
-  getRelease: notAudited('a read'),
-  listTestRuns: notAudited('a read'),
-  listRollouts: notAudited('a read'),
-  listRolloutDevices: notAudited('a read'),
-  createRelease: {
-    action: 'release.create',
-    label: 'Created a firmware release',
-    target: { kind: 'release', id: (_request, response) => response?.id },
-  },
-  updateRelease: { action: 'release.update', label: "Changed a release's notes", target: releaseInPath },
-  deleteRelease: { action: 'release.delete', label: 'Deleted a draft release', target: releaseInPath },
-  createArtifactUpload: {
-    action: 'release.artifact.upload',
-    label: "Started uploading a release's artifact",
-    target: releaseInPath,
-  },
-  setArtifact: {
-    action: 'release.artifact.verify',
-    label: "Verified a release's artifact and published the release",
-    target: releaseInPath,
-  },
-  createTestRun: {
-    action: 'release.test-run.create',
-    label: 'Recorded a test run of a release',
-    target: releaseInPath,
-  },
-  concludeTestRun: {
-    action: 'release.test-run.conclude',
-    label: "Recorded a test run's result",
-    target: releaseInPath,
-  },
-  createRollout: { action: 'rollout.create', label: 'Started a rollout of a release', target: releaseInPath },
-  haltRollout: {
-    action: 'rollout.halt',
-    label: 'Halted a rollout',
-    target: { kind: 'rollout', id: ({ params }) => params.id },
-  },
 });

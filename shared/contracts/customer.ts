@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest } from './define-route';
 
 /** The header Stripe signs its webhook deliveries with. */
@@ -16,8 +15,4 @@ export const customer = defineArea('customer', {
       "Stripe's events: signature checked on the raw body, each event worked once, the device's subscription re-read from Stripe and recorded.",
     response: z.object({ received: z.literal(true), duplicate: z.boolean().optional() }),
   }),
-});
-
-export const customerAudit = /* @__PURE__ */ defineAudit(customer, {
-  stripeWebhook: notAudited("Stripe's signed events, not a person's call"),
 });

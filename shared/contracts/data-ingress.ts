@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
 import { FirmwareVersion } from './shapes';
 
@@ -130,9 +129,4 @@ export const dataIngress = defineArea('data-ingress', {
       '`update: null` when it runs it already, has none, or its rollout is halted (docs/code-releases.md).',
     response: FirmwareOffer,
   }),
-});
-
-export const dataIngressAudit = /* @__PURE__ */ defineAudit(dataIngress, {
-  ingestReadings: notAudited("a device's own readings, sent with its credential"),
-  getFirmware: notAudited("a device's own firmware offer, read with its credential"),
 });

@@ -3,7 +3,6 @@ import { DATASET_LICENSES, MAX_DATASET_DEVICES } from '../datasets/dataset-limit
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, type Routes, signedIn } from './define-route';
 import { CampaignId, DeviceId, ProductLine } from './shapes';
 
@@ -239,20 +238,3 @@ export const datasets = defineArea('datasets', {
     response: page(Dataset),
   }),
 } satisfies Routes);
-
-/**
- * Datasets (docs/audit.md): a staff member building one may reach devices through staff rights alone, so that
- * extract is recorded; reads are not.
- */
-export const datasetsAudit = /* @__PURE__ */ defineAudit(datasets, {
-  createDataset: {
-    action: 'dataset.create',
-    label: 'Built a dataset',
-    target: { kind: 'dataset', id: (_request, response) => response?.id },
-  },
-  getDataset: notAudited('a read'),
-  listPublicDatasets: notAudited('a read'),
-  listMyDatasets: notAudited('a read'),
-  listDatasetVersions: notAudited('a read'),
-  listCampaignDatasets: notAudited('a read'),
-});

@@ -3,7 +3,7 @@ import type { AnyRoute, Area, ParsedRequest, RouteResponse, Routes } from './def
 
 /**
  * Which calls of a route are staff actions, and how the audit log names them (docs/audit.md). Declared once per
- * route, in the route's own contract file right after its area (`defineAudit`), and applied by the one HTTP chain
+ * route, in the area's audit file (`shared/contracts/audit/{area}.ts`, `defineAudit`), and applied by the one HTTP chain
  * after the handler: a handler never writes the audit log itself. A route that changes anything and has no
  * declaration fails `audit-coverage.test.ts`.
  *
@@ -56,9 +56,14 @@ export type AuditMap<R extends Routes = Routes> = { [K in keyof R]?: RouteAudit<
 /** Any area's declarations, read without their routes' types (the chain, the coverage test, the audit page). */
 export type AnyAuditMap = Partial<Record<string, AuditDeclaration>>;
 
-/** An area's audit declarations, checked against its routes by the compiler. */
-export const defineAudit = <A extends Area>(_area: A, declarations: AuditMap<A['routes']>): AuditMap<A['routes']> =>
-  declarations;
+/**
+ * An area's audit declarations, checked against its routes by the compiler: `defineAudit<typeof devices>({...})`.
+ * The area is a type argument, imported as a type, so the declarations (which the system area lists with their
+ * words) do not run the area's route definitions; without it the declarations match nothing and do not compile.
+ */
+export const defineAudit = <A extends Area = never>(
+  declarations: AuditMap<NoInfer<A>['routes']>,
+): AuditMap<A['routes']> => declarations;
 
 export const notAudited = (reason: string): NotAudited => ({ notAudited: reason });
 

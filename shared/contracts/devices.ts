@@ -1,16 +1,15 @@
 import * as z from 'zod';
 import { SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
-import { DeviceId, FirmwareVersion, PRODUCT_LINES, ProductLine, UserId } from './shapes';
+import { DeviceId, deviceIdOf, FirmwareVersion, PRODUCT_LINES, ProductLine, UserId } from './shapes';
 
 /**
  * The device registry (docs/devices.md holds the model and the lifecycle). A device's id follows from its
  * serial at registration (`dev-` + the lower-cased serial), so a serial is registered once; ids seeded
  * before that rule (the demo devices) keep theirs (`DeviceId` is in `shapes.ts`, which other areas name).
  */
-export { DeviceId, FirmwareVersion, PRODUCT_LINES, ProductLine };
+export { DeviceId, deviceIdOf, FirmwareVersion, PRODUCT_LINES, ProductLine };
 
 /** Printed on the label: 4 to 32 letters, digits and inner dashes; case does not matter (stored upper-case). */
 export const Serial = z
@@ -156,9 +155,6 @@ export type NewDeviceCredential = z.infer<typeof NewDeviceCredential>;
 
 const IdParams = z.object({ id: DeviceId });
 
-/** A serial names one device: its id follows from it, so a second registration is a conditional-write conflict. */
-export const deviceIdOf = (serial: string): string => `dev-${serial.toLowerCase()}`;
-
 export const MapScope = z.enum(['visible', 'public', 'mine', 'all'], {
   error: () => 'Scope must be one of: visible, public, mine, all',
 });
@@ -299,38 +295,4 @@ export const devices = defineArea('devices', {
     params: IdParams.extend({ credentialId: CredentialId }),
     response: z.void(),
   }),
-});
-
-const deviceInPath = { kind: 'device', id: ({ params }: { params: { id: string } }) => params.id } as const;
-
-/**
- * Devices changed by staff (docs/audit.md): registration, edits, transfers, retirement and credentials. Whether a
- * staff member also owns the device cannot be told from the request, so every staff call is recorded.
- */
-export const devicesAudit = /* @__PURE__ */ defineAudit(devices, {
-  register: {
-    action: 'device.register',
-    label: 'Registered a device',
-    target: { kind: 'device', id: ({ body }) => deviceIdOf(body.serial) },
-  },
-  claim: notAudited('a person claims a device for themself with its code: no staff power is used'),
-  listAll: notAudited('a read'),
-  update: { action: 'device.update', label: 'Changed a device', target: deviceInPath },
-  transfer: { action: 'device.transfer', label: "Transferred a device's ownership", target: deviceInPath },
-  retire: { action: 'device.retire', label: 'Retired a device', target: deviceInPath },
-  createCredential: {
-    action: 'device.credential.create',
-    label: 'Made an ingress credential for a device',
-    target: deviceInPath,
-  },
-  rotateCredentials: {
-    action: 'device.credential.rotate',
-    label: "Replaced a device's ingress credentials",
-    target: deviceInPath,
-  },
-  revokeCredential: {
-    action: 'device.credential.revoke',
-    label: 'Revoked an ingress credential of a device',
-    target: deviceInPath,
-  },
 });

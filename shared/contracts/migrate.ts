@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { EpochMillis } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup } from './define-route';
 
 /** Where a migration stands: never started, claimed by a runner now, done, or stopped by an error (run again). */
@@ -63,14 +62,4 @@ export const migrate = defineArea('migrate', {
       'Run the pending (or failed) migrations in order, for up to 20 s; `more` says when a run must continue. Idempotent.',
     response: MigrationRun,
   }),
-});
-
-/** A run started by an Administrator (docs/audit.md); the deploy's and `npm start`'s runs are not a person's. */
-export const migrateAudit = /* @__PURE__ */ defineAudit(migrate, {
-  listMigrations: notAudited('a read'),
-  runMigrations: {
-    action: 'migrations.run',
-    label: 'Ran the pending data migrations',
-    target: { kind: 'migrations', id: () => 'pending' },
-  },
 });

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { parseRelationId, RELATION_TYPES, relationId } from '../relations/relation-types';
+import { parseRelationId, RELATION_TYPES } from '../relations/relation-types';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, page } from './common';
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea, defineRoute, minGroup, signedIn } from './define-route';
 import { ObjectId, PageSize, Relation, RelationType } from './shapes';
 
@@ -189,35 +188,4 @@ export const relations = defineArea('relations', {
       nextCursor: z.string().optional(),
     }),
   }),
-});
-
-/**
- * Relations changed by staff (docs/audit.md). Staff may change any relation, so whether a staff member also holds
- * the right through a relation of their own cannot be told from the request: every staff change is recorded.
- */
-export const relationsAudit = /* @__PURE__ */ defineAudit(relations, {
-  create: {
-    action: 'relation.create',
-    label: 'Created a relation',
-    target: { kind: 'relation', id: ({ body }) => relationId(body.type, body.referrerId, body.referentId) },
-  },
-  list: notAudited('a read'),
-  listPage: notAudited('a read'),
-  listByParameters: notAudited('a read with a body'),
-  names: notAudited('a read with a body'),
-  update: {
-    action: 'relation.update',
-    label: "Changed a relation's role",
-    target: { kind: 'relation', id: ({ params }) => params.id },
-  },
-  delete: {
-    action: 'relation.delete',
-    label: 'Deleted a relation',
-    target: { kind: 'relation', id: ({ params }) => params.id },
-  },
-  migrate: {
-    action: 'relations.migrate',
-    label: 'Migrated a page of stored relations',
-    target: { kind: 'relations', id: () => 'relations' },
-  },
 });

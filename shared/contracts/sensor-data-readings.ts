@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { DEFAULT_PAGE_SIZE, EpochMillis } from './common';
 import { defineRoute, guest, type Routes } from './define-route';
-import { DeviceId, ProductLine } from './shapes';
+import { DeviceId, ProductLine, TierFeatures, TierId, TierInfo, TiersTable } from './shapes';
+
+export { TierFeatures, TierId, TierInfo, TiersTable };
 
 /** Spec §9 pages readings 50 at a time; a client may ask for up to this many. */
 export const MAX_READINGS_PAGE = 500;
@@ -22,25 +24,6 @@ const fromBeforeTo = (query: { from?: number; to?: number }) =>
 const FROM_AFTER_TO = { message: 'from must not be after to', path: ['from'] };
 
 const DeviceParams = z.object({ id: DeviceId });
-
-export const TierId = z.enum(['tier0', 'free', 'tier1', 'tier2', 'tier3']);
-
-export const TierFeatures = z.object({
-  historicalDataAccessDays: z.number(),
-  manualDataDownloadPublicAccessDays: z.number().nullable(),
-  manualDataDownloadPermissionedAccessDays: z.number().nullable(),
-  apiAccess: z.boolean(),
-  apiMaxRequests: z.number(),
-});
-
-/** A row of spec §9's tiers table; `chosen` names the cells the spec leaves "not shown" (docs/sensor-data.md). */
-export const TierInfo = z.object({
-  tier: TierId,
-  name: z.string(),
-  features: TierFeatures,
-  chosen: z.array(z.string()),
-});
-export type TierInfo = z.infer<typeof TierInfo>;
 
 /** The range a read covered after the tier's window (and a campaign's windows) clipped it. */
 export const ReadWindow = z.object({ from: EpochMillis, to: EpochMillis });
@@ -115,11 +98,6 @@ export const DataSummary = z.object({
   lastSeen: EpochMillis.optional(),
 });
 export type DataSummary = z.infer<typeof DataSummary>;
-
-export const TiersTable = z.object({
-  productLines: z.array(z.object({ productLine: ProductLine, tiers: z.array(TierInfo) })),
-});
-export type TiersTable = z.infer<typeof TiersTable>;
 
 export const MeasurementList = z
   .string()

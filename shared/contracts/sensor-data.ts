@@ -1,4 +1,3 @@
-import { defineAudit, notAudited } from './define-audit';
 import { defineArea } from './define-route';
 import { apiKeysRoutes } from './sensor-data-api-keys';
 import { campaignRoutes } from './sensor-data-campaigns';
@@ -16,19 +15,4 @@ export const sensorData = defineArea('sensor-data', {
   ...liveRoutes,
   ...apiKeysRoutes,
   ...campaignRoutes,
-});
-
-/** Everything here is a person's own (their keys, exports, live view); staff revoking another's key is recorded. */
-export const sensorDataAudit = /* @__PURE__ */ defineAudit(sensorData, {
-  createExport: notAudited('a download of data the caller may read'),
-  watchLive: notAudited("the caller's own live view"),
-  unwatchLive: notAudited("the caller's own live view"),
-  attachTargetPolicy: notAudited("the caller's own realtime identity"),
-  detachTargetPolicy: notAudited("the caller's own realtime identity"),
-  createApiKey: notAudited("the caller's own key, acting with the caller's relations only"),
-  revokeApiKey: {
-    action: 'api-key.revoke',
-    label: 'Revoked an API key',
-    target: { kind: 'api-key', id: ({ params }) => params.keyId },
-  },
 });

@@ -4,8 +4,8 @@ import { RELATION_TYPES } from '../relations/relation-types';
 import { EpochMillis, MAX_PAGE_SIZE } from './common';
 
 /**
- * Schemas that more than one area's contract names: ids, product lines, firmware versions, relations, cart items.
- * They live here, not in their area's contract file, because a contract file also defines its area's routes at
+ * Schemas that more than one area's contract names: ids, product lines, firmware versions, relations, cart items,
+ * the tiers table. They live here, not in their area's contract file, because a contract file also defines its area's routes at
  * import, which no bundler can drop: naming `DeviceId` from `devices.ts` put the devices and users routes into every
  * area's Lambda (docs/decisions/029-small-lambdas.md). The area files re-export theirs.
  */
@@ -88,3 +88,30 @@ export const Relation = z.object({
   createdBy: z.string().optional(),
 });
 export type Relation = z.infer<typeof Relation>;
+
+/** A serial names one device: its id follows from it, so a second registration is a conditional-write conflict. */
+export const deviceIdOf = (serial: string): string => `dev-${serial.toLowerCase()}`;
+
+export const TierId = z.enum(['tier0', 'free', 'tier1', 'tier2', 'tier3']);
+
+export const TierFeatures = z.object({
+  historicalDataAccessDays: z.number(),
+  manualDataDownloadPublicAccessDays: z.number().nullable(),
+  manualDataDownloadPermissionedAccessDays: z.number().nullable(),
+  apiAccess: z.boolean(),
+  apiMaxRequests: z.number(),
+});
+
+/** A row of spec §9's tiers table; `chosen` names the cells the spec leaves "not shown" (docs/sensor-data.md). */
+export const TierInfo = z.object({
+  tier: TierId,
+  name: z.string(),
+  features: TierFeatures,
+  chosen: z.array(z.string()),
+});
+export type TierInfo = z.infer<typeof TierInfo>;
+
+export const TiersTable = z.object({
+  productLines: z.array(z.object({ productLine: ProductLine, tiers: z.array(TierInfo) })),
+});
+export type TiersTable = z.infer<typeof TiersTable>;

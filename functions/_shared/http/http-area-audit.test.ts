@@ -56,7 +56,7 @@ const area = defineArea('test', {
   }),
 });
 
-const audit = defineAudit(area, {
+const audit = defineAudit<typeof area>({
   rename: {
     action: 'thing.rename',
     label: 'Renamed a thing',

@@ -1,0 +1,7 @@
+import type { dataIngress } from '../data-ingress';
+import { defineAudit, notAudited } from '../define-audit';
+
+export const dataIngressAudit = /* @__PURE__ */ defineAudit<typeof dataIngress>({
+  ingestReadings: notAudited("a device's own readings, sent with its credential"),
+  getFirmware: notAudited("a device's own firmware offer, read with its credential"),
+});
