@@ -2,7 +2,7 @@ import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
 import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import { Forbidden } from '../../_shared/errors';
-import type { ExportRecord } from '../../sensor-data/domain/ports';
+import type { ExportRecord } from '../../_shared/sensor-data/export-access';
 import { createSignedUrls, SIGNED_URL_SECONDS } from './signed-urls';
 
 const NOW = Date.UTC(2026, 5, 1);

@@ -5,12 +5,12 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors'
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import {
   EXPORT_MESSAGES,
+  type ExportRecord,
   exportFileName,
   isLive,
   mayReadExport,
   parseExportKey,
-} from '../../sensor-data/domain/exports';
-import type { ExportRecord } from '../../sensor-data/domain/ports';
+} from '../../_shared/sensor-data/export-access';
 
 /** Spec §7 does not say; long enough to start a download, short enough that a leaked link soon dies. */
 export const SIGNED_URL_SECONDS = 5 * 60;

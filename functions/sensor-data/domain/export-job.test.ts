@@ -1,6 +1,6 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
+import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
 import { createExportJob } from './export-job';
-import { EXPORT_MESSAGES } from './exports';
 import type { ExportRecord, ExportStore } from './ports';
 
 const DAY = 86_400_000;

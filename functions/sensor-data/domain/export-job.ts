@@ -7,7 +7,7 @@ import {
 } from '../../_shared/exports/export-format';
 import { measurementsIn, type ReadingsScan, writeReadingsFiles } from '../../_shared/exports/readings-file';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
-import { EXPORT_MESSAGES } from './exports';
+import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
 import type { ExportRecord, ExportStore } from './ports';
 
 /** Progress is written when it has moved this many points, so a long export costs some twenty writes. */

@@ -1,4 +1,3 @@
-import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { EXPORT_STARTS_PER_HOUR } from '../../../shared/sensor-data/export-limits';
@@ -7,45 +6,18 @@ import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
+import {
+  EXPORT_MESSAGES,
+  exportFileName,
+  exportKey,
+  isLive,
+  mayReadExport,
+} from '../../_shared/sensor-data/export-access';
 import type { ExportMessage } from '../../_shared/sensor-data/queue-messages';
 import type { ExportRecord, ExportStore } from './ports';
 
 /** An export and its file are kept this long (the exports bucket expires objects after the same week). */
 export const EXPORT_LIFETIME_MS = 7 * DAY_MS;
-
-export const EXPORT_MESSAGES = {
-  notFound: (id: string) => `Export not found: ${id}`,
-  notQueued: 'The export could not be queued; please try again',
-  failed: 'The export could not be written; please start it again',
-  tooMany: (limit: number, nextAt: number) =>
-    `At most ${limit} downloads can be started an hour; the next one can start at ${new Date(nextAt)
-      .toISOString()
-      .slice(11, 16)} UTC`,
-  retrying: (attempt: number, max: number) => `Attempt ${attempt} of ${max} failed; retrying`,
-};
-
-export const exportKey = (deviceId: string, id: string, format: ExportFormat) => `exports/${deviceId}/${id}.${format}`;
-
-/** `exports/{deviceId}/{exportId}.{csv|json}` read back, or undefined for any other key. */
-export const parseExportKey = (
-  key: string,
-): { deviceId: string; exportId: string; format: ExportFormat } | undefined => {
-  const match = /^exports\/([A-Za-z0-9._:-]+)\/(exp_[A-Za-z0-9_-]+)\.(csv|json)$/.exec(key);
-  return match ? { deviceId: match[1]!, exportId: match[2]!, format: match[3] as ExportFormat } : undefined;
-};
-
-const compactTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace(/[-:]/g, '');
-
-/** The name a browser saves the file under: device, range (UTC minutes) and format. */
-export const exportFileName = (record: Pick<ExportRecord, 'deviceId' | 'from' | 'to' | 'format'>) =>
-  `${record.deviceId}_${compactTime(record.from)}Z_${compactTime(record.to)}Z.${record.format}`;
-
-/** Is the export still kept? Retention is enforced here: the table's TTL deletes late, the emulator never. */
-export const isLive = (record: ExportRecord, now: number) => record.expiresAt * 1000 > now;
-
-/** Who may see an export: its creator or staff; a guest's export (no owner) whoever holds its id. */
-export const mayReadExport = (caller: Caller | undefined, record: ExportRecord) =>
-  record.ownerId === undefined || (caller !== undefined && (caller.sub === record.ownerId || isStaff(caller.groups)));
 
 export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => ({
   id: record.id,

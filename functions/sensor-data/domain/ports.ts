@@ -1,9 +1,8 @@
 import type { Caller } from '../../../shared/auth/verify-token';
-import type { TimeRange } from '../../../shared/campaigns/window';
 import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
-import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
 import type { ChartResolution } from '../../../shared/sensor-data/chart-files';
 import type { StoredPage } from '../../_shared/paging';
+import type { ExportRecord } from '../../_shared/sensor-data/export-access';
 import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
 
 type Key = Record<string, unknown>;
@@ -116,33 +115,7 @@ export interface ChartDataStore {
   ) => Promise<ChartColumns>;
 }
 
-/** One export as stored in the exports table (docs/sensor-data.md "Downloads"). */
-export interface ExportRecord {
-  id: string;
-  /** Absent for a guest's export (a sparse byOwner index: guests' exports are listed nowhere). */
-  ownerId?: string;
-  deviceId: string;
-  deviceName: string;
-  format: ExportFormat;
-  from: number;
-  to: number;
-  /** What may be read of `[from, to]` (campaign windows clip it); the job reads only these. */
-  parts: TimeRange[];
-  measurements?: string[];
-  window: 'public' | 'permissioned';
-  status: ExportStatus;
-  progress: number;
-  rows: number;
-  bytes: number;
-  /** The object's key in the exports bucket: `exports/{deviceId}/{id}.{format}`. */
-  key: string;
-  attempts: number;
-  error?: string;
-  created: number;
-  updated: number;
-  /** Seconds since the epoch (the table's TTL attribute); enforced at read time, TTL is housekeeping. */
-  expiresAt: number;
-}
+export type { ExportRecord };
 
 export interface ExportStore {
   /** @returns false when the id is taken */
