@@ -43,7 +43,9 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   deviceCredentials: refused('Holds only ingress credential ids and their hashes.', ['secretHash']),
   organizations: allowed('Organizations, by id.'),
   campaigns: allowed('Campaigns, by id.'),
-  readings: allowed('Raw readings, by {deviceId}#{YYYY-MM-DD} (UTC day) and timestamp (ms).'),
+  readings: allowed(
+    "Raw readings, an item per batch and hour, by {deviceId}#{YYYY-MM-DD} (UTC day) and its first reading's time (ms).",
+  ),
   rollups: allowed('Hourly and daily roll-ups, by {deviceId}#hour or {deviceId}#day and bucket start (ms).'),
   ingestStats: allowed('Accepted and refused readings, by device id and UTC day (YYYY-MM-DD).'),
   deviceSubscriptions: allowed("Each device's subscription record (its tier), by device id."),

@@ -181,9 +181,9 @@ export const TABLES = {
     ],
   },
   /**
-   * Sensor readings (docs/sensor-data.md): one partition per device and UTC day (`pk` = `{deviceId}#{YYYY-MM-DD}`),
-   * sorted by the device's timestamp in ms. The key is (device, timestamp), so a resent or backfilled reading
-   * lands on the same item: nothing is stored twice.
+   * Sensor readings (docs/sensor-data.md, decision 044): one partition per device and UTC day (`pk` =
+   * `{deviceId}#{YYYY-MM-DD}`), an item per batch and UTC hour sorted by its first reading's time in ms. A batch sent
+   * again merges into its own items, and the reader keeps one copy of each timestamp.
    */
   readings: {
     constructId: 'ReadingsTable',

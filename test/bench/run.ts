@@ -8,7 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
-import { dayOf, readingsKey } from '../../functions/_shared/sensor-data/readings-store';
+import { dayOf, readingItems } from '../../functions/_shared/sensor-data/readings-store';
 import { environmentSettings } from '../../infra/definitions/environments';
 import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
@@ -204,9 +204,7 @@ const benchIngest = async (
       await batchWriteAll(
         db,
         info.tables.readings!,
-        batchAt(2 * round, batch).map((r) => ({
-          PutRequest: { Item: { ...readingsKey(rawDevice, r.timestamp), v: r.values, rcv: receivedAt } },
-        })),
+        readingItems(rawDevice, batchAt(2 * round, batch), receivedAt).map((Item) => ({ PutRequest: { Item } })),
         { concurrency: 8 },
       );
     });

@@ -231,6 +231,7 @@ describe('end to end: the registry people work in every day', () => {
     expect(topic).toBe(`$aws/rules/DataIngressReadings_local/devices/${device.id}/readings`);
     expect([userName, clientId]).toEqual([device.id, device.id]);
     expect(httpsRequest).toMatch(/^POST http:\/\/\S+\/data-ingress\/readings$/);
+    expect(await shown('credentials-connect-batching')).toMatch(/up to 500 a batch\): ten readings every ten minutes/);
 
     // A device configured with exactly those values: MQTT through Basic Ingest, and HTTPS.
     const now = Date.now();

@@ -84,7 +84,10 @@ export const chartObject = async (deviceId: string, resolution: 'hour' | 'day', 
   }
 };
 
-/** A device's stored readings of one UTC day (the readings table's items, as ingest wrote them). */
+/**
+ * A device's stored readings of one UTC day, every copy the readings table holds (its items opened, as ingest wrote
+ * them, without the reader's one copy per timestamp), oldest item first.
+ */
 export const storedReadings = async (deviceId: string, time: number) => {
   const day = new Date(time).toISOString().slice(0, 10);
   const { Items = [] } = await documentClient().send(
@@ -94,7 +97,9 @@ export const storedReadings = async (deviceId: string, time: number) => {
       ExpressionAttributeValues: { ':pk': `${deviceId}#${day}` },
     }),
   );
-  return Items as { ts: number; v: Record<string, number> }[];
+  return (
+    Items as { ts: number; rs?: { t: number; v: Record<string, number> }[]; v?: Record<string, number> }[]
+  ).flatMap((item) => (item.rs ? item.rs.map(({ t, v }) => ({ ts: t, v })) : [{ ts: item.ts, v: item.v! }]));
 };
 
 /** Polls until `check` returns something truthy (the worker and the rule bridge are asynchronous). */

@@ -1,5 +1,7 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { hourStart } from '../../../shared/sensor-data/chart-files';
+import { isConditionFailure } from '../dynamodb';
+import { ServiceUnavailable } from '../errors';
 
 /** One stored reading: the device's timestamp (ms) and its measurements. */
 export interface StoredReading {
@@ -15,7 +17,83 @@ const DAY = 24 * 60 * 60 * 1000;
 type Key = Record<string, unknown>;
 const startOfDay = (time: number): number => Math.floor(time / DAY) * DAY;
 
-export const readingsKey = (deviceId: string, time: number) => ({ pk: `${deviceId}#${dayOf(time)}`, ts: time });
+/**
+ * Readings one item holds at most: a minute of a once-a-second device. With every measurement that is about 40 KB,
+ * far under DynamoDB's 400 KB, and it bounds what a merge rewrites.
+ */
+export const READINGS_PER_ITEM = 60;
+/**
+ * Tries of a merge before the write fails (and the batch is sent again). A try fails only when another writer of the
+ * same item succeeded since it read the item, so n writers at once need at most n tries.
+ */
+const MERGE_TRIES = 8;
+const WRITE_LANES = 8;
+
+export const READINGS_MESSAGES = {
+  busy: 'The readings could not be stored just now; please send them again',
+};
+
+/**
+ * An item of the readings table: the readings of one batch within one UTC hour (`rs`), keyed by the first one's
+ * timestamp. `v` is the format before 2026-11-28, one reading an item, still read.
+ */
+type ReadingsItem = {
+  pk: string;
+  ts: number;
+  rs?: { t: number; v: Record<string, number> }[];
+  v?: Record<string, number>;
+  /** When the batch was received (ms): of two copies of a reading, the later one's values stand. */
+  rcv?: number;
+  /** Rewrites of the item (merges), for the next merge's condition. */
+  ver?: number;
+};
+
+const readingsOf = (item: ReadingsItem): StoredReading[] =>
+  item.rs
+    ? item.rs.map(({ t, v }) => ({ timestamp: t, values: v }))
+    : item.v
+      ? [{ timestamp: item.ts, values: item.v }]
+      : [];
+
+/** The items a batch is stored as: sorted, one timestamp once (the last wins), split by UTC hour and size. */
+export const readingItems = (
+  deviceId: string,
+  readings: readonly StoredReading[],
+  receivedAt: number,
+): ReadingsItem[] => {
+  const byTime = new Map(readings.map((reading) => [reading.timestamp, reading]));
+  const sorted = [...byTime.values()].sort((a, b) => a.timestamp - b.timestamp);
+  const items: ReadingsItem[] = [];
+  let current: StoredReading[] = [];
+  const close = () => {
+    if (current.length === 0) return;
+    const first = current[0]!.timestamp;
+    items.push({
+      pk: `${deviceId}#${dayOf(first)}`,
+      ts: first,
+      rs: current.map(({ timestamp, values }) => ({ t: timestamp, v: values })),
+      rcv: receivedAt,
+    });
+    current = [];
+  };
+  for (const reading of sorted) {
+    const full = current.length === READINGS_PER_ITEM;
+    if (full || (current.length > 0 && hourStart(reading.timestamp) !== hourStart(current[0]!.timestamp))) close();
+    current.push(reading);
+  }
+  close();
+  return items;
+};
+
+/** Runs `work` on every element, at most `lanes` at a time. */
+const inLanes = async <T>(elements: readonly T[], lanes: number, work: (element: T) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, elements.length) }, async () => {
+      while (next < elements.length) await work(elements[next++]!);
+    }),
+  );
+};
 
 export interface ReadingsQuery {
   from: number;
@@ -27,12 +105,59 @@ export interface ReadingsQuery {
 }
 
 /**
- * The readings table (docs/sensor-data.md): a partition per device and UTC day, sorted by timestamp. A reading's
- * key is (device, timestamp): writing one again replaces it with itself, so resends and backfills never store
- * a reading twice.
+ * The readings table (docs/sensor-data.md, docs/decisions/044-readings-by-the-batch.md): a partition per device and
+ * UTC day, an item per batch and hour, sorted by its first reading's timestamp. A timestamp's reading is one reading
+ * however often it is sent: a batch sent again lands on its own items, and the reader keeps one copy of each
+ * timestamp (the last received), so resends and backfills never show a reading twice.
  */
 export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
-  /** One page of one day's readings in `[from, to]` (clipped to the day by the caller). */
+  /**
+   * Writes one item, or merges it into the item already at its key (a batch sent again with more or other
+   * readings): a conditional put, so nothing a concurrent writer stored is lost.
+   */
+  const putItem = async (deviceId: string, item: ReadingsItem): Promise<void> => {
+    for (let attempt = 0; attempt < MERGE_TRIES; attempt += 1) {
+      try {
+        await db.send(
+          new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(ts)' }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      const existing = (
+        await db.send(new GetCommand({ TableName: tableName, Key: { pk: item.pk, ts: item.ts }, ConsistentRead: true }))
+      ).Item as ReadingsItem | undefined;
+      if (!existing) continue;
+      // Of two copies of a timestamp the later received stands, as when each reading was its own item.
+      const newer = (item.rcv ?? 0) >= (existing.rcv ?? 0);
+      const [under, over] = newer ? [existing, item] : [item, existing];
+      const [merged, ...overflow] = readingItems(
+        deviceId,
+        [...readingsOf(under), ...readingsOf(over)],
+        Math.max(item.rcv ?? 0, existing.rcv ?? 0),
+      );
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...merged, ver: (existing.ver ?? 0) + 1 },
+            ...(existing.ver === undefined
+              ? { ConditionExpression: 'attribute_not_exists(ver)' }
+              : { ConditionExpression: 'ver = :ver', ExpressionAttributeValues: { ':ver': existing.ver } }),
+          }),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) continue;
+        throw error;
+      }
+      for (const rest of overflow) await putItem(deviceId, rest);
+      return;
+    }
+    throw new ServiceUnavailable(READINGS_MESSAGES.busy);
+  };
+
+  /** One page of one day's items that may hold readings in `[from, to]` (clipped to the day by the caller). */
   const queryPage = async (
     deviceId: string,
     day: number,
@@ -49,93 +174,102 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': from, ':to': to },
-        ProjectionExpression: 'ts, v',
+        // An item starting earlier in `from`'s hour may hold readings from `from` on; items never span two hours.
+        ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': hourStart(from), ':to': to },
+        ProjectionExpression: 'ts, rs, v, rcv',
         ScanIndexForward: order === 'asc',
         Limit: limit,
         ExclusiveStartKey: startKey,
         ConsistentRead: consistent,
       }),
     );
-    const readings: StoredReading[] = (result.Items ?? []).map((item) => ({
-      timestamp: item.ts as number,
-      values: item.v as Record<string, number>,
-    }));
-    return { readings, next: result.LastEvaluatedKey };
+    return { items: (result.Items ?? []) as ReadingsItem[], next: result.LastEvaluatedKey };
   };
 
-  const dayRange = (day: number, from: number, to: number) => ({
-    from: Math.max(from, day),
-    to: Math.min(to, day + DAY - 1),
-  });
+  /**
+   * The readings in `[from, to]` an hour at a time, in `order`, one copy of each timestamp. An hour is complete once
+   * the query has moved past its items, which sort together. `pageSize`: items to ask for next (the readings still
+   * wanted; each item holds at least one).
+   */
+  const hours = async function* (
+    deviceId: string,
+    { from, to, order, consistent }: { from: number; to: number; order: 'asc' | 'desc'; consistent?: boolean },
+    pageSize: () => number | undefined,
+  ): AsyncGenerator<StoredReading[]> {
+    const first = startOfDay(from);
+    const last = startOfDay(to);
+    for (
+      let day = order === 'desc' ? last : first;
+      order === 'desc' ? day >= first : day <= last;
+      day += order === 'desc' ? -DAY : DAY
+    ) {
+      let copies = new Map<number, { values: Record<string, number>; rcv: number }>();
+      let hour: number | undefined;
+      const complete = (): StoredReading[] => {
+        const readings = [...copies]
+          .filter(([timestamp]) => timestamp >= from && timestamp <= to)
+          .map(([timestamp, { values }]) => ({ timestamp, values }))
+          .sort((a, b) => (order === 'asc' ? a.timestamp - b.timestamp : b.timestamp - a.timestamp));
+        copies = new Map();
+        return readings;
+      };
+      let startKey: Key | undefined;
+      do {
+        const size = pageSize();
+        const page = await queryPage(deviceId, day, {
+          from: Math.max(from, day),
+          to: Math.min(to, day + DAY - 1),
+          order,
+          limit: size === undefined ? undefined : Math.min(Math.max(size, 1), 1_000),
+          startKey,
+          consistent,
+        });
+        for (const item of page.items) {
+          if (hour !== undefined && hourStart(item.ts) !== hour) {
+            const readings = complete();
+            if (readings.length) yield readings;
+          }
+          hour = hourStart(item.ts);
+          const rcv = item.rcv ?? 0;
+          for (const reading of readingsOf(item)) {
+            const seen = copies.get(reading.timestamp);
+            if (!seen || rcv >= seen.rcv) copies.set(reading.timestamp, { values: reading.values, rcv });
+          }
+        }
+        startKey = page.next;
+      } while (startKey);
+      const readings = complete();
+      if (readings.length) yield readings;
+    }
+  };
 
   return {
-    /** Writes readings (any number, any devices' days) in batches; the same (device, timestamp) is one item. */
+    /**
+     * Writes readings (any number, any days) as items of a batch and hour; the same timestamp twice in a batch is
+     * one reading, the last.
+     */
     write: async (deviceId: string, readings: readonly StoredReading[], receivedAt: number): Promise<void> => {
-      // Within one batch the last reading of a timestamp wins, as it would across batches; BatchWriteItem
-      // refuses two requests for one key.
-      const byTime = new Map(readings.map((reading) => [reading.timestamp, reading]));
-      await batchWriteAll(
-        db,
-        tableName,
-        [...byTime.values()].map((reading) => ({
-          PutRequest: {
-            Item: { ...readingsKey(deviceId, reading.timestamp), v: reading.values, rcv: receivedAt },
-          },
-        })),
-        { concurrency: 8 },
-      );
+      await inLanes(readingItems(deviceId, readings, receivedAt), WRITE_LANES, (item) => putItem(deviceId, item));
     },
 
     /** Readings in `[from, to]` (ms, both included), newest first unless asked otherwise, day by day. */
     query: async (deviceId: string, { from, to, order = 'desc', limit }: ReadingsQuery): Promise<StoredReading[]> => {
       const items: StoredReading[] = [];
       if (to < from || limit <= 0) return items;
-      const first = startOfDay(from);
-      const last = startOfDay(to);
-      for (
-        let day = order === 'desc' ? last : first;
-        order === 'desc' ? day >= first : day <= last;
-        day += order === 'desc' ? -DAY : DAY
-      ) {
-        let startKey: Key | undefined;
-        do {
-          const page = await queryPage(deviceId, day, {
-            ...dayRange(day, from, to),
-            order,
-            limit: Math.min(limit - items.length, 1_000),
-            startKey,
-          });
-          items.push(...page.readings);
-          startKey = page.next;
-        } while (startKey && items.length < limit);
+      for await (const readings of hours(deviceId, { from, to, order }, () => limit - items.length)) {
+        items.push(...readings);
         if (items.length >= limit) break;
       }
-      return items;
+      return items.slice(0, limit);
     },
 
     /**
-     * Every reading in `[from, to]`, oldest first, in chunks (exports and roll-ups walk ranges this way). `consistent`:
-     * every write that completed before the scan is in it (a roll-up that tells later messages they are done).
+     * Every reading in `[from, to]`, oldest first, an hour at a time (exports and roll-ups walk ranges this way).
+     * `consistent`: every write that completed before the scan is in it (a roll-up that tells later messages they
+     * are done).
      */
-    scan: async function* (
-      deviceId: string,
-      { from, to, consistent }: { from: number; to: number; consistent?: boolean },
-    ) {
-      for (let day = startOfDay(from); day <= startOfDay(to); day += DAY) {
-        let startKey: Key | undefined;
-        do {
-          const page = await queryPage(deviceId, day, {
-            ...dayRange(day, from, to),
-            order: 'asc',
-            startKey,
-            consistent,
-          });
-          if (page.readings.length) yield page.readings;
-          startKey = page.next;
-        } while (startKey);
-      }
-    },
+    scan: (deviceId: string, { from, to, consistent }: { from: number; to: number; consistent?: boolean }) =>
+      hours(deviceId, { from, to, order: 'asc', consistent }, () => undefined),
   };
 };
 

@@ -487,7 +487,7 @@ describe('queue work under faults', () => {
 
   it('ingest failing mid-batch on a store outage answers 503 with Retry-After; the resent batch is stored, counted and rolled up once', async () => {
     const device = await freshDevice();
-    // Sixty readings: three writes of at most 25 (BatchWriteItem's limit), worked side by side.
+    // Sixty readings over four hours: four items, one an hour (decision 044), written side by side.
     const list = Array.from({ length: 60 }, (_, i) => ({
       timestamp: MORNING + i * 4 * 60_000 + 30_000,
       values: { pm2_5: (i * 7) % 23, temperature: 10 + (i % 5) },
@@ -512,9 +512,9 @@ describe('queue work under faults', () => {
       );
       return { status: answer.statusCode, headers: answer.headers ?? {}, body: JSON.parse(answer.body) };
     };
-    // The write holding the 30th reading fails, however often the SDK retries; the other two land.
+    // The write holding the 30th reading fails, however often the SDK retries; the other three land.
     const outage = dynamodb.inject(
-      (r) => r.target.endsWith('.BatchWriteItem') && r.body.includes(`"N":"${list[30]!.timestamp}"`),
+      (r) => r.target.endsWith('.PutItem') && r.body.includes(`"N":"${list[30]!.timestamp}"`),
     );
     let refused: Awaited<ReturnType<typeof post>> | undefined;
     await quietly(async () => {

@@ -60,7 +60,11 @@ describe('the item look-up through the local gateway', () => {
     });
     expect(result.Responses.parameters).toEqual([expect.objectContaining({ id, value: { on: true } })]);
     expect(result.Responses.readings).toEqual([
-      expect.objectContaining({ pk: `${device.id}#${day(readingAt)}`, ts: readingAt, v: { pm2_5: 7.5, co2: 420 } }),
+      expect.objectContaining({
+        pk: `${device.id}#${day(readingAt)}`,
+        ts: readingAt,
+        rs: [{ t: readingAt, v: { pm2_5: 7.5, co2: 420 } }],
+      }),
     ]);
     await admin.deleteParameter({ params: { id } });
   });

@@ -1,10 +1,11 @@
 import { deviceConnectionOf } from '../../../../shared/iot/device-connection';
+import { MAX_BATCH_READINGS } from '../../../../shared/sensor-data/measurements';
 import { runtimeConfig } from '../../lib/runtime-config';
 
 /**
  * What to configure on the device beside its credential's token, from this environment's runtime config: the HTTPS
  * route and the MQTT connection the custom authorizer (or the local broker) checks, with the readings' Basic Ingest
- * topic (docs/decisions/031-mqtt-custom-authorizer.md, 043-basic-ingest.md).
+ * topic (docs/decisions/031-mqtt-custom-authorizer.md, 043-basic-ingest.md), and why to batch (044).
  */
 export const DeviceConnectionDetails = ({ deviceId }: { deviceId: string }) => {
   const { httpsUrl, mqtt } = deviceConnectionOf(runtimeConfig(), deviceId);
@@ -16,6 +17,10 @@ export const DeviceConnectionDetails = ({ deviceId }: { deviceId: string }) => {
         Either way the device sends batches of readings as JSON,{' '}
         <code>{'{"readings":[{"timestamp":1748779200000,"values":{"pm2_5":4.5}}]}'}</code>, and the password or bearer
         token is a credential’s token.
+      </p>
+      <p className="muted small" data-testid="credentials-connect-batching">
+        A device that can wait should send several readings at once (up to {MAX_BATCH_READINGS} a batch): ten readings
+        every ten minutes are stored together and cost about a fifth of a reading sent every minute.
       </p>
       {httpsUrl && (
         <>
