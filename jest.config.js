@@ -29,6 +29,8 @@ export default {
       displayName: 'unit',
       setupFiles: ['<rootDir>/test/support/unit-env.ts'],
       testMatch: ['<rootDir>/{shared,functions,infra,frontend}/**/*.test.{ts,tsx}'],
+      // A component's stylesheet is Vite's to bundle; a component rendered here needs none.
+      moduleNameMapper: { '\\.css$': '<rootDir>/test/support/no-style.ts' },
     },
     {
       ...common,

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
 import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
-import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
+import { freshDevice, ingestLastThreeDays } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
@@ -60,7 +60,7 @@ describe('end to end: the cart and the locked-history band', () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'cart-e2e' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
     // Inside Tier 0's 7 days.
-    await ingestLastTenHours(device);
+    await ingestLastThreeDays(device);
     const devicePath = `/dashboard/devices/${device.id}`;
     const page = testPage();
     await signInPerson(page, person, devicePath);
@@ -84,7 +84,7 @@ describe('end to end: the cart and the locked-history band', () => {
       // 358 of 365 days are locked: the band ends at 98 % of the width, and the shown week is not shaded.
       expect({ where, locked: share(0.01, 0.96) }).toEqual({ where, locked: 1 });
       expect({ where, shown: share(0.99, 1) }).toEqual({ where, shown: 0 });
-      // The readings of the last 10 hours are drawn at the right edge, right of the band.
+      // The readings of the last three days are drawn at the right edge, right of the band.
       expect({ where, line: (await chartPixels(chart)).covered > 0 }).toEqual({ where, line: true });
     }
     await page

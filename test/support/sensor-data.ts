@@ -114,6 +114,23 @@ export const eventually = async <T>(check: () => Promise<T | undefined | false>,
 };
 
 /**
+ * The last three days of a device's readings, one every 30 minutes, through the ingest route: inside every tier's
+ * window, and enough for a year's chart to draw a line whatever the time of day (its buckets are hours long, so ten
+ * hours of readings can fall in one bucket, a lone point).
+ */
+export const ingestLastThreeDays = async (device: Pick<TestDevice, 'credential'>) => {
+  const minute = 60_000;
+  const now = Math.floor(Date.now() / minute) * minute;
+  await ingest(
+    device,
+    Array.from({ length: 144 }, (_, i) => ({
+      timestamp: now - (144 - i) * 30 * minute,
+      values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
+    })),
+  );
+};
+
+/**
  * The last 10 hours of a device's readings, one every 5 minutes, sent through the ingest route as the device would:
  * inside every tier's window, on whole minutes.
  */

@@ -4,7 +4,7 @@ import { isStaff } from '../../../shared/auth/groups';
 import type { IdentityUser, PersonName } from '../../../shared/contracts/users';
 import { errorMessage } from '../lib/error-message';
 import { routeQuery } from '../lib/query';
-import { useSignedInUser } from '../lib/session';
+import { useOptionalUser } from '../lib/session';
 import './person.css';
 
 /** What a picker chose: a person, or (where inviting is offered) an address to send an invitation to. */
@@ -97,8 +97,10 @@ export interface PersonPickerProps {
  * keys, choose with Enter, close with Escape.
  */
 export const PersonPicker = ({ id, label, value, onChange, allowInvite = false }: PersonPickerProps) => {
-  const user = useSignedInUser();
-  const staff = isStaff(user.groups);
+  // Optional, not required: the pages it sits on are open to guests, and a sign-out must not break them while the
+  // page changes (a picker that rendered once more after sign-out threw, and the page showed "could not load").
+  const user = useOptionalUser();
+  const staff = user !== undefined && isStaff(user.groups);
   const [text, setText] = useState(value?.kind === 'person' ? value.label : (value?.email ?? ''));
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -168,6 +170,7 @@ export const PersonPicker = ({ id, label, value, onChange, allowInvite = false }
     }
   };
 
+  if (!user) return null;
   return (
     <div className="field person-picker">
       <label htmlFor={id}>{label}</label>

@@ -77,9 +77,10 @@ const DeviceScreen = ({ id }: { id: string }) => {
               <PlansPanel device={device} mayBuy={mayManage(device)} />
             </Suspense>
           )}
-          {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
-          {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
-          {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
+          {/* A person's panels need the person: a sign-out drops them at once, whatever the device's answer said. */}
+          {user && mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
+          {user && mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
+          {user && device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
         </>
       )}
 
