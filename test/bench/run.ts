@@ -160,8 +160,8 @@ const INGEST_CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? 4);
 const INGEST_ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
 
 /**
- * The same number of readings (batches of 500, a few at a time) once as raw BatchWriteItem calls into the
- * readings table (25 items a call, 8 calls in flight per batch, as the readings store writes) and once through
+ * The same number of readings (batches of 500, a few at a time) once as raw BatchWriteItem calls of the items the
+ * readings store makes of them (a batch and hour an item, decision 044; no merge condition) and once through
  * the gateway: credential check, per-reading validation, the device-record update, the stats count, the write,
  * the roll-up message and the live-watch lookup.
  */

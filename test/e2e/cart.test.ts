@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
 import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
-import { freshDevice, ingestLastThreeDays } from '../support/sensor-data';
+import { freshDevice, ingestLastHours } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
@@ -60,7 +60,7 @@ describe('end to end: the cart and the locked-history band', () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'cart-e2e' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
     // Inside Tier 0's 7 days.
-    await ingestLastThreeDays(device);
+    await ingestLastHours(device, { hours: 72, everyMinutes: 30 });
     const devicePath = `/dashboard/devices/${device.id}`;
     const page = testPage();
     await signInPerson(page, person, devicePath);

@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from '../../infra/local/demo-data';
 import { keepScreenshot, loginUrl, pagePerTest, web } from '../support/browser';
 import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
-import { freshDevice, ingestLastTenHours } from '../support/sensor-data';
+import { freshDevice, ingestLastHours } from '../support/sensor-data';
 import { apiAs, stack } from '../support/stack';
 
 const testPage = pagePerTest();
@@ -126,7 +126,7 @@ describe('end to end: keyboard only', () => {
   it('reaches a device from the dashboard with Tab and Enter and switches the chart range with Enter and Space', async () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'keys-device' });
     const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
-    await ingestLastTenHours(device);
+    await ingestLastHours(device, { hours: 10, everyMinutes: 5 });
     // 7 days chart from the hourly roll-ups, which the worker writes a moment after the ingest.
     const sensorData = apiAs('sensor-data', person.token);
     for (let tries = 0; ; tries++) {

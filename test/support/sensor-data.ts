@@ -114,33 +114,21 @@ export const eventually = async <T>(check: () => Promise<T | undefined | false>,
 };
 
 /**
- * The last three days of a device's readings, one every 30 minutes, through the ingest route: inside every tier's
- * window, and enough for a year's chart to draw a line whatever the time of day (its buckets are hours long, so ten
- * hours of readings can fall in one bucket, a lone point).
+ * The last `hours` of a device's readings, one every `everyMinutes`, sent through the ingest route as the device
+ * would: on whole minutes, inside every tier's window when `hours` is under 7 days. A year's chart has buckets hours
+ * long, so it draws a line whatever the time of day only from a few days of readings (ten hours can be one point).
  */
-export const ingestLastThreeDays = async (device: Pick<TestDevice, 'credential'>) => {
+export const ingestLastHours = async (
+  device: Pick<TestDevice, 'credential'>,
+  { hours, everyMinutes }: { hours: number; everyMinutes: number },
+) => {
   const minute = 60_000;
   const now = Math.floor(Date.now() / minute) * minute;
+  const count = Math.floor((hours * 60) / everyMinutes);
   await ingest(
     device,
-    Array.from({ length: 144 }, (_, i) => ({
-      timestamp: now - (144 - i) * 30 * minute,
-      values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
-    })),
-  );
-};
-
-/**
- * The last 10 hours of a device's readings, one every 5 minutes, sent through the ingest route as the device would:
- * inside every tier's window, on whole minutes.
- */
-export const ingestLastTenHours = async (device: Pick<TestDevice, 'credential'>) => {
-  const minute = 60_000;
-  const now = Math.floor(Date.now() / minute) * minute;
-  await ingest(
-    device,
-    Array.from({ length: 120 }, (_, i) => ({
-      timestamp: now - (120 - i) * 5 * minute,
+    Array.from({ length: count }, (_, i) => ({
+      timestamp: now - (count - i) * everyMinutes * minute,
       values: { pm2_5: 10 + (i % 7), temperature: 18 + (i % 10) / 2 },
     })),
   );
