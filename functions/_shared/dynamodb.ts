@@ -8,6 +8,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { inLanes } from './in-lanes';
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -167,9 +168,5 @@ export const batchWriteAll = async (
       pending = (result.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
     }
   };
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, chunks.length) }, async () => {
-    while (next < chunks.length) await writeChunk(chunks[next++]!);
-  });
-  await Promise.all(lanes);
+  await inLanes(chunks, concurrency, writeChunk);
 };

@@ -1,5 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf, type ReadingsItem, readingsOf } from '../../functions/_shared/sensor-data/readings-store';
 import type { ChartObject } from '../../functions/sensor-data/domain/ports';
 import type { ProductLine } from '../../shared/contracts/devices';
 import type { TierId } from '../../shared/sensor-data/tiers';
@@ -84,23 +85,26 @@ export const chartObject = async (deviceId: string, resolution: 'hour' | 'day', 
   }
 };
 
-/**
- * A device's stored readings of one UTC day, every copy the readings table holds (its items opened, as ingest wrote
- * them, without the reader's one copy per timestamp), oldest item first.
- */
-export const storedReadings = async (deviceId: string, time: number) => {
-  const day = new Date(time).toISOString().slice(0, 10);
+/** A device's items in the readings table for one UTC day, as ingest wrote them, oldest first. */
+export const storedItems = async (deviceId: string, time: number): Promise<ReadingsItem[]> => {
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: stack().tables.readings!,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${deviceId}#${day}` },
+      ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(time)}` },
     }),
   );
-  return (
-    Items as { ts: number; rs?: { t: number; v: Record<string, number> }[]; v?: Record<string, number> }[]
-  ).flatMap((item) => (item.rs ? item.rs.map(({ t, v }) => ({ ts: t, v })) : [{ ts: item.ts, v: item.v! }]));
+  return Items as ReadingsItem[];
 };
+
+/**
+ * A device's stored readings of one UTC day, every copy the readings table holds (its items opened, without the
+ * reader's one copy per timestamp), oldest item first.
+ */
+export const storedReadings = async (deviceId: string, time: number) =>
+  (await storedItems(deviceId, time)).flatMap((item) =>
+    readingsOf(item).map(({ timestamp, values }) => ({ ts: timestamp, v: values })),
+  );
 
 /** Polls until `check` returns something truthy (the worker and the rule bridge are asynchronous). */
 export const eventually = async <T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> => {

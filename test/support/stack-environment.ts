@@ -1,7 +1,7 @@
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
 
-/** Set on the test's global while its own code or a `beforeEach` has failed; read by `testFailed()`. */
+/** Set on the test's global while its own code or a `beforeEach` has failed; read by test/support/browser.ts. */
 const FAILED = '__stackTestFailed';
 
 /**

@@ -13,6 +13,9 @@ describe('the readings store', () => {
   const day = (n: number) => Date.UTC(2026, 10, n);
   const HOUR = 3_600_000;
   beforeEach(() => dynamo.reset());
+  /** The first put finds `item` at its key (a batch sent again); the merge's put then succeeds. */
+  const foundAtKey = (item: Record<string, unknown>) =>
+    dynamo.on(PutCommand).rejectsOnce(conditionFailed()).resolves({}).on(GetCommand).resolves({ Item: item });
   afterAll(() => dynamo.restore());
 
   it('stores a batch as an item per UTC hour, keyed by its first reading, one reading per timestamp (the last wins)', () => {
@@ -55,22 +58,15 @@ describe('the readings store', () => {
 
   it('writes each item only where none is, and merges a batch sent again into the item at its key', async () => {
     const first = day(3) + 10;
-    dynamo
-      .on(PutCommand)
-      .rejectsOnce(conditionFailed())
-      .resolves({})
-      .on(GetCommand)
-      .resolves({
-        Item: {
-          pk: 'dev-1#2026-11-03',
-          ts: first,
-          rs: [
-            { t: first, v: { co2: 1 } },
-            { t: first + 1, v: { co2: 2 } },
-          ],
-          rcv: 50,
-        },
-      });
+    foundAtKey({
+      pk: 'dev-1#2026-11-03',
+      ts: first,
+      rs: [
+        { t: first, v: { co2: 1 } },
+        { t: first + 1, v: { co2: 2 } },
+      ],
+      rcv: 50,
+    });
     await store.write(
       'dev-1',
       [
@@ -99,12 +95,7 @@ describe('the readings store', () => {
 
   it('keeps the later received copy when an older batch arrives last', async () => {
     const first = day(3) + 10;
-    dynamo
-      .on(PutCommand)
-      .rejectsOnce(conditionFailed())
-      .resolves({})
-      .on(GetCommand)
-      .resolves({ Item: { pk: 'dev-1#2026-11-03', ts: first, rs: [{ t: first, v: { co2: 1 } }], rcv: 80, ver: 2 } });
+    foundAtKey({ pk: 'dev-1#2026-11-03', ts: first, rs: [{ t: first, v: { co2: 1 } }], rcv: 80, ver: 2 });
     await store.write('dev-1', [{ timestamp: first, values: { co2: 10 } }], 60);
     expect(dynamo.commandCalls(PutCommand)[1]!.args[0].input).toMatchObject({
       ConditionExpression: 'ver = :ver',

@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { hourStart } from '../../../shared/sensor-data/chart-files';
+import { DAY_MS, dayStart, hourStart } from '../../../shared/sensor-data/chart-files';
 import { isConditionFailure } from '../dynamodb';
 import { ServiceUnavailable } from '../errors';
+import { inLanes } from '../in-lanes';
 
 /** One stored reading: the device's timestamp (ms) and its measurements. */
 export interface StoredReading {
@@ -12,10 +13,7 @@ export interface StoredReading {
 /** `YYYY-MM-DD` (UTC) of a time in ms: the readings table's day partition. */
 export const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10);
 
-const DAY = 24 * 60 * 60 * 1000;
-
 type Key = Record<string, unknown>;
-const startOfDay = (time: number): number => Math.floor(time / DAY) * DAY;
 
 /**
  * Readings one item holds at most: a minute of a once-a-second device. With every measurement that is about 40 KB,
@@ -37,7 +35,7 @@ export const READINGS_MESSAGES = {
  * An item of the readings table: the readings of one batch within one UTC hour (`rs`), keyed by the first one's
  * timestamp. `v` is the format before 2026-11-28, one reading an item, still read.
  */
-type ReadingsItem = {
+export type ReadingsItem = {
   pk: string;
   ts: number;
   rs?: { t: number; v: Record<string, number> }[];
@@ -48,7 +46,8 @@ type ReadingsItem = {
   ver?: number;
 };
 
-const readingsOf = (item: ReadingsItem): StoredReading[] =>
+/** The readings an item holds, in either format. */
+export const readingsOf = (item: ReadingsItem): StoredReading[] =>
   item.rs
     ? item.rs.map(({ t, v }) => ({ timestamp: t, values: v }))
     : item.v
@@ -83,16 +82,6 @@ export const readingItems = (
   }
   close();
   return items;
-};
-
-/** Runs `work` on every element, at most `lanes` at a time. */
-const inLanes = async <T>(elements: readonly T[], lanes: number, work: (element: T) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(lanes, elements.length) }, async () => {
-      while (next < elements.length) await work(elements[next++]!);
-    }),
-  );
 };
 
 export interface ReadingsQuery {
@@ -196,12 +185,12 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
     { from, to, order, consistent }: { from: number; to: number; order: 'asc' | 'desc'; consistent?: boolean },
     pageSize: () => number | undefined,
   ): AsyncGenerator<StoredReading[]> {
-    const first = startOfDay(from);
-    const last = startOfDay(to);
+    const first = dayStart(from);
+    const last = dayStart(to);
     for (
       let day = order === 'desc' ? last : first;
       order === 'desc' ? day >= first : day <= last;
-      day += order === 'desc' ? -DAY : DAY
+      day += order === 'desc' ? -DAY_MS : DAY_MS
     ) {
       let copies = new Map<number, { values: Record<string, number>; rcv: number }>();
       let hour: number | undefined;
@@ -218,7 +207,7 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         const size = pageSize();
         const page = await queryPage(deviceId, day, {
           from: Math.max(from, day),
-          to: Math.min(to, day + DAY - 1),
+          to: Math.min(to, day + DAY_MS - 1),
           order,
           limit: size === undefined ? undefined : Math.min(Math.max(size, 1), 1_000),
           startKey,

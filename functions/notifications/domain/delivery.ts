@@ -9,6 +9,7 @@ import { linksForViewer } from '../../../shared/notifications/links';
 import { TOPIC_INFO } from '../../../shared/notifications/topics';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { BadRequest } from '../../_shared/errors';
+import { inLanes } from '../../_shared/in-lanes';
 import type { Mail } from '../../_shared/mail/mailer';
 import type { Counters } from '../../_shared/metrics';
 import { absoluteLinks, escapeHtml, htmlToText, sanitizeBody } from './html';
@@ -51,15 +52,6 @@ export class RetryLater extends Error {
     this.name = 'RetryLater';
   }
 }
-
-const inPool = async <T>(items: readonly T[], work: (item: T) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-};
 
 const chunked = <T>(items: readonly T[], size: number): T[][] => {
   const chunks: T[][] = [];
@@ -220,7 +212,7 @@ export const createDelivery = (deps: DeliveryDeps) => {
       const locked = TOPIC_INFO[record.topic].locked;
       const settled = new Set(['sent', 'skipped', 'failed']);
       const open = people.filter((person) => !settled.has(held.get(key(person.id, 'email'))?.status as string));
-      await inPool(open, async (person) => {
+      await inLanes(open, CONCURRENCY, async (person) => {
         const email = ref(person.id, 'email');
         const mark = (status: string) => {
           const before = held.get(key(person.id, 'email'));

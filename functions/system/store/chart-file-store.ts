@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { CacheFile } from '../../../shared/contracts/system';
 import { chartFilesPrefix, parseChartObjectKey } from '../../../shared/sensor-data/chart-files';
+import { inLanes } from '../../_shared/in-lanes';
 import type { ChartFileStore } from '../domain/cache-files';
 
 /** Deletes in flight at once: a device holds a dozen files a year, so a few lanes finish any eviction quickly. */
@@ -35,10 +36,6 @@ export const createChartFileStore = ({ s3, bucket }: { s3: S3Client; bucket: str
   },
 
   remove: async (keys) => {
-    let next = 0;
-    const lanes = Array.from({ length: Math.min(LANES, keys.length) }, async () => {
-      while (next < keys.length) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys[next++]! }));
-    });
-    await Promise.all(lanes);
+    await inLanes(keys, LANES, (key) => s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
   },
 });

@@ -5,6 +5,7 @@ import type { PersonName } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../shared/relations/relation-types';
 import { TooManyRequests } from '../../_shared/errors';
+import { inLanes } from '../../_shared/in-lanes';
 import { type ProviderLabel, signInLabelsOf } from './sign-in-methods';
 
 /**
@@ -149,19 +150,6 @@ export interface PeopleNamesDeps {
   now: () => number;
 }
 
-const mapLimited = async <T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
-};
-
 export const createPeopleNames = (deps: PeopleNamesDeps) => {
   const { relationsTo, contactsFrom, users, lookups, signInProviders, now } = deps;
 
@@ -178,7 +166,7 @@ export const createPeopleNames = (deps: PeopleNamesDeps) => {
   /** What the viewer may see of each id, read with one relations query per person (none for staff or themself). */
   const sights = async (viewer: Awaited<ReturnType<typeof viewerOf>>, ids: readonly string[]) =>
     new Map(
-      await mapLimited(ids, READ_CONCURRENCY, async (id): Promise<[string, Seen]> => {
+      await inLanes(ids, READ_CONCURRENCY, async (id): Promise<[string, Seen]> => {
         if (viewer.staff || viewer.id === id) return [id, { sight: 'name-and-email', signIn: true }];
         const objects = tiesOf(id, await relationsTo(id), []).objects;
         return [id, { sight: sightOf(viewer, id, objects), signIn: seesSignIn(viewer, id, objects) }];

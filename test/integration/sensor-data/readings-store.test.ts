@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createReadingsStore, READINGS_PER_ITEM } from '../../../functions/_shared/sensor-data/readings-store';
-import { storedReadings } from '../../support/sensor-data';
+import { storedItems, storedReadings } from '../../support/sensor-data';
 import { documentClient, stack } from '../../support/stack';
 
 /**
@@ -17,16 +17,6 @@ const T0 = Date.UTC(2026, 5, 10, 10);
 
 const store = () => createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! });
 const device = () => `dev-store-${randomUUID().slice(0, 12)}`;
-const itemsOf = async (id: string) =>
-  (
-    await documentClient().send(
-      new QueryCommand({
-        TableName: stack().tables.readings!,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `${id}#2026-06-10` },
-      }),
-    )
-  ).Items ?? [];
 const minutes = (from: number, count: number, value = (i: number) => i) =>
   Array.from({ length: count }, (_, i) => ({ timestamp: from + i * MINUTE, values: { co2: value(i) } }));
 
@@ -34,7 +24,7 @@ describe('the readings table', () => {
   it('stores a 10-minute batch as one item, and reads it back reading by reading', async () => {
     const id = device();
     await store().write(id, minutes(T0 + 5 * MINUTE, 10), T0 + 16 * MINUTE);
-    expect(await itemsOf(id)).toHaveLength(1);
+    expect(await storedItems(id, T0)).toHaveLength(1);
     const readings = await store().query(id, { from: T0, to: T0 + HOUR, order: 'asc', limit: 100 });
     expect(readings.map((r) => r.values.co2)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
@@ -82,7 +72,7 @@ describe('the readings table', () => {
     expect(hours.map((hour) => hour.length)).toEqual([120, 120, 120]);
     expect(hours.flat()).toEqual(Array.from({ length: 360 }, (_, i) => i));
     // An hour's 120 readings are two items of READINGS_PER_ITEM.
-    expect(await itemsOf(id)).toHaveLength(3 * Math.ceil(120 / READINGS_PER_ITEM));
+    expect(await storedItems(id, T0)).toHaveLength(3 * Math.ceil(120 / READINGS_PER_ITEM));
     const newest = await store().query(id, { from: T0, to: T0 + 2 * HOUR + 30 * MINUTE, limit: 3 });
     expect(newest.map((r) => r.values.co2)).toEqual([300, 299, 298]);
   });
