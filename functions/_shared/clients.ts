@@ -7,6 +7,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createEndpointCache, type EndpointSettings } from '../../shared/config/endpoints';
+import { traced } from './tracing';
 
 // Endpoints come from the SDK's standard AWS_ENDPOINT_URL_* variables, so the same code reaches the
 // emulators locally and AWS in the cloud.
@@ -51,7 +52,7 @@ export const clientSettings = (serviceId: string, env: Record<string, string | u
 let documentClient: DynamoDBDocumentClient | undefined;
 
 export const getDocumentClient = (): DynamoDBDocumentClient => {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient(clientSettings('DYNAMODB')), {
+  documentClient ??= DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientSettings('DYNAMODB'))), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;
@@ -64,7 +65,7 @@ let sqsClient: SQSClient | undefined;
  * emulator's address, and in the cloud both are the regional SQS endpoint anyway.
  */
 export const getSqsClient = (): SQSClient => {
-  sqsClient ??= new SQSClient({ ...clientSettings('SQS'), useQueueUrlAsEndpoint: false });
+  sqsClient ??= traced(new SQSClient({ ...clientSettings('SQS'), useQueueUrlAsEndpoint: false }));
   return sqsClient;
 };
 
@@ -75,32 +76,34 @@ let s3Client: S3Client | undefined;
  * checksums only when an operation requires them, as the local S3 does not answer the SDK's default ones.
  */
 export const getS3Client = (): S3Client => {
-  s3Client ??= new S3Client({
-    ...clientSettings('S3'),
-    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  s3Client ??= traced(
+    new S3Client({
+      ...clientSettings('S3'),
+      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    }),
+  );
   return s3Client;
 };
 
 let sesClient: SESv2Client | undefined;
 
 export const getSesClient = (): SESv2Client => {
-  sesClient ??= new SESv2Client(clientSettings('SESV2'));
+  sesClient ??= traced(new SESv2Client(clientSettings('SESV2')));
   return sesClient;
 };
 
 let cognitoClient: CognitoIdentityProviderClient | undefined;
 
 export const getCognitoClient = (): CognitoIdentityProviderClient => {
-  cognitoClient ??= new CognitoIdentityProviderClient(clientSettings('COGNITO_IDENTITY_PROVIDER'));
+  cognitoClient ??= traced(new CognitoIdentityProviderClient(clientSettings('COGNITO_IDENTITY_PROVIDER')));
   return cognitoClient;
 };
 
 let secretsManagerClient: SecretsManagerClient | undefined;
 
 export const getSecretsManagerClient = (): SecretsManagerClient => {
-  secretsManagerClient ??= new SecretsManagerClient(clientSettings('SECRETS_MANAGER'));
+  secretsManagerClient ??= traced(new SecretsManagerClient(clientSettings('SECRETS_MANAGER')));
   return secretsManagerClient;
 };
 
@@ -111,6 +114,6 @@ let iotDataClient: IoTDataPlaneClient | undefined;
  * the CDK from DescribeEndpoint); locally it is the MQTT broker's publish front.
  */
 export const getIotDataClient = (): IoTDataPlaneClient => {
-  iotDataClient ??= new IoTDataPlaneClient(clientSettings('IOT_DATA_PLANE'));
+  iotDataClient ??= traced(new IoTDataPlaneClient(clientSettings('IOT_DATA_PLANE')));
   return iotDataClient;
 };

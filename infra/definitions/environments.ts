@@ -99,6 +99,13 @@ export interface EnvironmentSettings {
    * device reports (the cost per device, decision 033); `none`, after every batch.
    */
   rollupCoalescing: RollupCoalescing;
+  /**
+   * Whether the functions' bundles hold Powertools' Tracer (docs/decisions/045-sdk-tracing-per-environment.md): an
+   * X-Ray subsegment for every SDK call (which table, queue or bucket, which operation, how long, retries) and one for
+   * the handler, annotated with its cold start and correlation id. It costs each bundle about 120 KB and each cold start
+   * about 20 ms, so an environment takes it while its people look for where time goes.
+   */
+  traceSdkCalls: boolean;
 }
 
 /** CodeDeploy's predefined Lambda configurations an environment may take (infra/services/gradual-deployment.ts). */
@@ -492,6 +499,7 @@ export const environmentSettingsSchema = z
     rememberedDevices: z.strictObject({ skipSecondFactor: z.boolean() }),
     realUserMonitoring: z.strictObject({ sessionSampleRate: z.number().min(0).max(1) }),
     rollupCoalescing: z.enum(ROLLUP_COALESCING),
+    traceSdkCalls: z.boolean(),
     identityProviders: z
       .array(identityProvider)
       .refine(
@@ -596,6 +604,21 @@ const ROLLUP_COALESCING_OF: Record<EnvName, RollupCoalescing> = {
   prod: 'hour',
 };
 
+/**
+ * SDK calls traced in developers' environments, where a slow page is investigated, and not where people and devices
+ * are served: their bundles stay at the size and cold start the budgets hold (docs/decisions/029-small-lambdas.md).
+ * For an incident in preview or prod, set it there and deploy; set it back afterwards. Locally nothing is traced (no
+ * X-Ray daemon; the sources are not bundled).
+ */
+const TRACE_SDK_CALLS: Record<EnvName, boolean> = {
+  local: false,
+  dev: true,
+  'dev-1': true,
+  'dev-2': true,
+  preview: false,
+  prod: false,
+};
+
 const baseSettings = (name: EnvName): EnvironmentSettings => ({
   name,
   retainData: name === 'prod' || name === 'preview',
@@ -618,6 +641,7 @@ const baseSettings = (name: EnvName): EnvironmentSettings => ({
   rememberedDevices: { skipSecondFactor: REMEMBERED_DEVICES_SKIP_SECOND_FACTOR[name] },
   realUserMonitoring: { sessionSampleRate: RUM_SESSION_SAMPLE_RATE[name] },
   rollupCoalescing: ROLLUP_COALESCING_OF[name],
+  traceSdkCalls: TRACE_SDK_CALLS[name],
 });
 
 export const mailFrom = (settings: Pick<EnvironmentSettings, 'mailDomain'>): string =>

@@ -17,6 +17,7 @@ import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
 import type { CustomDomain } from '../definitions/environments';
 import { acknowledgeNoDeadLetterTarget } from '../stacks/nag-findings';
+import type { BundleSettings } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
 import { ServiceFunction } from './service-function';
 
@@ -41,6 +42,8 @@ export interface AreaApiProps {
   corsOrigins: string[];
   /** The environment's log retention and removal policy, for the function's and the access log groups. */
   logs: LogSettings;
+  /** What the environment puts in its function's bundle (ServiceFunction's `bundle`). */
+  bundle: BundleSettings;
   /** Responses at least this large are compressed when the client accepts it. @default MIN_COMPRESSION_SIZE_BYTES */
   minCompressionSizeBytes?: number;
   /** The stage's steady rate (requests per second) and burst: the environment's `apiThrottling`. */
@@ -85,6 +88,7 @@ export class AreaApi extends Construct {
       envName: props.envName,
       description: `the ${area.name} API (${props.envName})`,
       logs: props.logs,
+      bundle: props.bundle,
     });
     const lambda = this.handler.lambda;
     acknowledgeNoDeadLetterTarget(lambda, 'api');

@@ -22,6 +22,20 @@ export const LAMBDA_BUNDLE = {
   alias: { '@aws-sdk/credential-provider-node': 'functions/_shared/lambda-credentials.ts' },
 } as const;
 
+/**
+ * What the bundler writes into the code in place of these expressions, per environment. `TRACE_SDK_CALLS`: whether
+ * the bundle holds Powertools' Tracer (functions/_shared/tracing.ts); always replaced, so a bundle built with it off
+ * carries none of the X-Ray SDK.
+ */
+export const bundleDefines = ({ traceSdkCalls }: BundleSettings): Record<string, string> => ({
+  'process.env.TRACE_SDK_CALLS': JSON.stringify(String(traceSdkCalls)),
+});
+
+/** What an environment decides about its bundles (`traceSdkCalls` in infra/definitions/environments.ts). */
+export interface BundleSettings {
+  traceSdkCalls: boolean;
+}
+
 /** The bundle's file name inside the code zip (an ESM bundle). */
 export const BUNDLE_FILE = 'index.mjs';
 
@@ -33,7 +47,7 @@ const aliasPaths = (projectRoot: string): Record<string, string> =>
  * of the code zip into `sourceMapDir` (a separate artifact, next to the cloud assembly): the zip stays small, and
  * Node does not pay `--enable-source-maps` on every cold start.
  */
-export const cdkBundling = (projectRoot: string, sourceMapDir: string): BundlingOptions => ({
+export const cdkBundling = (projectRoot: string, sourceMapDir: string, settings: BundleSettings): BundlingOptions => ({
   forceDockerBundling: false,
   format: OutputFormat.ESM,
   target: LAMBDA_BUNDLE.target,
@@ -43,6 +57,7 @@ export const cdkBundling = (projectRoot: string, sourceMapDir: string): Bundling
   sourceMap: true,
   sourceMapMode: SourceMapMode.EXTERNAL,
   sourcesContent: false,
+  define: bundleDefines(settings),
   esbuildArgs: Object.fromEntries(
     Object.entries(aliasPaths(projectRoot)).map(([module, file]) => [`--alias:${module}`, file]),
   ),
@@ -59,8 +74,16 @@ export const cdkBundling = (projectRoot: string, sourceMapDir: string): Bundling
   },
 });
 
-/** The same bundle built by esbuild's API (the budget test, the bench); `outfile` is where it is written. */
-export const esbuildOptions = (projectRoot: string, entry: string, outfile: string): BuildOptions => ({
+/**
+ * The same bundle built by esbuild's API (the budget test, the bench); `outfile` is where it is written. By default
+ * as production builds it (no SDK tracing), which the budgets hold.
+ */
+export const esbuildOptions = (
+  projectRoot: string,
+  entry: string,
+  outfile: string,
+  settings: BundleSettings = { traceSdkCalls: false },
+): BuildOptions => ({
   entryPoints: [join(projectRoot, entry)],
   outfile,
   bundle: true,
@@ -71,5 +94,6 @@ export const esbuildOptions = (projectRoot: string, entry: string, outfile: stri
   banner: { js: LAMBDA_BUNDLE.banner },
   minify: true,
   alias: aliasPaths(projectRoot),
+  define: bundleDefines(settings),
   logLevel: 'silent',
 });

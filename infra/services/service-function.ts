@@ -12,7 +12,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { metricNamespace } from '../definitions/alarms';
 import { findingArnPrefix } from '../stacks/nag-findings';
-import { cdkBundling } from './lambda-bundling';
+import { type BundleSettings, cdkBundling } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
 
 /**
@@ -66,6 +66,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** The environment's log retention and removal policy (logSettings): required, so no function escapes it. */
   logs: LogSettings;
+  /** What the environment puts in its bundles: whether they trace SDK calls (the environment's `traceSdkCalls`). */
+  bundle: BundleSettings;
 }
 
 /**
@@ -113,8 +115,14 @@ export class ServiceFunction extends Construct {
       environment: {
         POWERTOOLS_SERVICE_NAME: props.service,
         POWERTOOLS_METRICS_NAMESPACE: metricNamespace(props.envName),
+        // What the bundle holds (its Tracer or none), shown where the function's settings are read.
+        POWERTOOLS_TRACE_ENABLED: String(props.bundle.traceSdkCalls),
       },
-      bundling: cdkBundling(props.projectRoot, join(Stage.of(this)!.outdir, 'source-maps', this.node.path)),
+      bundling: cdkBundling(
+        props.projectRoot,
+        join(Stage.of(this)!.outdir, 'source-maps', this.node.path),
+        props.bundle,
+      ),
     });
 
     this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.lambda.currentVersion });

@@ -151,6 +151,7 @@ export class AreaStack extends NestedStack {
         authClientIds: [props.webClient.userPoolClientId],
         corsOrigins: props.corsOrigins,
         logs,
+        bundle: settings,
         throttling: settings.apiThrottling,
         routeThrottles: Object.fromEntries(
           Object.entries(routeThrottlesOf(area)).map(([key, throttleClass]) => [
@@ -208,6 +209,7 @@ export class AreaStack extends NestedStack {
         // A job works through its backlog in pages; one run may take minutes, the next run continues.
         timeout: Duration.minutes(5),
         logs,
+        bundle: settings,
       });
       this.functions[job.name] = fn.lambda;
       deployments.add(job.name, fn);
@@ -247,6 +249,7 @@ export class AreaStack extends NestedStack {
         // Lambda's limit; the hook's own budget stops a minute or two before it, recording where it stopped.
         timeout: Duration.minutes(15),
         logs,
+        bundle: settings,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       acknowledgeNoDeadLetterTarget(fn.lambda, 'provider');
@@ -291,6 +294,7 @@ export class AreaStack extends NestedStack {
         description: `the ${worker.name} worker (${settings.name})`,
         timeout: workerTimeout(queue.visibilityTimeoutSeconds),
         logs,
+        bundle: settings,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[worker.name] = fn.lambda;
@@ -322,6 +326,7 @@ export class AreaStack extends NestedStack {
         envName: settings.name,
         description: `the ${rule.name} IoT rule (${settings.name})`,
         logs,
+        bundle: settings,
       });
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       this.functions[rule.name] = fn.lambda;
@@ -390,6 +395,7 @@ export class AreaStack extends NestedStack {
         // IoT Core waits at most 5 seconds for an authorizer's answer; one GetItem takes milliseconds.
         timeout: Duration.seconds(5),
         logs,
+        bundle: settings,
       });
       // Only the credential, by its key: no IoT, Cognito or write grant (decision 031).
       for (const table of authorizer.keyReadTables) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);

@@ -203,6 +203,7 @@ export class AuthStack extends Stack {
         // Cognito waits at most 5 seconds for a trigger.
         timeout: Duration.seconds(5),
         logs: logSettings(settings),
+        bundle: settings,
       });
       for (const table of definition.tables) trigger.readWriteTable(props.tables[table], TABLES[table].envVar);
       if (definition.userPoolActions.length > 0) {

@@ -36,6 +36,21 @@ export const benchBundles = async (rootDir: string): Promise<void> => {
       `\nLambda bundles (minified, as the CDK builds them) and their cold import in a fresh Node ${process.version} process\n`,
     );
     console.table(rows);
+
+    // What an environment that traces SDK calls pays (traceSdkCalls, docs/decisions/045-sdk-tracing-per-environment.md).
+    const entry = 'functions/relations/handler.ts';
+    const median = (times: number[]) => Math.round(times[Math.floor(times.length / 2)]!);
+    const plain = await buildBundle(rootDir, entry, outDir);
+    const traced = await buildBundle(rootDir, entry, path.join(outDir, 'traced'), { traceSdkCalls: true });
+    const [plainMs, tracedMs] = [
+      median(await importTimes(plain, IMPORT_RUNS)),
+      median(await importTimes(traced, IMPORT_RUNS)),
+    ];
+    console.log(
+      `\nWith SDK tracing (an environment's traceSdkCalls, on in dev, dev-1, dev-2): ${entry} ` +
+        `${Math.round(plain.bytes / 1024)} → ${Math.round(traced.bytes / 1024)} KB, import median ${plainMs} → ${tracedMs} ms. ` +
+        'The budgets above hold the bundles without it (preview, prod).',
+    );
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

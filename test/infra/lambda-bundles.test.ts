@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -101,29 +104,40 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
     expect(foreign).toEqual([]);
   });
 
-  it('deploys the bundle measured here, with its source map moved out of the code zip and not linked from it', () => {
+  it('deploys the bundle measured here, with its source map moved out of the code zip and not linked from it', async () => {
     const entry = 'functions/relations/handler.ts';
     const app = new App({ outdir: path.join(outDir, 'cdk.out') });
     const stack = new Stack(app, 'Bundled');
-    new ServiceFunction(stack, 'Relations', {
-      entry: path.join(rootDir, entry),
-      projectRoot: rootDir,
-      description: 'the relations API',
-      service: 'relations',
-      envName: 'dev',
-      logs: { retention: RetentionDays.ONE_DAY, removalPolicy: RemovalPolicy.DESTROY },
-    });
+    const functionOf = (id: string, traceSdkCalls: boolean) =>
+      new ServiceFunction(stack, id, {
+        entry: path.join(rootDir, entry),
+        projectRoot: rootDir,
+        description: 'the relations API',
+        service: 'relations',
+        envName: 'dev',
+        logs: { retention: RetentionDays.ONE_DAY, removalPolicy: RemovalPolicy.DESTROY },
+        bundle: { traceSdkCalls },
+      });
+    const untraced = functionOf('Relations', false);
+    const traced = functionOf('TracedRelations', true);
     const assembly = app.synth();
     const code = Template.fromJSON(assembly.getStackByName('Bundled').template).findResources('AWS::Lambda::Function');
-    const asset = Object.values(code)[0]!.Properties.Code.S3Key.replace(/\.zip$/, '');
-    const assetDir = path.join(assembly.directory, `asset.${asset}`);
+    const assetOf = (fn: ServiceFunction) => {
+      const id = stack.getLogicalId(fn.lambda.node.defaultChild as never);
+      return path.join(assembly.directory, `asset.${code[id]!.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    };
 
-    expect(readdirSync(assetDir)).toEqual(['index.mjs']);
-    const deployed = readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
+    expect(readdirSync(assetOf(untraced))).toEqual(['index.mjs']);
+    const deployed = readFileSync(path.join(assetOf(untraced), 'index.mjs'), 'utf8');
     expect(deployed).not.toMatch(/sourceMappingURL/);
-    expect(statSync(path.join(assetDir, 'index.mjs')).size).toBe(bundles.get(entry)!.bytes);
+    expect(statSync(path.join(assetOf(untraced), 'index.mjs')).size).toBe(bundles.get(entry)!.bytes);
     const map = path.join(assembly.directory, 'source-maps', 'Bundled', 'Relations', 'index.mjs.map');
     expect(JSON.parse(readFileSync(map, 'utf8')).sources.some((source: string) => source.endsWith(entry))).toBe(true);
+
+    // The environment's traceSdkCalls reaches the bundler: the traced function's code is the traced bundle.
+    const tracedBundle = await buildBundle(rootDir, entry, path.join(outDir, 'traced'), { traceSdkCalls: true });
+    expect(statSync(path.join(assetOf(traced), 'index.mjs')).size).toBe(tracedBundle.bytes);
+    expect(inputsOf(tracedBundle).some((input) => input.includes('aws-xray-sdk-core/'))).toBe(true);
   }, 120_000);
 
   it('signs SDK calls with the credentials Lambda puts in the environment', async () => {
@@ -156,6 +170,92 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       sessionToken: 'probe-session',
     });
   });
+
+  it('holds none of the X-Ray SDK in the bundles of an environment that does not trace SDK calls (prod, preview)', () => {
+    const withTracer = [...bundles.values()]
+      .filter((bundle) =>
+        inputsOf(bundle).some((input) => /aws-xray-sdk|@aws-lambda-powertools\/tracer|tracing-x-ray/.test(input)),
+      )
+      .map((bundle) => bundle.entry);
+    expect(withTracer).toEqual([]);
+  });
+
+  it('sends an X-Ray subsegment for each SDK call and the handler from a bundle of an environment that traces them', async () => {
+    const file = path.join(outDir, 'tracing-probe', 'index.mjs');
+    // A queue worker's chain (functions/_shared/queue/sqs-worker.ts) whose use case reads one item.
+    await build({
+      ...esbuildOptions(rootDir, 'functions/_shared/clients.ts', file, { traceSdkCalls: true }),
+      entryPoints: undefined,
+      stdin: {
+        contents: [
+          "import { GetCommand } from '@aws-sdk/lib-dynamodb';",
+          "import * as z from 'zod';",
+          "import { getDocumentClient } from './functions/_shared/clients.ts';",
+          "import { sqsWorker } from './functions/_shared/queue/sqs-worker.ts';",
+          "const handler = sqsWorker('probe', z.object({ id: z.string() }), async ({ id }) => {",
+          "  await getDocumentClient().send(new GetCommand({ TableName: 'probe-items', Key: { id } }));",
+          '}, { deps: () => ({}) });',
+          "const record = { messageId: 'message-1', body: JSON.stringify({ id: 'item-1' }), attributes: {} };",
+          "const context = { functionName: 'probe', awsRequestId: 'request-1' };",
+          'process.stdout.write(JSON.stringify(await handler({ Records: [record] }, context)));',
+        ].join('\n'),
+        resolveDir: rootDir,
+        loader: 'ts',
+      },
+    });
+
+    // DynamoDB's answer to GetItem for a key that holds nothing.
+    const dynamodb = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/x-amz-json-1.0');
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+    // The X-Ray daemon, which Lambda runs beside the function: it takes segment documents over UDP.
+    const daemon = createSocket('udp4');
+    const documents: Record<string, unknown>[] = [];
+    daemon.on('message', (message) => documents.push(JSON.parse(message.toString().split('\n')[1]!)));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+    try {
+      const traceId = '1-67a1b2c3-0123456789abcdef01234567';
+      const { stdout } = await run(process.execPath, [file], {
+        env: {
+          ...importEnvironment(),
+          // What Lambda gives a traced invocation: its runtime, the trace header and the daemon's address.
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+          LAMBDA_TASK_ROOT: '/var/task',
+          AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+          _HANDLER: 'index.handler',
+          _X_AMZN_TRACE_ID: `Root=${traceId};Parent=53995c3f42cd8ad8;Sampled=1`,
+          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
+          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+          POWERTOOLS_SERVICE_NAME: 'probe',
+        },
+      });
+      // The worker's own log line comes first; its answer is the last line.
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ batchItemFailures: [] });
+      const until = Date.now() + 5_000;
+      while (documents.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+
+      const subsegments = documents.flatMap(function flat(d): Record<string, unknown>[] {
+        return [d, ...((d.subsegments as Record<string, unknown>[] | undefined) ?? []).flatMap(flat)];
+      });
+      const call = subsegments.find((d) => d.name === 'DynamoDB');
+      expect(call).toMatchObject({
+        trace_id: traceId,
+        namespace: 'aws',
+        aws: { operation: 'GetItem', table_name: 'probe-items' },
+        http: { response: { status: 200 } },
+      });
+      const handler = subsegments.find((d) => d.name === '## index.handler');
+      expect(handler).toMatchObject({
+        trace_id: traceId,
+        annotations: { ColdStart: true, Service: 'probe', correlation_id: 'request-1' },
+      });
+    } finally {
+      daemon.close();
+      dynamodb.close();
+    }
+  }, 60_000);
 
   it('imports every bundle in a fresh Node process with only the variables Lambda would give it', async () => {
     const failures: string[] = [];

@@ -191,6 +191,24 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('operations of %s', (envName) =
     expect(functions.some(({ key }) => key === 'auth')).toBe(true);
   });
 
+  it(`traces every function's SDK calls exactly where the environment says (${envName}: traceSdkCalls)`, () => {
+    const tracing = functions.map(({ key, id, resource }) => {
+      const properties = (resource as Resource).Properties as {
+        TracingConfig?: { Mode: string };
+        Environment?: { Variables?: Record<string, unknown> };
+      };
+      return [
+        `${key} ${id}`,
+        properties.TracingConfig?.Mode,
+        properties.Environment?.Variables?.POWERTOOLS_TRACE_ENABLED,
+      ];
+    });
+    // Active X-Ray tracing everywhere (a segment per invocation); the Tracer's subsegments where the setting is on.
+    expect(
+      tracing.filter(([, mode, traced]) => mode !== 'Active' || traced !== String(settings.traceSdkCalls)),
+    ).toEqual([]);
+  });
+
   it.each(functions.map((fn) => [`${fn.key} ${fn.id}`, fn] as const))(
     'alarms on the errors and throttles of %s',
     (_name, fn) => {

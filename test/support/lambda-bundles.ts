@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import { TABLES } from '../../infra/definitions/tables';
-import { esbuildOptions } from '../../infra/services/lambda-bundling';
+import { type BundleSettings, esbuildOptions } from '../../infra/services/lambda-bundling';
 
 const run = promisify(execFile);
 
@@ -18,10 +18,15 @@ export interface BuiltBundle {
   metafile: Metafile;
 }
 
-/** Builds the entry's bundle with the deployed options into `outDir`. */
-export const buildBundle = async (projectRoot: string, entry: string, outDir: string): Promise<BuiltBundle> => {
+/** Builds the entry's bundle with the deployed options (production's by default) into `outDir`. */
+export const buildBundle = async (
+  projectRoot: string,
+  entry: string,
+  outDir: string,
+  settings?: BundleSettings,
+): Promise<BuiltBundle> => {
   const file = path.join(outDir, entry.replace(/[/.]/g, '-'), 'index.mjs');
-  const result = await build({ ...esbuildOptions(projectRoot, entry, file), metafile: true });
+  const result = await build({ ...esbuildOptions(projectRoot, entry, file, settings), metafile: true });
   return { entry, file, bytes: statSync(file).size, metafile: result.metafile };
 };
 

@@ -4,6 +4,7 @@ import type { EnvName } from '../../../infra/definitions/environments';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
 import { clientSettings } from '../../_shared/clients';
 import { readAuthEnv, readEnv } from '../../_shared/env';
+import { traced } from '../../_shared/tracing';
 import { createLive } from '../domain/live-watches';
 import { createCloudRealtimeIdentity, createLocalRealtimeIdentity } from '../store/live-identity';
 import { createLiveWatchesStore } from '../store/live-watches-store';
@@ -32,8 +33,9 @@ export const createLiveDeps = (common: CommonDeps) => {
               identityPoolId: readEnv({ identityPoolId: 'IDENTITY_POOL_ID' }).identityPoolId,
               issuer: readAuthEnv().issuer,
               verifyToken: createTokenVerifier(readAuthEnv()),
-              cognitoIdentity: () => (cognito ??= new CognitoIdentityClient(clientSettings('COGNITO_IDENTITY'))),
-              iot: () => (iot ??= new IoTClient(clientSettings('IOT'))),
+              cognitoIdentity: () =>
+                (cognito ??= traced(new CognitoIdentityClient(clientSettings('COGNITO_IDENTITY')))),
+              iot: () => (iot ??= traced(new IoTClient(clientSettings('IOT')))),
             })
           : createLocalRealtimeIdentity();
       live = createLive({
