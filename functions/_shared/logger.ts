@@ -24,7 +24,13 @@ const RESERVED_KEYS: Record<string, string> = {
   timestamp: 'timestampField',
 };
 
-export const log = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
+/**
+ * A line to the log: what a use case gets as its `log` dependency (it never imports the logger, nor writes to
+ * `console`; Biome holds both), the wiring hands it {@link log}.
+ */
+export type Log = (level: Level, message: string, fields?: Record<string, unknown>) => void;
+
+export const log: Log = (level, message, fields = {}) => {
   logger[level](
     message,
     Object.fromEntries(Object.entries(fields).map(([key, value]) => [RESERVED_KEYS[key] ?? key, value])),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createCampaigns } from './domain/campaigns';
 import { createCampaignStore } from './store/campaign-store';
@@ -19,6 +20,7 @@ export const createCampaignsDeps = (env = readEnv(CAMPAIGNS_ENV)) => {
   const relations = createRelationWrites(env);
   return {
     campaigns: createCampaigns({
+      log,
       store: createCampaignStore({ db, tableName: env.campaignsTable }),
       organizations: createOrganizationReader({ db, tableName: env.organizationsTable }),
       relations: relations.table,

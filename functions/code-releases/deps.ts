@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDocumentClient, getS3Client } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createReleases } from './domain/releases';
 import { createRollouts } from './domain/rollouts';
@@ -33,6 +34,7 @@ export const createCodeReleasesDeps = (env = readEnv(CODE_RELEASES_ENV)) => {
   const people = createPeople({ db, tableName: env.usersTable });
   return {
     releases: createReleases({
+      log,
       releases: releaseStore,
       testRuns,
       files: createArtifactFiles({ s3: getS3Client(), bucket: env.releasesBucket }),
@@ -41,6 +43,7 @@ export const createCodeReleasesDeps = (env = readEnv(CODE_RELEASES_ENV)) => {
       newId: randomUUID,
     }),
     rollouts: createRollouts({
+      log,
       releases: releaseStore,
       testRuns,
       rollouts: createRolloutStore({ db, tableName: env.rolloutsTable }),

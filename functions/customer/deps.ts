@@ -2,6 +2,7 @@ import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createWebhooks } from './domain/webhooks';
 import { createBillingStore } from './store/billing-store';
@@ -47,6 +48,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
   const db = getDocumentClient();
   return {
     webhooks: createWebhooks({
+      log,
       events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
       stripe: stripeClientProvider(readBillingEnv(), secretsManagerReader(getSecretsManagerClient())),
       webhookSecret: readWebhookSecret(),

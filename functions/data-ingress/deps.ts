@@ -1,6 +1,7 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readChoiceEnv, readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
@@ -48,6 +49,7 @@ export const createIngestDeps = (
   const db = getDocumentClient();
   return {
     ingest: createIngest({
+      log,
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
       devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),

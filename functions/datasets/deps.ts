@@ -5,6 +5,7 @@ import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring'
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createExportFiles } from '../_shared/exports/export-files';
+import { log } from '../_shared/logger';
 import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
@@ -65,6 +66,7 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
   const place = { bucket: env.datasetsBucket, webOrigin: env.webOrigin };
   return {
     datasets: createDatasets({
+      log,
       store,
       dataAccess,
       campaigns: {
@@ -95,6 +97,7 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
       newId: newDatasetId,
     }),
     buildJob: createBuildJob({
+      log,
       store,
       files: createExportFiles({ s3: getS3Client(), bucket: env.datasetsBucket }),
       readings: createReadingsStore({ db, tableName: env.readingsTable }),

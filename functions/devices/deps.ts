@@ -2,6 +2,7 @@ import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring'
 import { getDocumentClient } from '../_shared/clients';
 import { newCredentialId, newSecret } from '../_shared/devices/credential-token';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { newClaimCode } from './domain/claim-code';
 import { createCredentials, revokeAllCredentials } from './domain/credentials';
@@ -24,6 +25,7 @@ export const createDevicesDeps = (env = readEnv(DEVICES_ENV)) => {
   const relations = createRelationWrites(env);
   const credentialStore = createCredentialStore({ db, tableName: env.deviceCredentialsTable });
   const devices = createDevices({
+    log,
     devices: createDeviceStore({ db, tableName: env.devicesTable }),
     revokeCredentials: (deviceId) => revokeAllCredentials(credentialStore, deviceId),
     users: createUserDirectory({ db, tableName: env.usersTable }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getS3Client } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createOrganizations } from './domain/organizations';
 import { createLogoFiles } from './store/logo-files';
@@ -20,6 +21,7 @@ export const createOrganizationsDeps = (env = readEnv(ORGANIZATIONS_ENV)) => {
   const relations = createRelationWrites(env);
   return {
     organizations: createOrganizations({
+      log,
       store: createOrganizationStore({ db, tableName: env.organizationsTable }),
       logos: createLogoFiles({ s3: getS3Client(), bucket: env.logoBucket }),
       table: relations.table,

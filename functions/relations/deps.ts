@@ -4,6 +4,7 @@ import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring'
 import { getDocumentClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createObjectNames } from './domain/object-names';
 import { createRelations } from './domain/relations';
@@ -32,6 +33,7 @@ export const createRelationsDeps = (env = readEnv(RELATIONS_ENV)) => {
       }),
     }),
     relations: createRelations({
+      log,
       table,
       access,
       versions,

@@ -2,6 +2,7 @@ import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../.
 import { TABLES } from '../../infra/definitions/tables';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createAuditSearch } from './domain/audit-search';
 import { createCacheFiles } from './domain/cache-files';
@@ -37,8 +38,9 @@ export const createSystemDeps = (env = readEnv(SYSTEM_ENV)) => {
   const tableNames = Object.fromEntries(Object.keys(LOOKUP_ENV).map((table) => [table, names[table]!]));
   return {
     parameters: createParameters({ store, now: Date.now }),
-    tierFeatures: createTierFeatures({ store, now: Date.now }),
+    tierFeatures: createTierFeatures({ log, store, now: Date.now }),
     cacheFiles: createCacheFiles({
+      log,
       files: createChartFileStore({ s3: getS3Client(), bucket: env.chartDataBucket }),
       queue: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       devices: createDeviceRecords({ db, tableName: env.devicesTable }),

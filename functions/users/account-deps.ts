@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getCognitoClient, getDocumentClient, getSesClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
+import { log } from '../_shared/logger';
 import { createMailer } from '../_shared/mail/mailer';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createAccount } from './domain/account-deletion';
@@ -34,6 +35,7 @@ export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
   const mailer = createMailer({ ses: getSesClient(), from: env.mailFrom });
   return {
     account: createAccount({
+      log,
       users,
       invites,
       table,
@@ -47,6 +49,7 @@ export const createAccountDeps = (env = readEnv(ACCOUNT_ENV)) => {
       now: Date.now,
     }),
     invites: createInvites({
+      log,
       invites,
       users,
       table,

@@ -17,6 +17,7 @@ import {
 } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { log } from '../_shared/logger';
 import { createMailer } from '../_shared/mail/mailer';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { ACCOUNT_ENV, createAccountDeps } from './account-deps';
@@ -104,6 +105,7 @@ export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>, b
   const stripe = stripeClientProvider(billing, secretsManagerReader(getSecretsManagerClient()));
   return {
     people: createPeople({
+      log,
       identity: createIdentityProvider({ cognito: getCognitoClient(), userPoolId: env.userPoolId }),
       users: createUserStore({ db, tableName: env.usersTable }),
       sessions: createAccessVersionStore({ db, tableName: env.accessVersionsTable }),

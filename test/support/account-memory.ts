@@ -6,6 +6,7 @@ import type { DomainEvent } from '../../shared/contracts/events';
 import type { Relation } from '../../shared/contracts/relations';
 import type { Invite } from '../../shared/contracts/users';
 import { DELETION_DELAY_MS } from '../../shared/users/constants';
+import { recordingLog } from './log';
 
 type Key = Record<string, unknown>;
 
@@ -218,7 +219,9 @@ export const accountWorld = (start = 1_000_000) => {
   const newId = () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`;
   const effects = createRelationEffects({ versions: stores.sessions, events: stores.events, now, newId });
 
+  const { log, lines: logged } = recordingLog();
   const accountDeps: AccountDeps = {
+    log,
     users: stores.users,
     invites: stores.invites,
     table: stores.table,
@@ -230,6 +233,7 @@ export const accountWorld = (start = 1_000_000) => {
     now,
   };
   const invitesDeps: InvitesDeps = {
+    log,
     invites: stores.invites,
     users: stores.users,
     table: stores.table,
@@ -243,6 +247,8 @@ export const accountWorld = (start = 1_000_000) => {
   return {
     accountDeps,
     invitesDeps,
+    /** What the use cases logged, line by line. */
+    logged,
     users,
     invites,
     relations,

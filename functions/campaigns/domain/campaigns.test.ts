@@ -2,6 +2,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
@@ -114,6 +115,7 @@ const setup = () => {
     settleMs: 0,
   });
   const campaigns = createCampaigns({
+    log: silentLog,
     store,
     organizations: { exists: async (id: string) => id.startsWith('org-') },
     relations,

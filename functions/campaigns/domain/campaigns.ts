@@ -9,7 +9,7 @@ import type { AccessVersionStore } from '../../_shared/access/access-version-sto
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { pageAcross, readFrom } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
@@ -25,6 +25,7 @@ export const MEMBER_TYPES = [
 const CAMPAIGN_RELATIONS: readonly RelationType[] = [...MEMBER_TYPES, 'campaign-device'];
 
 export interface CampaignDeps {
+  log: Log;
   store: Pick<CampaignStore, 'get' | 'getMany' | 'create' | 'replace' | 'remove' | 'listAll' | 'listByOrganization'>;
   organizations: OrganizationReader;
   relations: Pick<RelationTable, 'create' | 'remove' | 'getMany' | 'queryAll' | 'queryIndex'>;
@@ -61,6 +62,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 /** The campaigns use cases (docs/campaigns.md). Who may see or change a campaign: the access module. */
 export const createCampaigns = (deps: CampaignDeps) => {
+  const { log } = deps;
   const { store, organizations, relations, effects, versions, access, now, newId } = deps;
 
   const view = (record: CampaignRecord): Campaign => ({ ...record, status: campaignStatus(record, now()) });

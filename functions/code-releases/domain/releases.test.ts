@@ -1,6 +1,7 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import type { TestRun } from '../../../shared/contracts/code-releases';
+import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { StoredRelease } from './records';
 import { createReleases } from './releases';
@@ -15,6 +16,7 @@ const world = ({ stored = 'ab'.repeat(32), size = 100 } = {}) => {
   const runs: TestRun[] = [];
   const removed: string[] = [];
   const service = createReleases({
+    log: silentLog,
     releases: {
       create: async (release) => !releases.has(release.id) && Boolean(releases.set(release.id, release)),
       get: async (id) => releases.get(id),

@@ -14,7 +14,7 @@ import {
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
 import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { ArtifactFiles, People, ReleaseStore, TestRunStore } from './ports';
 import { artifactPrefix, isArtifactKeyOf, present, type StoredRelease, testRunIdOf } from './records';
@@ -22,6 +22,7 @@ import { artifactPrefix, isArtifactKeyOf, present, type StoredRelease, testRunId
 type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof codeReleases.routes)[R]>['body'];
 
 export interface ReleasesDeps {
+  log: Log;
   releases: ReleaseStore;
   testRuns: TestRunStore;
   files: Pick<ArtifactFiles, 'uploadUrl' | 'readUrl' | 'size' | 'sha256' | 'remove' | 'removeAll'>;
@@ -43,7 +44,7 @@ export const READ_URL_SECONDS = 15 * 60;
  * Releases, their artifacts and their test runs (docs/code-releases.md). Every staff action of the area is a use
  * case here or in rollouts.ts, so an audit record of who did what can be added in one place per action.
  */
-export const createReleases = ({ releases, testRuns, files, people, now, newId }: ReleasesDeps) => {
+export const createReleases = ({ releases, testRuns, files, people, now, newId, log }: ReleasesDeps) => {
   const find = async (id: string): Promise<StoredRelease> => {
     const release = await releases.get(id);
     if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(id));

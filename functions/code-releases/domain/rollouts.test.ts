@@ -1,6 +1,7 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { Rollout } from '../../../shared/contracts/code-releases';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { StoredTarget } from '../../_shared/code-releases/rollout-targets';
@@ -42,6 +43,7 @@ const world = ({
   const counts: { rolloutId: string; change: CountChange }[] = [];
   let ids = 0;
   const service = createRollouts({
+    log: silentLog,
     releases: { get: async (id) => (id === release.id ? release : undefined) },
     testRuns: { results: async () => results },
     rollouts: {

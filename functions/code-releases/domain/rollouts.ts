@@ -14,13 +14,14 @@ import { MESSAGES } from '../../../shared/messages';
 import type { CountChange } from '../../_shared/code-releases/adoption';
 import type { RolloutTargets, StoredTarget } from '../../_shared/code-releases/rollout-targets';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { Fleet, People, ReleaseStore, RolloutStore, TestRunStore } from './ports';
 
 type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof codeReleases.routes)[R]>['body'];
 
 export interface RolloutsDeps {
+  log: Log;
   releases: Pick<ReleaseStore, 'get'>;
   testRuns: Pick<TestRunStore, 'results'>;
   rollouts: RolloutStore;
@@ -41,7 +42,17 @@ const presentTarget = ({ releaseId: _r, version: _v, ...device }: StoredTarget):
  * its product line. Each device's record points at the rollout (`firmwareTarget`), a target record keeps its update
  * state, and the rollout's counters say how many run the release: adoption is read from one item, never counted.
  */
-export const createRollouts = ({ releases, testRuns, rollouts, targets, fleet, people, now, newId }: RolloutsDeps) => {
+export const createRollouts = ({
+  releases,
+  testRuns,
+  rollouts,
+  targets,
+  fleet,
+  people,
+  now,
+  newId,
+  log,
+}: RolloutsDeps) => {
   const emailOf = async (caller: Caller) => caller.email ?? (await people.emailOf(caller.sub));
   /** The devices a target names, and what to call it. */
   const resolve = async (target: RolloutTarget): Promise<{ deviceIds: string[]; label: string }> => {

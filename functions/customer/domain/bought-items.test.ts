@@ -1,4 +1,5 @@
 import type { CartItem } from '../../../shared/contracts/users';
+import { silentLog } from '../../../test/support/log';
 import { deviceMetadata } from '../../_shared/billing/subscription-devices';
 import { type CartStore, removeBoughtItems } from './bought-items';
 
@@ -41,26 +42,28 @@ describe('removeBoughtItems: a paid checkout empties the cart of what it bought'
       { productId: 'prod_sd1_tier2', deviceId: 'dev-1' },
       { productId: 'prod_cellular', deviceId: 'dev-1' },
     ];
-    await expect(removeBoughtItems(carts, subscription('ann', bought), () => 10)).resolves.toBe(2);
+    await expect(removeBoughtItems(carts, subscription('ann', bought), () => 10, silentLog)).resolves.toBe(2);
     expect(state.items).toEqual([item('prod_sd1_tier2', 'dev-2')]);
   });
 
   it('writes nothing when nothing bought is in the cart, or the buyer is unknown or gone', async () => {
     const { carts, state } = memoryCarts([item('prod_sd1_tier1', 'dev-1')]);
     const bought = [{ productId: 'prod_sd1_tier2', deviceId: 'dev-1' }];
-    await expect(removeBoughtItems(carts, subscription('ann', bought), () => 10)).resolves.toBe(0);
-    await expect(removeBoughtItems(carts, subscription(undefined, bought), () => 10)).resolves.toBe(0);
-    await expect(removeBoughtItems(carts, subscription('gone', bought), () => 10)).resolves.toBe(0);
+    await expect(removeBoughtItems(carts, subscription('ann', bought), () => 10, silentLog)).resolves.toBe(0);
+    await expect(removeBoughtItems(carts, subscription(undefined, bought), () => 10, silentLog)).resolves.toBe(0);
+    await expect(removeBoughtItems(carts, subscription('gone', bought), () => 10, silentLog)).resolves.toBe(0);
     expect(state.writes).toBe(0);
   });
 
   it('reads again when the cart changed in between, and fails (for Stripe to retry) when it keeps changing', async () => {
     const bought = [{ productId: 'p', deviceId: 'd' }];
     const once = memoryCarts([item('p', 'd'), item('q', 'd')], 1);
-    await expect(removeBoughtItems(once.carts, subscription('ann', bought), () => 10)).resolves.toBe(1);
+    await expect(removeBoughtItems(once.carts, subscription('ann', bought), () => 10, silentLog)).resolves.toBe(1);
     expect(once.state.items).toEqual([item('q', 'd')]);
 
     const busy = memoryCarts([item('p', 'd')], 5);
-    await expect(removeBoughtItems(busy.carts, subscription('ann', bought), () => 10)).rejects.toThrow(/kept changing/);
+    await expect(removeBoughtItems(busy.carts, subscription('ann', bought), () => 10, silentLog)).rejects.toThrow(
+      /kept changing/,
+    );
   });
 });

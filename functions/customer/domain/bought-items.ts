@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { CartItem } from '../../../shared/contracts/users';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 
 /** The person's cart as billing needs it: the items and the record's version they were read at. */
 export interface CartStore {
@@ -23,6 +23,7 @@ export const removeBoughtItems = async (
   carts: CartStore,
   subscription: Pick<Stripe.Subscription, 'id' | 'metadata'>,
   now: () => number,
+  log: Log,
 ): Promise<number> => {
   const userId = subscription.metadata?.userId;
   const bought = devicesOf(subscription.metadata);

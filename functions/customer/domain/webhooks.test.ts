@@ -1,6 +1,6 @@
-import { jest } from '@jest/globals';
 import Stripe from 'stripe';
 import { LOG_EVENTS } from '../../../shared/operations/log-events';
+import { recordingLog } from '../../../test/support/log';
 import { createWebhooks, INVALID_SIGNATURE, type WebhookDeps } from './webhooks';
 
 const SECRET = 'whsec_test_secret';
@@ -9,7 +9,9 @@ const stripe = new Stripe('sk_test_placeholder');
 const webhooks = () => {
   const worked: string[] = [];
   const failures: string[] = [];
+  const { log, lines } = recordingLog();
   const deps = {
+    log,
     events: { publish: async () => {} },
     stripe: async () => stripe,
     webhookSecret: async () => SECRET,
@@ -23,35 +25,31 @@ const webhooks = () => {
     now: () => 1_700_000_000_000,
     counters: { count: (name: string) => failures.push(name), seconds: () => undefined },
   } as unknown as WebhookDeps;
-  return { receive: createWebhooks(deps).receive, worked, failures };
+  return { receive: createWebhooks(deps).receive, worked, failures, lines };
 };
-
-/** The JSON lines the logger wrote (warnings go to stderr). */
-const loggedLines = (spy: jest.SpiedFunction<typeof console.warn>) =>
-  spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
 
 describe('Stripe webhook signature check', () => {
   const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'ping', data: { object: {} } });
-  let spy: jest.SpiedFunction<typeof console.warn>;
-  beforeEach(() => {
-    spy = jest.spyOn(console, 'warn').mockImplementation(() => {});
-  });
-  afterEach(() => spy.mockRestore());
 
   it('refuses a body the header does not sign, with the log line the refusal alarm counts', async () => {
     const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_someone_else' });
-    const { receive, failures } = webhooks();
+    const { receive, failures, lines } = webhooks();
     await expect(receive(body, header)).rejects.toThrow(INVALID_SIGNATURE);
     expect(failures).toEqual(['StripeWebhookFailures']);
-    expect(loggedLines(spy)).toContainEqual(expect.objectContaining({ event: LOG_EVENTS.stripeWebhookRefused }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        fields: expect.objectContaining({ event: LOG_EVENTS.stripeWebhookRefused }),
+      }),
+    );
   });
 
   it('writes no refusal line for a delivery Stripe signed', async () => {
     const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
-    const { receive, worked, failures } = webhooks();
+    const { receive, worked, failures, lines } = webhooks();
     await expect(receive(body, header)).resolves.toEqual({ received: true });
     expect(worked).toEqual(['evt_1']);
     expect(failures).toEqual([]);
-    expect(loggedLines(spy).filter((l) => l.event === LOG_EVENTS.stripeWebhookRefused)).toEqual([]);
+    expect(lines.filter((l) => l.fields.event === LOG_EVENTS.stripeWebhookRefused)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { APP_METRICS } from '../../../shared/operations/metrics';
 import { readSchedule } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
@@ -57,6 +57,7 @@ const NOTICES: Record<string, BillingNotice['notice']> = {
 };
 
 export interface WebhookDeps {
+  log: Log;
   events: { publish: (events: readonly DomainEvent[]) => Promise<void> };
   stripe: () => Promise<Stripe>;
   webhookSecret: () => Promise<string>;
@@ -74,6 +75,7 @@ export interface WebhookDeps {
  * each device it covers gets its record, so deliveries that come twice or out of order converge on Stripe's state.
  */
 export const createWebhooks = (deps: WebhookDeps) => {
+  const { log } = deps;
   const receive = async (rawBody: string | undefined, signature: string | undefined) => {
     const stripe = await deps.stripe();
     let event: Stripe.Event;
@@ -137,7 +139,7 @@ export const createWebhooks = (deps: WebhookDeps) => {
         // Stamped with this read: of two deliveries decided side by side, the later decision stands.
         if (current) await deps.store.putSubscription({ ...current, syncedAt: readAt });
       }
-      if (event.type === 'checkout.session.completed') await removeBoughtItems(deps.carts, subscription, deps.now);
+      if (event.type === 'checkout.session.completed') await removeBoughtItems(deps.carts, subscription, deps.now, log);
     }
     await deps.store.markWorked(event.id, event.type, deps.now());
     return { received: true as const };

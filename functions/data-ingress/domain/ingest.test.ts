@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { silentLog } from '../../../test/support/log';
 import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
@@ -32,6 +32,7 @@ const world = ({
   const published: StoredReading[][] = [];
   const metrics: Record<string, number> = {};
   const ingest = createIngest({
+    log: silentLog,
     readings: {
       write: async (deviceId, readings) => {
         for (const r of readings) stored.set(`${deviceId}#${r.timestamp}`, r);
@@ -174,7 +175,6 @@ describe('ingest', () => {
     expect(w.sent).toHaveLength(1);
 
     const unmarked = world({ coalescing: 'hour', markFails: true });
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect((await unmarked.ingest('dev', batch)).accepted).toBe(1);
     await unmarked.ingest('dev', batch);
     expect(unmarked.sent).toHaveLength(2);

@@ -4,7 +4,7 @@ import { APP_METRICS } from '../../../shared/operations/metrics';
 import { hoursOf } from '../../../shared/sensor-data/chart-files';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import { type AdoptionStore, recordFirmwareReport } from '../../_shared/code-releases/adoption';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
@@ -19,6 +19,7 @@ import type { DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {
+  log: Log;
   readings: Pick<ReadingsStore, 'write'>;
   stats: IngestStatsStore;
   devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent'>;
@@ -60,6 +61,7 @@ export const createIngest = ({
   now,
   counters,
   coalescing,
+  log,
 }: IngestDeps) => {
   /**
    * The device reports a firmware version other than the one recorded: its rollout target (if any) first, then the

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import { DATASET_MESSAGES } from '../../../shared/datasets/dataset-messages';
+import { silentLog } from '../../../test/support/log';
 import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import type { ExportReading } from '../../_shared/exports/export-format';
 import { type BuildJobDeps, createBuildJob } from './build-job';
@@ -133,6 +134,7 @@ let privateDevice = '';
 let time = 0;
 
 const deps = (store: BuildJobDeps['store']): BuildJobDeps => ({
+  log: silentLog,
   store,
   files,
   readings: { scan },

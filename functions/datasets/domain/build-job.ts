@@ -10,6 +10,7 @@ import {
   orderMeasurements,
 } from '../../_shared/exports/export-format';
 import { measurementsIn, type ReadingsScan, spanOf, writeReadingsFiles } from '../../_shared/exports/readings-file';
+import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
 import type { BuildMessage } from './build-message';
 import { manifestOf } from './manifest';
@@ -21,6 +22,7 @@ export const PROGRESS_STEP = 5;
 const DEVICES_SHARE = 99;
 
 export interface BuildJobDeps {
+  log: Log;
   store: Pick<DatasetStore, 'start' | 'progress' | 'stepDone' | 'freeze' | 'setback'>;
   files: Pick<ExportFiles, 'open'>;
   readings: { scan: ReadingsScan };
@@ -55,6 +57,7 @@ export const createBuildJob = ({
   webOrigin,
   now,
   maxAttempts,
+  log,
 }: BuildJobDeps) => {
   const writeDevice = async (record: DatasetRecord) => {
     const planned = record.devices[record.step]!;
@@ -157,10 +160,13 @@ export const createBuildJob = ({
       try {
         return await step(record);
       } catch (error) {
-        console.error(
-          `Dataset ${datasetId}, step ${record.step}, attempt ${record.attempts} of ${maxAttempts}:`,
+        log('error', 'Dataset step failed', {
+          datasetId,
+          step: record.step,
+          attempt: record.attempts,
+          maxAttempts,
           error,
-        );
+        });
         if (error instanceof FinalFailure) {
           await store.setback(datasetId, 'failed', error.message, now());
           return 'failed';

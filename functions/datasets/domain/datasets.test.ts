@@ -3,6 +3,7 @@ import type { CreateDatasetBody } from '../../../shared/contracts/datasets';
 import { DATASET_MESSAGES } from '../../../shared/datasets/dataset-messages';
 import { DAY_MS, DEFAULT_TIERS, type TierId, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import { Forbidden } from '../../_shared/errors';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
@@ -49,6 +50,7 @@ const setup = (devices: FakeDevice[], { campaignDevices = [] as string[], failSe
     };
   };
   const deps: DatasetsDeps = {
+    log: silentLog,
     store: {
       create: async (record) => {
         if (records.has(record.id)) return false;

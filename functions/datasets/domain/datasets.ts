@@ -7,6 +7,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { type DatasetRecord, mayReadDataset } from '../../_shared/datasets/dataset-access';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
+import type { Log } from '../../_shared/logger';
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, reachDays } from '../../_shared/sensor-data/data-access';
 import type { BuildMessage } from './build-message';
@@ -25,6 +26,7 @@ export interface CampaignReader {
 }
 
 export interface DatasetsDeps {
+  log: Log;
   store: Omit<DatasetStore, 'start' | 'progress' | 'stepDone' | 'freeze'>;
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   campaigns: CampaignReader;
@@ -39,7 +41,17 @@ export interface DatasetsDeps {
 type PageRequest = { limit: number; cursor?: string };
 
 /** Datasets: build one of devices or a campaign, read one, list the public ones, one's own, a campaign's, versions. */
-export const createDatasets = ({ store, dataAccess, campaigns, nameOf, work, place, now, newId }: DatasetsDeps) => {
+export const createDatasets = ({
+  store,
+  dataAccess,
+  campaigns,
+  nameOf,
+  work,
+  place,
+  now,
+  newId,
+  log,
+}: DatasetsDeps) => {
   const mayRead = (caller: Caller | undefined, record: DatasetRecord) =>
     mayReadDataset(caller, record, dataAccess.resolve);
 
@@ -186,7 +198,7 @@ export const createDatasets = ({ store, dataAccess, campaigns, nameOf, work, pla
         await work.send([{ kind: 'build', datasetId: record.id }]);
       } catch (error) {
         await store.setback(record.id, 'failed', DATASET_MESSAGES.notQueued, now());
-        console.error('Dataset not queued', record.id, error);
+        log('error', 'Dataset not queued', { datasetId: record.id, error });
         throw new ServiceUnavailable(DATASET_MESSAGES.notQueued);
       }
       return view(record);

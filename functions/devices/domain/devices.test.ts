@@ -3,6 +3,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { callerOf as caller } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
@@ -179,6 +180,7 @@ const setup = () => {
   const users = new Set(['ann', 'bob', 'cat', 'boss']);
   const now = () => clock;
   const deps: DevicesDeps = {
+    log: silentLog,
     devices,
     revokeCredentials: (id) => revokeAllCredentials(credentialRows, id),
     users: { exists: async (id) => users.has(id) },

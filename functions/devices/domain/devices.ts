@@ -8,7 +8,7 @@ import { relationId } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
@@ -17,6 +17,7 @@ import { type AccessLevel, deviceIdOf, isPublicMapped, present, type StoredDevic
 import type { DeviceChanges, DeviceStore, UserDirectory } from './ports';
 
 export interface DevicesDeps {
+  log: Log;
   devices: Pick<
     DeviceStore,
     | 'create'
@@ -63,6 +64,7 @@ const noteDevice = (audit: AuditNote, device: Device) => {
 const NO_HASH = '0'.repeat(64);
 
 export const createDevices = (deps: DevicesDeps) => {
+  const { log } = deps;
   const { devices, relations, effects, access, now } = deps;
 
   /** How much the caller may do with the device: staff own everything (spec §6). */

@@ -1,9 +1,9 @@
-import { jest } from '@jest/globals';
 import { LOGO_MAX_BYTES } from '../../../shared/contracts/organizations';
 import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf } from '../../../test/support/callers';
+import { recordingLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
@@ -118,7 +118,9 @@ const setup = () => {
   const bucket = memoryLogos();
   const bumped: string[][] = [];
   const published: { changes: RelationChange[]; actor: string }[] = [];
+  const { log, lines: logged } = recordingLog();
   const deps: OrganizationsDeps = {
+    log,
     store,
     logos: bucket.logos,
     table: relations.table,
@@ -147,6 +149,7 @@ const setup = () => {
     bucket,
     bumped,
     published,
+    logged,
     tick: (ms = 1) => {
       clock += ms;
     },
@@ -171,15 +174,13 @@ describe('creating an organization', () => {
   });
 
   it('takes the organization back when its manager relation cannot be written', async () => {
-    const { organizations, relations, items } = setup();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { organizations, relations, items, logged } = setup();
     relations.failCreates();
     const error = await rejectionOf(organizations.create(ann, { name: 'Acme' }));
     expect(error).toMatchObject({ status: 503, message: MESSAGES.changeUndone });
     expect(items.size).toBe(0);
     expect(relations.rows.size).toBe(0);
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('Organization creation undone'));
-    errors.mockRestore();
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'error', message: 'Organization creation undone' }));
   });
 });
 

@@ -17,7 +17,7 @@ import { relationId } from '../../../shared/relations/relation-types';
 import type { Access } from '../../_shared/access/access';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
@@ -29,6 +29,7 @@ export type OrganizationChange = ParsedRequest<typeof organizations.routes.updat
 export type LogoUploadRequest = ParsedRequest<typeof organizations.routes.createLogoUpload>['body'];
 
 export interface OrganizationsDeps {
+  log: Log;
   store: Pick<OrganizationStore, 'get' | 'getMany' | 'create' | 'save' | 'remove' | 'scan'>;
   logos: Pick<LogoFiles, 'uploadUrl' | 'readUrl' | 'head' | 'readStart' | 'remove' | 'removeAll'>;
   table: Pick<RelationTable, 'getMany' | 'create' | 'remove' | 'queryIndex' | 'queryAll'>;
@@ -73,7 +74,7 @@ const noteOrganization = (audit: AuditNote, organization: StoredOrganization) =>
 };
 
 /** Organizations (docs/organizations.md): the record, its members' own list, and its logo. */
-export const createOrganizations = ({ store, logos, table, effects, access, now, newId }: OrganizationsDeps) => {
+export const createOrganizations = ({ store, logos, table, effects, access, now, newId, log }: OrganizationsDeps) => {
   const withLogoUrl = async <T extends StoredOrganization>(organization: T): Promise<T & { logoUrl?: string }> =>
     organization.logo
       ? { ...organization, logoUrl: await logos.readUrl(organization.logo.key, READ_URL_SECONDS) }

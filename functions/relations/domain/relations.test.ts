@@ -3,6 +3,7 @@ import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { RELATION_TYPES, type RelationType, relationId } from '../../../shared/relations/relation-types';
 import { callerOf as caller } from '../../../test/support/callers';
+import { recordingLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
@@ -130,7 +131,9 @@ const setup = () => {
     settleMs: 0,
   });
   let ids = 0;
+  const { log, lines: logged } = recordingLog();
   const relations = createRelations({
+    log,
     table,
     access,
     versions,
@@ -147,6 +150,7 @@ const setup = () => {
     rows.has(relationId(type, referrerId, referentId));
   return {
     relations,
+    logged,
     table,
     rows,
     access,
@@ -161,19 +165,6 @@ const setup = () => {
     },
     clock: () => clock,
   };
-};
-
-/** Runs `fn` with console.error captured (the undo path logs one line), and returns the lines. */
-const capturingErrors = async (fn: () => Promise<unknown>) => {
-  const lines: string[] = [];
-  const original = console.error;
-  console.error = (line: string) => lines.push(line);
-  try {
-    await fn();
-  } finally {
-    console.error = original;
-  }
-  return lines;
 };
 
 describe('creating a relation', () => {
@@ -323,15 +314,12 @@ describe('creating a relation', () => {
   });
 
   it('undoes the relation and answers 503 when its event cannot be sent', async () => {
-    const { relations, seed, has, failures, bumps, published } = setup();
+    const { relations, seed, has, failures, bumps, published, logged } = setup();
     seed('device-owner', 'd1', 'ann');
     failures.publish = true;
-    let error: Error & { status?: number } = new Error('none');
-    const logged = await capturingErrors(async () => {
-      error = await rejectionOf(
-        relations.create(ann, { type: 'device-administrator', referrerId: 'd1', referentId: 'bob' }),
-      );
-    });
+    const error: Error & { status?: number } = await rejectionOf(
+      relations.create(ann, { type: 'device-administrator', referrerId: 'd1', referentId: 'bob' }),
+    );
     expect(error).toBeInstanceOf(ServiceUnavailable);
     expect(error.status).toBe(503);
     expect(error.message).toBe(MESSAGES.relationChangeUndone);
@@ -339,7 +327,13 @@ describe('creating a relation', () => {
     expect(published).toEqual([]);
     // Bumped before the publish and again after the undo: no cache keeps the short-lived grant.
     expect(bumps).toEqual([['bob'], ['bob']]);
-    expect(logged.join('\n')).toContain('added device-administrator#d1#bob');
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        message: 'Relation change undone',
+        fields: expect.objectContaining({ changes: ['added device-administrator#d1#bob'] }),
+      }),
+    );
     // After the outage the same change goes through: the undo left no duplicate behind.
     failures.publish = false;
     await expect(
@@ -348,16 +342,14 @@ describe('creating a relation', () => {
   });
 
   it('undoes the relation and answers 503 when the access versions cannot be bumped', async () => {
-    const { relations, has, failures } = setup();
+    const { relations, has, failures, logged } = setup();
     failures.bump = true;
-    const logged = await capturingErrors(async () => {
-      await expect(
-        relations.create(staff, { type: 'device-user', referrerId: 'd1', referentId: 'bob' }),
-      ).rejects.toThrow(ServiceUnavailable);
-    });
+    await expect(relations.create(staff, { type: 'device-user', referrerId: 'd1', referentId: 'bob' })).rejects.toThrow(
+      ServiceUnavailable,
+    );
     expect(has('device-user', 'd1', 'bob')).toBe(false);
     // The bump after the undo fails too; it is logged, and the client still hears "undone, retry".
-    expect(logged.map((line) => JSON.parse(line).message)).toEqual([
+    expect(logged.map((line) => line.message)).toEqual([
       'Relation change undone',
       'Access versions not raised after an undo',
     ]);
@@ -368,11 +360,9 @@ describe('creating a relation', () => {
     table.queryAll = async () => {
       throw new Error('index unavailable');
     };
-    await capturingErrors(async () => {
-      await expect(
-        relations.create(staff, { type: 'campaign-device', referrerId: 'c1', referentId: 'd1' }),
-      ).rejects.toThrow(ServiceUnavailable);
-    });
+    await expect(
+      relations.create(staff, { type: 'campaign-device', referrerId: 'c1', referentId: 'd1' }),
+    ).rejects.toThrow(ServiceUnavailable);
     expect(has('campaign-device', 'c1', 'd1')).toBe(false);
   });
 
@@ -475,9 +465,7 @@ describe('removing a relation', () => {
     seed('organization-device', 'org-1', 'd1', 42);
     const before = await table.get('organization-device#org-1#d1');
     failures.publish = true;
-    await capturingErrors(async () => {
-      await expect(relations.remove(ann, 'organization-device#org-1#d1')).rejects.toThrow(ServiceUnavailable);
-    });
+    await expect(relations.remove(ann, 'organization-device#org-1#d1')).rejects.toThrow(ServiceUnavailable);
     expect(await table.get('organization-device#org-1#d1')).toEqual(before);
   });
 });
@@ -550,11 +538,9 @@ describe('changing a role', () => {
     seed('device-owner', 'd1', 'ann');
     seed('device-user', 'd1', 'bob');
     failures.publish = true;
-    await capturingErrors(async () => {
-      await expect(relations.changeType(ann, 'device-user#d1#bob', 'device-administrator')).rejects.toThrow(
-        ServiceUnavailable,
-      );
-    });
+    await expect(relations.changeType(ann, 'device-user#d1#bob', 'device-administrator')).rejects.toThrow(
+      ServiceUnavailable,
+    );
     expect(has('device-user', 'd1', 'bob')).toBe(true);
     expect(has('device-administrator', 'd1', 'bob')).toBe(false);
   });

@@ -29,12 +29,13 @@ import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import { type PageSource, pageAcross, readFrom } from '../../_shared/paging';
 import { eventsFor, type RelationChange, usersOf } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
 export interface RelationDeps {
+  log: Log;
   table: RelationTable;
   access: Access;
   versions: Pick<AccessVersionStore, 'bump'>;
@@ -58,7 +59,7 @@ const endsOf = (id: string): RelationEnds => {
 };
 
 /** The relations use cases. Who may do what: docs/relations.md and shared/relations/relation-rules.ts. */
-export const createRelations = ({ table, access, versions, events, now, newId }: RelationDeps) => {
+export const createRelations = ({ table, access, versions, events, now, newId, log }: RelationDeps) => {
   /** What the caller holds on the objects one change touches, read by id (consistent). */
   const factsFor = async (caller: Caller, { type, referrerId, referentId }: RelationEnds): Promise<ChangeFacts> => {
     const facts = { callerId: caller.sub, staff: isStaff(caller.groups), onReferrer: [], onReferent: [] };

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../../shared/contracts/events';
 import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
+import { silentLog } from '../../../test/support/log';
 import { createApiQuota } from './api-quota';
 
 /** An in-memory usage table with the store's semantics: refused requests are not counted. */
@@ -9,6 +10,7 @@ const setUp = (seed = 0) => {
   const crossings: string[] = [];
   let failPublish = false;
   const quota = createApiQuota({
+    log: silentLog,
     usage: {
       count: async ({ ownerId, limit }) => {
         if (state.used >= limit) return { counted: false };

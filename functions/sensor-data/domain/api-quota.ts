@@ -2,12 +2,13 @@ import type { ApiQuotaCrossed, DomainEvent } from '../../../shared/contracts/eve
 import { API_MESSAGES } from '../../../shared/contracts/sensor-data-api-keys';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { TooManyRequests } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import { monthOf, newlyCrossed, rateLimitHeaders, resetOf, retryAfterSeconds, usageExpiry } from './api-metering';
 import type { ApiUsageStore } from './ports';
 
 export interface ApiQuotaDeps {
+  log: Log;
   usage: Pick<ApiUsageStore, 'count' | 'recordWarning' | 'forgetWarning' | 'addOwnerDevice'>;
   events: { publish: (events: readonly DomainEvent[]) => Promise<void> };
   now: () => number;
@@ -20,7 +21,7 @@ export interface ApiQuotaDeps {
  * quota: a 429 saying when it resets, with the rate-limit headers and retry-after. Otherwise the headers are set
  * on the answer, and each of the 70/90/100 % thresholds this request reaches is recorded once and sent as an event.
  */
-export const createApiQuota = ({ usage, events, now, counters }: ApiQuotaDeps) => {
+export const createApiQuota = ({ usage, events, now, counters, log }: ApiQuotaDeps) => {
   const warn = async (deviceId: string, month: string, event: Omit<ApiQuotaCrossed, 'kind' | 'eventId'>) => {
     const won = await usage.recordWarning(deviceId, month, {
       threshold: event.threshold,

@@ -1,4 +1,5 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
+import { silentLog } from '../../../test/support/log';
 import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
 import { createExportJob } from './export-job';
 import type { ExportRecord, ExportStore } from './ports';
@@ -117,6 +118,7 @@ describe('export job', () => {
     const files = memoryFiles();
     const readings = hourly(40);
     const job = createExportJob({
+      log: silentLog,
       store,
       files,
       readings,
@@ -145,6 +147,7 @@ describe('export job', () => {
     const { store } = memoryStore([record({ parts, format: 'json' })]);
     const files = memoryFiles();
     const job = createExportJob({
+      log: silentLog,
       store,
       files,
       readings: hourly(5),
@@ -162,6 +165,7 @@ describe('export job', () => {
     const { store, byId } = memoryStore([record({ attempts: 3 })]);
     const files = memoryFiles();
     const job = createExportJob({
+      log: silentLog,
       store,
       files,
       readings: {

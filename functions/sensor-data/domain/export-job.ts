@@ -6,6 +6,7 @@ import {
   orderMeasurements,
 } from '../../_shared/exports/export-format';
 import { measurementsIn, type ReadingsScan, writeReadingsFiles } from '../../_shared/exports/readings-file';
+import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
 import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
 import type { ExportRecord, ExportStore } from './ports';
@@ -14,6 +15,7 @@ import type { ExportRecord, ExportStore } from './ports';
 export const PROGRESS_STEP = 5;
 
 export interface ExportJobDeps {
+  log: Log;
   store: ExportStore;
   files: Pick<ExportFiles, 'open'>;
   readings: { scan: ReadingsScan };
@@ -28,7 +30,7 @@ export interface ExportJobDeps {
  * writes the same object under the same key from the same readings. A failure is thrown back so the queue
  * retries it, and recorded as final on the last attempt.
  */
-export const createExportJob = ({ store, files, readings, readDevice, now, maxAttempts }: ExportJobDeps) => {
+export const createExportJob = ({ store, files, readings, readDevice, now, maxAttempts, log }: ExportJobDeps) => {
   /** The device's measurement names; a device whose record lacks them (seeded data) is read once for them. */
   const measurementsOf = async (record: ExportRecord, device: DataDevice | undefined): Promise<string[]> => {
     if (record.measurements) return record.measurements;
@@ -73,7 +75,7 @@ export const createExportJob = ({ store, files, readings, readDevice, now, maxAt
         await store.finish(exportId, { status: 'done', ...result }, now());
         return 'done';
       } catch (error) {
-        console.error(`Export ${exportId}, attempt ${record.attempts} of ${maxAttempts}:`, error);
+        log('error', 'Export failed', { exportId, attempt: record.attempts, maxAttempts, error });
         if (record.attempts >= maxAttempts) {
           await store.finish(exportId, { status: 'failed', error: EXPORT_MESSAGES.failed }, now());
           return 'failed';

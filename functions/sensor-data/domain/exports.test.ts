@@ -1,6 +1,7 @@
 import { EXPORT_STARTS_PER_HOUR } from '../../../shared/contracts/sensor-data-exports';
 import { DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import { callerOf } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
 import { createExports } from './exports';
@@ -37,6 +38,7 @@ const setup = () => {
     },
   } as unknown as ExportStore;
   const exports = createExports({
+    log: silentLog,
     store,
     dataAccess: { resolve: async () => access },
     work: { send: async () => undefined },

@@ -4,6 +4,7 @@ import { EXPORT_STARTS_PER_HOUR } from '../../../shared/sensor-data/export-limit
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
+import type { Log } from '../../_shared/logger';
 import { readFrom } from '../../_shared/paging';
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import {
@@ -42,6 +43,7 @@ export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => 
 const HOUR_MS = 3_600_000;
 
 export interface ExportsDeps {
+  log: Log;
   store: ExportStore;
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   work: { send: (messages: readonly ExportMessage[]) => Promise<void> };
@@ -52,7 +54,7 @@ export interface ExportsDeps {
 }
 
 /** Downloads: start an export within the caller's download window, follow it, list one's own. */
-export const createExports = ({ store, dataAccess, work, bucket, now, newId }: ExportsDeps) => {
+export const createExports = ({ store, dataAccess, work, bucket, now, newId, log }: ExportsDeps) => {
   const readOwn = async (caller: Caller | undefined, id: string): Promise<ExportRecord> => {
     const record = await store.get(id);
     // Someone else's export answers as if it did not exist: its id reveals nothing.
@@ -109,7 +111,7 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId }: E
         await work.send([{ kind: 'export', exportId: id }]);
       } catch (error) {
         await store.finish(id, { status: 'failed', error: EXPORT_MESSAGES.notQueued }, now());
-        console.error('Export not queued', id, error);
+        log('error', 'Export not queued', { exportId: id, error });
         throw new ServiceUnavailable(EXPORT_MESSAGES.notQueued);
       }
       return toExportJob(record, bucket);

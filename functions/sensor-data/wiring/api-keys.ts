@@ -1,4 +1,5 @@
 import { newSecret } from '../../_shared/devices/credential-token';
+import { log } from '../../_shared/logger';
 import { lambdaCounters } from '../../_shared/metrics';
 import { newKeyId } from '../domain/api-key-token';
 import { createApiKeys } from '../domain/api-keys';
@@ -20,7 +21,7 @@ export const createApiKeysDeps = (common: CommonDeps) => {
     }),
     publicApi: createPublicApi({
       dataAccess: common.dataAccess,
-      quota: createApiQuota({ usage, events: common.events, now: common.now, counters: lambdaCounters }),
+      quota: createApiQuota({ log, usage, events: common.events, now: common.now, counters: lambdaCounters }),
       usage,
       now: common.now,
     }),

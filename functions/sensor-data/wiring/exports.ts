@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { QUEUES } from '../../../infra/definitions/storage';
 import { createExportFiles } from '../../_shared/exports/export-files';
+import { log } from '../../_shared/logger';
 import { createExportJob } from '../domain/export-job';
 import { createExports } from '../domain/exports';
 import { createExportStore } from '../store/export-store';
@@ -14,6 +15,7 @@ export const createExportsDeps = (common: CommonDeps) => {
   const store = createExportStore({ db: common.db, tableName: common.env.exportsTable });
   return {
     downloads: createExports({
+      log,
       store,
       dataAccess: common.dataAccess,
       work: common.work,
@@ -22,6 +24,7 @@ export const createExportsDeps = (common: CommonDeps) => {
       newId: newExportId,
     }),
     downloadJob: createExportJob({
+      log,
       store,
       files: createExportFiles({ s3: common.s3, bucket: common.env.exportsBucket }),
       readings: common.readings,

@@ -1,7 +1,7 @@
-import { jest } from '@jest/globals';
 import type { CacheFile } from '../../../shared/contracts/system';
 import { chartObjectKey, HOUR_MS, parseChartObjectKey } from '../../../shared/sensor-data/chart-files';
 import { callerOf } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import type { RollupMessage } from '../../_shared/sensor-data/queue-messages';
 import { createCacheFiles } from './cache-files';
 
@@ -21,6 +21,7 @@ const setup = (keys: string[] = [], known = ['dev-1']) => {
   );
   const sent: RollupMessage[] = [];
   const cacheFiles = createCacheFiles({
+    log: silentLog,
     files: {
       list: async (deviceId) => [...stored.values()].filter((f) => f.key.startsWith(`charts/${deviceId}/`)),
       remove: async (removed) => {
@@ -39,8 +40,6 @@ const setup = (keys: string[] = [], known = ['dev-1']) => {
 };
 
 describe('cache files', () => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
-
   it('load queues every hour of the range, a message per UTC month, and names the files they rewrite', async () => {
     const { cacheFiles, sent } = setup();
     const from = Date.UTC(2026, 9, 30, 22, 10); // 2026-10-30 22:10

@@ -10,7 +10,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { chartObjectKey, DAY_MS, HOUR_MS, periodOf, periodRange } from '../../../shared/sensor-data/chart-files';
 import { EARLIEST_READING_MS } from '../../../shared/sensor-data/measurements';
 import { BadRequest, NotFound } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { RollupMessage } from '../../_shared/sensor-data/queue-messages';
 import { SYSTEM_MESSAGES } from './system-messages';
 
@@ -30,6 +30,7 @@ export interface DeviceRecords {
 }
 
 export interface CacheFilesDeps {
+  log: Log;
   files: ChartFileStore;
   queue: RollupQueue;
   devices: DeviceRecords;
@@ -96,7 +97,7 @@ const matches = (file: CacheFile, path: CachePath) =>
  * (through the sensor-data worker, so a rebuild is ordered with the device's own roll-ups) and evicted. Each use case
  * takes the caller, so every staff action passes one place where it is recorded.
  */
-export const createCacheFiles = ({ files, queue, devices, now }: CacheFilesDeps) => {
+export const createCacheFiles = ({ files, queue, devices, now, log }: CacheFilesDeps) => {
   const queueRebuild = async (caller: Caller, deviceId: string, hours: readonly number[]): Promise<CacheRebuild> => {
     const { rebuild, messages } = planOf(deviceId, hours, now());
     await queue.send(messages);

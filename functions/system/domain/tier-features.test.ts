@@ -1,7 +1,7 @@
-import { jest } from '@jest/globals';
 import type { Parameter } from '../../../shared/contracts/system';
 import { tierFeaturesValueOf } from '../../../shared/sensor-data/tier-features';
 import { DEFAULT_TIERS } from '../../../shared/sensor-data/tiers';
+import { recordingLog } from '../../../test/support/log';
 import { createTierFeatures } from './tier-features';
 
 describe('the tier-features table', () => {
@@ -15,7 +15,8 @@ describe('the tier-features table', () => {
         return before;
       },
     };
-    return { rows, tierFeatures: createTierFeatures({ store, now: () => 7_000 }) };
+    const { log, lines } = recordingLog();
+    return { rows, logged: lines, tierFeatures: createTierFeatures({ log, store, now: () => 7_000 }) };
   };
 
   it('is the seed, not stored, while no parameter exists', async () => {
@@ -40,14 +41,9 @@ describe('the tier-features table', () => {
   });
 
   it('answers the seed, as not stored, when the stored value is invalid (written before the rule)', async () => {
-    const { rows, tierFeatures } = setup();
+    const { rows, tierFeatures, logged } = setup();
     rows.set('tier-features', { id: 'tier-features', value: { sd1: 'x' }, updated: 1 });
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      expect(await tierFeatures.get()).toMatchObject({ stored: false });
-      expect(logged).toHaveBeenCalled();
-    } finally {
-      logged.mockRestore();
-    }
+    expect(await tierFeatures.get()).toMatchObject({ stored: false });
+    expect(logged.map((line) => line.level)).toEqual(['error']);
   });
 });

@@ -8,10 +8,11 @@ import {
 } from '../../../shared/sensor-data/tier-features';
 import type { TierTable } from '../../../shared/sensor-data/tiers';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { ParameterStore } from './ports';
 
 export interface TierFeaturesDeps {
+  log: Log;
   store: Pick<ParameterStore, 'get' | 'put'>;
   /** Milliseconds since the epoch. */
   now: () => number;
@@ -30,7 +31,7 @@ const settingsOf = (table: TierTable, stored: { updated: number } | undefined): 
  * The tier-features table administrators edit (docs/sensor-data.md, "Tier features as data"): one system
  * parameter, validated on every write; deleting it (the generic parameter route) brings back the seed.
  */
-export const createTierFeatures = ({ store, now }: TierFeaturesDeps) => ({
+export const createTierFeatures = ({ store, now, log }: TierFeaturesDeps) => ({
   get: async (): Promise<TierFeaturesSettings> => {
     const parameter = await store.get(TIER_FEATURES_PARAMETER);
     const { table, stored, problem } = readTierTable(parameter?.value);

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { MESSAGES } from '../../../shared/messages';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import { accountWorld } from '../../../test/support/account-memory';
@@ -16,14 +15,6 @@ const setUp = () => {
   const world = accountWorld();
   return { world, account: createAccount(world.accountDeps), invites: createInvites(world.invitesDeps) };
 };
-
-// The use cases log one JSON line per deletion and per failure: quiet here.
-beforeEach(() => {
-  jest.spyOn(console, 'info').mockImplementation(() => undefined);
-  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => jest.restoreAllMocks());
 
 describe('queueing a deletion', () => {
   it('records who asked and when, disables the person at once and e-mails them "within 2 to 4 weeks"', async () => {
@@ -170,14 +161,15 @@ describe('changing the record', () => {
     world.addPerson('ann');
     const item = { productId: 'prod_sd1_tier2', deviceId: 'dev-1', quantity: 1 };
     await expect(account.addCartItem(callerOf('ann'), 'ann', item)).resolves.toEqual({ items: [item] });
-    const logged = jest.mocked(console.warn);
-    logged.mockClear();
+    world.logged.length = 0;
     const duplicate = await rejectionOf(account.addCartItem(callerOf('ann'), 'ann', { ...item, quantity: 2 }));
     expect(duplicate).toBeInstanceOf(Conflict);
     expect(duplicate.message).toBe('Item already in cart');
-    expect(logged.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
-      expect.objectContaining({ message: 'Item already in cart', id: 'ann', deviceId: 'dev-1' }),
-    );
+    expect(world.logged).toContainEqual({
+      level: 'warn',
+      message: 'Item already in cart',
+      fields: expect.objectContaining({ id: 'ann', deviceId: 'dev-1' }),
+    });
     await expect(account.setCartQuantity(staff, 'ann', item, 3)).resolves.toEqual({
       items: [{ ...item, quantity: 3 }],
     });
@@ -325,7 +317,6 @@ describe('the deletion job', () => {
 
   it('logs a failure on one person, goes on with the others, and retries the failed one next run', async () => {
     const { world, account } = setUp();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     world.addPerson('ann');
     world.addPerson('bob');
     await account.queue(callerOf('ann'), 'ann');
@@ -334,8 +325,8 @@ describe('the deletion job', () => {
     world.fail('authEvents.removeAll');
     const first = await account.runDueDeletions(at);
     expect(first).toEqual({ due: 2, deleted: ['bob'], failed: ['ann'] });
-    expect(errors.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
-      expect.objectContaining({ id: 'ann' }),
+    expect(world.logged).toContainEqual(
+      expect.objectContaining({ level: 'error', fields: expect.objectContaining({ id: 'ann' }) }),
     );
     expect(world.users.get('ann')?.metadata?.deletionQueued?.time).toBeDefined();
     expect(await account.runDueDeletions(at + 60 * 60 * 1000)).toEqual({ due: 1, deleted: ['ann'], failed: [] });

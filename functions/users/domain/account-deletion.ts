@@ -9,7 +9,7 @@ import { DELETION_DELAY_MS } from '../../../shared/users/constants';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
@@ -33,6 +33,7 @@ export interface IdentityAdmin {
 }
 
 export interface AccountDeps {
+  log: Log;
   users: Pick<UserStore, 'get' | 'save' | 'remove' | 'listDueDeletions'>;
   invites: Pick<InviteStore, 'byInviter' | 'byInvitedEmail' | 'remove'>;
   table: Pick<RelationTable, 'queryIndex' | 'remove'>;
@@ -94,6 +95,7 @@ const noteCart = (audit: AuditNote, before: StoredUser) => {
 };
 
 export const createAccount = (deps: AccountDeps) => {
+  const { log } = deps;
   const { users, invites, table, effects, sessions, identity, authEvents, mailer, now } = deps;
 
   const selfOrStaff = (caller: Caller, id: string) => {

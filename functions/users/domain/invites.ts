@@ -9,7 +9,7 @@ import { DIRECT_GRANTS, mayCreate } from '../../../shared/relations/relation-rul
 import { type GuardedKind, RELATION_TYPE_INFO, relationId } from '../../../shared/relations/relation-types';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
@@ -22,6 +22,7 @@ export type InviteChange = ParsedRequest<typeof users.routes.updateInvite>['body
 export type InviteListFilters = ParsedRequest<typeof users.routes.listInvites>['body']['filters'];
 
 export interface InvitesDeps {
+  log: Log;
   invites: Pick<InviteStore, 'get' | 'create' | 'save' | 'remove' | 'byInviter' | 'byInvitedEmail' | 'scan'>;
   users: Pick<UserStore, 'get'>;
   table: Pick<RelationTable, 'getMany' | 'create' | 'remove'>;
@@ -44,6 +45,7 @@ const sameEmail = (a: string | undefined, b: string | undefined) =>
 
 /** Invites (spec §3, §7): the rules are in docs/users.md, "Invites". */
 export const createInvites = (deps: InvitesDeps) => {
+  const { log } = deps;
   const { invites, users, table, effects, mailer, now, newId } = deps;
 
   /** The caller's e-mail: an id token carries it; an access token does not, so the record answers then. */

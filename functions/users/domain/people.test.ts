@@ -2,6 +2,7 @@ import type { DomainEvent } from '../../../shared/contracts/events';
 import type { AuthEvent, IdentityUser } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { callerOf } from '../../../test/support/callers';
+import { silentLog } from '../../../test/support/log';
 import { NotFound } from '../../_shared/errors';
 import type { Mail } from '../../_shared/mail/mailer';
 import { createPeople, namePrefixMatches, type PeopleDeps, temporaryPassword } from './people';
@@ -106,6 +107,7 @@ const setup = (options: { authEventsAddOn?: boolean } = {}) => {
   const recorded: AuthEvent[] = [{ id: 'p1', type: 'SignIn', time: 3, response: 'Pass', source: 'platform' }];
 
   const deps: PeopleDeps = {
+    log: silentLog,
     identity,
     users: {
       get: async (id) => (records.has(id) ? structuredClone(records.get(id)) : undefined),

@@ -7,7 +7,7 @@ import type { AccessVersionStore } from '../../_shared/access/access-version-sto
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
-import { log } from '../../_shared/logger';
+import type { Log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import type {
   AUTH_EVENTS_UNAVAILABLE,
@@ -23,6 +23,7 @@ import type {
 export type FindCustomerIdByEmail = (email: string) => Promise<string | undefined>;
 
 export interface PeopleDeps {
+  log: Log;
   // Deleting a person is account deletion's (domain/account-deletion.ts), never this module's.
   identity: Omit<IdentityProvider, 'deleteUser'>;
   users: Pick<UserStore, 'get' | 'getMany' | 'save' | 'scanIds' | 'findIdsByEmail'>;
@@ -91,6 +92,7 @@ const SAVE_ATTEMPTS = 3;
 
 /** The people use cases of the users area (docs/users.md). */
 export const createPeople = (deps: PeopleDeps) => {
+  const { log } = deps;
   const { identity, users, sessions, mailer, events, now } = deps;
 
   /**
