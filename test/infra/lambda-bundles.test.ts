@@ -233,21 +233,25 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       });
       // The worker's own log line comes first; its answer is the last line.
       expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ batchItemFailures: [] });
+      // Subsegments arrive one datagram each, a parent carrying the children it closed with.
+      const named = (name: string) =>
+        documents
+          .flatMap(function flat(d): Record<string, unknown>[] {
+            return [d, ...((d.subsegments as Record<string, unknown>[] | undefined) ?? []).flatMap(flat)];
+          })
+          .find((d) => d.name === name);
       const until = Date.now() + 5_000;
-      while (documents.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!(named('DynamoDB') && named('## index.handler')) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
 
-      const subsegments = documents.flatMap(function flat(d): Record<string, unknown>[] {
-        return [d, ...((d.subsegments as Record<string, unknown>[] | undefined) ?? []).flatMap(flat)];
-      });
-      const call = subsegments.find((d) => d.name === 'DynamoDB');
-      expect(call).toMatchObject({
+      expect(named('DynamoDB')).toMatchObject({
         trace_id: traceId,
         namespace: 'aws',
         aws: { operation: 'GetItem', table_name: 'probe-items' },
         http: { response: { status: 200 } },
       });
-      const handler = subsegments.find((d) => d.name === '## index.handler');
-      expect(handler).toMatchObject({
+      expect(named('## index.handler')).toMatchObject({
         trace_id: traceId,
         annotations: { ColdStart: true, Service: 'probe', correlation_id: 'request-1' },
       });

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Caller } from '../../../shared/auth/verify-token';
 import { MESSAGES } from '../../../shared/messages';
 import { accountWorld } from '../../../test/support/account-memory';
@@ -12,11 +11,6 @@ const staff = callerOf('boss', ['Employees']);
 const ann = callerOf('ann');
 const bob = callerOf('bob');
 const carol = callerOf('carol');
-
-beforeEach(() => {
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => jest.restoreAllMocks());
 
 const setUp = () => {
   const world = accountWorld();

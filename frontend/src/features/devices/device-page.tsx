@@ -78,9 +78,13 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           {/* A person's panels need the person: a sign-out drops them at once, whatever the device's answer said. */}
-          {user && mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
-          {user && mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
-          {user && device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
+          {user && (
+            <>
+              {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
+              {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
+              {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
+            </>
+          )}
         </>
       )}
 
