@@ -180,9 +180,10 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
     expect(withTracer).toEqual([]);
   });
 
-  it('sends an X-Ray subsegment for each SDK call and the handler from a bundle of an environment that traces them', async () => {
+  it('sends an X-Ray subsegment for each SDK call, Stripe call and the handler from a bundle of an environment that traces them', async () => {
     const file = path.join(outDir, 'tracing-probe', 'index.mjs');
-    // A queue worker's chain (functions/_shared/queue/sqs-worker.ts) whose use case reads one item.
+    // A queue worker's chain (functions/_shared/queue/sqs-worker.ts) whose use case reads one item and looks a
+    // person up in Stripe by e-mail address, as billing does.
     await build({
       ...esbuildOptions(rootDir, 'functions/_shared/clients.ts', file, { traceSdkCalls: true }),
       entryPoints: undefined,
@@ -190,10 +191,13 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
         contents: [
           "import { GetCommand } from '@aws-sdk/lib-dynamodb';",
           "import * as z from 'zod';",
+          "import { createStripeClient } from './functions/_shared/billing/stripe-client.ts';",
           "import { getDocumentClient } from './functions/_shared/clients.ts';",
           "import { sqsWorker } from './functions/_shared/queue/sqs-worker.ts';",
+          "const stripe = createStripeClient('sk_test_probe', process.env.STRIPE_API_URL);",
           "const handler = sqsWorker('probe', z.object({ id: z.string() }), async ({ id }) => {",
           "  await getDocumentClient().send(new GetCommand({ TableName: 'probe-items', Key: { id } }));",
+          "  await stripe.customers.list({ email: 'person@example.com' });",
           '}, { deps: () => ({}) });',
           "const record = { messageId: 'message-1', body: JSON.stringify({ id: 'item-1' }), attributes: {} };",
           "const context = { functionName: 'probe', awsRequestId: 'request-1' };",
@@ -204,8 +208,13 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       },
     });
 
-    // DynamoDB's answer to GetItem for a key that holds nothing.
-    const dynamodb = createServer((_request, response) => {
+    // DynamoDB's answer to GetItem for a key that holds nothing, and Stripe's to a search that finds nobody.
+    const dynamodb = createServer((request, response) => {
+      if (request.url?.startsWith('/v1/customers')) {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ object: 'list', data: [], has_more: false, url: '/v1/customers' }));
+        return;
+      }
       response.setHeader('content-type', 'application/x-amz-json-1.0');
       response.end('{}');
     });
@@ -228,6 +237,7 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
           _X_AMZN_TRACE_ID: `Root=${traceId};Parent=53995c3f42cd8ad8;Sampled=1`,
           AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
           AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+          STRIPE_API_URL: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
           POWERTOOLS_SERVICE_NAME: 'probe',
         },
       });
@@ -241,7 +251,7 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
           })
           .find((d) => d.name === name);
       const until = Date.now() + 5_000;
-      while (!(named('DynamoDB') && named('## index.handler')) && Date.now() < until) {
+      while (!(named('DynamoDB') && named('127.0.0.1') && named('## index.handler')) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
 
@@ -251,6 +261,14 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
         aws: { operation: 'GetItem', table_name: 'probe-items' },
         http: { response: { status: 200 } },
       });
+      // Stripe's SDK calls through Node's https, which the Tracer captures: a subsegment named by the host
+      // (api.stripe.com in the cloud), with the path and not the query, so the address looked up stays out of X-Ray.
+      expect(named('127.0.0.1')).toMatchObject({
+        trace_id: traceId,
+        namespace: 'remote',
+        http: { request: { method: 'GET', url: 'http://127.0.0.1/v1/customers' }, response: { status: 200 } },
+      });
+      expect(JSON.stringify(documents)).not.toMatch(/person(@|%40)example\.com/);
       expect(named('## index.handler')).toMatchObject({
         trace_id: traceId,
         annotations: { ColdStart: true, Service: 'probe', correlation_id: 'request-1' },
