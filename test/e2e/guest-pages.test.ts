@@ -1,5 +1,5 @@
 import type { Page, Response } from 'playwright-core';
-import { contextOptions, launchBrowser, pagePerTest, WIDE, web } from '../support/browser';
+import { contextOptions, expectTabTitle, launchBrowser, pagePerTest, WIDE, web } from '../support/browser';
 
 const testPage = pagePerTest();
 
@@ -81,6 +81,49 @@ describe('end to end: what a guest meets', () => {
     const prompt = page.getByTestId('sign-in-prompt');
     expect(await prompt.textContent()).toContain('Sign in to see this device if it is shared with you');
     expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it("names each page in the browser tab after its heading, and shows the app's icon there", async () => {
+    const page = testPage();
+    await page.goto(web('/dashboard/devices/demo-device-2'));
+    await page.getByTestId('device-title').getByText('Lake buoy').waitFor();
+    // The device's name once it is read, without the status badge beside it in the heading.
+    await expectTabTitle(page, 'Lake buoy · Device Data Platform');
+
+    await page.goto(web('/dashboard/datasets'));
+    await expectTabTitle(page, 'Datasets · Device Data Platform');
+    await page.goto(web('/dashboard/no-such-page'));
+    await expectTabTitle(page, 'Page not found · Device Data Platform');
+    await page.goto(web('/login'));
+    await page.getByTestId('login-email').waitFor();
+    await expectTabTitle(page, 'Sign in · Device Data Platform');
+
+    // The icon the tab shows, drawn as the browser draws it: the accent square with a white trace across it.
+    const drawn = await page.evaluate(async () => {
+      const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+      if (!link) return { href: null, accent: 0, white: 0 };
+      const image = new Image();
+      image.src = link.href;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = 32;
+      canvas.height = 32;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0, 32, 32);
+      const { data } = context.getImageData(0, 0, 32, 32);
+      let accent = 0;
+      let white = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+        if (a > 200 && Math.abs(r - 0x1f) < 12 && Math.abs(g - 0x5f) < 12 && Math.abs(b - 0xbf) < 12) accent++;
+        if (a > 200 && r > 240 && g > 240 && b > 240) white++;
+      }
+      return { href: new URL(link.href).pathname, accent, white };
+    });
+    expect(drawn.href).toBe('/favicon.svg');
+    // Of 1,024 pixels: most the square's, and a line's worth white.
+    expect(drawn.accent).toBeGreaterThan(600);
+    expect(drawn.white).toBeGreaterThan(40);
   });
 
   // At the suite's width: 1280 px, and 375 px in the phone pass (E2E_WIDTH=375), so both widths are checked.

@@ -252,6 +252,15 @@ export const actUntil = async (act: () => Promise<void>, outcome: (timeout: numb
   await outcome(30_000);
 };
 
+/**
+ * The browser tab's title once the page has drawn its heading (the app follows the heading, lib/page-title.ts):
+ * waits up to 10 s for `expected`, then asserts what the tab says, so a wrong title fails naming both.
+ */
+export const expectTabTitle = async (page: Page, expected: string) => {
+  await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(() => undefined);
+  expect(await page.title()).toBe(expected);
+};
+
 /** Clicks a link and waits for its page (`path`, as `web()` takes it), clicking once more if the first was lost. */
 export const followLink = (page: Page, link: Locator, path: string) =>
   actUntil(

@@ -5,6 +5,7 @@ import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { takeLostFocus } from '../lib/lost-focus';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
+import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
 import { LoadingPage } from './loading-page';
@@ -96,7 +97,7 @@ export const AppLayout = () => {
       <header className="header" ref={header}>
         <div className="header-bar">
           <div className="brand">
-            <span className="brand-name">Device Data Platform</span>
+            <span className="brand-name">{APP_NAME}</span>
             <span className={`section section-${section}`} data-testid="header-section">
               {SECTION_LABEL[section]}
             </span>

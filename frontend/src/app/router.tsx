@@ -6,6 +6,7 @@ import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { amplifyAuth, holdsTokens } from '../lib/auth';
 import { pageIdOf, recordPageView } from '../lib/measurements';
+import { useTitleFromHeading } from '../lib/page-title';
 import { AppLayout } from './app-layout';
 import { LoadingPage } from './loading-page';
 import { NotFoundPage } from './not-found-page';
@@ -343,6 +344,7 @@ export const AppRoutes = () => {
   useEffect(() => {
     recordPageView(pageIdOf((matchRoutes(routes, pathname) ?? []).map(({ route }) => route.path)));
   }, [pathname]);
+  useTitleFromHeading(pathname);
   return (
     <PageErrorBoundary pathname={pathname}>
       <Suspense fallback={<LoadingPage />}>{screen}</Suspense>

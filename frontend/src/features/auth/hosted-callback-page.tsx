@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation } from 'react-router-dom';
 import { completeHostedSignIn } from '../../lib/hosted-sign-in';
 import { HOSTED_MESSAGES } from '../../lib/hosted-sign-in-rules';
 import { LOGIN_PATH } from '../../lib/navigation';
+import { APP_NAME } from '../../lib/page-title';
 import { useSession } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
 
@@ -26,7 +27,7 @@ export const HostedCallbackPage = () => {
   return (
     <main className="login">
       <div className="login-panel" data-testid="hosted-callback">
-        <h1>Device Data Platform</h1>
+        <h1 data-page-title="Signing in">{APP_NAME}</h1>
         {error ? (
           <>
             <p className="error" role="alert" data-testid="hosted-callback-error">

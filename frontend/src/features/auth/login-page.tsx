@@ -7,6 +7,7 @@ import { authFlowType } from '../../lib/auth';
 import { hostedSignIn, startHostedSignIn } from '../../lib/hosted-sign-in';
 import { HOSTED_MESSAGES } from '../../lib/hosted-sign-in-rules';
 import { safeDestination } from '../../lib/navigation';
+import { APP_NAME } from '../../lib/page-title';
 import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
 import { createAuthServices } from './auth-services';
@@ -119,7 +120,7 @@ export const LoginPage = () => {
   return (
     <main className="login">
       <div className="login-panel" data-testid="login-page">
-        <h1>Device Data Platform</h1>
+        <h1 data-page-title="Sign in">{APP_NAME}</h1>
         {reason && (
           <p className="notice" role="status" data-testid="login-reason">
             {reason}

@@ -23,7 +23,7 @@ export const DashboardPage = () => {
   if (!user) {
     return (
       <section className="page" data-testid="dashboard-guest">
-        <h1>Welcome</h1>
+        <h1 data-page-title="Dashboard">Welcome</h1>
         <p>{UI_MESSAGES.guestDashboard}</p>
         <SignInPrompt what="your devices, organizations and campaigns" />
         <p>

@@ -41,7 +41,7 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
 
   return (
     <section className="page">
-      <h1>Welcome</h1>
+      <h1 data-page-title="Dashboard">Welcome</h1>
       <dl className="facts">
         <dt>Signed in as</dt>
         <dd data-testid="dashboard-email">{user.email ?? user.username}</dd>
