@@ -126,6 +126,19 @@ describe('end to end: what a guest meets', () => {
     expect(drawn.white).toBeGreaterThan(40);
   });
 
+  it('tells crawlers what they may index: public pages yes, the admin area and personal pages no', async () => {
+    const answer = await fetch(web('/robots.txt'));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain/);
+    const rules = (await answer.text()).split('\n').filter((line) => line && !line.startsWith('#'));
+    expect(rules[0]).toBe('User-agent: *');
+    for (const path of ['/admin', '/login', '/invites/', '/unsubscribe', '/dashboard/cart']) {
+      expect(rules).toContain(`Disallow: ${path}`);
+    }
+    // A public device's page and the public datasets stay open to search engines.
+    expect(rules.filter((rule) => /^Disallow: \/dashboard\/?(devices|datasets)?$/.test(rule))).toEqual([]);
+  });
+
   // At the suite's width: 1280 px, and 375 px in the phone pass (E2E_WIDTH=375), so both widths are checked.
   const viewport = contextOptions().viewport ?? WIDE;
   it(`the login page does not shift its layout as it loads (CLS below 0.05) at ${viewport.width} px`, async () => {
