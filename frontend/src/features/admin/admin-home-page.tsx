@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 /** `/admin`: the staff area's start page. */
 export const AdminHomePage = () => (
   <section className="page">
-    <h1>Administration</h1>
+    <h1 data-page-title="Overview">Administration</h1>
     <div className="cards">
       <article className="card">
         <h2>
