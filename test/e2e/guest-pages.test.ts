@@ -40,6 +40,9 @@ const LAYOUT_SHIFT_OBSERVER = `
 `;
 
 describe('end to end: what a guest meets', () => {
+  // At the suite's width: 1280 px, and 375 px in the phone pass (E2E_WIDTH=375), so both widths are checked.
+  const viewport = contextOptions().viewport ?? WIDE;
+
   it('a guest on the dashboard, the public datasets and the public lake buoy meets no 401/403, and sees what signing in unlocks', async () => {
     const page = testPage();
     const responses = recordResponses(page);
@@ -126,6 +129,32 @@ describe('end to end: what a guest meets', () => {
     expect(drawn.white).toBeGreaterThan(40);
   });
 
+  it("paints a dark-mode visitor's page dark before the app's styles arrive, and a light one's light", async () => {
+    const page = testPage();
+    /** The page's background as the browser paints it with the HTML alone (no style sheet, no script yet). */
+    const firstPaint = async (colorScheme: 'light' | 'dark') => {
+      const context = await page.context().browser()!.newContext({ colorScheme, viewport });
+      try {
+        const bare = await context.newPage();
+        await bare.route('**/*', (route) =>
+          route.request().resourceType() === 'document' ? route.continue() : route.abort(),
+        );
+        await bare.goto(web('/dashboard'));
+        return await bare.evaluate(() => {
+          const probe = document.createElement('div');
+          probe.style.background = 'Canvas';
+          document.body.append(probe);
+          return getComputedStyle(probe).backgroundColor;
+        });
+      } finally {
+        await context.close();
+      }
+    };
+    // Chromium's canvas colours: a dark-mode visitor is not shown a white page while the styles load.
+    expect(await firstPaint('dark')).toBe('rgb(18, 18, 18)');
+    expect(await firstPaint('light')).toBe('rgb(255, 255, 255)');
+  });
+
   it('tells crawlers what they may index: public pages yes, the admin area and personal pages no', async () => {
     const answer = await fetch(web('/robots.txt'));
     expect(answer.status).toBe(200);
@@ -139,8 +168,6 @@ describe('end to end: what a guest meets', () => {
     expect(rules.filter((rule) => /^Disallow: \/dashboard\/?(devices|datasets)?$/.test(rule))).toEqual([]);
   });
 
-  // At the suite's width: 1280 px, and 375 px in the phone pass (E2E_WIDTH=375), so both widths are checked.
-  const viewport = contextOptions().viewport ?? WIDE;
   it(`the login page does not shift its layout as it loads (CLS below 0.05) at ${viewport.width} px`, async () => {
     // A browser of its own, so no chunk cached by the other test makes the load look steadier than a first visit.
     const browser = await launchBrowser();
