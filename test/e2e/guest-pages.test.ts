@@ -155,6 +155,20 @@ describe('end to end: what a guest meets', () => {
     expect(await firstPaint('light')).toBe('rgb(255, 255, 255)');
   });
 
+  it('tells a visitor whose browser runs no JavaScript what to do, instead of a blank page', async () => {
+    const context = await testPage().context().browser()!.newContext({ javaScriptEnabled: false, viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto(web('/dashboard'));
+      // biome-ignore lint/performance/useDomNodeTextContent: what the page draws, which a <noscript>'s text is only without scripts
+      expect((await page.locator('body').innerText()).trim()).toBe(
+        'Device Data Platform needs JavaScript: switch it on for this site in your browser, then reload the page.',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   it('tells crawlers what they may index: public pages yes, the admin area and personal pages no', async () => {
     const answer = await fetch(web('/robots.txt'));
     expect(answer.status).toBe(200);
