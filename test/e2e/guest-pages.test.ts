@@ -178,8 +178,11 @@ describe('end to end: what a guest meets', () => {
     for (const path of ['/admin', '/login', '/invites/', '/unsubscribe', '/dashboard/cart']) {
       expect(rules).toContain(`Disallow: ${path}`);
     }
-    // A public device's page and the public datasets stay open to search engines.
-    expect(rules.filter((rule) => /^Disallow: \/dashboard\/?(devices|datasets)?$/.test(rule))).toEqual([]);
+    // A public device's page and the public datasets stay open to search engines: no rule's path starts theirs.
+    const closed = rules.filter((rule) => rule.startsWith('Disallow: ')).map((rule) => rule.slice('Disallow: '.length));
+    for (const open of ['/dashboard/devices/demo-device-2', '/dashboard/datasets', '/dashboard/datasets/ds_1']) {
+      expect({ open, closedBy: closed.filter((path) => open.startsWith(path)) }).toEqual({ open, closedBy: [] });
+    }
   });
 
   it(`the login page does not shift its layout as it loads (CLS below 0.05) at ${viewport.width} px`, async () => {
