@@ -209,7 +209,7 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
     });
 
     // DynamoDB's answer to GetItem for a key that holds nothing, and Stripe's to a search that finds nobody.
-    const dynamodb = createServer((request, response) => {
+    const upstream = createServer((request, response) => {
       if (request.url?.startsWith('/v1/customers')) {
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ object: 'list', data: [], has_more: false, url: '/v1/customers' }));
@@ -218,7 +218,7 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       response.setHeader('content-type', 'application/x-amz-json-1.0');
       response.end('{}');
     });
-    await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     // The X-Ray daemon, which Lambda runs beside the function: it takes segment documents over UDP.
     const daemon = createSocket('udp4');
     const documents: Record<string, unknown>[] = [];
@@ -236,8 +236,8 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
           _HANDLER: 'index.handler',
           _X_AMZN_TRACE_ID: `Root=${traceId};Parent=53995c3f42cd8ad8;Sampled=1`,
           AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
-          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
-          STRIPE_API_URL: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+          STRIPE_API_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
           POWERTOOLS_SERVICE_NAME: 'probe',
         },
       });
@@ -275,7 +275,7 @@ describe('Lambda bundles (docs/decisions/029-small-lambdas.md)', () => {
       });
     } finally {
       daemon.close();
-      dynamodb.close();
+      upstream.close();
     }
   }, 60_000);
 

@@ -62,8 +62,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 /** The campaigns use cases (docs/campaigns.md). Who may see or change a campaign: the access module. */
 export const createCampaigns = (deps: CampaignDeps) => {
-  const { log } = deps;
-  const { store, organizations, relations, effects, versions, access, now, newId } = deps;
+  const { store, organizations, relations, effects, versions, access, now, newId, log } = deps;
 
   const view = (record: CampaignRecord): Campaign => ({ ...record, status: campaignStatus(record, now()) });
 

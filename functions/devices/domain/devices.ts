@@ -64,8 +64,7 @@ const noteDevice = (audit: AuditNote, device: Device) => {
 const NO_HASH = '0'.repeat(64);
 
 export const createDevices = (deps: DevicesDeps) => {
-  const { log } = deps;
-  const { devices, relations, effects, access, now } = deps;
+  const { devices, relations, effects, access, now, log } = deps;
 
   /** How much the caller may do with the device: staff own everything (spec §6). */
   const levelOf = async (caller: Caller | undefined, id: string): Promise<AccessLevel> => {

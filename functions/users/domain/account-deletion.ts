@@ -95,8 +95,7 @@ const noteCart = (audit: AuditNote, before: StoredUser) => {
 };
 
 export const createAccount = (deps: AccountDeps) => {
-  const { log } = deps;
-  const { users, invites, table, effects, sessions, identity, authEvents, mailer, now } = deps;
+  const { users, invites, table, effects, sessions, identity, authEvents, mailer, now, log } = deps;
 
   const selfOrStaff = (caller: Caller, id: string) => {
     if (caller.sub !== id && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.selfOrStaffOnly);

@@ -45,8 +45,7 @@ const sameEmail = (a: string | undefined, b: string | undefined) =>
 
 /** Invites (spec §3, §7): the rules are in docs/users.md, "Invites". */
 export const createInvites = (deps: InvitesDeps) => {
-  const { log } = deps;
-  const { invites, users, table, effects, mailer, now, newId } = deps;
+  const { invites, users, table, effects, mailer, now, newId, log } = deps;
 
   /** The caller's e-mail: an id token carries it; an access token does not, so the record answers then. */
   const emailOf = async (caller: Caller): Promise<string | undefined> =>

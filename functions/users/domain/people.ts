@@ -92,8 +92,7 @@ const SAVE_ATTEMPTS = 3;
 
 /** The people use cases of the users area (docs/users.md). */
 export const createPeople = (deps: PeopleDeps) => {
-  const { log } = deps;
-  const { identity, users, sessions, mailer, events, now } = deps;
+  const { identity, users, sessions, mailer, events, now, log } = deps;
 
   /**
    * Read-modify-write of a user record under its version (`updated`): re-read and re-apply on a concurrent
