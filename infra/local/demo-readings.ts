@@ -3,8 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import { createSensorDataSender } from '../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
-import { DEMO_DEVICES } from './demo-data';
-import { createDemoSignal, type DemoProfile, seededRandom } from './demo-shapes';
+import { createDemoSignal, type DemoProfile, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
 import type { DeviceLink, SilenceSchedule } from './demo-simulator';
 
 const HOUR = 60 * 60 * 1000;
@@ -47,10 +46,6 @@ export const DEMO_SENSOR_DATA: readonly DemoSensorData[] = [
   },
 ];
 
-/** Where the sun drives a demo device's day: its own longitude, else the demo's city (Seattle). */
-export const demoLongitude = (deviceId: string): number =>
-  DEMO_DEVICES.find((device) => device.id === deviceId)?.location?.lon ?? -122.34;
-
 /** The seeded history's noise: the same for a device on every first start. */
 const seedOf = (deviceId: string) => [...deviceId].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) | 0, 7);
 
@@ -69,7 +64,7 @@ const demoSeries = (
   end: number,
   silentFrom = Number.NaN,
 ): StoredReading[] => {
-  const signal = createDemoSignal(profile, demoLongitude(deviceId), seededRandom(seedOf(deviceId)));
+  const signal = createDemoSignal(profile, machineUtcOffsetMinutes(end), seededRandom(seedOf(deviceId)));
   const series: StoredReading[] = [];
   const first = (Math.floor(after / DEMO_READING_INTERVAL_MS) + 1) * DEMO_READING_INTERVAL_MS;
   for (let t = first; t <= end; t += DEMO_READING_INTERVAL_MS) {

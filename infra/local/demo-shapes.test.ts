@@ -1,24 +1,25 @@
 import type { StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import { checkReadings } from '../../functions/data-ingress/domain/validate-readings';
-import { createDemoSignal, type DemoProfile, PROFILE_MEASUREMENTS, seededRandom, solarHour } from './demo-shapes';
+import { createDemoSignal, type DemoProfile, localHour, PROFILE_MEASUREMENTS, seededRandom } from './demo-shapes';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const SEATTLE = -122.34;
-/** A fixed start, midnight UTC (16:00 the day before in Seattle's solar time). */
+/** The demo's local time in these tests: Pacific daylight time, UTC−7. */
+const PDT = -7 * 60;
+/** A fixed start, midnight UTC (17:00 the day before in PDT). */
 const T0 = Date.UTC(2026, 4, 11);
 
 /** A week of a device's readings, one a minute, from a fixed seed. */
 const week = (profile: DemoProfile, seed = 46) => {
-  const signal = createDemoSignal(profile, SEATTLE, seededRandom(seed));
+  const signal = createDemoSignal(profile, PDT, seededRandom(seed));
   return Array.from({ length: 7 * 24 * 60 }, (_, i) => signal(T0 + i * MINUTE));
 };
 
-/** Each local solar hour's mean of a measurement over the week: the daily shape with the noise averaged out. */
+/** Each local hour's mean of a measurement over the week: the daily shape with the noise averaged out. */
 const hourlyMeans = (readings: StoredReading[], name: string) => {
   const sums = Array.from({ length: 24 }, () => ({ sum: 0, count: 0 }));
   for (const { timestamp, values } of readings) {
-    const bucket = sums[Math.floor(solarHour(timestamp, SEATTLE))]!;
+    const bucket = sums[Math.floor(localHour(timestamp, PDT))]!;
     bucket.sum += values[name]!;
     bucket.count += 1;
   }
@@ -47,9 +48,11 @@ describe('the demo devices’ daily shapes', () => {
   const air = week('air');
   const water = week('water');
 
-  it('puts the sun’s hour where the longitude says: Seattle is about 8 hours behind UTC', () => {
-    expect(solarHour(Date.UTC(2026, 4, 11, 20), SEATTLE)).toBeCloseTo(11.84, 2);
-    expect(solarHour(Date.UTC(2026, 4, 11, 4), SEATTLE)).toBeCloseTo(19.84, 2);
+  it('reads the local hour in any time zone, half-hour ones and across midnight included', () => {
+    expect(localHour(Date.UTC(2026, 4, 11, 20, 15), PDT)).toBe(13.25);
+    expect(localHour(Date.UTC(2026, 4, 11, 4), PDT)).toBe(21);
+    expect(localHour(Date.UTC(2026, 4, 11, 20), 330)).toBe(1.5);
+    expect(localHour(Date.UTC(2026, 4, 11, 20), 0)).toBe(20);
   });
 
   it.each([
@@ -64,7 +67,7 @@ describe('the demo devices’ daily shapes', () => {
     expect(accepted).toHaveLength(readings.length);
   });
 
-  it('keeps each value in a plausible range for a spring week in Seattle', () => {
+  it('keeps each value in a plausible range for a spring week', () => {
     const range = (readings: StoredReading[], name: string) => {
       const values = readings.map((r) => r.values[name]!);
       return [Math.min(...values), Math.max(...values)];

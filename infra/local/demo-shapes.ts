@@ -6,8 +6,9 @@ import { DAY_MS, HOUR_MS } from '../../shared/sensor-data/chart-files';
 /**
  * What the demo devices measure and how it moves through a day (docs/devices.md, "Demo devices"): one model for the
  * seeded history and for the simulator's live readings, so a chart shows no seam where one ends and the other begins.
- * Each value is a smooth daily shape in the device's local solar time, a slow drift over days (weather), and noise
- * that carries over from one reading to the next (an AR(1) process), as a real sensor's does.
+ * Each value is a smooth daily shape in local time, a slow drift over days (weather), and noise that carries over from
+ * one reading to the next (an AR(1) process), as a real sensor's does. Local time is the time zone of the machine
+ * running the demo, where its charts are read (docs/decisions/046-live-demo-devices.md).
  */
 export type DemoProfile = 'air' | 'water';
 
@@ -22,9 +23,12 @@ export const seededRandom = (seed: number): Random => {
   return () => uniformFloat64(generator);
 };
 
-/** The sun's hour (0 ≤ h < 24) at a longitude: what drives a sensor's day, whatever the time zone says. */
-export const solarHour = (time: number, longitude: number): number =>
-  (((time / HOUR_MS + longitude / 15) % 24) + 24) % 24;
+/** The hour of the day (0 ≤ h < 24, with minutes as a fraction) in a time zone `utcOffsetMinutes` from UTC. */
+export const localHour = (time: number, utcOffsetMinutes: number): number =>
+  ((((time + utcOffsetMinutes * MINUTE_MS) / HOUR_MS) % 24) + 24) % 24;
+
+/** This machine's offset from UTC now, in minutes (east positive): the demo's local time. */
+export const machineUtcOffsetMinutes = (time = Date.now()): number => -new Date(time).getTimezoneOffset();
 
 /** 1 at `hour` and falling off over `width` hours either side: a bell on the 24-hour circle. */
 const bell = (h: number, hour: number, width: number) => {
@@ -68,7 +72,7 @@ export const PROFILE_MEASUREMENTS: Record<DemoProfile, readonly string[]> = {
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-/** The values at one moment from the hour of the sun, the time and each measurement's current noise. */
+/** The values at one moment from the local hour, the time and each measurement's current noise. */
 const SHAPES: Record<DemoProfile, (h: number, time: number, n: Record<string, number>) => Record<string, number>> = {
   air: (h, time, n) => {
     // Warmest mid-afternoon, coldest before dawn.
@@ -102,7 +106,7 @@ const normal = (random: Random) => Math.sqrt(-2 * Math.log(1 - random())) * Math
  * previous one (after a long silence the noise is new), so readings a minute apart or ten minutes apart both look
  * like one sensor's.
  */
-export const createDemoSignal = (profile: DemoProfile, longitude: number, random: Random) => {
+export const createDemoSignal = (profile: DemoProfile, utcOffsetMinutes: number, random: Random) => {
   const noise: Record<string, number> = {};
   let previous: number | undefined;
   return (time: number): StoredReading => {
@@ -112,7 +116,7 @@ export const createDemoSignal = (profile: DemoProfile, longitude: number, random
       const kept = Math.exp(-elapsedMinutes / minutes);
       noise[name] = kept * (noise[name] ?? 0) + sd * Math.sqrt(1 - kept * kept) * normal(random);
     }
-    return { timestamp: time, values: SHAPES[profile](solarHour(time, longitude), time, noise) };
+    return { timestamp: time, values: SHAPES[profile](localHour(time, utcOffsetMinutes), time, noise) };
   };
 };
 

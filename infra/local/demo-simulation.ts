@@ -4,8 +4,8 @@ import type { DeviceConnection } from '../../shared/iot/device-connection';
 import { MAX_CLOCK_SKEW_MS } from '../../shared/sensor-data/measurements';
 import { ensureDemoCredentials } from './bootstrap';
 import { httpsLink, mqttLink } from './demo-device-links';
-import { DEMO_SENSOR_DATA, type DemoSensorData, demoLongitude } from './demo-readings';
-import { type Random, seededRandom } from './demo-shapes';
+import { DEMO_SENSOR_DATA, type DemoSensorData } from './demo-readings';
+import { machineUtcOffsetMinutes, type Random, seededRandom } from './demo-shapes';
 import { createDemoSimulator, type DemoClock, type SimulatedDevice, systemClock } from './demo-simulator';
 
 export interface DemoSimulationOptions {
@@ -21,6 +21,8 @@ export interface DemoSimulationOptions {
   clock?: DemoClock;
   /** @default a generator seeded with the start time */
   random?: Random;
+  /** The local time the daily shapes follow. @default this machine's time zone */
+  utcOffsetMinutes?: number;
   log: (line: string) => void;
 }
 
@@ -36,6 +38,7 @@ export const createDemoSimulation = async ({
   devices = DEMO_SENSOR_DATA,
   clock = systemClock,
   random = seededRandom(clock.now()),
+  utcOffsetMinutes = machineUtcOffsetMinutes(clock.now()),
   log,
 }: DemoSimulationOptions) => {
   const tokens = await ensureDemoCredentials({
@@ -62,7 +65,7 @@ export const createDemoSimulation = async ({
     simulated.push({
       deviceId,
       profile,
-      longitude: demoLongitude(deviceId),
+      utcOffsetMinutes,
       link: made,
       ...(silence ? { silence } : {}),
     });

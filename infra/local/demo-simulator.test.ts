@@ -64,7 +64,7 @@ const recordingLink = (kind: DeviceLink['kind'], answers: LinkOutcome['outcome']
 const device = (link: DeviceLink, extra: Partial<SimulatedDevice> = {}): SimulatedDevice => ({
   deviceId: `dev-${link.kind}`,
   profile: link.kind === 'https' ? 'air' : 'water',
-  longitude: -122.34,
+  utcOffsetMinutes: -7 * 60,
   link,
   ...extra,
 });

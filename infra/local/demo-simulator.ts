@@ -57,7 +57,8 @@ export const isSilent = (schedule: SilenceSchedule | undefined, time: number, st
 export interface SimulatedDevice {
   deviceId: string;
   profile: DemoProfile;
-  longitude: number;
+  /** The time zone of the device's day (its daily shapes). */
+  utcOffsetMinutes: number;
   link: DeviceLink;
   silence?: SilenceSchedule;
 }
@@ -115,7 +116,7 @@ export const createDemoSimulator = ({
   const maxWaiting = Math.ceil(backfillMs / intervalMs);
   const states = devices.map((device) => ({
     device,
-    signal: createDemoSignal(device.profile, device.longitude, random),
+    signal: createDemoSignal(device.profile, device.utcOffsetMinutes, random),
     /** The last minute measured (or the newest stored reading, before the first tick). */
     last: undefined as number | undefined,
     waiting: [] as StoredReading[],
@@ -181,7 +182,11 @@ export const createDemoSimulator = ({
           } catch (error) {
             log(`demo device ${name(state)}: ${error instanceof Error ? error.message : String(error)}`);
           }
-          if (backfill) log(`demo device ${name(state)}: reporting every minute (${state.sent} readings resent)`);
+          if (backfill && !state.stopped) {
+            log(
+              `demo device ${name(state)}: reporting every minute, ${state.sent} readings sent since its newest stored one`,
+            );
+          }
         }),
     );
   };
