@@ -5,10 +5,56 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   type PutCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { inLanes } from './in-lanes';
+import type { StoredPage } from './paging';
+
+type Key = Record<string, unknown>;
+type Item = Record<string, unknown>;
+
+/** Where a page starts (the key the last one stopped at) and how many items DynamoDB may read for it. */
+export interface PageStart {
+  /** Items read, counted before any FilterExpression; without it a page ends at DynamoDB's 1 MB. */
+  limit?: number;
+  startKey?: Key;
+}
+
+const bounded = ({ limit, startKey }: PageStart) => ({
+  ...(limit === undefined ? {} : { Limit: limit }),
+  ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+});
+
+/**
+ * One page of a Query: at most `limit` items read from `startKey` on, and the key the next page starts from
+ * (undefined: no more). `toItem` turns each stored item into the store's own shape. The one place a Query
+ * continues from a key: an API list wraps it in a cursor (paging.ts), a job reads every page (`readAll`).
+ */
+export const queryPage = async <T = Item>(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>,
+  page: PageStart = {},
+  toItem: (item: Item) => T = (item) => item as T,
+): Promise<StoredPage<T>> => {
+  const result = await db.send(new QueryCommand({ ...input, ...bounded(page) }));
+  return { items: (result.Items ?? []).map(toItem), lastKey: result.LastEvaluatedKey };
+};
+
+/** One page of a Scan, as `queryPage` reads a Query: for admin tooling and migrations only (a Scan reads it all). */
+export const scanPage = async <T = Item>(
+  db: DynamoDBDocumentClient,
+  input: Omit<ScanCommandInput, 'Limit' | 'ExclusiveStartKey'>,
+  page: PageStart = {},
+  toItem: (item: Item) => T = (item) => item as T,
+): Promise<StoredPage<T>> => {
+  const result = await db.send(new ScanCommand({ ...input, ...bounded(page) }));
+  return { items: (result.Items ?? []).map(toItem), lastKey: result.LastEvaluatedKey };
+};
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -55,8 +101,6 @@ export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: stri
 
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;
-
-type Key = Record<string, unknown>;
 
 /** What BatchGetItem asks of one table: its keys and how to read them. */
 export interface BatchGetTable {
