@@ -30,6 +30,13 @@ const bounded = ({ limit, startKey }: PageStart) => ({
   ...(startKey ? { ExclusiveStartKey: startKey } : {}),
 });
 
+const asIs = <T>(item: Item) => item as T;
+
+const pageOf = <T>(
+  { Items, LastEvaluatedKey }: { Items?: Item[]; LastEvaluatedKey?: Key },
+  toItem: (item: Item) => T,
+): StoredPage<T> => ({ items: (Items ?? []).map(toItem), lastKey: LastEvaluatedKey });
+
 /**
  * One page of a Query: at most `limit` items read from `startKey` on, and the key the next page starts from
  * (undefined: no more). `toItem` turns each stored item into the store's own shape. The one place a Query
@@ -39,22 +46,16 @@ export const queryPage = async <T = Item>(
   db: DynamoDBDocumentClient,
   input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>,
   page: PageStart = {},
-  toItem: (item: Item) => T = (item) => item as T,
-): Promise<StoredPage<T>> => {
-  const result = await db.send(new QueryCommand({ ...input, ...bounded(page) }));
-  return { items: (result.Items ?? []).map(toItem), lastKey: result.LastEvaluatedKey };
-};
+  toItem: (item: Item) => T = asIs,
+): Promise<StoredPage<T>> => pageOf(await db.send(new QueryCommand({ ...input, ...bounded(page) })), toItem);
 
 /** One page of a Scan, as `queryPage` reads a Query: for admin tooling and migrations only (a Scan reads it all). */
 export const scanPage = async <T = Item>(
   db: DynamoDBDocumentClient,
   input: Omit<ScanCommandInput, 'Limit' | 'ExclusiveStartKey'>,
   page: PageStart = {},
-  toItem: (item: Item) => T = (item) => item as T,
-): Promise<StoredPage<T>> => {
-  const result = await db.send(new ScanCommand({ ...input, ...bounded(page) }));
-  return { items: (result.Items ?? []).map(toItem), lastKey: result.LastEvaluatedKey };
-};
+  toItem: (item: Item) => T = asIs,
+): Promise<StoredPage<T>> => pageOf(await db.send(new ScanCommand({ ...input, ...bounded(page) })), toItem);
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -22,23 +22,28 @@ const source = (items: string[], { keyAtEnd = false } = {}) => {
   return Object.assign(read, { asked });
 };
 
-/** Every page in turn, as the client would walk them. */
-const walk = async (
-  sources: readonly PageSource<string>[],
+/** Every page in turn, as a client walks them with the cursors it is given. */
+const walkPages = async <T>(
+  pageOf: (request: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor?: string }>,
   limit: number,
-  seenBefore?: (item: string, index: number) => boolean,
 ) => {
-  const pages: string[][] = [];
+  const pages: T[][] = [];
   let cursor: string | undefined;
   do {
-    const page = await pageAcross(sources, { limit, ...(cursor ? { cursor } : {}) }, seenBefore);
+    const page = await pageOf({ limit, ...(cursor ? { cursor } : {}) });
     expect(page.items.length).toBeLessThanOrEqual(limit);
     pages.push(page.items);
     cursor = page.nextCursor;
-    if (pages.length > 100) throw new Error('the cursor never ends');
+    if (pages.length > 200) throw new Error('the cursor never ends');
   } while (cursor);
   return pages;
 };
+
+const walk = (
+  sources: readonly PageSource<string>[],
+  limit: number,
+  seenBefore?: (item: string, index: number) => boolean,
+) => walkPages((request) => pageAcross(sources, request, seenBefore), limit);
 
 const A = ['a1', 'a2', 'a3'];
 const B = ['b1', 'b2'];
@@ -279,20 +284,6 @@ describe('eachPage', () => {
 });
 
 describe('cursorPage', () => {
-  /** Every page in turn, as a client walks them with the cursors it is given. */
-  const walk = async (source: PageSource<number>, limit: number) => {
-    const pages: number[][] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await cursorPage(source, { limit, ...(cursor ? { cursor } : {}) });
-      expect(page.items.length).toBeLessThanOrEqual(limit);
-      pages.push(page.items);
-      cursor = page.nextCursor;
-      if (pages.length > 200) throw new Error('the cursor never ends');
-    } while (cursor);
-    return pages;
-  };
-
   it('walked with any page size shows every item once, in order', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -300,7 +291,8 @@ describe('cursorPage', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.boolean(),
         async (items, limit, keyAtEnd) => {
-          expect((await walk(table(items, [limit], keyAtEnd), limit)).flat()).toEqual(items);
+          const source = table(items, [limit], keyAtEnd);
+          expect((await walkPages((request) => cursorPage(source, request), limit)).flat()).toEqual(items);
         },
       ),
     );
