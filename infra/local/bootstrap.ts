@@ -419,7 +419,7 @@ const seedDemoNotification = async (
 };
 
 /**
- * The ingress credential each simulated demo device reports with (docs/decisions/046-live-demo-devices.md), made as
+ * The ingress credential each simulated demo device reports with (docs/decisions/047-live-demo-devices.md), made as
  * the device page's "New credential" makes one: the table keeps its hash, the token is known once. So the token is
  * kept in `file` in the data directory, and made again when the kept one no longer verifies (revoked or rotated in
  * the demo). A missing or retired device gets none, nor one already holding as many credentials as a device may.

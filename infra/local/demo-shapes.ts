@@ -8,7 +8,7 @@ import { DAY_MS, HOUR_MS } from '../../shared/sensor-data/chart-files';
  * seeded history and for the simulator's live readings, so a chart shows no seam where one ends and the other begins.
  * Each value is a smooth daily shape in local time, a slow drift over days (weather), and noise that carries over from
  * one reading to the next (an AR(1) process), as a real sensor's does. Local time is the time zone of the machine
- * running the demo, where its charts are read (docs/decisions/046-live-demo-devices.md).
+ * running the demo, where its charts are read (docs/decisions/047-live-demo-devices.md).
  */
 export type DemoProfile = 'air' | 'water';
 

@@ -3,7 +3,7 @@ import { HOUR_MS } from '../../shared/sensor-data/chart-files';
 import { createDemoSignal, type DemoProfile, type Random } from './demo-shapes';
 
 /**
- * The demo devices while `npm start` runs (docs/decisions/046-live-demo-devices.md): each measures every minute and
+ * The demo devices while `npm start` runs (docs/decisions/047-live-demo-devices.md): each measures every minute and
  * sends what it has through its own link (HTTPS or MQTT, with its own credential) as a real device does. On start it
  * first resends what it "measured" since its newest stored reading, at most a day of it, in batches, as a device that
  * was offline resends its buffer; what a link does not take stays buffered for the next minute. Time, randomness,

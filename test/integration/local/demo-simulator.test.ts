@@ -11,7 +11,7 @@ import { eventually, freshDevice, ingest } from '../../support/sensor-data';
 import { apiAs, documentClient, stack, subOf, tokenOf } from '../../support/stack';
 
 /**
- * The live demo (docs/decisions/046-live-demo-devices.md) against the tests' stack. The stack itself runs without the
+ * The live demo (docs/decisions/047-live-demo-devices.md) against the tests' stack. The stack itself runs without the
  * simulator (tests must not see data move); here one is started in the test's process, on devices of its own, with
  * a clock the test moves minute by minute: no real minute is waited out.
  */
