@@ -10,6 +10,7 @@ export const MQTT_AUTHORIZER_ENV = {
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   iotArnPrefix: 'IOT_ARN_PREFIX',
   readingsRule: 'READINGS_RULE_NAME',
+  firmwareStatusRule: 'FIRMWARE_STATUS_RULE_NAME',
 } as const;
 
 /**
@@ -25,7 +26,7 @@ export const handler = iotAuthorizer(
       return createMqttAuthorizer({
         verifyCredential: verifier.verifyCredential,
         iotArnPrefix: env.iotArnPrefix,
-        readingsRule: env.readingsRule,
+        rules: { readings: env.readingsRule, firmwareStatus: env.firmwareStatusRule },
         refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
       });
     },

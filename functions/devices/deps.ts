@@ -7,8 +7,10 @@ import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { newClaimCode } from './domain/claim-code';
 import { createCredentials, revokeAllCredentials } from './domain/credentials';
 import { createDevices } from './domain/devices';
+import { createFirmwareUpdates } from './domain/firmware-updates';
 import { createCredentialStore } from './store/credential-store';
 import { createDeviceStore } from './store/device-store';
+import { createFirmwareUpdateStates } from './store/firmware-update-states';
 import { createUserDirectory } from './store/user-directory';
 
 /** What the devices Lambda reads (the CDK sets each from SERVICE_RESOURCES.devices; the local stack likewise). */
@@ -17,6 +19,7 @@ export const DEVICES_ENV = {
   devicesTable: 'DEVICES_TABLE',
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   usersTable: 'USERS_TABLE',
+  rolloutTargetsTable: 'ROLLOUT_TARGETS_TABLE',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
@@ -38,6 +41,10 @@ export const createDevicesDeps = (env = readEnv(DEVICES_ENV)) => {
   return {
     devices,
     credentials: createCredentials({ devices, store: credentialStore, now: Date.now, newCredentialId, newSecret }),
+    firmwareUpdates: createFirmwareUpdates({
+      devices,
+      states: createFirmwareUpdateStates({ db, tableName: env.rolloutTargetsTable }),
+    }),
   };
 };
 

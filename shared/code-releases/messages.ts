@@ -23,6 +23,28 @@ export const RELEASE_MESSAGES = {
   rolloutNoDevices: (line: string, label: string) => `${label} holds no ${line} device that can take this release`,
   rolloutTooMany: (count: number, max: number) =>
     `The target holds ${count} devices; a rollout assigns at most ${max}: split it into smaller targets`,
+  rolloutRolledBack: 'This rollout was rolled back: start a new rollout to offer a release again',
+  rolloutNotActive: (status: string) =>
+    status === 'halted'
+      ? 'This rollout is halted: resume it before advancing it'
+      : 'This rollout was rolled back: it cannot advance',
+  rolloutAdvancedAlready: (stage: string) =>
+    `This rollout is at stage ${stage} already: someone advanced it at the same time; look again before advancing`,
+  rolloutLastStage: 'This rollout is at its last stage: there is no stage to advance to',
+  rolloutNotHalted: (status: string) =>
+    status === 'active'
+      ? 'This rollout is not halted: there is nothing to resume'
+      : 'A rolled-back rollout cannot resume',
+  rolloutChanged: 'This rollout was changed by someone else at the same time; please look again',
+  rolloutNoPrevious: (line: string, version: string) =>
+    `There is no published ${line} release below ${version} to roll back to`,
+  rolloutNothingInstalled:
+    'No device installed this release, so there is nothing to roll back: halt the rollout instead',
+  rolloutStageDeviceOutside: (deviceId: string, stage: string) =>
+    `Device ${deviceId}, named in stage ${stage}, is not in the rollout's target`,
+  releaseNotPublished: (line: string, version: string) => `${line} ${version} has no verified artifact to offer`,
+  releaseRolledOut: (line: string, version: string) =>
+    `${line} ${version} has been rolled out: what devices were offered never changes (release a new version instead)`,
   rolloutAssignmentFailed:
     'Not every device could be assigned, so the rollout was halted; start a new rollout to assign the rest',
 } as const;
