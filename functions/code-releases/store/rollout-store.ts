@@ -63,9 +63,9 @@ export const createRolloutStore = ({
     stageDevices.forEach((devices, stage) => {
       set.push(`stages[${stage}].devices = :d${stage}`);
       values[`:d${stage}`] = devices;
-      names[`#s${stage}`] = String(stage);
       for (const [state, count] of Object.entries(stageCounts[stage] ?? {})) {
         if (!count) continue;
+        names[`#s${stage}`] = String(stage);
         add.push(`#sc.#s${stage}.#${state} :c${stage}${state.replace(/_/g, '')}`);
         names[`#${state}`] = state;
         values[`:c${stage}${state.replace(/_/g, '')}`] = count;
@@ -129,9 +129,10 @@ export const createRolloutStore = ({
     (await updateIf(db, {
       TableName: tableName,
       Key: { id },
-      UpdateExpression: 'SET #status = :rolledBack, rollback = :rollback',
+      // ROLLBACK is one of DynamoDB's reserved words.
+      UpdateExpression: 'SET #status = :rolledBack, #rollback = :rollback',
       ConditionExpression: 'attribute_exists(id) AND #status <> :rolledBack',
-      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeNames: { '#status': 'status', '#rollback': 'rollback' },
       ExpressionAttributeValues: { ':rolledBack': 'rolled-back', ':rollback': rollback },
     })) !== undefined,
 
@@ -139,9 +140,9 @@ export const createRolloutStore = ({
     await updateIf(db, {
       TableName: tableName,
       Key: { id },
-      UpdateExpression: 'SET #status = :halted REMOVE rollback',
-      ConditionExpression: 'attribute_exists(id) AND rollback.rolloutId = :rollout',
-      ExpressionAttributeNames: { '#status': 'status' },
+      UpdateExpression: 'SET #status = :halted REMOVE #rollback',
+      ConditionExpression: 'attribute_exists(id) AND #rollback.rolloutId = :rollout',
+      ExpressionAttributeNames: { '#status': 'status', '#rollback': 'rollback' },
       ExpressionAttributeValues: { ':halted': 'halted', ':rollout': rolloutId },
     });
   },
