@@ -36,6 +36,19 @@ export const OFFERABLE_STATES = [
   'timed_out',
 ] as const satisfies DeviceUpdateState[];
 
+/** Each state as a person reads it (the rollout page, the device page's update history). */
+export const UPDATE_STATE_TEXT: Record<DeviceUpdateState, string> = {
+  pending: 'Pending',
+  offered: 'Offered',
+  downloading: 'Downloading',
+  installing: 'Installing',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  rejected: 'Rejected',
+  timed_out: 'Timed out',
+  superseded: 'Superseded',
+};
+
 export const isIn = <T extends string>(states: readonly T[], state: string): state is T =>
   (states as readonly string[]).includes(state);
 

@@ -1,4 +1,4 @@
-import { Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
@@ -23,6 +23,10 @@ import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+
+const FirmwareUpdatesPanel = lazy(() =>
+  import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
+);
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
@@ -82,6 +86,12 @@ const DeviceScreen = ({ id }: { id: string }) => {
             <>
               {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
               {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
+              {/* Loaded only for a device a rollout has targeted: most pages never carry it. */}
+              {mayManage(device) && device.firmwareTarget && (
+                <Suspense fallback={null}>
+                  <FirmwareUpdatesPanel deviceId={device.id} />
+                </Suspense>
+              )}
               {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
             </>
           )}
