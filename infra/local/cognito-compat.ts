@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ownValue } from '../../shared/objects/own-value';
 import { USER_POOL } from '../definitions/auth';
 import { FEDERATED_SIGN_IN_TARGET } from './cognito-compat/federated-users';
 import type { FederationProvider } from './cognito-compat/federation';
@@ -170,13 +171,13 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
         const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
         const unknown = unknownName(body);
         if (unknown) throw unknown;
-        const field = PASSWORD_FIELDS[target];
+        const field = ownValue(PASSWORD_FIELDS, target);
         const password = field ? body[field] : undefined;
         if (typeof password === 'string') {
           const violation = passwordPolicyViolation(password);
           if (violation) throw new CognitoFault('InvalidPasswordException', violation);
         }
-        const override = await overrides[target]?.(body);
+        const override = await ownValue(overrides, target)?.(body);
         if (override) {
           response.writeHead(200, { ...cors, 'content-type': JSON_TYPE }).end(JSON.stringify(override));
           return;

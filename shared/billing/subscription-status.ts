@@ -1,3 +1,5 @@
+import { ownValue } from '../objects/own-value';
+
 /** Spec §4: the statuses a subscription may have (Stripe's). */
 export const SUBSCRIPTION_STATUSES = [
   'active',
@@ -38,7 +40,7 @@ export const statusLabel = (status: string): string => {
 /** Spec §4: each status its own colour and icon; an unknown status is grey with a question mark. */
 export const statusLook = (status: string): StatusLook => ({
   label: statusLabel(status),
-  ...((LOOKS as Record<string, Omit<StatusLook, 'label'>>)[status] ?? { colour: 'muted', icon: 'question' }),
+  ...(ownValue<Omit<StatusLook, 'label'>>(LOOKS, status) ?? { colour: 'muted', icon: 'question' }),
 });
 
 /** Spec §4 statuses under which a subscription's tier applies; any other status means the line's base tier. */

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
+import { ownValue } from '../../../shared/objects/own-value';
 import { LOG_EVENTS } from '../../../shared/operations/log-events';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { readSchedule } from '../../_shared/billing/scheduled-change';
@@ -105,7 +106,7 @@ export const createWebhooks = (deps: WebhookDeps) => {
       for (const { deviceId } of devicesOf(subscription.metadata)) {
         lines.set(deviceId, await deps.store.productLineOf(deviceId));
       }
-      const notice = NOTICES[event.type];
+      const notice = ownValue(NOTICES, event.type);
       const buyer = subscription.metadata?.userId;
       if (notice && buyer) {
         const product = subscription.items.data.map((item) => item.price.product).find((p) => typeof p === 'object') as

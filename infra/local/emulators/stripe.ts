@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ownValue } from '../../../shared/objects/own-value';
 import { closeServer, type Emulator, listen, readBody } from './listen';
 import { type Billing, createBilling } from './stripe-billing';
 import { createCatalogue } from './stripe-catalogue';
@@ -126,7 +127,7 @@ export const startStripe = async ({
       return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${parent.id}/line_items` };
     }
     if (key === 'feature' && typeof value === 'string') return billing.findFeature(value);
-    const collection = EXPANDABLE[key];
+    const collection = ownValue(EXPANDABLE, key);
     if (!collection) throw invalid(`This property cannot be expanded (${key}).`, { param: 'expand' });
     if (typeof value !== 'string') return value;
     const found = (state[collection] as { id: string }[]).find((item) => item.id === value);

@@ -53,6 +53,31 @@ describe('system parameters through the local gateway', () => {
     await expectApiError(admin.deleteParameter({ params: { id: 'no-such-parameter' } }), 404);
   });
 
+  it('takes the names of Object.prototype for ids like any other: unknown until made, 404, never a 500 (audit)', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      await expectApiError(admin.getParameter({ params: { id } }), 404, `Parameter not found: ${id}`);
+      await expectApiError(
+        admin.updateParameter({ params: { id }, body: { value: 'fuzz' } }),
+        404,
+        `Parameter not found: ${id}`,
+      );
+    }
+    // Made, it is a parameter as any other, with no shape to check.
+    await expect(admin.createParameter({ body: { id: 'constructor', value: { a: 1 } } })).resolves.toMatchObject({
+      id: 'constructor',
+      value: { a: 1 },
+    });
+    await expect(
+      admin.updateParameter({ params: { id: 'constructor' }, body: { value: 'fuzz' } }),
+    ).resolves.toMatchObject({ id: 'constructor', value: 'fuzz' });
+    await admin.deleteParameter({ params: { id: 'constructor' } });
+    await expect(admin.createParameter({ body: { id: '__proto__', value: 'x' } })).resolves.toMatchObject({
+      id: '__proto__',
+      value: 'x',
+    });
+    await admin.deleteParameter({ params: { id: '__proto__' } });
+  });
+
   it('refuses to create the same id twice and keeps the first value', async () => {
     const id = uniqueId('dup');
     await admin.createParameter({ body: { id, value: 'first' } });
