@@ -326,6 +326,8 @@ export const startStripe = async ({
       /^\/v1\/subscriptions$/,
       (_, form) => {
         const customer = stringField(form, 'customer');
+        // As Stripe: a customer named in the filter must exist.
+        if (customer !== null) billing.findCustomer(customer, 'customer');
         const price = stringField(form, 'price');
         const status = stringField(form, 'status');
         // Stripe lists subscriptions that have not been canceled unless asked for `canceled`, `ended` or `all`.
@@ -378,6 +380,7 @@ export const startStripe = async ({
       /^\/v1\/invoices$/,
       (_, form) => {
         const customer = stringField(form, 'customer');
+        if (customer !== null) billing.findCustomer(customer, 'customer');
         const subscription = stringField(form, 'subscription');
         const status = stringField(form, 'status');
         const found = newestFirst(state.invoices).filter(
