@@ -9,8 +9,12 @@ import {
 import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { storableJson } from '../../_shared/json-attribute';
 import { readFrom } from '../../_shared/paging';
 import type { ParameterStore } from '../domain/ports';
+
+/** A parameter's value is any JSON a person wrote: stored as it is, keys named `constructor` included. */
+const storedItem = (parameter: Parameter) => ({ ...parameter, value: storableJson(parameter.value) });
 
 export const createParameterStore = ({
   db,
@@ -34,12 +38,11 @@ export const createParameterStore = ({
   },
 
   create: (parameter: Parameter): Promise<boolean> =>
-    putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
+    putIf(db, { TableName: tableName, Item: storedItem(parameter), ConditionExpression: 'attribute_not_exists(id)' }),
 
   put: async (parameter: Parameter): Promise<Parameter | undefined> =>
-    (await db.send(new PutCommand({ TableName: tableName, Item: parameter, ReturnValues: 'ALL_OLD' }))).Attributes as
-      | Parameter
-      | undefined,
+    (await db.send(new PutCommand({ TableName: tableName, Item: storedItem(parameter), ReturnValues: 'ALL_OLD' })))
+      .Attributes as Parameter | undefined,
 
   update: async (
     id: string,
@@ -54,7 +57,7 @@ export const createParameterStore = ({
           UpdateExpression: 'SET #value = :value, updated = :updated',
           ConditionExpression: 'attribute_exists(id)',
           ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':value': value, ':updated': updated },
+          ExpressionAttributeValues: { ':value': storableJson(value), ':updated': updated },
           ReturnValues: 'ALL_OLD',
         }),
       );

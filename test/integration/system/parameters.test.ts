@@ -78,6 +78,19 @@ describe('system parameters through the local gateway', () => {
     await admin.deleteParameter({ params: { id: '__proto__' } });
   });
 
+  it('stores any JSON value as written, objects with a key named constructor included (fuzz found a 500)', async () => {
+    const id = uniqueId('json');
+    const value = { constructor: 'toString', nested: [{ constructor: { name: 'Set' } }, { valueOf: 265 }] };
+    await expect(admin.createParameter({ body: { id, value } })).resolves.toMatchObject({ id, value });
+    await expect(admin.getParameter({ params: { id } })).resolves.toMatchObject({ id, value });
+    const changed = { constructor: { name: 'Map' }, x: 'toString' };
+    await expect(admin.updateParameter({ params: { id }, body: { value: changed } })).resolves.toMatchObject({
+      value: changed,
+    });
+    await expect(admin.getParameter({ params: { id } })).resolves.toMatchObject({ value: changed });
+    await admin.deleteParameter({ params: { id } });
+  });
+
   it('refuses to create the same id twice and keeps the first value', async () => {
     const id = uniqueId('dup');
     await admin.createParameter({ body: { id, value: 'first' } });
