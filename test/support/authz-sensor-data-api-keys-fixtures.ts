@@ -11,7 +11,7 @@ const freshKey = async (token?: string) => {
 
 /**
  * A key of a fresh person who owns a Tier 1 device: another person's public device counts against their own
- * allowance, which their device's tier gives (docs/decisions/046-api-calls-count-against-the-caller.md).
+ * allowance, which their device's tier gives (docs/decisions/048-api-calls-count-against-the-caller.md).
  */
 const freshKeyWithAllowance = async () => {
   const owner = await freshUser({ prefix: 'authz-key' });

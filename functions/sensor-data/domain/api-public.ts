@@ -20,7 +20,7 @@ export interface PublicApiDeps {
 
 /**
  * A person's own allowance for other people's public devices: the best apiMaxRequests among the tiers with API access
- * of the devices they own or administer, 0 without one (docs/decisions/046-api-calls-count-against-the-caller.md).
+ * of the devices they own or administer, 0 without one (docs/decisions/048-api-calls-count-against-the-caller.md).
  */
 export const publicAllowance = (tiers: readonly TierRow[]): number =>
   Math.max(0, ...tiers.filter((row) => row.features.apiAccess).map((row) => row.features.apiMaxRequests));
