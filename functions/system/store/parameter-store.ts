@@ -1,7 +1,6 @@
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   ScanCommand,
   UpdateCommand,
@@ -10,7 +9,11 @@ import type { Parameter } from '../../../shared/contracts/system';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
+import { type KeyRead, readKey } from '../../_shared/read-ahead';
 import type { ParameterStore } from '../domain/ports';
+
+// Consistent: a parameter changed is read changed on the very next request.
+const keyRead = (tableName: string, id: string): KeyRead => ({ table: tableName, key: { id }, consistent: true });
 
 export const createParameterStore = ({
   db,
@@ -19,10 +22,9 @@ export const createParameterStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): ParameterStore => ({
-  get: async (id: string): Promise<Parameter | undefined> =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | Parameter
-      | undefined,
+  keyRead: (id) => keyRead(tableName, id),
+
+  get: async (id, ahead) => (await readKey(db, keyRead(tableName, id), ahead)) as Parameter | undefined,
 
   list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
     const result = await readFrom(
