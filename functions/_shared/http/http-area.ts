@@ -113,7 +113,7 @@ export type PartReadAhead<R extends Routes, D> = { [K in keyof R]?: ReadAheadOf<
 export type ReadBesideOf<R extends AnyRoute, D> = (
   request: Pick<ParsedRequest<R>, 'params' | 'query'> & { caller: Caller | undefined },
   deps: D,
-) => object;
+) => object | undefined;
 
 /** The read-beside of some routes of a part of an area's routes. */
 export type PartReadBeside<R extends Routes, D> = { [K in keyof R]?: ReadBesideOf<R[K], D> };

@@ -127,6 +127,12 @@ describe('readings.list with its first Query started early (beside the session r
     expect(page.items).toEqual(all.slice(0, 20));
   });
 
+  it('starts nothing early for a page at an offset: a refused caller makes the store read one first page at most', () => {
+    const { calls, reads } = makeCounted(accessOf(), minutes(300));
+    expect(reads.startPage('dev-1', { limit: 500, offset: 10 })).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
   it('answers exactly what a page read after access answers, whatever the data, range, tier and windows', async () => {
     const day = Date.UTC(2025, 5, 15);
     const time = fc.integer({ min: day - 10 * DAY_MS, max: now + DAY_MS });
@@ -138,7 +144,7 @@ describe('readings.list with its first Query started early (beside the session r
             from: time,
             to: time,
             limit: fc.integer({ min: 1, max: 8 }),
-            offset: fc.integer({ min: 0, max: 5 }),
+            offset: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 })),
           },
           { requiredKeys: ['limit', 'offset'] },
         ),

@@ -99,8 +99,15 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
   };
 
   return {
-    /** Starts the page's first Query before access is decided (a route's read-beside); `list` takes it as `early`. */
-    startPage: (deviceId: string, query: { from?: number; to?: number; limit: number; offset: number }) => {
+    /**
+     * Starts the page's first Query before access is decided (a route's read-beside); `list` takes it as `early`.
+     * A first page only: what a refused caller can make the store read is one page of one day, never an offset's worth.
+     */
+    startPage: (
+      deviceId: string,
+      query: { from?: number; to?: number; limit: number; offset: number },
+    ): EarlyPage | undefined => {
+      if (query.offset > 0) return undefined;
       const at = now();
       const to = rangeEnd(query, at);
       const range = { from: Math.max(query.from ?? 0, dayStart(to)), to };
