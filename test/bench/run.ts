@@ -29,7 +29,8 @@ import { benchWeb, formatWebRows } from './web';
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
  * baseline measured in the same run on the same emulator: authorized reads (a parameter, a relations list, a
- * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress,
+ * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress (with
+ * its CPU, calls and round trips per batch),
  * and a year of 1-minute data charted (GET /series beside its raw S3 reads; paint time in Chromium).
  * The npm script sets LOG_LEVEL=warn: the logger reads it on import, before this module's body runs.
  * and a banner to 10,000 people through the jobs queue and the notifications worker.
