@@ -52,8 +52,8 @@ const claimString = (payload: JWTPayload, claim: string): string | undefined => 
  * token use, and the audience (id token) or client id (access token).
  *
  * A token that verified is kept, by its exact text, until it expires (at most `verifiedTokens`, the least recently
- * used dropped first): the same token again skips the signature, the one check of a request that costs CPU (about
- * 0.1 ms, as much as the rest of a small read's chain; docs/decisions/013-read-ahead-with-the-session-record.md).
+ * used dropped first): the same token again skips the RS256 signature, the one check here that costs CPU (about
+ * 0.1 ms a token on the bench's machine; docs/decisions/013-read-ahead-with-the-session-record.md).
  * Its expiry is checked on every use: it is the only check whose answer changes with time (a token from the past
  * stays from the past). Whether the session behind it still stands is the session record's to say, read on every
  * request, so a sign-out or a disabled account counts at once as before.

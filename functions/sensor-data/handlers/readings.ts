@@ -26,7 +26,7 @@ export const readingsReadAhead: PartReadAhead<typeof readingsRoutes, SensorDataD
   dataSummary: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
 };
 
-/** The page's first Query, started beside that read: one round trip before the answer (docs/sensor-data.md). */
+/** The page's first Query, started beside the read of the session record: one round trip before the answer. */
 export const readingsReadBeside: PartReadBeside<typeof readingsRoutes, SensorDataDeps> = {
   listReadings: ({ params, query }, { reads }) => reads.startPage(params.id, query),
 };
