@@ -7,9 +7,9 @@ import { createHostedSignIn } from './cognito-compat/hosted-sign-in';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 /**
- * The small compatibility layer in front of cognito-local (ARCHITECTURE.md §1): it makes the local identity
- * provider behave like Cognito where the app depends on it, so app and Amplify code are the same in both
- * homes (docs/decisions/004-cognito-compatibility-layer.md). It has two halves:
+ * The small compatibility layer in front of cognito-local (docs/architecture.md#the-two-homes): it makes the local
+ * identity provider behave like Cognito where the app depends on it, so app and Amplify code are the same in both homes
+ * (docs/decisions/004-cognito-compatibility-layer.md). It has two halves:
  * - this HTTP front, on the public port, for what is about the wire: CORS for the browser, the pool's
  *   password policy on every operation that sets a password, and GetTokensFromRefreshToken (current
  *   Amplify's refresh) served through REFRESH_TOKEN_AUTH;

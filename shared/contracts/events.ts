@@ -3,7 +3,7 @@ import { EpochMillis } from './common';
 import { Relation } from './shapes';
 
 /**
- * Domain events: messages on the jobs queue for the notifications worker (ROADMAP 1). Each names its
+ * Domain events: messages on the jobs queue for the notifications worker (docs/notifications.md). Each names its
  * change; a consumer re-reads current state before acting, since a change may have been undone after
  * its event was sent (see docs/relations.md).
  */

@@ -9,7 +9,7 @@ export interface ParameterStore {
   /** Admin tooling only: a paged Scan is acceptable for a table of a few hundred settings. */
   list: (page: { limit: number; cursor?: string }) => Promise<{
     items: Parameter[];
-    nextCursor: string | undefined;
+    nextCursor?: string;
   }>;
   /** @returns false when the id already exists */
   create: (parameter: Parameter) => Promise<boolean>;

@@ -1,14 +1,7 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { isConditionFailure, putIf } from '../../_shared/dynamodb';
-import { readFrom } from '../../_shared/paging';
+import { isConditionFailure, putIf, scanPage } from '../../_shared/dynamodb';
+import { cursorPage } from '../../_shared/paging';
 import { type KeyRead, readKey } from '../../_shared/read-ahead';
 import type { ParameterStore } from '../domain/ports';
 
@@ -26,14 +19,8 @@ export const createParameterStore = ({
 
   get: async (id, ahead) => (await readKey(db, keyRead(tableName, id), ahead)) as Parameter | undefined,
 
-  list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
-    const result = await readFrom(
-      (startKey, max) => db.send(new ScanCommand({ TableName: tableName, Limit: max, ExclusiveStartKey: startKey })),
-      decodeCursor(cursor),
-      limit,
-    );
-    return { items: (result.Items ?? []) as Parameter[], nextCursor: encodeCursor(result.LastEvaluatedKey) };
-  },
+  list: (page: { limit: number; cursor?: string }) =>
+    cursorPage((startKey, limit) => scanPage<Parameter>(db, { TableName: tableName }, { limit, startKey }), page),
 
   create: (parameter: Parameter): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),

@@ -84,10 +84,11 @@ const EXPANDABLE: Record<string, keyof StripeState> = {
 };
 
 /**
- * The local Stripe-compatible server (ARCHITECTURE §1), driven through the real `stripe` SDK. Wire format as
- * Stripe's: bearer key auth, form-encoded requests, JSON objects with `object`, lists and search results in their
- * envelopes, errors as `{error: {type, message, code?, param?}}`, `expand[]`. It also serves the pages Stripe hosts
- * (checkout, invoices, the billing portal) and sends signed webhooks. Anything else answers 501 saying what exists.
+ * The local Stripe-compatible server (docs/architecture.md#the-two-homes), driven through the real `stripe` SDK. Wire
+ * format as Stripe's: bearer key auth, form-encoded requests, JSON objects with `object`, lists and search results in
+ * their envelopes, errors as `{error: {type, message, code?, param?}}`, `expand[]`. It also serves the pages Stripe
+ * hosts (checkout, invoices, the billing portal) and sends signed webhooks. Anything else answers 501 saying what
+ * exists.
  */
 export const startStripe = async ({
   port,
