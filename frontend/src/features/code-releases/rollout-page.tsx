@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import {
@@ -92,6 +92,38 @@ const StageBar = ({ rollout }: { rollout: Rollout }) => {
   );
 };
 
+/** How many failures the halt note names; the devices list below has them all. */
+const FAILURES_LISTED = 20;
+
+/** The devices that failed or went silent, and why: what a person deciding between resume and roll back reads. */
+const Failures = ({ rolloutId }: { rolloutId: string }) => {
+  const ask = (state: 'failed' | 'timed_out') =>
+    routeQuery('code-releases', 'listRolloutDevices', {
+      params: { id: rolloutId },
+      query: { limit: FAILURES_LISTED, state },
+    });
+  const failed = useQuery({ ...ask('failed'), refetchInterval: WATCH_MS });
+  const timedOut = useQuery({ ...ask('timed_out'), refetchInterval: WATCH_MS });
+  const devices = [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])].slice(0, FAILURES_LISTED);
+  if (devices.length === 0) return null;
+  return (
+    <>
+      <p>Devices that failed or timed out:</p>
+      <ul className="failures" data-testid="rollout-failures">
+        {devices.map((device) => (
+          <li key={device.deviceId} data-testid={`rollout-failure-${device.deviceId}`}>
+            <Link className="mono" to={`/admin/devices/${encodeURIComponent(device.deviceId)}`}>
+              {device.deviceId}
+            </Link>
+            : {device.state === 'timed_out' ? 'timed out (no report in time)' : 'failed'}
+            {device.reason ? `: ${device.reason}` : ''}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+};
+
 /** Why and when it stopped, or what rolled it back: the first thing a person opening a stopped rollout reads. */
 const StopNote = ({ rollout }: { rollout: Rollout }) => {
   if (rollout.status === 'active') {
@@ -109,6 +141,7 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
         {rollout.halted && <When ms={rollout.halted} />}
       </p>
       <p data-testid="rollout-halt-reason">{rollout.haltReason}</p>
+      <Failures rolloutId={rollout.id} />
       {rollout.rollback && (
         <p data-testid="rollout-rolled-back">
           Rolled back: {rollout.productLine} {rollout.rollback.version} is offered to the{' '}
@@ -134,7 +167,7 @@ const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
   const last = rollout.currentStage >= rollout.stages.length - 1;
   if (rollout.status === 'rolled-back') return null;
   return (
-    <section className="card" aria-labelledby="rollout-actions-heading">
+    <section className="card section-card" aria-labelledby="rollout-actions-heading">
       <h2 id="rollout-actions-heading">Actions</h2>
       <ErrorAlert testId="rollout-action-error" error={error} />
       {rollout.status === 'active' && (
@@ -238,6 +271,8 @@ const STATE_OPTIONS = [
 /** The rollout's devices, by stage and state, as the progress index lists them. */
 const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
   const api = useApi('code-releases');
+  // Read again when the counts moved (the page reads the rollout every few seconds): a device changed state.
+  const moved = JSON.stringify(rollout.stages.map((stage) => stage.counts));
   const [stage, setStage] = useState('');
   const [state, setState] = useState<DeviceUpdateState | ''>('');
   const query = {
@@ -255,12 +290,19 @@ const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
       return { ...page, items: page.items.map((device) => ({ ...device, id: device.deviceId })) };
     },
   );
+  const { reload } = list;
+  const seen = useRef(moved);
+  useEffect(() => {
+    if (seen.current === moved) return;
+    seen.current = moved;
+    reload();
+  }, [moved, reload]);
   const stageOptions = [
     ['', 'Every stage'] as const,
     ...rollout.stages.map((s, index) => [String(index), s.name] as const),
   ];
   return (
-    <section className="card" aria-labelledby="rollout-devices-heading">
+    <section className="card section-card" aria-labelledby="rollout-devices-heading">
       <h2 id="rollout-devices-heading">Devices</h2>
       <div className="filters">
         <ChoiceField
@@ -298,7 +340,14 @@ const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
             { header: 'Stage', cell: (device) => rollout.stages[device.stage]?.name ?? device.stage },
             {
               header: 'State',
-              cell: (device) => <UpdateStateBadge state={device.state} testId="rollout-device-state" />,
+              cell: (device) => (
+                <>
+                  <UpdateStateBadge state={device.state} testId="rollout-device-state" />
+                  {device.superseded !== undefined && (
+                    <span className="muted small block">then taken over by a later rollout</span>
+                  )}
+                </>
+              ),
             },
             {
               header: 'Since',
@@ -371,46 +420,45 @@ export const RolloutPage = () => {
             </p>
           )}
           <StopNote rollout={data} />
-          <section className="card" aria-labelledby="rollout-stages-heading">
+          <section className="card section-card" aria-labelledby="rollout-stages-heading">
             <h2 id="rollout-stages-heading">Stages</h2>
             <StageBar rollout={data} />
-            <ListTable
-              label="Devices per stage and state"
-              testId="stage-counts"
-              rows={data.stages.map((stage, index) => ({ ...stage, index }))}
-              rowKey={(stage) => String(stage.index)}
-              rowTestId={(stage) => `stage-counts-${stage.index}`}
-              columns={[
-                {
-                  header: 'Stage',
-                  cell: (stage) => (
-                    <>
-                      {stage.name}
-                      <span className="muted small block">
-                        {stage.percent} % · {durationText(stage.soakSeconds)}
-                        {stage.started ? (
-                          <>
-                            {' '}
-                            · started <When ms={stage.started} />
-                          </>
-                        ) : (
-                          ''
+            <div className="stage-counts">
+              <ListTable
+                label="Devices per stage and state"
+                testId="stage-counts"
+                rows={data.stages.map((stage, index) => ({ ...stage, index }))}
+                rowKey={(stage) => String(stage.index)}
+                rowTestId={(stage) => `stage-counts-${stage.index}`}
+                columns={[
+                  {
+                    header: 'Stage',
+                    cell: (stage) => (
+                      <>
+                        {stage.name}
+                        <span className="muted small block">
+                          {stage.devices} {stage.devices === 1 ? 'device' : 'devices'} · {stage.percent} % ·{' '}
+                          {durationText(stage.soakSeconds)}
+                        </span>
+                        {stage.started && (
+                          <span className="muted small block">
+                            started <When ms={stage.started} />
+                          </span>
                         )}
+                      </>
+                    ),
+                  },
+                  ...COUNTED.map((state) => ({
+                    header: UPDATE_STATE_TEXT[state],
+                    cell: (stage: Rollout['stages'][number]) => (
+                      <span data-testid={`count-${state}`} className={stage.counts[state] ? undefined : 'muted zero'}>
+                        {stage.counts[state]}
                       </span>
-                    </>
-                  ),
-                },
-                { header: 'Devices', cell: (stage) => stage.devices },
-                ...COUNTED.map((state) => ({
-                  header: UPDATE_STATE_TEXT[state],
-                  cell: (stage: Rollout['stages'][number]) => (
-                    <span data-testid={`count-${state}`} className={stage.counts[state] ? undefined : 'muted'}>
-                      {stage.counts[state]}
-                    </span>
-                  ),
-                })),
-              ]}
-            />
+                    ),
+                  })),
+                ]}
+              />
+            </div>
             <p className="muted small" data-testid="rollout-abort">
               {abortText(data.abort)}
             </p>
