@@ -47,7 +47,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // loads after the page is up, and only for a visitor who switched measurements on. The configuration's device
     // connection field (the device page's "How a device sends its data", decision 043) took it to 171.3 kB. Issue 35's
     // spec §8 message ("No graphql endpoint provided") and the own-name lookup of outside names (ownValue) to 171.5.
-    jsKb: 171.5,
+    // Staged rollouts (issue 40) to 172.0 kB: the typed client's routes carry their schemas, and the rollout's stages,
+    // abort criteria and per-stage counts, its four new routes and a device's firmware report are in the entry's client.
+    jsKb: 172.0,
     ...PHONE,
   },
   {
@@ -90,8 +92,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     modules: [ENTRY, 'src/features/auth/login-page.tsx', AMPLIFY],
     // The entry's share of real-user monitoring (decision 040, see guest /dashboard) took it from 329.8 to 330.5 kB,
     // the configuration's device connection field (decision 043) to 330.8 kB, issue 35's spec §8 identity messages and
-    // own-name lookups to 331.1 kB.
-    jsKb: 331.1,
+    // own-name lookups to 331.1 kB, staged rollouts' contracts (issue 40, see guest /dashboard) to 331.6 kB.
+    jsKb: 331.6,
     ...PHONE,
   },
 ];
