@@ -46,7 +46,11 @@ const createStores = (env: CodeReleasesEnv) => {
   };
 };
 
-export const createCodeReleasesDeps = (env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV)) => {
+/** `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); Lambdas take the default. */
+export const createCodeReleasesDeps = (
+  env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV),
+  { now = Date.now }: { now?: () => number } = {},
+) => {
   const { db, releases, rollouts, targets, relations } = createStores(env);
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
   const people = createPeople({ db, tableName: env.usersTable });
@@ -57,7 +61,7 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv = readEnv(CODE_RELEA
       testRuns,
       files: createArtifactFiles({ s3: getS3Client(), bucket: env.releasesBucket }),
       people,
-      now: Date.now,
+      now,
       newId: randomUUID,
     }),
     rollouts: createRollouts({
@@ -74,7 +78,7 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv = readEnv(CODE_RELEA
         relations,
       }),
       people,
-      now: Date.now,
+      now,
       newId: randomUUID,
     }),
   };
@@ -83,14 +87,17 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv = readEnv(CODE_RELEA
 export type CodeReleasesDeps = ReturnType<typeof createCodeReleasesDeps>;
 
 /** The stage job's use case (rollout-job.ts): no S3 client, no test runs. */
-export const createRolloutStagesDeps = (env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV)) => {
+export const createRolloutStagesDeps = (
+  env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV),
+  { now = Date.now }: { now?: () => number } = {},
+) => {
   const { releases, rollouts, targets, relations } = createStores(env);
   return {
     stages: createRolloutStages({
       log,
       rollouts,
       targets,
-      updates: createDeviceUpdates({ store: targets, now: Date.now, log }),
+      updates: createDeviceUpdates({ store: targets, now, log }),
       releases,
       organizations: createOrganizationsOfDevices({ relations }),
       notices: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
