@@ -167,17 +167,6 @@ export const MESSAGES = {
   // Ours: IoT topics (shared/iot/topics.ts; spec §5: path labels reject empty or missing values).
   iotLabelMissing: (name: string) => `The ${name} in an IoT topic cannot be empty or missing`,
   iotLabelInvalid: (name: string) => `The ${name} in an IoT topic cannot contain "/", "+", "#" or control characters`,
-  // Ours: a device's report of a firmware update (docs/code-releases.md, "Devices report").
-  firmwareReportFuture: (minutes: number) =>
-    `at is more than ${minutes} minutes ahead of the server clock: check the device's clock`,
-  firmwareReportNotInRollout: (deviceId: string, rolloutId: string) =>
-    `Device ${deviceId} is not in rollout ${rolloutId}: report the rollout its firmware offer named`,
-  firmwareReportOtherRelease: (rolloutId: string, releaseId: string, given: string) =>
-    `Rollout ${rolloutId} rolls out ${releaseId}, not ${given}`,
-  firmwareReportSuperseded: (deviceId: string, rolloutId: string) =>
-    `Device ${deviceId} left rollout ${rolloutId} for a later one: ask GET /data-ingress/firmware for its update`,
-  firmwareReportNotOffered: (deviceId: string) =>
-    `Device ${deviceId} was not offered this update yet: its stage of the rollout has not started`,
   // Ours: campaigns (docs/campaigns.md).
   campaignNotFound: (id: string) => `Campaign not found: ${id}`,
   campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,

@@ -17,6 +17,17 @@ export const RELEASE_MESSAGES = {
     `The uploaded file's SHA-256 is ${actual}, not the ${given} you gave: it was deleted, upload the right file`,
   testRunNotFound: (id: string) => `Test run not found: ${id}`,
   testRunConcluded: 'This test run has its result already: record a new test run instead',
+  // A device's report of a firmware update (docs/code-releases.md, "Devices report"): data-ingress answers them.
+  firmwareReportFuture: (minutes: number) =>
+    `at is more than ${minutes} minutes ahead of the server clock: check the device's clock`,
+  firmwareReportNotInRollout: (deviceId: string, rolloutId: string) =>
+    `Device ${deviceId} is not in rollout ${rolloutId}: report the rollout its firmware offer named`,
+  firmwareReportOtherRelease: (rolloutId: string, releaseId: string, given: string) =>
+    `Rollout ${rolloutId} rolls out ${releaseId}, not ${given}`,
+  firmwareReportSuperseded: (deviceId: string, rolloutId: string) =>
+    `Device ${deviceId} left rollout ${rolloutId} for a later one: ask GET /data-ingress/firmware for its update`,
+  firmwareReportNotOffered: (deviceId: string) =>
+    `Device ${deviceId} was not offered this update yet: its stage of the rollout has not started`,
   rolloutNotFound: (id: string) => `Rollout not found: ${id}`,
   rolloutHalted: 'This rollout is halted already',
   rolloutTargetMissing: (kind: string, id: string) => `No ${kind} ${id}: choose one that exists`,

@@ -70,7 +70,7 @@ describe('the stage verdict', () => {
   });
 });
 
-describe('the order of reports (decision 049)', () => {
+describe('the order of reports (decision 076)', () => {
   it('ranks finished over on-the-way whatever the times, a timeout between, and the later time within a class', () => {
     expect(reportKey('succeeded', 10)).toBeGreaterThan(reportKey('installing', 99_999));
     expect(reportKey('failed', 10)).toBeGreaterThan(reportKey('timed_out', 99_999));

@@ -1,6 +1,6 @@
 /**
  * Staged rollouts' rules, used by the API, the stage job, ingest (a device's report) and the web app alike
- * (docs/code-releases.md, "Stages"; decisions 048 and 049). No AWS, no React.
+ * (docs/code-releases.md, "Stages"; decisions 075 and 076). No AWS, no React.
  */
 
 /** Where one device of a rollout stands. */
@@ -80,11 +80,11 @@ export interface AbortCriteria {
   failureThresholdPercent: number;
   /** …once at least this many of the stage's devices finished (or the whole stage, when it holds fewer). */
   minFinished: number;
-  /** An offered device that has not finished this long after the offer is timed out (decision 049). */
+  /** An offered device that has not finished this long after the offer is timed out (decision 076). */
   timeoutSeconds: number;
 }
 
-/** Six hours: a slow download on a cellular link with retries, well inside a day's soak (decision 049). */
+/** Six hours: a slow download on a cellular link with retries, well inside a day's soak (decision 076). */
 export const DEFAULT_TIMEOUT_SECONDS = 6 * 3600;
 export const DEFAULT_ABORT: AbortCriteria = {
   failureThresholdPercent: 10,
@@ -111,7 +111,7 @@ export const cumulativeSizes = (total: number, stages: readonly { percent: numbe
   });
 };
 
-/** The stage's own counts less what a resume set aside (decision 049: a resume judges what comes after it). */
+/** The stage's own counts less what a resume set aside (decision 076: a resume judges what comes after it). */
 export interface StageTally {
   finished: number;
   failures: number;
@@ -177,7 +177,7 @@ export const stageVerdict = ({
 };
 
 /**
- * The order of a device's reports (decision 049): a finished state outranks one on the way, whatever the times; a
+ * The order of a device's reports (decision 076): a finished state outranks one on the way, whatever the times; a
  * timeout outranks any report on the way and yields to any finished one; within a class the later `at` wins, then
  * the later step. The stored key only grows, so the same reports in any order, or twice, end in the same state.
  */

@@ -112,7 +112,7 @@ export type FirmwareOffer = z.infer<typeof FirmwareOffer>;
 /**
  * What a device says about an update it was offered (docs/code-releases.md, "Devices report"): over HTTPS or its
  * MQTT topic `devices/{id}/firmware-status`. Idempotent and order-independent: the same reports in any order, or
- * twice, leave the same state (decision 049).
+ * twice, leave the same state (decision 076).
  */
 export const FirmwareStatusReport = z
   .object({

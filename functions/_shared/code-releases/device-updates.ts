@@ -21,7 +21,7 @@ export interface MoveTo {
   state: DeviceUpdateState;
   /** When it got there: the device's time for a report, the platform's for an offer or a timeout. */
   at: number;
-  /** Its order key (`reportKey`, decision 049): the move applies only over a lower one. */
+  /** Its order key (`reportKey`, decision 076): the move applies only over a lower one. */
   key: number;
   reason?: string;
   /** When it was first offered the release (kept once set). */

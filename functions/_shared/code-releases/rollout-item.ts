@@ -69,9 +69,12 @@ export const presentRollout = (item: StoredRollout): Rollout => {
 export type StoredTarget = RolloutDevice & {
   releaseId: string;
   version: string;
-  /** Index `progress`: `{stage}#{state}#{since}` (decision 048), so a stage's devices in a state are one Query. */
+  /**
+   * Index `progress`: `{stage}#{state}#{since}` (docs/code-releases.md, "Per-device state"), so a stage's devices in a
+   * state are one Query.
+   */
   progress?: string;
-  /** The order key of the last report or move (decision 049): a report applies only when its key is higher. */
+  /** The order key of the last report or move (decision 076): a report applies only when its key is higher. */
   reportKey?: number;
   /** Whether the device reports running the release's version (adoption). */
   running?: boolean;

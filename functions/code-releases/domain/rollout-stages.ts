@@ -40,7 +40,7 @@ const pad = (time: number) => String(Math.max(0, time)).padStart(13, '0');
 
 /**
  * The stage job (SCHEDULED_JOBS RolloutStagesJob, every 5 minutes; `now` is the schedule's time). For each rollout on
- * the `live` index: devices offered longer ago than the timeout and not finished become `timed_out` (decision 049);
+ * the `live` index: devices offered longer ago than the timeout and not finished become `timed_out` (decision 076);
  * then the current stage is halted when its failures reach the abort criteria, or advanced once it has soaked with
  * enough devices finished under the threshold (the last stage completes); then a halt not yet announced is announced.
  * Every write is conditional (a stage advances only from the stage read, a device times out only if it is still on

@@ -386,7 +386,7 @@ export const createRollouts = ({
     },
 
     /**
-     * Offers start again. What the current stage had finished and failed is set aside (decision 049): the criteria
+     * Offers start again. What the current stage had finished and failed is set aside (decision 076): the criteria
      * judge what comes after the resume, and the stage soaks again from now.
      */
     resume: async (caller: Caller, rolloutId: string): Promise<Rollout> => {

@@ -5,7 +5,7 @@ const DEFAULT = [1, 5, 25, 100].map((percent) => ({ percent }));
 const sizes = (membership: Map<string, number>, stages: number) =>
   Array.from({ length: stages }, (_, stage) => [...membership.values()].filter((s) => s === stage).length);
 
-describe('stage membership (decision 048)', () => {
+describe('stage membership (decision 075)', () => {
   it('sizes each stage by its cumulative share, and every device lands in exactly one stage', () => {
     const membership = stageMembership('rollout-1', ids(1_000), DEFAULT);
     expect(sizes(membership, 4)).toEqual([10, 40, 200, 750]);

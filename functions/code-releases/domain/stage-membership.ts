@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cumulativeSizes } from '../../../shared/code-releases/rollout-rules';
 
 /**
- * Which stage each device of a rollout belongs to, chosen once when the rollout starts (decision 048): the devices a
+ * Which stage each device of a rollout belongs to, chosen once when the rollout starts (decision 075): the devices a
  * stage names are its own; the rest are ordered by a hash of the rollout's id and the device's, and each stage takes
  * the next of them up to its cumulative share. The order is random to anyone choosing devices (no serial ranges, no
  * first-registered bias) yet stable: the same rollout and devices always make the same stages, and a device never
