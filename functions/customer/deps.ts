@@ -1,6 +1,6 @@
 import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
+import { type EnvSource, readEnv, readOneOfEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
@@ -23,17 +23,15 @@ export const CUSTOMER_ENV = {
  * secret named by STRIPE_WEBHOOK_SECRET_ARN (the CDK), read at cold start like the API key (decision 010).
  */
 export const readWebhookSecret = (
-  env: Record<string, string | undefined> = process.env,
+  env?: EnvSource,
   readSecret = () => secretsManagerReader(getSecretsManagerClient()),
 ): (() => Promise<string>) => {
-  const direct = env.STRIPE_WEBHOOK_SECRET;
-  const arn = env.STRIPE_WEBHOOK_SECRET_ARN;
-  if (!direct && !arn)
-    throw new Error('Missing environment variables: STRIPE_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET_ARN');
-  if (direct) return async () => direct;
+  const source = readOneOfEnv({ direct: 'STRIPE_WEBHOOK_SECRET', arn: 'STRIPE_WEBHOOK_SECRET_ARN' }, env);
+  if ('direct' in source) return async () => source.direct;
+  const { arn } = source;
   let secret: Promise<string> | undefined;
   return () => {
-    secret ??= readSecret()(arn!).then((value) => {
+    secret ??= readSecret()(arn).then((value) => {
       if (!value?.startsWith('whsec_')) {
         secret = undefined;
         throw new Error(`The secret ${arn} holds no Stripe webhook signing secret (whsec_…): see README, "Billing"`);

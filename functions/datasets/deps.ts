@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { QUEUES } from '../../infra/definitions/storage';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createExportFiles } from '../_shared/exports/export-files';
 import { log } from '../_shared/logger';
+import { MAX_RECEIVES } from '../_shared/queue/max-receives';
 import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
@@ -105,7 +105,7 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
       work,
       webOrigin: env.webOrigin,
       now: Date.now,
-      maxAttempts: QUEUES.datasets.maxReceiveCount,
+      maxAttempts: MAX_RECEIVES.datasets,
     }),
   };
 };

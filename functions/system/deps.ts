@@ -1,9 +1,9 @@
-import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../../infra/definitions/table-lookup';
-import { TABLES } from '../../infra/definitions/tables';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
+import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../_shared/table-lookup';
+import { TABLES } from '../_shared/tables';
 import { createAuditSearch } from './domain/audit-search';
 import { createCacheFiles } from './domain/cache-files';
 import { createItemLookup } from './domain/item-lookup';

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { USER_POOL } from '../../infra/definitions/auth';
+import { PASSWORD_POLICY } from '../../shared/auth/password-policy';
 import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import {
   type BillingEnv,
@@ -117,7 +117,7 @@ export const createPeopleDeps = (env: Record<keyof typeof PEOPLE_ENV, string>, b
       webOrigin: env.webOrigin,
       now: Date.now,
       newId: randomUUID,
-      newPassword: () => temporaryPassword(USER_POOL.passwordPolicy, randomInt),
+      newPassword: () => temporaryPassword(PASSWORD_POLICY, randomInt),
     }),
   };
 };

@@ -1,6 +1,6 @@
 import { getCognitoClient } from '../_shared/clients';
 import { type CognitoGateEvent, cognitoGate, TriggerRefusal } from '../_shared/cognito/cognito-trigger';
-import { readEnv } from '../_shared/env';
+import { type EnvSource, readEnv } from '../_shared/env';
 import { admitFederatedSignUp, admitNativeSignUp, type FederatedAccountsPort } from './domain/federated-linking';
 import { createFederatedAccounts } from './store/federated-accounts';
 
@@ -36,7 +36,7 @@ export const preSignUp = async (event: CognitoGateEvent, { trustedProviders, acc
 };
 
 /** The trusted list as the CDK writes it; anything else stops the cold start rather than trusting by accident. */
-export const readTrustedProviders = (env: Record<string, string | undefined> = process.env): string[] => {
+export const readTrustedProviders = (env?: EnvSource): string[] => {
   const list: unknown = JSON.parse(readEnv({ list: TRUSTED_PROVIDERS_ENV }, env).list);
   // Checked by hand, not with zod: the trigger's bundle stays small (it runs before every sign-up).
   if (!Array.isArray(list) || !list.every((name) => typeof name === 'string' && name.length > 0)) {

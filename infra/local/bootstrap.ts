@@ -23,6 +23,7 @@ import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { hashClaimCode } from '../../functions/devices/domain/claim-code';
 import { createDeliveryStore } from '../../functions/notifications/store/delivery-store';
 import { createNotificationStore } from '../../functions/notifications/store/notification-store';
@@ -31,7 +32,6 @@ import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import {
   DEMO_ACCOUNTS,
   DEMO_CAMPAIGNS,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { type BundleSettings, esbuildOptions } from '../../infra/services/lambda-bundling';
 
 const run = promisify(execFile);

@@ -38,10 +38,13 @@ export interface AccessDeps {
   /**
    * DynamoDB index reads may lag a write by up to about a second. A decision computed this soon after the
    * user's last relation change is used but not cached, so a lagging index read cannot outlive the lag.
-   * @default 5_000 ms
+   * @default ACCESS_SETTLE_MS
    */
   settleMs?: number;
 }
+
+/** How long after a relation change a decision is not cached, where DynamoDB's indexes may lag (AccessDeps.settleMs). */
+export const ACCESS_SETTLE_MS = 5_000;
 
 /** Reads campaigns' data windows by id; ids without a record are left out of the answer. */
 export interface CampaignWindows {
@@ -57,7 +60,14 @@ const STAFF: AccessDecision = { allowed: true, via: 'staff' };
  * while the user's access version is unchanged; the version is read once per request (consistently), so a
  * granted or revoked relation takes effect on the next request in every Lambda instance.
  */
-export const createAccess = ({ relations, versions, cache, campaigns, now, settleMs = 5_000 }: AccessDeps) => {
+export const createAccess = ({
+  relations,
+  versions,
+  cache,
+  campaigns,
+  now,
+  settleMs = ACCESS_SETTLE_MS,
+}: AccessDeps) => {
   const directIds = (kind: GuardedKind, id: string, userId: string, need: AccessNeed) =>
     DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId));
 

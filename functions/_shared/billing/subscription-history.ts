@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
 import { putIf } from '../dynamodb';
+import type { DeviceSubscriptionRecord } from './device-subscription-record';
 
 /**
  * Every subscription that has covered a device, each as billing last read it (docs/billing.md, "A device with more

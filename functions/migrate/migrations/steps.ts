@@ -1,4 +1,4 @@
-import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 import type { Relations } from '../../relations/domain/relations';
 import type { MigrationStep } from '../domain/runner';
 import type { MigrationId } from './catalogue';

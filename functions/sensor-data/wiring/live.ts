@@ -1,7 +1,7 @@
 import { CognitoIdentityClient } from '@aws-sdk/client-cognito-identity';
 import { IoTClient } from '@aws-sdk/client-iot';
-import type { EnvName } from '../../../infra/definitions/environments';
 import { createTokenVerifier } from '../../../shared/auth/verify-token';
+import { LOCAL_ENV_NAME } from '../../../shared/config/environment-names';
 import { clientSettings } from '../../_shared/clients';
 import { readAuthEnv, readEnv } from '../../_shared/env';
 import { traced } from '../../_shared/tracing';
@@ -9,9 +9,6 @@ import { createLive } from '../domain/live-watches';
 import { createCloudRealtimeIdentity, createLocalRealtimeIdentity } from '../store/live-identity';
 import { createLiveWatchesStore } from '../store/live-watches-store';
 import type { CommonDeps } from './common';
-
-/** The environment `npm start` runs (infra/definitions/environments.ts): no identity pool, the local broker. */
-const LOCAL_ENV_NAME: EnvName = 'local';
 
 /**
  * The live part's dependencies. ENV_NAME names the topics' first level and the home: the local stack's broker takes
