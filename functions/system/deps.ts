@@ -1,5 +1,4 @@
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../_shared/table-lookup';
@@ -31,7 +30,7 @@ export const SYSTEM_ENV = {
   ...LOOKUP_ENV,
 } as const;
 
-export const createSystemDeps = (env = readEnv(SYSTEM_ENV)) => {
+export const createSystemDeps = (env: Record<keyof typeof SYSTEM_ENV, string>) => {
   const db = getDocumentClient();
   const store = createParameterStore({ db, tableName: env.parametersTable });
   const names: Record<string, string> = env;

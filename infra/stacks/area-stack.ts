@@ -213,7 +213,7 @@ export class AreaStack extends NestedStack {
       });
       this.functions[job.name] = fn.lambda;
       deployments.add(job.name, fn);
-      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
+      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job builds account deletion only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       acknowledgeNoDeadLetterTarget(fn.lambda, 'schedule');
       // An event EventBridge cannot deliver (the invoke permission gone, Lambda refusing the call past the retries)

@@ -204,3 +204,12 @@ export const createAccess = ({
 
 export type Access = ReturnType<typeof createAccess>;
 export type CallerAccess = ReturnType<Access['forCaller']>;
+
+/**
+ * One kind of object's yes-or-no check, for a use case that takes it as a port (`mayReach(caller, deviceId, need)`):
+ * `need` is the one given at the call, else `defaultNeed`. What a wiring file passes instead of writing the call.
+ */
+export const accessCheckOf =
+  (access: Pick<Access, 'forCaller'>, kind: GuardedKind, defaultNeed: AccessNeed = 'view') =>
+  async (caller: Caller, id: string, need: AccessNeed = defaultNeed): Promise<boolean> =>
+    (await access.forCaller(caller).check(kind, id, { need })).allowed;

@@ -72,6 +72,18 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
   };
 
+  /** Every relation at one end of `id` (of one type when given), through all pages. */
+  const readAll = async (side: RelationSide, id: string, type?: RelationType): Promise<Relation[]> => {
+    const all: Relation[] = [];
+    let startKey: Key | undefined;
+    do {
+      const page = await queryIndex(side, id, { type, limit: 100, startKey });
+      all.push(...page.items);
+      startKey = page.lastKey;
+    } while (startKey);
+    return all;
+  };
+
   const keyRead = (id: string): KeyRead => ({ table: tableName, key: { id }, consistent: true });
 
   return {
@@ -100,16 +112,12 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     /** Every relation of the given types at one end of `id`, through all pages. */
     queryAll: async (side: RelationSide, id: string, types: readonly RelationType[]): Promise<Relation[]> => {
       const all: Relation[] = [];
-      for (const type of types) {
-        let startKey: Key | undefined;
-        do {
-          const page = await queryIndex(side, id, { type, limit: 100, startKey });
-          all.push(...page.items);
-          startKey = page.lastKey;
-        } while (startKey);
-      }
+      for (const type of types) all.push(...(await readAll(side, id, type)));
       return all;
     },
+
+    /** Every relation at one end of `id`, whatever its type, through all pages. */
+    queryEveryType: (side: RelationSide, id: string): Promise<Relation[]> => readAll(side, id),
 
     /** One type's relations, newest first. */
     listByType: async (type: RelationType, { limit, startKey }: { limit: number; startKey?: Key }) => {

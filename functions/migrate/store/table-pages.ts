@@ -18,3 +18,9 @@ export const scanPage = async (
   const nextCursor = encodeCursor(result.LastEvaluatedKey);
   return { items: result.Items ?? [], ...(nextCursor ? { nextCursor } : {}) };
 };
+
+/** A table's pages of `limit` rows, by cursor: what a migration step walks. */
+export const createTablePages =
+  ({ db, tableName, limit }: { db: DynamoDBDocumentClient; tableName: string; limit: number }) =>
+  (cursor: string | undefined) =>
+    scanPage(db, tableName, { limit, ...(cursor ? { cursor } : {}) });

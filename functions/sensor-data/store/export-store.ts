@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { createExportRecords } from '../../_shared/sensor-data/export-records';
 import type { ExportRecord, ExportStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -15,10 +16,7 @@ export const createExportStore = ({
   create: (record: ExportRecord): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  get: async (id: string): Promise<ExportRecord | undefined> =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | ExportRecord
-      | undefined,
+  get: createExportRecords({ db, tableName }).get,
 
   start: async (id: string, now: number): Promise<ExportRecord | undefined> => {
     try {
