@@ -11,7 +11,6 @@ import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
 import { createIngest } from './domain/ingest';
-import { createMqttAuthorizer } from './domain/mqtt-authorizer';
 import { createDeviceSeenStore } from './store/device-seen-store';
 import { createArtifactDownloads, createFirmwareRecords } from './store/firmware-records';
 import { createIngestStatsStore } from './store/ingest-stats-store';
@@ -105,23 +104,3 @@ export const createDataIngressDeps = (env: DataIngressEnv) => {
 };
 
 export type DataIngressDeps = ReturnType<typeof createDataIngressDeps>;
-
-/** What the MQTT authorizer reads (IOT_AUTHORIZERS in infra/definitions/services.ts; the local stack too). */
-export const MQTT_AUTHORIZER_ENV = {
-  deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
-  iotArnPrefix: 'IOT_ARN_PREFIX',
-  readingsRule: 'READINGS_RULE_NAME',
-} as const;
-
-/**
- * IoT Core's custom authorizer for devices connecting over MQTT with their credential (decision 031): the same
- * verifier as the HTTPS ingest, read on every connection and refresh (no cache, as issue 19 asks of the HTTPS path).
- */
-export const createMqttAuthorizerDeps = (env: Record<keyof typeof MQTT_AUTHORIZER_ENV, string>) =>
-  createMqttAuthorizer({
-    verifyCredential: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable })
-      .verifyCredential,
-    iotArnPrefix: env.iotArnPrefix,
-    readingsRule: env.readingsRule,
-    refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
-  });

@@ -1,7 +1,7 @@
 import { readEnv } from '../_shared/env';
 import { iotAuthorizer } from '../_shared/iot/iot-authorizer';
-import { createMqttAuthorizerDeps, MQTT_AUTHORIZER_ENV } from './deps';
 import type { MqttAuthorizerEvent } from './domain/mqtt-authorizer';
+import { createMqttAuthorizerDeps, MQTT_AUTHORIZER_ENV } from './wiring/mqtt-authorizer';
 
 const env = readEnv(MQTT_AUTHORIZER_ENV);
 

@@ -1,5 +1,6 @@
 import { scheduledJob } from '../_shared/schedule/scheduled-job';
-import { createDeletionJobDeps, readUsersEnv } from './deps';
+import { createDeletionJobDeps } from './wiring/account';
+import { readUsersEnv } from './wiring/common';
 
 const env = readUsersEnv();
 

@@ -1,9 +1,9 @@
 import { SIGNED_UP_GROUP } from '../../shared/auth/groups';
 import type { AuthEvent } from '../../shared/contracts/users';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
-import { createIdentityEventDeps, readIdentityEventsEnv } from './deps';
 import type { AuthEventStore, UserStore } from './domain/ports';
 import { PASSWORD_METHOD, signInMethodsOf } from './domain/sign-in-methods';
+import { createIdentityEventDeps, readIdentityEventsEnv } from './wiring/identity-events';
 
 /**
  * The identity provider's PostAuthentication and PostConfirmation triggers (COGNITO_TRIGGERS): each sign-in,

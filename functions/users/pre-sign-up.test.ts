@@ -12,7 +12,7 @@ import { FEDERATED_ACCOUNT_EXISTS, FEDERATED_SIGN_IN_FAILED } from '../../shared
 process.env.LINKING_TRUSTED_PROVIDERS ??= '["NorthsideAir"]';
 process.env.AWS_REGION ??= 'us-west-2';
 const { handler } = await import('./pre-sign-up');
-const { readPreSignUpEnv } = await import('./deps');
+const { readPreSignUpEnv } = await import('./wiring/pre-sign-up');
 const readTrustedProviders = (env: Record<string, string | undefined>) => readPreSignUpEnv(env).trustedProviders;
 
 const event = (

@@ -1,6 +1,6 @@
 import { type CognitoGateEvent, cognitoGate, TriggerRefusal } from '../_shared/cognito/cognito-trigger';
-import { createPreSignUpDeps, readPreSignUpEnv } from './deps';
 import { admitFederatedSignUp, admitNativeSignUp, type FederatedAccountsPort } from './domain/federated-linking';
+import { createPreSignUpDeps, readPreSignUpEnv } from './wiring/pre-sign-up';
 
 /**
  * The identity provider's PreSignUp trigger (COGNITO_TRIGGERS): a first sign-in through an identity provider

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { TABLES } from '../../functions/_shared/tables';
-import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/deps';
+import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/wiring/mqtt-authorizer';
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { IOT_AUTHORIZERS } from '../../infra/definitions/services';
 import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';

@@ -3,7 +3,7 @@ import { createAccount } from '../domain/account-deletion';
 import { createInvites } from '../domain/invites';
 import { createAccountIdentity } from '../store/account-identity';
 import { createInviteStore } from '../store/invite-store';
-import type { CommonDeps } from './common';
+import { type CommonDeps, createCommonDeps, type UsersEnv } from './common';
 
 /** Invites and account deletion (the area's API and its deletion job), built from the area's common dependencies. */
 export const createAccountDeps = (common: CommonDeps) => {
@@ -35,3 +35,6 @@ export const createAccountDeps = (common: CommonDeps) => {
     }),
   };
 };
+
+/** The deletion job's part: account deletion alone, without billing (the job gets no Stripe key). */
+export const createDeletionJobDeps = (env: UsersEnv) => createAccountDeps(createCommonDeps(env));
