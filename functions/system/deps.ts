@@ -14,7 +14,7 @@ import { createDeviceRecords } from './store/device-records';
 import { createItemStore } from './store/item-store';
 import { createParameterStore } from './store/parameter-store';
 
-/** The tables staff may look items up in (infra/definitions/table-lookup.ts), each named through its variable. */
+/** The tables staff may look items up in (functions/_shared/table-lookup.ts), each named through its variable. */
 export const LOOKUP_ENV: Record<string, string> = Object.fromEntries(
   LOOKUP_TABLES.map((table) => [table, TABLES[table].envVar]),
 );

@@ -14,7 +14,7 @@ export interface ServiceResources {
   readTables?: TableKey[];
   /**
    * Tables the area's Lambda reads by key only (GetItem, BatchGetItem; no Query or Scan): the system area's item
-   * look-up, over the tables infra/definitions/table-lookup.ts allows.
+   * look-up, over the tables functions/_shared/table-lookup.ts allows.
    */
   keyReadTables?: TableKey[];
   buckets?: BucketKey[];
