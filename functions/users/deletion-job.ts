@@ -1,8 +1,8 @@
 import { scheduledJob } from '../_shared/schedule/scheduled-job';
 import { createDeletionJobDeps } from './wiring/account';
-import { readUsersEnv } from './wiring/common';
+import { readAccountEnv } from './wiring/common';
 
-const env = readUsersEnv();
+const env = readAccountEnv();
 
 /**
  * The scheduled deletion job (SCHEDULED_JOBS UsersDeletionJob, hourly): deletes every account whose queued

@@ -13,6 +13,7 @@ import { RELATIONS_ENV } from '../../functions/relations/deps';
 import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
 import { SYSTEM_ENV } from '../../functions/system/deps';
 import { USERS_ENV } from '../../functions/users/deps';
+import { ACCOUNT_ENV } from '../../functions/users/wiring/common';
 import { IDENTITY_EVENTS_ENV } from '../../functions/users/wiring/identity-events';
 import { areasWithStacks } from '../../infra/stacks/api-stack';
 import type { AreaName } from '../../shared/contracts/areas';
@@ -50,7 +51,7 @@ const OTHER_VARIABLES: Record<string, readonly string[]> = {
   'the NotificationsWorker worker': Object.values(NOTIFICATIONS_WORKER_ENV),
   'the SensorDataWorker worker': Object.values(SENSOR_DATA_ENV),
   'the DatasetsWorker worker': Object.values(DATASETS_ENV),
-  'the UsersDeletionJob job': Object.values(USERS_ENV),
+  'the UsersDeletionJob job': Object.values(ACCOUNT_ENV),
   'the MigrationsRunner deploy hook': Object.values(MIGRATE_ENV),
   'the DataIngressReadings IoT rule': Object.values(DATA_INGRESS_ENV),
   'the DeviceMqttAuthorizer IoT custom authorizer': Object.values(MQTT_AUTHORIZER_ENV),

@@ -3,10 +3,10 @@ import { createAccount } from '../domain/account-deletion';
 import { createInvites } from '../domain/invites';
 import { createAccountIdentity } from '../store/account-identity';
 import { createInviteStore } from '../store/invite-store';
-import { type CommonDeps, createCommonDeps, type UsersEnv } from './common';
+import { type AccountEnv, type CommonDeps, createCommonDeps } from './common';
 
 /** Invites and account deletion (the area's API and its deletion job), built from the area's common dependencies. */
-export const createAccountDeps = (common: CommonDeps) => {
+export const createAccountDeps = (common: CommonDeps<AccountEnv>) => {
   const invites = createInviteStore({ db: common.db, tableName: common.env.invitesTable });
   const { table, versions, effects } = common.relations;
   return {
@@ -37,4 +37,4 @@ export const createAccountDeps = (common: CommonDeps) => {
 };
 
 /** The deletion job's part: account deletion alone, without billing (the job gets no Stripe key). */
-export const createDeletionJobDeps = (env: UsersEnv) => createAccountDeps(createCommonDeps(env));
+export const createDeletionJobDeps = (env: AccountEnv) => createAccountDeps(createCommonDeps(env));

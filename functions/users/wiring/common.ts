@@ -10,27 +10,38 @@ import { createIdentityProvider } from '../store/identity-provider';
 import { createUserStore } from '../store/user-store';
 
 /**
- * What the users area's Lambda and its deletion job read (the CDK sets each from SERVICE_RESOURCES.users; the local
- * stack likewise). Billing (STRIPE_SECRET_KEY or STRIPE_SECRET_ARN, and locally STRIPE_API_URL) is the API's alone,
- * read by readBillingEnv.
+ * What invites and account deletion read: the users area's Lambda and its deletion job (the CDK sets each from
+ * SERVICE_RESOURCES.users; the local stack likewise).
  */
-export const USERS_ENV = {
+export const ACCOUNT_ENV = {
   usersTable: 'USERS_TABLE',
   authEventsTable: 'AUTH_EVENTS_TABLE',
   accessVersionsTable: 'ACCESS_VERSIONS_TABLE',
   invitesTable: 'INVITES_TABLE',
-  /** Who shares what: the names people may see of each other, and the relations an account's deletion removes. */
   relationsTable: 'RELATIONS_TABLE',
-  peopleLookupsTable: 'PEOPLE_LOOKUPS_TABLE',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
-  userBackupsBucket: 'USER_BACKUPS_BUCKET',
   userPoolId: 'USER_POOL_ID',
   mailFrom: 'MAIL_FROM',
   /** Links in e-mail point into the web app: invites to `{WEB_ORIGIN}/invites/{id}`. */
   webOrigin: 'WEB_ORIGIN',
+} as const;
+
+/**
+ * What the users area's Lambda reads besides: the names people may see of each other, and the pool's backups. Billing
+ * (STRIPE_SECRET_KEY or STRIPE_SECRET_ARN, and locally STRIPE_API_URL) is read by readBillingEnv.
+ */
+export const USERS_ENV = {
+  ...ACCOUNT_ENV,
+  peopleLookupsTable: 'PEOPLE_LOOKUPS_TABLE',
+  userBackupsBucket: 'USER_BACKUPS_BUCKET',
   /** The environment's identity providers with their labels (how people sign in). */
   signInProviders: 'SIGN_IN_PROVIDERS',
 } as const;
+
+export type AccountEnv = Record<keyof typeof ACCOUNT_ENV, string>;
+
+/** The deletion job's settings, read and checked once at cold start. */
+export const readAccountEnv = (env?: EnvSource): AccountEnv => readEnv(ACCOUNT_ENV, env);
 
 /**
  * SIGN_IN_PROVIDERS as the CDK and the local stack write it: a JSON list of `{ name, label }` (`[]` when the
@@ -57,7 +68,7 @@ export const readUsersEnv = (env?: EnvSource) => {
 export type UsersEnv = ReturnType<typeof readUsersEnv>;
 
 /** What every part of the area shares: the people's records, the user pool, mail, events and relation writes. */
-export const createCommonDeps = (env: UsersEnv) => {
+export const createCommonDeps = <E extends AccountEnv>(env: E) => {
   const db = getDocumentClient();
   return {
     env,
@@ -74,4 +85,5 @@ export const createCommonDeps = (env: UsersEnv) => {
   };
 };
 
-export type CommonDeps = ReturnType<typeof createCommonDeps>;
+/** The common deps of the area's API (the default) or of its deletion job (`CommonDeps<AccountEnv>`). */
+export type CommonDeps<E extends AccountEnv = UsersEnv> = ReturnType<typeof createCommonDeps<E>>;
