@@ -2,11 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Invite } from '../../../../shared/contracts/users';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
-import { type PagedList, useChanges } from '../../lib/query';
+import { type ListState, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
@@ -76,72 +76,66 @@ const InviteTable = ({
   party,
   actions,
   empty,
+  error,
 }: {
-  list: PagedList<Invite>;
+  list: ListState<Invite>;
   label: string;
   testId: string;
   party: 'invited' | 'inviter';
   actions: (invite: Invite) => React.ReactNode;
   empty: string;
+  /** A change to one of the invites that failed. */
+  error: string | undefined;
 }) => (
-  <>
-    <TableScroll label={label}>
-      <table className="table" aria-label={label} aria-busy={list.loading === 'first'} data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">{party === 'invited' ? 'Invited' : 'From'}</th>
-            <th scope="col">Message</th>
-            <th scope="col">Status</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.items.map((invite) => (
-            <tr key={invite.id} data-testid={`${testId}-row-${invite.id}`}>
-              <th scope="row">
-                {party === 'invited' ? (
-                  <>
-                    {invite.invited.name && `${invite.invited.name} · `}
-                    {invite.invited.email}
-                  </>
-                ) : (
-                  invite.inviterName
-                )}
-                <div className="muted small">{inviteTypeText(invite)}</div>
-              </th>
-              <td data-label="Message">{invite.message || <span className="muted">—</span>}</td>
-              <td data-label="Status" data-testid={`${testId}-status-${invite.id}`} data-status={invite.status}>
-                {INVITE_STATUS_TEXT[invite.status]}
-              </td>
-              <td data-label="Sent">
-                <When ms={invite.created} />
-              </td>
-              <td data-label="Actions">
-                <div className="actions">
-                  <Link to={`/invites/${invite.id}`} aria-label={`Open invite ${invite.id}`}>
-                    Open
-                  </Link>
-                  {actions(invite)}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-    {list.loading === 'first' && <p className="muted">Loading invites…</p>}
-    {list.loaded && list.items.length === 0 && !list.nextCursor && (
-      <p className="muted" data-testid={`${testId}-empty`}>
-        {empty}
-      </p>
-    )}
-    <LoadMoreButton list={list} testId={`${testId}-load-more`} />
-  </>
+  <PagedList list={list} name={testId} error={error} loadingText="Loading invites…" empty={empty}>
+    <ListTable
+      label={label}
+      testId={testId}
+      rows={list.items}
+      rowKey={(invite) => invite.id}
+      rowTestId={(invite) => `${testId}-row-${invite.id}`}
+      columns={[
+        {
+          header: party === 'invited' ? 'Invited' : 'From',
+          cell: (invite) => (
+            <>
+              {party === 'invited' ? (
+                <>
+                  {invite.invited.name && `${invite.invited.name} · `}
+                  {invite.invited.email}
+                </>
+              ) : (
+                invite.inviterName
+              )}
+              <div className="muted small">{inviteTypeText(invite)}</div>
+            </>
+          ),
+        },
+        { header: 'Message', cell: (invite) => invite.message || <span className="muted">—</span> },
+        {
+          header: 'Status',
+          cellData: (invite) => ({ 'data-testid': `${testId}-status-${invite.id}`, 'data-status': invite.status }),
+          cell: (invite) => INVITE_STATUS_TEXT[invite.status],
+        },
+        { header: 'Sent', cell: (invite) => <When ms={invite.created} /> },
+        {
+          header: 'Actions',
+          cell: (invite) => (
+            <div className="actions">
+              <Link to={`/invites/${invite.id}`} aria-label={`Open invite ${invite.id}`}>
+                Open
+              </Link>
+              {actions(invite)}
+            </div>
+          ),
+        },
+      ]}
+    />
+  </PagedList>
 );
 
 /** The invites the person sent, newest first, with withdraw for those still waiting. */
-export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
+export const SentInvites = ({ list }: { list: ListState<Invite> }) => {
   const users = useApi('users');
   const caller = useSignedInUser().id;
   const { busy, error, run } = useChanges<InviteBusy>();
@@ -156,9 +150,9 @@ export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
   return (
     <section aria-labelledby="invites-sent-heading">
       <h3 id="invites-sent-heading">Invites you sent</h3>
-      <ErrorAlert testId="invites-sent-error" error={error ?? list.error} />
       <InviteTable
         list={list}
+        error={error}
         label="Invites you sent"
         testId="invites-sent"
         party="invited"
@@ -215,7 +209,7 @@ export const AnswerButtons = ({
   );
 
 /** The invites sent to the signed-in person's e-mail, with accept and decline. */
-export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: PagedList<Invite>; title?: string }) => {
+export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: ListState<Invite>; title?: string }) => {
   const users = useApi('users');
   const caller = useSignedInUser().id;
   const { busy, error, run } = useChanges<InviteBusy>();
@@ -228,9 +222,9 @@ export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: Pag
   return (
     <section aria-labelledby="invites-received-heading">
       <h3 id="invites-received-heading">{title}</h3>
-      <ErrorAlert testId="invites-received-error" error={error ?? list.error} />
       <InviteTable
         list={list}
+        error={error}
         label={title}
         testId="invites-received"
         party="inviter"

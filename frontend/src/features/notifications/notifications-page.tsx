@@ -4,8 +4,8 @@ import { Link } from 'react-router-dom';
 import type { Banner, Preferences } from '../../../../shared/contracts/notifications';
 import { TOPIC_INFO } from '../../../../shared/notifications/topics';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { listItem, PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { At, NotificationBody, NotificationIcon } from './notification-body';
@@ -58,67 +58,68 @@ export const NotificationsPage = () => {
             ))}
           </fieldset>
         </div>
-        <ErrorAlert testId="notifications-error" error={error ?? list.error} />
-        {list.loading === 'first' && <p className="muted">Loading notifications…</p>}
-        {list.loaded && list.items.length === 0 && (
-          <p className="muted" data-testid="notifications-empty">
-            {filter === 'unread' ? 'Nothing unread.' : 'No notifications yet.'}
-          </p>
-        )}
-        <ul className="notification-list" aria-label="Notifications" data-testid="notifications-list">
-          {list.items.map((banner) => {
-            const id = banner.notificationId;
-            const unread = banner.readAt === undefined;
-            return (
-              <li
-                key={id}
-                className={unread ? 'notification-item unread' : 'notification-item'}
-                data-testid={`notification-item-${id}`}
-                data-unread={unread || undefined}
-              >
-                <NotificationIcon icon={banner.icon} />
-                <div className="notification-main">
-                  <p className="notification-title">
-                    <Link to={`/dashboard/notifications/${encodeURIComponent(id)}`}>{banner.title}</Link>
-                    {unread && (
-                      <span className="badge badge-unread" data-testid={`notification-unread-${id}`}>
-                        Unread
-                      </span>
-                    )}
-                    {banner.dismissedAt !== undefined && <span className="badge badge-dismissed">Dismissed</span>}
-                  </p>
-                  <p className="muted small">
-                    <At ms={banner.created} /> · {TOPIC_INFO[banner.topic]?.label ?? banner.topic}
-                  </p>
-                  <NotificationBody html={banner.body} />
-                </div>
-                <div className="actions notification-actions">
-                  <button
-                    type="button"
-                    data-testid={`notification-toggle-read-${id}`}
-                    aria-label={`${unread ? 'Mark read' : 'Mark unread'}: ${banner.title}`}
-                    disabled={busy?.endsWith(`:${id}`)}
-                    onClick={() => change(banner, unread ? 'read' : 'unread')}
-                  >
-                    {unread ? 'Mark read' : 'Mark unread'}
-                  </button>
-                  {banner.dismissedAt === undefined && (
+        <PagedList
+          list={list}
+          name="notifications"
+          error={error}
+          loadingText="Loading notifications…"
+          empty={filter === 'unread' ? 'Nothing unread.' : 'No notifications yet.'}
+        >
+          <ul className="notification-list" aria-label="Notifications" data-testid="notifications-list">
+            {list.items.map((banner) => {
+              const id = banner.notificationId;
+              const unread = banner.readAt === undefined;
+              return (
+                <li
+                  key={id}
+                  className={unread ? 'notification-item unread' : 'notification-item'}
+                  data-testid={`notification-item-${id}`}
+                  data-unread={unread || undefined}
+                  {...listItem(id)}
+                >
+                  <NotificationIcon icon={banner.icon} />
+                  <div className="notification-main">
+                    <p className="notification-title">
+                      <Link to={`/dashboard/notifications/${encodeURIComponent(id)}`}>{banner.title}</Link>
+                      {unread && (
+                        <span className="badge badge-unread" data-testid={`notification-unread-${id}`}>
+                          Unread
+                        </span>
+                      )}
+                      {banner.dismissedAt !== undefined && <span className="badge badge-dismissed">Dismissed</span>}
+                    </p>
+                    <p className="muted small">
+                      <At ms={banner.created} /> · {TOPIC_INFO[banner.topic]?.label ?? banner.topic}
+                    </p>
+                    <NotificationBody html={banner.body} />
+                  </div>
+                  <div className="actions notification-actions">
                     <button
                       type="button"
-                      data-testid={`notification-dismiss-${id}`}
-                      aria-label={`Dismiss: ${banner.title}`}
+                      data-testid={`notification-toggle-read-${id}`}
+                      aria-label={`${unread ? 'Mark read' : 'Mark unread'}: ${banner.title}`}
                       disabled={busy?.endsWith(`:${id}`)}
-                      onClick={() => change(banner, 'dismiss')}
+                      onClick={() => change(banner, unread ? 'read' : 'unread')}
                     >
-                      Dismiss
+                      {unread ? 'Mark read' : 'Mark unread'}
                     </button>
-                  )}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-        <LoadMoreButton list={list} testId="notifications-load-more" />
+                    {banner.dismissedAt === undefined && (
+                      <button
+                        type="button"
+                        data-testid={`notification-dismiss-${id}`}
+                        aria-label={`Dismiss: ${banner.title}`}
+                        disabled={busy?.endsWith(`:${id}`)}
+                        onClick={() => change(banner, 'dismiss')}
+                      >
+                        Dismiss
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </PagedList>
       </section>
       <EmailPreferences />
     </div>

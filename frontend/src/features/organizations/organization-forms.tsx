@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Organization } from '../../../../shared/contracts/organizations';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../../shared/contracts/organizations';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
@@ -87,7 +87,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
   );
 
   return (
-    <FormCard
+    <EditForm
       name="new-organization"
       title="New organization"
       form={{ submit, busy, error }}
@@ -96,7 +96,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
       onCancel={onCancel}
     >
       <Fields prefix="new-organization" form={form} onChange={setForm} fields={fields} />
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -115,7 +115,7 @@ export const OrganizationEditForm = ({ organization }: { organization: Organizat
   );
 
   return (
-    <FormCard
+    <EditForm
       name="organization-edit"
       title="Edit"
       form={{ submit, busy, error, done }}
@@ -123,6 +123,6 @@ export const OrganizationEditForm = ({ organization }: { organization: Organizat
       busyText="Saving…"
     >
       <Fields prefix="organization-edit" form={form} onChange={setForm} fields={fields} />
-    </FormCard>
+    </EditForm>
   );
 };

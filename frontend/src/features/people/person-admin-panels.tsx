@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { personName } from '../../lib/person-name';
@@ -129,30 +129,16 @@ export const RecordPanel = ({ record, error }: { record: UserRecord | undefined;
             The cart is empty.
           </p>
         ) : (
-          <TableScroll label="Cart">
-            <table className="table" aria-label="Cart">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Quantity</th>
-                </tr>
-              </thead>
-              <tbody>
-                {record.cartItems.map((item) => (
-                  <tr key={`${item.productId}#${item.deviceId}`}>
-                    <th scope="row" className="mono">
-                      {item.productId}
-                    </th>
-                    <td data-label="Device" className="mono">
-                      {item.deviceId}
-                    </td>
-                    <td data-label="Quantity">{item.quantity}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ListTable
+            label="Cart"
+            rows={record.cartItems}
+            rowKey={(item) => `${item.productId}#${item.deviceId}`}
+            columns={[
+              { header: 'Product', className: 'mono', cell: (item) => item.productId },
+              { header: 'Device', className: 'mono', cell: (item) => item.deviceId },
+              { header: 'Quantity', cell: (item) => item.quantity },
+            ]}
+          />
         )}
       </>
     )}
