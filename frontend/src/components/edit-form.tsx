@@ -7,12 +7,15 @@ export interface EditFormState {
   busy: boolean;
   error?: string;
   done?: string;
+  /** A field changed: what the last change did no longer describes the form. */
+  edited?: () => void;
 }
 
 interface EditFormProps {
   /** Names the form's parts: `{name}-heading`, and the test ids `{name}-error`, `{name}-saved`, `{name}-submit`. */
   name: string;
-  title: string;
+  /** The form's heading; without one, the page's heading names it. */
+  title?: string;
   /** 3 for a form inside a section with a heading of its own. @default 2 */
   level?: 2 | 3;
   /** A line under the heading saying what the form does. */
@@ -26,6 +29,11 @@ interface EditFormProps {
   onCancel?: () => void;
   /** The submit waits for something the form says (e.g. a rollout until a test run passed). @default false */
   disabled?: boolean;
+  /**
+   * A long form says what went wrong, or what the change did, next to its submit, where the person is, rather
+   * than under its heading. @default false
+   */
+  long?: boolean;
   /** A card of its own, or (e.g. `create-form`) a part of the card it sits in. @default 'card create-form' */
   className?: string;
   testId?: string;
@@ -50,27 +58,35 @@ export const EditForm = ({
   busyText,
   onCancel,
   disabled,
+  long = false,
   className = 'card create-form',
   testId,
   id,
   children,
 }: EditFormProps) => {
   const Heading = level === 2 ? 'h2' : 'h3';
+  const outcome = (
+    <>
+      <ErrorAlert testId={`${name}-error`} error={form.error} />
+      <DoneNote text={form.done} testId={`${name}-saved`} />
+    </>
+  );
   return (
     <form
       id={id}
       className={className}
       onSubmit={form.submit}
+      onChange={form.edited}
       noValidate
-      aria-labelledby={`${name}-heading`}
+      aria-labelledby={title ? `${name}-heading` : undefined}
       data-testid={testId}
     >
-      <Heading id={`${name}-heading`}>{title}</Heading>
+      {title && <Heading id={`${name}-heading`}>{title}</Heading>}
       {intro && <p className="muted small">{intro}</p>}
-      <ErrorAlert testId={`${name}-error`} error={form.error} />
-      <DoneNote text={form.done} testId={`${name}-saved`} />
+      {!long && outcome}
       {notice}
       {children}
+      {long && outcome}
       <SubmitActions
         testId={`${name}-submit`}
         busy={form.busy}

@@ -34,5 +34,7 @@ export const useCheckedSubmit = <T, Done = string>(
     /** Each field's message, by field name. */
     fields: problems?.fields ?? {},
     done,
+    /** A field changed: `done` said what the last submit did, and no longer describes the form. */
+    edited: () => setDone(undefined),
   };
 };

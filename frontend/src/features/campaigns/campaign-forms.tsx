@@ -115,7 +115,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
 export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
   const campaigns = useApi('campaigns');
   const [form, setForm] = useState<CampaignForm>(() => campaignFormOf(campaign));
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkCampaignChange(campaign, form),
     async (body) => {
       const updated = await campaigns.update({ params: { id: campaign.id }, body });
@@ -129,7 +129,7 @@ export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
     <EditForm
       name="campaign-edit"
       title="Edit"
-      form={{ submit, busy, error, done }}
+      form={{ submit, busy, error, done, edited }}
       submitText="Save"
       busyText="Saving…"
     >

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
@@ -30,18 +30,12 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
   };
   const list = useRoutePages('users', 'listInvites', sentRequest);
 
-  const {
-    submit,
-    busy,
-    error,
-    fields,
-    done: sent,
-  } = useCheckedSubmit(
+  const invite = useCheckedSubmit(
     () => checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId),
     async (body) => {
-      const invite = await users.inviteUser({ body });
+      const made = await users.inviteUser({ body });
       setForm(EMPTY);
-      return `Invite sent to ${invite.invited.email}.`;
+      return `Invite sent to ${made.invited.email}.`;
     },
     [routeKey('users', 'listInvites')],
   );
@@ -50,17 +44,22 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
   return (
     <section className="card section-card" aria-labelledby="participants-heading" data-testid="participant-invites">
       <h2 id="participants-heading">Participants</h2>
-      <form className="create-form" onSubmit={submit} noValidate aria-label="Invite a participant">
-        <h3>Invite a participant</h3>
-        <ErrorAlert testId="participant-invite-error" error={error} />
-        <DoneNote text={sent} testId="participant-invite-sent" />
+      <EditForm
+        name="participant-invite"
+        title="Invite a participant"
+        level={3}
+        className="create-form"
+        form={invite}
+        submitText="Send invite"
+        busyText="Sending…"
+      >
         <TextField
           id="participant-invite-email"
           label="Their e-mail"
           type="email"
           value={form.email}
           onChange={set('email')}
-          error={fields.invited}
+          error={invite.fields.invited}
         />
         <TextField
           id="participant-invite-name"
@@ -73,13 +72,10 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
           label="Message (optional)"
           value={form.message}
           onChange={set('message')}
-          error={fields.message}
+          error={invite.fields.message}
           multiline
         />
-        <SubmitButton testId="participant-invite-submit" busy={busy} busyText="Sending…">
-          Send invite
-        </SubmitButton>
-      </form>
+      </EditForm>
       <SentInvites list={list} />
     </section>
   );

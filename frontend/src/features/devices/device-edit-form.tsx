@@ -19,7 +19,7 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
   const [form, setForm] = useState<EditFields>(() => editFormOf(device));
   const owner = mayOwn(device);
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkEdit(device, form, owner),
     async (body) => {
       const updated = await devices.update({ params: { id: device.id }, body });
@@ -32,7 +32,13 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
   const set = (key: keyof EditFields) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <EditForm name="device-edit" title="Edit" form={{ submit, busy, error, done }} submitText="Save" busyText="Saving…">
+    <EditForm
+      name="device-edit"
+      title="Edit"
+      form={{ submit, busy, error, done, edited }}
+      submitText="Save"
+      busyText="Saving…"
+    >
       <TextField id="device-edit-name" label="Name" value={form.name} onChange={set('name')} error={fields.name} />
       <div className="field-row">
         <TextField

@@ -1,13 +1,15 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Invite } from '../../../../shared/contracts/users';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
 import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { TextField } from '../../lib/form-fields';
 import { type ListState, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 
@@ -17,53 +19,38 @@ const EMPTY_FORM: InviteForm = { email: '', name: '', message: '' };
 export const InviteSomeone = ({ inviter }: { inviter: { id: string; name: string } }) => {
   const users = useApi('users');
   const [form, setForm] = useState<InviteForm>(EMPTY_FORM);
-  const { busy, error, setError, run } = useChanges<'invite'>();
-  const [sent, setSent] = useState<string>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSent(undefined);
-    const checked = checkContactInvite(form, inviter);
-    if (!checked.ok) return setError(checked.error);
-    void run(
-      'invite',
-      async () => {
-        const invite = await users.inviteUser({ body: checked.body });
-        setForm(EMPTY_FORM);
-        setSent(`Invite sent to ${invite.invited.email}.`);
-      },
-      newInviteKeys(checked.body),
-    );
-  };
-
-  const field = (key: keyof InviteForm) => ({
-    id: `invite-${key}`,
-    'data-testid': `invite-${key}`,
-    value: form[key],
-    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
-  });
+  const checked = checkContactInvite(form, inviter);
+  const submit = useCheckedSubmit(
+    () => checked,
+    async (body) => {
+      const invite = await users.inviteUser({ body });
+      setForm(EMPTY_FORM);
+      return `Invite sent to ${invite.invited.email}.`;
+    },
+    checked.ok ? newInviteKeys(checked.value) : [],
+  );
+  const set = (key: keyof InviteForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="invite-heading">
-      <h3 id="invite-heading">Invite someone</h3>
-      <ErrorAlert testId="invite-error" error={error} />
-      <DoneNote text={sent} testId="invite-sent" />
-      <div className="field">
-        <label htmlFor="invite-email">Their e-mail</label>
-        <input {...field('email')} type="email" autoComplete="off" required />
-      </div>
-      <div className="field">
-        <label htmlFor="invite-name">Their name (optional)</label>
-        <input {...field('name')} autoComplete="off" />
-      </div>
-      <div className="field">
-        <label htmlFor="invite-message">Message (optional)</label>
-        <textarea {...field('message')} rows={3} />
-      </div>
-      <SubmitButton testId="invite-submit" busy={busy === 'invite'} busyText="Sending…">
-        Send invite
-      </SubmitButton>
-    </form>
+    <EditForm name="invite" title="Invite someone" level={3} form={submit} submitText="Send invite" busyText="Sending…">
+      <TextField
+        id="invite-email"
+        label="Their e-mail"
+        type="email"
+        value={form.email}
+        onChange={set('email')}
+        error={submit.fields.invited}
+      />
+      <TextField id="invite-name" label="Their name (optional)" value={form.name} onChange={set('name')} />
+      <TextField
+        id="invite-message"
+        label="Message (optional)"
+        value={form.message}
+        onChange={set('message')}
+        multiline
+        error={submit.fields.message}
+      />
+    </EditForm>
   );
 };
 

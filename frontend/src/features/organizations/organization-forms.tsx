@@ -104,7 +104,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
 export const OrganizationEditForm = ({ organization }: { organization: Organization }) => {
   const organizations = useApi('organizations');
   const [form, setForm] = useState<OrganizationForm>(() => organizationFormOf(organization));
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkOrganizationChange(organization, form),
     async (body) => {
       const updated = await organizations.update({ params: { id: organization.id }, body });
@@ -118,7 +118,7 @@ export const OrganizationEditForm = ({ organization }: { organization: Organizat
     <EditForm
       name="organization-edit"
       title="Edit"
-      form={{ submit, busy, error, done }}
+      form={{ submit, busy, error, done, edited }}
       submitText="Save"
       busyText="Saving…"
     >

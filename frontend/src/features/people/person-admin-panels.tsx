@@ -1,13 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
+import { EditForm } from '../../components/edit-form';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices } from './people-rules';
@@ -287,53 +291,44 @@ export const EmailPanel = ({ identity }: { identity: IdentityUser }) => {
   const users = useApi('users');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
-  const { busy, error, setError, run } = useChanges<'send'>();
-  const [note, setNote] = useState<string>();
   const to = identity.email;
-  if (!to) return null;
-
-  const send = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setNote(undefined);
-    const email = { toAddresses: [to], subject, textMessage: text };
-    const parsed = EmailMessage.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    void run('send', async () => {
+  const form = useCheckedSubmit(
+    () => checkWith(EmailMessage, { toAddresses: to ? [to] : [], subject, textMessage: text }),
+    async (email) => {
       await users.emailUser({ body: { email } });
       setSubject('');
       setText('');
-      setNote(PEOPLE_MESSAGES.done.emailSent);
-    });
-  };
+      return PEOPLE_MESSAGES.done.emailSent;
+    },
+  );
+  if (!to) return null;
 
   return (
-    <form className="panel card" onSubmit={send} noValidate aria-labelledby="person-email-heading">
-      <h2 id="person-email-heading">Send an e-mail</h2>
-      <p className="muted small">To {to}</p>
-      <ErrorAlert testId="person-email-error" error={error} />
-      <DoneNote text={note} testId="person-email-sent" />
-      <div className="field">
-        <label htmlFor="person-email-subject">Subject</label>
-        <input
-          id="person-email-subject"
-          data-testid="person-email-subject"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="person-email-text">Message</label>
-        <textarea
-          id="person-email-text"
-          data-testid="person-email-text"
-          rows={5}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <SubmitButton testId="person-email-send" busy={busy === 'send'} busyText="Sending…">
-        Send
-      </SubmitButton>
-    </form>
+    <EditForm
+      name="person-email"
+      title="Send an e-mail"
+      intro={`To ${to}`}
+      className="panel card"
+      form={form}
+      submitText="Send"
+      busyText="Sending…"
+    >
+      <TextField
+        id="person-email-subject"
+        label="Subject"
+        value={subject}
+        onChange={setSubject}
+        error={form.fields.subject}
+      />
+      <TextField
+        id="person-email-text"
+        label="Message"
+        value={text}
+        onChange={setText}
+        multiline
+        rows={5}
+        error={form.fields.textMessage}
+      />
+    </EditForm>
   );
 };
