@@ -33,7 +33,7 @@ describe('end to end: the admin edits a system parameter', () => {
     await signInAs(page, 'employee@example.com', '/admin/parameters');
     await page.waitForURL(web('/admin/parameters'));
     await page.getByTestId('parameters-read-only').waitFor();
-    expect(await page.getByTestId('parameter-create').count()).toBe(0);
+    expect(await page.getByTestId('parameter-new-submit').count()).toBe(0);
   });
 
   it('keeps a user without a staff role out of the admin area', async () => {

@@ -170,3 +170,17 @@ export const useChanges = <Busy extends string = string>() => {
     run,
   };
 };
+
+/**
+ * `useChanges` for changes that say what they did ("Deletion queued."): `done` holds the last one's words until the
+ * next change starts; `run`'s action answers them (or nothing to say).
+ */
+export const useSaidChanges = <Busy extends string = string>() => {
+  const changes = useChanges<Busy>();
+  const [done, setDone] = useState<string>();
+  const run = (what: Busy, action: () => Promise<string | undefined>, invalidates: readonly QueryKey[] = []) => {
+    setDone(undefined);
+    return changes.run(what, async () => setDone(await action()), invalidates);
+  };
+  return { ...changes, done, run };
+};

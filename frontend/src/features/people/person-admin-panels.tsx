@@ -9,7 +9,7 @@ import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
-import { useChanges } from '../../lib/query';
+import { useChanges, useSaidChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
@@ -165,28 +165,25 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
   const administrator = hasRole(actor.groups, 'Administrators');
   const deletion = deletionState(record);
   const name = personName(identity, record);
-  const { busy, error, setError, run } = useChanges<'queue' | 'unqueue' | 'delete-now'>();
-  const [note, setNote] = useState<string>();
+  const { busy, error, setError, run, done } = useSaidChanges<'queue' | 'unqueue' | 'delete-now'>();
   const [typed, setTyped] = useState('');
   const params = { params: { id: identity.id } };
 
   const queue = () => {
     if (!window.confirm(PEOPLE_MESSAGES.queueConfirm(name))) return;
-    setNote(undefined);
     void run('queue', async () => {
       await users.deleteUser(params);
-      setNote(PEOPLE_MESSAGES.done.queued);
+      return PEOPLE_MESSAGES.done.queued;
     }, [...recordChangeKeys(identity.id), ...identityChangeKeys(identity.id)]);
   };
 
   const unqueue = () => {
     if (!window.confirm(PEOPLE_MESSAGES.unqueueConfirm(name))) return;
-    setNote(undefined);
     void run(
       'unqueue',
       async () => {
         await users.updateUserRecord({ ...params, body: { deletion: 'unqueue' } });
-        setNote(PEOPLE_MESSAGES.done.unqueued);
+        return PEOPLE_MESSAGES.done.unqueued;
       },
       recordChangeKeys(identity.id),
     );
@@ -200,6 +197,7 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
       async () => {
         await users.adminDeleteUser(params);
         onDeleted();
+        return undefined;
       },
       personGoneKeys,
     );
@@ -209,7 +207,7 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
     <section className="panel card danger-zone" aria-labelledby="person-deletion-heading" data-testid="person-deletion">
       <h2 id="person-deletion-heading">Deletion</h2>
       <ErrorAlert testId="person-deletion-error" error={error} />
-      <DoneNote text={note} testId="person-deletion-done" />
+      <DoneNote text={done} testId="person-deletion-done" />
       {deletion.queued ? (
         <>
           <p data-testid="person-deletion-state" data-queued="true">
