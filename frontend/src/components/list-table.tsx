@@ -12,8 +12,8 @@ export interface Column<T> {
   /** This column, not the first, names the row (the first holds a control). */
   rowHeader?: boolean;
   cell: (row: T) => ReactNode;
-  /** The cells' class, or one per row. */
-  className?: string | ((row: T) => string | undefined);
+  /** The cells' class. */
+  className?: string;
   /** Further attributes of a row's cell in this column (its test id, a state). */
   cellData?: (row: T) => DataAttributes;
 }
@@ -36,9 +36,6 @@ interface ListTableProps<T> {
   /** A table of its own look (the tier editor's grid, which stays a grid on a phone). @default 'table' */
   className?: string;
 }
-
-const classOf = <T,>(column: Column<T>, row: T) =>
-  typeof column.className === 'function' ? column.className(row) : column.className;
 
 /**
  * The shell of every table: the header from the columns, one row per item with its first cell as the row's
@@ -81,14 +78,14 @@ export const ListTable = <T,>({
             <tr key={rowKey(row)} data-list-item={rowKey(row)} data-testid={rowTestId?.(row)} {...rowData?.(row)}>
               {shown.map((column, index) =>
                 index === header ? (
-                  <th key={column.header} scope="row" className={classOf(column, row)} {...column.cellData?.(row)}>
+                  <th key={column.header} scope="row" className={column.className} {...column.cellData?.(row)}>
                     {column.cell(row)}
                   </th>
                 ) : (
                   <td
                     key={column.header}
                     data-label={column.header}
-                    className={classOf(column, row)}
+                    className={column.className}
                     {...column.cellData?.(row)}
                   >
                     {column.cell(row)}

@@ -64,7 +64,7 @@ export const PagedList = <T extends { id: string }>({
   };
 
   return (
-    <div className="paged-list" ref={frame}>
+    <div ref={frame}>
       <ErrorAlert testId={`${name}-error`} error={error ?? (errorShownAbove ? undefined : list.error)} />
       {(items.length > 0 || !empty) && children}
       {loading === 'first' && <p className="muted">{loadingText}</p>}

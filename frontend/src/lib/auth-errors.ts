@@ -64,17 +64,6 @@ export const toUserFacingError = (error: unknown): Error => {
   return mapped;
 };
 
-/** An identity-provider step whose failure reads in the spec's words (for the query cache and the form kit). */
-export const inAuthWords =
-  <A extends unknown[], T>(step: (...args: A) => Promise<T>) =>
-  async (...args: A): Promise<T> => {
-    try {
-      return await step(...args);
-    } catch (error) {
-      throw toUserFacingError(error);
-    }
-  };
-
 /** Throws the spec's message for the first required value that is empty (or only blanks). */
 export const requireFilled = (checks: [value: unknown, message: string][]): void => {
   for (const [value, message] of checks) {

@@ -35,12 +35,3 @@ export const problem = (field: string, message: string): { ok: false } & FormPro
   message,
   fields: { [field]: message },
 });
-
-/** Values a form needs, each refused while empty (or blank) with its message, before anything is sent. */
-export const required = <T>(
-  checks: readonly (readonly [field: string, value: string, message: string])[],
-  value: T,
-): Checked<T> => {
-  const empty = checks.find(([, text]) => !text.trim());
-  return empty ? problem(empty[0], empty[2]) : { ok: true, value };
-};

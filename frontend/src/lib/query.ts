@@ -83,7 +83,6 @@ export interface PagedList<T> {
   loaded: boolean;
   error?: string;
   loadMore: () => Promise<void>;
-  reload: () => void;
 }
 
 /**
@@ -114,7 +113,6 @@ export const usePagedQuery = <T extends { id: string }>(
     loadMore: async () => {
       await query.fetchNextPage();
     },
-    reload: () => void query.refetch(),
   };
 };
 

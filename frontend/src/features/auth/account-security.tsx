@@ -21,8 +21,8 @@ import { MESSAGES } from '../../../../shared/messages';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { apiClient } from '../../lib/api';
-import { inAuthWords } from '../../lib/auth-errors';
-import { problem, required } from '../../lib/form-check';
+import { toUserFacingError } from '../../lib/auth-errors';
+import { type Checked, problem } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, useSaidChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
@@ -48,6 +48,26 @@ const identityKeys = {
   attributes: (userId: string): QueryKey => ['identity', userId, 'attributes'],
   mfa: (userId: string): QueryKey => ['identity', userId, 'mfa-preference'],
   browsers: (userId: string): QueryKey => ['identity', userId, 'browsers'],
+};
+
+/** An identity-provider step whose failure reads in the spec's words (lib/auth-errors.ts), in a query or a change. */
+const inAuthWords =
+  <A extends unknown[], T>(step: (...args: A) => Promise<T>) =>
+  async (...args: A): Promise<T> => {
+    try {
+      return await step(...args);
+    } catch (error) {
+      throw toUserFacingError(error);
+    }
+  };
+
+/** Values a form needs, each refused while blank with the spec's message, next to its field. */
+const required = <T,>(
+  checks: readonly (readonly [field: string, value: string, message: string])[],
+  value: T,
+): Checked<T> => {
+  const empty = checks.find(([, text]) => !text.trim());
+  return empty ? problem(empty[0], empty[2]) : { ok: true, value };
 };
 
 /** How a card's latest action went (a card has a form and buttons beside it), under them. */

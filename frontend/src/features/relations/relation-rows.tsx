@@ -78,7 +78,6 @@ export const RelationRows = ({
           columns={[
             {
               header: endHeading,
-              className: (relation) => (personAt(relation) ? undefined : 'mono'),
               cell: (relation) => {
                 const endId = endOf(relation);
                 return (
@@ -86,7 +85,9 @@ export const RelationRows = ({
                     {personAt(relation) ? (
                       <PersonName id={endId} />
                     ) : (
-                      <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
+                      <span className="mono">
+                        <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
+                      </span>
                     )}
                     {endId === facts.callerId && (
                       <span className="you" data-testid="members-you">
