@@ -23,8 +23,6 @@ interface ListTableProps<T> {
   label?: string;
   /** Or the id of the heading that names it. */
   labelledBy?: string;
-  /** A caption for screen readers, where the heading above does not say what the table holds. */
-  caption?: string;
   testId?: string;
   /** `false` leaves a column out (one the viewer is not shown). */
   columns: readonly (Column<T> | false)[];
@@ -46,7 +44,6 @@ interface ListTableProps<T> {
 export const ListTable = <T,>({
   label,
   labelledBy,
-  caption,
   testId,
   columns,
   rows,
@@ -63,7 +60,6 @@ export const ListTable = <T,>({
   return (
     <TableScroll label={label} labelledBy={labelledBy}>
       <table className={className} aria-label={label} aria-labelledby={labelledBy} data-testid={testId}>
-        {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
             {shown.map((column) => (

@@ -50,7 +50,8 @@ export const PagedList = <T extends { id: string }>({
     const shown = asked.current;
     if (shown === undefined || loading === 'more') return;
     asked.current = undefined;
-    const id = items[shown]?.id;
+    // The first item the page brought; a last page that brought none leaves the focus on the last item shown.
+    const id = (items[shown] ?? items[shown - 1])?.id;
     const marked = frame.current?.querySelectorAll<HTMLElement>('[data-list-item]') ?? [];
     const item = [...marked].find((element) => element.dataset.listItem === id) ?? null;
     if (item && !item.hasAttribute('tabindex')) item.tabIndex = -1;

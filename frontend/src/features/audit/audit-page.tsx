@@ -267,7 +267,6 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
         {rows.length > 0 && (
           <ListTable
             label={`What changed: ${entry.label}`}
-            caption="What changed"
             className="table audit-diff"
             testId="audit-entry-diff"
             rows={rows.slice(0, MAX_DIFF_ROWS)}
