@@ -176,9 +176,12 @@ export const useChanges = <Busy extends string = string>() => {
 export const useSaidChanges = <Busy extends string = string>() => {
   const changes = useChanges<Busy>();
   const [done, setDone] = useState<string>();
-  const run = (what: Busy, action: () => Promise<string | undefined>, invalidates: readonly QueryKey[] = []) => {
+  const run = async (what: Busy, action: () => Promise<string | undefined>, invalidates: readonly QueryKey[] = []) => {
     setDone(undefined);
-    return changes.run(what, async () => setDone(await action()), invalidates);
+    let said: string | undefined;
+    await changes.run(what, async () => (said = await action()), invalidates);
+    // Said once what the change touched was read again, so the words never stand beside the old state.
+    setDone(said);
   };
   return { ...changes, done, run };
 };

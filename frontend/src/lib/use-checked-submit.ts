@@ -24,7 +24,9 @@ export const useCheckedSubmit = <T, Done = string>(
     const checked = check();
     if (!checked.ok) return setProblems(checked);
     setProblems(undefined);
-    void run('submit', async () => setDone(await send(checked.value)), invalidates);
+    let said: Done | undefined;
+    // Said once what the change touched was read again, so "Saved." never stands beside the old state.
+    void run('submit', async () => (said = await send(checked.value)), invalidates).then(() => setDone(said));
   };
 
   return {
