@@ -3,15 +3,12 @@ import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
-import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
 import { routeKey, routeQuery, useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { SentInvites } from '../invites';
+import { EMPTY_INVITE_FORM, InviteFields, SentInvites } from '../invites';
 import { checkParticipantInvite } from './campaign-rules';
-
-const EMPTY = { email: '', name: '', message: '' };
 
 /**
  * "Invite a participant": an e-mailed invite that makes the person a campaign-participant when they accept,
@@ -19,7 +16,7 @@ const EMPTY = { email: '', name: '', message: '' };
  */
 export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
   const users = useApi('users');
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(EMPTY_INVITE_FORM);
   // The invite e-mail names the inviter: their display name when they have one.
   const me = useQuery(routeQuery('users', 'getUser', { params: { id: user.id } }));
   const inviterName = me.data ? personName(me.data) : (user.email ?? user.username);
@@ -34,13 +31,12 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
     () => checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId),
     async (body) => {
       const made = await users.inviteUser({ body });
-      setForm(EMPTY);
+      setForm(EMPTY_INVITE_FORM);
       return `Invite sent to ${made.invited.email}.`;
     },
     [routeKey('users', 'listInvites')],
   );
 
-  const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   return (
     <section className="card section-card" aria-labelledby="participants-heading" data-testid="participant-invites">
       <h2 id="participants-heading">Participants</h2>
@@ -53,28 +49,7 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
         submitText="Send invite"
         busyText="Sending…"
       >
-        <TextField
-          id="participant-invite-email"
-          label="Their e-mail"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          error={invite.fields.invited}
-        />
-        <TextField
-          id="participant-invite-name"
-          label="Their name (optional)"
-          value={form.name}
-          onChange={set('name')}
-        />
-        <TextField
-          id="participant-invite-message"
-          label="Message (optional)"
-          value={form.message}
-          onChange={set('message')}
-          error={invite.fields.message}
-          multiline
-        />
+        <InviteFields prefix="participant-invite" form={form} onChange={setForm} fields={invite.fields} />
       </EditForm>
       <SentInvites list={list} />
     </section>

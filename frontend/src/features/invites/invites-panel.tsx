@@ -13,43 +13,63 @@ import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 
-const EMPTY_FORM: InviteForm = { email: '', name: '', message: '' };
+export const EMPTY_INVITE_FORM: InviteForm = { email: '', name: '', message: '' };
+
+/** Every invite form's fields: the invited person's e-mail and name, and a message; ids `{prefix}-email` and so on. */
+export const InviteFields = ({
+  prefix,
+  form,
+  onChange,
+  fields,
+}: {
+  prefix: string;
+  form: InviteForm;
+  onChange: (form: InviteForm) => void;
+  /** The check's messages, by the invite body's fields. */
+  fields: Record<string, string>;
+}) => {
+  const set = (key: keyof InviteForm) => (value: string) => onChange({ ...form, [key]: value });
+  return (
+    <>
+      <TextField
+        id={`${prefix}-email`}
+        label="Their e-mail"
+        type="email"
+        value={form.email}
+        onChange={set('email')}
+        error={fields.invited}
+      />
+      <TextField id={`${prefix}-name`} label="Their name (optional)" value={form.name} onChange={set('name')} />
+      <TextField
+        id={`${prefix}-message`}
+        label="Message (optional)"
+        value={form.message}
+        onChange={set('message')}
+        multiline
+        error={fields.message}
+      />
+    </>
+  );
+};
 
 /** "Invite someone": a contact invite from the signed-in person, e-mailed to the invited person. */
 export const InviteSomeone = ({ inviter }: { inviter: { id: string; name: string } }) => {
   const users = useApi('users');
-  const [form, setForm] = useState<InviteForm>(EMPTY_FORM);
+  const [form, setForm] = useState<InviteForm>(EMPTY_INVITE_FORM);
   const checked = checkContactInvite(form, inviter);
   const submit = useCheckedSubmit(
     () => checked,
     async (body) => {
       const invite = await users.inviteUser({ body });
-      setForm(EMPTY_FORM);
+      setForm(EMPTY_INVITE_FORM);
       return `Invite sent to ${invite.invited.email}.`;
     },
     checked.ok ? newInviteKeys(checked.value) : [],
   );
-  const set = (key: keyof InviteForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
     <EditForm name="invite" title="Invite someone" level={3} form={submit} submitText="Send invite" busyText="Sending…">
-      <TextField
-        id="invite-email"
-        label="Their e-mail"
-        type="email"
-        value={form.email}
-        onChange={set('email')}
-        error={submit.fields.invited}
-      />
-      <TextField id="invite-name" label="Their name (optional)" value={form.name} onChange={set('name')} />
-      <TextField
-        id="invite-message"
-        label="Message (optional)"
-        value={form.message}
-        onChange={set('message')}
-        multiline
-        error={submit.fields.message}
-      />
+      <InviteFields prefix="invite" form={form} onChange={setForm} fields={submit.fields} />
     </EditForm>
   );
 };
