@@ -36,7 +36,7 @@ interface ListTableProps<T> {
 }
 
 /**
- * The shell of every table: the header from the columns, one row per item with its first cell as the row's
+ * The shell of every table: the header from the columns, one row per item with its first cell (or the `rowHeader`) as the row's
  * header, inside the frame that scrolls a wide table in its card. Below 640 px the stylesheet stacks each row
  * into a block and every other cell shows its column's name (`data-label`), so nothing scrolls sideways. A row
  * is one item of its list (`data-list-item`, components/paged-list.tsx).
