@@ -45,7 +45,7 @@ describe('end to end: the cache and look-up pages', () => {
     await expectTabTitle(page, 'Cache · Admin · Device Data Platform');
     await page.getByTestId('cache-device').fill(deviceId);
     await page.getByTestId('cache-show').click();
-    await page.getByTestId('cache-no-files').getByText('This device has no cache files').waitFor();
+    await page.getByTestId('cache-empty').getByText('This device has no cache files').waitFor();
 
     // Only the readings' own UTC day: a small rebuild.
     await page.getByTestId('cache-from').fill(dateOf(hour));

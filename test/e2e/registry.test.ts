@@ -150,7 +150,7 @@ describe('end to end: the registry people work in every day', () => {
     await page.getByTestId('participant-invite-email').fill(participant);
     await page.getByTestId('participant-invite-message').fill('Join our spring measurements');
     await page.getByTestId('participant-invite-submit').click();
-    await page.getByTestId('participant-invite-sent').getByText(participant).waitFor();
+    await page.getByTestId('participant-invite-saved').getByText(participant).waitFor();
     await page.getByTestId('invites-sent').getByText(participant).waitFor();
     const mail = await waitForMail(participant, (m) => mailText(m).includes('Join our spring measurements'));
     expect(mailText(mail)).toContain('/invites/');
