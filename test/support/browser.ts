@@ -63,7 +63,48 @@ export const contextOptions = (): BrowserContextOptions => {
 };
 
 const cspViolations = new WeakMap<Page, string[]>();
+const lostClicks = new WeakMap<Page, string[]>();
 const pageEvents = new WeakMap<Page, string[]>();
+
+/** How a page says that a click was lost (LOST_CLICK_WATCH). */
+const LOST_CLICK = '[lost click]';
+
+/**
+ * Watches every press of the primary button in the page: when the pressed element moves or leaves the page before the
+ * button is let go where it was pressed, the release lands on something else and the browser's click goes to what
+ * the two share, so the press does nothing. A person's click is lost the same way (docs/frontend-layout.md, "No lost
+ * clicks"). Playwright checks what is under the pointer when it presses, not when it lets go, so without this such a
+ * click passed for done, and a test only timed out later waiting for what it should have done.
+ */
+const LOST_CLICK_WATCH = `(() => {
+  let press;
+  const name = (element) => element.dataset && element.dataset.testid
+    ? '[data-testid="' + element.dataset.testid + '"]'
+    : element.tagName.toLowerCase() + ' "' + (element.textContent || '').trim().slice(0, 40) + '"';
+  addEventListener('pointerdown', (event) => {
+    if (!event.isPrimary || event.button !== 0 || !(event.target instanceof Element)) return;
+    const box = event.target.getBoundingClientRect();
+    press = { element: event.target, x: event.clientX, y: event.clientY, left: box.left, top: box.top };
+  }, true);
+  addEventListener('pointerup', (event) => {
+    const pressed = press;
+    press = undefined;
+    // A drag (the pointer moved) is not a click.
+    if (!pressed || !event.isPrimary || event.clientX !== pressed.x || event.clientY !== pressed.y) return;
+    const box = pressed.element.getBoundingClientRect();
+    const dx = Math.round(box.left - pressed.left);
+    const dy = Math.round(box.top - pressed.top);
+    if (pressed.element.isConnected && dx === 0 && dy === 0) return;
+    const what = pressed.element.isConnected ? 'moved ' + dx + ', ' + dy + ' px' : 'left the page';
+    console.warn('${LOST_CLICK} ' + name(pressed.element) + ' ' + what + ' between the press and the release, at ' + location.pathname);
+  }, true);
+})()`;
+
+/**
+ * The clicks the page lost so far (LOST_CLICK_WATCH): each is a page that moved what was pressed while it was held, a
+ * bug of the page and never of the test.
+ */
+export const lostClicksOf = (page: Page): readonly string[] => lostClicks.get(page) ?? [];
 
 /** How many of a page's last events (navigations, console errors and warnings, failed and refused requests) a failed test prints. */
 const EVENTS_KEPT = 40;
@@ -77,8 +118,11 @@ export const cspViolationsOf = (page: Page): readonly string[] => cspViolations.
 /** A page in a context of its own (no session shared with other pages), sized as `contextOptions` says. */
 export const newPage = async (browser: Browser): Promise<Page> => {
   const page = await (await browser.newContext(contextOptions())).newPage();
+  await page.addInitScript({ content: LOST_CLICK_WATCH });
   const violations: string[] = [];
   cspViolations.set(page, violations);
+  const lost: string[] = [];
+  lostClicks.set(page, lost);
   const events: string[] = [];
   pageEvents.set(page, events);
   const started = Date.now();
@@ -88,6 +132,7 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   };
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    if (message.text().startsWith(LOST_CLICK)) lost.push(message.text());
     if (message.type() === 'error' || message.type() === 'warning')
       note(`console.${message.type()}: ${message.text()}`);
   });
@@ -156,10 +201,12 @@ export const pagePerTest = (): (() => Page) => {
   });
   afterEach(async () => {
     const refused = page ? cspViolationsOf(page) : [];
+    const lost = page ? lostClicksOf(page) : [];
     if (page && runningTestFailed()) await keepFailure(page);
     await page?.context().close();
     page = undefined;
     expect(refused).toEqual([]);
+    expect(lost).toEqual([]);
   });
   return () => {
     if (!page) throw new Error('No page: pagePerTest() gives a page only while a test runs');

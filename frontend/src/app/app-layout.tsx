@@ -1,8 +1,11 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { use, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
+import { cartQuery } from '../features/billing/cart-api';
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
+import { barQuery } from '../features/notifications/notifications-api';
+import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { APP_NAME } from '../lib/page-title';
@@ -11,7 +14,11 @@ import { UI_MESSAGES } from '../lib/ui-messages';
 import { LoadingPage } from './loading-page';
 
 /** The banner bar is a chunk of its own, loaded once someone is signed in (guests never download it). */
-const BannerBar = lazy(async () => ({ default: (await import('../features/notifications/banner-bar')).BannerBar }));
+let bannerBarChunk: Promise<typeof import('../features/notifications/banner-bar')> | undefined;
+const loadBannerBar = () => {
+  bannerBarChunk ??= import('../features/notifications/banner-bar');
+  return bannerBarChunk;
+};
 
 const SECTION_LABEL = { admin: 'Admin', dashboard: 'Dashboard' } as const;
 
@@ -43,6 +50,12 @@ const ADMIN_PAGES = [
  */
 export const AppLayout = () => {
   const { state, signOut } = useSession();
+  const user = state.status === 'signed-in' ? state.user : undefined;
+  // A signed-in person's shell is drawn with its banners and counts, never before them: a banner arriving over a drawn
+  // page pushed it down between a click's press and its release, and the click was lost (docs/frontend-layout.md).
+  const bannerBar = user ? loadBannerBar() : undefined;
+  useFirstReads(user && barQuery(user.id), user && cartQuery(user.id));
+  const BannerBar = bannerBar && use(bannerBar).BannerBar;
   const location = useLocation();
   const { pathname } = location;
   const section = sectionOf(pathname);
@@ -89,7 +102,6 @@ export const AppLayout = () => {
   if (state.status === 'guest' && (state.ended === 'session-expired' || state.ended === 'signed-out-elsewhere')) {
     return <Navigate to={loginRedirect(location, state.ended)} replace />;
   }
-  const user = state.status === 'signed-in' ? state.user : undefined;
   const staff = user ? isStaff(user.groups) : false;
 
   return (
@@ -168,11 +180,7 @@ export const AppLayout = () => {
           )}
         </nav>
       )}
-      {user && (
-        <Suspense fallback={null}>
-          <BannerBar userId={user.id} />
-        </Suspense>
-      )}
+      {user && BannerBar && <BannerBar userId={user.id} />}
       <main className="main" ref={main} tabIndex={-1}>
         {/* A page lives as long as the session's person: signed out (here or elsewhere), nothing of it renders again
             with the person gone. Under load, a panel for the signed-in owner (its people picker waiting on its chunk)

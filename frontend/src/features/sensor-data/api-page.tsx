@@ -7,6 +7,7 @@ import { ListTable } from '../../components/list-table';
 import { TableScroll } from '../../components/table-scroll';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { useFirstReads } from '../../lib/first-reads';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
@@ -21,8 +22,12 @@ type Busy = 'create' | `revoke:${string}`;
  */
 export const ApiPage = () => {
   const sensorData = useApi('sensor-data');
-  const keys = useQuery({ ...routeQuery('sensor-data', 'listApiKeys', {}), select: (page) => page.items });
-  const usage = useQuery(routeQuery('sensor-data', 'myApiUsage', {}));
+  const keysRead = routeQuery('sensor-data', 'listApiKeys', {});
+  const usageRead = routeQuery('sensor-data', 'myApiUsage', {});
+  // The keys and the usage sit above "How to call" and its link: the page is drawn with them, not moved by them.
+  useFirstReads(keysRead, usageRead);
+  const keys = useQuery({ ...keysRead, select: (page) => page.items });
+  const usage = useQuery(usageRead);
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<NewApiKey>();
   const { busy, error, setError, run } = useChanges<Busy>();
