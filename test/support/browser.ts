@@ -280,26 +280,6 @@ export const signOutInHeader = async (page: Page) => {
 };
 
 /**
- * Does what a person does when a click changed nothing: looks again after a while, and clicks once more. In CI's
- * two lanes on two starved cores, a click on a page just reached after sign-in was now and then lost: no page load
- * and no route change followed a link's click (the page's events show neither), a form's first submit showed
- * nothing. Three journeys in five runs; none failed alone or with Chromium's CPU throttled up to 20 times, so the
- * cause is not found. The second try is printed, so a click lost every time still fails the test and one lost once
- * is seen in the log.
- */
-export const actUntil = async (act: () => Promise<void>, outcome: (timeout: number) => Promise<unknown>) => {
-  await act();
-  try {
-    await outcome(10_000);
-    return;
-  } catch {
-    console.warn(`${expect.getState().currentTestName}: the action showed nothing within 10 s; trying it once more`);
-  }
-  await act();
-  await outcome(30_000);
-};
-
-/**
  * The browser tab's title once the page has drawn its heading (the app follows the heading, lib/page-title.ts):
  * waits up to 10 s for `expected`, then asserts what the tab says, so a wrong title fails naming both.
  */
@@ -307,13 +287,6 @@ export const expectTabTitle = async (page: Page, expected: string) => {
   await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(() => undefined);
   expect(await page.title()).toBe(expected);
 };
-
-/** Clicks a link and waits for its page (`path`, as `web()` takes it), clicking once more if the first was lost. */
-export const followLink = (page: Page, link: Locator, path: string) =>
-  actUntil(
-    () => link.click(),
-    (timeout) => page.waitForURL(web(path), { timeout }),
-  );
 
 /** Follows one of the header's main links ("Admin", "My account"), opening its menu first when it is folded. */
 export const headerLink = async (page: Page, name: string) => {
