@@ -70,33 +70,37 @@ const pageEvents = new WeakMap<Page, string[]>();
 const LOST_CLICK = '[lost click]';
 
 /**
- * Watches every press of the primary button in the page: when the pressed element moves or leaves the page before the
- * button is let go where it was pressed, the release lands on something else and the browser's click goes to what
- * the two share, so the press does nothing. A person's click is lost the same way (docs/frontend-layout.md, "No lost
- * clicks"). Playwright checks what is under the pointer when it presses, not when it lets go, so without this such a
- * click passed for done, and a test only timed out later waiting for what it should have done.
+ * Watches every press of the primary button on a control (a link, a button, a field, a label…) in the page: when the
+ * button is let go where it was pressed but on another control, or on none, because the pressed one moved or left the
+ * page meanwhile, the browser sends the click to what the two share and the press does nothing. A person's click is
+ * lost the same way (docs/frontend-layout.md, "No lost clicks"). Playwright checks what is under the pointer when it
+ * presses, not when it lets go, so without this such a click passed for done, and the test only timed out later,
+ * waiting for what the click should have done.
  */
 const LOST_CLICK_WATCH = `(() => {
-  let press;
+  const CONTROLS = 'a[href], button, input, select, textarea, label, summary, [role="button"], [role="link"], [role="checkbox"], [role="tab"], [role="option"], [role="menuitem"]';
+  const controlOf = (target) => (target instanceof Element ? target.closest(CONTROLS) : null);
   const name = (element) => element.dataset && element.dataset.testid
     ? '[data-testid="' + element.dataset.testid + '"]'
     : element.tagName.toLowerCase() + ' "' + (element.textContent || '').trim().slice(0, 40) + '"';
+  let press;
   addEventListener('pointerdown', (event) => {
-    if (!event.isPrimary || event.button !== 0 || !(event.target instanceof Element)) return;
-    const box = event.target.getBoundingClientRect();
-    press = { element: event.target, x: event.clientX, y: event.clientY, left: box.left, top: box.top };
+    const control = event.isPrimary && event.button === 0 ? controlOf(event.target) : null;
+    if (!control) return (press = undefined);
+    const box = control.getBoundingClientRect();
+    press = { control, x: event.clientX, y: event.clientY, left: box.left, top: box.top };
   }, true);
   addEventListener('pointerup', (event) => {
     const pressed = press;
     press = undefined;
-    // A drag (the pointer moved) is not a click.
+    // A drag (the pointer moved) is no click.
     if (!pressed || !event.isPrimary || event.clientX !== pressed.x || event.clientY !== pressed.y) return;
-    const box = pressed.element.getBoundingClientRect();
-    const dx = Math.round(box.left - pressed.left);
-    const dy = Math.round(box.top - pressed.top);
-    if (pressed.element.isConnected && dx === 0 && dy === 0) return;
-    const what = pressed.element.isConnected ? 'moved ' + dx + ', ' + dy + ' px' : 'left the page';
-    console.warn('${LOST_CLICK} ' + name(pressed.element) + ' ' + what + ' between the press and the release, at ' + location.pathname);
+    if (controlOf(event.target) === pressed.control) return;
+    const box = pressed.control.getBoundingClientRect();
+    const what = pressed.control.isConnected
+      ? 'moved ' + Math.round(box.left - pressed.left) + ', ' + Math.round(box.top - pressed.top) + ' px'
+      : 'left the page';
+    console.warn('${LOST_CLICK} ' + name(pressed.control) + ' ' + what + ' between the press and the release, at ' + location.pathname);
   }, true);
 })()`;
 

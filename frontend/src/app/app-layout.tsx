@@ -80,20 +80,17 @@ export const AppLayout = () => {
       setOpenOn(undefined);
       toggle.current?.focus();
     };
-    // A tap anywhere outside the header puts the menu away, as people expect of a drop-down.
-    const onPointer = (event: PointerEvent) => {
-      if (!header.current?.contains(event.target as Node)) setOpenOn(undefined);
-    };
-    // A link to the page already shown changes no path, so a followed link closes the menu itself.
+    // A tap anywhere outside the header puts the menu away, as people expect of a drop-down, and a link to the page
+    // already shown changes no path, so a followed link closes it too. On the click, after the tap has done what it was
+    // for: closed at the press, the menu pulled the page up under the finger and the tap was lost (docs/frontend-layout.md).
     const onClick = (event: MouseEvent) => {
-      if ((event.target as Element).closest(`#${MENU_ID} a`)) setOpenOn(undefined);
+      const target = event.target as Element;
+      if (!header.current?.contains(target) || target.closest(`#${MENU_ID} a`)) setOpenOn(undefined);
     };
     document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
     document.addEventListener('click', onClick);
     return () => {
       document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('click', onClick);
     };
   }, [open]);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { pagePerTest, web } from '../support/browser';
-import { seedBanner } from '../support/notifications';
+import { NARROW, pagePerTest, web } from '../support/browser';
+import { seedBanner, waitForBanner } from '../support/notifications';
 import { freshUser } from '../support/people';
 import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
@@ -51,8 +51,8 @@ const pressAsTheAnswerArrives = async (page: Page, link: Locator, release: () =>
   await page.mouse.up();
 };
 
-describe('end to end: a click on the page reached after sign-in', () => {
-  it('is followed while the person’s banner is still on its way: the page is drawn with its banners, never pushed down by them', async () => {
+describe('end to end: a click is not lost to a page that moves under it', () => {
+  it('on the page reached after sign-in, while the person’s banner is on its way: the page is drawn with its banners', async () => {
     const person = await freshUser({ groups: ['Employees'], prefix: 'clicks-banner' });
     const bannerId = await seedBanner(person.id, 'Maintenance tonight');
     const page = testPage();
@@ -68,7 +68,7 @@ describe('end to end: a click on the page reached after sign-in', () => {
     await page.waitForURL(web('/admin/cache'), { timeout: 10_000 });
   });
 
-  it('is followed while the page’s own list is still on its way: the API page is drawn with its keys above the link', async () => {
+  it('on the page reached after sign-in, while its own list is on its way: the API page is drawn with its keys', async () => {
     const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'clicks-keys' });
     const { keyId } = await apiAs('sensor-data', person.token).createApiKey({ body: { name: 'nightly export' } });
     const page = testPage();
@@ -82,5 +82,44 @@ describe('end to end: a click on the page reached after sign-in', () => {
       page.getByTestId(`api-key-row-${keyId}`),
     );
     await page.waitForURL(web('/dashboard/api/reference'), { timeout: 10_000 });
+  });
+
+  it('while a banner that reads itself is read: it stays on the bar until the person leaves the page', async () => {
+    const person = await freshUser({ groups: ['Employees'], prefix: 'clicks-read' });
+    const bannerId = await seedBanner(person.id, 'Read by being seen');
+    const page = testPage();
+    await signInPerson(page, person, '/admin');
+    const banner = page.getByTestId(`banner-${bannerId}`);
+    await banner.waitFor();
+    const link = page.getByTestId('admin-cache-link');
+    const before = await link.boundingBox();
+
+    // The bar marks it read after 10 s on screen; the bell, which reads the same answer, then counts none.
+    await waitForBanner(person.id, (b) => b.notificationId === bannerId && b.readAt !== undefined);
+    await page.locator('[data-testid="nav-notifications"][aria-label="Notifications"]').waitFor({ state: 'attached' });
+    expect(await banner.isVisible()).toBe(true);
+    expect(await link.boundingBox()).toEqual(before);
+
+    await link.click();
+    await page.waitForURL(web('/admin/cache'));
+    await banner.waitFor({ state: 'detached' });
+  });
+
+  it('below the open phone menu: the menu folds once the tap has done its work, not at the press', async () => {
+    const person = await freshUser({ groups: ['Employees'], prefix: 'clicks-menu' });
+    const page = testPage();
+    await page.setViewportSize(NARROW);
+    await signInPerson(page, person, '/admin');
+    // The first card's link, on screen under the open menu without scrolling (a scrolled page keeps its place when
+    // what is above shrinks: Chromium's scroll anchoring).
+    const link = page.getByTestId('admin-devices-link');
+    await link.waitFor();
+    await page.getByTestId('menu-toggle').click();
+    await page.locator('#header-menu[data-open]').waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await link.click();
+    await page.waitForURL(web('/admin/devices'), { timeout: 10_000 });
+    expect(await page.getByTestId('menu-toggle').getAttribute('aria-expanded')).toBe('false');
   });
 });
