@@ -90,6 +90,11 @@ const LOST_CLICK_WATCH = `(() => {
     const box = control.getBoundingClientRect();
     press = { control, x: event.clientX, y: event.clientY, left: box.left, top: box.top };
   }, true);
+  // A control that acts on the press itself (a picker's option, chosen before the field's blur closes its list) says
+  // so by preventing the press's default; what it does then is no lost click.
+  addEventListener('mousedown', (event) => {
+    if (event.defaultPrevented) press = undefined;
+  });
   addEventListener('pointerup', (event) => {
     const pressed = press;
     press = undefined;
