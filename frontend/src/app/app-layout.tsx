@@ -84,8 +84,12 @@ export const AppLayout = () => {
     // already shown changes no path, so a followed link closes it too. On the click, after the tap has done what it was
     // for: closed at the press, the menu pulled the page up under the finger and the tap was lost (docs/frontend-layout.md).
     const onClick = (event: MouseEvent) => {
-      const target = event.target as Element;
-      if (!header.current?.contains(target) || target.closest(`#${MENU_ID} a`)) setOpenOn(undefined);
+      // The path as dispatched: by now the click may have replaced its target ("Sign out" by "Sign in").
+      const path = event.composedPath();
+      const menu = document.getElementById(MENU_ID);
+      const outside = !header.current || !path.includes(header.current);
+      const menuLink = menu !== null && path.includes(menu) && path.some((node) => node instanceof HTMLAnchorElement);
+      if (outside || menuLink) setOpenOn(undefined);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
