@@ -28,7 +28,8 @@ export default {
       ...common,
       displayName: 'unit',
       setupFiles: ['<rootDir>/test/support/unit-env.ts'],
-      testMatch: ['<rootDir>/{shared,functions,infra,frontend}/**/*.test.{ts,tsx}'],
+      // test/docs: the guides' links and citations (docs/architecture.md, docs/style.md), checked as files.
+      testMatch: ['<rootDir>/{shared,functions,infra,frontend}/**/*.test.{ts,tsx}', '<rootDir>/test/docs/**/*.test.ts'],
       // A component's stylesheet is Vite's to bundle; a component rendered here needs none.
       moduleNameMapper: { '\\.css$': '<rootDir>/test/support/no-style.ts' },
     },

@@ -1,7 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGetAll, batchGetWithLeftovers, batchWriteAll } from './dynamodb';
+import { batchGetAll, batchGetWithLeftovers, batchWriteAll, queryPage, scanPage } from './dynamodb';
 
 describe('batchGetAll', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
@@ -73,4 +79,30 @@ describe('batchWriteAll', () => {
     dynamo.on(BatchWriteCommand).resolves({ UnprocessedItems: { t: puts(1) } });
     await expect(batchWriteAll(db, 't', puts(1))).rejects.toThrow(/left items unprocessed/);
   }, 20_000);
+});
+
+describe('queryPage and scanPage', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
+  beforeEach(() => dynamo.reset());
+  afterAll(() => dynamo.restore());
+
+  const query = { TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'a' } };
+
+  it('continue from the key given, read at most the limit, and answer the items and where the page stopped', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'a', n: 2 }], LastEvaluatedKey: { pk: 'a', n: 2 } });
+    const page = await queryPage(db, query, { limit: 1, startKey: { pk: 'a', n: 1 } }, (item) => item.n);
+    expect(page).toEqual({ items: [2], lastKey: { pk: 'a', n: 2 } });
+    expect(dynamo.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
+      ...query,
+      Limit: 1,
+      ExclusiveStartKey: { pk: 'a', n: 1 },
+    });
+  });
+
+  it('send neither a limit nor a start key they were not given (a first page, ended by DynamoDB at 1 MB)', async () => {
+    dynamo.on(ScanCommand).resolves({});
+    expect(await scanPage(db, { TableName: 't', ConsistentRead: true })).toEqual({ items: [], lastKey: undefined });
+    expect(dynamo.commandCalls(ScanCommand)[0]!.args[0].input).toEqual({ TableName: 't', ConsistentRead: true });
+  });
 });

@@ -5,10 +5,57 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   type PutCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { inLanes } from './in-lanes';
+import type { StoredPage } from './paging';
+
+type Key = Record<string, unknown>;
+type Item = Record<string, unknown>;
+
+/** Where a page starts (the key the last one stopped at) and how many items DynamoDB may read for it. */
+export interface PageStart {
+  /** Items read, counted before any FilterExpression; without it a page ends at DynamoDB's 1 MB. */
+  limit?: number;
+  startKey?: Key;
+}
+
+const bounded = ({ limit, startKey }: PageStart) => ({
+  ...(limit === undefined ? {} : { Limit: limit }),
+  ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+});
+
+const asIs = <T>(item: Item) => item as T;
+
+const pageOf = <T>(
+  { Items, LastEvaluatedKey }: { Items?: Item[]; LastEvaluatedKey?: Key },
+  toItem: (item: Item) => T,
+): StoredPage<T> => ({ items: (Items ?? []).map(toItem), lastKey: LastEvaluatedKey });
+
+/**
+ * One page of a Query: at most `limit` items read from `startKey` on, and the key the next page starts from
+ * (undefined: no more). `toItem` turns each stored item into the store's own shape. The one place a Query
+ * continues from a key: an API list wraps it in a cursor (paging.ts), a job reads every page (`readAll`).
+ */
+export const queryPage = async <T = Item>(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>,
+  page: PageStart = {},
+  toItem: (item: Item) => T = asIs,
+): Promise<StoredPage<T>> => pageOf(await db.send(new QueryCommand({ ...input, ...bounded(page) })), toItem);
+
+/** One page of a Scan, as `queryPage` reads a Query: for admin tooling and migrations only (a Scan reads it all). */
+export const scanPage = async <T = Item>(
+  db: DynamoDBDocumentClient,
+  input: Omit<ScanCommandInput, 'Limit' | 'ExclusiveStartKey'>,
+  page: PageStart = {},
+  toItem: (item: Item) => T = asIs,
+): Promise<StoredPage<T>> => pageOf(await db.send(new ScanCommand({ ...input, ...bounded(page) })), toItem);
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -55,8 +102,6 @@ export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: stri
 
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;
-
-type Key = Record<string, unknown>;
 
 /** What BatchGetItem asks of one table: its keys and how to read them. */
 export interface BatchGetTable {

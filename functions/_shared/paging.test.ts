@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { MESSAGES } from '../../shared/messages';
 import { encodeCursor } from './cursor';
 import { BadRequest } from './errors';
-import { type PageSource, pageAcross, pageFiltered } from './paging';
+import { cursorPage, eachPage, type PageSource, pageAcross, pageFiltered, readAll } from './paging';
 
 type Key = Record<string, unknown>;
 
@@ -21,23 +22,28 @@ const source = (items: string[], { keyAtEnd = false } = {}) => {
   return Object.assign(read, { asked });
 };
 
-/** Every page in turn, as the client would walk them. */
-const walk = async (
-  sources: readonly PageSource<string>[],
+/** Every page in turn, as a client walks them with the cursors it is given. */
+const walkPages = async <T>(
+  pageOf: (request: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor?: string }>,
   limit: number,
-  seenBefore?: (item: string, index: number) => boolean,
 ) => {
-  const pages: string[][] = [];
+  const pages: T[][] = [];
   let cursor: string | undefined;
   do {
-    const page = await pageAcross(sources, { limit, ...(cursor ? { cursor } : {}) }, seenBefore);
+    const page = await pageOf({ limit, ...(cursor ? { cursor } : {}) });
     expect(page.items.length).toBeLessThanOrEqual(limit);
     pages.push(page.items);
     cursor = page.nextCursor;
-    if (pages.length > 100) throw new Error('the cursor never ends');
+    if (pages.length > 200) throw new Error('the cursor never ends');
   } while (cursor);
   return pages;
 };
+
+const walk = (
+  sources: readonly PageSource<string>[],
+  limit: number,
+  seenBefore?: (item: string, index: number) => boolean,
+) => walkPages((request) => pageAcross(sources, request, seenBefore), limit);
 
 const A = ['a1', 'a2', 'a3'];
 const B = ['b1', 'b2'];
@@ -174,8 +180,8 @@ describe('pageFiltered', () => {
       const read = Array.from({ length: Math.min(limit, n - from) }, (_, i) => from + i + 1);
       const last = read.at(-1);
       return {
-        Items: read.filter((v) => v % 2 === 0).map((v) => ({ n: v })),
-        ...(last !== undefined && last < n ? { LastEvaluatedKey: { n: last } } : {}),
+        items: read.filter((v) => v % 2 === 0).map((v) => ({ n: v })),
+        ...(last !== undefined && last < n ? { lastKey: { n: last } } : {}),
       };
     };
   const value = (raw: Record<string, unknown>) => raw.n as number;
@@ -205,5 +211,117 @@ describe('pageFiltered', () => {
 
   it('ends without a cursor when the Query has no more', async () => {
     expect(await pageFiltered(evens(6, []), value, { limit: 10 })).toEqual({ items: [2, 4, 6] });
+  });
+});
+
+/**
+ * A table as DynamoDB pages it: each read takes at most `limit` items (or the next of `sizes`, as a 1 MB page ends
+ * wherever the items' sizes put it), and a page that ends exactly at the last item may still carry a key.
+ */
+const table = (items: readonly number[], sizes: readonly number[], keyAtEnd: boolean) => {
+  const reads: (Record<string, unknown> | undefined)[] = [];
+  let next = 0;
+  const read = async (startKey: Record<string, unknown> | undefined, limit?: number) => {
+    reads.push(startKey);
+    const start = typeof startKey?.at === 'number' ? startKey.at : 0;
+    const size = limit ?? sizes[next++ % sizes.length]!;
+    const end = Math.min(start + size, items.length);
+    const more = keyAtEnd ? end <= items.length && size > 0 && end > start : end < items.length;
+    return { items: items.slice(start, end), ...(more ? { lastKey: { at: end } } : {}) };
+  };
+  return Object.assign(read, { reads });
+};
+
+describe('readAll', () => {
+  it('over any page sizes returns every item once, in order, each page read from where the last stopped', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer(), { maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }),
+        fc.boolean(),
+        async (items, sizes, keyAtEnd) => {
+          const source = table(items, sizes, keyAtEnd);
+          expect(await readAll((startKey) => source(startKey))).toEqual(items);
+          // The first read starts at the beginning; each later one where the one before stopped.
+          expect(source.reads[0]).toBeUndefined();
+          expect(source.reads.slice(1).every((key, i) => key !== undefined && key.at !== source.reads[i]?.at)).toBe(
+            true,
+          );
+        },
+      ),
+    );
+  });
+
+  it('reads once when the first page says there is no more', async () => {
+    const source = table([1, 2, 3], [10], false);
+    expect(await readAll((startKey) => source(startKey))).toEqual([1, 2, 3]);
+    expect(source.reads).toEqual([undefined]);
+  });
+
+  it('fails as the read fails, with nothing half-answered', async () => {
+    let reads = 0;
+    const failing = async (startKey: Record<string, unknown> | undefined) => {
+      reads += 1;
+      if (startKey) throw new Error('throttled');
+      return { items: [1], lastKey: { at: 1 } };
+    };
+    await expect(readAll(failing)).rejects.toThrow('throttled');
+    expect(reads).toBe(2);
+  });
+});
+
+describe('eachPage', () => {
+  it('reads the next page only when it is asked for: a job that stops early reads no further', async () => {
+    const source = table([1, 2, 3, 4, 5, 6, 7], [2], false);
+    const seen: number[] = [];
+    for await (const page of eachPage((startKey) => source(startKey))) {
+      seen.push(...page);
+      if (seen.length >= 3) break;
+    }
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(source.reads).toHaveLength(2);
+  });
+});
+
+describe('cursorPage', () => {
+  it('walked with any page size shows every item once, in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer(), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.boolean(),
+        async (items, limit, keyAtEnd) => {
+          const source = table(items, [limit], keyAtEnd);
+          expect((await walkPages((request) => cursorPage(source, request), limit)).flat()).toEqual(items);
+        },
+      ),
+    );
+  });
+
+  it('keeps the cursor format the web app holds: the key the page stopped at, as base64url JSON', async () => {
+    const source = table([1, 2, 3, 4, 5], [2], false);
+    const page = await cursorPage(source, { limit: 2 });
+    expect(page).toEqual({ items: [1, 2], nextCursor: encodeCursor({ at: 2 }) });
+    // A cursor handed out before this helper existed was encodeCursor(LastEvaluatedKey): it reads on from there.
+    expect(await cursorPage(source, { limit: 2, cursor: encodeCursor({ at: 4 })! })).toEqual({ items: [5] });
+    expect(source.reads.at(-1)).toEqual({ at: 4 });
+  });
+
+  it('answers the last page without a cursor', async () => {
+    expect(await cursorPage(table([1, 2], [5], false), { limit: 5 })).toEqual({ items: [1, 2] });
+  });
+
+  it('refuses a cursor that is not one, or names a key the table refuses, as a bad request', async () => {
+    const source = table([1, 2], [5], false);
+    await expect(cursorPage(source, { limit: 2, cursor: '%%%' })).rejects.toThrow(
+      new BadRequest(MESSAGES.invalidCursor),
+    );
+    expect(source.reads).toEqual([]);
+    const refusing: PageSource<number> = async () => {
+      throw Object.assign(new Error('The provided starting key is invalid'), { name: 'ValidationException' });
+    };
+    await expect(cursorPage(refusing, { limit: 2, cursor: encodeCursor({ id: 42 })! })).rejects.toThrow(
+      new BadRequest(MESSAGES.invalidCursor),
+    );
   });
 });

@@ -7,7 +7,7 @@ type Key = Record<string, unknown>;
 /** One page a store read: its items, and the key the next page starts from (undefined: no more). */
 export interface StoredPage<T> {
   items: T[];
-  lastKey: Key | undefined;
+  lastKey?: Key;
 }
 
 /** Where a store's page read starts and how many items it may take. */
@@ -18,6 +18,29 @@ export interface PageRead {
 
 /** One source of a paged list: a Query that continues from `startKey`. */
 export type PageSource<T> = (startKey: Key | undefined, limit: number) => Promise<{ items: T[]; lastKey?: Key }>;
+
+/** A source read to its end: each page continues from the key the one before stopped at. */
+export type PageReader<T> = (startKey: Key | undefined) => Promise<{ items: T[]; lastKey?: Key }>;
+
+/**
+ * Every page of a source in turn, each read only once the one before has been taken: a job that has what it
+ * needs stops reading, and one that works page by page never holds the whole source.
+ */
+export async function* eachPage<T>(read: PageReader<T>): AsyncGenerator<T[]> {
+  let startKey: Key | undefined;
+  do {
+    const page = await read(startKey);
+    yield page.items;
+    startKey = page.lastKey;
+  } while (startKey);
+}
+
+/** Every item of a source, through all its pages, in the source's order: for jobs, never for an API list. */
+export const readAll = async <T>(read: PageReader<T>): Promise<T[]> => {
+  const all: T[] = [];
+  for await (const items of eachPage(read)) all.push(...items);
+  return all;
+};
 
 const readCursor = (cursor: string | undefined): { q: number; k?: Key } => {
   const decoded = decodeCursor(cursor);
@@ -46,6 +69,19 @@ export const readFrom = async <P>(
 };
 
 /**
+ * One page of one Query, with an opaque cursor: the key it stopped at, base64url JSON (the format the web app's
+ * cursors have always had, so a cursor it holds goes on working).
+ */
+export const cursorPage = async <T>(
+  source: PageSource<T>,
+  { limit, cursor }: { limit: number; cursor?: string },
+): Promise<{ items: T[]; nextCursor?: string }> => {
+  const page = await readFrom(source, decodeCursor(cursor), limit);
+  const nextCursor = encodeCursor(page.lastKey);
+  return { items: page.items, ...(nextCursor ? { nextCursor } : {}) };
+};
+
+/**
  * One page over several Queries read one after another, with one opaque cursor (which Query, and where in
  * it). `seenBefore(item, i)` drops an item that an earlier Query of the list also returns, so an item
  * appears once across all pages without the cursor carrying what was shown.
@@ -71,16 +107,13 @@ export const pageAcross = async <T>(
   return { items, nextCursor: q < sources.length ? encodeCursor({ q, ...(k ? { k } : {}) }) : undefined };
 };
 
-/** What one Query answers: its raw items and where it stopped. */
-type QueryPage = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Key };
-
 /**
  * One page of a Query with a FilterExpression. DynamoDB applies `Limit` before the filter, so a page is read in up
  * to `rounds` Queries, each continuing where the last stopped. A round may ask for more than is left (`readSize`,
  * fewer round trips through sparse matches): what passes the page then waits behind the last item shown (`keyOf`).
  */
 export const pageFiltered = async <T>(
-  query: (startKey: Key | undefined, limit: number) => Promise<QueryPage>,
+  query: PageSource<Record<string, unknown>>,
   toItem: (raw: Record<string, unknown>) => T,
   { limit, cursor }: { limit: number; cursor?: string },
   {
@@ -93,8 +126,8 @@ export const pageFiltered = async <T>(
   let startKey = decodeCursor(cursor);
   for (let round = 0; round < rounds && raw.length < limit; round += 1) {
     const result = await readFrom(query, startKey, readSize(limit - raw.length));
-    raw.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
+    raw.push(...result.items);
+    startKey = result.lastKey;
     if (!startKey) break;
   }
   if (raw.length > limit) {

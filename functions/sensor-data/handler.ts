@@ -7,7 +7,7 @@ import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
-import { readingsHandlers, readingsReadAhead } from './handlers/readings';
+import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
 import { sensorDataCredentials } from './wiring/credentials';
 
 const env = readEnv(SENSOR_DATA_ENV);
@@ -20,5 +20,6 @@ export const handler = httpArea(
     deps: () => createSensorDataDeps(env),
     credentials: sensorDataCredentials(env),
     readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
+    readBeside: readingsReadBeside,
   },
 );

@@ -161,7 +161,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'campaigns',
     ],
     buckets: ['chartData', 'exports'],
-    // Quota warnings are events for the notifications worker (roadmap 1).
+    // Quota warnings are events for the notifications worker.
     jobs: true,
     queues: ['sensorData'],
     realtimePolicy: true,

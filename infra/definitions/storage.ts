@@ -76,7 +76,7 @@ export const QUEUES = {
   },
   /**
    * The sensor-data worker's queue: roll-up recomputation after ingest and download exports. Separate from jobs,
-   * whose events wait for the notifications worker (roadmap 1) and must not be consumed by another worker.
+   * whose events are the notifications worker's and must not be consumed by another worker.
    * FIFO, grouped by device (`sensorDataGroupOf`): one device's roll-ups are worked one at a time, so two
    * recomputes of one day or month can never interleave and leave the older result written last.
    */

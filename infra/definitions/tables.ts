@@ -18,7 +18,10 @@ export interface TableDefinition {
   partitionKey: KeyDefinition;
   sortKey?: KeyDefinition;
   indexes?: { name: string; partitionKey: KeyDefinition; sortKey?: KeyDefinition }[];
-  /** A number attribute (seconds) after which DynamoDB may delete the item (housekeeping only, ARCHITECTURE §1). */
+  /**
+   * A number attribute (seconds) after which DynamoDB may delete the item (housekeeping only:
+   * docs/architecture.md#data).
+   */
   timeToLiveAttribute?: string;
 }
 
@@ -216,7 +219,7 @@ export const TABLES = {
   },
   /**
    * A device's subscription (spec §3 Subscription), by device: its tier decides what may be seen, downloaded and
-   * called. Billing (roadmap 2) writes it; until then tests and staff tooling do. No record: the free tier.
+   * called. The customer area writes it from Stripe's webhooks (docs/billing.md). No record: the free tier.
    */
   deviceSubscriptions: {
     constructId: 'DeviceSubscriptionsTable',

@@ -201,7 +201,7 @@ export class AreaApi extends Construct {
         id: 'AwsSolutions-COG4',
         reason:
           'The Lambda verifies Cognito tokens itself (see AwsSolutions-APIG4), identically in the cloud and in the ' +
-          'local stack, and is the one authority on sessions (docs: ARCHITECTURE §1).',
+          'local stack, and is the one authority on sessions (docs/architecture.md#identity-and-permissions).',
       },
       {
         id: 'AwsSolutions-APIG2',

@@ -164,7 +164,7 @@ export const ROLLOUT_STATUSES = ['active', 'halted'] as const;
 export const RolloutStatus = z.enum(ROLLOUT_STATUSES);
 
 /**
- * One step of a rollout. Today every rollout has one stage of 100 %; staged rollouts (roadmap 2: canary, growing
+ * One step of a rollout. Today every rollout has one stage of 100 %; staged rollouts (not built yet: canary, growing
  * shares, time gates, an abort threshold) add stages without changing the record.
  */
 export const RolloutStage = z.object({

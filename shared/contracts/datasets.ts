@@ -21,8 +21,8 @@ export const DatasetVisibility = z.enum(['public', 'permissioned'], {
 export type DatasetVisibility = z.infer<typeof DatasetVisibility>;
 
 /**
- * queued → building → frozen, or failed. A frozen dataset never changes. (Roadmap 3 adds `withdrawn`: the record and
- * its landing page stay, as a tombstone, and its files are no longer handed out.)
+ * queued → building → frozen, or failed. A frozen dataset never changes. (A `withdrawn` state, not built yet, would
+ * keep the record and its landing page as a tombstone and stop handing out its files.)
  */
 export const DatasetStatus = z.enum(['queued', 'building', 'frozen', 'failed']);
 export type DatasetStatus = z.infer<typeof DatasetStatus>;

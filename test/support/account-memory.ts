@@ -17,8 +17,6 @@ const pageOf = <T>(items: T[], limit: number, startKey: Key | undefined) => {
   return { items: items.slice(start, end), lastKey: end < items.length ? { at: end } : undefined };
 };
 
-const cursorOf = (key: Key | undefined) => (key ? JSON.stringify(key) : undefined);
-
 /**
  * Unit-test doubles for invites and account deletion: every store in memory, with the same contracts as
  * the DynamoDB, Cognito, SQS and SES adapters (versioned saves, conditional creates, paging). `fail` makes
@@ -76,16 +74,14 @@ export const accountWorld = (start = 1_000_000) => {
         maybeFail('users.remove');
         users.delete(id);
       },
-      listDueDeletions: async (now: number, { limit, cursor }: { limit: number; cursor?: string }) => {
-        const due = [...users.values()]
+      listDueDeletions: async (now: number) =>
+        [...users.values()]
           .filter((u) => {
             const time = u.metadata?.deletionQueued?.time;
             return time !== undefined && time + DELETION_DELAY_MS <= now;
           })
-          .sort((a, b) => a.metadata!.deletionQueued!.time! - b.metadata!.deletionQueued!.time!);
-        const page = pageOf(due, limit, cursor ? JSON.parse(cursor) : undefined);
-        return { items: page.items.map((u) => structuredClone(u)), nextCursor: cursorOf(page.lastKey) };
-      },
+          .sort((a, b) => a.metadata!.deletionQueued!.time! - b.metadata!.deletionQueued!.time!)
+          .map((u) => structuredClone(u)),
     },
     invites: {
       get: async (id: string) => (invites.has(id) ? structuredClone(invites.get(id)!) : undefined),
@@ -127,6 +123,10 @@ export const accountWorld = (start = 1_000_000) => {
           p.limit,
           p.startKey,
         ),
+      allByInviter: async (inviterId: string) =>
+        [...invites.values()].filter((i) => i.inviterId === inviterId).sort(newestFirst),
+      allByInvitedEmail: async (email: string) =>
+        [...invites.values()].filter((i) => i.invited.email.toLowerCase() === email.toLowerCase()).sort(newestFirst),
       scan: async (f: { status?: string; type?: string }, p: { limit: number; startKey?: Key }) =>
         pageOf(
           [...invites.values()].filter((i) => matches(i, f)),
@@ -159,6 +159,8 @@ export const accountWorld = (start = 1_000_000) => {
           limit,
           startKey,
         ),
+      queryEveryType: async (side: 'referrer' | 'referent', id: string) =>
+        [...relations.values()].filter((r) => r[`${side}Id`] === id).sort((a, b) => a.id.localeCompare(b.id)),
     },
     sessions: {
       setDisabled: async (id: string, disabled: boolean) => {

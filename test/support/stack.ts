@@ -27,7 +27,7 @@ export const stack = (): StackInfo => {
 export const cognitoClient = () =>
   new CognitoIdentityProviderClient({ region: stack().region, endpoint: stack().endpoints.cognito, credentials });
 
-/** S3 on the local emulator, configured as ARCHITECTURE.md says SDK v3 needs it there. */
+/** S3 on the local emulator, configured as the functions' client is there (functions/_shared/clients.ts). */
 export const s3Client = () =>
   new S3Client({
     region: stack().region,

@@ -20,7 +20,7 @@ export const STALE_MS = 30_000;
 /** What is on screen is read again this often, so a change made elsewhere shows without a reload. */
 export const REFRESH_MS = 60_000;
 
-/** The app's one query client (STYLE §13): every read of server state goes through it. */
+/** The app's one query client (docs/style.md §13): every read of server state goes through it. */
 export const createQueryClient = () =>
   new QueryClient({
     defaultOptions: {
@@ -45,7 +45,7 @@ export type RequestOf<N extends AreaName, R extends RouteName<N>> = Parameters<A
 export type ResponseOf<N extends AreaName, R extends RouteName<N>> = Awaited<ReturnType<ApiClient<N>[R]>>;
 
 /**
- * The key of a route's answer, from the contract: `[area, route, request]` (STYLE §13). Without a request it is
+ * The key of a route's answer, from the contract: `[area, route, request]` (docs/style.md §13). Without a request it is
  * the prefix of every request of the route, which is what a change invalidates when it may touch any of them.
  */
 export const routeKey = <N extends AreaName, R extends RouteName<N>>(

@@ -12,8 +12,8 @@ export interface AccessVersion {
 
 /**
  * The per-user record read once per signed-in request: the access version, and the session state the
- * API is the authority on (ARCHITECTURE.md §1), so refusing a disabled or signed-out user costs no
- * extra read.
+ * API is the authority on (docs/architecture.md#identity-and-permissions), so refusing a disabled or signed-out user
+ * costs no extra read.
  */
 export interface UserSession extends AccessVersion {
   disabled: boolean;

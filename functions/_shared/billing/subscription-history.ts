@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
-import { putIf } from '../dynamodb';
+import { putIf, queryPage } from '../dynamodb';
+import { readAll } from '../paging';
 
 /**
  * Every subscription that has covered a device, each as billing last read it (docs/billing.md, "A device with more
@@ -17,22 +18,17 @@ export const createSubscriptionHistory = ({ db, tableName }: { db: DynamoDBDocum
     }),
 
   /** Every subscription that has covered the device (a handful: one per purchase). */
-  of: async (deviceId: string): Promise<DeviceSubscriptionRecord[]> => {
-    const items: DeviceSubscriptionRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
+  of: (deviceId: string): Promise<DeviceSubscriptionRecord[]> =>
+    readAll((startKey) =>
+      queryPage<DeviceSubscriptionRecord>(
+        db,
+        {
           TableName: tableName,
           KeyConditionExpression: 'deviceId = :deviceId',
           ExpressionAttributeValues: { ':deviceId': deviceId },
           ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((page.Items ?? []) as DeviceSubscriptionRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  },
+        },
+        { startKey },
+      ),
+    ),
 });

@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RolloutDevice } from '../../../shared/contracts/code-releases';
-import { updateIf } from '../dynamodb';
+import { queryPage, updateIf } from '../dynamodb';
 import type { AdoptionStore, CountChange, TargetState } from './adoption';
 
 type Key = Record<string, unknown>;
@@ -26,22 +26,16 @@ export const createRolloutTargets = ({
       await db.send(new PutCommand({ TableName: targetsTable, Item: target }));
     },
 
-    page: async (
-      rolloutId: string,
-      limit: number,
-      startKey?: Key,
-    ): Promise<{ items: StoredTarget[]; lastKey?: Key }> => {
-      const result = await db.send(
-        new QueryCommand({
+    page: (rolloutId: string, limit: number, startKey?: Key) =>
+      queryPage<StoredTarget>(
+        db,
+        {
           TableName: targetsTable,
           KeyConditionExpression: 'rolloutId = :r',
           ExpressionAttributeValues: { ':r': rolloutId },
-          Limit: limit,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      return { items: (result.Items ?? []) as StoredTarget[], lastKey: result.LastEvaluatedKey };
-    },
+        },
+        { limit, startKey },
+      ),
 
     /** A later rollout took the device. @returns the state before, or undefined when there was no live target */
     supersede: async (rolloutId: string, deviceId: string, at: number): Promise<TargetState | undefined> => {

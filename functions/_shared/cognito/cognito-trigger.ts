@@ -43,7 +43,7 @@ class OutOfTime extends Error {}
 const describeError = (cause: unknown) => (cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
 
 /**
- * The one middy chain for Cognito trigger events (STYLE.md §5). It answers Cognito the event it was given, as
+ * The one middy chain for Cognito trigger events (docs/style.md §5). It answers Cognito the event it was given, as
  * Cognito requires, and never fails the sign-in or sign-up because the platform's own bookkeeping failed or
  * was slow: such a failure is logged (with the trigger source and user) and the event is returned all the same.
  */

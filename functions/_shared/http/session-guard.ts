@@ -16,7 +16,8 @@ export type SessionGuard = (
 ) => Promise<{ caller: Caller | undefined; ahead: ReadAhead }>;
 
 /**
- * ARCHITECTURE.md §1: the API is the authority on sessions. A valid signature is not enough:
+ * The API is the authority on sessions, and a valid signature is not enough
+ * (docs/architecture.md#identity-and-permissions):
  * - a disabled user's tokens are refused at once (the identity provider would honour them until expiry);
  * - tokens authenticated before the user's last global sign-out are refused. `auth_time` is whole seconds, so a
  *   token of the sign-out's own second cannot be told from one issued just before it: it is refused too (fail

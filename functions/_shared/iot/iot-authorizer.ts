@@ -22,7 +22,7 @@ export interface IotAuthorizerOptions<D> {
 export const NOT_AUTHENTICATED = { isAuthenticated: false } as const;
 
 /**
- * The one middy chain for IoT Core custom authorizers (STYLE.md §5). The work decides and returns the answer; the
+ * The one middy chain for IoT Core custom authorizers (docs/style.md §5). The work decides and returns the answer; the
  * chain carries the connection id as the correlation id, and its error mapping (last) turns any failure, a store
  * that is down included, into a refusal that is logged: IoT Core would read a thrown error as a failed invocation
  * and refuse all the same, but without our reason in the logs. A refused device simply connects again later.

@@ -1,14 +1,8 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Relation } from '../../../shared/contracts/relations';
 import type { RelationType } from '../../../shared/relations/relation-types';
-import { batchGetAll, isConditionFailure, putIf } from '../dynamodb';
+import { batchGetAll, isConditionFailure, putIf, queryPage, scanPage } from '../dynamodb';
+import { type PageRead, readAll } from '../paging';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 
 /** Which end of a relation a lookup starts from. */
@@ -50,11 +44,17 @@ export interface IndexQuery {
  * access checks read through it (their Lambdas hold read-only grants).
  */
 export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {
-  const queryIndex = async (side: RelationSide, id: string, { type, otherId, limit, startKey }: IndexQuery) => {
+  /** Without a limit, a page ends at DynamoDB's 1 MB (a read of every page). */
+  const indexPage = (
+    side: RelationSide,
+    id: string,
+    { type, otherId, limit, startKey }: Omit<IndexQuery, 'limit'> & { limit?: number },
+  ) => {
     const index = INDEX[side];
     const sort = type === undefined ? undefined : otherId === undefined ? `${type}#` : `${type}#${otherId}`;
-    const result = await db.send(
-      new QueryCommand({
+    return queryPage(
+      db,
+      {
         TableName: tableName,
         IndexName: index.name,
         KeyConditionExpression:
@@ -65,12 +65,13 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
               : '#key = :key AND #sort = :sort',
         ExpressionAttributeNames: { '#key': index.key, ...(sort === undefined ? {} : { '#sort': index.sort }) },
         ExpressionAttributeValues: { ':key': id, ...(sort === undefined ? {} : { ':sort': sort }) },
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      { limit, startKey },
+      toRelation,
     );
-    return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
   };
+
+  const queryIndex = (side: RelationSide, id: string, query: IndexQuery) => indexPage(side, id, query);
 
   const keyRead = (id: string): KeyRead => ({ table: tableName, key: { id }, consistent: true });
 
@@ -100,33 +101,29 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     /** Every relation of the given types at one end of `id`, through all pages. */
     queryAll: async (side: RelationSide, id: string, types: readonly RelationType[]): Promise<Relation[]> => {
       const all: Relation[] = [];
-      for (const type of types) {
-        let startKey: Key | undefined;
-        do {
-          const page = await queryIndex(side, id, { type, limit: 100, startKey });
-          all.push(...page.items);
-          startKey = page.lastKey;
-        } while (startKey);
-      }
+      for (const type of types) all.push(...(await readAll((startKey) => indexPage(side, id, { type, startKey }))));
       return all;
     },
 
+    /** Every relation at one end of `id`, whatever its type, through all pages (an account's deletion). */
+    queryEveryType: (side: RelationSide, id: string): Promise<Relation[]> =>
+      readAll((startKey) => indexPage(side, id, { startKey })),
+
     /** One type's relations, newest first. */
-    listByType: async (type: RelationType, { limit, startKey }: { limit: number; startKey?: Key }) => {
-      const result = await db.send(
-        new QueryCommand({
+    listByType: (type: RelationType, page: PageRead) =>
+      queryPage(
+        db,
+        {
           TableName: tableName,
           IndexName: 'byType',
           KeyConditionExpression: '#type = :type',
           ExpressionAttributeNames: { '#type': 'type' },
           ExpressionAttributeValues: { ':type': type },
           ScanIndexForward: false,
-          Limit: limit,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      return { items: (result.Items ?? []).map(toRelation), lastKey: result.LastEvaluatedKey };
-    },
+        },
+        page,
+        toRelation,
+      ),
 
     /** @returns false when the same (type, referrer, referent) exists */
     create: (relation: Relation): Promise<boolean> =>
@@ -156,12 +153,7 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
     },
 
     /** Raw rows, for the migration only (admin tooling may scan). */
-    scan: async ({ limit, startKey }: { limit: number; startKey?: Key }) => {
-      const result = await db.send(
-        new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey, ConsistentRead: true }),
-      );
-      return { items: (result.Items ?? []) as Record<string, unknown>[], lastKey: result.LastEvaluatedKey };
-    },
+    scan: (page: PageRead) => scanPage(db, { TableName: tableName, ConsistentRead: true }, page),
 
     /** Removes a row by its stored id without reading it (a legacy row the migration re-keyed). */
     removeRow: async (id: string): Promise<void> => {

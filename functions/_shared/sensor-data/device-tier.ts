@@ -83,7 +83,7 @@ export const createDeviceTiers = ({
       if (problem) log('error', MESSAGES.tierFeaturesStoredInvalid, { problem });
       return table;
     },
-    /** Billing's write (roadmap 2); tests and the demo data set tiers through it too. */
+    /** Writes a device's subscription record as it is (billing writes it through the customer area's own store). */
     put: async (subscription: DeviceSubscription): Promise<void> => {
       await db.send(new PutCommand({ TableName: tableName, Item: subscription }));
     },

@@ -1,8 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayStart, hourStart } from '../../../shared/sensor-data/chart-files';
-import { isConditionFailure } from '../dynamodb';
+import { isConditionFailure, queryPage } from '../dynamodb';
 import { ServiceUnavailable } from '../errors';
 import { inLanes } from '../in-lanes';
+import { eachPage } from '../paging';
 
 /** One stored reading: the device's timestamp (ms) and its measurements. */
 export interface StoredReading {
@@ -147,7 +148,7 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
   };
 
   /** One page of one day's items that may hold readings in `[from, to]` (clipped to the day by the caller). */
-  const queryPage = async (
+  const dayPage = (
     deviceId: string,
     day: number,
     {
@@ -158,22 +159,20 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       startKey,
       consistent,
     }: { from: number; to: number; order: 'asc' | 'desc'; limit?: number; startKey?: Key; consistent?: boolean },
-  ) => {
-    const result = await db.send(
-      new QueryCommand({
+  ) =>
+    queryPage<ReadingsItem>(
+      db,
+      {
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
         // An item starting earlier in `from`'s hour may hold readings from `from` on; items never span two hours.
         ExpressionAttributeValues: { ':pk': `${deviceId}#${dayOf(day)}`, ':from': hourStart(from), ':to': to },
         ProjectionExpression: 'ts, rs, v, rcv',
         ScanIndexForward: order === 'asc',
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: consistent,
-      }),
+        ...(consistent === undefined ? {} : { ConsistentRead: consistent }),
+      },
+      { limit, startKey },
     );
-    return { items: (result.Items ?? []) as ReadingsItem[], next: result.LastEvaluatedKey };
-  };
 
   /**
    * The readings in `[from, to]` an hour at a time, in `order`, one copy of each timestamp. An hour is complete once
@@ -202,10 +201,9 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
         copies = new Map();
         return readings;
       };
-      let startKey: Key | undefined;
-      do {
+      const pages = eachPage((startKey) => {
         const size = pageSize();
-        const page = await queryPage(deviceId, day, {
+        return dayPage(deviceId, day, {
           from: Math.max(from, day),
           to: Math.min(to, day + DAY_MS - 1),
           order,
@@ -213,7 +211,9 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
           startKey,
           consistent,
         });
-        for (const item of page.items) {
+      });
+      for await (const items of pages) {
+        for (const item of items) {
           if (hour !== undefined && hourStart(item.ts) !== hour) {
             const readings = complete();
             if (readings.length) yield readings;
@@ -225,8 +225,7 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
             if (!seen || rcv >= seen.rcv) copies.set(reading.timestamp, { values: reading.values, rcv });
           }
         }
-        startKey = page.next;
-      } while (startKey);
+      }
       const readings = complete();
       if (readings.length) yield readings;
     }

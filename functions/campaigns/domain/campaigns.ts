@@ -7,10 +7,9 @@ import { type RelationType, relationId } from '../../../shared/relations/relatio
 import type { Access } from '../../_shared/access/access';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { Log } from '../../_shared/logger';
-import { pageAcross, readFrom } from '../../_shared/paging';
+import { cursorPage, type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { CampaignRecord, CampaignStore, OrganizationReader } from './ports';
@@ -85,12 +84,9 @@ export const createCampaigns = (deps: CampaignDeps) => {
   const memberIds = async (id: string) =>
     (await relations.queryAll('referrer', id, MEMBER_TYPES)).map((relation) => relation.referentId);
 
-  const pageOf = async (
-    source: (startKey: Record<string, unknown> | undefined, limit: number) => ReturnType<CampaignStore['listAll']>,
-    { limit, cursor }: PageRequest,
-  ) => {
-    const page = await readFrom(source, decodeCursor(cursor), limit);
-    return { items: page.items.map(view), nextCursor: encodeCursor(page.lastKey) };
+  const pageOf = async (source: PageSource<CampaignRecord>, request: PageRequest) => {
+    const page = await cursorPage(source, request);
+    return { ...page, items: page.items.map(view) };
   };
 
   return {

@@ -1,11 +1,5 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  ScanCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { batchGetAll, putIf } from '../../_shared/dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, putIf, queryPage, scanPage } from '../../_shared/dynamodb';
 import type { PageRead } from '../../_shared/paging';
 import type { CampaignRecord, CampaignStore } from '../domain/ports';
 
@@ -52,23 +46,19 @@ export const createCampaignStore = ({
     await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
   },
 
-  listAll: async ({ limit, startKey }: PageRead) => {
-    const result = await db.send(new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey }));
-    return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
-  },
+  listAll: (page: PageRead) => scanPage(db, { TableName: tableName }, page, toRecord),
 
-  listByOrganization: async (organizationId: string, { limit, startKey }: PageRead) => {
-    const result = await db.send(
-      new QueryCommand({
+  listByOrganization: (organizationId: string, page: PageRead) =>
+    queryPage(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byOrganization',
         KeyConditionExpression: 'organizationId = :org',
         ExpressionAttributeValues: { ':org': organizationId },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    return { items: (result.Items ?? []).map(toRecord), lastKey: result.LastEvaluatedKey };
-  },
+      },
+      page,
+      toRecord,
+    ),
 });

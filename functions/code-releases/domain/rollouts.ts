@@ -124,7 +124,7 @@ export const createRollouts = ({
         target: input.target,
         targetLabel: label,
         status: 'active',
-        // One stage of every device today; staged rollouts (roadmap 2) add more.
+        // One stage of every device today; staged rollouts (not built yet) add more.
         stages: [{ name: 'All targeted devices', percent: 100, started: created }],
         counts: { targeted: 0, adopted: 0, superseded: 0 },
         skipped: { otherProductLine: 0, retired: 0, unknown: 0 },

@@ -1,71 +1,32 @@
 import { createHash } from 'node:crypto';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Files } from '../../_shared/s3-files';
 import type { ArtifactFiles } from '../domain/ports';
 
-const isMissing = (error: unknown) =>
-  error instanceof Error &&
-  (error.name === 'NotFound' ||
-    error.name === 'NoSuchKey' ||
-    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
-
 /** The releases bucket (code-releases-{env}-artifacts): presigned URLs for browsers, and the server's own checks. */
-export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): ArtifactFiles => ({
-  uploadUrl: (key: string, size: number, expiresInSeconds: number): Promise<string> =>
-    getSignedUrl(
-      s3,
-      new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream', ContentLength: size }),
-      { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type', 'content-length']) },
-    ),
+export const createArtifactFiles = ({ s3, bucket }: { s3: S3Client; bucket: string }): ArtifactFiles => {
+  const files = createS3Files({ s3, bucket });
+  return {
+    uploadUrl: (key: string, size: number, expiresInSeconds: number): Promise<string> =>
+      files.uploadUrl(key, { contentType: 'application/octet-stream', size }, expiresInSeconds),
 
-  readUrl: (key: string, fileName: string, expiresInSeconds: number): Promise<string> =>
-    getSignedUrl(
-      s3,
-      new GetObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        ResponseContentDisposition: `attachment; filename="${fileName.replace(/["\\]/g, '_')}"`,
-      }),
-      { expiresIn: expiresInSeconds },
-    ),
+    readUrl: (key: string, fileName: string, expiresInSeconds: number): Promise<string> =>
+      files.downloadUrl(key, expiresInSeconds, { fileName }),
 
-  size: async (key: string): Promise<number | undefined> => {
-    try {
-      return (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? 0;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-  },
+    size: async (key: string): Promise<number | undefined> => (await files.head(key))?.size,
 
-  sha256: async (key: string): Promise<string> => {
-    const result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    const hash = createHash('sha256');
-    for await (const chunk of result.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
-    return hash.digest('hex');
-  },
+    sha256: async (key: string): Promise<string> => {
+      const body = await files.get(key);
+      if (!body) throw new Error(`The artifact ${key} is gone`);
+      const hash = createHash('sha256');
+      for await (const chunk of body as AsyncIterable<Uint8Array>) hash.update(chunk);
+      return hash.digest('hex');
+    },
 
-  remove: async (key: string): Promise<void> => {
-    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
-  },
+    remove: files.remove,
 
-  removeAll: async (prefix: string): Promise<void> => {
-    let token: string | undefined;
-    do {
-      const page = await s3.send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-      );
-      for (const object of page.Contents ?? []) {
-        if (object.Key) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-  },
-});
+    removeAll: async (prefix: string): Promise<void> => {
+      await files.removeAll(prefix);
+    },
+  };
+};

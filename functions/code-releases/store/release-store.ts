@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReleaseVerdict } from '../../../shared/contracts/code-releases';
-import { deleteIfExists, putIf, updateIf } from '../../_shared/dynamodb';
+import { deleteIfExists, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import type { ReleaseStore } from '../domain/ports';
 import type { StoredRelease } from '../domain/records';
 
@@ -33,20 +33,18 @@ export const createReleaseStore = ({
 
   remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
-  page: async (productLine: string, limit: number, startKey?: Key) => {
-    const result = await db.send(
-      new QueryCommand({
+  page: (productLine: string, limit: number, startKey?: Key) =>
+    queryPage<StoredRelease>(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byProductLine',
         KeyConditionExpression: 'productLine = :line',
         ExpressionAttributeValues: { ':line': productLine },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    return { items: (result.Items ?? []) as StoredRelease[], lastKey: result.LastEvaluatedKey };
-  },
+      },
+      { limit, startKey },
+    ),
 
   setVerdict: async (id: string, verdict: ReleaseVerdict): Promise<void> => {
     await updateIf(db, {

@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Rollout } from '../../../shared/contracts/code-releases';
-import { deleteIfExists, putIf, updateIf } from '../../_shared/dynamodb';
+import { deleteIfExists, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import type { RolloutStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -23,20 +23,18 @@ export const createRolloutStore = ({
       | Rollout
       | undefined,
 
-  page: async (releaseId: string, limit: number, startKey?: Key) => {
-    const result = await db.send(
-      new QueryCommand({
+  page: (releaseId: string, limit: number, startKey?: Key) =>
+    queryPage<Rollout>(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byRelease',
         KeyConditionExpression: 'releaseId = :release',
         ExpressionAttributeValues: { ':release': releaseId },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    return { items: (result.Items ?? []) as Rollout[], lastKey: result.LastEvaluatedKey };
-  },
+      },
+      { limit, startKey },
+    ),
 
   halt: async (id: string, halt: { halted: number; haltedBy: string; haltReason: string }) =>
     (await updateIf(db, {

@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TestRun } from '../../../shared/contracts/code-releases';
-import { putIf, updateIf } from '../../_shared/dynamodb';
+import { putIf, queryPage, updateIf } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import type { TestRunStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -48,38 +49,31 @@ export const createTestRunStore = ({
     })) as TestRun | undefined;
   },
 
-  page: async (releaseId: string, limit: number, startKey?: Key) => {
-    const result = await db.send(
-      new QueryCommand({
+  page: (releaseId: string, limit: number, startKey?: Key) =>
+    queryPage<TestRun>(
+      db,
+      {
         TableName: tableName,
         KeyConditionExpression: 'releaseId = :release',
         ExpressionAttributeValues: { ':release': releaseId },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    return { items: (result.Items ?? []) as TestRun[], lastKey: result.LastEvaluatedKey };
-  },
+      },
+      { limit, startKey },
+    ),
 
-  results: async (releaseId: string): Promise<Pick<TestRun, 'id' | 'status' | 'finished'>[]> => {
-    const all: Pick<TestRun, 'id' | 'status' | 'finished'>[] = [];
-    let startKey: Key | undefined;
-    do {
-      const result = await db.send(
-        new QueryCommand({
+  results: (releaseId: string): Promise<Pick<TestRun, 'id' | 'status' | 'finished'>[]> =>
+    readAll((startKey) =>
+      queryPage<Pick<TestRun, 'id' | 'status' | 'finished'>>(
+        db,
+        {
           TableName: tableName,
           KeyConditionExpression: 'releaseId = :release',
           ProjectionExpression: 'id, #status, finished',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':release': releaseId },
           ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      all.push(...((result.Items ?? []) as Pick<TestRun, 'id' | 'status' | 'finished'>[]));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return all;
-  },
+        },
+        { startKey },
+      ),
+    ),
 });

@@ -1,7 +1,7 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { createS3Files } from '../../_shared/s3-files';
 import type { FirmwareRecords } from '../domain/firmware-offer';
 
 /** Read-only: the devices record (this area writes only what ingest writes), the code-releases area's rollouts and releases. */
@@ -56,15 +56,8 @@ export const createFirmwareRecords = ({
 };
 
 /** A presigned GET of an artifact in the releases bucket (this function may only read it). */
-export const createArtifactDownloads =
-  ({ s3, bucket }: { s3: S3Client; bucket: string }) =>
-  (key: string, fileName: string, expiresInSeconds: number): Promise<string> =>
-    getSignedUrl(
-      s3,
-      new GetObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        ResponseContentDisposition: `attachment; filename="${fileName.replace(/["\\]/g, '_')}"`,
-      }),
-      { expiresIn: expiresInSeconds },
-    );
+export const createArtifactDownloads = ({ s3, bucket }: { s3: S3Client; bucket: string }) => {
+  const files = createS3Files({ s3, bucket });
+  return (key: string, fileName: string, expiresInSeconds: number): Promise<string> =>
+    files.downloadUrl(key, expiresInSeconds, { fileName });
+};

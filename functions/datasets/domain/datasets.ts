@@ -4,18 +4,16 @@ import { type CreateDatasetBody, DATASET_BUILDS_PER_HOUR, type Dataset } from '.
 import { DATASET_MESSAGES } from '../../../shared/datasets/dataset-messages';
 import { MAX_DATASET_DEVICES } from '../../../shared/datasets/dataset-rules';
 import { MESSAGES } from '../../../shared/messages';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { type DatasetRecord, mayReadDataset } from '../../_shared/datasets/dataset-access';
-import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
+import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { takeHourlyUse } from '../../_shared/hourly-limit';
 import type { Log } from '../../_shared/logger';
-import { readFrom } from '../../_shared/paging';
+import { cursorPage, type PageSource } from '../../_shared/paging';
 import { type DataAccessModule, reachDays } from '../../_shared/sensor-data/data-access';
 import type { BuildMessage } from './build-message';
 import { planDevice, requestedRange } from './dataset-plan';
 import { type DatasetPlace, toDataset } from './dataset-view';
 import type { DatasetStore } from './ports';
-
-const HOUR_MS = 3_600_000;
 
 /** What a dataset needs of a campaign: its record, its devices and whether the caller manages it. */
 export interface CampaignReader {
@@ -65,21 +63,11 @@ export const createDatasets = ({
   const view = (record: DatasetRecord): Dataset => toDataset(record, place);
 
   /** A page of records, keeping the ones the caller may read (so a page may hold fewer than asked). */
-  const listed = async (
-    caller: Caller | undefined,
-    source: (
-      startKey: Record<string, unknown> | undefined,
-      limit: number,
-    ) => Promise<{
-      items: DatasetRecord[];
-      lastKey?: Record<string, unknown>;
-    }>,
-    { limit, cursor }: PageRequest,
-  ) => {
-    const page = await readFrom(source, decodeCursor(cursor), limit);
+  const listed = async (caller: Caller | undefined, source: PageSource<DatasetRecord>, request: PageRequest) => {
+    const page = await cursorPage(source, request);
     const shown: Dataset[] = [];
     for (const record of page.items) if (await mayRead(caller, record)) shown.push(view(record));
-    return { items: shown, ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}) };
+    return { ...page, items: shown };
   };
 
   /** The previous version a new one continues, checked: readable, frozen, and the caller may add to it. */
@@ -114,14 +102,12 @@ export const createDatasets = ({
     };
   };
 
-  const countBuild = async (caller: Caller, at: number) => {
-    const hourStart = Math.floor(at / HOUR_MS) * HOUR_MS;
-    if (await store.countBuild(`person:${caller.sub}`, hourStart, DATASET_BUILDS_PER_HOUR)) return;
-    const nextAt = hourStart + HOUR_MS;
-    throw new TooManyRequests(DATASET_MESSAGES.tooMany(DATASET_BUILDS_PER_HOUR, nextAt), {
-      'retry-after': String(Math.max(1, Math.ceil((nextAt - at) / 1000))),
-    });
-  };
+  const countBuild = (caller: Caller, at: number) =>
+    takeHourlyUse(
+      (subject, hourStart, limit) => store.countBuild(subject, hourStart, limit),
+      { subject: `person:${caller.sub}`, limit: DATASET_BUILDS_PER_HOUR, at },
+      DATASET_MESSAGES.tooMany,
+    );
 
   /** Writes the record under a fresh id; a taken id (a 60-bit random one) is tried once more. */
   const createRecord = async (record: Omit<DatasetRecord, 'id' | 'conceptId'> & { conceptId?: string }) => {

@@ -3,7 +3,7 @@ import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import { CONTENT_TYPES } from '../../_shared/exports/export-format';
 import { citationFor, datasetUrl } from './dataset-view';
 
-/** Bumped when a field changes meaning; adding fields (roadmap 3's DataCite and Frictionless ones) keeps it. */
+/** Bumped when a field changes meaning; adding fields (further DataCite and Frictionless ones) keeps it. */
 export const MANIFEST_VERSION = 1;
 
 /**
@@ -63,7 +63,7 @@ export const manifestOf = (record: DatasetRecord, { webOrigin, frozenAt }: { web
     })),
     rows: dataFiles.filter((file) => file.format === 'csv').reduce((sum, file) => sum + (file.rows ?? 0), 0),
     bytes: dataFiles.reduce((sum, file) => sum + file.bytes, 0),
-    // Room for what roadmap 3 adds (contributors, keywords, related identifiers, a DOI) without a new version.
+    // Room for what a citation may gain (contributors, keywords, related identifiers, a DOI) without a new version.
     metadata: {},
   };
 };

@@ -1,7 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DatasetDevice } from '../../../shared/contracts/datasets';
 import type { DatasetRecord, StoredDatasetFile } from '../../_shared/datasets/dataset-access';
-import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
+import { type PageStart, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
+import { createHourlyCounter } from '../../_shared/hourly-counter';
+import { readAll } from '../../_shared/paging';
 import type { DatasetStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -20,26 +22,18 @@ export const createDatasetStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): DatasetStore => {
-  const page = async (
-    index: string,
-    condition: string,
-    values: Record<string, unknown>,
-    startKey: Key | undefined,
-    limit: number,
-  ) => {
-    const result = await db.send(
-      new QueryCommand({
+  const page = (index: string, condition: string, values: Record<string, unknown>, start: PageStart) =>
+    queryPage<DatasetRecord>(
+      db,
+      {
         TableName: tableName,
         IndexName: index,
         KeyConditionExpression: condition,
         ExpressionAttributeValues: values,
         ScanIndexForward: index === 'byConcept',
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      start,
     );
-    return { items: (result.Items ?? []) as DatasetRecord[], lastKey: result.LastEvaluatedKey };
-  };
 
   return {
     create: (record: DatasetRecord): Promise<boolean> =>
@@ -65,24 +59,7 @@ export const createDatasetStore = ({
       return 1 + (result.Attributes?.count as number);
     },
 
-    countBuild: async (person: string, hourStart: number, limit: number): Promise<boolean> => {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { id: `builds#${person}#${hourStart}` },
-            UpdateExpression: 'ADD #count :one SET expiresAt = :exp',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.ceil(hourStart / 1000) + 2 * 3600 },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    countBuild: createHourlyCounter({ db, tableName, kind: 'builds' }),
 
     start: async (id: string, now: number): Promise<DatasetRecord | undefined> =>
       (await updateIf(db, {
@@ -177,23 +154,15 @@ export const createDatasetStore = ({
     },
 
     listByCreator: (creatorId: string, startKey: Key | undefined, limit: number) =>
-      page('byCreator', 'creatorId = :id', { ':id': creatorId }, startKey, limit),
+      page('byCreator', 'creatorId = :id', { ':id': creatorId }, { startKey, limit }),
 
     listByCampaign: (campaignId: string, startKey: Key | undefined, limit: number) =>
-      page('byCampaign', 'campaignId = :id', { ':id': campaignId }, startKey, limit),
+      page('byCampaign', 'campaignId = :id', { ':id': campaignId }, { startKey, limit }),
 
     listPublic: (startKey: Key | undefined, limit: number) =>
-      page('byListing', 'listing = :public', { ':public': 'public' }, startKey, limit),
+      page('byListing', 'listing = :public', { ':public': 'public' }, { startKey, limit }),
 
-    listVersions: async (conceptId: string): Promise<DatasetRecord[]> => {
-      const all: DatasetRecord[] = [];
-      let startKey: Key | undefined;
-      do {
-        const result = await page('byConcept', 'conceptId = :id', { ':id': conceptId }, startKey, 100);
-        all.push(...result.items);
-        startKey = result.lastKey;
-      } while (startKey);
-      return all;
-    },
+    listVersions: (conceptId: string): Promise<DatasetRecord[]> =>
+      readAll((startKey) => page('byConcept', 'conceptId = :id', { ':id': conceptId }, { startKey })),
   };
 };

@@ -1,6 +1,7 @@
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceCredential } from '../../../shared/contracts/devices';
-import { isConditionFailure } from '../../_shared/dynamodb';
+import { isConditionFailure, queryPage } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import type { CredentialStore, StoredCredential } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -21,19 +22,18 @@ export const createCredentialStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): CredentialStore => {
-  const page = async (deviceId: string, limit: number, startKey?: Key) => {
-    const result = await db.send(
-      new QueryCommand({
+  const page = (deviceId: string, limit: number | undefined, startKey?: Key) =>
+    queryPage(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byDevice',
         KeyConditionExpression: 'deviceId = :deviceId',
         ExpressionAttributeValues: { ':deviceId': deviceId },
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      { limit, startKey },
+      listed,
     );
-    return { items: (result.Items ?? []).map(listed), lastKey: result.LastEvaluatedKey };
-  };
 
   return {
     put: async (credential: StoredCredential): Promise<void> => {
@@ -48,16 +48,8 @@ export const createCredentialStore = ({
 
     page,
 
-    listAll: async (deviceId: string): Promise<DeviceCredential[]> => {
-      const all: DeviceCredential[] = [];
-      let startKey: Key | undefined;
-      do {
-        const result = await page(deviceId, 100, startKey);
-        all.push(...result.items);
-        startKey = result.lastKey;
-      } while (startKey);
-      return all;
-    },
+    listAll: (deviceId: string): Promise<DeviceCredential[]> =>
+      readAll((startKey) => page(deviceId, undefined, startKey)),
 
     remove: async (deviceId: string, credentialId: string): Promise<DeviceCredential | undefined> => {
       try {

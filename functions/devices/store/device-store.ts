@@ -1,12 +1,6 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PRODUCT_LINES, type ProductLine } from '../../../shared/contracts/devices';
-import { batchGetAll, isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { batchGetAll, isConditionFailure, putIf, queryPage } from '../../_shared/dynamodb';
 import type { StoredDevice } from '../domain/device-model';
 import type { DeviceChanges, DeviceFilter, DeviceStore } from '../domain/ports';
 
@@ -91,8 +85,9 @@ export const createDeviceStore = ({
     { limit, startKey, filter }: { limit: number; startKey?: Key; filter?: DeviceFilter },
   ): Promise<{ items: StoredDevice[]; lastKey?: Key }> => {
     const f = filter ? FILTERS[filter] : undefined;
-    const result = await db.send(
-      new QueryCommand({
+    const { items, lastKey } = await queryPage(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byProductLine',
         KeyConditionExpression: '#productLine = :productLine',
@@ -100,11 +95,10 @@ export const createDeviceStore = ({
         ExpressionAttributeNames: { '#productLine': 'productLine', ...(f?.names ?? {}) },
         ExpressionAttributeValues: { ':productLine': productLine, ...(f?.values ?? {}) },
         ScanIndexForward: false,
-        Limit: f ? Math.max(limit, FILTERED_READ) : limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      { limit: f ? Math.max(limit, FILTERED_READ) : limit, startKey },
+      fromItem,
     );
-    const items = (result.Items ?? []).map(fromItem);
     if (items.length > limit) {
       const last = items[limit - 1]!;
       return {
@@ -112,7 +106,7 @@ export const createDeviceStore = ({
         lastKey: { id: last.id, productLine: last.productLine, created: last.created },
       };
     }
-    return { items, lastKey: result.LastEvaluatedKey };
+    return { items, lastKey };
   };
 
   return {

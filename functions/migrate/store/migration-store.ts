@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, putIf, scanPage } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import { LeaseLost, type MigrationRecord, type MigrationStore } from '../domain/runner';
 
 /** The migrations table: one item per migration that has ever run (a few dozen over the product's life). */
@@ -10,18 +11,8 @@ export const createMigrationStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): MigrationStore => ({
-  all: async () => {
-    const items: MigrationRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: startKey }),
-      );
-      items.push(...((page.Items ?? []) as MigrationRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  },
+  all: () =>
+    readAll((startKey) => scanPage<MigrationRecord>(db, { TableName: tableName, ConsistentRead: true }, { startKey })),
 
   claim: async (id, by, now, leaseUntil) => {
     try {

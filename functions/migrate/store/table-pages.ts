@@ -1,20 +1,14 @@
-import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scanPage as scanTable } from '../../_shared/dynamodb';
+import { cursorPage } from '../../_shared/paging';
 
 /** One page of a table as stored, for a migration that walks it with a cursor. */
-export const scanPage = async (
+export const scanPage = (
   db: DynamoDBDocumentClient,
   tableName: string,
-  { limit, cursor }: { limit: number; cursor?: string },
-): Promise<{ items: Record<string, unknown>[]; nextCursor?: string }> => {
-  const result = await db.send(
-    new ScanCommand({
-      TableName: tableName,
-      Limit: limit,
-      ExclusiveStartKey: decodeCursor(cursor),
-      ConsistentRead: true,
-    }),
+  page: { limit: number; cursor?: string },
+): Promise<{ items: Record<string, unknown>[]; nextCursor?: string }> =>
+  cursorPage(
+    (startKey, limit) => scanTable(db, { TableName: tableName, ConsistentRead: true }, { limit, startKey }),
+    page,
   );
-  const nextCursor = encodeCursor(result.LastEvaluatedKey);
-  return { items: result.Items ?? [], ...(nextCursor ? { nextCursor } : {}) };
-};

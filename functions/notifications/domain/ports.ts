@@ -121,7 +121,7 @@ export interface DeliveryStore {
     },
   ) => Promise<{
     items: Delivery[];
-    nextCursor: string | undefined;
+    nextCursor?: string;
   }>;
 }
 

@@ -3,16 +3,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { GroupName } from '../../../shared/auth/groups';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { batchGetAll } from '../../_shared/dynamodb';
+import { cursorPage } from '../../_shared/paging';
 import { createRelationTable } from '../../_shared/relations/relation-table';
 import type { AudienceStore, Person } from '../domain/ports';
 
 /** Cognito's largest ListUsersInGroup page. */
 const GROUP_PAGE = 60;
-
-const encode = (key: Record<string, unknown> | undefined) =>
-  key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined;
-const decode = (cursor: string | undefined) =>
-  cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
 
 /**
  * Where audiences come from: relations (a Query on byReferrer, one type) and the user pool's groups
@@ -34,8 +30,11 @@ export const createAudienceStore = ({
   const relations = createRelationTable({ db, tableName: relationsTable });
   return {
     relationPage: async (type: RelationType, referrerId: string, cursor: string | undefined, limit: number) => {
-      const page = await relations.queryIndex('referrer', referrerId, { type, limit, startKey: decode(cursor) });
-      return { ids: page.items.map((relation) => relation.referentId), nextCursor: encode(page.lastKey) };
+      const page = await cursorPage(
+        (startKey, max) => relations.queryIndex('referrer', referrerId, { type, limit: max, startKey }),
+        { limit, ...(cursor ? { cursor } : {}) },
+      );
+      return { ids: page.items.map((relation) => relation.referentId), nextCursor: page.nextCursor };
     },
 
     groupPage: async (group: GroupName, cursor: string | undefined) => {

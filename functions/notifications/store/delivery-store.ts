@@ -1,8 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Banner, Delivery } from '../../../shared/contracts/notifications';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetKeys, batchWriteAll, putIf, updateIf } from '../../_shared/dynamodb';
-import { pageFiltered, readFrom } from '../../_shared/paging';
+import { batchGetKeys, batchWriteAll, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
+import { cursorPage, pageFiltered } from '../../_shared/paging';
 import type { BannerContent, DeliveryRef, DeliveryStore, EmailClaim } from '../domain/ports';
 
 const sortKey = ({ method, created, notificationId }: DeliveryRef) =>
@@ -197,17 +196,17 @@ export const createDeliveryStore = ({
             ? 'attribute_not_exists(dismissedAt)'
             : undefined;
       return pageFiltered(
-        (key, wanted) =>
-          db.send(
-            new QueryCommand({
+        (startKey, wanted) =>
+          queryPage(
+            db,
+            {
               TableName: tableName,
               KeyConditionExpression: 'userId = :user AND begins_with(sk, :banner)',
               ...(filter ? { FilterExpression: filter } : {}),
               ExpressionAttributeValues: { ':user': userId, ':banner': 'banner#' },
               ScanIndexForward: false,
-              Limit: wanted,
-              ExclusiveStartKey: key,
-            }),
+            },
+            { limit: wanted, startKey },
           ),
         toBanner,
         { limit, cursor },
@@ -228,23 +227,21 @@ export const createDeliveryStore = ({
       return (result.Items ?? []).filter((item) => item.readAt === undefined).length;
     },
 
-    listByNotification: async (notificationId: string, { limit, cursor }: { limit: number; cursor?: string }) => {
-      const result = await readFrom(
-        (key, wanted) =>
-          db.send(
-            new QueryCommand({
+    listByNotification: (notificationId: string, page: { limit: number; cursor?: string }) =>
+      cursorPage(
+        (startKey, wanted) =>
+          queryPage(
+            db,
+            {
               TableName: tableName,
               IndexName: 'byNotification',
               KeyConditionExpression: 'notificationId = :id',
               ExpressionAttributeValues: { ':id': notificationId },
-              Limit: wanted,
-              ExclusiveStartKey: key,
-            }),
+            },
+            { limit: wanted, startKey },
+            toDelivery,
           ),
-        decodeCursor(cursor),
-        limit,
-      );
-      return { items: (result.Items ?? []).map(toDelivery), nextCursor: encodeCursor(result.LastEvaluatedKey) };
-    },
+        page,
+      ),
   };
 };

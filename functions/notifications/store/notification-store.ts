@@ -1,6 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationStatus } from '../../../shared/contracts/notifications';
-import { isConditionFailure, putIf, updateIf } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import { pageFiltered } from '../../_shared/paging';
 import { type DeliveryTally, type ListFilters, NO_TALLY, type NotificationRecord } from '../domain/notification-record';
 import type { NotificationStore } from '../domain/ports';
@@ -172,9 +172,10 @@ export const createNotificationStore = ({
         values[':initiator'] = filters.initiator;
       }
       return pageFiltered(
-        (key, wanted) =>
-          db.send(
-            new QueryCommand({
+        (startKey, wanted) =>
+          queryPage(
+            db,
+            {
               TableName: tableName,
               IndexName: 'byCreated',
               KeyConditionExpression: keyCondition,
@@ -182,9 +183,8 @@ export const createNotificationStore = ({
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: values,
               ScanIndexForward: false,
-              Limit: wanted,
-              ExclusiveStartKey: key,
-            }),
+            },
+            { limit: wanted, startKey },
           ),
         toRecord,
         { limit, cursor },

@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LOGO_CONTENT_TYPES, type LogoContentType } from '../../../shared/contracts/organizations';
-import { batchGetAll, deleteIfExists, putIf } from '../../_shared/dynamodb';
+import { batchGetAll, deleteIfExists, putIf, scanPage } from '../../_shared/dynamodb';
 import type { OrganizationStore, StoredOrganization } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -72,10 +72,6 @@ export const createOrganizationStore = ({
 
   remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
-  scan: async (startKey: Key | undefined, limit: number) => {
-    const result = await db.send(
-      new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey, ConsistentRead: true }),
-    );
-    return { items: (result.Items ?? []).map(toOrganization), lastKey: result.LastEvaluatedKey };
-  },
+  scan: (startKey: Key | undefined, limit: number) =>
+    scanPage(db, { TableName: tableName, ConsistentRead: true }, { limit, startKey }, toOrganization),
 });

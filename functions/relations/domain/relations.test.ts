@@ -56,6 +56,7 @@ const memoryTable = () => {
       for (const type of types) all.push(...(await queryIndex(side, id, { type, limit: 1_000 })).items);
       return all;
     },
+    queryEveryType: async (side, id) => (await queryIndex(side, id, { limit: 1_000 })).items,
     listByType: async (type, { limit, startKey }) =>
       pageOf(
         [...rows.values()]

@@ -26,11 +26,10 @@ import {
 import type { Access } from '../../_shared/access/access';
 import type { AccessVersionStore } from '../../_shared/access/access-version-store';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import type { Log } from '../../_shared/logger';
-import { type PageSource, pageAcross, readFrom } from '../../_shared/paging';
+import { cursorPage, type PageSource, pageAcross } from '../../_shared/paging';
 import { eventsFor, type RelationChange, usersOf } from '../../_shared/relations/relation-effects';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
@@ -306,7 +305,7 @@ export const createRelations = ({ table, access, versions, events, now, newId, l
      * relation (unknown type, missing or malformed ids) are counted and left for a person to look at.
      */
     migrate: async ({ limit, cursor }: PageRequest) => {
-      const page = await readFrom((startKey, max) => table.scan({ limit: max, startKey }), decodeCursor(cursor), limit);
+      const page = await cursorPage((startKey, max) => table.scan({ limit: max, startKey }), { limit, cursor });
       let updated = 0;
       let skipped = 0;
       const touched: Relation[] = [];
@@ -330,7 +329,7 @@ export const createRelations = ({ table, access, versions, events, now, newId, l
         const users = (await Promise.all(touched.map(affectedUsers))).flat();
         await versions.bump(users, now());
       }
-      return { scanned: page.items.length, updated, skipped, nextCursor: encodeCursor(page.lastKey) };
+      return { scanned: page.items.length, updated, skipped, nextCursor: page.nextCursor };
     },
   };
 };

@@ -2,10 +2,10 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { EXPORT_STARTS_PER_HOUR } from '../../../shared/sensor-data/export-limits';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { NotFound, ServiceUnavailable, TooManyRequests } from '../../_shared/errors';
+import { NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { takeHourlyUse } from '../../_shared/hourly-limit';
 import type { Log } from '../../_shared/logger';
-import { readFrom } from '../../_shared/paging';
+import { cursorPage } from '../../_shared/paging';
 import { type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
 import {
   EXPORT_MESSAGES,
@@ -39,8 +39,6 @@ export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => 
   updated: record.updated,
   expiresAt: record.expiresAt * 1000,
 });
-
-const HOUR_MS = 3_600_000;
 
 export interface ExportsDeps {
   log: Log;
@@ -76,13 +74,11 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId, log
       const { range, parts } = readableRanges(access, 'download', request, at);
       // Counted only once the request is allowed: a refused one costs nothing and takes no slot.
       const limit = caller ? EXPORT_STARTS_PER_HOUR.person : EXPORT_STARTS_PER_HOUR.guest;
-      const hourStart = Math.floor(at / HOUR_MS) * HOUR_MS;
-      if (!(await store.countStart(caller ? `person:${caller.sub}` : `guest:${sourceIp}`, hourStart, limit))) {
-        const nextAt = hourStart + HOUR_MS;
-        throw new TooManyRequests(EXPORT_MESSAGES.tooMany(limit, nextAt), {
-          'retry-after': String(Math.max(1, Math.ceil((nextAt - at) / 1000))),
-        });
-      }
+      await takeHourlyUse(
+        (subject, hourStart, max) => store.countStart(subject, hourStart, max),
+        { subject: caller ? `person:${caller.sub}` : `guest:${sourceIp}`, limit, at },
+        EXPORT_MESSAGES.tooMany,
+      );
       const id = newId();
       const record: ExportRecord = {
         id,
@@ -120,17 +116,10 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId, log
     get: async (caller: Caller | undefined, id: string): Promise<ExportJob> =>
       toExportJob(await readOwn(caller, id), bucket),
 
-    listMine: async (caller: Caller, { limit, cursor }: { limit: number; cursor?: string }) => {
+    listMine: async (caller: Caller, request: { limit: number; cursor?: string }) => {
       const since = now() - EXPORT_LIFETIME_MS;
-      const page = await readFrom(
-        (startKey, size) => store.listByOwner(caller.sub, since, startKey, size),
-        decodeCursor(cursor),
-        limit,
-      );
-      return {
-        items: page.items.map((record) => toExportJob(record, bucket)),
-        ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}),
-      };
+      const page = await cursorPage((startKey, size) => store.listByOwner(caller.sub, since, startKey, size), request);
+      return { ...page, items: page.items.map((record) => toExportJob(record, bucket)) };
     },
   };
 };

@@ -3,10 +3,10 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../../_shared/dynamodb';
+import { isConditionFailure, queryPage } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import type { ApiKeyStore, StoredApiKey } from '../domain/ports';
 
 /** The API keys table (API_KEYS_TABLE): one row per key, a person's keys by the byOwner index. */
@@ -28,24 +28,19 @@ export const createApiKeyStore = ({
     return Item as StoredApiKey | undefined;
   },
 
-  listByOwner: async (ownerId: string): Promise<StoredApiKey[]> => {
-    const items: StoredApiKey[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await db.send(
-        new QueryCommand({
+  listByOwner: (ownerId: string): Promise<StoredApiKey[]> =>
+    readAll((startKey) =>
+      queryPage<StoredApiKey>(
+        db,
+        {
           TableName: tableName,
           IndexName: 'byOwner',
           KeyConditionExpression: 'ownerId = :ownerId',
           ExpressionAttributeValues: { ':ownerId': ownerId },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((result.Items ?? []) as StoredApiKey[]));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  },
+        },
+        { startKey },
+      ),
+    ),
 
   remove: async (keyId: string): Promise<StoredApiKey | undefined> => {
     const result = await db.send(new DeleteCommand({ TableName: tableName, Key: { keyId }, ReturnValues: 'ALL_OLD' }));

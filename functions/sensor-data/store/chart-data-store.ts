@@ -1,11 +1,11 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-
+import type { S3Client } from '@aws-sdk/client-s3';
 import {
   bucketSize,
   type ChartResolution,
   chartObjectKey,
   periodsBetween,
 } from '../../../shared/sensor-data/chart-files';
+import { createS3Files } from '../../_shared/s3-files';
 import type { ChartColumns, ChartDataStore, ChartObject, ChartSeries } from '../domain/ports';
 
 export {
@@ -63,43 +63,25 @@ export const mergeChartObjects = (
   return { t, m };
 };
 
-const isMissing = (error: unknown) =>
-  error instanceof Error &&
-  (error.name === 'NoSuchKey' ||
-    error.name === 'NotFound' ||
-    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
-
 /** The chart-data bucket (CHART_DATA_BUCKET): the roll-up worker writes the objects, the chart reads take them. */
 export const createChartDataStore = ({ s3, bucket }: { s3: S3Client; bucket: string }): ChartDataStore => {
+  const files = createS3Files({ s3, bucket });
   const read = async (
     deviceId: string,
     resolution: ChartResolution,
     period: string,
   ): Promise<ChartObject | undefined> => {
-    try {
-      const result = await s3.send(
-        new GetObjectCommand({ Bucket: bucket, Key: chartObjectKey(deviceId, resolution, period) }),
-      );
-      const text = await result.Body?.transformToString('utf8');
-      return text ? (JSON.parse(text) as ChartObject) : undefined;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
+    const text = await (await files.get(chartObjectKey(deviceId, resolution, period)))?.transformToString('utf8');
+    return text ? (JSON.parse(text) as ChartObject) : undefined;
   };
 
   return {
     read,
 
     write: async (object: ChartObject): Promise<void> => {
-      await s3.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: chartObjectKey(object.deviceId, object.resolution, object.period),
-          Body: JSON.stringify(object),
-          ContentType: 'application/json',
-        }),
-      );
+      await files.put(chartObjectKey(object.deviceId, object.resolution, object.period), JSON.stringify(object), {
+        ContentType: 'application/json',
+      });
     },
 
     readChartObjects: async (

@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, putIf } from '../../_shared/dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { putIf, queryPage } from '../../_shared/dynamodb';
+import { createHourlyCounter } from '../../_shared/hourly-counter';
 import type { ExportRecord, ExportStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -85,37 +86,18 @@ export const createExportStore = ({
     );
   },
 
-  countStart: async (requester: string, hourStart: number, limit: number): Promise<boolean> => {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { id: `starts#${requester}#${hourStart}` },
-          UpdateExpression: 'ADD #count :one SET expiresAt = :exp',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.ceil(hourStart / 1000) + 2 * 3600 },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
+  countStart: createHourlyCounter({ db, tableName, kind: 'starts' }),
 
-  listByOwner: async (ownerId: string, since: number, startKey: Key | undefined, limit: number) => {
-    const result = await db.send(
-      new QueryCommand({
+  listByOwner: (ownerId: string, since: number, startKey: Key | undefined, limit: number) =>
+    queryPage<ExportRecord>(
+      db,
+      {
         TableName: tableName,
         IndexName: 'byOwner',
         KeyConditionExpression: 'ownerId = :owner AND created >= :since',
         ExpressionAttributeValues: { ':owner': ownerId, ':since': since },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    return { items: (result.Items ?? []) as ExportRecord[], lastKey: result.LastEvaluatedKey };
-  },
+      },
+      { limit, startKey },
+    ),
 });

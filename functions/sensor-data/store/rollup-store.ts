@@ -1,5 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetKeys, updateIf } from '../../_shared/dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetKeys, queryPage, updateIf } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import type { Aggregates, RollupItem } from '../domain/rollups';
 import type { RollupStore } from '../domain/rollups-recompute';
 import type { ChartResolution } from './chart-data-store';
@@ -27,25 +28,21 @@ export const createRollupStore = ({
   },
 
   /** Buckets starting in `[from, to]`, oldest first. */
-  range: async (deviceId: string, resolution: ChartResolution, from: number, to: number): Promise<RollupItem[]> => {
-    const items: RollupItem[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await db.send(
-        new QueryCommand({
+  range: (deviceId: string, resolution: ChartResolution, from: number, to: number): Promise<RollupItem[]> =>
+    readAll((startKey) =>
+      queryPage(
+        db,
+        {
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND ts BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': `${deviceId}#${resolution}`, ':from': from, ':to': to },
           // Reads what it just wrote (the day from its hours, the objects from both).
           ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) items.push({ ts: item.ts as number, m: item.m as Aggregates });
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  },
+        },
+        { startKey },
+        (item) => ({ ts: item.ts as number, m: item.m as Aggregates }),
+      ),
+    ),
 
   markDone: async (deviceId, hours, at) => {
     await Promise.all(

@@ -1,5 +1,5 @@
 import type { system } from '../../../shared/contracts/system';
-import type { PartHandlers } from '../../_shared/http/http-area';
+import type { PartHandlers, PartReadAhead } from '../../_shared/http/http-area';
 import type { SystemDeps } from '../deps';
 
 type ParameterRoutes = Omit<
@@ -15,10 +15,15 @@ type ParameterRoutes = Omit<
 
 export const parameterHandlers: PartHandlers<ParameterRoutes, SystemDeps> = {
   listParameters: ({ query }, { parameters }) => parameters.list(query),
-  getParameter: ({ params }, { parameters }) => parameters.get(params.id),
+  getParameter: ({ params, ahead }, { parameters }) => parameters.get(params.id, ahead),
   createParameter: ({ body }, { parameters }) => parameters.create(body),
   updateParameter: ({ params, body, audit }, { parameters }) => parameters.update(params.id, body.value, audit),
   deleteParameter: ({ params, audit }, { parameters }) => parameters.remove(params.id, audit),
   getTierFeatures: (_request, { tierFeatures }) => tierFeatures.get(),
   putTierFeatures: ({ body, audit }, { tierFeatures }) => tierFeatures.put(body, audit),
+};
+
+/** The parameter, read with the session record (one round trip: docs/decisions/013-read-ahead-with-the-session-record.md). */
+export const parameterReadAhead: PartReadAhead<ParameterRoutes, SystemDeps> = {
+  getParameter: ({ params }, { parameters }) => parameters.readAhead(params.id),
 };

@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditItem } from '../../_shared/audit/audit-item';
+import { queryPage } from '../../_shared/dynamodb';
 import { readFrom } from '../../_shared/paging';
 import type { AuditIndex, AuditQuery, AuditSearchStore } from '../domain/audit-search';
 
@@ -48,8 +49,9 @@ export const createAuditSearchStore = ({
     });
     const result = await readFrom(
       (key, max) =>
-        db.send(
-          new QueryCommand({
+        queryPage<AuditItem>(
+          db,
+          {
             TableName: tableName,
             ...(indexName ? { IndexName: indexName } : {}),
             KeyConditionExpression: '#pk = :pk AND #at BETWEEN :lowest AND :highest',
@@ -57,17 +59,13 @@ export const createAuditSearchStore = ({
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: values,
             ScanIndexForward: false,
-            Limit: max,
-            ...(key ? { ExclusiveStartKey: key } : {}),
-          }),
+          },
+          { limit: max, startKey: key },
         ),
       startKey,
       limit,
     );
-    return {
-      items: (result.Items ?? []) as AuditItem[],
-      ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}),
-    };
+    return { items: result.items, ...(result.lastKey ? { lastKey: result.lastKey } : {}) };
   },
 
   keyOf: (query, item) => {

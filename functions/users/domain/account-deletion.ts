@@ -12,8 +12,8 @@ import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '.
 import type { Log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
-import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
-import { withItem, withoutItem, withQuantity } from './cart';
+import type { RelationTable } from '../../_shared/relations/relation-table';
+import { repeatedItem, withItem, withoutItem, withQuantity } from './cart';
 import { toRecord } from './people';
 import type { AuthEventStore, InviteStore, StoredUser, UserStore } from './ports';
 
@@ -35,8 +35,8 @@ export interface IdentityAdmin {
 export interface AccountDeps {
   log: Log;
   users: Pick<UserStore, 'get' | 'save' | 'remove' | 'listDueDeletions'>;
-  invites: Pick<InviteStore, 'byInviter' | 'byInvitedEmail' | 'remove'>;
-  table: Pick<RelationTable, 'queryIndex' | 'remove'>;
+  invites: Pick<InviteStore, 'allByInviter' | 'allByInvitedEmail' | 'remove'>;
+  table: Pick<RelationTable, 'queryEveryType' | 'remove'>;
   effects: RelationEffects;
   sessions: Pick<AccessVersionStore, 'setDisabled' | 'retire'>;
   identity: IdentityAdmin;
@@ -45,31 +45,7 @@ export interface AccountDeps {
   now: () => number;
 }
 
-type Key = Record<string, unknown>;
-
-/** Every item of a paged source, through all its pages (collected first: the purge then deletes them). */
-const everything = async <T>(page: (startKey?: Key) => Promise<{ items: T[]; lastKey?: Key }>): Promise<T[]> => {
-  const all: T[] = [];
-  let startKey: Key | undefined;
-  do {
-    const result = await page(startKey);
-    all.push(...result.items);
-    startKey = result.lastKey;
-  } while (startKey);
-  return all;
-};
-
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Spec §5: one item per (productId, deviceId) pair; the cart sent is the whole new cart. */
-export const checkCart = (items: readonly CartItem[]): void => {
-  const seen = new Set<string>();
-  for (const item of items) {
-    const key = JSON.stringify([item.productId, item.deviceId]);
-    if (seen.has(key)) throw new BadRequest(MESSAGES.itemAlreadyInCart);
-    seen.add(key);
-  }
-};
 
 /** Is this record's queued deletion due at `now`? (It becomes due DELETION_DELAY_MS after it was queued.) */
 export const isDeletionDue = (user: StoredUser | undefined, now: number): boolean => {
@@ -100,6 +76,10 @@ export const createAccount = (deps: AccountDeps) => {
   const selfOrStaff = (caller: Caller, id: string) => {
     if (caller.sub !== id && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.selfOrStaffOnly);
   };
+
+  /** Spec §5: a second item of a product and device is refused and logged, by whichever route it came. */
+  const logDuplicate = (id: string, item: Pick<CartItem, 'productId' | 'deviceId'>) =>
+    log('warn', MESSAGES.itemAlreadyInCart, { id, productId: item.productId, deviceId: item.deviceId });
 
   /**
    * Reads the record, applies the change and writes it over the version read; if someone changed it in
@@ -136,9 +116,10 @@ export const createAccount = (deps: AccountDeps) => {
 
   /** Every relation with the person at either end: published first (at least once), removed, then versions raised. */
   const purgeRelations = async (id: string, actorId: string) => {
-    const at = (side: RelationSide) => everything((startKey) => table.queryIndex(side, id, { limit: 100, startKey }));
     const found = new Map<string, Relation>();
-    for (const relation of [...(await at('referrer')), ...(await at('referent'))]) found.set(relation.id, relation);
+    for (const side of ['referrer', 'referent'] as const) {
+      for (const relation of await table.queryEveryType(side, id)) found.set(relation.id, relation);
+    }
     const relations = [...found.values()];
     if (!relations.length) return 0;
     // Before the removal: a rerun after a failure finds the relations again and sends again (consumers
@@ -175,11 +156,9 @@ export const createAccount = (deps: AccountDeps) => {
     await sessions.setDisabled(id, true);
     if (known) await identity.disableUser(id);
     // 2. Invites the person sent, then those sent to them (whatever their status: they hold the e-mail).
-    const sent = await everything((startKey) => invites.byInviter(id, {}, { limit: 100, startKey }));
+    const sent = await invites.allByInviter(id);
     for (const invite of sent) await removeInvite(invite);
-    const received = email
-      ? await everything((startKey) => invites.byInvitedEmail(email, {}, { limit: 100, startKey }))
-      : [];
+    const received = email ? await invites.allByInvitedEmail(email) : [];
     for (const invite of received) await removeInvite(invite);
     // 3. Relations at both ends, including the last manager of an organization or campaign.
     const relations = await purgeRelations(id, actorId);
@@ -202,7 +181,11 @@ export const createAccount = (deps: AccountDeps) => {
       selfOrStaff(caller, id);
       const unqueue = body.deletion === 'unqueue';
       if (unqueue && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.unqueueStaffOnly);
-      if (body.cartItems) checkCart(body.cartItems);
+      const repeated = body.cartItems && repeatedItem(body.cartItems);
+      if (repeated) {
+        logDuplicate(id, repeated);
+        throw new Conflict(MESSAGES.itemAlreadyInCart);
+      }
       const { before, after } = await change(id, (user) => {
         const { displayName: _d, ...rest } = user;
         const displayName = body.displayName ?? user.displayName;
@@ -249,9 +232,7 @@ export const createAccount = (deps: AccountDeps) => {
         noteCart(audit, before);
         return { items: after.cartItems };
       } catch (error) {
-        if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) {
-          log('warn', MESSAGES.itemAlreadyInCart, { id, productId: item.productId, deviceId: item.deviceId });
-        }
+        if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) logDuplicate(id, item);
         throw error;
       }
     },
@@ -329,13 +310,7 @@ export const createAccount = (deps: AccountDeps) => {
      * the others go on; the person stays queued, so the next run tries again.
      */
     runDueDeletions: async (at: number) => {
-      const due: StoredUser[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await users.listDueDeletions(at, { limit: 100, cursor });
-        due.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const due = await users.listDueDeletions(at);
       const deleted: string[] = [];
       const failed: string[] = [];
       for (const user of due) {

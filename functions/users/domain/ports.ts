@@ -108,6 +108,10 @@ export interface InviteStore {
     filters: Omit<InviteFilters, 'invitedEmail'>,
     page: PageRead,
   ) => Promise<StoredPage<Invite>>;
+  /** Every invite a person sent, whatever its status, newest first (an account's deletion removes them). */
+  allByInviter: (inviterId: string) => Promise<Invite[]>;
+  /** Every invite sent to an e-mail address, whatever its status, newest first. */
+  allByInvitedEmail: (email: string) => Promise<Invite[]>;
   /** Staff tooling without an inviter or e-mail to start from: a paged Scan, in no particular order. */
   scan: (filters: InviteFilters, page: PageRead) => Promise<StoredPage<Invite>>;
 }
@@ -163,17 +167,8 @@ export interface UserStore {
    */
   addSignInMethods: (id: string, methods: readonly string[]) => Promise<boolean>;
   findIdsByEmail: (email: string) => Promise<string[]>;
-  /** Queued deletions due at or before `now`, oldest first, paged. */
-  listDueDeletions: (
-    now: number,
-    page: {
-      limit: number;
-      cursor?: string;
-    },
-  ) => Promise<{
-    items: StoredUser[];
-    nextCursor: string | undefined;
-  }>;
+  /** Every queued deletion due at or before `now`, oldest first (the deletion job's work). */
+  listDueDeletions: (now: number) => Promise<StoredUser[]>;
   /**
    * Admin tooling (POST /listUserIdsFromDdb): a paged Scan with the filters applied by DynamoDB, so a page
    * may hold fewer ids than the limit while more follow (the cursor says so).

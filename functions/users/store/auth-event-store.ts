@@ -1,10 +1,10 @@
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuthEvent } from '../../../shared/contracts/users';
 import { MESSAGES } from '../../../shared/messages';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchWriteAll } from '../../_shared/dynamodb';
+import { batchWriteAll, queryPage } from '../../_shared/dynamodb';
 import { BadRequest } from '../../_shared/errors';
-import { readFrom } from '../../_shared/paging';
+import { eachPage, readFrom } from '../../_shared/paging';
 import type { AuthEventStore, UserAuthEvent } from '../domain/ports';
 
 /** Sorts by time as a string (zero-padded epoch ms), then id: newest first is a reverse Query. */
@@ -23,17 +23,6 @@ export const createAuthEventStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): AuthEventStore => {
-  const keysOf = async (userId: string, startKey?: Record<string, unknown>) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'userId = :user',
-        ExpressionAttributeValues: { ':user': userId },
-        ProjectionExpression: 'userId, eventKey',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-
   const deleteAll = (keys: Record<string, unknown>[]) =>
     batchWriteAll(
       db,
@@ -60,33 +49,39 @@ export const createAuthEventStore = ({
       if (decoded && typeof decoded.eventKey !== 'string') throw new BadRequest(MESSAGES.invalidCursor);
       const result = await readFrom(
         (startKey, max) =>
-          db.send(
-            new QueryCommand({
+          queryPage(
+            db,
+            {
               TableName: tableName,
               KeyConditionExpression: 'userId = :user',
               ExpressionAttributeValues: { ':user': userId },
               ScanIndexForward: false,
-              ExclusiveStartKey: startKey,
-              Limit: max,
-            }),
+            },
+            { limit: max, startKey },
+            toEvent,
           ),
         decoded ? { userId, eventKey: decoded.eventKey } : undefined,
         limit,
       );
-      const last = result.LastEvaluatedKey;
-      return {
-        items: (result.Items ?? []).map(toEvent),
-        nextCursor: last ? encodeCursor({ eventKey: last.eventKey }) : undefined,
-      };
+      const last = result.lastKey;
+      return { items: result.items, nextCursor: last ? encodeCursor({ eventKey: last.eventKey }) : undefined };
     },
 
     removeAll: async (userId: string): Promise<void> => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await keysOf(userId, startKey);
-        await deleteAll(page.Items ?? []);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      // Page by page: a long history is never held whole.
+      const keys = eachPage((startKey) =>
+        queryPage(
+          db,
+          {
+            TableName: tableName,
+            KeyConditionExpression: 'userId = :user',
+            ExpressionAttributeValues: { ':user': userId },
+            ProjectionExpression: 'userId, eventKey',
+          },
+          { startKey },
+        ),
+      );
+      for await (const page of keys) await deleteAll(page);
     },
   };
 };

@@ -1,15 +1,8 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  ScanCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Invite } from '../../../shared/contracts/users';
-import { putIf } from '../../_shared/dynamodb';
+import { putIf, queryPage, scanPage } from '../../_shared/dynamodb';
+import { type PageRead, readAll } from '../../_shared/paging';
 import type { InviteFilters, InviteStore } from '../domain/ports';
-
-type Key = Record<string, unknown>;
 
 /** The stored row: the invite plus the lower-cased e-mail the byInvitedEmail index is keyed on. */
 const toItem = (invite: Invite) => ({ ...invite, invitedEmail: invite.invited.email.trim().toLowerCase() });
@@ -64,16 +57,17 @@ export const createInviteStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): InviteStore => {
-  const query = async (
+  const query = (
     index: 'byInviter' | 'byInvitedEmail',
     key: string,
     filters: InviteFilters,
-    { limit, startKey }: { limit: number; startKey?: Key },
+    page: Partial<PageRead> = {},
   ) => {
     const filter = filterOf(filters);
     const keyName = index === 'byInviter' ? 'inviterId' : 'invitedEmail';
-    const result = await db.send(
-      new QueryCommand({
+    return queryPage(
+      db,
+      {
         TableName: tableName,
         IndexName: index,
         KeyConditionExpression: `${keyName} = :key`,
@@ -81,11 +75,10 @@ export const createInviteStore = ({
         ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':key': key },
         // Newest first: the indexes sort by `created`.
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      page,
+      toInvite,
     );
-    return { items: (result.Items ?? []).map(toInvite), lastKey: result.LastEvaluatedKey };
   };
 
   return {
@@ -109,20 +102,18 @@ export const createInviteStore = ({
       await db.send(new DeleteCommand({ TableName: tableName, Key: { id } }));
     },
 
-    byInviter: (inviterId: string, filters: InviteFilters, page: { limit: number; startKey?: Key }) =>
+    byInviter: (inviterId: string, filters: InviteFilters, page: PageRead) =>
       query('byInviter', inviterId, filters, page),
 
-    byInvitedEmail: (
-      email: string,
-      filters: Omit<InviteFilters, 'invitedEmail'>,
-      page: { limit: number; startKey?: Key },
-    ) => query('byInvitedEmail', email.trim().toLowerCase(), filters, page),
+    byInvitedEmail: (email: string, filters: Omit<InviteFilters, 'invitedEmail'>, page: PageRead) =>
+      query('byInvitedEmail', email.trim().toLowerCase(), filters, page),
 
-    scan: async (filters: InviteFilters, { limit, startKey }: { limit: number; startKey?: Key }) => {
-      const result = await db.send(
-        new ScanCommand({ TableName: tableName, ...filterOf(filters), Limit: limit, ExclusiveStartKey: startKey }),
-      );
-      return { items: (result.Items ?? []).map(toInvite), lastKey: result.LastEvaluatedKey };
-    },
+    allByInviter: (inviterId: string) => readAll((startKey) => query('byInviter', inviterId, {}, { startKey })),
+
+    allByInvitedEmail: (email: string) =>
+      readAll((startKey) => query('byInvitedEmail', email.trim().toLowerCase(), {}, { startKey })),
+
+    scan: (filters: InviteFilters, page: PageRead) =>
+      scanPage(db, { TableName: tableName, ...filterOf(filters) }, page, toInvite),
   };
 };

@@ -1,14 +1,7 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  ScanCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DELETION_DELAY_MS } from '../../../shared/users/constants';
-import { decodeCursor, encodeCursor } from '../../_shared/cursor';
-import { batchGetAll, putIf, updateIf } from '../../_shared/dynamodb';
-import { readFrom } from '../../_shared/paging';
+import { batchGetAll, putIf, queryPage, scanPage, updateIf } from '../../_shared/dynamodb';
+import { cursorPage, readAll } from '../../_shared/paging';
 import type { NewUser, StoredUser, UserFilters, UserStore } from '../domain/ports';
 
 interface UserItem extends Omit<StoredUser, 'signInMethods'> {
@@ -103,24 +96,20 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
     return (result.Items ?? []).map((item) => String(item.id));
   },
 
-  listDueDeletions: async (now: number, { limit, cursor }: { limit: number; cursor?: string }) => {
-    const result = await readFrom(
-      (startKey, max) =>
-        db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'byDeletionDue',
-            KeyConditionExpression: 'deletionState = :queued AND deletionDueAt <= :now',
-            ExpressionAttributeValues: { ':queued': 'queued', ':now': now },
-            ExclusiveStartKey: startKey,
-            Limit: max,
-          }),
-        ),
-      decodeCursor(cursor),
-      limit,
-    );
-    return { items: (result.Items ?? []).map(toUser), nextCursor: encodeCursor(result.LastEvaluatedKey) };
-  },
+  listDueDeletions: (now: number) =>
+    readAll((startKey) =>
+      queryPage(
+        db,
+        {
+          TableName: tableName,
+          IndexName: 'byDeletionDue',
+          KeyConditionExpression: 'deletionState = :queued AND deletionDueAt <= :now',
+          ExpressionAttributeValues: { ':queued': 'queued', ':now': now },
+        },
+        { startKey },
+        toUser,
+      ),
+    ),
 
   scanIds: async (filters: UserFilters, { limit, cursor }: { limit: number; cursor?: string }) => {
     const conditions: string[] = [];
@@ -137,26 +126,23 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
       conditions.push('contains(rolesList, :role)');
       values[':role'] = filters.role;
     }
-    const result = await readFrom(
+    const page = await cursorPage(
       (startKey, max) =>
-        db.send(
-          new ScanCommand({
+        scanPage(
+          db,
+          {
             TableName: tableName,
             ProjectionExpression: 'id',
             ...(conditions.length
               ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeValues: values }
               : {}),
-            ExclusiveStartKey: startKey,
-            Limit: max,
-          }),
+          },
+          { limit: max, startKey },
+          (item) => String(item.id),
         ),
-      decodeCursor(cursor),
-      limit,
+      { limit, cursor },
     );
-    return {
-      ids: (result.Items ?? []).map((item) => String(item.id)),
-      nextCursor: encodeCursor(result.LastEvaluatedKey),
-    };
+    return { ids: page.items, nextCursor: page.nextCursor };
   },
 
   remove: async (id: string): Promise<void> => {

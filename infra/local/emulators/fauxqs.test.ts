@@ -147,3 +147,35 @@ describe('the fauxqs emulator after a crash', () => {
     expect(changeOf('GET', '/b/k', {}, none)).toBeUndefined();
   });
 });
+
+describe('the fauxqs emulator as S3', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fauxqs-overrides-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("answers a GET's response-* parameters with those headers, as S3 does (a presigned download's file name)", async () => {
+    const emulator = await startFauxqsEmulator({ dataDir, port: 0, region: 'us-west-2' });
+    try {
+      await emulator.s3.send(new CreateBucketCommand({ Bucket: 'exports' }));
+      await emulator.s3.send(
+        new PutObjectCommand({ Bucket: 'exports', Key: 'x.csv', Body: 'a\r\n', ContentType: 'text/csv' }),
+      );
+      const named = await emulator.s3.send(
+        new GetObjectCommand({
+          Bucket: 'exports',
+          Key: 'x.csv',
+          ResponseContentDisposition: 'attachment; filename="d 1.csv"',
+          ResponseCacheControl: 'no-store',
+        }),
+      );
+      expect([named.ContentDisposition, named.CacheControl, named.ContentType]).toEqual([
+        'attachment; filename="d 1.csv"',
+        'no-store',
+        'text/csv',
+      ]);
+      const plain = await emulator.s3.send(new GetObjectCommand({ Bucket: 'exports', Key: 'x.csv' }));
+      expect(plain.ContentDisposition).toBeUndefined();
+    } finally {
+      await emulator.stop();
+    }
+  });
+});

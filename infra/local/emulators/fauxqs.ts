@@ -83,12 +83,35 @@ export const changeOf = (
   return undefined;
 };
 
+/** The headers a GET may ask S3 to answer with (`response-content-disposition` names a presigned download's file). */
+const RESPONSE_OVERRIDES = [
+  'cache-control',
+  'content-disposition',
+  'content-encoding',
+  'content-language',
+  'content-type',
+  'expires',
+] as const;
+
+/** What a GET's `response-*` parameters ask S3 to answer with, which fauxqs ignores. */
+const overridesOf = (method: string | undefined, url: string | undefined): Record<string, string> => {
+  if (method !== 'GET' || !url) return {};
+  const { searchParams } = new URL(url, 'http://local');
+  return Object.fromEntries(
+    RESPONSE_OVERRIDES.flatMap((name) => {
+      const value = searchParams.get(`response-${name}`);
+      return value ? [[name, value]] : [];
+    }),
+  );
+};
+
 /**
  * fauxqs answers no CORS (no preflight, no Access-Control headers, no PutBucketCors), but the web app PUTs logos
  * to presigned URLs from its own origin, as browsers do to the logo bucket in the cloud. This thin front on the
  * public port answers what that bucket's CORS rule allows (infra/stacks/data-stack.ts: GET, HEAD, PUT, POST,
  * any header, ETag exposed; locally from any origin) and passes every request through unchanged; a change it
- * passes is written to disk (`persist`) before its answer goes back.
+ * passes is written to disk (`persist`) before its answer goes back. A GET's answer carries the headers its
+ * `response-*` parameters ask for, as S3's does.
  */
 const corsFront = (target: number, persist: (change: Change) => Promise<void>) =>
   createServer((incoming, outgoing) => {
@@ -116,7 +139,8 @@ const corsFront = (target: number, persist: (change: Change) => Promise<void>) =
         (answer) => {
           const status = answer.statusCode ?? 502;
           if (!change || status >= 300) {
-            outgoing.writeHead(status, { ...answer.headers, ...cors });
+            const overrides = status < 300 ? overridesOf(incoming.method, incoming.url) : {};
+            outgoing.writeHead(status, { ...answer.headers, ...overrides, ...cors });
             answer.pipe(outgoing);
             return;
           }

@@ -1,5 +1,5 @@
 /**
- * What other features may use of billing (STYLE §16, §17): the cart button and the plan reads a device's data
+ * What other features may use of billing (docs/style.md §9, §17): the cart button and the plan reads a device's data
  * panel offers a plan with. The panels other pages show have public entries of their own (public-*.ts), so no page
  * carries another's: a barrel shares every module it names among all the chunks that import it.
  */

@@ -1,2 +1,2 @@
-/** A person's own invoices, for their profile (STYLE §17). */
+/** A person's own invoices, for their profile (docs/style.md §9). */
 export { InvoicesPanel } from './invoices-panel';

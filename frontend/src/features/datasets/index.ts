@@ -1,2 +1,2 @@
-/** What other features may use of the datasets (STYLE §16, §17): a campaign's datasets. */
+/** What other features may use of the datasets (docs/style.md §9, §17): a campaign's datasets. */
 export { CampaignDatasets } from './campaign-datasets';

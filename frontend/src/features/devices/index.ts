@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 
 /**
- * What other features may use of the devices (STYLE §16, §17): a device's status badge, the texts that name it,
+ * What other features may use of the devices (docs/style.md §9, §17): a device's status badge, the texts that name it,
  * and the create forms, which load when opened: a guest's first page (issue 13) carries none of them.
  */
 export { StatusBadge } from './device-parts';

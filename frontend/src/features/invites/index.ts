@@ -1,6 +1,6 @@
 /**
- * What other features may use of the invites (STYLE §16, §17): the panels that list, send and answer them, and the
- * read of one's invites.
+ * What other features may use of the invites (docs/style.md §9, §17): the panels that list, send and answer them, and
+ * the read of one's invites.
  */
 
 export { useInvites } from './invites-api';

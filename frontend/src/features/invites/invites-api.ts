@@ -6,7 +6,7 @@ import { type PagedList, routeKey, routeQuery, useRoutePages } from '../../lib/q
 import { relationChangeKeys } from '../relations';
 
 /**
- * The invite screens' reads (STYLE §13), and the keys their changes invalidate: an invite shows on its own
+ * The invite screens' reads (docs/style.md §13), and the keys their changes invalidate: an invite shows on its own
  * page, in its inviter's lists of sent invites and in the lists of invites sent to its address.
  */
 

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 
 /**
- * What other features may use of the organizations (STYLE §16, §17): the create form, which loads when opened.
+ * What other features may use of the organizations (docs/style.md §9, §17): the create form, which loads when opened.
  */
 export const NewOrganizationForm = lazy(() =>
   import('./organization-forms').then((m) => ({ default: m.NewOrganizationForm })),

@@ -6,7 +6,7 @@ import { type CacheRead, GROUPS_CACHE_ERROR, type IdentityCacheState, identityCa
 import { errorOf, routeKey, routeQuery } from '../../lib/query';
 
 /**
- * The people screens' reads (STYLE §13), and the keys their changes invalidate. One's own record and the
+ * The people screens' reads (docs/style.md §13), and the keys their changes invalidate. One's own record and the
  * group list come through the 7-day local cache (spec §8, §9, lib/identity-cache.ts): their queries sit
  * under the route's key with a 'local-cache' suffix, so what invalidates the route reads them again too,
  * past the local copy.

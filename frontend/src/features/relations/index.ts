@@ -1,5 +1,5 @@
 /**
- * What other features may use of the relations (STYLE §16, §17): the members panel of an object's page, the
+ * What other features may use of the relations (docs/style.md §9, §17): the members panel of an object's page, the
  * caller's roles on an object, the reads a relation's change touches, and the grouping and links of a person's
  * relations on the dashboard.
  */

@@ -10,7 +10,7 @@ import { type BrowseFilter, browseLoader, browseRequest } from './relation-brows
 import type { PageLoader } from './relation-list';
 
 /**
- * The relations screens' reads (STYLE §13): each paged list is keyed by its contract route and request (the
+ * The relations screens' reads (docs/style.md §13): each paged list is keyed by its contract route and request (the
  * cursor aside), and a change names the keys of every list that may hold the relation it changed.
  */
 
