@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
-import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
@@ -47,10 +46,7 @@ const createStores = (env: CodeReleasesEnv) => {
 };
 
 /** `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); Lambdas take the default. */
-export const createCodeReleasesDeps = (
-  env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV),
-  { now = Date.now }: { now?: () => number } = {},
-) => {
+export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const { db, releases, rollouts, targets, relations } = createStores(env);
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
   const people = createPeople({ db, tableName: env.usersTable });
@@ -87,10 +83,7 @@ export const createCodeReleasesDeps = (
 export type CodeReleasesDeps = ReturnType<typeof createCodeReleasesDeps>;
 
 /** The stage job's use case (rollout-job.ts): no S3 client, no test runs. */
-export const createRolloutStagesDeps = (
-  env: CodeReleasesEnv = readEnv(CODE_RELEASES_ENV),
-  { now = Date.now }: { now?: () => number } = {},
-) => {
+export const createRolloutStagesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const { releases, rollouts, targets, relations } = createStores(env);
   return {
     stages: createRolloutStages({

@@ -2,14 +2,13 @@ import { FirmwareStatusReport } from '../../shared/contracts/data-ingress';
 import { deviceIdOfTopic, ruleTopicOf } from '../../shared/iot/topics';
 import { getDocumentClient } from '../_shared/clients';
 import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
-import { readEnv } from '../_shared/env';
 import { DomainError } from '../_shared/errors';
 import { iotRule } from '../_shared/iot/iot-rule';
 import { log } from '../_shared/logger';
-import { createFirmwareStatusDeps, DATA_INGRESS_ENV } from './deps';
+import { createFirmwareStatusDeps, readDataIngressEnv } from './deps';
 import { credentialIdOfPrincipal } from './domain/mqtt-authorizer';
 
-const env = readEnv(DATA_INGRESS_ENV);
+const env = readDataIngressEnv();
 
 /**
  * The IoT rule on `devices/+/firmware-status` (through the broker, or Basic Ingest's

@@ -21,6 +21,7 @@ import type Stripe from 'stripe';
 import { hashSecret, newCredentialId, newSecret, tokenOf } from '../../functions/_shared/devices/credential-token';
 import { createCredentialVerifier } from '../../functions/_shared/devices/credential-verifier';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { hashClaimCode } from '../../functions/devices/domain/claim-code';
 import { MAX_CREDENTIALS_PER_DEVICE } from '../../functions/devices/domain/credentials';
 import { createCredentialStore } from '../../functions/devices/store/credential-store';
@@ -31,8 +32,6 @@ import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
-import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
 import {
   DEMO_ACCOUNTS,
   DEMO_CAMPAIGNS,
@@ -43,6 +42,7 @@ import {
   DEMO_PASSWORD,
   DEMO_RELATIONS,
 } from './demo-data';
+import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { TableDefinition } from '../definitions/tables';
+import type { TableDefinition } from '../../functions/_shared/tables';
 import { startDynamoDb } from './emulators/dynamodb';
 import { LOCAL_CREDENTIALS } from './emulators/listen';
 import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
@@ -18,7 +18,9 @@ const before: TableDefinition = {
 };
 const after: TableDefinition = {
   ...before,
-  indexes: [{ name: 'progress', partitionKey: { name: 'rolloutId', type: 'S' }, sortKey: { name: 'progress', type: 'S' } }],
+  indexes: [
+    { name: 'progress', partitionKey: { name: 'rolloutId', type: 'S' }, sortKey: { name: 'progress', type: 'S' } },
+  ],
 };
 
 describe('an index added to a table that exists on this machine (dynalite cannot add one)', () => {
@@ -28,7 +30,11 @@ describe('an index added to a table that exists on this machine (dynalite cannot
   it('makes the table again with its indexes, every item kept, and finishes a rebuild a stopped start left', async () => {
     const emulator = await startDynamoDb({ dataDir, port: 0 });
     try {
-      const dynamo = new DynamoDBClient({ region: 'us-west-2', endpoint: emulator.url, credentials: LOCAL_CREDENTIALS });
+      const dynamo = new DynamoDBClient({
+        region: 'us-west-2',
+        endpoint: emulator.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
       const db = DynamoDBDocumentClient.from(dynamo);
       const items = Array.from({ length: 60 }, (_, i) => ({
         rolloutId: 'r1',

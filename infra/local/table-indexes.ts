@@ -9,7 +9,7 @@ import {
   ScanCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import type { TableDefinition } from '../definitions/tables';
+import type { TableDefinition } from '../../functions/_shared/tables';
 
 /** Where a table's items wait while it is made again with its indexes. */
 export const rebuildName = (name: string) => `${name}--rebuild`;

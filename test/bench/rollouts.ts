@@ -3,9 +3,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, getS3Client, getSqsClient } from '../../functions/_shared/clients';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
+import { readEnv } from '../../functions/_shared/env';
 import { inLanes } from '../../functions/_shared/in-lanes';
-import { createCodeReleasesDeps, createRolloutStagesDeps } from '../../functions/code-releases/deps';
-import { createDataIngressDeps } from '../../functions/data-ingress/deps';
+import { CODE_RELEASES_ENV, createCodeReleasesDeps, createRolloutStagesDeps } from '../../functions/code-releases/deps';
+import { createDataIngressDeps, readDataIngressEnv } from '../../functions/data-ingress/deps';
 import type { RunningStack } from '../../infra/local/stack';
 import type { Caller } from '../../shared/auth/verify-token';
 import {
@@ -236,9 +237,10 @@ const simulate = async (
   const { tables } = stack.info;
   let clock = T0;
   const now = () => clock;
-  const codeReleases = createCodeReleasesDeps(undefined, { now });
-  const { stages } = createRolloutStagesDeps(undefined, { now });
-  const ingress = createDataIngressDeps(undefined, { now });
+  const releasesEnv = readEnv(CODE_RELEASES_ENV);
+  const codeReleases = createCodeReleasesDeps(releasesEnv, { now });
+  const { stages } = createRolloutStagesDeps(releasesEnv, { now });
+  const ingress = createDataIngressDeps(readDataIngressEnv(), { now });
   const prefix = `${version.replace(/\./g, '')}-${randomUUID().slice(0, 6)}`.toLowerCase();
   const fleet = await seedFleet(db, tables.devices!, prefix);
   const releaseId = await seedRelease(db, tables as Record<string, string>, version);

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
@@ -10,10 +10,10 @@ import {
 import type { Rollout, RolloutDevice } from '../../../../shared/contracts/code-releases';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { ChoiceField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { UpdateStateBadge } from './public-update-state';
@@ -280,23 +280,21 @@ const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
     ...(stage ? { stage: Number(stage) } : {}),
     ...(state ? { state } : {}),
   };
-  const list = usePagedQuery<RolloutDevice & { id: string }>(
-    routeKey('code-releases', 'listRolloutDevices', { params: { id: rollout.id }, query }),
-    async (cursor) => {
-      const page = await api.listRolloutDevices({
-        params: { id: rollout.id },
-        query: { ...query, ...(cursor ? { cursor } : {}) },
-      });
-      return { ...page, items: page.items.map((device) => ({ ...device, id: device.deviceId })) };
-    },
-  );
-  const { reload } = list;
+  const listKey = routeKey('code-releases', 'listRolloutDevices', { params: { id: rollout.id }, query });
+  const list = usePagedQuery<RolloutDevice & { id: string }>(listKey, async (cursor) => {
+    const page = await api.listRolloutDevices({
+      params: { id: rollout.id },
+      query: { ...query, ...(cursor ? { cursor } : {}) },
+    });
+    return { ...page, items: page.items.map((device) => ({ ...device, id: device.deviceId })) };
+  });
+  const client = useQueryClient();
   const seen = useRef(moved);
   useEffect(() => {
     if (seen.current === moved) return;
     seen.current = moved;
-    reload();
-  }, [moved, reload]);
+    void client.invalidateQueries({ queryKey: listKey });
+  }, [moved, client, listKey]);
   const stageOptions = [
     ['', 'Every stage'] as const,
     ...rollout.stages.map((s, index) => [String(index), s.name] as const),
@@ -320,8 +318,7 @@ const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
           onChange={setState}
         />
       </div>
-      <ErrorAlert testId="rollout-devices-error" error={list.error} />
-      {list.items.length > 0 && (
+      <PagedList list={list} name="rollout-devices" empty="No device here.">
         <ListTable
           label="Devices of the rollout"
           testId="rollout-devices"
@@ -373,9 +370,7 @@ const DevicesPanel = ({ rollout }: { rollout: Rollout }) => {
             },
           ]}
         />
-      )}
-      {list.loaded && list.items.length === 0 && <p className="muted">No device here.</p>}
-      <LoadMoreButton list={list} testId="rollout-devices-load-more" />
+      </PagedList>
     </section>
   );
 };

@@ -3,13 +3,13 @@ import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { stageNameOf } from '../../../../shared/code-releases/rollout-rules';
 import { NewRollout, type ReleaseDetail, type Rollout } from '../../../../shared/contracts/code-releases';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useChanges, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
@@ -187,7 +187,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
         </p>
       )}
       {admin && (
-        <FormCard
+        <EditForm
           name="rollout"
           title="Start a rollout"
           intro={`Devices of the ${release.productLine} line in the target are assigned ${release.version}; others are skipped and counted.`}
@@ -239,7 +239,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
             <TextField id="rollout-note" label="Note (optional)" value={form.note} onChange={set('note')} />
             <StagesFields form={form} setForm={setForm} fields={submit.fields} />
           </fieldset>
-        </FormCard>
+        </EditForm>
       )}
     </>
   );
@@ -296,8 +296,7 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
     <section className="card" aria-labelledby="rollouts-heading">
       <h2 id="rollouts-heading">Rollouts</h2>
       <StartRollout release={release} />
-      <ErrorAlert testId="rollouts-error" error={list.error} />
-      {list.items.length > 0 && (
+      <PagedList list={list} name="rollouts" empty="Not rolled out yet.">
         <ListTable
           label="Rollouts"
           testId="rollouts"
@@ -340,9 +339,7 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
             },
           ]}
         />
-      )}
-      {list.loaded && list.items.length === 0 && <p className="muted">Not rolled out yet.</p>}
-      <LoadMoreButton list={list} testId="rollouts-load-more" />
+      </PagedList>
     </section>
   );
 };
