@@ -8,6 +8,8 @@ import {
   type DynamoDBClient,
   ScanCommand,
   type WriteRequest,
+  waitUntilTableExists,
+  waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import type { TableDefinition } from '../../functions/_shared/tables';
 
@@ -62,6 +64,17 @@ const copyItems = async (dynamo: DynamoDBClient, from: string, to: string): Prom
   return copied;
 };
 
+// dynalite finishes a delete or create after answering it: a create under the same name, or a write, waits for it.
+const WAIT = { minDelay: 1, maxDelay: 1, maxWaitTime: 60 };
+const drop = async (dynamo: DynamoDBClient, name: string) => {
+  await dynamo.send(new DeleteTableCommand({ TableName: name }));
+  await waitUntilTableNotExists({ client: dynamo, ...WAIT }, { TableName: name });
+};
+const create = async (dynamo: DynamoDBClient, input: CreateTableCommand, name: string) => {
+  await dynamo.send(input);
+  await waitUntilTableExists({ client: dynamo, ...WAIT }, { TableName: name });
+};
+
 const exists = async (dynamo: DynamoDBClient, name: string): Promise<string[] | undefined> => {
   try {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: name }));
@@ -94,23 +107,23 @@ export const addMissingIndexes = async (
   if ((await exists(dynamo, aside)) !== undefined) {
     if (current !== undefined && missing.length > 0) {
       // Stopped while copying aside: the table is whole, the copy may not be. Start again.
-      await dynamo.send(new DeleteTableCommand({ TableName: aside }));
+      await drop(dynamo, aside);
     } else {
       // Stopped after the table was deleted: the copy is whole. Finish from it.
-      if (current === undefined) await dynamo.send(createTableInput(name, table));
+      if (current === undefined) await create(dynamo, createTableInput(name, table), name);
       const restored = await copyItems(dynamo, aside, name);
-      await dynamo.send(new DeleteTableCommand({ TableName: aside }));
+      await drop(dynamo, aside);
       log(`${name}: ${restored} items back, with its indexes, from the copy a stopped start left`);
       return missing;
     }
   }
   if (current === undefined || missing.length === 0) return [];
-  await dynamo.send(createTableInput(aside, table, { indexes: false }));
+  await create(dynamo, createTableInput(aside, table, { indexes: false }), aside);
   const copied = await copyItems(dynamo, name, aside);
-  await dynamo.send(new DeleteTableCommand({ TableName: name }));
-  await dynamo.send(createTableInput(name, table));
+  await drop(dynamo, name);
+  await create(dynamo, createTableInput(name, table), name);
   const restored = await copyItems(dynamo, aside, name);
-  await dynamo.send(new DeleteTableCommand({ TableName: aside }));
+  await drop(dynamo, aside);
   log(`${name}: added ${missing.join(', ')} (${copied} items copied aside, ${restored} back)`);
   return missing;
 };
