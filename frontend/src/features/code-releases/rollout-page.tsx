@@ -95,16 +95,15 @@ const StageBar = ({ rollout }: { rollout: Rollout }) => {
 /** How many failures the halt note names; the devices list below has them all. */
 const FAILURES_LISTED = 20;
 
+/** The reads of the devices that failed or went silent, as many as the halt note names. */
+const failuresRead = (rolloutId: string, state: 'failed' | 'timed_out') =>
+  routeQuery('code-releases', 'listRolloutDevices', {
+    params: { id: rolloutId },
+    query: { limit: FAILURES_LISTED, state },
+  });
+
 /** The devices that failed or went silent, and why: what a person deciding between resume and roll back reads. */
-const Failures = ({ rolloutId }: { rolloutId: string }) => {
-  const ask = (state: 'failed' | 'timed_out') =>
-    routeQuery('code-releases', 'listRolloutDevices', {
-      params: { id: rolloutId },
-      query: { limit: FAILURES_LISTED, state },
-    });
-  const failed = useQuery({ ...ask('failed'), refetchInterval: WATCH_MS });
-  const timedOut = useQuery({ ...ask('timed_out'), refetchInterval: WATCH_MS });
-  const devices = [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])].slice(0, FAILURES_LISTED);
+const Failures = ({ devices }: { devices: readonly RolloutDevice[] }) => {
   if (devices.length === 0) return null;
   return (
     <>
@@ -126,7 +125,10 @@ const Failures = ({ rolloutId }: { rolloutId: string }) => {
 
 /** Why and when it stopped, or what rolled it back: the first thing a person opening a stopped rollout reads. */
 const StopNote = ({ rollout }: { rollout: Rollout }) => {
-  if (rollout.status === 'active') {
+  const stopped = rollout.status !== 'active';
+  const failed = useQuery({ ...failuresRead(rollout.id, 'failed'), enabled: stopped, refetchInterval: WATCH_MS });
+  const timedOut = useQuery({ ...failuresRead(rollout.id, 'timed_out'), enabled: stopped, refetchInterval: WATCH_MS });
+  if (!stopped) {
     return rollout.completed ? (
       <p className="notice" data-testid="rollout-completed">
         Every stage has started and soaked under the threshold (<When ms={rollout.completed} />
@@ -134,6 +136,9 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
       </p>
     ) : null;
   }
+  // Drawn with its failures, so the note grows once when the rollout stops, not again when they come.
+  if (failed.isPending || timedOut.isPending) return null;
+  const devices = [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])].slice(0, FAILURES_LISTED);
   return (
     <div className="gate-closed" role="status" data-testid="rollout-halt">
       <p>
@@ -141,7 +146,8 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
         {rollout.halted && <When ms={rollout.halted} />}
       </p>
       <p data-testid="rollout-halt-reason">{rollout.haltReason}</p>
-      <Failures rolloutId={rollout.id} />
+      <ErrorAlert testId="rollout-failures-error" error={errorOf(failed) ?? errorOf(timedOut)} />
+      <Failures devices={devices} />
       {rollout.rollback && (
         <p data-testid="rollout-rolled-back">
           Rolled back: {rollout.productLine} {rollout.rollback.version} is offered to the{' '}
@@ -414,6 +420,8 @@ export const RolloutPage = () => {
               previous release to the devices that had installed it.
             </p>
           )}
+          {/* The actions first: what the page's reads and the devices' reports grow is under them, never above. */}
+          <RolloutActions rollout={data} />
           <StopNote rollout={data} />
           <section className="card section-card" aria-labelledby="rollout-stages-heading">
             <h2 id="rollout-stages-heading">Stages</h2>
@@ -458,7 +466,6 @@ export const RolloutPage = () => {
               {abortText(data.abort)}
             </p>
           </section>
-          <RolloutActions rollout={data} />
           <DevicesPanel rollout={data} />
         </>
       )}

@@ -86,12 +86,6 @@ const DeviceScreen = ({ id }: { id: string }) => {
             <>
               {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
               {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
-              {/* Loaded only for a device a rollout has targeted: most pages never carry it. */}
-              {mayManage(device) && device.firmwareTarget && (
-                <Suspense fallback={null}>
-                  <FirmwareUpdatesPanel deviceId={device.id} />
-                </Suspense>
-              )}
               {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
             </>
           )}
@@ -103,6 +97,13 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <h2 id="device-members-heading">Relations</h2>
           <MembersPanel key={id} kind="device" objectId={id} />
         </section>
+      )}
+      {/* Loaded only for a device a rollout has targeted (most pages never carry it), and last: it comes after the page
+          is drawn, and nothing that can be pressed is under it. */}
+      {user && device && mayManage(device) && device.firmwareTarget && (
+        <Suspense fallback={null}>
+          <FirmwareUpdatesPanel deviceId={device.id} />
+        </Suspense>
       )}
     </section>
   );
