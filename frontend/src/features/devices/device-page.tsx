@@ -1,4 +1,4 @@
-import { Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
@@ -23,6 +23,10 @@ import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+
+const FirmwareUpdatesPanel = lazy(() =>
+  import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
+);
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
@@ -93,6 +97,13 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <h2 id="device-members-heading">Relations</h2>
           <MembersPanel key={id} kind="device" objectId={id} />
         </section>
+      )}
+      {/* Loaded only for a device a rollout has targeted (most pages never carry it), and last: it comes after the page
+          is drawn, and nothing that can be pressed is under it. */}
+      {user && device && mayManage(device) && device.firmwareTarget && (
+        <Suspense fallback={null}>
+          <FirmwareUpdatesPanel deviceId={device.id} />
+        </Suspense>
       )}
     </section>
   );
