@@ -109,6 +109,8 @@ export interface DeferredBudget {
 export const DEFERRED_BUDGETS: readonly DeferredBudget[] = [
   // MapLibre GL is most of it; its worker script (an asset of the chunk) is counted too.
   { name: 'map (MapLibre GL and its worker)', modules: ['src/features/map/maplibre-map.ts'], jsKb: 480 },
+  // The live view's realtime client (MQTT.js and its browser polyfills), loaded by the live panel once it is drawn.
+  { name: 'live view (MQTT.js)', modules: ['src/lib/realtime.ts'], jsKb: 110 },
   // A campaign's comparison charts (uPlot and the comparison code), beside the campaign page.
   {
     name: 'campaign comparison (uPlot)',
