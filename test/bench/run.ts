@@ -21,10 +21,10 @@ import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
 import { benchCost } from './cost';
+import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { countCalls, countStoreCalls } from './store-calls';
-import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchWeb, formatWebRows } from './web';
 
 /**
