@@ -306,7 +306,7 @@ const atlasFile = (name: string) => createRequire(import.meta.url).resolve(`worl
 
 /**
  * The base map comes in two files, by zoom (issue 36): the world and continents from Natural Earth's 1:110m at 0.1°
- * (about 30 kB on the wire), closer in 1:50m at 0.01° (about 210 kB), which the map fetches only when its view is
+ * (about 33 kB gzipped), closer in 1:50m at 0.01° (about 350 kB), which the map fetches only when its view is
  * zoomed in that far (DETAIL_ZOOM in src/features/map/base-map-style.ts). Below that zoom a degree is under 12 px, so
  * 0.1° is under a pixel; from it on, 1:110m's coasts look coarse, and at FIT_MAX_ZOOM 0.01° is about a pixel.
  */
