@@ -21,6 +21,7 @@ import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
 import { benchCost } from './cost';
+import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchRollouts } from './rollouts';
@@ -569,6 +570,9 @@ try {
     // Each budgeted page opened cold in Chromium on Lighthouse's phone profile (test/bench/web.ts, decision 014).
     console.log('\nThe web app, production build: JS per page, LCP and time to interactive against their budgets\n');
     console.log(formatWebRows(await benchWeb(info)));
+    // Lighthouse's own score of the four first pages, mobile and desktop (issue 36; test/bench/lighthouse.ts).
+    console.log('\nLighthouse performance (median of BENCH_LIGHTHOUSE_RUNS, default 3), production build\n');
+    console.log(formatLighthouseRows(await benchLighthouse(info)));
   }
 
   // Last: its people, devices and exports would otherwise sit in the store the other parts measure.
