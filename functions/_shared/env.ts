@@ -46,3 +46,16 @@ export const readAuthEnv = (env: Record<string, string | undefined> = process.en
   const { issuer, clientIds } = readEnv({ issuer: 'AUTH_ISSUER', clientIds: 'AUTH_CLIENT_IDS' }, env);
   return { issuer, clientIds: splitList(clientIds) };
 };
+
+/** A whole number of at least 0 (a duration in ms), the default when unset. */
+export const readWholeNumberEnv = (
+  name: string,
+  fallback: number,
+  env: Record<string, string | undefined> = process.env,
+): number => {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`${name} must be a whole number: ${env[name]}`);
+  return number;
+};

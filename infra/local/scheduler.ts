@@ -11,6 +11,8 @@ export interface ScheduledJobDefinition {
   name: string;
   entry: string;
   everyMinutes: number;
+  /** Here, every this many seconds instead (the alerts sweep's 10 s). */
+  localEverySeconds?: number;
 }
 
 export interface SchedulerOptions {
@@ -45,8 +47,8 @@ const lambdaContext = (job: string): Context =>
   }) as Context;
 
 /**
- * What EventBridge schedules do, for the local home: each SCHEDULED_JOBS entry runs every `everyMinutes`
- * (the first run one interval after start, as a `rate()` rule), in-process, with a scheduled event whose
+ * What EventBridge schedules do, for the local home: each SCHEDULED_JOBS entry runs every `everyMinutes` (or
+ * `localEverySeconds`; the first run one interval after start, as a `rate()` rule), in-process, with a scheduled event whose
  * `time` is the moment it fires. A run still going when the next is due is not overlapped: that tick is
  * skipped. `run(name, time)` fires a job at once (at any time: tests use a time weeks ahead).
  */
@@ -77,10 +79,13 @@ export const startScheduler = async (options: SchedulerOptions) => {
   };
 
   const timers = loaded.map((job) =>
-    setInterval(() => {
-      if (running.has(job.name)) return;
-      run(job.name).catch((error: unknown) => options.onError?.(job.name, error));
-    }, job.everyMinutes * 60_000),
+    setInterval(
+      () => {
+        if (running.has(job.name)) return;
+        run(job.name).catch((error: unknown) => options.onError?.(job.name, error));
+      },
+      (job.localEverySeconds ?? job.everyMinutes * 60) * 1_000,
+    ),
   );
   for (const timer of timers) timer.unref();
 

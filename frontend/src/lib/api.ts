@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { createLru, ENDPOINT_CACHE_SIZE } from '../../../shared/config/endpoints';
+import { alerts } from '../../../shared/contracts/alerts';
 import { api } from '../../../shared/contracts/api';
 import type { AREAS, AreaName } from '../../../shared/contracts/areas';
 import { campaigns } from '../../../shared/contracts/campaigns';
@@ -34,6 +35,7 @@ const STAFF_AREAS = {
 type StaffArea = keyof typeof STAFF_AREAS;
 
 const OTHER_AREAS = {
+  alerts,
   campaigns,
   customer,
   datasets,
