@@ -73,12 +73,13 @@ export const createAlertEvaluation = (env: AlertEvaluationEnv, { now = Date.now 
     now,
     checkEveryMs: readWholeNumberEnv(RULES_CHECK_MS_ENV, 1_000),
   });
+  const mayView = async (userId: string, target: AlertTarget) =>
+    (await access.forCaller(asRecipient(userId)).check(target.kind, target.id)).allowed;
   const effects = createEffects({
     alerts,
     states,
     devices,
-    mayView: async (userId: string, target: AlertTarget) =>
-      (await access.forCaller(asRecipient(userId)).check(target.kind, target.id)).allowed,
+    mayView,
     send: (messages: AlertChanged[]) => events.publish(messages),
     log,
   });
@@ -89,6 +90,7 @@ export const createAlertEvaluation = (env: AlertEvaluationEnv, { now = Date.now 
     devices,
     relations,
     access,
+    mayView,
     deviceRules,
     effects,
     evaluator: createAlertEvaluator({ rules: deviceRules, states, effects, now, newId: randomUUID, log }),
