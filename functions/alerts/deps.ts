@@ -30,7 +30,7 @@ export type AlertsEnv = Record<keyof typeof ALERTS_ENV, string>;
 const sweepOf = (env: AlertsEnv, evaluation: AlertEvaluation) =>
   createSweep({
     states: evaluation.states,
-    rulesOf: evaluation.deviceRules.lookUp,
+    rules: evaluation.deviceRules,
     devices: evaluation.devices,
     sources: createSweepSources({
       db: getDocumentClient(),

@@ -72,8 +72,8 @@ export interface StackOptions {
 export interface RunningStack {
   info: StackInfo;
   /**
-   * Holds the queue workers (their messages wait in the queues) and resolves once their batches in hand are done:
-   * for the bench, which measures the API's own path on cores the workers would otherwise share.
+   * Holds the queue workers (their messages wait in the queues) and the scheduled jobs, and resolves once their work
+   * in hand is done: for the bench, which measures the API's own path on cores the workers would otherwise share.
    */
   pauseWorkers: () => Promise<void>;
   resumeWorkers: () => void;
@@ -362,10 +362,11 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     return {
       info,
       pauseWorkers: async () => {
-        await Promise.all(pollers.map((poller) => poller.pause()));
+        await Promise.all([...pollers.map((poller) => poller.pause()), scheduler.pause()]);
       },
       resumeWorkers: () => {
         for (const poller of pollers) poller.resume();
+        scheduler.resume();
       },
       stop,
     };

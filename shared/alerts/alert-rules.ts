@@ -16,8 +16,11 @@ export const MAX_DURATION_SECONDS = 7 * 24 * 60 * 60;
 export const MIN_SILENCE_SECONDS = 60;
 /** A learned silence is never under five minutes, however often the device reports. */
 export const MIN_LEARNED_SILENCE_MS = 5 * MINUTE_MS;
-/** Before a device's interval is known (too few batches), its learned silence is this. */
-export const UNKNOWN_INTERVAL_SILENCE_MS = 15 * MINUTE_MS;
+/**
+ * Before a device's interval is known (fewer than three batches to learn from), its learned silence is an hour: a
+ * device that reports every quarter of an hour must not be called silent while nobody knows it yet.
+ */
+export const UNKNOWN_INTERVAL_SILENCE_MS = 60 * MINUTE_MS;
 /** A reminder repeats no more often than every five minutes. */
 export const MIN_REMIND_SECONDS = 5 * 60;
 /** `daysBefore` of a subscription rule: up to 90 days. */
@@ -89,7 +92,7 @@ export const isCleared = (levels: Pick<ThresholdLevels, 'direction' | 'clear'>, 
 
 /**
  * How long a device may stay silent before the rule fires: what the rule sets, else twice the device's usual interval
- * and never under five minutes (an unknown interval: fifteen minutes).
+ * and never under five minutes (an unknown interval: an hour).
  */
 export const silenceAfterMs = (afterSeconds: number | undefined, intervalMs: number | undefined): number => {
   if (afterSeconds !== undefined) return afterSeconds * SECOND_MS;

@@ -46,8 +46,8 @@ export const createDeviceRules = ({
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<void> | undefined;
 
-  const checkGeneration = async () => {
-    if (now() - checkedAt < checkEveryMs) return;
+  const checkGeneration = async (force = false) => {
+    if (!force && now() - checkedAt < checkEveryMs) return;
     checking ??= (async () => {
       try {
         const current = await source.generation();
@@ -83,6 +83,11 @@ export const createDeviceRules = ({
       return rules;
     },
     lookUp,
+    /**
+     * Asks for the generation now, whatever the last check: the sweep does at the start of each run, so a rule changed
+     * before the run began is seen by it (the devices such a change made due are looked at with their rules as they are).
+     */
+    refresh: () => checkGeneration(true),
   };
 };
 

@@ -40,9 +40,9 @@ export const SUBSCRIPTION_CHECK_MS = 60 * MINUTE_MS;
  * newer reading (ingest resolves it at once when it reads the device's state for a threshold anyway).
  */
 export const SILENCE_RECHECK_MS = 60 * SECOND_MS;
-/** A learned interval is learned again after a day (an hour while it is unknown). */
+/** A learned interval is learned again after a day (every 10 minutes while it is unknown). */
 export const RELEARN_MS = DAY_MS;
-export const RELEARN_UNKNOWN_MS = 60 * MINUTE_MS;
+export const RELEARN_UNKNOWN_MS = 10 * MINUTE_MS;
 
 export interface Change {
   state: DeviceAlertState;

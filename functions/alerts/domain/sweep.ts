@@ -9,8 +9,11 @@ import type { StateStore, SweepSources } from './ports';
 
 export interface SweepDeps {
   states: Pick<StateStore, 'get' | 'write' | 'due'>;
-  /** A device's rules read now, not from a cache: the sweep is what closes the tracks of rules that went. */
-  rulesOf: (deviceId: string) => Promise<StoredRule[]>;
+  /**
+   * A device's rules, from the per-instance cache made fresh at each run's start (`refresh`): the sweep is what
+   * closes the tracks of rules that went, so it must not see one a change before the run took away.
+   */
+  rules: { rulesOf: (deviceId: string) => Promise<StoredRule[]>; refresh: () => Promise<void> };
   devices: { facts: (deviceId: string) => Promise<DeviceFacts | undefined> };
   sources: SweepSources;
   effects: Pick<Effects, 'deliver'>;
@@ -46,7 +49,7 @@ const WRITE_TRIES = 5;
  */
 export const createSweep = ({
   states,
-  rulesOf,
+  rules: deviceRules,
   devices,
   sources,
   effects,
@@ -64,7 +67,7 @@ export const createSweep = ({
       await effects.deliver(deviceId, leftover);
       state = { ...state, outbox: {} };
     }
-    const rules = await rulesOf(deviceId);
+    const rules = await deviceRules.rulesOf(deviceId);
     const facts: SweepFacts = {};
     if (rules.some((rule) => rule.condition.kind === 'silence')) {
       const device = await devices.facts(deviceId);
@@ -97,6 +100,7 @@ export const createSweep = ({
   return {
     run: async (now: number): Promise<SweepResult> => {
       const started = clock();
+      await deviceRules.refresh();
       const result: SweepResult = { due: 0, changed: 0, fired: 0, resolved: 0, reminded: 0, failed: 0, left: 0 };
       await Promise.all(
         Array.from({ length: DUE_SHARDS }, async (_, shard) => {
