@@ -1,0 +1,104 @@
+import { Link, useLocation } from 'react-router-dom';
+import type { Alert } from '../../../../shared/contracts/alerts';
+import { ErrorAlert } from '../../components/form-parts';
+import { ListTable } from '../../components/list-table';
+import { When } from '../../components/when';
+import { useApi } from '../../lib/api';
+import { LoadMoreButton } from '../../lib/load-more-button';
+import { sectionOf } from '../../lib/navigation';
+import { nameKey, useObjectNames } from '../../lib/object-names';
+import { useChanges, useRoutePages } from '../../lib/query';
+import { alertKeys } from './alerts-api';
+import { Acknowledgement, AlertBadge } from './alerts-panel';
+import './alerts.css';
+
+/**
+ * `/dashboard/alerts`: what fires now on the person's devices and their recent alerts, with Acknowledge; `/admin/alerts`:
+ * every device's, for staff (docs/alerts.md, "Screens"). Each alert links to its device's page at the time it fired.
+ */
+export const AlertsPage = () => {
+  const { pathname } = useLocation();
+  const section = sectionOf(pathname);
+  const scope = section === 'admin' ? 'all' : 'mine';
+  const alerts = useApi('alerts');
+  const firing = useRoutePages('alerts', 'listEvents', { query: { scope, state: 'firing', limit: 50 } });
+  const recent = useRoutePages('alerts', 'listEvents', { query: { scope, limit: 50 } });
+  const names = useObjectNames(
+    [...firing.items, ...recent.items].map((alert) => ({ kind: 'device' as const, id: alert.deviceId })),
+  );
+  const { busy, error, run } = useChanges<`ack:${string}`>();
+  const acknowledge = (alert: Alert) =>
+    void run(`ack:${alert.id}`, () => alerts.acknowledgeEvent({ params: { id: alert.id } }), alertKeys);
+
+  const device = (alert: Alert) => (
+    <Link to={`/${section}/devices/${encodeURIComponent(alert.deviceId)}?at=${alert.firedAt ?? alert.startedAt}`}>
+      {names.get(nameKey('device', alert.deviceId)) ?? alert.deviceId}
+    </Link>
+  );
+  const acknowledgement = (alert: Alert) => (
+    <Acknowledgement alert={alert} busy={busy === `ack:${alert.id}`} onAcknowledge={() => acknowledge(alert)} />
+  );
+
+  return (
+    <section className="page" data-testid="alerts-page">
+      <h1>{scope === 'all' ? 'Alerts of every device' : 'Alerts'}</h1>
+      <p className="muted">
+        {scope === 'all'
+          ? 'Every alert rule’s alerts, newest first.'
+          : 'The alerts of the devices you own, administer or use, newest first.'}
+      </p>
+      <ErrorAlert testId="alerts-page-error" error={error ?? firing.error ?? recent.error} />
+
+      <section className="card section-card" aria-labelledby="alerts-firing-heading">
+        <h2 id="alerts-firing-heading">Firing now</h2>
+        <ListTable
+          label="Firing now"
+          testId="alerts-page-firing"
+          busy={firing.loading === 'first'}
+          rows={firing.items}
+          rowKey={(alert) => alert.id}
+          rowTestId={(alert) => `alerts-page-firing-${alert.id}`}
+          columns={[
+            { header: 'Device', cell: device },
+            { header: 'Rule', cell: (alert) => alert.ruleName },
+            { header: 'Since', cell: (alert) => <When ms={alert.firedAt} /> },
+            { header: 'Value', cell: (alert) => (alert.value === undefined ? '—' : String(alert.value)) },
+            { header: 'Acknowledged', cell: acknowledgement },
+          ]}
+        />
+        {firing.loaded && firing.items.length === 0 && (
+          <p className="muted" data-testid="alerts-page-firing-empty">
+            Nothing fires now.
+          </p>
+        )}
+        <LoadMoreButton list={firing} testId="alerts-page-firing-more" />
+      </section>
+
+      <section className="card section-card" aria-labelledby="alerts-recent-heading">
+        <h2 id="alerts-recent-heading">Recent</h2>
+        <ListTable
+          label="Recent alerts"
+          testId="alerts-page-recent"
+          busy={recent.loading === 'first'}
+          rows={recent.items}
+          rowKey={(alert) => alert.id}
+          rowTestId={(alert) => `alerts-page-recent-${alert.id}`}
+          columns={[
+            { header: 'Device', cell: device },
+            { header: 'Rule', cell: (alert) => alert.ruleName },
+            { header: 'State', cell: (alert) => <AlertBadge state={alert.state} /> },
+            { header: 'Fired', cell: (alert) => <When ms={alert.firedAt ?? alert.startedAt} /> },
+            { header: 'Resolved', cell: (alert) => <When ms={alert.resolvedAt} /> },
+            { header: 'Acknowledged', cell: acknowledgement },
+          ]}
+        />
+        {recent.loaded && recent.items.length === 0 && (
+          <p className="muted" data-testid="alerts-page-recent-empty">
+            No alert yet.
+          </p>
+        )}
+        <LoadMoreButton list={recent} testId="alerts-page-recent-more" />
+      </section>
+    </section>
+  );
+};
