@@ -134,6 +134,8 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           ...common,
           topic: 'alerts',
           audience: event.audience,
+          // A firing alert stays on the bar until the person has seen it; its resolution comes and goes.
+          requireInteraction: event.change !== 'resolved',
           ...alertNotification(event),
         },
       };
