@@ -1,3 +1,4 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
@@ -20,10 +21,15 @@ import {
   ListTablesCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
+import { hashSecret, newCredentialId, newSecret, tokenOf } from '../../functions/_shared/devices/credential-token';
+import { createCredentialVerifier } from '../../functions/_shared/devices/credential-verifier';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { hashClaimCode } from '../../functions/devices/domain/claim-code';
+import { MAX_CREDENTIALS_PER_DEVICE } from '../../functions/devices/domain/credentials';
+import { createCredentialStore } from '../../functions/devices/store/credential-store';
 import { createDeliveryStore } from '../../functions/notifications/store/delivery-store';
 import { createNotificationStore } from '../../functions/notifications/store/notification-store';
 import { createUserStore } from '../../functions/users/store/user-store';
@@ -31,7 +37,6 @@ import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import {
   DEMO_ACCOUNTS,
   DEMO_CAMPAIGNS,
@@ -411,4 +416,71 @@ const seedDemoNotification = async (
     { recipients: count, banners: count, emailsSent: 0, emailsSkipped: 0, emailsFailed: 0 },
     false,
   );
+};
+
+/**
+ * The ingress credential each simulated demo device reports with (docs/decisions/047-live-demo-devices.md), made as
+ * the device page's "New credential" makes one: the table keeps its hash, the token is known once. So the token is
+ * kept in `file` in the data directory, and made again when the kept one no longer verifies (revoked or rotated in
+ * the demo). A missing or retired device gets none, nor one already holding as many credentials as a device may.
+ * @returns each device's token, by device id
+ */
+export const ensureDemoCredentials = async ({
+  db,
+  tables,
+  file,
+  deviceIds,
+  now = Date.now(),
+  log = () => undefined,
+}: {
+  db: DynamoDBDocumentClient;
+  tables: Record<string, string>;
+  file: string;
+  deviceIds: readonly string[];
+  now?: number;
+  log?: (line: string) => void;
+}): Promise<Map<string, string>> => {
+  const kept: Record<string, string> = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, string>,
+    (error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return {};
+      throw error;
+    },
+  );
+  const verifier = createCredentialVerifier({ db, tableName: tables.deviceCredentials! });
+  const store = createCredentialStore({ db, tableName: tables.deviceCredentials! });
+  const tokens = new Map<string, string>();
+  for (const deviceId of deviceIds) {
+    const token = kept[deviceId];
+    if (token && (await verifier.verifyCredential(token)) === deviceId) {
+      tokens.set(deviceId, token);
+      continue;
+    }
+    const { Item: device } = await db.send(new GetCommand({ TableName: tables.devices, Key: { id: deviceId } }));
+    if (!device || device.state === 'retired') continue;
+    if ((await store.listAll(deviceId)).length >= MAX_CREDENTIALS_PER_DEVICE) {
+      log(`demo device ${deviceId} holds ${MAX_CREDENTIALS_PER_DEVICE} credentials already: it does not report`);
+      continue;
+    }
+    const credentialId = newCredentialId();
+    const secret = newSecret();
+    await store.put({
+      credentialId,
+      deviceId,
+      created: now,
+      createdBy: typeof device.ownerId === 'string' ? device.ownerId : 'demo-data',
+      secretHash: hashSecret(secret),
+    });
+    tokens.set(deviceId, tokenOf(credentialId, secret));
+  }
+  // Written whole, then renamed; readable by this machine's user alone, as any file holding a secret.
+  const keep = { ...kept };
+  for (const deviceId of deviceIds) {
+    const token = tokens.get(deviceId);
+    if (token) keep[deviceId] = token;
+    else delete keep[deviceId];
+  }
+  await writeFile(`${file}.tmp`, `${JSON.stringify(keep, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+  return tokens;
 };

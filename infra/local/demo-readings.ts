@@ -3,6 +3,8 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import { createSensorDataSender } from '../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
+import { createDemoSignal, type DemoProfile, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
+import type { DeviceLink, SilenceSchedule } from './demo-simulator';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -17,36 +19,35 @@ export const DEMO_READING_INTERVAL_MS = 10 * 60 * 1000;
 /** The rooftop station was off for 6 hours three days before the first start: the charts show a real gap. */
 export const DEMO_OUTAGE = { deviceId: 'demo-device-1', beforeEndMs: 3 * DAY, lengthMs: 6 * HOUR } as const;
 
-/** The demo devices' data: which measurements each sends, and the tier its subscription record gives it. */
-export const DEMO_SENSOR_DATA: readonly { deviceId: string; tier: TierId; profile: 'air' | 'water' }[] = [
-  { deviceId: 'demo-device-1', tier: 'tier2', profile: 'air' },
-  { deviceId: 'demo-device-2', tier: 'tier1', profile: 'water' },
+export interface DemoSensorData {
+  deviceId: string;
+  /** The tier its subscription record gives it. */
+  tier: TierId;
+  profile: DemoProfile;
+  /** How it sends while `npm start` runs (infra/local/demo-simulator.ts). */
+  link: DeviceLink['kind'];
+  /** When it says nothing, so a person sees a device fall silent and come back. */
+  silence?: SilenceSchedule;
+}
+
+/**
+ * The demo devices' data: which measurements each sends, its tier, and how it reports while the stack runs. The
+ * rooftop station posts over HTTPS (a Wi-Fi station); the lake buoy publishes over MQTT (a cellular modem) and loses
+ * its link for 20 minutes every 3 hours, at 01:40, 04:40, … UTC.
+ */
+export const DEMO_SENSOR_DATA: readonly DemoSensorData[] = [
+  { deviceId: 'demo-device-1', tier: 'tier2', profile: 'air', link: 'https' },
+  {
+    deviceId: 'demo-device-2',
+    tier: 'tier1',
+    profile: 'water',
+    link: 'mqtt',
+    silence: { everyMs: 3 * HOUR, lengthMs: 20 * 60_000, offsetMs: HOUR + 40 * 60_000 },
+  },
 ];
 
-/** A smooth day-night cycle with a little deterministic noise: charts look like a sensor's, tests can recompute it. */
-const wave = (time: number, base: number, amplitude: number, noise: number, phase = 0) => {
-  const day = Math.sin(((time % DAY) / DAY) * 2 * Math.PI + phase);
-  const jitter = Math.sin(time / 7_919_000) * Math.cos(time / 3_137_000);
-  return Math.round((base + amplitude * day + noise * jitter) * 10) / 10;
-};
-
-export const demoReading = (profile: 'air' | 'water', timestamp: number): StoredReading => ({
-  timestamp,
-  values:
-    profile === 'air'
-      ? {
-          temperature: wave(timestamp, 14, 6, 1.5, -Math.PI / 2),
-          humidity: wave(timestamp, 62, 15, 4, Math.PI / 2),
-          pm2_5: Math.max(0, wave(timestamp, 9, 4, 5, 1)),
-          pm10: Math.max(0, wave(timestamp, 16, 6, 7, 1)),
-          co2: wave(timestamp, 430, 25, 15, 2),
-        }
-      : {
-          temperature: wave(timestamp, 11, 1.5, 0.4, -Math.PI / 2),
-          battery: Math.round(100 - ((timestamp / HOUR) % 240) / 4),
-          rssi: wave(timestamp, -85, 4, 6),
-        },
-});
+/** The seeded history's noise: the same for a device on every first start. */
+const seedOf = (deviceId: string) => [...deviceId].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) | 0, 7);
 
 interface DemoDeps {
   db: DynamoDBDocumentClient;
@@ -57,12 +58,18 @@ interface DemoDeps {
 }
 
 /** Readings every DEMO_READING_INTERVAL_MS in `(after, end]`, on the interval's grid, none from `silentFrom` for the outage. */
-const demoSeries = (profile: 'air' | 'water', after: number, end: number, silentFrom = Number.NaN): StoredReading[] => {
+const demoSeries = (
+  { deviceId, profile }: Pick<DemoSensorData, 'deviceId' | 'profile'>,
+  after: number,
+  end: number,
+  silentFrom = Number.NaN,
+): StoredReading[] => {
+  const signal = createDemoSignal(profile, machineUtcOffsetMinutes(end), seededRandom(seedOf(deviceId)));
   const series: StoredReading[] = [];
   const first = (Math.floor(after / DEMO_READING_INTERVAL_MS) + 1) * DEMO_READING_INTERVAL_MS;
   for (let t = first; t <= end; t += DEMO_READING_INTERVAL_MS) {
     if (t >= silentFrom && t < silentFrom + DEMO_OUTAGE.lengthMs) continue;
-    series.push(demoReading(profile, t));
+    series.push(signal(t));
   }
   return series;
 };
@@ -87,9 +94,10 @@ const store = async (
 export const seedDemoReadings = async (deps: DemoDeps) => {
   const { db, tables, now = Date.now() } = deps;
   const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
-  for (const { deviceId, tier, profile } of DEMO_SENSOR_DATA) {
+  for (const device of DEMO_SENSOR_DATA) {
+    const { deviceId, tier } = device;
     const outage = deviceId === DEMO_OUTAGE.deviceId ? end - DEMO_OUTAGE.beforeEndMs : undefined;
-    const series = demoSeries(profile, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage);
+    const series = demoSeries(device, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage);
     await db.send(
       new PutCommand({
         TableName: tables.deviceSubscriptions,
@@ -110,20 +118,23 @@ export const seedDemoReadings = async (deps: DemoDeps) => {
 
 /**
  * On a later start, fills each demo device's readings from its newest one (at most DEMO_HISTORY_DAYS back) up to
- * now, so "Last 24 h" is never empty on a demo kept for days. A retired or deleted demo device gets nothing.
+ * `until` (now, or where the simulator's own backfill through ingest takes over), so "Last 24 h" is never empty on a
+ * demo kept for days. A retired or deleted demo device gets nothing.
  */
 export const topUpDemoReadings = async (
   deps: DemoDeps,
-  devices: readonly Pick<(typeof DEMO_SENSOR_DATA)[number], 'deviceId' | 'profile'>[] = DEMO_SENSOR_DATA,
+  devices: readonly Pick<DemoSensorData, 'deviceId' | 'profile'>[] = DEMO_SENSOR_DATA,
+  until = deps.now ?? Date.now(),
 ) => {
   const { db, tables, now = Date.now() } = deps;
   const readings = createReadingsStore({ db, tableName: tables.readings! });
-  const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
-  for (const { deviceId, profile } of devices) {
+  const end = Math.floor(until / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
+  for (const sensor of devices) {
+    const { deviceId } = sensor;
     const { Item: device } = await db.send(new GetCommand({ TableName: tables.devices, Key: { id: deviceId } }));
     if (!device || device.state === 'retired') continue;
     const from = end - DEMO_HISTORY_DAYS * DAY;
     const [newest] = await readings.query(deviceId, { from, to: now, order: 'desc', limit: 1 });
-    await store(deps, deviceId, demoSeries(profile, newest?.timestamp ?? from, end), now);
+    await store(deps, deviceId, demoSeries(sensor, newest?.timestamp ?? from, end), now);
   }
 };

@@ -82,7 +82,7 @@ export const startScheduler = async (options: SchedulerOptions) => {
   const timers = loaded.map((job) =>
     setInterval(
       () => {
-        if (running.has(job.name)) return;
+        if (paused || running.has(job.name)) return;
         run(job.name).catch((error: unknown) => options.onError?.(job.name, error));
       },
       (job.localEverySeconds ?? job.everyMinutes * 60) * 1_000,

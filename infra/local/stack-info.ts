@@ -31,6 +31,8 @@ export const StackInfo = z.object({
   buckets: z.record(z.string(), z.string()),
   queues: z.record(z.string(), z.string()),
   demo: z.object({
+    /** The demo devices reporting every minute while the stack runs (none with `--no-simulate` and in the tests). */
+    simulated: z.array(z.object({ deviceId: z.string(), link: z.enum(['https', 'mqtt']) })).optional(),
     password: z.string(),
     accounts: z.array(z.object({ email: z.string(), group: z.string().optional() })),
     /** Its people, who sign in at the provider (`identity_provider` = name), not at the platform. */

@@ -7,15 +7,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
+import { TABLES } from '../../functions/_shared/tables';
 import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider';
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { AREA_NAMES } from '../../shared/contracts/areas';
+import { deviceConnectionOf } from '../../shared/iot/device-connection';
 import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { environmentSettings, REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES } from '../definitions/tables';
 import {
   createBuckets,
   createQueues,
@@ -29,6 +30,8 @@ import { startCognitoCompat } from './cognito-compat';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
+import { createDemoSimulation } from './demo-simulation';
+import { DEMO_BACKFILL_MS } from './demo-simulator';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
 import { startDemoIdp } from './emulators/demo-idp';
 import { DEMO_IDP_ACCOUNTS, DEMO_IDP_PASSWORD } from './emulators/demo-idp-accounts';
@@ -66,6 +69,11 @@ export interface StackOptions {
    * (`npm start -- --prod`, the e2e tests); `true` means `dev`, `false` no web app.
    */
   web: WebMode | boolean;
+  /**
+   * The demo devices report every minute through data-ingress while the stack runs (`npm start`; off with
+   * `--no-simulate`, and for the tests and the bench, which must not see data move). @default false
+   */
+  simulate?: boolean;
   log?: (line: string) => void;
 }
 
@@ -157,7 +165,8 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       await seedDemoReadings(demoReadingDeps);
       log('demo data seeded');
     } else {
-      await topUpDemoReadings(demoReadingDeps);
+      // A simulating stack resends the last day through ingest, as its devices would; the seed fills what lies before.
+      await topUpDemoReadings(demoReadingDeps, undefined, options.simulate ? Date.now() - DEMO_BACKFILL_MS : undefined);
     }
     if (stripe.fresh) await seedDemoCustomers(createStripeClient(LOCAL_STRIPE_SECRET_KEY, stripe.url));
     // Idempotent, so every start: a data folder from before the catalogue gets it too.
@@ -318,6 +327,21 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       },
     };
 
+    const simulation = options.simulate
+      ? await createDemoSimulation({
+          db: demoReadingDeps.db,
+          tables,
+          credentialsFile: path.join(dataDir, 'demo-device-credentials.json'),
+          connectionOf: (deviceId) => deviceConnectionOf(runtime.config!, deviceId),
+          log,
+        })
+      : undefined;
+    if (simulation) {
+      stoppers.push(simulation.stop);
+      // Not awaited: the stack is ready while the devices resend their backlog.
+      simulation.start().catch((error: unknown) => console.error('Demo devices:', error));
+    }
+
     const info: StackInfo = {
       env: ENV,
       region: REGION,
@@ -345,6 +369,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       buckets,
       queues,
       demo: {
+        simulated: simulation?.report().map(({ deviceId, link }) => ({ deviceId, link })) ?? [],
         password: DEMO_PASSWORD,
         accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, group: 'group' in a ? a.group : undefined })),
         identityProvider: {

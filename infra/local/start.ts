@@ -6,8 +6,10 @@ import { startStack } from './stack';
 
 /**
  * `npm start`: the whole product on this machine. Flags: `--prod` (the web app's production build, served as
- * CloudFront serves it, instead of Vite's dev server); for the tests `--data-dir DIR` (default `.local`),
- * `--ephemeral` (free ports instead of the fixed ones), `--no-web`.
+ * CloudFront serves it, instead of Vite's dev server); `--no-simulate` (the demo devices do not report: by default
+ * they send a reading a minute through data-ingress, infra/local/demo-simulator.ts); for the tests `--data-dir DIR`
+ * (default `.local`), `--ephemeral` (free ports instead of the fixed ones, and no simulator: tests must not see data
+ * move), `--no-web`.
  */
 // The SDK warns on every start that Node 20 support ends in 2027; Lambda runs Node 22, so it is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string', default: path.join(rootDir, '.local') },
     ephemeral: { type: 'boolean', default: false },
     'no-web': { type: 'boolean', default: false },
+    'no-simulate': { type: 'boolean', default: false },
     prod: { type: 'boolean', default: false },
   },
 });
@@ -27,6 +30,7 @@ const stack = await startStack({
   dataDir: values['data-dir']!,
   ports: values.ephemeral ? EPHEMERAL_PORTS : DEFAULT_PORTS,
   web: values['no-web'] ? false : values.prod ? 'prod' : 'dev',
+  simulate: !values['no-simulate'] && !values.ephemeral,
   log: (line) => console.log(`[local] ${line}`),
 }).catch((error: unknown) => {
   console.error('[local] could not start:', error);
@@ -44,6 +48,9 @@ console.log(
     ...(endpoints.rum ? [`  RUM collector  ${endpoints.rum}/summary  (visitors who switched measurements on)`] : []),
     `  Stack file     ${path.join(stack.info.dataDir, 'stack.json')}`,
     `  Demo accounts  ${demo.accounts.map((a) => a.email).join(', ')}`,
+    demo.simulated?.length
+      ? `  Demo devices   report every minute: ${demo.simulated.map((d) => `${d.deviceId} (${d.link.toUpperCase()})`).join(', ')}  (--no-simulate: off)`
+      : '  Demo devices   not reporting (--no-simulate, --ephemeral)',
     `  Password       ${demo.password}  (local only)`,
     ...(demo.identityProvider && endpoints.demoIdp
       ? [

@@ -90,7 +90,10 @@ describe('end to end: alerts', () => {
       expect(band.count / band.width).toBeGreaterThan(0.08);
       expect(band.count / band.width).toBeLessThan(0.25);
       expect(band.columns.slice(0, Math.floor(band.width * 0.7)).some(Boolean)).toBe(false);
-      await page.getByTestId('sensor-overlay-pm2_5').getByText(/PM2\.5 over 35 firing: .* – now/).waitFor();
+      await page
+        .getByTestId('sensor-overlay-pm2_5')
+        .getByText(/PM2\.5 over 35 firing: .* – now/)
+        .waitFor();
       await keepScreenshot(page, path.join(ARTIFACTS, `alerts-band-${width()}.png`));
 
       // Acknowledged from the panel: who and when, read back through the API.

@@ -5,7 +5,8 @@ import path from 'node:path';
 
 /**
  * Starts a private local stack for the integration, authorization-matrix and end-to-end tests: its own
- * data directory and free ports, so it neither needs nor disturbs a running `npm start`. The browser tests run
+ * data directory and free ports, so it neither needs nor disturbs a running `npm start`; `--ephemeral` also keeps the
+ * demo devices from reporting (docs/decisions/047-live-demo-devices.md), so no data moves under a test. The browser tests run
  * against the production build, served as CloudFront serves it (what users get; no cold dev compile on the
  * first page); `TEST_WEB=dev` runs them against Vite's dev server instead.
  */

@@ -1,6 +1,6 @@
 import { silentLog } from '../../../test/support/log';
-import { type AlertEffect, type DeviceAlertState, emptyState, type StoredRule } from '../../_shared/alerts/alert-model';
 import { createAlertEvaluator } from '../../_shared/alerts/alert-evaluator';
+import { type AlertEffect, type DeviceAlertState, emptyState, type StoredRule } from '../../_shared/alerts/alert-model';
 import { dueShardOf } from '../../_shared/alerts/state-table';
 import type { StateStore } from './ports';
 import { createSweep } from './sweep';
@@ -11,7 +11,9 @@ const MIN = 60_000;
 /** The state table as DynamoDB holds it: writes on the version, and the due index over `dueAt`. */
 const stateStore = () => {
   const items = new Map<string, DeviceAlertState>();
-  const store: Pick<StateStore, 'get' | 'write' | 'due' | 'touch'> & { clearOutbox: (d: string, ids: readonly string[]) => Promise<void> } = {
+  const store: Pick<StateStore, 'get' | 'write' | 'due' | 'touch'> & {
+    clearOutbox: (d: string, ids: readonly string[]) => Promise<void>;
+  } = {
     get: async (deviceId) => structuredClone(items.get(deviceId) ?? emptyState(deviceId)),
     write: async (state, expected) => {
       if ((items.get(state.deviceId)?.version ?? 0) !== expected) return false;
@@ -59,14 +61,19 @@ describe('the sweep', () => {
     const effects = {
       deliver: async (deviceId: string, done: readonly AlertEffect[]) => {
         for (const e of done) if (e.notice) fired.push(`${deviceId}:${e.notice.change}`);
-        await store.clearOutbox(deviceId, done.map((e) => e.id));
+        await store.clearOutbox(
+          deviceId,
+          done.map((e) => e.id),
+        );
       },
     };
     let clock = T0;
     const sweep = createSweep({
       states: store,
       rules: { rulesOf: async () => rules, refresh: async () => undefined },
-      devices: { facts: async (id) => ({ id, lastSeen: reports.get(id)!.at(-1), measurementNames: [], measurementUnits: {} }) },
+      devices: {
+        facts: async (id) => ({ id, lastSeen: reports.get(id)!.at(-1), measurementNames: [], measurementUnits: {} }),
+      },
       sources: {
         batchInterval: async (id) => {
           const times = reports.get(id)!;
@@ -97,7 +104,12 @@ describe('the sweep', () => {
     for (let m = 1; m <= 6; m += 1) {
       clock = T0 + m * MIN;
       reports.get('d1')!.push(clock);
-      await evaluator.afterStored({ deviceId: 'd1', readings: [{ timestamp: clock, values: {} }], receivedAt: clock, previousLastSeen: clock - MIN });
+      await evaluator.afterStored({
+        deviceId: 'd1',
+        readings: [{ timestamp: clock, values: {} }],
+        receivedAt: clock,
+        previousLastSeen: clock - MIN,
+      });
       const result = await sweep.run(clock + 1_000);
       expect(result.due).toBe(m === 5 ? 1 : 0);
     }

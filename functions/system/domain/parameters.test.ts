@@ -9,6 +9,7 @@ const memoryStore = () => {
   return {
     rows,
     get: async (id: string) => rows.get(id),
+    keyRead: (id: string) => ({ table: 'parameters', key: { id }, consistent: true }),
     list: async () => ({ items: [...rows.values()], nextCursor: undefined }),
     create: async (p: Parameter) => {
       if (rows.has(p.id)) return false;
@@ -71,6 +72,15 @@ describe('system parameters', () => {
       { id: 'banner', value: 'hello', updated: 5_000 },
       { id: 'banner', value: 'bye', updated: 6_000 },
     ]);
+  });
+
+  it("checks a shape only for the ids that have one: Object.prototype's names are ids with none (audit)", async () => {
+    const { parameters } = setup();
+    for (const id of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      await expect(parameters.create({ id, value: 'fuzz' })).resolves.toMatchObject({ id, value: 'fuzz' });
+      await expect(parameters.update(id, { any: 'thing' })).resolves.toMatchObject({ id, value: { any: 'thing' } });
+    }
+    await expect(parameters.update('no-such', 1)).rejects.toThrow(new NotFound('Parameter not found: no-such'));
   });
 
   it('refuses to create an id twice', async () => {

@@ -1,14 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router-dom';
 import type { Alert } from '../../../../shared/contracts/alerts';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { nameKey, useObjectNames } from '../../lib/object-names';
-import { useChanges, useRoutePages } from '../../lib/query';
-import { alertKeys } from './alerts-api';
+import { queryList, routeQuery, useChanges, useRoutePages } from '../../lib/query';
+import { ALERTS_POLL_MS, alertKeys } from './alerts-api';
 import { Acknowledgement, AlertBadge } from './alerts-panel';
 import './alerts.css';
 
@@ -21,7 +23,12 @@ export const AlertsPage = () => {
   const section = sectionOf(pathname);
   const scope = section === 'admin' ? 'all' : 'mine';
   const alerts = useApi('alerts');
-  const firing = useRoutePages('alerts', 'listEvents', { query: { scope, state: 'firing', limit: 50 } });
+  // What fires now sits above the recent alerts and their buttons: the page is drawn with it. The 100 that fired
+  // last, read again as the device page's are; the recent ones below page.
+  const firingRead = routeQuery('alerts', 'listEvents', { query: { scope, state: 'firing', limit: 100 } });
+  useFirstReads(firingRead);
+  const firingQuery = useQuery({ ...firingRead, refetchInterval: ALERTS_POLL_MS });
+  const firing = queryList(firingQuery, firingQuery.data?.items);
   const recent = useRoutePages('alerts', 'listEvents', { query: { scope, limit: 50 } });
   const names = useObjectNames(
     [...firing.items, ...recent.items].map((alert) => ({ kind: 'device' as const, id: alert.deviceId })),
@@ -51,53 +58,43 @@ export const AlertsPage = () => {
 
       <section className="card section-card" aria-labelledby="alerts-firing-heading">
         <h2 id="alerts-firing-heading">Firing now</h2>
-        <ListTable
-          label="Firing now"
-          testId="alerts-page-firing"
-          busy={firing.loading === 'first'}
-          rows={firing.items}
-          rowKey={(alert) => alert.id}
-          rowTestId={(alert) => `alerts-page-firing-${alert.id}`}
-          columns={[
-            { header: 'Device', cell: device },
-            { header: 'Rule', cell: (alert) => alert.ruleName },
-            { header: 'Since', cell: (alert) => <When ms={alert.firedAt} /> },
-            { header: 'Value', cell: (alert) => (alert.value === undefined ? '—' : String(alert.value)) },
-            { header: 'Acknowledged', cell: acknowledgement },
-          ]}
-        />
-        {firing.loaded && firing.items.length === 0 && (
-          <p className="muted" data-testid="alerts-page-firing-empty">
-            Nothing fires now.
-          </p>
-        )}
-        <LoadMoreButton list={firing} testId="alerts-page-firing-more" />
+        <PagedList list={firing} name="alerts-page-firing" errorShownAbove empty="Nothing fires now.">
+          <ListTable
+            label="Firing now"
+            testId="alerts-page-firing"
+            rows={firing.items}
+            rowKey={(alert) => alert.id}
+            rowTestId={(alert) => `alerts-page-firing-${alert.id}`}
+            columns={[
+              { header: 'Device', cell: device },
+              { header: 'Rule', cell: (alert) => alert.ruleName },
+              { header: 'Since', cell: (alert) => <When ms={alert.firedAt} /> },
+              { header: 'Value', cell: (alert) => (alert.value === undefined ? '—' : String(alert.value)) },
+              { header: 'Acknowledged', cell: acknowledgement },
+            ]}
+          />
+        </PagedList>
       </section>
 
       <section className="card section-card" aria-labelledby="alerts-recent-heading">
         <h2 id="alerts-recent-heading">Recent</h2>
-        <ListTable
-          label="Recent alerts"
-          testId="alerts-page-recent"
-          busy={recent.loading === 'first'}
-          rows={recent.items}
-          rowKey={(alert) => alert.id}
-          rowTestId={(alert) => `alerts-page-recent-${alert.id}`}
-          columns={[
-            { header: 'Device', cell: device },
-            { header: 'Rule', cell: (alert) => alert.ruleName },
-            { header: 'State', cell: (alert) => <AlertBadge state={alert.state} /> },
-            { header: 'Fired', cell: (alert) => <When ms={alert.firedAt ?? alert.startedAt} /> },
-            { header: 'Resolved', cell: (alert) => <When ms={alert.resolvedAt} /> },
-            { header: 'Acknowledged', cell: acknowledgement },
-          ]}
-        />
-        {recent.loaded && recent.items.length === 0 && (
-          <p className="muted" data-testid="alerts-page-recent-empty">
-            No alert yet.
-          </p>
-        )}
-        <LoadMoreButton list={recent} testId="alerts-page-recent-more" />
+        <PagedList list={recent} name="alerts-page-recent" errorShownAbove empty="No alert yet.">
+          <ListTable
+            label="Recent alerts"
+            testId="alerts-page-recent"
+            rows={recent.items}
+            rowKey={(alert) => alert.id}
+            rowTestId={(alert) => `alerts-page-recent-${alert.id}`}
+            columns={[
+              { header: 'Device', cell: device },
+              { header: 'Rule', cell: (alert) => alert.ruleName },
+              { header: 'State', cell: (alert) => <AlertBadge state={alert.state} /> },
+              { header: 'Fired', cell: (alert) => <When ms={alert.firedAt ?? alert.startedAt} /> },
+              { header: 'Resolved', cell: (alert) => <When ms={alert.resolvedAt} /> },
+              { header: 'Acknowledged', cell: acknowledgement },
+            ]}
+          />
+        </PagedList>
       </section>
     </section>
   );

@@ -4,14 +4,16 @@ import type { Alert, AlertRule } from '../../../../shared/contracts/alerts';
 import type { Device } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { PersonName } from '../../components/person-name';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { mayManage } from '../../lib/device-access';
-import { errorOf, useChanges } from '../../lib/query';
+import { useFirstReads } from '../../lib/first-reads';
+import { errorOf, queryList, useChanges } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import { conditionText, ruleStatus, STATUS_TEXT } from './alert-rules';
-import { alertKeys, useDeviceAlerts, useDeviceRules } from './alerts-api';
+import { alertKeys, deviceAlertsRead, deviceRulesRead, useDeviceAlerts, useDeviceRules } from './alerts-api';
 import { RuleForm } from './rule-form';
 import './alerts.css';
 
@@ -54,6 +56,8 @@ export const Acknowledgement = ({
 export const AlertsPanel = ({ device }: { device: Pick<Device, 'id' | 'access'> }) => {
   const user = useOptionalUser();
   const alerts = useApi('alerts');
+  // What fires sits above the rules and their New rule button: the panel is drawn with both reads.
+  useFirstReads(deviceRulesRead(device.id), deviceAlertsRead(device.id));
   const rules = useDeviceRules(device.id);
   const history = useDeviceAlerts(device.id);
   const manage = mayManage(device) || isStaff(user?.groups ?? []);
@@ -96,51 +100,52 @@ export const AlertsPanel = ({ device }: { device: Pick<Device, 'id' | 'access'> 
       )}
 
       <h3>Rules</h3>
-      <ListTable
-        label="Alert rules"
-        testId="alert-rules"
-        busy={rules.isPending}
-        rows={rules.data?.items ?? []}
-        rowKey={(rule) => rule.id}
-        rowTestId={(rule) => `alert-rule-${rule.id}`}
-        columns={[
-          { header: 'Rule', cell: (rule) => rule.name },
-          { header: 'Fires when', cell: (rule) => conditionText(rule) },
-          {
-            header: 'State',
-            cell: (rule) => <AlertBadge state={ruleStatus(rule, items)} testId={`alert-rule-state-${rule.id}`} />,
-          },
-          {
-            header: 'Actions',
-            cell: (rule) =>
-              manage && rule.target.kind === 'device' ? (
-                <span className="actions">
-                  <button type="button" data-testid={`alert-rule-edit-${rule.id}`} onClick={() => setEditing(rule)}>
-                    Change
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    data-testid={`alert-rule-delete-${rule.id}`}
-                    onClick={() => remove(rule)}
-                    disabled={busy === `delete:${rule.id}`}
-                  >
-                    Delete
-                  </button>
-                </span>
-              ) : (
-                <span className="muted small">
-                  {rule.target.kind === 'device' ? '—' : `Set on its ${rule.target.kind}`}
-                </span>
-              ),
-          },
-        ]}
-      />
-      {rules.isSuccess && rules.data.items.length === 0 && (
-        <p className="muted" data-testid="alert-rules-empty">
-          No rule watches this device yet.
-        </p>
-      )}
+      <PagedList
+        list={queryList(rules, rules.data?.items)}
+        name="alert-rules"
+        errorShownAbove
+        empty="No rule watches this device yet."
+      >
+        <ListTable
+          label="Alert rules"
+          testId="alert-rules"
+          rows={rules.data?.items ?? []}
+          rowKey={(rule) => rule.id}
+          rowTestId={(rule) => `alert-rule-${rule.id}`}
+          columns={[
+            { header: 'Rule', cell: (rule) => rule.name },
+            { header: 'Fires when', cell: (rule) => conditionText(rule) },
+            {
+              header: 'State',
+              cell: (rule) => <AlertBadge state={ruleStatus(rule, items)} testId={`alert-rule-state-${rule.id}`} />,
+            },
+            {
+              header: 'Actions',
+              cell: (rule) =>
+                manage && rule.target.kind === 'device' ? (
+                  <span className="actions">
+                    <button type="button" data-testid={`alert-rule-edit-${rule.id}`} onClick={() => setEditing(rule)}>
+                      Change
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      data-testid={`alert-rule-delete-${rule.id}`}
+                      onClick={() => remove(rule)}
+                      disabled={busy === `delete:${rule.id}`}
+                    >
+                      Delete
+                    </button>
+                  </span>
+                ) : (
+                  <span className="muted small">
+                    {rule.target.kind === 'device' ? '—' : `Set on its ${rule.target.kind}`}
+                  </span>
+                ),
+            },
+          ]}
+        />
+      </PagedList>
       {manage && !editing && (
         <div className="actions">
           <button type="button" className="primary" data-testid="alert-rule-new" onClick={() => setEditing('new')}>
@@ -159,35 +164,36 @@ export const AlertsPanel = ({ device }: { device: Pick<Device, 'id' | 'access'> 
       )}
 
       <h3>History</h3>
-      <ListTable
-        label="Alert history"
-        testId="alert-history"
-        busy={history.isPending}
-        rows={items}
-        rowKey={(alert) => alert.id}
-        rowTestId={(alert) => `alert-${alert.id}`}
-        columns={[
-          { header: 'Rule', cell: (alert) => alert.ruleName },
-          { header: 'State', cell: (alert) => <AlertBadge state={alert.state} testId={`alert-state-${alert.id}`} /> },
-          { header: 'Fired', cell: (alert) => <When ms={alert.firedAt ?? alert.startedAt} /> },
-          { header: 'Resolved', cell: (alert) => <When ms={alert.resolvedAt} /> },
-          {
-            header: 'Acknowledged',
-            cell: (alert) => (
-              <Acknowledgement
-                alert={alert}
-                busy={busy === `ack:${alert.id}`}
-                onAcknowledge={() => acknowledge(alert)}
-              />
-            ),
-          },
-        ]}
-      />
-      {history.isSuccess && items.length === 0 && (
-        <p className="muted" data-testid="alert-history-empty">
-          No alert has fired on this device.
-        </p>
-      )}
+      <PagedList
+        list={queryList(history, history.data?.items)}
+        name="alert-history"
+        errorShownAbove
+        empty="No alert has fired on this device."
+      >
+        <ListTable
+          label="Alert history"
+          testId="alert-history"
+          rows={items}
+          rowKey={(alert) => alert.id}
+          rowTestId={(alert) => `alert-${alert.id}`}
+          columns={[
+            { header: 'Rule', cell: (alert) => alert.ruleName },
+            { header: 'State', cell: (alert) => <AlertBadge state={alert.state} testId={`alert-state-${alert.id}`} /> },
+            { header: 'Fired', cell: (alert) => <When ms={alert.firedAt ?? alert.startedAt} /> },
+            { header: 'Resolved', cell: (alert) => <When ms={alert.resolvedAt} /> },
+            {
+              header: 'Acknowledged',
+              cell: (alert) => (
+                <Acknowledgement
+                  alert={alert}
+                  busy={busy === `ack:${alert.id}`}
+                  onAcknowledge={() => acknowledge(alert)}
+                />
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useState } from 'react';
 import type { AlertPreview, AlertRule, RecipientRole } from '../../../../shared/contracts/alerts';
 import { labelOf, MEASUREMENTS } from '../../../../shared/sensor-data/measurements';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { PersonName } from '../../components/person-name';
 import { When } from '../../components/when';
@@ -101,8 +101,11 @@ export const RuleForm = ({
 
   return (
     <div className="rule-form">
-      <FormCard
+      <EditForm
         name="rule-form"
+        level={3}
+        long
+        className="card create-form"
         title={rule ? `Change “${rule.name}”` : 'New alert rule'}
         intro="Tells the people you choose once when it fires and once when it resolves, by banner and e-mail."
         form={form}
@@ -299,7 +302,7 @@ export const RuleForm = ({
             )}
           </div>
         )}
-      </FormCard>
+      </EditForm>
     </div>
   );
 };

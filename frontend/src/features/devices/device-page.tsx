@@ -3,8 +3,8 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom'
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
-import { LoadingPage } from '../../app/loading-page';
 import { ErrorAlert } from '../../components/form-parts';
+import { LoadingPage } from '../../components/loading-page';
 import { PersonName } from '../../components/person-name';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { When } from '../../components/when';
