@@ -27,6 +27,7 @@ import {
   seedDemoData,
 } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
+import { seedDemoAlerts } from './demo-alerts';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
@@ -163,6 +164,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       await seedDemoReadings(demoReadingDeps);
+      await seedDemoAlerts(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       log('demo data seeded');
     } else {
       // A simulating stack resends the last day through ingest, as its devices would; the seed fills what lies before.

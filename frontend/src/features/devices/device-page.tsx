@@ -69,7 +69,8 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
           <Suspense fallback={<LoadingPage />}>
-            <SensorDataPanel device={device} at={at} overlays={overlays} />
+            {/* A link to another moment on this page (a banner's, while the page is open) opens the charts anew. */}
+            <SensorDataPanel key={at ?? 'now'} device={device} at={at} overlays={overlays} />
           </Suspense>
           {/* Live needs a realtime identity, which only a signed-in user has. */}
           {user && device.state !== 'retired' && (

@@ -59,6 +59,9 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
   };
 };
 
+/** The narrowest an overlay's period is drawn (CSS px). */
+const MIN_BAND_PX = 5;
+
 interface OverlayColours {
   firing: string;
   preview: string;
@@ -78,10 +81,13 @@ const overlayHooks = (overlay: ChartOverlay, colours: OverlayColours): uPlot.Hoo
       for (const band of overlay.bands) {
         const from = Math.max(u.bbox.left, u.valToPos(band.from / 1000, 'x', true));
         const to = band.to === undefined ? right : Math.min(right, u.valToPos(band.to / 1000, 'x', true));
-        // A period too short for a pixel at this range still shows, as a pixel.
         if (to < u.bbox.left || from > right) continue;
+        // A period too short to see at this range (20 minutes of 7 days is under a pixel, and under the min/max
+        // band there) is drawn MIN_BAND_PX wide around its middle, so a person still finds it.
+        const least = MIN_BAND_PX * devicePixelRatio;
+        const start = to - from >= least ? from : Math.max(u.bbox.left, (from + to) / 2 - least / 2);
         u.ctx.fillStyle = colours[band.tone];
-        u.ctx.fillRect(from, u.bbox.top, Math.max(to - from, 1), u.bbox.height);
+        u.ctx.fillRect(start, u.bbox.top, Math.max(to - start, least), u.bbox.height);
       }
       u.ctx.restore();
     },
