@@ -30,7 +30,7 @@ export interface DeviceRulesOptions {
 }
 
 /**
- * Each device's rules, cached per instance (docs/decisions/047-alert-evaluation.md): a device without a rule costs
+ * Each device's rules, cached per instance (docs/decisions/050-alert-state-per-device.md): a device without a rule costs
  * ingest one cache look-up. The whole cache goes when the rules' generation moves (checked at most every
  * `checkEveryMs`, by one read shared by every device), and an entry after `maxAgeMs`.
  */
