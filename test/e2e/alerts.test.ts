@@ -128,6 +128,13 @@ describe('end to end: alerts', () => {
       expect(await firing.getByRole('link').getAttribute('href')).toMatch(
         new RegExp(`^/dashboard/devices/${device.id}\\?at=\\d+$`),
       );
+      // The recent alerts below say the same: firing since the sweep saw it.
+      await page
+        .getByTestId('alerts-page-recent')
+        .getByRole('row')
+        .filter({ hasText: 'Gone quiet' })
+        .getByText('Firing')
+        .waitFor({ timeout: POLL_WAIT_MS });
       await keepScreenshot(page, path.join(ARTIFACTS, `alerts-page-${width()}.png`));
 
       await ingest(device, [{ timestamp: Date.now(), values: { pm2_5: 8 } }]);

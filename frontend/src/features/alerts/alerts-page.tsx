@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Alert } from '../../../../shared/contracts/alerts';
 import { ErrorAlert } from '../../components/form-parts';
@@ -9,10 +10,12 @@ import { useApi } from '../../lib/api';
 import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { nameKey, useObjectNames } from '../../lib/object-names';
-import { queryList, routeQuery, useChanges, useRoutePages } from '../../lib/query';
+import { queryList, routeKey, routeQuery, useChanges, useRoutePages } from '../../lib/query';
 import { ALERTS_POLL_MS, alertKeys } from './alerts-api';
 import { Acknowledgement, AlertBadge } from './alerts-panel';
 import './alerts.css';
+
+const recentRequest = (scope: 'mine' | 'all') => ({ query: { scope, limit: 50 } });
 
 /**
  * `/dashboard/alerts`: what fires now on the person's devices and their recent alerts, with Acknowledge; `/admin/alerts`:
@@ -29,7 +32,17 @@ export const AlertsPage = () => {
   useFirstReads(firingRead);
   const firingQuery = useQuery({ ...firingRead, refetchInterval: ALERTS_POLL_MS });
   const firing = queryList(firingQuery, firingQuery.data?.items);
-  const recent = useRoutePages('alerts', 'listEvents', { query: { scope, limit: 50 } });
+  const recent = useRoutePages('alerts', 'listEvents', recentRequest(scope));
+  // What fires changed (an alert fired, resolved or was acknowledged since): the recent ones are read again with it,
+  // so the two lists never disagree.
+  const client = useQueryClient();
+  const firingNow = firing.items.map((alert) => `${alert.id}:${alert.acknowledgedBy ?? ''}`).join();
+  const firingSeen = useRef(firingNow);
+  useEffect(() => {
+    if (firingSeen.current === firingNow) return;
+    firingSeen.current = firingNow;
+    void client.invalidateQueries({ queryKey: routeKey('alerts', 'listEvents', recentRequest(scope)), exact: true });
+  }, [client, firingNow, scope]);
   const names = useObjectNames(
     [...firing.items, ...recent.items].map((alert) => ({ kind: 'device' as const, id: alert.deviceId })),
   );
