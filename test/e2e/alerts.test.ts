@@ -94,7 +94,7 @@ describe('end to end: alerts', () => {
         .getByTestId('sensor-overlay-pm2_5')
         .getByText(/PM2\.5 over 35 firing: .* – now/)
         .waitFor();
-      await keepScreenshot(page, path.join(ARTIFACTS, `alerts-band-${width()}.png`));
+      await keepScreenshot(page.getByTestId('sensor-data'), path.join(ARTIFACTS, `alerts-band-${width()}.png`));
 
       // Acknowledged from the panel: who and when, read back through the API.
       const [alert] = (await alertsAs(person.token).listEvents({ query: { deviceId: device.id } })).items;
