@@ -167,6 +167,22 @@ export const MESSAGES = {
   // Ours: IoT topics (shared/iot/topics.ts; spec §5: path labels reject empty or missing values).
   iotLabelMissing: (name: string) => `The ${name} in an IoT topic cannot be empty or missing`,
   iotLabelInvalid: (name: string) => `The ${name} in an IoT topic cannot contain "/", "+", "#" or control characters`,
+  // Ours: alerts (docs/alerts.md).
+  alertRuleNotFound: (id: string) => `Alert rule not found: ${id}`,
+  alertNotFound: (id: string) => `Alert not found: ${id}`,
+  alertManageRequired: (kind: string) =>
+    kind === 'device'
+      ? 'Only an owner or administrator of the device can set its alert rules'
+      : `Only a manager of the ${kind} can set its alert rules`,
+  alertUnknownMeasurement: (name: string) =>
+    `Unknown measurement "${name}": the device has never sent it and it is not in the catalogue`,
+  alertRecipientNoAccess: (kind: string) => `This person has no access to the ${kind}, so cannot receive its alerts`,
+  alertManagersRole: 'The managers role is for campaign and organization rules: a device has owners and administrators',
+  alertPreviewKind: 'Only threshold and silence rules can be tried on past data',
+  alertPreviewDevice: "A campaign's or organization's rule is tried on one of its devices: name it in deviceId",
+  alertPreviewDeviceOutside: (kind: string) => `This device is not one of the ${kind}'s devices`,
+  alertScopeAll: 'Only staff see the alerts of every device',
+  alertChanged: 'This alert changed at the same moment; please try again',
   // Ours: campaigns (docs/campaigns.md).
   campaignNotFound: (id: string) => `Campaign not found: ${id}`,
   campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,

@@ -16,6 +16,7 @@ import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { type RunningStack, startStack } from '../../infra/local/stack';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
+import { benchAlerts } from './alerts';
 import { benchDevice } from './bench-device';
 import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
@@ -44,7 +45,9 @@ import { benchWeb, formatWebRows } from './web';
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
  * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
  * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
- * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
+ * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
+ * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -303,9 +306,12 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, notifications, web, load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, notifications, alerts, web, load;
+// comma-separated) runs only those.
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load').split(','),
+  (
+    process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,alerts,web,load'
+  ).split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
 if (sections.has('bundles')) await benchBundles(rootDir);
@@ -564,6 +570,14 @@ try {
       },
       { measure: 'banners that arrived (counted on the deliveries table)', value: sent.arrived.toLocaleString('en') },
     ]);
+  }
+
+  if (sections.has('alerts')) {
+    await benchAlerts(stack, {
+      adminToken: await tokenOf('admin@example.com'),
+      ownerToken: memberToken,
+      ownerId: memberSub,
+    });
   }
 
   if (sections.has('web') && withWeb) {

@@ -1,5 +1,6 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
+import { ALERTS_FIXTURES } from './authz-alerts-fixtures';
 import { API_FIXTURES } from './authz-api-fixtures';
 import { BILLING_FIXTURES } from './authz-billing-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
@@ -124,6 +125,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     },
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
+  alerts: ALERTS_FIXTURES,
   campaigns: CAMPAIGNS_FIXTURES,
   'code-releases': CODE_RELEASES_FIXTURES,
   devices: DEVICES_FIXTURES,

@@ -33,6 +33,7 @@ const ADMIN_PAGES = [
   ['/admin/releases', 'Releases'],
   ['/admin/people', 'People'],
   ['/admin/notifications', 'Notifications'],
+  ['/admin/alerts', 'Alerts'],
   ['/admin/parameters', 'Parameters'],
   ['/admin/tiers', 'Tiers'],
   ['/admin/relations', 'Relations'],
@@ -139,6 +140,11 @@ export const AppLayout = () => {
             {user && (
               <NavLink to={`/dashboard/people/${encodeURIComponent(user.id)}`} data-testid="nav-account">
                 My account
+              </NavLink>
+            )}
+            {user && (
+              <NavLink to="/dashboard/alerts" data-testid="nav-alerts">
+                Alerts
               </NavLink>
             )}
             {user && (

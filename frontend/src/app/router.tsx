@@ -143,6 +143,14 @@ export const routes: PageRoute[] = [
               (m) => m.ProfilePage,
             ),
           },
+          // The alerts of the person's devices (docs/alerts.md); staff's of every device are /admin/alerts.
+          {
+            path: '/dashboard/alerts',
+            ...page(
+              () => import('../features/alerts/alerts-page'),
+              (m) => m.AlertsPage,
+            ),
+          },
           {
             path: '/dashboard/notifications',
             ...page(
@@ -297,6 +305,13 @@ export const routes: PageRoute[] = [
           { path: 'devices/:id', ...devicePage },
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },
+          {
+            path: 'alerts',
+            ...page(
+              () => import('../features/alerts/alerts-page'),
+              (m) => m.AlertsPage,
+            ),
+          },
           {
             path: 'notifications',
             ...page(

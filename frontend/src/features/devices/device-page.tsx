@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { Link, useLocation, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
@@ -14,6 +14,8 @@ import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
+import { AlertsPanel } from '../alerts';
+import { useAlertOverlays } from '../alerts/public-alert-overlays';
 import { PlansPanel } from '../billing/public-plans-panel';
 import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
@@ -52,6 +54,12 @@ const DeviceScreen = ({ id }: { id: string }) => {
   // A private device answers a guest 401: what signing in may unlock, not an error.
   const guestShut = !user && query.error instanceof ApiError && query.error.status === 401;
   const error = guestShut ? undefined : errorOf(query);
+  // An alert's link names the moment it fired: the charts open around it.
+  const atParam = Number(useSearchParams()[0].get('at') ?? '');
+  const at = Number.isFinite(atParam) && atParam > 0 ? atParam : undefined;
+  // A person who may see the device sees its alerts' firing periods and limits on its charts.
+  const alertable = Boolean(user && device && (device.access !== 'none' || staff));
+  const overlays = useAlertOverlays(id, alertable);
 
   return (
     <section className="page">
@@ -69,7 +77,8 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
           <Suspense fallback={<LoadingPage />}>
-            <SensorDataPanel device={device} />
+            {/* A link to another moment on this page (a banner's, while the page is open) opens the charts anew. */}
+            <SensorDataPanel key={at ?? 'now'} device={device} at={at} overlays={overlays} />
           </Suspense>
           {/* Live needs a realtime identity, which only a signed-in user has. */}
           {user && device.state !== 'retired' && (
@@ -78,6 +87,11 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           {!user && device.state !== 'retired' && <GuestLivePanel />}
+          {alertable && (
+            <Suspense fallback={<LoadingPage />}>
+              <AlertsPanel device={device} />
+            </Suspense>
+          )}
           <ExportPanel device={device} />
           {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
           {user && (mayManage(device) || staff) && device.state !== 'retired' && (

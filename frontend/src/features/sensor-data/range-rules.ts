@@ -22,6 +22,15 @@ export const presetRange = (preset: Exclude<RangePreset, 'custom'>, now: number)
   return { from: now - days * DAY_MS, to: now };
 };
 
+/** How much the chart shows either side of a moment a link names (an alert's `?at=`). */
+export const AROUND_MS = 3 * 60 * 60 * 1000;
+
+/** The range around a moment (`/dashboard/devices/{id}?at={ms}`): three hours either side, never past now. */
+export const rangeAround = (at: number, now: number): ChartRange => ({
+  from: Math.min(at, now) - AROUND_MS,
+  to: Math.min(at + AROUND_MS, now),
+});
+
 /** `<input type="datetime-local">` text (local time) to ms, undefined when empty or invalid. */
 export const parseLocal = (text: string): number | undefined => {
   if (!text) return undefined;

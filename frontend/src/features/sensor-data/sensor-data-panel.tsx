@@ -8,8 +8,10 @@ import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import { AddToCart, changesInApp, currentSubscription, useDeviceSubscriptions, useProducts } from '../billing';
+import { type ChartOverlays, overlayOf } from './chart-overlays';
 import { hasData } from './chart-rules';
 import { lockBand, productOfTier } from './lock-band-rules';
+import { OverlayCaption } from './overlay-caption';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -19,6 +21,7 @@ import {
   PRESETS,
   presetRange,
   type RangePreset,
+  rangeAround,
   viewableRange,
   windowText,
 } from './range-rules';
@@ -34,15 +37,26 @@ type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { stat
  * The device page's sensor data (docs/sensor-data.md, "Reads and charts"): what the caller's tier lets them see,
  * a range picker, and one chart per measurement, fetched once per range as server-side downsampled series. A
  * range past the tier's window says which tier unlocks it (and the API's 403 says why). Live readings fed
- * through reading-feed.ts extend the charts when the range ends now.
+ * through reading-feed.ts extend the charts when the range ends now. `at` (a link's moment, an alert's) opens the
+ * charts around it; `overlays` (an alert's firing periods and its rule's limit) are drawn on the charts they name.
  */
-export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine' | 'access'> }) => {
+export const SensorDataPanel = ({
+  device,
+  at,
+  overlays,
+}: {
+  device: Pick<Device, 'id' | 'productLine' | 'access'>;
+  at?: number;
+  overlays?: ChartOverlays;
+}) => {
   const user = useOptionalUser();
   const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
   const summary = summaryQuery.data;
   const summaryError = summaryQuery.error ? errorMessage(summaryQuery.error) : undefined;
-  const [preset, setPreset] = useState<RangePreset>('24h');
-  const [range, setRange] = useState<ChartRange>(() => presetRange('24h', Date.now()));
+  const [preset, setPreset] = useState<RangePreset>(at === undefined ? '24h' : 'custom');
+  const [range, setRange] = useState<ChartRange>(() =>
+    at === undefined ? presetRange('24h', Date.now()) : rangeAround(at, Date.now()),
+  );
   const [custom, setCustom] = useState(() => ({ from: formatLocal(range.from), to: formatLocal(range.to) }));
   const [customError, setCustomError] = useState<string>();
   const { ref: widthRef, width } = useWidth();
@@ -186,7 +200,9 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
                 name={name}
                 width={width}
                 lock={band}
+                overlay={overlayOf(overlays, name)}
               />
+              <OverlayCaption overlay={overlayOf(overlays, name)} testId={`sensor-overlay-${name}`} />
             </div>
           ))}
         {loading.state === 'done' && (
