@@ -5,6 +5,7 @@ import { createCommonDeps, SENSOR_DATA_ENV } from './wiring/common';
 import { createExportsDeps } from './wiring/exports';
 import { createLiveDeps } from './wiring/live';
 import { createReadingsDeps } from './wiring/readings';
+import { createStaDeps } from './wiring/sta';
 
 export { SENSOR_DATA_ENV };
 
@@ -17,6 +18,7 @@ export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
     ...createLiveDeps(common),
     ...createApiKeysDeps(common),
     ...createCampaignsDeps(common),
+    ...createStaDeps(common),
   };
 };
 
