@@ -773,17 +773,17 @@ export const createSensorThings = ({ catalog, dataAccess, readings, qualityOf, l
 
     /** The URL of the next page: the same query with the position moved on. */
     const nextLink = (base: string, query: StaQuery, opts: QueryOptions, entities: Entity[], observations: boolean) => {
-      const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) {
-        if (value !== undefined && name !== '$skip' && name !== '$skiptoken') params.set(name, value);
-      }
+      const params: [string, string][] = Object.entries(query).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== '$skip' && entry[0] !== '$skiptoken',
+      );
       const last = entities.at(-1);
       if (observations && timeOrder(opts) !== undefined && !opts.count && last) {
-        params.set('$skiptoken', encodeToken({ t: last.observation!.timestamp, id: last.id }));
+        params.push(['$skiptoken', encodeToken({ t: last.observation!.timestamp, id: last.id })]);
       } else {
-        params.set('$skip', String(opts.skip + topOf(opts)));
+        params.push(['$skip', String(opts.skip + topOf(opts))]);
       }
-      return `${base}?${params.toString().replaceAll('+', '%20')}`;
+      // The option names as SensorThings writes them (`$top`), the values encoded.
+      return `${base}?${params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
     };
 
     async function expandInto(json: Record<string, unknown>, entity: Entity, expand: Expand, depth: number) {
