@@ -774,7 +774,8 @@ export const createSensorThings = ({ catalog, dataAccess, readings, qualityOf, l
     /** The URL of the next page: the same query with the position moved on. */
     const nextLink = (base: string, query: StaQuery, opts: QueryOptions, entities: Entity[], observations: boolean) => {
       const params: [string, string][] = Object.entries(query).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== '$skip' && entry[0] !== '$skiptoken',
+        (entry): entry is [string, string] =>
+          entry[1] !== undefined && entry[0] !== '$skip' && entry[0] !== '$skiptoken',
       );
       const last = entities.at(-1);
       if (observations && timeOrder(opts) !== undefined && !opts.count && last) {

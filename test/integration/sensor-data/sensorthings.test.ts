@@ -17,12 +17,16 @@ const DAY = 86_400_000;
 const CONF = 'http://www.opengis.net/spec/iot_sensing/1.1/conf';
 
 /** A raw GET of the service as a SensorThings client sends it. */
-const sta = async (path: string, { token, key, root = STA_ROOT_PATH }: { token?: string; key?: string; root?: string } = {}) => {
+const sta = async (
+  path: string,
+  { token, key, root = STA_ROOT_PATH }: { token?: string; key?: string; root?: string } = {},
+) => {
   const url = path.startsWith('http') ? path : `${areaUrl('sensor-data')}${root}${path}`;
   const response = await fetch(url, {
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(key ? { 'x-api-key': key } : {}) },
   });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads the JSON as a client does, whatever its shape
   let body: Record<string, any> = {};
   try {
     body = JSON.parse(text);
@@ -58,7 +62,10 @@ beforeAll(async () => {
   ]);
   await Promise.all([setTier(open.id, 'tier1'), setTier(hidden.id, 'tier1')]);
   const devices = apiAs('devices', owner.token);
-  await devices.update({ params: { id: open.id }, body: { name: 'STA rooftop', location: { lat: 47.6, lon: -122.3 }, locationPrivacy: 'exact' } });
+  await devices.update({
+    params: { id: open.id },
+    body: { name: 'STA rooftop', location: { lat: 47.6, lon: -122.3 }, locationPrivacy: 'exact' },
+  });
   await devices.update({ params: { id: open.id }, body: { location: { lat: 47.62, lon: -122.35 } } });
   const readings = times.map((timestamp, i) => ({ timestamp, values: { pm2_5: i, temperature: 20 + (i % 3) } }));
   await Promise.all([ingest(open, readings), ingest(hidden, readings)]);
@@ -97,14 +104,46 @@ describe('Sensing Core (OGC 18-088 A.1)', () => {
 
   it(`${CONF}/entity-control-information/common-control-information and each entity type's valid test (A.1.2–A.1.9): mandatory properties and navigation links`, async () => {
     const expected: Record<string, { properties: string[]; links: string[]; path: string }> = {
-      Things: { properties: ['name', 'description'], links: ['Locations', 'HistoricalLocations', 'Datastreams'], path: thing() },
-      Locations: { properties: ['name', 'description', 'encodingType', 'location'], links: ['Things', 'HistoricalLocations'], path: `${thing()}/Locations` },
-      HistoricalLocations: { properties: ['time'], links: ['Thing', 'Locations'], path: `${thing()}/HistoricalLocations` },
-      Datastreams: { properties: ['name', 'description', 'unitOfMeasurement', 'observationType'], links: ['Thing', 'Sensor', 'ObservedProperty', 'Observations'], path: `${thing()}/Datastreams` },
-      Sensors: { properties: ['name', 'description', 'encodingType', 'metadata'], links: ['Datastreams'], path: `${stream()}/Sensor` },
-      ObservedProperties: { properties: ['name', 'definition', 'description'], links: ['Datastreams'], path: `${stream()}/ObservedProperty` },
-      Observations: { properties: ['phenomenonTime', 'result', 'resultTime'], links: ['Datastream', 'FeatureOfInterest'], path: `${stream()}/Observations` },
-      FeaturesOfInterest: { properties: ['name', 'description', 'encodingType', 'feature'], links: ['Observations'], path: `/FeaturesOfInterest(${quoted(open.id)})` },
+      Things: {
+        properties: ['name', 'description'],
+        links: ['Locations', 'HistoricalLocations', 'Datastreams'],
+        path: thing(),
+      },
+      Locations: {
+        properties: ['name', 'description', 'encodingType', 'location'],
+        links: ['Things', 'HistoricalLocations'],
+        path: `${thing()}/Locations`,
+      },
+      HistoricalLocations: {
+        properties: ['time'],
+        links: ['Thing', 'Locations'],
+        path: `${thing()}/HistoricalLocations`,
+      },
+      Datastreams: {
+        properties: ['name', 'description', 'unitOfMeasurement', 'observationType'],
+        links: ['Thing', 'Sensor', 'ObservedProperty', 'Observations'],
+        path: `${thing()}/Datastreams`,
+      },
+      Sensors: {
+        properties: ['name', 'description', 'encodingType', 'metadata'],
+        links: ['Datastreams'],
+        path: `${stream()}/Sensor`,
+      },
+      ObservedProperties: {
+        properties: ['name', 'definition', 'description'],
+        links: ['Datastreams'],
+        path: `${stream()}/ObservedProperty`,
+      },
+      Observations: {
+        properties: ['phenomenonTime', 'result', 'resultTime'],
+        links: ['Datastream', 'FeatureOfInterest'],
+        path: `${stream()}/Observations`,
+      },
+      FeaturesOfInterest: {
+        properties: ['name', 'description', 'encodingType', 'feature'],
+        links: ['Observations'],
+        path: `/FeaturesOfInterest(${quoted(open.id)})`,
+      },
     };
     for (const [set, { properties, links, path }] of Object.entries(expected)) {
       const { status, body } = await sta(path);
@@ -114,7 +153,8 @@ describe('Sensing Core (OGC 18-088 A.1)', () => {
       for (const entity of entities) {
         expect(typeof entity['@iot.id']).toBe('string');
         for (const property of properties) expect([set, property, property in entity]).toEqual([set, property, true]);
-        for (const link of links) expect(entity[`${link}@iot.navigationLink`]).toBe(`${entity['@iot.selfLink']}/${link}`);
+        for (const link of links)
+          expect(entity[`${link}@iot.navigationLink`]).toBe(`${entity['@iot.selfLink']}/${link}`);
         // The selfLink is the entity.
         const self = await sta(entity['@iot.selfLink']);
         expect(self.body['@iot.id']).toBe(entity['@iot.id']);
@@ -134,12 +174,24 @@ describe('Sensing Core (OGC 18-088 A.1)', () => {
   it(`${CONF}/resource-path/resource-path-to-entities: by id, navigation, properties, $value and $ref`, async () => {
     expect((await sta(`${thing()}/name`)).body).toEqual({ name: 'STA rooftop' });
     const raw = await sta(`${thing()}/name/$value`);
-    expect([raw.status, raw.text, raw.headers.get('content-type')]).toEqual([200, 'STA rooftop', 'text/plain; charset=utf-8']);
+    expect([raw.status, raw.text, raw.headers.get('content-type')]).toEqual([
+      200,
+      'STA rooftop',
+      'text/plain; charset=utf-8',
+    ]);
     expect((await sta(`${stream()}/Thing`)).body['@iot.id']).toBe(open.id);
-    expect((await sta(`${stream()}/Thing/Locations`)).body.value[0].location).toEqual({ type: 'Point', coordinates: [-122.35, 47.62] });
+    expect((await sta(`${stream()}/Thing/Locations`)).body.value[0].location).toEqual({
+      type: 'Point',
+      coordinates: [-122.35, 47.62],
+    });
     const refs = await sta(`${thing()}/Datastreams/$ref`);
-    expect(refs.body.value.map((r: Record<string, string>) => Object.keys(r))).toEqual([['@iot.selfLink'], ['@iot.selfLink']]);
-    expect((await sta(`${thing()}/Datastreams(${quoted(`${open.id}~temperature`)})`)).body.name).toBe('STA rooftop: Temperature');
+    expect(refs.body.value.map((r: Record<string, string>) => Object.keys(r))).toEqual([
+      ['@iot.selfLink'],
+      ['@iot.selfLink'],
+    ]);
+    expect((await sta(`${thing()}/Datastreams(${quoted(`${open.id}~temperature`)})`)).body.name).toBe(
+      'STA rooftop: Temperature',
+    );
     // Each move of the device is a HistoricalLocation linked to the Location it moved to.
     const history = (await sta(`${thing()}/HistoricalLocations?$orderby=time&$expand=Locations`)).body.value;
     expect(history.map((h: { Locations: { location: unknown }[] }) => h.Locations[0]!.location)).toEqual([
@@ -154,7 +206,9 @@ describe('Sensing Core (OGC 18-088 A.1)', () => {
 
 describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
   it(`${CONF}/request-data/order: $filter, then $orderby, then $skip, then $top`, async () => {
-    const { body } = await sta(`${stream()}/Observations?$top=3&$skip=2&$orderby=phenomenonTime desc&$filter=result lt 20`);
+    const { body } = await sta(
+      `${stream()}/Observations?$top=3&$skip=2&$orderby=phenomenonTime desc&$filter=result lt 20`,
+    );
     // Results 0..19 pass the filter; newest first is 19, 18, …; skip two, take three.
     expect(body.value.map((o: { result: number }) => o.result)).toEqual([17, 16, 15]);
   });
@@ -164,7 +218,10 @@ describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
       `${thing()}?$select=name,Datastreams&$expand=Datastreams($select=name;$orderby=name;$expand=Observations($top=2;$orderby=phenomenonTime desc;$select=result))`,
     );
     expect(Object.keys(body).sort()).toEqual(['Datastreams', 'Datastreams@iot.navigationLink', 'name']);
-    expect(body.Datastreams.map((d: { name: string }) => d.name)).toEqual(['STA rooftop: PM2.5', 'STA rooftop: Temperature']);
+    expect(body.Datastreams.map((d: { name: string }) => d.name)).toEqual([
+      'STA rooftop: PM2.5',
+      'STA rooftop: Temperature',
+    ]);
     expect(body.Datastreams[0].Observations).toEqual([{ result: 29 }, { result: 28 }]);
     expect(body.Datastreams[0]['Observations@iot.nextLink']).toContain('/Observations?$top=2&$skip=2');
     const upward = await sta(`${stream()}/Observations?$top=1&$expand=Datastream($expand=Thing($expand=Locations))`);
@@ -187,7 +244,10 @@ describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
     expect(up.body.value.map((o: { result: number }) => o.result)).toEqual([0, 1, 2]);
     expect(down.body.value.map((o: { result: number }) => o.result)).toEqual([29, 28, 27]);
     const names = await sta(`${thing()}/Datastreams?$orderby=name desc`);
-    expect(names.body.value.map((d: { name: string }) => d.name)).toEqual(['STA rooftop: Temperature', 'STA rooftop: PM2.5']);
+    expect(names.body.value.map((d: { name: string }) => d.name)).toEqual([
+      'STA rooftop: Temperature',
+      'STA rooftop: PM2.5',
+    ]);
   });
 
   it(`${CONF}/request-data/client-driven-pagination: $top, $skip and $count`, async () => {
@@ -199,12 +259,18 @@ describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
 
   it(`${CONF}/request-data/filter: operators, functions and casting`, async () => {
     const values = async (filter: string) =>
-      (await sta(`${stream()}/Observations?$filter=${encodeURIComponent(filter)}`)).body.value.map((o: { result: number }) => o.result);
+      (await sta(`${stream()}/Observations?$filter=${encodeURIComponent(filter)}`)).body.value.map(
+        (o: { result: number }) => o.result,
+      );
     expect(await values('result ge 27 or (result add 1) mul 2 eq 4')).toEqual([1, 27, 28, 29]);
     expect(await values(`phenomenonTime ge ${new Date(times[28]!).toISOString()}`)).toEqual([28, 29]);
-    expect(await values(`minute(phenomenonTime) eq ${new Date(times[5]!).getUTCMinutes()} and result lt 29`)).toEqual([5]);
+    expect(await values(`minute(phenomenonTime) eq ${new Date(times[5]!).getUTCMinutes()} and result lt 29`)).toEqual([
+      5,
+    ]);
     expect(await values("result eq '3'")).toEqual([3]);
-    const things = (await sta(`/Things?$filter=${encodeURIComponent(`startswith(name, 'STA roof') and @iot.id eq '${open.id}'`)}`)).body.value;
+    const things = (
+      await sta(`/Things?$filter=${encodeURIComponent(`startswith(name, 'STA roof') and @iot.id eq '${open.id}'`)}`)
+    ).body.value;
     expect(things.map((t: { name: string }) => t.name)).toEqual(['STA rooftop']);
     const near = await sta(
       `/Locations?$filter=${encodeURIComponent(`@iot.id eq '${open.id}' and st_within(location, geography'POLYGON((-123 47, -122 47, -122 48, -123 48, -123 47))') and geo.distance(location, geography'POINT(-122.35 47.62)') lt 0.001`)}`,
@@ -214,7 +280,8 @@ describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
 
   it(`${CONF}/request-data/server-driven-pagination: @iot.nextLink pages through every Observation once`, async () => {
     const seen: number[] = [];
-    let next: string | undefined = `${areaUrl('sensor-data')}${STA_ROOT_PATH}${stream()}/Observations?$top=7&$orderby=phenomenonTime desc`;
+    let next: string | undefined =
+      `${areaUrl('sensor-data')}${STA_ROOT_PATH}${stream()}/Observations?$top=7&$orderby=phenomenonTime desc`;
     while (next) {
       const { body } = await sta(next);
       seen.push(...body.value.map((o: { result: number }) => o.result));
@@ -229,9 +296,11 @@ describe('Filtering Extension (OGC 18-088 A.2.1)', () => {
 describe('access, as everywhere', () => {
   it("a guest never sees a private device's Thing; a stranger is refused; the owner sees it", async () => {
     const listed = async (token?: string) =>
-      (await sta(`/Things?$filter=${encodeURIComponent(`@iot.id eq '${hidden.id}' or @iot.id eq '${open.id}'`)}`, { token })).body.value.map(
-        (t: { '@iot.id': string }) => t['@iot.id'],
-      );
+      (
+        await sta(`/Things?$filter=${encodeURIComponent(`@iot.id eq '${hidden.id}' or @iot.id eq '${open.id}'`)}`, {
+          token,
+        })
+      ).body.value.map((t: { '@iot.id': string }) => t['@iot.id']);
     expect(await listed()).toEqual([open.id]);
     expect(await listed(stranger.token)).toEqual([open.id]);
     expect((await listed(owner.token)).sort()).toEqual([hidden.id, open.id].sort());
@@ -246,9 +315,13 @@ describe('access, as everywhere', () => {
     const { body } = await sta(`${stream(hidden)}/Observations?$orderby=phenomenonTime`, { token: member.token });
     expect(body.value.map((o: { result: number }) => o.result)).toEqual(Array.from({ length: 10 }, (_, i) => 20 + i));
     const thingOf = await sta(`/Things(${quoted(hidden.id)})`, { token: member.token });
-    expect(thingOf.body.properties.campaigns).toEqual([expect.objectContaining({ startsAt: new Date(campaignStart).toISOString() })]);
+    expect(thingOf.body.properties.campaigns).toEqual([
+      expect.objectContaining({ startsAt: new Date(campaignStart).toISOString() }),
+    ]);
     // The owner (a direct relation) sees all of it.
-    expect((await sta(`${stream(hidden)}/Observations?$count=true&$top=1`, { token: owner.token })).body['@iot.count']).toBe(30);
+    expect(
+      (await sta(`${stream(hidden)}/Observations?$count=true&$top=1`, { token: owner.token })).body['@iot.count'],
+    ).toBe(30);
   });
 
   it('an API key is metered like the /v1 reads: rate-limit headers, and 429 in OData shape over the quota', async () => {
@@ -284,7 +357,11 @@ describe('bad OData: a 400 in OData error shape, never a 500', () => {
     ['an unknown property in $orderby', '/Things?$orderby=colour', '$orderby'],
     ['an unknown property in $select', '/Things?$select=colour', '$select'],
     ['$top=-1', '/Things?$top=-1', '$top'],
-    ['$expand four levels deep', '/Things?$expand=Datastreams($expand=Thing($expand=Locations($expand=HistoricalLocations)))', '$expand'],
+    [
+      '$expand four levels deep',
+      '/Things?$expand=Datastreams($expand=Thing($expand=Locations($expand=HistoricalLocations)))',
+      '$expand',
+    ],
     ['an unknown navigation property', '/Things?$expand=Sensors', '$expand'],
     ['a forged $skiptoken', '/Observations?$skiptoken=bm9wZQ', '$skiptoken'],
   ])('%s', async (_name, path, target) => {
