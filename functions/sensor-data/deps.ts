@@ -5,7 +5,7 @@ import { createCommonDeps, SENSOR_DATA_ENV } from './wiring/common';
 import { createExportsDeps } from './wiring/exports';
 import { createLiveDeps } from './wiring/live';
 import { createReadingsDeps } from './wiring/readings';
-import { createStaDeps } from './wiring/sta';
+import type { createStaDeps } from './wiring/sta';
 
 export { SENSOR_DATA_ENV };
 
@@ -18,11 +18,14 @@ export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
     ...createLiveDeps(common),
     ...createApiKeysDeps(common),
     ...createCampaignsDeps(common),
-    ...createStaDeps(common),
   };
 };
 
-export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;
+/**
+ * The API Lambda's dependencies: the area's, and the SensorThings service's, which handler.ts adds (wiring/sta.ts
+ * carries the OData parser, which the worker's bundle, built from this module, must not).
+ */
+export type SensorDataDeps = ReturnType<typeof createSensorDataDeps> & ReturnType<typeof createStaDeps>;
 
 /**
  * The queue worker's part: roll-ups and export files only. Without the live view's IoT and Cognito-identity clients,

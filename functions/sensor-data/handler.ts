@@ -10,6 +10,7 @@ import { liveHandlers } from './handlers/live';
 import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
 import { staHandlers, staReadAhead } from './handlers/sta';
 import { sensorDataCredentials } from './wiring/credentials';
+import { createStaDeps } from './wiring/sta';
 
 const env = readEnv(SENSOR_DATA_ENV);
 
@@ -18,7 +19,10 @@ export const handler = httpArea(
   { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers, ...staHandlers },
   {
     audit: sensorDataAudit,
-    deps: () => createSensorDataDeps(env),
+    deps: () => {
+      const deps = createSensorDataDeps(env);
+      return { ...deps, ...createStaDeps(deps) };
+    },
     credentials: sensorDataCredentials(env),
     readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead, ...staReadAhead },
     readBeside: readingsReadBeside,

@@ -45,7 +45,8 @@ export const BUNDLE_BUDGETS_KB: Record<string, number> = {
   'functions/notifications/handler.ts': 780,
   'functions/organizations/handler.ts': 660,
   'functions/relations/handler.ts': 480,
-  'functions/sensor-data/handler.ts': 845,
+  // The SensorThings API's OData parser (about 140 KB with its helpers) since issue 41 (decision 071).
+  'functions/sensor-data/handler.ts': 1010,
   'functions/system/handler.ts': 675,
   'functions/users/handler.ts': 1070,
   'functions/notifications/worker.ts': 830,

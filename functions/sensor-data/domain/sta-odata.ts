@@ -167,7 +167,12 @@ const BINARY: Record<string, BinaryOp> = {
   ModExpression: 'mod',
 };
 
-const parser = new Parser();
+// Made on first use: a bundle that imports this module without parsing (the worker) carries no parser.
+let made: Parser | undefined;
+const parser = () => {
+  made ??= new Parser();
+  return made;
+};
 
 /** Where the parser stopped, as a person reads it. */
 const syntaxError = (target: string, text: string, error: unknown) => {
@@ -277,7 +282,7 @@ const parseFilter = (text: string, geometries: Map<string, Geometry>, target = '
   const prepared = prepare(text, target, geometries);
   let token: Token;
   try {
-    token = parser.filter(prepared.text) as unknown as Token;
+    token = parser().filter(prepared.text) as unknown as Token;
   } catch (error) {
     throw syntaxError(target, prepared.text, error);
   }
@@ -294,7 +299,7 @@ const parseOption = (
   const prepared = prepare(text, name, geometries, prefix.length);
   let token: Token;
   try {
-    token = parser.query(`${prefix}${prepared.text}`) as unknown as Token;
+    token = parser().query(`${prefix}${prepared.text}`) as unknown as Token;
   } catch (error) {
     throw syntaxError(name, prepared.text, error);
   }
