@@ -16,6 +16,8 @@ export interface DatasetForm {
   to: string;
   /** Comma-separated measurement names, or empty for all of them. */
   measurements: string;
+  /** A Parquet file per device too. */
+  parquet: boolean;
   previousVersionId?: string;
 }
 
@@ -31,6 +33,7 @@ export const emptyForm = (): DatasetForm => ({
   from: '',
   to: '',
   measurements: '',
+  parquet: false,
 });
 
 /** A form filled from a dataset, for its next version. */
@@ -46,6 +49,7 @@ export const formFrom = (dataset: Dataset): DatasetForm => ({
   from: '',
   to: '',
   measurements: (dataset.measurements ?? []).join(', '),
+  parquet: dataset.formats.includes('parquet'),
   previousVersionId: dataset.id,
 });
 
@@ -82,6 +86,7 @@ export const requestOf = (form: DatasetForm): CreateDatasetBody | string => {
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
     ...(measurements.length ? { measurements } : {}),
+    parquet: form.parquet,
     ...(form.previousVersionId ? { previousVersionId: form.previousVersionId } : {}),
   };
 };

@@ -171,6 +171,15 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           hint="Names separated by commas, e.g. pm2_5, temperature (empty: all of them)"
           mono
         />
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="dataset-parquet"
+            checked={form.parquet}
+            onChange={(e) => set('parquet', e.target.checked)}
+          />
+          Also as Parquet (for notebooks and data lakes), beside CSV and JSON
+        </label>
         <ErrorAlert testId="dataset-form-error" error={error} />
         <SubmitActions testId="dataset-build" busy={busy} busyText="Starting…">
           Build the dataset
