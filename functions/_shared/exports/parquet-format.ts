@@ -105,7 +105,8 @@ export const createParquetFormatter = (meta: ExportMeta, options: ParquetOptions
       {
         name: 'timestamp',
         data: BigInt64Array.from(group, (r) => BigInt(r.timestamp)),
-        encoding: 'DELTA_BINARY_PACKED',
+        // PLAIN with Snappy rather than DELTA_BINARY_PACKED (smaller), which readers older than a few years refuse.
+        encoding: 'PLAIN',
         columnIndex: true,
       },
     ];
