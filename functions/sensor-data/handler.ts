@@ -2,7 +2,7 @@ import { sensorDataAudit } from '../../shared/contracts/audit/sensor-data';
 import { sensorData } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
-import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
+import { createSensorDataDeps, readLiveEnv, SENSOR_DATA_ENV } from './deps';
 import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
@@ -13,6 +13,7 @@ import { sensorDataCredentials } from './wiring/credentials';
 import { createStaDeps } from './wiring/sta';
 
 const env = readEnv(SENSOR_DATA_ENV);
+const live = readLiveEnv();
 
 export const handler = httpArea(
   sensorData,
@@ -20,7 +21,7 @@ export const handler = httpArea(
   {
     audit: sensorDataAudit,
     deps: () => {
-      const deps = createSensorDataDeps(env);
+      const deps = createSensorDataDeps(env, live);
       return { ...deps, ...createStaDeps(deps) };
     },
     credentials: sensorDataCredentials(env),
