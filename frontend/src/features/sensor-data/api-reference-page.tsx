@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../components/form-parts';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { readToken, useColorScheme } from '../../lib/theme';
 import { publicApiSpecUrl, rapiDocAttributes } from './api-reference';
+import { staRoot } from './open-data-rules';
 import './api-reference.css';
 
 type RapiDocElement = HTMLElement & { loadSpec: (spec: unknown) => Promise<void> };
@@ -19,7 +20,8 @@ export const ApiReferencePage = () => {
   const scheme = useColorScheme();
   const [viewerError, setViewerError] = useState<string>();
   const [ready, setReady] = useState(false);
-  const specUrl = publicApiSpecUrl(runtimeConfig().apiBaseUrls['sensor-data'] ?? '');
+  const baseUrl = runtimeConfig().apiBaseUrls['sensor-data'] ?? '';
+  const specUrl = publicApiSpecUrl(baseUrl);
   // The document changes only with a release: read once per visit.
   const spec = useQuery({
     queryKey: ['sensor-data', 'openapi', { access: 'apiKey' }],
@@ -77,6 +79,13 @@ export const ApiReferencePage = () => {
           {specUrl}
         </a>
         .
+      </p>
+      <p className="muted" data-testid="api-reference-sta">
+        Sensor data as the OGC SensorThings API 1.1 (any SensorThings client, GIS tool or notebook reads it):{' '}
+        <a href={staRoot(baseUrl, false)} className="mono">
+          {staRoot(baseUrl, false)}
+        </a>{' '}
+        with a key, and <span className="mono">{staRoot(baseUrl, true)}</span> for public devices without one.
       </p>
       <ErrorAlert testId="api-reference-error" error={error} />
       {!ready && !error && (

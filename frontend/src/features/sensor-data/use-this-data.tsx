@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../lib/copy-button';
 import type { NotebookLines } from './open-data-rules';
+import './use-this-data.css';
 
 /**
  * "Use this data" (docs/open-data.md): what a researcher takes to a notebook or a GIS tool, the SensorThings URL (any
@@ -20,7 +21,7 @@ export const UseThisData = ({
   lines: NotebookLines;
   linesNote: ReactNode;
 }) => (
-  <section className="card section-card" aria-labelledby="use-data-heading" data-testid="use-data">
+  <section className="card section-card use-data" aria-labelledby="use-data-heading" data-testid="use-data">
     <h2 id="use-data-heading">Use this data</h2>
     <dl className="facts">
       <dt>SensorThings API</dt>
