@@ -421,7 +421,9 @@ export const createSensorThings = ({ catalog, dataAccess, readings, qualityOf, l
         let { from, to } = part;
         while (from <= to && entities.length < wanted) {
           if (examined >= budget) return { entities, examined, frontier: order === 'asc' ? from : to };
-          const limit = Math.min(CHUNK, budget - examined);
+          // No more readings than the page still needs (a reading gives each source measurement at most one
+          // Observation): the one past a full page, read to know whether a next link is due, costs one reading.
+          const limit = Math.min(CHUNK, budget - examined, wanted - entities.length);
           const chunk = await readings.query(source.device.id, { from, to, order, limit });
           examined += chunk.length;
           for (const reading of chunk) {
