@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Locator } from 'playwright-core';
 import { keepScreenshot, pagePerTest, web } from '../support/browser';
 import { sha256, waitForDataset } from '../support/datasets';
 import { freshUser } from '../support/people';
@@ -10,13 +11,30 @@ const testPage = pagePerTest();
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 const MINUTE = 60_000;
 
+/** Whether a card and every link, code line and button in it lie within the screen, the page not scrolling sideways. */
+const fitsOnScreen = (card: Locator) =>
+  card.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const inside = [...element.querySelectorAll('a, pre, button')].every((child) => {
+      const rect = child.getBoundingClientRect();
+      return rect.left >= box.left - 0.5 && rect.right <= box.right + 0.5;
+    });
+    return (
+      inside &&
+      box.left >= 0 &&
+      box.right <= window.innerWidth &&
+      document.documentElement.scrollWidth <= window.innerWidth
+    );
+  });
+
 /**
  * "Use this data" (issue 41, docs/open-data.md) on a public dataset's landing page, as a guest sees it: the
  * SensorThings URL, which answers the dataset's device as a Thing; the Parquet file, whose bytes are the ones the
- * manifest's checksum names; and the Python and R lines that read that file. At the width the lane runs
- * (E2E_WIDTH: 1280 or 375), nothing in the panel is wider than the screen.
+ * manifest's checksum names; and the Python and R lines that read that file. Then on the device's page: its Thing,
+ * Parquet in the download panel, and lines whose URL answers its Observations. At the width the lane runs
+ * (E2E_WIDTH: 1280 or 375), nothing in either card is wider than the screen.
  */
-describe('end to end: "Use this data" on a public dataset', () => {
+describe('end to end: "Use this data" on a public dataset and its device', () => {
   beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
   it('shows a guest the SensorThings URL that answers, the Parquet file of the manifest and the notebook lines', async () => {
@@ -85,16 +103,36 @@ describe('end to end: "Use this data" on a public dataset', () => {
     expect(await panel.getByTestId('use-data-r').textContent()).toBe(`df <- arrow::read_parquet("${parquetName}")`);
 
     // Nothing in it is wider than the screen: the URL and the lines wrap inside the panel.
-    const fits = await panel.evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      const inside = [...element.querySelectorAll('a, pre, button')].every((child) => {
-        const rect = child.getBoundingClientRect();
-        return rect.left >= box.left - 0.5 && rect.right <= box.right + 0.5;
-      });
-      return { inside, pageFits: document.documentElement.scrollWidth <= window.innerWidth, right: box.right };
-    });
-    expect(fits).toEqual({ inside: true, pageFits: true, right: expect.any(Number) });
-    expect(fits.right).toBeLessThanOrEqual(width);
+    expect(await fitsOnScreen(panel)).toBe(true);
     await keepScreenshot(panel, path.join(ARTIFACTS, `open-data-panel-${width}.png`));
+
+    // The device's own page: its Thing, Parquet from the download panel, and lines that read its Observations.
+    await page.goto(web(`/dashboard/devices/${buoy.id}`));
+    const devicePanel = page.getByTestId('use-data');
+    await devicePanel.getByRole('heading', { name: 'Use this data' }).waitFor();
+    expect(await devicePanel.getByTestId('use-data-sta').textContent()).toBe(staUrl);
+    expect(await devicePanel.getByTestId('use-data-parquet').textContent()).toMatch(/In Download data, choose Parquet/);
+    expect(await page.getByTestId('export-format').locator('option').allTextContents()).toEqual([
+      'CSV',
+      'JSON',
+      'Parquet',
+    ]);
+    const python = (await devicePanel.getByTestId('use-data-python').textContent())!;
+    const observationsUrl = /requests\.get\("([^"]+)"\)/.exec(python)?.[1];
+    expect(observationsUrl).toBe(
+      `${areaUrl('sensor-data')}/sta/v1.1/Things('${buoy.id}')/Datastreams` +
+        '?$expand=Observations($orderby=phenomenonTime%20desc;$top=1000)',
+    );
+    expect(await devicePanel.getByTestId('use-data-r').textContent()).toContain(
+      `jsonlite::fromJSON("${observationsUrl}")`,
+    );
+    // What the lines read: each Datastream with its readings, newest first.
+    const streams = (await (await fetch(observationsUrl!)).json()) as {
+      value: { '@iot.id': string; Observations: { result: number }[] }[];
+    };
+    const pm10 = streams.value.find((stream) => stream['@iot.id'] === `${buoy.id}~pm10`)!;
+    expect(pm10.Observations.map((o) => o.result)).toEqual(Array.from({ length: 24 }, (_, i) => 5 + 23 - i));
+    expect(await fitsOnScreen(devicePanel)).toBe(true);
+    await keepScreenshot(devicePanel, path.join(ARTIFACTS, `open-data-device-panel-${width}.png`));
   });
 });
