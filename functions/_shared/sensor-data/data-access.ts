@@ -127,8 +127,11 @@ export const readableRanges = (
   return { range, parts: clipToWindows(range, access.windows) };
 };
 
-/** What the reads take of a device record: not its claim, owner, firmware or credential fields. */
-const DEVICE_ATTRIBUTES = [
+/**
+ * What the reads take of a device record: not its claim, owner, firmware or credential fields. The SensorThings
+ * catalogue lists devices with the same (functions/sensor-data/store/sta-catalog.ts).
+ */
+export const DEVICE_ATTRIBUTES = [
   'id',
   'name',
   'productLine',

@@ -5,26 +5,12 @@ import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { batchGetAll, queryPage } from '../../_shared/dynamodb';
 import { readAll } from '../../_shared/paging';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { DataDevice } from '../../_shared/sensor-data/data-access';
+import { type DataDevice, DEVICE_ATTRIBUTES } from '../../_shared/sensor-data/data-access';
 import type { CampaignRef } from '../domain/sta-model';
 import type { StaCatalog, VisibleDevice } from '../domain/sta-service';
 
-/** What the SensorThings entities are made of: never claim, owner, firmware or credential fields. */
-const PROJECTION = [
-  'id',
-  'name',
-  'productLine',
-  'dataVisibility',
-  'state',
-  'lastSeen',
-  'measurementUnits',
-  'measurementNames',
-  'model',
-  'location',
-  'locationPrivacy',
-  'locationHistory',
-  'created',
-];
+/** What the SensorThings entities are made of: what the reads take of a device, never its claim or credentials. */
+const PROJECTION = DEVICE_ATTRIBUTES;
 
 const DIRECT = ['device-owner', 'device-administrator', 'device-user'] as const;
 const MANAGING = new Set<string>(['device-owner', 'device-administrator']);
