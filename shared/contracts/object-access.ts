@@ -153,6 +153,10 @@ const sensorDataAccess = defineObjectAccess<typeof sensorData>({
   apiSeries: owner('device', 403),
   deviceApiUsage: owner('device', 403),
   campaignSeries: owner('campaign', 403),
+  staResource: owner('device', 403, {
+    note: "a SensorThings path naming a device (`Things('…')`); collections list only what the caller may see",
+  }),
+  apiStaResource: owner('device', 403, { note: 'called with the key of a person who may not read the device' }),
 });
 
 const systemAccess = defineObjectAccess<typeof system>({

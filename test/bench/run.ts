@@ -25,6 +25,7 @@ import { benchCost } from './cost';
 import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
+import { benchOpenData, printOpenData } from './open-data';
 import { benchRollouts } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
@@ -43,11 +44,13 @@ import { benchWeb, formatWebRows } from './web';
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
+ * Open data (issue 41): a SensorThings page of 1,000 Observations beside our readings route; a year of one-minute data as
+ * Parquet beside CSV in bytes; DuckDB's hourly mean over that file (./open-data.ts).
  * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
  * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
- * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
+ * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -306,11 +309,12 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, notifications, alerts, web, load;
-// comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts, web,
+// load; comma-separated) runs only those.
 const sections = new Set(
   (
-    process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,alerts,web,load'
+    process.env.BENCH_SECTIONS ??
+    'bundles,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
   ).split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
@@ -555,6 +559,12 @@ try {
       },
       { measure: '  payload (raw, gzipped each)', value: `${kb(c.perDeviceBytes)}, ${kb(c.perDeviceGzipBytes)}` },
     ]);
+  }
+
+  if (sections.has('open-data')) {
+    printOpenData(
+      await benchOpenData(stack, { adminToken: await tokenOf('admin@example.com'), ownerToken: memberToken }),
+    );
   }
 
   if (sections.has('notifications')) {

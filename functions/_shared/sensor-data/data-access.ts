@@ -27,6 +27,13 @@ export interface DataDevice {
   measurementUnits?: Record<string, string>;
   /** Every measurement name the device has sent (data-ingress adds to it). */
   measurementNames?: string[];
+  /** What the SensorThings service shows of the device (docs/open-data.md): its model, place and when it was made. */
+  model?: string;
+  location?: { lat: number; lon: number };
+  locationPrivacy?: 'exact' | 'approximate' | 'hidden';
+  /** Where the device was set, and when, from the first move recorded (the devices area appends a move). */
+  locationHistory?: { time: number; lat: number; lon: number }[];
+  created?: number;
 }
 
 /** How the caller reaches the device's data. `public`: only because the device's data is public. */
@@ -38,6 +45,10 @@ export interface DataAccess {
   /** Every tier of the device's line, lowest first, as the table in force says: what would unlock more. */
   lineTiers: readonly TierRow[];
   route: DataRoute;
+  /** Staff or the device's owner or an administrator: they see its exact location whatever its privacy. */
+  manages?: boolean;
+  /** Campaign route only: the campaigns that let the caller in. */
+  campaignIds?: readonly string[];
   /** Staff, a relation or a campaign: the "permissioned" download window applies; else the public one. */
   permissioned: boolean;
   /** Campaign route only: the campaigns' windows; null is unlimited. */
@@ -116,8 +127,11 @@ export const readableRanges = (
   return { range, parts: clipToWindows(range, access.windows) };
 };
 
-/** What the reads take of a device record: not its location, description, claim or credential fields. */
-const DEVICE_ATTRIBUTES = [
+/**
+ * What the reads take of a device record: not its claim, owner, firmware or credential fields. The SensorThings
+ * catalogue lists devices with the same (functions/sensor-data/store/sta-catalog.ts).
+ */
+export const DEVICE_ATTRIBUTES = [
   'id',
   'name',
   'productLine',
@@ -126,6 +140,11 @@ const DEVICE_ATTRIBUTES = [
   'lastSeen',
   'measurementUnits',
   'measurementNames',
+  'model',
+  'location',
+  'locationPrivacy',
+  'locationHistory',
+  'created',
 ] as const;
 
 export interface DataAccessDeps {
@@ -194,6 +213,10 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
         tier,
         lineTiers: line,
         route,
+        manages:
+          decision.allowed &&
+          (decision.via === 'staff' || decision.via === 'device-owner' || decision.via === 'device-administrator'),
+        ...(route === 'campaign' && decision.campaignIds ? { campaignIds: decision.campaignIds } : {}),
         permissioned: route !== 'public',
         windows: route === 'campaign' ? (decision.windows ?? []) : null,
       };

@@ -13,6 +13,7 @@ import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
+import { runtimeConfig } from '../../lib/runtime-config';
 import { useOptionalUser } from '../../lib/session';
 import { AlertsPanel } from '../alerts';
 import { useAlertOverlays } from '../alerts/public-alert-overlays';
@@ -20,6 +21,7 @@ import { PlansPanel } from '../billing/public-plans-panel';
 import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
 import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
+import { staLines, staObservationsUrl, staRoot, staThingsUrl, UseThisData } from '../sensor-data/public-open-data';
 import { CredentialsPanel } from './credentials-panel';
 import { deviceRead, useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
@@ -93,6 +95,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           <ExportPanel device={device} />
+          <DeviceUseThisData device={device} />
           {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
           {user && (mayManage(device) || staff) && device.state !== 'retired' && (
             <Suspense fallback={<LoadingPage />}>
@@ -124,6 +127,34 @@ const DeviceScreen = ({ id }: { id: string }) => {
         </Suspense>
       )}
     </section>
+  );
+};
+
+/**
+ * "Use this data" for a device: its Thing in the SensorThings API (the guests' root when its data is public, else the
+ * API key's), Parquet from the download panel above, and a notebook line reading its latest Observations.
+ */
+const DeviceUseThisData = ({ device }: { device: Device }) => {
+  const publicData = device.dataVisibility === 'public';
+  const root = staRoot(runtimeConfig().apiBaseUrls['sensor-data'] ?? '', publicData);
+  return (
+    <UseThisData
+      staUrl={staThingsUrl(root, [device.id])}
+      staNote={
+        publicData
+          ? 'Any SensorThings client, GIS tool or notebook reads it, no key needed: its measurements as Datastreams, ' +
+            'their readings as Observations within the public window.'
+          : 'With an API key in the X-Api-Key header (Public API page), as far back as its tier lets the API read.'
+      }
+      parquet={
+        <>
+          In <a href="#export-heading">Download data</a>, choose Parquet: a column per measurement, the timestamp in
+          UTC, a row group per day.
+        </>
+      }
+      lines={staLines(staObservationsUrl(root, device.id), !publicData)}
+      linesNote="Reads its latest 1,000 Observations of each measurement from the SensorThings API: a row per Observation with its Datastream's name."
+    />
   );
 };
 

@@ -138,6 +138,7 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
           >
             <option value="csv">CSV</option>
             <option value="json">JSON</option>
+            <option value="parquet">Parquet</option>
           </select>
         </label>
         <button
