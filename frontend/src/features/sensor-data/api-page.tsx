@@ -7,6 +7,7 @@ import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { useFirstReads } from '../../lib/first-reads';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, queryList, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
@@ -21,11 +22,20 @@ type Busy = 'create' | `revoke:${string}`;
  */
 export const ApiPage = () => {
   const sensorData = useApi('sensor-data');
+<<<<<<< HEAD
   const keys = useQuery({
     ...routeQuery('sensor-data', 'listApiKeys', {}),
     select: (page) => page.items.map((key) => ({ ...key, id: key.keyId })),
   });
   const usage = useQuery(routeQuery('sensor-data', 'myApiUsage', {}));
+=======
+  const keysRead = routeQuery('sensor-data', 'listApiKeys', {});
+  const usageRead = routeQuery('sensor-data', 'myApiUsage', {});
+  // The keys and the usage sit above "How to call" and its link: the page is drawn with them, not moved by them.
+  useFirstReads(keysRead, usageRead);
+  const keys = useQuery({ ...keysRead, select: (page) => page.items });
+  const usage = useQuery(usageRead);
+>>>>>>> wt/clicks
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<NewApiKey>();
   const { busy, error, setError, run } = useChanges<Busy>();
