@@ -48,10 +48,13 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
 
+  // The From and To fields always show the range drawn, so a custom range starts from the preset on screen.
   const choose = (id: Exclude<RangePreset, 'custom'>) => {
+    const chosen = presetRange(id, Date.now());
     setPreset(id);
     setCustomError(undefined);
-    setRange(presetRange(id, Date.now()));
+    setRange(chosen);
+    setCustom({ from: formatLocal(chosen.from), to: formatLocal(chosen.to) });
   };
 
   const applyCustom = () => {
