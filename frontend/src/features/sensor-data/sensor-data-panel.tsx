@@ -7,9 +7,8 @@ import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { AddToCart, changesInApp, currentSubscription, useDeviceSubscriptions, useProducts } from '../billing';
 import { hasData } from './chart-rules';
-import { lockBand, productOfTier } from './lock-band-rules';
+import { lockBand } from './lock-band-rules';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -24,6 +23,7 @@ import {
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
 import { type ChartHandle, SensorChart } from './sensor-chart';
+import { TierOffer } from './tier-offer';
 import { useWidth } from './use-width';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
@@ -102,17 +102,6 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
 
   const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
   const band = useMemo(() => (summary ? lockBand(summary, range, Date.now()) : undefined), [summary, range]);
-  // Those who may buy for the device get one click from the band to its tier in their cart.
-  const mayBuy = user !== undefined && mayManage(device) && band?.unlocks !== undefined;
-  const productsQuery = useProducts({ enabled: mayBuy });
-  const subscriptionsQuery = useDeviceSubscriptions(device.id, { enabled: mayBuy });
-  // A device on a plan of its own upgrades that plan (prorated) on the Plans panel instead of buying a second one.
-  const upgradeInstead =
-    subscriptionsQuery.data !== undefined &&
-    changesInApp(currentSubscription(subscriptionsQuery.data.items, Date.now()), Date.now());
-  const unlockProduct = mayBuy
-    ? productOfTier(productsQuery.data?.items ?? [], device.productLine, band?.unlocks?.tier)
-    : undefined;
   const names = useMemo(() => Object.keys(seriesQuery.data?.series ?? {}), [seriesQuery.data]);
 
   return (
@@ -142,24 +131,8 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
-          {user && band?.unlocks && unlockProduct && upgradeInstead && (
-            <p className="sensor-lock-offer">
-              <a href="#plans-heading" data-testid="sensor-lock-upgrade">
-                Upgrade to {band.unlocks.name} under Plans
-              </a>
-            </p>
-          )}
-          {user && band?.unlocks && unlockProduct && subscriptionsQuery.data && !upgradeInstead && (
-            <div className="sensor-lock-offer">
-              <AddToCart
-                userId={user.id}
-                item={{ productId: unlockProduct.id, deviceId: device.id }}
-                label={`Add ${band.unlocks.name} to cart`}
-                testId="sensor-lock-add"
-                className="primary"
-              />
-            </div>
-          )}
+          {/* Those who may buy for the device get one click from the band to its tier. */}
+          <TierOffer device={device} unlocks={band?.unlocks} testIdPrefix="sensor-lock" />
         </div>
       )}
 
