@@ -302,7 +302,7 @@ describe('end to end: the registry people work in every day', () => {
     expect(code.length).toBeGreaterThan(4);
     // The code is shown once: it has the focus and is on screen (on a phone the submit button is a screen below).
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'register-done');
-    expect(await onScreen(page, 'register-claim-code')).toBe(true);
+    expect(await onScreen(page.getByTestId('register-claim-code'))).toBe(true);
     const deviceId = `dev-${serial.toLowerCase()}`;
     // Every line's list starts with the first line's newest devices, and other tests register many: the new
     // device is on top once its own line is chosen.

@@ -288,9 +288,9 @@ export const signOutInHeader = async (page: Page) => {
   }
 };
 
-/** Whether the element with this test id lies wholly inside the visible part of the page (what a person sees now). */
-export const onScreen = (page: Page, testId: string): Promise<boolean> =>
-  page.getByTestId(testId).evaluate((element) => {
+/** Whether the element lies wholly inside the visible part of the page (what a person sees now). */
+export const onScreen = (element: Locator): Promise<boolean> =>
+  element.evaluate((element) => {
     const box = element.getBoundingClientRect();
     return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
   });

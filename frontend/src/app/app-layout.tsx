@@ -1,4 +1,4 @@
-import { use, useEffect, useRef, useState } from 'react';
+import { use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { LoadingPage } from '../components/loading-page';
@@ -65,6 +65,18 @@ export const AppLayout = () => {
   const toggle = useRef<HTMLButtonElement>(null);
   const header = useRef<HTMLElement>(null);
   const main = useRef<HTMLElement>(null);
+  const subnav = useRef<HTMLElement>(null);
+
+  // On a phone the admin links are one row that scrolls sideways (app.css): the current page's link is brought into
+  // it, centred, by scrolling the row alone (scrollIntoView would scroll the page too), before it is painted, so the
+  // row does not move under a finger.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page (its path) has its own current link
+  useLayoutEffect(() => {
+    const row = subnav.current;
+    const active = row?.querySelector<HTMLElement>('a.active');
+    if (!row || !active || row.scrollWidth <= row.clientWidth) return;
+    row.scrollLeft = active.offsetLeft - (row.clientWidth - active.offsetWidth) / 2;
+  }, [pathname]);
 
   // A followed link (or a submitted form's button) leaves with the page it was on: the new page's content takes
   // the focus, so Tab goes on from its top and a screen reader announces it (the sign-in form's fields too).
@@ -170,7 +182,7 @@ export const AppLayout = () => {
         </div>
       </header>
       {staff && section === 'admin' && (
-        <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav">
+        <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav" ref={subnav}>
           {ADMIN_PAGES.map(
             ([to, text, group]) =>
               (!group || hasRole(user!.groups, group)) && (
