@@ -8,7 +8,7 @@ import { MenuUnread, NotificationBell } from '../features/notifications/notifica
 import { barQuery } from '../features/notifications/notifications-api';
 import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
-import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
+import { loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
@@ -35,6 +35,7 @@ const ADMIN_PAGES = [
   ['/admin/notifications', 'Notifications'],
   ['/admin/parameters', 'Parameters'],
   ['/admin/tiers', 'Tiers'],
+  ['/admin/migrations', 'Migrations'],
   ['/admin/relations', 'Relations'],
   ['/admin/cache', 'Cache'],
   ['/admin/lookup', 'Look up'],
@@ -48,7 +49,12 @@ const ADMIN_PAGES = [
  * signed out in another tab) sends the user to the login page that brings them back here, with the reason.
  * Below 1024 px the navigation and account fold into a menu behind one button (app.css decides the width).
  */
-export const AppLayout = () => {
+export const AppLayout = ({
+  adminPageOf,
+}: {
+  /** The /admin page equivalent to a /dashboard path (spec §2) when the app has one; the router knows which exist. */
+  adminPageOf: (pathname: string) => string | undefined;
+}) => {
   const { state, signOut } = useSession();
   const user = state.status === 'signed-in' ? state.user : undefined;
   // A signed-in person's shell is drawn with its banners and counts, never before them: a banner arriving over a drawn
@@ -161,7 +167,7 @@ export const AppLayout = () => {
             {user && <CartLink userId={user.id} />}
             {user && <NotificationBell userId={user.id} />}
             {/* Active on every /admin page: the admin pages' own links are in the row under the header. */}
-            {staff && <NavLink to={adminEquivalent(pathname) ?? '/admin'}>Admin</NavLink>}
+            {staff && <NavLink to={adminPageOf(pathname) ?? '/admin'}>Admin</NavLink>}
           </nav>
           <div className="account">
             {user ? (
