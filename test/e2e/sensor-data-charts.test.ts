@@ -173,4 +173,14 @@ describe("end to end: the demo devices' charts show their lines", () => {
     expect(seen.covered).toBeGreaterThan(0);
     expect(seen.covered).toBeLessThan(0.03);
   });
+
+  it('a range with no readings says so, and no resolution ("1740 min per point") of points that are not there', async () => {
+    const device = await freshDevice({ productLine: 'sd1', visibility: 'public' });
+    const page = testPage();
+    await page.goto(web(`/dashboard/devices/${device.id}`));
+    await page.getByTestId('sensor-empty').getByText('No readings in this range.').waitFor();
+    await page.getByTestId('sensor-range-30d').click();
+    await page.getByTestId('sensor-empty').getByText('No readings in this range.').waitFor();
+    expect(await page.getByTestId('sensor-data').textContent()).not.toContain('per point');
+  });
 });

@@ -165,7 +165,8 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
               />
             </div>
           ))}
-        {loading.state === 'done' && (
+        {/* A resolution of points that are not there ("1740 min per point") says nothing. */}
+        {loading.state === 'done' && hasData(loading.series) && (
           <p className="muted small" data-testid="sensor-resolution">
             {loading.series.resolution === 'minute'
               ? 'From the raw readings'
