@@ -41,8 +41,9 @@ describe('end to end: admin pages on a phone', () => {
       expect({ path, height, oneRow: height < 60 }).toEqual({ path, height, oneRow: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       // The current page's link is scrolled into the row, where a person sees it.
-      const current = nav.getByRole('link', { name, exact: true });
-      expect(await current.getAttribute('class')).toContain('active');
+      // (The link turns current when the new page is drawn, which may be a moment after the address changes.)
+      const current = nav.locator('a.active', { hasText: name });
+      await current.waitFor();
       expect({ path, onScreen: await onScreen(current) }).toEqual({ path, onScreen: true });
     }
   });
