@@ -9,6 +9,7 @@ export const NOTIFICATION_TOPICS = [
   'organizations',
   'api-quota',
   'billing',
+  'firmware',
 ] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 
@@ -37,6 +38,11 @@ export const TOPIC_INFO: Record<NotificationTopic, { label: string; description:
     label: 'Billing',
     description: "A payment for one of your devices' subscriptions failed, or a trial is about to end.",
     locked: true,
+  },
+  firmware: {
+    label: 'Firmware',
+    description: 'A firmware update to devices you look after was halted, with the devices that failed and why.',
+    locked: false,
   },
   'api-quota': {
     label: 'API quota',

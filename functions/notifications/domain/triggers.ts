@@ -126,6 +126,44 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
+    case 'rollout.halted': {
+      const release = `${event.productLine} ${event.version}`;
+      const { audience } = event;
+      const staff = audience.kind === 'staff';
+      const listed = event.failures
+        .map(
+          (failure) =>
+            `<li>${link(`/dashboard/devices/${encodeURIComponent(failure.deviceId)}`, `device ${failure.deviceId}`)}: ` +
+            `${failure.state === 'timed_out' ? 'timed out (no report in time)' : 'failed'}` +
+            `${failure.reason ? `: ${escapeHtml(failure.reason)}` : ''}</li>`,
+        )
+        .join('');
+      const more = event.failureCount - event.failures.length;
+      const failures =
+        event.failureCount === 0
+          ? `<p>No device ${staff ? 'of the rollout' : 'of yours'} failed.</p>`
+          : `<p>${event.failureCount} ${event.failureCount === 1 ? 'device' : 'devices'} ${staff ? '' : 'of yours '}failed or timed out:</p><ul>${listed}</ul>${more > 0 ? `<p>and ${more} more.</p>` : ''}`;
+      return {
+        ...base,
+        input: {
+          ...common,
+          icon: 'warning',
+          topic: 'firmware',
+          audience:
+            audience.kind === 'staff'
+              ? audience.userIds.map((userId) => `user:userId=${userId}`)
+              : [`relation:relation-type=organization-manager:referrerId=${audience.organizationId}`],
+          title: `Firmware update ${release} halted${event.automatic ? ' automatically' : ''}`,
+          body:
+            `<p>The rollout of firmware ${escapeHtml(release)} was halted in stage ${escapeHtml(event.stageName)}: ` +
+            `${escapeHtml(event.reason)}. ${staff ? 'No device is offered it until someone resumes or rolls it back.' : 'Your devices are not offered it while it is halted.'}</p>${failures}` +
+            (staff
+              ? `<p>${link(`/admin/rollouts/${encodeURIComponent(event.rolloutId)}`, 'Open the rollout')}</p>`
+              : ''),
+          requireInteraction: staff,
+        },
+      };
+    }
     case 'api.quota': {
       const full = event.threshold === 100;
       if (event.deviceId === undefined) {
