@@ -5,7 +5,8 @@ import type { DataVisibility, ProductLine } from '../../../shared/contracts/devi
 import { MESSAGES } from '../../../shared/messages';
 import {
   DAY_MS,
-  type TierFeatures,
+  type DataPurpose,
+  grantsPurpose,
   type TierRow,
   unlockingTier,
   WINDOW_SLACK_MS,
@@ -55,8 +56,7 @@ export interface DataAccess {
   windows: Windows;
 }
 
-/** What a time window is for: viewing (charts, reads), downloading, or the public API. */
-export type DataPurpose = 'view' | 'download' | 'api';
+export type { DataPurpose };
 
 /** How far back a purpose may reach, in days; null when the tier does not offer it at all. */
 export const reachDays = (access: Pick<DataAccess, 'tier' | 'permissioned'>, purpose: DataPurpose): number | null => {
@@ -68,15 +68,6 @@ export const reachDays = (access: Pick<DataAccess, 'tier' | 'permissioned'>, pur
   return f.historicalDataAccessDays;
 };
 
-const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => (f: TierFeatures) => {
-  if (purpose === 'download') {
-    const offered = permissioned ? f.manualDataDownloadPermissionedAccessDays : f.manualDataDownloadPublicAccessDays;
-    return offered !== null && offered >= days;
-  }
-  if (purpose === 'api') return f.apiAccess && f.historicalDataAccessDays >= days;
-  return f.historicalDataAccessDays >= days;
-};
-
 /**
  * The earliest time (ms) the purpose may reach now, or a 403 naming the tier that unlocks it when the device's
  * tier does not offer the purpose at all.
@@ -84,7 +75,7 @@ const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => 
 export const windowStart = (access: DataAccess, purpose: DataPurpose, now: number): number => {
   const days = reachDays(access, purpose);
   if (days === null) {
-    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, 1));
+    const unlock = unlockingTier(access.lineTiers, grantsPurpose(purpose, access.permissioned, 1));
     throw new Forbidden(MESSAGES.tierLacksPurpose(purpose, access.tier.name, access.device.productLine, unlock?.name));
   }
   return now - days * DAY_MS;
@@ -112,7 +103,7 @@ export const readableRanges = (
   // for N days (not N + 1) when it is not.
   if (from < start - WINDOW_SLACK_MS) {
     const days = Math.ceil((now - from - WINDOW_SLACK_MS) / DAY_MS);
-    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, days));
+    const unlock = unlockingTier(access.lineTiers, grantsPurpose(purpose, access.permissioned, days));
     throw new Forbidden(
       MESSAGES.outsideTierWindow(
         purpose,

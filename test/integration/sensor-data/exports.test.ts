@@ -190,7 +190,7 @@ describe('downloads', () => {
       apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } }),
     );
     expect(free.status).toBe(403);
-    expect(free.message).toMatch(/Tier 1 unlocks it/);
+    expect(free.message).toMatch(/Tier 1 unlocks them/);
 
     await setTier(al.id, 'tier1');
     const asGuest = await apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } });
@@ -203,7 +203,7 @@ describe('downloads', () => {
       }),
     );
     expect(older.status).toBe(403);
-    expect(older.message).toMatch(/reach back 7 days in Tier 1 of al30; Tier 2 unlocks older data/);
+    expect(older.message).toMatch(/reach back 7 days on Tier 1 of AL30 devices; Tier 2 unlocks older data/);
     const stranger = await freshUser();
     expect(
       (await apiAs('sensor-data', stranger.token).createExport({ params: { id: al.id }, body: { format: 'csv' } }))
@@ -230,7 +230,7 @@ describe('downloads', () => {
       apiAs('sensor-data', tier0.ownerToken).createExport({ params: { id: tier0.id }, body: { format: 'csv' } }),
     );
     expect(none.status).toBe(403);
-    expect(none.message).toMatch(/Downloads are not included in Tier 0 of sd1; Tier 1 unlocks it/);
+    expect(none.message).toMatch(/Downloads are not included in Tier 0 of SD1 devices; Tier 1 unlocks them/);
   });
 
   it('refuses a private device to a guest (401) and to a stranger (403), and bad requests with 400', async () => {

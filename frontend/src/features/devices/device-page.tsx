@@ -3,6 +3,7 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom'
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { ErrorAlert } from '../../components/form-parts';
 import { LoadingPage } from '../../components/loading-page';
 import { PersonName } from '../../components/person-name';
@@ -27,7 +28,7 @@ import { deviceRead, useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
-import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+import { deviceLabel } from './device-rules';
 
 const FirmwareUpdatesPanel = lazy(() =>
   import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
@@ -221,7 +222,7 @@ const DeviceFacts = ({ device }: { device: Device }) => (
       {device.serial}
     </dd>
     <dt>Product line</dt>
-    <dd data-testid="device-product-line">{PRODUCT_LINE_TEXT[device.productLine]}</dd>
+    <dd data-testid="device-product-line">{PRODUCT_LINE_NAMES[device.productLine]}</dd>
     <dt>Model</dt>
     <dd data-testid="device-model">{device.model}</dd>
     <dt>Firmware</dt>

@@ -7,10 +7,9 @@ import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { AddToCart, changesInApp, currentSubscription, useDeviceSubscriptions, useProducts } from '../billing';
 import { type ChartOverlays, overlayOf } from './chart-overlays';
 import { hasData } from './chart-rules';
-import { lockBand, productOfTier } from './lock-band-rules';
+import { lockBand } from './lock-band-rules';
 import { OverlayCaption } from './overlay-caption';
 import { RangeFields } from './range-fields';
 import {
@@ -27,6 +26,7 @@ import {
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
 import { type ChartHandle, SensorChart } from './sensor-chart';
+import { TierOffer } from './tier-offer';
 import { useWidth } from './use-width';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
@@ -62,10 +62,13 @@ export const SensorDataPanel = ({
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
 
+  // The From and To fields always show the range drawn, so a custom range starts from the preset on screen.
   const choose = (id: Exclude<RangePreset, 'custom'>) => {
+    const chosen = presetRange(id, Date.now());
     setPreset(id);
     setCustomError(undefined);
-    setRange(presetRange(id, Date.now()));
+    setRange(chosen);
+    setCustom({ from: formatLocal(chosen.from), to: formatLocal(chosen.to) });
   };
 
   const applyCustom = () => {
@@ -113,17 +116,6 @@ export const SensorDataPanel = ({
 
   const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
   const band = useMemo(() => (summary ? lockBand(summary, range, Date.now()) : undefined), [summary, range]);
-  // Those who may buy for the device get one click from the band to its tier in their cart.
-  const mayBuy = user !== undefined && mayManage(device) && band?.unlocks !== undefined;
-  const productsQuery = useProducts({ enabled: mayBuy });
-  const subscriptionsQuery = useDeviceSubscriptions(device.id, { enabled: mayBuy });
-  // A device on a plan of its own upgrades that plan (prorated) on the Plans panel instead of buying a second one.
-  const upgradeInstead =
-    subscriptionsQuery.data !== undefined &&
-    changesInApp(currentSubscription(subscriptionsQuery.data.items, Date.now()), Date.now());
-  const unlockProduct = mayBuy
-    ? productOfTier(productsQuery.data?.items ?? [], device.productLine, band?.unlocks?.tier)
-    : undefined;
   const names = useMemo(() => Object.keys(seriesQuery.data?.series ?? {}), [seriesQuery.data]);
 
   return (
@@ -153,24 +145,8 @@ export const SensorDataPanel = ({
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
-          {user && band?.unlocks && unlockProduct && upgradeInstead && (
-            <p className="sensor-lock-offer">
-              <a href="#plans-heading" data-testid="sensor-lock-upgrade">
-                Upgrade to {band.unlocks.name} under Plans
-              </a>
-            </p>
-          )}
-          {user && band?.unlocks && unlockProduct && subscriptionsQuery.data && !upgradeInstead && (
-            <div className="sensor-lock-offer">
-              <AddToCart
-                userId={user.id}
-                item={{ productId: unlockProduct.id, deviceId: device.id }}
-                label={`Add ${band.unlocks.name} to cart`}
-                testId="sensor-lock-add"
-                className="primary"
-              />
-            </div>
-          )}
+          {/* Those who may buy for the device get one click from the band to its tier. */}
+          <TierOffer device={device} unlocks={band?.unlocks} testIdPrefix="sensor-lock" />
         </div>
       )}
 
@@ -205,7 +181,8 @@ export const SensorDataPanel = ({
               <OverlayCaption overlay={overlayOf(overlays, name)} testId={`sensor-overlay-${name}`} />
             </div>
           ))}
-        {loading.state === 'done' && (
+        {/* A resolution of points that are not there ("1740 min per point") says nothing. */}
+        {loading.state === 'done' && hasData(loading.series) && (
           <p className="muted small" data-testid="sensor-resolution">
             {loading.series.resolution === 'minute'
               ? 'From the raw readings'
