@@ -7,6 +7,7 @@ import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
+import { qualityHandlers, qualityReadAhead } from './handlers/quality';
 import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
 import { sensorDataCredentials } from './wiring/credentials';
 
@@ -14,12 +15,19 @@ const env = readEnv(SENSOR_DATA_ENV);
 
 export const handler = httpArea(
   sensorData,
-  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers },
+  {
+    ...readingsHandlers,
+    ...exportsHandlers,
+    ...liveHandlers,
+    ...apiKeysHandlers,
+    ...campaignHandlers,
+    ...qualityHandlers,
+  },
   {
     audit: sensorDataAudit,
     deps: () => createSensorDataDeps(env),
     credentials: sensorDataCredentials(env),
-    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
+    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead, ...qualityReadAhead },
     readBeside: readingsReadBeside,
   },
 );

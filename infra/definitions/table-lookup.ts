@@ -57,6 +57,9 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   exports: allowed('Download exports, by export id.'),
   liveWatches: refused("Short-lived live watches; their topics name people's realtime identities."),
   notifications: allowed('Notifications, by id.'),
+  dataQuality: allowed(
+    "Each device's data quality, by device id and sk: its profile (profile), calibration versions (cal#…), exclusions (exc#…) and reprocessing run (job).",
+  ),
   datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
   auditLog: refused('The audit log is read through Admin → Audit log (Administrators), which keeps to its retention.'),
   codeReleases: allowed('Firmware releases, by id: product line, version, notes, artifact checksum, status.'),

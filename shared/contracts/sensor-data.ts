@@ -3,11 +3,12 @@ import { apiKeysRoutes } from './sensor-data-api-keys';
 import { campaignRoutes } from './sensor-data-campaigns';
 import { exportsRoutes } from './sensor-data-exports';
 import { liveRoutes } from './sensor-data-live';
+import { qualityRoutes } from './sensor-data-quality';
 import { readingsRoutes } from './sensor-data-readings';
 
 /**
- * Sensor data (docs/sensor-data.md): reads and charts, campaign comparisons, downloads, the live view and the
- * public API, each gated by the device's access and its tier. One area, one Lambda; its routes are defined in one file per part.
+ * Sensor data (docs/sensor-data.md): reads and charts, campaign comparisons, downloads, the live view, the
+ * public API and data quality (docs/data-quality.md), each gated by the device's access and its tier. One area, one Lambda; its routes are defined in one file per part.
  */
 export const sensorData = defineArea('sensor-data', {
   ...readingsRoutes,
@@ -15,4 +16,5 @@ export const sensorData = defineArea('sensor-data', {
   ...liveRoutes,
   ...apiKeysRoutes,
   ...campaignRoutes,
+  ...qualityRoutes,
 });

@@ -58,6 +58,9 @@ const world = ({
         marks.push(notBefore);
         device.rollupSentFor = notBefore;
       },
+      saveQualityState: async (_deviceId, state) => {
+        device.qualityState = state;
+      },
     },
     adoption: {
       report: async (rolloutId, deviceId, report) => {

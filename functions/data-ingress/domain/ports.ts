@@ -1,4 +1,5 @@
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { QualityState } from '../../_shared/sensor-data/quality-flags';
 
 /** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
 export interface SeenDevice {
@@ -6,6 +7,8 @@ export interface SeenDevice {
   firmwareTarget?: FirmwareTarget;
   /** The `notBefore` of the last coalesced roll-up message sent for the device (`markRollupSent`). */
   rollupSentFor?: number;
+  /** The quality checks' memory of the device's recent values (docs/data-quality.md), as the last batch left it. */
+  qualityState?: QualityState;
 }
 
 export interface SeenUpdate {
@@ -34,6 +37,11 @@ export interface DeviceSeenStore {
    * find it in `markSeen`'s answer and send none of their own.
    */
   markRollupSent: (deviceId: string, notBefore: number) => Promise<void>;
+  /**
+   * Keeps the quality checks' memory for the next batch, unless a batch with later values kept its own meanwhile
+   * (`newest`: the time of the newest value this state holds).
+   */
+  saveQualityState: (deviceId: string, state: QualityState, newest: number) => Promise<void>;
 }
 
 /** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */

@@ -2,6 +2,7 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type {
   DataSummary,
+  Reading,
   ReadingsPage,
   Series,
   TierInfo,
@@ -10,7 +11,16 @@ import type {
 import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { dayStart } from '../../../shared/sensor-data/chart-files';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
+import {
+  keeps,
+  type Quality,
+  type QualityFilter,
+  type QualityReason,
+  qualityOf,
+  type ValueChoice,
+} from '../../../shared/sensor-data/quality';
 import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
+import type { ReadAhead } from '../../_shared/read-ahead';
 import {
   type DataAccess,
   type DataAccessModule,
@@ -19,6 +29,7 @@ import {
   reachDays,
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
+import { type QualityProfile, type QualityProfiles, viewReading } from '../../_shared/sensor-data/quality-profile';
 import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
 import { bucketMsFor, createBuckets, resolutionFor } from './downsample';
 import { createSeriesPoints, describeColumns, type RollupReader } from './series-points';
@@ -27,8 +38,63 @@ export interface ReadingsDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   readings: Pick<ReadingsStore, 'query' | 'scan'>;
   rollups: RollupReader;
+  /** Each device's calibrations and exclusions, read with the request's read-ahead (docs/data-quality.md). */
+  profiles: Pick<QualityProfiles, 'read'>;
   now: () => number;
 }
+
+/** What a read keeps and answers: quality=all|good|no-bad, values=corrected|raw|both. */
+export interface QualityChoice {
+  quality: QualityFilter;
+  values: ValueChoice;
+}
+
+/**
+ * One stored reading as a reader answers it (docs/data-quality.md "Readers"), or undefined when nothing of it is
+ * kept: values corrected where a calibration holds (or raw, or both), each with its quality, the reasons of those that
+ * are not good and the calibration version used. Excluded values are gone; with `quality=all` their quality and
+ * reason still say so, as long as some value of the reading is left.
+ */
+export const answerReading = (
+  reading: StoredReading,
+  profile: QualityProfile,
+  { quality: filter, values: choice }: QualityChoice,
+): Reading | undefined => {
+  const view = viewReading(reading, profile);
+  const values: Record<string, number> = {};
+  const raw: Record<string, number> = {};
+  const quality: Record<string, Quality> = {};
+  const reasons: Record<string, QualityReason[]> = {};
+  const calibration: Record<string, number> = {};
+  let any = false;
+  for (const [name, rawValue] of Object.entries(view.raw)) {
+    const q = qualityOf(view.reasons[name]);
+    if (!keeps(filter, q)) continue;
+    any = true;
+    values[name] = choice === 'raw' ? rawValue : view.values[name]!;
+    if (choice === 'both') raw[name] = rawValue;
+    quality[name] = q;
+    if (q !== 'good') reasons[name] = view.reasons[name]!;
+    const version = view.calibration[name];
+    if (choice !== 'raw' && version !== undefined) calibration[name] = version;
+  }
+  if (!any) return undefined;
+  if (filter === 'all') {
+    for (const [name, why] of Object.entries(view.reasons)) {
+      if (view.raw[name] !== undefined || !why.includes('excluded')) continue;
+      quality[name] = 'bad';
+      reasons[name] = why;
+    }
+  }
+  return {
+    timestamp: reading.timestamp,
+    values,
+    ...(choice === 'both' ? { raw } : {}),
+    quality,
+    ...(Object.keys(reasons).length ? { reasons } : {}),
+    ...(Object.keys(calibration).length ? { calibration } : {}),
+  };
+};
 
 const tierInfo = (row: TierRow): TierInfo => ({
   tier: row.tier,
@@ -66,22 +132,37 @@ const newestFirst = async (
   deviceId: string,
   parts: readonly TimeRange[],
   wanted: number,
+  keep: (reading: StoredReading) => Reading | undefined,
   early?: EarlyPage,
-): Promise<StoredReading[]> => {
-  const found: StoredReading[] = [];
+): Promise<Reading[]> => {
+  const found: Reading[] = [];
+  const take = (list: readonly StoredReading[], from: number) => {
+    for (const reading of list) {
+      if (found.length >= wanted || reading.timestamp < from) break;
+      const answered = keep(reading);
+      if (answered) found.push(answered);
+    }
+  };
   let unused = early && early.limit >= wanted ? early : undefined;
   for (const part of [...parts].reverse()) {
     if (found.length >= wanted) break;
     let to = part.to;
     if (unused && unused.range.to === part.to) {
-      found.push(...(await unused.readings).filter((r) => r.timestamp >= part.from).slice(0, wanted));
-      to = Math.min(part.to, unused.range.from - 1);
+      const list = await unused.readings;
+      take(list, part.from);
+      // What the early read did not hold: before its last reading when it was full, else before its start.
+      to =
+        list.length >= unused.limit ? list[list.length - 1]!.timestamp - 1 : Math.min(part.to, unused.range.from - 1);
     }
     unused = undefined;
-    if (found.length >= wanted || to < part.from) continue;
-    found.push(
-      ...(await readings.query(deviceId, { from: part.from, to, order: 'desc', limit: wanted - found.length })),
-    );
+    // A quality filter or an exclusion may leave fewer than were read: read on, further back, until the page is full.
+    while (found.length < wanted && to >= part.from) {
+      const limit = wanted - found.length;
+      const list = await readings.query(deviceId, { from: part.from, to, order: 'desc', limit });
+      take(list, part.from);
+      if (list.length < limit) break;
+      to = list[list.length - 1]!.timestamp - 1;
+    }
   }
   return found;
 };
@@ -91,7 +172,7 @@ const newestFirst = async (
  * what the caller may see, each through the one data-access module, so the tier's and a campaign's windows
  * apply alike everywhere.
  */
-export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsDeps) => {
+export const createReadings = ({ dataAccess, readings, rollups, profiles, now }: ReadingsDeps) => {
   const points = createSeriesPoints({ readings, rollups });
   const windowOf = (access: DataAccess, purpose: DataPurpose, at: number) => {
     const days = reachDays(access, purpose);
@@ -119,17 +200,29 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     list: async (
       caller: Caller | undefined,
       deviceId: string,
-      query: { from?: number; to?: number; limit: number; offset: number },
+      query: { from?: number; to?: number; limit: number; offset: number } & QualityChoice,
       /** The access the request already resolved (the handler's gate, from what it read ahead), so it is not read twice. */
       resolved?: DataAccess,
       /** The page's first Query, started beside the session record (`startPage`). */
       early?: EarlyPage,
+      /** What the request read ahead (the device's quality profile among it). */
+      ahead?: ReadAhead,
     ): Promise<ReadingsPage> => {
       const at = early?.at ?? now();
-      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
+      const [access, profile] = await Promise.all([
+        resolved ?? dataAccess.resolve(caller, deviceId),
+        profiles.read(deviceId, ahead),
+      ]);
       const { range, parts } = readableRanges(access, 'view', query, at);
       // One more than the page says whether there is a next one.
-      const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1, early);
+      const found = await newestFirst(
+        readings,
+        deviceId,
+        parts,
+        query.offset + query.limit + 1,
+        (reading) => answerReading(reading, profile, query),
+        early,
+      );
       return {
         items: found.slice(query.offset, query.offset + query.limit),
         limit: query.limit,
@@ -147,18 +240,31 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     series: async (
       caller: Caller | undefined,
       deviceId: string,
-      query: { from?: number; to?: number; width: number; measurements?: string[] },
+      query: { from?: number; to?: number; width: number; measurements?: string[] } & QualityChoice,
       resolved?: DataAccess,
+      ahead?: ReadAhead,
     ): Promise<Series> => {
       const at = now();
-      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
+      const [access, profile] = await Promise.all([
+        resolved ?? dataAccess.resolve(caller, deviceId),
+        profiles.read(deviceId, ahead),
+      ]);
       const { range, parts } = readableRanges(access, 'view', query, at);
       const to = Math.max(range.from, range.to);
       const resolution = resolutionFor({ from: range.from, to });
       const bucketMs = bucketMsFor({ from: range.from, to }, query.width, resolution);
-      const buckets = createBuckets({ from: range.from, to }, bucketMs);
+      const buckets = createBuckets({ from: range.from, to }, bucketMs, { raw: query.values === 'both' });
       const wanted = query.measurements ? new Set(query.measurements) : undefined;
-      await points(buckets, deviceId, resolution, parts, wanted, at);
+      const { reprocessing } = await points(buckets, {
+        deviceId,
+        resolution,
+        parts,
+        wanted,
+        at,
+        profile,
+        quality: query.quality,
+        values: query.values,
+      });
 
       const { t, series } = buckets.result(query.measurements);
       const declared = access.device.measurementUnits;
@@ -172,6 +278,9 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
         series: Object.fromEntries(
           Object.entries(series).map(([name, columns]) => [name, describeColumns(name, columns, declared)]),
         ),
+        quality: query.quality,
+        values: query.values,
+        ...(reprocessing ? { reprocessing } : {}),
       };
     },
 

@@ -15,6 +15,7 @@ export const rollupJob = (message: RollupMessage, deps: SensorDataWorkerDeps, se
       readings: deps.readings,
       rollups: createRollupStore({ db: deps.db, tableName: deps.env.rollupsTable }),
       charts: createChartDataStore({ s3: deps.s3, bucket: deps.env.chartDataBucket }),
+      profiles: deps.profiles,
       now: deps.now,
     },
   );

@@ -19,6 +19,7 @@ export const createCampaignsDeps = (common: CommonDeps) => {
       dataAccess: common.dataAccess,
       readTogether: (reads) => readTogether(common.db, reads),
       points: createSeriesPoints({ readings: common.readings, rollups: chartData.readChartObjects }),
+      profiles: common.profiles,
       now: common.now,
     }),
   };

@@ -10,6 +10,7 @@ export const createReadingsDeps = (common: CommonDeps) => {
       dataAccess: common.dataAccess,
       readings: common.readings,
       rollups: chartData.readChartObjects,
+      profiles: common.profiles,
       now: common.now,
     }),
   };
