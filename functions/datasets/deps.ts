@@ -10,6 +10,7 @@ import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
+import { createQualityProfiles } from '../_shared/sensor-data/quality-profile';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { createUserStore } from '../users/store/user-store';
 import { createBuildJob } from './domain/build-job';
@@ -21,6 +22,8 @@ import { createDatasetStore } from './store/dataset-store';
 export const DATASETS_ENV = {
   ...ACCESS_ENV,
   datasetsTable: 'DATASETS_TABLE',
+  /** The sensor-data area's; read only for each device's calibrations and exclusions (docs/data-quality.md). */
+  dataQualityTable: 'DATA_QUALITY_TABLE',
   devicesTable: 'DEVICES_TABLE',
   readingsTable: 'READINGS_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
@@ -102,6 +105,7 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
       files: createExportFiles({ s3: getS3Client(), bucket: env.datasetsBucket }),
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       readDevice: (id) => dataAccess.readDevice(id),
+      profiles: createQualityProfiles({ db, tableName: env.dataQualityTable }),
       work,
       webOrigin: env.webOrigin,
       now: Date.now,

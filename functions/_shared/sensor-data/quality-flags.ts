@@ -101,7 +101,7 @@ const checkMeasurement = (
  */
 export const flagReadings = (
   readings: readonly StoredReading[],
-  kept: QualityState | undefined,
+  kept?: QualityState,
 ): { readings: StoredReading[]; state?: QualityState } => {
   const sorted = [...readings].sort((a, b) => a.timestamp - b.timestamp);
   const flags = sorted.map(() => new Map<string, Set<QualityReason>>());

@@ -1,11 +1,19 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Reading } from '../../../shared/contracts/sensor-data-readings';
 import {
   applyFormula,
   type CalibrationPeriod,
   calibrationAt,
   type Formula,
 } from '../../../shared/sensor-data/calibration';
-import { type QualityReason, qualityOf } from '../../../shared/sensor-data/quality';
+import {
+  keeps,
+  type Quality,
+  type QualityFilter,
+  type QualityReason,
+  qualityOf,
+  type ValueChoice,
+} from '../../../shared/sensor-data/quality';
 import { type KeyRead, type ReadAhead, readKey } from '../read-ahead';
 import type { StoredReading } from './readings-store';
 
@@ -159,6 +167,110 @@ export const viewReading = (reading: StoredReading, profile: QualityProfile): Re
 
 /** A value's quality in a view: excluded values are bad, flagged ones as their reasons say. */
 export const viewQuality = (view: ReadingView, name: string) => qualityOf(view.reasons[name]);
+
+/** What a read keeps and answers: quality=all|good|no-bad, values=corrected|raw|both. */
+export interface QualityChoice {
+  quality: QualityFilter;
+  values: ValueChoice;
+}
+
+/**
+ * One stored reading as a reader answers it (docs/data-quality.md "Readers"), or undefined when nothing of it is
+ * kept: values corrected where a calibration holds (or raw, or both), each with its quality, the reasons of those that
+ * are not good and the calibration version used. Excluded values are gone; with `quality=all` their quality and
+ * reason still say so, as long as some value of the reading is left.
+ */
+export const answerReading = (
+  reading: StoredReading,
+  profile: QualityProfile,
+  { quality: filter, values: choice }: QualityChoice,
+): Reading | undefined => {
+  const view = viewReading(reading, profile);
+  const values: Record<string, number> = {};
+  const raw: Record<string, number> = {};
+  const quality: Record<string, Quality> = {};
+  const reasons: Record<string, QualityReason[]> = {};
+  const calibration: Record<string, number> = {};
+  let any = false;
+  for (const [name, rawValue] of Object.entries(view.raw)) {
+    const q = qualityOf(view.reasons[name]);
+    if (!keeps(filter, q)) continue;
+    any = true;
+    values[name] = choice === 'raw' ? rawValue : view.values[name]!;
+    if (choice === 'both') raw[name] = rawValue;
+    quality[name] = q;
+    if (q !== 'good') reasons[name] = view.reasons[name]!;
+    const version = view.calibration[name];
+    if (choice !== 'raw' && version !== undefined) calibration[name] = version;
+  }
+  if (!any) return undefined;
+  if (filter === 'all') {
+    for (const [name, why] of Object.entries(view.reasons)) {
+      if (view.raw[name] !== undefined || !why.includes('excluded')) continue;
+      quality[name] = 'bad';
+      reasons[name] = why;
+    }
+  }
+  return {
+    timestamp: reading.timestamp,
+    values,
+    ...(choice === 'both' ? { raw } : {}),
+    quality,
+    ...(Object.keys(reasons).length ? { reasons } : {}),
+    ...(Object.keys(calibration).length ? { calibration } : {}),
+  };
+};
+
+/**
+ * A readings scan (the store's, oldest first, in chunks) as readers answer it: through the profile, kept by quality,
+ * excluded values gone. What downloads and datasets write.
+ */
+export const answeredScan = (
+  scan: (deviceId: string, range: { from: number; to: number }) => AsyncIterable<readonly StoredReading[]>,
+  profile: QualityProfile,
+  choice: QualityChoice,
+) =>
+  async function* (deviceId: string, range: { from: number; to: number }): AsyncGenerator<Reading[]> {
+    for await (const chunk of scan(deviceId, range)) {
+      const answered: Reading[] = [];
+      for (const reading of chunk) {
+        const kept = answerReading(reading, profile, choice);
+        if (kept) answered.push(kept);
+      }
+      // A chunk left empty still says how far the scan has come (its last reading, with no value: no row).
+      const last = chunk[chunk.length - 1];
+      yield answered.length === 0 && last ? [{ timestamp: last.timestamp, values: {} }] : answered;
+    }
+  };
+
+/**
+ * What of a profile holds over some ranges: the calibration versions whose periods meet them (by measurement, then
+ * version) and the exclusions that do. A dataset names them in its manifest (docs/datasets.md "The manifest").
+ */
+export const appliedOver = (profile: QualityProfile, parts: readonly { from: number; to: number }[]) => {
+  const meets = (from: number, to: number | undefined) =>
+    parts.some((part) => from <= part.to && (to === undefined || to >= part.from));
+  return {
+    calibrations: [...profile.calibrations]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([measurement, versions]) =>
+        versions
+          .filter((c) => meets(c.effectiveFrom, c.effectiveTo))
+          .sort((a, b) => a.version - b.version)
+          .map((c) => ({
+            measurement,
+            version: c.version,
+            id: c.id,
+            formula: c.formula as unknown as Record<string, unknown>,
+            effectiveFrom: c.effectiveFrom,
+            ...(c.effectiveTo === undefined ? {} : { effectiveTo: c.effectiveTo }),
+          })),
+      ),
+    exclusions: profile.exclusions
+      .filter((e) => meets(e.from, e.to))
+      .map((e) => ({ id: e.id, from: e.from, to: e.to, ...(e.m ? { measurements: e.m } : {}) })),
+  };
+};
 
 /** Reads a device's profile, by key: with the request's read-ahead when it is there (docs/sensor-data.md "Read path"). */
 export const createQualityProfiles = ({ db, tableName }: { db: DynamoDBDocumentClient; tableName: string }) => {

@@ -19,6 +19,7 @@ import type { DataAccessModule, DataDevice } from '../../_shared/sensor-data/dat
 import type { PendingChange, StoredProfile } from '../../_shared/sensor-data/quality-profile';
 import type { CampaignRecords } from './campaign-series';
 import type { CalibrationRecord, ExclusionRecord, QualityStore, ReprocessJob } from './ports';
+import { STALLED_MS } from './reprocess-job';
 
 /** Which campaigns hold a device, and which devices a campaign holds (campaign-device relations, confirmed by id). */
 export interface CampaignLinks {
@@ -45,8 +46,9 @@ const PROFILE_TRIES = 8;
 /** A window some caller may act within; null: no limit (the owner, an administrator, staff). */
 type Reach = { startsAt: number; endsAt: number }[] | null;
 
-const within = (reach: Reach, from: number, to: number) =>
-  reach === null || reach.some((w) => from >= w.startsAt && to <= w.endsAt);
+/** Is `[from, to]` inside one of the windows? Without `to`, a change that would end with the window is. */
+const within = (reach: Reach, from: number, to: number | undefined) =>
+  reach === null || reach.some((w) => from >= w.startsAt && (to ?? w.endsAt) <= w.endsAt);
 
 /** The part of a change the roll-ups must be computed again for: none when it lies wholly ahead of now. */
 const pendingRange = (from: number, to: number | undefined, now: number) => {
@@ -167,7 +169,7 @@ export const createDataQuality = ({
       if (campaign) managed.push({ startsAt: campaign.startsAt, endsAt: campaign.endsAt });
     }
     if (managed.length === 0) throw new Forbidden(QUALITY_MESSAGES.mayNotCurate);
-    if (range && !within(managed, range.from, range.to ?? Number.POSITIVE_INFINITY)) {
+    if (range && !within(managed, range.from, range.to)) {
       const w = managed[0]!;
       throw new Forbidden(QUALITY_MESSAGES.outsideCampaignWindow(w.startsAt, w.endsAt));
     }
@@ -276,7 +278,7 @@ export const createDataQuality = ({
     return records
       .filter((record) => inForce.has(record.id))
       .map(calibrationOf)
-      .sort((a, b) => b.created - a.created || b.version - a.version);
+      .sort((a, b) => b.created - a.created || a.measurement.localeCompare(b.measurement) || b.version - a.version);
   };
 
   const listDeviceExclusions = async (deviceId: string): Promise<Exclusion[]> => {
@@ -324,7 +326,7 @@ export const createDataQuality = ({
       const issues = unknownNames(device, calibrationNames(body));
       if (issues.length) throw new BadRequest(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
       // A campaign manager's version ends with the campaign's window: their say does too.
-      const ends = reach?.find((w) => within([w], body.effectiveFrom, body.effectiveTo ?? w.endsAt))?.endsAt;
+      const ends = reach?.find((w) => within([w], body.effectiveFrom, body.effectiveTo))?.endsAt;
       return addCalibration(caller, device, {
         ...body,
         ...(body.effectiveTo === undefined && ends !== undefined ? { effectiveTo: ends } : {}),
@@ -360,6 +362,16 @@ export const createDataQuality = ({
       await dataAccess.resolve(caller, deviceId, ahead);
       const [job, profile] = await Promise.all([store.job(deviceId), store.profile(deviceId)]);
       const pending = profile?.pending?.length ?? 0;
+      // A run that lost its message, or changes no run has taken: wake it (a wake-up more is harmless).
+      const stalled =
+        job?.status === 'running'
+          ? now() - job.updated > STALLED_MS
+          : pending > 0 && now() - (job?.updated ?? 0) > 5_000;
+      if (stalled) {
+        await reprocess([deviceId]).catch((error: unknown) =>
+          log('warn', 'Reprocessing not woken', { deviceId, error }),
+        );
+      }
       return reprocessingOf(deviceId, job, pending);
     },
 

@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
 import { silentLog } from '../../../test/support/log';
 import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
+import { EMPTY_PROFILE } from '../../_shared/sensor-data/quality-profile';
 import { createExportJob } from './export-job';
 import type { ExportRecord, ExportStore } from './ports';
 
@@ -123,6 +124,7 @@ describe('export job', () => {
       files,
       readings,
       readDevice: async () => ({ ...device, measurementNames: ['pm10'] }),
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });
@@ -152,6 +154,7 @@ describe('export job', () => {
       files,
       readings: hourly(5),
       readDevice: async () => device,
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });
@@ -175,6 +178,7 @@ describe('export job', () => {
         },
       },
       readDevice: async () => ({ ...device, measurementNames: ['pm10'] }),
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });

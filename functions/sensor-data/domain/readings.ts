@@ -11,14 +11,6 @@ import type {
 import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { dayStart } from '../../../shared/sensor-data/chart-files';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
-import {
-  keeps,
-  type Quality,
-  type QualityFilter,
-  type QualityReason,
-  qualityOf,
-  type ValueChoice,
-} from '../../../shared/sensor-data/quality';
 import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
 import type { ReadAhead } from '../../_shared/read-ahead';
 import {
@@ -29,7 +21,7 @@ import {
   reachDays,
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
-import { type QualityProfile, type QualityProfiles, viewReading } from '../../_shared/sensor-data/quality-profile';
+import { answerReading, type QualityChoice, type QualityProfiles } from '../../_shared/sensor-data/quality-profile';
 import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
 import { bucketMsFor, createBuckets, resolutionFor } from './downsample';
 import { createSeriesPoints, describeColumns, type RollupReader } from './series-points';
@@ -42,59 +34,6 @@ export interface ReadingsDeps {
   profiles: Pick<QualityProfiles, 'read'>;
   now: () => number;
 }
-
-/** What a read keeps and answers: quality=all|good|no-bad, values=corrected|raw|both. */
-export interface QualityChoice {
-  quality: QualityFilter;
-  values: ValueChoice;
-}
-
-/**
- * One stored reading as a reader answers it (docs/data-quality.md "Readers"), or undefined when nothing of it is
- * kept: values corrected where a calibration holds (or raw, or both), each with its quality, the reasons of those that
- * are not good and the calibration version used. Excluded values are gone; with `quality=all` their quality and
- * reason still say so, as long as some value of the reading is left.
- */
-export const answerReading = (
-  reading: StoredReading,
-  profile: QualityProfile,
-  { quality: filter, values: choice }: QualityChoice,
-): Reading | undefined => {
-  const view = viewReading(reading, profile);
-  const values: Record<string, number> = {};
-  const raw: Record<string, number> = {};
-  const quality: Record<string, Quality> = {};
-  const reasons: Record<string, QualityReason[]> = {};
-  const calibration: Record<string, number> = {};
-  let any = false;
-  for (const [name, rawValue] of Object.entries(view.raw)) {
-    const q = qualityOf(view.reasons[name]);
-    if (!keeps(filter, q)) continue;
-    any = true;
-    values[name] = choice === 'raw' ? rawValue : view.values[name]!;
-    if (choice === 'both') raw[name] = rawValue;
-    quality[name] = q;
-    if (q !== 'good') reasons[name] = view.reasons[name]!;
-    const version = view.calibration[name];
-    if (choice !== 'raw' && version !== undefined) calibration[name] = version;
-  }
-  if (!any) return undefined;
-  if (filter === 'all') {
-    for (const [name, why] of Object.entries(view.reasons)) {
-      if (view.raw[name] !== undefined || !why.includes('excluded')) continue;
-      quality[name] = 'bad';
-      reasons[name] = why;
-    }
-  }
-  return {
-    timestamp: reading.timestamp,
-    values,
-    ...(choice === 'both' ? { raw } : {}),
-    quality,
-    ...(Object.keys(reasons).length ? { reasons } : {}),
-    ...(Object.keys(calibration).length ? { calibration } : {}),
-  };
-};
 
 const tierInfo = (row: TierRow): TierInfo => ({
   tier: row.tier,

@@ -5,7 +5,10 @@ import type { QualityStore, ReprocessJob } from './ports';
 import type { RollupDeps, RollupStore } from './rollups-recompute';
 import { recomputeRollups } from './rollups-recompute';
 
-/** A run left `running` this long without a step is taken as dropped (its message dead-lettered): the next wakes it. */
+/**
+ * A run left `running` this long without a step has lost its message (a send that failed after its step was
+ * recorded, or a message dead-lettered): the reprocessing route wakes it.
+ */
 export const STALLED_MS = 15 * 60_000;
 /** Tries of taking finished changes off the profile: each fails only when another change came first. */
 const PROFILE_TRIES = 8;
@@ -52,8 +55,10 @@ const chunkFrom = (job: ReprocessJob) => {
  * merged ranges of the profile's pending changes up to a version and a cursor: a step recomputes the month at the
  * cursor and moves it on only if no other delivery did (`saveJob`'s condition), then sends the next message. A killed
  * worker's message comes back and does its month again (a recompute writes the same result): resumable and
- * idempotent. When the cursor has passed every range, the run's changes leave the profile's pending list and, if more
- * came meanwhile, a new run starts.
+ * idempotent. A wake-up (a change was made) starts a run, or carries on the one under way at its cursor, so a chain
+ * whose message was lost is taken up again by the next change (or the reprocessing route); the old chain's message, if
+ * there still is one, then finds the cursor moved and stops. When the cursor has passed every range, the run's changes
+ * leave the profile's pending list and, if more came meanwhile, a new run starts.
  */
 export const createReprocessJob = ({ store, rollup, next, log, now }: ReprocessDeps) => {
   /** A new run over every pending change of the profile, or undefined when nothing is pending. */
@@ -97,7 +102,6 @@ export const createReprocessJob = ({ store, rollup, next, log, now }: ReprocessD
       const at = now();
       let job = await store.job(deviceId);
       const running = job?.status === 'running';
-      if (cursor === undefined && running && at - job!.updated < STALLED_MS) return 'skipped';
       if (cursor !== undefined && (!running || job!.cursor !== cursor)) return 'skipped';
       if (!running) {
         const run = newRun(deviceId, await store.profile(deviceId), at);
