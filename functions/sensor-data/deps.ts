@@ -1,21 +1,23 @@
-import { readEnv } from '../_shared/env';
 import { createApiKeysDeps } from './wiring/api-keys';
 import { createCampaignsDeps } from './wiring/campaigns';
-import { createCommonDeps, SENSOR_DATA_ENV } from './wiring/common';
+import { createCommonDeps, type SensorDataEnv } from './wiring/common';
 import { createExportsDeps } from './wiring/exports';
-import { createLiveDeps } from './wiring/live';
-import { createQualityDeps } from './wiring/quality';
+import { createLiveDeps, type LiveEnv } from './wiring/live';
+import { createQualityDeps, createReprocessDeps } from './wiring/quality';
 import { createReadingsDeps } from './wiring/readings';
+import { createRollupsDeps } from './wiring/rollups';
 
-export { SENSOR_DATA_ENV };
+export { SENSOR_DATA_ENV } from './wiring/common';
+export { readLiveEnv } from './wiring/live';
 
-export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+/** The area's API: every part (wiring/{part}.ts) over the common dependencies. */
+export const createSensorDataDeps = (env: SensorDataEnv, live: LiveEnv) => {
   const common = createCommonDeps(env);
   return {
     ...common,
     ...createReadingsDeps(common),
     ...createExportsDeps(common),
-    ...createLiveDeps(common),
+    ...createLiveDeps(common, live),
     ...createApiKeysDeps(common),
     ...createCampaignsDeps(common),
     ...createQualityDeps(common),
@@ -28,9 +30,15 @@ export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;
  * The queue worker's part: roll-ups, reprocessing and export files only. Without the live view's IoT and
  * Cognito-identity clients, which the worker never calls and which would otherwise be bundled into it.
  */
-export const createSensorDataWorkerDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+export const createSensorDataWorkerDeps = (env: SensorDataEnv) => {
   const common = createCommonDeps(env);
-  return { ...common, ...createReadingsDeps(common), ...createExportsDeps(common), ...createQualityDeps(common) };
+  const rollups = createRollupsDeps(common);
+  return {
+    ...common,
+    ...rollups,
+    ...createExportsDeps(common),
+    ...createReprocessDeps(common, rollups.rollupWork),
+  };
 };
 
 export type SensorDataWorkerDeps = ReturnType<typeof createSensorDataWorkerDeps>;

@@ -2,7 +2,7 @@ import { sensorDataAudit } from '../../shared/contracts/audit/sensor-data';
 import { sensorData } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
-import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
+import { createSensorDataDeps, readLiveEnv, SENSOR_DATA_ENV } from './deps';
 import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
@@ -12,6 +12,7 @@ import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handl
 import { sensorDataCredentials } from './wiring/credentials';
 
 const env = readEnv(SENSOR_DATA_ENV);
+const live = readLiveEnv();
 
 export const handler = httpArea(
   sensorData,
@@ -25,7 +26,7 @@ export const handler = httpArea(
   },
   {
     audit: sensorDataAudit,
-    deps: () => createSensorDataDeps(env),
+    deps: () => createSensorDataDeps(env, live),
     credentials: sensorDataCredentials(env),
     readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead, ...qualityReadAhead },
     readBeside: readingsReadBeside,

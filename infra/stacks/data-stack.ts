@@ -3,9 +3,15 @@ import { AttributeType, BillingMode, type ITable, Table, TableEncryption } from 
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import {
+  type KeyDefinition,
+  TABLES,
+  type TableDefinition,
+  type TableKey,
+  tableName,
+} from '../../functions/_shared/tables';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { BUCKETS, type BucketKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
-import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
 import { type BucketAging, lifecycleRules } from '../services/bucket-lifecycle';
 import { keepAutoDeleteLogs, logSettings } from '../services/log-retention';
 import { mapRecord } from './map-record';

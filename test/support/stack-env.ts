@@ -1,5 +1,5 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { MAIL_FROM } from '../../infra/local/emulators/cognito';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { stack } from './stack';

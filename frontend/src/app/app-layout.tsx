@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
+import { LoadingPage } from '../components/loading-page';
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { takeLostFocus } from '../lib/lost-focus';
@@ -8,7 +9,6 @@ import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/nav
 import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
-import { LoadingPage } from './loading-page';
 
 /** The banner bar is a chunk of its own, loaded once someone is signed in (guests never download it). */
 const BannerBar = lazy(async () => ({ default: (await import('../features/notifications/banner-bar')).BannerBar }));

@@ -124,6 +124,14 @@ export type PartHandlers<R extends Routes, D> = { [K in keyof R]: RouteHandler<R
 /** One implementation per route of the area's contract: a missing or extra route is a compile error. */
 export type AreaHandlers<A extends Area, D> = { [K in keyof A['routes']]: RouteHandler<A['routes'][K], D> };
 
+/**
+ * Some of an area's handlers, in a file of their own, for an area whose contract is one list:
+ * `export const peopleHandlers = { … } satisfies AreaPart<typeof users, PeopleHandlerDeps>`. The route names are the
+ * contract's, never listed again (a name it does not have is an error); the area's handler.ts spreads its parts into
+ * its AreaHandlers, which requires every route.
+ */
+export type AreaPart<A extends Area, D> = Partial<AreaHandlers<A, D>>;
+
 export interface HttpAreaOptions<D, R extends Routes = Routes> {
   /** Builds the area's dependencies once per cold start. */
   deps: () => D;

@@ -1,5 +1,5 @@
 import type { ProductLine } from '../../../shared/contracts/devices';
-import type { DeviceSubscriptionRecord } from './subscription-record';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 
 export interface BillingStore {
   /**

@@ -64,8 +64,10 @@ const setup = () => {
       campaignsHolding: async (id) => (id === 'd1' || id === 'd2' ? ['c1'] : []),
       devicesOf: async (id) => (id === 'c1' ? ['d1', 'd2'] : []),
     },
-    reprocess: async (deviceIds) => {
-      woken.push(...deviceIds);
+    work: {
+      send: async (messages) => {
+        woken.push(...messages.map((m) => (m.kind === 'export' ? m.exportId : m.deviceId)));
+      },
     },
     log: silentLog,
     now: () => NOW,

@@ -14,9 +14,11 @@ import { QUALITY_MESSAGES } from '../../../shared/sensor-data/quality-messages';
 import type { Access } from '../../_shared/access/access';
 import { BadRequest, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { Log } from '../../_shared/logger';
+import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { ReadAhead } from '../../_shared/read-ahead';
 import type { DataAccessModule, DataDevice } from '../../_shared/sensor-data/data-access';
 import type { PendingChange, StoredProfile } from '../../_shared/sensor-data/quality-profile';
+import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { CampaignRecords } from './campaign-series';
 import type { CalibrationRecord, ExclusionRecord, QualityStore, ReprocessJob } from './ports';
 import { STALLED_MS } from './reprocess-job';
@@ -33,8 +35,8 @@ export interface DataQualityDeps {
   access: Pick<Access, 'forCaller'>;
   campaigns: Pick<CampaignRecords, 'get'>;
   links: CampaignLinks;
-  /** Starts (or wakes) the device's reprocessing: one message in the device's group of the sensor-data queue. */
-  reprocess: (deviceIds: readonly string[]) => Promise<void>;
+  /** The sensor-data queue: a change wakes the device's reprocessing with a message in the device's group. */
+  work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   log: Log;
   now: () => number;
   newId: (prefix: 'cal' | 'exc') => string;
@@ -113,11 +115,13 @@ export const createDataQuality = ({
   access,
   campaigns,
   links,
-  reprocess,
+  work,
   log,
   now,
   newId,
 }: DataQualityDeps) => {
+  const reprocess = (deviceIds: readonly string[]) =>
+    work.send(deviceIds.map((deviceId) => ({ kind: 'reprocess', deviceId })));
   /**
    * Changes a device's profile with `change` (given the profile as read), raising its version and, for a range that
    * holds data, adding it as pending. Tried again when another change came first.

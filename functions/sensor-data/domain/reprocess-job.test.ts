@@ -54,8 +54,10 @@ const world = () => {
       profiles: { read: async (deviceId) => profileOf(await memory.store.profile(deviceId)) },
       now: () => NOW,
     },
-    next: async (_deviceId, cursor) => {
-      sent.push(cursor);
+    work: {
+      send: async (messages) => {
+        for (const m of messages) if (m.kind === 'reprocess') sent.push(m.cursor);
+      },
     },
     log: silentLog,
     now: () => NOW,

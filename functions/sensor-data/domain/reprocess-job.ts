@@ -1,6 +1,8 @@
 import { HOUR_MS, hourStart, periodOf, periodRange } from '../../../shared/sensor-data/chart-files';
 import type { Log } from '../../_shared/logger';
+import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { StoredProfile } from '../../_shared/sensor-data/quality-profile';
+import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { QualityStore, ReprocessJob } from './ports';
 import type { RollupDeps, RollupStore } from './rollups-recompute';
 import { recomputeRollups } from './rollups-recompute';
@@ -17,10 +19,10 @@ export interface ReprocessDeps {
   store: Pick<QualityStore, 'profile' | 'saveProfile' | 'job' | 'saveJob'>;
   rollup: RollupDeps & { rollups: Pick<RollupStore, 'range'> };
   /**
-   * Sends the device's next reprocessing message (its FIFO group keeps it behind the device's roll-ups): the run's
-   * next step at `cursor`, or without one a wake-up that starts a new run.
+   * The sensor-data queue: the device's next reprocessing message (its FIFO group keeps it behind the device's
+   * roll-ups), the run's next step at a cursor, or without one a wake-up that starts a new run.
    */
-  next: (deviceId: string, cursor?: number) => Promise<void>;
+  work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   log: Log;
   now: () => number;
 }
@@ -60,7 +62,10 @@ const chunkFrom = (job: ReprocessJob) => {
  * there still is one, then finds the cursor moved and stops. When the cursor has passed every range, the run's changes
  * leave the profile's pending list and, if more came meanwhile, a new run starts.
  */
-export const createReprocessJob = ({ store, rollup, next, log, now }: ReprocessDeps) => {
+export const createReprocessJob = ({ store, rollup, work, log, now }: ReprocessDeps) => {
+  const next = (deviceId: string, cursor?: number) =>
+    work.send([{ kind: 'reprocess', deviceId, ...(cursor === undefined ? {} : { cursor }) }]);
+
   /** A new run over every pending change of the profile, or undefined when nothing is pending. */
   const newRun = (deviceId: string, profile: StoredProfile | undefined, at: number): ReprocessJob | undefined => {
     const pending = profile?.pending ?? [];

@@ -3,10 +3,9 @@ import { log } from '../../_shared/logger';
 import { createRelationTable } from '../../_shared/relations/relation-table';
 import { createDataQuality } from '../domain/data-quality';
 import { createReprocessJob } from '../domain/reprocess-job';
+import type { RollupDeps } from '../domain/rollups-recompute';
 import { createCampaignLinks, createCampaignReader } from '../store/campaign-reader';
-import { createChartDataStore } from '../store/chart-data-store';
 import { createQualityStore } from '../store/quality-store';
-import { createRollupStore } from '../store/rollup-store';
 import type { CommonDeps } from './common';
 
 const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -15,35 +14,30 @@ const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const newQualityId = (prefix: 'cal' | 'exc') =>
   `${prefix}_${[...randomBytes(12)].map((byte) => ID_ALPHABET[byte & 31]).join('')}`;
 
-/** The data-quality part's dependencies (docs/data-quality.md), built from the area's common ones. */
-export const createQualityDeps = (common: CommonDeps) => {
-  const store = createQualityStore({ db: common.db, tableName: common.env.dataQualityTable });
-  const relations = createRelationTable({ db: common.db, tableName: common.env.relationsTable });
-  return {
-    dataQuality: createDataQuality({
-      store,
-      dataAccess: common.dataAccess,
-      access: common.access,
-      campaigns: createCampaignReader({ db: common.db, tableName: common.env.campaignsTable }),
-      links: createCampaignLinks({ relations }),
-      reprocess: (deviceIds) => common.work.send(deviceIds.map((deviceId) => ({ kind: 'reprocess', deviceId }))),
-      log,
-      now: common.now,
-      newId: newQualityId,
+/** The data-quality part's dependencies (docs/data-quality.md): calibrations, exclusions, reprocessing's state. */
+export const createQualityDeps = (common: CommonDeps) => ({
+  dataQuality: createDataQuality({
+    store: createQualityStore({ db: common.db, tableName: common.env.dataQualityTable }),
+    dataAccess: common.dataAccess,
+    access: common.access,
+    campaigns: createCampaignReader({ db: common.db, tableName: common.env.campaignsTable }),
+    links: createCampaignLinks({
+      relations: createRelationTable({ db: common.db, tableName: common.env.relationsTable }),
     }),
-    reprocessJob: createReprocessJob({
-      store,
-      rollup: {
-        readings: common.readings,
-        rollups: createRollupStore({ db: common.db, tableName: common.env.rollupsTable }),
-        charts: createChartDataStore({ s3: common.s3, bucket: common.env.chartDataBucket }),
-        profiles: common.profiles,
-        now: common.now,
-      },
-      next: (deviceId, cursor) =>
-        common.work.send([{ kind: 'reprocess', deviceId, ...(cursor === undefined ? {} : { cursor }) }]),
-      log,
-      now: common.now,
-    }),
-  };
-};
+    work: common.work,
+    log,
+    now: common.now,
+    newId: newQualityId,
+  }),
+});
+
+/** The worker's reprocessing (docs/data-quality.md "Reprocessing"): the roll-up recompute over changed ranges. */
+export const createReprocessDeps = (common: CommonDeps, rollupWork: RollupDeps) => ({
+  reprocessJob: createReprocessJob({
+    store: createQualityStore({ db: common.db, tableName: common.env.dataQualityTable }),
+    rollup: rollupWork,
+    work: common.work,
+    log,
+    now: common.now,
+  }),
+});
