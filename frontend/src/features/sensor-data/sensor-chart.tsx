@@ -1,10 +1,11 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
 import { useTokens } from '../../lib/theme';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 import type { LockBand } from './lock-band-rules';
+import { type QualityMark, qualityMarks } from './quality-rules';
 import './lock-band.css';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
@@ -58,6 +59,30 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
   };
 };
 
+/** The marks' colours (docs/data-quality.md "On the chart"): a hollow amber ring for suspect, a red dot for bad. */
+export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
+
+/** Suspect and bad readings drawn over the line, where their bucket's highest value is. */
+const qualityMarkHook = (marks: readonly QualityMark[]) => (u: uPlot) => {
+  const radius = 4.5 * uPlot.pxRatio;
+  u.ctx.save();
+  u.ctx.lineWidth = 2 * uPlot.pxRatio;
+  for (const mark of marks) {
+    const x = u.valToPos(mark.x / 1000, 'x', true);
+    const y = u.valToPos(mark.y, 'y', true);
+    u.ctx.beginPath();
+    u.ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    if (mark.kind === 'bad') {
+      u.ctx.fillStyle = MARK_COLOURS.bad;
+      u.ctx.fill();
+    } else {
+      u.ctx.strokeStyle = MARK_COLOURS.suspect;
+      u.ctx.stroke();
+    }
+  }
+  u.ctx.restore();
+};
+
 /**
  * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
  * asked for. The line is broken only where the device was silent (the series' `gapMs`), and a value with no
@@ -67,8 +92,15 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
  */
 export const SensorChart = forwardRef<
   ChartHandle,
-  { series: Series; name: string; width: number; lock?: Pick<LockBand, 'from' | 'to' | 'label'> }
->(function SensorChart({ series, name, width, lock }, ref) {
+  {
+    series: Series;
+    name: string;
+    width: number;
+    lock?: Pick<LockBand, 'from' | 'to' | 'label'>;
+    /** A range dragged across the plot (ms): where a person may exclude readings, the form takes it. */
+    onSelect?: (from: number, to: number) => void;
+  }
+>(function SensorChart({ series, name, width, lock, onSelect }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
@@ -79,6 +111,10 @@ export const SensorChart = forwardRef<
   const lockFrom = lock?.from;
   const lockTo = lock?.to;
   const lockLabel = lock?.label;
+  // Read at the drag's end, so a new callback does not draw the chart again.
+  const selected = useRef(onSelect);
+  selected.current = onSelect;
+  const selectable = onSelect !== undefined;
 
   useEffect(() => {
     const element = container.current;
@@ -92,6 +128,7 @@ export const SensorChart = forwardRef<
       ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
     };
     const points = pointsOf(series, columns);
+    const marks = qualityMarks(series, columns);
     const drawn = lineOf(points, columns.gapMs);
     line.current = { points, isolated: drawn.isolated };
     const label = columns.unit ? `${columns.label} (${columns.unit})` : columns.label;
@@ -109,8 +146,12 @@ export const SensorChart = forwardRef<
       scales: { x: { time: true, range: (_u, _min, max) => [start / 1000, Math.max(series.to / 1000, max)] } },
       axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
       legend: { show: true },
-      // Hovering a break shows the nearest real value rather than "--".
-      cursor: { hover: { skip: [null, undefined] } },
+      // Hovering a break shows the nearest real value rather than "--"; dragging selects a range where it may be
+      // excluded, and never zooms.
+      cursor: {
+        hover: { skip: [null, undefined] },
+        drag: { x: selectable, y: false, setScale: false },
+      },
       series: [
         {},
         { label: 'min', stroke: bandColour, width: 0, points: { show: false } },
@@ -125,8 +166,17 @@ export const SensorChart = forwardRef<
       bands: [{ series: [2, 1], fill: bandColour }],
       hooks: {
         ...lockedHooks,
+        setSelect: [
+          (u) => {
+            if (u.select.width < 3) return;
+            const from = u.posToVal(u.select.left, 'x') * 1000;
+            const to = u.posToVal(u.select.left + u.select.width, 'x') * 1000;
+            selected.current?.(Math.round(from), Math.round(to));
+          },
+        ],
         draw: [
           ...(lockedHooks.draw ?? []),
+          qualityMarkHook(marks),
           () => {
             element.dataset.painted = 'true';
             performance.mark('sensor-chart-painted');
@@ -140,7 +190,7 @@ export const SensorChart = forwardRef<
       made.destroy();
       plot.current = null;
     };
-  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel]);
+  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel, selectable]);
 
   useImperativeHandle(
     ref,
@@ -157,5 +207,25 @@ export const SensorChart = forwardRef<
     [columns.gapMs],
   );
 
-  return <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />;
+  const counts = useMemo(() => {
+    const marks = qualityMarks(series, columns);
+    return {
+      suspect: marks.filter((m) => m.kind === 'suspect').length,
+      bad: marks.filter((m) => m.kind === 'bad').length,
+    };
+  }, [series, columns]);
+
+  return (
+    <>
+      <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />
+      {counts.suspect + counts.bad > 0 && (
+        <p className="quality-legend small" data-testid="quality-legend">
+          <span className="quality-key suspect" aria-hidden="true" /> Suspect: {points(counts.suspect)}
+          <span className="quality-key bad" aria-hidden="true" /> Bad: {points(counts.bad)}
+        </p>
+      )}
+    </>
+  );
 });
+
+const points = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;

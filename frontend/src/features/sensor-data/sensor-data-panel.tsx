@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
+import type { ValueChoice } from '../../../../shared/sensor-data/quality';
 import { apiClient } from '../../lib/api';
 import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
@@ -10,6 +11,7 @@ import { useOptionalUser } from '../../lib/session';
 import { AddToCart, changesInApp, currentSubscription, useDeviceSubscriptions, useProducts } from '../billing';
 import { hasData } from './chart-rules';
 import { lockBand, productOfTier } from './lock-band-rules';
+import { QualityPanel } from './quality-panel';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -47,6 +49,9 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
   const [customError, setCustomError] = useState<string>();
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
+  const [values, setValues] = useState<Exclude<ValueChoice, 'both'>>('corrected');
+  const [dragged, setDragged] = useState<{ from: number; to: number; measurement: string; at: number }>();
+  const mayChangeQuality = user !== undefined && mayManage(device);
 
   const choose = (id: Exclude<RangePreset, 'custom'>) => {
     setPreset(id);
@@ -64,7 +69,7 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
 
   // Primitives, so the summary's arrival reads again only when it moves the start (a range past the tier's window).
   const { from, to } = useMemo(() => viewableRange(summary, range, Date.now()), [summary, range]);
-  const seriesRequest = { params: { id: device.id }, query: { from, to, width } };
+  const seriesRequest = { params: { id: device.id }, query: { from, to, width, values } };
   const seriesQuery = useQuery({
     ...routeQuery('sensor-data', 'series', seriesRequest),
     queryFn: () => {
@@ -136,6 +141,20 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
         </button>
       </fieldset>
       <ErrorAlert testId="sensor-range-error" error={customError} />
+      <fieldset className="values-switch" aria-label="Values">
+        <span className="small">Values:</span>
+        {(['corrected', 'raw'] as const).map((choice) => (
+          <button
+            key={choice}
+            type="button"
+            aria-pressed={values === choice}
+            data-testid={`sensor-values-${choice}`}
+            onClick={() => setValues(choice)}
+          >
+            {choice === 'corrected' ? 'Corrected' : 'Raw'}
+          </button>
+        ))}
+      </fieldset>
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
@@ -186,6 +205,12 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
                 name={name}
                 width={width}
                 lock={band}
+                onSelect={
+                  mayChangeQuality
+                    ? (dragFrom, dragTo) =>
+                        setDragged({ from: dragFrom, to: dragTo, measurement: name, at: Date.now() })
+                    : undefined
+                }
               />
             </div>
           ))}
@@ -198,6 +223,16 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
           </p>
         )}
       </div>
+      {loading.state === 'done' && names.length > 0 && (
+        <QualityPanel
+          deviceId={device.id}
+          names={names}
+          range={{ from, to }}
+          width={width}
+          mayChange={mayChangeQuality}
+          dragged={dragged}
+        />
+      )}
     </section>
   );
 };
