@@ -339,6 +339,9 @@ export const preloadRoute = (pathname: string): void => {
  */
 export const AppRoutes = () => {
   const { pathname } = useLocation();
+  // The new page's chunks load beside what its shell waits for (a signed-in shell's first reads, app-layout.tsx), not
+  // after it: the shell suspends before it renders the page, which would otherwise start them only then.
+  preloadRoute(pathname);
   const screen = useRoutes(routes);
   // Real-user monitoring names a view by its route's pattern, never by the ids in its path (lib/measurements.ts).
   useEffect(() => {
