@@ -1,11 +1,8 @@
 import { use, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
-<<<<<<< HEAD
 import { LoadingPage } from '../components/loading-page';
-=======
 import { cartQuery } from '../features/billing/cart-api';
->>>>>>> wt/clicks
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
 import { barQuery } from '../features/notifications/notifications-api';

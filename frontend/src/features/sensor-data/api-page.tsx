@@ -22,20 +22,12 @@ type Busy = 'create' | `revoke:${string}`;
  */
 export const ApiPage = () => {
   const sensorData = useApi('sensor-data');
-<<<<<<< HEAD
-  const keys = useQuery({
-    ...routeQuery('sensor-data', 'listApiKeys', {}),
-    select: (page) => page.items.map((key) => ({ ...key, id: key.keyId })),
-  });
-  const usage = useQuery(routeQuery('sensor-data', 'myApiUsage', {}));
-=======
   const keysRead = routeQuery('sensor-data', 'listApiKeys', {});
   const usageRead = routeQuery('sensor-data', 'myApiUsage', {});
   // The keys and the usage sit above "How to call" and its link: the page is drawn with them, not moved by them.
   useFirstReads(keysRead, usageRead);
-  const keys = useQuery({ ...keysRead, select: (page) => page.items });
+  const keys = useQuery({ ...keysRead, select: (page) => page.items.map((key) => ({ ...key, id: key.keyId })) });
   const usage = useQuery(usageRead);
->>>>>>> wt/clicks
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<NewApiKey>();
   const { busy, error, setError, run } = useChanges<Busy>();
