@@ -12,13 +12,11 @@ import {
   exclusionFields,
   exclusionRange,
   formulaOf,
+  PREVIEW_COLOURS,
   periodOf,
   previewLines,
 } from './quality-rules';
 import { formatLocal } from './range-rules';
-
-/** The preview's colours: the raw line grey, the corrected one orange (the e2e reads them by colour). */
-export const PREVIEW_COLOURS = { raw: '#64748b', corrected: '#ea580c' } as const;
 
 const when = (ms: number) => new Date(ms).toLocaleString();
 

@@ -3,6 +3,12 @@ import type { MeasurementSeries, Series } from '../../../../shared/contracts/sen
 import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
 import { formatLocal, parseLocal } from './range-rules';
 
+/** The marks' colours (docs/data-quality.md "Screens"): a hollow amber ring for suspect, a red dot for bad. */
+export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
+
+/** The calibration preview's colours: the raw line grey, the corrected one orange (the e2e reads them by colour). */
+export const PREVIEW_COLOURS = { raw: '#64748b', corrected: '#ea580c' } as const;
+
 /** A bucket with flagged readings, where the chart marks it: at its highest value, where a spike shows. */
 export interface QualityMark {
   /** ms, the bucket's middle. */

@@ -5,7 +5,7 @@ import type { Series } from '../../../../shared/contracts/sensor-data-readings';
 import { useTokens } from '../../lib/theme';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 import type { LockBand } from './lock-band-rules';
-import { type QualityMark, qualityMarks } from './quality-rules';
+import { MARK_COLOURS, type QualityMark, qualityMarks } from './quality-rules';
 import './lock-band.css';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
@@ -58,9 +58,6 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
     ],
   };
 };
-
-/** The marks' colours (docs/data-quality.md "On the chart"): a hollow amber ring for suspect, a red dot for bad. */
-export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
 
 /** Suspect and bad readings drawn over the line, where their bucket's highest value is. */
 const qualityMarkHook = (marks: readonly QualityMark[]) => (u: uPlot) => {
