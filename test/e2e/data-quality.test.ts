@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-panel';
+import { MARK_COLOURS, PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
 import { formatLocal } from '../../frontend/src/features/sensor-data/range-rules';
-import { MARK_COLOURS } from '../../frontend/src/features/sensor-data/sensor-chart';
 import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
 import { chartPixels, type LinePixels, linePixels } from '../support/chart-pixels';
 import { freshDevice, ingest, setTier } from '../support/sensor-data';
