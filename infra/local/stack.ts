@@ -162,7 +162,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     if (firstStart) {
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
-      await seedDemoReadings(demoReadingDeps);
+      await seedDemoReadings({ ...demoReadingDeps, calibratedBy: subs.get('user@example.com') });
       log('demo data seeded');
     } else {
       // A simulating stack resends the last day through ingest, as its devices would; the seed fills what lies before.
