@@ -143,11 +143,11 @@ export const SensorChart = forwardRef<
       scales: { x: { time: true, range: (_u, _min, max) => [start / 1000, Math.max(series.to / 1000, max)] } },
       axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
       legend: { show: true },
-      // Hovering a break shows the nearest real value rather than "--"; dragging selects a range where it may be
-      // excluded, and never zooms.
+      // Hovering a break shows the nearest real value rather than "--". Where the viewer may exclude data, dragging
+      // selects the range for the form instead of zooming.
       cursor: {
         hover: { skip: [null, undefined] },
-        drag: { x: selectable, y: false, setScale: false },
+        ...(selectable ? { drag: { x: true, y: false, setScale: false } } : {}),
       },
       series: [
         {},
