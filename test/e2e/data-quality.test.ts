@@ -60,14 +60,14 @@ describe('end to end: data quality on the device page', () => {
     const now = Math.floor(Date.now() / MINUTE) * MINUTE;
     const spikeAt = now - 15 * HOUR;
     const badAt = now - 9 * HOUR;
-    // The last 23 hours every 10 minutes: a PM2.5 spike (suspect: a step), a humidity of 120 % (bad: over range).
+    // The last 23 hours every 10 minutes: a PM2.5 spike (suspect: a step), a CO₂ of 300 ppm (bad: under what the air holds).
     const readings = Array.from({ length: 138 }, (_, i) => {
       const timestamp = now - (138 - i) * 10 * MINUTE;
       return {
         timestamp,
         values: {
           pm2_5: timestamp === spikeAt ? 300 : 10 + (i % 4),
-          humidity: timestamp === badAt ? 120 : 50 + (i % 3),
+          co2: timestamp === badAt ? 300 : 420 + (i % 7),
         },
       };
     });
@@ -78,16 +78,16 @@ describe('end to end: data quality on the device page', () => {
     await signInAs(page, 'user@example.com', `/dashboard/devices/${device.id}`);
     await page.locator('[data-testid="sensor-chart"][data-painted]').nth(1).waitFor();
     const pm = chartOf(page, 'pm2_5');
-    const humidity = chartOf(page, 'humidity');
+    const co2 = chartOf(page, 'co2');
     const to = Date.now();
     const from = to - 24 * HOUR;
 
-    // The flags: a ring at the spike, a red dot at the impossible humidity, and legends saying how many.
+    // The flags: a ring at the spike, a red dot at the impossible CO₂, and legends saying how many.
     const legendOf = (chart: Locator) => chart.locator('xpath=following-sibling::p[1]');
     expect(await legendOf(pm).textContent()).toBe(' Suspect: 1 point Bad: 0 points');
-    expect(await legendOf(humidity).textContent()).toBe(' Suspect: 0 points Bad: 1 point');
+    expect(await legendOf(co2).textContent()).toBe(' Suspect: 0 points Bad: 1 point');
     const ring = await linePixels(pm, rgb(MARK_COLOURS.suspect), 30);
-    const dot = await linePixels(humidity, rgb(MARK_COLOURS.bad), 30);
+    const dot = await linePixels(co2, rgb(MARK_COLOURS.bad), 30);
     const near = (columns: number[], at: number) => columns.length > 0 && columns.every((x) => Math.abs(x - at) < 12);
     expect(near(columnsOf(ring), columnAt(ring, spikeAt, from, to))).toBe(true);
     expect(near(columnsOf(dot), columnAt(dot, badAt, from, to))).toBe(true);
