@@ -24,20 +24,16 @@ const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.sli
 const LINE = 'rgb(29, 78, 216)';
 
 /**
- * Waits for the device page's corrected or raw series to be answered after `act` and both charts drawn from it: a
- * read again under the same key keeps the old charts until the answer, so the new ones are told by their canvases.
+ * Does `act` and waits for both charts to be drawn anew (a read again under the same key keeps the old charts until
+ * its answer; a switch to values the page has read already draws from the cache): told by their canvases.
  */
-const redrawnAfter = async (page: Page, values: 'corrected' | 'raw', act: () => Promise<unknown>) => {
+const redrawnAfter = async (page: Page, act: () => Promise<unknown>) => {
   await page.evaluate(() => {
     for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="sensor-chart"] canvas')) {
       canvas.dataset.before = 'true';
     }
   });
-  const answered = page.waitForResponse(
-    (r) => r.url().includes('/series') && r.url().includes(`values=${values}`) && r.request().method() === 'GET',
-  );
   await act();
-  await answered;
   await page.locator('[data-testid="sensor-chart"][data-painted] canvas:not([data-before])').nth(1).waitFor();
 };
 
@@ -111,7 +107,15 @@ describe('end to end: data quality on the device page', () => {
     const late = Math.round(previewCorrected.width * 0.9);
     expect(previewRaw.ys[late]! - previewCorrected.ys[late]!).toBeGreaterThan(10);
     await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-preview-${width}.png`));
-    await redrawnAfter(page, 'corrected', () => form.getByTestId('calibration-save').click());
+    const posted = page.waitForResponse((r) => r.url().endsWith('/calibrations') && r.request().method() === 'POST');
+    await redrawnAfter(page, async () => {
+      await form.getByTestId('calibration-save').click();
+      const answer = await posted;
+      expect({ status: answer.status(), body: answer.status() === 201 ? '' : await answer.text() }).toEqual({
+        status: 201,
+        body: '',
+      });
+    });
     await page.getByTestId('calibration-saved').getByText('Saved as version 1').waitFor();
     expect(await page.getByTestId('calibration-version').first().textContent()).toContain('Version 1: 10·pm2_5, from');
 
@@ -126,10 +130,10 @@ describe('end to end: data quality on the device page', () => {
       return mean([0.05, 0.3]) - mean([0.8, 0.95]);
     };
     expect(await lift()).toBeGreaterThan(15);
-    await redrawnAfter(page, 'raw', () => page.getByTestId('sensor-values-raw').click());
+    await redrawnAfter(page, () => page.getByTestId('sensor-values-raw').click());
     expect(await page.getByTestId('sensor-values-raw').getAttribute('aria-pressed')).toBe('true');
     expect(Math.abs(await lift())).toBeLessThan(3);
-    await redrawnAfter(page, 'corrected', () => page.getByTestId('sensor-values-corrected').click());
+    await redrawnAfter(page, () => page.getByTestId('sensor-values-corrected').click());
 
     // Exclude the spike by dragging across it: the form takes the range and the focus goes to the reason.
     const peak = async () => {
@@ -150,7 +154,7 @@ describe('end to end: data quality on the device page', () => {
     expect(await reason.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await page.getByTestId('exclusion-measurement').inputValue()).toBe('pm2_5');
     await reason.fill('Someone smoked under it');
-    await redrawnAfter(page, 'corrected', () => page.getByTestId('exclusion-save').click());
+    await redrawnAfter(page, () => page.getByTestId('exclusion-save').click());
     await page.getByTestId('exclusion-done').waitFor();
     expect(await page.getByTestId('exclusion-item').first().textContent()).toContain('pm2_5: Someone smoked under it');
     // The spike is gone from the line, and with it its ring; the line is still drawn across the day.
