@@ -156,7 +156,7 @@ describe('end to end: data quality on the device page', () => {
     await reason.fill('Someone smoked under it');
     await redrawnAfter(page, () => page.getByTestId('exclusion-save').click());
     await page.getByTestId('exclusion-done').waitFor();
-    expect(await page.getByTestId('exclusion-item').first().textContent()).toContain('pm2_5: Someone smoked under it');
+    expect(await page.getByTestId('exclusion-item').first().textContent()).toContain('PM2.5: Someone smoked under it');
     // The spike is gone from the line, and with it its ring; the line is still drawn across the day.
     expect(await peak()).toBeLessThan(10);
     expect(columnsOf(await linePixels(pm, rgb(MARK_COLOURS.suspect), 30))).toEqual([]);

@@ -28,6 +28,7 @@ const when = (ms: number) => new Date(ms).toLocaleString();
 export const QualityPanel = ({
   deviceId,
   names,
+  labels,
   range,
   width,
   mayChange,
@@ -35,6 +36,8 @@ export const QualityPanel = ({
 }: {
   deviceId: string;
   names: readonly string[];
+  /** Each measurement's label ("PM2.5"), as the charts' titles show it. */
+  labels: Readonly<Record<string, string>>;
   range: { from: number; to: number };
   width: number;
   mayChange: boolean;
@@ -55,7 +58,7 @@ export const QualityPanel = ({
         <select data-testid="quality-measurement" value={shown} onChange={(e) => setMeasurement(e.target.value)}>
           {names.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {labels[name] ?? name}
             </option>
           ))}
         </select>
@@ -75,12 +78,15 @@ export const QualityPanel = ({
           </ol>
         )}
       </div>
-      {mayChange && shown && <CalibrationEditor deviceId={deviceId} measurement={shown} range={range} width={width} />}
+      {mayChange && shown && (
+        <CalibrationEditor deviceId={deviceId} measurement={shown} labels={labels} range={range} width={width} />
+      )}
       <ExclusionsPart
         deviceId={deviceId}
         names={names}
         items={exclusions.data?.items ?? []}
         error={errorOf(exclusions)}
+        labels={labels}
         mayChange={mayChange}
         dragged={dragged}
       />
@@ -111,11 +117,13 @@ const EMPTY_FORM: CalibrationForm = {
 const CalibrationEditor = ({
   deviceId,
   measurement,
+  labels,
   range,
   width,
 }: {
   deviceId: string;
   measurement: string;
+  labels: Readonly<Record<string, string>>;
   range: { from: number; to: number };
   width: number;
 }) => {
@@ -167,7 +175,7 @@ const CalibrationEditor = ({
   return (
     <form onSubmit={save} data-testid="calibration-form" aria-labelledby="calibration-form-heading">
       <h4 id="calibration-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
-        New calibration of {measurement}
+        New calibration of {labels[measurement] ?? measurement}
       </h4>
       <label>
         Formula
@@ -287,6 +295,7 @@ const CalibrationPreview = ({
 const ExclusionsPart = ({
   deviceId,
   names,
+  labels,
   items,
   error,
   mayChange,
@@ -294,6 +303,7 @@ const ExclusionsPart = ({
 }: {
   deviceId: string;
   names: readonly string[];
+  labels: Readonly<Record<string, string>>;
   items: readonly Exclusion[];
   error: string | undefined;
   mayChange: boolean;
@@ -351,7 +361,8 @@ const ExclusionsPart = ({
         <ul className="quality-history" data-testid="exclusion-list">
           {active.map((e) => (
             <li key={e.id} data-testid="exclusion-item">
-              {when(e.from)} – {when(e.to)}, {e.measurements?.join(', ') ?? 'all measurements'}: {e.reason}{' '}
+              {when(e.from)} – {when(e.to)},{' '}
+              {e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}: {e.reason}{' '}
               {mayChange && (
                 <button
                   type="button"
@@ -408,7 +419,7 @@ const ExclusionsPart = ({
               <option value="">All</option>
               {names.map((name) => (
                 <option key={name} value={name}>
-                  {name}
+                  {labels[name] ?? name}
                 </option>
               ))}
             </select>

@@ -227,6 +227,7 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
         <QualityPanel
           deviceId={device.id}
           names={names}
+          labels={Object.fromEntries(names.map((name) => [name, loading.series.series[name]!.label]))}
           range={{ from, to }}
           width={width}
           mayChange={mayChangeQuality}
