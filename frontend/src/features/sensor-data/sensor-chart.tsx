@@ -59,7 +59,7 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
   };
 };
 
-/** Suspect and bad readings drawn over the line, where their bucket's highest value is. */
+/** Suspect and bad readings drawn where their bucket's highest value is, under the line. */
 const qualityMarkHook = (marks: readonly QualityMark[]) => (u: uPlot) => {
   const radius = 4.5 * uPlot.pxRatio;
   u.ctx.save();
@@ -171,9 +171,10 @@ export const SensorChart = forwardRef<
             selected.current?.(Math.round(from), Math.round(to));
           },
         ],
+        // Under the line, so a mark never breaks it (a break means a silence, docs/sensor-data.md "Gaps").
+        drawAxes: [qualityMarkHook(marks)],
         draw: [
           ...(lockedHooks.draw ?? []),
-          qualityMarkHook(marks),
           () => {
             element.dataset.painted = 'true';
             performance.mark('sensor-chart-painted');
