@@ -229,15 +229,28 @@ export const rolloutWorld = ({
       ),
   };
 
-  const fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'assign'> = {
+  const refusalOf = (id: string, productLine: string): AssignRefusal | undefined => {
+    const device = devices[id];
+    if (!device) return 'unknown';
+    if (device.state === 'retired') return 'retired';
+    return device.productLine === productLine ? undefined : 'otherProductLine';
+  };
+  const fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'standing' | 'assign'> = {
     nameOf: async () => 'Northside',
     devicesOf: async () => Object.keys(devices),
+    standing: async (ids, productLine) =>
+      new Map(
+        ids.map((id) => {
+          const refused = refusalOf(id, productLine);
+          const firmwareVersion = devices[id]?.firmwareVersion;
+          return [id, refused ? { refused } : firmwareVersion ? { firmwareVersion } : {}];
+        }),
+      ),
     assign: async (id, productLine, target) => {
       if (id === failOn) throw new Error('throttled');
-      const device = devices[id];
-      if (!device) return { refused: 'unknown' as AssignRefusal };
-      if (device.state === 'retired') return { refused: 'retired' as AssignRefusal };
-      if (device.productLine !== productLine) return { refused: 'otherProductLine' as AssignRefusal };
+      const refused = refusalOf(id, productLine);
+      if (refused) return { refused };
+      const device = devices[id]!;
       const before = { ...device };
       device.firmwareTarget = target;
       return {

@@ -31,6 +31,14 @@ export interface AssignedDevice {
 }
 
 export interface Fleet {
+  /**
+   * What each device holds now, or why a rollout of the product line would skip it (read before the stages are
+   * chosen, so they are shares of the devices the rollout can reach).
+   */
+  standing: (
+    deviceIds: readonly string[],
+    productLine: string,
+  ) => Promise<Map<string, { firmwareVersion?: string } | { refused: AssignRefusal }>>;
   /** The name of a campaign or organization, or undefined when there is none. */
   nameOf: (kind: 'campaign' | 'organization', id: string) => Promise<string | undefined>;
   /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */

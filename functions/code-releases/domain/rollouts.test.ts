@@ -5,6 +5,7 @@ import { rejectionOf } from '../../../test/support/rejection';
 import { type FakeDevice, rolloutWorld } from '../../../test/support/rollout-world';
 import type { StoredRelease } from './records';
 import { createRollouts } from './rollouts';
+import { stageMembership } from './stage-membership';
 
 const admin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;
 const releaseOf = (version: string, versionKey: string): StoredRelease => ({
@@ -108,6 +109,42 @@ describe('rollouts', () => {
     ]);
     // The release is fixed from its first rollout on.
     expect(w.rolledOut).toEqual([release.id]);
+  });
+
+  it('makes the canary of two devices one of them, the one to update, whichever device the hash puts first', async () => {
+    // The CI failure: a target of a, b (runs the release), a device of another line and an unknown id. Each of the four
+    // is first in the hash order of some rollout id; every one of those rollouts must make the same stages.
+    const target = ['a', 'b', 'other', 'ghost'];
+    const w = world({
+      devices: {
+        a: { productLine: 'sd1', firmwareVersion: '1.4.1' },
+        b: { productLine: 'sd1', firmwareVersion: '1.4.2' },
+        other: { productLine: 'al30' },
+      },
+    });
+    const firstIn = (rolloutId: string) =>
+      [
+        ...stageMembership(
+          rolloutId,
+          target,
+          [1, 5, 25, 100].map((percent) => ({ percent })),
+        ),
+      ].find(([, stage]) => stage === 0)![0];
+    const seen = new Set<string>();
+    // The world names its rollouts rollout-1, rollout-2, …: go on until each device has been first once.
+    for (let n = 1; seen.size < target.length; n += 1) {
+      expect(n).toBeLessThan(200);
+      seen.add(firstIn(`rollout-${n}`));
+      const rollout = await w.service.create(admin, release.id, toDevices(target));
+      expect(rollout.id).toBe(`rollout-${n}`);
+      expect(rollout.stages.map((s) => s.devices)).toEqual([1, 0, 0, 1]);
+      expect(rollout).toMatchObject({
+        counts: { targeted: 2, adopted: 1 },
+        skipped: { otherProductLine: 1, retired: 0, unknown: 1 },
+      });
+      expect(w.target(rollout.id, 'a')).toMatchObject({ stage: 0, state: 'pending' });
+      expect(w.target(rollout.id, 'b')).toMatchObject({ stage: 3, state: 'succeeded' });
+    }
   });
 
   it('splits the devices into the default stages, chosen once: canary 1 %, then 5 %, 25 %, 100 %, only the canary started', async () => {

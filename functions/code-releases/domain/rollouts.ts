@@ -52,7 +52,7 @@ export interface RolloutsDeps {
     RolloutTargets,
     'put' | 'page' | 'progressPage' | 'progressBetween' | 'supersede' | 'addCounts' | 'addStageCounts' | 'halt'
   >;
-  fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'assign'>;
+  fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'standing' | 'assign'>;
   people: People;
   now: () => number;
   newId: () => string;
@@ -218,9 +218,25 @@ export const createRollouts = ({
     });
     if (!release.artifact)
       throw new Conflict(RELEASE_MESSAGES.releaseNotPublished(release.productLine, release.version));
+    // The stages are shares of the devices the rollout reaches: a device it will skip (another product line, retired,
+    // unknown) takes no stage's place, or a canary of one could be a device that is never assigned.
+    const standing = await fleet.standing(deviceIds, release.productLine);
+    const skipped: Rollout['skipped'] = { otherProductLine: 0, retired: 0, unknown: 0 };
+    const reached: string[] = [];
+    const runsAlready = new Set<string>();
+    for (const deviceId of deviceIds) {
+      const found = standing.get(deviceId) ?? { refused: 'unknown' };
+      if ('refused' in found) {
+        skipped[found.refused] += 1;
+        continue;
+      }
+      reached.push(deviceId);
+      if (found.firmwareVersion === release.version) runsAlready.add(deviceId);
+    }
+    if (reached.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
     const created = now();
     const id = input.id ?? newId();
-    const membership = stageMembership(id, deviceIds, input.stages);
+    const membership = stageMembership(id, reached, input.stages, runsAlready);
     const planned = input.stages.map((_, index) => [...membership.values()].filter((s) => s === index).length);
     const rollout: StoredRollout = {
       id,
@@ -250,7 +266,7 @@ export const createRollouts = ({
       soakFrom: created,
       live: LIVE,
       counts: { targeted: 0, adopted: 0, superseded: 0 },
-      skipped: { otherProductLine: 0, retired: 0, unknown: 0 },
+      skipped,
       artifact: {
         key: release.artifact.key,
         fileName: release.artifact.fileName,
@@ -273,9 +289,9 @@ export const createRollouts = ({
       stageCounts: input.stages.map(() => ({})),
     };
     try {
-      for (let from = 0; from < deviceIds.length; from += ASSIGN_CONCURRENCY) {
+      for (let from = 0; from < reached.length; from += ASSIGN_CONCURRENCY) {
         await Promise.all(
-          deviceIds
+          reached
             .slice(from, from + ASSIGN_CONCURRENCY)
             .map((deviceId) => assignOne(rollout, deviceId, membership.get(deviceId)!, tally)),
         );

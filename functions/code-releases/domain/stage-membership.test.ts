@@ -36,4 +36,26 @@ describe('stage membership (decision 075)', () => {
     expect(['dev-5', 'dev-6', 'dev-7'].map((id) => membership.get(id))).toEqual([0, 0, 0]);
     expect(membership.get('dev-1')).toBe(2);
   });
+
+  it('takes shares of the devices given, and puts those that run the release already after all the others', () => {
+    const canaries = new Set<string>();
+    for (let n = 0; n < 50; n += 1) {
+      // Without a device that runs it, either device may be the canary: the hash decides.
+      const plain = stageMembership(`rollout-${n}`, ['a', 'b'], DEFAULT);
+      expect(sizes(plain, 4)).toEqual([1, 0, 0, 1]);
+      canaries.add([...plain].find(([, stage]) => stage === 0)![0]);
+      // With `b` already running the release, the canary is `a` whatever the hash.
+      const running = stageMembership(`rollout-${n}`, ['a', 'b'], DEFAULT, new Set(['b']));
+      expect([running.get('a'), running.get('b')]).toEqual([0, 3]);
+    }
+    expect(canaries).toEqual(new Set(['a', 'b']));
+    // A device that runs the release still takes a place when the shares reach it, after every other device.
+    const many = stageMembership('rollout-1', ids(100), DEFAULT, new Set(ids(100).slice(0, 90)));
+    expect(sizes(many, 4)).toEqual([1, 4, 20, 75]);
+    expect(
+      ids(100)
+        .slice(90)
+        .map((id) => many.get(id)),
+    ).not.toContain(3);
+  });
 });

@@ -8,12 +8,17 @@ import { cumulativeSizes } from '../../../shared/code-releases/rollout-rules';
  * first-registered bias) yet stable: the same rollout and devices always make the same stages, and a device never
  * leaves a stage it was offered, since its stage is written on its target and never computed again.
  *
+ * `deviceIds` are the devices the rollout reaches (of its product line, not retired): the shares are of them, so a
+ * skipped device never takes a stage's place. Devices in `runsAlready` (they run the release before it starts) come
+ * after all the others in the order: they have nothing to install, so a stage's place goes to a device that has.
+ *
  * @returns the stage index of every device, in the order of `deviceIds`
  */
 export const stageMembership = (
   rolloutId: string,
   deviceIds: readonly string[],
   stages: readonly { percent: number; deviceIds?: readonly string[] }[],
+  runsAlready: ReadonlySet<string> = new Set(),
 ): Map<string, number> => {
   const present = new Set(deviceIds);
   const named = new Map<string, number>();
@@ -24,8 +29,10 @@ export const stageMembership = (
   const rank = (id: string) => createHash('sha256').update(`${rolloutId}\u0000${id}`).digest('hex');
   const rest = deviceIds
     .filter((id) => !named.has(id))
-    .map((id) => ({ id, rank: rank(id) }))
-    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : 1))
+    .map((id) => ({ id, runs: runsAlready.has(id) ? 1 : 0, rank: rank(id) }))
+    .sort((a, b) =>
+      a.runs !== b.runs ? a.runs - b.runs : a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : 1,
+    )
     .map(({ id }) => id);
   const sizes = cumulativeSizes(
     deviceIds.length,

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import type { RelationType } from '../../../shared/relations/relation-types';
-import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
+import { batchGetKeys, isConditionFailure, updateIf } from '../../_shared/dynamodb';
 import { inLanes } from '../../_shared/in-lanes';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { AssignedDevice, AssignRefusal, Fleet, Organizations } from '../domain/ports';
@@ -68,6 +68,31 @@ export const createFleet = ({
   devicesOf: async (kind: 'campaign' | 'organization', id: string): Promise<string[]> => {
     const type: RelationType = kind === 'campaign' ? 'campaign-device' : 'organization-device';
     return (await relations.queryAll('referrer', id, [type])).map((relation) => relation.referentId);
+  },
+
+  standing: async (deviceIds, productLine) => {
+    const keys = [...new Set(deviceIds)].map((id) => ({ id }));
+    const found =
+      keys.length === 0
+        ? []
+        : ((
+            await batchGetKeys(db, {
+              [devicesTable]: {
+                Keys: keys,
+                ConsistentRead: true,
+                ProjectionExpression: 'id, #state, productLine, firmwareVersion',
+                ExpressionAttributeNames: { '#state': 'state' },
+              },
+            })
+          ).get(devicesTable) ?? []);
+    const byId = new Map(found.map((item) => [String(item.id), item]));
+    const standingOf = (item: Record<string, unknown> | undefined): AssignedDevice | { refused: AssignRefusal } => {
+      if (!item) return { refused: 'unknown' };
+      if (item.state === 'retired') return { refused: 'retired' };
+      if (item.productLine !== productLine) return { refused: 'otherProductLine' };
+      return typeof item.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {};
+    };
+    return new Map(deviceIds.map((id) => [id, standingOf(byId.get(id))]));
   },
 
   assign: async (

@@ -215,7 +215,7 @@ describe('code releases: rollouts and adoption', () => {
     expect(rollout).toMatchObject({
       createdByEmail: 'admin@example.com',
       status: 'active',
-      // The default stages: a canary of one of the two devices, then the other with everyone.
+      // The default stages: a canary of one of the two devices (the one to update), then the other with everyone.
       stages: [
         { percent: 1, devices: 1 },
         { percent: 5, devices: 0 },
@@ -244,6 +244,9 @@ describe('code releases: rollouts and adoption', () => {
       [a!.id]: ['succeeded', '1.0.0'],
       [b!.id]: ['succeeded', first.version],
     });
+    // Whatever the rollout's id: the skipped devices take no stage's place, and `b`, which has nothing to install, comes
+    // after `a` (docs/code-releases.md, "Stages").
+    expect(Object.fromEntries(devices.items.map((d) => [d.deviceId, d.stage]))).toEqual({ [a!.id]: 0, [b!.id]: 3 });
 
     // A later release to an organization that holds `b` takes it over from the first rollout.
     const second = await seedRelease({ results: ['Fail', 'Pass'] });
