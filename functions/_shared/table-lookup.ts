@@ -62,6 +62,9 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   alertStates: allowed(
     "Each device's alert state (every rule's track, the outbox, when the sweep looks next), by device id.",
   ),
+  dataQuality: allowed(
+    "Each device's data quality, by device id and sk: its profile (profile), calibration versions (cal#…), exclusions (exc#…) and reprocessing run (job).",
+  ),
   datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
   auditLog: refused('The audit log is read through Admin → Audit log (Administrators), which keeps to its retention.'),
   codeReleases: allowed('Firmware releases, by id: product line, version, notes, artifact checksum, status.'),

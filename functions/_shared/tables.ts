@@ -290,6 +290,24 @@ export const TABLES = {
     timeToLiveAttribute: 'expiresAt',
   },
   /**
+   * Data quality (docs/data-quality.md), per device (`deviceId`): its profile (`sk = profile`: the calibrations and
+   * active exclusions every reader applies, and the changes still being reprocessed, compact so a read takes it in its
+   * read-ahead), each calibration version's and exclusion's full record (`cal#{id}`, `exc#{id}`; never deleted, a
+   * removed exclusion is marked so) and the reprocessing run (`job`). `byCampaign`: what was made for a campaign's
+   * devices at once (sparse: `campaignId` only on those records).
+   */
+  dataQuality: {
+    constructId: 'DataQualityTable',
+    area: 'sensor-data',
+    entity: 'data-quality',
+    envVar: 'DATA_QUALITY_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    indexes: [
+      { name: 'byCampaign', partitionKey: { name: 'campaignId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
+  },
+  /**
    * Datasets (docs/datasets.md): one item per dataset version, never deleted. `byCreator`: a person's datasets;
    * `byConcept`: the versions of one dataset; `byCampaign`: a campaign's datasets; `byListing`: the public list,
    * sparse (`listing` is set only on a frozen public dataset). The table also holds two kinds of counter items no

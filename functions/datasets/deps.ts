@@ -9,6 +9,7 @@ import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
+import { createQualityProfiles } from '../_shared/sensor-data/quality-profile';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { createBuildJob } from './domain/build-job';
 import { type BuildMessage, buildGroupOf } from './domain/build-message';
@@ -21,6 +22,8 @@ import { createPeople } from './store/people';
 export const DATASETS_ENV = {
   ...ACCESS_ENV,
   datasetsTable: 'DATASETS_TABLE',
+  /** The sensor-data area's; read only for each device's calibrations and exclusions (docs/data-quality.md). */
+  dataQualityTable: 'DATA_QUALITY_TABLE',
   devicesTable: 'DEVICES_TABLE',
   readingsTable: 'READINGS_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
@@ -85,6 +88,7 @@ export const createDatasetsDeps = (env: DatasetsEnv) => {
       files: createExportFiles({ s3: getS3Client(), bucket: env.datasetsBucket }),
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       readDevice: dataAccess.readDevice,
+      profiles: createQualityProfiles({ db, tableName: env.dataQualityTable }),
       work,
       webOrigin: env.webOrigin,
       now: Date.now,

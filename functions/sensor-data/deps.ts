@@ -3,6 +3,7 @@ import { createCampaignsDeps } from './wiring/campaigns';
 import { createCommonDeps, type SensorDataEnv } from './wiring/common';
 import { createExportsDeps } from './wiring/exports';
 import { createLiveDeps, type LiveEnv } from './wiring/live';
+import { createQualityDeps, createReprocessDeps } from './wiring/quality';
 import { createReadingsDeps } from './wiring/readings';
 import { createRollupsDeps } from './wiring/rollups';
 import type { createStaDeps } from './wiring/sta';
@@ -20,6 +21,7 @@ export const createSensorDataDeps = (env: SensorDataEnv, live: LiveEnv) => {
     ...createLiveDeps(common, live),
     ...createApiKeysDeps(common),
     ...createCampaignsDeps(common),
+    ...createQualityDeps(common),
   };
 };
 
@@ -30,12 +32,18 @@ export const createSensorDataDeps = (env: SensorDataEnv, live: LiveEnv) => {
 export type SensorDataDeps = ReturnType<typeof createSensorDataDeps> & ReturnType<typeof createStaDeps>;
 
 /**
- * The queue worker's part: roll-ups and export files only. Without the live view's IoT and Cognito-identity clients,
- * which the worker never calls and which would otherwise be bundled into it.
+ * The queue worker's part: roll-ups, reprocessing and export files only. Without the live view's IoT and
+ * Cognito-identity clients, which the worker never calls and which would otherwise be bundled into it.
  */
 export const createSensorDataWorkerDeps = (env: SensorDataEnv) => {
   const common = createCommonDeps(env);
-  return { ...common, ...createRollupsDeps(common), ...createExportsDeps(common) };
+  const rollups = createRollupsDeps(common);
+  return {
+    ...common,
+    ...rollups,
+    ...createExportsDeps(common),
+    ...createReprocessDeps(common, rollups.rollupWork),
+  };
 };
 
 export type SensorDataWorkerDeps = ReturnType<typeof createSensorDataWorkerDeps>;

@@ -7,6 +7,7 @@ import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
+import { qualityHandlers, qualityReadAhead } from './handlers/quality';
 import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
 import { staHandlers, staReadAhead } from './handlers/sta';
 import { sensorDataCredentials } from './wiring/credentials';
@@ -17,7 +18,15 @@ const live = readLiveEnv();
 
 export const handler = httpArea(
   sensorData,
-  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers, ...staHandlers },
+  {
+    ...readingsHandlers,
+    ...exportsHandlers,
+    ...liveHandlers,
+    ...apiKeysHandlers,
+    ...campaignHandlers,
+    ...staHandlers,
+    ...qualityHandlers,
+  },
   {
     audit: sensorDataAudit,
     deps: () => {
@@ -25,7 +34,13 @@ export const handler = httpArea(
       return { ...deps, ...createStaDeps(deps) };
     },
     credentials: sensorDataCredentials(env),
-    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead, ...staReadAhead },
+    readAhead: {
+      ...readingsReadAhead,
+      ...apiKeysReadAhead,
+      ...campaignReadAhead,
+      ...staReadAhead,
+      ...qualityReadAhead,
+    },
     readBeside: readingsReadBeside,
   },
 );

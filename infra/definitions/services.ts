@@ -138,6 +138,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'accessVersions',
       'campaigns',
       'users',
+      // The devices' calibrations and exclusions, applied to the files and named in the manifest.
+      'dataQuality',
     ],
     archiveBuckets: ['datasets'],
     queues: ['datasets'],
@@ -180,7 +182,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     jobs: true,
   },
   'sensor-data': {
-    tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches'],
+    // dataQuality: calibrations, exclusions and their reprocessing (docs/data-quality.md).
+    tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches', 'dataQuality'],
     // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record, and
     // what each tier gives: the system area's `tier-features` parameter).
     readTables: [

@@ -1,8 +1,10 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { flagReadings } from '../../functions/_shared/sensor-data/quality-flags';
 import { createSensorDataSender } from '../../functions/_shared/sensor-data/queue-messages';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
+import { seedDemoCalibration, withDemoFlaws } from './demo-quality';
 import { createDemoSignal, type DemoProfile, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
 import type { DeviceLink, SilenceSchedule } from './demo-simulator';
 
@@ -55,6 +57,8 @@ interface DemoDeps {
   tables: Record<string, string>;
   sensorDataQueueUrl: string;
   now?: number;
+  /** Who made the demo calibration (the rooftop station's owner's id); absent: no calibration is seeded. */
+  calibratedBy?: string;
 }
 
 /** Readings every DEMO_READING_INTERVAL_MS in `(after, end]`, on the interval's grid, none from `silentFrom` for the outage. */
@@ -92,12 +96,13 @@ const store = async (
  * Runs on the first start of a data directory, with the demo accounts.
  */
 export const seedDemoReadings = async (deps: DemoDeps) => {
-  const { db, tables, now = Date.now() } = deps;
+  const { db, tables, now = Date.now(), calibratedBy } = deps;
   const end = Math.floor(now / DEMO_READING_INTERVAL_MS) * DEMO_READING_INTERVAL_MS;
+  if (calibratedBy) await seedDemoCalibration({ db, tables, calibratedBy }, end);
   for (const device of DEMO_SENSOR_DATA) {
     const { deviceId, tier } = device;
     const outage = deviceId === DEMO_OUTAGE.deviceId ? end - DEMO_OUTAGE.beforeEndMs : undefined;
-    const series = demoSeries(device, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage);
+    const series = withDemoFlaws(deviceId, demoSeries(device, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage), end);
     await db.send(
       new PutCommand({
         TableName: tables.deviceSubscriptions,
@@ -135,6 +140,6 @@ export const topUpDemoReadings = async (
     if (!device || device.state === 'retired') continue;
     const from = end - DEMO_HISTORY_DAYS * DAY;
     const [newest] = await readings.query(deviceId, { from, to: now, order: 'desc', limit: 1 });
-    await store(deps, deviceId, demoSeries(sensor, newest?.timestamp ?? from, end), now);
+    await store(deps, deviceId, flagReadings(demoSeries(sensor, newest?.timestamp ?? from, end)).readings, now);
   }
 };

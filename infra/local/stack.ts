@@ -163,7 +163,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     if (firstStart) {
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
-      await seedDemoReadings(demoReadingDeps);
+      await seedDemoReadings({ ...demoReadingDeps, calibratedBy: subs.get('user@example.com') });
       await seedDemoAlerts(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       log('demo data seeded');
     } else {

@@ -4,7 +4,7 @@ import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/me
 import { OptionalSafeText, SafeText } from '../text/sanitize';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineArea, defineRoute, guest, type Routes, signedIn } from './define-route';
-import { CampaignId, DeviceId, ProductLine } from './shapes';
+import { CampaignId, DeviceId, ExportQuality, ProductLine } from './shapes';
 
 /**
  * Datasets (docs/datasets.md): a named, described, frozen extract of readings with a stable id to cite. Building one
@@ -95,6 +95,8 @@ export const CreateDatasetBody = z
     previousVersionId: DatasetId.optional(),
     /** Also a Parquet file per device, beside its CSV and JSON (docs/open-data.md), each with its checksum. */
     parquet: z.boolean({ error: 'parquet must be true or false' }).default(false),
+    /** What the files hold of the data's quality, as downloads take it (docs/data-quality.md). */
+    ...ExportQuality,
   })
   .strict()
   .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
@@ -120,6 +122,32 @@ export const DatasetDevice = z.object({
   parts: z.array(Range),
   /** Rows written, once its files are. */
   rows: z.number().int().nonnegative().optional(),
+  /**
+   * Once its files are written: the calibration versions and exclusions they were read through (docs/data-quality.md),
+   * those whose periods meet the device's parts, so a citation says exactly which numbers it means.
+   */
+  quality: z
+    .object({
+      calibrations: z.array(
+        z.object({
+          measurement: z.string(),
+          version: z.number().int().positive(),
+          id: z.string(),
+          formula: z.record(z.string(), z.unknown()),
+          effectiveFrom: EpochMillis,
+          effectiveTo: EpochMillis.optional(),
+        }),
+      ),
+      exclusions: z.array(
+        z.object({
+          id: z.string(),
+          from: EpochMillis,
+          to: EpochMillis,
+          measurements: z.array(z.string()).optional(),
+        }),
+      ),
+    })
+    .optional(),
 });
 export type DatasetDevice = z.infer<typeof DatasetDevice>;
 
@@ -162,6 +190,8 @@ export const Dataset = z.object({
   measurements: z.array(z.string()).optional(),
   /** The formats of each device's file: CSV and JSON always, Parquet when asked for. */
   formats: z.array(z.enum(['csv', 'json', 'parquet'])),
+  /** What the files hold of the data's quality, as asked. */
+  ...ExportQuality,
   /** When the query was made: tier windows are measured back from here, and readings are as stored then. */
   asOf: EpochMillis,
   devices: z.array(DatasetDevice),

@@ -157,6 +157,19 @@ const sensorDataAccess = defineObjectAccess<typeof sensorData>({
     note: "a SensorThings path naming a device (`Things('…')`); collections list only what the caller may see",
   }),
   apiStaResource: owner('device', 403, { note: 'called with the key of a person who may not read the device' }),
+  listCalibrations: owner('device', 403),
+  addCalibration: owner('device', 403, {
+    note: "a campaign manager's reach: test/integration/sensor-data/data-quality",
+  }),
+  listExclusions: owner('device', 403),
+  addExclusion: owner('device', 403),
+  removeExclusion: owner('device', 403),
+  reprocessing: owner('device', 403),
+  listCampaignCalibrations: owner('campaign', 403),
+  addCampaignCalibration: owner('campaign', 403),
+  listCampaignExclusions: owner('campaign', 403),
+  addCampaignExclusion: owner('campaign', 403),
+  removeCampaignExclusion: owner('campaign', 403),
 });
 
 const systemAccess = defineObjectAccess<typeof system>({

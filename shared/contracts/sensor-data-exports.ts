@@ -3,7 +3,9 @@ import { EXPORT_STARTS_PER_HOUR } from '../sensor-data/export-limits';
 import { MAX_MEASUREMENTS_PER_READING, MeasurementName } from '../sensor-data/measurements';
 import { EpochMillis, PageQuery, page } from './common';
 import { defineRoute, guest, type Routes, signedIn } from './define-route';
-import { DeviceId } from './shapes';
+import { DeviceId, ExportQuality } from './shapes';
+
+export { ExportQuality };
 
 /**
  * Downloads (docs/sensor-data.md "Downloads"): a CSV, JSON or Parquet file of a device's readings over a range, written by a
@@ -36,6 +38,7 @@ export const CreateExportBody = z
       .max(MAX_MEASUREMENTS_PER_READING, `At most ${MAX_MEASUREMENTS_PER_READING} measurements`)
       .refine((names) => new Set(names).size === names.length, 'Each measurement may be named once')
       .optional(),
+    ...ExportQuality,
   })
   .strict()
   .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
@@ -53,6 +56,8 @@ export const ExportJob = z.object({
   from: EpochMillis,
   to: EpochMillis,
   measurements: z.array(z.string()).optional(),
+  /** What the file holds of the data's quality, as asked (absent: every value, corrected, no quality columns). */
+  ...ExportQuality,
   /** `public`: the public download window applied (a guest, or a caller reaching the device only as public data). */
   window: z.enum(['public', 'permissioned']),
   status: ExportStatus,

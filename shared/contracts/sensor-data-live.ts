@@ -35,10 +35,20 @@ export const LiveWatch = z.object({
 });
 export type LiveWatch = z.infer<typeof LiveWatch>;
 
-/** What a live message on a watcher topic carries (the publisher sends the device's newest readings). */
+/**
+ * What a live message on a watcher topic carries (the publisher sends the device's newest readings): raw values, as
+ * stored, with the reasons of those ingest's checks flagged (docs/data-quality.md); a chart showing corrected values
+ * applies the device's calibrations itself.
+ */
 export const LiveMessage = z.object({
   deviceId: z.string(),
-  readings: z.array(z.object({ timestamp: z.number(), values: z.record(z.string(), z.number()) })),
+  readings: z.array(
+    z.object({
+      timestamp: z.number(),
+      values: z.record(z.string(), z.number()),
+      flags: z.record(z.string(), z.array(z.string())).optional(),
+    }),
+  ),
 });
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

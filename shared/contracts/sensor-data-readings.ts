@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { QUALITIES, QUALITY_FILTERS, QUALITY_REASONS, VALUE_CHOICES } from '../sensor-data/quality';
 import { DEFAULT_PAGE_SIZE, EpochMillis } from './common';
 import { defineRoute, guest, type Routes } from './define-route';
 import { DeviceId, ProductLine, TierFeatures, TierId, TierInfo, TiersTable } from './shapes';
@@ -28,9 +29,32 @@ const DeviceParams = z.object({ id: DeviceId });
 /** The range a read covered after the tier's window (and a campaign's windows) clipped it. */
 export const ReadWindow = z.object({ from: EpochMillis, to: EpochMillis });
 
+export const QualityFilter = z.enum(QUALITY_FILTERS, {
+  error: () => `quality must be one of: ${QUALITY_FILTERS.join(', ')}`,
+});
+export const ValueChoice = z.enum(VALUE_CHOICES, { error: () => `values must be one of: ${VALUE_CHOICES.join(', ')}` });
+export const Quality = z.enum(QUALITIES);
+export const QualityReason = z.enum(QUALITY_REASONS);
+
+/** What a read keeps and answers (docs/data-quality.md): every value, good ones, or all but bad; corrected, raw or both. */
+const QualityQuery = {
+  quality: QualityFilter.default('all'),
+  values: ValueChoice.default('corrected'),
+};
+
+/**
+ * One reading as a reader answers it: `values` corrected where a calibration holds (raw with `values=raw`), `raw` beside
+ * them with `values=both`, each value's quality, the reasons of those that are not good, and the calibration version
+ * each corrected value used. An excluded value is left out; with `quality=all` its quality (bad) and reason
+ * (`excluded`) still say it was there.
+ */
 export const Reading = z.object({
   timestamp: EpochMillis,
   values: z.record(z.string(), z.number()),
+  raw: z.record(z.string(), z.number()).optional(),
+  quality: z.record(z.string(), Quality).optional(),
+  reasons: z.record(z.string(), z.array(QualityReason)).optional(),
+  calibration: z.record(z.string(), z.number().int().positive()).optional(),
 });
 export type Reading = z.infer<typeof Reading>;
 
@@ -60,6 +84,19 @@ export const MeasurementSeries = z.object({
    * line there; closer ones are joined (shared/sensor-data/gaps.ts). Null with fewer than two values.
    */
   gapMs: z.number().positive().nullable(),
+  /** Per bucket, how many of its readings were suspect and bad (excluded ones are not counted: they are gone). */
+  suspect: z.array(z.number().int().nonnegative()),
+  bad: z.array(z.number().int().nonnegative()),
+  /** With `values=both`: the raw values' columns beside the corrected ones. */
+  raw: z
+    .object({
+      min: z.array(z.number().nullable()),
+      max: z.array(z.number().nullable()),
+      mean: z.array(z.number().nullable()),
+    })
+    .optional(),
+  /** Per bucket, the calibration version its corrected values used (the newest, where two did); absent: none. */
+  calibration: z.array(z.number().int().positive().nullable()).optional(),
 });
 export type MeasurementSeries = z.infer<typeof MeasurementSeries>;
 
@@ -75,6 +112,13 @@ export const Series = z.object({
   bucketMs: z.number().int().positive(),
   t: z.array(EpochMillis),
   series: z.record(z.string(), MeasurementSeries),
+  quality: QualityFilter,
+  values: ValueChoice,
+  /**
+   * Some roll-ups of the range are being computed again after a change (docs/data-quality.md "Reprocessing"):
+   * buckets an exclusion touches are left out until they are, and a new calibration shows in them once they are.
+   */
+  reprocessing: z.boolean().optional(),
 });
 export type Series = z.infer<typeof Series>;
 
@@ -128,6 +172,7 @@ export const SeriesQuery = z
       .max(MAX_SERIES_WIDTH, `width is at most ${MAX_SERIES_WIDTH}`)
       .default(DEFAULT_SERIES_WIDTH),
     measurements: MeasurementList.optional(),
+    ...QualityQuery,
   })
   .refine(fromBeforeTo, FROM_AFTER_TO);
 
@@ -138,7 +183,7 @@ export const readingsRoutes = {
     path: '/devices/{id}/readings',
     access: guest,
     summary:
-      "A device's readings in a time range (ms), newest first, paged by limit (default 50) and offset; readings outside the tier's window (and a campaign's windows) are skipped. A range reaching before the window: 403 naming the tier that unlocks it.",
+      "A device's readings in a time range (ms), newest first, paged by limit (default 50) and offset; readings outside the tier's window (and a campaign's windows) are skipped. A range reaching before the window: 403 naming the tier that unlocks it. Each value with its quality (quality=all|good|no-bad keeps those) and calibration version; values=corrected (default)|raw|both.",
     params: DeviceParams,
     query: z
       .object({
@@ -156,6 +201,7 @@ export const readingsRoutes = {
           .min(0, 'offset is at least 0')
           .max(MAX_READINGS_OFFSET, `offset is at most ${MAX_READINGS_OFFSET}: page further back with to`)
           .default(0),
+        ...QualityQuery,
       })
       .refine(fromBeforeTo, FROM_AFTER_TO),
     response: ReadingsPage,
@@ -165,7 +211,7 @@ export const readingsRoutes = {
     path: '/devices/{id}/series',
     access: guest,
     summary:
-      "Chart data of a device's measurements over a range: min, max and mean per bucket of about one pixel (width, default 800), from the raw readings for short ranges and the hourly or daily roll-ups for long ones. The same tier gates as the readings.",
+      "Chart data of a device's measurements over a range: min, max and mean per bucket of about one pixel (width, default 800), from the raw readings for short ranges and the hourly or daily roll-ups for long ones, with each bucket's count of suspect and bad readings. quality=all|good|no-bad and values=corrected|raw|both as the readings. The same tier gates as the readings.",
     params: DeviceParams,
     query: SeriesQuery,
     response: Series,

@@ -3,12 +3,14 @@ import { apiKeysRoutes } from './sensor-data-api-keys';
 import { campaignRoutes } from './sensor-data-campaigns';
 import { exportsRoutes } from './sensor-data-exports';
 import { liveRoutes } from './sensor-data-live';
+import { qualityRoutes } from './sensor-data-quality';
 import { readingsRoutes } from './sensor-data-readings';
 import { staRoutes } from './sensor-data-sta';
 
 /**
- * Sensor data (docs/sensor-data.md): reads and charts, campaign comparisons, downloads, the live view and the
- * public API (with its SensorThings API), each gated by the device's access and its tier. One area, one Lambda; its routes are defined in one file per part.
+ * Sensor data (docs/sensor-data.md): reads and charts, campaign comparisons, downloads, the live view, the
+ * public API (with its SensorThings API) and data quality (docs/data-quality.md), each gated by the device's access
+ * and its tier. One area, one Lambda; its routes are defined in one file per part.
  */
 export const sensorData = defineArea('sensor-data', {
   ...readingsRoutes,
@@ -17,4 +19,5 @@ export const sensorData = defineArea('sensor-data', {
   ...apiKeysRoutes,
   ...campaignRoutes,
   ...staRoutes,
+  ...qualityRoutes,
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MESSAGES } from '../messages';
 import { RELATION_TYPES } from '../relations/relation-types';
+import { QUALITY_FILTERS, VALUE_CHOICES } from '../sensor-data/quality';
 import { PRODUCT_LINE_NAMES } from '../text/product-words';
 import { EpochMillis, MAX_PAGE_SIZE } from './common';
 
@@ -118,3 +119,14 @@ export const TiersTable = z.object({
   productLines: z.array(z.object({ productLine: ProductLine, tiers: z.array(TierInfo) })),
 });
 export type TiersTable = z.infer<typeof TiersTable>;
+
+/**
+ * What a file holds of the data's quality (docs/data-quality.md): which values (quality=all|good|no-bad), corrected
+ * (default), raw, or both (a `*_raw` column beside each measurement), and with `qualityColumns` a `*_quality` column
+ * (`good`, `suspect:step_too_high`). Downloads and datasets take the same.
+ */
+export const ExportQuality = {
+  quality: z.enum(QUALITY_FILTERS, { error: () => `quality must be one of: ${QUALITY_FILTERS.join(', ')}` }).optional(),
+  values: z.enum(VALUE_CHOICES, { error: () => `values must be one of: ${VALUE_CHOICES.join(', ')}` }).optional(),
+  qualityColumns: z.boolean({ error: 'qualityColumns must be true or false' }).optional(),
+};

@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium } from 'playwright-core';
+import { createQualityProfiles } from '../../functions/_shared/sensor-data/quality-profile';
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import { recomputeRollups } from '../../functions/sensor-data/domain/rollups-recompute';
 import {
@@ -134,6 +135,7 @@ export const benchChart = async (
     readings,
     rollups: createRollupStore({ db, tableName: info.tables.rollups! }),
     charts: createChartDataStore({ s3, bucket: info.buckets.chartData! }),
+    profiles: createQualityProfiles({ db, tableName: info.tables.dataQuality! }),
     now: Date.now,
   };
   const hours: number[] = [];

@@ -26,6 +26,7 @@ import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchOpenData, printOpenData } from './open-data';
+import { benchQuality } from './quality';
 import { benchRollouts } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
@@ -50,7 +51,8 @@ import { benchWeb, formatWebRows } from './web';
  * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
- * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU.
+ * BENCH_SECTIONS=bundles,quality,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -309,17 +311,19 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts, web,
-// load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, quality, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts,
+// web, load; comma-separated) runs only those.
 const sections = new Set(
   (
     process.env.BENCH_SECTIONS ??
-    'bundles,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
+    'bundles,quality,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
   ).split(','),
 );
-// First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
+// First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack;
+// the data-quality checks' figures, in process.
 if (sections.has('bundles')) await benchBundles(rootDir);
-if ([...sections].every((section) => section === 'bundles')) {
+if (sections.has('quality')) benchQuality();
+if ([...sections].every((section) => section === 'bundles' || section === 'quality')) {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

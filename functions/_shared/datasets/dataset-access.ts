@@ -7,6 +7,7 @@ import type {
   DatasetStatus,
   DatasetVisibility,
 } from '../../../shared/contracts/datasets';
+import type { QualityFilter, ValueChoice } from '../../../shared/sensor-data/quality';
 import { DomainError } from '../errors';
 import type { DataAccess } from '../sensor-data/data-access';
 
@@ -42,6 +43,10 @@ export interface DatasetRecord {
   measurements?: string[];
   /** A Parquet file per device too (issue 41); absent on datasets asked for before it. */
   parquet?: boolean;
+  /** What the files hold of the data's quality (docs/data-quality.md); absent: all, corrected, no quality columns. */
+  quality?: QualityFilter;
+  values?: ValueChoice;
+  qualityColumns?: boolean;
   asOf: number;
   devices: DatasetDevice[];
   status: DatasetStatus;

@@ -1,5 +1,6 @@
 import type { ExportFormat } from '../../../shared/contracts/sensor-data-exports';
 import { MEASUREMENTS, unitOf } from '../../../shared/sensor-data/measurements';
+import type { Quality, QualityReason } from '../../../shared/sensor-data/quality';
 
 /** One column of an export: a measurement and the unit it is in (absent when neither catalogue nor device says). */
 export interface ExportColumn {
@@ -7,10 +8,27 @@ export interface ExportColumn {
   unit?: string;
 }
 
+/**
+ * A reading as a file holds it: its values (corrected, or raw), and as a reader answers them (docs/data-quality.md)
+ * the raw values beside them, each value's quality and the reasons of those that are not good.
+ */
 export interface ExportReading {
   timestamp: number;
   values: Record<string, number>;
+  raw?: Record<string, number>;
+  quality?: Record<string, Quality>;
+  reasons?: Record<string, QualityReason[]>;
 }
+
+/** Which columns a file adds beside each measurement's: its raw values (`*_raw`) and its quality (`*_quality`). */
+export interface ExportExtras {
+  raw?: boolean;
+  quality?: boolean;
+}
+
+/** A value's quality in one cell: `good`, or the quality and its reasons, `suspect:step_too_high;gap_before`. */
+export const qualityCell = (quality: Quality | undefined, reasons: readonly QualityReason[] | undefined): string =>
+  quality === undefined ? '' : reasons?.length ? `${quality}:${reasons.join(';')}` : quality;
 
 const CATALOGUE_ORDER = Object.keys(MEASUREMENTS);
 
@@ -46,34 +64,53 @@ export interface ExportMeta {
   from: number;
   to: number;
   columns: ExportColumn[];
+  /** @default neither */
+  extras?: ExportExtras;
 }
 
 /**
  * Writes an export's text in pieces, so a year of readings streams through without being held: the head, then
  * each chunk of readings (oldest first), then the tail. A reading with none of the columns' measurements is no
- * row. CSV: `timestamp,iso_time,<name (unit)>…` with an empty cell where a reading lacks a measurement. JSON: one
- * document `{deviceId, deviceName, from, to, measurements: [{name, unit}], readings: [{timestamp, time, values}]}`.
+ * row. CSV: `timestamp,iso_time,<name (unit)>…` with an empty cell where a reading lacks a measurement, and when asked
+ * beside each measurement `<name>_raw (unit)` and `<name>_quality` (docs/data-quality.md). JSON: one document
+ * `{deviceId, deviceName, from, to, measurements: [{name, unit}], readings: [{timestamp, time, values}]}`, each reading
+ * with `raw`, `quality` and `reasons` when asked.
  */
 export const createExportFormatter = (format: 'csv' | 'json', meta: ExportMeta) => {
   const names = meta.columns.map((column) => column.name);
+  const { raw: withRaw = false, quality: withQuality = false } = meta.extras ?? {};
   let rows = 0;
   const present = (reading: ExportReading) => names.some((name) => reading.values[name] !== undefined);
+  const cell = (value: number | undefined) => (value === undefined ? '' : String(value));
 
   const csvRow = (reading: ExportReading) =>
     [
       String(reading.timestamp),
       new Date(reading.timestamp).toISOString(),
-      ...names.map((name) => {
-        const value = reading.values[name];
-        return value === undefined ? '' : String(value);
-      }),
+      ...names.flatMap((name) => [
+        cell(reading.values[name]),
+        ...(withRaw ? [cell(reading.raw?.[name])] : []),
+        ...(withQuality ? [csvField(qualityCell(reading.quality?.[name], reading.reasons?.[name]))] : []),
+      ]),
     ].join(',');
 
-  const jsonRow = (reading: ExportReading) => {
-    const values: Record<string, number> = {};
-    for (const name of names) if (reading.values[name] !== undefined) values[name] = reading.values[name]!;
-    return JSON.stringify({ timestamp: reading.timestamp, time: new Date(reading.timestamp).toISOString(), values });
+  const pick = <T>(from: Record<string, T> | undefined) => {
+    const out: Record<string, T> = {};
+    for (const name of names) if (from?.[name] !== undefined) out[name] = from[name]!;
+    return out;
   };
+
+  const jsonRow = (reading: ExportReading) =>
+    JSON.stringify({
+      timestamp: reading.timestamp,
+      time: new Date(reading.timestamp).toISOString(),
+      values: pick(reading.values),
+      ...(withRaw ? { raw: pick(reading.raw) } : {}),
+      ...(withQuality ? { quality: pick(reading.quality), reasons: pick(reading.reasons) } : {}),
+    });
+
+  const header = (column: ExportColumn, suffix = '') =>
+    csvField(column.unit ? `${column.name}${suffix} (${column.unit})` : `${column.name}${suffix}`);
 
   return {
     get rows() {
@@ -81,7 +118,15 @@ export const createExportFormatter = (format: 'csv' | 'json', meta: ExportMeta) 
     },
     head: (): string =>
       format === 'csv'
-        ? `${['timestamp', 'iso_time', ...meta.columns.map((c) => csvField(c.unit ? `${c.name} (${c.unit})` : c.name))].join(',')}\r\n`
+        ? `${[
+            'timestamp',
+            'iso_time',
+            ...meta.columns.flatMap((c) => [
+              header(c),
+              ...(withRaw ? [header(c, '_raw')] : []),
+              ...(withQuality ? [csvField(`${c.name}_quality`)] : []),
+            ]),
+          ].join(',')}\r\n`
         : `{"deviceId":${JSON.stringify(meta.deviceId)},"deviceName":${JSON.stringify(meta.deviceName)},` +
           `"from":${meta.from},"to":${meta.to},"measurements":${JSON.stringify(meta.columns)},"readings":[`,
     chunk: (readings: readonly ExportReading[]): string => {

@@ -6,6 +6,7 @@ import { createParquetFormatter, type ParquetOptions } from './parquet-format';
 export const createFileFormatter = (
   format: ExportFormat,
   meta: ExportMeta,
-  options: ParquetOptions = {},
+  // The download's extra columns (docs/data-quality.md) unless told otherwise, as CSV and JSON take them.
+  options: ParquetOptions = meta.extras ?? {},
 ): FileFormatter =>
   format === 'parquet' ? createParquetFormatter(meta, options) : createExportFormatter(format, meta);

@@ -15,11 +15,8 @@ export const ROW_GROUP_ROWS = 100_000;
 
 const DAY_MS = 86_400_000;
 
-/** A reading as a file writes it: its values, and where issue 39's readers give them, raw values and quality flags. */
-export interface ParquetReading extends ExportReading {
-  raw?: Record<string, number>;
-  quality?: Record<string, string>;
-}
+/** A reading as a file writes it: its values, and where the data-quality readers give them, raw values and flags. */
+export type ParquetReading = ExportReading;
 
 export interface ParquetOptions {
   /** A `{name}_raw` column beside each measurement. */

@@ -2,6 +2,7 @@ import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type { ExportFormat, ExportStatus } from '../../../shared/contracts/sensor-data-exports';
+import type { QualityFilter, ValueChoice } from '../../../shared/sensor-data/quality';
 
 /**
  * An export's record and file, and who may read them: the sensor-data area makes exports, and the api area signs
@@ -22,6 +23,10 @@ export interface ExportRecord {
   /** What may be read of `[from, to]` (campaign windows clip it); the job reads only these. */
   parts: TimeRange[];
   measurements?: string[];
+  /** What the file holds of the data's quality (docs/data-quality.md); absent: all, corrected, no quality columns. */
+  quality?: QualityFilter;
+  values?: ValueChoice;
+  qualityColumns?: boolean;
   window: 'public' | 'permissioned';
   status: ExportStatus;
   progress: number;

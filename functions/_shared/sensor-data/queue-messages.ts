@@ -26,12 +26,26 @@ export const ExportMessage = z.object({
 });
 export type ExportMessage = z.infer<typeof ExportMessage>;
 
-export const SensorDataMessage = z.discriminatedUnion('kind', [RollupMessage, ExportMessage]);
+/**
+ * A step of a device's reprocessing (docs/data-quality.md "Reprocessing"): the run's step at `cursor` (ms), or without
+ * it a wake-up after a change, which starts a run unless one is under way.
+ */
+export const ReprocessMessage = z.object({
+  kind: z.literal('reprocess'),
+  deviceId: z.string().min(1),
+  cursor: z.number().int().nonnegative().optional(),
+});
+export type ReprocessMessage = z.infer<typeof ReprocessMessage>;
+
+export const SensorDataMessage = z.discriminatedUnion('kind', [RollupMessage, ExportMessage, ReprocessMessage]);
 export type SensorDataMessage = z.infer<typeof SensorDataMessage>;
 
-/** The FIFO group of a message: a device's roll-ups are worked in order, one at a time; each export on its own. */
+/**
+ * The FIFO group of a message: a device's roll-ups and reprocessing are worked in order, one at a time; each export on
+ * its own.
+ */
 export const sensorDataGroupOf = (message: SensorDataMessage): string =>
-  message.kind === 'rollup' ? `device:${message.deviceId}` : `export:${message.exportId}`;
+  message.kind === 'export' ? `export:${message.exportId}` : `device:${message.deviceId}`;
 
 /** The one way to send to the sensor-data queue, so no sender forgets the message group. */
 export const createSensorDataSender = ({ sqs, queueUrl }: { sqs: SQSClient; queueUrl: string }) =>

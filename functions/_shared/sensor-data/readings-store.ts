@@ -1,14 +1,19 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayStart, hourStart } from '../../../shared/sensor-data/chart-files';
+import type { QualityReason } from '../../../shared/sensor-data/quality';
 import { isConditionFailure, queryPage } from '../dynamodb';
 import { ServiceUnavailable } from '../errors';
 import { inLanes } from '../in-lanes';
 import { eachPage } from '../paging';
 
-/** One stored reading: the device's timestamp (ms) and its measurements. */
+/**
+ * One stored reading: the device's timestamp (ms), its measurements (raw, as the device sent them: nothing ever
+ * changes them) and, for the values ingest's checks flagged, their reasons (docs/data-quality.md).
+ */
 export interface StoredReading {
   timestamp: number;
   values: Record<string, number>;
+  flags?: Record<string, QualityReason[]>;
 }
 
 /** `YYYY-MM-DD` (UTC) of a time in ms: the readings table's day partition. */
@@ -39,7 +44,8 @@ export const READINGS_MESSAGES = {
 export type ReadingsItem = {
   pk: string;
   ts: number;
-  rs?: { t: number; v: Record<string, number> }[];
+  /** `q`: the reasons of the reading's flagged values (absent when every value is good). */
+  rs?: { t: number; v: Record<string, number>; q?: Record<string, QualityReason[]> }[];
   v?: Record<string, number>;
   /** When the batch was received (ms): of two copies of a reading, the later one's values stand. */
   rcv?: number;
@@ -50,7 +56,7 @@ export type ReadingsItem = {
 /** The readings an item holds, in either format. */
 export const readingsOf = (item: ReadingsItem): StoredReading[] =>
   item.rs
-    ? item.rs.map(({ t, v }) => ({ timestamp: t, values: v }))
+    ? item.rs.map(({ t, v, q }) => (q ? { timestamp: t, values: v, flags: q } : { timestamp: t, values: v }))
     : item.v
       ? [{ timestamp: item.ts, values: item.v }]
       : [];
@@ -71,7 +77,9 @@ export const readingItems = (
     items.push({
       pk: `${deviceId}#${dayOf(first)}`,
       ts: first,
-      rs: current.map(({ timestamp, values }) => ({ t: timestamp, v: values })),
+      rs: current.map(({ timestamp, values, flags }) =>
+        flags && Object.keys(flags).length > 0 ? { t: timestamp, v: values, q: flags } : { t: timestamp, v: values },
+      ),
       rcv: receivedAt,
     });
     current = [];
@@ -191,12 +199,12 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       order === 'desc' ? day >= first : day <= last;
       day += order === 'desc' ? -DAY_MS : DAY_MS
     ) {
-      let copies = new Map<number, { values: Record<string, number>; rcv: number }>();
+      let copies = new Map<number, { reading: StoredReading; rcv: number }>();
       let hour: number | undefined;
       const complete = (): StoredReading[] => {
         const readings = [...copies]
           .filter(([timestamp]) => timestamp >= from && timestamp <= to)
-          .map(([timestamp, { values }]) => ({ timestamp, values }))
+          .map(([, { reading }]) => reading)
           .sort((a, b) => (order === 'asc' ? a.timestamp - b.timestamp : b.timestamp - a.timestamp));
         copies = new Map();
         return readings;
@@ -222,7 +230,7 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
           const rcv = item.rcv ?? 0;
           for (const reading of readingsOf(item)) {
             const seen = copies.get(reading.timestamp);
-            if (!seen || rcv >= seen.rcv) copies.set(reading.timestamp, { values: reading.values, rcv });
+            if (!seen || rcv >= seen.rcv) copies.set(reading.timestamp, { reading, rcv });
           }
         }
       }

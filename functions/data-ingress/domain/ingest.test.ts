@@ -71,6 +71,9 @@ const world = ({
         marks.push(notBefore);
         device.rollupSentFor = notBefore;
       },
+      saveQualityState: async (_deviceId, state) => {
+        device.qualityState = state;
+      },
     },
     adoption: {
       store: {

@@ -10,6 +10,7 @@ import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { LivePublisher } from '../../_shared/sensor-data/live-publisher';
+import { flagReadings } from '../../_shared/sensor-data/quality-flags';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
 import {
@@ -24,7 +25,7 @@ export interface IngestDeps {
   log: Log;
   readings: Pick<ReadingsStore, 'write'>;
   stats: IngestStatsStore;
-  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent'>;
+  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent' | 'saveQualityState'>;
   /** The rollout records a targeted device's report moves (docs/code-releases.md, "Adoption"). */
   adoption: { store: AdoptionStore; updates: Pick<DeviceUpdates, 'move'> };
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
@@ -50,8 +51,10 @@ const countRejections = (rejected: IngestResult['rejected']) => {
 /**
  * One batch from a device, over HTTPS or MQTT (the caller has established which device it is). Each reading is
  * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
- * device seen, are handed to the roll-up worker in one message, published to live watchers and handed to the work
- * after a stored batch (`afterStored`: the alerts evaluator).
+ * device seen, carry the quality checks' flags (docs/data-quality.md: against the device's recent values, which the
+ * device record's update answers, so the checks read nothing of their own), are handed to the roll-up worker in one
+ * message, published to live watchers and handed to the work after a stored batch (`afterStored`: the alerts
+ * evaluator).
  *
  * Order matters for "nothing lost": the readings are written before the roll-up message is sent and the batch is
  * counted, and a failed write or send throws, so the device resends; storing is idempotent per (device, timestamp).
@@ -138,15 +141,21 @@ export const createIngest = ({
         counters.count(APP_METRICS.readingsRefused, accepted.length);
         return { accepted: 0, rejected, device: 'unknown' };
       }
+      const flagged = flagReadings(accepted, known.qualityState);
+      const newestFlagged = flagged.readings[flagged.readings.length - 1]!.timestamp;
       // Counted only once stored: a batch whose write failed is answered 5xx and resent, and counting it then too
-      // would count its readings twice.
-      await readings.write(deviceId, accepted, at);
+      // would count its readings twice. The checks' memory is kept beside the write; a batch that moved nothing
+      // forward (all older than what the record holds) writes none.
+      await Promise.all([
+        readings.write(deviceId, flagged.readings, at),
+        flagged.state && devices.saveQualityState(deviceId, flagged.state, newestFlagged),
+      ]);
       const hours = hoursOf(accepted.map((r) => r.timestamp));
       const notBefore = rollupNotBefore(hours, at, coalescing);
       await Promise.all([
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
         askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
-        live.publish(deviceId, accepted),
+        live.publish(deviceId, flagged.readings),
         ...afterStored.map((hook) =>
           hook({ deviceId, readings: accepted, receivedAt: at, previousLastSeen: known.lastSeen }),
         ),

@@ -1,4 +1,5 @@
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { QualityState } from '../../_shared/sensor-data/quality-flags';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 
 /** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
@@ -9,6 +10,8 @@ export interface SeenDevice {
   firmwareTarget?: FirmwareTarget;
   /** The `notBefore` of the last coalesced roll-up message sent for the device (`markRollupSent`). */
   rollupSentFor?: number;
+  /** The quality checks' memory of the device's recent values (docs/data-quality.md), as the last batch left it. */
+  qualityState?: QualityState;
 }
 
 export interface SeenUpdate {
@@ -37,6 +40,11 @@ export interface DeviceSeenStore {
    * find it in `markSeen`'s answer and send none of their own.
    */
   markRollupSent: (deviceId: string, notBefore: number) => Promise<void>;
+  /**
+   * Keeps the quality checks' memory for the next batch, unless a batch with later values kept its own meanwhile
+   * (`newest`: the time of the newest value this state holds).
+   */
+  saveQualityState: (deviceId: string, state: QualityState, newest: number) => Promise<void>;
 }
 
 /** A batch ingest has stored, as the work after it sees it. */

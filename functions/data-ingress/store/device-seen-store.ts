@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
+import type { QualityState } from '../../_shared/sensor-data/quality-flags';
 import type { DeviceSeenStore, SeenDevice, SeenUpdate } from '../domain/ports';
 
 const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
@@ -8,6 +9,7 @@ const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
   ...(typeof item?.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
   ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
   ...(typeof item?.rollupSentFor === 'number' ? { rollupSentFor: item.rollupSentFor } : {}),
+  ...(item?.qualityState ? { qualityState: item.qualityState as QualityState } : {}),
 });
 
 // A missing map cannot take `SET measurementUnits.x`: DynamoDB refuses the document path.
@@ -99,6 +101,19 @@ export const createDeviceSeenStore = ({
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':version': version, ':at': at, ':retired': 'retired' },
       })) !== undefined,
+
+    saveQualityState: async (deviceId: string, state: QualityState, newest: number): Promise<void> => {
+      // Conditional on time, not on a version: of two batches at once, the one with the later values keeps its memory,
+      // and a retired or removed device gets no record back.
+      await updateIf(db, {
+        TableName: tableName,
+        Key: { id: deviceId },
+        UpdateExpression: 'SET qualityState = :state, qualityStateAt = :newest',
+        ConditionExpression:
+          'attribute_exists(id) AND (attribute_not_exists(qualityStateAt) OR qualityStateAt <= :newest)',
+        ExpressionAttributeValues: { ':state': state, ':newest': newest },
+      });
+    },
 
     markRollupSent: async (deviceId: string, notBefore: number): Promise<void> => {
       // A device removed meanwhile gets no record back: the condition keeps the mark from creating one.

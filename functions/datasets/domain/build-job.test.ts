@@ -4,6 +4,7 @@ import { DATASET_MESSAGES } from '../../../shared/datasets/dataset-messages';
 import { silentLog } from '../../../test/support/log';
 import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 import type { ExportReading } from '../../_shared/exports/export-format';
+import { EMPTY_PROFILE, type QualityProfile } from '../../_shared/sensor-data/quality-profile';
 import { type BuildJobDeps, createBuildJob } from './build-job';
 import type { BuildMessage } from './build-message';
 
@@ -133,6 +134,7 @@ let sent: BuildMessage[] = [];
 let files = memoryFiles();
 let privateDevice = '';
 let time = 0;
+let profileOf: (deviceId: string) => QualityProfile = () => EMPTY_PROFILE;
 
 const deps = (store: BuildJobDeps['store']): BuildJobDeps => ({
   log: silentLog,
@@ -147,6 +149,7 @@ const deps = (store: BuildJobDeps['store']): BuildJobDeps => ({
     state: 'active',
     ...(id === 'd2' ? { measurementUnits: { lake_temp: '°C' } } : {}),
   }),
+  profiles: { read: async (deviceId) => profileOf(deviceId) },
   work: {
     send: async (messages) => {
       sent.push(...messages);
@@ -157,11 +160,15 @@ const deps = (store: BuildJobDeps['store']): BuildJobDeps => ({
   maxAttempts: 5,
 });
 
-const setup = (initial = record(), options: { privateDevice?: string } = {}) => {
+const setup = (
+  initial = record(),
+  options: { privateDevice?: string; profiles?: (deviceId: string) => QualityProfile } = {},
+) => {
   const { r, store, progress } = memoryStore(initial);
   files = memoryFiles();
   sent = [];
   privateDevice = options.privateDevice ?? '';
+  profileOf = options.profiles ?? (() => EMPTY_PROFILE);
   time = T0 + 2 * DAY + 1000;
   return { r, store, job: createBuildJob(deps(store)), files, sent, progress };
 };

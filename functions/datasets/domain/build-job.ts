@@ -8,6 +8,7 @@ import { createFileFormatter } from '../../_shared/exports/file-formatter';
 import { measurementsIn, type ReadingsScan, spanOf, writeReadingsFiles } from '../../_shared/exports/readings-file';
 import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
+import { answeredScan, appliedOver, type QualityProfile } from '../../_shared/sensor-data/quality-profile';
 import type { BuildMessage } from './build-message';
 import { manifestOf } from './manifest';
 import type { DatasetStore } from './ports';
@@ -23,6 +24,8 @@ export interface BuildJobDeps {
   files: Pick<ExportFiles, 'open'>;
   readings: { scan: ReadingsScan };
   readDevice: (deviceId: string) => Promise<DataDevice | undefined>;
+  /** A device's calibrations and exclusions, read when its files are written (docs/data-quality.md). */
+  profiles: { read: (deviceId: string) => Promise<QualityProfile> };
   /** Sends the message of the next step. */
   work: { send: (messages: readonly BuildMessage[]) => Promise<void> };
   webOrigin: string;
@@ -49,6 +52,7 @@ export const createBuildJob = ({
   files,
   readings,
   readDevice,
+  profiles,
   work,
   webOrigin,
   now,
@@ -57,7 +61,7 @@ export const createBuildJob = ({
 }: BuildJobDeps) => {
   const writeDevice = async (record: DatasetRecord) => {
     const planned = record.devices[record.step]!;
-    const device = await readDevice(planned.deviceId);
+    const [device, profile] = await Promise.all([readDevice(planned.deviceId), profiles.read(planned.deviceId)]);
     if (record.visibility === 'public' && device?.dataVisibility !== 'public') {
       throw new FinalFailure(DATASET_MESSAGES.deviceMadePrivate(planned.name, planned.deviceId));
     }
@@ -72,7 +76,9 @@ export const createBuildJob = ({
       from: record.from,
       to: record.to,
       columns: exportColumns(names, device?.measurementUnits),
+      extras: { raw: record.values === 'both', quality: record.qualityColumns === true },
     };
+    const choice = { quality: record.quality ?? 'all', values: record.values ?? 'corrected' } as const;
     const all = weights(record);
     const before = all.slice(0, record.step).reduce((sum, w) => sum + w, 0);
     const total = all.reduce((sum, w) => sum + w, 0);
@@ -81,7 +87,8 @@ export const createBuildJob = ({
     const results = await writeReadingsFiles({
       deviceId: planned.deviceId,
       parts: planned.parts,
-      scan: readings.scan,
+      // Read once through the profile as it is now: the manifest names what it held, and nothing changes them later.
+      scan: answeredScan(readings.scan, profile, choice),
       outputs: formats.map((format) => ({
         formatter: createFileFormatter(format, meta),
         file: files.open(datasetFileKey(record.id, deviceFileName(planned.deviceId, format)), CONTENT_TYPES[format]),
@@ -108,7 +115,11 @@ export const createBuildJob = ({
       };
     });
     const progress = Math.floor(((before + all[record.step]!) / total) * DEVICES_SHARE);
-    return { files: written, device: { ...planned, rows: results[0]!.rows }, progress };
+    return {
+      files: written,
+      device: { ...planned, rows: results[0]!.rows, quality: appliedOver(profile, planned.parts) },
+      progress,
+    };
   };
 
   const writeManifest = async (record: DatasetRecord, frozenAt: number): Promise<StoredDatasetFile> => {

@@ -40,6 +40,9 @@ export const manifestOf = (record: DatasetRecord, { webOrigin, frozenAt }: { web
       from: record.from,
       to: record.to,
       measurements: record.measurements ?? null,
+      quality: record.quality ?? 'all',
+      values: record.values ?? 'corrected',
+      qualityColumns: record.qualityColumns ?? false,
       asOf: record.asOf,
     },
     devices: record.devices.map((device) => ({
@@ -50,6 +53,9 @@ export const manifestOf = (record: DatasetRecord, { webOrigin, frozenAt }: { web
       downloadWindow: { audience: record.visibility, days: device.windowDays },
       parts: device.parts,
       rows: device.rows ?? 0,
+      // The calibration version of each measurement and the exclusions the files were read through.
+      calibrations: device.quality?.calibrations ?? [],
+      exclusions: device.quality?.exclusions ?? [],
     })),
     files: dataFiles.map((file) => ({
       name: file.name,

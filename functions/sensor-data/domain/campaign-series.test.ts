@@ -4,6 +4,7 @@ import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tier
 import { Forbidden, NotFound } from '../../_shared/errors';
 import type { KeyRead, ReadAhead } from '../../_shared/read-ahead';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
+import { EMPTY_PROFILE } from '../../_shared/sensor-data/quality-profile';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import { type CampaignWindowRecord, createCampaignSeries } from './campaign-series';
 import { createSeriesPoints, type RollupColumns } from './series-points';
@@ -123,6 +124,10 @@ const make = ({ campaign, allowed = true, listed, held = listed, devices, readin
       },
       rollups: async (id) => hourly(readings[id] ?? []),
     }),
+    profiles: {
+      keyRead: (deviceId) => ({ table: 'data-quality', key: { deviceId, sk: 'profile' }, consistent: true }),
+      read: async () => EMPTY_PROFILE,
+    },
     now: () => now,
   });
   return { reads, batches };
@@ -168,7 +173,14 @@ describe('campaignSeries.compare', () => {
     expect(a!.series.temperature!.gapMs).toBe(3 * HOUR);
     // Every device's keys, with its hold, in one read.
     expect(batches).toHaveLength(1);
-    expect(batches[0]!.map((k) => k.table).sort()).toEqual(['devices', 'devices', 'relations', 'relations']);
+    expect(batches[0]!.map((k) => k.table).sort()).toEqual([
+      'data-quality',
+      'data-quality',
+      'devices',
+      'devices',
+      'relations',
+      'relations',
+    ]);
   });
 
   it('lists a device the caller may not see, or that does not exist, without failing the comparison', async () => {

@@ -17,6 +17,7 @@ import {
   readableRanges,
   windowStart,
 } from '../../_shared/sensor-data/data-access';
+import type { QualityProfiles } from '../../_shared/sensor-data/quality-profile';
 import { bucketMsFor, type ChartColumns, createBuckets, resolutionFor } from './downsample';
 import type { SeriesPoints } from './series-points';
 
@@ -49,6 +50,8 @@ export interface CampaignSeriesDeps {
   /** Items of any tables by key in one round trip (the devices' records, subscriptions and relations). */
   readTogether: (reads: readonly KeyRead[]) => Promise<ReadAhead>;
   points: SeriesPoints;
+  /** Each device's calibrations and exclusions: its line shows corrected values without excluded ones. */
+  profiles: Pick<QualityProfiles, 'keyRead' | 'read'>;
   now: () => number;
 }
 
@@ -102,6 +105,7 @@ export const createCampaignSeries = ({
   dataAccess,
   readTogether,
   points,
+  profiles,
   now,
 }: CampaignSeriesDeps) => {
   return {
@@ -137,10 +141,15 @@ export const createCampaignSeries = ({
 
       const ids = [...new Set(listed)].sort();
       const compared = ids.slice(0, MAX_COMPARED_DEVICES);
-      // One round trip for every device: its hold (confirming the index), record, subscription and the caller's
-      // relations to it, read consistently, so a revoked relation or a tier change counts on this very request.
+      // One round trip for every device: its hold (confirming the index), record, subscription, quality profile and
+      // the caller's relations to it, read consistently, so a revoked relation or a tier change counts on this very
+      // request.
       const read = await readTogether(
-        compared.flatMap((id) => [holds.holdRead(campaignId, id), ...dataAccess.readAhead(caller, id)]),
+        compared.flatMap((id) => [
+          holds.holdRead(campaignId, id),
+          ...dataAccess.readAhead(caller, id),
+          profiles.keyRead(id),
+        ]),
       );
       const held = compared.filter((id) => read.item(holds.holdRead(campaignId, id)) !== undefined);
 
@@ -173,7 +182,16 @@ export const createCampaignSeries = ({
         };
         if (empty) return { entry };
         const buckets = createBuckets(range, bucketMs);
-        await points(buckets, deviceId, resolution, gate.parts, wanted, at);
+        await points(buckets, {
+          deviceId,
+          resolution,
+          parts: gate.parts,
+          wanted,
+          at,
+          profile: await profiles.read(deviceId, read),
+          quality: 'all',
+          values: 'corrected',
+        });
         return { entry, columns: buckets.result(), units: device.device.measurementUnits };
       };
       const results = await Promise.all(held.map(one));

@@ -29,7 +29,14 @@ describe('createBuckets', () => {
     buckets.add(2 * HOUR, 'pm2_5', 7, 7, 7);
     const { t, series } = buckets.result();
     expect(t).toEqual([0, 2 * HOUR]);
-    expect(series.pm2_5).toEqual({ min: [0.5, 7], max: [5, 7], mean: [3, 7], gapMs: 6 * HOUR });
+    expect(series.pm2_5).toEqual({
+      min: [0.5, 7],
+      max: [5, 7],
+      mean: [3, 7],
+      gapMs: 6 * HOUR,
+      suspect: [0, 0],
+      bad: [0, 0],
+    });
   });
 
   it("keeps a bucket any measurement holds, null in the others' columns, each with its own gap", () => {
@@ -43,6 +50,8 @@ describe('createBuckets', () => {
       max: [90, null, null, null],
       mean: [90, null, null, null],
       gapMs: null,
+      suspect: [0, 0, 0, 0],
+      bad: [0, 0, 0, 0],
     });
     expect(series.pm2_5!.gapMs).toBe(3 * HOUR);
   });
@@ -54,9 +63,27 @@ describe('createBuckets', () => {
     expect(buckets.result(['co2', 'voc'])).toEqual({
       t: [],
       series: {
-        co2: { min: [], max: [], mean: [], gapMs: null },
-        voc: { min: [], max: [], mean: [], gapMs: null },
+        co2: { min: [], max: [], mean: [], gapMs: null, suspect: [], bad: [] },
+        voc: { min: [], max: [], mean: [], gapMs: null, suspect: [], bad: [] },
       },
+    });
+  });
+
+  it('counts suspect and bad readings per bucket, and keeps raw columns and calibration versions beside', () => {
+    const buckets = createBuckets({ from: 0, to: 2 * HOUR - 1 }, HOUR, { raw: true });
+    buckets.add(0, 'pm2_5', 10, 10, 10, 1, { raw: { min: 20, max: 20, mean: 20, count: 1 }, cal: 2 });
+    buckets.add(60_000, 'pm2_5', 12, 12, 12, 1, { raw: { min: 24, max: 24, mean: 24, count: 1 }, cal: 1 });
+    buckets.count(60_000, 'pm2_5', 1, 0);
+    buckets.count(HOUR, 'pm2_5', 0, 2);
+    buckets.add(HOUR, 'pm2_5', 5, 5, 5);
+    const { series } = buckets.result();
+    expect(series.pm2_5).toMatchObject({
+      mean: [11, 5],
+      raw: { min: [20, 5], max: [24, 5], mean: [22, 5] },
+      suspect: [1, 0],
+      bad: [0, 2],
+      // The newest version used in the bucket; none in the second.
+      calibration: [2, null],
     });
   });
 });

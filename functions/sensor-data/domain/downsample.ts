@@ -47,21 +47,59 @@ export interface ChartColumns {
   max: (number | null)[];
   mean: (number | null)[];
   gapMs: number | null;
+  /** Per bucket, its suspect and bad readings (of every quality the read kept or not; excluded ones are gone). */
+  suspect: number[];
+  bad: number[];
+  /** The raw values' columns, when the read asked for both. */
+  raw?: { min: (number | null)[]; max: (number | null)[]; mean: (number | null)[] };
+  /** Per bucket, the newest calibration version its corrected values used; absent when none did. */
+  calibration?: (number | null)[];
 }
 
-interface Columns {
+/** One point's min, max, mean and how many readings it stands for. */
+export interface PointStats {
+  min: number;
+  max: number;
+  mean: number;
+  count: number;
+}
+
+interface Stats {
   min: Float64Array;
   max: Float64Array;
   sum: Float64Array;
   count: Float64Array;
 }
 
+interface Columns extends Stats {
+  suspect: Float64Array;
+  bad: Float64Array;
+  /** The newest calibration version per bucket; 0: none. */
+  cal: Float64Array;
+  raw?: Stats;
+}
+
+const newStats = (size: number): Stats => ({
+  min: new Float64Array(size).fill(Number.POSITIVE_INFINITY),
+  max: new Float64Array(size).fill(Number.NEGATIVE_INFINITY),
+  sum: new Float64Array(size),
+  count: new Float64Array(size),
+});
+
+const addStats = (c: Stats, index: number, { min, max, mean, count }: PointStats) => {
+  if (min < c.min[index]!) c.min[index] = min;
+  if (max > c.max[index]!) c.max[index] = max;
+  c.sum[index]! += mean * count;
+  c.count[index]! += count;
+};
+
 /**
  * Accumulates points into fixed buckets per measurement: min of the minima, max of the maxima, and the mean
- * weighted by each point's count (so an hour of 60 readings weighs 60 times a single reading). Typed arrays:
- * a year of hourly points for a dozen measurements is ~100,000 additions.
+ * weighted by each point's count (so an hour of 60 readings weighs 60 times a single reading); beside them each
+ * bucket's suspect and bad counts, its calibration version and, with `raw`, the raw values' own columns. Typed
+ * arrays: a year of hourly points for a dozen measurements is ~100,000 additions.
  */
-export const createBuckets = (range: TimeRange, bucketMs: number) => {
+export const createBuckets = (range: TimeRange, bucketMs: number, { raw = false }: { raw?: boolean } = {}) => {
   const first = Math.floor(range.from / bucketMs);
   const size = Math.floor(range.to / bucketMs) - first + 1;
   const columns = new Map<string, Columns>();
@@ -70,27 +108,50 @@ export const createBuckets = (range: TimeRange, bucketMs: number) => {
     let found = columns.get(name);
     if (!found) {
       found = {
-        min: new Float64Array(size).fill(Number.POSITIVE_INFINITY),
-        max: new Float64Array(size).fill(Number.NEGATIVE_INFINITY),
-        sum: new Float64Array(size),
-        count: new Float64Array(size),
+        ...newStats(size),
+        suspect: new Float64Array(size),
+        bad: new Float64Array(size),
+        cal: new Float64Array(size),
+        ...(raw ? { raw: newStats(size) } : {}),
       };
       columns.set(name, found);
     }
     return found;
   };
+  const indexOf = (time: number) => {
+    const index = Math.floor(time / bucketMs) - first;
+    return index < 0 || index >= size ? undefined : index;
+  };
 
   return {
     size,
-    /** One point of one measurement at `time`: a reading (count 1) or a roll-up's aggregate. */
-    add: (time: number, name: string, min: number, max: number, mean: number, count = 1) => {
-      const index = Math.floor(time / bucketMs) - first;
-      if (index < 0 || index >= size || !(count > 0) || !Number.isFinite(mean)) return;
+    /**
+     * One point of one measurement at `time`: a reading (count 1) or a roll-up's aggregate; with `raw`, the raw values'
+     * point beside it, and the calibration version its corrected values used.
+     */
+    add: (
+      time: number,
+      name: string,
+      min: number,
+      max: number,
+      mean: number,
+      count = 1,
+      extra?: { raw?: PointStats; cal?: number },
+    ) => {
+      const index = indexOf(time);
+      if (index === undefined || !(count > 0) || !Number.isFinite(mean)) return;
       const c = columnsOf(name);
-      if (min < c.min[index]!) c.min[index] = min;
-      if (max > c.max[index]!) c.max[index] = max;
-      c.sum[index]! += mean * count;
-      c.count[index]! += count;
+      addStats(c, index, { min, max, mean, count });
+      if (c.raw) addStats(c.raw, index, extra?.raw ?? { min, max, mean, count });
+      if (extra?.cal && extra.cal > c.cal[index]!) c.cal[index] = extra.cal;
+    },
+    /** Suspect and bad readings of a measurement at `time`, whether or not the read keeps them. */
+    count: (time: number, name: string, suspect: number, bad: number) => {
+      const index = indexOf(time);
+      if (index === undefined || (!suspect && !bad)) return;
+      const c = columnsOf(name);
+      c.suspect[index]! += suspect;
+      c.bad[index]! += bad;
     },
     /**
      * Bucket starts, and per measurement (those asked for, in that order; else those seen) its columns and the
@@ -106,19 +167,29 @@ export const createBuckets = (range: TimeRange, bucketMs: number) => {
       }
       const t = kept.map((i) => (first + i) * bucketMs);
       const series: Record<string, ChartColumns> = {};
+      const column = (c: Stats | undefined, pick: (s: Stats, i: number) => number) =>
+        kept.map((i) => (c && c.count[i]! > 0 ? roundForChart(pick(c, i)) : null));
       for (const [name, c] of returned) {
-        const min: (number | null)[] = new Array(kept.length).fill(null);
-        const max: (number | null)[] = new Array(kept.length).fill(null);
-        const mean: (number | null)[] = new Array(kept.length).fill(null);
-        const seen: number[] = [];
-        kept.forEach((i, k) => {
-          if (!c || !(c.count[i]! > 0)) return;
-          min[k] = roundForChart(c.min[i]!);
-          max[k] = roundForChart(c.max[i]!);
-          mean[k] = roundForChart(c.sum[i]! / c.count[i]!);
-          seen.push(t[k]!);
-        });
-        series[name] = { min, max, mean, gapMs: gapThreshold(seen) };
+        const seen = kept.flatMap((i, k) => (c && c.count[i]! > 0 ? [t[k]!] : []));
+        const cal = kept.map((i) => (c && c.count[i]! > 0 && c.cal[i]! > 0 ? c.cal[i]! : null));
+        series[name] = {
+          min: column(c, (s, i) => s.min[i]!),
+          max: column(c, (s, i) => s.max[i]!),
+          mean: column(c, (s, i) => s.sum[i]! / s.count[i]!),
+          gapMs: gapThreshold(seen),
+          suspect: kept.map((i) => c?.suspect[i] ?? 0),
+          bad: kept.map((i) => c?.bad[i] ?? 0),
+          ...(raw
+            ? {
+                raw: {
+                  min: column(c?.raw, (s, i) => s.min[i]!),
+                  max: column(c?.raw, (s, i) => s.max[i]!),
+                  mean: column(c?.raw, (s, i) => s.sum[i]! / s.count[i]!),
+                },
+              }
+            : {}),
+          ...(cal.some((v) => v !== null) ? { calibration: cal } : {}),
+        };
       }
       return { t, series };
     },

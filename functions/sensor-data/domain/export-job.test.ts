@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../../shared/campaigns/window';
 import { silentLog } from '../../../test/support/log';
 import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
+import { EMPTY_PROFILE } from '../../_shared/sensor-data/quality-profile';
 import { createExportJob } from './export-job';
 import type { ExportRecord, ExportStore } from './ports';
 
@@ -124,6 +125,7 @@ describe('export job', () => {
       files,
       readings,
       readDevice: async () => ({ ...device, measurementNames: ['pm10'] }),
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });
@@ -153,6 +155,7 @@ describe('export job', () => {
       files,
       readings: hourly(5),
       readDevice: async () => device,
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });
@@ -176,6 +179,7 @@ describe('export job', () => {
         },
       },
       readDevice: async () => ({ ...device, measurementNames: ['pm10'] }),
+      profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
     });

@@ -5,6 +5,7 @@ import { measurementsIn, type ReadingsScan, writeReadingsFiles } from '../../_sh
 import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
 import { EXPORT_MESSAGES } from '../../_shared/sensor-data/export-access';
+import { answeredScan, type QualityProfile } from '../../_shared/sensor-data/quality-profile';
 import type { ExportRecord, ExportStore } from './ports';
 
 /** Progress is written when it has moved this many points, so a long export costs some twenty writes. */
@@ -16,6 +17,8 @@ export interface ExportJobDeps {
   files: Pick<ExportFiles, 'open'>;
   readings: { scan: ReadingsScan };
   readDevice: (deviceId: string) => Promise<DataDevice | undefined>;
+  /** The device's calibrations and exclusions, read when the file is written (docs/data-quality.md). */
+  profiles: { read: (deviceId: string) => Promise<QualityProfile> };
   now: () => number;
   /** Deliveries before the queue gives up on a message (its maxReceiveCount): the last failure is final. */
   maxAttempts: number;
@@ -26,7 +29,16 @@ export interface ExportJobDeps {
  * writes the same object under the same key from the same readings. A failure is thrown back so the queue
  * retries it, and recorded as final on the last attempt.
  */
-export const createExportJob = ({ store, files, readings, readDevice, now, maxAttempts, log }: ExportJobDeps) => {
+export const createExportJob = ({
+  store,
+  files,
+  readings,
+  readDevice,
+  profiles,
+  now,
+  maxAttempts,
+  log,
+}: ExportJobDeps) => {
   /** The device's measurement names; a device whose record lacks them (seeded data) is read once for them. */
   const measurementsOf = async (record: ExportRecord, device: DataDevice | undefined): Promise<string[]> => {
     if (record.measurements) return record.measurements;
@@ -35,20 +47,23 @@ export const createExportJob = ({ store, files, readings, readDevice, now, maxAt
   };
 
   const write = async (record: ExportRecord): Promise<{ rows: number; bytes: number }> => {
-    const device = await readDevice(record.deviceId);
+    const [device, profile] = await Promise.all([readDevice(record.deviceId), profiles.read(record.deviceId)]);
     const columns = exportColumns(await measurementsOf(record, device), device?.measurementUnits);
+    const choice = { quality: record.quality ?? 'all', values: record.values ?? 'corrected' } as const;
     const formatter = createFileFormatter(record.format, {
       deviceId: record.deviceId,
       deviceName: record.deviceName,
       from: record.from,
       to: record.to,
       columns,
+      extras: { raw: choice.values === 'both', quality: record.qualityColumns === true },
     });
     let reported = record.progress;
     const [written] = await writeReadingsFiles({
       deviceId: record.deviceId,
       parts: record.parts,
-      scan: readings.scan,
+      // Seen as every reader sees them: corrected, excluded values gone, each with its quality.
+      scan: answeredScan(readings.scan, profile, choice),
       outputs: [{ formatter, file: files.open(record.key, CONTENT_TYPES[record.format]) }],
       onProgress: async (doneMs, totalMs) => {
         const progress = Math.floor((doneMs / totalMs) * 100);

@@ -1,6 +1,7 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { ExportFormat, ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { EXPORT_STARTS_PER_HOUR } from '../../../shared/sensor-data/export-limits';
+import type { QualityFilter, ValueChoice } from '../../../shared/sensor-data/quality';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { NotFound, ServiceUnavailable } from '../../_shared/errors';
 import { takeHourlyUse } from '../../_shared/hourly-limit';
@@ -28,6 +29,9 @@ export const toExportJob = (record: ExportRecord, bucket: string): ExportJob => 
   from: record.from,
   to: record.to,
   ...(record.measurements ? { measurements: record.measurements } : {}),
+  ...(record.quality ? { quality: record.quality } : {}),
+  ...(record.values ? { values: record.values } : {}),
+  ...(record.qualityColumns ? { qualityColumns: record.qualityColumns } : {}),
   window: record.window,
   status: record.status,
   progress: record.progress,
@@ -66,7 +70,15 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId, log
     create: async (
       caller: Caller | undefined,
       deviceId: string,
-      request: { from?: number; to?: number; format: ExportFormat; measurements?: string[] },
+      request: {
+        from?: number;
+        to?: number;
+        format: ExportFormat;
+        measurements?: string[];
+        quality?: QualityFilter;
+        values?: ValueChoice;
+        qualityColumns?: boolean;
+      },
       sourceIp: string,
     ): Promise<ExportJob> => {
       const access = await dataAccess.resolve(caller, deviceId);
@@ -90,6 +102,9 @@ export const createExports = ({ store, dataAccess, work, bucket, now, newId, log
         to: range.to,
         parts,
         ...(request.measurements ? { measurements: request.measurements } : {}),
+        ...(request.quality ? { quality: request.quality } : {}),
+        ...(request.values ? { values: request.values } : {}),
+        ...(request.qualityColumns ? { qualityColumns: true } : {}),
         window: access.permissioned ? 'permissioned' : 'public',
         status: 'queued',
         progress: 0,

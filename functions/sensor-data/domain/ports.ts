@@ -1,9 +1,11 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { QuotaThreshold, QuotaWarning } from '../../../shared/contracts/sensor-data-api-keys';
+import type { Formula } from '../../../shared/sensor-data/calibration';
 import type { ChartResolution } from '../../../shared/sensor-data/chart-files';
 import type { StoredPage } from '../../_shared/paging';
 import type { ExportRecord } from '../../_shared/sensor-data/export-access';
 import type { LiveWatch } from '../../_shared/sensor-data/live-publisher';
+import type { StoredProfile } from '../../_shared/sensor-data/quality-profile';
 
 type Key = Record<string, unknown>;
 
@@ -73,17 +75,40 @@ export interface ApiUsageStore {
   ownerDevices: (ownerId: string, month: string) => Promise<string[]>;
 }
 
-/** One measurement's columns: entry i belongs to bucket `t[i]`; null where the measurement had no value there. */
-export interface ChartSeries {
+/** Min, max, mean and count columns: entry i belongs to bucket `t[i]`; null where there was no value. */
+export interface ChartStats {
   min: (number | null)[];
   max: (number | null)[];
   mean: (number | null)[];
   count: (number | null)[];
 }
 
-/** Buckets (start ms, UTC, ascending) and each measurement's columns over them. */
+/** The columns of each quality: good, suspect, bad. */
+export interface ChartClasses {
+  g: ChartStats;
+  s: ChartStats;
+  b: ChartStats;
+}
+
+/**
+ * One measurement's columns (docs/data-quality.md "Roll-ups"): its corrected values that are not excluded, every
+ * quality; split by quality (`q`) where the period held a suspect or bad value; the raw values' columns (`raw`) and
+ * each bucket's calibration version (`cal`) where a calibration corrected some. A bucket whose `q` (or `raw`) columns
+ * are all null while its own hold a value was merged from an object without them: all good (and uncalibrated).
+ */
+export interface ChartSeries extends ChartStats {
+  q?: ChartClasses;
+  raw?: ChartStats & { q?: ChartClasses };
+  cal?: (number | null)[];
+}
+
+/**
+ * Buckets (start ms, UTC, ascending), each measurement's columns over them, and the quality profile version each
+ * bucket was computed with (`pv`; absent: 0 throughout).
+ */
 export interface ChartColumns {
   t: number[];
+  pv?: (number | null)[];
   m: Record<string, ChartSeries>;
 }
 
@@ -183,4 +208,81 @@ export interface LiveWatchesStore {
   put: (watch: StoredLiveWatch) => Promise<boolean>;
   /** Ends the user's own watch; another user's stays. */
   remove: (deviceId: string, watcher: string, sub: string) => Promise<'removed' | 'absent' | 'another'>;
+}
+
+/** A calibration version's full record (data-quality table, `sk = cal#{id}`); the profile says it is in force. */
+export interface CalibrationRecord {
+  id: string;
+  deviceId: string;
+  measurement: string;
+  version: number;
+  formula: Formula;
+  effectiveFrom: number;
+  effectiveTo?: number;
+  note: string;
+  source?: string;
+  createdBy: string;
+  created: number;
+  campaignId?: string;
+}
+
+/** An exclusion's full record (`sk = exc#{id}`), kept for good; removing it marks it. */
+export interface ExclusionRecord {
+  id: string;
+  deviceId: string;
+  from: number;
+  to: number;
+  measurements?: string[];
+  reason: string;
+  createdBy: string;
+  created: number;
+  campaignId?: string;
+  removedBy?: string;
+  removedAt?: number;
+}
+
+/**
+ * A device's reprocessing run (`sk = job`): the merged ranges of the changes up to profile version `through`, and how
+ * far it has come (`cursor`, the next ms to recompute; `done` of `total` ms).
+ */
+export interface ReprocessJob {
+  deviceId: string;
+  status: 'running' | 'done';
+  through: number;
+  ranges: { from: number; to: number }[];
+  cursor: number;
+  done: number;
+  total: number;
+  started: number;
+  updated: number;
+}
+
+/** The data-quality table (docs/data-quality.md): a device's profile, its records, its reprocessing run. */
+export interface QualityStore {
+  /** The profile as stored, read consistently; undefined before the device's first change. */
+  profile: (deviceId: string) => Promise<StoredProfile | undefined>;
+  /**
+   * Writes the profile if it is still at version `expected` (0: none stored yet).
+   * @returns false when another change was written first (read it again and redo the change)
+   */
+  saveProfile: (profile: StoredProfile, expected: number) => Promise<boolean>;
+  putCalibration: (record: CalibrationRecord) => Promise<void>;
+  putExclusion: (record: ExclusionRecord) => Promise<void>;
+  getExclusion: (deviceId: string, id: string) => Promise<ExclusionRecord | undefined>;
+  /** Marks an exclusion removed, once. @returns false when it already was */
+  markRemoved: (deviceId: string, id: string, by: string, at: number) => Promise<boolean>;
+  /** Every record of one kind of a device (a device holds a few dozen). */
+  calibrations: (deviceId: string) => Promise<CalibrationRecord[]>;
+  exclusions: (deviceId: string) => Promise<ExclusionRecord[]>;
+  /** The records made for a campaign's devices at once (the byCampaign index). */
+  campaignCalibrations: (campaignId: string) => Promise<CalibrationRecord[]>;
+  campaignExclusions: (campaignId: string) => Promise<ExclusionRecord[]>;
+  /** Several devices' profiles in one round trip. */
+  profiles: (deviceIds: readonly string[]) => Promise<Map<string, StoredProfile>>;
+  job: (deviceId: string) => Promise<ReprocessJob | undefined>;
+  /**
+   * Writes the run if the stored one still has `expected` (its `started` and `cursor`; undefined: none or done).
+   * @returns false when another delivery moved it first
+   */
+  saveJob: (job: ReprocessJob, expected?: { started: number; cursor: number }) => Promise<boolean>;
 }

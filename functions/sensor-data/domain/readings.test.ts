@@ -2,12 +2,16 @@ import fc from 'fast-check';
 import { tierFeaturesValueOf, tierTableOf } from '../../../shared/sensor-data/tier-features';
 import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
+import { EMPTY_PROFILE } from '../../_shared/sensor-data/quality-profile';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import { createReadings, tiersTable } from './readings';
 import type { RollupColumns } from './series-points';
 
 const HOUR = 3_600_000;
 const now = Date.UTC(2025, 5, 15, 12, 30);
+/** The defaults a route's query gives: every value, corrected where a calibration holds. */
+const Q = { quality: 'all', values: 'corrected' } as const;
+const noProfiles = { read: async () => EMPTY_PROFILE };
 
 const accessOf = (overrides: Partial<DataAccess> = {}): DataAccess => ({
   device: {
@@ -47,16 +51,17 @@ const make = (access: DataAccess, readings: StoredReading[], rollups: RollupColu
     dataAccess: { resolve: async () => access },
     readings: fakeReadings(readings),
     rollups: async () => rollups,
+    profiles: noProfiles,
     now: () => now,
   });
 
 describe('readings.list', () => {
   it('pages newest first by offset and limit, saying whether more follow', async () => {
     const reads = make(accessOf(), minutes(7));
-    const first = await reads.list(undefined, 'dev-1', { limit: 3, offset: 0 });
+    const first = await reads.list(undefined, 'dev-1', { ...Q, limit: 3, offset: 0 });
     expect(first.items.map((r) => r.values.pm2_5)).toEqual([0, 1, 2]);
     expect(first.hasMore).toBe(true);
-    const last = await reads.list(undefined, 'dev-1', { limit: 3, offset: 6 });
+    const last = await reads.list(undefined, 'dev-1', { ...Q, limit: 3, offset: 6 });
     expect(last.items.map((r) => r.values.pm2_5)).toEqual([6]);
     expect(last.hasMore).toBe(false);
     expect(last.tier).toEqual({ tier: 'tier0', name: 'Tier 0' });
@@ -66,16 +71,16 @@ describe('readings.list', () => {
   it('skips readings outside a campaign window without counting them', async () => {
     const windows = [{ startsAt: now - 5 * 60_000, endsAt: now - 3 * 60_000 }];
     const reads = make(accessOf({ route: 'campaign', permissioned: true, windows }), minutes(10));
-    const page = await reads.list(undefined, 'dev-1', { limit: 2, offset: 1 });
+    const page = await reads.list(undefined, 'dev-1', { ...Q, limit: 2, offset: 1 });
     expect(page.items.map((r) => r.values.pm2_5)).toEqual([4, 5]);
     expect(page.hasMore).toBe(false);
   });
 
   it('refuses a range before the window with the tier that unlocks it', async () => {
     const reads = make(accessOf(), []);
-    await expect(reads.list(undefined, 'dev-1', { from: now - 20 * DAY_MS, limit: 5, offset: 0 })).rejects.toThrow(
-      /Tier 1 unlocks older data/,
-    );
+    await expect(
+      reads.list(undefined, 'dev-1', { ...Q, from: now - 20 * DAY_MS, limit: 5, offset: 0 }),
+    ).rejects.toThrow(/Tier 1 unlocks older data/);
   });
 });
 
@@ -101,6 +106,7 @@ describe('readings.list with its first Query started early (beside the session r
       dataAccess: { resolve: async () => access },
       readings: store,
       rollups: async () => ({ t: [], m: {} }),
+      profiles: noProfiles,
       now: () => now,
     });
     return { calls, reads };
@@ -108,7 +114,7 @@ describe('readings.list with its first Query started early (beside the session r
 
   it('answers the page from the early Query alone when the day it ends in holds enough', async () => {
     const { calls, reads } = makeCounted(accessOf(), minutes(300));
-    const query = { limit: 50, offset: 0 };
+    const query = { ...Q, limit: 50, offset: 0 };
     const early = reads.startPage('dev-1', query);
     expect(calls).toEqual([{ from: Date.UTC(2025, 5, 15), to: now }]);
     const page = await reads.list(undefined, 'dev-1', query, accessOf(), early);
@@ -121,10 +127,10 @@ describe('readings.list with its first Query started early (beside the session r
     // Ten readings today, the rest yesterday: the page wants 21, so it reads 11 more from the day before.
     const all = minutes(40, Date.UTC(2025, 5, 15) + 9 * 60_000);
     const { calls, reads } = makeCounted(accessOf(), all);
-    const query = { limit: 20, offset: 0 };
+    const query = { ...Q, limit: 20, offset: 0 };
     const page = await reads.list(undefined, 'dev-1', query, accessOf(), reads.startPage('dev-1', query));
     expect(calls[1]).toEqual({ from: now - 7 * DAY_MS, to: Date.UTC(2025, 5, 15) - 1 });
-    expect(page.items).toEqual(all.slice(0, 20));
+    expect(page.items).toEqual(all.slice(0, 20).map((r) => ({ ...r, quality: { pm2_5: 'good' } })));
   });
 
   it('starts nothing early for a page at an offset: a refused caller makes the store read one first page at most', () => {
@@ -155,8 +161,10 @@ describe('readings.list with its first Query started early (beside the session r
           const access = accessOf({ tier: tierRow(DEFAULT_TIERS.sd1, tier), windows });
           const outcome = (page: Promise<unknown>) => page.catch((error: Error) => error.message);
           const { reads } = makeCounted(access, all);
-          const late = await outcome(reads.list(undefined, 'dev-1', query, access));
-          const early = await outcome(reads.list(undefined, 'dev-1', query, access, reads.startPage('dev-1', query)));
+          const late = await outcome(reads.list(undefined, 'dev-1', { ...Q, ...query }, access));
+          const early = await outcome(
+            reads.list(undefined, 'dev-1', { ...Q, ...query }, access, reads.startPage('dev-1', query)),
+          );
           expect(early).toEqual(late);
         },
       ),
@@ -168,7 +176,7 @@ describe('readings.list with its first Query started early (beside the session r
 describe('readings.series', () => {
   it('buckets raw readings for a short range, with labels and units', async () => {
     const reads = make(accessOf(), minutes(120));
-    const series = await reads.series(undefined, 'dev-1', { from: now - 2 * HOUR, to: now, width: 2 });
+    const series = await reads.series(undefined, 'dev-1', { ...Q, from: now - 2 * HOUR, to: now, width: 2 });
     expect(series.resolution).toBe('minute');
     expect(series.bucketMs).toBe(HOUR);
     expect(series.series.pm2_5?.label).toBe('PM2.5');
@@ -184,6 +192,7 @@ describe('readings.series', () => {
       values: { pm2_5: i },
     })).filter((r) => r.timestamp <= now - 15 * HOUR || r.timestamp > now - 9 * HOUR);
     const series = await make(accessOf(), readings).series(undefined, 'dev-1', {
+      ...Q,
       from: now - DAY_MS,
       to: now,
       width: 800,
@@ -205,7 +214,7 @@ describe('readings.series', () => {
       m: { widget: { min: [1, 2], max: [3, 4], mean: [2, 3], count: [60, 60] } },
     };
     const reads = make(accessOf({ tier: tierRow(DEFAULT_TIERS.sd1, 'tier1') }), [], rollups);
-    const series = await reads.series(undefined, 'dev-1', { from: start, width: 800 });
+    const series = await reads.series(undefined, 'dev-1', { ...Q, from: start, width: 800 });
     expect(series.resolution).toBe('hour');
     const seen = series.series.widget!.mean.filter((v) => v !== null);
     // The hour that began before the window's start is left out.
@@ -217,7 +226,7 @@ describe('readings.series', () => {
 describe('readings.series: the hours not yet rolled up (hourly roll-ups, decision 042)', () => {
   // 12:30: the roll-ups reach 11:00 at best; 12:00 is under way and rolled up at 13:01.
   const hourOf = (time: number) => Math.floor(time / HOUR) * HOUR;
-  const seven = { from: now - 7 * DAY_MS, width: 168 };
+  const seven = { ...Q, from: now - 7 * DAY_MS, width: 168 };
   const pointAt = (series: Awaited<ReturnType<ReturnType<typeof make>['series']>>, hour: number) =>
     series.series.pm2_5!.mean[series.t.indexOf(hour)];
 

@@ -2,6 +2,7 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type {
   DataSummary,
+  Reading,
   ReadingsPage,
   Series,
   TierInfo,
@@ -11,6 +12,7 @@ import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
 import { dayStart } from '../../../shared/sensor-data/chart-files';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
 import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
+import type { ReadAhead } from '../../_shared/read-ahead';
 import {
   type DataAccess,
   type DataAccessModule,
@@ -19,6 +21,7 @@ import {
   reachDays,
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
+import { answerReading, type QualityChoice, type QualityProfiles } from '../../_shared/sensor-data/quality-profile';
 import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
 import { bucketMsFor, createBuckets, resolutionFor } from './downsample';
 import { createSeriesPoints, describeColumns, type RollupReader } from './series-points';
@@ -27,6 +30,8 @@ export interface ReadingsDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   readings: Pick<ReadingsStore, 'query' | 'scan'>;
   rollups: RollupReader;
+  /** Each device's calibrations and exclusions, read with the request's read-ahead (docs/data-quality.md). */
+  profiles: Pick<QualityProfiles, 'read'>;
   now: () => number;
 }
 
@@ -66,22 +71,37 @@ const newestFirst = async (
   deviceId: string,
   parts: readonly TimeRange[],
   wanted: number,
+  keep: (reading: StoredReading) => Reading | undefined,
   early?: EarlyPage,
-): Promise<StoredReading[]> => {
-  const found: StoredReading[] = [];
+): Promise<Reading[]> => {
+  const found: Reading[] = [];
+  const take = (list: readonly StoredReading[], from: number) => {
+    for (const reading of list) {
+      if (found.length >= wanted || reading.timestamp < from) break;
+      const answered = keep(reading);
+      if (answered) found.push(answered);
+    }
+  };
   let unused = early && early.limit >= wanted ? early : undefined;
   for (const part of [...parts].reverse()) {
     if (found.length >= wanted) break;
     let to = part.to;
     if (unused && unused.range.to === part.to) {
-      found.push(...(await unused.readings).filter((r) => r.timestamp >= part.from).slice(0, wanted));
-      to = Math.min(part.to, unused.range.from - 1);
+      const list = await unused.readings;
+      take(list, part.from);
+      // What the early read did not hold: before its last reading when it was full, else before its start.
+      to =
+        list.length >= unused.limit ? list[list.length - 1]!.timestamp - 1 : Math.min(part.to, unused.range.from - 1);
     }
     unused = undefined;
-    if (found.length >= wanted || to < part.from) continue;
-    found.push(
-      ...(await readings.query(deviceId, { from: part.from, to, order: 'desc', limit: wanted - found.length })),
-    );
+    // A quality filter or an exclusion may leave fewer than were read: read on, further back, until the page is full.
+    while (found.length < wanted && to >= part.from) {
+      const limit = wanted - found.length;
+      const list = await readings.query(deviceId, { from: part.from, to, order: 'desc', limit });
+      take(list, part.from);
+      if (list.length < limit) break;
+      to = list[list.length - 1]!.timestamp - 1;
+    }
   }
   return found;
 };
@@ -91,7 +111,7 @@ const newestFirst = async (
  * what the caller may see, each through the one data-access module, so the tier's and a campaign's windows
  * apply alike everywhere.
  */
-export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsDeps) => {
+export const createReadings = ({ dataAccess, readings, rollups, profiles, now }: ReadingsDeps) => {
   const points = createSeriesPoints({ readings, rollups });
   const windowOf = (access: DataAccess, purpose: DataPurpose, at: number) => {
     const days = reachDays(access, purpose);
@@ -119,17 +139,29 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     list: async (
       caller: Caller | undefined,
       deviceId: string,
-      query: { from?: number; to?: number; limit: number; offset: number },
+      query: { from?: number; to?: number; limit: number; offset: number } & QualityChoice,
       /** The access the request already resolved (the handler's gate, from what it read ahead), so it is not read twice. */
       resolved?: DataAccess,
       /** The page's first Query, started beside the session record (`startPage`). */
       early?: EarlyPage,
+      /** What the request read ahead (the device's quality profile among it). */
+      ahead?: ReadAhead,
     ): Promise<ReadingsPage> => {
       const at = early?.at ?? now();
-      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
+      const [access, profile] = await Promise.all([
+        resolved ?? dataAccess.resolve(caller, deviceId),
+        profiles.read(deviceId, ahead),
+      ]);
       const { range, parts } = readableRanges(access, 'view', query, at);
       // One more than the page says whether there is a next one.
-      const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1, early);
+      const found = await newestFirst(
+        readings,
+        deviceId,
+        parts,
+        query.offset + query.limit + 1,
+        (reading) => answerReading(reading, profile, query),
+        early,
+      );
       return {
         items: found.slice(query.offset, query.offset + query.limit),
         limit: query.limit,
@@ -147,18 +179,31 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
     series: async (
       caller: Caller | undefined,
       deviceId: string,
-      query: { from?: number; to?: number; width: number; measurements?: string[] },
+      query: { from?: number; to?: number; width: number; measurements?: string[] } & QualityChoice,
       resolved?: DataAccess,
+      ahead?: ReadAhead,
     ): Promise<Series> => {
       const at = now();
-      const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
+      const [access, profile] = await Promise.all([
+        resolved ?? dataAccess.resolve(caller, deviceId),
+        profiles.read(deviceId, ahead),
+      ]);
       const { range, parts } = readableRanges(access, 'view', query, at);
       const to = Math.max(range.from, range.to);
       const resolution = resolutionFor({ from: range.from, to });
       const bucketMs = bucketMsFor({ from: range.from, to }, query.width, resolution);
-      const buckets = createBuckets({ from: range.from, to }, bucketMs);
+      const buckets = createBuckets({ from: range.from, to }, bucketMs, { raw: query.values === 'both' });
       const wanted = query.measurements ? new Set(query.measurements) : undefined;
-      await points(buckets, deviceId, resolution, parts, wanted, at);
+      const { reprocessing } = await points(buckets, {
+        deviceId,
+        resolution,
+        parts,
+        wanted,
+        at,
+        profile,
+        quality: query.quality,
+        values: query.values,
+      });
 
       const { t, series } = buckets.result(query.measurements);
       const declared = access.device.measurementUnits;
@@ -172,6 +217,9 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
         series: Object.fromEntries(
           Object.entries(series).map(([name, columns]) => [name, describeColumns(name, columns, declared)]),
         ),
+        quality: query.quality,
+        values: query.values,
+        ...(reprocessing ? { reprocessing } : {}),
       };
     },
 

@@ -1,7 +1,8 @@
 import type { ChartResolution } from '../../../shared/sensor-data/chart-files';
+import { EMPTY_PROFILE } from '../../_shared/sensor-data/quality-profile';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { ChartObject } from './ports';
-import type { Aggregates } from './rollups';
+import type { RollupBucket } from './rollups';
 import { type RollupDeps, recomputeRollups } from './rollups-recompute';
 
 const HOUR = 3_600_000;
@@ -12,7 +13,7 @@ const AFTER = H + HOUR + 90_000;
 /** The readings, roll-ups and chart objects of one device in memory, with a failure to switch on. */
 const world = () => {
   const readings: StoredReading[] = [];
-  const buckets = new Map<string, { m: Aggregates; doneAt?: number }>();
+  const buckets = new Map<string, { bucket: RollupBucket; doneAt?: number }>();
   const written: ChartObject[] = [];
   let clock = AFTER;
   let chartsFail = false;
@@ -24,14 +25,14 @@ const world = () => {
       },
     },
     rollups: {
-      put: async (_deviceId, resolution, ts, m) => {
-        if (Object.keys(m).length === 0) buckets.delete(key(resolution, ts));
-        else buckets.set(key(resolution, ts), { m });
+      put: async (_deviceId, resolution, ts, bucket) => {
+        if (Object.keys(bucket.m).length === 0) buckets.delete(key(resolution, ts));
+        else buckets.set(key(resolution, ts), { bucket });
       },
       range: async (_deviceId, resolution, from, to) =>
         [...buckets]
           .filter(([k]) => k.startsWith(`${resolution}#`))
-          .map(([k, { m }]) => ({ ts: Number(k.split('#')[1]), m }))
+          .map(([k, { bucket }]) => ({ ts: Number(k.split('#')[1]), ...bucket }))
           .filter(({ ts }) => ts >= from && ts <= to)
           .sort((a, b) => a.ts - b.ts),
       markDone: async (_deviceId, hours, at) => {
@@ -54,6 +55,7 @@ const world = () => {
         written.push(object);
       },
     },
+    profiles: { read: async () => EMPTY_PROFILE },
     now: () => clock,
   };
   return {
@@ -67,7 +69,7 @@ const world = () => {
       chartsFail = fail;
     },
     hourMean: () => {
-      const a = buckets.get(key('hour', H))?.m.pm2_5;
+      const a = buckets.get(key('hour', H))?.bucket.m.pm2_5;
       return a ? a.s / a.n : undefined;
     },
   };

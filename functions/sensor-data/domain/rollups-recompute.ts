@@ -1,11 +1,20 @@
 import { type ChartResolution, DAY_MS, HOUR_MS, periodRange } from '../../../shared/sensor-data/chart-files';
+import { type QualityProfile, viewReading } from '../../_shared/sensor-data/quality-profile';
 import type { ReadingsStore } from '../../_shared/sensor-data/readings-store';
 import type { ChartDataStore } from './ports';
-import { type Aggregates, addReadings, affectedBy, combine, type RollupItem, toChartObject } from './rollups';
+import {
+  affectedBy,
+  type BucketBuilder,
+  bucketBuilder,
+  combineBuckets,
+  type RollupBucket,
+  type RollupItem,
+  toChartObject,
+} from './rollups';
 
 export interface RollupStore {
   /** Writes a recomputed bucket; a bucket without any value is removed so a recompute leaves no stale item. */
-  put: (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates) => Promise<void>;
+  put: (deviceId: string, resolution: ChartResolution, ts: number, bucket: RollupBucket) => Promise<void>;
   /** Buckets starting in `[from, to]`, oldest first. */
   range: (deviceId: string, resolution: ChartResolution, from: number, to: number) => Promise<RollupItem[]>;
   /**
@@ -21,6 +30,8 @@ export interface RollupDeps {
   readings: Pick<ReadingsStore, 'scan'>;
   rollups: RollupStore;
   charts: Pick<ChartDataStore, 'write'>;
+  /** The device's calibrations and exclusions, read consistently (docs/data-quality.md). */
+  profiles: { read: (deviceId: string) => Promise<QualityProfile> };
   now: () => number;
 }
 
@@ -52,9 +63,11 @@ const alreadyDone = async (
 };
 
 /**
- * Recomputes, from the raw readings, every hour a roll-up message lists, then the days and the chart-data
- * objects (months of hours, years of days) those hours fall in. A pure recompute: a redelivered or repeated
- * message writes the same result, so the worker may retry it freely. A message sent (`sentAt`) before its hours'
+ * Recomputes, from the raw readings seen through the device's quality profile (corrected, excluded values left out,
+ * split by quality: docs/data-quality.md "Roll-ups"), every hour a roll-up message lists, then the days and the
+ * chart-data objects (months of hours, years of days) those hours fall in; each bucket records the profile version it
+ * was computed with. A pure recompute: a redelivered or repeated message writes the same result, so the worker may
+ * retry it freely. A message sent (`sentAt`) before its hours'
  * last complete recompute began, and due (`notBefore`) by then, has nothing left to do and is skipped.
  */
 export const recomputeRollups = async (
@@ -64,14 +77,16 @@ export const recomputeRollups = async (
     sentAt,
     notBefore,
   }: { deviceId: string; hours: readonly number[]; sentAt?: number; notBefore?: number },
-  { readings, rollups, charts, now }: RollupDeps,
+  { readings, rollups, charts, profiles, now }: RollupDeps,
 ) => {
   const affected = affectedBy(hours);
   if (await alreadyDone(rollups, deviceId, affected.hours, sentAt, notBefore)) {
     return { deviceId, skipped: 'recomputed since sent' };
   }
-  // Before the first read: what the done mark promises is that every reading written before this time is counted.
+  // Before the first read: what the done mark promises is that every reading written before this time is counted,
+  // and what `pv` promises is that every change of the profile up to its version is in the buckets.
   const startedAt = now();
+  const profile = await profiles.read(deviceId);
   // Oldest first: a large backfill lands in time order, so a partial run leaves a consistent prefix. One read
   // per day (not per hour) covers the day's listed hours: a year of backfill is 365 reads, not 8,760.
   const hoursByDay = new Map<number, number[]>();
@@ -80,20 +95,20 @@ export const recomputeRollups = async (
     hoursByDay.set(day, [...(hoursByDay.get(day) ?? []), hour]);
   }
   for (const dayHours of hoursByDay.values()) {
-    const byHour = new Map<number, Aggregates>(dayHours.map((hour) => [hour, {}]));
+    const byHour = new Map<number, BucketBuilder>(dayHours.map((hour) => [hour, bucketBuilder()]));
     const first = dayHours[0]!;
     const last = dayHours[dayHours.length - 1]!;
     for await (const chunk of readings.scan(deviceId, { from: first, to: last + HOUR_MS - 1, consistent: true })) {
       for (const reading of chunk) {
         const bucket = byHour.get(Math.floor(reading.timestamp / HOUR_MS) * HOUR_MS);
-        if (bucket) addReadings(bucket, [reading]);
+        if (bucket) bucket.add(viewReading(reading, profile));
       }
     }
-    await Promise.all([...byHour].map(([hour, m]) => rollups.put(deviceId, 'hour', hour, m)));
+    await Promise.all([...byHour].map(([hour, b]) => rollups.put(deviceId, 'hour', hour, b.bucket(profile.version))));
   }
   for (const day of affected.days) {
     const parts = await rollups.range(deviceId, 'hour', day, day + DAY_MS - 1);
-    await rollups.put(deviceId, 'day', day, combine(parts.map((p) => p.m)));
+    await rollups.put(deviceId, 'day', day, combineBuckets(parts));
   }
   for (const month of affected.months) {
     const { from, to } = periodRange(month);
@@ -105,5 +120,9 @@ export const recomputeRollups = async (
   }
   // Last, so a recompute that failed on the way leaves its message to be retried rather than marked done.
   if (affected.hours.length <= DONE_CHECK_MAX_HOURS) await rollups.markDone(deviceId, affected.hours, startedAt);
-  return { deviceId, ...Object.fromEntries(Object.entries(affected).map(([k, v]) => [k, v.length])) };
+  return {
+    deviceId,
+    pv: profile.version,
+    ...Object.fromEntries(Object.entries(affected).map(([k, v]) => [k, v.length])),
+  };
 };

@@ -1,5 +1,6 @@
 import { DAY_MS, HOUR_MS, hoursOf } from '../../../shared/sensor-data/chart-files';
-import { addReadings, affectedBy, combine, toChartObject } from './rollups';
+import type { ReadingView } from '../../_shared/sensor-data/quality-profile';
+import { addReadings, affectedBy, bucketBuilder, combine, combineBuckets, toChartObject } from './rollups';
 
 const T0 = Date.UTC(2025, 0, 31, 22, 0, 0);
 
@@ -67,5 +68,86 @@ describe('roll-up math', () => {
         pm2_5: { min: [1, null], max: [4, null], mean: [2.5, null], count: [4, null] },
       },
     });
+  });
+});
+
+describe('roll-ups split by quality, with raw values and the profile version (docs/data-quality.md)', () => {
+  const view = (values: Record<string, number>, extra: Partial<ReadingView> = {}): ReadingView => ({
+    timestamp: T0,
+    values,
+    raw: values,
+    reasons: {},
+    calibration: {},
+    ...extra,
+  });
+
+  it('keeps `m` as before (every quality, excluded values out) and splits only what is not all good', () => {
+    const b = bucketBuilder();
+    b.add(view({ pm2_5: 4, co2: 400 }));
+    b.add(view({ pm2_5: 100 }, { reasons: { pm2_5: ['step_too_high'] } }));
+    b.add(view({ pm2_5: 2 }, { reasons: { pm2_5: ['over_range'] } }));
+    const bucket = b.bucket(7);
+    expect(bucket.m).toEqual({ pm2_5: { n: 3, s: 106, lo: 2, hi: 100 }, co2: { n: 1, s: 400, lo: 400, hi: 400 } });
+    expect(bucket.q).toEqual({
+      pm2_5: {
+        g: { n: 1, s: 4, lo: 4, hi: 4 },
+        s: { n: 1, s: 100, lo: 100, hi: 100 },
+        b: { n: 1, s: 2, lo: 2, hi: 2 },
+      },
+    });
+    expect(bucket.r).toBeUndefined();
+    expect(bucket.pv).toBe(7);
+  });
+
+  it('keeps the raw values beside the corrected ones where a calibration corrected some, and the newest version', () => {
+    const b = bucketBuilder();
+    b.add(view({ pm2_5: 8 }, { raw: { pm2_5: 4 }, calibration: { pm2_5: 2 } }));
+    b.add(view({ pm2_5: 3 }, { raw: { pm2_5: 3 } }));
+    const bucket = b.bucket(0);
+    expect(bucket).toEqual({
+      m: { pm2_5: { n: 2, s: 11, lo: 3, hi: 8 } },
+      r: { pm2_5: { n: 2, s: 7, lo: 3, hi: 4 } },
+      cal: { pm2_5: 2 },
+    });
+  });
+
+  it('combines hours into a day class by class, raw where an hour had none being its corrected values', () => {
+    const flagged = {
+      m: { t: { n: 2, s: 10, lo: 4, hi: 6 } },
+      q: { t: { g: { n: 1, s: 4, lo: 4, hi: 4 }, s: { n: 1, s: 6, lo: 6, hi: 6 } } },
+      pv: 5,
+    };
+    const calibrated = {
+      m: { t: { n: 1, s: 20, lo: 20, hi: 20 } },
+      r: { t: { n: 1, s: 10, lo: 10, hi: 10 } },
+      cal: { t: 1 },
+      pv: 3,
+    };
+    const day = combineBuckets([flagged, calibrated]);
+    expect(day.m.t).toEqual({ n: 3, s: 30, lo: 4, hi: 20 });
+    expect(day.q?.t).toEqual({ g: { n: 2, s: 24, lo: 4, hi: 20 }, s: { n: 1, s: 6, lo: 6, hi: 6 } });
+    expect(day.r?.t).toEqual({ n: 3, s: 20, lo: 4, hi: 10 });
+    expect(day.rq?.t).toEqual({ g: { n: 2, s: 14, lo: 4, hi: 10 }, s: { n: 1, s: 6, lo: 6, hi: 6 } });
+    expect(day.cal).toEqual({ t: 1 });
+    // The day is only as fresh as its oldest hour.
+    expect(day.pv).toBe(3);
+  });
+
+  it('writes the split, raw and calibration columns only for a measurement that has them, for every bucket', () => {
+    const object = toChartObject('d', 'hour', '2025-01', [
+      { ts: T0, m: { pm2_5: { n: 1, s: 4, lo: 4, hi: 4 } }, pv: 2 },
+      {
+        ts: T0 + HOUR_MS,
+        m: { pm2_5: { n: 2, s: 8, lo: 2, hi: 6 } },
+        q: { pm2_5: { g: { n: 1, s: 2, lo: 2, hi: 2 }, b: { n: 1, s: 6, lo: 6, hi: 6 } } },
+      },
+    ]);
+    expect(object.pv).toEqual([2, 0]);
+    expect(object.m.pm2_5!.q).toEqual({
+      g: { min: [4, 2], max: [4, 2], mean: [4, 2], count: [1, 1] },
+      s: { min: [null, null], max: [null, null], mean: [null, null], count: [null, null] },
+      b: { min: [null, 6], max: [null, 6], mean: [null, 6], count: [null, 1] },
+    });
+    expect(object.m.pm2_5!.raw).toBeUndefined();
   });
 });

@@ -11,18 +11,28 @@ export const readingsHandlers: PartHandlers<typeof readingsRoutes, SensorDataDep
       query,
       await dataAccess.resolve(caller, params.id, ahead),
       beside instanceof EarlyPage ? beside : undefined,
+      ahead,
     ),
   series: async ({ caller, params, query, ahead }, { reads, dataAccess }) =>
-    reads.series(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
+    reads.series(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead), ahead),
   dataSummary: async ({ caller, params, ahead }, { reads, dataAccess }) =>
     reads.summary(caller, params.id, await dataAccess.resolve(caller, params.id, ahead)),
   listTiers: async (_request, { tiers }) => tiersTable(await tiers.table()),
 };
 
-/** The device, its subscription and the caller's relations to it, read with the session record (docs/sensor-data.md). */
+/**
+ * The device, its subscription and the caller's relations to it, read with the session record (docs/sensor-data.md);
+ * for a read of its data, its quality profile too (docs/data-quality.md), in the same round trip.
+ */
 export const readingsReadAhead: PartReadAhead<typeof readingsRoutes, SensorDataDeps> = {
-  listReadings: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
-  series: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
+  listReadings: ({ caller, params }, { dataAccess, profiles }) => [
+    ...dataAccess.readAhead(caller, params.id),
+    profiles.keyRead(params.id),
+  ],
+  series: ({ caller, params }, { dataAccess, profiles }) => [
+    ...dataAccess.readAhead(caller, params.id),
+    profiles.keyRead(params.id),
+  ],
   dataSummary: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
 };
 

@@ -3,6 +3,7 @@ import { relationId } from '../../../shared/relations/relation-types';
 import { type KeyRead, type ReadAhead, readKey } from '../../_shared/read-ahead';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { CampaignHolds, CampaignRecords, CampaignWindowRecord } from '../domain/campaign-series';
+import type { CampaignLinks } from '../domain/data-quality';
 
 /**
  * A campaign's name and window from the campaigns area's table (read only here, as the access module reads it for
@@ -46,3 +47,50 @@ export const createCampaignHolds = ({
     (await relations.queryAll('referrer', campaignId, ['campaign-device'])).map((relation) => relation.referentId),
   holdRead: (campaignId, deviceId) => relations.keyRead(relationId('campaign-device', campaignId, deviceId)),
 });
+
+/**
+ * The campaigns holding a device and the devices a campaign holds (docs/data-quality.md "Who may"): listed by index,
+ * each confirmed by reading its campaign-device relation by id, so one taken out a moment ago gives no right.
+ */
+export const createCampaignLinks = ({
+  relations,
+}: {
+  relations: Pick<RelationTable, 'queryAll' | 'getMany'>;
+}): CampaignLinks => {
+  const confirmed = async (pairs: { campaignId: string; deviceId: string }[]) => {
+    const found = new Set(
+      (await relations.getMany(pairs.map((p) => relationId('campaign-device', p.campaignId, p.deviceId)))).map(
+        (relation) => relation.id,
+      ),
+    );
+    return pairs.filter((p) => found.has(relationId('campaign-device', p.campaignId, p.deviceId)));
+  };
+  return {
+    campaignsHolding: async (deviceId) =>
+      (
+        await confirmed(
+          (
+            await relations.queryAll('referent', deviceId, ['campaign-device'])
+          ).map((r) => ({
+            campaignId: r.referrerId,
+            deviceId,
+          })),
+        )
+      ).map((p) => p.campaignId),
+    devicesOf: async (campaignId) =>
+      [
+        ...new Set(
+          (
+            await confirmed(
+              (
+                await relations.queryAll('referrer', campaignId, ['campaign-device'])
+              ).map((r) => ({
+                campaignId,
+                deviceId: r.referentId,
+              })),
+            )
+          ).map((p) => p.deviceId),
+        ),
+      ].sort(),
+  };
+};

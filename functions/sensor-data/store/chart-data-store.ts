@@ -19,16 +19,34 @@ export {
   periodsBetween,
 } from '../../../shared/sensor-data/chart-files';
 
-const emptySeries = (length: number): ChartSeries => ({
-  min: new Array(length).fill(null),
-  max: new Array(length).fill(null),
-  mean: new Array(length).fill(null),
-  count: new Array(length).fill(null),
-});
+type Column = (number | null)[];
+
+/** Every column of a measurement's series, by its path (`min`, `q.g.mean`, `raw.count`, `cal`, …). */
+const columnsOf = (series: object, prefix = ''): [string, Column][] =>
+  Object.entries(series).flatMap(([key, value]): [string, Column][] =>
+    Array.isArray(value) ? [[`${prefix}${key}`, value as Column]] : columnsOf(value as object, `${prefix}${key}.`),
+  );
+
+const columnAt = (series: object, path: string): Column | undefined => {
+  let node: unknown = series;
+  for (const key of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(node) ? (node as Column) : undefined;
+};
+
+const setColumn = (into: Record<string, unknown>, path: string, column: Column) => {
+  const keys = path.split('.');
+  let node = into;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = column;
+};
 
 /**
  * Joins objects (any order) into one set of columns, keeping the buckets that overlap `[fromMs, toMs]`; a
- * measurement missing from an object is null over that object's buckets, one with no value in range is left out.
+ * measurement missing from an object is null over that object's buckets, one with no value in range is left out, and
+ * every column one object has (a quality split, raw values) is null over the buckets of another that lacks it.
  */
 export const mergeChartObjects = (
   objects: readonly ChartColumns[],
@@ -47,20 +65,33 @@ export const mergeChartObjects = (
   const names = new Set(objects.flatMap((object) => Object.keys(object.m)));
   const m: Record<string, ChartSeries> = {};
   for (const name of [...names].sort()) {
-    const series = emptySeries(t.length);
-    t.forEach((start, i) => {
-      const { object, index } = rows.get(start)!;
-      const source = object.m[name];
-      if (!source) return;
-      series.min[i] = source.min[index] ?? null;
-      series.max[i] = source.max[index] ?? null;
-      series.mean[i] = source.mean[index] ?? null;
-      series.count[i] = source.count[index] ?? null;
-    });
+    const paths = new Set(
+      objects.flatMap((object) => (object.m[name] ? columnsOf(object.m[name]!).map(([path]) => path) : [])),
+    );
+    const series: Record<string, unknown> = {};
+    for (const path of paths) {
+      setColumn(
+        series,
+        path,
+        t.map((start) => {
+          const { object, index } = rows.get(start)!;
+          const source = object.m[name];
+          return (source && columnAt(source, path)?.[index]) ?? null;
+        }),
+      );
+    }
     // A measurement with no value in the range is left out, as if the device had never sent it there.
-    if (series.count.some((count) => count !== null)) m[name] = series;
+    if ((series.count as Column | undefined)?.some((count) => count !== null))
+      m[name] = series as unknown as ChartSeries;
   }
-  return { t, m };
+  const merged: ChartColumns = { t, m };
+  if (objects.some((object) => object.pv)) {
+    merged.pv = t.map((start) => {
+      const { object, index } = rows.get(start)!;
+      return object.pv?.[index] ?? 0;
+    });
+  }
+  return merged;
 };
 
 /** The chart-data bucket (CHART_DATA_BUCKET): the roll-up worker writes the objects, the chart reads take them. */

@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetKeys, queryPage, updateIf } from '../../_shared/dynamodb';
 import { readAll } from '../../_shared/paging';
-import type { Aggregates, RollupItem } from '../domain/rollups';
+import { isEmpty, type RollupBucket, type RollupItem } from '../domain/rollups';
 import type { RollupStore } from '../domain/rollups-recompute';
 import type { ChartResolution } from './chart-data-store';
 
@@ -10,7 +10,10 @@ export const rollupKey = (deviceId: string, resolution: ChartResolution, ts: num
   ts,
 });
 
-/** The rollups table: one item per device, resolution and bucket start, `m` = aggregates by measurement. */
+/**
+ * The rollups table: one item per device, resolution and bucket start, `m` = aggregates by measurement, with their
+ * quality split, raw values, calibration versions and profile version where they have them (domain/rollups.ts).
+ */
 export const createRollupStore = ({
   db,
   tableName,
@@ -19,12 +22,14 @@ export const createRollupStore = ({
   tableName: string;
 }): RollupStore => ({
   /** Writes a recomputed bucket; a bucket without any value is removed so a recompute leaves no stale item. */
-  put: async (deviceId: string, resolution: ChartResolution, ts: number, m: Aggregates): Promise<void> => {
-    if (Object.keys(m).length === 0) {
+  put: async (deviceId: string, resolution: ChartResolution, ts: number, bucket: RollupBucket): Promise<void> => {
+    if (isEmpty(bucket)) {
       await db.send(new DeleteCommand({ TableName: tableName, Key: rollupKey(deviceId, resolution, ts) }));
       return;
     }
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...rollupKey(deviceId, resolution, ts), m } }));
+    await db.send(
+      new PutCommand({ TableName: tableName, Item: { ...rollupKey(deviceId, resolution, ts), ...bucket } }),
+    );
   },
 
   /** Buckets starting in `[from, to]`, oldest first. */
@@ -40,7 +45,7 @@ export const createRollupStore = ({
           ConsistentRead: true,
         },
         { startKey },
-        (item) => ({ ts: item.ts as number, m: item.m as Aggregates }),
+        ({ pk: _pk, doneAt: _doneAt, ...item }) => item as unknown as RollupItem,
       ),
     ),
 

@@ -17,6 +17,7 @@ export const createCampaignsDeps = (common: CommonDeps) => {
       dataAccess: common.dataAccess,
       readTogether: (reads) => readTogether(common.db, reads),
       points: createSeriesPoints({ readings: common.readings, rollups: common.chartData.readChartObjects }),
+      profiles: common.profiles,
       now: common.now,
     }),
   };

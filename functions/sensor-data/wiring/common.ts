@@ -3,6 +3,7 @@ import { getDocumentClient, getS3Client, getSqsClient } from '../../_shared/clie
 import { createEventPublisher } from '../../_shared/events/event-publisher';
 import { createDataAccess } from '../../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../../_shared/sensor-data/device-tier';
+import { createQualityProfiles } from '../../_shared/sensor-data/quality-profile';
 import { createSensorDataSender } from '../../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../../_shared/sensor-data/readings-store';
 import { createChartDataStore } from '../store/chart-data-store';
@@ -19,6 +20,8 @@ export const SENSOR_DATA_ENV = {
   apiKeysTable: 'API_KEYS_TABLE',
   apiUsageTable: 'API_USAGE_TABLE',
   exportsTable: 'EXPORTS_TABLE',
+  /** Calibrations, exclusions and reprocessing (docs/data-quality.md). */
+  dataQualityTable: 'DATA_QUALITY_TABLE',
   liveWatchesTable: 'LIVE_WATCHES_TABLE',
   chartDataBucket: 'CHART_DATA_BUCKET',
   exportsBucket: 'EXPORTS_BUCKET',
@@ -51,6 +54,7 @@ export const createCommonDeps = (env: SensorDataEnv) => {
     access,
     dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access, tiers }),
     readings: createReadingsStore({ db, tableName: env.readingsTable }),
+    profiles: createQualityProfiles({ db, tableName: env.dataQualityTable }),
     chartData: createChartDataStore({ s3, bucket: env.chartDataBucket }),
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
     work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),

@@ -29,6 +29,7 @@ export const createExportsDeps = (common: CommonDeps) => {
       files: createExportFiles({ s3: common.s3, bucket: common.env.exportsBucket }),
       readings: common.readings,
       readDevice: common.dataAccess.readDevice,
+      profiles: common.profiles,
       now: common.now,
       maxAttempts: MAX_RECEIVES.sensorData,
     }),

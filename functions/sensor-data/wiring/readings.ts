@@ -7,6 +7,7 @@ export const createReadingsDeps = (common: CommonDeps) => ({
     dataAccess: common.dataAccess,
     readings: common.readings,
     rollups: common.chartData.readChartObjects,
+    profiles: common.profiles,
     now: common.now,
   }),
 });

@@ -14,6 +14,7 @@ export const createRollupsDeps = (common: CommonDeps) => ({
     readings: common.readings,
     rollups: createRollupStore({ db: common.db, tableName: common.env.rollupsTable }),
     charts: common.chartData,
+    profiles: common.profiles,
     now: common.now,
   } satisfies RollupDeps,
 });

@@ -14,4 +14,36 @@ export const sensorDataAudit = /* @__PURE__ */ defineAudit<typeof sensorData>({
     label: 'Revoked an API key',
     target: { kind: 'api-key', id: ({ params }) => params.keyId },
   },
+  // Calibrations and exclusions change what everyone reads of a device: a staff member's are recorded here, everyone's
+  // in the records themselves (who and when, kept for good: docs/data-quality.md).
+  addCalibration: {
+    action: 'device.calibration.add',
+    label: "Calibrated a device's measurement",
+    target: { kind: 'device', id: ({ params }) => params.id },
+  },
+  addExclusion: {
+    action: 'device.exclusion.add',
+    label: "Excluded a range of a device's data",
+    target: { kind: 'device', id: ({ params }) => params.id },
+  },
+  removeExclusion: {
+    action: 'device.exclusion.remove',
+    label: "Removed an exclusion of a device's data",
+    target: { kind: 'device', id: ({ params }) => params.id },
+  },
+  addCampaignCalibration: {
+    action: 'campaign.calibration.add',
+    label: "Calibrated a campaign's devices",
+    target: { kind: 'campaign', id: ({ params }) => params.id },
+  },
+  addCampaignExclusion: {
+    action: 'campaign.exclusion.add',
+    label: "Excluded a range of a campaign's devices",
+    target: { kind: 'campaign', id: ({ params }) => params.id },
+  },
+  removeCampaignExclusion: {
+    action: 'campaign.exclusion.remove',
+    label: "Removed an exclusion of a campaign's devices",
+    target: { kind: 'campaign', id: ({ params }) => params.id },
+  },
 });

@@ -411,11 +411,17 @@ describe('fuzzing every route with bad input', () => {
       });
       const text = await response.text();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      if (response.status >= 500) failures.push(`${response.status} ${label}: ${text.slice(0, 200)}`);
-      else if (response.status >= 400) {
+      // The SensorThings routes answer in OData's error shape, and 501 for a standard option or function the service
+      // does not implement, as OGC 18-088 asks (docs/decisions/071-odata-parser.md); a 501 there still names it.
+      const sensorThings = c.route.path.includes('/sta/');
+      if (response.status >= 500 && !(sensorThings && response.status === 501)) {
+        failures.push(`${response.status} ${label}: ${text.slice(0, 200)}`);
+      } else if (response.status >= 400) {
         const message = (() => {
           try {
-            return (JSON.parse(text) as { message?: unknown }).message;
+            const body = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
+            // Refusals before the handler (a path that is not percent-encoding, a schema's limit) keep the platform's.
+            return sensorThings ? (body.error?.message ?? body.message) : body.message;
           } catch {
             return undefined;
           }

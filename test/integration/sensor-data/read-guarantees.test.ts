@@ -120,7 +120,7 @@ describe('a tier change counts on the very next read', () => {
     for (const token of [undefined, device.ownerToken]) {
       await warm(token, device.id);
       expect((await reads(token).listReadings({ params: { id: device.id }, query: { from: from() } })).items).toEqual([
-        { timestamp: now - 20 * DAY, values: { pm2_5: 20 } },
+        { timestamp: now - 20 * DAY, values: { pm2_5: 20 }, quality: { pm2_5: 'good' } },
       ]);
     }
 

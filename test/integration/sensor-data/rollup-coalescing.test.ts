@@ -80,12 +80,12 @@ describe('coalesced roll-ups in the sensor-data worker', () => {
   it('the done marks: only an hour with a bucket is marked, read back strongly, and a recompute clears its mark', async () => {
     const { id: deviceId } = await freshDevice();
     const rollups = createRollupStore({ db: documentClient(), tableName: stack().tables.rollups! });
-    await rollups.put(deviceId, 'hour', hour, { pm10: { n: 1, s: 4, lo: 4, hi: 4 } });
+    await rollups.put(deviceId, 'hour', hour, { m: { pm10: { n: 1, s: 4, lo: 4, hi: 4 } } });
     await rollups.markDone(deviceId, [hour, hour + HOUR], 1_234);
     expect(await rollups.doneAt(deviceId, [hour, hour + HOUR])).toEqual(new Map([[hour, 1_234]]));
     // No empty bucket was made for the hour without values (charts would show it as a point).
     expect(await hourItem(deviceId, hour + HOUR)).toBeUndefined();
-    await rollups.put(deviceId, 'hour', hour, { pm10: { n: 2, s: 9, lo: 4, hi: 5 } });
+    await rollups.put(deviceId, 'hour', hour, { m: { pm10: { n: 2, s: 9, lo: 4, hi: 5 } } });
     expect(await rollups.doneAt(deviceId, [hour])).toEqual(new Map());
   });
 

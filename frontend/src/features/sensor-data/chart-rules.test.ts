@@ -8,7 +8,15 @@ describe('pointsOf', () => {
   it("takes each bucket's middle and skips the buckets without a value of the measurement", () => {
     const points = pointsOf(
       { t: [0, 2 * MINUTE, 4 * MINUTE], bucketMs: 2 * MINUTE },
-      { label: 'PM2.5', min: [1, null, 4], max: [3, null, 6], mean: [2, null, 5], gapMs: 6 * MINUTE },
+      {
+        label: 'PM2.5',
+        min: [1, null, 4],
+        max: [3, null, 6],
+        mean: [2, null, 5],
+        gapMs: 6 * MINUTE,
+        suspect: [0, 0, 0],
+        bad: [0, 0, 0],
+      },
     );
     expect(points).toEqual([
       { x: MINUTE, min: 1, max: 3, mean: 2 },

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
@@ -6,6 +6,7 @@ import { useTokens } from '../../lib/theme';
 import type { ChartOverlay } from './chart-overlays';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 import type { LockBand } from './lock-band-rules';
+import { MARK_COLOURS, type QualityMark, qualityMarks } from './quality-rules';
 import './lock-band.css';
 
 /** Appends points to a drawn chart without a React render: the live view's readings. */
@@ -111,6 +112,27 @@ const overlayHooks = (overlay: ChartOverlay, colours: OverlayColours): uPlot.Hoo
   ],
 });
 
+/** Suspect and bad readings drawn where their bucket's highest value is, under the line. */
+const qualityMarkHook = (marks: readonly QualityMark[]) => (u: uPlot) => {
+  const radius = 4.5 * uPlot.pxRatio;
+  u.ctx.save();
+  u.ctx.lineWidth = 2 * uPlot.pxRatio;
+  for (const mark of marks) {
+    const x = u.valToPos(mark.x / 1000, 'x', true);
+    const y = u.valToPos(mark.y, 'y', true);
+    u.ctx.beginPath();
+    u.ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    if (mark.kind === 'bad') {
+      u.ctx.fillStyle = MARK_COLOURS.bad;
+      u.ctx.fill();
+    } else {
+      u.ctx.strokeStyle = MARK_COLOURS.suspect;
+      u.ctx.stroke();
+    }
+  }
+  u.ctx.restore();
+};
+
 /**
  * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
  * asked for. The line is broken only where the device was silent (the series' `gapMs`), and a value with no
@@ -127,8 +149,10 @@ export const SensorChart = forwardRef<
     lock?: Pick<LockBand, 'from' | 'to' | 'label'>;
     /** Periods and lines another feature draws over the chart (an alert's firing, a rule's limit). */
     overlay?: ChartOverlay;
+    /** A range dragged across the plot (ms): where a person may exclude readings, the form takes it. */
+    onSelect?: (from: number, to: number) => void;
   }
->(function SensorChart({ series, name, width, lock, overlay }, ref) {
+>(function SensorChart({ series, name, width, lock, overlay, onSelect }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
@@ -141,6 +165,10 @@ export const SensorChart = forwardRef<
   const lockLabel = lock?.label;
   // Compared by content: a panel that works its overlay out again on each render draws nothing again.
   const overlayKey = JSON.stringify(overlay ?? null);
+  // Read at the drag's end, so a new callback does not draw the chart again.
+  const selected = useRef(onSelect);
+  selected.current = onSelect;
+  const selectable = onSelect !== undefined;
 
   useEffect(() => {
     const element = container.current;
@@ -154,6 +182,7 @@ export const SensorChart = forwardRef<
       ticks: { stroke: tokens.read('--chart-grid', 'rgb(0 0 0 / 0.08)') },
     };
     const points = pointsOf(series, columns);
+    const marks = qualityMarks(series, columns);
     const drawn = lineOf(points, columns.gapMs);
     line.current = { points, isolated: drawn.isolated };
     const label = columns.unit ? `${columns.label} (${columns.unit})` : columns.label;
@@ -196,8 +225,12 @@ export const SensorChart = forwardRef<
       },
       axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
       legend: { show: true },
-      // Hovering a break shows the nearest real value rather than "--".
-      cursor: { hover: { skip: [null, undefined] } },
+      // Hovering a break shows the nearest real value rather than "--". Where the viewer may exclude data, dragging
+      // selects the range for the form instead of zooming.
+      cursor: {
+        hover: { skip: [null, undefined] },
+        ...(selectable ? { drag: { x: true, y: false, setScale: false } } : {}),
+      },
       series: [
         {},
         { label: 'min', stroke: bandColour, width: 0, points: { show: false } },
@@ -213,6 +246,16 @@ export const SensorChart = forwardRef<
       hooks: {
         ...lockedHooks,
         drawClear: [...(lockedHooks.drawClear ?? []), ...(overlaid.drawClear ?? [])],
+        setSelect: [
+          (u) => {
+            if (u.select.width < 3) return;
+            const from = u.posToVal(u.select.left, 'x') * 1000;
+            const to = u.posToVal(u.select.left + u.select.width, 'x') * 1000;
+            selected.current?.(Math.round(from), Math.round(to));
+          },
+        ],
+        // Under the line, so a mark never breaks it (a break means a silence, docs/sensor-data.md "Gaps").
+        drawAxes: [qualityMarkHook(marks)],
         draw: [
           ...(lockedHooks.draw ?? []),
           ...(overlaid.draw ?? []),
@@ -229,7 +272,7 @@ export const SensorChart = forwardRef<
       made.destroy();
       plot.current = null;
     };
-  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel, overlayKey]);
+  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel, overlayKey, selectable]);
 
   useImperativeHandle(
     ref,
@@ -246,5 +289,25 @@ export const SensorChart = forwardRef<
     [columns.gapMs],
   );
 
-  return <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />;
+  const counts = useMemo(() => {
+    const marks = qualityMarks(series, columns);
+    return {
+      suspect: marks.filter((m) => m.kind === 'suspect').length,
+      bad: marks.filter((m) => m.kind === 'bad').length,
+    };
+  }, [series, columns]);
+
+  return (
+    <>
+      <div ref={container} className="sensor-chart" data-testid="sensor-chart" data-measurement={name} />
+      {counts.suspect + counts.bad > 0 && (
+        <p className="quality-legend small" data-testid="quality-legend">
+          <span className="quality-key suspect" aria-hidden="true" /> Suspect: {points(counts.suspect)}
+          <span className="quality-key bad" aria-hidden="true" /> Bad: {points(counts.bad)}
+        </p>
+      )}
+    </>
+  );
 });
+
+const points = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
+import type { ValueChoice } from '../../../../shared/sensor-data/quality';
 import { apiClient } from '../../lib/api';
 import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
@@ -11,6 +12,7 @@ import { type ChartOverlays, overlayOf } from './chart-overlays';
 import { hasData } from './chart-rules';
 import { lockBand } from './lock-band-rules';
 import { OverlayCaption } from './overlay-caption';
+import { QualityPanel } from './quality-panel';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -61,6 +63,9 @@ export const SensorDataPanel = ({
   const [customError, setCustomError] = useState<string>();
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
+  const [values, setValues] = useState<Exclude<ValueChoice, 'both'>>('corrected');
+  const [dragged, setDragged] = useState<{ from: number; to: number; measurement: string; at: number }>();
+  const mayChangeQuality = user !== undefined && mayManage(device);
 
   // The From and To fields always show the range drawn, so a custom range starts from the preset on screen.
   const choose = (id: Exclude<RangePreset, 'custom'>) => {
@@ -81,7 +86,7 @@ export const SensorDataPanel = ({
 
   // Primitives, so the summary's arrival reads again only when it moves the start (a range past the tier's window).
   const { from, to } = useMemo(() => viewableRange(summary, range, Date.now()), [summary, range]);
-  const seriesRequest = { params: { id: device.id }, query: { from, to, width } };
+  const seriesRequest = { params: { id: device.id }, query: { from, to, width, values } };
   const seriesQuery = useQuery({
     ...routeQuery('sensor-data', 'series', seriesRequest),
     queryFn: () => {
@@ -142,6 +147,20 @@ export const SensorDataPanel = ({
         </button>
       </fieldset>
       <ErrorAlert testId="sensor-range-error" error={customError} />
+      <fieldset className="values-switch" aria-label="Values">
+        <span className="small">Values:</span>
+        {(['corrected', 'raw'] as const).map((choice) => (
+          <button
+            key={choice}
+            type="button"
+            aria-pressed={values === choice}
+            data-testid={`sensor-values-${choice}`}
+            onClick={() => setValues(choice)}
+          >
+            {choice === 'corrected' ? 'Corrected' : 'Raw'}
+          </button>
+        ))}
+      </fieldset>
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
@@ -177,6 +196,12 @@ export const SensorDataPanel = ({
                 width={width}
                 lock={band}
                 overlay={overlayOf(overlays, name)}
+                onSelect={
+                  mayChangeQuality
+                    ? (dragFrom, dragTo) =>
+                        setDragged({ from: dragFrom, to: dragTo, measurement: name, at: Date.now() })
+                    : undefined
+                }
               />
               <OverlayCaption overlay={overlayOf(overlays, name)} testId={`sensor-overlay-${name}`} />
             </div>
@@ -191,6 +216,17 @@ export const SensorDataPanel = ({
           </p>
         )}
       </div>
+      {loading.state === 'done' && names.length > 0 && (
+        <QualityPanel
+          deviceId={device.id}
+          names={names}
+          labels={Object.fromEntries(names.map((name) => [name, loading.series.series[name]!.label]))}
+          range={{ from, to }}
+          width={width}
+          mayChange={mayChangeQuality}
+          dragged={dragged}
+        />
+      )}
     </section>
   );
 };

@@ -1,0 +1,446 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import type { Calibration, Exclusion } from '../../../../shared/contracts/sensor-data-quality';
+import type { Series } from '../../../../shared/contracts/sensor-data-readings';
+import { CALIBRATION_PRESETS, formulaText } from '../../../../shared/sensor-data/calibration';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { apiClient } from '../../lib/api';
+import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import {
+  type CalibrationForm,
+  exclusionFields,
+  exclusionRange,
+  formulaOf,
+  PREVIEW_COLOURS,
+  periodOf,
+  previewLines,
+} from './quality-rules';
+import { formatLocal } from './range-rules';
+
+const when = (ms: number) => new Date(ms).toLocaleString();
+
+/**
+ * A device's data quality under its charts (docs/data-quality.md "Screens"): each measurement's calibration history,
+ * and for those who may change it a form whose preview draws the corrected line over the raw one before saving; the
+ * excluded ranges, and a form to exclude one (filled by dragging across a chart, or typed: the keyboard's way).
+ */
+export const QualityPanel = ({
+  deviceId,
+  names,
+  labels,
+  range,
+  width,
+  mayChange,
+  dragged,
+}: {
+  deviceId: string;
+  names: readonly string[];
+  /** Each measurement's label ("PM2.5"), as the charts' titles show it. */
+  labels: Readonly<Record<string, string>>;
+  range: { from: number; to: number };
+  width: number;
+  mayChange: boolean;
+  /** The last range dragged across a chart, with its measurement. */
+  dragged?: { from: number; to: number; measurement: string; at: number };
+}) => {
+  const [measurement, setMeasurement] = useState(names[0] ?? '');
+  const calibrations = useQuery(routeQuery('sensor-data', 'listCalibrations', { params: { id: deviceId } }));
+  const exclusions = useQuery(routeQuery('sensor-data', 'listExclusions', { params: { id: deviceId } }));
+  const shown = names.includes(measurement) ? measurement : (names[0] ?? '');
+  const history = (calibrations.data?.items ?? []).filter((c) => c.measurement === shown);
+
+  return (
+    <section className="quality-panel" aria-labelledby="quality-heading" data-testid="quality-panel">
+      <h3 id="quality-heading">Data quality</h3>
+      <label>
+        Measurement
+        <select data-testid="quality-measurement" value={shown} onChange={(e) => setMeasurement(e.target.value)}>
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {labels[name] ?? name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div>
+        <h4>Calibration history</h4>
+        <ErrorAlert testId="calibrations-error" error={errorOf(calibrations)} />
+        {history.length === 0 ? (
+          <p className="muted small" data-testid="calibrations-empty">
+            No calibration: charts, downloads and the API show the values as the device sent them.
+          </p>
+        ) : (
+          <ol className="quality-history" data-testid="calibration-history" reversed>
+            {history.map((c) => (
+              <CalibrationItem key={c.id} calibration={c} />
+            ))}
+          </ol>
+        )}
+      </div>
+      {mayChange && shown && (
+        <CalibrationEditor deviceId={deviceId} measurement={shown} labels={labels} range={range} width={width} />
+      )}
+      <ExclusionsPart
+        deviceId={deviceId}
+        names={names}
+        items={exclusions.data?.items ?? []}
+        error={errorOf(exclusions)}
+        labels={labels}
+        mayChange={mayChange}
+        dragged={dragged}
+      />
+    </section>
+  );
+};
+
+const CalibrationItem = ({ calibration: c }: { calibration: Calibration }) => (
+  <li data-testid="calibration-version">
+    <strong>Version {c.version}</strong>: {formulaText(c.formula, c.measurement)}, from {when(c.effectiveFrom)}
+    {c.effectiveTo !== undefined ? ` to ${when(c.effectiveTo)}` : ''}. {c.note}
+    {c.source ? ` Source: ${c.source}.` : ''}
+  </li>
+);
+
+const EMPTY_FORM: CalibrationForm = {
+  kind: 'linear',
+  a: '1',
+  b: '0',
+  coefficients: '0, 1',
+  effectiveFrom: '',
+  effectiveTo: '',
+  note: '',
+  source: '',
+};
+
+/** A new version's form, with its preview over the range on screen (raw values, so the two lines compare). */
+const CalibrationEditor = ({
+  deviceId,
+  measurement,
+  labels,
+  range,
+  width,
+}: {
+  deviceId: string;
+  measurement: string;
+  labels: Readonly<Record<string, string>>;
+  range: { from: number; to: number };
+  width: number;
+}) => {
+  const [form, setForm] = useState<CalibrationForm>(() => ({ ...EMPTY_FORM, effectiveFrom: formatLocal(range.from) }));
+  const [saved, setSaved] = useState<string>();
+  const changes = useChanges<'save'>();
+  const rawRequest = {
+    params: { id: deviceId },
+    query: { from: range.from, to: range.to, width, values: 'raw' as const },
+  };
+  const raw = useQuery({ ...routeQuery('sensor-data', 'series', rawRequest), staleTime: Number.POSITIVE_INFINITY });
+  const formula = formulaOf(form);
+  const period = periodOf(form);
+  const problem = typeof formula === 'string' ? formula : typeof period === 'string' ? period : undefined;
+  const preset = CALIBRATION_PRESETS.find((p) => p.id === form.kind);
+  // One key for what the preview draws, so a render that changes neither draws it again.
+  const drawn = JSON.stringify([formula, period]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `drawn` stands for the formula and period
+  const lines = useMemo(
+    () =>
+      raw.data && typeof formula !== 'string' && typeof period !== 'string'
+        ? previewLines(raw.data, measurement, formula, period)
+        : undefined,
+    [raw.data, measurement, drawn],
+  );
+  const set = (field: keyof CalibrationForm) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: e.target.value }));
+
+  const save = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setSaved(undefined);
+    if (typeof formula === 'string' || typeof period === 'string') return changes.setError(problem);
+    await changes.run('save', async () => {
+      const made = await apiClient('sensor-data').addCalibration({
+        params: { id: deviceId },
+        body: {
+          measurement,
+          formula,
+          ...period,
+          note: form.note,
+          ...(form.source || preset ? { source: form.source || preset?.source } : {}),
+        },
+      });
+      setSaved(`Saved as version ${made.version}. The charts are being computed again.`);
+      setForm({ ...EMPTY_FORM, effectiveFrom: form.effectiveFrom });
+    }, [routeKey('sensor-data', 'listCalibrations'), routeKey('sensor-data', 'series')]);
+  };
+
+  return (
+    <form onSubmit={save} data-testid="calibration-form" aria-labelledby="calibration-form-heading">
+      <h4 id="calibration-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
+        New calibration of {labels[measurement] ?? measurement}
+      </h4>
+      <label>
+        Formula
+        <select data-testid="calibration-kind" value={form.kind} onChange={set('kind')}>
+          <option value="linear">Linear: a·x + b</option>
+          <option value="polynomial">Polynomial</option>
+          {CALIBRATION_PRESETS.filter((p) => p.measurement === measurement).map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {form.kind === 'linear' && (
+        <>
+          <label>
+            a
+            <input data-testid="calibration-a" inputMode="decimal" value={form.a} onChange={set('a')} size={6} />
+          </label>
+          <label>
+            b
+            <input data-testid="calibration-b" inputMode="decimal" value={form.b} onChange={set('b')} size={6} />
+          </label>
+        </>
+      )}
+      {form.kind === 'polynomial' && (
+        <label>
+          Coefficients (x⁰, x¹, …)
+          <input data-testid="calibration-coefficients" value={form.coefficients} onChange={set('coefficients')} />
+        </label>
+      )}
+      {preset && <p className="small muted">{formulaText(preset.formula, measurement)}</p>}
+      <label>
+        Effective from
+        <input
+          type="datetime-local"
+          data-testid="calibration-from"
+          value={form.effectiveFrom}
+          onChange={set('effectiveFrom')}
+        />
+      </label>
+      <label>
+        Until (optional)
+        <input
+          type="datetime-local"
+          data-testid="calibration-to"
+          value={form.effectiveTo}
+          onChange={set('effectiveTo')}
+        />
+      </label>
+      <label>
+        Note
+        <input data-testid="calibration-note" value={form.note} onChange={set('note')} required />
+      </label>
+      <label>
+        Source (optional)
+        <input
+          data-testid="calibration-source"
+          value={form.source}
+          onChange={set('source')}
+          placeholder={preset?.source ?? 'collocation with reference monitor X, R² 0.93'}
+        />
+      </label>
+      <div style={{ flexBasis: '100%' }}>
+        {problem && (
+          <p className="muted small" data-testid="calibration-problem">
+            {problem}
+          </p>
+        )}
+        {!problem && raw.data && lines && <CalibrationPreview lines={lines} series={raw.data} width={width} />}
+      </div>
+      <SubmitButton testId="calibration-save" busy={changes.busy === 'save'} busyText="Saving…">
+        Save calibration
+      </SubmitButton>
+      <ErrorAlert testId="calibration-error" error={changes.error} />
+      <DoneNote testId="calibration-saved" text={saved} />
+    </form>
+  );
+};
+
+/** The raw line and the corrected one the form would make, on one chart, with a legend naming them. */
+const CalibrationPreview = ({
+  lines,
+  series,
+  width,
+}: {
+  lines: ReturnType<typeof previewLines>;
+  series: Series;
+  width: number;
+}) => {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    delete element.dataset.painted;
+    const made = new uPlot(
+      {
+        width,
+        height: 160,
+        scales: { x: { time: true, range: [series.from / 1000, series.to / 1000] } },
+        legend: { show: true },
+        series: [
+          {},
+          { label: 'raw', stroke: PREVIEW_COLOURS.raw, width: 2, points: { show: false } },
+          { label: 'corrected (preview)', stroke: PREVIEW_COLOURS.corrected, width: 2, points: { show: false } },
+        ],
+        hooks: { draw: [() => (element.dataset.painted = 'true')] },
+      },
+      [Float64Array.from(lines.x, (x) => x / 1000), lines.raw, lines.corrected] as uPlot.AlignedData,
+      element,
+    );
+    return () => made.destroy();
+  }, [lines, series, width]);
+  return <div ref={container} className="sensor-chart" data-testid="calibration-preview" />;
+};
+
+const ExclusionsPart = ({
+  deviceId,
+  names,
+  labels,
+  items,
+  error,
+  mayChange,
+  dragged,
+}: {
+  deviceId: string;
+  names: readonly string[];
+  labels: Readonly<Record<string, string>>;
+  items: readonly Exclusion[];
+  error: string | undefined;
+  mayChange: boolean;
+  dragged?: { from: number; to: number; measurement: string; at: number };
+}) => {
+  const [fields, setFields] = useState({ from: '', to: '', measurement: '', reason: '' });
+  const [done, setDone] = useState<string>();
+  const changes = useChanges<'add' | `remove-${string}`>();
+  const reason = useRef<HTMLInputElement>(null);
+  const invalidates = [routeKey('sensor-data', 'listExclusions'), routeKey('sensor-data', 'series')];
+
+  // A drag fills the form and puts the focus on the reason: what is left to say.
+  const draggedAt = dragged?.at;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each drag (its time) fills the form once
+  useEffect(() => {
+    if (!dragged) return;
+    setFields((f) => ({ ...f, ...exclusionFields(dragged.from, dragged.to), measurement: dragged.measurement }));
+    setDone(undefined);
+    reason.current?.focus();
+  }, [draggedAt]);
+
+  const add = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setDone(undefined);
+    const range = exclusionRange(fields);
+    if (typeof range === 'string') return changes.setError(range);
+    await changes.run(
+      'add',
+      async () => {
+        await apiClient('sensor-data').addExclusion({
+          params: { id: deviceId },
+          body: {
+            ...range,
+            ...(fields.measurement ? { measurements: [fields.measurement] } : {}),
+            reason: fields.reason,
+          },
+        });
+        setDone('Excluded. The charts leave the range out within seconds; nothing is deleted.');
+        setFields({ from: '', to: '', measurement: '', reason: '' });
+      },
+      invalidates,
+    );
+  };
+
+  const active = items.filter((e) => e.status === 'active');
+  return (
+    <div>
+      <h4>Excluded ranges</h4>
+      <ErrorAlert testId="exclusions-error" error={error} />
+      {active.length === 0 ? (
+        <p className="muted small" data-testid="exclusions-empty">
+          Nothing excluded.
+        </p>
+      ) : (
+        <ul className="quality-history" data-testid="exclusion-list">
+          {active.map((e) => (
+            <li key={e.id} data-testid="exclusion-item">
+              {when(e.from)} – {when(e.to)},{' '}
+              {e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}: {e.reason}{' '}
+              {mayChange && (
+                <button
+                  type="button"
+                  data-testid="exclusion-remove"
+                  disabled={changes.busy !== undefined}
+                  onClick={() =>
+                    changes.run(
+                      `remove-${e.id}`,
+                      () => apiClient('sensor-data').removeExclusion({ params: { id: deviceId, exclusionId: e.id } }),
+                      invalidates,
+                    )
+                  }
+                >
+                  Bring back
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {mayChange && (
+        <form onSubmit={add} data-testid="exclusion-form" aria-labelledby="exclusion-form-heading">
+          <h4 id="exclusion-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
+            Exclude this range
+          </h4>
+          <p className="muted small" style={{ flexBasis: '100%', margin: 0 }}>
+            Drag across a chart to choose the range, or type it.
+          </p>
+          <label>
+            From
+            <input
+              type="datetime-local"
+              data-testid="exclusion-from"
+              value={fields.from}
+              onChange={(e) => setFields((f) => ({ ...f, from: e.target.value }))}
+            />
+          </label>
+          <label>
+            To
+            <input
+              type="datetime-local"
+              data-testid="exclusion-to"
+              value={fields.to}
+              onChange={(e) => setFields((f) => ({ ...f, to: e.target.value }))}
+            />
+          </label>
+          <label>
+            Measurements
+            <select
+              data-testid="exclusion-measurement"
+              value={fields.measurement}
+              onChange={(e) => setFields((f) => ({ ...f, measurement: e.target.value }))}
+            >
+              <option value="">All</option>
+              {names.map((name) => (
+                <option key={name} value={name}>
+                  {labels[name] ?? name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Reason
+            <input
+              ref={reason}
+              data-testid="exclusion-reason"
+              value={fields.reason}
+              onChange={(e) => setFields((f) => ({ ...f, reason: e.target.value }))}
+              required
+            />
+          </label>
+          <SubmitButton testId="exclusion-save" busy={changes.busy === 'add'} busyText="Excluding…">
+            Exclude
+          </SubmitButton>
+          <ErrorAlert testId="exclusion-error" error={changes.error} />
+          <DoneNote testId="exclusion-done" text={done} />
+        </form>
+      )}
+    </div>
+  );
+};
