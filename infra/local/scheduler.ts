@@ -54,14 +54,15 @@ const lambdaContext = (job: string): Context =>
  */
 export const startScheduler = async (options: SchedulerOptions) => {
   const jobs = options.jobs ?? SCHEDULED_JOBS;
-  const loaded = await Promise.all(
-    jobs.map(async (job) => {
-      const module = (await import(pathToFileURL(path.join(options.rootDir, job.entry)).href)) as {
-        handler: ScheduledHandler;
-      };
-      return { ...job, handler: module.handler };
-    }),
-  );
+  // One import at a time: jest's ESM loader refuses two entries linking a shared module at once ("request for
+  // '@middy/core' is not in cache"), which the tests' scheduler met once three jobs were scheduled.
+  const loaded: (ScheduledJobDefinition & { handler: ScheduledHandler })[] = [];
+  for (const job of jobs) {
+    const module = (await import(pathToFileURL(path.join(options.rootDir, job.entry)).href)) as {
+      handler: ScheduledHandler;
+    };
+    loaded.push({ ...job, handler: module.handler });
+  }
   const running = new Map<string, Promise<unknown>>();
   let paused = false;
 

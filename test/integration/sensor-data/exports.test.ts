@@ -255,7 +255,7 @@ describe('downloads', () => {
     const format = await apiRejection(
       owner.createExport({ params: { id: device.id }, body: { format: 'xlsx' as never } }),
     );
-    expect(format.message).toMatch(/Format must be csv or json/);
+    expect(format.message).toMatch(/Format must be csv, json or parquet/);
   });
 
   it("hides an export from everyone but its creator and staff, and lists one's own newest first", async () => {
