@@ -1,6 +1,18 @@
 import { GetTokensFromRefreshTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { pagePerTest, signInAs, signOutInHeader, submitSignIn, waitForHeaderUser, web } from '../support/browser';
+import {
+  NARROW,
+  onScreen,
+  pagePerTest,
+  signInAs,
+  signOutInHeader,
+  submitSignIn,
+  waitForHeaderUser,
+  web,
+} from '../support/browser';
+import { freshUser } from '../support/people';
+import { freshDevice } from '../support/sensor-data';
 import { cognitoClient, stack } from '../support/stack';
+import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
 
@@ -83,6 +95,61 @@ describe('end to end: sessions (spec §2, §9)', () => {
       message: 'Refresh Token has been revoked',
     });
   });
+
+  // The device page reads its device again as the guest (a new first read, docs/frontend-layout.md): that wait once hid
+  // the whole shell behind "Loading…" for its length, and the hidden header's menu folded with Sign in inside it.
+  it.each(['private', 'public'] as const)(
+    'signing out on a %s device page on a phone: the header stays, its open menu offers Sign in, the page turns to the guest’s',
+    async (visibility) => {
+      const person = await freshUser({ groups: ['Authenticated_users'], prefix: `signout-${visibility}` });
+      const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token, visibility });
+      const devicePath = `/dashboard/devices/${device.id}`;
+      const page = testPage();
+      await page.setViewportSize(NARROW);
+      await signInPerson(page, person, devicePath);
+      await page.getByRole('heading', { name: 'Relations' }).waitFor();
+      await page.getByTestId('menu-toggle').click();
+      await page.getByTestId('sign-out').waitFor();
+      // Every moment the shell (header, page, footer) was off the screen or drawn anew, as the browser went through it.
+      await page.evaluate(() => {
+        const shell = document.querySelector('.shell')!;
+        const gaps: string[] = [];
+        Object.assign(window, { shellGaps: gaps });
+        new MutationObserver(() => {
+          if (document.querySelector('.shell') !== shell) gaps.push('the shell was replaced');
+          else if (!shell.checkVisibility())
+            gaps.push(
+              `the shell was hidden, the loading page ${document.querySelector('body > * > .loading') ? 'shown' : 'not shown'}`,
+            );
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+
+      // The identity provider answers RevokeToken late, as under load: Amplify holds the tokens until it has, while
+      // the page, drawn for the guest at once, reads the device again.
+      await page.route(
+        () => true,
+        async (route) => {
+          if (!route.request().headers()['x-amz-target']?.endsWith('.RevokeToken')) return route.fallback();
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          await route.fallback();
+        },
+      );
+      await signOutInHeader(page);
+      if (visibility === 'public') await page.getByTestId('device-guest-unlocks').waitFor();
+      else {
+        // Read as the guest: a private device is not shown, only what signing in may unlock.
+        await page.getByText('Sign in to see this device if it is shared with you.').waitFor();
+        expect(await page.getByTestId('device-guest-unlocks').count()).toBe(0);
+      }
+      expect(await page.evaluate(() => (window as unknown as { shellGaps: string[] }).shellGaps)).toEqual([]);
+      expect(await page.getByRole('heading', { name: 'Relations' }).count()).toBe(0);
+      // The menu the person opened stays open, with Sign in where Sign out was.
+      expect(await page.getByTestId('menu-toggle').getAttribute('aria-expanded')).toBe('true');
+      const signIn = page.getByTestId('header-sign-in');
+      expect(await signIn.isVisible()).toBe(true);
+      expect(await onScreen(signIn)).toBe(true);
+    },
+  );
 
   it('signs out the other tabs when one tab signs out', async () => {
     const first = testPage();

@@ -1,4 +1,4 @@
-import { use, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Suspense, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { LoadingPage } from '../components/loading-page';
@@ -102,11 +102,14 @@ export const AppLayout = ({
     // A tap anywhere outside the header puts the menu away, as people expect of a drop-down, and a link to the page
     // already shown changes no path, so a followed link closes it too. On the click, after the tap has done what it was
     // for: closed at the press, the menu pulled the page up under the finger and the tap was lost (docs/frontend-layout.md).
+    // The header as drawn when the menu opened, not the ref: React lets a ref go while a boundary above hides what
+    // holds it, and a header missing then read the Sign out click as a tap outside.
+    const drawn = header.current;
     const onClick = (event: MouseEvent) => {
       // The path as dispatched: by now the click may have replaced its target ("Sign out" by "Sign in").
       const path = event.composedPath();
       const menu = document.getElementById(MENU_ID);
-      const outside = !header.current || !path.includes(header.current);
+      const outside = !drawn || !path.includes(drawn);
       const menuLink = menu !== null && path.includes(menu) && path.some((node) => node instanceof HTMLAnchorElement);
       if (outside || menuLink) setOpenOn(undefined);
     };
@@ -213,7 +216,16 @@ export const AppLayout = ({
         {/* A page lives as long as the session's person: signed out (here or elsewhere), nothing of it renders again
             with the person gone. Under load, a panel for the signed-in owner (its people picker waiting on its chunk)
             rendered once more after sign-out and threw, and the page showed "This page could not load". */}
-        <Outlet key={user?.id ?? 'guest'} />
+        {state.status === 'guest' && state.ended === 'signed-out' ? (
+          // Signed out here, the page reads again as the guest (its first reads were the person's, and are gone): it
+          // waits inside the shell, not under the router's boundary above it, which would hide the whole shell, header
+          // and open menu with it, behind the loading page until the guest's reads answered.
+          <Suspense fallback={<LoadingPage />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <Outlet key={user?.id ?? 'guest'} />
+        )}
       </main>
       <footer className="footer">
         <Link to="/privacy" data-testid="footer-privacy">

@@ -104,9 +104,16 @@ export const readSession = async (now = Date.now()): Promise<SessionRead> => {
   return { status: 'signed-in', user: sessionUserFrom(tokens.accessToken.payload, tokens.idToken?.payload) };
 };
 
+/**
+ * A sign-out here is under way: the tokens stay stored until the identity provider has answered RevokeToken, while
+ * the page, drawn anew for the guest at once, reads as the guest. With the person's token, a private device's page
+ * came back showing the device to the guest.
+ */
+let signingOut = false;
+
 /** The API token: the ACCESS token, whose `cognito:groups` the API authorizes on. */
 export const accessToken = async (): Promise<string | undefined> => {
-  if (!mayHaveSession()) return undefined;
+  if (signingOut || !mayHaveSession()) return undefined;
   try {
     const { fetchAuthSession } = await amplifyAuth();
     const { tokens } = await fetchAuthSession();
@@ -148,9 +155,10 @@ export const announceSignOut = (): void => {
 /**
  * Signs out here (and with `global`, revokes the refresh token everywhere) and tells the other tabs. A session from
  * the hosted sign-in then leaves through the hosted logout, which ends the hosted page's session and comes back to
- * the sign-in page.
+ * the sign-in page. From the call on, before its first await, API calls go out as the guest's.
  */
 export const signOutHere = async (options?: { global?: boolean }): Promise<void> => {
+  signingOut = true;
   let logout: string | undefined;
   try {
     const { signOut, takeHostedLogout } = await amplifyAuth();
@@ -159,6 +167,7 @@ export const signOutHere = async (options?: { global?: boolean }): Promise<void>
   } finally {
     clearSessionStart();
     announceSignOut();
+    signingOut = false;
   }
   if (logout) window.location.assign(logout);
 };

@@ -141,12 +141,15 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     // At once, not when the state's effect runs: a call answering 401 once the tokens are revoked (a page's refetch,
     // on a loaded machine before React has committed) must not turn this sign-out into "session expired".
     stateRef.current = { status: 'guest', ended: 'signed-out' };
+    // Calls stop carrying the tokens first, state second: the page drawn for the guest reads at once, while Amplify
+    // holds the tokens until RevokeToken has answered.
+    // Amplify clears the local tokens even when revoking them fails; the user is signed out here either way.
+    const leaving = logAndReturnNothing('Sign-out did not complete cleanly', () => signOutHere(options));
     setState({ status: 'guest', ended: 'signed-out' });
     // The next person on this browser must not see this user's cached record or answers.
     clearIdentityCache(localStorage);
     forgetServerState();
-    // Amplify clears the local tokens even when revoking them fails; the user is signed out here either way.
-    await logAndReturnNothing('Sign-out did not complete cleanly', () => signOutHere(options));
+    await leaving;
   }, []);
 
   const value = useMemo(() => ({ state, refresh, signOut }), [state, refresh, signOut]);
