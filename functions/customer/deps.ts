@@ -2,6 +2,7 @@ import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createWebhooks } from './domain/webhooks';
@@ -16,6 +17,7 @@ export const CUSTOMER_ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
   /** A paid checkout takes what it bought out of the buyer's cart, on their record. */
   usersTable: 'USERS_TABLE',
+  ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
 /**
@@ -60,6 +62,7 @@ export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
         devicesTable: env.devicesTable,
       }),
       carts: createCartStore({ db, tableName: env.usersTable }),
+      deviceWebhooks: createWebhookPublisherOf(env),
       now: Date.now,
       counters: lambdaCounters,
     }),

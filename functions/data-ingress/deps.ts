@@ -1,6 +1,7 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { readChoiceEnv, readEnv } from '../_shared/env';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
@@ -29,6 +30,7 @@ export const DATA_INGRESS_ENV = {
   releasesTable: 'CODE_RELEASES_TABLE',
   releasesBucket: 'RELEASES_BUCKET',
   sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
+  ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
 export type DataIngressEnv = Record<keyof typeof DATA_INGRESS_ENV, string>;
@@ -60,6 +62,7 @@ export const createIngestDeps = (
       }),
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
+      webhooks: createWebhookPublisherOf(env, now),
       now,
       counters: lambdaCounters,
       coalescing,

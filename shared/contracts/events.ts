@@ -76,7 +76,34 @@ export const BillingNotice = z.object({
 });
 export type BillingNotice = z.infer<typeof BillingNotice>;
 
-export const DomainEvent = z.discriminatedUnion('kind', [RelationChanged, RoleChanged, ApiQuotaCrossed, BillingNotice]);
+/**
+ * A webhook was turned off because its receiver answered 410 Gone or failed for 24 hours (docs/integrations.md): the
+ * notifications worker tells its owner, by banner and e-mail, with a link to its delivery log.
+ */
+export const WebhookDisabled = z.object({
+  kind: z.literal('webhook.disabled'),
+  /** `{webhookId}#{disabledAt}`: one notice per time it was turned off. */
+  eventId: z.string(),
+  webhookId: z.string(),
+  url: z.string(),
+  reason: z.enum(['gone', 'failing']),
+  targetKind: z.enum(['device', 'campaign', 'organization']),
+  targetId: z.string(),
+  /** When the failures began (failing). */
+  failingSince: EpochMillis.optional(),
+  /** The webhook's owner (who made it), the person to tell, named as every event's actor. */
+  actorId: z.string(),
+  at: EpochMillis,
+});
+export type WebhookDisabled = z.infer<typeof WebhookDisabled>;
+
+export const DomainEvent = z.discriminatedUnion('kind', [
+  RelationChanged,
+  RoleChanged,
+  ApiQuotaCrossed,
+  BillingNotice,
+  WebhookDisabled,
+]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
 /** Spec §6: these relation changes notify the affected users or organization managers. */
@@ -116,6 +143,7 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
+  WebhookDisabled,
   ...NotificationJob.options,
 ]);
 export type JobsMessage = z.infer<typeof JobsMessage>;

@@ -15,7 +15,7 @@ import {
   type RollupCoalescing,
   rollupNotBefore,
 } from '../../_shared/sensor-data/rollup-coalescing';
-import type { DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
+import type { DeviceSeenStore, IngestCount, IngestStatsStore, StoredBatchWebhooks } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {
@@ -27,6 +27,8 @@ export interface IngestDeps {
   adoption: AdoptionStore;
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   live: Pick<LivePublisher, 'publish'>;
+  /** The batch as a readings.received event for the device's webhooks. */
+  webhooks: StoredBatchWebhooks;
   now: () => number;
   /** Readings accepted and refused, for the operations dashboard. */
   counters: Counters;
@@ -48,8 +50,9 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
  * device seen, are handed to the roll-up worker in one message and published to live watchers.
  *
- * Order matters for "nothing lost": the readings are written before the roll-up message is sent and the batch is
- * counted, and a failed write or send throws, so the device resends; storing is idempotent per (device, timestamp).
+ * Order matters for "nothing lost": the readings are written before the roll-up message is sent, the webhooks hear of
+ * them and the batch is counted, and a failed write or send throws, so the device resends; storing is idempotent per
+ * (device, timestamp), and so is the webhooks' event.
  */
 export const createIngest = ({
   readings,
@@ -58,6 +61,7 @@ export const createIngest = ({
   adoption,
   work,
   live,
+  webhooks,
   now,
   counters,
   coalescing,
@@ -141,6 +145,7 @@ export const createIngest = ({
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
         askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
         live.publish(deviceId, accepted),
+        webhooks.readingsStored(deviceId, accepted, at),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);
       if (batch.firmwareVersion && batch.firmwareVersion !== known.firmwareVersion) {

@@ -36,6 +36,19 @@ export interface DeviceSeenStore {
   markRollupSent: (deviceId: string, notBefore: number) => Promise<void>;
 }
 
+/**
+ * Who else hears of a stored batch: the webhooks of the device, its campaigns and its organization, as one
+ * readings.received event per batch (docs/integrations.md). A failure throws, so the device resends; storing the
+ * event again stores nothing twice.
+ */
+export interface StoredBatchWebhooks {
+  readingsStored: (
+    deviceId: string,
+    readings: readonly { timestamp: number; values: Record<string, number> }[],
+    receivedAt: number,
+  ) => Promise<unknown>;
+}
+
 /** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */
 export type IngestCount = 'accepted' | 'malformed' | 'future' | 'too-old' | 'out-of-range' | 'unknown-device';
 

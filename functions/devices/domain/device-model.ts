@@ -9,6 +9,7 @@ import type {
   MapDevice,
   ProductLine,
 } from '../../../shared/contracts/devices';
+import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
 
 /** The stored device: the contract's Device without what is derived per read, plus what only the server keeps. */
 export interface StoredDevice {
@@ -37,8 +38,7 @@ export interface StoredDevice {
   registeredBy: string;
 }
 
-/** Seen within this long: online. Devices report at least every few minutes; 10 allows two missed reports. */
-export const ONLINE_WINDOW_MS = 10 * 60 * 1000;
+export { ONLINE_WINDOW_MS };
 
 /** The displayed status, derived at read time: nothing has to run when a device goes quiet. */
 export const statusOf = (device: Pick<StoredDevice, 'state' | 'lastSeen'>, now: number): DeviceStatus => {

@@ -31,6 +31,7 @@ export const createExportsDeps = (common: CommonDeps) => {
       readDevice: common.dataAccess.readDevice,
       now: common.now,
       maxAttempts: QUEUES.sensorData.maxReceiveCount,
+      webhooks: common.webhooks,
     }),
   };
 };
