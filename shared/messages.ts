@@ -16,6 +16,7 @@ export const MESSAGES = {
   confirmationCodeEmpty: 'Confirmation code cannot be empty',
   networkError: 'Network Error',
   noCurrentUser: 'No current user',
+  noGraphqlEndpoint: 'No graphql endpoint provided',
   notAuthenticated: 'User is not authenticated',
   // Spec §8: REST client errors (the web app's area clients, frontend/src/lib/api.ts).
   apiCategoryNotConfigured: 'API category not configured',

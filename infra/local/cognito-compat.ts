@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { DISCOVERY_PATH, discoveryDocument } from '../../shared/auth/hosted-sign-in';
+import { ownValue } from '../../shared/objects/own-value';
 import { USER_POOL } from '../definitions/auth';
 import { FEDERATED_SIGN_IN_TARGET } from './cognito-compat/federated-users';
 import type { FederationProvider } from './cognito-compat/federation';
@@ -17,8 +19,9 @@ import { closeServer, type Emulator, listen, readBody } from './emulators/listen
  *   disabled users and revoked tokens refused, global sign-out, admin password reset, resending the
  *   confirmation code, refresh after an MFA sign-in, and AdminListUserAuthEvents answered as on a pool
  *   without the advanced-security add-on.
- * The front also serves Cognito's hosted endpoints (authorize, token, userInfo, logout) for the local web client:
- * `cognito-compat/hosted-sign-in.ts`, docs/decisions/035-local-hosted-sign-in.md.
+ * The front also serves Cognito's hosted endpoints (authorize, token, userInfo, revoke, logout) for the local web
+ * client (`cognito-compat/hosted-sign-in.ts`, docs/decisions/035-local-hosted-sign-in.md), and each pool's discovery
+ * document naming them, as Cognito's does once a pool has a domain.
  * Everything else passes through unchanged.
  */
 
@@ -158,7 +161,16 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
     }
     try {
       if (!state.upstream) throw new CognitoFault('ServiceUnavailableException', 'Local Cognito is starting', 503);
-      if (!target && hosted.handles(new URL(request.url ?? '/', 'http://localhost').pathname)) {
+      const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+      // cognito-local's own document names none of the hosted endpoints, and a fixed port: ours, as Cognito's.
+      const discovery = request.method === 'GET' ? DISCOVERY_PATH.exec(pathname) : null;
+      if (!target && discovery) {
+        response
+          .writeHead(200, { ...cors, 'content-type': 'application/json' })
+          .end(JSON.stringify(discoveryDocument({ issuer: `${url}/${discovery[1]}`, hostedOrigin: url })));
+        return;
+      }
+      if (!target && hosted.handles(pathname)) {
         await hosted.handle(request, response, raw, cors);
         return;
       }
@@ -170,13 +182,13 @@ export const startCognitoCompat = async (options: CognitoCompatOptions) => {
         const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Body) : {};
         const unknown = unknownName(body);
         if (unknown) throw unknown;
-        const field = PASSWORD_FIELDS[target];
+        const field = ownValue(PASSWORD_FIELDS, target);
         const password = field ? body[field] : undefined;
         if (typeof password === 'string') {
           const violation = passwordPolicyViolation(password);
           if (violation) throw new CognitoFault('InvalidPasswordException', violation);
         }
-        const override = await overrides[target]?.(body);
+        const override = await ownValue(overrides, target)?.(body);
         if (override) {
           response.writeHead(200, { ...cors, 'content-type': JSON_TYPE }).end(JSON.stringify(override));
           return;

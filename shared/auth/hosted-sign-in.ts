@@ -30,8 +30,35 @@ export const HOSTED_ENDPOINTS = {
   authorize: '/oauth2/authorize',
   token: '/oauth2/token',
   userInfo: '/oauth2/userInfo',
+  revoke: '/oauth2/revoke',
   logout: '/logout',
 } as const;
+
+/**
+ * A user pool's OpenID Connect discovery document (`{issuer}/.well-known/openid-configuration`) as Cognito answers
+ * it once the pool has a domain: the hosted endpoints on the domain's origin, the keys under the issuer. The local
+ * identity layer answers the same for its pools, so a relying party that discovers them works in both homes.
+ */
+export const discoveryDocument = ({ issuer, hostedOrigin }: { issuer: string; hostedOrigin: string }) => {
+  const origin = hostedOrigin.replace(/\/$/, '');
+  return {
+    authorization_endpoint: `${origin}${HOSTED_ENDPOINTS.authorize}`,
+    end_session_endpoint: `${origin}${HOSTED_ENDPOINTS.logout}`,
+    id_token_signing_alg_values_supported: ['RS256'],
+    issuer,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    response_types_supported: ['code', 'token'],
+    revocation_endpoint: `${origin}${HOSTED_ENDPOINTS.revoke}`,
+    scopes_supported: ['openid', 'email', 'phone', 'profile'],
+    subject_types_supported: ['public'],
+    token_endpoint: `${origin}${HOSTED_ENDPOINTS.token}`,
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    userinfo_endpoint: `${origin}${HOSTED_ENDPOINTS.userInfo}`,
+  };
+};
+
+/** Where a pool's discovery document is asked for: `/{poolId}/.well-known/openid-configuration` under the issuer host. */
+export const DISCOVERY_PATH = /^\/([\w-]+_[0-9A-Za-z]+)\/\.well-known\/openid-configuration$/;
 
 /** An identity provider on the sign-in page: Cognito's name for it (no blanks) and the label people read. */
 export interface HostedProvider {

@@ -13,11 +13,17 @@ describe('subscription statuses (spec §4)', () => {
       return `${look.colour}/${look.icon}`;
     });
     expect(new Set(pairs).size).toBe(8);
-    expect(pairs).not.toContain('muted/question');
+    // Distinct colours and distinct icons, not merely distinct pairs; none the unknown status's grey or question mark.
+    const looks = SUBSCRIPTION_STATUSES.map(statusLook);
+    expect(new Set(looks.map((look) => look.colour)).size).toBe(8);
+    expect(new Set(looks.map((look) => look.icon)).size).toBe(8);
+    expect(looks.map((look) => look.colour)).not.toContain('grey');
+    expect(looks.map((look) => look.icon)).not.toContain('question');
   });
 
   it('draws an unknown status grey, with its own words', () => {
-    expect(statusLook('on_hold')).toEqual({ label: 'On hold', colour: 'muted', icon: 'question' });
-    expect(statusLook('')).toMatchObject({ label: 'Unknown', colour: 'muted' });
+    expect(statusLook('on_hold')).toEqual({ label: 'On hold', colour: 'grey', icon: 'question' });
+    expect(statusLook('')).toMatchObject({ label: 'Unknown', colour: 'grey' });
+    expect(statusLook('constructor')).toMatchObject({ label: 'Constructor', colour: 'grey', icon: 'question' });
   });
 });

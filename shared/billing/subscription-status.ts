@@ -1,3 +1,5 @@
+import { ownValue } from '../objects/own-value';
+
 /** Spec §4: the statuses a subscription may have (Stripe's). */
 export const SUBSCRIPTION_STATUSES = [
   'active',
@@ -11,22 +13,26 @@ export const SUBSCRIPTION_STATUSES = [
 ] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** A design-token colour (frontend/src/app/tokens.css) and a glyph that says the same without colour. */
+/**
+ * A status colour (the `--status-{colour}` tokens of frontend/src/app/tokens.css, one hue each, readable in both
+ * themes) and a glyph that says the same without colour. Grey is kept for a status this code does not know.
+ */
 export interface StatusLook {
   label: string;
-  colour: 'success' | 'info' | 'warning' | 'danger' | 'muted';
-  icon: 'check' | 'clock' | 'alert' | 'cross' | 'pause' | 'hourglass' | 'question';
+  colour: 'green' | 'teal' | 'blue' | 'amber' | 'orange' | 'red' | 'magenta' | 'purple' | 'grey';
+  icon: 'check' | 'hourglass' | 'clock' | 'alert' | 'minus' | 'cross' | 'ban' | 'pause' | 'question';
 }
 
+/** Spec §4: each status its own colour and icon, none of them the unknown status's grey or question mark. */
 const LOOKS: Record<SubscriptionStatus, Omit<StatusLook, 'label'>> = {
-  active: { colour: 'success', icon: 'check' },
-  trialing: { colour: 'info', icon: 'hourglass' },
-  past_due: { colour: 'warning', icon: 'alert' },
-  incomplete: { colour: 'warning', icon: 'clock' },
-  unpaid: { colour: 'danger', icon: 'alert' },
-  incomplete_expired: { colour: 'danger', icon: 'cross' },
-  canceled: { colour: 'muted', icon: 'cross' },
-  paused: { colour: 'muted', icon: 'pause' },
+  active: { colour: 'green', icon: 'check' },
+  trialing: { colour: 'teal', icon: 'hourglass' },
+  incomplete: { colour: 'blue', icon: 'clock' },
+  past_due: { colour: 'amber', icon: 'alert' },
+  unpaid: { colour: 'orange', icon: 'minus' },
+  incomplete_expired: { colour: 'red', icon: 'cross' },
+  canceled: { colour: 'magenta', icon: 'ban' },
+  paused: { colour: 'purple', icon: 'pause' },
 };
 
 /** "past_due" → "Past due": the capitalised status, words apart (spec §4). */
@@ -38,7 +44,7 @@ export const statusLabel = (status: string): string => {
 /** Spec §4: each status its own colour and icon; an unknown status is grey with a question mark. */
 export const statusLook = (status: string): StatusLook => ({
   label: statusLabel(status),
-  ...((LOOKS as Record<string, Omit<StatusLook, 'label'>>)[status] ?? { colour: 'muted', icon: 'question' }),
+  ...(ownValue<Omit<StatusLook, 'label'>>(LOOKS, status) ?? { colour: 'grey', icon: 'question' }),
 });
 
 /** Spec §4 statuses under which a subscription's tier applies; any other status means the line's base tier. */

@@ -1,4 +1,5 @@
 import type { StatusLook } from '../billing/subscription-status';
+import { ownValue } from '../objects/own-value';
 
 /** Spec §4: the statuses of a test run against a release. */
 export const TEST_RUN_STATUSES = ['Pass', 'Fail', 'InProgress'] as const;
@@ -23,4 +24,4 @@ const LOOKS: Record<TestRunStatus, TestRunLook> = {
 
 /** Each status its colour and icon; a status this code does not know (a newer API) is grey with a question mark. */
 export const testRunLook = (status: string): TestRunLook =>
-  (LOOKS as Record<string, TestRunLook>)[status] ?? { label: status || 'Unknown', colour: 'muted', icon: 'question' };
+  ownValue<TestRunLook>(LOOKS, status) ?? { label: status || 'Unknown', colour: 'muted', icon: 'question' };

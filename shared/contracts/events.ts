@@ -35,15 +35,19 @@ export const RoleChanged = z.object({
 export type RoleChanged = z.infer<typeof RoleChanged>;
 
 /**
- * A device's public-API use crossed 70, 90 or 100 % of its month's quota (docs/sensor-data.md, "Public API"):
- * sent once per threshold and month; the notifications worker tells the key's owner (and may re-read the device's
- * owners). Also kept on the usage item, where the usage page shows it.
+ * A public-API allowance crossed 70, 90 or 100 % of its month (docs/sensor-data.md, "Public API"): a device's, or,
+ * without `deviceId`, the key owner's own allowance for other people's public devices. Sent once per threshold and
+ * month; the notifications worker tells the key's owner. Also kept on the usage item, where the usage page shows it.
  */
 export const ApiQuotaCrossed = z.object({
   kind: z.literal('api.quota'),
-  /** `{deviceId}#{YYYY-MM}#{threshold}`: one per threshold and month, so consumers de-duplicate on it. */
+  /**
+   * `{deviceId}#{YYYY-MM}#{threshold}`, or `public#{ownerId}#{YYYY-MM}#{threshold}` for the person's own allowance:
+   * one per threshold and month, so consumers de-duplicate on it.
+   */
   eventId: z.string(),
-  deviceId: z.string(),
+  /** The device whose allowance it is; absent for the person's own allowance for public devices. */
+  deviceId: z.string().optional(),
   /** `YYYY-MM`, UTC. */
   month: z.string(),
   threshold: z.union([z.literal(70), z.literal(90), z.literal(100)]),

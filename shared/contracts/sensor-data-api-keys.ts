@@ -7,7 +7,8 @@ import { DeviceId } from './shapes';
 
 /**
  * The public API (docs/sensor-data.md, "Public API"): a person's API keys, the versioned read routes a key calls
- * (metered per device and calendar month against the tier's apiMaxRequests), and the usage they show.
+ * (metered per calendar month against the caller's own allowance: a device's tier for the devices they reach
+ * through their relations, their own best tier for other people's public devices), and the usage they show.
  */
 
 export const ApiKeyId = z
@@ -56,6 +57,20 @@ export const ApiUsage = z.object({
   warnings: z.array(QuotaWarning),
 });
 export type ApiUsage = z.infer<typeof ApiUsage>;
+
+/**
+ * A person's own allowance for reading other people's public devices with their keys, this month: as many requests
+ * as the best tier with API access among the devices they own or administer (0 without one).
+ */
+export const PublicAllowanceUsage = z.object({
+  month: z.string(),
+  used: z.number().int().nonnegative(),
+  limit: z.number().int().nonnegative(),
+  remaining: z.number().int().nonnegative(),
+  resetsAt: EpochMillis,
+  warnings: z.array(QuotaWarning),
+});
+export type PublicAllowanceUsage = z.infer<typeof PublicAllowanceUsage>;
 
 const IdParams = z.object({ id: DeviceId });
 
@@ -122,8 +137,9 @@ export const apiKeysRoutes = {
     method: 'GET',
     path: '/api-usage',
     access: signedIn,
-    summary: "This month's use of every device you called with your keys.",
-    response: z.object({ month: z.string(), items: z.array(ApiUsage) }),
+    summary:
+      "This month's use of every device you called with your keys through your own relations, and of your own allowance for other people's public devices.",
+    response: z.object({ month: z.string(), items: z.array(ApiUsage), publicDevices: PublicAllowanceUsage }),
   }),
 } satisfies Routes;
 
@@ -135,4 +151,8 @@ export const API_MESSAGES = {
   apiKeyNotFound: (keyId: string) => `API key not found: ${keyId}`,
   quotaExceeded: (limit: number, month: string, resetsAt: number) =>
     `The API quota of this device (${limit} requests in ${month}) is used up; it resets at ${new Date(resetsAt).toISOString()}`,
+  publicQuotaExceeded: (limit: number, month: string, resetsAt: number) =>
+    `Your API allowance for other people's public devices (${limit} requests in ${month}) is used up; it resets at ${new Date(resetsAt).toISOString()}`,
+  noPublicAllowance:
+    "Reading another person's public device with an API key counts against your own allowance: a device you own or administer needs a tier with API access",
 };

@@ -189,6 +189,9 @@ const UserFilters = z
   })
   .strict();
 
+/** The ids of POST /users-ddb-with-batch-get. */
+const BatchGetIds = z.array(UserId).min(1, 'At least one id').max(100, 'At most 100 ids');
+
 export const users = defineArea('users', {
   backupUserPool: defineRoute({
     method: 'PUT',
@@ -266,8 +269,14 @@ export const users = defineArea('users', {
     method: 'POST',
     path: '/users-ddb-with-batch-get',
     access: minGroup('Employees'),
-    summary: 'Many user records at once; ids without a record are listed as missing.',
-    body: z.object({ ids: z.array(UserId).min(1, 'At least one id').max(100, 'At most 100 ids') }).strict(),
+    summary:
+      'Many user records at once, by the ids in `parameters` (spec §7; `ids` is read as well); ids without a record are listed as missing.',
+    body: z
+      .object({ parameters: BatchGetIds.optional(), ids: BatchGetIds.optional() })
+      .strict()
+      .refine((body) => (body.parameters === undefined) !== (body.ids === undefined), {
+        message: 'Give the user ids as `parameters` (or `ids`), one of the two',
+      }),
     response: z.object({ items: z.array(UserRecord), missing: z.array(z.string()) }),
   }),
   listUserIdsFromDdb: defineRoute({

@@ -21,6 +21,12 @@ describe('audience selectors (spec §3)', () => {
     });
     expect(parseAudience('role:roleName=kings')).toMatchObject({ error: expect.stringContaining('Administrators') });
     expect(parseAudience('everyone')).toMatchObject({ error: expect.stringContaining('user:userId={id}') });
+    // Role names are looked up by what the selector says: an inherited name is no role.
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      expect(parseAudience(`role:roleName=${name}`)).toMatchObject({
+        error: expect.stringContaining('Administrators'),
+      });
+    }
     expect(parseAudience('user:userId=a#b')).toMatchObject({ error: expect.any(String) });
   });
 

@@ -1,4 +1,5 @@
 import { GROUP_NAMES, type GroupName, isGroupName } from '../auth/groups';
+import { ownValue } from '../objects/own-value';
 import { isRelationType, RELATION_TYPE_INFO, type RelationType } from '../relations/relation-types';
 
 /**
@@ -37,7 +38,7 @@ const PERSON_RELATIONS = new Set<string>(
 );
 
 export const groupOfRole = (name: string): GroupName | undefined =>
-  isGroupName(name) ? name : ROLE_ALIASES[name.toLowerCase()];
+  isGroupName(name) ? name : ownValue(ROLE_ALIASES, name.toLowerCase());
 
 /** The selector's meaning, or a sentence saying what is wrong with it. */
 export const parseAudience = (selector: string): Audience | { error: string } => {

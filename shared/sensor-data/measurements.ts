@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ownValue } from '../objects/own-value';
 
 /**
  * What a reading measures. Devices may send any name that fits {@link MeasurementName}: names in the
@@ -43,9 +44,9 @@ export const Unit = z
 
 /** The unit shown for a measurement: the catalogue's, else the one the device declared. */
 export const unitOf = (name: string, declared?: Record<string, string>): string | undefined =>
-  MEASUREMENTS[name]?.unit ?? declared?.[name];
+  ownValue(MEASUREMENTS, name)?.unit ?? (declared ? ownValue(declared, name) : undefined);
 
-export const labelOf = (name: string): string => MEASUREMENTS[name]?.label ?? name;
+export const labelOf = (name: string): string => ownValue(MEASUREMENTS, name)?.label ?? name;
 
 /** At most this many readings per HTTPS batch or MQTT message. */
 export const MAX_BATCH_READINGS = 500;

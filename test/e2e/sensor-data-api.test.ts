@@ -52,6 +52,10 @@ describe('end to end: the public API page', () => {
     expect(await page.getByTestId(`api-usage-warnings-${device.id}`).textContent()).toContain(
       '70 % reached (2100 requests)',
     );
+    // Other people's public devices count against the person's own allowance: their own device's tier's.
+    expect(await page.getByTestId('api-usage-public').textContent()).toBe(
+      "Other people's public devices count against your own allowance: 0 of 3000 requests used (the best tier with API access among your devices).",
+    );
     expect(await page.getByTestId('api-howto-curl').textContent()).toContain(
       `${areaUrl('sensor-data')}/v1/devices/${device.id}/readings`,
     );

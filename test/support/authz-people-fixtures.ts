@@ -40,7 +40,9 @@ export const PEOPLE_FIXTURES: Record<string, RouteFixture> = {
   getUserRecord: selfOrStaff((id) => ({ params: { id } })),
   getUser: selfOrStaff((id) => ({ params: { id } })),
   usersByGroups: { prepare: async () => ({}) },
-  usersDdbWithBatchGet: { prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }) },
+  usersDdbWithBatchGet: {
+    prepare: async () => ({ body: { parameters: [await subOf('user@example.com'), 'authz-ghost'] } }),
+  },
   // Open to everyone signed in; what each caller sees is the visibility rule's (test/integration/users/people-names).
   peopleNames: {
     prepare: async () => ({ body: { ids: [await subOf('user@example.com'), 'authz-ghost'] } }),

@@ -9,6 +9,17 @@ const freshKey = async (token?: string) => {
   return apiAs('sensor-data', owner).createApiKey({ body: { name: 'authz' } });
 };
 
+/**
+ * A key of a fresh person who owns a Tier 1 device: another person's public device counts against their own
+ * allowance, which their device's tier gives (docs/decisions/048-api-calls-count-against-the-caller.md).
+ */
+const freshKeyWithAllowance = async () => {
+  const owner = await freshUser({ prefix: 'authz-key' });
+  const device = await freshDevice({ productLine: 'sd1', ownerToken: owner.token });
+  await setTier(device.id, 'tier1');
+  return freshKey(owner.token);
+};
+
 /** A public Tier 1 sd1 device: every key and every signed-in person may read it and its usage. */
 const publicApiDevice = async () => {
   const device = await freshDevice({ productLine: 'sd1', visibility: 'public' });
@@ -48,13 +59,13 @@ export const SENSOR_DATA_API_KEYS_FIXTURES: Record<string, RouteFixture> = {
     // The credential is a fresh person's key: a public device is theirs to read, a private one of another is not.
     owned: async () => ({ params: { id: await publicApiDevice() }, query: { limit: 5 } }),
     foreign: async () => ({ params: { id: await privateApiDevice() }, query: { limit: 5 } }),
-    credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
+    credential: async () => ({ headers: { 'x-api-key': (await freshKeyWithAllowance()).key } }),
   },
   apiSeries: {
     prepare: async () => ({ params: { id: await publicApiDevice() }, query: { width: 50 } }),
     owned: async () => ({ params: { id: await publicApiDevice() }, query: { width: 50 } }),
     foreign: async () => ({ params: { id: await privateApiDevice() }, query: { width: 50 } }),
-    credential: async () => ({ headers: { 'x-api-key': (await freshKey()).key } }),
+    credential: async () => ({ headers: { 'x-api-key': (await freshKeyWithAllowance()).key } }),
   },
   deviceApiUsage: {
     prepare: async () => ({ params: { id: await publicApiDevice() } }),

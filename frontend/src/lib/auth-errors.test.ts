@@ -26,6 +26,14 @@ describe('authErrorMessage', () => {
     );
   });
 
+  it('says "No current user" and "No graphql endpoint provided" for the errors Amplify v6 raises in those words', () => {
+    // @aws-amplify/api-graphql's NO_SIGNED_IN_USER and NO_ENDPOINT (utils/errors/constants).
+    expect(authErrorMessage(named('NoSignedUser', 'No current user'))).toBe(MESSAGES.noCurrentUser);
+    expect(authErrorMessage(named('NoEndpoint', 'No GraphQL endpoint configured in `Amplify.configure()`.'))).toBe(
+      'No graphql endpoint provided',
+    );
+  });
+
   it("passes Cognito's own messages through", () => {
     expect(authErrorMessage(named('NotAuthorizedException', 'Incorrect username or password.'))).toBe(
       'Incorrect username or password.',

@@ -35,8 +35,10 @@ const BY_NAME: Record<string, string> = {
   ERR_NETWORK: MESSAGES.networkError,
   // No tokens (never signed in, signed out elsewhere, refresh failed).
   UserUnAuthenticatedException: MESSAGES.notAuthenticated,
-  // Amplify's own "no user" when reading a user that is not there.
-  NoCurrentUser: MESSAGES.noCurrentUser,
+  // Amplify v6's realtime (GraphQL) client: no signed-in user to subscribe as, and no endpoint configured; the live
+  // view says the same in the same words (lib/realtime-rules.ts).
+  NoSignedUser: MESSAGES.noCurrentUser,
+  NoEndpoint: MESSAGES.noGraphqlEndpoint,
 };
 
 const record = (value: unknown): Record<string, unknown> | undefined =>

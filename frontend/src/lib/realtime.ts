@@ -2,13 +2,9 @@ import { fetchAuthSession } from 'aws-amplify/auth';
 import mqtt, { type MqttClient } from 'mqtt';
 import { LOCAL_IDENTITY_PREFIX } from '../../../shared/iot/realtime';
 import { accessToken } from './auth';
+import { requireCurrentUser, requireRealtimeUrl } from './realtime-rules';
 import { signRealtimeUrl } from './realtime-signing';
 import { runtimeConfig } from './runtime-config';
-
-/** The live view cannot connect here (and why, in words for the page). */
-export class RealtimeUnavailable extends Error {
-  override readonly name = 'RealtimeUnavailable';
-}
 
 /** One open MQTT-over-WebSocket connection of the signed-in user's realtime identity. */
 export interface RealtimeConnection {
@@ -35,12 +31,10 @@ export const idToken = async (): Promise<string | undefined> => {
  * the identity id (IoTPolicyForCognito lets an identity connect only as itself).
  */
 export const connectRealtime = async (identityId: string): Promise<RealtimeConnection> => {
-  const url = runtimeConfig().realtimeUrl;
-  if (!url) throw new RealtimeUnavailable('No realtime endpoint is configured here');
+  const url = requireRealtimeUrl(runtimeConfig().realtimeUrl);
   let client: MqttClient;
   if (identityId.startsWith(LOCAL_IDENTITY_PREFIX)) {
-    const password = await accessToken();
-    if (!password) throw new RealtimeUnavailable('Sign in again to see live data');
+    const password = requireCurrentUser((await accessToken()) || undefined);
     client = await mqtt.connectAsync(url, {
       username: identityId,
       password,
@@ -50,10 +44,9 @@ export const connectRealtime = async (identityId: string): Promise<RealtimeConne
     });
   } else {
     const session = await fetchAuthSession();
-    if (!session.credentials || session.identityId !== identityId) {
-      throw new RealtimeUnavailable('Sign in again to see live data');
-    }
-    const signed = await signRealtimeUrl(url, runtimeConfig().region, session.credentials);
+    // Credentials of another identity than the one the API watches for are no one to connect as either.
+    const credentials = requireCurrentUser(session.identityId === identityId ? session.credentials : undefined);
+    const signed = await signRealtimeUrl(url, runtimeConfig().region, credentials);
     // The signature lives 5 minutes: the page reconnects with a new one rather than the client reusing it.
     client = await mqtt.connectAsync(signed, { clientId: identityId, reconnectPeriod: 0, connectTimeout: 10_000 });
   }

@@ -1,9 +1,12 @@
 import type Stripe from 'stripe';
 import type { Invoice, Price, Product, Subscription } from '../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../shared/contracts/devices';
+import { MESSAGES } from '../../../shared/messages';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
 import { readSchedule, scheduledChangeOf } from '../../_shared/billing/scheduled-change';
+import { resourceMissing } from '../../_shared/billing/stripe-errors';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
+import { BadRequest } from '../../_shared/errors';
 import type { BillingCatalogue } from '../domain/ports';
 
 const idOf = (value: string | { id: string } | null | undefined): string | undefined =>
@@ -95,6 +98,19 @@ export const toSubscription = (
 
 const SUBSCRIPTION_EXPAND = ['items.data.price.product', 'latest_invoice'];
 
+/**
+ * A customer Stripe does not know (`resource_missing` on `customer`) has nothing: its subscriptions, invoices and
+ * entitlements are each an empty list, as they are for a customer who has bought nothing (docs/billing.md).
+ */
+const noCustomerIsEmpty = async <T>(list: Promise<Stripe.ApiList<T>>): Promise<Stripe.ApiList<T>> => {
+  try {
+    return await list;
+  } catch (error) {
+    if (resourceMissing(error) !== 'customer') throw error;
+    return { object: 'list', data: [], has_more: false, url: '' };
+  }
+};
+
 const readSubscription = async (client: Stripe, id: string): Promise<Subscription> => {
   const subscription = await client.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND });
   return toSubscription(subscription, await readSchedule(client, subscription));
@@ -144,7 +160,9 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCa
     ),
   subscriptionsOf: async (customerId: string): Promise<Subscription[]> => {
     const client = await stripe();
-    const listed = await client.subscriptions.list({ customer: customerId, status: 'all', limit: 100 });
+    const listed = await noCustomerIsEmpty(
+      client.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }),
+    );
     // Stripe expands at most 4 levels: a list's `data.items.data.price.product` is 5, so each is read expanded.
     return Promise.all(listed.data.map((subscription) => readSubscription(client, subscription.id)));
   },
@@ -171,22 +189,26 @@ export const createBillingCatalogue = (stripe: () => Promise<Stripe>): BillingCa
     customerId: string,
     { limit, cursor }: { limit: number; cursor?: string },
   ): Promise<{ items: Invoice[]; nextCursor?: string }> => {
-    const listed = await (await stripe()).invoices.list({
-      customer: customerId,
-      limit,
-      ...(cursor ? { starting_after: cursor } : {}),
+    const listed = await noCustomerIsEmpty(
+      (await stripe()).invoices.list({ customer: customerId, limit, ...(cursor ? { starting_after: cursor } : {}) }),
+    ).catch((error: unknown) => {
+      // The cursor is the last invoice's id: one Stripe does not hold is a bad cursor, not a failure of ours.
+      if (resourceMissing(error) === 'starting_after') throw new BadRequest(MESSAGES.invalidCursor);
+      throw error;
     });
     const items = listed.data.map(toInvoice);
     return { items, ...(listed.has_more && items.length > 0 ? { nextCursor: items.at(-1)!.id } : {}) };
   },
   entitlements: async (customerId: string) =>
-    (await (await stripe()).entitlements.activeEntitlements.list({ customer: customerId, limit: 100 })).data.map(
-      (entitlement) => ({
-        id: entitlement.id,
-        lookupKey: entitlement.lookup_key,
-        featureId: idOf(entitlement.feature as string | { id: string })!,
-      }),
-    ),
+    (
+      await noCustomerIsEmpty(
+        (await stripe()).entitlements.activeEntitlements.list({ customer: customerId, limit: 100 }),
+      )
+    ).data.map((entitlement) => ({
+      id: entitlement.id,
+      lookupKey: entitlement.lookup_key,
+      featureId: idOf(entitlement.feature as string | { id: string })!,
+    })),
   portal: async (customer: string, returnUrl: string) =>
     (await (await stripe()).billingPortal.sessions.create({ customer, return_url: returnUrl })).url,
   livemode: async (): Promise<boolean> =>

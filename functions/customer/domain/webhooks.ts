@@ -1,10 +1,12 @@
 import type Stripe from 'stripe';
 import type { BillingNotice, DomainEvent } from '../../../shared/contracts/events';
+import { ownValue } from '../../../shared/objects/own-value';
 import { LOG_EVENTS } from '../../../shared/operations/log-events';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { readSchedule } from '../../_shared/billing/scheduled-change';
+import { resourceMissing } from '../../_shared/billing/stripe-errors';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
-import { BadRequest } from '../../_shared/errors';
+import { BadRequest, DomainError, ServiceUnavailable } from '../../_shared/errors';
 import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import { type CartStore, removeBoughtItems } from './bought-items';
@@ -12,10 +14,18 @@ import { currentPlan } from './device-plan';
 import type { BillingStore, SubscriptionWebhooks } from './ports';
 import { recordsOf } from './subscription-record';
 
-/** Stripe's own default: a signature older than this is a replay. */
+/** Stripe's own default: a signature older than this is a replay; one as far in the future is refused too. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
+/** The `t=` of a Stripe-Signature header, in seconds. */
+const signedAtOf = (header: string): number | undefined => {
+  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
+  return t === undefined ? undefined : Number(t);
+};
+
 export const INVALID_SIGNATURE = 'The Stripe-Signature header does not sign this body';
+
+export const EVENT_NOT_WORKED = 'The event could not be worked now; send it again';
 
 /** The events billing works; any other is acknowledged and left. */
 const SUBSCRIPTION_EVENTS = new Set([
@@ -82,12 +92,19 @@ export const createWebhooks = (deps: WebhookDeps) => {
     const stripe = await deps.stripe();
     let event: Stripe.Event;
     try {
+      const receivedAt = deps.now();
       event = stripe.webhooks.constructEvent(
         rawBody ?? '',
         signature ?? '',
         await deps.webhookSecret(),
         SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        receivedAt,
       );
+      // The SDK refuses only what is too old; a timestamp from the future is no fresher signature.
+      if ((signedAtOf(signature ?? '') ?? 0) * 1000 - receivedAt > SIGNATURE_TOLERANCE_SECONDS * 1000) {
+        throw new Error('Timestamp outside the tolerance zone (in the future)');
+      }
     } catch (error) {
       // The event field is what the webhook-refusal alarm counts (a metric filter on this function's log group).
       log('warn', 'Stripe webhook refused', {
@@ -96,18 +113,38 @@ export const createWebhooks = (deps: WebhookDeps) => {
       });
       throw new BadRequest(INVALID_SIGNATURE);
     }
+    // Signed by Stripe but not an event to work: acknowledged (a retry would bring the same), said in the log.
+    const notApplied = async (reason: string) => {
+      const id = typeof event?.id === 'string' && event.id ? event.id : undefined;
+      const type = typeof event?.type === 'string' ? event.type : undefined;
+      log('warn', 'Stripe event acknowledged, not applied', { eventId: id, type, reason });
+      if (id) await deps.store.markWorked(id, String(type), deps.now());
+      return { received: true as const };
+    };
+    if (typeof event?.id !== 'string' || !event.id || typeof event.type !== 'string') {
+      return notApplied('not an event: no id or type');
+    }
     if (await deps.store.wasWorked(event.id)) return { received: true as const, duplicate: true };
+    if (SUBSCRIPTION_EVENTS.has(event.type) && (typeof event.data?.object !== 'object' || event.data.object === null)) {
+      return notApplied('no data.object');
+    }
     const subscriptionId = SUBSCRIPTION_EVENTS.has(event.type) ? subscriptionIdOf(event) : undefined;
     if (subscriptionId) {
       const readAt = deps.now();
-      const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
-        expand: ['items.data.price.product', 'latest_invoice'],
-      });
+      let subscription: Stripe.Response<Stripe.Subscription>;
+      try {
+        subscription = await stripe.subscriptions.retrieve(subscriptionId, {
+          expand: ['items.data.price.product', 'latest_invoice'],
+        });
+      } catch (error) {
+        if (resourceMissing(error)) return notApplied(`Stripe knows no subscription ${subscriptionId}`);
+        throw error;
+      }
       const lines = new Map<string, Awaited<ReturnType<BillingStore['productLineOf']>>>();
       for (const { deviceId } of devicesOf(subscription.metadata)) {
         lines.set(deviceId, await deps.store.productLineOf(deviceId));
       }
-      const notice = NOTICES[event.type];
+      const notice = ownValue(NOTICES, event.type);
       const buyer = subscription.metadata?.userId;
       if (notice && buyer) {
         const product = subscription.items.data.map((item) => item.price.product).find((p) => typeof p === 'object') as
@@ -169,7 +206,12 @@ export const createWebhooks = (deps: WebhookDeps) => {
         return await receive(rawBody, signature);
       } catch (error) {
         deps.counters.count(APP_METRICS.webhookFailures);
-        throw error;
+        if (error instanceof DomainError) throw error;
+        // A well-signed event that could not be worked now (Stripe or the store failing): Stripe sends it again.
+        log('error', 'Stripe event not worked; Stripe will send it again', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw new ServiceUnavailable(EVENT_NOT_WORKED);
       }
     },
   };

@@ -1,5 +1,6 @@
 import type { IngestResult, ReadingBatch } from '../../../shared/contracts/data-ingress';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { ownValue } from '../../../shared/objects/own-value';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { hoursOf } from '../../../shared/sensor-data/chart-files';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
@@ -125,7 +126,7 @@ export const createIngest = ({
       }
       const names = [...new Set(accepted.flatMap((r) => Object.keys(r.values)))];
       const units = Object.fromEntries(
-        Object.entries(batch.units ?? {}).filter(([name]) => !MEASUREMENTS[name] && names.includes(name)),
+        Object.entries(batch.units ?? {}).filter(([name]) => !ownValue(MEASUREMENTS, name) && names.includes(name)),
       );
       const newest = accepted.reduce((max, r) => Math.max(max, r.timestamp), 0);
       // Readings within the allowed clock skew may be a little ahead of us: lastSeen never is.

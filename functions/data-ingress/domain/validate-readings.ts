@@ -1,4 +1,5 @@
 import { Reading, type ReadingRejection } from '../../../shared/contracts/data-ingress';
+import { ownValue } from '../../../shared/objects/own-value';
 import { EARLIEST_READING_MS, MAX_CLOCK_SKEW_MS, MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import { numberProblem } from '../../../shared/text/storable';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
@@ -48,7 +49,7 @@ export const checkReading = (
     if (unstorable) {
       return { rejection: { index, reason: 'out-of-range', message: `${name} ${value}: ${unstorable}` } };
     }
-    const info = MEASUREMENTS[name];
+    const info = ownValue(MEASUREMENTS, name);
     if (info && (value < info.min || value > info.max)) {
       return {
         rejection: {

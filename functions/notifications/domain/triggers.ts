@@ -152,6 +152,24 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
       };
     }
     case 'api.quota': {
+      const full = event.threshold === 100;
+      if (event.deviceId === undefined) {
+        return {
+          ...base,
+          input: {
+            ...common,
+            topic: 'api-quota',
+            audience: [`user:userId=${event.actorId}`],
+            title: `Your API keys used ${event.threshold} % of your allowance for public devices for ${event.month}`,
+            body:
+              `<p>Your API keys read other people's public devices ${event.used} times in ${event.month} (UTC), ` +
+              `${event.threshold} % of your own ${event.limit} requests (the best tier with API access among your devices).` +
+              `${full ? ' Further requests to public devices are refused until the month ends or one of your devices gets a higher tier.' : ''}</p>` +
+              `<p>${link('/dashboard/api', 'See your API usage')}</p>`,
+            requireInteraction: full,
+          },
+        };
+      }
       const device = link(`/dashboard/devices/${encodeURIComponent(event.deviceId)}`, `device ${event.deviceId}`);
       return {
         ...base,
@@ -162,9 +180,9 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           title: `Device ${event.deviceId} used ${event.threshold} % of its API quota for ${event.month}`,
           body:
             `<p>The public API read ${device} ${event.used} times in ${event.month} (UTC), ${event.threshold} % of its ` +
-            `${event.limit} requests.${event.threshold === 100 ? ' Further requests are refused until the month ends or the device gets a higher tier.' : ''}</p>` +
+            `${event.limit} requests.${full ? ' Further requests are refused until the month ends or the device gets a higher tier.' : ''}</p>` +
             `<p>${link('/dashboard/api', 'See your API usage')}</p>`,
-          requireInteraction: event.threshold === 100,
+          requireInteraction: full,
         },
       };
     }

@@ -40,3 +40,13 @@ export const usageExpiry = (now: number): number => {
   const date = new Date(now);
   return Math.floor(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 13, 1) / 1000);
 };
+
+/**
+ * What a request is counted on (docs/sensor-data.md, "Metering"): a device's month, shared by the people who reach it
+ * through their own relations and campaigns, or a person's own allowance for other people's public devices. The
+ * usage item's key starts with it; a device id cannot hold `#`, so the two never meet.
+ */
+export type QuotaMeter = { kind: 'device'; deviceId: string } | { kind: 'public'; ownerId: string };
+
+export const meterKey = (meter: QuotaMeter): string =>
+  meter.kind === 'device' ? meter.deviceId : `public#${meter.ownerId}`;

@@ -1,29 +1,41 @@
 import type { Caller } from '../../../shared/auth/verify-token';
-import type { ApiUsage } from '../../../shared/contracts/sensor-data-api-keys';
-import { DomainError } from '../../_shared/errors';
+import { API_MESSAGES, type ApiUsage, type PublicAllowanceUsage } from '../../../shared/contracts/sensor-data-api-keys';
+import type { TierRow } from '../../../shared/sensor-data/tiers';
+import { DomainError, Forbidden } from '../../_shared/errors';
 import type { ApiKeyPrincipal } from '../../_shared/http/http-area';
 import type { ReadAhead } from '../../_shared/read-ahead';
 import { type DataAccess, type DataAccessModule, readableRanges } from '../../_shared/sensor-data/data-access';
-import { monthOf, resetOf } from './api-metering';
+import { meterKey, monthOf, resetOf } from './api-metering';
 import type { ApiQuota } from './api-quota';
 import type { ApiUsageStore } from './ports';
 
 export interface PublicApiDeps {
   dataAccess: Pick<DataAccessModule, 'resolve'>;
   quota: Pick<ApiQuota, 'meter'>;
-  usage: Pick<ApiUsageStore, 'deviceMonth' | 'ownerDevices'>;
+  usage: Pick<ApiUsageStore, 'meterMonth' | 'ownerDevices'>;
+  /** The tiers of the devices a person owns or administers: what their own allowance is made of. */
+  ownTiers: (personId: string) => Promise<readonly TierRow[]>;
   now: () => number;
 }
+
+/**
+ * A person's own allowance for other people's public devices: the best apiMaxRequests among the tiers with API access
+ * of the devices they own or administer, 0 without one (docs/decisions/048-api-calls-count-against-the-caller.md).
+ */
+export const publicAllowance = (tiers: readonly TierRow[]): number =>
+  Math.max(0, ...tiers.filter((row) => row.features.apiAccess).map((row) => row.features.apiMaxRequests));
 
 /**
  * The public API's gate and the usage pages. A request is gated in this order: the device's access (404, 401/403),
  * the tier's API access (403 naming the tier that grants it), the requested range against the tier's API window
  * (403 naming the tier that reaches back so far), and only then metered and read: refused requests cost no quota.
+ * Each request counts against the caller's own allowance, never another person's: the device's month when they reach
+ * it through their own relations or campaigns, their own allowance when it is someone else's public device.
  */
-export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps) => {
+export const createPublicApi = ({ dataAccess, quota, usage, ownTiers, now }: PublicApiDeps) => {
   const usageOf = async (access: DataAccess, at: number): Promise<ApiUsage> => {
     const month = monthOf(at);
-    const { used, warnings } = await usage.deviceMonth(access.device.id, month);
+    const { used, warnings } = await usage.meterMonth(meterKey({ kind: 'device', deviceId: access.device.id }), month);
     const limit = access.tier.features.apiMaxRequests;
     return {
       deviceId: access.device.id,
@@ -65,7 +77,14 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
     ): Promise<T> => {
       const access = await dataAccess.resolve(caller, deviceId, ahead);
       readableRanges(access, 'api', requested, now());
-      await quota.meter({ deviceId, ownerId: key.ownerId, limit: access.tier.features.apiMaxRequests }, setHeader);
+      if (access.route === 'public') {
+        const limit = publicAllowance(await ownTiers(key.ownerId));
+        if (limit === 0) throw new Forbidden(API_MESSAGES.noPublicAllowance);
+        await quota.meter({ meter: { kind: 'public', ownerId: key.ownerId }, ownerId: key.ownerId, limit }, setHeader);
+      } else {
+        const limit = access.tier.features.apiMaxRequests;
+        await quota.meter({ meter: { kind: 'device', deviceId }, ownerId: key.ownerId, limit }, setHeader);
+      }
       return read(access);
     },
 
@@ -74,12 +93,28 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
       usageOf(await dataAccess.resolve(caller, deviceId, ahead), now()),
 
     /**
-     * The devices the caller's keys called this month (recorded per key owner as they call), each as the caller
-     * may still see it: a device they lost access to since is left out.
+     * The devices the caller's keys called this month through their own relations (recorded per key owner as they
+     * call), each as the caller may still see it (a device they lost access to since is left out), and their own
+     * allowance for other people's public devices.
      */
-    myUsage: async (caller: Caller): Promise<{ month: string; items: ApiUsage[] }> => {
+    myUsage: async (
+      caller: Caller,
+    ): Promise<{ month: string; items: ApiUsage[]; publicDevices: PublicAllowanceUsage }> => {
       const at = now();
       const month = monthOf(at);
+      const [own, tiers] = await Promise.all([
+        usage.meterMonth(meterKey({ kind: 'public', ownerId: caller.sub }), month),
+        ownTiers(caller.sub),
+      ]);
+      const limit = publicAllowance(tiers);
+      const publicDevices = {
+        month,
+        used: own.used,
+        limit,
+        remaining: Math.max(0, limit - own.used),
+        resetsAt: resetOf(at),
+        warnings: own.warnings,
+      };
       const items: ApiUsage[] = [];
       for (const deviceId of await usage.ownerDevices(caller.sub, month)) {
         const access = await dataAccess.resolve(caller, deviceId).catch((error: unknown) => {
@@ -88,7 +123,7 @@ export const createPublicApi = ({ dataAccess, quota, usage, now }: PublicApiDeps
         });
         if (access) items.push(await usageOf(access, at));
       }
-      return { month, items };
+      return { month, items, publicDevices };
     },
   };
 };

@@ -40,7 +40,7 @@ const setUp = (seed = 0) => {
   });
   const call = async () => {
     const headers: Record<string, string> = {};
-    await quota.meter({ deviceId: 'dev-1', ownerId: 'ann', limit: 3_000 }, (name, value) => {
+    await quota.meter({ meter: { kind: 'device', deviceId: 'dev-1' }, ownerId: 'ann', limit: 3_000 }, (name, value) => {
       headers[name] = value;
     });
     return headers;

@@ -49,26 +49,26 @@ export type CountResult =
 
 export interface ApiUsageStore {
   /**
-   * Counts one request unless the month already holds `limit`: a refused request is not counted, so `used` never
-   * passes the limit. ALL_OLD (rather than UPDATED_NEW) also answers which warnings were recorded and whether this
-   * owner had called before, so a request below the thresholds costs one write. The ADD is atomic: concurrent
-   * requests each see their own `used`.
+   * Counts one request on a meter's month (`meterKey` of api-metering.ts) unless it already holds `limit`: a refused
+   * request is not counted, so `used` never passes the limit. ALL_OLD (rather than UPDATED_NEW) also answers which
+   * warnings were recorded and whether this owner had called before, so a request below the thresholds costs one
+   * write. The ADD is atomic: concurrent requests each see their own `used`.
    */
   count: (input: {
-    deviceId: string;
+    meter: string;
     month: string;
     ownerId: string;
     limit: number;
     expiresAt: number;
   }) => Promise<CountResult>;
   /**
-   * Records a threshold's warning unless it is recorded: of concurrent requests crossing it, exactly one gets
-   * true (and sends the event).
+   * Records a threshold's warning on a meter's month unless it is recorded: of concurrent requests crossing it,
+   * exactly one gets true (and sends the event).
    */
-  recordWarning: (deviceId: string, month: string, warning: QuotaWarning) => Promise<boolean>;
+  recordWarning: (meter: string, month: string, warning: QuotaWarning) => Promise<boolean>;
   /** Takes a warning back (its event could not be sent), so a later request records and sends it again. */
-  forgetWarning: (deviceId: string, month: string, threshold: QuotaThreshold) => Promise<void>;
-  deviceMonth: (deviceId: string, month: string) => Promise<DeviceMonth>;
+  forgetWarning: (meter: string, month: string, threshold: QuotaThreshold) => Promise<void>;
+  meterMonth: (meter: string, month: string) => Promise<DeviceMonth>;
   addOwnerDevice: (ownerId: string, month: string, deviceId: string, expiresAt: number) => Promise<void>;
   ownerDevices: (ownerId: string, month: string) => Promise<string[]>;
 }

@@ -13,6 +13,18 @@ describe('roll-up math', () => {
     expect(m).toEqual({ pm2_5: { n: 3, s: 12, lo: -2, hi: 10 }, co2: { n: 1, s: 400, lo: 400, hi: 400 } });
   });
 
+  it('keeps a measurement named like an Object.prototype member (a device may send `constructor`) as any other', () => {
+    const hour = addReadings({}, [
+      { timestamp: T0, values: { constructor: 2 } },
+      { timestamp: T0 + 1_000, values: { constructor: 4 } },
+    ]);
+    expect(hour).toEqual({ constructor: { n: 2, s: 6, lo: 2, hi: 4 } });
+    expect(combine([hour, { constructor: { n: 1, s: 9, lo: 9, hi: 9 } }])).toEqual({
+      constructor: { n: 3, s: 15, lo: 2, hi: 9 },
+    });
+    expect(toChartObject('d1', 'hour', '2025-01', [{ ts: T0, m: {} }]).m).toEqual({});
+  });
+
   it('combines hours into a day whose mean is weighted by the hours’ counts', () => {
     const day = combine([
       { t: { n: 1, s: 10, lo: 10, hi: 10 } },

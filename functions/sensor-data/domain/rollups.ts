@@ -1,3 +1,4 @@
+import { ownValue } from '../../../shared/objects/own-value';
 import { type ChartResolution, dayStart, hoursOf, periodOf } from '../../../shared/sensor-data/chart-files';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { ChartObject, ChartSeries } from './ports';
@@ -24,7 +25,7 @@ export const addReadings = (into: Aggregates, readings: Iterable<StoredReading>)
   for (const reading of readings) {
     for (const [name, value] of Object.entries(reading.values)) {
       if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-      const a = into[name];
+      const a = ownValue(into, name);
       if (a) {
         a.n += 1;
         a.s += value;
@@ -43,7 +44,7 @@ export const combine = (parts: Iterable<Aggregates>): Aggregates => {
   const out: Aggregates = {};
   for (const part of parts) {
     for (const [name, p] of Object.entries(part)) {
-      const a = out[name];
+      const a = ownValue(out, name);
       if (a) {
         a.n += p.n;
         a.s += p.s;
@@ -70,7 +71,7 @@ export const toChartObject = (
   for (const name of names) {
     const series: ChartSeries = { min: [], max: [], mean: [], count: [] };
     for (const item of sorted) {
-      const a = item.m[name];
+      const a = ownValue(item.m, name);
       series.min.push(a ? a.lo : null);
       series.max.push(a ? a.hi : null);
       series.mean.push(a && a.n > 0 ? a.s / a.n : null);

@@ -4,9 +4,10 @@ import { isConditionFailure } from '../../_shared/dynamodb';
 import type { ApiUsageStore, CountResult, DeviceMonth } from '../domain/ports';
 
 /**
- * The API usage table (API_USAGE_TABLE). A device's month is one item, `pk` = `{deviceId}#{YYYY-MM}`: the count,
- * the key owners who called (so each owner's month can list the devices), and one attribute per recorded quota
- * warning (`warning70`, `warning90`, `warning100`, each `{used, at}`). A person's month is the item
+ * The API usage table (API_USAGE_TABLE). A meter's month is one item, `pk` = `{meter}#{YYYY-MM}`, the meter being a
+ * device id or `public#{ownerId}` (a person's allowance for other people's public devices): the count, the key owners
+ * who called (so each owner's month can list the devices), and one attribute per recorded quota warning
+ * (`warning70`, `warning90`, `warning100`, each `{used, at}`). A person's month is the item
  * `owner#{ownerId}#{YYYY-MM}` with the devices they called. Items expire a year after their month.
  */
 
@@ -20,7 +21,7 @@ const warningsOf = (item: Record<string, unknown> | undefined): QuotaWarning[] =
     })
     .filter((warning): warning is QuotaWarning => warning !== undefined);
 
-const devicePk = (deviceId: string, month: string) => `${deviceId}#${month}`;
+const meterPk = (meter: string, month: string) => `${meter}#${month}`;
 const ownerPk = (ownerId: string, month: string) => `owner#${ownerId}#${month}`;
 
 export const createApiUsageStore = ({
@@ -31,7 +32,7 @@ export const createApiUsageStore = ({
   tableName: string;
 }): ApiUsageStore => ({
   count: async (input: {
-    deviceId: string;
+    meter: string;
     month: string;
     ownerId: string;
     limit: number;
@@ -41,15 +42,14 @@ export const createApiUsageStore = ({
       const { Attributes } = await db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: { pk: devicePk(input.deviceId, input.month) },
-          UpdateExpression:
-            'ADD #count :one, keyOwners :owner SET deviceId = :deviceId, #month = :month, expiresAt = :exp',
+          Key: { pk: meterPk(input.meter, input.month) },
+          UpdateExpression: 'ADD #count :one, keyOwners :owner SET meter = :meter, #month = :month, expiresAt = :exp',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
           ExpressionAttributeNames: { '#count': 'count', '#month': 'month' },
           ExpressionAttributeValues: {
             ':one': 1,
             ':owner': new Set([input.ownerId]),
-            ':deviceId': input.deviceId,
+            ':meter': input.meter,
             ':month': input.month,
             ':exp': input.expiresAt,
             ':limit': input.limit,
@@ -70,13 +70,13 @@ export const createApiUsageStore = ({
     }
   },
 
-  recordWarning: async (deviceId: string, month: string, warning: QuotaWarning): Promise<boolean> => {
+  recordWarning: async (meter: string, month: string, warning: QuotaWarning): Promise<boolean> => {
     const name = warningAttribute(warning.threshold);
     try {
       await db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: { pk: devicePk(deviceId, month) },
+          Key: { pk: meterPk(meter, month) },
           UpdateExpression: 'SET #w = :w',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#w)',
           ExpressionAttributeNames: { '#w': name },
@@ -90,20 +90,20 @@ export const createApiUsageStore = ({
     }
   },
 
-  forgetWarning: async (deviceId: string, month: string, threshold: QuotaThreshold): Promise<void> => {
+  forgetWarning: async (meter: string, month: string, threshold: QuotaThreshold): Promise<void> => {
     await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: devicePk(deviceId, month) },
+        Key: { pk: meterPk(meter, month) },
         UpdateExpression: 'REMOVE #w',
         ExpressionAttributeNames: { '#w': warningAttribute(threshold) },
       }),
     );
   },
 
-  deviceMonth: async (deviceId: string, month: string): Promise<DeviceMonth> => {
+  meterMonth: async (meter: string, month: string): Promise<DeviceMonth> => {
     const { Item } = await db.send(
-      new GetCommand({ TableName: tableName, Key: { pk: devicePk(deviceId, month) }, ConsistentRead: true }),
+      new GetCommand({ TableName: tableName, Key: { pk: meterPk(meter, month) }, ConsistentRead: true }),
     );
     return { used: (Item?.count as number | undefined) ?? 0, warnings: warningsOf(Item) };
   },

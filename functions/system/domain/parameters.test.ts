@@ -73,6 +73,15 @@ describe('system parameters', () => {
     ]);
   });
 
+  it("checks a shape only for the ids that have one: Object.prototype's names are ids with none (audit)", async () => {
+    const { parameters } = setup();
+    for (const id of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      await expect(parameters.create({ id, value: 'fuzz' })).resolves.toMatchObject({ id, value: 'fuzz' });
+      await expect(parameters.update(id, { any: 'thing' })).resolves.toMatchObject({ id, value: { any: 'thing' } });
+    }
+    await expect(parameters.update('no-such', 1)).rejects.toThrow(new NotFound('Parameter not found: no-such'));
+  });
+
   it('refuses to create an id twice', async () => {
     const { parameters, store } = setup();
     await parameters.create({ id: 'a', value: 1 });

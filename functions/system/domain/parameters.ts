@@ -1,5 +1,6 @@
 import type { Parameter } from '../../../shared/contracts/system';
 import { MESSAGES } from '../../../shared/messages';
+import { ownValue } from '../../../shared/objects/own-value';
 import { TIER_FEATURES_PARAMETER, tierFeaturesProblem } from '../../../shared/sensor-data/tier-features';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
@@ -13,14 +14,15 @@ export interface ParameterDeps {
 
 /**
  * Parameters other code reads with a shape: a value of another shape is refused (400), whichever route writes
- * it, so what the readers fall back from is only what predates the rule.
+ * it, so what the readers fall back from is only what predates the rule. Looked up by the id a request names, so
+ * only by own names: `__proto__` or `toString` is an id with no shape, as any other.
  */
 const SHAPED: Record<string, (value: unknown) => string | undefined> = {
   [TIER_FEATURES_PARAMETER]: tierFeaturesProblem,
 };
 
 const checkShape = (id: string, value: unknown) => {
-  const problem = SHAPED[id]?.(value);
+  const problem = ownValue(SHAPED, id)?.(value);
   if (problem) throw new BadRequest(problem);
 };
 

@@ -7,8 +7,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { isConditionFailure, putIf, scanPage } from '../../_shared/dynamodb';
+import { storableJson } from '../../_shared/json-attribute';
 import { cursorPage } from '../../_shared/paging';
 import type { ParameterStore } from '../domain/ports';
+
+/** A parameter's value is any JSON a person wrote: stored as it is, keys named `constructor` included. */
+const storedItem = (parameter: Parameter) => ({ ...parameter, value: storableJson(parameter.value) });
 
 export const createParameterStore = ({
   db,
@@ -26,12 +30,11 @@ export const createParameterStore = ({
     cursorPage((startKey, limit) => scanPage<Parameter>(db, { TableName: tableName }, { limit, startKey }), page),
 
   create: (parameter: Parameter): Promise<boolean> =>
-    putIf(db, { TableName: tableName, Item: parameter, ConditionExpression: 'attribute_not_exists(id)' }),
+    putIf(db, { TableName: tableName, Item: storedItem(parameter), ConditionExpression: 'attribute_not_exists(id)' }),
 
   put: async (parameter: Parameter): Promise<Parameter | undefined> =>
-    (await db.send(new PutCommand({ TableName: tableName, Item: parameter, ReturnValues: 'ALL_OLD' }))).Attributes as
-      | Parameter
-      | undefined,
+    (await db.send(new PutCommand({ TableName: tableName, Item: storedItem(parameter), ReturnValues: 'ALL_OLD' })))
+      .Attributes as Parameter | undefined,
 
   update: async (
     id: string,
@@ -46,7 +49,7 @@ export const createParameterStore = ({
           UpdateExpression: 'SET #value = :value, updated = :updated',
           ConditionExpression: 'attribute_exists(id)',
           ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':value': value, ':updated': updated },
+          ExpressionAttributeValues: { ':value': storableJson(value), ':updated': updated },
           ReturnValues: 'ALL_OLD',
         }),
       );

@@ -151,8 +151,14 @@ describe('changing the record', () => {
         ],
       }),
     );
-    expect(error).toBeInstanceOf(BadRequest);
+    // The same answer as a second item added alone (addCartItem), and logged the same way.
+    expect(error).toBeInstanceOf(Conflict);
     expect(error.message).toBe('Item already in cart');
+    expect(world.logged).toContainEqual({
+      level: 'warn',
+      message: 'Item already in cart',
+      fields: expect.objectContaining({ id: 'ann', productId: 'tier-1', deviceId: 'dev-1' }),
+    });
     expect(world.users.get('ann')?.cartItems).toEqual([]);
   });
 

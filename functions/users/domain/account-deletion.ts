@@ -13,7 +13,7 @@ import type { Log } from '../../_shared/logger';
 import type { Mailer } from '../../_shared/mail/mailer';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import { withItem, withoutItem, withQuantity } from './cart';
+import { repeatedItem, withItem, withoutItem, withQuantity } from './cart';
 import { toRecord } from './people';
 import type { AuthEventStore, InviteStore, StoredUser, UserStore } from './ports';
 
@@ -47,16 +47,6 @@ export interface AccountDeps {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Spec §5: one item per (productId, deviceId) pair; the cart sent is the whole new cart. */
-export const checkCart = (items: readonly CartItem[]): void => {
-  const seen = new Set<string>();
-  for (const item of items) {
-    const key = JSON.stringify([item.productId, item.deviceId]);
-    if (seen.has(key)) throw new BadRequest(MESSAGES.itemAlreadyInCart);
-    seen.add(key);
-  }
-};
-
 /** Is this record's queued deletion due at `now`? (It becomes due DELETION_DELAY_MS after it was queued.) */
 export const isDeletionDue = (user: StoredUser | undefined, now: number): boolean => {
   const time = user?.metadata?.deletionQueued?.time;
@@ -86,6 +76,10 @@ export const createAccount = (deps: AccountDeps) => {
   const selfOrStaff = (caller: Caller, id: string) => {
     if (caller.sub !== id && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.selfOrStaffOnly);
   };
+
+  /** Spec §5: a second item of a product and device is refused and logged, by whichever route it came. */
+  const logDuplicate = (id: string, item: Pick<CartItem, 'productId' | 'deviceId'>) =>
+    log('warn', MESSAGES.itemAlreadyInCart, { id, productId: item.productId, deviceId: item.deviceId });
 
   /**
    * Reads the record, applies the change and writes it over the version read; if someone changed it in
@@ -187,7 +181,11 @@ export const createAccount = (deps: AccountDeps) => {
       selfOrStaff(caller, id);
       const unqueue = body.deletion === 'unqueue';
       if (unqueue && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.unqueueStaffOnly);
-      if (body.cartItems) checkCart(body.cartItems);
+      const repeated = body.cartItems && repeatedItem(body.cartItems);
+      if (repeated) {
+        logDuplicate(id, repeated);
+        throw new Conflict(MESSAGES.itemAlreadyInCart);
+      }
       const { before, after } = await change(id, (user) => {
         const { displayName: _d, ...rest } = user;
         const displayName = body.displayName ?? user.displayName;
@@ -234,9 +232,7 @@ export const createAccount = (deps: AccountDeps) => {
         noteCart(audit, before);
         return { items: after.cartItems };
       } catch (error) {
-        if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) {
-          log('warn', MESSAGES.itemAlreadyInCart, { id, productId: item.productId, deviceId: item.deviceId });
-        }
+        if (error instanceof Conflict && error.message === MESSAGES.itemAlreadyInCart) logDuplicate(id, item);
         throw error;
       }
     },

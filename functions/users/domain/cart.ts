@@ -11,7 +11,8 @@ const same = (a: ItemKey, b: ItemKey) => a.productId === b.productId && a.device
 
 /**
  * Spec §5's cart rules on the items of a record, without storage: one item per product and device (a second is
- * a 409 "Item already in cart"), and a change or removal names an item that is there (404 otherwise).
+ * a 409 "Item already in cart", whether added alone or in a whole new cart), and a change or removal names an item
+ * that is there (404 otherwise).
  */
 export const withItem = (items: readonly CartItem[], item: CartItem): CartItem[] => {
   if (items.some((held) => same(held, item))) throw new Conflict(MESSAGES.itemAlreadyInCart);
@@ -28,3 +29,7 @@ export const withoutItem = (items: readonly CartItem[], key: ItemKey): CartItem[
   if (!items.some((held) => same(held, key))) throw new NotFound(MESSAGES.cartItemMissing);
   return items.filter((held) => !same(held, key));
 };
+
+/** The first item of a whole new cart that repeats an earlier one's product and device, if any. */
+export const repeatedItem = (items: readonly CartItem[]): CartItem | undefined =>
+  items.find((item, index) => items.slice(0, index).some((held) => same(held, item)));

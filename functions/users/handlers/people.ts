@@ -46,7 +46,8 @@ export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], Peopl
   getUserRecord: ({ caller, params }, { people }) => people.getUserRecord(caller, params.id),
   getUser: ({ caller, params }, { people }) => people.getUser(caller, params.id),
   usersByGroups: (_request, { people }) => people.usersByGroups(),
-  usersDdbWithBatchGet: ({ body }, { people }) => people.usersDdbWithBatchGet(body.ids),
+  // The contract holds exactly one of the two.
+  usersDdbWithBatchGet: ({ body }, { people }) => people.usersDdbWithBatchGet((body.parameters ?? body.ids)!),
   listUserIdsFromDdb: ({ body }, { people }) => people.listUserIdsFromDdb(body),
   peopleNames: ({ caller, body }, { names }) => names.names(caller, body.ids),
   findPersonByEmail: ({ caller, body }, { names }) => names.findByEmail(caller, body.email),

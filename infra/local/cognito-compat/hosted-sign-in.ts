@@ -352,6 +352,35 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
     return json(response, 200, { ...answer, username: user.Username }, cors);
   };
 
+  /**
+   * Cognito's revocation endpoint (RFC 7009): a refresh token of the client is revoked, and with it every access
+   * token it gave (the layer's targets refuse them). 200 with no body; a token that is not one is no error.
+   */
+  const revoke = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    raw: Buffer,
+    cors: Record<string, string>,
+  ) => {
+    const fail = (status: number, error: 'invalid_request' | 'invalid_client' | 'unsupported_token_type') =>
+      json(response, status, { error }, cors);
+    if (request.method !== 'POST' || !isForm(request)) return fail(400, 'invalid_request');
+    const form = new URLSearchParams(raw.toString('utf8'));
+    const token = form.get('token');
+    const clientId = form.get('client_id');
+    if (!token) return fail(400, 'invalid_request');
+    if (!clientId || clientId !== deps.client()?.clientId) return fail(401, 'invalid_client');
+    try {
+      await deps.call('RevokeToken', { Token: token, ClientId: clientId });
+    } catch (error) {
+      const fault = faultOf(error);
+      if (fault.status >= 500) throw error;
+      if (fault.type === 'UnsupportedTokenTypeException') return fail(400, 'unsupported_token_type');
+      // RFC 7009 §2.2: an invalid or unknown token is answered as revoked.
+    }
+    response.writeHead(200, { ...cors, 'cache-control': 'no-store' }).end();
+  };
+
   const logout = (response: ServerResponse, url: URL) => {
     const client = deps.client();
     const clientId = url.searchParams.get('client_id');
@@ -384,6 +413,8 @@ export const createHostedSignIn = (deps: HostedSignInDeps) => {
           return token(request, response, raw, cors);
         case HOSTED_ENDPOINTS.userInfo:
           return userInfo(request, response, cors);
+        case HOSTED_ENDPOINTS.revoke:
+          return revoke(request, response, raw, cors);
         case HOSTED_ENDPOINTS.logout:
           return logout(response, url);
         case IDP_RESPONSE_PATH:

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Services } from 'cognito-local/lib/services';
 import type { Context } from 'cognito-local/lib/services/context';
 import type { User, UserPoolService } from 'cognito-local/lib/services/userPoolService';
+import { ownValue } from '../../../shared/objects/own-value';
 import { type DeviceChallenge, expectedClaim, startDeviceChallenge } from './device-srp';
 import { claimsOf, signedHere } from './origin-jti';
 import { type CognitoRouter, fault, MESSAGES } from './targets';
@@ -325,5 +326,5 @@ export const withRememberedDevices = (
     },
   };
 
-  return (target) => targets[target] ?? base(target);
+  return (target) => ownValue(targets, target) ?? base(target);
 };

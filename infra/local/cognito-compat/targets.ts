@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Services } from 'cognito-local/lib/services';
 import type { Context } from 'cognito-local/lib/services/context';
 import type { User, UserPoolService } from 'cognito-local/lib/services/userPoolService';
+import { ownValue } from '../../../shared/objects/own-value';
 import { claimsOf, originOf, refreshTokenId, signedHere, stampOrigin } from './origin-jti';
 import { type SignOutRegistry, signOutSettledAt, tokenRevoked } from './sign-outs';
 
@@ -263,7 +264,7 @@ export const withCompatTargets = (
   };
 
   return (target) => {
-    const route = targets[target] ?? base(target);
+    const route = ownValue(targets, target) ?? base(target);
     return async (ctx, req) => {
       await checkAccessToken(ctx, req);
       return route(ctx, req);

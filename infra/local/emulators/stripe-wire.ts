@@ -19,9 +19,15 @@ export class StripeHttpError extends Error {
 export const invalid = (message: string, extra: { code?: string; param?: string } = {}) =>
   new StripeHttpError(400, 'invalid_request_error', message, extra);
 
-/** Stripe's 404: `No such price: 'price_x'`. */
+/**
+ * Stripe's `resource_missing`: `No such price: 'price_x'`. A 404 for the object the path names (`param` `id`); a 400
+ * for one a parameter names (`customer`, `starting_after`, `items[0][price]`), as the request is then what is wrong.
+ */
 export const missing = (kind: string, id: string, param = 'id') =>
-  new StripeHttpError(404, 'invalid_request_error', `No such ${kind}: '${id}'`, { code: 'resource_missing', param });
+  new StripeHttpError(param === 'id' ? 404 : 400, 'invalid_request_error', `No such ${kind}: '${id}'`, {
+    code: 'resource_missing',
+    param,
+  });
 
 export const randomId = (prefix: string, length = 14) => {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

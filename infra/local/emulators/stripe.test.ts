@@ -48,6 +48,37 @@ describe('customers through the stripe SDK', () => {
     expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such customer: 'cus_nope'" });
   });
 
+  it('answers an object a parameter names and Stripe does not hold as Stripe does: 400 resource_missing naming it', async () => {
+    const refused = async (call: Promise<unknown>) => {
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      const { statusCode, code, param, message } = error as Stripe.errors.StripeInvalidRequestError;
+      return { statusCode, code, param, message };
+    };
+    const customer = await stripe.customers.create({ email: unique('lists') });
+    for (const call of [
+      stripe.invoices.list({ customer: 'cus_nobody' }),
+      stripe.subscriptions.list({ customer: 'cus_nobody' }),
+      stripe.entitlements.activeEntitlements.list({ customer: 'cus_nobody' }),
+    ]) {
+      expect(await refused(call)).toEqual({
+        statusCode: 400,
+        code: 'resource_missing',
+        param: 'customer',
+        message: "No such customer: 'cus_nobody'",
+      });
+    }
+    expect(await refused(stripe.invoices.list({ customer: customer.id, starting_after: 'not-an-invoice' }))).toEqual({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'starting_after',
+      message: "No such invoice: 'not-an-invoice'",
+    });
+    // A customer that exists lists what it has, nothing here.
+    await expect(stripe.invoices.list({ customer: customer.id })).resolves.toMatchObject({ data: [] });
+    await expect(stripe.subscriptions.list({ customer: customer.id })).resolves.toMatchObject({ data: [] });
+  });
+
   it('lists newest first, filtered by e-mail (case-sensitive, as Stripe), in pages', async () => {
     const email = unique('list');
     const first = await stripe.customers.create({ email });

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ownValue } from '../../../shared/objects/own-value';
 import { closeServer, type Emulator, listen, readBody } from './listen';
 import { type Billing, createBilling } from './stripe-billing';
 import { createCatalogue } from './stripe-catalogue';
@@ -127,7 +128,7 @@ export const startStripe = async ({
       return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${parent.id}/line_items` };
     }
     if (key === 'feature' && typeof value === 'string') return billing.findFeature(value);
-    const collection = EXPANDABLE[key];
+    const collection = ownValue(EXPANDABLE, key);
     if (!collection) throw invalid(`This property cannot be expanded (${key}).`, { param: 'expand' });
     if (typeof value !== 'string') return value;
     const found = (state[collection] as { id: string }[]).find((item) => item.id === value);
@@ -326,6 +327,8 @@ export const startStripe = async ({
       /^\/v1\/subscriptions$/,
       (_, form) => {
         const customer = stringField(form, 'customer');
+        // As Stripe: a customer named in the filter must exist.
+        if (customer !== null) billing.findCustomer(customer, 'customer');
         const price = stringField(form, 'price');
         const status = stringField(form, 'status');
         // Stripe lists subscriptions that have not been canceled unless asked for `canceled`, `ended` or `all`.
@@ -378,6 +381,7 @@ export const startStripe = async ({
       /^\/v1\/invoices$/,
       (_, form) => {
         const customer = stringField(form, 'customer');
+        if (customer !== null) billing.findCustomer(customer, 'customer');
         const subscription = stringField(form, 'subscription');
         const status = stringField(form, 'status');
         const found = newestFirst(state.invoices).filter(

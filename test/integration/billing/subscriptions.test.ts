@@ -141,6 +141,33 @@ describe('billing: the subscription endpoints (spec §7)', () => {
     });
   });
 
+  describe('reads Stripe cannot answer (audit)', () => {
+    it("answers a cursor that is not one of the customer's invoices with 400, to the customer themself", async () => {
+      const person = await freshUser({ prefix: 'bill-cursor' });
+      const customerId = (await stripeClient().customers.create({ email: person.email })).id;
+      const mine = billing(person.token);
+      await expect(mine.invoicesListByCustomer({ body: { customerId }, query: { limit: 10 } })).resolves.toEqual({
+        items: [],
+      });
+      for (const cursor of ['in_nothing', 'not-an-invoice', '__proto__']) {
+        expect(
+          await apiRejection(mine.invoicesListByCustomer({ body: { customerId }, query: { limit: 10, cursor } })),
+        ).toMatchObject({ status: 400, message: 'Invalid page cursor' });
+      }
+    });
+
+    it('answers a customer Stripe does not know alike on every customer read: 200 with no items', async () => {
+      const staff = billing(await tokenOf('employee@example.com'));
+      const body = { customerId: 'cus_nobody_here' };
+      await expect(staff.subscriptionsListByCustomer({ body })).resolves.toEqual({ items: [] });
+      await expect(staff.activeEntitlementsList({ body })).resolves.toEqual({ items: [] });
+      await expect(staff.invoicesListByCustomer({ body, query: { limit: 10 } })).resolves.toEqual({ items: [] });
+      // Not staff: no customer of theirs, whether Stripe knows it or not.
+      const person = billing((await freshUser({ prefix: 'bill-nobody' })).token);
+      expect((await apiRejection(person.activeEntitlementsList({ body }))).status).toBe(403);
+    });
+  });
+
   it("refuses a checkout for another's device, a product of another line, and a return page elsewhere", async () => {
     const person = await freshUser({ prefix: 'bill-refused' });
     const mine = await freshDevice({ productLine: 'sd1', ownerToken: person.token });

@@ -126,6 +126,9 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
       [event.replace('cus_x', 'cus_y'), signed(event)],
       [event, signed(event, undefined, 'whsec_someone_else')],
       [event, signed(event, Math.floor(Date.now() / 1000) - 301)],
+      // From the future beyond the same tolerance: no fresher than a replay (audit).
+      [event, signed(event, Math.floor(Date.now() / 1000) + 301)],
+      [event, signed(event, Math.floor(Date.now() / 1000) + 86_400)],
     ] as const) {
       const refused = await post(body, signature);
       expect(refused.status).toBe(400);
@@ -136,6 +139,35 @@ describe('billing: Stripe webhooks record each device’s subscription', () => {
     expect(await first.json()).toEqual({ received: true });
     const again = await post(event, signed(event));
     expect(await again.json()).toEqual({ received: true, duplicate: true });
+  });
+
+  it('acknowledges a well-signed event it cannot apply (no data, a subscription Stripe does not know): never a 500', async () => {
+    const at = Math.floor(Date.now() / 1000);
+    const stamp = `${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+    const events = [
+      { id: `evt_nodata_${stamp}`, object: 'event', type: 'customer.subscription.updated', created: at },
+      {
+        id: `evt_gone_${stamp}`,
+        object: 'event',
+        type: 'customer.subscription.deleted',
+        created: at,
+        data: { object: { id: `sub_nobody_${stamp}`, object: 'subscription' } },
+      },
+      {
+        id: `evt_invoice_${stamp}`,
+        object: 'event',
+        type: 'invoice.paid',
+        created: at,
+        data: { object: { id: 'in_x', object: 'invoice', subscription: `sub_nobody_${stamp}` } },
+      },
+    ];
+    for (const event of events) {
+      const body = JSON.stringify(event);
+      const first = await post(body, signed(body));
+      expect([event.type, first.status, await first.json()]).toEqual([event.type, 200, { received: true }]);
+      // Acknowledged once: Stripe's retry of it is a duplicate.
+      expect(await (await post(body, signed(body))).json()).toEqual({ received: true, duplicate: true });
+    }
   });
 
   it('an old event delivered late converges on what Stripe holds now', async () => {

@@ -5,6 +5,7 @@ import {
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startCognitoCompat } from '../../../infra/local/cognito-compat';
 import { CODE_TTL_MS } from '../../../infra/local/cognito-compat/hosted-rules';
 import { HOSTED_ENDPOINTS, hostedUrlsOf } from '../../../shared/auth/hosted-sign-in';
@@ -305,6 +306,100 @@ describe('hosted sign-in at the local identity layer', () => {
     expect((await userInfo(`${tokens.access_token?.slice(0, -4)}AAAA`)).status).toBe(401);
     // The person's other sessions go on.
     expect((await userInfo((await tokensOf(email)).accessToken)).status).toBe(200);
+  });
+
+  it('names its hosted endpoints in the pool discovery document, and a relying party that discovers them signs in, reads, revokes and logs out', async () => {
+    const { issuer } = stack().auth;
+    const discovered = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(discovered.status).toBe(200);
+    const doc = (await discovered.json()) as Record<string, string>;
+    // As Cognito's once the pool has a domain: the hosted endpoints on the domain's origin, the keys under the issuer.
+    expect(doc).toMatchObject({
+      issuer,
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      authorization_endpoint: `${front()}/oauth2/authorize`,
+      token_endpoint: `${front()}/oauth2/token`,
+      userinfo_endpoint: `${front()}/oauth2/userInfo`,
+      revocation_endpoint: `${front()}/oauth2/revoke`,
+      end_session_endpoint: `${front()}/logout`,
+      response_types_supported: expect.arrayContaining(['code']),
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
+
+    // The relying party from here on knows only the document: every URL below is one it named.
+    const { email, sub } = await freshUser();
+    const { verifier, challenge } = newPkce();
+    const authorize = new URL(doc.authorization_endpoint!);
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: clientId(),
+      redirect_uri: callbackUrl(),
+      state: 'rp-state',
+      scope: 'openid email profile',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })) {
+      authorize.searchParams.set(name, value);
+    }
+    const page = await fetch(authorize, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    const form = hiddenFields(await page.text());
+    const signedIn = await postForm(doc.authorization_endpoint!, { ...form, username: email, password: PASSWORD });
+    const back = new URL(signedIn.headers.get('location') ?? '');
+    expect([signedIn.status, back.searchParams.get('state')]).toEqual([302, 'rp-state']);
+
+    const exchanged = await postForm(
+      doc.token_endpoint!,
+      {
+        grant_type: 'authorization_code',
+        client_id: clientId(),
+        redirect_uri: callbackUrl(),
+        code: back.searchParams.get('code') ?? '',
+        code_verifier: verifier,
+      },
+      { origin: webOrigin() },
+    );
+    expect(exchanged.status).toBe(200);
+    const tokens = (await exchanged.json()) as Record<string, string>;
+    // The ID token verifies against the discovered keys, for this issuer and client.
+    const { payload } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(doc.jwks_uri!)), {
+      issuer: doc.issuer,
+      audience: clientId(),
+    });
+    expect(payload.sub).toBe(sub);
+    const info = await fetch(doc.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect([info.status, ((await info.json()) as { sub?: string }).sub]).toEqual([200, sub]);
+
+    // Revoked at the discovered endpoint: the refresh token no longer refreshes, its access token no longer reads.
+    const revoked = await postForm(doc.revocation_endpoint!, { token: tokens.refresh_token!, client_id: clientId() });
+    expect([revoked.status, await revoked.text()]).toEqual([200, '']);
+    const refresh = await postForm(doc.token_endpoint!, {
+      grant_type: 'refresh_token',
+      client_id: clientId(),
+      refresh_token: tokens.refresh_token!,
+    });
+    expect(await errorOf(refresh)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      (await fetch(doc.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status,
+    ).toBe(401);
+    // RFC 7009: a token that is no longer good is answered as revoked; an unknown client is not.
+    expect(
+      (await postForm(doc.revocation_endpoint!, { token: tokens.refresh_token!, client_id: clientId() })).status,
+    ).toBe(200);
+    expect(
+      await errorOf(await postForm(doc.revocation_endpoint!, { token: tokens.refresh_token!, client_id: 'other' })),
+    ).toEqual({ status: 401, body: { error: 'invalid_client' } });
+    expect(await errorOf(await postForm(doc.revocation_endpoint!, { client_id: clientId() }))).toEqual({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+
+    // The end-session endpoint, with Cognito's parameters, sends the browser back to the listed sign-out URL.
+    const end = new URL(doc.end_session_endpoint!);
+    end.searchParams.set('client_id', clientId());
+    end.searchParams.set('logout_uri', hostedUrlsOf(webOrigin()).signOutUrl);
+    const ended = await fetch(end, { redirect: 'manual' });
+    expect([ended.status, ended.headers.get('location')]).toEqual([302, hostedUrlsOf(webOrigin()).signOutUrl]);
   });
 
   it('logs out to a listed sign-out URL only', async () => {

@@ -39,8 +39,13 @@ const callApi = async (key: string | undefined, path: string) => {
 const readingsPath = (deviceId: string, query = '') => `/v1/devices/${encodeURIComponent(deviceId)}/readings${query}`;
 
 /** A device of the given line and tier, owned by `owner`, with a few readings in the last hour. */
-const apiDevice = async (owner: FreshUser, productLine: ProductLine, tier: TierId) => {
-  const device = await freshDevice({ productLine, ownerToken: owner.token });
+const apiDevice = async (
+  owner: FreshUser,
+  productLine: ProductLine,
+  tier: TierId,
+  visibility: 'public' | 'private' = 'private',
+) => {
+  const device = await freshDevice({ productLine, ownerToken: owner.token, visibility });
   await setTier(device.id, tier);
   const now = Date.now();
   await createReadingsStore({ db: documentClient(), tableName: stack().tables.readings! }).write(
@@ -53,12 +58,15 @@ const apiDevice = async (owner: FreshUser, productLine: ProductLine, tier: TierI
 
 const usageTable = () => stack().tables.apiUsage!;
 
-/** Sets this month's count of a device straight in the usage table, keeping the warnings recorded. */
-const seedCount = async (deviceId: string, count: number) => {
+/**
+ * Sets this month's count of a meter straight in the usage table, keeping the warnings recorded: a device's, or
+ * (`public#{personId}`) a person's own allowance for other people's public devices.
+ */
+const seedCount = async (meter: string, count: number) => {
   await documentClient().send(
     new UpdateCommand({
       TableName: usageTable(),
-      Key: { pk: `${deviceId}#${month()}` },
+      Key: { pk: `${meter}#${month()}` },
       UpdateExpression: 'SET #count = :count',
       ExpressionAttributeNames: { '#count': 'count' },
       ExpressionAttributeValues: { ':count': count },
@@ -278,6 +286,67 @@ describe('metering', () => {
     expect(upgraded.status).toBe(200);
     expect(upgraded.headers.get('x-ratelimit-remaining')).toBe(String(10_000 - 3_001));
   }, 150_000);
+
+  it("counts a stranger's calls to a public device against the stranger's own allowance: the owner's key keeps working (audit)", async () => {
+    const owner = await freshUser({ prefix: 'api-public-owner' });
+    const stranger = await freshUser({ prefix: 'api-public-stranger' });
+    const publicDevice = await apiDevice(owner, 'sd1', 'tier2', 'public');
+    // The stranger's own allowance is their own devices' best tier: Tier 1 of sd1, 3,000 a month.
+    await apiDevice(stranger, 'sd1', 'tier1');
+    const ownerKey = (await sensorData(owner.token).createApiKey({ body: { name: 'mine' } })).key;
+    const strangerKey = (await sensorData(stranger.token).createApiKey({ body: { name: 'theirs' } })).key;
+    await wellInsidePeriod(nextMonthStart, 60_000);
+
+    await seedCount(`public#${stranger.id}`, 2_998);
+    const read = () => callApi(strangerKey, readingsPath(publicDevice));
+    const first = await read();
+    expect([first.status, first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '3000',
+      '1',
+    ]);
+    expect((await read()).headers.get('x-ratelimit-remaining')).toBe('0');
+    const over = await read();
+    expect(over.status).toBe(429);
+    expect(over.body.message).toBe(
+      `Your API allowance for other people's public devices (3000 requests in ${month()}) is used up; it resets at ${new Date(nextMonthStart()).toISOString()}`,
+    );
+
+    // None of it was the owner's: the device's month is untouched, and the owner's key reads on its own quota.
+    expect(await usageItem(publicDevice)).toBeUndefined();
+    const owners = await callApi(ownerKey, readingsPath(publicDevice));
+    expect([
+      owners.status,
+      owners.headers.get('x-ratelimit-limit'),
+      owners.headers.get('x-ratelimit-remaining'),
+    ]).toEqual([200, '10000', '9999']);
+    expect((await usageItem(publicDevice))?.count).toBe(1);
+
+    // The warnings went to the stranger, about their own allowance; the usage page shows it, not the owner's device.
+    // A count first seen past several thresholds (the seeded one) records each of them.
+    const notices = await bannersAbout(stranger.id, 'of your allowance for public devices', 3);
+    expect(notices.map((n) => Number(/used (\d+) %/.exec(n.title)?.[1])).sort((a, b) => a - b)).toEqual([70, 90, 100]);
+    expect(notices.every((n) => n.title.endsWith(`for ${month()}`) && n.initiator.id === stranger.id)).toBe(true);
+    expect(await bannersAbout(owner.id, `Device ${publicDevice} used`, 0, 0)).toEqual([]);
+    const theirs = await sensorData(stranger.token).myApiUsage({});
+    expect(theirs.items).toEqual([]);
+    expect(theirs.publicDevices).toMatchObject({ used: 3_000, limit: 3_000, remaining: 0, month: month() });
+    expect(theirs.publicDevices.warnings.map((w) => w.threshold)).toEqual([70, 90, 100]);
+  }, 150_000);
+
+  it('refuses a public device to a key whose owner has no device with API access, counting nothing', async () => {
+    const owner = await freshUser({ prefix: 'api-public-owner' });
+    const publicDevice = await apiDevice(owner, 'sd1', 'tier1', 'public');
+    const stranger = await freshUser({ prefix: 'api-public-none' });
+    await apiDevice(stranger, 'sd1', 'tier0');
+    const { key } = await sensorData(stranger.token).createApiKey({ body: { name: 'none' } });
+    const refused = await callApi(key, readingsPath(publicDevice));
+    expect([refused.status, refused.body.message]).toEqual([
+      403,
+      "Reading another person's public device with an API key counts against your own allowance: a device you own or administer needs a tier with API access",
+    ]);
+    expect(await usageItem(publicDevice)).toBeUndefined();
+  });
 
   it('records a threshold once when concurrent requests cross it together', async () => {
     const owner = await freshUser({ prefix: 'api-race' });

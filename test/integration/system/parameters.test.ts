@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Parameter } from '../../../shared/contracts/system';
 import { apiAs, apiRejection, areaUrl, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
 
 const expectApiError = async (promise: Promise<unknown>, status: number, message?: string | RegExp) => {
@@ -51,6 +52,47 @@ describe('system parameters through the local gateway', () => {
     );
     await expectApiError(admin.updateParameter({ params: { id: 'no-such-parameter' }, body: { value: 1 } }), 404);
     await expectApiError(admin.deleteParameter({ params: { id: 'no-such-parameter' } }), 404);
+  });
+
+  it('takes the names of Object.prototype for ids like any other: unknown until made, 404, never a 500 (audit)', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      await expectApiError(admin.getParameter({ params: { id } }), 404, `Parameter not found: ${id}`);
+      await expectApiError(
+        admin.updateParameter({ params: { id }, body: { value: 'fuzz' } }),
+        404,
+        `Parameter not found: ${id}`,
+      );
+    }
+    // Made, it is a parameter as any other, with no shape to check.
+    await expect(admin.createParameter({ body: { id: 'constructor', value: { a: 1 } } })).resolves.toMatchObject({
+      id: 'constructor',
+      value: { a: 1 },
+    });
+    await expect(
+      admin.updateParameter({ params: { id: 'constructor' }, body: { value: 'fuzz' } }),
+    ).resolves.toMatchObject({ id: 'constructor', value: 'fuzz' });
+    await admin.deleteParameter({ params: { id: 'constructor' } });
+    await expect(admin.createParameter({ body: { id: '__proto__', value: 'x' } })).resolves.toMatchObject({
+      id: '__proto__',
+      value: 'x',
+    });
+    await admin.deleteParameter({ params: { id: '__proto__' } });
+  });
+
+  it('stores any JSON value as written, objects with a key named constructor included (fuzz found a 500)', async () => {
+    const id = uniqueId('json');
+    const value: Parameter['value'] = {
+      constructor: 'toString',
+      nested: [{ constructor: { name: 'Set' } }, { valueOf: 265 }],
+    };
+    await expect(admin.createParameter({ body: { id, value } })).resolves.toMatchObject({ id, value });
+    await expect(admin.getParameter({ params: { id } })).resolves.toMatchObject({ id, value });
+    const changed: Parameter['value'] = { constructor: { name: 'Map' }, x: 'toString' };
+    await expect(admin.updateParameter({ params: { id }, body: { value: changed } })).resolves.toMatchObject({
+      value: changed,
+    });
+    await expect(admin.getParameter({ params: { id } })).resolves.toMatchObject({ value: changed });
+    await admin.deleteParameter({ params: { id } });
   });
 
   it('refuses to create the same id twice and keeps the first value', async () => {

@@ -102,12 +102,22 @@ describe('people', () => {
 });
 
 describe('records in the table', () => {
-  it('batch-gets records and names the ids without one', async () => {
+  it('batch-gets records by the ids in `parameters` (spec §7), or in `ids`, and names the ids without one', async () => {
     const person = await freshUser();
     const userId = await subOf('user@example.com');
-    const result = await (await asEmployee()).usersDdbWithBatchGet({ body: { ids: [person.id, 'ghost-id', userId] } });
-    expect(result.missing).toEqual(['ghost-id']);
-    expect(result.items.map((r) => r.id).sort()).toEqual([person.id, userId].sort());
+    const employee = await asEmployee();
+    for (const body of [{ parameters: [person.id, 'ghost-id', userId] }, { ids: [person.id, 'ghost-id', userId] }]) {
+      const result = await employee.usersDdbWithBatchGet({ body });
+      expect(result.missing).toEqual(['ghost-id']);
+      expect(result.items.map((r) => r.id).sort()).toEqual([person.id, userId].sort());
+    }
+    const neither = await apiRejection(employee.usersDdbWithBatchGet({ body: {} as never }));
+    expect([neither.status, neither.message]).toEqual([
+      400,
+      expect.stringContaining('Give the user ids as `parameters`'),
+    ]);
+    const both = await apiRejection(employee.usersDdbWithBatchGet({ body: { parameters: [userId], ids: [userId] } }));
+    expect(both.status).toBe(400);
   });
 
   it('lists user ids from the table in pages, with Items and Count, and filters by e-mail prefix', async () => {

@@ -1,15 +1,20 @@
-import { statusLook } from '../../../../shared/billing/subscription-status';
+import { type StatusLook, statusLook } from '../../../../shared/billing/subscription-status';
 
-/** A glyph per icon name, so the badge says its status without colour too (beside the word). */
-const GLYPHS = {
+/**
+ * A glyph per icon name, so the badge says its status without colour too (beside the word). Each has a text
+ * presentation only (no emoji font draws it in its own colours), so it takes the badge's colour in both themes.
+ */
+export const STATUS_GLYPHS: Record<StatusLook['icon'], string> = {
   check: '✓',
+  hourglass: '⧗',
   clock: '◷',
   alert: '!',
+  minus: '⊖',
   cross: '✕',
-  pause: '⏸',
-  hourglass: '⧗',
+  ban: '⊘',
+  pause: '‖',
   question: '?',
-} as const;
+};
 
 /** A subscription status as spec §4 shows it: its label, its colour token and its icon. */
 export const SubscriptionBadge = ({ status, testId }: { status: string; testId?: string }) => {
@@ -22,7 +27,7 @@ export const SubscriptionBadge = ({ status, testId }: { status: string; testId?:
       data-icon={look.icon}
     >
       <span aria-hidden="true" className="subscription-glyph">
-        {GLYPHS[look.icon]}
+        {STATUS_GLYPHS[look.icon]}
       </span>{' '}
       {look.label}
     </span>

@@ -122,6 +122,13 @@ export const ApiPage = () => {
           </p>
         )}
         {usage.data && usage.data.items.length > 0 && <UsageTable items={usage.data.items} />}
+        {usage.data && (
+          <p className="small" data-testid="api-usage-public">
+            {usage.data.publicDevices.limit > 0
+              ? `Other people's public devices count against your own allowance: ${usage.data.publicDevices.used} of ${usage.data.publicDevices.limit} requests used (the best tier with API access among your devices).`
+              : "Other people's public devices count against your own allowance: none of your devices has a tier with API access yet."}
+          </p>
+        )}
       </section>
 
       <section className="card section-card" aria-labelledby="api-howto-heading" data-testid="api-howto">
