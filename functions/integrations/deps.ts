@@ -57,6 +57,8 @@ export interface IntegrationsOptions {
   random?: () => number;
   /** Overrides the environment's target policy (a test of the cloud's rules on this machine). */
   targets?: TargetPolicy;
+  /** The lanes' owner (a fixed-clock test holds a lane under it, so the stack's worker leaves it alone). */
+  owner?: string;
 }
 
 /** Everything the area's entries use, built once per cold start from the environment. */
@@ -102,7 +104,7 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
       random: options.random ?? Math.random,
       newToken: randomUUID,
       startBudget: realBudget(RUN_BUDGET_MS),
-      owner: randomUUID(),
+      owner: options.owner ?? randomUUID(),
       log,
     }),
     presence: createPresence({ store, deliveries, targets, outbox, log }),

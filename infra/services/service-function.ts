@@ -14,6 +14,7 @@ import { metricNamespace } from '../definitions/alarms';
 import { findingArnPrefix } from '../stacks/nag-findings';
 import { type BundleSettings, cdkBundling } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 
 /**
  * CDK falls back to Docker when it cannot find esbuild. This project never bundles in Docker, so a missing
@@ -364,6 +365,15 @@ export class ServiceFunction extends Construct {
       new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
     );
     this.lambda.addEnvironment(envVar, secret.secretArn);
+  }
+
+  /**
+   * Lets the function seal and open secrets with one KMS key (Encrypt and Decrypt on it, nothing else: no key
+   * management, no data keys), and tells it the key's ARN through `envVar`.
+   */
+  sealWithKey(key: IKey, envVar: string): void {
+    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }));
+    this.lambda.addEnvironment(envVar, key.keyArn);
   }
 
   /** Lets the function send e-mail from one SES identity only, as `from` (MAIL_FROM). */

@@ -129,7 +129,7 @@ export const TestSent = z.object({
   eventId: z.string(),
 });
 
-const NewWebhook = z
+export const NewWebhook = z
   .object({
     url: Url,
     events: Events,

@@ -319,7 +319,8 @@ export const createLanes = (deps: LaneDeps) => {
       bytes: Buffer.byteLength(body),
       body: stored,
       created,
-      nextAttemptAt: created,
+      // Due now: `created` may lie a millisecond ahead, to keep the log's order.
+      nextAttemptAt: now(),
       expiresAt: created + KEEP_MS,
       entries: picked.map((event) => event.sk),
     });

@@ -119,8 +119,8 @@ export interface LaneChanges {
 export interface DeliveryStore {
   getLane: (webhookId: string) => Promise<LaneState | undefined>;
   /**
-   * Takes the lane for `owner` until `until`, unless another holds it; clears the wake request (the run will see what
-   * asked for it). @returns the lane, or undefined when it is taken
+   * Takes the lane for `owner` until `until`, unless another holds it (one whose lease has not run out); clears the
+   * wake request (the run will see what asked for it). @returns the lane, or undefined when it is taken
    */
   acquire: (webhookId: string, owner: string, now: number, until: number) => Promise<LaneState | undefined>;
   /** Changes the lane while `owner` holds it. @returns false when the lease was lost */

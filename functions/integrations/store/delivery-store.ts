@@ -85,7 +85,8 @@ export const createDeliveryStore = ({
         TableName: tableName,
         Key: key(webhookId, LANE_SK),
         UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until REMOVE wakeAt',
-        ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+        // Free, run out, or already this owner's (a worker taking up its own lane again).
+        ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :owner',
         ExpressionAttributeValues: { ':owner': owner, ':until': until, ':now': now },
         ReturnValues: 'ALL_NEW',
       });

@@ -14,6 +14,7 @@ import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
 import { PlansPanel } from '../billing/public-plans-panel';
+import { IntegrationsPanel } from '../integrations';
 import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
 import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
@@ -83,6 +84,11 @@ const DeviceScreen = ({ id }: { id: string }) => {
               {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
               {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
               {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
+              {(mayManage(device) || staff) && device.state !== 'retired' && (
+                <Suspense fallback={<LoadingPage />}>
+                  <IntegrationsPanel kind="device" id={device.id} />
+                </Suspense>
+              )}
             </>
           )}
         </>
