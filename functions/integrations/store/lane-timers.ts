@@ -5,7 +5,7 @@ import type { LaneTimers } from '../domain/ports';
 export const MAX_DELAY_SECONDS = 900;
 
 /**
- * A lane's retry timers as delayed messages on the integrations queue (docs/decisions/048-webhook-delivery.md): the
+ * A lane's retry timers as delayed messages on the integrations queue (docs/decisions/055-webhook-delivery.md): the
  * message carries the timer's token and is delayed until it is due, or by 15 minutes when it is further off; a message
  * that comes early hops on the same way.
  */

@@ -3,7 +3,7 @@ import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-
 import type { SecretBox } from '../domain/ports';
 
 /**
- * Where webhooks' signing secrets are sealed (docs/decisions/048-webhook-delivery.md). Exactly one is set:
+ * Where webhooks' signing secrets are sealed (docs/decisions/056-webhook-secrets-and-targets.md). Exactly one is set:
  * - WEBHOOK_SECRETS_KEY_ARN: the environment's KMS key (the CDK sets it; the key never leaves KMS);
  * - WEBHOOK_SECRETS_LOCAL_KEY: 32 random bytes, base64 (only the local stack sets it; there is no KMS here).
  */

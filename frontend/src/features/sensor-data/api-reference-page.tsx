@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { ErrorAlert } from '../../components/form-parts';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { readToken, useColorScheme } from '../../lib/theme';
-import { publicApiSpecUrl, rapiDocAttributes } from './api-reference';
+import { publicApiSpecUrl, rapiDocAttributes, webhookEventsSpecUrl, withWebhookEvents } from './api-reference';
 import './api-reference.css';
 
 type RapiDocElement = HTMLElement & { loadSpec: (spec: unknown) => Promise<void> };
@@ -20,13 +20,19 @@ export const ApiReferencePage = () => {
   const [viewerError, setViewerError] = useState<string>();
   const [ready, setReady] = useState(false);
   const specUrl = publicApiSpecUrl(runtimeConfig().apiBaseUrls['sensor-data'] ?? '');
+  const eventsUrl = webhookEventsSpecUrl(runtimeConfig().apiBaseUrls.integrations ?? '');
   // The document changes only with a release: read once per visit.
   const spec = useQuery({
-    queryKey: ['sensor-data', 'openapi', { access: 'apiKey' }],
+    queryKey: ['sensor-data', 'openapi', { access: 'apiKey', with: 'webhooks' }],
     queryFn: async () => {
-      const response = await fetch(specUrl, { headers: { accept: 'application/json' } });
-      if (!response.ok) throw new Error(`The API description could not be loaded (HTTP ${response.status}).`);
-      return (await response.json()) as unknown;
+      const read = async (url: string) => {
+        const response = await fetch(url, { headers: { accept: 'application/json' } });
+        if (!response.ok) throw new Error(`The API description could not be loaded (HTTP ${response.status}).`);
+        return (await response.json()) as unknown;
+      };
+      // The webhook events are the integrations area's; the routes are there without them.
+      const [routes, events] = await Promise.all([read(specUrl), read(eventsUrl).catch(() => undefined)]);
+      return withWebhookEvents(routes, events);
     },
     staleTime: Number.POSITIVE_INFINITY,
     refetchInterval: false,
