@@ -55,7 +55,6 @@ export default {
       // Node's, telling a browser test's afterEach whether the test failed (test/support/stack-environment.ts).
       testEnvironment: '<rootDir>/test/support/stack-environment.ts',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-retry.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

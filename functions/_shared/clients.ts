@@ -8,30 +8,27 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createEndpointCache, type EndpointSettings } from '../../shared/config/endpoints';
+import { type EnvSource, readFlagEnv, readOptionalEnv } from './env';
 import { traced } from './tracing';
 
 // Endpoints come from the SDK's standard AWS_ENDPOINT_URL_* variables, so the same code reaches the
 // emulators locally and AWS in the cloud.
 
-const flag = (value: string | undefined): boolean => value?.trim().toLowerCase() === 'true';
-
 /**
  * An SDK client's endpoint settings, read from the standard variables the SDK itself reads (AWS_REGION,
- * AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, AWS_ENDPOINT_URL_{SERVICE} or AWS_ENDPOINT_URL). `serviceId` is
- * the SDK's id as those variables spell it: `DYNAMODB`, `IOT_DATA_PLANE`.
+ * AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, AWS_ENDPOINT_URL_{SERVICE} or AWS_ENDPOINT_URL), as it reads them:
+ * an endpoint left unset is AWS's own. `serviceId` is the SDK's id as those variables spell it: `DYNAMODB`,
+ * `IOT_DATA_PLANE`.
  */
-export const awsEndpointSettings = (
-  serviceId: string,
-  env: Record<string, string | undefined> = process.env,
-): EndpointSettings => {
-  const endpoint = flag(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS)
+export const awsEndpointSettings = (serviceId: string, env?: EnvSource): EndpointSettings => {
+  const endpoint = readFlagEnv('AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', env)
     ? undefined
-    : env[`AWS_ENDPOINT_URL_${serviceId}`] || env.AWS_ENDPOINT_URL;
+    : (readOptionalEnv(`AWS_ENDPOINT_URL_${serviceId}`, env) ?? readOptionalEnv('AWS_ENDPOINT_URL', env));
   return {
     service: serviceId,
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION,
-    useFips: flag(env.AWS_USE_FIPS_ENDPOINT),
-    useDualstack: flag(env.AWS_USE_DUALSTACK_ENDPOINT),
+    region: readOptionalEnv('AWS_REGION', env) ?? readOptionalEnv('AWS_DEFAULT_REGION', env),
+    useFips: readFlagEnv('AWS_USE_FIPS_ENDPOINT', env),
+    useDualstack: readFlagEnv('AWS_USE_DUALSTACK_ENDPOINT', env),
     ...(endpoint ? { endpoint } : {}),
   };
 };
@@ -47,7 +44,7 @@ const checkedSettings = createEndpointCache(({ region, useFips, useDualstack }) 
  * configured without a region, or with FIPS or dual-stack beside a custom endpoint, fails when it builds the client
  * with the reason, not on its first call with the SDK's.
  */
-export const clientSettings = (serviceId: string, env: Record<string, string | undefined> = process.env) =>
+export const clientSettings = (serviceId: string, env?: EnvSource) =>
   checkedSettings(awsEndpointSettings(serviceId, env));
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -73,14 +70,14 @@ export const getSqsClient = (): SQSClient => {
 let s3Client: S3Client | undefined;
 
 /**
- * Path-style addressing where S3_FORCE_PATH_STYLE says so (the local S3 has no virtual-host buckets);
+ * Path-style addressing where S3_FORCE_PATH_STYLE is `true` (the local S3 has no virtual-host buckets);
  * checksums only when an operation requires them, as the local S3 does not answer the SDK's default ones.
  */
 export const getS3Client = (): S3Client => {
   s3Client ??= traced(
     new S3Client({
       ...clientSettings('S3'),
-      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      forcePathStyle: readFlagEnv('S3_FORCE_PATH_STYLE'),
       requestChecksumCalculation: 'WHEN_REQUIRED',
     }),
   );

@@ -1,5 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { readChoiceEnv } from './env';
+import { readChoiceEnv, readEnvOr } from './env';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 type Level = (typeof LEVELS)[number];
@@ -11,7 +11,7 @@ type Level = (typeof LEVELS)[number];
  * LOG_LEVEL is read once and checked: a value that is not a level stops the cold start.
  */
 export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'device-data',
+  serviceName: readEnvOr('POWERTOOLS_SERVICE_NAME', 'device-data'),
   logLevel: readChoiceEnv('LOG_LEVEL', LEVELS, 'info').toUpperCase() as Uppercase<Level>,
 });
 

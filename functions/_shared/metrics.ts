@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AppMetric } from '../../shared/operations/metrics';
+import { readEnvOr } from './env';
 import { log } from './logger';
 
 /**
@@ -19,8 +20,8 @@ let metrics: Metrics | undefined;
  */
 const instance = (): Metrics => {
   metrics ??= new Metrics({
-    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'device-data/local',
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'device-data',
+    namespace: readEnvOr('POWERTOOLS_METRICS_NAMESPACE', 'device-data/local'),
+    serviceName: readEnvOr('POWERTOOLS_SERVICE_NAME', 'device-data'),
     // Its own notices (an invocation that counted nothing is normal here) go to the log at debug.
     logger: {
       trace: () => undefined,

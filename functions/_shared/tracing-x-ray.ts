@@ -1,12 +1,13 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type middy from '@middy/core';
+import { readEnvOr } from './env';
 
 /**
  * Powertools' Tracer, in the bundles of environments that trace SDK calls only: functions/_shared/tracing.ts loads
  * this module, and nothing else may import it (it would put the X-Ray SDK into every bundle).
  */
-const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'device-data' });
+const tracer = new Tracer({ serviceName: readEnvOr('POWERTOOLS_SERVICE_NAME', 'device-data') });
 
 /** A subsegment per call the client makes (its service, operation, table or queue, status and retries). */
 export const captureClient = <C extends object>(client: C): C => tracer.captureAWSv3Client(client);

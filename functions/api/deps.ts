@@ -1,19 +1,19 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { accessCheckOf } from '../_shared/access/access';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
 import { getDocumentClient, getS3Client, getSecretsManagerClient } from '../_shared/clients';
-import { readEnv, readListEnv } from '../_shared/env';
+import { createDatasetRecords } from '../_shared/datasets/dataset-records';
+import { type EnvSource, readEnv, readListEnv } from '../_shared/env';
 import { lambdaCounters } from '../_shared/metrics';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
-import { createDatasetStore } from '../datasets/store/dataset-store';
-import { createExportStore } from '../sensor-data/store/export-store';
-import { createUserStore } from '../users/store/user-store';
+import { createExportRecords } from '../_shared/sensor-data/export-records';
 import { createSignedUrls } from './domain/signed-urls';
 import { createSubscriptions } from './domain/subscriptions';
 import { createBillingCatalogue } from './store/billing-catalogue';
 import { createDevicePlans } from './store/device-plans';
 import { createObjectUrls } from './store/object-urls';
+import { createPeople } from './store/people';
 
 /** What the api area reads (the CDK sets each from SERVICE_RESOURCES.api; the local stack likewise). */
 export const API_ENV = {
@@ -23,51 +23,52 @@ export const API_ENV = {
   /** The system area's; read only for the `tier-features` parameter. */
   parametersTable: 'PARAMETERS_TABLE',
   deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
+  /** The sensor-data area's; read only to check who may fetch an export's file. */
   exportsTable: 'EXPORTS_TABLE',
   exportsBucket: 'EXPORTS_BUCKET',
   /** The datasets area's; read only to check who may fetch a dataset's file. */
   datasetsTable: 'DATASETS_TABLE',
   datasetsBucket: 'DATASETS_BUCKET',
   chartDataBucket: 'CHART_DATA_BUCKET',
+  /** The users area's; read only for a caller's e-mail and billing id. */
   usersTable: 'USERS_TABLE',
 } as const;
 
-export const createApiDeps = (env = readEnv(API_ENV)) => {
+/** The area's settings, read once at cold start: its tables and buckets, billing, and the web app's origins. */
+export const readApiEnv = (env?: EnvSource) => ({
+  ...readEnv(API_ENV, env),
+  billing: readBillingEnv(env),
+  /** Checkout returns only to the web app's origins (the CORS_ORIGINS the chain answers). */
+  webOrigins: readListEnv('CORS_ORIGINS', env),
+});
+
+export type ApiEnv = ReturnType<typeof readApiEnv>;
+
+export const createApiDeps = (env: ApiEnv) => {
   const db = getDocumentClient();
   const access = createAccessModule(env);
-  // The users area owns the users table; this area only reads a caller's e-mail and billing id.
-  const users = createUserStore({ db, tableName: env.usersTable });
-  const readItem = async (tableName: string, key: Record<string, string>) =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  const plans = createDevicePlans({
+    db,
+    subscriptionsTable: env.deviceSubscriptionsTable,
+    historyTable: env.deviceSubscriptionHistoryTable,
+    devicesTable: env.devicesTable,
+  });
   return {
     subscriptions: createSubscriptions({
       catalogue: createBillingCatalogue(
-        stripeClientProvider(readBillingEnv(), secretsManagerReader(getSecretsManagerClient())),
+        stripeClientProvider(env.billing, secretsManagerReader(getSecretsManagerClient())),
       ),
-      person: async (id) => {
-        const user = await users.get(id);
-        return user
-          ? { email: user.email, ...(user.subscriptionId ? { subscriptionId: user.subscriptionId } : {}) }
-          : undefined;
-      },
-      deviceSubscriptionIds: createDevicePlans({
-        db,
-        subscriptionsTable: env.deviceSubscriptionsTable,
-        historyTable: env.deviceSubscriptionHistoryTable,
-      }).subscriptionIdsOf,
-      deviceLine: async (deviceId) =>
-        (await readItem(env.devicesTable, { id: deviceId }))?.productLine as string | undefined,
-      mayReach: async (caller, deviceId, need) =>
-        (await access.forCaller(caller).check('device', deviceId, { need })).allowed,
-      webOrigins: readListEnv('CORS_ORIGINS'),
+      person: createPeople({ db, tableName: env.usersTable }).person,
+      deviceSubscriptionIds: plans.subscriptionIdsOf,
+      deviceLine: plans.productLineOf,
+      mayReach: accessCheckOf(access, 'device'),
+      webOrigins: env.webOrigins,
       counters: lambdaCounters,
     }),
     signedUrls: createSignedUrls({
       buckets: { exports: env.exportsBucket, chartData: env.chartDataBucket, datasets: env.datasetsBucket },
-      // The sensor-data area owns the exports table; this area only reads a record to check who may fetch it.
-      exports: createExportStore({ db, tableName: env.exportsTable }),
-      // The datasets area owns the datasets table, likewise.
-      datasets: createDatasetStore({ db, tableName: env.datasetsTable }),
+      exports: createExportRecords({ db, tableName: env.exportsTable }),
+      datasets: createDatasetRecords({ db, tableName: env.datasetsTable }),
       dataAccess: createDataAccess({
         db,
         devicesTable: env.devicesTable,

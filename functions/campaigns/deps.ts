@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createCampaigns } from './domain/campaigns';
@@ -15,7 +14,7 @@ export const CAMPAIGNS_ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
-export const createCampaignsDeps = (env = readEnv(CAMPAIGNS_ENV)) => {
+export const createCampaignsDeps = (env: Record<keyof typeof CAMPAIGNS_ENV, string>) => {
   const db = getDocumentClient();
   const relations = createRelationWrites(env);
   return {

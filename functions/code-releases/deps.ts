@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getDocumentClient, getS3Client } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createReleases } from './domain/releases';
@@ -27,7 +26,7 @@ export const CODE_RELEASES_ENV = {
   releasesBucket: 'RELEASES_BUCKET',
 } as const;
 
-export const createCodeReleasesDeps = (env = readEnv(CODE_RELEASES_ENV)) => {
+export const createCodeReleasesDeps = (env: Record<keyof typeof CODE_RELEASES_ENV, string>) => {
   const db = getDocumentClient();
   const releaseStore = createReleaseStore({ db, tableName: env.releasesTable });
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });

@@ -1,6 +1,11 @@
-import { readBillingEnv, secretsManagerReader, stripeClientProvider } from '../_shared/billing/stripe-client';
+import {
+  type ReadSecret,
+  readBillingEnv,
+  secretsManagerReader,
+  stripeClientProvider,
+} from '../_shared/billing/stripe-client';
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
+import { type EnvSource, readEnv, readOneOfEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
@@ -20,22 +25,31 @@ export const CUSTOMER_ENV = {
   ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
+/** The webhook signing secret itself (only the local stack sets it) or its Secrets Manager secret (the CDK). */
+const WEBHOOK_SECRET_ENV = { direct: 'STRIPE_WEBHOOK_SECRET', arn: 'STRIPE_WEBHOOK_SECRET_ARN' } as const;
+
+/** The area's settings, read once at cold start: its tables and queue, billing, and where the webhook secret is. */
+export const readCustomerEnv = (env?: EnvSource) => ({
+  ...readEnv(CUSTOMER_ENV, env),
+  billing: readBillingEnv(env),
+  webhookSecret: readOneOfEnv(WEBHOOK_SECRET_ENV, env),
+});
+
+export type CustomerEnv = ReturnType<typeof readCustomerEnv>;
+
 /**
- * The webhook signing secret: STRIPE_WEBHOOK_SECRET itself (only the local stack sets it) or the Secrets Manager
- * secret named by STRIPE_WEBHOOK_SECRET_ARN (the CDK), read at cold start like the API key (decision 010).
+ * The webhook signing secret, read from Secrets Manager at the first webhook like the API key (decision 010) when the
+ * environment names its secret. A read that holds no `whsec_…` is not remembered, so the next webhook tries again.
  */
-export const readWebhookSecret = (
-  env: Record<string, string | undefined> = process.env,
-  readSecret = () => secretsManagerReader(getSecretsManagerClient()),
+export const webhookSecretOf = (
+  source: CustomerEnv['webhookSecret'],
+  readSecret: () => ReadSecret,
 ): (() => Promise<string>) => {
-  const direct = env.STRIPE_WEBHOOK_SECRET;
-  const arn = env.STRIPE_WEBHOOK_SECRET_ARN;
-  if (!direct && !arn)
-    throw new Error('Missing environment variables: STRIPE_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET_ARN');
-  if (direct) return async () => direct;
+  if ('direct' in source) return async () => source.direct;
+  const { arn } = source;
   let secret: Promise<string> | undefined;
   return () => {
-    secret ??= readSecret()(arn!).then((value) => {
+    secret ??= readSecret()(arn).then((value) => {
       if (!value?.startsWith('whsec_')) {
         secret = undefined;
         throw new Error(`The secret ${arn} holds no Stripe webhook signing secret (whsec_…): see README, "Billing"`);
@@ -46,14 +60,14 @@ export const readWebhookSecret = (
   };
 };
 
-export const createCustomerDeps = (env = readEnv(CUSTOMER_ENV)) => {
+export const createCustomerDeps = (env: CustomerEnv) => {
   const db = getDocumentClient();
   return {
     webhooks: createWebhooks({
       log,
       events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
-      stripe: stripeClientProvider(readBillingEnv(), secretsManagerReader(getSecretsManagerClient())),
-      webhookSecret: readWebhookSecret(),
+      stripe: stripeClientProvider(env.billing, secretsManagerReader(getSecretsManagerClient())),
+      webhookSecret: webhookSecretOf(env.webhookSecret, () => secretsManagerReader(getSecretsManagerClient())),
       store: createBillingStore({
         db,
         subscriptionsTable: env.subscriptionsTable,

@@ -1,11 +1,10 @@
 import { customerAudit } from '../../shared/contracts/audit/customer';
 import { customer } from '../../shared/contracts/customer';
-import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
-import { CUSTOMER_ENV, createCustomerDeps } from './deps';
+import { createCustomerDeps, readCustomerEnv } from './deps';
 import { webhookHandlers } from './handlers/webhooks';
 
-const env = readEnv(CUSTOMER_ENV);
+const env = readCustomerEnv();
 
 export const handler = httpArea(customer, webhookHandlers, {
   audit: customerAudit,

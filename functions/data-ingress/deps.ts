@@ -1,17 +1,15 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
-import { readChoiceEnv, readEnv } from '../_shared/env';
+import { createCredentialVerifier, devicePrincipalOf } from '../_shared/devices/credential-verifier';
+import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
+import type { CredentialAuthenticators } from '../_shared/http/http-area';
 import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
-import {
-  ROLLUP_COALESCING,
-  ROLLUP_COALESCING_ENV,
-  type RollupCoalescing,
-} from '../_shared/sensor-data/rollup-coalescing';
+import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
@@ -33,21 +31,21 @@ export const DATA_INGRESS_ENV = {
   ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
-export type DataIngressEnv = Record<keyof typeof DATA_INGRESS_ENV, string>;
+/** The area's settings, read once at cold start: its tables, bucket and queue, and when roll-ups run. */
+export const readDataIngressEnv = (env?: EnvSource) => ({
+  ...readEnv(DATA_INGRESS_ENV, env),
+  /** After every batch, or once per device and hour (docs/decisions/042-hourly-roll-ups.md). */
+  coalescing: readChoiceEnv(ROLLUP_COALESCING_ENV, ROLLUP_COALESCING, 'none', env),
+});
+
+export type DataIngressEnv = ReturnType<typeof readDataIngressEnv>;
 
 /**
  * The ingest use case alone, what the MQTT readings rule needs: without the firmware offer's S3 client, which would
- * add about 100 KB to the rule's bundle (docs/decisions/029-small-lambdas.md). `options` stand in for the clock and
- * the environment's roll-up coalescing where a caller measures them (the cost bench replays an hour of batches in
- * seconds); the Lambdas take the defaults.
+ * add about 100 KB to the rule's bundle (docs/decisions/029-small-lambdas.md). `now` stands in for the clock where a
+ * caller measures it (the cost bench replays an hour of batches in seconds); the Lambdas take the default.
  */
-export const createIngestDeps = (
-  env: DataIngressEnv = readEnv(DATA_INGRESS_ENV),
-  {
-    now = Date.now,
-    coalescing = readChoiceEnv(ROLLUP_COALESCING_ENV, ROLLUP_COALESCING, 'none'),
-  }: { now?: () => number; coalescing?: RollupCoalescing } = {},
-) => {
+export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const db = getDocumentClient();
   return {
     ingest: createIngest({
@@ -65,13 +63,33 @@ export const createIngestDeps = (
       webhooks: createWebhookPublisherOf(env, now),
       now,
       counters: lambdaCounters,
-      coalescing,
+      coalescing: env.coalescing,
     }).ingest,
   };
 };
 
+/** The MQTT readings rule (iot-readings.ts): ingest, the refusals it counts, and the credential a connection used. */
+export const createReadingsRuleDeps = (env: DataIngressEnv) => {
+  const db = getDocumentClient();
+  return {
+    ...createIngestDeps(env),
+    stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
+    credentials: createCredentialVerifier({ db, tableName: env.deviceCredentialsTable }),
+  };
+};
+
+/**
+ * The HTTPS area's device authenticator: the device a `dc_…` credential proves. No per-instance cache (issue 19): a
+ * revoked credential is refused on its very next request, as a disabled person is; the one consistent GetItem is small
+ * beside the batch it lets in.
+ */
+export const dataIngressCredentials = (env: DataIngressEnv): CredentialAuthenticators => ({
+  device: () =>
+    devicePrincipalOf(createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable })),
+});
+
 /** The HTTPS area's use cases: ingest, and the firmware offer a device asks for (GET /data-ingress/firmware). */
-export const createDataIngressDeps = (env: DataIngressEnv = readEnv(DATA_INGRESS_ENV)) => {
+export const createDataIngressDeps = (env: DataIngressEnv) => {
   const db = getDocumentClient();
   return {
     ...createIngestDeps(env),

@@ -1,13 +1,10 @@
 import { dataIngressAudit } from '../../shared/contracts/audit/data-ingress';
 import { dataIngress } from '../../shared/contracts/data-ingress';
-import { getDocumentClient } from '../_shared/clients';
-import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
-import { readEnv } from '../_shared/env';
 import { BadRequest, Forbidden } from '../_shared/errors';
 import { httpArea } from '../_shared/http/http-area';
-import { createDataIngressDeps, DATA_INGRESS_ENV } from './deps';
+import { createDataIngressDeps, dataIngressCredentials, readDataIngressEnv } from './deps';
 
-const env = readEnv(DATA_INGRESS_ENV);
+const env = readDataIngressEnv();
 
 export const handler = httpArea(
   dataIngress,
@@ -31,19 +28,6 @@ export const handler = httpArea(
   {
     audit: dataIngressAudit,
     deps: () => createDataIngressDeps(env),
-    credentials: {
-      device: () => {
-        const verifier = createCredentialVerifier({
-          db: getDocumentClient(),
-          tableName: env.deviceCredentialsTable,
-        });
-        // No per-instance cache (issue 19): a revoked credential is refused on its very next request, as a disabled
-        // person is; the one consistent GetItem is small beside the batch it lets in.
-        return async (token: string) => {
-          const deviceId = await verifier.verifyCredential(token);
-          return deviceId ? { deviceId } : undefined;
-        };
-      },
-    },
+    credentials: dataIngressCredentials(env),
   },
 );

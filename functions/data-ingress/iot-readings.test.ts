@@ -4,11 +4,12 @@ import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DATA_INGRESS_ENV } from './deps';
 import { principalIdOf } from './domain/mqtt-authorizer';
-import { handler } from './iot-readings';
 
-// The rule's function reads its tables' names once; the DynamoDB calls are answered by the mock.
+// The rule's function reads its tables' names at import, as a Lambda does at cold start; the DynamoDB calls are
+// answered by the mock.
 Object.assign(process.env, { AWS_REGION: 'us-west-2' });
 for (const name of Object.values(DATA_INGRESS_ENV)) process.env[name] ??= name.toLowerCase();
+const { handler } = await import('./iot-readings');
 
 const db = mockClient(DynamoDBDocumentClient);
 const credentialGets = () =>

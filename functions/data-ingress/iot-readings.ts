@@ -1,13 +1,11 @@
 import { ReadingBatch } from '../../shared/contracts/data-ingress';
 import { deviceIdOfTopic, ruleTopicOf } from '../../shared/iot/topics';
-import { getDocumentClient } from '../_shared/clients';
-import { createCredentialVerifier } from '../_shared/devices/credential-verifier';
-import { readEnv } from '../_shared/env';
 import { iotRule } from '../_shared/iot/iot-rule';
 import { log } from '../_shared/logger';
-import { createIngestDeps, DATA_INGRESS_ENV } from './deps';
+import { createReadingsRuleDeps, readDataIngressEnv } from './deps';
 import { credentialIdOfPrincipal } from './domain/mqtt-authorizer';
-import { createIngestStatsStore } from './store/ingest-stats-store';
+
+const env = readDataIngressEnv();
 
 /**
  * The IoT rule on `devices/+/readings` (through the broker, or Basic Ingest's `$aws/rules/{rule}/devices/{id}/readings`
@@ -53,14 +51,5 @@ export const handler = iotRule(
       ...(outcome.rejected[0] ? { firstRejection: outcome.rejected[0] } : {}),
     };
   },
-  {
-    deps: () => {
-      const env = readEnv(DATA_INGRESS_ENV);
-      return {
-        ...createIngestDeps(env),
-        stats: createIngestStatsStore({ db: getDocumentClient(), tableName: env.ingestStatsTable }),
-        credentials: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable }),
-      };
-    },
-  },
+  { deps: () => createReadingsRuleDeps(env) },
 );

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { QUEUES } from '../../infra/definitions/storage';
+import { accessCheckOf } from '../_shared/access/access';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { createExportFiles } from '../_shared/exports/export-files';
 import { log } from '../_shared/logger';
+import { MAX_RECEIVES } from '../_shared/queue/max-receives';
 import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createDataAccess } from '../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../_shared/sensor-data/device-tier';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
-import { createUserStore } from '../users/store/user-store';
 import { createBuildJob } from './domain/build-job';
 import { type BuildMessage, buildGroupOf } from './domain/build-message';
 import { createDatasets } from './domain/datasets';
+import { createCampaignReader } from './store/campaign-reader';
 import { createDatasetStore } from './store/dataset-store';
+import { createPeople } from './store/people';
 
 /** What the datasets Lambda and its worker read (the CDK sets each from SERVICE_RESOURCES.datasets; the local stack too). */
 export const DATASETS_ENV = {
@@ -44,7 +44,7 @@ const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
  */
 export const newDatasetId = () => `ds_${[...randomBytes(12)].map((byte) => ID_ALPHABET[byte & 31]).join('')}`;
 
-export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => {
+export const createDatasetsDeps = (env: DatasetsEnv) => {
   const db = getDocumentClient();
   const access = createAccessModule(env);
   const dataAccess = createDataAccess({
@@ -54,45 +54,28 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
     tiers: createDeviceTiers({ db, tableName: env.deviceSubscriptionsTable, parametersTable: env.parametersTable }),
   });
   const store = createDatasetStore({ db, tableName: env.datasetsTable });
-  const relations = createRelationTable({ db, tableName: env.relationsTable });
-  // The users area owns the users table; this area only reads a person's display name.
-  const users = createUserStore({ db, tableName: env.usersTable });
   const work = createQueueSender<BuildMessage>({
     sqs: getSqsClient(),
     queueUrl: env.datasetsQueueUrl,
     queueName: 'datasets',
     groupOf: buildGroupOf,
   });
-  const place = { bucket: env.datasetsBucket, webOrigin: env.webOrigin };
   return {
     datasets: createDatasets({
       log,
       store,
       dataAccess,
       campaigns: {
-        // The campaigns area owns the record; this area reads its name and window.
-        get: async (id) => {
-          const item = (
-            await db.send(new GetCommand({ TableName: env.campaignsTable, Key: { id }, ConsistentRead: true }))
-          ).Item;
-          return item && typeof item.startsAt === 'number' && typeof item.endsAt === 'number'
-            ? { id, name: String(item.name ?? id), startsAt: item.startsAt, endsAt: item.endsAt }
-            : undefined;
-        },
-        devices: async (id) =>
-          (await relations.queryAll('referrer', id, ['campaign-device'])).map((relation) => relation.referentId),
-        mayManage: async (caller, id) =>
-          (await access.forCaller(caller).check('campaign', id, { need: 'manage' })).allowed,
+        ...createCampaignReader({
+          db,
+          tableName: env.campaignsTable,
+          relations: createRelationTable({ db, tableName: env.relationsTable }),
+        }),
+        mayManage: accessCheckOf(access, 'campaign', 'manage'),
       },
-      // A person's display name, else their given and family names, else their e-mail: never their opaque id.
-      nameOf: async (sub) => {
-        const user = await users.get(sub);
-        if (!user) return undefined;
-        const names = [user.givenName, user.familyName].filter(Boolean).join(' ');
-        return user.displayName || names || user.email;
-      },
+      nameOf: createPeople({ db, tableName: env.usersTable }).nameOf,
       work,
-      place,
+      place: { bucket: env.datasetsBucket, webOrigin: env.webOrigin },
       now: Date.now,
       newId: newDatasetId,
     }),
@@ -101,11 +84,11 @@ export const createDatasetsDeps = (env: DatasetsEnv = readEnv(DATASETS_ENV)) => 
       store,
       files: createExportFiles({ s3: getS3Client(), bucket: env.datasetsBucket }),
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
-      readDevice: (id) => dataAccess.readDevice(id),
+      readDevice: dataAccess.readDevice,
       work,
       webOrigin: env.webOrigin,
       now: Date.now,
-      maxAttempts: QUEUES.datasets.maxReceiveCount,
+      maxAttempts: MAX_RECEIVES.datasets,
     }),
   };
 };

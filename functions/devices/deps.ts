@@ -1,7 +1,6 @@
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient } from '../_shared/clients';
 import { newCredentialId, newSecret } from '../_shared/devices/credential-token';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { newClaimCode } from './domain/claim-code';
@@ -20,7 +19,7 @@ export const DEVICES_ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
-export const createDevicesDeps = (env = readEnv(DEVICES_ENV)) => {
+export const createDevicesDeps = (env: Record<keyof typeof DEVICES_ENV, string>) => {
   const db = getDocumentClient();
   const relations = createRelationWrites(env);
   const credentialStore = createCredentialStore({ db, tableName: env.deviceCredentialsTable });

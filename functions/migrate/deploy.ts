@@ -1,6 +1,9 @@
 import { deployHook } from '../_shared/deploy/deploy-hook';
+import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
-import { createMigrateDeps } from './deps';
+import { createMigrateDeps, MIGRATE_ENV } from './deps';
+
+const env = readEnv(MIGRATE_ENV);
 
 /** The runner's budget: inside the function's 15-minute limit, with time to record where it stopped. */
 export const DEPLOY_RUN_BUDGET_MS = 13 * 60_000;
@@ -21,5 +24,5 @@ export const handler = deployHook(
     }
     return { finished: run.finished.join(','), failed: run.failed ?? '', more: run.more };
   },
-  { deps: createMigrateDeps },
+  { deps: () => createMigrateDeps(env) },
 );

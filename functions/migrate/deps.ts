@@ -1,31 +1,36 @@
+import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import { createSubscriptionHistory } from '../_shared/billing/subscription-history';
 import { getDocumentClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
-import { createRelationsDeps, RELATIONS_ENV } from '../relations/deps';
+import { createRelationMigration } from '../_shared/relations/relation-migration';
+import { createRelationTable } from '../_shared/relations/relation-table';
 import { createMigrationRunner } from './domain/runner';
 import { migrationSteps, STEP_SIZE } from './migrations/steps';
 import { createMigrationStore } from './store/migration-store';
-import { scanPage } from './store/table-pages';
+import { createTablePages } from './store/table-pages';
 
 /** What the migrations touch; each one's tables are the migrate area's grants (infra/definitions/services.ts). */
 export const MIGRATE_ENV = {
-  ...RELATIONS_ENV,
   migrationsTable: 'MIGRATIONS_TABLE',
+  relationsTable: 'RELATIONS_TABLE',
+  accessVersionsTable: 'ACCESS_VERSIONS_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
   deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
 } as const;
 
-export const createMigrateDeps = (env = readEnv(MIGRATE_ENV)) => {
+export type MigrateEnv = Record<keyof typeof MIGRATE_ENV, string>;
+
+export const createMigrateDeps = (env: MigrateEnv) => {
   const db = getDocumentClient();
-  // The relations migration is the relations area's own page-by-page migration (its GET /migrate/ route).
-  const { relations } = createRelationsDeps(env);
   return {
     migrations: createMigrationRunner({
       store: createMigrationStore({ db, tableName: env.migrationsTable }),
       steps: migrationSteps({
-        relations,
-        subscriptionPage: (cursor) =>
-          scanPage(db, env.deviceSubscriptionsTable, { limit: STEP_SIZE, ...(cursor ? { cursor } : {}) }),
+        relations: createRelationMigration({
+          table: createRelationTable({ db, tableName: env.relationsTable }),
+          versions: createAccessVersionStore({ db, tableName: env.accessVersionsTable }),
+          now: Date.now,
+        }),
+        subscriptionPage: createTablePages({ db, tableName: env.deviceSubscriptionsTable, limit: STEP_SIZE }),
         putHistory: createSubscriptionHistory({ db, tableName: env.deviceSubscriptionHistoryTable }).put,
       }),
       now: Date.now,

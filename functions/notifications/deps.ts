@@ -1,6 +1,5 @@
 import type { JobsMessage } from '../../shared/contracts/events';
 import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { createMailer } from '../_shared/mail/mailer';
 import { lambdaCounters } from '../_shared/metrics';
 import { createQueueSender } from '../_shared/queue/queue-sender';
@@ -47,13 +46,13 @@ const createStores = (env: Record<keyof typeof NOTIFICATIONS_ENV, string>) => {
   };
 };
 
-export const createNotificationsDeps = (env = readEnv(NOTIFICATIONS_ENV)) => ({
+export const createNotificationsDeps = (env: Record<keyof typeof NOTIFICATIONS_ENV, string>) => ({
   notifications: createNotifications(createStores(env)),
 });
 
 export type NotificationsDeps = ReturnType<typeof createNotificationsDeps>;
 
-export const createWorkerDeps = (env = readEnv(NOTIFICATIONS_WORKER_ENV)) => ({
+export const createWorkerDeps = (env: Record<keyof typeof NOTIFICATIONS_WORKER_ENV, string>) => ({
   delivery: createDelivery({
     ...createStores(env),
     mailer: createMailer({ ses: getSesClient(), from: env.mailFrom }),

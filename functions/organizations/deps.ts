@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getS3Client } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { createOrganizations } from './domain/organizations';
@@ -16,7 +15,7 @@ export const ORGANIZATIONS_ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
-export const createOrganizationsDeps = (env = readEnv(ORGANIZATIONS_ENV)) => {
+export const createOrganizationsDeps = (env: Record<keyof typeof ORGANIZATIONS_ENV, string>) => {
   const db = getDocumentClient();
   const relations = createRelationWrites(env);
   return {

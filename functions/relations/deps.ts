@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createAccessVersionStore } from '../_shared/access/access-version-store';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
@@ -18,7 +17,7 @@ export const RELATIONS_ENV = {
   organizationsTable: 'ORGANIZATIONS_TABLE',
 } as const;
 
-export const createRelationsDeps = (env = readEnv(RELATIONS_ENV)) => {
+export const createRelationsDeps = (env: Record<keyof typeof RELATIONS_ENV, string>) => {
   const db = getDocumentClient();
   const table = createRelationTable({ db, tableName: env.relationsTable });
   const versions = createAccessVersionStore({ db, tableName: env.accessVersionsTable });

@@ -1,20 +1,22 @@
-import { readEnv } from '../_shared/env';
 import { createApiKeysDeps } from './wiring/api-keys';
 import { createCampaignsDeps } from './wiring/campaigns';
-import { createCommonDeps, SENSOR_DATA_ENV } from './wiring/common';
+import { createCommonDeps, type SensorDataEnv } from './wiring/common';
 import { createExportsDeps } from './wiring/exports';
-import { createLiveDeps } from './wiring/live';
+import { createLiveDeps, type LiveEnv } from './wiring/live';
 import { createReadingsDeps } from './wiring/readings';
+import { createRollupsDeps } from './wiring/rollups';
 
-export { SENSOR_DATA_ENV };
+export { SENSOR_DATA_ENV } from './wiring/common';
+export { readLiveEnv } from './wiring/live';
 
-export const createSensorDataDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+/** The area's API: every part (wiring/{part}.ts) over the common dependencies. */
+export const createSensorDataDeps = (env: SensorDataEnv, live: LiveEnv) => {
   const common = createCommonDeps(env);
   return {
     ...common,
     ...createReadingsDeps(common),
     ...createExportsDeps(common),
-    ...createLiveDeps(common),
+    ...createLiveDeps(common, live),
     ...createApiKeysDeps(common),
     ...createCampaignsDeps(common),
   };
@@ -26,9 +28,9 @@ export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;
  * The queue worker's part: roll-ups and export files only. Without the live view's IoT and Cognito-identity clients,
  * which the worker never calls and which would otherwise be bundled into it.
  */
-export const createSensorDataWorkerDeps = (env = readEnv(SENSOR_DATA_ENV)) => {
+export const createSensorDataWorkerDeps = (env: SensorDataEnv) => {
   const common = createCommonDeps(env);
-  return { ...common, ...createReadingsDeps(common), ...createExportsDeps(common) };
+  return { ...common, ...createRollupsDeps(common), ...createExportsDeps(common) };
 };
 
 export type SensorDataWorkerDeps = ReturnType<typeof createSensorDataWorkerDeps>;

@@ -2,23 +2,25 @@ import { sensorDataAudit } from '../../shared/contracts/audit/sensor-data';
 import { sensorData } from '../../shared/contracts/sensor-data';
 import { readEnv } from '../_shared/env';
 import { httpArea } from '../_shared/http/http-area';
-import { createSensorDataDeps, SENSOR_DATA_ENV } from './deps';
+import { createSensorDataDeps, readLiveEnv, SENSOR_DATA_ENV } from './deps';
 import { apiKeysHandlers, apiKeysReadAhead } from './handlers/api-keys';
 import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
-import { readingsHandlers, readingsReadAhead } from './handlers/readings';
+import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
 import { sensorDataCredentials } from './wiring/credentials';
 
 const env = readEnv(SENSOR_DATA_ENV);
+const live = readLiveEnv();
 
 export const handler = httpArea(
   sensorData,
   { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers },
   {
     audit: sensorDataAudit,
-    deps: () => createSensorDataDeps(env),
+    deps: () => createSensorDataDeps(env, live),
     credentials: sensorDataCredentials(env),
     readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
+    readBeside: readingsReadBeside,
   },
 );

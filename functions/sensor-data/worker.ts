@@ -1,7 +1,5 @@
-import { getSqsClient } from '../_shared/clients';
 import { readEnv } from '../_shared/env';
 import { lambdaCounters } from '../_shared/metrics';
-import { createPostpone } from '../_shared/queue/queue-visibility';
 import { NotDueYet, sqsWorker } from '../_shared/queue/sqs-worker';
 import { SensorDataMessage } from '../_shared/sensor-data/queue-messages';
 import { createSensorDataWorkerDeps, SENSOR_DATA_ENV } from './deps';
@@ -24,6 +22,6 @@ export const handler = sqsWorker(
   },
   {
     deps: () => createSensorDataWorkerDeps(env),
-    postpone: (deps) => createPostpone({ sqs: getSqsClient(), queueUrl: deps.env.sensorDataQueueUrl }),
+    postpone: (deps) => deps.postpone,
   },
 );

@@ -1,9 +1,8 @@
-import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../../infra/definitions/table-lookup';
-import { TABLES } from '../../infra/definitions/tables';
 import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
-import { readEnv } from '../_shared/env';
 import { log } from '../_shared/logger';
 import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
+import { LOOKUP_TABLES, lookupTableDefinitions, refusedLookupTables } from '../_shared/table-lookup';
+import { TABLES } from '../_shared/tables';
 import { createAuditSearch } from './domain/audit-search';
 import { createCacheFiles } from './domain/cache-files';
 import { createItemLookup } from './domain/item-lookup';
@@ -15,7 +14,7 @@ import { createDeviceRecords } from './store/device-records';
 import { createItemStore } from './store/item-store';
 import { createParameterStore } from './store/parameter-store';
 
-/** The tables staff may look items up in (infra/definitions/table-lookup.ts), each named through its variable. */
+/** The tables staff may look items up in (functions/_shared/table-lookup.ts), each named through its variable. */
 export const LOOKUP_ENV: Record<string, string> = Object.fromEntries(
   LOOKUP_TABLES.map((table) => [table, TABLES[table].envVar]),
 );
@@ -31,7 +30,7 @@ export const SYSTEM_ENV = {
   ...LOOKUP_ENV,
 } as const;
 
-export const createSystemDeps = (env = readEnv(SYSTEM_ENV)) => {
+export const createSystemDeps = (env: Record<keyof typeof SYSTEM_ENV, string>) => {
   const db = getDocumentClient();
   const store = createParameterStore({ db, tableName: env.parametersTable });
   const names: Record<string, string> = env;

@@ -1,13 +1,12 @@
 import { usersAudit } from '../../shared/contracts/audit/users';
 import { users } from '../../shared/contracts/users';
 import { readBillingEnv } from '../_shared/billing/stripe-client';
-import { readEnv } from '../_shared/env';
 import { type AreaHandlers, httpArea } from '../_shared/http/http-area';
-import { createUsersDeps, USERS_ENV, type UsersDeps } from './deps';
+import { createUsersDeps, readUsersEnv, type UsersDeps } from './deps';
 import { accountHandlers } from './handlers/account';
 import { peopleHandlers } from './handlers/people';
 
-const env = readEnv(USERS_ENV);
+const env = readUsersEnv();
 const billing = readBillingEnv();
 
 /** Every route of the contract, from the two halves of the area: a route missing from both is a compile error. */

@@ -1,14 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { SIGNED_UP_GROUP } from '../../shared/auth/groups';
 import type { AuthEvent } from '../../shared/contracts/users';
-import { getCognitoClient, getDocumentClient } from '../_shared/clients';
 import { type CognitoTriggerEvent, cognitoTrigger } from '../_shared/cognito/cognito-trigger';
-import { readEnv } from '../_shared/env';
 import type { AuthEventStore, UserStore } from './domain/ports';
 import { PASSWORD_METHOD, signInMethodsOf } from './domain/sign-in-methods';
-import { createAuthEventStore } from './store/auth-event-store';
-import { createFederatedAccounts } from './store/federated-accounts';
-import { createUserStore } from './store/user-store';
+import { createIdentityEventDeps, readIdentityEventsEnv } from './wiring/identity-events';
 
 /**
  * The identity provider's PostAuthentication and PostConfirmation triggers (COGNITO_TRIGGERS): each sign-in,
@@ -106,28 +101,9 @@ export const recordIdentityEvent = async (
   if (failures.length > 0) throw new AggregateError(failures, 'Recording the identity event failed');
 };
 
-const env = readEnv({ authEventsTable: 'AUTH_EVENTS_TABLE', usersTable: 'USERS_TABLE' });
-
-// Built at the first federated sign-up only: every other event of this trigger needs no Cognito client.
-let poolAccounts: ReturnType<typeof createFederatedAccounts> | undefined;
-const accounts = () => {
-  poolAccounts ??= createFederatedAccounts({ cognito: getCognitoClient() });
-  return poolAccounts;
-};
+const env = readIdentityEventsEnv();
 
 export const handler = cognitoTrigger<CognitoTriggerEvent, IdentityEventDeps>(
-  {
-    name: 'identity-events',
-    deps: () => {
-      const db = getDocumentClient();
-      return {
-        authEvents: createAuthEventStore({ db, tableName: env.authEventsTable }),
-        users: createUserStore({ db, tableName: env.usersTable }),
-        groups: { add: (userPoolId, userName, group) => accounts().addToGroup(userPoolId, userName, group) },
-        now: Date.now,
-        newId: randomUUID,
-      };
-    },
-  },
+  { name: 'identity-events', deps: () => createIdentityEventDeps(env) },
   recordIdentityEvent,
 );

@@ -11,7 +11,9 @@ import { FEDERATED_ACCOUNT_EXISTS, FEDERATED_SIGN_IN_FAILED } from '../../shared
 // The module reads its environment at import, as a Lambda does at cold start.
 process.env.LINKING_TRUSTED_PROVIDERS ??= '["NorthsideAir"]';
 process.env.AWS_REGION ??= 'us-west-2';
-const { handler, readTrustedProviders } = await import('./pre-sign-up');
+const { handler } = await import('./pre-sign-up');
+const { readPreSignUpEnv } = await import('./wiring/pre-sign-up');
+const readTrustedProviders = (env: Record<string, string | undefined>) => readPreSignUpEnv(env).trustedProviders;
 
 const event = (
   triggerSource: PreSignUpTriggerEvent['triggerSource'],

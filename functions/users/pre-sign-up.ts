@@ -1,8 +1,6 @@
-import { getCognitoClient } from '../_shared/clients';
 import { type CognitoGateEvent, cognitoGate, TriggerRefusal } from '../_shared/cognito/cognito-trigger';
-import { readEnv } from '../_shared/env';
 import { admitFederatedSignUp, admitNativeSignUp, type FederatedAccountsPort } from './domain/federated-linking';
-import { createFederatedAccounts } from './store/federated-accounts';
+import { createPreSignUpDeps, readPreSignUpEnv } from './wiring/pre-sign-up';
 
 /**
  * The identity provider's PreSignUp trigger (COGNITO_TRIGGERS): a first sign-in through an identity provider
@@ -11,9 +9,6 @@ import { createFederatedAccounts } from './store/federated-accounts';
  * unchanged. The user pool comes from the event: the function cannot be told its own pool's id without a
  * CloudFormation cycle.
  */
-
-/** The names of the providers the environment trusts for linking, as JSON (`providersTrustedForLinking`). */
-const TRUSTED_PROVIDERS_ENV = 'LINKING_TRUSTED_PROVIDERS';
 
 export interface PreSignUpDeps {
   trustedProviders: readonly string[];
@@ -35,22 +30,9 @@ export const preSignUp = async (event: CognitoGateEvent, { trustedProviders, acc
   return event;
 };
 
-/** The trusted list as the CDK writes it; anything else stops the cold start rather than trusting by accident. */
-export const readTrustedProviders = (env: Record<string, string | undefined> = process.env): string[] => {
-  const list: unknown = JSON.parse(readEnv({ list: TRUSTED_PROVIDERS_ENV }, env).list);
-  // Checked by hand, not with zod: the trigger's bundle stays small (it runs before every sign-up).
-  if (!Array.isArray(list) || !list.every((name) => typeof name === 'string' && name.length > 0)) {
-    throw new Error(`${TRUSTED_PROVIDERS_ENV} is not a JSON list of provider names`);
-  }
-  return list;
-};
-
-const trustedProviders = readTrustedProviders();
+const env = readPreSignUpEnv();
 
 export const handler = cognitoGate<CognitoGateEvent, PreSignUpDeps>(
-  {
-    name: 'pre-sign-up',
-    deps: () => ({ trustedProviders, accounts: createFederatedAccounts({ cognito: getCognitoClient() }) }),
-  },
+  { name: 'pre-sign-up', deps: () => createPreSignUpDeps(env) },
   preSignUp,
 );

@@ -1,3 +1,4 @@
+import { PASSWORD_POLICY } from '../../shared/auth/password-policy';
 import { DEVELOPER_ENVIRONMENTS, type EnvName, LOCAL_WEB_ORIGIN } from './environments';
 
 export { GROUPS } from '../../shared/auth/groups';
@@ -6,13 +7,7 @@ export { GROUPS } from '../../shared/auth/groups';
 export const USER_POOL = {
   name: (env: EnvName) => `device-data-${env}-users`,
   webClientName: (env: EnvName) => `device-data-${env}-web`,
-  passwordPolicy: {
-    minLength: 10,
-    requireLowercase: true,
-    requireUppercase: true,
-    requireDigits: true,
-    requireSymbols: false,
-  },
+  passwordPolicy: PASSWORD_POLICY,
   /** Spec §9: sessions last 7 days; access and id tokens stay short so a revoked role ends quickly. */
   accessTokenMinutes: 60,
   idTokenMinutes: 60,

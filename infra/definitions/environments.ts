@@ -1,17 +1,17 @@
 import * as z from 'zod';
+import { STRIPE_MODES, type StripeMode } from '../../functions/_shared/billing/stripe-mode';
 import { ROLLUP_COALESCING, type RollupCoalescing } from '../../functions/_shared/sensor-data/rollup-coalescing';
 import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
+import { ENVIRONMENTS, type EnvName } from '../../shared/config/environment-names';
 import { THROTTLE_CLASSES, type ThrottleClass } from './route-throttles';
+
+// The names are shared/config's (a function reads its own from ENV_NAME); their settings are here.
+export { ENVIRONMENTS, type EnvName, isEnvName } from '../../shared/config/environment-names';
 
 /** Spec §9: every environment lives in us-west-2. */
 export const REGION = 'us-west-2';
 /** CloudFront takes its certificates, and WAF its CLOUDFRONT-scope web ACLs, from this region only. */
 export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
-
-export const ENVIRONMENTS = ['local', 'dev', 'dev-1', 'dev-2', 'preview', 'prod'] as const;
-export type EnvName = (typeof ENVIRONMENTS)[number];
-
-export const isEnvName = (name: string): name is EnvName => (ENVIRONMENTS as readonly string[]).includes(name);
 
 export interface EnvironmentSettings {
   name: EnvName;
@@ -226,14 +226,6 @@ export const hostedDomainOf = (settings: Pick<EnvironmentSettings, 'authDomain'>
   'prefix' in settings.authDomain
     ? `${settings.authDomain.prefix}.auth.${REGION}.amazoncognito.com`
     : settings.authDomain.name;
-
-/**
- * The Stripe keys an environment may take, and the variable that tells its billing functions which
- * (functions/_shared/billing/stripe-client.ts refuses a key of the other mode).
- */
-export const STRIPE_MODES = ['test', 'live'] as const;
-export type StripeMode = (typeof STRIPE_MODES)[number];
-export const STRIPE_MODE_ENV = 'STRIPE_MODE';
 
 /** A domain an environment answers on, with the ACM certificate (its ARN) that covers it. */
 export interface CustomDomain {

@@ -1,11 +1,11 @@
+import { LOOKUP_TABLES } from '../../functions/_shared/table-lookup';
+import type { TableKey } from '../../functions/_shared/tables';
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import { AREA_NAMES, AREAS, type AreaName } from '../../shared/contracts/areas';
 import { AUDITS } from '../../shared/contracts/audits';
 import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
 import { allDevicesFilter, deviceAuthorizerName, READINGS_RULE } from '../../shared/iot/topics';
 import type { BucketKey, QueueKey } from './storage';
-import { LOOKUP_TABLES } from './table-lookup';
-import type { TableKey } from './tables';
 
 export interface ServiceResources {
   /** Tables the area's Lambda reads and writes. */
@@ -14,7 +14,7 @@ export interface ServiceResources {
   readTables?: TableKey[];
   /**
    * Tables the area's Lambda reads by key only (GetItem, BatchGetItem; no Query or Scan): the system area's item
-   * look-up, over the tables infra/definitions/table-lookup.ts allows.
+   * look-up, over the tables functions/_shared/table-lookup.ts allows.
    */
   keyReadTables?: TableKey[];
   buckets?: BucketKey[];

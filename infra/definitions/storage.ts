@@ -1,3 +1,4 @@
+import { MAX_RECEIVES } from '../../functions/_shared/queue/max-receives';
 import type { EnvName } from './environments';
 
 /** Spec §9: the chart-data bucket; the local environment reuses the dev bucket's name. */
@@ -69,7 +70,7 @@ export const QUEUES = {
     name: (env: EnvName) => `jobs-${env}`,
     deadLetterName: (env: EnvName) => `jobs-${env}-dlq`,
     /** Receives before a message moves to the dead-letter queue. */
-    maxReceiveCount: 5,
+    maxReceiveCount: MAX_RECEIVES.jobs,
     // Six times the notifications worker's 30 s: a chunk of 100 e-mails through SES fits well inside.
     visibilityTimeoutSeconds: 180,
     fifo: false,
@@ -85,7 +86,7 @@ export const QUEUES = {
     envVar: 'SENSOR_DATA_QUEUE_URL',
     name: (env: EnvName) => `sensor-data-${env}.fifo`,
     deadLetterName: (env: EnvName) => `sensor-data-${env}-dlq.fifo`,
-    maxReceiveCount: 5,
+    maxReceiveCount: MAX_RECEIVES.sensorData,
     visibilityTimeoutSeconds: 300,
     fifo: true,
   },
@@ -98,7 +99,7 @@ export const QUEUES = {
     envVar: 'DATASETS_QUEUE_URL',
     name: (env: EnvName) => `datasets-${env}.fifo`,
     deadLetterName: (env: EnvName) => `datasets-${env}-dlq.fifo`,
-    maxReceiveCount: 5,
+    maxReceiveCount: MAX_RECEIVES.datasets,
     // The worker gets a sixth of it (150 s): a step reads up to a year of one device's readings.
     visibilityTimeoutSeconds: 900,
     fifo: true,

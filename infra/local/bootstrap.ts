@@ -26,6 +26,7 @@ import type Stripe from 'stripe';
 import { hashSecret, newCredentialId, newSecret, tokenOf } from '../../functions/_shared/devices/credential-token';
 import { createCredentialVerifier } from '../../functions/_shared/devices/credential-verifier';
 import { createRelationTable } from '../../functions/_shared/relations/relation-table';
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { hashClaimCode } from '../../functions/devices/domain/claim-code';
 import { MAX_CREDENTIALS_PER_DEVICE } from '../../functions/devices/domain/credentials';
 import { createCredentialStore } from '../../functions/devices/store/credential-store';
@@ -36,7 +37,6 @@ import { relationId } from '../../shared/relations/relation-types';
 import { GROUPS, USER_POOL } from '../definitions/auth';
 import type { EnvName } from '../definitions/environments';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import {
   DEMO_ACCOUNTS,
   DEMO_CAMPAIGNS,

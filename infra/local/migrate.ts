@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../definitions/storage';
-import { TABLES } from '../definitions/tables';
 import { LOCAL_CREDENTIALS } from './emulators/listen';
 import { runLocalMigrations } from './migrations';
 import { StackInfo } from './stack-info';

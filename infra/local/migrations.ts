@@ -8,9 +8,12 @@ const ROUND_MS = 60_000;
  * environment variables name (set by the local stack, or by `npm run migrate` from `.local/stack.json`).
  */
 export const runLocalMigrations = async (by: string, log: (line: string) => void): Promise<MigrationRun> => {
-  // Imported here: the migrate area reads its environment when its dependencies are built.
-  const { createMigrateDeps } = await import('../../functions/migrate/deps');
-  const { migrations } = createMigrateDeps();
+  // Imported here, once the environment names the tables: the migrate area's clients read it when they are built.
+  const [{ createMigrateDeps, MIGRATE_ENV }, { readEnv }] = await Promise.all([
+    import('../../functions/migrate/deps'),
+    import('../../functions/_shared/env'),
+  ]);
+  const { migrations } = createMigrateDeps(readEnv(MIGRATE_ENV));
   for (;;) {
     const run = await migrations.runPending({ by, budgetMs: ROUND_MS });
     for (const id of run.finished) log(`migration ${id}: done`);

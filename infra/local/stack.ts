@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStripeClient } from '../../functions/_shared/billing/stripe-client';
+import { TABLES } from '../../functions/_shared/tables';
 import { DEMO_IDENTITY_PROVIDER } from '../../shared/auth/demo-identity-provider';
 import { hostedSignInConfig } from '../../shared/auth/hosted-sign-in';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
@@ -16,7 +17,6 @@ import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { environmentSettings, REGION } from '../definitions/environments';
 import { IOT_RULES, WORKERS } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey } from '../definitions/storage';
-import { TABLES } from '../definitions/tables';
 import {
   createBuckets,
   createQueues,

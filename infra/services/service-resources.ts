@@ -3,12 +3,13 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { STRIPE_MODE_ENV, type StripeMode } from '../../functions/_shared/billing/stripe-mode';
 import { ROLLUP_COALESCING_ENV, type RollupCoalescing } from '../../functions/_shared/sensor-data/rollup-coalescing';
+import { TABLES, type TableDefinition, type TableKey } from '../../functions/_shared/tables';
 import type { HostedProvider } from '../../shared/auth/hosted-sign-in';
-import { type EnvName, STRIPE_MODE_ENV, type StripeMode } from '../definitions/environments';
+import type { EnvName } from '../definitions/environments';
 import { SESSION_TABLE, type ServiceResources } from '../definitions/services';
 import { BUCKETS, QUEUES, type QueueKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
-import { TABLES, type TableDefinition, type TableKey } from '../definitions/tables';
 import type { ServiceFunction } from './service-function';
 
 /** Everything a service area's functions may be granted, created by the data, auth and messaging stacks. */

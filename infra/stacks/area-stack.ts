@@ -14,6 +14,7 @@ import { FilterPattern, type ILogGroup, LogGroup, MetricFilter } from 'aws-cdk-l
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { TABLES } from '../../functions/_shared/tables';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
@@ -32,7 +33,6 @@ import {
   WORKERS,
 } from '../definitions/services';
 import { QUEUES } from '../definitions/storage';
-import { TABLES } from '../definitions/tables';
 import { AreaApi } from '../services/area-api';
 import { constructId } from '../services/construct-id';
 import { GradualDeployments } from '../services/gradual-deployment';
@@ -213,7 +213,7 @@ export class AreaStack extends NestedStack {
       });
       this.functions[job.name] = fn.lambda;
       deployments.add(job.name, fn);
-      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job reads account-deps only).
+      // Jobs get their area's grants but no billing: none calls Stripe (the deletion job builds account deletion only).
       grantServiceResources(fn, SERVICE_RESOURCES[area], refs, { sessionCheck: false, billing: false });
       acknowledgeNoDeadLetterTarget(fn.lambda, 'schedule');
       // An event EventBridge cannot deliver (the invoke permission gone, Lambda refusing the call past the retries)

@@ -29,6 +29,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { TABLES, type TableKey } from '../../functions/_shared/tables';
 import { HOSTED_SCOPES, type HostedProvider, hostedUrlsOf, OPENID_SCOPES } from '../../shared/auth/hosted-sign-in';
 import { deviceConfigurationOf, GROUPS, hostedSignInOrigins, USER_POOL } from '../definitions/auth';
 import {
@@ -41,7 +42,6 @@ import {
   providersTrustedForLinking,
 } from '../definitions/environments';
 import { COGNITO_TRIGGERS, type CognitoTriggerName } from '../definitions/services';
-import { TABLES, type TableKey } from '../definitions/tables';
 import { constructId } from '../services/construct-id';
 import { GradualDeployments } from '../services/gradual-deployment';
 import { logSettings } from '../services/log-retention';

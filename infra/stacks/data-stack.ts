@@ -4,9 +4,15 @@ import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import {
+  type KeyDefinition,
+  TABLES,
+  type TableDefinition,
+  type TableKey,
+  tableName,
+} from '../../functions/_shared/tables';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { BUCKETS, type BucketKey, STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../definitions/storage';
-import { type KeyDefinition, TABLES, type TableDefinition, type TableKey, tableName } from '../definitions/tables';
 import { type BucketAging, lifecycleRules } from '../services/bucket-lifecycle';
 import { keepAutoDeleteLogs, logSettings } from '../services/log-retention';
 import { mapRecord } from './map-record';

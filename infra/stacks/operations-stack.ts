@@ -18,6 +18,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { APP_METRICS, type AppMetric } from '../../shared/operations/metrics';
 import { RUM_DIMENSIONS, WEB_VITALS } from '../../shared/operations/web-vitals';
 import {
@@ -30,7 +31,6 @@ import {
 } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
 import { QUEUES } from '../definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../definitions/tables';
 import { unexpectedErrors } from '../services/function-errors';
 import { appMonitorName } from '../services/real-user-monitoring';
 

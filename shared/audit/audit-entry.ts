@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { JsonValue } from '../contracts/common';
 
 /**
  * The audit log (docs/audit.md): one entry per staff action, written by the HTTP chain from the route's audit
@@ -22,8 +23,6 @@ export const AUDIT_TARGET_KIND_PATTERN = /^[a-z][a-z-]*$/;
 export const AUDIT_OUTCOMES = ['succeeded', 'failed', 'unknown'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-const Json = z.json();
-
 export const AuditEntry = z.object({
   /** The request's id (API Gateway's), which both of the entry's records carry. */
   id: z.string(),
@@ -43,10 +42,10 @@ export const AuditEntry = z.object({
   /** On what: its kind, its id (absent when the call named none, e.g. a create that failed), and a readable name. */
   target: z.object({ kind: z.string(), id: z.string().optional(), label: z.string().optional() }),
   /** What was asked: the route's path parameters, query and body, secrets redacted. */
-  change: Json,
+  change: JsonValue,
   /** The target before and after the change, as the use case saw it (secrets redacted). */
-  before: Json.optional(),
-  after: Json.optional(),
+  before: JsonValue.optional(),
+  after: JsonValue.optional(),
   outcome: z.enum(AUDIT_OUTCOMES),
   /** The HTTP status answered. */
   status: z.number().int().optional(),

@@ -12,5 +12,8 @@ export const PageQuery = z.object({
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().optional() });
 
+/** Any JSON value. Named, as it is recursive: an OpenAPI document holds it once, under components/schemas. */
+export const JsonValue = z.json().register(z.globalRegistry, { id: 'JsonValue' });
+
 /** Milliseconds since the epoch (the spec keeps every time in milliseconds). */
 export const EpochMillis = z.number().int().nonnegative();

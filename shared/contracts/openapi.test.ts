@@ -1,5 +1,8 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import * as z from 'zod';
 import { AREAS } from './areas';
-import { normalizePath } from './define-route';
+import { defineArea, defineRoute, guest, normalizePath } from './define-route';
 import { integrations } from './integrations';
 import { ACCESS_TAGS, curlSample, openApiOptionsOf, RATE_LIMIT_HEADERS, toOpenApi } from './openapi';
 import { sensorData } from './sensor-data';
@@ -131,5 +134,55 @@ describe('the public API reference', () => {
       "curl -X POST 'http://localhost:3000/sensor-data/api-keys' \\\n  -H 'Authorization: Bearer <access token>' \\\n" +
         "  -H 'content-type: application/json' \\\n  --data '{…}'",
     );
+  });
+});
+
+describe('every area’s document, as a client generator reads it', () => {
+  const documents = Object.values(AREAS).flatMap((area) =>
+    [{}, { access: 'apiKey' as const }].map((options) => ({
+      name: `${area.name}${options.access ? ` (${options.access})` : ''}`,
+      document: toOpenApi(area, `https://api.example/${area.name}`, options),
+    })),
+  );
+
+  it('is valid OpenAPI 3.1 with every reference resolved (an independent validator)', async () => {
+    const validator = new Validator();
+    const invalid = [];
+    for (const { name, document } of documents) {
+      const result = await validator.validate(structuredClone(document));
+      if (!result.valid) invalid.push({ name, errors: result.errors });
+    }
+    expect(invalid).toEqual([]);
+  });
+
+  it('has no error under Redocly’s recommended rules', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const errors = [];
+    for (const { name, document } of documents) {
+      const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: `${name}.json`, config });
+      errors.push(
+        ...problems
+          .filter((problem) => problem.severity === 'error')
+          .map((problem) => `${name}: ${problem.ruleId} ${problem.message} at ${problem.location[0]?.pointer}`),
+      );
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('holds a recursive schema once, under components/schemas, and refers to it there', () => {
+    const document = toOpenApi(system);
+    const schemas = document.components.schemas as Record<string, { anyOf?: { items?: { $ref?: string } }[] }>;
+    expect(schemas.ParameterValue?.anyOf?.[4]?.items?.$ref).toBe('#/components/schemas/ParameterValue');
+    const read = JSON.stringify(document.paths['/parameters/{id}']);
+    expect(read).toContain('"value":{"$ref":"#/components/schemas/ParameterValue"}');
+    expect(read).not.toContain('$defs');
+  });
+
+  it('refuses a recursive schema without a name, which a document could not refer to', () => {
+    const Tree: z.ZodType<{ children: unknown[] }> = z.lazy(() => z.object({ children: z.array(Tree) }));
+    const area = defineArea('trees', {
+      readTree: defineRoute({ method: 'GET', path: '/tree', access: guest, summary: 'A tree.', response: Tree }),
+    });
+    expect(() => toOpenApi(area)).toThrow(/name each recursive schema/);
   });
 });

@@ -95,31 +95,74 @@ export const curlSample = (route: AnyRoute, serverUrl = '{baseUrl}') => {
 const exampleParam = (name: string) =>
   name === 'limit' ? 'limit=50' : name === 'from' ? 'from=1767225600000' : 'to=1767312000000';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
+/** The schemas one document's operations share, by name: its `components.schemas`. */
+type SharedSchemas = Record<string, unknown>;
+
+const DEFS = '#/$defs/';
+const COMPONENT_SCHEMAS = '#/components/schemas/';
+
+/** zod's `$ref`s point into the schema's own `$defs`; in a document they point at the document's components. */
+const pointAtComponents = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(pointAtComponents);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key !== '$ref' || typeof value !== 'string') return [key, pointAtComponents(value)];
+      // A `$ref` resolves against the whole document, whose root is no schema: "#" (zod's ref to an unnamed recursive
+      // root) and "#/$defs/__schemaN" (an unnamed recursive part) would point at nothing.
+      if (!value.startsWith(DEFS) || value.startsWith(`${DEFS}__schema`)) throw unnamedRecursion(value);
+      return [key, `${COMPONENT_SCHEMAS}${value.slice(DEFS.length)}`];
+    }),
+  );
 };
 
-const errorResponse = (description: string) => ({
+const unnamedRecursion = (ref: string) =>
+  new Error(
+    `A contract schema refers to ${ref}: name each recursive schema (.register(z.globalRegistry, { id })) so the ` +
+      'OpenAPI document holds it once under components/schemas',
+  );
+
+/**
+ * A schema as a document embeds it: the named schemas zod writes into `$defs` (recursive ones, and any registered with
+ * an id) are moved into `shared`, once per name, and every reference points there.
+ */
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output', shared: SharedSchemas) => {
+  const {
+    $schema: _ignored,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
+  for (const [name, definition] of Object.entries($defs ?? {})) {
+    if (name.startsWith('__schema')) throw unnamedRecursion(`${DEFS}${name}`);
+    const hoisted = pointAtComponents(definition);
+    // Input and output of one schema can differ (defaults, transforms): one name must mean one shape.
+    if (name in shared && JSON.stringify(shared[name]) !== JSON.stringify(hoisted)) {
+      throw new Error(`Two different schemas are named ${name} in one OpenAPI document`);
+    }
+    shared[name] = hoisted;
+  }
+  return pointAtComponents(rest) as Record<string, unknown>;
+};
+
+const errorResponse = (description: string, shared: SharedSchemas) => ({
   description,
-  content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output') } },
+  content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output', shared) } },
 });
 
 const rateLimitHeaders = Object.fromEntries(
   Object.entries(RATE_LIMIT_HEADERS).map(([name, text]) => [name, { description: text, schema: { type: 'integer' } }]),
 );
 
-const operation = (name: string, route: AnyRoute, serverUrl: string | undefined) => {
+const operation = (name: string, route: AnyRoute, serverUrl: string | undefined, shared: SharedSchemas) => {
   const status = successStatus(route);
   const metered = route.access.kind === 'apiKey';
   const paramsSchema = route.params
-    ? (jsonSchema(route.params, 'input') as { properties?: Record<string, unknown> })
+    ? (jsonSchema(route.params, 'input', shared) as { properties?: Record<string, unknown> })
     : {};
   const querySchema = route.query
-    ? (jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] })
+    ? (jsonSchema(route.query, 'input', shared) as { properties?: Record<string, unknown>; required?: string[] })
     : {};
   return {
     operationId: name,
@@ -152,7 +195,10 @@ const operation = (name: string, route: AnyRoute, serverUrl: string | undefined)
     ],
     ...(route.body
       ? {
-          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input', shared) } },
+          },
         }
       : {}),
     responses: {
@@ -161,21 +207,24 @@ const operation = (name: string, route: AnyRoute, serverUrl: string | undefined)
           ? { description: 'Done' }
           : {
               description: 'Success',
-              content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+              content: { 'application/json': { schema: jsonSchema(route.response, 'output', shared) } },
               ...(metered ? { headers: rateLimitHeaders } : {}),
             },
-      400: errorResponse('Invalid input; `issues` names each bad field'),
+      400: errorResponse('Invalid input; `issues` names each bad field', shared),
       401: errorResponse(
         metered
           ? `No valid API key: the ${API_KEY_HEADER} header is missing, or its key is unknown or revoked`
           : 'No valid token (or a bad one)',
+        shared,
       ),
-      ...(route.access.kind === 'group' ? { 403: errorResponse(`Requires the ${route.access.group} role`) } : {}),
-      ...(route.params ? { 404: errorResponse('Not found') } : {}),
+      ...(route.access.kind === 'group'
+        ? { 403: errorResponse(`Requires the ${route.access.group} role`, shared) }
+        : {}),
+      ...(route.params ? { 404: errorResponse('Not found', shared) } : {}),
       ...(metered
         ? {
             429: {
-              ...errorResponse("The device's quota for this month is used up; the message says when it resets"),
+              ...errorResponse("The device's quota for this month is used up; the message says when it resets", shared),
               headers: {
                 ...rateLimitHeaders,
                 'retry-after': { description: 'Seconds until the quota resets.', schema: { type: 'integer' } },
@@ -204,13 +253,15 @@ export const openApiOptionsOf = (query: Record<string, string | undefined> | nul
 /** The OpenAPI 3.1 document of one service area, derived from its contract. */
 export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOptions = {}) => {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: SharedSchemas = {};
   const routes = Object.entries(area.routes).filter(
     ([, route]) => !options.access || route.access.kind === options.access,
   );
   for (const [name, route] of routes) {
     const path = normalizePath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route, serverUrl) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route, serverUrl, schemas) };
   }
+  const webhooks = area.webhooks && !options.access ? { webhooks: webhooksOf(area.webhooks, schemas) } : {};
   const tags = [...new Set(routes.map(([, route]) => ACCESS_TAGS[route.access.kind]))].sort(
     (a, b) => Number(b === ACCESS_TAGS.apiKey) - Number(a === ACCESS_TAGS.apiKey),
   );
@@ -224,6 +275,7 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
     tags: tags.map((name) => ({ name })),
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     components: {
+      schemas,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         deviceCredential: { type: 'http', scheme: 'bearer', bearerFormat: 'dc_{credentialId}.{secret}' },
@@ -236,7 +288,7 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
       },
     },
     paths,
-    ...(area.webhooks && !options.access ? { webhooks: webhooksOf(area.webhooks) } : {}),
+    ...webhooks,
   };
 };
 
@@ -244,7 +296,7 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
  * The events the area sends to receivers' URLs (OpenAPI 3.1 `webhooks`): each a POST whose body is the event, signed
  * the Standard Webhooks way (docs/integrations.md); a 2xx answer within 15 seconds is success.
  */
-const webhooksOf = (events: NonNullable<Area['webhooks']>) =>
+const webhooksOf = (events: NonNullable<Area['webhooks']>, shared: SharedSchemas) =>
   Object.fromEntries(
     Object.entries(events).map(([type, event]) => [
       type,
@@ -266,7 +318,7 @@ const webhooksOf = (events: NonNullable<Area['webhooks']>) =>
           })),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(event.schema, 'output') } },
+            content: { 'application/json': { schema: jsonSchema(event.schema, 'output', shared) } },
           },
           responses: {
             '200': {

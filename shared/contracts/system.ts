@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AuditAction, AuditEntry, AuditSearch } from '../audit/audit-entry';
 import { TierFeaturesTable } from '../sensor-data/tier-features';
-import { EpochMillis, PageQuery, page } from './common';
+import { EpochMillis, JsonValue, PageQuery, page } from './common';
 import { defineArea, defineRoute, guest, minGroup, signedIn } from './define-route';
 import { DeviceId, TiersTable } from './shapes';
 
@@ -12,10 +12,13 @@ export const ParameterId = z
   .max(128, 'Parameter id is at most 128 characters')
   .regex(/^[A-Za-z0-9._:-]+$/, 'Parameter id may contain only letters, digits, ".", "_", ":" and "-"');
 
-/** Any JSON value: parameters hold strings, numbers, flags or small documents. */
-export const ParameterValue = z.json({
-  error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a JSON value'),
-});
+/**
+ * Any JSON value: parameters hold strings, numbers, flags or small documents. Named, as it is recursive: an OpenAPI
+ * document holds it once, under components/schemas (shared/contracts/openapi.ts).
+ */
+export const ParameterValue = z
+  .json({ error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a JSON value') })
+  .register(z.globalRegistry, { id: 'ParameterValue' });
 
 export const Parameter = z.object({ id: ParameterId, value: ParameterValue, updated: EpochMillis });
 export type Parameter = z.infer<typeof Parameter>;
@@ -136,7 +139,7 @@ export const LookupTable = z.object({
 });
 export type LookupTable = z.infer<typeof LookupTable>;
 
-const Item = z.record(z.string(), z.json());
+const Item = z.record(z.string(), JsonValue);
 
 export const BatchGetResult = z.object({
   /** Per table (its platform key, e.g. `devices`), the items found, secrets withheld. */

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { getDocumentClient, getS3Client, getSqsClient } from '../../functions/_shared/clients';
-import { createIngestDeps } from '../../functions/data-ingress/deps';
+import { createIngestDeps, readDataIngressEnv } from '../../functions/data-ingress/deps';
 import { QUEUES } from '../../infra/definitions/storage';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { type SqsHandler, startSqsPoller } from '../../infra/local/sqs-poller';
@@ -365,7 +365,10 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
     // The ingest use case as its Lambdas build it, on the stack's clients, with the hour's clock: its coalescing
     // decides by the time a batch arrives, and the hour is replayed in seconds.
     let clock = hourStart;
-    const { ingest } = createIngestDeps(undefined, { now: () => clock, coalescing: coalesced ? 'hour' : 'none' });
+    const { ingest } = createIngestDeps(
+      { ...readDataIngressEnv(), coalescing: coalesced ? 'hour' : 'none' },
+      { now: () => clock },
+    );
     const ingestMs: number[] = [];
     const workerMs: number[] = [];
     let rollupMessages = 0;

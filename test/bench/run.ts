@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, get as httpGet } from 'node:http';
+import { Agent, get as httpGet, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +23,14 @@ import { benchChart } from './chart';
 import { benchCost } from './cost';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
-import { countStoreCalls } from './store-calls';
+import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
  * baseline measured in the same run on the same emulator: authorized reads (a parameter, a relations list, a
- * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress,
+ * tier-gated readings page; with the store calls and round trips each request makes), ingest through data-ingress (with
+ * its CPU, calls and round trips per batch),
  * and a year of 1-minute data charted (GET /series beside its raw S3 reads; paint time in Chromium).
  * The npm script sets LOG_LEVEL=warn: the logger reads it on import, before this module's body runs.
  * and a banner to 10,000 people through the jobs queue and the notifications worker.
@@ -84,16 +85,19 @@ const READ_ROUNDS = Number(process.env.BENCH_READ_ROUNDS ?? 3);
 interface ReadPair {
   name: string;
   raw: { label: string; op: () => Promise<unknown> };
-  /** The raw store calls the route cannot do without, back to back: the most its ratio could reach. */
-  floor: { label: string; calls: number; op: () => Promise<unknown> };
+  /** The raw store calls the route cannot do without, as few round trips as they allow: the most its ratio could reach. */
+  floor: { label: string; op: () => Promise<unknown> };
   ours: { label: string; op: () => Promise<unknown> };
 }
 
+type Calls = ReturnType<typeof countCalls>;
+
 /**
  * Alternating rounds, best of each, so a burst of other work on the machine lowers one round rather than one
- * side; then the handlers' store calls of one request at a time.
+ * side; then the store calls of one request at a time: the handlers' (`storeCalls`) and the bench's raw ones
+ * (`rawCalls`, on its own client).
  */
-const benchPair = async (pair: ReadPair, storeCalls: ReturnType<typeof countStoreCalls>) => {
+const benchPair = async (pair: ReadPair, storeCalls: Calls, rawCalls: Calls) => {
   const raws: Awaited<ReturnType<typeof measure>>[] = [];
   const floors: Awaited<ReturnType<typeof measure>>[] = [];
   const ourRuns: Awaited<ReturnType<typeof measure>>[] = [];
@@ -109,10 +113,9 @@ const benchPair = async (pair: ReadPair, storeCalls: ReturnType<typeof countStor
   });
   return {
     name: pair.name,
-    raw: best(raws),
-    floor: { ...best(floors), calls: pair.floor.calls },
-    ours: best(ourRuns),
-    calls: await storeCalls.perRequest(pair.ours.op),
+    raw: { ...best(raws), calls: await rawCalls.perRequest(pair.raw.op, 10) },
+    floor: { ...best(floors), calls: await rawCalls.perRequest(pair.floor.op, 10) },
+    ours: { ...best(ourRuns), calls: await storeCalls.perRequest(pair.ours.op) },
   };
 };
 
@@ -122,9 +125,14 @@ const printReads = (results: Awaited<ReturnType<typeof benchPair>>[]) => {
     `\nAuthorized reads beside their raw store call (${REQUESTS} requests, concurrency ${CONCURRENCY}, best of ${READ_ROUNDS} alternating rounds, ${process.version}, 1 process)\n`,
   );
   const row = (
-    r: { label: string; opsPerSecond: number; p50: string; cpuMs: number },
+    r: {
+      label: string;
+      opsPerSecond: number;
+      p50: string;
+      cpuMs: number;
+      calls: { calls: number; roundTrips: number };
+    },
     raw?: { opsPerSecond: number; cpuMs: number },
-    calls?: { calls: number; roundTrips: number },
   ) => ({
     measure: r.label,
     'ops/s': r.opsPerSecond,
@@ -132,22 +140,16 @@ const printReads = (results: Awaited<ReturnType<typeof benchPair>>[]) => {
     'CPU ms/request': r.cpuMs.toFixed(2),
     '÷ raw': raw ? (r.opsPerSecond / raw.opsPerSecond).toFixed(2) : '',
     '÷ raw (CPU)': raw ? (raw.cpuMs / r.cpuMs).toFixed(2) : '',
-    'store calls/request': calls?.calls ?? 1,
-    'round trips/request': calls?.roundTrips ?? 1,
+    'store calls/request': r.calls.calls,
+    'round trips/request': r.calls.roundTrips,
   });
-  console.table(
-    results.flatMap(({ raw, floor, ours, calls }) => [
-      row(raw),
-      row(floor, raw, { calls: floor.calls, roundTrips: floor.calls }),
-      row(ours, raw, calls),
-    ]),
-  );
-  for (const { name, raw, floor, ours, calls } of results) {
+  console.table(results.flatMap(({ raw, floor, ours }) => [row(raw), row(floor, raw), row(ours, raw)]));
+  for (const { name, raw, floor, ours } of results) {
     console.log(
-      `${name} via gateway ÷ raw: ${(ours.opsPerSecond / raw.opsPerSecond).toFixed(2)} by ops/s (rounds ${ours.rounds} vs ${raw.rounds}), ${(raw.cpuMs / ours.cpuMs).toFixed(2)} by CPU per request; store calls per request ${calls.calls}, sequential round trips ${calls.roundTrips}`,
+      `${name} via gateway ÷ raw: ${(ours.opsPerSecond / raw.opsPerSecond).toFixed(2)} by ops/s (rounds ${ours.rounds} vs ${raw.rounds}), ${(raw.cpuMs / ours.cpuMs).toFixed(2)} by CPU per request; store calls per request ${ours.calls.calls}, sequential round trips ${ours.calls.roundTrips}`,
     );
     console.log(
-      `  its raw store calls alone (${floor.label}) ÷ raw: ${(floor.opsPerSecond / raw.opsPerSecond).toFixed(2)} by ops/s, ${(raw.cpuMs / floor.cpuMs).toFixed(2)} by CPU: the most the route could reach with an HTTP hop that cost nothing`,
+      `  its raw store calls alone (${floor.label}) ÷ raw: ${(floor.opsPerSecond / raw.opsPerSecond).toFixed(2)} by ops/s, ${(raw.cpuMs / floor.cpuMs).toFixed(2)} by CPU, ${floor.calls.calls} calls in ${floor.calls.roundTrips} round trips: the most the route could reach with an HTTP hop that cost nothing`,
     );
   }
 };
@@ -170,6 +172,7 @@ const benchIngest = async (
   db: DynamoDBDocumentClient,
   adminToken: string,
   ownerToken: string,
+  { agent, storeCalls, rawCalls }: { agent: Agent; storeCalls: Calls; rawCalls: Calls },
 ) => {
   const device = await benchDevice(
     { info },
@@ -187,6 +190,7 @@ const benchIngest = async (
 
   const run = async (label: string, send: (batch: number) => Promise<void>) => {
     let next = 0;
+    const cpu = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: INGEST_CONCURRENCY }, async () => {
@@ -194,30 +198,52 @@ const benchIngest = async (
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { label, readingsPerSecond: Math.round((INGEST_BATCHES * INGEST_BATCH_SIZE) / seconds) };
+    const used = process.cpuUsage(cpu);
+    return {
+      label,
+      readingsPerSecond: Math.round((INGEST_BATCHES * INGEST_BATCH_SIZE) / seconds),
+      // This process's CPU (every thread) per batch, as the reads print it: what other work on the machine changes little.
+      cpuMsPerBatch: (used.user + used.system) / 1000 / INGEST_BATCHES,
+    };
   };
 
   const rawDevice = `${device.id}-raw`;
+  const rawWrite = (readings: ReturnType<typeof batchAt>) =>
+    batchWriteAll(
+      db,
+      info.tables.readings!,
+      readingItems(rawDevice, readings, Date.now()).map((Item) => ({ PutRequest: { Item } })),
+      { concurrency: 8 },
+    );
   const rawRun = (round: number) =>
-    run('raw BatchWriteItem into readings (dynalite)', async (batch) => {
-      const receivedAt = Date.now();
-      await batchWriteAll(
-        db,
-        info.tables.readings!,
-        readingItems(rawDevice, batchAt(2 * round, batch), receivedAt).map((Item) => ({ PutRequest: { Item } })),
-        { concurrency: 8 },
-      );
+    run('raw BatchWriteItem into readings (dynalite)', (batch) => rawWrite(batchAt(2 * round, batch)));
+  // Through node:http with keep-alive, as the reads call the gateway and the SDK calls dynalite.
+  const send = (readings: ReturnType<typeof batchAt>) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ readings });
+      httpRequest(
+        `${info.endpoints.gateway}/data-ingress/readings`,
+        {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve()
+              : reject(new Error(`Ingest answered ${response.statusCode}: ${Buffer.concat(chunks).toString()}`)),
+          );
+          response.on('error', reject);
+        },
+      )
+        .on('error', reject)
+        .end(body);
     });
   const oursRun = (round: number) =>
-    run('POST /data-ingress/readings via local gateway', async (batch) => {
-      const response = await fetch(`${info.endpoints.gateway}/data-ingress/readings`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ readings: batchAt(2 * round + 1, batch) }),
-      });
-      if (response.status !== 200) throw new Error(`Ingest answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-    });
+    run('POST /data-ingress/readings via local gateway', (batch) => send(batchAt(2 * round + 1, batch)));
   // The roll-ups our rounds queue are worked asynchronously, in the cloud by other Lambdas; here the worker
   // would share these two cores. So the rounds run with the workers held (after the queue has emptied), and the
   // roll-ups are timed on their own afterwards. Alternating rounds, best of each, for what noise remains.
@@ -231,6 +257,12 @@ const benchIngest = async (
     raws.push(await rawRun(round));
     ourRuns.push(await oursRun(round));
   }
+  // Then batches one at a time, past the rounds' timestamps, for the calls each side makes.
+  let extra = 0;
+  const calls = {
+    raw: await rawCalls.perRequest(() => rawWrite(batchAt(2 * INGEST_ROUNDS, extra++)), 5),
+    ours: await storeCalls.perRequest(() => send(batchAt(2 * INGEST_ROUNDS + 1, extra++)), 10),
+  };
   const rollupStarted = performance.now();
   resumeWorkers();
   await drained();
@@ -241,15 +273,19 @@ const benchIngest = async (
   console.log(
     `\nIngest (${INGEST_BATCHES} batches of ${INGEST_BATCH_SIZE} readings, ${INGEST_CONCURRENCY} at a time, best of ${INGEST_ROUNDS} alternating rounds)\n`,
   );
+  const cpuOf = (runs: typeof raws) => Math.min(...runs.map((r) => r.cpuMsPerBatch));
   console.table(
     [raw, ours].map((r, i) => ({
       measure: r.label,
       'readings/s': r.readingsPerSecond,
       rounds: (i === 0 ? raws : ourRuns).map((x) => x.readingsPerSecond).join(' / '),
+      'CPU ms/batch': cpuOf(i === 0 ? raws : ourRuns).toFixed(1),
+      'calls/batch': (i === 0 ? calls.raw : calls.ours).calls,
+      'round trips/batch': (i === 0 ? calls.raw : calls.ours).roundTrips,
     })),
   );
   console.log(
-    `ingest via gateway / raw BatchWriteItem: ${((ours.readingsPerSecond / raw.readingsPerSecond) * 100).toFixed(0)} %`,
+    `ingest via gateway / raw BatchWriteItem: ${((ours.readingsPerSecond / raw.readingsPerSecond) * 100).toFixed(0)} % by readings/s, ${((cpuOf(raws) / cpuOf(ourRuns)) * 100).toFixed(0)} % by CPU per batch; store and queue calls per batch ${calls.ours.calls}, sequential round trips ${calls.ours.roundTrips}`,
   );
   const ingested = INGEST_ROUNDS * INGEST_BATCHES * INGEST_BATCH_SIZE;
   console.log(
@@ -310,6 +346,7 @@ try {
   );
   const gateway = info.endpoints.gateway;
   const storeCalls = countStoreCalls();
+  const rawCalls = countCalls([db]);
   // A full day's page, the same at any time of day: yesterday noon (UTC) and the 50 readings before it.
   const pageTo = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS / 2;
 
@@ -345,13 +382,18 @@ try {
     {
       name: 'parameter read',
       raw: { label: 'raw GetItem (dynalite)', op: parameterGet },
+      // The session record and the parameter in one BatchGetItem, as the route reads them.
       floor: {
-        label: 'raw GetItem of the session record (consistent), then that GetItem',
-        calls: 2,
-        op: async () => {
-          await sessionGet(staffSub);
-          await parameterGet();
-        },
+        label: 'raw BatchGetItem of the session record and that item (consistent)',
+        op: () =>
+          db.send(
+            new BatchGetCommand({
+              RequestItems: {
+                [info.tables.accessVersions!]: { Keys: [{ userId: staffSub }], ConsistentRead: true },
+                [info.tables.parameters!]: { Keys: [{ id: 'maintenance-mode' }], ConsistentRead: true },
+              },
+            }),
+          ),
       },
       ours: {
         label: 'authorized GET /system/parameters/{id} via local gateway',
@@ -364,7 +406,6 @@ try {
       // The access decision is cached per instance, valid at the version the session record carries.
       floor: {
         label: 'raw GetItem of the session record (consistent), then that Query',
-        calls: 2,
         op: async () => {
           await sessionGet(memberSub);
           await relationsQuery();
@@ -378,22 +419,23 @@ try {
     {
       name: 'tier-gated readings page',
       raw: { label: "raw Query of a device-day's 50 readings (dynalite)", op: readingsQuery },
-      // What the guarantees need on every request: the session, device and subscription records, read consistently.
+      // What the guarantees need on every request: the session, device and subscription records, read consistently,
+      // beside the Query, as the route reads them.
       floor: {
-        label: 'raw BatchGetItem of session, device and subscription (consistent), then that Query',
-        calls: 2,
-        op: async () => {
-          await db.send(
-            new BatchGetCommand({
-              RequestItems: {
-                [info.tables.accessVersions!]: { Keys: [{ userId: memberSub }], ConsistentRead: true },
-                [info.tables.devices!]: { Keys: [{ id: 'demo-device-2' }], ConsistentRead: true },
-                [info.tables.deviceSubscriptions!]: { Keys: [{ deviceId: 'demo-device-2' }], ConsistentRead: true },
-              },
-            }),
-          );
-          await readingsQuery();
-        },
+        label: 'raw BatchGetItem of session, device and subscription (consistent), beside that Query',
+        op: () =>
+          Promise.all([
+            db.send(
+              new BatchGetCommand({
+                RequestItems: {
+                  [info.tables.accessVersions!]: { Keys: [{ userId: memberSub }], ConsistentRead: true },
+                  [info.tables.devices!]: { Keys: [{ id: 'demo-device-2' }], ConsistentRead: true },
+                  [info.tables.deviceSubscriptions!]: { Keys: [{ deviceId: 'demo-device-2' }], ConsistentRead: true },
+                },
+              }),
+            ),
+            readingsQuery(),
+          ]),
       },
       ours: {
         label: 'GET /sensor-data/devices/{id}/readings (50) via local gateway',
@@ -409,11 +451,13 @@ try {
       info.queues.sensorData!,
     );
     await stack.pauseWorkers();
-    for (const pair of pairs) results.push(await benchPair(pair, storeCalls));
+    for (const pair of pairs) results.push(await benchPair(pair, storeCalls, rawCalls));
     stack.resumeWorkers();
     printReads(results);
   }
-  if (sections.has('ingest')) await benchIngest(stack, db, await tokenOf('admin@example.com'), memberToken);
+  if (sections.has('ingest')) {
+    await benchIngest(stack, db, await tokenOf('admin@example.com'), memberToken, { agent, storeCalls, rawCalls });
+  }
   if (sections.has('cost')) {
     await benchCost(
       stack,

@@ -168,7 +168,7 @@ describe('end to end: account security on one’s own profile', () => {
 
       // The other browser's next API call is refused: it is sent to sign in again, told why, and brought back.
       await other.getByTestId('profile-givenName').fill('Elsewhere');
-      await other.getByTestId('profile-names-save').click();
+      await other.getByTestId('profile-names-submit').click();
       await waitForLogin(other, profile, 'session-expired');
       expect(await other.getByTestId('login-reason').textContent()).toBe(UI_MESSAGES.loginReason['session-expired']);
       await waitUntil(async () => !(await tokenCookie(other.context(), 'accessToken')));

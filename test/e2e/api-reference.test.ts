@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { followLink, NARROW, pagePerTest, WIDE, web } from '../support/browser';
+import { NARROW, pagePerTest, WIDE, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
@@ -16,7 +16,8 @@ describe('end to end: the API reference', () => {
     const page = testPage();
     await signInPerson(page, person, '/dashboard/api');
     await page.waitForURL(web('/dashboard/api'));
-    await followLink(page, page.getByTestId('api-reference-link'), '/dashboard/api/reference');
+    await page.getByTestId('api-reference-link').click();
+    await page.waitForURL(web('/dashboard/api/reference'));
 
     // RapiDoc draws in its shadow root; Playwright's locators reach into it.
     const doc = page.getByTestId('api-reference-doc');

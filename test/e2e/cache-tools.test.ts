@@ -3,16 +3,7 @@ import path from 'node:path';
 import { dateOf, fileLabel } from '../../frontend/src/features/system/cache-rules';
 import { createReadingsStore } from '../../functions/_shared/sensor-data/readings-store';
 import { periodOf } from '../../shared/sensor-data/chart-files';
-import {
-  expectTabTitle,
-  followLink,
-  keepScreenshot,
-  NARROW,
-  pagePerTest,
-  signInAs,
-  WIDE,
-  web,
-} from '../support/browser';
+import { expectTabTitle, keepScreenshot, NARROW, pagePerTest, signInAs, WIDE, web } from '../support/browser';
 import { freshDevice } from '../support/sensor-data';
 import { documentClient, stack } from '../support/stack';
 
@@ -40,12 +31,13 @@ describe('end to end: the cache and look-up pages', () => {
     const page = testPage();
     await page.setViewportSize(WIDE);
     await signInAs(page, 'admin@example.com', '/admin');
-    await followLink(page, page.getByTestId('admin-cache-link'), '/admin/cache');
+    await page.getByTestId('admin-cache-link').click();
+    await page.waitForURL(web('/admin/cache'));
     // The tab names the page and the admin area, whose "Devices" or "Notifications" the dashboard's share.
     await expectTabTitle(page, 'Cache · Admin · Device Data Platform');
     await page.getByTestId('cache-device').fill(deviceId);
     await page.getByTestId('cache-show').click();
-    await page.getByTestId('cache-no-files').getByText('This device has no cache files').waitFor();
+    await page.getByTestId('cache-empty').getByText('This device has no cache files').waitFor();
 
     // Only the readings' own UTC day: a small rebuild.
     await page.getByTestId('cache-from').fill(dateOf(hour));

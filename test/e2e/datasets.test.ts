@@ -43,7 +43,7 @@ describe('end to end: a dataset', () => {
     await page.getByTestId('dataset-description').fill('PM2.5 and temperature of two stations');
     for (const device of devices) await page.getByTestId(`dataset-device-${device.id}`).check();
     await keepScreenshot(page, path.join(ARTIFACTS, `dataset-build-${width}.png`), { fullPage: true });
-    await page.getByTestId('dataset-build').click();
+    await page.getByTestId('dataset-form-submit').click();
 
     await page.waitForURL(/\/dashboard\/datasets\/ds_[0-9a-z]{12}$/);
     const id = page.url().split('/').pop()!;

@@ -18,7 +18,7 @@ describe('end to end: invites', () => {
     await page.getByTestId('invite-name').fill('Friend');
     await page.getByTestId('invite-message').fill(message);
     await page.getByTestId('invite-submit').click();
-    await page.getByTestId('invite-sent').getByText(invited.email).waitFor();
+    await page.getByTestId('invite-saved').getByText(invited.email).waitFor();
 
     const sentRow = page.locator('[data-testid^="invites-sent-row-"]').filter({ hasText: invited.email });
     await sentRow.waitFor();

@@ -225,7 +225,7 @@ describe('end to end: notifications', () => {
       await eventually('both notifications listed', async () => {
         if ((await item(first.id).count()) && (await item(second.id).count())) return true;
         await page.reload();
-        await page.getByTestId('notifications-list').waitFor();
+        await page.getByTestId('notifications-list').or(page.getByTestId('notifications-empty')).waitFor();
         await page.waitForTimeout(1_000);
         return false;
       });
@@ -292,7 +292,7 @@ describe('end to end: notifications', () => {
       expect(await page.getByTestId('preference-roles').isDisabled()).toBe(true);
       // Turned back on from the page.
       await announcements.check();
-      await page.getByTestId('preferences-save').click();
+      await page.getByTestId('preferences-submit').click();
       await page.getByTestId('preferences-saved').waitFor();
       expect((await prefs.getPreferences({})).topics.find((t) => t.topic === 'announcements')?.email).toBe(true);
 

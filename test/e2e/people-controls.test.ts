@@ -121,7 +121,7 @@ describe('end to end: staff controls for one person', () => {
       await act(admin, 'signOut', person, PEOPLE_MESSAGES.done.signOut);
 
       await theirs.getByTestId('profile-givenName').fill('Refused');
-      await theirs.getByTestId('profile-names-save').click();
+      await theirs.getByTestId('profile-names-submit').click();
       await theirs.waitForURL(
         (u) =>
           u.pathname === '/login' &&

@@ -45,7 +45,7 @@ describe('end to end: people', () => {
       // Their next API call is refused (and so is any token they hold from before, which the identity
       // provider would honour until it expires): the session ends and the login page says why.
       await theirs.getByTestId('profile-givenName').fill('Changed');
-      await theirs.getByTestId('profile-names-save').click();
+      await theirs.getByTestId('profile-names-submit').click();
       await theirs.waitForURL(/\/login\?.*reason=session-expired/);
       const refused = await apiRejection(apiAs('users', person.token).getUser({ params: { id: person.id } }));
       expect(refused.status).toBe(401);
@@ -85,7 +85,7 @@ describe('end to end: people', () => {
 
     await page.getByTestId('profile-givenName').fill('Robin');
     await page.getByTestId('profile-familyName').fill('Renamed');
-    await page.getByTestId('profile-names-save').click();
+    await page.getByTestId('profile-names-submit').click();
     await page.getByTestId('profile-names-saved').waitFor();
     await page.getByTestId('person-given-name').getByText('Robin').waitFor();
     const admin = await adminUsers();
@@ -139,8 +139,8 @@ describe('end to end: people', () => {
     const subject = `Hello ${person.givenName}`;
     await page.getByTestId('person-email-subject').fill(subject);
     await page.getByTestId('person-email-text').fill('A word from the team.');
-    await page.getByTestId('person-email-send').click();
-    await page.getByTestId('person-email-sent').waitFor();
+    await page.getByTestId('person-email-submit').click();
+    await page.getByTestId('person-email-saved').waitFor();
     await waitForMail(person.email, (mail) => mail.subject === subject);
 
     const record = await (await adminUsers()).getUserRecord({ params: { id: person.id } });

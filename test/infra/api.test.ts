@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { TABLES, type TableKey } from '../../functions/_shared/tables';
 import { AUDIT_LOG_ACCESS, SCHEDULED_JOBS, SERVICE_RESOURCES, SESSION_TABLE } from '../../infra/definitions/services';
 import { STRIPE_SECRET, STRIPE_WEBHOOK_SECRET } from '../../infra/definitions/storage';
-import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { constructId } from '../../infra/services/construct-id';
 import { areasWithRoutes, areasWithStacks } from '../../infra/stacks/api-stack';
 import type { AreaName } from '../../shared/contracts/areas';

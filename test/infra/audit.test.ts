@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { TABLES } from '../../functions/_shared/tables';
 import { AUDIT_LOG_ACCESS, AUDIT_SEARCH_AREA, SERVICE_RESOURCES } from '../../infra/definitions/services';
-import { TABLES } from '../../infra/definitions/tables';
 import { areasWithRoutes } from '../../infra/stacks/api-stack';
 import { AUDIT_RETENTION_DAYS } from '../../shared/audit/audit-entry';
 import { AREA_NAMES } from '../../shared/contracts/areas';

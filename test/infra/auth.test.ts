@@ -1,5 +1,5 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { COGNITO_TRIGGERS } from '../../infra/definitions/services';
-import { TABLES } from '../../infra/definitions/tables';
 import { GROUPS } from '../../shared/auth/groups';
 import { liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 

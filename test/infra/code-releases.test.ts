@@ -1,5 +1,5 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import type { AreaName } from '../../shared/contracts/areas';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 

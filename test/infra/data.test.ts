@@ -1,5 +1,5 @@
+import { TABLES, type TableDefinition, tableName } from '../../functions/_shared/tables';
 import { BUCKETS, STRIPE_SECRET } from '../../infra/definitions/storage';
-import { TABLES, type TableDefinition, tableName } from '../../infra/definitions/tables';
 import { EXPORT_RETENTION_DAYS } from '../../infra/stacks/data-stack';
 import { resourcesOfType, synthesizedTemplates, type Templates } from './synth';
 

@@ -1,7 +1,7 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { DATASETS_ENV } from '../../functions/datasets/deps';
 import { WORKERS } from '../../infra/definitions/services';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { areasWithStacks } from '../../infra/stacks/api-stack';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 

@@ -1,4 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { TABLES, type TableKey } from '../../functions/_shared/tables';
 import type { CloudEnvName } from '../../infra/app';
 import {
   AUDIT_LOG_ACCESS,
@@ -12,7 +13,6 @@ import {
   WORKERS,
 } from '../../infra/definitions/services';
 import { BUCKETS, type BucketKey, QUEUES, type QueueKey } from '../../infra/definitions/storage';
-import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { constructId } from '../../infra/services/construct-id';
 import { AREA_NAMES, type AreaName } from '../../shared/contracts/areas';
 import {

@@ -1,5 +1,5 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
-import { TABLES } from '../../infra/definitions/tables';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**

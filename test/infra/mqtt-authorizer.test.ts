@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/mqtt-authorizer';
+import { TABLES } from '../../functions/_shared/tables';
+import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/wiring/mqtt-authorizer';
 import { CLOUD_ENVIRONMENTS, type CloudEnvName } from '../../infra/app';
 import { IOT_AUTHORIZERS } from '../../infra/definitions/services';
-import { TABLES } from '../../infra/definitions/tables';
 import { areaTemplate, liveAliasOf, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**

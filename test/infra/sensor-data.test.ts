@@ -1,10 +1,10 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { TABLES } from '../../functions/_shared/tables';
 import { DATA_INGRESS_ENV } from '../../functions/data-ingress/deps';
 import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
 import { ENVIRONMENTS, environmentSettings } from '../../infra/definitions/environments';
 import { IOT_AUTHORIZERS, IOT_RULES, SERVICE_RESOURCES, WORKERS } from '../../infra/definitions/services';
 import { QUEUES, STRIPE_SECRET } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { areasWithStacks } from '../../infra/stacks/api-stack';
 import { iotRuleSql, WORKER_BATCH_SIZE } from '../../infra/stacks/area-stack';
 import { DEVICE_TOPICS, devicePolicyName, REALTIME_POLICY_NAME } from '../../infra/stacks/realtime-stack';

@@ -1,8 +1,8 @@
+import { LOOKUP_TABLES, TABLE_POLICIES } from '../../functions/_shared/table-lookup';
+import { TABLES, type TableKey } from '../../functions/_shared/tables';
 import { SYSTEM_ENV } from '../../functions/system/deps';
 import { SESSION_TABLE } from '../../infra/definitions/services';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { LOOKUP_TABLES, TABLE_POLICIES } from '../../infra/definitions/table-lookup';
-import { TABLES, type TableKey } from '../../infra/definitions/tables';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
 /**

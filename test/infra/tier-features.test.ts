@@ -1,6 +1,6 @@
+import { TABLES } from '../../functions/_shared/tables';
 import { API_ENV } from '../../functions/api/deps';
 import { SENSOR_DATA_ENV } from '../../functions/sensor-data/deps';
-import { TABLES } from '../../infra/definitions/tables';
 import type { AreaName } from '../../shared/contracts/areas';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 

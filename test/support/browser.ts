@@ -63,7 +63,57 @@ export const contextOptions = (): BrowserContextOptions => {
 };
 
 const cspViolations = new WeakMap<Page, string[]>();
+const lostClicks = new WeakMap<Page, string[]>();
 const pageEvents = new WeakMap<Page, string[]>();
+
+/** How a page says that a click was lost (LOST_CLICK_WATCH). */
+const LOST_CLICK = '[lost click]';
+
+/**
+ * Watches every press of the primary button on a control (a link, a button, a field, a label…) in the page: when the
+ * button is let go where it was pressed but on another control, or on none, because the pressed one moved or left the
+ * page meanwhile, the browser sends the click to what the two share and the press does nothing. A person's click is
+ * lost the same way (docs/frontend-layout.md, "No lost clicks"). Playwright checks what is under the pointer when it
+ * presses, not when it lets go, so without this such a click passed for done, and the test only timed out later,
+ * waiting for what the click should have done.
+ */
+const LOST_CLICK_WATCH = `(() => {
+  const CONTROLS = 'a[href], button, input, select, textarea, label, summary, [role="button"], [role="link"], [role="checkbox"], [role="tab"], [role="option"], [role="menuitem"]';
+  const controlOf = (target) => (target instanceof Element ? target.closest(CONTROLS) : null);
+  const name = (element) => element.dataset && element.dataset.testid
+    ? '[data-testid="' + element.dataset.testid + '"]'
+    : element.tagName.toLowerCase() + ' "' + (element.textContent || '').trim().slice(0, 40) + '"';
+  let press;
+  addEventListener('pointerdown', (event) => {
+    const control = event.isPrimary && event.button === 0 ? controlOf(event.target) : null;
+    if (!control) return (press = undefined);
+    const box = control.getBoundingClientRect();
+    press = { control, x: event.clientX, y: event.clientY, left: box.left, top: box.top };
+  }, true);
+  // A control that acts on the press itself (a picker's option, chosen before the field's blur closes its list) says
+  // so by preventing the press's default; what it does then is no lost click.
+  addEventListener('mousedown', (event) => {
+    if (event.defaultPrevented) press = undefined;
+  });
+  addEventListener('pointerup', (event) => {
+    const pressed = press;
+    press = undefined;
+    // A drag (the pointer moved) is no click.
+    if (!pressed || !event.isPrimary || event.clientX !== pressed.x || event.clientY !== pressed.y) return;
+    if (controlOf(event.target) === pressed.control) return;
+    const box = pressed.control.getBoundingClientRect();
+    const what = pressed.control.isConnected
+      ? 'moved ' + Math.round(box.left - pressed.left) + ', ' + Math.round(box.top - pressed.top) + ' px'
+      : 'left the page';
+    console.warn('${LOST_CLICK} ' + name(pressed.control) + ' ' + what + ' between the press and the release, at ' + location.pathname);
+  }, true);
+})()`;
+
+/**
+ * The clicks the page lost so far (LOST_CLICK_WATCH): each is a page that moved what was pressed while it was held, a
+ * bug of the page and never of the test.
+ */
+export const lostClicksOf = (page: Page): readonly string[] => lostClicks.get(page) ?? [];
 
 /** How many of a page's last events (navigations, console errors and warnings, failed and refused requests) a failed test prints. */
 const EVENTS_KEPT = 40;
@@ -77,8 +127,11 @@ export const cspViolationsOf = (page: Page): readonly string[] => cspViolations.
 /** A page in a context of its own (no session shared with other pages), sized as `contextOptions` says. */
 export const newPage = async (browser: Browser): Promise<Page> => {
   const page = await (await browser.newContext(contextOptions())).newPage();
+  await page.addInitScript({ content: LOST_CLICK_WATCH });
   const violations: string[] = [];
   cspViolations.set(page, violations);
+  const lost: string[] = [];
+  lostClicks.set(page, lost);
   const events: string[] = [];
   pageEvents.set(page, events);
   const started = Date.now();
@@ -88,6 +141,7 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   };
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    if (message.text().startsWith(LOST_CLICK)) lost.push(message.text());
     if (message.type() === 'error' || message.type() === 'warning')
       note(`console.${message.type()}: ${message.text()}`);
   });
@@ -156,10 +210,12 @@ export const pagePerTest = (): (() => Page) => {
   });
   afterEach(async () => {
     const refused = page ? cspViolationsOf(page) : [];
+    const lost = page ? lostClicksOf(page) : [];
     if (page && runningTestFailed()) await keepFailure(page);
     await page?.context().close();
     page = undefined;
     expect(refused).toEqual([]);
+    expect(lost).toEqual([]);
   });
   return () => {
     if (!page) throw new Error('No page: pagePerTest() gives a page only while a test runs');
@@ -233,26 +289,6 @@ export const signOutInHeader = async (page: Page) => {
 };
 
 /**
- * Does what a person does when a click changed nothing: looks again after a while, and clicks once more. In CI's
- * two lanes on two starved cores, a click on a page just reached after sign-in was now and then lost: no page load
- * and no route change followed a link's click (the page's events show neither), a form's first submit showed
- * nothing. Three journeys in five runs; none failed alone or with Chromium's CPU throttled up to 20 times, so the
- * cause is not found. The second try is printed, so a click lost every time still fails the test and one lost once
- * is seen in the log.
- */
-export const actUntil = async (act: () => Promise<void>, outcome: (timeout: number) => Promise<unknown>) => {
-  await act();
-  try {
-    await outcome(10_000);
-    return;
-  } catch {
-    console.warn(`${expect.getState().currentTestName}: the action showed nothing within 10 s; trying it once more`);
-  }
-  await act();
-  await outcome(30_000);
-};
-
-/**
  * The browser tab's title once the page has drawn its heading (the app follows the heading, lib/page-title.ts):
  * waits up to 10 s for `expected`, then asserts what the tab says, so a wrong title fails naming both.
  */
@@ -260,13 +296,6 @@ export const expectTabTitle = async (page: Page, expected: string) => {
   await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(() => undefined);
   expect(await page.title()).toBe(expected);
 };
-
-/** Clicks a link and waits for its page (`path`, as `web()` takes it), clicking once more if the first was lost. */
-export const followLink = (page: Page, link: Locator, path: string) =>
-  actUntil(
-    () => link.click(),
-    (timeout) => page.waitForURL(web(path), { timeout }),
-  );
 
 /** Follows one of the header's main links ("Admin", "My account"), opening its menu first when it is folded. */
 export const headerLink = async (page: Page, name: string) => {

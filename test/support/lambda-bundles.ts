@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { type BundleSettings, esbuildOptions } from '../../infra/services/lambda-bundling';
 
 const run = promisify(execFile);
@@ -66,6 +66,8 @@ export const importEnvironment = (): Record<string, string> => ({
   WEBHOOK_SECRETS_KEY_ARN: 'arn:aws:kms:eu-west-1:000000000000:key/bench',
   WEBHOOK_TARGETS: 'public',
   AREA_API_URL: 'https://api.example.com/notifications',
+  IOT_ARN_PREFIX: 'arn:aws:iot:eu-west-1:000000000000',
+  READINGS_RULE_NAME: 'bench_readings',
   LINKING_TRUSTED_PROVIDERS: '["Google"]',
   SIGN_IN_PROVIDERS: '[{"name":"Google","label":"Google"}]',
   ...Object.fromEntries(Object.values(TABLES).map((table) => [table.envVar, 'bench'])),

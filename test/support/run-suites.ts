@@ -12,8 +12,10 @@ import path from 'node:path';
  *   its own data directory).
  *
  * Measured on the 2-core machine, both lanes at once: `desk` 18 to 20 minutes, `phone` 19 to 23 (one jest process over
- * everything takes about 55). The doubled load once showed a real race (a signed-in panel rendered again after sign-out, fixed in
- * the app's layout); a browser test that fails prints what its page showed (`test/support/browser.ts`).
+ * everything takes about 55). The doubled load showed real faults of the app, which slower answers make likely: a
+ * signed-in panel rendered again after sign-out (fixed in the app's layout), and clicks lost to a page that moved under
+ * them after sign-in (docs/frontend-layout.md, "No lost clicks"). Nothing is retried; a browser test that fails prints
+ * what its page showed (`test/support/browser.ts`).
  *
  * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.
  */

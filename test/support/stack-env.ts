@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
-import { TABLES } from '../../infra/definitions/tables';
 import { MAIL_FROM } from '../../infra/local/emulators/cognito';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { stack } from './stack';

@@ -1,17 +1,24 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { use, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
+import { LoadingPage } from '../components/loading-page';
+import { cartQuery } from '../features/billing/cart-api';
 import { CartLink } from '../features/billing/cart-link';
 import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
+import { barQuery } from '../features/notifications/notifications-api';
+import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
 import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
-import { LoadingPage } from './loading-page';
 
 /** The banner bar is a chunk of its own, loaded once someone is signed in (guests never download it). */
-const BannerBar = lazy(async () => ({ default: (await import('../features/notifications/banner-bar')).BannerBar }));
+let bannerBarChunk: Promise<typeof import('../features/notifications/banner-bar')> | undefined;
+const loadBannerBar = () => {
+  bannerBarChunk ??= import('../features/notifications/banner-bar');
+  return bannerBarChunk;
+};
 
 const SECTION_LABEL = { admin: 'Admin', dashboard: 'Dashboard' } as const;
 
@@ -43,6 +50,12 @@ const ADMIN_PAGES = [
  */
 export const AppLayout = () => {
   const { state, signOut } = useSession();
+  const user = state.status === 'signed-in' ? state.user : undefined;
+  // A signed-in person's shell is drawn with its banners and counts, never before them: a banner arriving over a drawn
+  // page pushed it down between a click's press and its release, and the click was lost (docs/frontend-layout.md).
+  const bannerBar = user ? loadBannerBar() : undefined;
+  useFirstReads(user && barQuery(user.id), user && cartQuery(user.id));
+  const BannerBar = bannerBar && use(bannerBar).BannerBar;
   const location = useLocation();
   const { pathname } = location;
   const section = sectionOf(pathname);
@@ -67,20 +80,21 @@ export const AppLayout = () => {
       setOpenOn(undefined);
       toggle.current?.focus();
     };
-    // A tap anywhere outside the header puts the menu away, as people expect of a drop-down.
-    const onPointer = (event: PointerEvent) => {
-      if (!header.current?.contains(event.target as Node)) setOpenOn(undefined);
-    };
-    // A link to the page already shown changes no path, so a followed link closes the menu itself.
+    // A tap anywhere outside the header puts the menu away, as people expect of a drop-down, and a link to the page
+    // already shown changes no path, so a followed link closes it too. On the click, after the tap has done what it was
+    // for: closed at the press, the menu pulled the page up under the finger and the tap was lost (docs/frontend-layout.md).
     const onClick = (event: MouseEvent) => {
-      if ((event.target as Element).closest(`#${MENU_ID} a`)) setOpenOn(undefined);
+      // The path as dispatched: by now the click may have replaced its target ("Sign out" by "Sign in").
+      const path = event.composedPath();
+      const menu = document.getElementById(MENU_ID);
+      const outside = !header.current || !path.includes(header.current);
+      const menuLink = menu !== null && path.includes(menu) && path.some((node) => node instanceof HTMLAnchorElement);
+      if (outside || menuLink) setOpenOn(undefined);
     };
     document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
     document.addEventListener('click', onClick);
     return () => {
       document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('click', onClick);
     };
   }, [open]);
@@ -89,7 +103,6 @@ export const AppLayout = () => {
   if (state.status === 'guest' && (state.ended === 'session-expired' || state.ended === 'signed-out-elsewhere')) {
     return <Navigate to={loginRedirect(location, state.ended)} replace />;
   }
-  const user = state.status === 'signed-in' ? state.user : undefined;
   const staff = user ? isStaff(user.groups) : false;
 
   return (
@@ -168,11 +181,7 @@ export const AppLayout = () => {
           )}
         </nav>
       )}
-      {user && (
-        <Suspense fallback={null}>
-          <BannerBar userId={user.id} />
-        </Suspense>
-      )}
+      {user && BannerBar && <BannerBar userId={user.id} />}
       <main className="main" ref={main} tabIndex={-1}>
         {/* A page lives as long as the session's person: signed out (here or elsewhere), nothing of it renders again
             with the person gone. Under load, a panel for the signed-in owner (its people picker waiting on its chunk)

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router-dom';
 import { HOSTED_CALLBACK_PATH } from '../../../shared/auth/hosted-sign-in';
+import { LoadingPage } from '../components/loading-page';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
@@ -8,7 +9,6 @@ import { amplifyAuth, holdsTokens } from '../lib/auth';
 import { pageIdOf, recordPageView } from '../lib/measurements';
 import { useTitleFromHeading } from '../lib/page-title';
 import { AppLayout } from './app-layout';
-import { LoadingPage } from './loading-page';
 import { NotFoundPage } from './not-found-page';
 import { PageErrorBoundary } from './route-error';
 
@@ -346,6 +346,9 @@ export const preloadRoute = (pathname: string): void => {
  */
 export const AppRoutes = () => {
   const { pathname } = useLocation();
+  // The new page's chunks load beside what its shell waits for (a signed-in shell's first reads, app-layout.tsx), not
+  // after it: the shell suspends before it renders the page, which would otherwise start them only then.
+  preloadRoute(pathname);
   const screen = useRoutes(routes);
   // Real-user monitoring names a view by its route's pattern, never by the ids in its path (lib/measurements.ts).
   useEffect(() => {

@@ -35,11 +35,18 @@ interface TextFieldProps {
   onChange: (value: string) => void;
   error?: string;
   hint?: ReactNode;
-  type?: 'text' | 'email' | 'url' | 'number' | 'date' | 'datetime-local';
+  type?: 'text' | 'email' | 'url' | 'number' | 'date' | 'datetime-local' | 'password';
   placeholder?: string;
+  /** An id, a code or JSON: monospace, and no spelling fixes to change it. */
   mono?: boolean;
   step?: string;
   multiline?: boolean;
+  /** A textarea's height in lines. @default 3 */
+  rows?: number;
+  /** What the browser may fill in (`current-password`, `email`, `one-time-code`…). @default 'off' */
+  autoComplete?: string;
+  inputMode?: 'numeric' | 'email' | 'text';
+  disabled?: boolean;
 }
 
 export const TextField = ({
@@ -54,17 +61,23 @@ export const TextField = ({
   mono,
   step,
   multiline,
+  rows = 3,
+  autoComplete = 'off',
+  inputMode,
+  disabled,
 }: TextFieldProps) => (
   <FieldFrame id={id} label={label} error={error} hint={hint}>
     {multiline ? (
       <textarea
         id={id}
         data-testid={id}
-        className="prose"
+        className={mono ? undefined : 'prose'}
         value={value}
-        rows={3}
+        rows={rows}
         onChange={(e) => onChange(e.target.value)}
         placeholder={placeholder}
+        spellCheck={mono ? false : undefined}
+        disabled={disabled}
         {...invalidProps(id, error)}
       />
     ) : (
@@ -77,8 +90,10 @@ export const TextField = ({
         step={step}
         onChange={(e) => onChange(e.target.value)}
         placeholder={placeholder}
-        autoComplete="off"
+        autoComplete={autoComplete}
+        inputMode={inputMode}
         spellCheck={mono ? false : undefined}
+        disabled={disabled}
         {...invalidProps(id, error)}
       />
     )}

@@ -4,6 +4,21 @@ export interface ListPage<T> {
   nextCursor?: string;
 }
 
+/**
+ * What a list screen shows of its read (components/paged-list.tsx): `usePagedQuery`/`useRoutePages` answer it for
+ * a paged route, `queryList` for a route that answers one page.
+ */
+export interface ListState<T extends { id: string }> {
+  items: readonly T[];
+  nextCursor?: string;
+  /** The first page is on its way, or a further one. */
+  loading?: 'first' | 'more';
+  /** The first page has come. */
+  loaded: boolean;
+  error?: string;
+  loadMore?: () => Promise<void>;
+}
+
 export type ListLoader<T> = (cursor: string | undefined) => Promise<ListPage<T>>;
 
 /**

@@ -11,9 +11,9 @@ import type { AreaName } from '../../../shared/contracts/areas';
 import { ApiError } from '../../../shared/contracts/client';
 import { type ApiClient, apiClient } from './api';
 import { errorMessage } from './error-message';
-import { appendPage, type ListLoader, type ListPage } from './paged-list';
+import { appendPage, type ListLoader, type ListPage, type ListState } from './paged-list';
 
-export type { ListLoader, ListPage } from './paged-list';
+export type { ListLoader, ListPage, ListState } from './paged-list';
 
 /** How long an answer counts as fresh: a screen opened again within it shows the cached answer and asks nothing. */
 export const STALE_MS = 30_000;
@@ -39,6 +39,17 @@ export const queryClient = createQueryClient();
 /** A query's failure as the person reads it (the API's message), or undefined. */
 export const errorOf = (query: { error: unknown }): string | undefined =>
   query.error ? errorMessage(query.error) : undefined;
+
+/** A route that answers its whole list at once, as a list screen shows it (components/paged-list.tsx). */
+export const queryList = <T extends { id: string }>(
+  query: { isLoading: boolean; isSuccess: boolean; error: unknown },
+  items: readonly T[] | undefined,
+): ListState<T> => ({
+  items: items ?? [],
+  loading: query.isLoading ? 'first' : undefined,
+  loaded: query.isSuccess,
+  error: errorOf(query),
+});
 
 type RouteName<N extends AreaName> = keyof ApiClient<N> & string;
 export type RequestOf<N extends AreaName, R extends RouteName<N>> = Parameters<ApiClient<N>[R]>[0];
@@ -72,7 +83,6 @@ export interface PagedList<T> {
   loaded: boolean;
   error?: string;
   loadMore: () => Promise<void>;
-  reload: () => void;
 }
 
 /**
@@ -103,7 +113,6 @@ export const usePagedQuery = <T extends { id: string }>(
     loadMore: async () => {
       await query.fetchNextPage();
     },
-    reload: () => void query.refetch(),
   };
 };
 
@@ -158,4 +167,21 @@ export const useChanges = <Busy extends string = string>() => {
     setError,
     run,
   };
+};
+
+/**
+ * `useChanges` for changes that say what they did ("Deletion queued."): `done` holds the last one's words until the
+ * next change starts; `run`'s action answers them (or nothing to say).
+ */
+export const useSaidChanges = <Busy extends string = string>() => {
+  const changes = useChanges<Busy>();
+  const [done, setDone] = useState<string>();
+  const run = async (what: Busy, action: () => Promise<string | undefined>, invalidates: readonly QueryKey[] = []) => {
+    setDone(undefined);
+    let said: string | undefined;
+    await changes.run(what, async () => (said = await action()), invalidates);
+    // Said once what the change touched was read again, so the words never stand beside the old state.
+    setDone(said);
+  };
+  return { ...changes, done, run };
 };

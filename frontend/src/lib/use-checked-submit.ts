@@ -24,7 +24,9 @@ export const useCheckedSubmit = <T, Done = string>(
     const checked = check();
     if (!checked.ok) return setProblems(checked);
     setProblems(undefined);
-    void run('submit', async () => setDone(await send(checked.value)), invalidates);
+    let said: Done | undefined;
+    // Said once what the change touched was read again, so "Saved." never stands beside the old state.
+    void run('submit', async () => (said = await send(checked.value)), invalidates).then(() => setDone(said));
   };
 
   return {
@@ -34,5 +36,7 @@ export const useCheckedSubmit = <T, Done = string>(
     /** Each field's message, by field name. */
     fields: problems?.fields ?? {},
     done,
+    /** A field changed: `done` said what the last submit did, and no longer describes the form. */
+    edited: () => setDone(undefined),
   };
 };

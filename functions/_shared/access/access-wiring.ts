@@ -1,6 +1,7 @@
 import { getDocumentClient } from '../clients';
+import { readWholeNumberEnv } from '../env';
 import { createRelationTable } from '../relations/relation-table';
-import { createAccess } from './access';
+import { ACCESS_SETTLE_MS, createAccess } from './access';
 import { createAccessCache } from './access-cache';
 import { createAccessVersionStore } from './access-version-store';
 import { createCampaignWindowStore } from './campaign-window-store';
@@ -17,15 +18,10 @@ export const ACCESS_ENV = {
 } as const;
 
 /**
- * Optional: how long after a relation change a decision is not cached (see AccessDeps.settleMs). The local
- * stack sets 0: the emulator's indexes are consistent, unlike DynamoDB's.
+ * How long after a relation change a decision is not cached (see AccessDeps.settleMs), in ms: DynamoDB's
+ * ACCESS_SETTLE_MS unless set. The local stack sets 0: the emulator's indexes are consistent, unlike DynamoDB's.
  */
-const readSettleMs = (value = process.env.ACCESS_INDEX_SETTLE_MS): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0) throw new Error(`ACCESS_INDEX_SETTLE_MS must be a whole number of ms: ${value}`);
-  return ms;
-};
+const SETTLE_MS_ENV = 'ACCESS_INDEX_SETTLE_MS';
 
 /** The access module over the real tables, with one cache per Lambda instance. */
 export const createAccessModule = (env: Record<keyof typeof ACCESS_ENV, string>) =>
@@ -35,5 +31,5 @@ export const createAccessModule = (env: Record<keyof typeof ACCESS_ENV, string>)
     cache: createAccessCache(),
     campaigns: createCampaignWindowStore({ db: getDocumentClient(), tableName: env.campaignsTable }),
     now: Date.now,
-    settleMs: readSettleMs(),
+    settleMs: readWholeNumberEnv(SETTLE_MS_ENV, ACCESS_SETTLE_MS),
   });

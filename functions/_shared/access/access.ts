@@ -38,10 +38,13 @@ export interface AccessDeps {
   /**
    * DynamoDB index reads may lag a write by up to about a second. A decision computed this soon after the
    * user's last relation change is used but not cached, so a lagging index read cannot outlive the lag.
-   * @default 5_000 ms
+   * @default ACCESS_SETTLE_MS
    */
   settleMs?: number;
 }
+
+/** How long after a relation change a decision is not cached, where DynamoDB's indexes may lag (AccessDeps.settleMs). */
+export const ACCESS_SETTLE_MS = 5_000;
 
 /** Reads campaigns' data windows by id; ids without a record are left out of the answer. */
 export interface CampaignWindows {
@@ -57,7 +60,14 @@ const STAFF: AccessDecision = { allowed: true, via: 'staff' };
  * while the user's access version is unchanged; the version is read once per request (consistently), so a
  * granted or revoked relation takes effect on the next request in every Lambda instance.
  */
-export const createAccess = ({ relations, versions, cache, campaigns, now, settleMs = 5_000 }: AccessDeps) => {
+export const createAccess = ({
+  relations,
+  versions,
+  cache,
+  campaigns,
+  now,
+  settleMs = ACCESS_SETTLE_MS,
+}: AccessDeps) => {
   const directIds = (kind: GuardedKind, id: string, userId: string, need: AccessNeed) =>
     DIRECT_GRANTS[kind][need].map((type) => relationId(type, id, userId));
 
@@ -194,3 +204,12 @@ export const createAccess = ({ relations, versions, cache, campaigns, now, settl
 
 export type Access = ReturnType<typeof createAccess>;
 export type CallerAccess = ReturnType<Access['forCaller']>;
+
+/**
+ * One kind of object's yes-or-no check, for a use case that takes it as a port (`mayReach(caller, deviceId, need)`):
+ * `need` is the one given at the call, else `defaultNeed`. What a wiring file passes instead of writing the call.
+ */
+export const accessCheckOf =
+  (access: Pick<Access, 'forCaller'>, kind: GuardedKind, defaultNeed: AccessNeed = 'view') =>
+  async (caller: Caller, id: string, need: AccessNeed = defaultNeed): Promise<boolean> =>
+    (await access.forCaller(caller).check(kind, id, { need })).allowed;

@@ -23,8 +23,14 @@ describe('the audit log in the code', () => {
 
   it('is reached only through its writer and the search', () => {
     const naming = files.filter(({ text }) => /AUDIT_LOG_TABLE|auditLogTable/.test(text)).map(({ file }) => file);
-    // The store names the variable; the chain wires the writer from it, the system area's deps the search.
-    expect(naming.sort()).toEqual([WRITER, 'functions/_shared/http/http-area.ts', 'functions/system/deps.ts']);
+    // The table's definition and the store name the variable; the chain wires the writer from it, the system area's
+    // deps the search.
+    expect(naming.sort()).toEqual([
+      WRITER,
+      'functions/_shared/http/http-area.ts',
+      'functions/_shared/tables.ts',
+      'functions/system/deps.ts',
+    ]);
     const stores = files
       .filter(({ text }) => /createAuditLogStore|createAuditSearchStore/.test(text))
       .map((f) => f.file);

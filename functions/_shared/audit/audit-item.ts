@@ -2,7 +2,7 @@ import { AUDIT_RETENTION_MS, type AuditEntry } from '../../../shared/audit/audit
 import type { AuditRecord } from './audit-trail';
 
 /**
- * How a record is stored in the audit log table (infra/definitions/tables.ts `auditLog`), written by the chain's
+ * How a record is stored in the audit log table (functions/_shared/tables.ts `auditLog`), written by the chain's
  * store and read by the system area's search:
  * - `month` (`YYYY-MM`, UTC) partitions the table by the call's time, `at` sorts within it:
  *   `{time, 13 digits}#{requestId}#{a|o}`, so a call's attempt and outcome sit side by side, the outcome first when

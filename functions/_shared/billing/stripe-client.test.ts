@@ -13,13 +13,17 @@ import {
 const ARN = 'arn:aws:secretsmanager:us-west-2:123456789012:secret:device-data/prod/stripe-secret-key-AbCdEf';
 
 describe('readBillingEnv', () => {
-  it('takes the key itself (local) or the secret that holds it (cloud), and the API URL only when set', () => {
+  it("takes the key itself (local) or the secret that holds it (cloud), and the local server's URL or Stripe's", () => {
     expect(readBillingEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://localhost:12111' })).toEqual({
       key: { secretKey: 'sk_test_x' },
       mode: 'test',
       apiUrl: 'http://localhost:12111',
     });
-    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN })).toEqual({ key: { secretArn: ARN }, mode: 'test' });
+    expect(readBillingEnv({ STRIPE_SECRET_ARN: ARN })).toEqual({
+      key: { secretArn: ARN },
+      mode: 'test',
+      apiUrl: 'https://api.stripe.com',
+    });
   });
 
   it('fails fast when neither or both are set', () => {
@@ -89,6 +93,8 @@ describe('connectionOf', () => {
       protocol: 'https',
     });
     expect(connectionOf(undefined)).toEqual({});
+    // Stripe's own API, as every cloud environment reads it: the SDK's defaults, spelled out.
+    expect(connectionOf('https://api.stripe.com')).toEqual({ host: 'api.stripe.com', port: 443, protocol: 'https' });
     expect(() => connectionOf('ftp://x')).toThrow(/http/);
   });
 });
@@ -99,7 +105,10 @@ describe('stripeClientProvider', () => {
       .fn<ReadSecret>()
       .mockRejectedValueOnce(new Error('Secrets Manager unreachable'))
       .mockResolvedValue('sk_test_from_secret');
-    const get = stripeClientProvider({ key: { secretArn: ARN }, mode: 'test' }, readSecret);
+    const get = stripeClientProvider(
+      { key: { secretArn: ARN }, mode: 'test', apiUrl: 'https://api.stripe.com' },
+      readSecret,
+    );
     await expect(get()).rejects.toThrow('Secrets Manager unreachable');
     const client = await get();
     expect(await get()).toBe(client);

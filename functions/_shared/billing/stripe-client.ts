@@ -1,20 +1,23 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import Stripe from 'stripe';
-import { STRIPE_MODE_ENV, STRIPE_MODES, type StripeMode } from '../../../infra/definitions/environments';
-import { readChoiceEnv } from '../env';
+import { type EnvSource, readChoiceEnv, readEnvOr, readOneOfEnv } from '../env';
+import { STRIPE_MODE_ENV, STRIPE_MODES, type StripeMode } from './stripe-mode';
 
 /**
  * Where billing's settings come from (docs/decisions/010-stripe-secret-key.md). Exactly one of the key variables is set:
  * - STRIPE_SECRET_KEY: the key itself. Only the local stack sets it (a fixed test key for the local server).
  * - STRIPE_SECRET_ARN: the Secrets Manager secret holding the key. The CDK sets it, so the key never sits in the
  *   Lambda's environment, where anyone who may read the function's configuration would see it.
- * STRIPE_API_URL is set only locally (the local Stripe server); absent, the SDK talks to api.stripe.com.
+ * STRIPE_API_URL is set only locally (the local Stripe server); elsewhere it is Stripe's own API, {@link STRIPE_API}.
  */
 export const BILLING_ENV = {
   secretKey: 'STRIPE_SECRET_KEY',
   secretArn: 'STRIPE_SECRET_ARN',
   apiUrl: 'STRIPE_API_URL',
 } as const;
+
+/** Stripe's API, which every cloud environment talks to: the address the SDK takes by default. */
+export const STRIPE_API = 'https://api.stripe.com';
 
 /** The key, or where to read it. */
 export type StripeKeySource = { secretKey: string } | { secretArn: string };
@@ -23,24 +26,16 @@ export interface BillingEnv {
   key: StripeKeySource;
   /** Which keys the environment takes; unset means test, so a function that lost the variable never charges a card. */
   mode: StripeMode;
-  /** The Stripe-compatible server to talk to; undefined for Stripe itself. */
-  apiUrl?: string;
+  /** The Stripe-compatible server to talk to: Stripe's own API but locally. */
+  apiUrl: string;
 }
 
 /** Reads billing's environment once; throws at cold start when neither or both key variables are set. */
-export const readBillingEnv = (env: Record<string, string | undefined> = process.env): BillingEnv => {
-  const secretKey = env[BILLING_ENV.secretKey];
-  const secretArn = env[BILLING_ENV.secretArn];
-  if (secretKey && secretArn) {
-    throw new Error(`Set one of ${BILLING_ENV.secretKey} and ${BILLING_ENV.secretArn}, not both`);
-  }
-  if (!secretKey && !secretArn) {
-    throw new Error(`Missing environment variables: ${BILLING_ENV.secretKey} or ${BILLING_ENV.secretArn}`);
-  }
-  const apiUrl = env[BILLING_ENV.apiUrl] || undefined;
-  const mode = readChoiceEnv(STRIPE_MODE_ENV, STRIPE_MODES, 'test', env);
-  return { key: secretKey ? { secretKey } : { secretArn: secretArn! }, mode, ...(apiUrl ? { apiUrl } : {}) };
-};
+export const readBillingEnv = (env?: EnvSource): BillingEnv => ({
+  key: readOneOfEnv({ secretKey: BILLING_ENV.secretKey, secretArn: BILLING_ENV.secretArn }, env),
+  mode: readChoiceEnv(STRIPE_MODE_ENV, STRIPE_MODES, 'test', env),
+  apiUrl: readEnvOr(BILLING_ENV.apiUrl, STRIPE_API, env),
+});
 
 /** Reads a secret's string value (Secrets Manager GetSecretValue). */
 export type ReadSecret = (secretId: string) => Promise<string | undefined>;

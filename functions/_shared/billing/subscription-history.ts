@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
 import { putIf, queryPage } from '../dynamodb';
 import { readAll } from '../paging';
+import type { DeviceSubscriptionRecord } from './device-subscription-record';
 
 /**
  * Every subscription that has covered a device, each as billing last read it (docs/billing.md, "A device with more

@@ -67,3 +67,11 @@ export const createCredentialVerifier = ({
 });
 
 export type CredentialVerifier = ReturnType<typeof createCredentialVerifier>;
+
+/** The HTTPS chain's device authenticator over a verifier: the device a token proves, as the chain's principal. */
+export const devicePrincipalOf =
+  (verifier: Pick<CredentialVerifier, 'verifyCredential'>) =>
+  async (token: string): Promise<{ deviceId: string } | undefined> => {
+    const deviceId = await verifier.verifyCredential(token);
+    return deviceId ? { deviceId } : undefined;
+  };

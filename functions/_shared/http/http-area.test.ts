@@ -88,7 +88,7 @@ const area = defineArea('test', {
     access: guest,
     summary: 'reads ahead',
     params: z.object({ id: z.string().min(2) }),
-    response: z.object({ label: z.string().optional(), who: z.string() }),
+    response: z.object({ label: z.string().optional(), who: z.string(), early: z.string().optional() }),
   }),
 });
 
@@ -96,6 +96,12 @@ const thingRead = (id: string): KeyRead => ({ table: 'things', key: { id }, cons
 const sessionRead = (userId: string): KeyRead => ({ table: 'sessions', key: { userId }, consistent: true });
 /** Every read-together the chain made, and the thing items it finds. */
 let reads: KeyRead[][] = [];
+/** What a route started beside the session record: a read of the thing's history (a Query in a real store). */
+class History {
+  constructor(readonly value: Promise<string>) {}
+}
+/** In order: when each read beside was started and each session read answered. */
+let order: string[] = [];
 const things: Record<string, { label: string }> = { ab: { label: 'thing ab' } };
 const aheadOf = (done: readonly KeyRead[]): ReadAhead => {
   const has = (read: KeyRead) => done.some((d) => d.table === read.table && d.key.id === read.key.id);
@@ -154,9 +160,10 @@ beforeAll(async () => {
         throw new Conflict('Already there');
       },
       watch: ({ caller }) => ({ who: caller?.sub ?? 'guest' }),
-      peek: ({ params, caller, ahead }) => ({
+      peek: async ({ params, caller, ahead, beside }) => ({
         label: ahead.item(thingRead(params.id))?.label as string | undefined,
         who: caller?.sub ?? 'guest',
+        early: beside instanceof History ? await beside.value : undefined,
       }),
     },
     {
@@ -167,9 +174,16 @@ beforeAll(async () => {
       session: () =>
         createSessionGuard({ keyRead: sessionRead, get: async () => session }, async (together) => {
           reads.push([...together]);
+          order.push('session read');
           return aheadOf(together);
         }),
       readAhead: { peek: ({ params }) => [thingRead(params.id)] },
+      readBeside: {
+        peek: ({ params }) => {
+          order.push('history started');
+          return new History(Promise.resolve(`history of ${params.id}`));
+        },
+      },
     },
   );
 });
@@ -177,6 +191,7 @@ beforeAll(async () => {
 afterEach(() => {
   session = openSession;
   reads = [];
+  order = [];
 });
 
 const call = async (
@@ -366,7 +381,12 @@ describe('the http chain', () => {
   });
 
   it("reads a route's read-ahead with the session record in one round trip, and hands the items to the handler", async () => {
-    expect((await call('GET', '/peek/{id}', { path: { id: 'ab' } })).body).toEqual({ label: 'thing ab', who: 'guest' });
+    const early = 'history of ab';
+    expect((await call('GET', '/peek/{id}', { path: { id: 'ab' } })).body).toEqual({
+      label: 'thing ab',
+      who: 'guest',
+      early,
+    });
     expect(reads).toEqual([[thingRead('ab')]]);
 
     reads = [];
@@ -374,6 +394,7 @@ describe('the http chain', () => {
     expect((await call('GET', '/peek/{id}', { path: { id: 'ab' }, token })).body).toEqual({
       label: 'thing ab',
       who: 'user-1',
+      early,
     });
     expect(reads).toEqual([[sessionRead('user-1'), thingRead('ab')]]);
 
@@ -383,16 +404,23 @@ describe('the http chain', () => {
     expect(reads).toEqual([[sessionRead('user-1')]]);
   });
 
-  it('checks the session before the handler runs, whatever was read ahead', async () => {
+  it('starts what a route reads beside the session record before that read answers', async () => {
+    await call('GET', '/peek/{id}', { path: { id: 'ab' }, token: await sign({}) });
+    expect(order).toEqual(['history started', 'session read']);
+  });
+
+  it('checks the session before the handler runs, whatever was read ahead or beside', async () => {
     session = { ...openSession, disabled: true };
     const refused = await call('GET', '/peek/{id}', { path: { id: 'ab' }, token: await sign({}) });
-    expect([refused.status, refused.body.message]).toEqual([401, 'This account is disabled']);
+    expect([refused.status, refused.body]).toEqual([401, { message: 'This account is disabled' }]);
+    expect(order).toEqual(['history started', 'session read']);
   });
 
   it('reads nothing ahead for a bad input or a request the route refuses, and still answers in the same order', async () => {
     expect((await call('GET', '/peek/{id}', { path: { id: 'a' } })).status).toBe(400);
     expect((await call('GET', '/things/{id}', { path: { id: 'a' } })).status).toBe(401);
     expect(reads).toEqual([]);
+    expect(order).toEqual([]);
     session = { ...openSession, disabled: true };
     expect((await call('GET', '/things/{id}', { path: { id: 'a' }, token: await sign({}) })).status).toBe(401);
   });

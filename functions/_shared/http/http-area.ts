@@ -66,6 +66,11 @@ export type RouteHandler<R extends AnyRoute, D> = (
     /** The items the route's read-ahead named, read with the session record (see HttpAreaOptions.readAhead). */
     ahead: ReadAhead;
     /**
+     * What the route's read-beside started with the session record (see HttpAreaOptions.readBeside), for the handler
+     * to use once the session and access have passed; undefined when it started nothing.
+     */
+    beside: unknown;
+    /**
      * What the use case tells the audit log: the target before the change, after it, and its name (docs/audit.md).
      * Records nothing for a call that is not a staff action.
      */
@@ -98,11 +103,34 @@ export type ReadAheadOf<R extends AnyRoute, D> = (
 /** The read-ahead of some routes of a part of an area's routes. */
 export type PartReadAhead<R extends Routes, D> = { [K in keyof R]?: ReadAheadOf<R[K], D> };
 
+/**
+ * Starts what a route's handler will read but cannot name by key (a Query), beside the session record, so the request
+ * waits for one round trip, not two (docs/decisions/013-read-ahead-with-the-session-record.md). It runs before the
+ * session and access are checked: it may only read, and what it read reaches the caller only through the handler,
+ * which runs once they passed. Answers what the handler gets as `beside` (its promises already caught: a refused
+ * request drops it unread).
+ */
+export type ReadBesideOf<R extends AnyRoute, D> = (
+  request: Pick<ParsedRequest<R>, 'params' | 'query'> & { caller: Caller | undefined },
+  deps: D,
+) => object | undefined;
+
+/** The read-beside of some routes of a part of an area's routes. */
+export type PartReadBeside<R extends Routes, D> = { [K in keyof R]?: ReadBesideOf<R[K], D> };
+
 /** One implementation per route of a part of an area's routes (areas whose contract is split by part). */
 export type PartHandlers<R extends Routes, D> = { [K in keyof R]: RouteHandler<R[K], D> };
 
 /** One implementation per route of the area's contract: a missing or extra route is a compile error. */
 export type AreaHandlers<A extends Area, D> = { [K in keyof A['routes']]: RouteHandler<A['routes'][K], D> };
+
+/**
+ * Some of an area's handlers, in a file of their own, for an area whose contract is one list:
+ * `export const peopleHandlers = { … } satisfies AreaPart<typeof users, PeopleHandlerDeps>`. The route names are the
+ * contract's, never listed again (a name it does not have is an error); the area's handler.ts spreads its parts into
+ * its AreaHandlers, which requires every route.
+ */
+export type AreaPart<A extends Area, D> = Partial<AreaHandlers<A, D>>;
 
 export interface HttpAreaOptions<D, R extends Routes = Routes> {
   /** Builds the area's dependencies once per cold start. */
@@ -116,6 +144,8 @@ export interface HttpAreaOptions<D, R extends Routes = Routes> {
   credentials?: CredentialAuthenticators;
   /** Per route, the keys its handler will read, read with the session record. @default none */
   readAhead?: PartReadAhead<R, D>;
+  /** Per route, a read the handler will make that is started beside the session record. @default none */
+  readBeside?: PartReadBeside<R, D>;
   /**
    * Which calls are staff actions, from the area's contract (`defineAudit`, docs/audit.md). Required, so an area
    * cannot be served without deciding; a route it does not name is never audited (audit-coverage.test.ts makes
@@ -134,6 +164,7 @@ interface ChainState {
   apiKey?: ApiKeyPrincipal;
   input: { params: unknown; query: unknown; body: unknown };
   ahead: ReadAhead;
+  beside?: object;
   /** Set when this call is a staff action: its attempt is recorded, its outcome will be. */
   trail?: AuditTrail;
 }
@@ -301,6 +332,7 @@ export const httpArea = <A extends Area, D>(
                 : event.body,
           header: (name: string) => headerOf(event, name.toLowerCase()),
           ahead: state.ahead,
+          beside: state.beside,
           audit: state.trail?.note ?? NO_AUDIT,
           ...(state.device ? { device: state.device } : {}),
           ...(state.apiKey ? { apiKey: state.apiKey } : {}),
@@ -395,6 +427,7 @@ export const httpArea = <A extends Area, D>(
           badInput = error;
         }
         let ahead = NOTHING_AHEAD;
+        let beside: object | undefined;
         if (match.route.access.kind !== 'device') {
           // Nothing is read for a request the route refuses anyway.
           if (!caller) checkAccess(match.route.access, caller);
@@ -408,6 +441,11 @@ export const httpArea = <A extends Area, D>(
           if (auditLog && caller && !caller.email && isAudited(declarations[match.name]) && isStaff(caller.groups)) {
             keys.push(auditLog.actorRead(caller.sub));
           }
+          const readBeside = options.readBeside?.[match.name as keyof A['routes']] as
+            | ReadBesideOf<AnyRoute, D>
+            | undefined;
+          beside =
+            readBeside && input ? readBeside({ ...(input as ParsedRequest<AnyRoute>), caller }, getDeps()) : undefined;
           if (caller || keys.length > 0) ({ caller, ahead } = await sessionGuard(caller, keys));
         }
         checkAccess(match.route.access, caller);
@@ -431,7 +469,17 @@ export const httpArea = <A extends Area, D>(
                 now: Date.now,
               })
             : undefined;
-        context.state = { route: match.route, handlerName: match.name, caller, device, apiKey, input, ahead, trail };
+        context.state = {
+          route: match.route,
+          handlerName: match.name,
+          caller,
+          device,
+          apiKey,
+          input,
+          ahead,
+          beside,
+          trail,
+        };
       },
     })
     .handler(core);

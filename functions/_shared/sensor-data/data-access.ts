@@ -79,6 +79,10 @@ export const windowStart = (access: DataAccess, purpose: DataPurpose, now: numbe
   return now - days * DAY_MS;
 };
 
+/** Where a requested range ends: at `to`, else now, and never more than a day ahead (device clocks may run fast). */
+export const rangeEnd = (requested: { to?: number }, now: number): number =>
+  Math.min(requested.to ?? now, now + DAY_MS);
+
 /**
  * The parts of a requested range this access may read (spec §9: what lies outside is skipped, not counted).
  * A range reaching back before the tier's window is a 403 naming the tier that unlocks it: the data is kept,
@@ -91,7 +95,7 @@ export const readableRanges = (
   now: number,
 ): { range: TimeRange; parts: TimeRange[] } => {
   const start = windowStart(access, purpose, now);
-  const to = Math.min(requested.to ?? now, now + DAY_MS);
+  const to = rangeEnd(requested, now);
   const from = requested.from ?? start;
   // A minute of slack: a client that computed "now minus N days" a moment ago is inside the window, and asks
   // for N days (not N + 1) when it is not.

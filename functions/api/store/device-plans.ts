@@ -4,18 +4,21 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/
 export const PLAN_HISTORY_LIMIT = 20;
 
 /**
- * The subscriptions a device has had, as the customer area's webhook recorded them: the one its record holds (the
- * tier it has now) first, then the others, the last read first.
+ * What billing reads of a device, from tables other areas own: the subscriptions it has had, as the customer area's
+ * webhook recorded them, and its product line (the devices area's record).
  */
 export const createDevicePlans = ({
   db,
   subscriptionsTable,
   historyTable,
+  devicesTable,
 }: {
   db: DynamoDBDocumentClient;
   subscriptionsTable: string;
   historyTable: string;
+  devicesTable: string;
 }) => ({
+  /** The one its subscription record holds (the tier it has now) first, then the others, the last read first. */
   subscriptionIdsOf: async (deviceId: string): Promise<string[]> => {
     const [current, history] = await Promise.all([
       db.send(
@@ -41,5 +44,18 @@ export const createDevicePlans = ({
       .map((item) => item.id);
     const currentId = current.Item?.id as string | undefined;
     return [...new Set([...(currentId ? [currentId] : []), ...past])].slice(0, PLAN_HISTORY_LIMIT);
+  },
+
+  /** The device's product line, when it exists. */
+  productLineOf: async (deviceId: string): Promise<string | undefined> => {
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: devicesTable,
+        Key: { id: deviceId },
+        ProjectionExpression: 'productLine',
+        ConsistentRead: true,
+      }),
+    );
+    return typeof Item?.productLine === 'string' ? Item.productLine : undefined;
   },
 });

@@ -1,5 +1,5 @@
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 import { currentPlan } from './device-plan';
-import type { DeviceSubscriptionRecord } from './subscription-record';
 
 const NOW = Date.UTC(2026, 10, 10, 12, 30);
 const DAY = 86_400_000;

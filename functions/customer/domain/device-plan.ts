@@ -1,5 +1,5 @@
 import { grantsTier } from '../../../shared/billing/subscription-status';
-import type { DeviceSubscriptionRecord } from './subscription-record';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 
 /** Tier ids from least to most: the AL lines start at `free`, SD1 at `tier0`. */
 const TIER_ORDER = ['tier0', 'free', 'tier1', 'tier2', 'tier3'];

@@ -1,6 +1,6 @@
 import type { ProductLine } from '../../../shared/contracts/devices';
 import type { SubscriptionData } from '../../../shared/contracts/webhook-events';
-import type { DeviceSubscriptionRecord } from './subscription-record';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 
 export interface BillingStore {
   /**

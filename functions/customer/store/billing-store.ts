@@ -1,9 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductLine } from '../../../shared/contracts/devices';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 import { createSubscriptionHistory } from '../../_shared/billing/subscription-history';
 import { putIf } from '../../_shared/dynamodb';
 import type { BillingStore } from '../domain/ports';
-import type { DeviceSubscriptionRecord } from '../domain/subscription-record';
 
 /** How long a worked event id is remembered: Stripe retries a delivery for up to 3 days. */
 const EVENT_MEMORY_SECONDS = 30 * 24 * 3600;

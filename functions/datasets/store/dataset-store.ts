@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DatasetDevice } from '../../../shared/contracts/datasets';
 import type { DatasetRecord, StoredDatasetFile } from '../../_shared/datasets/dataset-access';
+import { createDatasetRecords } from '../../_shared/datasets/dataset-records';
 import { type PageStart, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import { createHourlyCounter } from '../../_shared/hourly-counter';
 import { readAll } from '../../_shared/paging';
@@ -39,11 +40,7 @@ export const createDatasetStore = ({
     create: (record: DatasetRecord): Promise<boolean> =>
       putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
-    get: async (id: string): Promise<DatasetRecord | undefined> => {
-      const item = (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item;
-      // Counter items share the table; only a record with a concept is a dataset.
-      return item && typeof item.conceptId === 'string' ? (item as DatasetRecord) : undefined;
-    },
+    get: createDatasetRecords({ db, tableName }).get,
 
     nextVersion: async (conceptId: string): Promise<number> => {
       const result = await db.send(

@@ -1,4 +1,4 @@
-import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 import { migrationSteps } from './steps';
 
 describe('the subscription-history migration', () => {

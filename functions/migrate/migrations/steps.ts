@@ -1,5 +1,5 @@
-import type { DeviceSubscriptionRecord } from '../../customer/domain/subscription-record';
-import type { Relations } from '../../relations/domain/relations';
+import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
+import type { RelationMigration } from '../../_shared/relations/relation-migration';
 import type { MigrationStep } from '../domain/runner';
 import type { MigrationId } from './catalogue';
 
@@ -7,7 +7,8 @@ import type { MigrationId } from './catalogue';
 export const STEP_SIZE = 100;
 
 export interface StepDeps {
-  relations: Pick<Relations, 'migrate'>;
+  /** The relations table's own migration (the relations area runs the same one from its GET /migrate/ route). */
+  relations: RelationMigration;
   /** A page of the device subscription records as stored. */
   subscriptionPage: (cursor: string | undefined) => Promise<{ items: Record<string, unknown>[]; nextCursor?: string }>;
   /** The customer area's history write: kept unless a newer read of that subscription is there. */

@@ -12,3 +12,9 @@ export const scanPage = (
     (startKey, limit) => scanTable(db, { TableName: tableName, ConsistentRead: true }, { limit, startKey }),
     page,
   );
+
+/** A table's pages of `limit` rows, by cursor: what a migration step walks. */
+export const createTablePages =
+  ({ db, tableName, limit }: { db: DynamoDBDocumentClient; tableName: string; limit: number }) =>
+  (cursor: string | undefined) =>
+    scanPage(db, tableName, { limit, ...(cursor ? { cursor } : {}) });

@@ -8,6 +8,7 @@ import { rejectionOf } from '../../../test/support/rejection';
 import { createAccess } from '../../_shared/access/access';
 import { createAccessCache } from '../../_shared/access/access-cache';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { planMigration } from '../../_shared/relations/relation-migration';
 import {
   type IndexQuery,
   type RelationSide,
@@ -15,7 +16,7 @@ import {
   toItem,
   toRelation,
 } from '../../_shared/relations/relation-table';
-import { createRelations, planMigration } from './relations';
+import { createRelations } from './relations';
 
 type Row = Record<string, unknown>;
 type Key = Record<string, unknown>;

@@ -1,10 +1,9 @@
 import { isStaff } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
 import type { RelationQuery } from '../../../shared/contracts/relations';
-import { ObjectId, type Relation } from '../../../shared/contracts/shapes';
+import type { Relation } from '../../../shared/contracts/shapes';
 import { MESSAGES } from '../../../shared/messages';
 import {
-  CAMPAIGN_DEVICE_GRANTS,
   type ChangeFacts,
   DIRECT_GRANTS,
   guardedReferrer,
@@ -29,8 +28,9 @@ import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { EventPublisher } from '../../_shared/events/event-publisher';
 import type { Log } from '../../_shared/logger';
-import { cursorPage, type PageSource, pageAcross } from '../../_shared/paging';
-import { eventsFor, type RelationChange, usersOf } from '../../_shared/relations/relation-effects';
+import { type PageSource, pageAcross } from '../../_shared/paging';
+import { eventsFor, type RelationChange } from '../../_shared/relations/relation-effects';
+import { affectedUsersOf, createRelationMigration } from '../../_shared/relations/relation-migration';
 import type { RelationSide, RelationTable } from '../../_shared/relations/relation-table';
 
 export interface RelationDeps {
@@ -99,15 +99,7 @@ export const createRelations = ({ table, access, versions, events, now, newId, l
     ...new Set(types.map((type) => RELATION_TYPE_INFO[type][side])),
   ];
 
-  /** Users whose access a change may alter: their cached decisions must not survive it. */
-  const affectedUsers = async (relation: Relation): Promise<string[]> => {
-    const users = usersOf(relation);
-    if (relation.type === 'campaign-device') {
-      const members = await table.queryAll('referrer', relation.referrerId, CAMPAIGN_DEVICE_GRANTS);
-      users.push(...members.map((member) => member.referentId));
-    }
-    return users;
-  };
+  const affectedUsers = affectedUsersOf(table);
 
   /**
    * After a write: invalidate the affected users' cached access, then send the events people are notified
@@ -300,71 +292,11 @@ export const createRelations = ({ table, access, versions, events, now, newId, l
     },
 
     /**
-     * One page of the table brought to the current shape: legacy rows get the deterministic id (a duplicate
-     * of an existing relation is dropped), the index sort keys and a creation time. Rows that cannot be a
-     * relation (unknown type, missing or malformed ids) are counted and left for a person to look at.
+     * One page of the table brought to the current shape (functions/_shared/relations/relation-migration.ts): also the
+     * migrate area's step, which runs it at deploy.
      */
-    migrate: async ({ limit, cursor }: PageRequest) => {
-      const page = await cursorPage((startKey, max) => table.scan({ limit: max, startKey }), { limit, cursor });
-      let updated = 0;
-      let skipped = 0;
-      const touched: Relation[] = [];
-      for (const row of page.items) {
-        const plan = planMigration(row, now());
-        if (plan === 'invalid') {
-          skipped += 1;
-          continue;
-        }
-        if (plan === 'current') continue;
-        if (plan.rekey) {
-          await table.create(plan.relation);
-          await table.removeRow(String(row.id));
-        } else {
-          await table.put(plan.relation);
-        }
-        touched.push(plan.relation);
-        updated += 1;
-      }
-      if (touched.length) {
-        const users = (await Promise.all(touched.map(affectedUsers))).flat();
-        await versions.bump(users, now());
-      }
-      return { scanned: page.items.length, updated, skipped, nextCursor: page.nextCursor };
-    },
+    migrate: createRelationMigration({ table, versions, now }).migrate,
   };
 };
 
 export type Relations = ReturnType<typeof createRelations>;
-
-/** What the migration does with one stored row. */
-export const planMigration = (
-  row: Record<string, unknown>,
-  now: number,
-): 'current' | 'invalid' | { relation: Relation; rekey: boolean } => {
-  const { type, referrerId, referentId } = row;
-  if (
-    typeof type !== 'string' ||
-    !(RELATION_TYPES as readonly string[]).includes(type) ||
-    !ObjectId.safeParse(referrerId).success ||
-    !ObjectId.safeParse(referentId).success ||
-    referrerId === referentId
-  ) {
-    return 'invalid';
-  }
-  const relationType = type as RelationType;
-  const id = relationId(relationType, referrerId as string, referentId as string);
-  const relation: Relation = {
-    id,
-    type: relationType,
-    referrerId: referrerId as string,
-    referentId: referentId as string,
-    created: typeof row.created === 'number' ? row.created : now,
-    ...(typeof row.createdBy === 'string' ? { createdBy: row.createdBy } : {}),
-  };
-  const current =
-    row.id === id &&
-    typeof row.created === 'number' &&
-    row.referrerSort === `${type}#${referentId}` &&
-    row.referentSort === `${type}#${referrerId}`;
-  return current ? 'current' : { relation, rekey: row.id !== id };
-};

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { tierFeaturesValueOf, tierTableOf } from '../../../shared/sensor-data/tier-features';
 import { DAY_MS, DEFAULT_TIERS, tierRow } from '../../../shared/sensor-data/tiers';
 import type { DataAccess } from '../../_shared/sensor-data/data-access';
@@ -74,6 +75,92 @@ describe('readings.list', () => {
     const reads = make(accessOf(), []);
     await expect(reads.list(undefined, 'dev-1', { from: now - 20 * DAY_MS, limit: 5, offset: 0 })).rejects.toThrow(
       /Tier 1 unlocks older data/,
+    );
+  });
+});
+
+describe('readings.list with its first Query started early (beside the session record)', () => {
+  /** The fake store, counting the Queries the page makes itself. */
+  const counted = (all: StoredReading[]) => {
+    const store = fakeReadings(all);
+    const calls: { from: number; to: number }[] = [];
+    return {
+      calls,
+      store: {
+        ...store,
+        query: (id: string, q: Parameters<typeof store.query>[1]) => {
+          calls.push({ from: q.from, to: q.to });
+          return store.query(id, q);
+        },
+      },
+    };
+  };
+  const makeCounted = (access: DataAccess, all: StoredReading[]) => {
+    const { calls, store } = counted(all);
+    const reads = createReadings({
+      dataAccess: { resolve: async () => access },
+      readings: store,
+      rollups: async () => ({ t: [], m: {} }),
+      now: () => now,
+    });
+    return { calls, reads };
+  };
+
+  it('answers the page from the early Query alone when the day it ends in holds enough', async () => {
+    const { calls, reads } = makeCounted(accessOf(), minutes(300));
+    const query = { limit: 50, offset: 0 };
+    const early = reads.startPage('dev-1', query);
+    expect(calls).toEqual([{ from: Date.UTC(2025, 5, 15), to: now }]);
+    const page = await reads.list(undefined, 'dev-1', query, accessOf(), early);
+    expect(calls).toHaveLength(1);
+    expect(page.items.map((r) => r.values.pm2_5)).toEqual(minutes(50).map((r) => r.values.pm2_5));
+    expect(page.hasMore).toBe(true);
+  });
+
+  it('reads on before the early Query’s day only what the page still wants', async () => {
+    // Ten readings today, the rest yesterday: the page wants 21, so it reads 11 more from the day before.
+    const all = minutes(40, Date.UTC(2025, 5, 15) + 9 * 60_000);
+    const { calls, reads } = makeCounted(accessOf(), all);
+    const query = { limit: 20, offset: 0 };
+    const page = await reads.list(undefined, 'dev-1', query, accessOf(), reads.startPage('dev-1', query));
+    expect(calls[1]).toEqual({ from: now - 7 * DAY_MS, to: Date.UTC(2025, 5, 15) - 1 });
+    expect(page.items).toEqual(all.slice(0, 20));
+  });
+
+  it('starts nothing early for a page at an offset: a refused caller makes the store read one first page at most', () => {
+    const { calls, reads } = makeCounted(accessOf(), minutes(300));
+    expect(reads.startPage('dev-1', { limit: 500, offset: 10 })).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  it('answers exactly what a page read after access answers, whatever the data, range, tier and windows', async () => {
+    const day = Date.UTC(2025, 5, 15);
+    const time = fc.integer({ min: day - 10 * DAY_MS, max: now + DAY_MS });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(time, { maxLength: 60 }),
+        fc.record(
+          {
+            from: time,
+            to: time,
+            limit: fc.integer({ min: 1, max: 8 }),
+            offset: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 })),
+          },
+          { requiredKeys: ['limit', 'offset'] },
+        ),
+        fc.constantFrom('tier0', 'tier1', 'tier2'),
+        fc.option(fc.array(fc.record({ startsAt: time, endsAt: time }), { maxLength: 2 }), { nil: null }),
+        async (times, query, tier, windows) => {
+          const all = times.map((timestamp, i) => ({ timestamp, values: { pm2_5: i } }));
+          const access = accessOf({ tier: tierRow(DEFAULT_TIERS.sd1, tier), windows });
+          const outcome = (page: Promise<unknown>) => page.catch((error: Error) => error.message);
+          const { reads } = makeCounted(access, all);
+          const late = await outcome(reads.list(undefined, 'dev-1', query, access));
+          const early = await outcome(reads.list(undefined, 'dev-1', query, access, reads.startPage('dev-1', query)));
+          expect(early).toEqual(late);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

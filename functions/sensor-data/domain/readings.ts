@@ -8,12 +8,14 @@ import type {
   TiersTable,
 } from '../../../shared/contracts/sensor-data-readings';
 import { PRODUCT_LINES } from '../../../shared/contracts/shapes';
+import { dayStart } from '../../../shared/sensor-data/chart-files';
 import { labelOf, unitOf } from '../../../shared/sensor-data/measurements';
 import { DAY_MS, type TierRow, type TierTable } from '../../../shared/sensor-data/tiers';
 import {
   type DataAccess,
   type DataAccessModule,
   type DataPurpose,
+  rangeEnd,
   reachDays,
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
@@ -35,17 +37,51 @@ const tierInfo = (row: TierRow): TierInfo => ({
   chosen: row.chosen,
 });
 
-/** The newest readings of each readable part, newest part first, until `wanted` are found. */
+/**
+ * The first readings a page may show, read beside the session record before the device's tier is known
+ * (docs/decisions/013-read-ahead-with-the-session-record.md): the newest up to where the page ends, back to the start
+ * of that UTC day (one partition: one Query) or the asked `from`, as many as the page could want. `at` is the
+ * request's now, which the page then uses too, so both agree on where it ends.
+ */
+export class EarlyPage {
+  constructor(
+    readonly at: number,
+    readonly range: TimeRange,
+    readonly limit: number,
+    readonly readings: Promise<StoredReading[]>,
+  ) {
+    // A request refused after this started (a revoked session, no access) never reads it.
+    readings.catch(() => undefined);
+  }
+}
+
+/**
+ * The newest readings of each readable part, newest part first, until `wanted` are found. The newest part takes what
+ * the early read found in it when that read ends where the part does: the early read holds the newest readings of
+ * `[early.from, to]`, at least `wanted` of them or all, so those from the part's start on are the part's newest there,
+ * and only what lies before the early read's start is left to read.
+ */
 const newestFirst = async (
   readings: ReadingsDeps['readings'],
   deviceId: string,
   parts: readonly TimeRange[],
   wanted: number,
+  early?: EarlyPage,
 ): Promise<StoredReading[]> => {
   const found: StoredReading[] = [];
+  let unused = early && early.limit >= wanted ? early : undefined;
   for (const part of [...parts].reverse()) {
     if (found.length >= wanted) break;
-    found.push(...(await readings.query(deviceId, { ...part, order: 'desc', limit: wanted - found.length })));
+    let to = part.to;
+    if (unused && unused.range.to === part.to) {
+      found.push(...(await unused.readings).filter((r) => r.timestamp >= part.from).slice(0, wanted));
+      to = Math.min(part.to, unused.range.from - 1);
+    }
+    unused = undefined;
+    if (found.length >= wanted || to < part.from) continue;
+    found.push(
+      ...(await readings.query(deviceId, { from: part.from, to, order: 'desc', limit: wanted - found.length })),
+    );
   }
   return found;
 };
@@ -63,6 +99,22 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
   };
 
   return {
+    /**
+     * Starts the page's first Query before access is decided (a route's read-beside); `list` takes it as `early`.
+     * A first page only: what a refused caller can make the store read is one page of one day, never an offset's worth.
+     */
+    startPage: (
+      deviceId: string,
+      query: { from?: number; to?: number; limit: number; offset: number },
+    ): EarlyPage | undefined => {
+      if (query.offset > 0) return undefined;
+      const at = now();
+      const to = rangeEnd(query, at);
+      const range = { from: Math.max(query.from ?? 0, dayStart(to)), to };
+      const limit = query.offset + query.limit + 1;
+      return new EarlyPage(at, range, limit, readings.query(deviceId, { ...range, order: 'desc', limit }));
+    },
+
     /** Spec §9 paging: offset and limit count only readings inside the readable parts (the rest are skipped). */
     list: async (
       caller: Caller | undefined,
@@ -70,12 +122,14 @@ export const createReadings = ({ dataAccess, readings, rollups, now }: ReadingsD
       query: { from?: number; to?: number; limit: number; offset: number },
       /** The access the request already resolved (the handler's gate, from what it read ahead), so it is not read twice. */
       resolved?: DataAccess,
+      /** The page's first Query, started beside the session record (`startPage`). */
+      early?: EarlyPage,
     ): Promise<ReadingsPage> => {
-      const at = now();
+      const at = early?.at ?? now();
       const access = resolved ?? (await dataAccess.resolve(caller, deviceId));
       const { range, parts } = readableRanges(access, 'view', query, at);
       // One more than the page says whether there is a next one.
-      const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1);
+      const found = await newestFirst(readings, deviceId, parts, query.offset + query.limit + 1, early);
       return {
         items: found.slice(query.offset, query.offset + query.limit),
         limit: query.limit,

@@ -1,11 +1,17 @@
 import type { readingsRoutes } from '../../../shared/contracts/sensor-data-readings';
-import type { PartHandlers, PartReadAhead } from '../../_shared/http/http-area';
+import type { PartHandlers, PartReadAhead, PartReadBeside } from '../../_shared/http/http-area';
 import type { SensorDataDeps } from '../deps';
-import { tiersTable } from '../domain/readings';
+import { EarlyPage, tiersTable } from '../domain/readings';
 
 export const readingsHandlers: PartHandlers<typeof readingsRoutes, SensorDataDeps> = {
-  listReadings: async ({ caller, params, query, ahead }, { reads, dataAccess }) =>
-    reads.list(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
+  listReadings: async ({ caller, params, query, ahead, beside }, { reads, dataAccess }) =>
+    reads.list(
+      caller,
+      params.id,
+      query,
+      await dataAccess.resolve(caller, params.id, ahead),
+      beside instanceof EarlyPage ? beside : undefined,
+    ),
   series: async ({ caller, params, query, ahead }, { reads, dataAccess }) =>
     reads.series(caller, params.id, query, await dataAccess.resolve(caller, params.id, ahead)),
   dataSummary: async ({ caller, params, ahead }, { reads, dataAccess }) =>
@@ -18,4 +24,9 @@ export const readingsReadAhead: PartReadAhead<typeof readingsRoutes, SensorDataD
   listReadings: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
   series: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
   dataSummary: ({ caller, params }, { dataAccess }) => dataAccess.readAhead(caller, params.id),
+};
+
+/** The page's first Query, started beside the read of the session record: one round trip before the answer. */
+export const readingsReadBeside: PartReadBeside<typeof readingsRoutes, SensorDataDeps> = {
+  listReadings: ({ params, query }, { reads }) => reads.startPage(params.id, query),
 };

@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { putIf, queryPage } from '../../_shared/dynamodb';
 import { createHourlyCounter } from '../../_shared/hourly-counter';
+import { createExportRecords } from '../../_shared/sensor-data/export-records';
 import type { ExportRecord, ExportStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
@@ -16,10 +17,7 @@ export const createExportStore = ({
   create: (record: ExportRecord): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(id)' }),
 
-  get: async (id: string): Promise<ExportRecord | undefined> =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | ExportRecord
-      | undefined,
+  get: createExportRecords({ db, tableName }).get,
 
   start: async (id: string, now: number): Promise<ExportRecord | undefined> => {
     try {

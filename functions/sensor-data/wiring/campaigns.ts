@@ -3,12 +3,10 @@ import { createRelationTable } from '../../_shared/relations/relation-table';
 import { createCampaignSeries } from '../domain/campaign-series';
 import { createSeriesPoints } from '../domain/series-points';
 import { createCampaignHolds, createCampaignReader } from '../store/campaign-reader';
-import { createChartDataStore } from '../store/chart-data-store';
 import type { CommonDeps } from './common';
 
 /** The campaign comparison's dependencies, built from the area's common ones. */
 export const createCampaignsDeps = (common: CommonDeps) => {
-  const chartData = createChartDataStore({ s3: common.s3, bucket: common.env.chartDataBucket });
   return {
     campaignSeries: createCampaignSeries({
       access: common.access,
@@ -18,7 +16,7 @@ export const createCampaignsDeps = (common: CommonDeps) => {
       }),
       dataAccess: common.dataAccess,
       readTogether: (reads) => readTogether(common.db, reads),
-      points: createSeriesPoints({ readings: common.readings, rollups: chartData.readChartObjects }),
+      points: createSeriesPoints({ readings: common.readings, rollups: common.chartData.readChartObjects }),
       now: common.now,
     }),
   };

@@ -6,6 +6,7 @@ import { createDataAccess } from '../../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../../_shared/sensor-data/device-tier';
 import { createSensorDataSender } from '../../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../../_shared/sensor-data/readings-store';
+import { createChartDataStore } from '../store/chart-data-store';
 
 /** What the sensor-data Lambda and its worker read (the CDK sets each from SERVICE_RESOURCES; the local stack too). */
 export const SENSOR_DATA_ENV = {
@@ -29,9 +30,13 @@ export const SENSOR_DATA_ENV = {
 
 export type SensorDataEnv = Record<keyof typeof SENSOR_DATA_ENV, string>;
 
-/** What every part of the area shares: the data access (device, relations, tier), readings, clients and queues. */
+/**
+ * What every part of the area shares: the data access (device, relations, tier), readings and chart data, clients and
+ * queues.
+ */
 export const createCommonDeps = (env: SensorDataEnv) => {
   const db = getDocumentClient();
+  const s3 = getS3Client();
   const tiers = createDeviceTiers({
     db,
     tableName: env.deviceSubscriptionsTable,
@@ -42,12 +47,13 @@ export const createCommonDeps = (env: SensorDataEnv) => {
   return {
     env,
     db,
-    s3: getS3Client(),
+    s3,
     now: Date.now,
     tiers,
     access,
     dataAccess: createDataAccess({ db, devicesTable: env.devicesTable, access, tiers }),
     readings: createReadingsStore({ db, tableName: env.readingsTable }),
+    chartData: createChartDataStore({ s3, bucket: env.chartDataBucket }),
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
     work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
     webhooks: createWebhookPublisherOf(env),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { QUEUES } from '../../../infra/definitions/storage';
 import { createExportFiles } from '../../_shared/exports/export-files';
 import { log } from '../../_shared/logger';
+import { MAX_RECEIVES } from '../../_shared/queue/max-receives';
 import { createExportJob } from '../domain/export-job';
 import { createExports } from '../domain/exports';
 import { createExportStore } from '../store/export-store';
@@ -30,7 +30,7 @@ export const createExportsDeps = (common: CommonDeps) => {
       readings: common.readings,
       readDevice: common.dataAccess.readDevice,
       now: common.now,
-      maxAttempts: QUEUES.sensorData.maxReceiveCount,
+      maxAttempts: MAX_RECEIVES.sensorData,
       webhooks: common.webhooks,
     }),
   };

@@ -4,7 +4,7 @@ import { SYSTEM_MESSAGES } from './system-messages';
 
 /**
  * The second guard on what a look-up answers: an attribute named like a secret is withheld at any depth, whatever its
- * table's policy lists (infra/definitions/table-lookup.ts), so a secret added later under an honest name stays out.
+ * table's policy lists (functions/_shared/table-lookup.ts), so a secret added later under an honest name stays out.
  */
 export const SECRET_NAME = /(hash|secret|token|password)s?$/i;
 

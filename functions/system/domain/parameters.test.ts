@@ -9,6 +9,7 @@ const memoryStore = () => {
   return {
     rows,
     get: async (id: string) => rows.get(id),
+    keyRead: (id: string) => ({ table: 'parameters', key: { id }, consistent: true }),
     list: async () => ({ items: [...rows.values()], nextCursor: undefined }),
     create: async (p: Parameter) => {
       if (rows.has(p.id)) return false;

@@ -4,10 +4,11 @@ import { ownValue } from '../../../shared/objects/own-value';
 import { TIER_FEATURES_PARAMETER, tierFeaturesProblem } from '../../../shared/sensor-data/tier-features';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, NotFound } from '../../_shared/errors';
+import type { KeyRead, ReadAhead } from '../../_shared/read-ahead';
 import type { ParameterStore } from './ports';
 
 export interface ParameterDeps {
-  store: Pick<ParameterStore, 'get' | 'list' | 'create' | 'update' | 'remove'>;
+  store: Pick<ParameterStore, 'get' | 'keyRead' | 'list' | 'create' | 'update' | 'remove'>;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
@@ -30,8 +31,11 @@ const checkShape = (id: string, value: unknown) => {
 export const createParameters = ({ store, now }: ParameterDeps) => ({
   list: (page: { limit: number; cursor?: string }) => store.list(page),
 
-  get: async (id: string): Promise<Parameter> => {
-    const parameter = await store.get(id);
+  /** What `get` reads, for the route to read it with the session record (one round trip). */
+  readAhead: (id: string): KeyRead[] => [store.keyRead(id)],
+
+  get: async (id: string, ahead?: ReadAhead): Promise<Parameter> => {
+    const parameter = await store.get(id, ahead);
     if (!parameter) throw new NotFound(MESSAGES.parameterNotFound(id));
     return parameter;
   },

@@ -1,7 +1,11 @@
 import type { Parameter } from '../../../shared/contracts/system';
+import type { KeyRead, ReadAhead } from '../../_shared/read-ahead';
 
 export interface ParameterStore {
-  get: (id: string) => Promise<Parameter | undefined>;
+  /** From what the request read ahead when it is there (`keyRead`), else a consistent read of its own. */
+  get: (id: string, ahead?: ReadAhead) => Promise<Parameter | undefined>;
+  /** The key `get` reads, for a route to read it with the session record. */
+  keyRead: (id: string) => KeyRead;
   /** Admin tooling only: a paged Scan is acceptable for a table of a few hundred settings. */
   list: (page: { limit: number; cursor?: string }) => Promise<{
     items: Parameter[];

@@ -1,18 +1,16 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
 import { isConditionFailure, putIf, scanPage } from '../../_shared/dynamodb';
 import { storableJson } from '../../_shared/json-attribute';
 import { cursorPage } from '../../_shared/paging';
+import { type KeyRead, readKey } from '../../_shared/read-ahead';
 import type { ParameterStore } from '../domain/ports';
 
 /** A parameter's value is any JSON a person wrote: stored as it is, keys named `constructor` included. */
 const storedItem = (parameter: Parameter) => ({ ...parameter, value: storableJson(parameter.value) });
+
+// Consistent: a parameter changed is read changed on the very next request.
+const keyRead = (tableName: string, id: string): KeyRead => ({ table: tableName, key: { id }, consistent: true });
 
 export const createParameterStore = ({
   db,
@@ -21,10 +19,9 @@ export const createParameterStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): ParameterStore => ({
-  get: async (id: string): Promise<Parameter | undefined> =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | Parameter
-      | undefined,
+  keyRead: (id) => keyRead(tableName, id),
+
+  get: async (id, ahead) => (await readKey(db, keyRead(tableName, id), ahead)) as Parameter | undefined,
 
   list: (page: { limit: number; cursor?: string }) =>
     cursorPage((startKey, limit) => scanPage<Parameter>(db, { TableName: tableName }, { limit, startKey }), page),

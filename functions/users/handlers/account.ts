@@ -1,5 +1,5 @@
 import type { users } from '../../../shared/contracts/users';
-import type { RouteHandler } from '../../_shared/http/http-area';
+import type { AreaPart } from '../../_shared/http/http-area';
 import type { Account } from '../domain/account-deletion';
 import type { Invites } from '../domain/invites';
 
@@ -9,22 +9,7 @@ export interface AccountHandlerDeps {
   invites: Invites;
 }
 
-type Routes = typeof users.routes;
-type AccountRoute =
-  | 'inviteUser'
-  | 'getInvite'
-  | 'deleteInvite'
-  | 'listInvites'
-  | 'updateInvite'
-  | 'updateUserRecord'
-  | 'addCartItem'
-  | 'updateCartItem'
-  | 'removeCartItem'
-  | 'deleteUser'
-  | 'adminDeleteUser';
-
-/** Invites and the account's own record and deletion; spread into the users area's handlers. */
-export const accountHandlers: { [K in AccountRoute]: RouteHandler<Routes[K], AccountHandlerDeps> } = {
+export const accountHandlers = {
   inviteUser: ({ caller, body }, { invites }) => invites.create(caller, body),
   getInvite: ({ params }, { invites }) => invites.get(params.id),
   deleteInvite: ({ caller, params, audit }, { invites }) => invites.remove(caller, params.id, audit),
@@ -38,4 +23,4 @@ export const accountHandlers: { [K in AccountRoute]: RouteHandler<Routes[K], Acc
   removeCartItem: ({ caller, params, audit }, { account }) => account.removeCartItem(caller, params.id, params, audit),
   deleteUser: ({ caller, params, audit }, { account }) => account.queue(caller, params.id, audit),
   adminDeleteUser: ({ caller, params, audit }, { account }) => account.deleteNow(caller, params.id, audit),
-};
+} satisfies AreaPart<typeof users, AccountHandlerDeps>;

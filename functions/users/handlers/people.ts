@@ -1,5 +1,5 @@
 import type { users } from '../../../shared/contracts/users';
-import type { RouteHandler } from '../../_shared/http/http-area';
+import type { AreaPart } from '../../_shared/http/http-area';
 import type { People } from '../domain/people';
 import type { PeopleNames } from '../domain/people-names';
 
@@ -9,36 +9,7 @@ export interface PeopleHandlerDeps {
   names: PeopleNames;
 }
 
-type Routes = typeof users.routes;
-type PeopleRoute =
-  | 'backupUserPool'
-  | 'listGroups'
-  | 'getGroup'
-  | 'listUsers'
-  | 'getUserRecord'
-  | 'getUser'
-  | 'usersByGroups'
-  | 'usersDdbWithBatchGet'
-  | 'listUserIdsFromDdb'
-  | 'listGroupsForUser'
-  | 'listUsersInGroup'
-  | 'disableUser'
-  | 'enableUser'
-  | 'newUserNotice'
-  | 'emailUser'
-  | 'addUserToGroup'
-  | 'removeUserFromGroup'
-  | 'updateUser'
-  | 'adminResetUserPassword'
-  | 'forceResetPassword'
-  | 'adminUserGlobalSignOut'
-  | 'adminListUserAuthEvents'
-  | 'filterUsersByFirstLast'
-  | 'peopleNames'
-  | 'findPersonByEmail';
-
-/** People, groups and the identity provider's admin operations; spread into the users area's handlers. */
-export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], PeopleHandlerDeps> } = {
+export const peopleHandlers = {
   backupUserPool: ({ body }, { people }) => people.backupUserPool(body.directory),
   listGroups: (_request, { people }) => people.listGroups(),
   getGroup: ({ params }, { people }) => people.getGroup(params.name),
@@ -68,4 +39,4 @@ export const peopleHandlers: { [K in PeopleRoute]: RouteHandler<Routes[K], Peopl
   adminListUserAuthEvents: ({ caller, params, query }, { people }) =>
     people.adminListUserAuthEvents(caller, params.id, query),
   filterUsersByFirstLast: ({ params }, { people }) => people.filterUsersByFirstLast(params.first, params.last),
-};
+} satisfies AreaPart<typeof users, PeopleHandlerDeps>;

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import mqtt from 'mqtt';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
-import { TABLES } from '../../../infra/definitions/tables';
+import { TABLES } from '../../../functions/_shared/tables';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
 import { DEMO_READING_INTERVAL_MS, topUpDemoReadings } from '../../../infra/local/demo-readings';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';

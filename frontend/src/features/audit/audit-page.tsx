@@ -4,9 +4,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { AuditAction, AuditEntry } from '../../../../shared/audit/audit-entry';
 import { AUDIT_RETENTION_DAYS } from '../../../../shared/audit/audit-entry';
 import { hasRole } from '../../../../shared/auth/groups';
-import { ErrorAlert } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { ListTable } from '../../components/list-table';
+import { listItem, PagedList } from '../../components/paged-list';
 import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import {
@@ -125,7 +124,7 @@ export const AuditPage = () => {
     value: form[key],
     onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
   });
-  const error = ('error' in planned ? planned.error : undefined) ?? actor.error ?? list.error;
+  const searchError = ('error' in planned ? planned.error : undefined) ?? actor.error;
 
   return (
     <section className="page audit-page">
@@ -186,30 +185,24 @@ export const AuditPage = () => {
         </div>
       </form>
 
-      <ErrorAlert testId="audit-error" error={error} />
-
-      <ol
-        className="audit-list"
-        aria-label="Audit entries"
-        aria-busy={list.loading === 'first' || undefined}
-        data-testid="audit-list"
+      <PagedList
+        list={list}
+        name="audit"
+        error={searchError}
+        loadingText="Loading entries…"
+        empty="No entries match this search."
       >
-        {list.items.map((entry) => (
-          <AuditEntryCard
-            key={entry.id}
-            entry={entry}
-            onActor={(id) => narrow({ actor: id, target: '', action: '' })}
-            onTarget={(id) => narrow({ target: id, actor: '', action: '' })}
-          />
-        ))}
-      </ol>
-      {list.loaded && list.items.length === 0 && (
-        <p className="muted" data-testid="audit-empty">
-          No entries match this search.
-        </p>
-      )}
-      {list.loading === 'first' && <p className="muted">Loading entries…</p>}
-      <LoadMoreButton list={list} testId="audit-more" />
+        <ol className="audit-list" aria-label="Audit entries" data-testid="audit-list">
+          {list.items.map((entry) => (
+            <AuditEntryCard
+              key={entry.id}
+              entry={entry}
+              onActor={(id) => narrow({ actor: id, target: '', action: '' })}
+              onTarget={(id) => narrow({ target: id, actor: '', action: '' })}
+            />
+          ))}
+        </ol>
+      </PagedList>
     </section>
   );
 };
@@ -229,7 +222,7 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
   const targetName = entry.target.label ?? entry.target.id ?? '(none named)';
   const headingId = `audit-${entry.id}-title`;
   return (
-    <li>
+    <li {...listItem(entry.id)}>
       <article
         className="card audit-entry"
         aria-labelledby={headingId}
@@ -272,33 +265,27 @@ const AuditEntryCard = ({ entry, onActor, onTarget }: EntryProps) => {
           </p>
         )}
         {rows.length > 0 && (
-          <TableScroll label={`What changed: ${entry.label}`}>
-            <table className="table audit-diff" data-testid="audit-entry-diff">
-              <caption className="visually-hidden">What changed</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Before</th>
-                  <th scope="col">After</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.slice(0, MAX_DIFF_ROWS).map((row) => (
-                  <tr key={row.path} data-kind={row.kind}>
-                    <th scope="row">
-                      <code>{row.path}</code>
-                    </th>
-                    <td data-label="Before" className="audit-before">
-                      {row.before ?? <span className="muted">(none)</span>}
-                    </td>
-                    <td data-label="After" className="audit-after">
-                      {row.after ?? <span className="muted">(none)</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ListTable
+            label={`What changed: ${entry.label}`}
+            className="table audit-diff"
+            testId="audit-entry-diff"
+            rows={rows.slice(0, MAX_DIFF_ROWS)}
+            rowKey={(row) => row.path}
+            rowData={(row) => ({ 'data-kind': row.kind })}
+            columns={[
+              { header: 'Field', cell: (row) => <code>{row.path}</code> },
+              {
+                header: 'Before',
+                className: 'audit-before',
+                cell: (row) => row.before ?? <span className="muted">(none)</span>,
+              },
+              {
+                header: 'After',
+                className: 'audit-after',
+                cell: (row) => row.after ?? <span className="muted">(none)</span>,
+              },
+            ]}
+          />
         )}
         {rows.length > MAX_DIFF_ROWS && (
           <p className="muted small">{rows.length - MAX_DIFF_ROWS} more fields changed.</p>

@@ -1,3 +1,4 @@
+import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   confirmUserAttribute,
   fetchAuthSession,
@@ -15,22 +16,19 @@ import {
 } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import QRCode from 'qrcode';
-import {
-  type FormEvent,
-  type InputHTMLAttributes,
-  type ReactNode,
-  useCallback,
-  useEffect,
-  useId,
-  useState,
-} from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
+import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { apiClient } from '../../lib/api';
-import { authErrorMessage, requireFilled } from '../../lib/auth-errors';
+import { toUserFacingError } from '../../lib/auth-errors';
+import { type Checked, problem } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
+import { errorOf, useSaidChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { useOptionalUser, useSession, useSignedInUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import {
   BROWSER_MESSAGES,
   type BrowserRow,
@@ -42,57 +40,47 @@ import {
 /** The issuer name an authenticator app shows next to the account. */
 const TOTP_ISSUER = 'Device Data Platform';
 
-type Status = { kind: 'error' | 'done'; text: string } | undefined;
+/**
+ * The signed-in person's state at the identity provider, read through the app's one query cache (decision 015) under
+ * these keys and read again after each change: Amplify acts on the caller's own tokens, so the keys name the user.
+ */
+const identityKeys = {
+  attributes: (userId: string): QueryKey => ['identity', userId, 'attributes'],
+  mfa: (userId: string): QueryKey => ['identity', userId, 'mfa-preference'],
+  browsers: (userId: string): QueryKey => ['identity', userId, 'browsers'],
+};
 
-/** Runs one auth step: busy while it runs, the spec's wording when it fails, a confirmation when it succeeds. */
-const useStep = () => {
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<Status>();
-  const run = useCallback(async (step: () => Promise<string | undefined>) => {
-    setBusy(true);
-    setStatus(undefined);
+/** An identity-provider step whose failure reads in the spec's words (lib/auth-errors.ts), in a query or a change. */
+const inAuthWords =
+  <A extends unknown[], T>(step: (...args: A) => Promise<T>) =>
+  async (...args: A): Promise<T> => {
     try {
-      const done = await step();
-      if (done) setStatus({ kind: 'done', text: done });
-      return true;
+      return await step(...args);
     } catch (error) {
-      setStatus({ kind: 'error', text: authErrorMessage(error) });
-      return false;
-    } finally {
-      setBusy(false);
+      throw toUserFacingError(error);
     }
-  }, []);
-  return { busy, status, run, setStatus };
+  };
+
+/** Values a form needs, each refused while blank with the spec's message, next to its field. */
+const required = <T,>(
+  checks: readonly (readonly [field: string, value: string, message: string])[],
+  value: T,
+): Checked<T> => {
+  const empty = checks.find(([, text]) => !text.trim());
+  return empty ? problem(empty[0], empty[2]) : { ok: true, value };
 };
 
-const StatusLine = ({ status, testId }: { status: Status; testId: string }) =>
-  status ? (
-    <p
-      className={status.kind === 'error' ? 'error' : 'notice'}
-      role={status.kind === 'error' ? 'alert' : 'status'}
-      data-testid={`${testId}-${status.kind === 'error' ? 'error' : 'done'}`}
-    >
-      {status.text}
-    </p>
-  ) : null;
-
-const Field = ({
-  label,
-  testId,
-  ...input
-}: { label: string; testId: string } & InputHTMLAttributes<HTMLInputElement>) => {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} data-testid={testId} {...input} />
-    </div>
-  );
-};
+/** How a card's latest action went (a card has a form and buttons beside it), under them. */
+const CardOutcome = ({ testId, outcome }: { testId: string; outcome: { error?: string; done?: string } }) => (
+  <>
+    <ErrorAlert testId={`${testId}-error`} error={outcome.error} />
+    <DoneNote testId={`${testId}-done`} text={outcome.done} />
+  </>
+);
 
 const Card = ({ title, testId, children }: { title: string; testId: string; children: ReactNode }) => (
-  <article className="card" data-testid={testId}>
-    <h2>{title}</h2>
+  <article className="card" data-testid={testId} aria-labelledby={`${testId}-heading`}>
+    <h2 id={`${testId}-heading`}>{title}</h2>
     {children}
   </article>
 );
@@ -102,58 +90,63 @@ const ChangePassword = () => {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
-  const { busy, status, run } = useStep();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      requireFilled([
-        [current, MESSAGES.passwordEmpty],
-        [next, MESSAGES.passwordEmpty],
-      ]);
-      if (next !== again) throw new Error(UI_MESSAGES.passwordsDiffer);
-      await updatePassword({ oldPassword: current, newPassword: next });
+  const form = useCheckedSubmit(
+    () => {
+      const checked = required(
+        [
+          ['current', current, MESSAGES.passwordEmpty],
+          ['next', next, MESSAGES.passwordEmpty],
+        ],
+        { oldPassword: current, newPassword: next },
+      );
+      return checked.ok && again !== next ? problem('again', UI_MESSAGES.passwordsDiffer) : checked;
+    },
+    inAuthWords(async (passwords: { oldPassword: string; newPassword: string }) => {
+      await updatePassword(passwords);
       setCurrent('');
       setNext('');
       setAgain('');
       return UI_MESSAGES.passwordChanged;
-    });
-  };
+    }),
+  );
 
   return (
     <Card title="Password" testId="security-password">
-      <form onSubmit={submit} noValidate>
-        <Field
+      <form onSubmit={form.submit} onChange={form.edited} noValidate>
+        <TextField
+          id="password-current"
           label="Current password"
-          testId="password-current"
           type="password"
           autoComplete="current-password"
           value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          disabled={busy}
+          onChange={setCurrent}
+          disabled={form.busy}
+          error={form.fields.current}
         />
-        <Field
+        <TextField
+          id="password-new"
           label="New password"
-          testId="password-new"
           type="password"
           autoComplete="new-password"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
-          disabled={busy}
+          onChange={setNext}
+          disabled={form.busy}
+          error={form.fields.next}
         />
-        <Field
+        <TextField
+          id="password-again"
           label="New password again"
-          testId="password-again"
           type="password"
           autoComplete="new-password"
           value={again}
-          onChange={(e) => setAgain(e.target.value)}
-          disabled={busy}
+          onChange={setAgain}
+          disabled={form.busy}
+          error={form.fields.again}
         />
-        <StatusLine status={status} testId="password" />
-        <button type="submit" className="primary" data-testid="password-submit" disabled={busy}>
+        <CardOutcome testId="password" outcome={form} />
+        <SubmitButton testId="password-submit" busy={form.busy} busyText="Changing…">
           Change password
-        </button>
+        </SubmitButton>
       </form>
     </Card>
   );
@@ -167,24 +160,22 @@ const ChangePassword = () => {
  */
 const EmailAddress = ({ onChanged }: { onChanged?: () => void }) => {
   const session = useSession();
-  const [email, setEmail] = useState<{ value?: string; verified: boolean }>();
+  const { id: userId } = useSignedInUser();
+  const attributesKey = identityKeys.attributes(userId);
+  const attributes = useQuery({
+    queryKey: attributesKey,
+    queryFn: inAuthWords(async () => {
+      const read = await fetchUserAttributes();
+      return { value: read.email, verified: read.email_verified === 'true' };
+    }),
+  });
+  const email = attributes.data;
   const [draft, setDraft] = useState('');
   const [code, setCode] = useState('');
-  const [awaitingCode, setAwaitingCode] = useState(false);
-  const { busy, status, run } = useStep();
-
-  const load = useCallback(async () => {
-    const attributes = await fetchUserAttributes();
-    const verified = attributes.email_verified === 'true';
-    setEmail({ value: attributes.email, verified });
-    if (!verified) setAwaitingCode(true);
-  }, []);
-  useEffect(() => {
-    void run(async () => {
-      await load();
-      return undefined;
-    });
-  }, [load, run]);
+  // Cognito may keep the old address verified until the new one is confirmed: a code sent is waited for either way.
+  const [codeSent, setCodeSent] = useState(false);
+  const awaitingCode = codeSent || email?.verified === false;
+  const [latest, setLatest] = useState<'change' | 'confirm' | 'resend'>();
 
   const changed = async () => {
     // A refresh that fails for good ends the session through Amplify's tokenRefresh_failure; one that fails
@@ -194,40 +185,59 @@ const EmailAddress = ({ onChanged }: { onChanged?: () => void }) => {
     onChanged?.();
   };
 
-  const change = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      requireFilled([[draft, UI_MESSAGES.emailEmpty]]);
-      const result = await updateUserAttribute({ userAttribute: { attributeKey: 'email', value: draft.trim() } });
+  const change = useCheckedSubmit(
+    () => required([['email', draft, UI_MESSAGES.emailEmpty]], draft.trim()),
+    inAuthWords(async (value: string) => {
+      const result = await updateUserAttribute({ userAttribute: { attributeKey: 'email', value } });
       setDraft('');
-      await load();
       if (result.nextStep.updateAttributeStep === 'CONFIRM_ATTRIBUTE_WITH_CODE') {
-        setAwaitingCode(true);
-        return UI_MESSAGES.emailCodeSent(result.nextStep.codeDeliveryDetails?.destination ?? draft.trim());
+        setCodeSent(true);
+        return UI_MESSAGES.emailCodeSent(result.nextStep.codeDeliveryDetails?.destination ?? value);
       }
       await changed();
       return UI_MESSAGES.emailChanged;
-    });
-  };
+    }),
+    [attributesKey],
+  );
 
-  const confirm = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      requireFilled([[code, MESSAGES.confirmationCodeEmpty]]);
-      await confirmUserAttribute({ userAttributeKey: 'email', confirmationCode: code.trim() });
+  const confirm = useCheckedSubmit(
+    () => required([['code', code, MESSAGES.confirmationCodeEmpty]], code.trim()),
+    inAuthWords(async (confirmationCode: string) => {
+      await confirmUserAttribute({ userAttributeKey: 'email', confirmationCode });
       setCode('');
-      setAwaitingCode(false);
-      await load();
+      setCodeSent(false);
       await changed();
       return UI_MESSAGES.emailVerified;
-    });
+    }),
+    [attributesKey],
+  );
+
+  const resend = useSaidChanges<'resend'>();
+  const sendAgain = () => {
+    setLatest('resend');
+    void resend.run(
+      'resend',
+      inAuthWords(async () => {
+        const details = await sendUserAttributeVerificationCode({ userAttributeKey: 'email' });
+        return UI_MESSAGES.emailCodeSent(details.destination ?? email?.value ?? '');
+      }),
+      [],
+    );
   };
 
-  const resend = () =>
-    void run(async () => {
-      const details = await sendUserAttributeVerificationCode({ userAttributeKey: 'email' });
-      return UI_MESSAGES.emailCodeSent(details.destination ?? email?.value ?? '');
-    });
+  const busy = change.busy || confirm.busy || resend.busy !== undefined;
+  const submitted = (which: 'change' | 'confirm', form: typeof change) => (event: FormEvent<HTMLFormElement>) => {
+    setLatest(which);
+    form.submit(event);
+  };
+  const outcome =
+    latest === 'change'
+      ? change
+      : latest === 'confirm'
+        ? confirm
+        : latest === 'resend'
+          ? resend
+          : { error: errorOf(attributes) };
 
   return (
     <Card title="E-mail" testId="security-email">
@@ -240,91 +250,119 @@ const EmailAddress = ({ onChanged }: { onChanged?: () => void }) => {
         )}
       </p>
       {awaitingCode && (
-        <form onSubmit={confirm} noValidate>
-          <Field
+        <form onSubmit={submitted('confirm', confirm)} noValidate>
+          <TextField
+            id="email-code"
             label="Verification code"
-            testId="email-code"
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             disabled={busy}
+            error={confirm.fields.code}
           />
           <div className="actions">
-            <button type="submit" className="primary" data-testid="email-confirm" disabled={busy}>
+            <SubmitButton testId="email-confirm" busy={confirm.busy} busyText="Verifying…" disabled={busy}>
               Verify
-            </button>
-            <button type="button" data-testid="email-resend" onClick={resend} disabled={busy}>
+            </SubmitButton>
+            <button type="button" data-testid="email-resend" onClick={sendAgain} disabled={busy}>
               Send the code again
             </button>
           </div>
         </form>
       )}
-      <form onSubmit={change} noValidate className="inline-form">
-        <Field
+      <form onSubmit={submitted('change', change)} noValidate className="inline-form">
+        <TextField
+          id="email-new"
           label="New e-mail"
-          testId="email-new"
           type="email"
           autoComplete="email"
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={setDraft}
           disabled={busy}
+          error={change.fields.email}
         />
-        <button type="submit" data-testid="email-submit" disabled={busy}>
+        <SubmitButton testId="email-submit" busy={change.busy} busyText="Changing…" disabled={busy}>
           Change e-mail
-        </button>
+        </SubmitButton>
       </form>
-      <StatusLine status={status} testId="email" />
+      <CardOutcome testId="email" outcome={outcome} />
     </Card>
   );
 };
+
+interface TotpSetup {
+  secret: string;
+  uri: string;
+  qr: string;
+}
 
 /**
  * Authenticator app (TOTP): set it up with a QR code or the secret (Amplify setUpTOTP, verifyTOTPSetup),
  * make it the preferred second factor (updateMFAPreference), or turn it off.
  */
 const AuthenticatorApp = () => {
-  const { email, username } = useSignedInUser();
-  const [enabled, setEnabled] = useState<boolean>();
-  const [setup, setSetup] = useState<{ secret: string; uri: string; qr: string }>();
+  const { id: userId, email, username } = useSignedInUser();
+  const queries = useQueryClient();
+  const mfaKey = identityKeys.mfa(userId);
+  const preference = useQuery({
+    queryKey: mfaKey,
+    queryFn: inAuthWords(async () => Boolean((await fetchMFAPreference()).enabled?.includes('TOTP'))),
+  });
+  const enabled = preference.data;
   const [code, setCode] = useState('');
-  const { busy, status, run } = useStep();
+  const [latest, setLatest] = useState<'setup' | 'verify' | 'off'>();
 
-  useEffect(() => {
-    void run(async () => {
-      const preference = await fetchMFAPreference();
-      setEnabled(Boolean(preference.enabled?.includes('TOTP')));
-      return undefined;
-    });
-  }, [run]);
-
-  const start = () =>
-    void run(async () => {
+  // Each setup asks Cognito for a new secret (AssociateSoftwareToken): a change, not a read to repeat on a refetch.
+  const setup = useMutation({
+    mutationFn: inAuthWords(async (): Promise<TotpSetup> => {
       const details = await setUpTOTP();
       const uri = details.getSetupUri(TOTP_ISSUER, email ?? username).toString();
-      setSetup({ secret: details.sharedSecret, uri, qr: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) });
-      return undefined;
-    });
-
-  const verify = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      requireFilled([[code, MESSAGES.confirmationCodeEmpty]]);
-      await verifyTOTPSetup({ code: code.trim() });
-      await updateMFAPreference({ totp: 'PREFERRED' });
-      setSetup(undefined);
-      setCode('');
-      setEnabled(true);
-      return UI_MESSAGES.totpEnabled;
-    });
+      return { secret: details.sharedSecret, uri, qr: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) };
+    }),
+  });
+  const start = () => {
+    setLatest('setup');
+    setup.mutate();
   };
 
-  const turnOff = () =>
-    void run(async () => {
-      await updateMFAPreference({ totp: 'DISABLED' });
-      setEnabled(false);
-      return UI_MESSAGES.totpDisabled;
-    });
+  const verify = useCheckedSubmit(
+    () => required([['code', code, MESSAGES.confirmationCodeEmpty]], code.trim()),
+    inAuthWords(async (totpCode: string) => {
+      await verifyTOTPSetup({ code: totpCode });
+      await updateMFAPreference({ totp: 'PREFERRED' });
+      // Known now; the read that follows confirms it.
+      queries.setQueryData(mfaKey, true);
+      setup.reset();
+      setCode('');
+      return UI_MESSAGES.totpEnabled;
+    }),
+    [mfaKey],
+  );
+
+  const off = useSaidChanges<'off'>();
+  const turnOff = () => {
+    setLatest('off');
+    void off.run(
+      'off',
+      inAuthWords(async () => {
+        await updateMFAPreference({ totp: 'DISABLED' });
+        queries.setQueryData(mfaKey, false);
+        return UI_MESSAGES.totpDisabled;
+      }),
+      [mfaKey],
+    );
+  };
+
+  const busy = setup.isPending || verify.busy || off.busy !== undefined;
+  const outcome =
+    latest === 'setup'
+      ? { error: errorOf(setup) }
+      : latest === 'verify'
+        ? verify
+        : latest === 'off'
+          ? off
+          : { error: errorOf(preference) };
 
   return (
     <Card title="Authenticator app" testId="security-totp">
@@ -337,25 +375,38 @@ const AuthenticatorApp = () => {
             Turn off
           </button>
         </>
-      ) : setup ? (
-        <form onSubmit={verify} noValidate>
+      ) : setup.data ? (
+        <form
+          onSubmit={(event) => {
+            setLatest('verify');
+            verify.submit(event);
+          }}
+          noValidate
+        >
           <p>{UI_MESSAGES.totpScan}</p>
-          <img src={setup.qr} alt={`QR code for ${setup.uri}`} width={200} height={200} data-testid="totp-qr" />
+          <img
+            src={setup.data.qr}
+            alt={`QR code for ${setup.data.uri}`}
+            width={200}
+            height={200}
+            data-testid="totp-qr"
+          />
           <p className="small">
-            {UI_MESSAGES.totpSecret} <code data-testid="totp-secret">{setup.secret}</code>
+            {UI_MESSAGES.totpSecret} <code data-testid="totp-secret">{setup.data.secret}</code>
           </p>
-          <Field
+          <TextField
+            id="totp-code"
             label="Code from the app"
-            testId="totp-code"
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             disabled={busy}
+            error={verify.fields.code}
           />
-          <button type="submit" className="primary" data-testid="totp-verify" disabled={busy}>
+          <SubmitButton testId="totp-verify" busy={verify.busy} busyText="Verifying…" disabled={busy}>
             Verify and turn on
-          </button>
+          </SubmitButton>
         </form>
       ) : (
         <>
@@ -365,7 +416,7 @@ const AuthenticatorApp = () => {
           </button>
         </>
       )}
-      <StatusLine status={status} testId="totp" />
+      <CardOutcome testId="totp" outcome={outcome} />
     </Card>
   );
 };
@@ -376,47 +427,50 @@ const AuthenticatorApp = () => {
  * longer stands in for the authenticator code.
  */
 const SignedInBrowsers = () => {
-  const { email, username } = useSignedInUser();
-  const [rows, setRows] = useState<BrowserRow[]>();
-  const { busy, status, run } = useStep();
+  const { id: userId, email, username } = useSignedInUser();
+  const browsersKey = identityKeys.browsers(userId);
+  const browsers = useQuery({
+    queryKey: browsersKey,
+    queryFn: inAuthWords(async (): Promise<BrowserRow[]> => {
+      const [devices, current] = await Promise.all([
+        fetchDevices(),
+        cognitoUserPoolsTokenProvider.tokenOrchestrator.getDeviceMetadata(),
+      ]);
+      return browserRows(devices, current?.deviceKey);
+    }),
+  });
+  const rows = browsers.data;
+  const changes = useSaidChanges<'remember' | `forget:${string}`>();
+  const { busy, run } = changes;
   const skipsCode = runtimeConfig().auth.rememberedDevices?.skipSecondFactor ?? false;
 
-  const load = useCallback(async () => {
-    const [devices, current] = await Promise.all([
-      fetchDevices(),
-      cognitoUserPoolsTokenProvider.tokenOrchestrator.getDeviceMetadata(),
-    ]);
-    setRows(browserRows(devices, current?.deviceKey));
-  }, []);
-
-  useEffect(() => {
-    void run(async () => {
-      await load();
-      return undefined;
-    });
-  }, [run, load]);
-
   const remember = () =>
-    void run(async () => {
-      await rememberDevice();
-      // Amplify kept this browser's device under the name the sign-in used: the address, or the pool's user name.
-      const devices = cognitoUserPoolsTokenProvider.tokenOrchestrator;
-      const current = await devices.getDeviceMetadata();
-      if (email) {
-        const underAddress = await devices.getDeviceMetadata(email);
-        rememberSignInName(email, underAddress?.deviceKey === current?.deviceKey ? email : username);
-      }
-      await load();
-      return BROWSER_MESSAGES.rememberedDone;
-    });
+    void run(
+      'remember',
+      inAuthWords(async () => {
+        await rememberDevice();
+        // Amplify kept this browser's device under the name the sign-in used: the address, or the pool's user name.
+        const devices = cognitoUserPoolsTokenProvider.tokenOrchestrator;
+        const current = await devices.getDeviceMetadata();
+        if (email) {
+          const underAddress = await devices.getDeviceMetadata(email);
+          rememberSignInName(email, underAddress?.deviceKey === current?.deviceKey ? email : username);
+        }
+        return BROWSER_MESSAGES.rememberedDone;
+      }),
+      [browsersKey],
+    );
 
   const forget = (row: BrowserRow) =>
-    void run(async () => {
-      await forgetDevice({ device: { id: row.id } });
-      if (row.current && email) forgetSignInName(email);
-      await load();
-      return BROWSER_MESSAGES.forgotten(row.name);
-    });
+    void run(
+      `forget:${row.id}`,
+      inAuthWords(async () => {
+        await forgetDevice({ device: { id: row.id } });
+        if (row.current && email) forgetSignInName(email);
+        return BROWSER_MESSAGES.forgotten(row.name);
+      }),
+      [browsersKey],
+    );
 
   return (
     <Card title={BROWSER_MESSAGES.title} testId="security-browsers">
@@ -438,7 +492,7 @@ const SignedInBrowsers = () => {
               </p>
               <div className="actions">
                 {row.current && !row.remembered ? (
-                  <button type="button" data-testid="browser-remember" onClick={remember} disabled={busy}>
+                  <button type="button" data-testid="browser-remember" onClick={remember} disabled={busy !== undefined}>
                     {BROWSER_MESSAGES.remember}
                   </button>
                 ) : null}
@@ -448,7 +502,7 @@ const SignedInBrowsers = () => {
                   data-testid="browser-forget"
                   aria-label={`${BROWSER_MESSAGES.forget} ${row.name}${row.current ? ` (${BROWSER_MESSAGES.thisBrowser})` : ''}`}
                   onClick={() => forget(row)}
-                  disabled={busy}
+                  disabled={busy !== undefined}
                 >
                   {BROWSER_MESSAGES.forget}
                 </button>
@@ -457,7 +511,7 @@ const SignedInBrowsers = () => {
           ))}
         </ul>
       )}
-      <StatusLine status={status} testId="browsers" />
+      <CardOutcome testId="browsers" outcome={changes.error || changes.done ? changes : { error: errorOf(browsers) }} />
     </Card>
   );
 };
@@ -469,27 +523,43 @@ const SignedInBrowsers = () => {
 const SignOutCard = () => {
   const { signOut } = useSession();
   const { id } = useSignedInUser();
-  const { busy, status, run } = useStep();
+  const changes = useSaidChanges<'everywhere'>();
+  const { busy, run } = changes;
 
   const everywhere = () =>
-    void run(async () => {
-      await apiClient('users').adminUserGlobalSignOut({ params: { id } });
-      await signOut({ global: true });
-      return undefined;
-    });
+    void run(
+      'everywhere',
+      inAuthWords(async () => {
+        await apiClient('users').adminUserGlobalSignOut({ params: { id } });
+        await signOut({ global: true });
+        return undefined;
+      }),
+      [],
+    );
 
   return (
     <Card title="Sessions" testId="security-sessions">
       <p className="muted small">{UI_MESSAGES.signOutEverywhereHint}</p>
       <div className="actions">
-        <button type="button" data-testid="security-sign-out" onClick={() => void signOut()} disabled={busy}>
+        <button
+          type="button"
+          data-testid="security-sign-out"
+          onClick={() => void signOut()}
+          disabled={busy !== undefined}
+        >
           Sign out
         </button>
-        <button type="button" className="danger" data-testid="sign-out-everywhere" onClick={everywhere} disabled={busy}>
+        <button
+          type="button"
+          className="danger"
+          data-testid="sign-out-everywhere"
+          onClick={everywhere}
+          disabled={busy !== undefined}
+        >
           Sign out everywhere
         </button>
       </div>
-      <StatusLine status={status} testId="sessions" />
+      <CardOutcome testId="sessions" outcome={changes} />
     </Card>
   );
 };

@@ -1,6 +1,6 @@
 import { Authenticator, type AuthenticatorProps } from '@aws-amplify/ui-react';
 import '@aws-amplify/ui-react/styles.css';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { apiClient } from '../../lib/api';
 import { authFlowType } from '../../lib/auth';
@@ -85,6 +85,16 @@ const HostedSignInChoices = ({ destination }: { destination: string }) => {
   );
 };
 
+/** The login page's panel: the app's name as its heading, what the page shows now under it. */
+const LoginPanel = ({ children }: { children: ReactNode }) => (
+  <main className="login">
+    <div className="login-panel" data-testid="login-page">
+      <h1 data-page-title="Sign in">{APP_NAME}</h1>
+      {children}
+    </div>
+  </main>
+);
+
 /**
  * `/login?destination=…&reason=…[&screen=signUp|forgotPassword]`: every sign-in flow through Amplify's
  * Authenticator (sign in, TOTP code, forced new password, sign up with its code and resend, forgot password
@@ -114,38 +124,47 @@ export const LoginPage = () => {
     if (signedInId) announceNewUser(signedInId, (id) => apiClient('users').newUserNotice({ params: { id } }));
   }, [signedInId]);
 
-  // Signed in (already, or just now: the session hears Amplify's signedIn event): go on to the destination.
-  if (state.status === 'signed-in') return <Navigate to={destination} replace />;
+  const signingIn = (
+    <p className="muted" data-testid="login-signing-in">
+      {UI_MESSAGES.signingIn}
+    </p>
+  );
+  // Signed in (already, or just now: the session hears Amplify's signedIn event): go on to the destination. The panel
+  // says so until the destination is drawn (the navigation is a transition, and a signed-in page waits for its first
+  // reads, lib/first-reads.ts), rather than the screen going blank meanwhile.
+  if (state.status === 'signed-in') {
+    return (
+      <LoginPanel>
+        <Navigate to={destination} replace />
+        {signingIn}
+      </LoginPanel>
+    );
+  }
 
   return (
-    <main className="login">
-      <div className="login-panel" data-testid="login-page">
-        <h1 data-page-title="Sign in">{APP_NAME}</h1>
-        {reason && (
-          <p className="notice" role="status" data-testid="login-reason">
-            {reason}
-          </p>
-        )}
-        {/* Empty while the Authenticator checks for a session: app.css keeps the sign-in form's room (no layout shift). */}
-        <div className="login-auth">
-          <Authenticator
-            initialState={initialState}
-            loginMechanisms={['email']}
-            services={services}
-            formFields={FORM_FIELDS}
-          >
-            <p className="muted" data-testid="login-signing-in">
-              {UI_MESSAGES.signingIn}
-            </p>
-          </Authenticator>
-        </div>
-        <HostedSignInChoices destination={destination} />
-        <p className="muted small login-guest">
-          <Link to="/dashboard" data-testid="login-browse-as-guest">
-            {UI_MESSAGES.browseAsGuest}
-          </Link>
+    <LoginPanel>
+      {reason && (
+        <p className="notice" role="status" data-testid="login-reason">
+          {reason}
         </p>
+      )}
+      {/* Empty while the Authenticator checks for a session: app.css keeps the sign-in form's room (no layout shift). */}
+      <div className="login-auth">
+        <Authenticator
+          initialState={initialState}
+          loginMechanisms={['email']}
+          services={services}
+          formFields={FORM_FIELDS}
+        >
+          {signingIn}
+        </Authenticator>
       </div>
-    </main>
+      <HostedSignInChoices destination={destination} />
+      <p className="muted small login-guest">
+        <Link to="/dashboard" data-testid="login-browse-as-guest">
+          {UI_MESSAGES.browseAsGuest}
+        </Link>
+      </p>
+    </LoginPanel>
   );
 };

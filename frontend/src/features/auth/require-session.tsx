@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { LoadingPage } from '../../app/loading-page';
+import { LoadingPage } from '../../components/loading-page';
 import { loginRedirect } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import { LoadingPage } from '../../app/loading-page';
+import { LoadingPage } from '../../components/loading-page';
 import { loginRedirect } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { NotAllowedPage } from './not-allowed-page';

@@ -16,13 +16,16 @@ const itemsOf = (record: UserRecord): CartItem[] => record.cartItems;
 /** What a change of the cart invalidates: the person's record, wherever it is shown. */
 export const cartKeys = (userId: string): QueryKey[] => [routeKey('users', 'getUserRecord', recordRequest(userId))];
 
+/** The read a person's cart comes from: their record. */
+export const cartQuery = (userId: string) => routeQuery('users', 'getUserRecord', recordRequest(userId));
+
 /** A person's cart; `pollMs` reads it again that often while it says so (the checkout return). */
 export const useCart = (
   userId: string,
   { pollMs }: { pollMs?: (items: CartItem[] | undefined) => number | false } = {},
 ) =>
   useQuery({
-    ...routeQuery('users', 'getUserRecord', recordRequest(userId)),
+    ...cartQuery(userId),
     select: itemsOf,
     ...(pollMs
       ? {

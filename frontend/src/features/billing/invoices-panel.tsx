@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Invoice } from '../../../../shared/contracts/api-subscriptions';
 import { ErrorAlert } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
 import { formatDay } from './plan-change-text';
 import { formatCents } from './plan-rules';
@@ -32,54 +32,36 @@ export const InvoicesTable = ({ customerId, testId }: { customerId: string; test
     query: { limit: INVOICES_PAGE },
   });
   return (
-    <>
-      <ErrorAlert testId={`${testId}-error`} error={invoices.error} />
-      {invoices.items.length > 0 && (
-        <TableScroll labelledBy={`${testId}-heading`}>
-          <table className="table" aria-labelledby={`${testId}-heading`}>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Date</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">Invoice</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.items.map((invoice: Invoice) => (
-                <tr key={invoice.id} data-testid={`${testId}-row`}>
-                  <th scope="row" className="mono">
-                    {invoice.number ?? invoice.id}
-                  </th>
-                  <td data-label="Date">{formatDay(invoice.created)}</td>
-                  <td data-label="Amount" data-testid={`${testId}-amount`}>
-                    {formatCents(invoice.status === 'paid' ? invoice.amountPaid : invoice.amountDue, invoice.currency)}
-                  </td>
-                  <td data-label="Status">{statusText(invoice.status)}</td>
-                  <td data-label="Invoice">
-                    {invoice.hostedInvoiceUrl ? (
-                      <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
-                        View invoice
-                      </a>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      {invoices.loading === 'first' && <p className="muted">Loading the invoices…</p>}
-      {invoices.loaded && invoices.items.length === 0 && !invoices.nextCursor && (
-        <p className="muted" data-testid={`${testId}-empty`}>
-          No invoices yet.
-        </p>
-      )}
-      <LoadMoreButton list={invoices} testId={`${testId}-load-more`} />
-    </>
+    <PagedList list={invoices} name={testId} loadingText="Loading the invoices…" empty="No invoices yet.">
+      <ListTable
+        labelledBy={`${testId}-heading`}
+        rows={invoices.items}
+        rowKey={(invoice) => invoice.id}
+        rowTestId={() => `${testId}-row`}
+        columns={[
+          { header: 'Number', className: 'mono', cell: (invoice: Invoice) => invoice.number ?? invoice.id },
+          { header: 'Date', cell: (invoice) => formatDay(invoice.created) },
+          {
+            header: 'Amount',
+            cellData: () => ({ 'data-testid': `${testId}-amount` }),
+            cell: (invoice) =>
+              formatCents(invoice.status === 'paid' ? invoice.amountPaid : invoice.amountDue, invoice.currency),
+          },
+          { header: 'Status', cell: (invoice) => statusText(invoice.status) },
+          {
+            header: 'Invoice',
+            cell: (invoice) =>
+              invoice.hostedInvoiceUrl ? (
+                <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
+                  View invoice
+                </a>
+              ) : (
+                <span className="muted">—</span>
+              ),
+          },
+        ]}
+      />
+    </PagedList>
   );
 };
 

@@ -1,6 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { ErrorAlert } from '../../components/form-parts';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { PagedList } from '../../components/paged-list';
 import { useRoutePages } from '../../lib/query';
 import { CampaignTable } from './campaign-parts';
 
@@ -10,11 +9,9 @@ export const AdminCampaignsPage = () => {
   return (
     <section className="page">
       <h1>Campaigns</h1>
-      <ErrorAlert testId="admin-campaigns-error" error={list.error} />
-      <CampaignTable campaigns={list.items} base="/admin" testId="admin-campaigns" />
-      {list.loading === 'first' && <p className="muted">Loading campaigns…</p>}
-      {list.loaded && list.items.length === 0 && <p className="muted">No campaigns.</p>}
-      <LoadMoreButton list={list} testId="admin-campaigns-load-more" />
+      <PagedList list={list} name="admin-campaigns" loadingText="Loading campaigns…" empty="No campaigns.">
+        <CampaignTable campaigns={list.items} base="/admin" testId="admin-campaigns" />
+      </PagedList>
     </section>
   );
 };

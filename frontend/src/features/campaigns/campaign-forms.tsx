@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
@@ -92,7 +92,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
   );
 
   return (
-    <FormCard
+    <EditForm
       name="new-campaign"
       title="New campaign"
       form={{ submit, busy, error }}
@@ -107,7 +107,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
         fields={fields}
         organizationFixed={!!organizationId}
       />
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -115,7 +115,7 @@ export const NewCampaignForm = ({ organizationId, onCancel }: { organizationId?:
 export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
   const campaigns = useApi('campaigns');
   const [form, setForm] = useState<CampaignForm>(() => campaignFormOf(campaign));
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkCampaignChange(campaign, form),
     async (body) => {
       const updated = await campaigns.update({ params: { id: campaign.id }, body });
@@ -126,14 +126,14 @@ export const CampaignEditForm = ({ campaign }: { campaign: Campaign }) => {
   );
 
   return (
-    <FormCard
+    <EditForm
       name="campaign-edit"
       title="Edit"
-      form={{ submit, busy, error, done }}
+      form={{ submit, busy, error, done, edited }}
       submitText="Save"
       busyText="Saving…"
     >
       <Fields prefix="campaign-edit" form={form} onChange={setForm} fields={fields} />
-    </FormCard>
+    </EditForm>
   );
 };

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { Campaign, CampaignStatus } from '../../../../shared/contracts/campaigns';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
 import { CAMPAIGN_STATUS_TEXT, windowText } from './campaign-rules';
 
 export const CampaignStatusBadge = ({ status, testId }: { status: CampaignStatus; testId?: string }) => (
@@ -9,7 +9,7 @@ export const CampaignStatusBadge = ({ status, testId }: { status: CampaignStatus
   </span>
 );
 
-/** Campaigns as a table: name, window, status (and, optionally, a further column). */
+/** Campaigns as a table: name (to its page), window, status. */
 export const CampaignTable = ({
   campaigns,
   base,
@@ -19,28 +19,19 @@ export const CampaignTable = ({
   base: string;
   testId: string;
 }) => (
-  <TableScroll label="Campaigns">
-    <table className="table" data-testid={testId}>
-      <thead>
-        <tr>
-          <th scope="col">Campaign</th>
-          <th scope="col">Window</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {campaigns.map((campaign) => (
-          <tr key={campaign.id} data-testid={`${testId}-row-${campaign.id}`}>
-            <th scope="row">
-              <Link to={`${base}/campaigns/${encodeURIComponent(campaign.id)}`}>{campaign.name}</Link>
-            </th>
-            <td data-label="Window">{windowText(campaign)}</td>
-            <td data-label="Status">
-              <CampaignStatusBadge status={campaign.status} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableScroll>
+  <ListTable
+    label="Campaigns"
+    testId={testId}
+    rows={campaigns}
+    rowKey={(campaign) => campaign.id}
+    rowTestId={(campaign) => `${testId}-row-${campaign.id}`}
+    columns={[
+      {
+        header: 'Campaign',
+        cell: (campaign) => <Link to={`${base}/campaigns/${encodeURIComponent(campaign.id)}`}>{campaign.name}</Link>,
+      },
+      { header: 'Window', cell: (campaign) => windowText(campaign) },
+      { header: 'Status', cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
+    ]}
+  />
 );

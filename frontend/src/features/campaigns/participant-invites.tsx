@@ -1,17 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
-import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
 import { routeKey, routeQuery, useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
-import { SentInvites } from '../invites';
+import { EMPTY_INVITE_FORM, InviteFields, SentInvites } from '../invites';
 import { checkParticipantInvite } from './campaign-rules';
-
-const EMPTY = { email: '', name: '', message: '' };
 
 /**
  * "Invite a participant": an e-mailed invite that makes the person a campaign-participant when they accept,
@@ -19,7 +16,7 @@ const EMPTY = { email: '', name: '', message: '' };
  */
 export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; user: SessionUser }) => {
   const users = useApi('users');
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(EMPTY_INVITE_FORM);
   // The invite e-mail names the inviter: their display name when they have one.
   const me = useQuery(routeQuery('users', 'getUser', { params: { id: user.id } }));
   const inviterName = me.data ? personName(me.data) : (user.email ?? user.username);
@@ -30,56 +27,30 @@ export const ParticipantInvites = ({ campaignId, user }: { campaignId: string; u
   };
   const list = useRoutePages('users', 'listInvites', sentRequest);
 
-  const {
-    submit,
-    busy,
-    error,
-    fields,
-    done: sent,
-  } = useCheckedSubmit(
+  const invite = useCheckedSubmit(
     () => checkParticipantInvite(form, { id: user.id, name: inviterName }, campaignId),
     async (body) => {
-      const invite = await users.inviteUser({ body });
-      setForm(EMPTY);
-      return `Invite sent to ${invite.invited.email}.`;
+      const made = await users.inviteUser({ body });
+      setForm(EMPTY_INVITE_FORM);
+      return `Invite sent to ${made.invited.email}.`;
     },
     [routeKey('users', 'listInvites')],
   );
 
-  const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   return (
     <section className="card section-card" aria-labelledby="participants-heading" data-testid="participant-invites">
       <h2 id="participants-heading">Participants</h2>
-      <form className="create-form" onSubmit={submit} noValidate aria-label="Invite a participant">
-        <h3>Invite a participant</h3>
-        <ErrorAlert testId="participant-invite-error" error={error} />
-        <DoneNote text={sent} testId="participant-invite-sent" />
-        <TextField
-          id="participant-invite-email"
-          label="Their e-mail"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          error={fields.invited}
-        />
-        <TextField
-          id="participant-invite-name"
-          label="Their name (optional)"
-          value={form.name}
-          onChange={set('name')}
-        />
-        <TextField
-          id="participant-invite-message"
-          label="Message (optional)"
-          value={form.message}
-          onChange={set('message')}
-          error={fields.message}
-          multiline
-        />
-        <SubmitButton testId="participant-invite-submit" busy={busy} busyText="Sending…">
-          Send invite
-        </SubmitButton>
-      </form>
+      <EditForm
+        name="participant-invite"
+        title="Invite a participant"
+        level={3}
+        className="create-form"
+        form={invite}
+        submitText="Send invite"
+        busyText="Sending…"
+      >
+        <InviteFields prefix="participant-invite" form={form} onChange={setForm} fields={invite.fields} />
+      </EditForm>
       <SentInvites list={list} />
     </section>
   );

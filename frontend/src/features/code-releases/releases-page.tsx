@@ -3,13 +3,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import { NewRelease, type Release } from '../../../../shared/contracts/code-releases';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { PRODUCT_LINES, type ProductLine } from '../../../../shared/contracts/devices';
-import { FormCard } from '../../components/form-card';
-import { ErrorAlert } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useRoutePages } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { TestRunBadge } from './test-run-badge';
@@ -41,7 +40,7 @@ const NewReleaseForm = () => {
     [routeKey('code-releases', 'listReleases')],
   );
   return (
-    <FormCard
+    <EditForm
       name="new-release"
       title="New release"
       intro="A draft until its artifact is uploaded and its SHA-256 verified; published releases never change."
@@ -77,7 +76,7 @@ const NewReleaseForm = () => {
         multiline
         error={form.fields.notes}
       />
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -98,38 +97,36 @@ export const ReleasesPage = () => {
       <div className="releases-filter">
         <ChoiceField id="releases-filter" label="Show" value={line} options={FILTER_OPTIONS} onChange={setLine} />
       </div>
-      <ErrorAlert testId="releases-error" error={list.error} />
-      <ListTable
-        label="Releases"
-        testId="releases"
-        rows={list.items}
-        rowKey={(release) => release.id}
-        rowTestId={(release) => `release-row-${release.id}`}
-        columns={[
-          {
-            header: 'Release',
-            cell: (release) => (
-              <Link to={`/admin/releases/${encodeURIComponent(release.id)}`}>
-                {release.productLine} {release.version}
-              </Link>
-            ),
-          },
-          { header: 'Status', cell: (release) => <ReleaseStatusBadge status={release.status} /> },
-          {
-            header: 'Latest test',
-            cell: (release) =>
-              release.verdict ? (
-                <TestRunBadge status={release.verdict.status} />
-              ) : (
-                <span className="muted">None yet</span>
+      <PagedList list={list} name="releases" loadingText="Loading releases…" empty="No releases yet.">
+        <ListTable
+          label="Releases"
+          testId="releases"
+          rows={list.items}
+          rowKey={(release) => release.id}
+          rowTestId={(release) => `release-row-${release.id}`}
+          columns={[
+            {
+              header: 'Release',
+              cell: (release) => (
+                <Link to={`/admin/releases/${encodeURIComponent(release.id)}`}>
+                  {release.productLine} {release.version}
+                </Link>
               ),
-          },
-          { header: 'Created', cell: (release) => new Date(release.created).toLocaleDateString() },
-        ]}
-      />
-      {list.loading === 'first' && <p className="muted">Loading releases…</p>}
-      {list.loaded && list.items.length === 0 && <p className="muted">No releases yet.</p>}
-      <LoadMoreButton list={list} testId="releases-load-more" />
+            },
+            { header: 'Status', cell: (release) => <ReleaseStatusBadge status={release.status} /> },
+            {
+              header: 'Latest test',
+              cell: (release) =>
+                release.verdict ? (
+                  <TestRunBadge status={release.verdict.status} />
+                ) : (
+                  <span className="muted">None yet</span>
+                ),
+            },
+            { header: 'Created', cell: (release) => new Date(release.created).toLocaleDateString() },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { hasRole } from '../../../../shared/auth/groups';
 import { NewRollout, type ReleaseDetail, type Rollout } from '../../../../shared/contracts/code-releases';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useChanges, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
@@ -63,7 +63,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
         </p>
       )}
       {admin && (
-        <FormCard
+        <EditForm
           name="rollout"
           title="Start a rollout"
           intro={`Devices of the ${release.productLine} line in the target are assigned ${release.version}; others are skipped and counted.`}
@@ -114,7 +114,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
             )}
             <TextField id="rollout-note" label="Note (optional)" value={form.note} onChange={set('note')} />
           </fieldset>
-        </FormCard>
+        </EditForm>
       )}
     </>
   );
@@ -171,8 +171,7 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
     <section className="card" aria-labelledby="rollouts-heading">
       <h2 id="rollouts-heading">Rollouts</h2>
       <StartRollout release={release} />
-      <ErrorAlert testId="rollouts-error" error={list.error} />
-      {list.items.length > 0 && (
+      <PagedList list={list} name="rollouts" empty="Not rolled out yet.">
         <ListTable
           label="Rollouts"
           testId="rollouts"
@@ -212,9 +211,7 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
             },
           ]}
         />
-      )}
-      {list.loaded && list.items.length === 0 && <p className="muted">Not rolled out yet.</p>}
-      <LoadMoreButton list={list} testId="rollouts-load-more" />
+      </PagedList>
     </section>
   );
 };

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { TEST_RUN_STATUSES, testRunLook } from '../../../../shared/code-releases/test-run-status';
 import { NewTestRun, type TestRun } from '../../../../shared/contracts/code-releases';
-import { FormCard } from '../../components/form-card';
-import { ErrorAlert } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
+import { listItem, PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useChanges, useRoutePages } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { testRunKeys } from './releases-api';
@@ -31,7 +30,7 @@ const RecordTestRun = ({ releaseId }: { releaseId: string }) => {
     testRunKeys(releaseId),
   );
   return (
-    <FormCard name="test-run" title="Record a test run" form={form} submitText="Record" busyText="Recording…">
+    <EditForm name="test-run" title="Record a test run" form={form} submitText="Record" busyText="Recording…">
       <div className="field-row">
         <ChoiceField id="test-run-status" label="Status" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
         <TextField
@@ -44,7 +43,7 @@ const RecordTestRun = ({ releaseId }: { releaseId: string }) => {
         />
       </div>
       <TextField id="test-run-log" label="Log" value={log} onChange={setLog} multiline error={form.fields.log} />
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -62,45 +61,45 @@ export const TestRunsPanel = ({ releaseId, published }: { releaseId: string; pub
   return (
     <section className="card" aria-labelledby="test-runs-heading">
       <h2 id="test-runs-heading">Test runs</h2>
-      <ErrorAlert testId="test-runs-error" error={error ?? runs.error} />
-      {runs.loaded && runs.items.length === 0 && (
-        <p className="muted" data-testid="test-runs-empty">
-          {published ? 'No test run yet.' : 'Test runs are recorded once the artifact is uploaded and verified.'}
-        </p>
-      )}
-      <ol className="test-runs" data-testid="test-runs">
-        {runs.items.map((testRun) => (
-          <li key={testRun.id} className="test-run" data-testid={`test-run-${testRun.id}`}>
-            <div className="test-run-head">
-              <TestRunBadge status={testRun.status} testId="test-run-result" />
-              <strong>{testRun.name}</strong>
-              <span className="muted small">
-                by {testRun.ranByEmail ?? testRun.ranBy}, {new Date(testRun.started).toLocaleString()}
-                {testRun.finished && testRun.finished !== testRun.started
-                  ? `, result ${new Date(testRun.finished).toLocaleString()}`
-                  : ''}
-              </span>
-            </div>
-            {testRun.log && (
-              <details>
-                <summary>Log</summary>
-                <pre className="test-run-log">{testRun.log}</pre>
-              </details>
-            )}
-            {testRun.status === 'InProgress' && (
-              <div className="actions">
-                <button type="button" disabled={!!busy} onClick={() => conclude(testRun.id, 'Pass')}>
-                  Record pass
-                </button>
-                <button type="button" disabled={!!busy} onClick={() => conclude(testRun.id, 'Fail')}>
-                  Record failure
-                </button>
+      <PagedList
+        list={runs}
+        name="test-runs"
+        error={error}
+        empty={published ? 'No test run yet.' : 'Test runs are recorded once the artifact is uploaded and verified.'}
+      >
+        <ol className="test-runs" data-testid="test-runs">
+          {runs.items.map((testRun) => (
+            <li key={testRun.id} className="test-run" data-testid={`test-run-${testRun.id}`} {...listItem(testRun.id)}>
+              <div className="test-run-head">
+                <TestRunBadge status={testRun.status} testId="test-run-result" />
+                <strong>{testRun.name}</strong>
+                <span className="muted small">
+                  by {testRun.ranByEmail ?? testRun.ranBy}, {new Date(testRun.started).toLocaleString()}
+                  {testRun.finished && testRun.finished !== testRun.started
+                    ? `, result ${new Date(testRun.finished).toLocaleString()}`
+                    : ''}
+                </span>
               </div>
-            )}
-          </li>
-        ))}
-      </ol>
-      <LoadMoreButton list={runs} testId="test-runs-load-more" />
+              {testRun.log && (
+                <details>
+                  <summary>Log</summary>
+                  <pre className="test-run-log">{testRun.log}</pre>
+                </details>
+              )}
+              {testRun.status === 'InProgress' && (
+                <div className="actions">
+                  <button type="button" disabled={!!busy} onClick={() => conclude(testRun.id, 'Pass')}>
+                    Record pass
+                  </button>
+                  <button type="button" disabled={!!busy} onClick={() => conclude(testRun.id, 'Fail')}>
+                    Record failure
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ol>
+      </PagedList>
       {published && <RecordTestRun releaseId={releaseId} />}
     </section>
   );

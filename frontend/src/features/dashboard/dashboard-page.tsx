@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { LoadingPage } from '../../app/loading-page';
+import { LoadingPage } from '../../components/loading-page';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { holdsTokens } from '../../lib/auth';
 import { useOptionalUser } from '../../lib/session';

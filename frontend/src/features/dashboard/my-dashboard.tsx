@@ -2,9 +2,8 @@ import { Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { LoadingPage } from '../../app/loading-page';
-import { ErrorAlert } from '../../components/form-parts';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { LoadingPage } from '../../components/loading-page';
+import { listItem, PagedList } from '../../components/paged-list';
 import { nameKey, useObjectNames } from '../../lib/object-names';
 import { useRoutePages } from '../../lib/query';
 import type { SessionUser } from '../../lib/session-user';
@@ -75,45 +74,44 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
       <DeviceMapSection scope="visible" title="Devices on the map" />
 
       <h2 className="section-heading">Everything you belong to</h2>
-      <ErrorAlert testId="dashboard-error" error={mine.error} />
-      {mine.loading === 'first' && <p className="muted">Loading your relations…</p>}
-      <div className="cards cards-compact" data-testid="dashboard-relations">
-        {GROUP_ORDER.map((kind) => (
-          <article key={kind} className="card" data-testid={`dashboard-group-${kind}`}>
-            <h3>{KIND_TITLE[kind]}</h3>
-            {groups[kind].length ? (
+      <PagedList list={mine} name="dashboard" loadingText="Loading your relations…">
+        <div className="cards cards-compact" data-testid="dashboard-relations">
+          {GROUP_ORDER.map((kind) => (
+            <article key={kind} className="card" data-testid={`dashboard-group-${kind}`}>
+              <h3>{KIND_TITLE[kind]}</h3>
+              {groups[kind].length ? (
+                <ul className="link-list">
+                  {groups[kind].map((relation) => (
+                    <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`} {...listItem(relation.id)}>
+                      <ObjectLink
+                        kind={kind}
+                        id={relation.referrerId}
+                        name={names.get(nameKey(kind, relation.referrerId))}
+                      />
+                      <span className="muted small">{relation.type}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                mine.loaded && <p className="muted">{RELATIONS_MESSAGES.noneOfKind}</p>
+              )}
+            </article>
+          ))}
+          {groups.other.length > 0 && (
+            <article className="card" data-testid="dashboard-group-other">
+              <h3>Other</h3>
               <ul className="link-list">
-                {groups[kind].map((relation) => (
-                  <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
-                    <ObjectLink
-                      kind={kind}
-                      id={relation.referrerId}
-                      name={names.get(nameKey(kind, relation.referrerId))}
-                    />
+                {groups.other.map((relation) => (
+                  <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`} {...listItem(relation.id)}>
+                    <span className="mono">{relation.referrerId}</span>
                     <span className="muted small">{relation.type}</span>
                   </li>
                 ))}
               </ul>
-            ) : (
-              mine.loaded && <p className="muted">{RELATIONS_MESSAGES.noneOfKind}</p>
-            )}
-          </article>
-        ))}
-        {groups.other.length > 0 && (
-          <article className="card" data-testid="dashboard-group-other">
-            <h3>Other</h3>
-            <ul className="link-list">
-              {groups.other.map((relation) => (
-                <li key={relation.id} data-testid={`dashboard-relation-${relation.id}`}>
-                  <span className="mono">{relation.referrerId}</span>
-                  <span className="muted small">{relation.type}</span>
-                </li>
-              ))}
-            </ul>
-          </article>
-        )}
-      </div>
-      <LoadMoreButton list={mine} testId="dashboard-load-more" />
+            </article>
+          )}
+        </div>
+      </PagedList>
     </section>
   );
 };

@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { ErrorAlert } from '../../components/form-parts';
+import { listItem, PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
-import { LoadMoreButton } from '../../lib/load-more-button';
-import { type PagedList, useRoutePages } from '../../lib/query';
+import { type ListState, useRoutePages } from '../../lib/query';
 import { CampaignStatusBadge, windowText } from '../campaigns/public-dashboard';
 import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT, StatusBadge } from '../devices';
 import { objectPath } from '../relations';
@@ -21,25 +20,21 @@ const Card = <T extends { id: string }>({
 }: {
   title: string;
   testId: string;
-  list: PagedList<T>;
+  list: ListState<T>;
   empty: string;
   row: (item: T) => React.ReactNode;
 }) => (
   <article className="card registry-card" data-testid={testId} aria-labelledby={`${testId}-heading`}>
     <h2 id={`${testId}-heading`}>{title}</h2>
-    <ErrorAlert testId={`${testId}-error`} error={list.error} />
-    {list.loading === 'first' && <p className="muted">Loading…</p>}
-    {list.items.length > 0 && (
+    <PagedList list={list} name={testId} empty={empty}>
       <ul className="registry-list">
         {list.items.map((item) => (
-          <li key={item.id} data-testid={`${testId}-row-${item.id}`}>
+          <li key={item.id} data-testid={`${testId}-row-${item.id}`} {...listItem(item.id)}>
             {row(item)}
           </li>
         ))}
       </ul>
-    )}
-    {list.loaded && list.items.length === 0 && !list.nextCursor && <p className="muted">{empty}</p>}
-    <LoadMoreButton list={list} testId={`${testId}-load-more`} />
+    </PagedList>
   </article>
 );
 

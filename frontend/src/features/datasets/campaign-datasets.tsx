@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import { ErrorAlert } from '../../components/form-parts';
-import { LoadMoreButton } from '../../lib/load-more-button';
+import { PagedList } from '../../components/paged-list';
 import { useRoutePages } from '../../lib/query';
 import { DatasetTable } from './dataset-table';
 
@@ -10,16 +9,9 @@ export const CampaignDatasets = ({ campaignId, manage }: { campaignId: string; m
   return (
     <section className="card section-card" aria-labelledby="campaign-datasets-heading">
       <h2 id="campaign-datasets-heading">Datasets</h2>
-      <ErrorAlert testId="campaign-datasets-error" error={list.error} />
-      {list.loaded && list.items.length === 0 && (
-        <p className="muted" data-testid="campaign-datasets-empty">
-          No datasets of this campaign yet.
-        </p>
-      )}
-      {list.items.length > 0 && (
+      <PagedList list={list} name="campaign-datasets" empty="No datasets of this campaign yet.">
         <DatasetTable datasets={list.items} testId="campaign-datasets" label="Datasets of the campaign" />
-      )}
-      <LoadMoreButton list={list} testId="campaign-datasets-more" />
+      </PagedList>
       {manage && (
         <p>
           <Link

@@ -1,4 +1,5 @@
 import type { CreateDatasetBody, Dataset } from '../../../../shared/contracts/datasets';
+import { type Checked, problem } from '../../lib/form-check';
 
 /** The build form's fields as typed, and the request they make. */
 export interface DatasetForm {
@@ -51,15 +52,17 @@ export const formFrom = (dataset: Dataset): DatasetForm => ({
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The request a form makes, or what is wrong with it (the API checks again and says the rest). */
-export const requestOf = (form: DatasetForm): CreateDatasetBody | string => {
-  if (!form.title.trim()) return 'Give the dataset a title';
-  if (form.sourceKind === 'devices' && form.deviceIds.length === 0) return 'Choose at least one device';
-  if (form.sourceKind === 'campaign' && !form.campaignId) return 'Choose a campaign';
-  for (const date of [form.from, form.to]) if (date && !DATE.test(date)) return 'Dates are YYYY-MM-DD';
+/** The request a form makes, or what is wrong with it, by field (the API checks again and says the rest). */
+export const requestOf = (form: DatasetForm): Checked<CreateDatasetBody> => {
+  if (!form.title.trim()) return problem('title', 'Give the dataset a title');
+  if (form.sourceKind === 'devices' && form.deviceIds.length === 0)
+    return problem('deviceIds', 'Choose at least one device');
+  if (form.sourceKind === 'campaign' && !form.campaignId) return problem('campaignId', 'Choose a campaign');
+  for (const field of ['from', 'to'] as const)
+    if (form[field] && !DATE.test(form[field])) return problem(field, 'Dates are YYYY-MM-DD');
   const from = form.from ? Date.parse(`${form.from}T00:00:00Z`) : undefined;
   const to = form.to ? Date.parse(`${form.to}T23:59:59.999Z`) : undefined;
-  if (from !== undefined && to !== undefined && from > to) return 'The range must start before it ends';
+  if (from !== undefined && to !== undefined && from > to) return problem('to', 'The range must start before it ends');
   const creators = form.creators
     .split(';')
     .map((name) => name.trim())
@@ -69,7 +72,7 @@ export const requestOf = (form: DatasetForm): CreateDatasetBody | string => {
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  return {
+  const value: CreateDatasetBody = {
     title: form.title.trim(),
     description: form.description.trim(),
     ...(creators.length ? { creators } : {}),
@@ -84,4 +87,5 @@ export const requestOf = (form: DatasetForm): CreateDatasetBody | string => {
     ...(measurements.length ? { measurements } : {}),
     ...(form.previousVersionId ? { previousVersionId: form.previousVersionId } : {}),
   };
+  return { ok: true, value };
 };

@@ -1,13 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Dataset } from '../../../../shared/contracts/datasets';
 import { DATASET_LICENSES, LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
-import { ErrorAlert, SubmitActions } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
+import { ErrorAlert } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { routeQuery } from '../../lib/query';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { datasetListKeys, useDataset } from './dataset-api';
 import { type DatasetForm, emptyForm, formFrom, requestOf } from './dataset-form';
 import './datasets.css';
@@ -34,30 +36,21 @@ export const DatasetNewPage = () => {
 const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previous?: Dataset }) => {
   const datasets = useApi('datasets');
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const [form, setForm] = useState(initial);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const devices = useQuery(routeQuery('devices', 'listMine', { query: { limit: 100 } }));
   const campaigns = useQuery(routeQuery('campaigns', 'listMine', { query: { limit: 100 } }));
   const managed = (campaigns.data?.items ?? []).filter((c) => c.roles.includes('campaign-manager'));
   const set = <K extends keyof DatasetForm>(key: K, value: DatasetForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const request = requestOf(form);
-    if (typeof request === 'string') return setError(request);
-    setError(undefined);
-    setBusy(true);
-    try {
-      const made = await datasets.createDataset({ body: request });
-      await Promise.all(datasetListKeys.map((queryKey) => queries.invalidateQueries({ queryKey })));
+  const build = useCheckedSubmit(
+    () => requestOf(form),
+    async (body) => {
+      const made = await datasets.createDataset({ body });
       navigate(`/dashboard/datasets/${made.id}`);
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
+      return undefined;
+    },
+    datasetListKeys,
+  );
 
   const toggleDevice = (id: string, on: boolean) =>
     set('deviceIds', on ? [...form.deviceIds, id] : form.deviceIds.filter((chosen) => chosen !== id));
@@ -69,8 +62,21 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
         The dataset is frozen when it is built: each device's rows are cut to the download window its tier gives the
         dataset's readers now, and never change after. Building runs in the background; its page shows the progress.
       </p>
-      <form className="card create-form" onSubmit={(e) => void submit(e)} noValidate data-testid="dataset-form">
-        <TextField id="dataset-title" label="Title" value={form.title} onChange={(v) => set('title', v)} />
+      <EditForm
+        name="dataset-form"
+        testId="dataset-form"
+        long
+        form={build}
+        submitText="Build the dataset"
+        busyText="Starting…"
+      >
+        <TextField
+          id="dataset-title"
+          label="Title"
+          value={form.title}
+          onChange={(v) => set('title', v)}
+          error={build.fields.title}
+        />
         <TextField
           id="dataset-description"
           label="Description"
@@ -113,7 +119,11 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           onChange={(v) => set('sourceKind', v)}
         />
         {form.sourceKind === 'devices' ? (
-          <fieldset className="device-choices" data-testid="dataset-devices">
+          <fieldset
+            className={build.fields.deviceIds ? 'device-choices field-invalid' : 'device-choices'}
+            data-testid="dataset-devices"
+            aria-describedby={build.fields.deviceIds ? 'dataset-devices-error' : undefined}
+          >
             <legend>Devices</legend>
             {devices.isPending && <span className="muted small">Loading your devices…</span>}
             {devices.data?.items.length === 0 && <span className="muted small">You have no devices.</span>}
@@ -128,6 +138,11 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
                 {device.name || device.id} <span className="muted small mono">{device.id}</span>
               </label>
             ))}
+            {build.fields.deviceIds && (
+              <span className="field-error" id="dataset-devices-error" data-testid="dataset-devices-error">
+                {build.fields.deviceIds}
+              </span>
+            )}
           </fieldset>
         ) : (
           <ChoiceField
@@ -143,6 +158,7 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
                 : []),
             ]}
             onChange={(v) => set('campaignId', v)}
+            error={build.fields.campaignId}
           />
         )}
         <TextField
@@ -152,6 +168,7 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           placeholder="YYYY-MM-DD"
           value={form.from}
           onChange={(v) => set('from', v)}
+          error={build.fields.from}
           hint="Empty: as far back as each device's tier allows (a campaign: its start)"
         />
         <TextField
@@ -161,6 +178,7 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           placeholder="YYYY-MM-DD"
           value={form.to}
           onChange={(v) => set('to', v)}
+          error={build.fields.to}
           hint="Empty: now (a campaign: its end, or now)"
         />
         <TextField
@@ -171,11 +189,7 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           hint="Names separated by commas, e.g. pm2_5, temperature (empty: all of them)"
           mono
         />
-        <ErrorAlert testId="dataset-form-error" error={error} />
-        <SubmitActions testId="dataset-build" busy={busy} busyText="Starting…">
-          Build the dataset
-        </SubmitActions>
-      </form>
+      </EditForm>
     </section>
   );
 };

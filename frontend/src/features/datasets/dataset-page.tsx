@@ -5,10 +5,10 @@ import type { Dataset, DatasetFile } from '../../../../shared/contracts/datasets
 import { LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { CopyButton } from '../../lib/copy-button';
 import { errorMessage } from '../../lib/error-message';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
@@ -314,14 +314,9 @@ const MyDatasets = () => {
   return (
     <section className="card section-card" aria-labelledby="datasets-mine-heading">
       <h2 id="datasets-mine-heading">Mine</h2>
-      <ErrorAlert testId="datasets-mine-error" error={list.error} />
-      {list.loaded && list.items.length === 0 && (
-        <p className="muted" data-testid="datasets-mine-empty">
-          You have made no datasets yet.
-        </p>
-      )}
-      {list.items.length > 0 && <DatasetTable datasets={list.items} testId="datasets-mine" label="My datasets" />}
-      <LoadMoreButton list={list} testId="datasets-mine-more" />
+      <PagedList list={list} name="datasets-mine" empty="You have made no datasets yet.">
+        <DatasetTable datasets={list.items} testId="datasets-mine" label="My datasets" />
+      </PagedList>
     </section>
   );
 };
@@ -331,14 +326,9 @@ const PublicDatasets = () => {
   return (
     <section className="card section-card" aria-labelledby="datasets-public-heading">
       <h2 id="datasets-public-heading">Public datasets</h2>
-      <ErrorAlert testId="datasets-public-error" error={list.error} />
-      {list.loaded && list.items.length === 0 && (
-        <p className="muted" data-testid="datasets-public-empty">
-          No public datasets yet.
-        </p>
-      )}
-      {list.items.length > 0 && <DatasetTable datasets={list.items} testId="datasets-public" label="Public datasets" />}
-      <LoadMoreButton list={list} testId="datasets-public-more" />
+      <PagedList list={list} name="datasets-public" empty="No public datasets yet.">
+        <DatasetTable datasets={list.items} testId="datasets-public" label="Public datasets" />
+      </PagedList>
     </section>
   );
 };

@@ -15,24 +15,33 @@ describe('the build form', () => {
         measurements: 'pm2_5, temperature',
       }),
     ).toEqual({
-      title: 'Lake PM',
-      description: '',
-      creators: [{ name: 'Ada Lovelace' }, { name: 'Northside Air Network' }],
-      license: DATASET_LICENSES[0],
-      visibility: 'permissioned',
-      source: { kind: 'devices', deviceIds: ['d1', 'd2'] },
-      from: Date.UTC(2026, 4, 1),
-      to: Date.UTC(2026, 5, 1) - 1,
-      measurements: ['pm2_5', 'temperature'],
+      ok: true,
+      value: {
+        title: 'Lake PM',
+        description: '',
+        creators: [{ name: 'Ada Lovelace' }, { name: 'Northside Air Network' }],
+        license: DATASET_LICENSES[0],
+        visibility: 'permissioned',
+        source: { kind: 'devices', deviceIds: ['d1', 'd2'] },
+        from: Date.UTC(2026, 4, 1),
+        to: Date.UTC(2026, 5, 1) - 1,
+        measurements: ['pm2_5', 'temperature'],
+      },
     });
   });
 
-  it('says what is missing before asking the API', () => {
-    expect(requestOf({ ...emptyForm(), deviceIds: ['d1'] })).toBe('Give the dataset a title');
-    expect(requestOf({ ...emptyForm(), title: 'T' })).toBe('Choose at least one device');
-    expect(requestOf({ ...emptyForm(), title: 'T', sourceKind: 'campaign' })).toBe('Choose a campaign');
-    expect(requestOf({ ...emptyForm(), title: 'T', deviceIds: ['d'], from: '2026-06-02', to: '2026-06-01' })).toBe(
-      'The range must start before it ends',
+  it('says what is missing before asking the API, next to the field it is about', () => {
+    const refused = (message: string, field: string) => ({ ok: false, message, fields: { [field]: message } });
+    expect(requestOf({ ...emptyForm(), deviceIds: ['d1'] })).toEqual(refused('Give the dataset a title', 'title'));
+    expect(requestOf({ ...emptyForm(), title: 'T' })).toEqual(refused('Choose at least one device', 'deviceIds'));
+    expect(requestOf({ ...emptyForm(), title: 'T', sourceKind: 'campaign' })).toEqual(
+      refused('Choose a campaign', 'campaignId'),
+    );
+    expect(requestOf({ ...emptyForm(), title: 'T', deviceIds: ['d'], from: '2026-6-1' })).toEqual(
+      refused('Dates are YYYY-MM-DD', 'from'),
+    );
+    expect(requestOf({ ...emptyForm(), title: 'T', deviceIds: ['d'], from: '2026-06-02', to: '2026-06-01' })).toEqual(
+      refused('The range must start before it ends', 'to'),
     );
   });
 });

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { ProductLine } from '../../../../shared/contracts/devices';
-import { ErrorAlert } from '../../components/form-parts';
+import { PagedList } from '../../components/paged-list';
 import { ChoiceField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
 import { DeviceMapSection } from '../map';
 import { PRODUCT_LINE_OPTIONS } from './device-rules';
@@ -37,11 +36,9 @@ export const AdminDevicesPage = () => {
           options={FILTER_OPTIONS}
           onChange={setLine}
         />
-        <ErrorAlert testId="admin-devices-error" error={list.error} />
-        <DeviceTable devices={list.items} base="/admin" testId="admin-devices" />
-        {list.loading === 'first' && <p className="muted">Loading devices…</p>}
-        {list.loaded && list.items.length === 0 && <p className="muted">No devices.</p>}
-        <LoadMoreButton list={list} testId="admin-devices-load-more" />
+        <PagedList list={list} name="admin-devices" loadingText="Loading devices…" empty="No devices.">
+          <DeviceTable devices={list.items} base="/admin" testId="admin-devices" />
+        </PagedList>
       </section>
     </section>
   );

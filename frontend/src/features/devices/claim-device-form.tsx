@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
@@ -25,7 +25,7 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
   const set = (key: keyof ClaimForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <FormCard
+    <EditForm
       name="claim"
       title="Claim a device"
       intro="Both are printed on the device's label. Claiming makes you its owner."
@@ -52,6 +52,6 @@ export const ClaimDeviceForm = ({ onCancel }: { onCancel?: () => void }) => {
           mono
         />
       </div>
-    </FormCard>
+    </EditForm>
   );
 };

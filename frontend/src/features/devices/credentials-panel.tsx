@@ -3,9 +3,9 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { DeviceCredential, NewDeviceCredential } from '../../../../shared/contracts/devices';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useChanges, usePagedQuery } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
 import { credentialKeys } from './device-api';
@@ -97,41 +97,42 @@ export const CredentialsPanel = ({ deviceId }: { deviceId: string }) => {
           {busy === 'rotate' ? 'Rotating…' : 'Rotate all'}
         </button>
       </div>
-      <ListTable
-        label="Ingress credentials"
-        testId="credentials-list"
-        rows={list.items}
-        rowKey={(row) => row.id}
-        rowTestId={(row) => `credentials-row-${row.id}`}
-        columns={[
-          { header: 'Id', className: 'mono', cell: (row) => row.id },
-          { header: 'Created', cell: (row) => <When ms={row.created} /> },
-          {
-            header: 'Last used',
-            cell: (row) => (row.lastUsed ? <When ms={row.lastUsed} /> : <span className="muted">Never</span>),
-          },
-          {
-            header: 'Actions',
-            cell: (row) => (
-              <button
-                type="button"
-                className="danger"
-                data-testid={`credentials-revoke-${row.id}`}
-                onClick={() => revoke(row.id)}
-                disabled={busy === `revoke:${row.id}`}
-              >
-                Revoke
-              </button>
-            ),
-          },
-        ]}
-      />
-      {list.loaded && list.items.length === 0 && (
-        <p className="muted" data-testid="credentials-empty">
-          No credentials yet: the device cannot send data until it has one.
-        </p>
-      )}
-      <LoadMoreButton list={list} testId="credentials-load-more" />
+      <PagedList
+        list={list}
+        name="credentials"
+        errorShownAbove
+        empty="No credentials yet: the device cannot send data until it has one."
+      >
+        <ListTable
+          label="Ingress credentials"
+          testId="credentials-list"
+          rows={list.items}
+          rowKey={(row) => row.id}
+          rowTestId={(row) => `credentials-row-${row.id}`}
+          columns={[
+            { header: 'Id', className: 'mono', cell: (row) => row.id },
+            { header: 'Created', cell: (row) => <When ms={row.created} /> },
+            {
+              header: 'Last used',
+              cell: (row) => (row.lastUsed ? <When ms={row.lastUsed} /> : <span className="muted">Never</span>),
+            },
+            {
+              header: 'Actions',
+              cell: (row) => (
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid={`credentials-revoke-${row.id}`}
+                  onClick={() => revoke(row.id)}
+                  disabled={busy === `revoke:${row.id}`}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

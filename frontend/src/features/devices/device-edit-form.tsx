@@ -1,19 +1,25 @@
 import { useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { mayOwn } from '../../lib/device-access';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { deviceShownKeys } from './device-api';
-import { checkEdit, type EditForm, editFormOf, PRIVACY_OPTIONS, VISIBILITY_OPTIONS } from './device-rules';
+import {
+  checkEdit,
+  type EditForm as EditFields,
+  editFormOf,
+  PRIVACY_OPTIONS,
+  VISIBILITY_OPTIONS,
+} from './device-rules';
 
 /** Name, location and its privacy, data visibility, and (owner, staff) the firmware version. */
 export const DeviceEditForm = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
-  const [form, setForm] = useState<EditForm>(() => editFormOf(device));
+  const [form, setForm] = useState<EditFields>(() => editFormOf(device));
   const owner = mayOwn(device);
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkEdit(device, form, owner),
     async (body) => {
       const updated = await devices.update({ params: { id: device.id }, body });
@@ -23,10 +29,16 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
     deviceShownKeys(device.id),
   );
 
-  const set = (key: keyof EditForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const set = (key: keyof EditFields) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <FormCard name="device-edit" title="Edit" form={{ submit, busy, error, done }} submitText="Save" busyText="Saving…">
+    <EditForm
+      name="device-edit"
+      title="Edit"
+      form={{ submit, busy, error, done, edited }}
+      submitText="Save"
+      busyText="Saving…"
+    >
       <TextField id="device-edit-name" label="Name" value={form.name} onChange={set('name')} error={fields.name} />
       <div className="field-row">
         <TextField
@@ -74,6 +86,6 @@ export const DeviceEditForm = ({ device }: { device: Device }) => {
           mono
         />
       )}
-    </FormCard>
+    </EditForm>
   );
 };

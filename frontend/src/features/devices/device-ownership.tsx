@@ -4,7 +4,7 @@ import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts'
 import type { PickedPerson } from '../../components/person-picker';
 import { PersonPicker } from '../../components/person-picker-lazy';
 import { useApi } from '../../lib/api';
-import { useChanges } from '../../lib/query';
+import { useSaidChanges } from '../../lib/query';
 import { deviceOwnershipKeys } from './device-api';
 import { checkTransfer, deviceLabel } from './device-rules';
 
@@ -18,12 +18,10 @@ export const DeviceOwnership = ({ device }: { device: Device }) => {
   const devices = useApi('devices');
   const [newOwner, setNewOwner] = useState<PickedPerson>();
   const [fieldError, setFieldError] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const { busy, error, run } = useChanges<Busy>();
+  const { busy, error, run, done } = useSaidChanges<Busy>();
 
   const transfer = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setDone(undefined);
     if (newOwner?.kind !== 'person') return setFieldError('Choose the new owner');
     const checked = checkTransfer(newOwner.id);
     if (!checked.ok) return setFieldError(checked.message);
@@ -34,7 +32,7 @@ export const DeviceOwnership = ({ device }: { device: Device }) => {
       async () => {
         await devices.transfer({ params: { id: device.id }, body: checked.value });
         setNewOwner(undefined);
-        setDone(`Ownership moved to ${newOwner.label}.`);
+        return `Ownership moved to ${newOwner.label}.`;
       },
       deviceOwnershipKeys(device.id),
     );
@@ -52,7 +50,7 @@ export const DeviceOwnership = ({ device }: { device: Device }) => {
       'retire',
       async () => {
         await devices.retire({ params: { id: device.id } });
-        setDone('The device is retired.');
+        return 'The device is retired.';
       },
       deviceOwnershipKeys(device.id),
     );

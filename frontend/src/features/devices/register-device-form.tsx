@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
@@ -35,7 +35,7 @@ export const RegisterDeviceForm = () => {
   const set = (key: keyof RegisterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   return (
-    <FormCard
+    <EditForm
       name="register"
       title="Register a device"
       form={{ submit, busy, error }}
@@ -95,6 +95,6 @@ export const RegisterDeviceForm = () => {
         onChange={set('name')}
         error={fields.name}
       />
-    </FormCard>
+    </EditForm>
   );
 };

@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Delivery } from '../../../../shared/contracts/integrations';
-import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useChanges, useRoutePages } from '../../lib/query';
 import { DELIVERY_STATUS, eventLabel, lastAnswer } from './integration-rules';
 import { deliveriesKey, LOG_PAGE, webhookKeys } from './integrations-api';
@@ -93,58 +92,57 @@ export const DeliveryLog = ({
 
   return (
     <div data-testid={`delivery-log-${webhookId}`}>
-      <ErrorAlert testId={`delivery-log-error-${webhookId}`} error={error ?? log.error} />
-      <ListTable
-        label="Deliveries"
-        testId={`delivery-log-table-${webhookId}`}
-        busy={log.loading === 'first'}
-        rows={log.items}
-        rowKey={(delivery) => delivery.id}
-        rowTestId={(delivery) => `delivery-row-${delivery.id}`}
-        columns={[
-          { header: 'Made', cell: (delivery) => <When ms={delivery.created} /> },
-          {
-            header: 'Event',
-            cell: (delivery) => (
-              <>
-                {eventLabel(delivery.eventType)}
-                {delivery.batches !== undefined && (
-                  <span className="muted small">
-                    {' '}
-                    · {delivery.batches} batch{delivery.batches === 1 ? '' : 'es'}
-                  </span>
-                )}
-              </>
-            ),
-          },
-          { header: 'Status', cell: (delivery) => <DeliveryStatusBadge delivery={delivery} /> },
-          {
-            header: 'Last answer',
-            cell: (delivery) => <span data-testid={`delivery-answer-${delivery.id}`}>{lastAnswer(delivery)}</span>,
-          },
-          { header: 'Attempts', cell: (delivery) => <Attempts delivery={delivery} /> },
-          {
-            header: 'Actions',
-            cell: (delivery) => (
-              <button
-                type="button"
-                data-testid={`delivery-replay-${delivery.id}`}
-                onClick={() => replay(delivery)}
-                disabled={!enabled || busy !== undefined}
-                title={enabled ? 'Send it again now, with the same webhook-id' : 'Turn the webhook on to send again'}
-              >
-                {busy === `replay:${delivery.id}` ? 'Sending…' : 'Send again'}
-              </button>
-            ),
-          },
-        ]}
-      />
-      {log.loaded && log.items.length === 0 && (
-        <p className="muted" data-testid={`delivery-log-empty-${webhookId}`}>
-          Nothing sent yet. Send a test to see one here.
-        </p>
-      )}
-      <LoadMoreButton list={log} testId={`delivery-log-more-${webhookId}`} />
+      <PagedList
+        list={log}
+        name={`delivery-log-${webhookId}`}
+        error={error}
+        empty="Nothing sent yet. Send a test to see one here."
+      >
+        <ListTable
+          label="Deliveries"
+          testId={`delivery-log-table-${webhookId}`}
+          rows={log.items}
+          rowKey={(delivery) => delivery.id}
+          rowTestId={(delivery) => `delivery-row-${delivery.id}`}
+          columns={[
+            { header: 'Made', cell: (delivery) => <When ms={delivery.created} /> },
+            {
+              header: 'Event',
+              cell: (delivery) => (
+                <>
+                  {eventLabel(delivery.eventType)}
+                  {delivery.batches !== undefined && (
+                    <span className="muted small">
+                      {' '}
+                      · {delivery.batches} batch{delivery.batches === 1 ? '' : 'es'}
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            { header: 'Status', cell: (delivery) => <DeliveryStatusBadge delivery={delivery} /> },
+            {
+              header: 'Last answer',
+              cell: (delivery) => <span data-testid={`delivery-answer-${delivery.id}`}>{lastAnswer(delivery)}</span>,
+            },
+            { header: 'Attempts', cell: (delivery) => <Attempts delivery={delivery} /> },
+            {
+              header: 'Actions',
+              cell: (delivery) => (
+                <button
+                  type="button"
+                  data-testid={`delivery-replay-${delivery.id}`}
+                  onClick={() => replay(delivery)}
+                  disabled={!enabled || busy !== undefined}
+                  title={enabled ? 'Send it again now, with the same webhook-id' : 'Turn the webhook on to send again'}
+                >
+                  {busy === `replay:${delivery.id}` ? 'Sending…' : 'Send again'}
+                </button>
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </div>
   );
 };

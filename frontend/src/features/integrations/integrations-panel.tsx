@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { type CreatedWebhook, NewWebhook, type TargetKind } from '../../../../shared/contracts/integrations';
-import { FormCard } from '../../components/form-card';
-import { ErrorAlert } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, useRoutePages } from '../../lib/query';
 import { SecretOnce } from '../../lib/secret-once';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
@@ -53,8 +52,9 @@ const AddWebhookForm = ({
         : [...WEBHOOK_EVENT_TYPES.filter((t) => t === type || events.includes(t))],
     );
   return (
-    <FormCard
+    <EditForm
       name="webhook-add"
+      level={3}
       title="Add a webhook"
       intro={`Your receiver gets ${TARGET_WORDS[kind]} events as signed HTTPS POSTs; it answers 2xx within 15 seconds.`}
       form={form}
@@ -102,7 +102,7 @@ const AddWebhookForm = ({
           </span>
         )}
       </fieldset>
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -121,7 +121,6 @@ export const IntegrationsPanel = ({ kind, id }: { kind: TargetKind; id: string }
         Webhooks push {TARGET_WORDS[kind]} events to systems you run: signed the Standard Webhooks way, retried for a
         day when your receiver fails, every attempt kept in the log for 30 days.
       </p>
-      <ErrorAlert testId="integrations-error" error={list.error} />
       {made && (
         <SecretOnce
           value={made.secret}
@@ -149,15 +148,11 @@ export const IntegrationsPanel = ({ kind, id }: { kind: TargetKind; id: string }
           </button>
         </div>
       )}
-      {list.items.map((webhook) => (
-        <WebhookCard key={webhook.id} webhook={webhook} />
-      ))}
-      {list.loaded && list.items.length === 0 && !adding && (
-        <p className="muted" data-testid="integrations-empty">
-          No webhooks yet.
-        </p>
-      )}
-      <LoadMoreButton list={list} testId="integrations-more" />
+      <PagedList list={list} name="integrations" empty={adding ? undefined : 'No webhooks yet.'}>
+        {list.items.map((webhook) => (
+          <WebhookCard key={webhook.id} webhook={webhook} />
+        ))}
+      </PagedList>
     </section>
   );
 };

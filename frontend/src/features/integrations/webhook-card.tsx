@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { RotatedSecret, Webhook } from '../../../../shared/contracts/integrations';
 import { ErrorAlert } from '../../components/form-parts';
+import { listItem } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { sectionOf } from '../../lib/navigation';
@@ -81,7 +82,12 @@ export const WebhookCard = ({
   };
 
   return (
-    <article className="card section-card" aria-labelledby={`webhook-heading-${id}`} data-testid={`webhook-${id}`}>
+    <article
+      className="card section-card"
+      aria-labelledby={`webhook-heading-${id}`}
+      data-testid={`webhook-${id}`}
+      {...listItem(id)}
+    >
       <Heading id={`webhook-heading-${id}`} className="title-with-badge">
         <span className="mono webhook-url" data-testid={`webhook-url-${id}`}>
           {webhook.url}

@@ -1,7 +1,7 @@
 /**
- * What other features may use of the invites (docs/style.md §9, §17): the panels that list, send and answer them, and
- * the read of one's invites.
+ * What other features may use of the invites (docs/style.md §9, §16, §17): the panels that list, send and answer them,
+ * an invite form's fields, and the read of one's invites.
  */
 
 export { useInvites } from './invites-api';
-export { InvitesPanel, ReceivedInvites, SentInvites } from './invites-panel';
+export { EMPTY_INVITE_FORM, InviteFields, InvitesPanel, ReceivedInvites, SentInvites } from './invites-panel';

@@ -17,9 +17,9 @@ const invite = (over: Partial<Invite> = {}): Invite => ({
 
 describe('checkContactInvite', () => {
   it('builds a contact invite from the signed-in person, leaving out an empty name and message', () => {
-    expect(checkContactInvite({ email: 'friend@example.com', name: ' ', message: '' }, inviter)).toEqual({
+    expect(checkContactInvite({ email: ' friend@example.com ', name: ' ', message: '' }, inviter)).toEqual({
       ok: true,
-      body: {
+      value: {
         type: 'inviter-contact',
         inviterId: 'user-1',
         inviterName: 'Uma User',
@@ -27,23 +27,25 @@ describe('checkContactInvite', () => {
       },
     });
     const full = checkContactInvite({ email: 'friend@example.com', name: 'Fred', message: 'Hi!' }, inviter);
-    expect(full.ok && full.body).toMatchObject({
+    expect(full.ok && full.value).toMatchObject({
       invited: { email: 'friend@example.com', name: 'Fred' },
       message: 'Hi!',
     });
   });
 
-  it("refuses what the contract refuses, with the contract's words", () => {
+  it("refuses what the contract refuses, with the contract's words next to the field", () => {
     expect(checkContactInvite({ email: 'not-an-address', name: '', message: '' }, inviter)).toEqual({
       ok: false,
-      error: 'Must be an e-mail address',
+      message: 'Must be an e-mail address',
+      fields: { invited: 'Must be an e-mail address' },
     });
     expect(
       checkContactInvite({ email: 'friend@example.com', name: '', message: '' }, { id: 'undefined', name: 'x' }),
     ).toMatchObject({ ok: false });
     expect(checkContactInvite({ email: 'friend@example.com', name: '', message: 'x'.repeat(1001) }, inviter)).toEqual({
       ok: false,
-      error: 'Message is at most 1000 characters',
+      message: 'Message is at most 1000 characters',
+      fields: { message: 'Message is at most 1000 characters' },
     });
   });
 });

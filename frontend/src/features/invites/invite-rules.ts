@@ -1,5 +1,6 @@
 import type { RouteRequest } from '../../../../shared/contracts/define-route';
 import { type Invite, users } from '../../../../shared/contracts/users';
+import { type Checked, checkWith } from '../../lib/form-check';
 
 export type InviteBody = RouteRequest<typeof users.routes.inviteUser>['body'];
 
@@ -11,24 +12,18 @@ export interface InviteForm {
   message: string;
 }
 
-export type CheckedInvite = { ok: true; body: InviteBody } | { ok: false; error: string };
-
 /**
  * A contact invite from the form, checked with the contract's own schema before it is sent, so the user
- * reads the same words the API would answer with. Empty name and message are left out.
+ * reads the same words the API would answer with, next to the field. Empty name and message are left out.
  */
-export const checkContactInvite = (form: InviteForm, inviter: { id: string; name: string }): CheckedInvite => {
-  const body: InviteBody = {
+export const checkContactInvite = (form: InviteForm, inviter: { id: string; name: string }): Checked<InviteBody> =>
+  checkWith(inviteSchema, {
     type: 'inviter-contact',
     inviterId: inviter.id,
     inviterName: inviter.name,
-    invited: { email: form.email, ...(form.name.trim() ? { name: form.name } : {}) },
+    invited: { email: form.email.trim(), ...(form.name.trim() ? { name: form.name } : {}) },
     ...(form.message.trim() ? { message: form.message } : {}),
-  };
-  const parsed = inviteSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'The invite is not valid' };
-  return { ok: true, body };
-};
+  });
 
 export const INVITE_STATUS_TEXT: Record<Invite['status'], string> = {
   pending: 'Waiting for an answer',

@@ -1,69 +1,76 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Invite } from '../../../../shared/contracts/users';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { EditForm } from '../../components/edit-form';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
-import { type PagedList, useChanges } from '../../lib/query';
+import { TextField } from '../../lib/form-fields';
+import { type ListState, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { checkContactInvite, INVITE_STATUS_TEXT, type InviteForm, inviteTypeText } from './invite-rules';
 import { answeredInviteKeys, newInviteKeys, useInvites, withdrawnInviteKeys } from './invites-api';
 
-const EMPTY_FORM: InviteForm = { email: '', name: '', message: '' };
+export const EMPTY_INVITE_FORM: InviteForm = { email: '', name: '', message: '' };
+
+/** Every invite form's fields: the invited person's e-mail and name, and a message; ids `{prefix}-email` and so on. */
+export const InviteFields = ({
+  prefix,
+  form,
+  onChange,
+  fields,
+}: {
+  prefix: string;
+  form: InviteForm;
+  onChange: (form: InviteForm) => void;
+  /** The check's messages, by the invite body's fields. */
+  fields: Record<string, string>;
+}) => {
+  const set = (key: keyof InviteForm) => (value: string) => onChange({ ...form, [key]: value });
+  return (
+    <>
+      <TextField
+        id={`${prefix}-email`}
+        label="Their e-mail"
+        type="email"
+        value={form.email}
+        onChange={set('email')}
+        error={fields.invited}
+      />
+      <TextField id={`${prefix}-name`} label="Their name (optional)" value={form.name} onChange={set('name')} />
+      <TextField
+        id={`${prefix}-message`}
+        label="Message (optional)"
+        value={form.message}
+        onChange={set('message')}
+        multiline
+        error={fields.message}
+      />
+    </>
+  );
+};
 
 /** "Invite someone": a contact invite from the signed-in person, e-mailed to the invited person. */
 export const InviteSomeone = ({ inviter }: { inviter: { id: string; name: string } }) => {
   const users = useApi('users');
-  const [form, setForm] = useState<InviteForm>(EMPTY_FORM);
-  const { busy, error, setError, run } = useChanges<'invite'>();
-  const [sent, setSent] = useState<string>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSent(undefined);
-    const checked = checkContactInvite(form, inviter);
-    if (!checked.ok) return setError(checked.error);
-    void run(
-      'invite',
-      async () => {
-        const invite = await users.inviteUser({ body: checked.body });
-        setForm(EMPTY_FORM);
-        setSent(`Invite sent to ${invite.invited.email}.`);
-      },
-      newInviteKeys(checked.body),
-    );
-  };
-
-  const field = (key: keyof InviteForm) => ({
-    id: `invite-${key}`,
-    'data-testid': `invite-${key}`,
-    value: form[key],
-    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
-  });
+  const [form, setForm] = useState<InviteForm>(EMPTY_INVITE_FORM);
+  const checked = checkContactInvite(form, inviter);
+  const submit = useCheckedSubmit(
+    () => checked,
+    async (body) => {
+      const invite = await users.inviteUser({ body });
+      setForm(EMPTY_INVITE_FORM);
+      return `Invite sent to ${invite.invited.email}.`;
+    },
+    checked.ok ? newInviteKeys(checked.value) : [],
+  );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="invite-heading">
-      <h3 id="invite-heading">Invite someone</h3>
-      <ErrorAlert testId="invite-error" error={error} />
-      <DoneNote text={sent} testId="invite-sent" />
-      <div className="field">
-        <label htmlFor="invite-email">Their e-mail</label>
-        <input {...field('email')} type="email" autoComplete="off" required />
-      </div>
-      <div className="field">
-        <label htmlFor="invite-name">Their name (optional)</label>
-        <input {...field('name')} autoComplete="off" />
-      </div>
-      <div className="field">
-        <label htmlFor="invite-message">Message (optional)</label>
-        <textarea {...field('message')} rows={3} />
-      </div>
-      <SubmitButton testId="invite-submit" busy={busy === 'invite'} busyText="Sending…">
-        Send invite
-      </SubmitButton>
-    </form>
+    <EditForm name="invite" title="Invite someone" level={3} form={submit} submitText="Send invite" busyText="Sending…">
+      <InviteFields prefix="invite" form={form} onChange={setForm} fields={submit.fields} />
+    </EditForm>
   );
 };
 
@@ -76,72 +83,66 @@ const InviteTable = ({
   party,
   actions,
   empty,
+  error,
 }: {
-  list: PagedList<Invite>;
+  list: ListState<Invite>;
   label: string;
   testId: string;
   party: 'invited' | 'inviter';
   actions: (invite: Invite) => React.ReactNode;
   empty: string;
+  /** A change to one of the invites that failed. */
+  error: string | undefined;
 }) => (
-  <>
-    <TableScroll label={label}>
-      <table className="table" aria-label={label} aria-busy={list.loading === 'first'} data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">{party === 'invited' ? 'Invited' : 'From'}</th>
-            <th scope="col">Message</th>
-            <th scope="col">Status</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.items.map((invite) => (
-            <tr key={invite.id} data-testid={`${testId}-row-${invite.id}`}>
-              <th scope="row">
-                {party === 'invited' ? (
-                  <>
-                    {invite.invited.name && `${invite.invited.name} · `}
-                    {invite.invited.email}
-                  </>
-                ) : (
-                  invite.inviterName
-                )}
-                <div className="muted small">{inviteTypeText(invite)}</div>
-              </th>
-              <td data-label="Message">{invite.message || <span className="muted">—</span>}</td>
-              <td data-label="Status" data-testid={`${testId}-status-${invite.id}`} data-status={invite.status}>
-                {INVITE_STATUS_TEXT[invite.status]}
-              </td>
-              <td data-label="Sent">
-                <When ms={invite.created} />
-              </td>
-              <td data-label="Actions">
-                <div className="actions">
-                  <Link to={`/invites/${invite.id}`} aria-label={`Open invite ${invite.id}`}>
-                    Open
-                  </Link>
-                  {actions(invite)}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-    {list.loading === 'first' && <p className="muted">Loading invites…</p>}
-    {list.loaded && list.items.length === 0 && !list.nextCursor && (
-      <p className="muted" data-testid={`${testId}-empty`}>
-        {empty}
-      </p>
-    )}
-    <LoadMoreButton list={list} testId={`${testId}-load-more`} />
-  </>
+  <PagedList list={list} name={testId} error={error} loadingText="Loading invites…" empty={empty}>
+    <ListTable
+      label={label}
+      testId={testId}
+      rows={list.items}
+      rowKey={(invite) => invite.id}
+      rowTestId={(invite) => `${testId}-row-${invite.id}`}
+      columns={[
+        {
+          header: party === 'invited' ? 'Invited' : 'From',
+          cell: (invite) => (
+            <>
+              {party === 'invited' ? (
+                <>
+                  {invite.invited.name && `${invite.invited.name} · `}
+                  {invite.invited.email}
+                </>
+              ) : (
+                invite.inviterName
+              )}
+              <div className="muted small">{inviteTypeText(invite)}</div>
+            </>
+          ),
+        },
+        { header: 'Message', cell: (invite) => invite.message || <span className="muted">—</span> },
+        {
+          header: 'Status',
+          cellData: (invite) => ({ 'data-testid': `${testId}-status-${invite.id}`, 'data-status': invite.status }),
+          cell: (invite) => INVITE_STATUS_TEXT[invite.status],
+        },
+        { header: 'Sent', cell: (invite) => <When ms={invite.created} /> },
+        {
+          header: 'Actions',
+          cell: (invite) => (
+            <div className="actions">
+              <Link to={`/invites/${invite.id}`} aria-label={`Open invite ${invite.id}`}>
+                Open
+              </Link>
+              {actions(invite)}
+            </div>
+          ),
+        },
+      ]}
+    />
+  </PagedList>
 );
 
 /** The invites the person sent, newest first, with withdraw for those still waiting. */
-export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
+export const SentInvites = ({ list }: { list: ListState<Invite> }) => {
   const users = useApi('users');
   const caller = useSignedInUser().id;
   const { busy, error, run } = useChanges<InviteBusy>();
@@ -156,9 +157,9 @@ export const SentInvites = ({ list }: { list: PagedList<Invite> }) => {
   return (
     <section aria-labelledby="invites-sent-heading">
       <h3 id="invites-sent-heading">Invites you sent</h3>
-      <ErrorAlert testId="invites-sent-error" error={error ?? list.error} />
       <InviteTable
         list={list}
+        error={error}
         label="Invites you sent"
         testId="invites-sent"
         party="invited"
@@ -215,7 +216,7 @@ export const AnswerButtons = ({
   );
 
 /** The invites sent to the signed-in person's e-mail, with accept and decline. */
-export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: PagedList<Invite>; title?: string }) => {
+export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: ListState<Invite>; title?: string }) => {
   const users = useApi('users');
   const caller = useSignedInUser().id;
   const { busy, error, run } = useChanges<InviteBusy>();
@@ -228,9 +229,9 @@ export const ReceivedInvites = ({ list, title = 'Invites for you' }: { list: Pag
   return (
     <section aria-labelledby="invites-received-heading">
       <h3 id="invites-received-heading">{title}</h3>
-      <ErrorAlert testId="invites-received-error" error={error ?? list.error} />
       <InviteTable
         list={list}
+        error={error}
         label={title}
         testId="invites-received"
         party="inviter"

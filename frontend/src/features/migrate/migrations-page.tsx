@@ -2,9 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { hasRole } from '../../../../shared/auth/groups';
 import type { MigrationRun } from '../../../../shared/contracts/migrate';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
-import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import { queryList, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { MIGRATION_LOOKS, runByText, runSummary } from './migration-rules';
 import './migrations.css';
@@ -46,56 +47,60 @@ export const MigrationsPage = () => {
           {runSummary(last)}
         </p>
       )}
-      {(error ?? errorOf(list)) && (
-        <p className="error" role="alert" data-testid="migrations-error">
-          {error ?? errorOf(list)}
-        </p>
-      )}
-      <TableScroll label="Migrations">
-        <table className="table" aria-busy={list.isPending}>
-          <thead>
-            <tr>
-              <th scope="col">Migration</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rows</th>
-              <th scope="col">Started</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Run by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.items.map((migration) => {
-              const look = MIGRATION_LOOKS[migration.status];
-              return (
-                <tr key={migration.id} data-testid={`migration-${migration.id}`}>
-                  <td>
-                    <code className="migration-id">{migration.id}</code>
-                    <p className="muted small">{migration.description}</p>
-                    {migration.error && (
-                      <p className="error small" data-testid={`migration-error-${migration.id}`}>
-                        {migration.error}
-                      </p>
-                    )}
-                  </td>
-                  <td>
-                    <span className={`badge migration-${look.tone}`} data-testid={`migration-status-${migration.id}`}>
-                      {look.label}
-                    </span>
-                  </td>
-                  <td className="small">
-                    {migration.counts.scanned} read, {migration.counts.updated} changed
-                    {migration.counts.skipped > 0 && `, ${migration.counts.skipped} left to look at`}
-                  </td>
-                  <td className="small">{formatTime(migration.startedAt)}</td>
-                  <td className="small">{formatTime(migration.finishedAt)}</td>
-                  <td className="small">{runByText(migration.runBy)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-      {list.isPending && <p className="muted">Loading migrations…</p>}
+      <PagedList
+        list={queryList(list, list.data?.items)}
+        name="migrations"
+        error={error}
+        loadingText="Loading migrations…"
+      >
+        <ListTable
+          label="Migrations"
+          rows={list.data?.items ?? []}
+          rowKey={(migration) => migration.id}
+          rowTestId={(migration) => `migration-${migration.id}`}
+          columns={[
+            {
+              header: 'Migration',
+              className: 'migration-name',
+              cell: (migration) => (
+                <>
+                  <code className="migration-id">{migration.id}</code>
+                  <p className="muted small">{migration.description}</p>
+                  {migration.error && (
+                    <p className="error small" data-testid={`migration-error-${migration.id}`}>
+                      {migration.error}
+                    </p>
+                  )}
+                </>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (migration) => (
+                <span
+                  className={`badge migration-${MIGRATION_LOOKS[migration.status].tone}`}
+                  data-testid={`migration-status-${migration.id}`}
+                >
+                  {MIGRATION_LOOKS[migration.status].label}
+                </span>
+              ),
+            },
+            {
+              header: 'Rows',
+              className: 'small',
+              cell: (migration) => (
+                <>
+                  {migration.counts.scanned} read, {migration.counts.updated} changed
+                  {migration.counts.skipped > 0 && `, ${migration.counts.skipped} left to look at`}
+                </>
+              ),
+            },
+            { header: 'Started', className: 'small', cell: (migration) => formatTime(migration.startedAt) },
+            { header: 'Finished', className: 'small', cell: (migration) => formatTime(migration.finishedAt) },
+            { header: 'Run by', className: 'small', cell: (migration) => runByText(migration.runBy) },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

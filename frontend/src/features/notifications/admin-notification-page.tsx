@@ -5,9 +5,9 @@ import type { Delivery } from '../../../../shared/contracts/notifications';
 import { TOPIC_INFO } from '../../../../shared/notifications/topics';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { PersonName } from '../../components/person-name';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { errorOf, REFRESH_MS, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { AudienceLabel } from './audience-label';
 import { At, NotificationBody, NotificationIcon } from './notification-body';
@@ -166,27 +166,21 @@ export const AdminNotificationPage = () => {
       {record && !draft && (
         <section className="card section-card" aria-labelledby="deliveries-heading">
           <h2 id="deliveries-heading">Deliveries</h2>
-          <ErrorAlert testId="deliveries-error" error={deliveries.error} />
-          <ListTable
-            label="Deliveries"
-            testId="deliveries-list"
-            busy={deliveries.loading === 'first'}
-            rows={deliveries.items}
-            rowKey={(d) => d.id}
-            columns={[
-              { header: 'Person', className: 'mono', cell: (d) => d.userId },
-              { header: 'Method', cell: (d) => (d.method === 'email' ? 'E-mail' : 'Banner') },
-              { header: 'Status', cell: (d) => d.status },
-              { header: 'At', cell: (d) => <At ms={d.at} /> },
-              { header: 'Why', cell: (d) => d.reason ?? <span className="muted">—</span> },
-            ]}
-          />
-          {deliveries.loaded && deliveries.items.length === 0 && (
-            <p className="muted" data-testid="deliveries-empty">
-              No deliveries yet.
-            </p>
-          )}
-          <LoadMoreButton list={deliveries} testId="deliveries-load-more" />
+          <PagedList list={deliveries} name="deliveries" empty="No deliveries yet.">
+            <ListTable
+              label="Deliveries"
+              testId="deliveries-list"
+              rows={deliveries.items}
+              rowKey={(d) => d.id}
+              columns={[
+                { header: 'Person', className: 'mono', cell: (d) => d.userId },
+                { header: 'Method', cell: (d) => (d.method === 'email' ? 'E-mail' : 'Banner') },
+                { header: 'Status', cell: (d) => d.status },
+                { header: 'At', cell: (d) => <At ms={d.at} /> },
+                { header: 'Why', cell: (d) => d.reason ?? <span className="muted">—</span> },
+              ]}
+            />
+          </PagedList>
         </section>
       )}
     </div>

@@ -8,11 +8,10 @@ import {
   type NotificationStatus,
 } from '../../../../shared/contracts/notifications';
 import { NOTIFICATION_TOPICS, type NotificationTopic, TOPIC_INFO } from '../../../../shared/notifications/topics';
-import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { ChoiceField } from '../../lib/form-fields';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { routeKey, usePagedQuery } from '../../lib/query';
 import { At } from './notification-body';
 import { NotificationComposer } from './notification-composer';
@@ -83,43 +82,41 @@ export const AdminNotificationsPage = () => {
             onChange={setMethod}
           />
         </div>
-        <ErrorAlert testId="admin-notifications-error" error={list.error} />
-        <ListTable
-          label="Notifications"
-          testId="admin-notifications-list"
-          busy={list.loading === 'first'}
-          rows={list.items}
-          rowKey={(n) => n.id}
-          rowTestId={(n) => `admin-notification-row-${n.id}`}
-          columns={[
-            {
-              header: 'Title',
-              cell: (n) => <Link to={`/admin/notifications/${encodeURIComponent(n.id)}`}>{n.title}</Link>,
-            },
-            { header: 'Topic', cell: (n) => TOPIC_INFO[n.topic]?.label ?? n.topic },
-            { header: 'Status', cell: (n) => <StatusBadge status={n.status} /> },
-            { header: 'Created', cell: (n) => <At ms={n.created} /> },
-            {
-              header: 'Delivered',
-              cell: (n) =>
-                n.delivery ? (
-                  <span className="small">
-                    {n.delivery.recipients} recipients, {n.delivery.banners} banners, {n.delivery.emailsSent} e-mails
-                    sent{n.delivery.emailsFailed > 0 && `, ${n.delivery.emailsFailed} failed`}
-                  </span>
-                ) : (
-                  <span className="muted">—</span>
-                ),
-            },
-          ]}
-        />
-        {list.loading === 'first' && <p className="muted">Loading notifications…</p>}
-        {list.loaded && list.items.length === 0 && (
-          <p className="muted" data-testid="admin-notifications-empty">
-            No notifications match.
-          </p>
-        )}
-        <LoadMoreButton list={list} testId="admin-notifications-load-more" />
+        <PagedList
+          list={list}
+          name="admin-notifications"
+          loadingText="Loading notifications…"
+          empty="No notifications match."
+        >
+          <ListTable
+            label="Notifications"
+            testId="admin-notifications-list"
+            rows={list.items}
+            rowKey={(n) => n.id}
+            rowTestId={(n) => `admin-notification-row-${n.id}`}
+            columns={[
+              {
+                header: 'Title',
+                cell: (n) => <Link to={`/admin/notifications/${encodeURIComponent(n.id)}`}>{n.title}</Link>,
+              },
+              { header: 'Topic', cell: (n) => TOPIC_INFO[n.topic]?.label ?? n.topic },
+              { header: 'Status', cell: (n) => <StatusBadge status={n.status} /> },
+              { header: 'Created', cell: (n) => <At ms={n.created} /> },
+              {
+                header: 'Delivered',
+                cell: (n) =>
+                  n.delivery ? (
+                    <span className="small">
+                      {n.delivery.recipients} recipients, {n.delivery.banners} banners, {n.delivery.emailsSent} e-mails
+                      sent{n.delivery.emailsFailed > 0 && `, ${n.delivery.emailsFailed} failed`}
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
+              },
+            ]}
+          />
+        </PagedList>
       </section>
     </div>
   );

@@ -1,11 +1,13 @@
-import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import type { Banner } from '../../../../shared/contracts/notifications';
 import { useApi } from '../../lib/api';
 import { useChanges } from '../../lib/query';
 import { NotificationBody, NotificationIcon } from './notification-body';
 import { barBanners, READ_AFTER_MS, readsItself } from './notification-rules';
 import { bannerChangeKeys, useBarBanners } from './notifications-api';
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * Marks each shown banner that reads itself (no `requireInteraction`) read once it has been on screen for
@@ -68,7 +70,21 @@ const useReadWhenSeen = (banners: readonly Banner[], markRead: (id: string) => v
 export const BannerBar = ({ userId }: { userId: string }) => {
   const api = useApi('notifications');
   const bar = useBarBanners(userId);
-  const { shown, more } = barBanners(bar.data?.items ?? []);
+  const { pathname } = useLocation();
+  // What this page has shown stays until the person leaves it (barBanners says why); a new page starts afresh.
+  const [shownHere, setShownHere] = useState({ pathname, ids: NONE });
+  const kept = shownHere.pathname === pathname ? shownHere.ids : NONE;
+  const { shown, more } = barBanners(bar.data?.items ?? [], kept);
+  const shownIds = shown.map((banner) => banner.notificationId).join('\n');
+  useEffect(() => {
+    setShownHere((here) => {
+      const before = here.pathname === pathname ? here.ids : NONE;
+      const ids = shownIds ? shownIds.split('\n') : [];
+      return ids.every((id) => before.has(id)) && before === here.ids
+        ? here
+        : { pathname, ids: new Set([...before, ...ids]) };
+    });
+  }, [pathname, shownIds]);
   const { busy, error, run } = useChanges<string>();
 
   const change = (id: string, body: { read?: boolean; dismissed?: boolean }) =>

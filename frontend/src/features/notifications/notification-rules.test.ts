@@ -75,6 +75,13 @@ describe('when a banner is on the bar', () => {
     expect(more).toBe(1);
     expect(barBanners([banner('one', 1)])).toEqual({ shown: [banner('one', 1)], more: 0 });
   });
+
+  it('keeps a banner read while its page is on screen, and lets a dismissed one go at once', () => {
+    const banners = [banner('read', 3, { readAt: 4 }), banner('dismissed', 2, { readAt: 4, dismissedAt: 5 })];
+    expect(barBanners(banners).shown).toEqual([]);
+    const kept = barBanners(banners, new Set(['read', 'dismissed']));
+    expect(kept.shown.map((b) => b.notificationId)).toEqual(['read']);
+  });
 });
 
 describe('the audience picker', () => {

@@ -40,9 +40,19 @@ export const staysOnBar = (banner: Pick<Banner, 'requireInteraction' | 'readAt' 
 export const readsItself = (banner: Pick<Banner, 'requireInteraction' | 'readAt'>): boolean =>
   !banner.requireInteraction && banner.readAt === undefined;
 
-/** What the bar shows: its banners newest first, at most BAR_LIMIT, and how many more wait on the page. */
-export const barBanners = <B extends Banner>(banners: readonly B[]): { shown: B[]; more: number } => {
-  const on = banners.filter(staysOnBar).sort((a, b) => b.created - a.created);
+/**
+ * What the bar shows: its banners newest first, at most BAR_LIMIT, and how many more wait on the page. `keep` are the
+ * banners the bar already shows on the page on screen: one read meanwhile stays until the person leaves the page, as
+ * a bar that shrank would pull the page up under their pointer (docs/frontend-layout.md, "No lost clicks"); a dismissed
+ * one goes at once (the person asked for it).
+ */
+export const barBanners = <B extends Banner>(
+  banners: readonly B[],
+  keep: ReadonlySet<string> = new Set(),
+): { shown: B[]; more: number } => {
+  const on = banners
+    .filter((b) => staysOnBar(b) || (b.dismissedAt === undefined && keep.has(b.notificationId)))
+    .sort((a, b) => b.created - a.created);
   return { shown: on.slice(0, BAR_LIMIT), more: Math.max(0, on.length - BAR_LIMIT) };
 };
 

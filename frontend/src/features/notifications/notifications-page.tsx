@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Banner, Preferences } from '../../../../shared/contracts/notifications';
 import { TOPIC_INFO } from '../../../../shared/notifications/topics';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
+import { listItem, PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { At, NotificationBody, NotificationIcon } from './notification-body';
 import { bannerChangeKeys, preferenceKeys } from './notifications-api';
 import './notifications.css';
@@ -58,67 +59,68 @@ export const NotificationsPage = () => {
             ))}
           </fieldset>
         </div>
-        <ErrorAlert testId="notifications-error" error={error ?? list.error} />
-        {list.loading === 'first' && <p className="muted">Loading notifications…</p>}
-        {list.loaded && list.items.length === 0 && (
-          <p className="muted" data-testid="notifications-empty">
-            {filter === 'unread' ? 'Nothing unread.' : 'No notifications yet.'}
-          </p>
-        )}
-        <ul className="notification-list" aria-label="Notifications" data-testid="notifications-list">
-          {list.items.map((banner) => {
-            const id = banner.notificationId;
-            const unread = banner.readAt === undefined;
-            return (
-              <li
-                key={id}
-                className={unread ? 'notification-item unread' : 'notification-item'}
-                data-testid={`notification-item-${id}`}
-                data-unread={unread || undefined}
-              >
-                <NotificationIcon icon={banner.icon} />
-                <div className="notification-main">
-                  <p className="notification-title">
-                    <Link to={`/dashboard/notifications/${encodeURIComponent(id)}`}>{banner.title}</Link>
-                    {unread && (
-                      <span className="badge badge-unread" data-testid={`notification-unread-${id}`}>
-                        Unread
-                      </span>
-                    )}
-                    {banner.dismissedAt !== undefined && <span className="badge badge-dismissed">Dismissed</span>}
-                  </p>
-                  <p className="muted small">
-                    <At ms={banner.created} /> · {TOPIC_INFO[banner.topic]?.label ?? banner.topic}
-                  </p>
-                  <NotificationBody html={banner.body} />
-                </div>
-                <div className="actions notification-actions">
-                  <button
-                    type="button"
-                    data-testid={`notification-toggle-read-${id}`}
-                    aria-label={`${unread ? 'Mark read' : 'Mark unread'}: ${banner.title}`}
-                    disabled={busy?.endsWith(`:${id}`)}
-                    onClick={() => change(banner, unread ? 'read' : 'unread')}
-                  >
-                    {unread ? 'Mark read' : 'Mark unread'}
-                  </button>
-                  {banner.dismissedAt === undefined && (
+        <PagedList
+          list={list}
+          name="notifications"
+          error={error}
+          loadingText="Loading notifications…"
+          empty={filter === 'unread' ? 'Nothing unread.' : 'No notifications yet.'}
+        >
+          <ul className="notification-list" aria-label="Notifications" data-testid="notifications-list">
+            {list.items.map((banner) => {
+              const id = banner.notificationId;
+              const unread = banner.readAt === undefined;
+              return (
+                <li
+                  key={id}
+                  className={unread ? 'notification-item unread' : 'notification-item'}
+                  data-testid={`notification-item-${id}`}
+                  data-unread={unread || undefined}
+                  {...listItem(id)}
+                >
+                  <NotificationIcon icon={banner.icon} />
+                  <div className="notification-main">
+                    <p className="notification-title">
+                      <Link to={`/dashboard/notifications/${encodeURIComponent(id)}`}>{banner.title}</Link>
+                      {unread && (
+                        <span className="badge badge-unread" data-testid={`notification-unread-${id}`}>
+                          Unread
+                        </span>
+                      )}
+                      {banner.dismissedAt !== undefined && <span className="badge badge-dismissed">Dismissed</span>}
+                    </p>
+                    <p className="muted small">
+                      <At ms={banner.created} /> · {TOPIC_INFO[banner.topic]?.label ?? banner.topic}
+                    </p>
+                    <NotificationBody html={banner.body} />
+                  </div>
+                  <div className="actions notification-actions">
                     <button
                       type="button"
-                      data-testid={`notification-dismiss-${id}`}
-                      aria-label={`Dismiss: ${banner.title}`}
+                      data-testid={`notification-toggle-read-${id}`}
+                      aria-label={`${unread ? 'Mark read' : 'Mark unread'}: ${banner.title}`}
                       disabled={busy?.endsWith(`:${id}`)}
-                      onClick={() => change(banner, 'dismiss')}
+                      onClick={() => change(banner, unread ? 'read' : 'unread')}
                     >
-                      Dismiss
+                      {unread ? 'Mark read' : 'Mark unread'}
                     </button>
-                  )}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-        <LoadMoreButton list={list} testId="notifications-load-more" />
+                    {banner.dismissedAt === undefined && (
+                      <button
+                        type="button"
+                        data-testid={`notification-dismiss-${id}`}
+                        aria-label={`Dismiss: ${banner.title}`}
+                        disabled={busy?.endsWith(`:${id}`)}
+                        onClick={() => change(banner, 'dismiss')}
+                      >
+                        Dismiss
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </PagedList>
       </section>
       <EmailPreferences />
     </div>
@@ -130,39 +132,35 @@ const EmailPreferences = () => {
   const api = useApi('notifications');
   const preferences = useQuery(routeQuery('notifications', 'getPreferences', {}));
   const [edits, setEdits] = useState<Partial<Record<string, boolean>>>({});
-  const [done, setDone] = useState<string>();
-  const { busy, error, run } = useChanges<'save'>();
   const topics = preferences.data?.topics ?? [];
   const checked = (topic: Preferences['topics'][number]) => topic.locked || (edits[topic.topic] ?? topic.email);
-
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    setDone(undefined);
-    const email = Object.fromEntries(topics.filter((t) => !t.locked).map((t) => [t.topic, checked(t)]));
-    void run(
-      'save',
-      async () => {
-        await api.updatePreferences({ body: { email } });
-        setEdits({});
-        setDone('Saved.');
-      },
-      preferenceKeys,
-    );
-  };
+  const form = useCheckedSubmit(
+    () => ({
+      ok: true,
+      value: Object.fromEntries(topics.filter((t) => !t.locked).map((t) => [t.topic, checked(t)])),
+    }),
+    async (email) => {
+      await api.updatePreferences({ body: { email } });
+      setEdits({});
+      return 'Saved.';
+    },
+    preferenceKeys,
+  );
 
   return (
-    <form
+    <EditForm
+      name="preferences"
       id="preferences"
+      testId="notification-preferences"
       className="card section-card"
-      aria-labelledby="preferences-heading"
-      onSubmit={save}
-      data-testid="notification-preferences"
+      title="E-mail preferences"
+      intro="Banners always come. Choose which topics also come by e-mail."
+      form={{ ...form, error: form.error ?? errorOf(preferences) }}
+      notice={preferences.isPending && <p className="muted">Loading your choices…</p>}
+      submitText="Save preferences"
+      busyText="Saving…"
+      disabled={!topics.length}
     >
-      <h2 id="preferences-heading">E-mail preferences</h2>
-      <p className="muted small">Banners always come. Choose which topics also come by e-mail.</p>
-      <ErrorAlert testId="preferences-error" error={error ?? errorOf(preferences)} />
-      <DoneNote text={done} testId="preferences-saved" />
-      {preferences.isPending && <p className="muted">Loading your choices…</p>}
       <ul className="topic-list">
         {topics.map((topic) => {
           const info = TOPIC_INFO[topic.topic];
@@ -176,10 +174,7 @@ const EmailPreferences = () => {
                 checked={checked(topic)}
                 disabled={topic.locked}
                 aria-describedby={`${id}-about`}
-                onChange={(e) => {
-                  setDone(undefined);
-                  setEdits({ ...edits, [topic.topic]: e.target.checked });
-                }}
+                onChange={(e) => setEdits({ ...edits, [topic.topic]: e.target.checked })}
               />
               <div>
                 <label htmlFor={id}>{info?.label ?? topic.topic}</label>
@@ -192,9 +187,6 @@ const EmailPreferences = () => {
           );
         })}
       </ul>
-      <SubmitButton testId="preferences-save" busy={busy === 'save'} busyText="Saving…" disabled={!topics.length}>
-        Save preferences
-      </SubmitButton>
-    </form>
+    </EditForm>
   );
 };

@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
 
 /** `/admin/organizations`: every organization (staff), paged. */
@@ -12,30 +11,31 @@ export const AdminOrganizationsPage = () => {
   return (
     <section className="page">
       <h1>Organizations</h1>
-      <ErrorAlert testId="admin-organizations-error" error={list.error} />
-      <ListTable
-        label="Organizations"
-        testId="admin-organizations"
-        rows={list.items}
-        rowKey={(organization) => organization.id}
-        rowTestId={(organization) => `admin-organizations-row-${organization.id}`}
-        columns={[
-          {
-            header: 'Organization',
-            cell: (organization) => (
-              <span className="registry-line">
-                {organization.logoUrl && <img className="logo-thumb" src={organization.logoUrl} alt="" />}
-                <Link to={`/admin/organizations/${encodeURIComponent(organization.id)}`}>{organization.name}</Link>
-              </span>
-            ),
-          },
-          { header: 'Contact', cell: (organization) => organization.contactEmail ?? <span className="muted">—</span> },
-          { header: 'Created', cell: (organization) => <When ms={organization.created} /> },
-        ]}
-      />
-      {list.loading === 'first' && <p className="muted">Loading organizations…</p>}
-      {list.loaded && list.items.length === 0 && <p className="muted">No organizations.</p>}
-      <LoadMoreButton list={list} testId="admin-organizations-load-more" />
+      <PagedList list={list} name="admin-organizations" loadingText="Loading organizations…" empty="No organizations.">
+        <ListTable
+          label="Organizations"
+          testId="admin-organizations"
+          rows={list.items}
+          rowKey={(organization) => organization.id}
+          rowTestId={(organization) => `admin-organizations-row-${organization.id}`}
+          columns={[
+            {
+              header: 'Organization',
+              cell: (organization) => (
+                <span className="registry-line">
+                  {organization.logoUrl && <img className="logo-thumb" src={organization.logoUrl} alt="" />}
+                  <Link to={`/admin/organizations/${encodeURIComponent(organization.id)}`}>{organization.name}</Link>
+                </span>
+              ),
+            },
+            {
+              header: 'Contact',
+              cell: (organization) => organization.contactEmail ?? <span className="muted">—</span>,
+            },
+            { header: 'Created', cell: (organization) => <When ms={organization.created} /> },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Organization } from '../../../../shared/contracts/organizations';
 import { DESCRIPTION_MAX, NAME_MAX } from '../../../../shared/contracts/organizations';
-import { FormCard } from '../../components/form-card';
+import { EditForm } from '../../components/edit-form';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
 import { sectionOf } from '../../lib/navigation';
@@ -87,7 +87,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
   );
 
   return (
-    <FormCard
+    <EditForm
       name="new-organization"
       title="New organization"
       form={{ submit, busy, error }}
@@ -96,7 +96,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
       onCancel={onCancel}
     >
       <Fields prefix="new-organization" form={form} onChange={setForm} fields={fields} />
-    </FormCard>
+    </EditForm>
   );
 };
 
@@ -104,7 +104,7 @@ export const NewOrganizationForm = ({ onCancel }: { onCancel?: () => void }) => 
 export const OrganizationEditForm = ({ organization }: { organization: Organization }) => {
   const organizations = useApi('organizations');
   const [form, setForm] = useState<OrganizationForm>(() => organizationFormOf(organization));
-  const { submit, busy, error, fields, done } = useCheckedSubmit(
+  const { submit, busy, error, fields, done, edited } = useCheckedSubmit(
     () => checkOrganizationChange(organization, form),
     async (body) => {
       const updated = await organizations.update({ params: { id: organization.id }, body });
@@ -115,14 +115,14 @@ export const OrganizationEditForm = ({ organization }: { organization: Organizat
   );
 
   return (
-    <FormCard
+    <EditForm
       name="organization-edit"
       title="Edit"
-      form={{ submit, busy, error, done }}
+      form={{ submit, busy, error, done, edited }}
       submitText="Save"
       busyText="Saving…"
     >
       <Fields prefix="organization-edit" form={form} onChange={setForm} fields={fields} />
-    </FormCard>
+    </EditForm>
   );
 };

@@ -3,9 +3,9 @@ import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { ErrorAlert } from '../../components/form-parts';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf, useRoutePages } from '../../lib/query';
@@ -147,10 +147,9 @@ const OrganizationCampaigns = ({
   return (
     <section className="card section-card" aria-labelledby="organization-campaigns-heading">
       <h2 id="organization-campaigns-heading">Campaigns</h2>
-      <ErrorAlert testId="organization-campaigns-error" error={list.error} />
-      {list.items.length > 0 && <CampaignTable campaigns={list.items} base={base} testId="organization-campaigns" />}
-      {list.loaded && list.items.length === 0 && <p className="muted">No campaigns yet.</p>}
-      <LoadMoreButton list={list} testId="organization-campaigns-load-more" />
+      <PagedList list={list} name="organization-campaigns" empty="No campaigns yet.">
+        <CampaignTable campaigns={list.items} base={base} testId="organization-campaigns" />
+      </PagedList>
       {manage &&
         (creating ? (
           <NewCampaignForm organizationId={organizationId} onCancel={() => setCreating(false)} />

@@ -1,9 +1,8 @@
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { AuthEvent } from '../../../../shared/contracts/users';
-import { ErrorAlert } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { useRoutePages } from '../../lib/query';
 import { PEOPLE_MESSAGES } from './people-messages';
 
@@ -23,41 +22,34 @@ export const AuthEventsPanel = ({ userId, title = 'Recent sign-in events' }: { u
   return (
     <section className="panel" aria-labelledby="auth-events-heading" data-testid="auth-events">
       <h2 id="auth-events-heading">{title}</h2>
-      <ErrorAlert testId="auth-events-error" error={events.error} />
-      <TableScroll labelledBy="auth-events-heading">
-        <table className="table" aria-labelledby="auth-events-heading" aria-busy={events.loading === 'first'}>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Result</th>
-              <th scope="col">Time</th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.items.map((event) => (
-              <tr key={event.id} data-testid={`auth-event-${event.id}`}>
-                <th scope="row">{event.type}</th>
-                <td data-label="Result">{RESULT_TEXT[event.response]}</td>
-                <td data-label="Time">
-                  <When ms={event.time} />
-                </td>
-                <td data-label="Source" className="muted small">
+      <PagedList
+        list={events}
+        name="auth-events"
+        loadingText={PEOPLE_MESSAGES.loading}
+        empty={PEOPLE_MESSAGES.noEvents}
+      >
+        <ListTable
+          labelledBy="auth-events-heading"
+          rows={events.items}
+          rowKey={(event) => event.id}
+          rowTestId={(event) => `auth-event-${event.id}`}
+          columns={[
+            { header: 'Event', cell: (event) => event.type },
+            { header: 'Result', cell: (event) => RESULT_TEXT[event.response] },
+            { header: 'Time', cell: (event) => <When ms={event.time} /> },
+            {
+              header: 'Source',
+              className: 'muted small',
+              cell: (event) => (
+                <>
                   {event.source === 'platform' ? 'platform' : 'identity provider'}
                   {event.detail && ` · ${event.detail}`}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      {events.loading === 'first' && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
-      {events.loaded && events.items.length === 0 && !events.nextCursor && (
-        <p className="muted" data-testid="auth-events-empty">
-          {PEOPLE_MESSAGES.noEvents}
-        </p>
-      )}
-      <LoadMoreButton list={events} testId="auth-events-load-more" />
+                </>
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

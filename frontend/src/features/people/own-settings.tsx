@@ -1,9 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { type IdentityUser, users as usersContract } from '../../../../shared/contracts/users';
-import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { EditForm } from '../../components/edit-form';
+import { ErrorAlert } from '../../components/form-parts';
 import { useApi } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
 import { useChanges } from '../../lib/query';
 import { useSession } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { profileChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 
@@ -22,54 +26,37 @@ export const NameForm = ({ identity }: { identity: IdentityUser }) => {
     familyName: identity.familyName ?? '',
     displayName: identity.displayName ?? '',
   });
-  const { busy, error, setError, run } = useChanges<'save'>();
-  const [note, setNote] = useState<string>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setNote(undefined);
-    const parsed = namesSchema.safeParse(names);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    void run(
-      'save',
-      async () => {
-        const saved = await users.updateUser({ params: { id: identity.id }, body: names });
-        setNames({
-          givenName: saved.givenName ?? '',
-          familyName: saved.familyName ?? '',
-          displayName: saved.displayName ?? '',
-        });
-        setNote(PEOPLE_MESSAGES.done.saved);
-      },
-      profileChangeKeys(identity.id),
-    );
-  };
+  const form = useCheckedSubmit(
+    () => checkWith(namesSchema, names),
+    async (body) => {
+      const saved = await users.updateUser({ params: { id: identity.id }, body });
+      setNames({
+        givenName: saved.givenName ?? '',
+        familyName: saved.familyName ?? '',
+        displayName: saved.displayName ?? '',
+      });
+      return PEOPLE_MESSAGES.done.saved;
+    },
+    profileChangeKeys(identity.id),
+  );
 
   const field = (key: keyof Names, label: string, autoComplete: string) => (
-    <div className="field">
-      <label htmlFor={`profile-${key}`}>{label}</label>
-      <input
-        id={`profile-${key}`}
-        data-testid={`profile-${key}`}
-        value={names[key]}
-        onChange={(e) => setNames((n) => ({ ...n, [key]: e.target.value }))}
-        autoComplete={autoComplete}
-      />
-    </div>
+    <TextField
+      id={`profile-${key}`}
+      label={label}
+      value={names[key]}
+      onChange={(value) => setNames((n) => ({ ...n, [key]: value }))}
+      autoComplete={autoComplete}
+      error={form.fields[key]}
+    />
   );
 
   return (
-    <form className="card create-form" onSubmit={submit} noValidate aria-labelledby="profile-names-heading">
-      <h2 id="profile-names-heading">Your name</h2>
-      <ErrorAlert testId="profile-names-error" error={error} />
-      <DoneNote text={note} testId="profile-names-saved" />
+    <EditForm name="profile-names" title="Your name" form={form} submitText="Save" busyText="Saving…">
       {field('givenName', 'First name', 'given-name')}
       {field('familyName', 'Last name', 'family-name')}
       {field('displayName', 'Display name', 'nickname')}
-      <SubmitButton testId="profile-names-save" busy={busy === 'save'} busyText="Saving…">
-        Save
-      </SubmitButton>
-    </form>
+    </EditForm>
   );
 };
 

@@ -4,8 +4,8 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
 import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { apiClient } from '../../lib/api';
-import { LoadMoreButton } from '../../lib/load-more-button';
 import { personName } from '../../lib/person-name';
 import { type ListLoader, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useGroupList } from './people-api';
@@ -152,61 +152,61 @@ export const PeoplePage = () => {
       <DoneNote text={note} testId="people-done" />
       {groupsError && <p className="muted small">{groupsError}</p>}
 
-      <ListTable
-        label="People"
-        testId="people-list"
-        busy={people.loading === 'first'}
-        rows={people.items}
-        rowKey={(person) => person.id}
-        rowTestId={(person) => `people-row-${person.id}`}
-        columns={[
-          {
-            header: 'Name',
-            cell: (person) => (
-              <Link to={`/admin/people/${encodeURIComponent(person.id)}`} data-testid={`people-link-${person.id}`}>
-                {personName(person)}
-              </Link>
-            ),
-          },
-          { header: 'E-mail', cell: (person) => person.email ?? <span className="muted">—</span> },
-          {
-            header: 'Status',
-            cell: (person) => (
-              <>
-                <EnabledText enabled={person.enabled} testId={`people-enabled-${person.id}`} />
-                <div className="muted small">{STATUS_TEXT[person.status]}</div>
-              </>
-            ),
-          },
-          {
-            header: 'Groups',
-            cell: (person) =>
-              groupsFor(person) ? (
-                <GroupTags groups={groupsFor(person)} testId={`people-groups-${person.id}`} />
-              ) : (
-                <span className="muted">…</span>
+      <PagedList
+        list={people}
+        name="people"
+        errorShownAbove
+        loadingText={PEOPLE_MESSAGES.loading}
+        empty={PEOPLE_MESSAGES.noPeople}
+      >
+        <ListTable
+          label="People"
+          testId="people-list"
+          rows={people.items}
+          rowKey={(person) => person.id}
+          rowTestId={(person) => `people-row-${person.id}`}
+          columns={[
+            {
+              header: 'Name',
+              cell: (person) => (
+                <Link to={`/admin/people/${encodeURIComponent(person.id)}`} data-testid={`people-link-${person.id}`}>
+                  {personName(person)}
+                </Link>
               ),
-          },
-          {
-            header: 'Actions',
-            cell: (person) => (
-              <PersonActions
-                person={person}
-                busy={busy}
-                run={run}
-                onDone={(text) => setNote(`${personName(person)}: ${text}`)}
-              />
-            ),
-          },
-        ]}
-      />
-      {people.loading === 'first' && <p className="muted">{PEOPLE_MESSAGES.loading}</p>}
-      {people.loaded && people.items.length === 0 && !people.nextCursor && (
-        <p className="muted" data-testid="people-empty">
-          {PEOPLE_MESSAGES.noPeople}
-        </p>
-      )}
-      <LoadMoreButton list={people} testId="people-load-more" />
+            },
+            { header: 'E-mail', cell: (person) => person.email ?? <span className="muted">—</span> },
+            {
+              header: 'Status',
+              cell: (person) => (
+                <>
+                  <EnabledText enabled={person.enabled} testId={`people-enabled-${person.id}`} />
+                  <div className="muted small">{STATUS_TEXT[person.status]}</div>
+                </>
+              ),
+            },
+            {
+              header: 'Groups',
+              cell: (person) =>
+                groupsFor(person) ? (
+                  <GroupTags groups={groupsFor(person)} testId={`people-groups-${person.id}`} />
+                ) : (
+                  <span className="muted">…</span>
+                ),
+            },
+            {
+              header: 'Actions',
+              cell: (person) => (
+                <PersonActions
+                  person={person}
+                  busy={busy}
+                  run={run}
+                  onDone={(text) => setNote(`${personName(person)}: ${text}`)}
+                />
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

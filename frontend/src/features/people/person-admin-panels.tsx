@@ -1,13 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
+import { EditForm } from '../../components/edit-form';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
 import { personName } from '../../lib/person-name';
-import { useChanges } from '../../lib/query';
+import { useChanges, useSaidChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices } from './people-rules';
@@ -129,30 +133,16 @@ export const RecordPanel = ({ record, error }: { record: UserRecord | undefined;
             The cart is empty.
           </p>
         ) : (
-          <TableScroll label="Cart">
-            <table className="table" aria-label="Cart">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Quantity</th>
-                </tr>
-              </thead>
-              <tbody>
-                {record.cartItems.map((item) => (
-                  <tr key={`${item.productId}#${item.deviceId}`}>
-                    <th scope="row" className="mono">
-                      {item.productId}
-                    </th>
-                    <td data-label="Device" className="mono">
-                      {item.deviceId}
-                    </td>
-                    <td data-label="Quantity">{item.quantity}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ListTable
+            label="Cart"
+            rows={record.cartItems}
+            rowKey={(item) => `${item.productId}#${item.deviceId}`}
+            columns={[
+              { header: 'Product', className: 'mono', cell: (item) => item.productId },
+              { header: 'Device', className: 'mono', cell: (item) => item.deviceId },
+              { header: 'Quantity', cell: (item) => item.quantity },
+            ]}
+          />
         )}
       </>
     )}
@@ -175,28 +165,25 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
   const administrator = hasRole(actor.groups, 'Administrators');
   const deletion = deletionState(record);
   const name = personName(identity, record);
-  const { busy, error, setError, run } = useChanges<'queue' | 'unqueue' | 'delete-now'>();
-  const [note, setNote] = useState<string>();
+  const { busy, error, setError, run, done } = useSaidChanges<'queue' | 'unqueue' | 'delete-now'>();
   const [typed, setTyped] = useState('');
   const params = { params: { id: identity.id } };
 
   const queue = () => {
     if (!window.confirm(PEOPLE_MESSAGES.queueConfirm(name))) return;
-    setNote(undefined);
     void run('queue', async () => {
       await users.deleteUser(params);
-      setNote(PEOPLE_MESSAGES.done.queued);
+      return PEOPLE_MESSAGES.done.queued;
     }, [...recordChangeKeys(identity.id), ...identityChangeKeys(identity.id)]);
   };
 
   const unqueue = () => {
     if (!window.confirm(PEOPLE_MESSAGES.unqueueConfirm(name))) return;
-    setNote(undefined);
     void run(
       'unqueue',
       async () => {
         await users.updateUserRecord({ ...params, body: { deletion: 'unqueue' } });
-        setNote(PEOPLE_MESSAGES.done.unqueued);
+        return PEOPLE_MESSAGES.done.unqueued;
       },
       recordChangeKeys(identity.id),
     );
@@ -210,6 +197,7 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
       async () => {
         await users.adminDeleteUser(params);
         onDeleted();
+        return undefined;
       },
       personGoneKeys,
     );
@@ -219,7 +207,7 @@ export const DeletionPanel = ({ identity, record, onDeleted }: DeletionPanelProp
     <section className="panel card danger-zone" aria-labelledby="person-deletion-heading" data-testid="person-deletion">
       <h2 id="person-deletion-heading">Deletion</h2>
       <ErrorAlert testId="person-deletion-error" error={error} />
-      <DoneNote text={note} testId="person-deletion-done" />
+      <DoneNote text={done} testId="person-deletion-done" />
       {deletion.queued ? (
         <>
           <p data-testid="person-deletion-state" data-queued="true">
@@ -301,53 +289,44 @@ export const EmailPanel = ({ identity }: { identity: IdentityUser }) => {
   const users = useApi('users');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
-  const { busy, error, setError, run } = useChanges<'send'>();
-  const [note, setNote] = useState<string>();
   const to = identity.email;
-  if (!to) return null;
-
-  const send = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setNote(undefined);
-    const email = { toAddresses: [to], subject, textMessage: text };
-    const parsed = EmailMessage.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    void run('send', async () => {
+  const form = useCheckedSubmit(
+    () => checkWith(EmailMessage, { toAddresses: to ? [to] : [], subject, textMessage: text }),
+    async (email) => {
       await users.emailUser({ body: { email } });
       setSubject('');
       setText('');
-      setNote(PEOPLE_MESSAGES.done.emailSent);
-    });
-  };
+      return PEOPLE_MESSAGES.done.emailSent;
+    },
+  );
+  if (!to) return null;
 
   return (
-    <form className="panel card" onSubmit={send} noValidate aria-labelledby="person-email-heading">
-      <h2 id="person-email-heading">Send an e-mail</h2>
-      <p className="muted small">To {to}</p>
-      <ErrorAlert testId="person-email-error" error={error} />
-      <DoneNote text={note} testId="person-email-sent" />
-      <div className="field">
-        <label htmlFor="person-email-subject">Subject</label>
-        <input
-          id="person-email-subject"
-          data-testid="person-email-subject"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="person-email-text">Message</label>
-        <textarea
-          id="person-email-text"
-          data-testid="person-email-text"
-          rows={5}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <SubmitButton testId="person-email-send" busy={busy === 'send'} busyText="Sending…">
-        Send
-      </SubmitButton>
-    </form>
+    <EditForm
+      name="person-email"
+      title="Send an e-mail"
+      intro={`To ${to}`}
+      className="panel card"
+      form={form}
+      submitText="Send"
+      busyText="Sending…"
+    >
+      <TextField
+        id="person-email-subject"
+        label="Subject"
+        value={subject}
+        onChange={setSubject}
+        error={form.fields.subject}
+      />
+      <TextField
+        id="person-email-text"
+        label="Message"
+        value={text}
+        onChange={setText}
+        multiline
+        rows={5}
+        error={form.fields.textMessage}
+      />
+    </EditForm>
   );
 };

@@ -71,7 +71,8 @@ export const MembersPanel = ({ kind, objectId }: MembersPanelProps) => {
         endHeading="Member"
         end="referent"
         list={members}
-        loadMoreTestId="members-load-more"
+        name="members"
+        errorShownAbove
         empty={RELATIONS_MESSAGES.noMembers}
         facts={facts}
         showRole
@@ -128,7 +129,6 @@ const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: Hol
   const addDevice = () => changes.create('add-device', checkNewDevice(kind, objectId, deviceId), () => setDeviceId(''));
   return (
     <>
-      <ErrorAlert testId="members-devices-error" error={devices.error} />
       <RelationRows
         {...rowProps(changes)}
         testId="members-devices"
@@ -138,7 +138,7 @@ const HeldDevices = ({ kind, objectId, facts, changes }: ListProps & { kind: Hol
         endKind="device"
         names={names}
         list={devices}
-        loadMoreTestId="members-devices-load-more"
+        name="members-devices"
         empty={RELATIONS_MESSAGES.noDevices}
         facts={facts}
         showRole={false}
@@ -171,22 +171,19 @@ const DeviceHolders = ({ holder, deviceId, facts, changes }: ListProps & { holde
   const holders = useRelationList(holdersList(holder, deviceId));
   const names = useObjectNames(holders.items.map((relation) => ({ kind: holder, id: relation.referrerId })));
   return (
-    <>
-      <ErrorAlert testId={`members-holders-${holder}-error`} error={holders.error} />
-      <RelationRows
-        {...rowProps(changes)}
-        testId={`members-holders-${holder}`}
-        title={`In ${KIND_TITLE[holder].toLowerCase()}`}
-        endHeading={KIND_NAME[holder]}
-        end="referrer"
-        endKind={holder}
-        names={names}
-        list={holders}
-        loadMoreTestId={`members-holders-${holder}-load-more`}
-        empty={RELATIONS_MESSAGES.noHolders(holder)}
-        facts={facts}
-        showRole={false}
-      />
-    </>
+    <RelationRows
+      {...rowProps(changes)}
+      testId={`members-holders-${holder}`}
+      title={`In ${KIND_TITLE[holder].toLowerCase()}`}
+      endHeading={KIND_NAME[holder]}
+      end="referrer"
+      endKind={holder}
+      names={names}
+      list={holders}
+      name={`members-holders-${holder}`}
+      empty={RELATIONS_MESSAGES.noHolders(holder)}
+      facts={facts}
+      showRole={false}
+    />
   );
 };

@@ -1,13 +1,15 @@
 import type { Relation } from '../../../../shared/contracts/relations';
 import type { ChangeFacts } from '../../../../shared/relations/relation-rules';
 import { type GuardedKind, RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { PersonName } from '../../components/person-name';
 import { PersonSignIn } from '../../components/person-sign-in';
 import { nameKey } from '../../lib/object-names';
 import { personLabel, usePersonName } from '../../lib/person-names';
 import { rowControls } from './member-controls';
 import { TypeOptions } from './relation-fields';
-import { DangerButton, ObjectLink, PagedTable } from './relation-table';
+import { DangerButton, ObjectLink } from './relation-table';
 import type { PagedRelations } from './relations-api';
 
 export interface RelationRowsProps {
@@ -22,7 +24,10 @@ export interface RelationRowsProps {
   /** Names of the shown ends, by lib/object-names' key; an end without one shows its id. */
   names?: ReadonlyMap<string, string>;
   list: PagedRelations;
-  loadMoreTestId: string;
+  /** Names the list's parts: the test ids `{name}-error`, `{name}-empty`, `{name}-load-more`. */
+  name: string;
+  /** The panel shows the list's failure in its own alert, above. */
+  errorShownAbove?: boolean;
   empty: string;
   facts: ChangeFacts;
   showRole: boolean;
@@ -48,7 +53,8 @@ export const RelationRows = ({
   endKind,
   names,
   list,
-  loadMoreTestId,
+  name,
+  errorShownAbove,
   empty,
   facts,
   showRole,
@@ -59,79 +65,87 @@ export const RelationRows = ({
 }: RelationRowsProps) => {
   const headingId = `${testId}-heading`;
   const personAt = (relation: Relation) => RELATION_TYPE_INFO[relation.type][end] === 'user';
+  const endOf = (relation: Relation) => (end === 'referrer' ? relation.referrerId : relation.referentId);
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={testId}>
       <h2 id={headingId}>{title}</h2>
-      <PagedTable
-        list={list}
-        labelledBy={headingId}
-        columns={[endHeading, showRole && 'Role', showSignIn && SIGNS_IN_WITH, 'Actions']}
-        loadingText="Loading…"
-        empty={empty}
-        loadMoreTestId={loadMoreTestId}
-        row={(relation) => {
-          const { id } = relation;
-          const endId = end === 'referrer' ? relation.referrerId : relation.referentId;
-          const controls = rowControls(relation, facts);
-          const you = endId === facts.callerId;
-          const person = personAt(relation);
-          return (
-            <tr key={id} data-testid={`members-row-${id}`}>
-              <th scope="row" className={person ? undefined : 'mono'}>
-                {person ? (
-                  <PersonName id={endId} />
+      <PagedList list={list} name={name} errorShownAbove={errorShownAbove} empty={empty}>
+        <ListTable
+          labelledBy={headingId}
+          rows={list.items}
+          rowKey={(relation) => relation.id}
+          rowTestId={(relation) => `members-row-${relation.id}`}
+          columns={[
+            {
+              header: endHeading,
+              cell: (relation) => {
+                const endId = endOf(relation);
+                return (
+                  <>
+                    {personAt(relation) ? (
+                      <PersonName id={endId} />
+                    ) : (
+                      <span className="mono">
+                        <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
+                      </span>
+                    )}
+                    {endId === facts.callerId && (
+                      <span className="you" data-testid="members-you">
+                        you
+                      </span>
+                    )}
+                  </>
+                );
+              },
+            },
+            showRole && {
+              header: 'Role',
+              cell: (relation) => {
+                const { id } = relation;
+                const endId = endOf(relation);
+                const controls = rowControls(relation, facts);
+                return controls.roles.length > 1 ? (
+                  <>
+                    <label className="visually-hidden" htmlFor={`members-role-${id}`}>
+                      Role of {personAt(relation) ? <PersonText id={endId} /> : endId}
+                    </label>
+                    <select
+                      id={`members-role-${id}`}
+                      data-testid={`members-role-${id}`}
+                      value={relation.type}
+                      onChange={(e) => onChangeRole(relation, e.target.value as RelationType)}
+                      disabled={busy === id}
+                    >
+                      <TypeOptions types={controls.roles} />
+                    </select>
+                  </>
                 ) : (
-                  <ObjectLink kind={endKind} id={endId} name={endKind && names?.get(nameKey(endKind, endId))} />
-                )}
-                {you && (
-                  <span className="you" data-testid="members-you">
-                    you
-                  </span>
-                )}
-              </th>
-              {showRole && (
-                <td data-label="Role">
-                  {controls.roles.length > 1 ? (
-                    <>
-                      <label className="visually-hidden" htmlFor={`members-role-${id}`}>
-                        Role of {person ? <PersonText id={endId} /> : endId}
-                      </label>
-                      <select
-                        id={`members-role-${id}`}
-                        data-testid={`members-role-${id}`}
-                        value={relation.type}
-                        onChange={(e) => onChangeRole(relation, e.target.value as RelationType)}
-                        disabled={busy === id}
-                      >
-                        <TypeOptions types={controls.roles} />
-                      </select>
-                    </>
-                  ) : (
-                    <span data-testid={`members-role-${id}`}>{relation.type}</span>
-                  )}
-                </td>
-              )}
-              {showSignIn && (
-                <td data-label={SIGNS_IN_WITH}>
-                  {person && <PersonSignIn id={endId} testId={`members-sign-in-${id}`} />}
-                </td>
-              )}
-              <td data-label="Actions">
-                {controls.canRemove && (
+                  <span data-testid={`members-role-${id}`}>{relation.type}</span>
+                );
+              },
+            },
+            showSignIn && {
+              header: SIGNS_IN_WITH,
+              cell: (relation) =>
+                personAt(relation) && <PersonSignIn id={endOf(relation)} testId={`members-sign-in-${relation.id}`} />,
+            },
+            {
+              header: 'Actions',
+              cell: (relation) =>
+                rowControls(relation, facts).canRemove && (
                   <SubjectButton
-                    personId={person ? endId : undefined}
-                    testId={`members-remove-${id}`}
+                    personId={personAt(relation) ? endOf(relation) : undefined}
+                    testId={`members-remove-${relation.id}`}
                     action="Remove"
-                    subject={endId}
+                    subject={endOf(relation)}
                     onClick={() => onRemove(relation)}
-                    disabled={busy === id}
+                    disabled={busy === relation.id}
                   />
-                )}
-              </td>
-            </tr>
-          );
-        }}
-      />
+                ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

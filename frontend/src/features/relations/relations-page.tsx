@@ -2,10 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
-import type { NamedKind } from '../../../../shared/contracts/relations';
+import type { NamedKind, Relation } from '../../../../shared/contracts/relations';
 import { RELATION_TYPE_INFO, type RelationType } from '../../../../shared/relations/relation-types';
 import { ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { ListTable } from '../../components/list-table';
 import { ObjectPicker } from '../../components/object-picker';
+import { PagedList } from '../../components/paged-list';
 import { PersonName } from '../../components/person-name';
 import type { PickedPerson } from '../../components/person-picker';
 import { PersonPicker } from '../../components/person-picker-lazy';
@@ -15,7 +17,7 @@ import { useSignedInUser } from '../../lib/session';
 import { checkId, checkNewRelation, factsOnReferrer } from './member-controls';
 import { type BrowseFilter, filterFromSearch, searchFromFilter } from './relation-browse';
 import { IdField, SelectField, TypeOptions } from './relation-fields';
-import { DangerButton, ObjectLink, PagedTable } from './relation-table';
+import { DangerButton, ObjectLink } from './relation-table';
 import { browseList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
 import { usePickableObjects } from './use-pickable-objects';
@@ -147,6 +149,11 @@ export const RelationsPage = () => {
     }),
   );
   const nameOf = (kind: string, id: string) => (isNamedKind(kind) ? names.get(nameKey(kind, id)) : undefined);
+  const endCell = (relation: Relation, end: 'referrer' | 'referent') => {
+    const kind = RELATION_TYPE_INFO[relation.type][end];
+    const id = end === 'referrer' ? relation.referrerId : relation.referentId;
+    return kind === 'user' ? <PersonName id={id} /> : <ObjectLink kind={kind} id={id} name={nameOf(kind, id)} />;
+  };
   const endLabel = (end: 'referrer' | 'referent', text: string) =>
     createType ? `${text} (${RELATION_TYPE_INFO[createType][end]})` : text;
   const personEnd = (end: 'referrer' | 'referent') =>
@@ -232,60 +239,55 @@ export const RelationsPage = () => {
         </SubmitButton>
       </form>
 
-      <PagedTable
+      <PagedList
         list={list}
-        label="Relations"
-        columns={['Type', 'Referrer', 'Referent', 'Created', 'Actions']}
+        name="relations"
+        errorShownAbove
         loadingText="Loading relations…"
         empty={RELATIONS_MESSAGES.noRelations}
-        emptyTestId="relations-empty"
-        loadMoreTestId="relations-load-more"
-        row={(relation) => {
-          const { id, type, referrerId, referentId, created, createdBy } = relation;
-          const info = RELATION_TYPE_INFO[type];
-          return (
-            <tr key={id} data-testid={`relations-row-${id}`}>
-              <th scope="row">{type}</th>
-              <td data-label="Referrer" className="mono">
-                {info.referrer === 'user' ? (
-                  <PersonName id={referrerId} />
-                ) : (
-                  <ObjectLink kind={info.referrer} id={referrerId} name={nameOf(info.referrer, referrerId)} />
-                )}
-              </td>
-              <td data-label="Referent" className="mono">
-                {info.referent === 'user' ? (
-                  <PersonName id={referentId} />
-                ) : (
-                  <ObjectLink kind={info.referent} id={referentId} name={nameOf(info.referent, referentId)} />
-                )}
-              </td>
-              <td data-label="Created">
-                {created ? (
-                  <time dateTime={new Date(created).toISOString()}>{new Date(created).toLocaleString()}</time>
-                ) : (
-                  <span className="muted">unknown</span>
-                )}
-                {createdBy && (
-                  <span className="small muted">
-                    {' by '}
-                    <PersonName id={createdBy} withEmail={false} />
-                  </span>
-                )}
-              </td>
-              <td data-label="Actions">
+      >
+        <ListTable
+          label="Relations"
+          rows={list.items}
+          rowKey={(relation) => relation.id}
+          rowTestId={(relation) => `relations-row-${relation.id}`}
+          columns={[
+            { header: 'Type', cell: (relation) => relation.type },
+            { header: 'Referrer', className: 'mono', cell: (relation) => endCell(relation, 'referrer') },
+            { header: 'Referent', className: 'mono', cell: (relation) => endCell(relation, 'referent') },
+            {
+              header: 'Created',
+              cell: ({ created, createdBy }) => (
+                <>
+                  {created ? (
+                    <time dateTime={new Date(created).toISOString()}>{new Date(created).toLocaleString()}</time>
+                  ) : (
+                    <span className="muted">unknown</span>
+                  )}
+                  {createdBy && (
+                    <span className="small muted">
+                      {' by '}
+                      <PersonName id={createdBy} withEmail={false} />
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              cell: (relation) => (
                 <DangerButton
-                  testId={`relations-delete-${id}`}
+                  testId={`relations-delete-${relation.id}`}
                   action="Delete"
-                  subject={id}
-                  onClick={() => changes.remove(relation, RELATIONS_MESSAGES.deleteConfirm(id))}
-                  disabled={busy === id}
+                  subject={relation.id}
+                  onClick={() => changes.remove(relation, RELATIONS_MESSAGES.deleteConfirm(relation.id))}
+                  disabled={busy === relation.id}
                 />
-              </td>
-            </tr>
-          );
-        }}
-      />
+              ),
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

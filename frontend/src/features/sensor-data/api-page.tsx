@@ -4,11 +4,12 @@ import { Link } from 'react-router-dom';
 import type { ApiKey, ApiUsage, NewApiKey } from '../../../../shared/contracts/sensor-data-api-keys';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
-import { TableScroll } from '../../components/table-scroll';
+import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
+import { useFirstReads } from '../../lib/first-reads';
 import { TextField } from '../../lib/form-fields';
-import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import { errorOf, queryList, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { SecretOnce } from '../../lib/secret-once';
 import { curlExample, usedPercent, warningText, worstWarning } from './api-rules';
@@ -21,8 +22,12 @@ type Busy = 'create' | `revoke:${string}`;
  */
 export const ApiPage = () => {
   const sensorData = useApi('sensor-data');
-  const keys = useQuery({ ...routeQuery('sensor-data', 'listApiKeys', {}), select: (page) => page.items });
-  const usage = useQuery(routeQuery('sensor-data', 'myApiUsage', {}));
+  const keysRead = routeQuery('sensor-data', 'listApiKeys', {});
+  const usageRead = routeQuery('sensor-data', 'myApiUsage', {});
+  // The keys and the usage sit above "How to call" and its link: the page is drawn with them, not moved by them.
+  useFirstReads(keysRead, usageRead);
+  const keys = useQuery({ ...keysRead, select: (page) => page.items.map((key) => ({ ...key, id: key.keyId })) });
+  const usage = useQuery(usageRead);
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<NewApiKey>();
   const { busy, error, setError, run } = useChanges<Busy>();
@@ -76,52 +81,52 @@ export const ApiPage = () => {
             {busy === 'create' ? 'Creating…' : 'New key'}
           </button>
         </form>
-        <ListTable
-          label="API keys"
-          testId="api-keys-list"
-          rows={keys.data ?? []}
-          rowKey={(key) => key.keyId}
-          rowTestId={(key) => `api-key-row-${key.keyId}`}
-          columns={[
-            { header: 'Name', cell: (key) => key.name },
-            { header: 'Id', className: 'mono', cell: (key) => key.keyId },
-            { header: 'Created', cell: (key) => <When ms={key.created} /> },
-            {
-              header: 'Last used',
-              cell: (key) => (key.lastUsed ? <When ms={key.lastUsed} /> : <span className="muted">Never</span>),
-            },
-            {
-              header: 'Actions',
-              cell: (key) => (
-                <button
-                  type="button"
-                  className="danger"
-                  data-testid={`api-key-revoke-${key.keyId}`}
-                  onClick={() => revoke(key)}
-                  disabled={busy === `revoke:${key.keyId}`}
-                >
-                  Revoke
-                </button>
-              ),
-            },
-          ]}
-        />
-        {keys.data?.length === 0 && (
-          <p className="muted" data-testid="api-keys-empty">
-            No keys yet.
-          </p>
-        )}
+        <PagedList list={queryList(keys, keys.data)} name="api-keys" errorShownAbove empty="No keys yet.">
+          <ListTable
+            label="API keys"
+            testId="api-keys-list"
+            rows={keys.data ?? []}
+            rowKey={(key) => key.keyId}
+            rowTestId={(key) => `api-key-row-${key.keyId}`}
+            columns={[
+              { header: 'Name', cell: (key) => key.name },
+              { header: 'Id', className: 'mono', cell: (key) => key.keyId },
+              { header: 'Created', cell: (key) => <When ms={key.created} /> },
+              {
+                header: 'Last used',
+                cell: (key) => (key.lastUsed ? <When ms={key.lastUsed} /> : <span className="muted">Never</span>),
+              },
+              {
+                header: 'Actions',
+                cell: (key) => (
+                  <button
+                    type="button"
+                    className="danger"
+                    data-testid={`api-key-revoke-${key.keyId}`}
+                    onClick={() => revoke(key)}
+                    disabled={busy === `revoke:${key.keyId}`}
+                  >
+                    Revoke
+                  </button>
+                ),
+              },
+            ]}
+          />
+        </PagedList>
       </section>
 
       <section className="card section-card" aria-labelledby="api-usage-heading" data-testid="api-usage">
         <h2 id="api-usage-heading">Usage this month{usage.data ? ` (${usage.data.month}, UTC)` : ''}</h2>
-        <ErrorAlert testId="api-usage-error" error={errorOf(usage)} />
-        {usage.data?.items.length === 0 && (
-          <p className="muted" data-testid="api-usage-empty">
-            Your keys have not called any device this month.
-          </p>
-        )}
-        {usage.data && usage.data.items.length > 0 && <UsageTable items={usage.data.items} />}
+        <PagedList
+          list={queryList(
+            usage,
+            usage.data?.items.map((row) => ({ ...row, id: row.deviceId })),
+          )}
+          name="api-usage"
+          empty="Your keys have not called any device this month."
+        >
+          <UsageTable items={usage.data?.items ?? []} />
+        </PagedList>
         {usage.data && (
           <p className="small" data-testid="api-usage-public">
             {usage.data.publicDevices.limit > 0
@@ -154,60 +159,57 @@ export const ApiPage = () => {
 };
 
 const UsageTable = ({ items }: { items: readonly ApiUsage[] }) => (
-  <TableScroll label="API usage per device">
-    <table className="table" aria-label="API usage per device" data-testid="api-usage-list">
-      <thead>
-        <tr>
-          <th scope="col">Device</th>
-          <th scope="col">Tier</th>
-          <th scope="col">Used</th>
-          <th scope="col">Resets</th>
-          <th scope="col">Warnings</th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((row) => (
-          <tr key={row.deviceId} data-testid={`api-usage-row-${row.deviceId}`}>
-            <th scope="row">
-              <Link to={`/dashboard/devices/${encodeURIComponent(row.deviceId)}`}>
-                {row.deviceName ?? row.deviceId}
-              </Link>
-            </th>
-            <td data-label="Tier">{row.apiAccess ? row.tier : `${row.tier} (no API access)`}</td>
-            <td data-label="Used">
-              {/* A meter turns amber past 70 % and red past 90 %, as the warnings do. */}
-              <meter
-                min={0}
-                max={Math.max(1, row.limit)}
-                low={row.limit * 0.7}
-                high={row.limit * 0.9}
-                optimum={0}
-                value={row.used}
-                aria-label={`${row.used} of ${row.limit} requests`}
-              />{' '}
-              <span data-testid={`api-usage-count-${row.deviceId}`}>
-                {row.used} / {row.limit} ({usedPercent(row)} %), {row.remaining} left
-              </span>
-            </td>
-            <td data-label="Resets">
-              <When ms={row.resetsAt} />
-            </td>
-            <td data-label="Warnings" data-testid={`api-usage-warnings-${row.deviceId}`}>
-              {row.warnings.length === 0 ? (
-                <span className="muted">None</span>
-              ) : (
-                <ul className={worstWarning(row)?.threshold === 100 ? 'error' : undefined}>
-                  {row.warnings.map((warning) => (
-                    <li key={warning.threshold}>
-                      {warningText(warning)}, <When ms={warning.at} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableScroll>
+  <ListTable
+    label="API usage per device"
+    testId="api-usage-list"
+    rows={items}
+    rowKey={(row) => row.deviceId}
+    rowTestId={(row) => `api-usage-row-${row.deviceId}`}
+    columns={[
+      {
+        header: 'Device',
+        cell: (row) => (
+          <Link to={`/dashboard/devices/${encodeURIComponent(row.deviceId)}`}>{row.deviceName ?? row.deviceId}</Link>
+        ),
+      },
+      { header: 'Tier', cell: (row) => (row.apiAccess ? row.tier : `${row.tier} (no API access)`) },
+      {
+        header: 'Used',
+        cell: (row) => (
+          <>
+            {/* A meter turns amber past 70 % and red past 90 %, as the warnings do. */}
+            <meter
+              min={0}
+              max={Math.max(1, row.limit)}
+              low={row.limit * 0.7}
+              high={row.limit * 0.9}
+              optimum={0}
+              value={row.used}
+              aria-label={`${row.used} of ${row.limit} requests`}
+            />{' '}
+            <span data-testid={`api-usage-count-${row.deviceId}`}>
+              {row.used} / {row.limit} ({usedPercent(row)} %), {row.remaining} left
+            </span>
+          </>
+        ),
+      },
+      { header: 'Resets', cell: (row) => <When ms={row.resetsAt} /> },
+      {
+        header: 'Warnings',
+        cellData: (row) => ({ 'data-testid': `api-usage-warnings-${row.deviceId}` }),
+        cell: (row) =>
+          row.warnings.length === 0 ? (
+            <span className="muted">None</span>
+          ) : (
+            <ul className={worstWarning(row)?.threshold === 100 ? 'error' : undefined}>
+              {row.warnings.map((warning) => (
+                <li key={warning.threshold}>
+                  {warningText(warning)}, <When ms={warning.at} />
+                </li>
+              ))}
+            </ul>
+          ),
+      },
+    ]}
+  />
 );

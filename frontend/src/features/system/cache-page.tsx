@@ -3,10 +3,11 @@ import { useSearchParams } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import type { CacheEviction, CacheRebuild } from '../../../../shared/contracts/system';
 import { DoneNote, ErrorAlert } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
 import { TextField } from '../../lib/form-fields';
-import { errorOf, useChanges } from '../../lib/query';
+import { errorOf, queryList, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { cacheFileKeys, useCacheFiles } from './cache-api';
 import {
@@ -155,58 +156,51 @@ export const CachePage = () => {
                   : `Written so far: ${progress?.written ?? 0} of ${rebuild.files.length}.`}
               </p>
             )}
-            {list.isSuccess && files.length === 0 && (
-              <p className="muted" data-testid="cache-no-files">
-                {CACHE_TEXT.noFiles}
-              </p>
-            )}
-            {files.length > 0 && (
-              <TableScroll label={`Cache files of ${deviceId}`}>
-                <table className="table" aria-busy={list.isFetching}>
-                  <thead>
-                    <tr>
-                      {canEvict && (
-                        <th scope="col">
-                          <span className="visually-hidden">Select</span>
-                        </th>
-                      )}
-                      <th scope="col">Holds</th>
-                      <th scope="col">File</th>
-                      <th scope="col">Size</th>
-                      <th scope="col">Last written</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {files.map((file) => (
-                      <tr key={file.key} data-testid={`cache-file-${file.resolution}-${file.period}`}>
-                        {canEvict && (
-                          <td data-label="Select">
-                            <input
-                              type="checkbox"
-                              className="cache-select"
-                              aria-label={`Select ${fileLabel(file)}`}
-                              checked={selected.has(file.key)}
-                              onChange={(event) => toggle(file.key, event.target.checked)}
-                            />
-                          </td>
-                        )}
-                        <th scope="row">{fileLabel(file)}</th>
-                        <td data-label="File">
-                          <code className="cache-key">{file.key}</code>
-                        </td>
-                        <td data-label="Size">{sizeText(file.bytes)}</td>
-                        <td data-label="Last written">
-                          <time dateTime={new Date(file.lastModified).toISOString()}>
-                            {formatTime(file.lastModified)}
-                          </time>
-                          {awaitsRebuild(rebuild, file) && <span className="muted small"> · rebuild pending</span>}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )}
+            <PagedList
+              list={queryList(
+                list,
+                files.map((file) => ({ ...file, id: file.key })),
+              )}
+              name="cache"
+              errorShownAbove
+              empty={CACHE_TEXT.noFiles}
+            >
+              <ListTable
+                label={`Cache files of ${deviceId}`}
+                rows={files}
+                rowKey={(file) => file.key}
+                rowTestId={(file) => `cache-file-${file.resolution}-${file.period}`}
+                columns={[
+                  canEvict && {
+                    header: 'Select',
+                    hideHeader: true,
+                    cell: (file) => (
+                      <input
+                        type="checkbox"
+                        className="cache-select"
+                        aria-label={`Select ${fileLabel(file)}`}
+                        checked={selected.has(file.key)}
+                        onChange={(event) => toggle(file.key, event.target.checked)}
+                      />
+                    ),
+                  },
+                  { header: 'Holds', rowHeader: true, cell: (file) => fileLabel(file) },
+                  { header: 'File', cell: (file) => <code className="cache-key">{file.key}</code> },
+                  { header: 'Size', cell: (file) => sizeText(file.bytes) },
+                  {
+                    header: 'Last written',
+                    cell: (file) => (
+                      <>
+                        <time dateTime={new Date(file.lastModified).toISOString()}>
+                          {formatTime(file.lastModified)}
+                        </time>
+                        {awaitsRebuild(rebuild, file) && <span className="muted small"> · rebuild pending</span>}
+                      </>
+                    ),
+                  },
+                ]}
+              />
+            </PagedList>
             {canEvict ? (
               files.length > 0 && (
                 <div className="actions cache-evict">

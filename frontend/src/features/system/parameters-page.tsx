@@ -1,15 +1,66 @@
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { Parameter } from '../../../../shared/contracts/system';
-import { TableScroll } from '../../components/table-scroll';
+import { type Parameter, system as systemContract } from '../../../../shared/contracts/system';
+import { EditForm } from '../../components/edit-form';
+import { ListTable } from '../../components/list-table';
+import { PagedList } from '../../components/paged-list';
 import { useApi } from '../../lib/api';
+import { checkWith, problem } from '../../lib/form-check';
+import { TextField } from '../../lib/form-fields';
 import { routeKey, useChanges, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { UI_MESSAGES } from '../../lib/ui-messages';
+import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { formatValue, parseValueText } from './parameter-list';
 
-type Busy = 'create' | `save:${string}` | `delete:${string}`;
+type Busy = `save:${string}` | `delete:${string}`;
+
+const LISTED = [routeKey('system', 'listParameters')];
+
+/** A new parameter: its id and its value as JSON, checked here with the API's own words before it is sent. */
+const NewParameterForm = () => {
+  const system = useApi('system');
+  const [id, setId] = useState('');
+  const [value, setValue] = useState('');
+  const form = useCheckedSubmit(
+    () => {
+      const parsed = parseValueText(value);
+      if (!parsed.ok) return problem('value', parsed.error);
+      return checkWith(systemContract.routes.createParameter.body!, { id: id.trim(), value: parsed.value });
+    },
+    async (body) => {
+      await system.createParameter({ body });
+      setId('');
+      setValue('');
+      return undefined;
+    },
+    LISTED,
+  );
+  return (
+    <EditForm name="parameter-new" title="New parameter" form={form} submitText="Create" busyText="Creating…">
+      <TextField
+        id="parameter-new-id"
+        label="Id"
+        value={id}
+        onChange={setId}
+        mono
+        placeholder="e.g. billing.enabled"
+        error={form.fields.id}
+      />
+      <TextField
+        id="parameter-new-value"
+        label="Value (JSON)"
+        value={value}
+        onChange={setValue}
+        multiline
+        mono
+        placeholder='e.g. true, 42, "text" or {"key": 1}'
+        error={form.fields.value}
+      />
+    </EditForm>
+  );
+};
 
 /**
  * `/admin/parameters`: the system area's parameters, paged. Administrators create, edit and delete;
@@ -21,28 +72,9 @@ export const ParametersPage = () => {
   const canWrite = hasRole(groups, 'Administrators');
 
   const list = useRoutePages('system', 'listParameters', { query: { limit: DEFAULT_PAGE_SIZE } });
-  const { items, nextCursor, loading, loaded } = list;
   const { busy, error: changeError, setError, run } = useChanges<Busy>();
   const error = changeError ?? list.error;
   const [editing, setEditing] = useState<{ id: string; text: string }>();
-  const [newId, setNewId] = useState('');
-  const [newValue, setNewValue] = useState('');
-  const listed = [routeKey('system', 'listParameters')];
-
-  const create = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = parseValueText(newValue);
-    if (!parsed.ok) return setError(parsed.error);
-    void run(
-      'create',
-      async () => {
-        await system.createParameter({ body: { id: newId.trim(), value: parsed.value } });
-        setNewId('');
-        setNewValue('');
-      },
-      listed,
-    );
-  };
 
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -53,7 +85,7 @@ export const ParametersPage = () => {
     void run(`save:${id}`, async () => {
       await system.updateParameter({ params: { id }, body: { value: parsed.value } });
       setEditing(undefined);
-    }, [...listed, routeKey('system', 'getParameter', { params: { id } })]);
+    }, [...LISTED, routeKey('system', 'getParameter', { params: { id } })]);
   };
 
   const remove = (id: string) => {
@@ -61,7 +93,7 @@ export const ParametersPage = () => {
     void run(`delete:${id}`, async () => {
       await system.deleteParameter({ params: { id } });
       if (editing?.id === id) setEditing(undefined);
-    }, [...listed, routeKey('system', 'getParameter', { params: { id } })]);
+    }, [...LISTED, routeKey('system', 'getParameter', { params: { id } })]);
   };
 
   const startEditing = (parameter: Parameter) => {
@@ -89,157 +121,111 @@ export const ParametersPage = () => {
         </p>
       )}
 
-      {canWrite && (
-        <form className="card create-form" onSubmit={create} aria-labelledby="parameter-new-heading">
-          <h2 id="parameter-new-heading">New parameter</h2>
-          <div className="field">
-            <label htmlFor="parameter-new-id">Id</label>
-            <input
-              id="parameter-new-id"
-              data-testid="parameter-new-id"
-              value={newId}
-              onChange={(e) => setNewId(e.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="e.g. billing.enabled"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="parameter-new-value">Value (JSON)</label>
-            <textarea
-              id="parameter-new-value"
-              data-testid="parameter-new-value"
-              value={newValue}
-              onChange={(e) => setNewValue(e.target.value)}
-              rows={3}
-              spellCheck={false}
-              placeholder='e.g. true, 42, "text" or {"key": 1}'
-            />
-          </div>
-          <button type="submit" className="primary" data-testid="parameter-create" disabled={busy === 'create'}>
-            {busy === 'create' ? 'Creating…' : 'Create'}
-          </button>
-        </form>
-      )}
+      {canWrite && <NewParameterForm />}
 
-      <TableScroll label="System parameters">
-        <table className="table" aria-busy={loading === 'first'}>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Value</th>
-              <th scope="col">Updated</th>
-              {canWrite && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((parameter) => {
-              const { id } = parameter;
-              const isEditing = editing?.id === id;
-              const formId = `parameter-edit-form-${id}`;
-              return (
-                <tr key={id} data-testid={`parameter-row-${id}`}>
-                  <th scope="row" className="mono">
-                    {id}
-                  </th>
-                  <td data-label="Value" data-testid={`parameter-value-${id}`}>
-                    {isEditing ? (
-                      <form id={formId} onSubmit={save}>
-                        <label className="visually-hidden" htmlFor={`parameter-edit-input-${id}`}>
-                          Value of {id} (JSON)
-                        </label>
-                        <input
-                          id={`parameter-edit-input-${id}`}
-                          data-testid={`parameter-edit-input-${id}`}
-                          className="mono"
-                          value={editing.text}
-                          onChange={(e) => setEditing({ id, text: e.target.value })}
-                          onKeyDown={cancelOnEscape}
-                          spellCheck={false}
-                          // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this value
-                          autoFocus
-                        />
-                      </form>
-                    ) : (
-                      <code>{formatValue(parameter.value)}</code>
-                    )}
-                  </td>
-                  <td data-label="Updated">
-                    <time dateTime={new Date(parameter.updated).toISOString()}>
-                      {new Date(parameter.updated).toLocaleString()}
-                    </time>
-                  </td>
-                  {canWrite && (
-                    <td data-label="Actions">
-                      <div className="actions">
-                        {isEditing ? (
-                          <>
-                            <button
-                              type="submit"
-                              form={formId}
-                              className="primary"
-                              data-testid={`parameter-save-${id}`}
-                              aria-label={`Save ${id}`}
-                              disabled={busy === `save:${id}`}
-                            >
-                              Save
-                            </button>
-                            <button
-                              type="button"
-                              data-testid={`parameter-cancel-${id}`}
-                              aria-label={`Cancel editing ${id}`}
-                              onClick={() => setEditing(undefined)}
-                            >
-                              Cancel
-                            </button>
-                          </>
-                        ) : (
-                          <button
-                            type="button"
-                            data-testid={`parameter-edit-${id}`}
-                            aria-label={`Edit ${id}`}
-                            onClick={() => startEditing(parameter)}
-                          >
-                            Edit
-                          </button>
-                        )}
+      <PagedList
+        list={list}
+        name="parameters"
+        errorShownAbove
+        loadingText="Loading parameters…"
+        empty="No parameters yet."
+      >
+        <ListTable
+          label="System parameters"
+          rows={list.items}
+          rowKey={(parameter) => parameter.id}
+          rowTestId={(parameter) => `parameter-row-${parameter.id}`}
+          columns={[
+            { header: 'Id', className: 'mono', cell: (parameter) => parameter.id },
+            {
+              header: 'Value',
+              cellData: (parameter) => ({ 'data-testid': `parameter-value-${parameter.id}` }),
+              cell: (parameter) => {
+                const { id } = parameter;
+                return editing?.id === id ? (
+                  <form id={`parameter-edit-form-${id}`} onSubmit={save}>
+                    <label className="visually-hidden" htmlFor={`parameter-edit-input-${id}`}>
+                      Value of {id} (JSON)
+                    </label>
+                    <input
+                      id={`parameter-edit-input-${id}`}
+                      data-testid={`parameter-edit-input-${id}`}
+                      className="mono"
+                      value={editing.text}
+                      onChange={(e) => setEditing({ id, text: e.target.value })}
+                      onKeyDown={cancelOnEscape}
+                      spellCheck={false}
+                      // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this value
+                      autoFocus
+                    />
+                  </form>
+                ) : (
+                  <code>{formatValue(parameter.value)}</code>
+                );
+              },
+            },
+            {
+              header: 'Updated',
+              cell: (parameter) => (
+                <time dateTime={new Date(parameter.updated).toISOString()}>
+                  {new Date(parameter.updated).toLocaleString()}
+                </time>
+              ),
+            },
+            canWrite && {
+              header: 'Actions',
+              cell: (parameter) => {
+                const { id } = parameter;
+                return (
+                  <div className="actions">
+                    {editing?.id === id ? (
+                      <>
+                        <button
+                          type="submit"
+                          form={`parameter-edit-form-${id}`}
+                          className="primary"
+                          data-testid={`parameter-save-${id}`}
+                          aria-label={`Save ${id}`}
+                          disabled={busy === `save:${id}`}
+                        >
+                          Save
+                        </button>
                         <button
                           type="button"
-                          className="danger"
-                          data-testid={`parameter-delete-${id}`}
-                          aria-label={`Delete ${id}`}
-                          onClick={() => remove(id)}
-                          disabled={busy === `delete:${id}`}
+                          data-testid={`parameter-cancel-${id}`}
+                          aria-label={`Cancel editing ${id}`}
+                          onClick={() => setEditing(undefined)}
                         >
-                          Delete
+                          Cancel
                         </button>
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-
-      {loading === 'first' && <p className="muted">Loading parameters…</p>}
-      {loaded && items.length === 0 && !nextCursor && (
-        <p className="muted" data-testid="parameters-empty">
-          No parameters yet.
-        </p>
-      )}
-      {nextCursor && (
-        <button
-          type="button"
-          className="load-more"
-          data-testid="parameters-load-more"
-          onClick={() => void list.loadMore()}
-          disabled={loading !== undefined}
-        >
-          {loading === 'more' ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        data-testid={`parameter-edit-${id}`}
+                        aria-label={`Edit ${id}`}
+                        onClick={() => startEditing(parameter)}
+                      >
+                        Edit
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="danger"
+                      data-testid={`parameter-delete-${id}`}
+                      aria-label={`Delete ${id}`}
+                      onClick={() => remove(id)}
+                      disabled={busy === `delete:${id}`}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                );
+              },
+            },
+          ]}
+        />
+      </PagedList>
     </section>
   );
 };

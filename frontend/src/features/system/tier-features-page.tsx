@@ -4,7 +4,7 @@ import { hasRole } from '../../../../shared/auth/groups';
 import type { ProductLine } from '../../../../shared/contracts/devices';
 import { FEATURE_LABELS, MAX_TIER_DAYS, TIER_FEATURES_PARAMETER } from '../../../../shared/sensor-data/tier-features';
 import { DoneNote, ErrorAlert } from '../../components/form-parts';
-import { TableScroll } from '../../components/table-scroll';
+import { ListTable } from '../../components/list-table';
 import { useApi } from '../../lib/api';
 import { areaKey, errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
@@ -165,6 +165,9 @@ const LineEditor = ({ line, draft, canWrite, busy, edited, onEdit, onSave }: Lin
     key: K,
     value: TierDraft[K],
   ) => onEdit(withCell(draft, tier, key, value));
+  const id = (row: TierDraft, feature: string) => `tier-${line.productLine}-${row.tier}-${feature}`;
+  const label = (row: TierDraft, feature: keyof typeof FEATURE_LABELS) =>
+    `${name} ${row.name} ${FEATURE_LABELS[feature]}`;
 
   return (
     <section
@@ -173,103 +176,100 @@ const LineEditor = ({ line, draft, canWrite, busy, edited, onEdit, onSave }: Lin
       data-testid={`tier-line-${line.productLine}`}
     >
       <h2 id={headingId}>{name}</h2>
-      <TableScroll label={`${name} tier features`}>
-        <table className="tier-table">
-          <thead>
-            <tr>
-              <th scope="col">Tier</th>
-              <th scope="col">History days</th>
-              <th scope="col">Public download days</th>
-              <th scope="col">Permissioned download days</th>
-              <th scope="col">API access</th>
-              <th scope="col">API requests a month</th>
-            </tr>
-          </thead>
-          <tbody>
-            {draft.map((row) => {
-              const id = (feature: string) => `tier-${line.productLine}-${row.tier}-${feature}`;
-              const label = (feature: keyof typeof FEATURE_LABELS) => `${name} ${row.name} ${FEATURE_LABELS[feature]}`;
-              return (
-                <tr key={row.tier}>
-                  <th scope="row">{row.name}</th>
-                  <td>
+      <ListTable
+        label={`${name} tier features`}
+        className="tier-table"
+        rows={draft}
+        rowKey={(row) => row.tier}
+        columns={[
+          { header: 'Tier', cell: (row) => row.name },
+          {
+            header: 'History days',
+            cell: (row) => (
+              <input
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={MAX_TIER_DAYS}
+                aria-label={label(row, 'historicalDataAccessDays')}
+                data-testid={id(row, 'history')}
+                value={row.historicalDataAccessDays}
+                onChange={(e) => cell(row.tier, 'historicalDataAccessDays', e.target.value)}
+                disabled={!canWrite}
+              />
+            ),
+          },
+          ...(['manualDataDownloadPublicAccessDays', 'manualDataDownloadPermissionedAccessDays'] as const).map(
+            (key) => ({
+              header:
+                key === 'manualDataDownloadPublicAccessDays' ? 'Public download days' : 'Permissioned download days',
+              cell: (row: TierDraft) => {
+                const kind = key === 'manualDataDownloadPublicAccessDays' ? 'public' : 'permissioned';
+                const none = row[key] === null;
+                return (
+                  <>
                     <input
                       type="number"
                       inputMode="numeric"
                       min={0}
                       max={MAX_TIER_DAYS}
-                      aria-label={label('historicalDataAccessDays')}
-                      data-testid={id('history')}
-                      value={row.historicalDataAccessDays}
-                      onChange={(e) => cell(row.tier, 'historicalDataAccessDays', e.target.value)}
-                      disabled={!canWrite}
+                      aria-label={label(row, key)}
+                      data-testid={id(row, kind)}
+                      value={row[key] ?? ''}
+                      onChange={(e) => cell(row.tier, key, e.target.value)}
+                      disabled={!canWrite || none}
                     />
-                  </td>
-                  {(['manualDataDownloadPublicAccessDays', 'manualDataDownloadPermissionedAccessDays'] as const).map(
-                    (key) => {
-                      const kind = key === 'manualDataDownloadPublicAccessDays' ? 'public' : 'permissioned';
-                      const none = row[key] === null;
-                      return (
-                        <td key={key}>
-                          <input
-                            type="number"
-                            inputMode="numeric"
-                            min={0}
-                            max={MAX_TIER_DAYS}
-                            aria-label={label(key)}
-                            data-testid={id(kind)}
-                            value={row[key] ?? ''}
-                            onChange={(e) => cell(row.tier, key, e.target.value)}
-                            disabled={!canWrite || none}
-                          />
-                          <label className="tier-none">
-                            <input
-                              type="checkbox"
-                              data-testid={id(`${kind}-none`)}
-                              checked={none}
-                              onChange={(e) => cell(row.tier, key, e.target.checked ? null : '0')}
-                              disabled={!canWrite}
-                            />{' '}
-                            No downloads<span className="visually-hidden"> ({label(key)})</span>
-                          </label>
-                        </td>
-                      );
-                    },
-                  )}
-                  <td>
                     <label className="tier-none">
                       <input
                         type="checkbox"
-                        data-testid={id('api')}
-                        checked={row.apiAccess}
-                        onChange={(e) => cell(row.tier, 'apiAccess', e.target.checked)}
+                        data-testid={id(row, `${kind}-none`)}
+                        checked={none}
+                        onChange={(e) => cell(row.tier, key, e.target.checked ? null : '0')}
                         disabled={!canWrite}
                       />{' '}
-                      API
-                      <span className="visually-hidden">
-                        {' '}
-                        access of {name} {row.name}
-                      </span>
+                      No downloads<span className="visually-hidden"> ({label(row, key)})</span>
                     </label>
-                  </td>
-                  <td>
-                    <input
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      aria-label={label('apiMaxRequests')}
-                      data-testid={id('requests')}
-                      value={row.apiMaxRequests}
-                      onChange={(e) => cell(row.tier, 'apiMaxRequests', e.target.value)}
-                      disabled={!canWrite || !row.apiAccess}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
+                  </>
+                );
+              },
+            }),
+          ),
+          {
+            header: 'API access',
+            cell: (row) => (
+              <label className="tier-none">
+                <input
+                  type="checkbox"
+                  data-testid={id(row, 'api')}
+                  checked={row.apiAccess}
+                  onChange={(e) => cell(row.tier, 'apiAccess', e.target.checked)}
+                  disabled={!canWrite}
+                />{' '}
+                API
+                <span className="visually-hidden">
+                  {' '}
+                  access of {name} {row.name}
+                </span>
+              </label>
+            ),
+          },
+          {
+            header: 'API requests a month',
+            cell: (row) => (
+              <input
+                type="number"
+                inputMode="numeric"
+                min={0}
+                aria-label={label(row, 'apiMaxRequests')}
+                data-testid={id(row, 'requests')}
+                value={row.apiMaxRequests}
+                onChange={(e) => cell(row.tier, 'apiMaxRequests', e.target.value)}
+                disabled={!canWrite || !row.apiAccess}
+              />
+            ),
+          },
+        ]}
+      />
       {canWrite && (
         <p className="actions tier-line-actions">
           <button

@@ -1,5 +1,5 @@
+import type { EnvName } from '../../shared/config/environment-names';
 import type { AreaName } from '../../shared/contracts/areas';
-import type { EnvName } from './environments';
 
 export type KeyType = 'S' | 'N';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createItemLookup, SECRET_NAME } from '../../functions/system/domain/item-lookup';
+import { createItemLookup, SECRET_NAME } from '../system/domain/item-lookup';
 import {
   LOOKUP_TABLES,
   lookupTableDefinitions,

@@ -1,0 +1,69 @@
+import {
+  type FetchQueryOptions,
+  type Query,
+  type QueryClient,
+  type QueryKey,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { use } from 'react';
+
+/**
+ * A screen shown with its first reads (docs/frontend-layout.md, "No lost clicks"): what a read brings in after the
+ * screen is drawn (a banner above the page, a list's rows above a link) moves what is under the pointer, and a click
+ * whose press and release land on different elements does nothing. So a screen whose first reads sit above anything
+ * a person can press waits for them under the router's Suspense: a navigation keeps the previous page until they
+ * have answered, a first load shows the loading page. A read that fails settles too (the screen shows its error).
+ */
+
+/**
+ * How long a screen waits for its first reads before it shows without them: a read this slow is a service in
+ * trouble, and the page is of more use drawn than held. The read goes on; its answer then arrives late.
+ */
+export const FIRST_READ_WAIT_MS = 10_000;
+
+/** One wait per query in the cache: every render of a waiting screen suspends on the same one. */
+const waits = new WeakMap<Query, Promise<void>>();
+/** The waits that are over; a screen reads past them without suspending (a timed-out read has no answer yet). */
+const over = new WeakSet<Promise<void>>();
+
+/** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
+type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
+
+const answered = (query: Query | undefined): boolean =>
+  query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
+
+/** The wait for a read's first answer, starting the read if nobody has; undefined when it has answered already. */
+export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined => {
+  const cache = client.getQueryCache();
+  const found = cache.find({ queryKey: read.queryKey, exact: true });
+  if (answered(found)) return undefined;
+  const known = found && waits.get(found);
+  if (known) return known;
+  // fetchQuery builds the query in the cache at once (so a cleared cache gets a new query and a new wait), and joins
+  // a read already under way rather than sending a second.
+  const fetching = client.fetchQuery(read);
+  const query = cache.find({ queryKey: read.queryKey, exact: true })!;
+  const wait = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
+    void fetching
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+  });
+  void wait.then(() => over.add(wait));
+  waits.set(query, wait);
+  return wait;
+};
+
+/**
+ * Suspends the calling screen until each read has answered once (or failed, or FIRST_READ_WAIT_MS passed); the
+ * screen then reads them with `useQuery` as usual, from the cache. All of them are started before the first wait;
+ * an undefined read (nobody signed in, say) is none.
+ */
+export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: Read<T[K]> | undefined }): void => {
+  const client = useQueryClient();
+  const pending = reads.map((read) => read && firstAnswer(client, read));
+  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+};
