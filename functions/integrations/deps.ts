@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { getDocumentClient, getKmsClient, getSqsClient } from '../_shared/clients';
-import { readChoiceEnv, readEnv } from '../_shared/env';
+import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { createLaneWakeSender, createWebhookOutbox } from '../_shared/integrations/webhook-outbox';
 import { log } from '../_shared/logger';
@@ -37,7 +37,7 @@ export interface IntegrationsEnv extends Record<keyof typeof INTEGRATIONS_ENV, s
 }
 
 /** The area's environment, read once at an entry's cold start; a missing variable stops it, naming it. */
-export const readIntegrationsEnv = (env: Record<string, string | undefined> = process.env): IntegrationsEnv => ({
+export const readIntegrationsEnv = (env?: EnvSource): IntegrationsEnv => ({
   ...readEnv(INTEGRATIONS_ENV, env),
   secretBox: readSecretBoxEnv(env),
   targets: readChoiceEnv(WEBHOOK_TARGETS_ENV, TARGET_POLICIES, 'public', env),

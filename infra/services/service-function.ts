@@ -4,6 +4,7 @@ import { Aws, Duration, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -14,7 +15,6 @@ import { metricNamespace } from '../definitions/alarms';
 import { findingArnPrefix } from '../stacks/nag-findings';
 import { type BundleSettings, cdkBundling } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 
 /**
  * CDK falls back to Docker when it cannot find esbuild. This project never bundles in Docker, so a missing
@@ -372,7 +372,9 @@ export class ServiceFunction extends Construct {
    * management, no data keys), and tells it the key's ARN through `envVar`.
    */
   sealWithKey(key: IKey, envVar: string): void {
-    this.lambda.addToRolePolicy(new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }));
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }),
+    );
     this.lambda.addEnvironment(envVar, key.keyArn);
   }
 

@@ -1,6 +1,6 @@
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { STRIPE_MODE_ENV, type StripeMode } from '../../functions/_shared/billing/stripe-mode';

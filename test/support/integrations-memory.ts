@@ -60,7 +60,7 @@ export const memoryWebhooks = (records: WebhookRecord[] = []) => {
     },
     disable: async (id, reason, at) => {
       const record = byId.get(id);
-      if (!record || record.status !== 'enabled') return false;
+      if (record?.status !== 'enabled') return false;
       Object.assign(record, { status: 'disabled', disabledReason: reason, disabledAt: at });
       return true;
     },

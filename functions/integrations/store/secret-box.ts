@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { type EnvSource, readOneOfEnv } from '../../_shared/env';
 import type { SecretBox } from '../domain/ports';
 
 /**
@@ -15,16 +16,7 @@ export const SECRET_BOX_ENV = {
 export type SecretBoxSource = { keyArn: string } | { localKey: string };
 
 /** Reads which box the environment seals with; throws at cold start when neither or both are set. */
-export const readSecretBoxEnv = (env: Record<string, string | undefined> = process.env): SecretBoxSource => {
-  const keyArn = env[SECRET_BOX_ENV.keyArn];
-  const localKey = env[SECRET_BOX_ENV.localKey];
-  if (keyArn && localKey)
-    throw new Error(`Set one of ${SECRET_BOX_ENV.keyArn} and ${SECRET_BOX_ENV.localKey}, not both`);
-  if (!keyArn && !localKey) {
-    throw new Error(`Missing environment variables: ${SECRET_BOX_ENV.keyArn} or ${SECRET_BOX_ENV.localKey}`);
-  }
-  return keyArn ? { keyArn } : { localKey: localKey! };
-};
+export const readSecretBoxEnv = (env?: EnvSource): SecretBoxSource => readOneOfEnv(SECRET_BOX_ENV, env);
 
 /** KMS Encrypt and Decrypt, bound to the webhook through the encryption context (a sealed secret moved is refused). */
 export const createKmsSecretBox = ({ kms, keyArn }: { kms: KMSClient; keyArn: string }): SecretBox => ({
