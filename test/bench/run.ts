@@ -25,6 +25,7 @@ import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
+import { printWebhooks } from './webhooks';
 
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
@@ -40,7 +41,8 @@ import { benchWeb, formatWebRows } from './web';
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
- * BENCH_SECTIONS=bundles,reads,ingest,cost,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
+ * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -299,13 +301,15 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, ingest, cost, chart, campaign, notifications, web, load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, chart, campaign, notifications, web, load; comma-separated) runs only those.
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,chart,campaign,notifications,web,load').split(','),
+  (process.env.BENCH_SECTIONS ?? 'bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load').split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
 if (sections.has('bundles')) await benchBundles(rootDir);
-if ([...sections].every((section) => section === 'bundles')) {
+// Webhook delivery on a clock the bench sets, with a real receiver and no stack (test/bench/webhooks.ts).
+if (sections.has('webhooks')) await printWebhooks();
+if ([...sections].every((section) => section === 'bundles' || section === 'webhooks')) {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }
