@@ -46,7 +46,21 @@ const seeded = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 
-const startReceiver = async () => {
+/**
+ * The receiver verifies each request at its own time, which is the simulated clock's (the library reads Date.now to
+ * refuse a timestamp more than five minutes off).
+ */
+const verifyAt = <T>(clock: () => number, verify: () => T): T => {
+  const real = Date.now;
+  Date.now = clock;
+  try {
+    return verify();
+  } finally {
+    Date.now = real;
+  }
+};
+
+const startReceiver = async (clock: () => number) => {
   const verifier = new Webhook(SECRET);
   let status = 204;
   const answered: { webhookId: string; status: number; batchIds: string[] }[] = [];
@@ -57,7 +71,7 @@ const startReceiver = async () => {
     incoming.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
-        const event = verifier.verify(body, incoming.headers as Record<string, string>) as {
+        const event = verifyAt(clock, () => verifier.verify(body, incoming.headers as Record<string, string>)) as {
           data: { batches?: { batchId: string }[] };
         };
         answered.push({
@@ -89,8 +103,8 @@ const startReceiver = async () => {
 };
 
 /** A webhook, its lane over memory stores, the real sender, and a clock the bench moves. */
-const world = (url: string) => {
-  let now = T0;
+const world = (url: string, clock: { now: number }) => {
+  const now = () => clock.now;
   const record: WebhookRecord = {
     id: WEBHOOK,
     url,
@@ -116,7 +130,7 @@ const world = (url: string) => {
     secrets: clearBox,
     timers: recordedTimers().timers,
     notices: notices.notices,
-    now: () => now,
+    now,
     random: seeded(38),
     newToken: () => `t${++token}`,
     // As the worker: a run sends for RUN_BUDGET_MS of real time, then hands on to a fresh message.
@@ -141,10 +155,10 @@ const world = (url: string) => {
     notices,
     runs: () => runs,
     at: (time: number) => {
-      now = time;
+      clock.now = time;
     },
-    now: () => now,
-    publish: (events: QueuedEvent[]) => deliveries.append(WEBHOOK, events, now),
+    now,
+    publish: (events: QueuedEvent[]) => deliveries.append(WEBHOOK, events, now()),
     wake: () => invoke({ kind: 'lane.wake', webhookId: WEBHOOK }),
     timer: () => deliveries.laneOf(WEBHOOK)?.timer as { token: string; dueAt: number } | undefined,
     fire: (timer: { token: string; dueAt: number }) =>
@@ -157,8 +171,9 @@ const batchOf = (deviceId: string, at: number, minute: number) =>
 
 /** 1. A day of 503, then 200: every event delivered, none twice. */
 export const benchWebhookOutage = async () => {
-  const receiver = await startReceiver();
-  const w = world(receiver.url);
+  const clock = { now: T0 };
+  const receiver = await startReceiver(() => clock.now);
+  const w = world(receiver.url, clock);
   try {
     receiver.answer(503);
     const published = new Set<string>();
@@ -215,8 +230,9 @@ export const benchWebhookOutage = async () => {
 
 /** 2. 1,000 devices, a batch a minute each, for an hour, to one webhook whose receiver is up. */
 export const benchWebhookLoad = async ({ devices = 1_000, minutes = 60 } = {}) => {
-  const receiver = await startReceiver();
-  const w = world(receiver.url);
+  const clock = { now: T0 };
+  const receiver = await startReceiver(() => clock.now);
+  const w = world(receiver.url, clock);
   const random = seeded(1000);
   try {
     // Each device reports at its own second of the minute.
