@@ -305,6 +305,8 @@ const webhooksOf = (events: NonNullable<Area['webhooks']>, shared: SharedSchemas
           operationId: `event:${type}`,
           summary: type,
           description: event.summary,
+          // The receiver's URL takes no credential of ours: the request proves itself by its signature headers.
+          security: [],
           parameters: [
             ['webhook-id', 'The message id: the same on every retry of this delivery (de-duplicate on it).'],
             ['webhook-timestamp', 'When this attempt was signed, in epoch seconds (refuse one far from now).'],
