@@ -104,7 +104,7 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
       random: options.random ?? Math.random,
       newToken: randomUUID,
       startBudget: realBudget(RUN_BUDGET_MS),
-      owner: options.owner ?? randomUUID(),
+      owner: options.owner ?? (() => randomUUID()),
       log,
     }),
     presence: createPresence({ store, deliveries, targets, outbox, log }),

@@ -331,4 +331,37 @@ describe('a lane', () => {
     expect(w.receiver.requests.map((r) => r.body)).toEqual([stored, stored]);
     expect(delivery!.bytes).toBe(Buffer.byteLength(stored));
   });
+
+  it('is held by one run at a time when one process runs several messages at once (a name per run)', async () => {
+    const webhooks = memoryWebhooks([webhook()]);
+    const deliveries = memoryDeliveries();
+    const sent: string[] = [];
+    let runs = 0;
+    const lanes = createLanes({
+      webhooks: webhooks.store,
+      deliveries: deliveries.store,
+      sender: {
+        // A slow receiver: the second message arrives while the first run is sending.
+        send: async (request) => {
+          sent.push(request.headers['webhook-id']!);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { statusCode: 204, durationMs: 20, response: '' };
+        },
+      },
+      secrets: clearBox,
+      timers: recordedTimers().timers,
+      notices: recordedNotices().notices,
+      now: () => T0,
+      random: () => 0.5,
+      newToken: () => 't',
+      startBudget: () => () => false,
+      owner: () => `run-${++runs}`,
+      log: silentLog,
+    });
+    deliveries.append(WEBHOOK, readingsEvents('dev-a', [{ timestamp: T0 - 60_000, values: { co2: 1 } }], T0), T0);
+    const wake = { kind: 'lane.wake' as const, webhookId: WEBHOOK };
+    const outcomes = await Promise.all([lanes.run(wake), lanes.run(wake)]);
+    expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(1);
+    expect(sent).toHaveLength(1);
+  });
 });

@@ -53,8 +53,12 @@ export interface LaneDeps {
   newToken: () => string;
   /** Starts a run's clock of real time: the returned function says when the run's budget is spent. */
   startBudget: () => () => boolean;
-  /** Who this worker is, for the lane's lease. */
-  owner: string;
+  /**
+   * Who holds a lane while a run sends, for its lease: a fixed name (a test holding a lane for its own runs), or a new
+   * name per run, as the worker gives it, since one process may run several messages at once (the local stack's
+   * poller does) and two runs under one name would both hold the lane and send the same delivery twice.
+   */
+  owner: string | (() => string);
   log: Log;
 }
 
@@ -113,7 +117,7 @@ export const envelopeOf = (events: readonly QueuedEvent[]): WebhookEventBody => 
  * the webhook is turned off and its owner told; what waited stays for when it is turned on again.
  */
 export const createLanes = (deps: LaneDeps) => {
-  const { deliveries, webhooks, now, log, owner } = deps;
+  const { deliveries, webhooks, now, log } = deps;
   const opened = new Map<string, string>();
 
   const open = async (sealed: string, webhookId: string) => {
@@ -182,12 +186,14 @@ export const createLanes = (deps: LaneDeps) => {
   /** Held while the lane runs: its state as this run last wrote it. */
   interface Run {
     webhookId: string;
+    /** Who holds the lane for this run. */
+    owner: string;
     lane: LaneState;
     timeUp: () => boolean;
   }
 
   const change = async (run: Run, changes: Parameters<DeliveryStore['changeLane']>[2]) => {
-    if (!(await deliveries.changeLane(run.webhookId, owner, changes))) {
+    if (!(await deliveries.changeLane(run.webhookId, run.owner, changes))) {
       throw new LaneLost(run.webhookId);
     }
     if (changes.head !== undefined) run.lane.head = changes.head ?? undefined;
@@ -426,7 +432,7 @@ export const createLanes = (deps: LaneDeps) => {
           return `handed on after ${steps} steps`;
         }
       }
-      const released = await deliveries.release(run.webhookId, owner);
+      const released = await deliveries.release(run.webhookId, run.owner);
       if (released !== 'again') return `${released} after ${steps} steps`;
       // An event came while the lane ran: it is held still, and goes on.
       const lane = await deliveries.getLane(run.webhookId);
@@ -447,6 +453,7 @@ export const createLanes = (deps: LaneDeps) => {
           return 'timer hopped';
         }
       }
+      const owner = typeof deps.owner === 'function' ? deps.owner() : deps.owner;
       const lane = await deliveries.acquire(webhookId, owner, at, at + LEASE_MS);
       if (!lane) {
         // Another worker has the lane. A plain wake ends here: that worker sees the request when it lets go. A timer
@@ -455,7 +462,7 @@ export const createLanes = (deps: LaneDeps) => {
         return 'busy';
       }
       try {
-        return await work({ webhookId, lane, timeUp: deps.startBudget() });
+        return await work({ webhookId, owner, lane, timeUp: deps.startBudget() });
       } catch (error) {
         if (error instanceof LaneLost) return 'lease lost';
         // Let go so the retried message (or another) can run it; the error fails the message.
