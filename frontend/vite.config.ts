@@ -22,12 +22,14 @@ export default defineConfig({
         // Fewer, larger chunks (issue 13): left to itself the bundler made a chunk of nearly every module two
         // pages share, and a phone's first page waited on twenty requests, six at a time over HTTP/1.1. React
         // and the router change least, so they keep a chunk of their own; app code three or more chunks share
-        // goes into one. Each page still loads only its own screens and weights.
+        // goes into one. Each page still loads only its own screens and weights. zod (every page parses with the
+        // contracts) is with them, and so is its configuration (src/lib/zod-config.ts): that chunk runs before the one
+        // that builds the contracts' schemas, which must see the configuration.
         codeSplitting: {
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|zod)[\\/]|frontend[\\/]src[\\/]lib[\\/]zod-config\.ts$/,
               priority: 2,
             },
             { name: 'app', test: /frontend[\\/]src[\\/]/, minShareCount: 3, priority: 1 },

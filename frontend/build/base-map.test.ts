@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { LineString, Point, Polygon } from 'geojson';
 import {
   type BaseMap,
@@ -196,5 +197,29 @@ describe('the offline base map built from Natural Earth', () => {
     it('stays small: well under 2 MB as text (a third of that compressed on the wire)', () => {
       expect(JSON.stringify(map).length).toBeLessThan(2_000_000);
     });
+  });
+
+  describe("the world's file (1:110m), drawn below the detailed file's zoom", () => {
+    let text: string;
+    beforeAll(async () => {
+      text = await buildBaseMap('world');
+    }, 60_000);
+
+    it('holds land, borders and the largest names, at a tenth of a degree', () => {
+      const world = JSON.parse(text) as BaseMap;
+      const kinds = new Set(world.features.map((feature) => feature.properties.kind));
+      expect([...kinds].sort()).toEqual(['border', 'label', 'land']);
+      const names = world.features.filter((feature) => feature.properties.tier === 1).map((f) => f.properties.name);
+      expect(names).toEqual(expect.arrayContaining(['Russia', 'Canada', 'United States of America']));
+      const coordinates = JSON.stringify(world.features.map((feature) => feature.geometry));
+      expect(coordinates).not.toMatch(/\d\.\d{2}/);
+    });
+
+    it('is an eighth of the detailed one on the wire (gzip): what a world view costs a phone', async () => {
+      const world = gzipSync(text).length;
+      const detail = gzipSync(await buildBaseMap('detail')).length;
+      expect(world).toBeLessThan(60_000);
+      expect(world * 8).toBeLessThan(detail);
+    }, 60_000);
   });
 });

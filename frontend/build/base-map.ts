@@ -304,31 +304,49 @@ export const baseMapFromAtlas = ({ land, countries }: AtlasInput, precision = 2)
 
 const atlasFile = (name: string) => createRequire(import.meta.url).resolve(`world-atlas/${name}`);
 
-/** Reads the installed world-atlas files and builds the base map's JSON text. */
-export const buildBaseMap = async (): Promise<string> => {
+/**
+ * The base map comes in two files, by zoom (issue 36): the world and continents from Natural Earth's 1:110m at 0.1°
+ * (about 33 kB gzipped), closer in 1:50m at 0.01° (about 350 kB), which the map fetches only when its view is
+ * zoomed in that far (DETAIL_ZOOM in src/features/map/base-map-style.ts). Below that zoom a degree is under 12 px, so
+ * 0.1° is under a pixel; from it on, 1:110m's coasts look coarse, and at FIT_MAX_ZOOM 0.01° is about a pixel.
+ */
+export const BASE_MAP_LEVELS = {
+  world: { scale: '110m', precision: 1 },
+  detail: { scale: '50m', precision: 2 },
+} as const;
+
+export type BaseMapLevel = keyof typeof BASE_MAP_LEVELS;
+
+/** Reads the installed world-atlas files and builds one level's base map as JSON text. */
+export const buildBaseMap = async (level: BaseMapLevel = 'detail'): Promise<string> => {
+  const { scale, precision } = BASE_MAP_LEVELS[level];
   const [land, countries] = await Promise.all(
-    ['land-50m.json', 'countries-50m.json'].map(async (name) => JSON.parse(await readFile(atlasFile(name), 'utf8'))),
+    [`land-${scale}.json`, `countries-${scale}.json`].map(async (name) =>
+      JSON.parse(await readFile(atlasFile(name), 'utf8')),
+    ),
   );
-  return JSON.stringify(baseMapFromAtlas({ land, countries }));
+  return JSON.stringify(baseMapFromAtlas({ land, countries }, precision));
 };
 
-/** The module through which the map's code learns the base map's address. */
+/** The module through which the map's code learns the base map files' addresses (`baseMapUrls`, by level). */
 export const BASE_MAP_MODULE = 'virtual:base-map';
 const RESOLVED = `\0${BASE_MAP_MODULE}`;
-/** Where the dev server answers with the base map (the build emits a content-hashed asset instead). */
-export const DEV_BASE_MAP_PATH = '/@base-map/base-map.json';
+/** Where the dev server answers with a level's base map (the build emits content-hashed assets instead). */
+export const devBaseMapPath = (level: BaseMapLevel) => `/@base-map/base-map-${level}.json`;
+
+const LEVELS = Object.keys(BASE_MAP_LEVELS) as BaseMapLevel[];
 
 /**
- * The Vite plugin. Build: the base map becomes `assets/base-map-{hash}.json` (cached for good like every hashed
- * asset, compressed by CloudFront and the local server) and `virtual:base-map` exports its URL. Dev server: the
- * file is built on its first request and served from memory. Only the lazy map chunk imports the module.
+ * The Vite plugin. Build: each level becomes `assets/base-map-{level}-{hash}.json` (cached for good like every hashed
+ * asset, compressed by CloudFront and the local server) and `virtual:base-map` exports their URLs. Dev server: a file
+ * is built on its first request and served from memory. Only the lazy map chunk imports the module.
  */
 export const baseMapPlugin = (): Plugin => {
   let config: ResolvedConfig | undefined;
-  let built: Promise<string> | undefined;
-  const text = () => {
-    built ??= buildBaseMap();
-    return built;
+  const built = new Map<BaseMapLevel, Promise<string>>();
+  const text = (level: BaseMapLevel) => {
+    if (!built.has(level)) built.set(level, buildBaseMap(level));
+    return built.get(level)!;
   };
   return {
     name: 'base-map',
@@ -340,18 +358,28 @@ export const baseMapPlugin = (): Plugin => {
     },
     async load(id) {
       if (id !== RESOLVED) return null;
-      if (config?.command !== 'build') return `export const baseMapUrl = ${JSON.stringify(DEV_BASE_MAP_PATH)};`;
-      const reference = this.emitFile({ type: 'asset', name: 'base-map.json', source: await text() });
-      return `export const baseMapUrl = import.meta.ROLLUP_FILE_URL_${reference};`;
+      if (config?.command !== 'build') {
+        const urls = Object.fromEntries(LEVELS.map((level) => [level, devBaseMapPath(level)]));
+        return `export const baseMapUrls = ${JSON.stringify(urls)};`;
+      }
+      const entries = await Promise.all(
+        LEVELS.map(async (level) => {
+          const reference = this.emitFile({ type: 'asset', name: `base-map-${level}.json`, source: await text(level) });
+          return `${JSON.stringify(level)}: import.meta.ROLLUP_FILE_URL_${reference}`;
+        }),
+      );
+      return `export const baseMapUrls = { ${entries.join(', ')} };`;
     },
     configureServer(server) {
-      server.middlewares.use(DEV_BASE_MAP_PATH, (_request, response, next) => {
-        text().then((body) => {
-          response.setHeader('content-type', 'application/json');
-          response.setHeader('cache-control', 'no-cache');
-          response.end(body);
-        }, next);
-      });
+      for (const level of LEVELS) {
+        server.middlewares.use(devBaseMapPath(level), (_request, response, next) => {
+          text(level).then((body) => {
+            response.setHeader('content-type', 'application/json');
+            response.setHeader('cache-control', 'no-cache');
+            response.end(body);
+          }, next);
+        });
+      }
     },
   };
 };

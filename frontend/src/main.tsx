@@ -1,3 +1,5 @@
+// First: zod's configuration must precede every schema (lib/zod-config.ts).
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

@@ -2,7 +2,8 @@
 
 /** The offline base map's address (frontend/build/base-map.ts): a hashed asset in the build, a dev route otherwise. */
 declare module 'virtual:base-map' {
-  export const baseMapUrl: string;
+  /** The base map's files by zoom level (frontend/build/base-map.ts). */
+  export const baseMapUrls: Record<'world' | 'detail', string>;
 }
 
 // RapiDoc ships no types: importing it defines the <rapi-doc> element (features/sensor-data/rapidoc-element).

@@ -393,7 +393,10 @@ export const TABLES = {
     partitionKey: { name: 'releaseId', type: 'S' },
     sortKey: { name: 'id', type: 'S' },
   },
-  /** Rollouts of releases, with their stages and adoption counters (atomic ADDs); a release's rollouts by time. */
+  /**
+   * Rollouts of releases, with their stages, counters per stage and adoption counters (atomic ADDs); a release's
+   * rollouts by time; `live` (sparse: `live` while the stage job has work on one) the rollouts the job looks at.
+   */
   releaseRollouts: {
     constructId: 'ReleaseRolloutsTable',
     area: 'code-releases',
@@ -402,9 +405,14 @@ export const TABLES = {
     partitionKey: { name: 'id', type: 'S' },
     indexes: [
       { name: 'byRelease', partitionKey: { name: 'releaseId', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      { name: 'live', partitionKey: { name: 'live', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
     ],
   },
-  /** Each rollout's devices with their update state (pending, updated, superseded). */
+  /**
+   * Each rollout's devices with their update state; `progress` sorts a rollout's devices by
+   * `{stage}#{state}#{since}`, so a stage's devices in a state, and those on their way since before a time, are one
+   * Query each (docs/code-releases.md, "Per-device state").
+   */
   rolloutTargets: {
     constructId: 'RolloutTargetsTable',
     area: 'code-releases',
@@ -412,6 +420,9 @@ export const TABLES = {
     envVar: 'ROLLOUT_TARGETS_TABLE',
     partitionKey: { name: 'rolloutId', type: 'S' },
     sortKey: { name: 'deviceId', type: 'S' },
+    indexes: [
+      { name: 'progress', partitionKey: { name: 'rolloutId', type: 'S' }, sortKey: { name: 'progress', type: 'S' } },
+    ],
   },
   /**
    * Webhooks (docs/integrations.md), by id (`wh_…`): a target's (`target` = `{kind}#{id}`) newest first, and the sparse

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { getDocumentClient, getS3Client } from '../_shared/clients';
+import { getDocumentClient, getS3Client, getSqsClient } from '../_shared/clients';
+import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
+import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createReleases } from './domain/releases';
+import { createRolloutStages } from './domain/rollout-stages';
 import { createRollouts } from './domain/rollouts';
 import { createArtifactFiles } from './store/artifact-files';
-import { createFleet } from './store/fleet';
+import { createFleet, createOrganizationsOfDevices } from './store/fleet';
 import { createPeople } from './store/people';
 import { createReleaseStore } from './store/release-store';
 import { createRolloutStore } from './store/rollout-store';
@@ -24,41 +27,73 @@ export const CODE_RELEASES_ENV = {
   organizationsTable: 'ORGANIZATIONS_TABLE',
   usersTable: 'USERS_TABLE',
   releasesBucket: 'RELEASES_BUCKET',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
-export const createCodeReleasesDeps = (env: Record<keyof typeof CODE_RELEASES_ENV, string>) => {
+export type CodeReleasesEnv = Record<keyof typeof CODE_RELEASES_ENV, string>;
+
+/** The stores both the API and the stage job use. */
+const createStores = (env: CodeReleasesEnv) => {
   const db = getDocumentClient();
-  const releaseStore = createReleaseStore({ db, tableName: env.releasesTable });
+  const targets = createRolloutTargets({ db, targetsTable: env.rolloutTargetsTable, rolloutsTable: env.rolloutsTable });
+  return {
+    db,
+    releases: createReleaseStore({ db, tableName: env.releasesTable }),
+    rollouts: createRolloutStore({ db, tableName: env.rolloutsTable }),
+    targets,
+    relations: createRelationTable({ db, tableName: env.relationsTable }),
+  };
+};
+
+/** `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); Lambdas take the default. */
+export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
+  const { db, releases, rollouts, targets, relations } = createStores(env);
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
   const people = createPeople({ db, tableName: env.usersTable });
   return {
     releases: createReleases({
       log,
-      releases: releaseStore,
+      releases,
       testRuns,
       files: createArtifactFiles({ s3: getS3Client(), bucket: env.releasesBucket }),
       people,
-      now: Date.now,
+      now,
       newId: randomUUID,
     }),
     rollouts: createRollouts({
       log,
-      releases: releaseStore,
+      releases,
       testRuns,
-      rollouts: createRolloutStore({ db, tableName: env.rolloutsTable }),
-      targets: createRolloutTargets({ db, targetsTable: env.rolloutTargetsTable, rolloutsTable: env.rolloutsTable }),
+      rollouts,
+      targets,
       fleet: createFleet({
         db,
         devicesTable: env.devicesTable,
         campaignsTable: env.campaignsTable,
         organizationsTable: env.organizationsTable,
-        relations: createRelationTable({ db, tableName: env.relationsTable }),
+        relations,
       }),
       people,
-      now: Date.now,
+      now,
       newId: randomUUID,
     }),
   };
 };
 
 export type CodeReleasesDeps = ReturnType<typeof createCodeReleasesDeps>;
+
+/** The stage job's use case (rollout-job.ts): no S3 client, no test runs. */
+export const createRolloutStagesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
+  const { releases, rollouts, targets, relations } = createStores(env);
+  return {
+    stages: createRolloutStages({
+      log,
+      rollouts,
+      targets,
+      updates: createDeviceUpdates({ store: targets, now, log }),
+      releases,
+      organizations: createOrganizationsOfDevices({ relations }),
+      notices: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
+    }),
+  };
+};

@@ -1,4 +1,5 @@
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
+import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { createCredentialVerifier, devicePrincipalOf } from '../_shared/devices/credential-verifier';
 import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
@@ -11,6 +12,7 @@ import { createSensorDataSender } from '../_shared/sensor-data/queue-messages';
 import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
+import { createFirmwareStatus } from './domain/firmware-status';
 import { createIngest } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
 import { createArtifactDownloads, createFirmwareRecords } from './store/firmware-records';
@@ -40,6 +42,16 @@ export const readDataIngressEnv = (env?: EnvSource) => ({
 
 export type DataIngressEnv = ReturnType<typeof readDataIngressEnv>;
 
+/** The rollout records a device's offer, report or version moves, and the moves themselves (abort included). */
+const createRolloutRecords = (env: DataIngressEnv, now: () => number) => {
+  const targets = createRolloutTargets({
+    db: getDocumentClient(),
+    targetsTable: env.rolloutTargetsTable,
+    rolloutsTable: env.rolloutsTable,
+  });
+  return { targets, updates: createDeviceUpdates({ store: targets, now, log }) };
+};
+
 /**
  * The ingest use case alone, what the MQTT readings rule needs: without the firmware offer's S3 client, which would
  * add about 100 KB to the rule's bundle (docs/decisions/029-small-lambdas.md). `now` stands in for the clock where a
@@ -47,17 +59,14 @@ export type DataIngressEnv = ReturnType<typeof readDataIngressEnv>;
  */
 export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const db = getDocumentClient();
+  const rollouts = createRolloutRecords(env, now);
   return {
     ingest: createIngest({
       log,
       readings: createReadingsStore({ db, tableName: env.readingsTable }),
       stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
       devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
-      adoption: createRolloutTargets({
-        db,
-        targetsTable: env.rolloutTargetsTable,
-        rolloutsTable: env.rolloutsTable,
-      }),
+      adoption: { store: rollouts.targets, updates: rollouts.updates },
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
       webhooks: createWebhookPublisherOf(env, now),
@@ -88,20 +97,47 @@ export const dataIngressCredentials = (env: DataIngressEnv): CredentialAuthentic
     devicePrincipalOf(createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable })),
 });
 
-/** The HTTPS area's use cases: ingest, and the firmware offer a device asks for (GET /data-ingress/firmware). */
-export const createDataIngressDeps = (env: DataIngressEnv) => {
+/**
+ * A device's report of its firmware update (POST /data-ingress/firmware/status, and its MQTT rule): without the
+ * S3 client, which the MQTT rule's bundle does without. `now` as for ingest (the rollouts bench fixes the clock).
+ */
+export const createFirmwareStatusDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const db = getDocumentClient();
+  const rollouts = createRolloutRecords(env, now);
+  const records = createFirmwareRecords({
+    db,
+    devicesTable: env.devicesTable,
+    rolloutsTable: env.rolloutsTable,
+    releasesTable: env.releasesTable,
+    targets: rollouts.targets,
+  });
   return {
-    ...createIngestDeps(env),
+    records,
+    updates: rollouts.updates,
+    firmwareStatus: createFirmwareStatus({
+      records,
+      updates: rollouts.updates,
+      adoption: rollouts.targets,
+      devices: createDeviceSeenStore({ db, tableName: env.devicesTable }),
+      now,
+    }),
+  };
+};
+
+/**
+ * The HTTPS area's use cases: ingest, the firmware offer a device asks for (GET /data-ingress/firmware) and its report
+ * of what became of it (POST /data-ingress/firmware/status).
+ */
+export const createDataIngressDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
+  const firmware = createFirmwareStatusDeps(env, { now });
+  return {
+    ...createIngestDeps(env, { now }),
+    firmwareStatus: firmware.firmwareStatus,
     firmwareOffer: createFirmwareOffer({
-      records: createFirmwareRecords({
-        db,
-        devicesTable: env.devicesTable,
-        rolloutsTable: env.rolloutsTable,
-        releasesTable: env.releasesTable,
-      }),
+      records: firmware.records,
+      updates: firmware.updates,
       downloadUrl: createArtifactDownloads({ s3: getS3Client(), bucket: env.releasesBucket }),
-      now: Date.now,
+      now,
     }),
   };
 };

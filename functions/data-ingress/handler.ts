@@ -24,6 +24,7 @@ export const handler = httpArea(
       return result;
     },
     getFirmware: ({ device }, { firmwareOffer }) => firmwareOffer(device.deviceId),
+    reportFirmwareStatus: ({ device, body }, { firmwareStatus }) => firmwareStatus.report(device.deviceId, body),
   },
   {
     audit: dataIngressAudit,

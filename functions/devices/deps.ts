@@ -6,8 +6,10 @@ import { createRelationWrites } from '../_shared/relations/relation-wiring';
 import { newClaimCode } from './domain/claim-code';
 import { createCredentials, revokeAllCredentials } from './domain/credentials';
 import { createDevices } from './domain/devices';
+import { createFirmwareUpdates } from './domain/firmware-updates';
 import { createCredentialStore } from './store/credential-store';
 import { createDeviceStore } from './store/device-store';
+import { createFirmwareUpdateStates } from './store/firmware-update-states';
 import { createUserDirectory } from './store/user-directory';
 
 /** What the devices Lambda reads (the CDK sets each from SERVICE_RESOURCES.devices; the local stack likewise). */
@@ -16,6 +18,7 @@ export const DEVICES_ENV = {
   devicesTable: 'DEVICES_TABLE',
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   usersTable: 'USERS_TABLE',
+  rolloutTargetsTable: 'ROLLOUT_TARGETS_TABLE',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
 } as const;
 
@@ -37,6 +40,10 @@ export const createDevicesDeps = (env: Record<keyof typeof DEVICES_ENV, string>)
   return {
     devices,
     credentials: createCredentials({ devices, store: credentialStore, now: Date.now, newCredentialId, newSecret }),
+    firmwareUpdates: createFirmwareUpdates({
+      devices,
+      states: createFirmwareUpdateStates({ db, tableName: env.rolloutTargetsTable }),
+    }),
   };
 };
 

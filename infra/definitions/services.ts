@@ -4,7 +4,7 @@ import { MIGRATIONS } from '../../functions/migrate/migrations/catalogue';
 import { AREA_NAMES, AREAS, type AreaName } from '../../shared/contracts/areas';
 import { AUDITS } from '../../shared/contracts/audits';
 import { type AnyAuditMap, isAudited } from '../../shared/contracts/define-audit';
-import { allDevicesFilter, deviceAuthorizerName, READINGS_RULE } from '../../shared/iot/topics';
+import { allDevicesFilter, deviceAuthorizerName, FIRMWARE_STATUS_RULE, READINGS_RULE } from '../../shared/iot/topics';
 import type { BucketKey, QueueKey } from './storage';
 
 export interface ServiceResources {
@@ -77,6 +77,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     // Who ran a test or started a rollout is kept by e-mail as well (access tokens carry none): the users table.
     readTables: ['relations', 'campaigns', 'organizations', 'users'],
     buckets: ['releases'],
+    // A halted rollout is announced to the release's staff and the devices' organizations' managers (its stage job).
+    jobs: true,
   },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
@@ -134,8 +136,9 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
-    // A transfer's new owner must be a person the platform knows; campaign windows for access checks.
-    readTables: ['users', 'campaigns'],
+    // A transfer's new owner must be a person the platform knows; campaign windows for access checks; a device's
+    // firmware update history reads what became of each update (the code-releases area's targets).
+    readTables: ['users', 'campaigns', 'rolloutTargets'],
     jobs: true,
   },
   // Each migration's tables (functions/migrate/migrations): the relations migration is the relations area's own.
@@ -335,6 +338,7 @@ export type UserPoolTriggerAction =
  */
 export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; everyMinutes: number }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
+<<<<<<< HEAD
   // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
   // sends them (docs/integrations.md, "Presence").
   {
@@ -343,6 +347,10 @@ export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; ever
     area: 'integrations',
     everyMinutes: 1,
   },
+=======
+  // Rollout stages: timeouts, abort criteria, advancing a soaked stage, announcing halts (docs/code-releases.md).
+  { name: 'RolloutStagesJob', entry: 'functions/code-releases/rollout-job.ts', area: 'code-releases', everyMinutes: 5 },
+>>>>>>> main
 ];
 
 /**
@@ -371,6 +379,13 @@ export const IOT_RULES: { name: string; entry: string; area: AreaName; topicFilt
     entry: 'functions/data-ingress/iot-readings.ts',
     area: 'data-ingress',
     topicFilter: allDevicesFilter('readings'),
+  },
+  {
+    // Devices' reports of their firmware updates (docs/code-releases.md), as POST /data-ingress/firmware/status.
+    name: FIRMWARE_STATUS_RULE,
+    entry: 'functions/data-ingress/iot-firmware-status.ts',
+    area: 'data-ingress',
+    topicFilter: allDevicesFilter('firmware-status'),
   },
 ];
 

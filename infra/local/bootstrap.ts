@@ -14,12 +14,7 @@ import {
   SetUserPoolMfaConfigCommand,
   UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import {
-  type AttributeDefinition,
-  CreateTableCommand,
-  type DynamoDBClient,
-  ListTablesCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
@@ -47,43 +42,29 @@ import {
   DEMO_PASSWORD,
   DEMO_RELATIONS,
 } from './demo-data';
+import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 
-/** Creates every table of the shared definitions that does not exist yet. */
-export const createTables = async (dynamo: DynamoDBClient, env: EnvName): Promise<Record<string, string>> => {
+/**
+ * Creates every table of the shared definitions that does not exist yet, and gives an existing one the indexes its
+ * definition gained since (table-indexes.ts: dynalite cannot add one to a table).
+ */
+export const createTables = async (
+  dynamo: DynamoDBClient,
+  env: EnvName,
+  log: (line: string) => void = () => undefined,
+): Promise<Record<string, string>> => {
   const existing = new Set((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []);
   const names: Record<string, string> = {};
   for (const [key, table] of Object.entries(TABLES) as [string, TableDefinition][]) {
     const name = tableName(table, env);
     names[key] = name;
-    if (existing.has(name)) continue;
-    const keys = [
-      table.partitionKey,
-      table.sortKey,
-      ...(table.indexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey]),
-    ];
-    const attributes = new Map<string, AttributeDefinition>();
-    for (const k of keys) if (k) attributes.set(k.name, { AttributeName: k.name, AttributeType: k.type });
-    const schema = (pk: { name: string }, sk?: { name: string }) => [
-      { AttributeName: pk.name, KeyType: 'HASH' as const },
-      ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
-    ];
-    await dynamo.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes.values()],
-        KeySchema: schema(table.partitionKey, table.sortKey),
-        GlobalSecondaryIndexes: table.indexes?.length
-          ? table.indexes.map((index) => ({
-              IndexName: index.name,
-              KeySchema: schema(index.partitionKey, index.sortKey),
-              Projection: { ProjectionType: 'ALL' },
-            }))
-          : undefined,
-      }),
-    );
+    if (existing.has(name) || existing.has(rebuildName(name))) {
+      await addMissingIndexes(dynamo, name, table, log);
+      continue;
+    }
+    await dynamo.send(createTableInput(name, table));
   }
   return names;
 };

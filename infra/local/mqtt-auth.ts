@@ -12,7 +12,7 @@ import {
 } from '../../functions/data-ingress/domain/mqtt-authorizer';
 import { type Caller, createTokenVerifier } from '../../shared/auth/verify-token';
 import { localIdentityId, parseWatcherTopic } from '../../shared/iot/realtime';
-import { readingsRuleName } from '../../shared/iot/topics';
+import { firmwareStatusRuleName, readingsRuleName } from '../../shared/iot/topics';
 
 /** Who holds a connection to the local broker. */
 export type MqttPrincipal =
@@ -46,8 +46,9 @@ export interface MqttAuthDeps {
  * The local broker's stand-in for IoT Core's authentication and policies, the same rules the cloud applies:
  * - a device connects with username = client id = its id and password = its ingress credential: the cloud's custom
  *   authorizer use case decides (functions/data-ingress/domain/mqtt-authorizer.ts), and its policy is applied to
- *   each publish and subscription; it publishes only to its own `devices/{id}/readings|status` (and its readings'
- *   Basic Ingest topic, `$aws/rules/DataIngressReadings_local/devices/{id}/readings`) and subscribes to nothing (no
+ *   each publish and subscription; it publishes only to its own `devices/{id}/readings|status|firmware-status` (and
+ *   their rules' Basic Ingest topics, `$aws/rules/DataIngressReadings_local/devices/{id}/readings` and
+ *   `$aws/rules/DataIngressFirmwareStatus_local/devices/{id}/firmware-status`) and subscribes to nothing (no
  *   device topic carries commands yet);
  * - a browser connects with username = its realtime identity and password = its access token; it publishes
  *   nothing and subscribes only to its own identity's watcher topics, and only for devices it may view — defence
@@ -58,8 +59,8 @@ export const createMqttAuth = (deps: MqttAuthDeps) => {
   const authorizer = createMqttAuthorizer({
     verifyCredential: deps.verifyDeviceCredential,
     iotArnPrefix: deps.iotArnPrefix,
-    // The same rule name the CDK gives the environment's readings rule (its Basic Ingest topic, decision 043).
-    readingsRule: readingsRuleName(deps.envName),
+    // The same rule names the CDK gives the environment's ingest rules (their Basic Ingest topics, decision 043).
+    rules: { readings: readingsRuleName(deps.envName), firmwareStatus: firmwareStatusRuleName(deps.envName) },
     refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
   });
   const resource = (kind: 'topic' | 'topicfilter', name: string) => `${deps.iotArnPrefix}:${kind}/${name}`;

@@ -159,7 +159,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
 
     const dynamoClient = new DynamoDBClient({ region: REGION, endpoint: dynamodb.url, credentials });
     const cognitoClient = new CognitoIdentityProviderClient({ region: REGION, endpoint: cognito.url, credentials });
-    const tables = await createTables(dynamoClient, ENV);
+    const tables = await createTables(dynamoClient, ENV, log);
     const buckets = await createBuckets(fauxqs.s3, ENV);
     const queues = createQueues(fauxqs.createQueue, ENV);
     // Before anything is sent or stored: the write-through would replace a queue's saved messages with its state.

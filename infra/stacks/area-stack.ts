@@ -16,7 +16,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { TABLES } from '../../functions/_shared/tables';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
-import { iotRuleName, readingsRuleName } from '../../shared/iot/topics';
+import { firmwareStatusRuleName, iotRuleName, readingsRuleName } from '../../shared/iot/topics';
 import { LOG_EVENTS } from '../../shared/operations/log-events';
 import { ALARM_THRESHOLDS, LOG_METRICS, metricNamespace } from '../definitions/alarms';
 import type { EnvironmentSettings } from '../definitions/environments';
@@ -404,8 +404,9 @@ export class AreaStack extends NestedStack {
       for (const table of authorizer.keyReadTables) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
       // The policies it answers name this account's and region's IoT resources.
       fn.lambda.addEnvironment('IOT_ARN_PREFIX', `arn:${this.partition}:iot:${this.region}:${this.account}`);
-      // The environment's readings rule, whose Basic Ingest topic the policies open to each device (decision 043).
+      // The environment's ingest rules, whose Basic Ingest topics the policies open to each device (decision 043).
       fn.lambda.addEnvironment('READINGS_RULE_NAME', readingsRuleName(settings.name));
+      fn.lambda.addEnvironment('FIRMWARE_STATUS_RULE_NAME', firmwareStatusRuleName(settings.name));
       // IoT Core invokes it synchronously and answers the device itself: nothing to retry, no dead letters.
       acknowledgeNoDeadLetterTarget(fn.lambda, 'iot-authorizer');
       this.functions[authorizer.name] = fn.lambda;

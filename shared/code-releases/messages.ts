@@ -17,12 +17,45 @@ export const RELEASE_MESSAGES = {
     `The uploaded file's SHA-256 is ${actual}, not the ${given} you gave: it was deleted, upload the right file`,
   testRunNotFound: (id: string) => `Test run not found: ${id}`,
   testRunConcluded: 'This test run has its result already: record a new test run instead',
+  // A device's report of a firmware update (docs/code-releases.md, "Devices report"): data-ingress answers them.
+  firmwareReportFuture: (minutes: number) =>
+    `at is more than ${minutes} minutes ahead of the server clock: check the device's clock`,
+  firmwareReportNotInRollout: (deviceId: string, rolloutId: string) =>
+    `Device ${deviceId} is not in rollout ${rolloutId}: report the rollout its firmware offer named`,
+  firmwareReportOtherRelease: (rolloutId: string, releaseId: string, given: string) =>
+    `Rollout ${rolloutId} rolls out ${releaseId}, not ${given}`,
+  firmwareReportSuperseded: (deviceId: string, rolloutId: string) =>
+    `Device ${deviceId} left rollout ${rolloutId} for a later one: ask GET /data-ingress/firmware for its update`,
+  firmwareReportNotOffered: (deviceId: string) =>
+    `Device ${deviceId} was not offered this update yet: its stage of the rollout has not started`,
   rolloutNotFound: (id: string) => `Rollout not found: ${id}`,
   rolloutHalted: 'This rollout is halted already',
   rolloutTargetMissing: (kind: string, id: string) => `No ${kind} ${id}: choose one that exists`,
   rolloutNoDevices: (line: string, label: string) => `${label} holds no ${line} device that can take this release`,
   rolloutTooMany: (count: number, max: number) =>
     `The target holds ${count} devices; a rollout assigns at most ${max}: split it into smaller targets`,
+  rolloutRolledBack: 'This rollout was rolled back: start a new rollout to offer a release again',
+  rolloutNotActive: (status: string) =>
+    status === 'halted'
+      ? 'This rollout is halted: resume it before advancing it'
+      : 'This rollout was rolled back: it cannot advance',
+  rolloutAdvancedAlready: (stage: string) =>
+    `This rollout is at stage ${stage} already: someone advanced it at the same time; look again before advancing`,
+  rolloutLastStage: 'This rollout is at its last stage: there is no stage to advance to',
+  rolloutNotHalted: (status: string) =>
+    status === 'active'
+      ? 'This rollout is not halted: there is nothing to resume'
+      : 'A rolled-back rollout cannot resume',
+  rolloutChanged: 'This rollout was changed by someone else at the same time; please look again',
+  rolloutNoPrevious: (line: string, version: string) =>
+    `There is no published ${line} release below ${version} to roll back to`,
+  rolloutNothingInstalled:
+    'No device installed this release, so there is nothing to roll back: halt the rollout instead',
+  rolloutStageDeviceOutside: (deviceId: string, stage: string) =>
+    `Device ${deviceId}, named in stage ${stage}, is not in the rollout's target`,
+  releaseNotPublished: (line: string, version: string) => `${line} ${version} has no verified artifact to offer`,
+  releaseRolledOut: (line: string, version: string) =>
+    `${line} ${version} has been rolled out: what devices were offered never changes (release a new version instead)`,
   rolloutAssignmentFailed:
     'Not every device could be assigned, so the rollout was halted; start a new rollout to assign the rest',
 } as const;

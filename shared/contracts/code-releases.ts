@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DAY_SECONDS, DEVICE_UPDATE_STATES, type DeviceUpdateState } from '../code-releases/rollout-rules';
 import { parseSemVer } from '../code-releases/semver';
 import { TEST_RUN_STATUSES } from '../code-releases/test-run-status';
 import { EpochMillis, PageQuery, page } from './common';
@@ -110,6 +111,8 @@ export const Release = z.object({
   createdBy: z.string(),
   updated: EpochMillis,
   published: EpochMillis.optional(),
+  /** When its first rollout started: from then on its artifact, version and checksum are what devices verify. */
+  rolledOut: EpochMillis.optional(),
 });
 export type Release = z.infer<typeof Release>;
 
@@ -160,18 +163,107 @@ export const RolloutTarget = z.discriminatedUnion(
 );
 export type RolloutTarget = z.infer<typeof RolloutTarget>;
 
-export const ROLLOUT_STATUSES = ['active', 'halted'] as const;
+export const ROLLOUT_STATUSES = ['active', 'halted', 'rolled-back'] as const;
 export const RolloutStatus = z.enum(ROLLOUT_STATUSES);
 
+/** The longest soak a stage may ask for, and the most stages a rollout has. */
+export const SOAK_MAX_SECONDS = 30 * DAY_SECONDS;
+export const STAGES_MAX = 10;
+
 /**
- * One step of a rollout. Today every rollout has one stage of 100 %; staged rollouts (not built yet: canary, growing
- * shares, time gates, an abort threshold) add stages without changing the record.
+ * One stage as a request names it: `percent` is the cumulative share of the targeted devices offered the release once
+ * it starts (the last stage is 100 %), `deviceIds` devices it holds whatever the share (a canary a person picks), and
+ * `soakSeconds` how long it runs before the next may start.
  */
+export const StageRequest = z
+  .object({
+    name: PlainText('Stage name', 60).optional(),
+    percent: z
+      .number({ error: 'A stage’s percent must be a number' })
+      .gt(0, 'A stage’s percent is more than 0')
+      .max(100, 'A stage’s percent is at most 100'),
+    deviceIds: z.array(DeviceId).max(ROLLOUT_MAX_DEVICES).optional(),
+    soakSeconds: z
+      .number({ error: 'A stage’s soakSeconds must be a number of seconds' })
+      .int('soakSeconds is a whole number of seconds')
+      .min(0, 'soakSeconds cannot be negative')
+      .max(SOAK_MAX_SECONDS, `A stage soaks at most ${SOAK_MAX_SECONDS / DAY_SECONDS} days`),
+  })
+  .strict();
+
+export const StagesRequest = z
+  .array(StageRequest)
+  .min(1, 'Name at least one stage')
+  .max(STAGES_MAX, `A rollout has at most ${STAGES_MAX} stages`)
+  .superRefine((stages, ctx) => {
+    stages.forEach((stage, i) => {
+      if (i > 0 && stage.percent < stages[i - 1]!.percent) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'percent'],
+          message: 'Stages grow: each stage’s percent is at least the one before (a share of every targeted device)',
+        });
+      }
+    });
+    if (stages.at(-1)!.percent !== 100) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [stages.length - 1, 'percent'],
+        message: 'The last stage is 100 %: every targeted device is offered the release in the end',
+      });
+    }
+    const named = stages.flatMap((stage) => stage.deviceIds ?? []);
+    const twice = named.find((id, i) => named.indexOf(id) !== i);
+    if (twice) ctx.addIssue({ code: 'custom', message: `Device ${twice} is named in more than one stage` });
+  });
+
+export const AbortRequest = z
+  .object({
+    failureThresholdPercent: z
+      .number({ error: 'failureThresholdPercent must be a number' })
+      .gt(0, 'failureThresholdPercent is more than 0')
+      .max(100, 'failureThresholdPercent is at most 100'),
+    minFinished: z
+      .number({ error: 'minFinished must be a number of devices' })
+      .int('minFinished is a whole number of devices')
+      .min(1, 'minFinished is at least 1')
+      .max(ROLLOUT_MAX_DEVICES),
+    timeoutSeconds: z
+      .number({ error: 'timeoutSeconds must be a number of seconds' })
+      .int('timeoutSeconds is a whole number of seconds')
+      .min(60, 'timeoutSeconds is at least 60')
+      .max(7 * DAY_SECONDS, 'timeoutSeconds is at most 7 days')
+      .optional(),
+  })
+  .strict();
+
+export const StageCounts = z.object(
+  Object.fromEntries(DEVICE_UPDATE_STATES.map((state) => [state, z.number().int()])) as Record<
+    DeviceUpdateState,
+    z.ZodNumber
+  >,
+);
+
+/** One stage of a rollout: its share, its devices (chosen once, at the start), its soak, and where they stand. */
 export const RolloutStage = z.object({
   name: z.string(),
-  /** The share of the targeted devices offered the release once this stage starts. */
+  /** The cumulative share of the targeted devices offered the release once this stage starts. */
   percent: z.number().min(0).max(100),
+  /** Devices a person named for this stage. */
+  deviceIds: z.array(z.string()).optional(),
+  soakSeconds: z.number().int().nonnegative(),
+  /** How many devices this stage holds (its own, not the earlier stages'). */
+  devices: z.number().int().nonnegative(),
   started: EpochMillis.optional(),
+  /** Its devices by state: counted as they move, never by reading them. */
+  counts: StageCounts,
+});
+export type RolloutStage = z.infer<typeof RolloutStage>;
+
+export const RolloutAbort = z.object({
+  failureThresholdPercent: z.number(),
+  minFinished: z.number().int(),
+  timeoutSeconds: z.number().int(),
 });
 
 export const RolloutCounts = z.object({
@@ -190,6 +282,14 @@ export const RolloutSkipped = z.object({
   unknown: z.number().int(),
 });
 
+/** The bytes devices are offered, fixed when the rollout started: the release cannot change under it. */
+export const RolloutArtifact = z.object({
+  key: z.string(),
+  fileName: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+});
+
 export const Rollout = z.object({
   id: RolloutId,
   releaseId: z.string(),
@@ -200,28 +300,61 @@ export const Rollout = z.object({
   targetLabel: z.string(),
   status: RolloutStatus,
   stages: z.array(RolloutStage),
+  /** The latest stage started: its devices and every earlier stage's are offered the release. */
+  currentStage: z.number().int().nonnegative(),
+  abort: RolloutAbort,
+  /** Every stage has started and the last one soaked under the threshold. */
+  completed: EpochMillis.optional(),
   counts: RolloutCounts,
   skipped: RolloutSkipped,
+  artifact: RolloutArtifact.optional(),
   note: z.string().optional(),
   created: EpochMillis,
   createdBy: z.string(),
   createdByEmail: z.string().optional(),
   halted: EpochMillis.optional(),
+  /** Who halted it; `automatic` when its abort criteria did. */
   haltedBy: z.string().optional(),
   haltReason: z.string().optional(),
+  resumed: EpochMillis.optional(),
+  resumedBy: z.string().optional(),
+  /** This rollout offers the previous release back to the devices that installed `rollbackOf`'s. */
+  rollbackOf: z.string().optional(),
+  /** Set on a rolled-back rollout: the rollout that offers the previous release to its devices. */
+  rollback: z
+    .object({
+      rolloutId: z.string(),
+      releaseId: z.string(),
+      version: z.string(),
+      devices: z.number().int(),
+      at: EpochMillis,
+      by: z.string(),
+      reason: z.string(),
+    })
+    .optional(),
 });
 export type Rollout = z.infer<typeof Rollout>;
 
-export const TARGET_STATES = ['pending', 'updated', 'superseded'] as const;
-/** One device of a rollout: the per-device update state (pending until it reports the release's version). */
+export const TARGET_STATES = DEVICE_UPDATE_STATES;
+/** One device of a rollout, in its stage: where its update stands, and what it reported last. */
 export const RolloutDevice = z.object({
   rolloutId: z.string(),
   deviceId: z.string(),
-  state: z.enum(TARGET_STATES),
+  /** The stage it belongs to (chosen when the rollout started, never changed). */
+  stage: z.number().int().nonnegative(),
+  state: z.enum(DEVICE_UPDATE_STATES),
   assigned: EpochMillis,
+  /** When it was first offered the release. */
+  offered: EpochMillis.optional(),
+  /** When it reached `state` (the device's time for what it reported). */
+  stateAt: EpochMillis.optional(),
+  /** Why it failed or rejected the update, as the device said. */
+  reason: z.string().optional(),
   /** The version the device last reported while targeted, and when. */
   reportedVersion: z.string().optional(),
   reported: EpochMillis.optional(),
+  /** Taken over by a later rollout (a rollback, a newer release): its state is what it was then. */
+  superseded: EpochMillis.optional(),
 });
 export type RolloutDevice = z.infer<typeof RolloutDevice>;
 
@@ -240,7 +373,15 @@ export const NewTestRun = z
   })
   .strict();
 
-export const NewRollout = z.object({ target: RolloutTarget, note: PlainText('Note', 500).optional() }).strict();
+/** Without `stages` or `abort`, the defaults apply (canary, 5 %, 25 %, 100 %, a day each; 10 % after 3). */
+export const NewRollout = z
+  .object({
+    target: RolloutTarget,
+    note: PlainText('Note', 500).optional(),
+    stages: StagesRequest.optional(),
+    abort: AbortRequest.optional(),
+  })
+  .strict();
 
 export const ArtifactUploadRequest = z
   .object({
@@ -388,23 +529,87 @@ export const codeReleases = defineArea('code-releases', {
     response: Rollout,
     status: 201,
   }),
+  getRollout: defineRoute({
+    method: 'GET',
+    path: '/rollouts/{id}',
+    access: minGroup('Employees'),
+    summary: 'One rollout: its stages with their devices counted by state, its abort criteria, and why it halted.',
+    params: RolloutParams,
+    response: Rollout,
+  }),
   listRolloutDevices: defineRoute({
     method: 'GET',
     path: '/rollouts/{id}/devices',
     access: minGroup('Employees'),
-    summary: "A rollout's devices with each one's update state. Paged.",
+    summary:
+      "A rollout's devices with each one's update state, by stage; optionally of one stage, one state, or both. Paged.",
     params: RolloutParams,
-    query: PageQuery,
+    query: PageQuery.extend({
+      stage: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(STAGES_MAX - 1)
+        .optional(),
+      state: z
+        .enum(DEVICE_UPDATE_STATES, { error: () => `State must be one of: ${DEVICE_UPDATE_STATES.join(', ')}` })
+        .optional(),
+    }),
     response: page(RolloutDevice),
   }),
   haltRollout: defineRoute({
     method: 'POST',
     path: '/rollouts/{id}/halt',
     access: minGroup('Employees'),
-    summary: 'Halt an active rollout: its devices are no longer offered the release. 409 when it is halted already.',
+    summary:
+      'Halt an active rollout: no device is offered the release from its next request on. 409 when it is not active.',
     params: RolloutParams,
     body: z
       .object({ reason: PlainText('Reason', 500).pipe(z.string().min(1, 'Say why the rollout is halted')) })
+      .strict(),
+    response: Rollout,
+  }),
+  advanceRollout: defineRoute({
+    method: 'POST',
+    path: '/rollouts/{id}/advance',
+    access: minGroup('Administrators'),
+    summary:
+      'Start the next stage now, without waiting for the soak. `fromStage` (the stage the page showed) makes a ' +
+      'second press a 409 rather than a second advance. 409 when halted or at its last stage.',
+    params: RolloutParams,
+    body: z
+      .object({
+        fromStage: z
+          .number()
+          .int()
+          .min(0)
+          .max(STAGES_MAX - 1)
+          .optional(),
+      })
+      .strict(),
+    response: Rollout,
+  }),
+  resumeRollout: defineRoute({
+    method: 'POST',
+    path: '/rollouts/{id}/resume',
+    access: minGroup('Administrators'),
+    summary:
+      'Resume a halted rollout: offers start again, and the abort criteria and soak count from now (the failures ' +
+      'seen are set aside). 409 unless it is halted.',
+    params: RolloutParams,
+    response: Rollout,
+  }),
+  rollbackRollout: defineRoute({
+    method: 'POST',
+    path: '/rollouts/{id}/rollback',
+    access: minGroup('Administrators'),
+    summary:
+      "Roll back: halt the rollout and offer the product line's previous published release to the devices that " +
+      'installed this one, as a rollout of its own. 409 when nothing was installed, there is no earlier release, or ' +
+      'it was rolled back already.',
+    params: RolloutParams,
+    body: z
+      .object({ reason: PlainText('Reason', 500).pipe(z.string().min(1, 'Say why the rollout is rolled back')) })
       .strict(),
     response: Rollout,
   }),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { REPORTED_STATES } from '../code-releases/rollout-rules';
 import { MAX_BATCH_READINGS, MAX_MEASUREMENTS_PER_READING, MeasurementName, Unit } from '../sensor-data/measurements';
 import { defineArea, defineRoute, deviceCredential } from './define-route';
 import { FirmwareVersion } from './shapes';
@@ -10,10 +11,6 @@ export type RejectionReason = (typeof REJECTION_REASONS)[number];
 /** `2025-03-01T12:00:00Z`, with seconds and fractions optional; a time zone (Z or ±hh:mm) is required. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/**
- * One reading, as a device sends it: its own time (epoch ms, or ISO-8601 with a time zone) and its
- * measurements. Checked one by one by the use case, so one bad reading does not refuse the whole batch.
- */
 /** A real calendar date and time: `Date.parse` rolls 2025-02-30 over into March instead of refusing it. */
 const isRealTime = (text: string): boolean => {
   const [year, month, day, hour, minute] = text.match(/\d+/g)!.map(Number) as [number, number, number, number, number];
@@ -21,25 +18,33 @@ const isRealTime = (text: string): boolean => {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59;
 };
 
-export const Reading = z.object({
-  timestamp: z
+/** A device's time: epoch milliseconds, or ISO-8601 with a time zone. */
+const DeviceTime = (field: string) =>
+  z
     .union([z.number(), z.string()], {
-      error: 'timestamp must be epoch milliseconds or an ISO-8601 string with a time zone',
+      error: `${field} must be epoch milliseconds or an ISO-8601 string with a time zone`,
     })
     .superRefine((value, ctx) => {
       if (typeof value === 'number') {
         if (!Number.isSafeInteger(value)) {
-          ctx.addIssue({ code: 'custom', message: 'timestamp must be whole milliseconds (at most 2^53 - 1)' });
+          ctx.addIssue({ code: 'custom', message: `${field} must be whole milliseconds (at most 2^53 - 1)` });
         }
       } else if (!ISO_TIME.test(value)) {
         ctx.addIssue({
           code: 'custom',
-          message: 'timestamp must be ISO-8601 with a time zone, e.g. 2025-03-01T12:00:00Z',
+          message: `${field} must be ISO-8601 with a time zone, e.g. 2025-03-01T12:00:00Z`,
         });
       } else if (!isRealTime(value) || !Number.isFinite(Date.parse(value))) {
-        ctx.addIssue({ code: 'custom', message: `timestamp ${value} is not a real date and time` });
+        ctx.addIssue({ code: 'custom', message: `${field} ${value} is not a real date and time` });
       }
-    }),
+    });
+
+/**
+ * One reading, as a device sends it: its own time (epoch ms, or ISO-8601 with a time zone) and its
+ * measurements. Checked one by one by the use case, so one bad reading does not refuse the whole batch.
+ */
+export const Reading = z.object({
+  timestamp: DeviceTime('timestamp'),
   values: z
     .record(MeasurementName, z.number({ error: 'each value must be a number' }).finite('each value must be finite'), {
       error: (issue) =>
@@ -104,6 +109,38 @@ export const FirmwareOffer = z.object({
 });
 export type FirmwareOffer = z.infer<typeof FirmwareOffer>;
 
+/**
+ * What a device says about an update it was offered (docs/code-releases.md, "Devices report"): over HTTPS or its
+ * MQTT topic `devices/{id}/firmware-status`. Idempotent and order-independent: the same reports in any order, or
+ * twice, leave the same state (decision 076).
+ */
+export const FirmwareStatusReport = z
+  .object({
+    rolloutId: z.string({ error: 'rolloutId must be text' }).trim().min(1, 'rolloutId cannot be empty').max(80),
+    releaseId: z.string({ error: 'releaseId must be text' }).trim().min(1, 'releaseId cannot be empty').max(80),
+    state: z.enum(REPORTED_STATES, { error: () => `state must be one of: ${REPORTED_STATES.join(', ')}` }),
+    /** Why it failed or was rejected, in the device's words (kept to 500 characters). */
+    reason: z
+      .string({ error: 'reason must be text' })
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+      .transform((value) => value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim())
+      .pipe(z.string().max(500, 'reason is at most 500 characters'))
+      .optional(),
+    /** When it happened, on the device's clock. */
+    at: DeviceTime('at'),
+  })
+  .strict();
+export type FirmwareStatusReport = z.infer<typeof FirmwareStatusReport>;
+
+export const FirmwareStatusResult = z.object({
+  rolloutId: z.string(),
+  /** The device's state in the rollout after the report. */
+  state: z.string(),
+  /** False when the report was one seen already, or older than what was recorded (it changes nothing). */
+  recorded: z.boolean(),
+});
+export type FirmwareStatusResult = z.infer<typeof FirmwareStatusResult>;
+
 /** Devices send their readings here (spec §7); the MQTT topic `devices/{id}/readings` takes the same batch. */
 export const dataIngress = defineArea('data-ingress', {
   ingestReadings: defineRoute({
@@ -128,5 +165,16 @@ export const dataIngress = defineArea('data-ingress', {
       "The release the device's active rollout assigns it, with a 15-minute download URL and its SHA-256; " +
       '`update: null` when it runs it already, has none, or its rollout is halted (docs/code-releases.md).',
     response: FirmwareOffer,
+  }),
+  reportFirmwareStatus: defineRoute({
+    method: 'POST',
+    path: '/firmware/status',
+    access: deviceCredential,
+    summary:
+      'What became of the update the device was offered: downloading, installing, succeeded, failed or rejected, ' +
+      'with a reason and its time. Idempotent and order-independent (a repeated or older report changes nothing). ' +
+      '404 for a rollout the device is not in; 409 when a later rollout took the device over or it was not offered yet.',
+    body: FirmwareStatusReport,
+    response: FirmwareStatusResult,
   }),
 });

@@ -73,8 +73,31 @@ export const FirmwareTarget = z.object({
   rolloutId: z.string(),
   version: z.string(),
   assigned: EpochMillis,
+  /** The rollout stage the device is in: it is offered the release once that stage has started. */
+  stage: z.number().int().nonnegative().optional(),
 });
 export type FirmwareTarget = z.infer<typeof FirmwareTarget>;
+
+/** The newest rollouts that targeted a device, as its page lists them (docs/code-releases.md, "Update history"). */
+export const FIRMWARE_HISTORY_MAX = 20;
+
+/** One rollout that targeted the device, and what became of the update. */
+export const FirmwareUpdate = z.object({
+  rolloutId: z.string(),
+  releaseId: z.string(),
+  version: z.string(),
+  assigned: EpochMillis,
+  /** Where the update stands (docs/code-releases.md, "Per-device state"); absent when the record is gone. */
+  state: z.string().optional(),
+  /** When it reached `state`. */
+  stateAt: EpochMillis.optional(),
+  offered: EpochMillis.optional(),
+  /** Why it failed or was rejected, as the device said. */
+  reason: z.string().optional(),
+  /** A later rollout took the device over. */
+  superseded: EpochMillis.optional(),
+});
+export type FirmwareUpdate = z.infer<typeof FirmwareUpdate>;
 
 /** What the caller may do with a device, so a screen offers only allowed actions. */
 export const DeviceAccess = z.enum(['none', 'view', 'manage', 'own']);
@@ -258,6 +281,14 @@ export const devices = defineArea('devices', {
       'Retire a device (owner, staff): its credentials are revoked, it cannot be claimed, its data is kept. Final.',
     params: IdParams,
     response: Device,
+  }),
+  listFirmwareUpdates: defineRoute({
+    method: 'GET',
+    path: '/devices/{id}/firmware-updates',
+    access: signedIn,
+    summary: `A device's firmware update history (managers, staff): the newest ${FIRMWARE_HISTORY_MAX} rollouts that targeted it and what became of each update, newest first.`,
+    params: IdParams,
+    response: z.object({ items: z.array(FirmwareUpdate) }),
   }),
   listCredentials: defineRoute({
     method: 'GET',

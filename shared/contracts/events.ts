@@ -80,6 +80,7 @@ export const BillingNotice = z.object({
 });
 export type BillingNotice = z.infer<typeof BillingNotice>;
 
+<<<<<<< HEAD
 /**
  * A webhook was turned off because its receiver answered 410 Gone or failed for 24 hours (docs/integrations.md): the
  * notifications worker tells its owner, by banner and e-mail, with a link to its delivery log.
@@ -100,13 +101,58 @@ export const WebhookDisabled = z.object({
   at: EpochMillis,
 });
 export type WebhookDisabled = z.infer<typeof WebhookDisabled>;
+=======
+/** A device of a halted rollout that failed or went silent, and why (docs/code-releases.md, "Halting"). */
+export const RolloutFailure = z.object({
+  deviceId: z.string(),
+  state: z.enum(['failed', 'timed_out']),
+  reason: z.string().optional(),
+});
+export type RolloutFailure = z.infer<typeof RolloutFailure>;
+
+/** The failures a halt notification lists by name; the rest are counted. */
+export const ROLLOUT_FAILURES_LISTED = 25;
+
+/**
+ * A firmware rollout was halted, by its abort criteria or by a person (docs/code-releases.md, "Halting"). One event
+ * per audience: the release's staff (every failure), and each organization holding devices that were offered the
+ * release (its managers hear of their own devices' failures only).
+ */
+export const RolloutHalted = z.object({
+  kind: z.literal('rollout.halted'),
+  /** `rollout-halted#{rolloutId}#{halted}#{audience}`: one notification per halt and audience. */
+  eventId: z.string(),
+  rolloutId: z.string(),
+  releaseId: z.string(),
+  productLine: z.string(),
+  version: z.string(),
+  stageName: z.string(),
+  reason: z.string(),
+  automatic: z.boolean(),
+  audience: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('staff'), userIds: z.array(z.string()).min(1) }),
+    z.object({ kind: z.literal('organization'), organizationId: z.string() }),
+  ]),
+  /** Failures in this audience's view, at most ROLLOUT_FAILURES_LISTED; `failureCount` is all of them. */
+  failures: z.array(RolloutFailure).max(ROLLOUT_FAILURES_LISTED),
+  failureCount: z.number().int().nonnegative(),
+  /** Who halted it; for an automatic halt, the person who started the rollout (every event names an actor). */
+  actorId: z.string(),
+  at: EpochMillis,
+});
+export type RolloutHalted = z.infer<typeof RolloutHalted>;
+>>>>>>> main
 
 export const DomainEvent = z.discriminatedUnion('kind', [
   RelationChanged,
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
+<<<<<<< HEAD
   WebhookDisabled,
+=======
+  RolloutHalted,
+>>>>>>> main
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
@@ -147,7 +193,11 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
+<<<<<<< HEAD
   WebhookDisabled,
+=======
+  RolloutHalted,
+>>>>>>> main
   ...NotificationJob.options,
 ]);
 export type JobsMessage = z.infer<typeof JobsMessage>;

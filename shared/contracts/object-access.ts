@@ -54,13 +54,21 @@ const codeReleasesAccess = defineObjectAccess<typeof codeReleases>({
   concludeTestRun: staffWide('test-run', STAFF_ONLY),
   listRollouts: staffWide('release', STAFF_ONLY),
   createRollout: staffWide('release', STAFF_ONLY),
+  getRollout: staffWide('rollout', STAFF_ONLY),
   listRolloutDevices: staffWide('rollout', STAFF_ONLY),
   haltRollout: staffWide('rollout', STAFF_ONLY),
+  advanceRollout: staffWide('rollout', STAFF_ONLY),
+  resumeRollout: staffWide('rollout', STAFF_ONLY),
+  rollbackRollout: staffWide('rollout', STAFF_ONLY),
 });
 
 const customerAccess: AnyObjectAccessMap = defineObjectAccess<typeof customer>({});
 
-const dataIngressAccess: AnyObjectAccessMap = defineObjectAccess<typeof dataIngress>({});
+const dataIngressAccess: AnyObjectAccessMap = defineObjectAccess<typeof dataIngress>({
+  reportFirmwareStatus: owner('rollout', 404, {
+    note: 'a device reports only on a rollout it is in: another device’s rollout is not said to exist to it',
+  }),
+});
 
 const datasetsAccess = defineObjectAccess<typeof datasets>({
   createDataset: owner('device', 403, {
@@ -76,6 +84,7 @@ const devicesAccess = defineObjectAccess<typeof devices>({
   update: owner('device', 403),
   transfer: owner('device', 403),
   retire: owner('device', 403),
+  listFirmwareUpdates: owner('device', 403, { note: 'its managers and staff, as the rollout that targets it now' }),
   listCredentials: owner('device', 403),
   createCredential: owner('device', 403),
   rotateCredentials: owner('device', 403),

@@ -28,11 +28,11 @@ export const topicLabel = (value: unknown, name = 'label'): string => {
 };
 
 /** What a device's topics carry. */
-export const DEVICE_CHANNELS = ['readings', 'live', 'status'] as const;
+export const DEVICE_CHANNELS = ['readings', 'live', 'status', 'firmware-status'] as const;
 export type DeviceChannel = (typeof DEVICE_CHANNELS)[number];
 
 /** The channels a device itself publishes to (its IoT policy, the local broker's rule); `live` is the platform's. */
-export const DEVICE_TOPICS = ['readings', 'status'] as const satisfies readonly DeviceChannel[];
+export const DEVICE_TOPICS = ['readings', 'status', 'firmware-status'] as const satisfies readonly DeviceChannel[];
 
 /** `devices/{deviceId}/{channel}`. */
 export const deviceTopic = (deviceId: unknown, channel: DeviceChannel): string =>
@@ -46,6 +46,9 @@ export const liveTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'l
 
 /** Where a device reports that it came online or went offline. */
 export const statusTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'status');
+
+/** Where a device reports what became of a firmware update (the firmware status rule reads it). */
+export const firmwareStatusTopic = (deviceId: unknown): string => deviceTopic(deviceId, 'firmware-status');
 
 /** Every device's topics of one channel, for a subscription or a topic rule: `devices/+/{channel}`. */
 export const allDevicesFilter = (channel: DeviceChannel): string => `devices/+/${topicLabel(channel, 'channel')}`;
@@ -65,6 +68,12 @@ export const READINGS_RULE = 'DataIngressReadings';
  */
 export const readingsRuleName = (env: string): string => iotRuleName(READINGS_RULE, env);
 
+/** The topic rule that takes in devices' firmware update reports (IOT_RULES; docs/code-releases.md). */
+export const FIRMWARE_STATUS_RULE = 'DataIngressFirmwareStatus';
+
+/** The firmware status rule's name in an environment, as the CDK names it (its Basic Ingest topic carries it). */
+export const firmwareStatusRuleName = (env: string): string => iotRuleName(FIRMWARE_STATUS_RULE, env);
+
 const BASIC_INGEST = /^\$aws\/rules\/([A-Za-z0-9_]+)\/(.+)$/;
 
 /**
@@ -74,6 +83,10 @@ const BASIC_INGEST = /^\$aws\/rules\/([A-Za-z0-9_]+)\/(.+)$/;
  */
 export const readingsIngestTopic = (ruleName: string, deviceId: unknown): string =>
   `$aws/rules/${topicLabel(ruleName, 'rule name')}/${readingsTopic(deviceId)}`;
+
+/** A firmware update report through Basic Ingest, as readings go (decision 043): to the firmware status rule only. */
+export const firmwareStatusIngestTopic = (ruleName: string, deviceId: unknown): string =>
+  `$aws/rules/${topicLabel(ruleName, 'rule name')}/${firmwareStatusTopic(deviceId)}`;
 
 /**
  * A published topic as a rule sees it: a Basic Ingest topic without its `$aws/rules/{ruleName}/` prefix (IoT Core's

@@ -21,8 +21,10 @@ import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
 import { benchChart } from './chart';
 import { benchCost } from './cost';
+import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
+import { benchRollouts } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 import { printWebhooks } from './webhooks';
@@ -41,8 +43,14 @@ import { printWebhooks } from './webhooks';
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
+<<<<<<< HEAD
  * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
  * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+=======
+ * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
+ * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
+ * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+>>>>>>> main
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -301,9 +309,15 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
+<<<<<<< HEAD
 // BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, chart, campaign, notifications, web, load; comma-separated) runs only those.
 const sections = new Set(
   (process.env.BENCH_SECTIONS ?? 'bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load').split(','),
+=======
+// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, notifications, web, load; comma-separated) runs only those.
+const sections = new Set(
+  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load').split(','),
+>>>>>>> main
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
 if (sections.has('bundles')) await benchBundles(rootDir);
@@ -471,6 +485,8 @@ try {
     );
   }
 
+  if (sections.has('rollouts')) await benchRollouts(stack, db);
+
   if (sections.has('chart')) {
     const chart = await benchChart(info, tokenOf, storeCalls);
     console.log(
@@ -568,6 +584,9 @@ try {
     // Each budgeted page opened cold in Chromium on Lighthouse's phone profile (test/bench/web.ts, decision 014).
     console.log('\nThe web app, production build: JS per page, LCP and time to interactive against their budgets\n');
     console.log(formatWebRows(await benchWeb(info)));
+    // Lighthouse's own score of the four first pages, mobile and desktop (issue 36; test/bench/lighthouse.ts).
+    console.log('\nLighthouse performance (median of BENCH_LIGHTHOUSE_RUNS, default 3), production build\n');
+    console.log(formatLighthouseRows(await benchLighthouse(info)));
   }
 
   // Last: its people, devices and exports would otherwise sit in the store the other parts measure.

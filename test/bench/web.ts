@@ -192,7 +192,8 @@ export const timeToInteractive = (c: Collected): number | undefined => {
 
 const isScript = (url: string) => /\.m?js$/.test(new URL(url).pathname);
 
-const signIn = async (context: BrowserContext, web: string, email: string) => {
+/** Signs `email` in within `context` (its cookies then carry the session to every page of it). */
+export const signIn = async (context: BrowserContext, web: string, email: string) => {
   const page = await context.newPage();
   await page.goto(`${web}/login?destination=${encodeURIComponent('/dashboard')}`);
   await page.getByTestId('login-email').fill(email);

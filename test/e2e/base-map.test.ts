@@ -39,6 +39,8 @@ describe('the offline base map', () => {
     await target.goto(web(`/dashboard/devices/${BUOY}`));
     const figure = target.getByTestId('devices-map');
     await figure.waitFor();
+    // The map loads when it comes near the window (decision 080), as a person scrolls to it.
+    await figure.scrollIntoViewIfNeeded();
     // Chromium here renders WebGL 2 in software (SwiftShader): the map, not its fallback plot, must show.
     expect(await figure.getAttribute('data-mode')).toBe('map');
     const map = target.locator('[data-testid="devices-map-canvas"][data-drawn="true"]');
@@ -76,7 +78,8 @@ describe('the offline base map', () => {
     expect(world.pixels.label).toBeGreaterThan(0.001);
     expect(world.pixels.land).toBeGreaterThan(0.1);
 
-    // One file, fetched once and compressed on the wire, from the web app's own origin.
+    // One file (the detailed one: the view is fitted to the buoy), fetched once and compressed on the wire, from the
+    // web app's own origin.
     expect(baseMap).toHaveLength(1);
     const headers = await baseMap[0]!.allHeaders();
     expect(headers['content-type']).toMatch(/^application\/json/);

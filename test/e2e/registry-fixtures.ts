@@ -78,6 +78,8 @@ export const chooseFile = async (
 export const mapShowsDevice = async (page: Page, deviceId: string): Promise<'map' | 'fallback'> => {
   const map = page.getByTestId('devices-map');
   await map.waitFor();
+  // The map loads when it comes near the window (decision 080): a person scrolls to it to see it.
+  await map.scrollIntoViewIfNeeded();
   const mode = (await map.getAttribute('data-mode')) as 'map' | 'fallback';
   await page.getByTestId(`devices-map-item-${deviceId}`).waitFor({ state: 'attached' });
   if (mode === 'fallback') {
@@ -94,6 +96,7 @@ export const mapShowsDevice = async (page: Page, deviceId: string): Promise<'map
  * the device's link. Only where the browser has WebGL.
  */
 export const openPopupAtCentre = async (page: Page, deviceId: string) => {
+  await page.getByTestId('devices-map-canvas').scrollIntoViewIfNeeded();
   const canvas = page.locator('[data-testid="devices-map-canvas"][data-drawn="true"] canvas');
   await canvas.waitFor();
   await canvas.scrollIntoViewIfNeeded();

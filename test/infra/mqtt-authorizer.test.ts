@@ -91,10 +91,12 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('the devices’ MQTT authorizer
     expect(Object.keys(variables).filter((name) => name.endsWith('_TABLE'))).toEqual([TABLES.deviceCredentials.envVar]);
   });
 
-  it('opens the Basic Ingest topic of this environment’s readings rule, the rule the stack creates (decision 043)', () => {
+  it('opens the Basic Ingest topics of this environment’s ingest rules, the rules the stack creates (decision 043)', () => {
     const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     const rules = Object.values(resourcesOfType(template, 'AWS::IoT::TopicRule')).map((r) => r.Properties.RuleName);
     expect(variables.READINGS_RULE_NAME).toBe(`DataIngressReadings_${env}`);
     expect(rules).toContain(variables.READINGS_RULE_NAME);
+    expect(variables.FIRMWARE_STATUS_RULE_NAME).toBe(`DataIngressFirmwareStatus_${env}`);
+    expect(rules).toContain(variables.FIRMWARE_STATUS_RULE_NAME);
   });
 });

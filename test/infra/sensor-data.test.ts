@@ -319,7 +319,7 @@ describe('the devices’ IoT policy', () => {
     expect(connect[0]!.Condition).toEqual({ Bool: { 'iot:Connection.Thing.IsAttached': 'true' } });
   });
 
-  it('lets a device publish only to its own readings and status topics, and read nothing', () => {
+  it('lets a device publish only to its own readings, status and firmware report topics, and read nothing', () => {
     const statements = (policies[0]!.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
     expect(statements.flatMap(actionsOf).sort()).toEqual(['iot:Connect', 'iot:Publish']);
     for (const statement of statements) expect(statement.Effect).toBe('Allow');
@@ -332,7 +332,7 @@ describe('the devices’ IoT policy', () => {
             .replace(/"\]\]\}$/, ''),
         )
         .sort(),
-    ).toEqual(['readings', 'status'].map((topic) => `devices/${THING}/${topic}`));
+    ).toEqual(['firmware-status', 'readings', 'status'].map((topic) => `devices/${THING}/${topic}`));
     expect(JSON.stringify(statements)).not.toMatch(/"\*"|\/\*/);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RouteFixture } from './authz-fixture-types';
-import { firmwareBytes, freshVersion, seedRelease } from './code-releases';
+import { firmwareBytes, freshMajor, freshVersion, seedRelease } from './code-releases';
 import { freshDevice } from './sensor-data';
 import { apiAs, documentClient, s3Client, stack, tokenOf } from './stack';
 
@@ -42,15 +42,46 @@ const inProgressRun = async (releaseId: string) => {
   return id;
 };
 
-/** An active rollout of a passed release to one fresh device, started by an administrator. */
+/** An active rollout of a passed release to fresh devices (two stages: one each), started by an administrator. */
 const activeRollout = async () => {
   const release = await seedRelease({ results: ['Pass'] });
+  const [one, two] = await Promise.all([freshDevice(), freshDevice()]);
+  const rollout = await apiAs('code-releases', await tokenOf('admin@example.com')).createRollout({
+    params: { id: release.id },
+    body: {
+      target: { kind: 'devices', deviceIds: [one.id, two.id] },
+      stages: [
+        { percent: 50, deviceIds: [one.id], soakSeconds: 3_600 },
+        { percent: 100, soakSeconds: 3_600 },
+      ],
+    },
+  });
+  return { release, rollout, devices: [one, two] as const };
+};
+
+/** A halted rollout whose canary device installed the release, with an earlier release of its line to go back to. */
+const installedRollout = async () => {
+  const major = freshMajor();
+  await seedRelease({ results: ['Pass'], version: `${major}.0.0` });
+  const release = await seedRelease({ results: ['Pass'], version: `${major}.0.1` });
   const device = await freshDevice();
   const rollout = await apiAs('code-releases', await tokenOf('admin@example.com')).createRollout({
     params: { id: release.id },
     body: { target: { kind: 'devices', deviceIds: [device.id] } },
   });
-  return { release, rollout };
+  await apiAs('data-ingress', device.credential).reportFirmwareStatus({
+    body: { rolloutId: rollout.id, releaseId: release.id, state: 'succeeded', at: Date.now() - 1_000 },
+  });
+  return rollout;
+};
+
+const haltedRollout = async () => {
+  const { rollout } = await activeRollout();
+  await apiAs('code-releases', await tokenOf('employee@example.com')).haltRollout({
+    params: { id: rollout.id },
+    body: { reason: 'Matrix halt' },
+  });
+  return rollout;
 };
 
 export const CODE_RELEASES_FIXTURES: Record<string, RouteFixture> = {
@@ -84,8 +115,38 @@ export const CODE_RELEASES_FIXTURES: Record<string, RouteFixture> = {
       return { params: { id: release.id }, body: { target: { kind: 'devices', deviceIds: [device.id] } } };
     },
   },
+  getRollout: { prepare: async () => ({ params: { id: (await activeRollout()).rollout.id } }) },
   listRolloutDevices: { prepare: async () => ({ params: { id: (await activeRollout()).rollout.id } }) },
   haltRollout: {
     prepare: async () => ({ params: { id: (await activeRollout()).rollout.id }, body: { reason: 'Matrix halt' } }),
   },
+  advanceRollout: {
+    prepare: async () => ({ params: { id: (await activeRollout()).rollout.id }, body: { fromStage: 0 } }),
+  },
+  resumeRollout: { prepare: async () => ({ params: { id: (await haltedRollout()).id } }) },
+  rollbackRollout: {
+    prepare: async () => ({ params: { id: (await installedRollout()).id }, body: { reason: 'Matrix rollback' } }),
+  },
+};
+
+/**
+ * The device-credential route on a rollout: `owned` reports on the rollout that holds the fixture's device (a fresh
+ * one each time, whose stage has started), `foreign` on a rollout of another device.
+ */
+export const firmwareReportFixtures = (credential: () => Promise<{ token: string; deviceId: string }>) => {
+  const reportOn = async (deviceIds: string[]) => {
+    const release = await seedRelease({ results: ['Pass'] });
+    const rollout = await apiAs('code-releases', await tokenOf('admin@example.com')).createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds }, stages: [{ percent: 100, soakSeconds: 0 }] },
+    });
+    return { body: { rolloutId: rollout.id, releaseId: release.id, state: 'downloading', at: Date.now() - 1_000 } };
+  };
+  const owned = async () => reportOn([(await credential()).deviceId]);
+  return {
+    prepare: owned,
+    owned,
+    foreign: async () => reportOn([(await freshDevice()).id]),
+    credential: async () => ({ token: (await credential()).token }),
+  } satisfies RouteFixture;
 };

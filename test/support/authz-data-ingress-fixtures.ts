@@ -1,3 +1,4 @@
+import { firmwareReportFixtures } from './authz-code-releases-fixtures';
 import type { RouteFixture } from './authz-fixture-types';
 import { freshDevice, type TestDevice } from './sensor-data';
 
@@ -18,4 +19,8 @@ export const DATA_INGRESS_FIXTURES: Record<string, RouteFixture> = {
     prepare: async () => ({}),
     credential: async () => ({ token: (await ingressDevice()).credential }),
   },
+  reportFirmwareStatus: firmwareReportFixtures(async () => {
+    const device = await ingressDevice();
+    return { token: device.credential, deviceId: device.id };
+  }),
 };

@@ -82,6 +82,7 @@ export const DEVICES_FIXTURES: Record<string, RouteFixture> = {
     body: { newOwnerId: await subOf(othersThan(owner).at(-1)!) },
   })),
   retire: onDevice(async (id) => ({ params: { id } })),
+  listFirmwareUpdates: onDevice(async (id) => ({ params: { id } })),
   listCredentials: onDevice(async (id) => ({ params: { id }, query: { limit: 5 } })),
   createCredential: onDevice(async (id) => ({ params: { id } })),
   rotateCredentials: onDevice(async (id) => ({ params: { id } })),

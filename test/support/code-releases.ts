@@ -1,10 +1,12 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../../functions/_shared/dynamodb';
 import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
 import { type Release, releaseIdOf, type TestRun } from '../../shared/contracts/code-releases';
 import type { ProductLine } from '../../shared/contracts/devices';
-import { apiAs, documentClient, s3Client, stack } from './stack';
+import { freshSerial } from './authz-devices-fixtures';
+import { apiAs, documentClient, s3Client, stack, tokenOf } from './stack';
 
 let serial = 0;
 /** A version no other test of this stack takes (a random minor, a counter for the patch). */
@@ -36,12 +38,14 @@ export const seedRelease = async ({
   productLine = 'sd1',
   results = [],
   published = true,
+  version = freshVersion(),
 }: {
   productLine?: ProductLine;
   results?: ('Pass' | 'Fail')[];
   published?: boolean;
+  /** A version of the test's own choosing (a rollback needs one just below another); fresh by default. */
+  version?: string;
 } = {}): Promise<Release> => {
-  const version = freshVersion();
   const id = releaseIdOf(productLine, version);
   const now = Date.now();
   const bytes = firmwareBytes(id);
@@ -95,3 +99,43 @@ export const seedRelease = async ({
   }
   return release;
 };
+
+/**
+ * Test set-up only: devices of a product line written straight into the devices table (registered, not claimed), as
+ * the devices area leaves them: a fleet for a rollout's stages, without four requests a device. Staff make an ingress
+ * credential for the few that must poll (`credentialFor`).
+ */
+export const seedFleet = async (count: number, productLine: ProductLine = 'sd1'): Promise<string[]> => {
+  const now = Date.now();
+  const devices = Array.from({ length: count }, () => {
+    const serial = freshSerial('FL');
+    return {
+      id: `dev-${serial.toLowerCase()}`,
+      serial,
+      name: serial,
+      productLine,
+      model: productLine.toUpperCase(),
+      firmwareVersion: '1.0.0',
+      locationPrivacy: 'exact',
+      dataVisibility: 'private',
+      state: 'active',
+      created: now,
+      updated: now,
+      claimCodeHash: '0'.repeat(64),
+      registeredBy: 'test-setup',
+    };
+  });
+  await batchWriteAll(
+    documentClient(),
+    stack().tables.devices!,
+    devices.map((Item) => ({ PutRequest: { Item } })),
+  );
+  return devices.map((device) => device.id);
+};
+
+/** An ingress credential for a device, made by staff (who manage every device). */
+export const credentialFor = async (deviceId: string): Promise<string> =>
+  (await apiAs('devices', await tokenOf('admin@example.com')).createCredential({ params: { id: deviceId } })).token;
+
+/** A major version no other test takes, so a release just below another is the one a rollback finds. */
+export const freshMajor = () => randomInt(100_000, 999_999);

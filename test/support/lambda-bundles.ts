@@ -68,6 +68,7 @@ export const importEnvironment = (): Record<string, string> => ({
   AREA_API_URL: 'https://api.example.com/notifications',
   IOT_ARN_PREFIX: 'arn:aws:iot:eu-west-1:000000000000',
   READINGS_RULE_NAME: 'bench_readings',
+  FIRMWARE_STATUS_RULE_NAME: 'bench_firmware_status',
   LINKING_TRUSTED_PROVIDERS: '["Google"]',
   SIGN_IN_PROVIDERS: '[{"name":"Google","label":"Google"}]',
   ...Object.fromEntries(Object.values(TABLES).map((table) => [table.envVar, 'bench'])),

@@ -293,6 +293,13 @@ export const routes: PageRoute[] = [
               (m) => m.ReleasePage,
             ),
           },
+          {
+            path: 'rollouts/:id',
+            ...page(
+              () => import('../features/code-releases/rollout-page'),
+              (m) => m.RolloutPage,
+            ),
+          },
           { path: 'devices/:id', ...devicePage },
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },

@@ -1,16 +1,24 @@
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { RolloutDevice } from '../../../shared/contracts/code-releases';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DeviceUpdateState,
+  IN_FLIGHT_STATES,
+  type StageCounts,
+} from '../../../shared/code-releases/rollout-rules';
 import { queryPage, updateIf } from '../dynamodb';
-import type { AdoptionStore, CountChange, TargetState } from './adoption';
+import { readAll } from '../paging';
+import type { CountChange, DeviceUpdateStore, MoveTo } from './device-updates';
+import { LIVE, progressOf, type StoredRollout, type StoredTarget } from './rollout-item';
 
 type Key = Record<string, unknown>;
 
-/** A rollout's device as stored: key (rolloutId, deviceId), with the release it was assigned. */
-export type StoredTarget = RolloutDevice & { releaseId: string; version: string };
+/** States a device leaves its stage from when a later rollout takes it: it had not finished. */
+const SUPERSEDED_STATES = ['pending', 'offered', 'downloading', 'installing'] as const;
+
+export type { StoredTarget } from './rollout-item';
 
 /**
  * The per-device targets of rollouts and the rollouts' counters: written by the code-releases area when a rollout
- * assigns devices and by ingest when a targeted device reports its firmware (docs/code-releases.md, "Adoption").
+ * assigns devices and by its stage job, and by ingest when a targeted device reports (docs/code-releases.md).
  */
 export const createRolloutTargets = ({
   db,
@@ -21,11 +29,23 @@ export const createRolloutTargets = ({
   targetsTable: string;
   rolloutsTable: string;
 }) => {
+  const progressQuery = (rolloutId: string, condition: string, values: Record<string, unknown>) => ({
+    TableName: targetsTable,
+    IndexName: 'progress',
+    KeyConditionExpression: `rolloutId = :r AND ${condition}`,
+    ExpressionAttributeValues: { ':r': rolloutId, ...values },
+  });
+
   const store = {
     put: async (target: StoredTarget): Promise<void> => {
       await db.send(new PutCommand({ TableName: targetsTable, Item: target }));
     },
 
+    get: async (rolloutId: string, deviceId: string): Promise<StoredTarget | undefined> =>
+      (await db.send(new GetCommand({ TableName: targetsTable, Key: { rolloutId, deviceId }, ConsistentRead: true })))
+        .Item as StoredTarget | undefined,
+
+    /** A rollout's devices by id. */
     page: (rolloutId: string, limit: number, startKey?: Key) =>
       queryPage<StoredTarget>(
         db,
@@ -37,33 +57,129 @@ export const createRolloutTargets = ({
         { limit, startKey },
       ),
 
-    /** A later rollout took the device. @returns the state before, or undefined when there was no live target */
-    supersede: async (rolloutId: string, deviceId: string, at: number): Promise<TargetState | undefined> => {
-      const before = await updateIf(db, {
+    /** A rollout's devices whose progress key starts with the prefix (a stage, a stage and a state), by that key. */
+    progressPage: (rolloutId: string, prefix: string, limit: number, startKey?: Key) =>
+      queryPage<StoredTarget>(db, progressQuery(rolloutId, 'begins_with(progress, :p)', { ':p': prefix }), {
+        limit,
+        startKey,
+      }),
+
+    /** Every device of the rollout whose progress key lies between the two (a stage's state offered before a time). */
+    progressBetween: (rolloutId: string, from: string, to: string): Promise<StoredTarget[]> =>
+      readAll((startKey) =>
+        queryPage<StoredTarget>(
+          db,
+          progressQuery(rolloutId, 'progress BETWEEN :from AND :to', { ':from': from, ':to': to }),
+          { startKey },
+        ),
+      ),
+
+    move: async (target: StoredTarget, to: MoveTo): Promise<StoredTarget | undefined> => {
+      const offered = to.offered ?? target.offered;
+      const since = (IN_FLIGHT_STATES as readonly string[]).includes(to.state) ? (offered ?? to.at) : to.at;
+      const set = ['#state = :state', 'stateAt = :at', 'reportKey = :key', 'progress = :progress'];
+      const values: Record<string, unknown> = {
+        ':state': to.state,
+        ':at': to.at,
+        ':key': to.key,
+        ':progress': progressOf(target.stage ?? 0, to.state, since),
+        ':superseded': 'superseded',
+      };
+      if (to.offered !== undefined) {
+        set.push('offered = if_not_exists(offered, :offered)');
+        values[':offered'] = to.offered;
+      }
+      if (to.reason !== undefined) {
+        set.push('reason = :reason');
+        values[':reason'] = to.reason;
+      }
+      const conditions = [
+        'attribute_exists(deviceId)',
+        'attribute_not_exists(superseded)',
+        '#state <> :superseded',
+        '(attribute_not_exists(reportKey) OR reportKey < :key)',
+      ];
+      if (to.from) {
+        conditions.push(`#state IN (${to.from.map((_, i) => `:from${i}`).join(', ')})`);
+        to.from.forEach((state, i) => {
+          values[`:from${i}`] = state;
+        });
+      }
+      if (to.offeredBy !== undefined) {
+        conditions.push('offered <= :offeredBy');
+        values[':offeredBy'] = to.offeredBy;
+      }
+      return (await updateIf(db, {
         TableName: targetsTable,
-        Key: { rolloutId, deviceId },
-        UpdateExpression: 'SET #state = :superseded, supersededAt = :at',
-        ConditionExpression: 'attribute_exists(deviceId) AND #state <> :superseded',
+        Key: { rolloutId: target.rolloutId, deviceId: target.deviceId },
+        UpdateExpression: `SET ${set.join(', ')}${to.reason === undefined ? ' REMOVE reason' : ''}`,
+        ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':superseded': 'superseded', ':at': at },
+        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_OLD',
-      });
-      return before?.state as TargetState | undefined;
+      })) as StoredTarget | undefined;
     },
 
-    report: async (rolloutId, deviceId, { version, at, state }) => {
-      const before = await updateIf(db, {
+    /**
+     * A later rollout took the device. A device on its way leaves this rollout's stage (`superseded`); one that had
+     * finished keeps its state, marked superseded, so the rollout still shows what became of it. The state read is a
+     * condition of the write, so a report landing in between makes it read again.
+     * @returns the target before, or undefined when there was no live target
+     */
+    supersede: async (
+      rolloutId: string,
+      deviceId: string,
+      at: number,
+      by: string,
+    ): Promise<StoredTarget | undefined> => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const before = await store.get(rolloutId, deviceId);
+        if (!before || before.superseded !== undefined || before.state === 'superseded') return undefined;
+        const leaves = (SUPERSEDED_STATES as readonly string[]).includes(before.state);
+        const moved = await updateIf(db, {
+          TableName: targetsTable,
+          Key: { rolloutId, deviceId },
+          UpdateExpression: `SET superseded = :at, supersededBy = :by${leaves ? ', #state = :superseded, progress = :progress' : ''}`,
+          ConditionExpression: 'attribute_not_exists(superseded) AND #state = :read',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':at': at,
+            ':by': by,
+            ':read': before.state,
+            ...(leaves
+              ? { ':superseded': 'superseded', ':progress': progressOf(before.stage ?? 0, 'superseded', at) }
+              : {}),
+          },
+        });
+        if (moved) return before;
+      }
+      throw new Error(`The target of ${deviceId} in rollout ${rolloutId} kept changing while it was superseded`);
+    },
+
+    /**
+     * Records the version the device reports and whether it is the release's, unless a later report was recorded.
+     * @returns the target before, or undefined when nothing was written
+     */
+    setRunning: async (
+      rolloutId: string,
+      deviceId: string,
+      { version, at, running }: { version: string; at: number; running: boolean },
+    ): Promise<StoredTarget | undefined> =>
+      (await updateIf(db, {
         TableName: targetsTable,
         Key: { rolloutId, deviceId },
-        UpdateExpression: 'SET #state = :state, reportedVersion = :version, reported = :at',
+        UpdateExpression: 'SET reportedVersion = :version, reported = :at, running = :running',
         ConditionExpression:
-          'attribute_exists(deviceId) AND #state <> :superseded AND (attribute_not_exists(reported) OR reported <= :at)',
+          'attribute_exists(deviceId) AND attribute_not_exists(superseded) AND #state <> :superseded AND (attribute_not_exists(reported) OR reported <= :at)',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':state': state, ':version': version, ':at': at, ':superseded': 'superseded' },
+        ExpressionAttributeValues: {
+          ':version': version,
+          ':at': at,
+          ':running': running,
+          ':superseded': 'superseded',
+        },
         ReturnValues: 'ALL_OLD',
-      });
-      return before?.state as TargetState | undefined;
-    },
+      })) as StoredTarget | undefined,
 
     /** Atomic ADDs on the rollout's counters (no read, no lost update under concurrent reports). */
     addCounts: async (rolloutId: string, change: CountChange): Promise<void> => {
@@ -81,7 +197,58 @@ export const createRolloutTargets = ({
         ExpressionAttributeValues: Object.fromEntries(entries.map(([name, n]) => [`:${name}`, n])),
       });
     },
-  } satisfies AdoptionStore & Record<string, unknown>;
+
+    /**
+     * Moves a stage's counts by atomic ADDs and answers the rollout as it is after them, so whoever moved a device
+     * to a failure reads the stage's counts in the same write. @returns undefined for a rollout without stage counts
+     */
+    addStageCounts: async (
+      rolloutId: string,
+      stage: number,
+      change: Partial<StageCounts>,
+    ): Promise<StoredRollout | undefined> => {
+      const entries = Object.entries(change).filter(([, n]) => n) as [DeviceUpdateState, number][];
+      if (entries.length === 0) return undefined;
+      return (await updateIf(db, {
+        TableName: rolloutsTable,
+        Key: { id: rolloutId },
+        UpdateExpression: `ADD ${entries.map(([state]) => `#sc.#stage.#${state} :${state}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(id) AND attribute_exists(#sc.#stage)',
+        ExpressionAttributeNames: {
+          '#sc': 'stageCounts',
+          '#stage': String(stage),
+          ...Object.fromEntries(entries.map(([state]) => [`#${state}`, state])),
+        },
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([state, n]) => [`:${state}`, n])),
+        ReturnValues: 'ALL_NEW',
+      })) as StoredRollout | undefined;
+    },
+
+    /**
+     * Halts an active rollout; it stays on the stage job's index until its halt has been announced.
+     * @returns the halted rollout, or undefined when it was not active
+     */
+    halt: async (
+      rolloutId: string,
+      halt: { halted: number; haltedBy: string; haltReason: string },
+    ): Promise<StoredRollout | undefined> =>
+      (await updateIf(db, {
+        TableName: rolloutsTable,
+        Key: { id: rolloutId },
+        UpdateExpression: 'SET #status = :halted, halted = :at, haltedBy = :by, haltReason = :reason, live = :live',
+        ConditionExpression: 'attribute_exists(id) AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':halted': 'halted',
+          ':active': 'active',
+          ':at': halt.halted,
+          ':by': halt.haltedBy,
+          ':reason': halt.haltReason,
+          ':live': LIVE,
+        },
+        ReturnValues: 'ALL_NEW',
+      })) as StoredRollout | undefined,
+  } satisfies DeviceUpdateStore & Record<string, unknown>;
   return store;
 };
 

@@ -1,5 +1,8 @@
+import type { StageTally } from '../../../shared/code-releases/rollout-rules';
 import type { ReleaseVerdict, Rollout, TestRun } from '../../../shared/contracts/code-releases';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { RolloutHalted } from '../../../shared/contracts/events';
+import type { StoredRollout } from '../../_shared/code-releases/rollout-item';
 import type { StoredPage } from '../../_shared/paging';
 import type { StoredRelease } from './records';
 
@@ -33,7 +36,8 @@ export interface Fleet {
   /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */
   devicesOf: (kind: 'campaign' | 'organization', id: string) => Promise<string[]>;
   /**
-   * Points the device at the rollout's release, if it is of the release's product line and not retired.
+   * Points the device at the rollout's release, if it is of the release's product line and not retired, and adds the
+   * rollout to the device's update history (`firmwareHistory`, the devices area's page reads it).
    * @returns what it ran and which rollout targeted it before, or why it was not assigned
    */
   assign: (
@@ -46,6 +50,17 @@ export interface Fleet {
         refused: AssignRefusal;
       }
   >;
+}
+
+/** Who manages the devices a halted rollout reached: the organizations holding them (organization-device). */
+export interface Organizations {
+  /** Each device's organizations. */
+  ofDevices: (deviceIds: readonly string[]) => Promise<Map<string, string[]>>;
+}
+
+/** Halts announced to people: domain events on the jobs queue, for the notifications worker. */
+export interface HaltNotices {
+  publish: (events: readonly RolloutHalted[]) => Promise<void>;
 }
 
 export interface People {
@@ -63,25 +78,53 @@ export interface ReleaseStore {
   page: (productLine: string, limit: number, startKey?: Key) => Promise<StoredPage<StoredRelease>>;
   /** Keeps the latest result for the list; an older result recorded late never replaces a newer one. */
   setVerdict: (id: string, verdict: ReleaseVerdict) => Promise<void>;
+  /** Marks a published release rolled out (once): from then on the store refuses any change to it. */
+  markRolledOut: (id: string, at: number) => Promise<void>;
+  /** The product line's highest published release below this version (`versionKey`), if any. */
+  previousPublished: (productLine: string, versionKey: string) => Promise<StoredRelease | undefined>;
 }
 
 export interface RolloutStore {
-  create: (rollout: Rollout) => Promise<boolean>;
+  create: (rollout: StoredRollout) => Promise<boolean>;
   remove: (id: string) => Promise<boolean>;
-  get: (id: string) => Promise<Rollout | undefined>;
+  get: (id: string) => Promise<StoredRollout | undefined>;
   /** A release's rollouts, newest first. */
-  page: (releaseId: string, limit: number, startKey?: Key) => Promise<StoredPage<Rollout>>;
-  /** @returns the halted rollout, or undefined when it was not active */
-  halt: (
+  page: (releaseId: string, limit: number, startKey?: Key) => Promise<StoredPage<StoredRollout>>;
+  /** Every rollout the stage job has work on (index `live`): active ones, and halted ones not yet announced. */
+  live: () => Promise<StoredRollout[]>;
+  /**
+   * What the assignment found once it has gone through the devices: what it skipped, each stage's size, and the
+   * counts of its devices (added, so moves made meanwhile are kept).
+   */
+  setAssigned: (
     id: string,
-    halt: {
-      halted: number;
-      haltedBy: string;
-      haltReason: string;
-    },
-  ) => Promise<Rollout | undefined>;
-  /** What the assignment found it could not target, once it has gone through the devices. */
-  setSkipped: (id: string, skipped: Rollout['skipped']) => Promise<void>;
+    assigned: { skipped: Rollout['skipped']; stageDevices: number[]; stageCounts: Partial<Record<string, number>>[] },
+  ) => Promise<void>;
+  /**
+   * Starts stage `to` (and any empty ones between) if the rollout is active at stage `from`: two advancements at once
+   * advance once. @returns the rollout after, or undefined when it was not at `from` or not active
+   */
+  advance: (id: string, advance: { from: number; to: number; at: number }) => Promise<StoredRollout | undefined>;
+  /** The last stage soaked under the threshold. @returns false when it was not active at that stage */
+  complete: (id: string, at: { stage: number; completed: number }) => Promise<boolean>;
+  /**
+   * Resumes a halted rollout: offers again, the criteria and the soak counting from now.
+   * @returns the rollout after, or undefined when it was not halted by that halt
+   */
+  resume: (
+    id: string,
+    resume: { halted: number; resumed: number; resumedBy: string; baseline: StageTally & { stage: number } },
+  ) => Promise<StoredRollout | undefined>;
+  /**
+   * Marks the rollout rolled back to another rollout (once). @returns false when it was rolled back already
+   */
+  markRolledBack: (id: string, rollback: NonNullable<Rollout['rollback']>) => Promise<boolean>;
+  /** Undoes `markRolledBack` when the rollback's own rollout could not start: the rollout is halted again. */
+  unmarkRolledBack: (id: string, rolloutId: string) => Promise<void>;
+  /**
+   * Records that the halt of `halted` was announced; the job has no more work on a rollout that is not active.
+   */
+  markAnnounced: (id: string, halted: number) => Promise<void>;
 }
 
 export interface TestRunStore {

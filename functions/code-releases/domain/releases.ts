@@ -23,7 +23,7 @@ type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof co
 
 export interface ReleasesDeps {
   log: Log;
-  releases: ReleaseStore;
+  releases: Pick<ReleaseStore, 'create' | 'get' | 'save' | 'remove' | 'page' | 'setVerdict'>;
   testRuns: TestRunStore;
   files: Pick<ArtifactFiles, 'uploadUrl' | 'readUrl' | 'size' | 'sha256' | 'remove' | 'removeAll'>;
   people: People;
@@ -60,7 +60,13 @@ export const createReleases = ({ releases, testRuns, files, people, now, newId, 
 
   const save = async (next: StoredRelease, read: StoredRelease): Promise<StoredRelease> => {
     const saved = { ...next, updated: Math.max(now(), read.updated + 1) };
-    if (!(await releases.save(saved, read.updated))) throw new Conflict(RELEASE_MESSAGES.releaseChanged);
+    if (!(await releases.save(saved, read.updated))) {
+      throw new Conflict(
+        read.rolledOut
+          ? RELEASE_MESSAGES.releaseRolledOut(read.productLine, read.version)
+          : RELEASE_MESSAGES.releaseChanged,
+      );
+    }
     return saved;
   };
 

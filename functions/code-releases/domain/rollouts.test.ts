@@ -1,102 +1,54 @@
 import type { Caller } from '../../../shared/auth/verify-token';
-import type { Rollout } from '../../../shared/contracts/code-releases';
-import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { reportKey } from '../../../shared/code-releases/rollout-rules';
 import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
-import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
-import type { StoredTarget } from '../../_shared/code-releases/rollout-targets';
-import type { AssignRefusal } from './ports';
+import { type FakeDevice, rolloutWorld } from '../../../test/support/rollout-world';
+import type { StoredRelease } from './records';
 import { createRollouts } from './rollouts';
 
 const admin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;
-const release = {
-  id: 'sd1-1.4.2',
-  productLine: 'sd1' as const,
-  version: '1.4.2',
-  versionKey: 'k',
+const releaseOf = (version: string, versionKey: string): StoredRelease => ({
+  id: `sd1-${version}`,
+  productLine: 'sd1',
+  version,
+  versionKey,
   notes: '',
-  status: 'published' as const,
+  status: 'published',
   created: 1,
-  createdBy: 'x',
+  createdBy: 'maker-1',
   updated: 1,
-};
+  artifact: {
+    key: `releases/sd1-${version}/a`,
+    fileName: 'fw.bin',
+    size: 10,
+    sha256: 'ab'.repeat(32),
+    uploaded: 1,
+    uploadedBy: 'maker-1',
+  },
+});
+const release = releaseOf('1.4.2', 'k142');
+const previous = releaseOf('1.4.1', 'k141');
 
-interface FakeDevice {
-  productLine: string;
-  state?: string;
-  firmwareVersion?: string;
-  firmwareTarget?: FirmwareTarget;
-}
-
-/** In-memory stand-ins for the stores, with the conditions the real writes carry. */
 const world = ({
   devices = {} as Record<string, FakeDevice>,
   results = [{ id: 'run-1', status: 'Pass' as const, finished: 10 }],
   failOn,
+  releases = [release, previous],
 }: {
   devices?: Record<string, FakeDevice>;
   results?: { id: string; status: 'Pass' | 'Fail' | 'InProgress'; finished?: number }[];
   failOn?: string;
+  releases?: StoredRelease[];
 } = {}) => {
-  const rollouts = new Map<string, Rollout>();
-  const targets = new Map<string, StoredTarget>();
-  const counts: { rolloutId: string; change: CountChange }[] = [];
+  const fake = rolloutWorld({ devices, releases, ...(failOn ? { failOn } : {}) });
   let ids = 0;
   const service = createRollouts({
     log: silentLog,
-    releases: { get: async (id) => (id === release.id ? release : undefined) },
+    releases: fake.releaseStore,
     testRuns: { results: async () => results },
-    rollouts: {
-      create: async (rollout) => {
-        rollouts.set(rollout.id, rollout);
-        return true;
-      },
-      remove: async (id) => rollouts.delete(id),
-      get: async (id) => rollouts.get(id),
-      page: async () => ({ items: [...rollouts.values()], lastKey: undefined }),
-      halt: async (id, halt) => {
-        const found = rollouts.get(id);
-        if (found?.status !== 'active') return undefined;
-        const halted = { ...found, status: 'halted' as const, ...halt };
-        rollouts.set(id, halted);
-        return halted;
-      },
-      setSkipped: async (id, skipped) => {
-        rollouts.set(id, { ...rollouts.get(id)!, skipped });
-      },
-    },
-    targets: {
-      put: async (target) => {
-        targets.set(`${target.rolloutId}/${target.deviceId}`, target);
-      },
-      page: async () => ({ items: [...targets.values()] }),
-      supersede: async (rolloutId, deviceId) => {
-        const found = targets.get(`${rolloutId}/${deviceId}`);
-        if (!found || found.state === 'superseded') return undefined;
-        targets.set(`${rolloutId}/${deviceId}`, { ...found, state: 'superseded' });
-        return found.state as TargetState;
-      },
-      addCounts: async (rolloutId, change) => {
-        counts.push({ rolloutId, change });
-      },
-    },
-    fleet: {
-      nameOf: async () => 'Northside',
-      devicesOf: async () => Object.keys(devices),
-      assign: async (id, productLine, target) => {
-        if (id === failOn) throw new Error('throttled');
-        const device = devices[id];
-        if (!device) return { refused: 'unknown' as AssignRefusal };
-        if (device.state === 'retired') return { refused: 'retired' as AssignRefusal };
-        if (device.productLine !== productLine) return { refused: 'otherProductLine' as AssignRefusal };
-        const before = { ...device };
-        device.firmwareTarget = target;
-        return {
-          ...(before.firmwareVersion ? { firmwareVersion: before.firmwareVersion } : {}),
-          ...(before.firmwareTarget ? { previousTarget: before.firmwareTarget } : {}),
-        };
-      },
-    },
+    rollouts: fake.rolloutStore,
+    targets: fake.targetStore,
+    fleet: fake.fleet,
     people: { emailOf: async () => undefined },
     now: () => 1_000,
     newId: () => {
@@ -104,10 +56,15 @@ const world = ({
       return `rollout-${ids}`;
     },
   });
-  return { service, rollouts, targets, counts, devices };
+  return { ...fake, service };
 };
 
 const toDevices = (ids: string[]) => ({ target: { kind: 'devices' as const, deviceIds: ids } });
+const fleetOf = (n: number, firmwareVersion = '1.4.1') =>
+  Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [`d${String(i).padStart(4, '0')}`, { productLine: 'sd1', firmwareVersion }]),
+  );
+const oneStage = { stages: [{ percent: 100, soakSeconds: 0 }] };
 
 describe('rollouts', () => {
   it('is refused with the gate’s reason while the latest result is a failure', async () => {
@@ -123,7 +80,7 @@ describe('rollouts', () => {
     expect(w.rollouts.size).toBe(0);
   });
 
-  it('assigns only devices of the line, counts those already running it, and skips the rest by why', async () => {
+  it('assigns only devices of the line, counts those already running it as succeeded, and skips the rest by why', async () => {
     const w = world({
       devices: {
         d1: { productLine: 'sd1', firmwareVersion: '1.4.1' },
@@ -132,25 +89,98 @@ describe('rollouts', () => {
         d4: { productLine: 'sd1', state: 'retired' },
       },
     });
-    const rollout = await w.service.create(admin, release.id, toDevices(['d1', 'd2', 'd3', 'd4', 'ghost', 'd1']));
-    expect(rollout).toMatchObject({ status: 'active', createdBy: 'admin-1', createdByEmail: 'admin@example.com' });
-    expect(w.rollouts.get(rollout.id)!.skipped).toEqual({ otherProductLine: 1, retired: 1, unknown: 1 });
-    expect(w.counts).toEqual([{ rolloutId: rollout.id, change: { targeted: 2, adopted: 1 } }]);
-    expect([...w.targets.values()].map((t) => [t.deviceId, t.state])).toEqual([
-      ['d1', 'pending'],
-      ['d2', 'updated'],
+    const rollout = await w.service.create(admin, release.id, {
+      ...toDevices(['d1', 'd2', 'd3', 'd4', 'ghost', 'd1']),
+      ...oneStage,
+    });
+    expect(rollout).toMatchObject({
+      status: 'active',
+      createdBy: 'admin-1',
+      createdByEmail: 'admin@example.com',
+      skipped: { otherProductLine: 1, retired: 1, unknown: 1 },
+      counts: { targeted: 2, adopted: 1, superseded: 0 },
+      stages: [{ devices: 2, counts: { pending: 1, succeeded: 1 } }],
+      artifact: { sha256: release.artifact!.sha256, size: 10 },
+    });
+    expect([...w.targets.values()].map((t) => [t.deviceId, t.state, t.stage])).toEqual([
+      ['d1', 'pending', 0],
+      ['d2', 'succeeded', 0],
+    ]);
+    // The release is fixed from its first rollout on.
+    expect(w.rolledOut).toEqual([release.id]);
+  });
+
+  it('splits the devices into the default stages, chosen once: canary 1 %, then 5 %, 25 %, 100 %, only the canary started', async () => {
+    const w = world({ devices: fleetOf(200) });
+    const rollout = await w.service.create(admin, release.id, toDevices(Object.keys(fleetOf(200))));
+    expect(rollout.stages.map((s) => [s.name, s.percent, s.devices, s.soakSeconds])).toEqual([
+      ['Canary', 1, 2, 86_400],
+      ['5 %', 5, 8, 86_400],
+      ['25 %', 25, 40, 86_400],
+      ['Everyone', 100, 150, 86_400],
+    ]);
+    expect(rollout.stages.map((s) => s.started)).toEqual([1_000, undefined, undefined, undefined]);
+    expect(rollout).toMatchObject({
+      currentStage: 0,
+      abort: { failureThresholdPercent: 10, minFinished: 3, timeoutSeconds: 21_600 },
+    });
+    // Each device's record and target name its stage: the offer reads it, and it never changes.
+    const stageOf = (id: string) => w.target(rollout.id, id)!.stage;
+    expect(Object.keys(fleetOf(200)).filter((id) => stageOf(id) === 0)).toHaveLength(2);
+    for (const [id, device] of Object.entries(w.devices)) expect(device.firmwareTarget!.stage).toBe(stageOf(id));
+
+    // The same devices in another rollout make other stages: the order is per rollout.
+    const again = await w.service.create(admin, release.id, toDevices(Object.keys(fleetOf(200))));
+    const canary = (id: string) =>
+      Object.keys(fleetOf(200))
+        .filter((device) => w.target(id, device)!.stage === 0)
+        .sort();
+    expect(canary(again.id)).not.toEqual(canary(rollout.id));
+  });
+
+  it('puts the devices a person names into the canary, and refuses a named device outside the target', async () => {
+    const w = world({ devices: fleetOf(50) });
+    const ids = Object.keys(fleetOf(50));
+    const rollout = await w.service.create(admin, release.id, {
+      ...toDevices(ids),
+      stages: [
+        { name: 'Lab', percent: 1, deviceIds: ['d0007', 'd0042'], soakSeconds: 3_600 },
+        { percent: 100, soakSeconds: 0 },
+      ],
+      abort: { failureThresholdPercent: 20, minFinished: 2 },
+    });
+    expect(rollout.stages.map((s) => [s.name, s.devices])).toEqual([
+      ['Lab', 2],
+      ['100 %', 48],
+    ]);
+    expect([w.target(rollout.id, 'd0007')!.stage, w.target(rollout.id, 'd0042')!.stage]).toEqual([0, 0]);
+    expect(rollout.abort).toEqual({ failureThresholdPercent: 20, minFinished: 2, timeoutSeconds: 21_600 });
+
+    const outside = await rejectionOf(
+      w.service.create(admin, release.id, {
+        ...toDevices(['d0001']),
+        stages: [
+          { percent: 1, deviceIds: ['d0002'], soakSeconds: 0 },
+          { percent: 100, soakSeconds: 0 },
+        ],
+      }),
+    );
+    expect([outside.status, outside.message]).toEqual([
+      400,
+      "Device d0002, named in stage Canary, is not in the rollout's target",
     ]);
   });
 
   it('takes a device over from an earlier rollout, which leaves its counts', async () => {
-    const w = world({ devices: { d1: { productLine: 'sd1', firmwareVersion: '1.4.2' } } });
-    const first = await w.service.create(admin, release.id, toDevices(['d1']));
+    const w = world({ devices: { d1: { productLine: 'sd1', firmwareVersion: '1.4.1' } } });
+    const first = await w.service.create(admin, release.id, { ...toDevices(['d1']), ...oneStage });
     const second = await w.service.create(admin, release.id, {
       target: { kind: 'organization', organizationId: 'org-1' },
     });
     expect(second.targetLabel).toBe('Northside');
-    expect(w.targets.get(`${first.id}/d1`)!.state).toBe('superseded');
-    expect(w.counts).toContainEqual({ rolloutId: first.id, change: { superseded: 1, adopted: -1 } });
+    expect(w.target(first.id, 'd1')).toMatchObject({ state: 'superseded', superseded: 1_000, supersededBy: second.id });
+    expect(w.counts).toContainEqual({ rolloutId: first.id, change: { superseded: 1, adopted: 0 } });
+    expect(w.rollouts.get(first.id)!.stageCounts!['0']).toMatchObject({ pending: 0, superseded: 1 });
   });
 
   it('leaves nothing behind when no device can take it, and halts a rollout whose assignment failed', async () => {
@@ -169,5 +199,108 @@ describe('rollouts', () => {
     expect(await w.service.halt(admin, rollout.id, 'resets')).toMatchObject({ status: 'halted', haltReason: 'resets' });
     expect((await rejectionOf(w.service.halt(admin, rollout.id, 'again'))).status).toBe(409);
     expect((await rejectionOf(w.service.halt(admin, 'nope', 'x'))).status).toBe(404);
+  });
+
+  it('advances by hand once from the stage the person saw, never past the last, and not while halted', async () => {
+    const w = world({ devices: fleetOf(100) });
+    const rollout = await w.service.create(admin, release.id, toDevices(Object.keys(fleetOf(100))));
+    const [one, two] = await Promise.allSettled([
+      w.service.advance(admin, rollout.id, 0),
+      w.service.advance(admin, rollout.id, 0),
+    ]);
+    expect([one.status, two.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const after = await w.service.get(rollout.id);
+    expect(after.currentStage).toBe(1);
+    expect(after.stages[1]!.started).toBe(1_000);
+    await w.service.advance(admin, rollout.id);
+    await w.service.advance(admin, rollout.id);
+    const last = await rejectionOf(w.service.advance(admin, rollout.id));
+    expect([last.status, last.message]).toEqual([
+      409,
+      'This rollout is at its last stage: there is no stage to advance to',
+    ]);
+    await w.service.halt(admin, rollout.id, 'stop');
+    expect((await rejectionOf(w.service.advance(admin, rollout.id))).message).toBe(
+      'This rollout is halted: resume it before advancing it',
+    );
+  });
+
+  it('resumes a halted rollout, setting aside the failures seen, and refuses to resume one that is not halted', async () => {
+    const w = world({ devices: fleetOf(10) });
+    const rollout = await w.service.create(admin, release.id, {
+      ...toDevices(Object.keys(fleetOf(10))),
+      ...oneStage,
+    });
+    for (const id of ['d0000', 'd0001', 'd0002']) {
+      await w.updates.move(w.target(rollout.id, id)!, { state: 'failed', at: 900, key: reportKey('failed', 900) });
+    }
+    // The third failure met the criteria (3 finished, 100 % failed): the rollout halted itself.
+    const halted = await w.service.get(rollout.id);
+    expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
+    expect(halted.haltReason).toBe(
+      'Halted automatically: in stage 100 %, 3 of 3 finished devices failed or timed out (100 %, the threshold is 10 %)',
+    );
+    expect((await rejectionOf(w.service.advance(admin, rollout.id))).status).toBe(409);
+    const resumed = await w.service.resume(admin, rollout.id);
+    expect(resumed).toMatchObject({ status: 'active', resumed: 1_000, resumedBy: 'admin-1' });
+    expect(w.rollouts.get(rollout.id)!.baseline).toEqual({ stage: 0, finished: 3, failures: 3 });
+    // One more failure alone does not halt it again: what came before the resume is set aside.
+    await w.updates.move(w.target(rollout.id, 'd0003')!, { state: 'failed', at: 950, key: reportKey('failed', 950) });
+    expect((await w.service.get(rollout.id)).status).toBe('active');
+    expect((await rejectionOf(w.service.resume(admin, rollout.id))).status).toBe(409);
+  });
+
+  it('rolls back: the previous release offered, as a rollout of its own, only to the devices that installed this one', async () => {
+    const w = world({ devices: fleetOf(6) });
+    const rollout = await w.service.create(admin, release.id, {
+      ...toDevices(Object.keys(fleetOf(6))),
+      ...oneStage,
+    });
+    const installed = ['d0001', 'd0004'];
+    for (const id of installed) {
+      await w.updates.move(w.target(rollout.id, id)!, {
+        state: 'succeeded',
+        at: 900,
+        key: reportKey('succeeded', 900),
+      });
+    }
+    await w.updates.move(w.target(rollout.id, 'd0002')!, {
+      state: 'installing',
+      at: 900,
+      key: reportKey('installing', 900),
+    });
+    const rolledBack = await w.service.rollback(admin, rollout.id, 'Battery drain');
+    expect(rolledBack).toMatchObject({
+      status: 'rolled-back',
+      haltReason: 'Rolled back: Battery drain',
+      rollback: { releaseId: previous.id, version: '1.4.1', devices: 2, by: 'admin-1', reason: 'Battery drain' },
+    });
+    const back = w.rollouts.get(rolledBack.rollback!.rolloutId)!;
+    expect(back).toMatchObject({ releaseId: previous.id, rollbackOf: rollout.id, status: 'active', currentStage: 0 });
+    expect(back.target).toEqual({ kind: 'devices', deviceIds: installed });
+    expect(
+      Object.entries(w.devices)
+        .filter(([, d]) => d.firmwareTarget?.rolloutId === back.id)
+        .map(([id]) => id),
+    ).toEqual(installed);
+    // The original keeps what became of its devices, marked taken over.
+    expect(w.target(rollout.id, 'd0001')).toMatchObject({ state: 'succeeded', supersededBy: back.id });
+    expect((await rejectionOf(w.service.rollback(admin, rollout.id, 'again'))).status).toBe(409);
+  });
+
+  it('refuses a rollback with nothing installed or no earlier release', async () => {
+    const w = world({ devices: fleetOf(2), releases: [release] });
+    const rollout = await w.service.create(admin, release.id, toDevices(Object.keys(fleetOf(2))));
+    const noPrevious = await rejectionOf(w.service.rollback(admin, rollout.id, 'x'));
+    expect([noPrevious.status, noPrevious.message]).toEqual([
+      409,
+      'There is no published sd1 release below 1.4.2 to roll back to',
+    ]);
+    const v = world({ devices: fleetOf(2) });
+    const other = await v.service.create(admin, release.id, toDevices(Object.keys(fleetOf(2))));
+    expect((await rejectionOf(v.service.rollback(admin, other.id, 'x'))).message).toBe(
+      'No device installed this release, so there is nothing to roll back: halt the rollout instead',
+    );
+    expect(v.rollouts.get(other.id)!.status).toBe('active');
   });
 });

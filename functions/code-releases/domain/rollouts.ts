@@ -2,6 +2,16 @@ import type { Caller } from '../../../shared/auth/verify-token';
 import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { rolloutGate } from '../../../shared/code-releases/rollout-gate';
 import {
+  DEFAULT_ABORT,
+  DEFAULT_STAGES,
+  DEVICE_UPDATE_STATES,
+  type DeviceUpdateState,
+  isIn,
+  type StagePlan,
+  stageNameOf,
+  tallyOf,
+} from '../../../shared/code-releases/rollout-rules';
+import {
   type codeReleases,
   ROLLOUT_MAX_DEVICES,
   type Rollout,
@@ -11,21 +21,37 @@ import {
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { MESSAGES } from '../../../shared/messages';
-import type { CountChange } from '../../_shared/code-releases/adoption';
-import type { RolloutTargets, StoredTarget } from '../../_shared/code-releases/rollout-targets';
+import { wasRunning } from '../../_shared/code-releases/adoption';
+import type { CountChange } from '../../_shared/code-releases/device-updates';
+import {
+  LIVE,
+  presentRollout,
+  presentTarget,
+  progressOf,
+  progressPrefix,
+  type StoredRollout,
+  type StoredTarget,
+  stateOf,
+} from '../../_shared/code-releases/rollout-item';
+import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
 import type { Log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { Fleet, People, ReleaseStore, RolloutStore, TestRunStore } from './ports';
+import type { StoredRelease } from './records';
+import { stageMembership } from './stage-membership';
 
 type Body<R extends keyof typeof codeReleases.routes> = ParsedRequest<(typeof codeReleases.routes)[R]>['body'];
 
 export interface RolloutsDeps {
   log: Log;
-  releases: Pick<ReleaseStore, 'get'>;
+  releases: Pick<ReleaseStore, 'get' | 'markRolledOut' | 'previousPublished'>;
   testRuns: Pick<TestRunStore, 'results'>;
   rollouts: RolloutStore;
-  targets: Pick<RolloutTargets, 'put' | 'page' | 'supersede' | 'addCounts'>;
+  targets: Pick<
+    RolloutTargets,
+    'put' | 'page' | 'progressPage' | 'progressBetween' | 'supersede' | 'addCounts' | 'addStageCounts' | 'halt'
+  >;
   fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'assign'>;
   people: People;
   now: () => number;
@@ -35,12 +61,43 @@ export interface RolloutsDeps {
 /** Devices assigned at once: enough to finish 1,000 well inside API Gateway's 29 s, few enough not to throttle. */
 const ASSIGN_CONCURRENCY = 10;
 
-const presentTarget = ({ releaseId: _r, version: _v, ...device }: StoredTarget): RolloutDevice => device;
+/** The lowest and highest `since` of a progress key: every device of a stage in a state lies between. */
+const FIRST = '0000000000000';
+const LAST = '9999999999999';
+
+/** Every device of the rollout's stages (up to `lastStage`) in one of the states, read through the progress index. */
+export const targetsIn = async (
+  targets: Pick<RolloutTargets, 'progressBetween'>,
+  rolloutId: string,
+  lastStage: number,
+  states: readonly DeviceUpdateState[],
+): Promise<StoredTarget[]> => {
+  const found: StoredTarget[] = [];
+  for (let stage = 0; stage <= lastStage; stage += 1) {
+    for (const state of states) {
+      const prefix = progressPrefix(stage, state);
+      found.push(...(await targets.progressBetween(rolloutId, `${prefix}${FIRST}`, `${prefix}${LAST}`)));
+    }
+  }
+  return found;
+};
+
+/**
+ * The stage to start after `from`: the next one, and past any that holds no device (nothing to learn from it),
+ * never past the last.
+ */
+export const nextStageOf = (rollout: Rollout, from: number): number => {
+  let next = from + 1;
+  while (next < rollout.stages.length - 1 && rollout.stages[next]!.devices === 0) next += 1;
+  return next;
+};
 
 /**
  * Rollouts (docs/code-releases.md): a published release whose latest test result is a Pass, assigned to devices of
- * its product line. Each device's record points at the rollout (`firmwareTarget`), a target record keeps its update
- * state, and the rollout's counters say how many run the release: adoption is read from one item, never counted.
+ * its product line in stages (a canary first, then growing shares), each device's stage chosen once and written on
+ * its target. Each device's record points at the rollout (`firmwareTarget`, with its stage), a target record keeps
+ * its update state, and the rollout's counters say how many of each stage are where: read from one item, never
+ * counted. The stage job (rollout-stages.ts) advances, times out and halts by itself; these are what a person does.
  */
 export const createRollouts = ({
   releases,
@@ -66,123 +123,333 @@ export const createRollouts = ({
     return { deviceIds: [...new Set(await fleet.devicesOf(target.kind, id))], label: name };
   };
 
-  /** Assigns one device; what it changes in counts (this rollout's and the one it takes the device from). */
-  const assignOne = async (rollout: Rollout, deviceId: string, skipped: Rollout['skipped'], counts: CountChange) => {
+  const find = async (id: string): Promise<StoredRollout> => {
+    const rollout = await rollouts.get(id);
+    if (!rollout) throw new NotFound(RELEASE_MESSAGES.rolloutNotFound(id));
+    return rollout;
+  };
+
+  /** What assigning the devices changed, beside the rollout's own counters. */
+  interface Tally {
+    skipped: Rollout['skipped'];
+    counts: CountChange;
+    stageDevices: number[];
+    stageCounts: Partial<Record<DeviceUpdateState, number>>[];
+  }
+
+  /** Assigns one device to its stage; what it changes in counts (this rollout's and the one it takes the device from). */
+  const assignOne = async (rollout: StoredRollout, deviceId: string, stage: number, tally: Tally) => {
     const firmwareTarget: FirmwareTarget = {
       releaseId: rollout.releaseId,
       rolloutId: rollout.id,
       version: rollout.version,
       assigned: rollout.created,
+      stage,
     };
     const assigned = await fleet.assign(deviceId, rollout.productLine, firmwareTarget);
     if ('refused' in assigned) {
-      skipped[assigned.refused] += 1;
+      tally.skipped[assigned.refused] += 1;
       return;
     }
+    // A device that runs the release already has nothing to install: its update succeeded before it began.
     const runs = assigned.firmwareVersion === rollout.version;
+    const state: DeviceUpdateState = runs ? 'succeeded' : 'pending';
     await targets.put({
       rolloutId: rollout.id,
       deviceId,
       releaseId: rollout.releaseId,
       version: rollout.version,
-      state: runs ? 'updated' : 'pending',
+      stage,
+      state,
       assigned: rollout.created,
+      progress: progressOf(stage, state, rollout.created),
+      running: runs,
+      ...(runs ? { stateAt: rollout.created } : {}),
       ...(assigned.firmwareVersion ? { reportedVersion: assigned.firmwareVersion } : {}),
     });
-    counts.targeted = (counts.targeted ?? 0) + 1;
-    if (runs) counts.adopted = (counts.adopted ?? 0) + 1;
+    tally.counts.targeted = (tally.counts.targeted ?? 0) + 1;
+    if (runs) tally.counts.adopted = (tally.counts.adopted ?? 0) + 1;
+    tally.stageDevices[stage] = (tally.stageDevices[stage] ?? 0) + 1;
+    const counts = tally.stageCounts[stage] ?? {};
+    counts[state] = (counts[state] ?? 0) + 1;
+    tally.stageCounts[stage] = counts;
     const previous = assigned.previousTarget;
     if (previous && previous.rolloutId !== rollout.id) {
-      const before = await targets.supersede(previous.rolloutId, deviceId, rollout.created);
+      const before = await targets.supersede(previous.rolloutId, deviceId, rollout.created, rollout.id);
       if (before !== undefined) {
-        await targets.addCounts(previous.rolloutId, { superseded: 1, adopted: before === 'updated' ? -1 : 0 });
+        await targets.addCounts(previous.rolloutId, { superseded: 1, adopted: wasRunning(before) ? -1 : 0 });
+        const from = stateOf(before);
+        if (before.stage !== undefined && isIn(['pending', 'offered', 'downloading', 'installing'] as const, from)) {
+          await targets.addStageCounts(previous.rolloutId, before.stage, { [from]: -1, superseded: 1 });
+        }
       }
     }
   };
 
+  /**
+   * Starts a rollout of a release to devices: its stages' shares chosen now, the first stage started at once, each
+   * device pointed at it; the devices of another product line, retired or unknown are counted as skipped.
+   */
+  const start = async (
+    caller: Caller,
+    release: StoredRelease,
+    input: {
+      target: RolloutTarget;
+      note?: string;
+      stages: readonly StagePlan[];
+      abort: Rollout['abort'];
+      id?: string;
+      rollbackOf?: string;
+    },
+  ): Promise<StoredRollout> => {
+    const { deviceIds, label } = await resolve(input.target);
+    if (deviceIds.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
+    if (deviceIds.length > ROLLOUT_MAX_DEVICES) {
+      throw new BadRequest(RELEASE_MESSAGES.rolloutTooMany(deviceIds.length, ROLLOUT_MAX_DEVICES));
+    }
+    const inTarget = new Set(deviceIds);
+    input.stages.forEach((stage, index) => {
+      const outside = (stage.deviceIds ?? []).find((id) => !inTarget.has(id));
+      if (outside) {
+        throw new BadRequest(
+          RELEASE_MESSAGES.rolloutStageDeviceOutside(outside, stageNameOf(stage, index, input.stages.length)),
+        );
+      }
+    });
+    if (!release.artifact)
+      throw new Conflict(RELEASE_MESSAGES.releaseNotPublished(release.productLine, release.version));
+    const created = now();
+    const id = input.id ?? newId();
+    const membership = stageMembership(id, deviceIds, input.stages);
+    const planned = input.stages.map((_, index) => [...membership.values()].filter((s) => s === index).length);
+    const rollout: StoredRollout = {
+      id,
+      releaseId: release.id,
+      productLine: release.productLine,
+      version: release.version,
+      target: input.target,
+      targetLabel: label,
+      status: 'active',
+      stages: input.stages.map((stage, index) => ({
+        name: stageNameOf(stage, index, input.stages.length),
+        percent: stage.percent,
+        ...(stage.deviceIds?.length ? { deviceIds: [...stage.deviceIds] } : {}),
+        soakSeconds: stage.soakSeconds,
+        // Planned from the target; set to the devices assigned once they are.
+        devices: planned[index]!,
+        ...(index === 0 ? { started: created } : {}),
+      })),
+      currentStage: 0,
+      abort: input.abort,
+      stageCounts: Object.fromEntries(
+        input.stages.map((_, index) => [
+          String(index),
+          Object.fromEntries(DEVICE_UPDATE_STATES.map((state) => [state, 0])),
+        ]),
+      ) as StoredRollout['stageCounts'],
+      soakFrom: created,
+      live: LIVE,
+      counts: { targeted: 0, adopted: 0, superseded: 0 },
+      skipped: { otherProductLine: 0, retired: 0, unknown: 0 },
+      artifact: {
+        key: release.artifact.key,
+        fileName: release.artifact.fileName,
+        size: release.artifact.size,
+        sha256: release.artifact.sha256,
+      },
+      ...(input.note ? { note: input.note } : {}),
+      ...(input.rollbackOf ? { rollbackOf: input.rollbackOf } : {}),
+      created,
+      createdBy: caller.sub,
+      ...(await emailOf(caller).then((email) => (email ? { createdByEmail: email } : {}))),
+    };
+    // From its first rollout on, the release is what devices verify against: the store refuses to change it.
+    await releases.markRolledOut(release.id, created);
+    if (!(await rollouts.create(rollout))) throw new ServiceUnavailable(MESSAGES.changeUndone);
+    const tally: Tally = {
+      skipped: { ...rollout.skipped },
+      counts: {},
+      stageDevices: input.stages.map(() => 0),
+      stageCounts: input.stages.map(() => ({})),
+    };
+    try {
+      for (let from = 0; from < deviceIds.length; from += ASSIGN_CONCURRENCY) {
+        await Promise.all(
+          deviceIds
+            .slice(from, from + ASSIGN_CONCURRENCY)
+            .map((deviceId) => assignOne(rollout, deviceId, membership.get(deviceId)!, tally)),
+        );
+      }
+    } catch (error) {
+      log('error', 'Rollout assignment failed', {
+        rolloutId: rollout.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      // The devices assigned point at a halted rollout, so none is offered a release half-assigned.
+      await targets.halt(rollout.id, {
+        halted: now(),
+        haltedBy: caller.sub,
+        haltReason: RELEASE_MESSAGES.rolloutAssignmentFailed,
+      });
+      await targets.addCounts(rollout.id, tally.counts);
+      throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
+    }
+    if (!tally.counts.targeted) {
+      // Nothing was assigned, so nothing points at it: the rollout never happened.
+      await rollouts.remove(rollout.id);
+      throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
+    }
+    await targets.addCounts(rollout.id, tally.counts);
+    await rollouts.setAssigned(rollout.id, {
+      skipped: tally.skipped,
+      stageDevices: tally.stageDevices,
+      stageCounts: tally.stageCounts,
+    });
+    return (await rollouts.get(rollout.id)) ?? rollout;
+  };
+
   return {
     /**
-     * Starts a rollout when the gate is open (else 409 with its reason), assigning the target's devices of the
-     * release's product line; the others are counted as skipped, by why.
+     * Starts a rollout when the gate is open (else 409 with its reason), in the stages asked for or the default ones
+     * (canary, 5 %, 25 %, 100 %, a day each; halting at 10 % failures after 3 finished).
      */
     create: async (caller: Caller, releaseId: string, input: Body<'createRollout'>): Promise<Rollout> => {
       const release = await releases.get(releaseId);
       if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(releaseId));
       const gate = rolloutGate(release, await testRuns.results(releaseId));
       if (!gate.open) throw new Conflict(gate.reason);
-      const { deviceIds, label } = await resolve(input.target);
-      if (deviceIds.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
-      if (deviceIds.length > ROLLOUT_MAX_DEVICES) {
-        throw new BadRequest(RELEASE_MESSAGES.rolloutTooMany(deviceIds.length, ROLLOUT_MAX_DEVICES));
-      }
-      const created = now();
-      const rollout: Rollout = {
-        id: newId(),
-        releaseId,
-        productLine: release.productLine,
-        version: release.version,
+      const started = await start(caller, release, {
         target: input.target,
-        targetLabel: label,
-        status: 'active',
-        // One stage of every device today; staged rollouts (not built yet) add more.
-        stages: [{ name: 'All targeted devices', percent: 100, started: created }],
-        counts: { targeted: 0, adopted: 0, superseded: 0 },
-        skipped: { otherProductLine: 0, retired: 0, unknown: 0 },
         ...(input.note ? { note: input.note } : {}),
-        created,
-        createdBy: caller.sub,
-        ...(await emailOf(caller).then((email) => (email ? { createdByEmail: email } : {}))),
-      };
-      if (!(await rollouts.create(rollout))) throw new ServiceUnavailable(MESSAGES.changeUndone);
-      const skipped = { ...rollout.skipped };
-      const counts: CountChange = {};
-      try {
-        for (let start = 0; start < deviceIds.length; start += ASSIGN_CONCURRENCY) {
-          await Promise.all(
-            deviceIds.slice(start, start + ASSIGN_CONCURRENCY).map((id) => assignOne(rollout, id, skipped, counts)),
-          );
-        }
-      } catch (error) {
-        log('error', 'Rollout assignment failed', {
-          rolloutId: rollout.id,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        // The devices assigned point at a halted rollout, so none is offered a release half-assigned.
-        await rollouts.halt(rollout.id, {
-          halted: now(),
-          haltedBy: caller.sub,
-          haltReason: RELEASE_MESSAGES.rolloutAssignmentFailed,
-        });
-        await targets.addCounts(rollout.id, counts);
-        throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
-      }
-      if (!counts.targeted) {
-        // Nothing was assigned, so nothing points at it: the rollout never happened.
-        await rollouts.remove(rollout.id);
-        throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
-      }
-      await targets.addCounts(rollout.id, counts);
-      await rollouts.setSkipped(rollout.id, skipped);
-      return (await rollouts.get(rollout.id)) ?? rollout;
+        stages: input.stages ?? DEFAULT_STAGES,
+        abort: { ...DEFAULT_ABORT, ...input.abort },
+      });
+      return presentRollout(started);
     },
+
+    get: async (rolloutId: string): Promise<Rollout> => presentRollout(await find(rolloutId)),
 
     list: async (releaseId: string, page: { limit: number; cursor?: string }) => {
       if (!(await releases.get(releaseId))) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(releaseId));
-      return pageAcross([(startKey, limit) => rollouts.page(releaseId, limit, startKey)], page);
+      const found = await pageAcross([(startKey, limit) => rollouts.page(releaseId, limit, startKey)], page);
+      return { items: found.items.map(presentRollout), nextCursor: found.nextCursor };
     },
 
-    devices: async (rolloutId: string, page: { limit: number; cursor?: string }) => {
-      if (!(await rollouts.get(rolloutId))) throw new NotFound(RELEASE_MESSAGES.rolloutNotFound(rolloutId));
-      const found = await pageAcross([(startKey, limit) => targets.page(rolloutId, limit, startKey)], page);
+    /** A rollout's devices: all of them by id, or one stage's, one state's (across stages), or both, by progress. */
+    devices: async (
+      rolloutId: string,
+      { stage, state, ...page }: { limit: number; cursor?: string; stage?: number; state?: DeviceUpdateState },
+    ): Promise<{ items: RolloutDevice[]; nextCursor?: string }> => {
+      const rollout = presentRollout(await find(rolloutId));
+      const prefixes =
+        stage !== undefined
+          ? [progressPrefix(stage, state)]
+          : state !== undefined
+            ? rollout.stages.map((_, index) => progressPrefix(index, state))
+            : undefined;
+      const found = await pageAcross(
+        prefixes
+          ? prefixes.map((prefix) => (startKey, limit) => targets.progressPage(rolloutId, prefix, limit, startKey))
+          : [(startKey, limit) => targets.page(rolloutId, limit, startKey)],
+        page,
+      );
       return { items: found.items.map(presentTarget), nextCursor: found.nextCursor };
     },
 
     /** Halting is the safe direction: any staff member may stop a rollout that looks wrong. */
     halt: async (caller: Caller, rolloutId: string, reason: string): Promise<Rollout> => {
-      const halted = await rollouts.halt(rolloutId, { halted: now(), haltedBy: caller.sub, haltReason: reason });
-      if (halted) return halted;
-      if (!(await rollouts.get(rolloutId))) throw new NotFound(RELEASE_MESSAGES.rolloutNotFound(rolloutId));
-      throw new Conflict(RELEASE_MESSAGES.rolloutHalted);
+      const halted = await targets.halt(rolloutId, { halted: now(), haltedBy: caller.sub, haltReason: reason });
+      if (halted) return presentRollout(halted);
+      const found = await find(rolloutId);
+      throw new Conflict(
+        found.status === 'halted' ? RELEASE_MESSAGES.rolloutHalted : RELEASE_MESSAGES.rolloutRolledBack,
+      );
+    },
+
+    /** "Advance now": the next stage starts without waiting for the soak (the stage job's conditions are skipped). */
+    advance: async (caller: Caller, rolloutId: string, fromStage?: number): Promise<Rollout> => {
+      const found = presentRollout(await find(rolloutId));
+      if (found.status !== 'active') throw new Conflict(RELEASE_MESSAGES.rolloutNotActive(found.status));
+      if (fromStage !== undefined && fromStage !== found.currentStage) {
+        throw new Conflict(RELEASE_MESSAGES.rolloutAdvancedAlready(found.stages[found.currentStage]!.name));
+      }
+      if (found.currentStage >= found.stages.length - 1) throw new Conflict(RELEASE_MESSAGES.rolloutLastStage);
+      const advanced = await rollouts.advance(rolloutId, {
+        from: found.currentStage,
+        to: nextStageOf(found, found.currentStage),
+        at: now(),
+      });
+      if (!advanced)
+        throw new Conflict(RELEASE_MESSAGES.rolloutAdvancedAlready(found.stages[found.currentStage]!.name));
+      log('info', 'Rollout advanced by hand', { rolloutId, by: caller.sub, stage: advanced.currentStage });
+      return presentRollout(advanced);
+    },
+
+    /**
+     * Offers start again. What the current stage had finished and failed is set aside (decision 076): the criteria
+     * judge what comes after the resume, and the stage soaks again from now.
+     */
+    resume: async (caller: Caller, rolloutId: string): Promise<Rollout> => {
+      const item = await find(rolloutId);
+      const found = presentRollout(item);
+      if (found.status !== 'halted' || found.halted === undefined) {
+        throw new Conflict(RELEASE_MESSAGES.rolloutNotHalted(found.status));
+      }
+      const stage = found.stages[found.currentStage]!;
+      const resumed = await rollouts.resume(rolloutId, {
+        halted: found.halted,
+        resumed: now(),
+        resumedBy: caller.sub,
+        baseline: { stage: found.currentStage, ...tallyOf(stage.counts) },
+      });
+      if (!resumed) throw new Conflict(RELEASE_MESSAGES.rolloutChanged);
+      return presentRollout(resumed);
+    },
+
+    /**
+     * Roll back: the rollout is halted and marked rolled back, and the product line's previous published release is
+     * offered, as a rollout of its own (one stage, no soak), to the devices that installed this one. The test gate
+     * does not apply: a release that ran on these devices before is the way back, not a new build.
+     */
+    rollback: async (caller: Caller, rolloutId: string, reason: string): Promise<Rollout> => {
+      const item = await find(rolloutId);
+      if (item.status === 'rolled-back') throw new Conflict(RELEASE_MESSAGES.rolloutRolledBack);
+      const release = await releases.get(item.releaseId);
+      if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(item.releaseId));
+      const previous = await releases.previousPublished(release.productLine, release.versionKey);
+      if (!previous) throw new Conflict(RELEASE_MESSAGES.rolloutNoPrevious(release.productLine, release.version));
+      const rollout = presentRollout(item);
+      const installed = (await targetsIn(targets, rolloutId, rollout.stages.length - 1, ['succeeded']))
+        .filter((target) => target.superseded === undefined)
+        .map((target) => target.deviceId);
+      if (installed.length === 0) throw new Conflict(RELEASE_MESSAGES.rolloutNothingInstalled);
+      const at = now();
+      await targets.halt(rolloutId, { halted: at, haltedBy: caller.sub, haltReason: `Rolled back: ${reason}` });
+      const rollbackId = newId();
+      const marked = await rollouts.markRolledBack(rolloutId, {
+        rolloutId: rollbackId,
+        releaseId: previous.id,
+        version: previous.version,
+        devices: installed.length,
+        at,
+        by: caller.sub,
+        reason,
+      });
+      if (!marked) throw new Conflict(RELEASE_MESSAGES.rolloutRolledBack);
+      try {
+        await start(caller, previous, {
+          id: rollbackId,
+          rollbackOf: rolloutId,
+          target: { kind: 'devices', deviceIds: installed },
+          note: `Rollback of ${release.productLine} ${release.version}: ${reason}`.slice(0, 500),
+          stages: [{ name: 'Rollback', percent: 100, soakSeconds: 0 }],
+          abort: item.abort ?? DEFAULT_ABORT,
+        });
+      } catch (error) {
+        await rollouts.unmarkRolledBack(rolloutId, rollbackId);
+        throw error;
+      }
+      return presentRollout(await find(rolloutId));
     },
   };
 };

@@ -16,6 +16,10 @@ export const codeReleaseHandlers: AreaHandlers<typeof codeReleases, CodeReleases
     releases.concludeTestRun(caller, params.id, params.runId, body),
   listRollouts: ({ params, query }, { rollouts }) => rollouts.list(params.id, query),
   createRollout: ({ caller, params, body }, { rollouts }) => rollouts.create(caller, params.id, body),
+  getRollout: ({ params }, { rollouts }) => rollouts.get(params.id),
   listRolloutDevices: ({ params, query }, { rollouts }) => rollouts.devices(params.id, query),
   haltRollout: ({ caller, params, body }, { rollouts }) => rollouts.halt(caller, params.id, body.reason),
+  advanceRollout: ({ caller, params, body }, { rollouts }) => rollouts.advance(caller, params.id, body.fromStage),
+  resumeRollout: ({ caller, params }, { rollouts }) => rollouts.resume(caller, params.id),
+  rollbackRollout: ({ caller, params, body }, { rollouts }) => rollouts.rollback(caller, params.id, body.reason),
 };

@@ -1,11 +1,15 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Rollout } from '../../../shared/contracts/code-releases';
+import { LIVE, type StoredRollout } from '../../_shared/code-releases/rollout-item';
 import { deleteIfExists, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
+import { readAll } from '../../_shared/paging';
 import type { RolloutStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
-/** Rollouts (docs/code-releases.md); their counters move by atomic ADDs (functions/_shared/code-releases). */
+/**
+ * Rollouts (docs/code-releases.md); their counters move by atomic ADDs (functions/_shared/code-releases), their stages
+ * by conditional writes on the stage read, so two advancements at once advance once.
+ */
 export const createRolloutStore = ({
   db,
   tableName,
@@ -13,18 +17,18 @@ export const createRolloutStore = ({
   db: DynamoDBDocumentClient;
   tableName: string;
 }): RolloutStore => ({
-  create: (rollout: Rollout): Promise<boolean> =>
+  create: (rollout: StoredRollout): Promise<boolean> =>
     putIf(db, { TableName: tableName, Item: rollout, ConditionExpression: 'attribute_not_exists(id)' }),
 
   remove: (id: string): Promise<boolean> => deleteIfExists(db, tableName, id),
 
-  get: async (id: string): Promise<Rollout | undefined> =>
+  get: async (id: string): Promise<StoredRollout | undefined> =>
     (await db.send(new GetCommand({ TableName: tableName, Key: { id }, ConsistentRead: true }))).Item as
-      | Rollout
+      | StoredRollout
       | undefined,
 
   page: (releaseId: string, limit: number, startKey?: Key) =>
-    queryPage<Rollout>(
+    queryPage<StoredRollout>(
       db,
       {
         TableName: tableName,
@@ -36,30 +40,130 @@ export const createRolloutStore = ({
       { limit, startKey },
     ),
 
-  halt: async (id: string, halt: { halted: number; haltedBy: string; haltReason: string }) =>
-    (await updateIf(db, {
-      TableName: tableName,
-      Key: { id },
-      UpdateExpression: 'SET #status = :halted, halted = :at, haltedBy = :by, haltReason = :reason',
-      ConditionExpression: 'attribute_exists(id) AND #status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':halted': 'halted',
-        ':active': 'active',
-        ':at': halt.halted,
-        ':by': halt.haltedBy,
-        ':reason': halt.haltReason,
-      },
-      ReturnValues: 'ALL_NEW',
-    })) as Rollout | undefined,
+  // The index is eventually consistent: the job reads each rollout again by key before it writes.
+  live: () =>
+    readAll((startKey) =>
+      queryPage<StoredRollout>(
+        db,
+        {
+          TableName: tableName,
+          IndexName: 'live',
+          KeyConditionExpression: 'live = :live',
+          ExpressionAttributeValues: { ':live': LIVE },
+        },
+        { startKey },
+      ),
+    ),
 
-  setSkipped: async (id: string, skipped: Rollout['skipped']): Promise<void> => {
+  setAssigned: async (id, { skipped, stageDevices, stageCounts }) => {
+    const names: Record<string, string> = { '#sc': 'stageCounts' };
+    const values: Record<string, unknown> = { ':skipped': skipped };
+    const set = ['skipped = :skipped'];
+    const add: string[] = [];
+    stageDevices.forEach((devices, stage) => {
+      set.push(`stages[${stage}].devices = :d${stage}`);
+      values[`:d${stage}`] = devices;
+      for (const [state, count] of Object.entries(stageCounts[stage] ?? {})) {
+        if (!count) continue;
+        names[`#s${stage}`] = String(stage);
+        add.push(`#sc.#s${stage}.#${state} :c${stage}${state.replace(/_/g, '')}`);
+        names[`#${state}`] = state;
+        values[`:c${stage}${state.replace(/_/g, '')}`] = count;
+      }
+    });
     await updateIf(db, {
       TableName: tableName,
       Key: { id },
-      UpdateExpression: 'SET skipped = :skipped',
+      UpdateExpression: `SET ${set.join(', ')}${add.length ? ` ADD ${add.join(', ')}` : ''}`,
       ConditionExpression: 'attribute_exists(id)',
-      ExpressionAttributeValues: { ':skipped': skipped },
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  },
+
+  advance: async (id, { from, to, at }) => {
+    const started = Array.from({ length: to - from }, (_, i) => from + 1 + i);
+    return (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: `SET currentStage = :to, soakFrom = :at, ${started.map((stage) => `stages[${stage}].started = :at`).join(', ')} REMOVE baseline`,
+      ConditionExpression: 'attribute_exists(id) AND #status = :active AND currentStage = :from',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':from': from, ':at': at, ':active': 'active' },
+      ReturnValues: 'ALL_NEW',
+    })) as StoredRollout | undefined;
+  },
+
+  complete: async (id, { stage, completed }) =>
+    (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET completed = :at REMOVE live',
+      ConditionExpression:
+        'attribute_exists(id) AND #status = :active AND currentStage = :stage AND attribute_not_exists(completed)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':at': completed, ':stage': stage, ':active': 'active' },
+    })) !== undefined,
+
+  resume: async (id, { halted, resumed, resumedBy, baseline }) =>
+    (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression:
+        'SET #status = :active, resumed = :at, resumedBy = :by, baseline = :baseline, soakFrom = :at, live = :live',
+      ConditionExpression: 'attribute_exists(id) AND #status = :halted AND halted = :halted_at',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':halted': 'halted',
+        ':halted_at': halted,
+        ':at': resumed,
+        ':by': resumedBy,
+        ':baseline': baseline,
+        ':live': LIVE,
+      },
+      ReturnValues: 'ALL_NEW',
+    })) as StoredRollout | undefined,
+
+  markRolledBack: async (id, rollback) =>
+    (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      // ROLLBACK is one of DynamoDB's reserved words.
+      UpdateExpression: 'SET #status = :rolledBack, #rollback = :rollback',
+      ConditionExpression: 'attribute_exists(id) AND #status <> :rolledBack',
+      ExpressionAttributeNames: { '#status': 'status', '#rollback': 'rollback' },
+      ExpressionAttributeValues: { ':rolledBack': 'rolled-back', ':rollback': rollback },
+    })) !== undefined,
+
+  unmarkRolledBack: async (id, rolloutId) => {
+    await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET #status = :halted REMOVE #rollback',
+      ConditionExpression: 'attribute_exists(id) AND #rollback.rolloutId = :rollout',
+      ExpressionAttributeNames: { '#status': 'status', '#rollback': 'rollback' },
+      ExpressionAttributeValues: { ':halted': 'halted', ':rollout': rolloutId },
+    });
+  },
+
+  markAnnounced: async (id, halted) => {
+    // Off the job's index once nothing more is to be done on it; an active rollout (resumed) stays on it.
+    const done = await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET haltNotified = :halted REMOVE live',
+      ConditionExpression: 'attribute_exists(id) AND #status <> :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':halted': halted, ':active': 'active' },
+    });
+    if (done) return;
+    await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET haltNotified = :halted',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':halted': halted },
     });
   },
 });

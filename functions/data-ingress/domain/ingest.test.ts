@@ -1,5 +1,6 @@
 import { silentLog } from '../../../test/support/log';
-import type { CountChange, TargetState } from '../../_shared/code-releases/adoption';
+import type { CountChange } from '../../_shared/code-releases/device-updates';
+import type { StoredTarget } from '../../_shared/code-releases/rollout-item';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { RollupCoalescing } from '../../_shared/sensor-data/rollup-coalescing';
@@ -15,7 +16,6 @@ const world = ({
   sendFails = false,
   adoptionFails = false,
   device = {} as SeenDevice,
-  targetState = 'pending' as TargetState,
   coalescing = 'none' as RollupCoalescing,
   markFails = false,
   webhooksFail = false,
@@ -25,6 +25,17 @@ const world = ({
   const marks: number[] = [];
   const firmwareWrites: { version: string; at: number }[] = [];
   const reports: object[] = [];
+  const moves: string[] = [];
+  let target: StoredTarget = {
+    rolloutId: 'r1',
+    deviceId: 'dev',
+    releaseId: 'sd1-1.4.2',
+    version: '1.4.2',
+    stage: 0,
+    state: 'offered',
+    assigned: NOW - HOUR,
+    running: false,
+  };
   const counted: CountChange[] = [];
   const stored = new Map<string, StoredReading>();
   const stats: Partial<Record<IngestCount, number>> = {};
@@ -62,15 +73,23 @@ const world = ({
       },
     },
     adoption: {
-      report: async (rolloutId, deviceId, report) => {
-        if (adoptionFails) throw new Error('targets table down');
-        reports.push({ rolloutId, deviceId, ...report });
-        const before = targetState;
-        targetState = report.state;
-        return before;
+      store: {
+        setRunning: async (rolloutId, deviceId, report) => {
+          if (adoptionFails) throw new Error('targets table down');
+          reports.push({ rolloutId, deviceId, ...report });
+          const before = { ...target };
+          target = { ...target, running: report.running, reportedVersion: report.version };
+          return before;
+        },
+        addCounts: async (_rolloutId, change) => {
+          counted.push(change);
+        },
       },
-      addCounts: async (_rolloutId, change) => {
-        counted.push(change);
+      updates: {
+        move: async (_target, to) => {
+          moves.push(to.state);
+          return undefined;
+        },
       },
     },
     work: {
@@ -110,6 +129,7 @@ const world = ({
     announced,
     firmwareWrites,
     reports,
+    moves,
     counted,
     metrics,
     marks,
@@ -307,13 +327,16 @@ describe('ingest', () => {
       const w = world({ device: { firmwareVersion: '1.4.1', firmwareTarget: target } });
       await w.ingest('dev', batch('1.4.2'));
       expect(w.reports).toEqual([
-        { rolloutId: 'r1', deviceId: 'dev', version: '1.4.2', at: NOW - 60_000, state: 'updated' },
+        { rolloutId: 'r1', deviceId: 'dev', version: '1.4.2', at: NOW - 60_000, running: true },
       ]);
       expect(w.counted).toEqual([{ adopted: 1 }]);
+      // Running the release is the update succeeding, whatever the device reported of it before.
+      expect(w.moves).toEqual(['succeeded']);
       await w.ingest('dev', batch('1.4.2'));
       expect(w.counted).toEqual([{ adopted: 1 }]);
       await w.ingest('dev', batch('1.4.1'));
       expect(w.counted).toEqual([{ adopted: 1 }, { adopted: -1 }]);
+      expect(w.moves).toEqual(['succeeded']);
     });
 
     it('keeps the readings when the rollout records fail, and leaves the version for the next batch to report', async () => {

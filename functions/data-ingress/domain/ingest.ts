@@ -5,6 +5,7 @@ import { APP_METRICS } from '../../../shared/operations/metrics';
 import { hoursOf } from '../../../shared/sensor-data/chart-files';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import { type AdoptionStore, recordFirmwareReport } from '../../_shared/code-releases/adoption';
+import type { DeviceUpdates } from '../../_shared/code-releases/device-updates';
 import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
@@ -25,7 +26,7 @@ export interface IngestDeps {
   stats: IngestStatsStore;
   devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent'>;
   /** The rollout records a targeted device's report moves (docs/code-releases.md, "Adoption"). */
-  adoption: AdoptionStore;
+  adoption: { store: AdoptionStore; updates: Pick<DeviceUpdates, 'move'> };
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   live: Pick<LivePublisher, 'publish'>;
   /** The batch as a readings.received event for the device's webhooks. */

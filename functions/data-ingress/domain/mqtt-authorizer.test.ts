@@ -9,6 +9,7 @@ import {
 
 const ARN = 'arn:aws:iot:us-west-2:123456789012';
 const RULE = 'DataIngressReadings_prod';
+const FIRMWARE_RULE = 'DataIngressFirmwareStatus_prod';
 const GOOD = 'dc_goodCredential1.s3cr3t-s3cr3t-s3cr3t-s3cr3t';
 const OTHER = 'dc_otherDevice22.s3cr3t-s3cr3t-s3cr3t-s3cr3t';
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -22,7 +23,7 @@ const refusals: string[] = [];
 const { authorize } = createMqttAuthorizer({
   verifyCredential: async (token) => live.get(token),
   iotArnPrefix: ARN,
-  readingsRule: RULE,
+  rules: { readings: RULE, firmwareStatus: FIRMWARE_RULE },
   refused: (reason) => refusals.push(reason),
 });
 
@@ -52,7 +53,9 @@ describe('the devices’ MQTT authorizer', () => {
               Resource: [
                 `${ARN}:topic/devices/dev-1/readings`,
                 `${ARN}:topic/devices/dev-1/status`,
+                `${ARN}:topic/devices/dev-1/firmware-status`,
                 `${ARN}:topic/$aws/rules/${RULE}/devices/dev-1/readings`,
+                `${ARN}:topic/$aws/rules/${FIRMWARE_RULE}/devices/dev-1/firmware-status`,
               ],
             },
           ],
@@ -78,6 +81,13 @@ describe('the devices’ MQTT authorizer', () => {
       policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/DataIngressReadings_dev/devices/dev-1/readings`),
     ).toBe(false);
     expect(policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/${RULE}/devices/dev-1/status`)).toBe(false);
+    // Its firmware reports through the firmware status rule only, and only its own.
+    const report = (rule: string, device: string, channel = 'firmware-status') =>
+      policyAllows(policies, 'iot:Publish', `${ARN}:topic/$aws/rules/${rule}/devices/${device}/${channel}`);
+    expect(report(FIRMWARE_RULE, 'dev-1')).toBe(true);
+    expect(report(FIRMWARE_RULE, 'dev-2')).toBe(false);
+    expect(report(RULE, 'dev-1')).toBe(false);
+    expect(report(FIRMWARE_RULE, 'dev-1', 'readings')).toBe(false);
   });
 
   it('reads the device id before the query string IoT Core lets a device add to its user name', async () => {

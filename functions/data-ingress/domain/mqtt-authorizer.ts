@@ -1,4 +1,4 @@
-import { DEVICE_TOPICS, readingsIngestTopic } from '../../../shared/iot/topics';
+import { DEVICE_TOPICS, firmwareStatusIngestTopic, readingsIngestTopic } from '../../../shared/iot/topics';
 
 /**
  * IoT Core's custom authorizer for devices (docs/decisions/031-mqtt-custom-authorizer.md): a device connects over
@@ -76,11 +76,17 @@ const decodePassword = (password: string): string | undefined => {
   return decoded.length > 0 ? decoded : undefined;
 };
 
+/** The environment's ingest rules whose Basic Ingest topics a device may publish to (decision 043). */
+export interface IngestRules {
+  readings: string;
+  firmwareStatus: string;
+}
+
 /**
  * The policy of one device's connection: connect as itself, publish to its own topics (through the broker, and its
- * readings through the environment's readings rule's Basic Ingest topic, decision 043), nothing else.
+ * readings and firmware reports through the environment's rules' Basic Ingest topics, decision 043), nothing else.
  */
-export const devicePolicy = (iotArnPrefix: string, deviceId: string, readingsRule: string): IotPolicyDocument => ({
+export const devicePolicy = (iotArnPrefix: string, deviceId: string, rules: IngestRules): IotPolicyDocument => ({
   Version: '2012-10-17',
   Statement: [
     { Effect: 'Allow', Action: ['iot:Connect'], Resource: [`${iotArnPrefix}:client/${deviceId}`] },
@@ -89,7 +95,8 @@ export const devicePolicy = (iotArnPrefix: string, deviceId: string, readingsRul
       Action: ['iot:Publish'],
       Resource: [
         ...DEVICE_TOPICS.map((channel) => `${iotArnPrefix}:topic/devices/${deviceId}/${channel}`),
-        `${iotArnPrefix}:topic/${readingsIngestTopic(readingsRule, deviceId)}`,
+        `${iotArnPrefix}:topic/${readingsIngestTopic(rules.readings, deviceId)}`,
+        `${iotArnPrefix}:topic/${firmwareStatusIngestTopic(rules.firmwareStatus, deviceId)}`,
       ],
     },
   ],
@@ -118,18 +125,13 @@ export interface MqttAuthorizerDeps {
   verifyCredential: (token: string) => Promise<string | undefined>;
   /** `arn:{partition}:iot:{region}:{account}`, the start of every resource in the policy. */
   iotArnPrefix: string;
-  /** The environment's readings rule (`iotRuleName`), whose Basic Ingest topic the policy opens. */
-  readingsRule: string;
+  /** The environment's ingest rules (`iotRuleName`), whose Basic Ingest topics the policy opens. */
+  rules: IngestRules;
   /** Logs a refusal (never the password). */
   refused: (reason: string, fields: Record<string, unknown>) => void;
 }
 
-export const createMqttAuthorizer = ({
-  verifyCredential,
-  iotArnPrefix,
-  readingsRule,
-  refused,
-}: MqttAuthorizerDeps) => ({
+export const createMqttAuthorizer = ({ verifyCredential, iotArnPrefix, rules, refused }: MqttAuthorizerDeps) => ({
   authorize: async (event: MqttAuthorizerEvent): Promise<MqttAuthorizerResponse> => {
     const mqtt = event?.protocolData?.mqtt;
     const connectionId = event?.connectionMetadata?.id;
@@ -158,7 +160,7 @@ export const createMqttAuthorizer = ({
       principalId: principalIdOf(token.split('.', 1)[0]!),
       disconnectAfterInSeconds: DISCONNECT_AFTER_SECONDS,
       refreshAfterInSeconds: REFRESH_AFTER_SECONDS,
-      policyDocuments: [devicePolicy(iotArnPrefix, deviceId, readingsRule)],
+      policyDocuments: [devicePolicy(iotArnPrefix, deviceId, rules)],
     };
   },
 });

@@ -1,20 +1,26 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { createS3Files } from '../../_shared/s3-files';
-import type { FirmwareRecords } from '../domain/firmware-offer';
+import type { FirmwareRecords, OfferedArtifact } from '../domain/firmware-offer';
 
-/** Read-only: the devices record (this area writes only what ingest writes), the code-releases area's rollouts and releases. */
+/**
+ * Read-only: the devices record (this area writes only what ingest writes), the code-releases area's rollouts, releases
+ * and the device's target.
+ */
 export const createFirmwareRecords = ({
   db,
   devicesTable,
   rolloutsTable,
   releasesTable,
+  targets,
 }: {
   db: DynamoDBDocumentClient;
   devicesTable: string;
   rolloutsTable: string;
   releasesTable: string;
+  targets: Pick<RolloutTargets, 'get'>;
 }): FirmwareRecords => {
   const get = async (table: string, id: string, fields: string[]) =>
     (
@@ -38,20 +44,29 @@ export const createFirmwareRecords = ({
           }
         : undefined;
     },
-    // Consistent: a halt must stop offers at once, not after the read replicas catch up.
-    rolloutStatus: async (rolloutId) =>
-      (
+    // Consistent: a halt, or a stage's start, must count from the very next request, not after replicas catch up.
+    rollout: async (rolloutId) => {
+      const item = (
         await db.send(
           new GetCommand({
             TableName: rolloutsTable,
             Key: { id: rolloutId },
-            ProjectionExpression: '#status',
+            ProjectionExpression: '#status, currentStage, artifact',
             ExpressionAttributeNames: { '#status': 'status' },
             ConsistentRead: true,
           }),
         )
-      ).Item?.status as string | undefined,
+      ).Item;
+      return item
+        ? {
+            status: String(item.status),
+            ...(typeof item.currentStage === 'number' ? { currentStage: item.currentStage } : {}),
+            ...(item.artifact ? { artifact: item.artifact as OfferedArtifact } : {}),
+          }
+        : undefined;
+    },
     artifact: async (releaseId) => (await get(releasesTable, releaseId, ['artifact']))?.artifact,
+    target: targets.get,
   };
 };
 

@@ -11,6 +11,7 @@ export const MQTT_AUTHORIZER_ENV = {
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   iotArnPrefix: 'IOT_ARN_PREFIX',
   readingsRule: 'READINGS_RULE_NAME',
+  firmwareStatusRule: 'FIRMWARE_STATUS_RULE_NAME',
 } as const;
 
 /**
@@ -22,6 +23,6 @@ export const createMqttAuthorizerDeps = (env: Record<keyof typeof MQTT_AUTHORIZE
     verifyCredential: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable })
       .verifyCredential,
     iotArnPrefix: env.iotArnPrefix,
-    readingsRule: env.readingsRule,
+    rules: { readings: env.readingsRule, firmwareStatus: env.firmwareStatusRule },
     refused: (reason, fields) => log('warn', `MQTT connection refused: ${reason}`, fields),
   });

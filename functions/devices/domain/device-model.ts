@@ -23,6 +23,8 @@ export interface StoredDevice {
   firmwareReported?: number;
   /** Written by the code-releases area when a rollout assigns the device. */
   firmwareTarget?: FirmwareTarget;
+  /** Every rollout that targeted the device, oldest first (the code-releases area appends when it assigns). */
+  firmwareHistory?: Pick<FirmwareTarget, 'rolloutId' | 'releaseId' | 'version' | 'assigned'>[];
   location?: Location;
   locationPrivacy: LocationPrivacy;
   dataVisibility: DataVisibility;

@@ -1,4 +1,5 @@
 import type { DeviceCredential, ProductLine } from '../../../shared/contracts/devices';
+import type { StoredTarget } from '../../_shared/code-releases/rollout-item';
 import type { StoredPage } from '../../_shared/paging';
 import type { StoredDevice } from './device-model';
 
@@ -56,6 +57,12 @@ export interface DeviceStore {
     lastKey?: Key;
   }>;
   productLines: readonly ['sd1', 'al30', 'al60', 'al80'];
+}
+
+/** What became of each update a device was offered: the code-releases area's targets (read only). */
+export interface FirmwareUpdateStates {
+  /** The targets of these (rollout, device) pairs that exist, in no particular order. */
+  of: (keys: readonly { rolloutId: string; deviceId: string }[]) => Promise<StoredTarget[]>;
 }
 
 export interface UserDirectory {

@@ -13,6 +13,7 @@ export const deviceHandlers: AreaHandlers<typeof devices, DevicesDeps> = {
   transfer: ({ caller, params, body, audit }, { devices }) =>
     devices.transfer(caller, params.id, body.newOwnerId, audit),
   retire: ({ caller, params, audit }, { devices }) => devices.retire(caller, params.id, audit),
+  listFirmwareUpdates: ({ caller, params }, { firmwareUpdates }) => firmwareUpdates.list(caller, params.id),
   listCredentials: ({ caller, params, query }, { credentials }) => credentials.list(caller, params.id, query),
   createCredential: ({ caller, params }, { credentials }) => credentials.create(caller, params.id),
   rotateCredentials: ({ caller, params }, { credentials }) => credentials.rotate(caller, params.id),

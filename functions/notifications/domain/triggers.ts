@@ -126,6 +126,7 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
+<<<<<<< HEAD
     case 'webhook.disabled': {
       const log = link(`/dashboard/webhooks/${encodeURIComponent(event.webhookId)}`, 'its delivery log');
       const target = link(
@@ -136,11 +137,31 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         event.reason === 'gone'
           ? 'it answered 410 Gone, which asks us to stop'
           : `it has failed every delivery since ${new Date(event.failingSince ?? event.at).toISOString().replace('T', ' ').slice(0, 16)} UTC (24 hours)`;
+=======
+    case 'rollout.halted': {
+      const release = `${event.productLine} ${event.version}`;
+      const { audience } = event;
+      const staff = audience.kind === 'staff';
+      const listed = event.failures
+        .map(
+          (failure) =>
+            `<li>${link(`/dashboard/devices/${encodeURIComponent(failure.deviceId)}`, `device ${failure.deviceId}`)}: ` +
+            `${failure.state === 'timed_out' ? 'timed out (no report in time)' : 'failed'}` +
+            `${failure.reason ? `: ${escapeHtml(failure.reason)}` : ''}</li>`,
+        )
+        .join('');
+      const more = event.failureCount - event.failures.length;
+      const failures =
+        event.failureCount === 0
+          ? `<p>No device ${staff ? 'of the rollout' : 'of yours'} failed.</p>`
+          : `<p>${event.failureCount} ${event.failureCount === 1 ? 'device' : 'devices'} ${staff ? '' : 'of yours '}failed or timed out:</p><ul>${listed}</ul>${more > 0 ? `<p>and ${more} more.</p>` : ''}`;
+>>>>>>> main
       return {
         ...base,
         input: {
           ...common,
           icon: 'warning',
+<<<<<<< HEAD
           topic: 'integrations',
           audience: [`user:userId=${event.actorId}`],
           requireInteraction: true,
@@ -148,6 +169,21 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           body:
             `<p>The webhook of ${target} to <code>${escapeHtml(event.url)}</code> was turned off: ${why}.</p>` +
             `<p>${event.reason === 'gone' ? 'New events are no longer kept for it.' : 'Its events are kept (30 days) and sent, in order, once it is on again.'} See ${log}, fix the receiver and turn the webhook on again.</p>`,
+=======
+          topic: 'firmware',
+          audience:
+            audience.kind === 'staff'
+              ? audience.userIds.map((userId) => `user:userId=${userId}`)
+              : [`relation:relation-type=organization-manager:referrerId=${audience.organizationId}`],
+          title: `Firmware update ${release} halted${event.automatic ? ' automatically' : ''}`,
+          body:
+            `<p>The rollout of firmware ${escapeHtml(release)} was halted in stage ${escapeHtml(event.stageName)}: ` +
+            `${escapeHtml(event.reason)}. ${staff ? 'No device is offered it until someone resumes or rolls it back.' : 'Your devices are not offered it while it is halted.'}</p>${failures}` +
+            (staff
+              ? `<p>${link(`/admin/rollouts/${encodeURIComponent(event.rolloutId)}`, 'Open the rollout')}</p>`
+              : ''),
+          requireInteraction: staff,
+>>>>>>> main
         },
       };
     }

@@ -2,6 +2,7 @@ import type { codeReleases } from '../code-releases';
 import { defineAudit, notAudited } from '../define-audit';
 
 const releaseInPath = { kind: 'release', id: ({ params }: { params: { id: string } }) => params.id } as const;
+const rolloutInPath = { kind: 'rollout', id: ({ params }: { params: { id: string } }) => params.id } as const;
 
 /** Staff actions on firmware releases, their test runs and rollouts (docs/audit.md, docs/code-releases.md). */
 export const codeReleasesAudit = /* @__PURE__ */ defineAudit<typeof codeReleases>({
@@ -10,6 +11,7 @@ export const codeReleasesAudit = /* @__PURE__ */ defineAudit<typeof codeReleases
   listTestRuns: notAudited('a read'),
   listRollouts: notAudited('a read'),
   listRolloutDevices: notAudited('a read'),
+  getRollout: notAudited('a read'),
   createRelease: {
     action: 'release.create',
     label: 'Created a firmware release',
@@ -38,9 +40,16 @@ export const codeReleasesAudit = /* @__PURE__ */ defineAudit<typeof codeReleases
     target: releaseInPath,
   },
   createRollout: { action: 'rollout.create', label: 'Started a rollout of a release', target: releaseInPath },
-  haltRollout: {
-    action: 'rollout.halt',
-    label: 'Halted a rollout',
-    target: { kind: 'rollout', id: ({ params }) => params.id },
+  haltRollout: { action: 'rollout.halt', label: 'Halted a rollout', target: rolloutInPath },
+  advanceRollout: {
+    action: 'rollout.advance',
+    label: "Started a rollout's next stage without waiting for its soak",
+    target: rolloutInPath,
+  },
+  resumeRollout: { action: 'rollout.resume', label: 'Resumed a halted rollout', target: rolloutInPath },
+  rollbackRollout: {
+    action: 'rollout.rollback',
+    label: 'Rolled a rollout back to the previous release',
+    target: rolloutInPath,
   },
 });

@@ -215,7 +215,13 @@ describe('code releases: rollouts and adoption', () => {
     expect(rollout).toMatchObject({
       createdByEmail: 'admin@example.com',
       status: 'active',
-      stages: [{ percent: 100 }],
+      // The default stages: a canary of one of the two devices, then the other with everyone.
+      stages: [
+        { percent: 1, devices: 1 },
+        { percent: 5, devices: 0 },
+        { percent: 25, devices: 0 },
+        { percent: 100, devices: 1 },
+      ],
       counts: { targeted: 2, adopted: 1, superseded: 0 },
       skipped: { otherProductLine: 1, retired: 0, unknown: 1 },
       note: 'Pilot',
@@ -228,15 +234,15 @@ describe('code releases: rollouts and adoption', () => {
     expect((await rolloutOf(first.id, rollout.id)).counts.adopted).toBe(2);
     const record = await deviceRecord(a!.id);
     expect([record.firmwareVersion, typeof record.firmwareReported]).toEqual([first.version, 'number']);
-    // The same report again changes nothing; a rollback uncounts the device.
+    // The same report again changes nothing; a rollback uncounts the device, whose update had succeeded.
     await report(a!, first.version);
     expect((await rolloutOf(first.id, rollout.id)).counts.adopted).toBe(2);
     await report(a!, '1.0.0');
     expect((await rolloutOf(first.id, rollout.id)).counts.adopted).toBe(1);
     const devices = await api.listRolloutDevices({ params: { id: rollout.id } });
     expect(Object.fromEntries(devices.items.map((d) => [d.deviceId, [d.state, d.reportedVersion]]))).toEqual({
-      [a!.id]: ['pending', '1.0.0'],
-      [b!.id]: ['updated', first.version],
+      [a!.id]: ['succeeded', '1.0.0'],
+      [b!.id]: ['succeeded', first.version],
     });
 
     // A later release to an organization that holds `b` takes it over from the first rollout.

@@ -1,4 +1,17 @@
-import { adoption, deviceIdsOf, rolloutBody, sha256Hex, skippedText } from './release-rules';
+import { DEFAULT_ABORT, DEFAULT_STAGES } from '../../../../shared/code-releases/rollout-rules';
+import { NewRollout } from '../../../../shared/contracts/code-releases';
+import {
+  abortText,
+  adoption,
+  defaultStageRows,
+  deviceIdsOf,
+  durationText,
+  EMPTY_ROLLOUT_FORM,
+  rolloutBody,
+  sha256Hex,
+  skippedText,
+  stagesText,
+} from './release-rules';
 
 describe('release page rules', () => {
   it('counts adoption against the devices still the rollout’s own', () => {
@@ -21,19 +34,39 @@ describe('release page rules', () => {
     expect(deviceIdsOf(' dev-a, dev-b\ndev-a  dev-c;')).toEqual(['dev-a', 'dev-b', 'dev-c']);
   });
 
-  it('builds the rollout body of the chosen target kind only', () => {
-    const form = {
-      kind: 'campaign' as const,
-      deviceIds: 'dev-a',
-      campaignId: ' camp-1 ',
-      organizationId: 'org',
-      note: ' ',
-    };
-    expect(rolloutBody(form)).toEqual({ target: { kind: 'campaign', campaignId: 'camp-1' } });
-    expect(rolloutBody({ ...form, kind: 'devices', note: 'Pilot' })).toEqual({
+  it('builds the rollout body of the chosen target kind only, with the default stages and criteria', () => {
+    const form = { ...EMPTY_ROLLOUT_FORM, kind: 'campaign' as const, deviceIds: 'dev-a', campaignId: ' camp-1 ' };
+    const body = rolloutBody(form);
+    expect(body.target).toEqual({ kind: 'campaign', campaignId: 'camp-1' });
+    expect(body).not.toHaveProperty('note');
+    // The same stages and criteria the API applies when none are sent.
+    expect(body.stages).toEqual(DEFAULT_STAGES);
+    expect(body.abort).toEqual(DEFAULT_ABORT);
+    expect(NewRollout.safeParse(body).success).toBe(true);
+    expect(rolloutBody({ ...form, kind: 'devices', note: 'Pilot' })).toMatchObject({
       target: { kind: 'devices', deviceIds: ['dev-a'] },
       note: 'Pilot',
     });
+  });
+
+  it('names the canary devices, turns hours into seconds, and leaves what is not a number for the check to name', () => {
+    const [canary, ...rest] = defaultStageRows();
+    const body = rolloutBody({
+      ...EMPTY_ROLLOUT_FORM,
+      deviceIds: 'dev-a dev-b dev-c',
+      stages: [{ ...canary!, deviceIds: 'dev-b, dev-c', soakHours: '1.5' }, ...rest],
+      timeoutHours: 'soon',
+    });
+    expect(body.stages[0]).toEqual({ name: 'Canary', percent: 1, deviceIds: ['dev-b', 'dev-c'], soakSeconds: 5_400 });
+    const checked = NewRollout.safeParse(body);
+    expect(checked.success ? '' : checked.error.issues[0]!.message).toBe('timeoutSeconds must be a number of seconds');
+  });
+
+  it('says the stages and criteria in words', () => {
+    expect(stagesText(DEFAULT_STAGES)).toBe('Canary (1 %) → 5 % → 25 % → Everyone (100 %), 24 h each');
+    expect(durationText(5_400)).toBe('1.5 h');
+    expect(durationText(600)).toBe('10 min');
+    expect(abortText(DEFAULT_ABORT)).toContain('reach 10 % of a stage');
   });
 
   it('hashes a file as the server does', async () => {

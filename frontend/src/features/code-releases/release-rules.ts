@@ -1,3 +1,9 @@
+import {
+  DEFAULT_ABORT,
+  DEFAULT_STAGES,
+  type DeviceUpdateState,
+  FINISHED_STATES,
+} from '../../../../shared/code-releases/rollout-rules';
 import type { Rollout, RolloutTarget } from '../../../../shared/contracts/code-releases';
 
 /** Adoption as staff read it: how many of the rollout's own devices report running the release. */
@@ -25,13 +31,46 @@ export const deviceIdsOf = (text: string): string[] => [...new Set(text.split(/[
 
 export type TargetKind = RolloutTarget['kind'];
 
+/** One stage as the form holds it: what a person typed, under a key that stays with the row when others go. */
+export interface StageRow {
+  key: string;
+  name: string;
+  percent: string;
+  soakHours: string;
+  /** Devices named for the stage (a canary a person picks). */
+  deviceIds: string;
+}
+
 export interface RolloutForm {
   kind: TargetKind;
   deviceIds: string;
   campaignId: string;
   organizationId: string;
   note: string;
+  stages: StageRow[];
+  failureThresholdPercent: string;
+  minFinished: string;
+  timeoutHours: string;
 }
+
+const HOUR_SECONDS = 3_600;
+
+let rows = 0;
+/** A stage row's key: unique within the page's life. */
+export const stageRowKey = () => {
+  rows += 1;
+  return `stage-${rows}`;
+};
+
+/** The default stages, as rows (the API applies the same ones when none are sent). */
+export const defaultStageRows = (): StageRow[] =>
+  DEFAULT_STAGES.map((stage) => ({
+    key: stageRowKey(),
+    name: stage.name,
+    percent: String(stage.percent),
+    soakHours: String(stage.soakSeconds / HOUR_SECONDS),
+    deviceIds: '',
+  }));
 
 export const EMPTY_ROLLOUT_FORM: RolloutForm = {
   kind: 'devices',
@@ -39,18 +78,86 @@ export const EMPTY_ROLLOUT_FORM: RolloutForm = {
   campaignId: '',
   organizationId: '',
   note: '',
+  stages: defaultStageRows(),
+  failureThresholdPercent: String(DEFAULT_ABORT.failureThresholdPercent),
+  minFinished: String(DEFAULT_ABORT.minFinished),
+  timeoutHours: String(DEFAULT_ABORT.timeoutSeconds / HOUR_SECONDS),
 };
 
-/** The request body of the rollout form. */
-export const rolloutBody = (form: RolloutForm): { target: RolloutTarget; note?: string } => {
+/** A number as typed; what is not one stays NaN, which the contract's check names ("… must be a number"). */
+const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** The request body of the rollout form: its target, its stages (hours as seconds) and its abort criteria. */
+export const rolloutBody = (
+  form: RolloutForm,
+): {
+  target: RolloutTarget;
+  note?: string;
+  stages: { name?: string; percent: number; deviceIds?: string[]; soakSeconds: number }[];
+  abort: { failureThresholdPercent: number; minFinished: number; timeoutSeconds: number };
+} => {
   const target: RolloutTarget =
     form.kind === 'devices'
       ? { kind: 'devices', deviceIds: deviceIdsOf(form.deviceIds) }
       : form.kind === 'campaign'
         ? { kind: 'campaign', campaignId: form.campaignId.trim() }
         : { kind: 'organization', organizationId: form.organizationId.trim() };
-  return { target, ...(form.note.trim() ? { note: form.note.trim() } : {}) };
+  return {
+    target,
+    ...(form.note.trim() ? { note: form.note.trim() } : {}),
+    stages: form.stages.map((row) => ({
+      ...(row.name.trim() ? { name: row.name.trim() } : {}),
+      percent: numberOf(row.percent),
+      ...(deviceIdsOf(row.deviceIds).length ? { deviceIds: deviceIdsOf(row.deviceIds) } : {}),
+      soakSeconds: Math.round(numberOf(row.soakHours) * HOUR_SECONDS),
+    })),
+    abort: {
+      failureThresholdPercent: numberOf(form.failureThresholdPercent),
+      minFinished: numberOf(form.minFinished),
+      timeoutSeconds: Math.round(numberOf(form.timeoutHours) * HOUR_SECONDS),
+    },
+  };
 };
+
+/** A duration in seconds as a person reads it: "24 h", "90 min", "no soak". */
+export const durationText = (seconds: number): string =>
+  seconds === 0
+    ? 'no soak'
+    : seconds % HOUR_SECONDS === 0
+      ? `${seconds / HOUR_SECONDS} h`
+      : seconds >= HOUR_SECONDS
+        ? `${(seconds / HOUR_SECONDS).toFixed(1)} h`
+        : `${Math.round(seconds / 60)} min`;
+
+/** The stages in one line: "Canary (1 %) → 5 % → 25 % → Everyone (100 %), 24 h soak each". */
+export const stagesText = (stages: readonly { name: string; percent: number; soakSeconds: number }[]): string => {
+  const names = stages.map((stage) =>
+    stage.name === `${stage.percent} %` ? stage.name : `${stage.name} (${stage.percent} %)`,
+  );
+  const soaks = [...new Set(stages.map((stage) => stage.soakSeconds))];
+  return `${names.join(' → ')}${soaks.length === 1 ? `, ${durationText(soaks[0]!)} each` : ''}`;
+};
+
+/** Where one stage stands: done (every later one started, or the rollout completed), running, or waiting. */
+export const stageStatus = (rollout: Rollout, index: number): 'done' | 'current' | 'waiting' =>
+  index < rollout.currentStage || (index === rollout.currentStage && rollout.completed !== undefined)
+    ? 'done'
+    : index === rollout.currentStage
+      ? 'current'
+      : 'waiting';
+
+/** How many of a stage's devices finished (succeeded, failed, rejected, timed out), and its share in whole percent. */
+export const finishedOf = (stage: Rollout['stages'][number]) => {
+  const finished = FINISHED_STATES.reduce((sum, state) => sum + (stage.counts[state as DeviceUpdateState] ?? 0), 0);
+  const own = Math.max(stage.devices - stage.counts.superseded, 0);
+  return { finished, own, percent: own === 0 ? 0 : Math.round((finished / own) * 100) };
+};
+
+/** The abort criteria in words, as the rollout page states them. */
+export const abortText = (abort: Rollout['abort']): string =>
+  `Halts by itself when failed and timed-out devices reach ${abort.failureThresholdPercent} % of a stage's ` +
+  `finished devices, once ${abort.minFinished} have finished (or the whole stage, when it holds fewer). A device ` +
+  `that has not finished ${durationText(abort.timeoutSeconds)} after its offer is timed out.`;
 
 export const sizeText = (bytes: number): string =>
   bytes < 1024

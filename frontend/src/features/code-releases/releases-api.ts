@@ -12,8 +12,9 @@ export const testRunKeys = (id: string) => [
   routeKey('code-releases', 'listTestRuns', { params: { id } }),
 ];
 
-/** A rollout started or halted: the release's rollouts and their devices. */
+/** A rollout started or halted: the release's rollouts, each rollout's page and their devices. */
 export const rolloutKeys = (id: string) => [
   routeKey('code-releases', 'listRollouts', { params: { id } }),
+  routeKey('code-releases', 'getRollout'),
   routeKey('code-releases', 'listRolloutDevices'),
 ];

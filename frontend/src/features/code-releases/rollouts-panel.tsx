@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
+import { stageNameOf } from '../../../../shared/code-releases/rollout-rules';
 import { NewRollout, type ReleaseDetail, type Rollout } from '../../../../shared/contracts/code-releases';
 import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
@@ -16,16 +18,138 @@ import {
   EMPTY_ROLLOUT_FORM,
   type RolloutForm,
   rolloutBody,
+  type StageRow,
   skippedText,
+  stageRowKey,
+  stagesText,
   type TargetKind,
 } from './release-rules';
 import { rolloutKeys } from './releases-api';
+import { RolloutStatusBadge } from './rollout-parts';
 
 const KIND_OPTIONS = [
   ['devices', 'Chosen devices'],
   ['campaign', 'A campaign'],
   ['organization', 'An organization'],
 ] as const satisfies readonly (readonly [TargetKind, string])[];
+
+/**
+ * The stages and the abort criteria, under one disclosure: the defaults read in one line, and a person who wants a
+ * canary of their own names its devices (or changes any stage) there.
+ */
+const StagesFields = ({
+  form,
+  setForm,
+  fields,
+}: {
+  form: RolloutForm;
+  setForm: (change: (form: RolloutForm) => RolloutForm) => void;
+  fields: Record<string, string>;
+}) => {
+  const setRow = (index: number, field: keyof StageRow) => (value: string) =>
+    setForm((f) => ({ ...f, stages: f.stages.map((row, i) => (i === index ? { ...row, [field]: value } : row)) }));
+  const setAbort = (field: 'failureThresholdPercent' | 'minFinished' | 'timeoutHours') => (value: string) =>
+    setForm((f) => ({ ...f, [field]: value }));
+  const planned = rolloutBody(form);
+  return (
+    <details className="rollout-stages" open={Boolean(fields.stages || fields.abort)}>
+      <summary data-testid="rollout-stages-summary">
+        Stages:{' '}
+        {stagesText(
+          planned.stages.map((stage, i) => ({ ...stage, name: stageNameOf(stage, i, planned.stages.length) })),
+        )}
+      </summary>
+      <p className="muted small">
+        Each stage is a share of the targeted devices, chosen at random once and kept; it starts when the one before has
+        soaked with its failures under the threshold, or when an administrator advances it. The last stage is 100 %.
+      </p>
+      <ErrorAlert testId="rollout-stages-error" error={fields.stages ?? fields.abort} />
+      <ol className="stage-rows">
+        {form.stages.map((row, index) => (
+          <li key={row.key} className="stage-row" data-testid={`rollout-stage-${index}`}>
+            <TextField
+              id={`rollout-stage-${index}-name`}
+              label="Name"
+              value={row.name}
+              onChange={setRow(index, 'name')}
+            />
+            <TextField
+              id={`rollout-stage-${index}-percent`}
+              label="Share (%)"
+              type="number"
+              value={row.percent}
+              onChange={setRow(index, 'percent')}
+            />
+            <TextField
+              id={`rollout-stage-${index}-soak`}
+              label="Soak (hours)"
+              type="number"
+              step="any"
+              value={row.soakHours}
+              onChange={setRow(index, 'soakHours')}
+            />
+            <TextField
+              id={`rollout-stage-${index}-devices`}
+              label="Devices named for it (optional)"
+              value={row.deviceIds}
+              onChange={setRow(index, 'deviceIds')}
+              mono
+            />
+            {form.stages.length > 1 && (
+              <button
+                type="button"
+                className="link-button"
+                data-testid={`rollout-stage-${index}-remove`}
+                onClick={() => setForm((f) => ({ ...f, stages: f.stages.filter((_, i) => i !== index) }))}
+              >
+                Remove stage {index + 1}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      <p className="actions">
+        <button
+          type="button"
+          data-testid="rollout-stage-add"
+          onClick={() =>
+            setForm((f) => ({
+              ...f,
+              stages: [...f.stages, { key: stageRowKey(), name: '', percent: '100', soakHours: '24', deviceIds: '' }],
+            }))
+          }
+        >
+          Add a stage
+        </button>
+      </p>
+      <fieldset className="plain abort-fields">
+        <legend>Abort criteria</legend>
+        <TextField
+          id="rollout-abort-threshold"
+          label="Halt at failures (% of finished)"
+          type="number"
+          value={form.failureThresholdPercent}
+          onChange={setAbort('failureThresholdPercent')}
+        />
+        <TextField
+          id="rollout-abort-min"
+          label="After at least (devices finished)"
+          type="number"
+          value={form.minFinished}
+          onChange={setAbort('minFinished')}
+        />
+        <TextField
+          id="rollout-abort-timeout"
+          label="Timed out after (hours without finishing)"
+          type="number"
+          step="any"
+          value={form.timeoutHours}
+          onChange={setAbort('timeoutHours')}
+        />
+      </fieldset>
+    </details>
+  );
+};
 
 /**
  * Why a rollout cannot start yet, said before anyone presses a button (the API refuses it with the same words), or
@@ -113,6 +237,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
               />
             )}
             <TextField id="rollout-note" label="Note (optional)" value={form.note} onChange={set('note')} />
+            <StagesFields form={form} setForm={setForm} fields={submit.fields} />
           </fieldset>
         </EditForm>
       )}
@@ -139,7 +264,7 @@ const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: strin
         {text}
       </p>
       {skippedText(rollout.skipped) && <p className="muted small">{skippedText(rollout.skipped)}</p>}
-      {rollout.status === 'halted' ? (
+      {rollout.status !== 'active' ? (
         <p className="muted small" data-testid="rollout-halt-reason">
           Halted {rollout.halted ? new Date(rollout.halted).toLocaleString() : ''}: {rollout.haltReason}
         </p>
@@ -183,21 +308,24 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
               header: 'Target',
               cell: (rollout) => (
                 <>
-                  {rollout.targetLabel}
+                  <Link to={`/admin/rollouts/${encodeURIComponent(rollout.id)}`} data-testid="rollout-link">
+                    {rollout.targetLabel}
+                  </Link>
                   <span className="muted small block">
                     {rollout.target.kind}
                     {rollout.note ? ` · ${rollout.note}` : ''}
+                  </span>
+                  <span className="small block" data-testid="rollout-stage">
+                    Stage {rollout.currentStage + 1} of {rollout.stages.length}:{' '}
+                    {rollout.stages[rollout.currentStage]?.name}
+                    {rollout.completed ? ' (completed)' : ''}
                   </span>
                 </>
               ),
             },
             {
               header: 'Status',
-              cell: (rollout) => (
-                <span className={`badge rollout-${rollout.status}`} data-testid="rollout-status">
-                  {rollout.status === 'active' ? 'Active' : 'Halted'}
-                </span>
-              ),
+              cell: (rollout) => <RolloutStatusBadge status={rollout.status} />,
             },
             { header: 'Adoption', cell: (rollout) => <RolloutRow rollout={rollout} releaseId={release.id} /> },
             {

@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { areaKey, routeKey, routeQuery } from '../../lib/query';
 
 /** One device as its viewer may see it (`access` says what they may do). */
-export const useDevice = (id: string) => useQuery(routeQuery('devices', 'get', { params: { id } }));
+/** The device's read, for `useQuery` and for a screen drawn with it (`useFirstReads`). */
+export const deviceRead = (id: string) => routeQuery('devices', 'get', { params: { id } });
+
+export const useDevice = (id: string) => useQuery(deviceRead(id));
 
 /** The lists and maps of devices: a device added, changed or gone may show in any of them. */
 export const deviceListKeys = [

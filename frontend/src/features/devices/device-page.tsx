@@ -1,4 +1,4 @@
-import { Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
@@ -9,6 +9,7 @@ import { PersonName } from '../../components/person-name';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { When } from '../../components/when';
 import { mayManage } from '../../lib/device-access';
+import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
@@ -19,11 +20,15 @@ import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
 import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
 import { CredentialsPanel } from './credentials-panel';
-import { useDevice } from './device-api';
+import { deviceRead, useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+
+const FirmwareUpdatesPanel = lazy(() =>
+  import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
+);
 
 /**
  * `/dashboard/devices/:id` (and `/admin/devices/:id`): a device's details, its edit form, ingress credentials,
@@ -40,6 +45,9 @@ const DeviceScreen = ({ id }: { id: string }) => {
   // Guests see public devices (and their data); relations and management need a session.
   const user = useOptionalUser();
   const staff = isStaff(user?.groups ?? []);
+  // The device's panels go above the members' (Relations): drawn without them, the page put Relations on screen and
+  // then pushed it off by the whole device (layout shift 0.29 on a phone, 0.41 at desktop width; issue 36).
+  useFirstReads(deviceRead(id));
   const query = useDevice(id);
   const device = query.data;
   // A private device answers a guest 401: what signing in may unlock, not an error.
@@ -99,6 +107,13 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <h2 id="device-members-heading">Relations</h2>
           <MembersPanel key={id} kind="device" objectId={id} />
         </section>
+      )}
+      {/* Loaded only for a device a rollout has targeted (most pages never carry it), and last: it comes after the page
+          is drawn, and nothing that can be pressed is under it. */}
+      {user && device && mayManage(device) && device.firmwareTarget && (
+        <Suspense fallback={null}>
+          <FirmwareUpdatesPanel deviceId={device.id} />
+        </Suspense>
       )}
     </section>
   );

@@ -1,5 +1,13 @@
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
-import { baseMapStyle, basePaint, FIT_MAX_ZOOM, LABEL_TIERS, type MapColours } from './base-map-style';
+import {
+  baseMapLevel,
+  baseMapStyle,
+  basePaint,
+  DETAIL_ZOOM,
+  FIT_MAX_ZOOM,
+  LABEL_TIERS,
+  type MapColours,
+} from './base-map-style';
 
 const colours: MapColours = {
   background: '#cddff0',
@@ -31,6 +39,20 @@ describe('the offline base map style', () => {
       (source) => 'data' in source && typeof source.data === 'string',
     );
     expect(fetched).toEqual([expect.objectContaining({ data: URL })]);
+  });
+
+  it('starts with an empty base map when given no file: the map gives it the file its fitted view needs', () => {
+    const empty = baseMapStyle(colours);
+    expect(validateStyleMin(empty)).toEqual([]);
+    expect(empty.sources.base).toMatchObject({ data: { type: 'FeatureCollection', features: [] } });
+  });
+
+  it("draws the world's small file when zoomed out and the detailed one from a region's view in", () => {
+    expect(baseMapLevel(0.5)).toBe('world');
+    expect(baseMapLevel(DETAIL_ZOOM - 0.01)).toBe('world');
+    expect(baseMapLevel(DETAIL_ZOOM)).toBe('detail');
+    // A device's own view (fitted, at most FIT_MAX_ZOOM) gets the detailed coasts.
+    expect(baseMapLevel(FIT_MAX_ZOOM)).toBe('detail');
   });
 
   it('paints water under the graticule, the graticule under the land, and names on top', () => {

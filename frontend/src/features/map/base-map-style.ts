@@ -46,15 +46,29 @@ export const LABEL_TIERS = [
   { tier: 3, minzoom: 4, size: 11 },
 ] as const;
 
+/** The base map's files (frontend/build/base-map.ts): the world's at 1:110m, and closer in 1:50m. */
+export type BaseMapLevel = 'world' | 'detail';
+
+/** From this zoom on the map shows the detailed file; below it the world's (a degree is under 12 px there). */
+export const DETAIL_ZOOM = 3;
+
+/** The file a view at `zoom` needs. */
+export const baseMapLevel = (zoom: number): BaseMapLevel => (zoom >= DETAIL_ZOOM ? 'detail' : 'world');
+
 /**
  * The offline style: water as the background, a faint graticule under the land (so it shows on the sea only),
  * land, its coastline, the borders between countries, and the countries' names, all from one GeoJSON file of the
- * app's own origin (`baseMapUrl`, absolute: MapLibre's worker fetches it). No tiles, sprites or glyph files.
+ * app's own origin (`baseMapUrl`, absolute: MapLibre's worker fetches it). No tiles, sprites or glyph files. Without
+ * a URL the base source starts empty, and the map gives it the file its view needs once it is fitted to its points.
  */
-export const baseMapStyle = (colours: MapColours, baseMapUrl: string): StyleSpecification => ({
+export const baseMapStyle = (colours: MapColours, baseMapUrl?: string): StyleSpecification => ({
   version: 8,
   sources: {
-    base: { type: 'geojson', data: baseMapUrl, attribution: 'Natural Earth' },
+    base: {
+      type: 'geojson',
+      data: baseMapUrl ?? { type: 'FeatureCollection', features: [] },
+      attribution: 'Natural Earth',
+    },
     graticule: { type: 'geojson', data: graticule(15) },
     // Zoomed in, the coarse lines leave the view: degree lines keep a sense of place and scale.
     degrees: { type: 'geojson', data: graticule(1) },

@@ -84,29 +84,37 @@ const InteractiveMap = ({
   const navigate = useNavigate();
   const [loaded, setLoaded] = useState(false);
   const [drawn, setDrawn] = useState(false);
+  // Once the base map and the points are first drawn; until then the frame shows no water and no grid.
+  const [shown, setShown] = useState(false);
   // The latest callbacks without re-creating the map when the page re-renders.
   const latest = useRef({ navigate, onFailure });
   latest.current = { navigate, onFailure };
 
   useEffect(() => {
     let cancelled = false;
-    import('./maplibre-map')
-      .then(({ createDevicesMap }) => {
-        if (cancelled || !container.current) return;
-        handle.current = createDevicesMap(container.current, {
-          popupContent: (deviceId, name, status, href) => popupElement(deviceId, name, status, href, latest),
-          onFailure: (error) => latest.current.onFailure(`The interactive map could not draw (${describe(error)}).`),
-          onDrawn: () => setDrawn(true),
+    const start = () =>
+      import('./maplibre-map')
+        .then(({ createDevicesMap }) => {
+          if (cancelled || !container.current) return;
+          handle.current = createDevicesMap(container.current, {
+            popupContent: (deviceId, name, status, href) => popupElement(deviceId, name, status, href, latest),
+            onFailure: (error) => latest.current.onFailure(`The interactive map could not draw (${describe(error)}).`),
+            onDrawn: () => {
+              setDrawn(true);
+              setShown(true);
+            },
+          });
+          setLoaded(true);
+        })
+        .catch((error: unknown) => {
+          if (!cancelled) {
+            latest.current.onFailure(`The interactive map could not start (${describe(error)}).`);
+          }
         });
-        setLoaded(true);
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) {
-          latest.current.onFailure(`The interactive map could not start (${describe(error)}).`);
-        }
-      });
+    const stopWaiting = container.current ? whenNearAndIdle(container.current, () => void start()) : undefined;
     return () => {
       cancelled = true;
+      stopWaiting?.();
       handle.current?.remove();
       handle.current = undefined;
     };
@@ -124,9 +132,50 @@ const InteractiveMap = ({
       className="devices-map-canvas"
       data-testid={`${testId}-canvas`}
       data-drawn={drawn}
+      data-shown={shown}
       aria-label={`Map of ${points.length} device${points.length === 1 ? '' : 's'}`}
     />
   );
+};
+
+/** How far below the viewport the map starts loading (a phone's flick), so it is drawn by the time it is seen. */
+const NEAR_VIEWPORT = '400px';
+/** The longest the map waits for an idle moment once it is near: a page that is never idle still gets its map. */
+const IDLE_WAIT_MS = 2_000;
+
+/**
+ * Runs `start` once `element` is near the viewport and the page has an idle moment (issue 36): MapLibre's megabyte
+ * and the base map block a phone's main thread for seconds, so they wait until the page's own content is drawn and
+ * the map is about to be seen. Returns what cancels the wait.
+ */
+const whenNearAndIdle = (element: Element, start: () => void): (() => void) => {
+  let cancelIdle = () => {};
+  const startWhenIdle = () => {
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(start, { timeout: IDLE_WAIT_MS });
+      cancelIdle = () => cancelIdleCallback(id);
+    } else {
+      const id = window.setTimeout(start, 0);
+      cancelIdle = () => window.clearTimeout(id);
+    }
+  };
+  if (typeof IntersectionObserver !== 'function') {
+    startWhenIdle();
+    return () => cancelIdle();
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      startWhenIdle();
+    },
+    { rootMargin: `0px 0px ${NEAR_VIEWPORT} 0px` },
+  );
+  observer.observe(element);
+  return () => {
+    observer.disconnect();
+    cancelIdle();
+  };
 };
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

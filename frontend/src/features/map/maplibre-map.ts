@@ -10,9 +10,16 @@ import {
 } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { baseMapUrl } from 'virtual:base-map';
+import { baseMapUrls } from 'virtual:base-map';
 import { onColorSchemeChange, readToken } from '../../lib/theme';
-import { baseMapStyle, basePaint, FIT_MAX_ZOOM, type MapColours } from './base-map-style';
+import {
+  type BaseMapLevel,
+  baseMapLevel,
+  baseMapStyle,
+  basePaint,
+  FIT_MAX_ZOOM,
+  type MapColours,
+} from './base-map-style';
 import type { Bounds, PointCollection } from './map-points';
 
 /*
@@ -59,17 +66,33 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
   const colours = mapColours();
   const map = new MapLibreMap({
     container,
-    style: baseMapStyle(colours, new URL(baseMapUrl, window.location.href).href),
+    style: baseMapStyle(colours),
     center: [0, 20],
     zoom: 0.5,
     attributionControl: false,
     renderWorldCopies: false,
     maxZoom: 16,
+    // Labels appear at once rather than over 300 ms of frames: each frame costs a phone's main thread (issue 36).
+    fadeDuration: 0,
   });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
   map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
   let pending: { points: PointCollection; bounds: Bounds | undefined } | undefined;
   let ready = false;
+  // The base map's file for the view (decision 080): the world's small one, the detailed one once a view is zoomed in
+  // that far. Never back: the detailed file draws every zoom.
+  let level: BaseMapLevel | undefined;
+  const baseMapForView = () => {
+    const needed = baseMapLevel(map.getZoom());
+    if (level === needed || level === 'detail') return;
+    level = needed;
+    (map.getSource('base') as GeoJSONSource | undefined)?.setData(
+      new URL(baseMapUrls[needed], window.location.href).href,
+    );
+  };
+  map.on('zoomend', () => {
+    if (level) baseMapForView();
+  });
 
   const apply = () => {
     if (!ready || !pending) return;
@@ -84,6 +107,7 @@ export const createDevicesMap = (container: HTMLElement, callbacks: MapCallbacks
     map.on('sourcedata', loaded);
     (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(points);
     if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: FIT_MAX_ZOOM, animate: false });
+    baseMapForView();
   };
 
   map.on('load', () => {

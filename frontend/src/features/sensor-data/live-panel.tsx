@@ -5,7 +5,7 @@ import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
 import { When } from '../../components/when';
 import { apiClient } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { connectRealtime, idToken, type RealtimeConnection } from '../../lib/realtime';
+import type { RealtimeConnection } from '../../lib/realtime';
 import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
 import { feedReadings } from './reading-feed';
 
@@ -36,6 +36,10 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
     let identityId: string | undefined;
     let renewTimer: ReturnType<typeof setTimeout> | undefined;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    // The realtime client (MQTT.js, about 100 kB of the page's script) loads after the page is drawn: the panel says
+    // "Connecting…" meanwhile, and nothing on the page waits for it (issue 36).
+    const realtime = import('../../lib/realtime');
+    const idToken = async () => (await realtime).idToken();
 
     const watch = async () => {
       const watched = await api.watchLive({ params: { id: deviceId }, body: { idToken: await idToken() } });
@@ -54,7 +58,7 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
         params: { policyName: REALTIME_POLICY_NAME },
         body: { target: watched.identityId, idToken: await idToken() },
       });
-      const opened = await connectRealtime(watched.identityId);
+      const opened = await (await realtime).connectRealtime(watched.identityId);
       if (!active) return opened.close();
       connection = opened;
       opened.onDown((reason) => {

@@ -1,0 +1,273 @@
+import { createDeviceUpdates, type MoveTo } from '../../functions/_shared/code-releases/device-updates';
+import {
+  LIVE,
+  progressOf,
+  type StoredRollout,
+  type StoredTarget,
+  stateOf,
+} from '../../functions/_shared/code-releases/rollout-item';
+import type { RolloutTargets } from '../../functions/_shared/code-releases/rollout-targets';
+import type { AssignRefusal, Fleet, ReleaseStore, RolloutStore } from '../../functions/code-releases/domain/ports';
+import type { StoredRelease } from '../../functions/code-releases/domain/records';
+import type { StageCounts } from '../../shared/code-releases/rollout-rules';
+import type { FirmwareTarget } from '../../shared/contracts/devices';
+import type { RolloutHalted } from '../../shared/contracts/events';
+import { silentLog } from './log';
+
+export interface FakeDevice {
+  productLine: string;
+  state?: string;
+  firmwareVersion?: string;
+  firmwareTarget?: FirmwareTarget;
+  organizations?: string[];
+}
+
+const IN_FLIGHT = ['pending', 'offered', 'downloading', 'installing'];
+
+/**
+ * In-memory stand-ins for the rollout stores, for unit tests of the use cases: each write keeps the condition the
+ * real store's carries (a move only over a lower key, an advance only from the stage read, a halt only while active),
+ * so a use case that relies on a condition is tested against it. Integration tests hold the real stores to the same.
+ */
+export const rolloutWorld = ({
+  devices = {} as Record<string, FakeDevice>,
+  releases = [] as StoredRelease[],
+  failOn,
+  now = () => 1_000,
+}: {
+  devices?: Record<string, FakeDevice>;
+  releases?: StoredRelease[];
+  failOn?: string;
+  now?: () => number;
+} = {}) => {
+  const rollouts = new Map<string, StoredRollout>();
+  const targets = new Map<string, StoredTarget>();
+  const counts: { rolloutId: string; change: Record<string, number | undefined> }[] = [];
+  const published: RolloutHalted[] = [];
+  const rolledOut: string[] = [];
+  const keyOf = (rolloutId: string, deviceId: string) => `${rolloutId}/${deviceId}`;
+  const clone = <T>(value: T): T => structuredClone(value);
+
+  const halt: RolloutTargets['halt'] = async (id, { halted, haltedBy, haltReason }) => {
+    const found = rollouts.get(id);
+    if (found?.status !== 'active') return undefined;
+    const next = { ...found, status: 'halted' as const, halted, haltedBy, haltReason, live: LIVE };
+    rollouts.set(id, next);
+    return clone(next);
+  };
+
+  const addStageCounts: RolloutTargets['addStageCounts'] = async (rolloutId, stage, change) => {
+    const found = rollouts.get(rolloutId);
+    const stageCounts = found?.stageCounts?.[String(stage)];
+    if (!found || !stageCounts) return undefined;
+    for (const [state, n] of Object.entries(change)) {
+      stageCounts[state as keyof StageCounts] = (stageCounts[state as keyof StageCounts] ?? 0) + (n ?? 0);
+    }
+    return clone(found);
+  };
+
+  const move = async (target: StoredTarget, to: MoveTo): Promise<StoredTarget | undefined> => {
+    const key = keyOf(target.rolloutId, target.deviceId);
+    const found = targets.get(key);
+    if (!found || found.superseded !== undefined || found.state === 'superseded') return undefined;
+    if (found.reportKey !== undefined && found.reportKey >= to.key) return undefined;
+    if (to.from && !to.from.includes(stateOf(found))) return undefined;
+    if (to.offeredBy !== undefined && !(found.offered !== undefined && found.offered <= to.offeredBy)) return undefined;
+    const offered = found.offered ?? to.offered;
+    const { reason: _reason, ...rest } = found;
+    targets.set(key, {
+      ...rest,
+      state: to.state,
+      stateAt: to.at,
+      reportKey: to.key,
+      progress: progressOf(found.stage ?? 0, to.state, IN_FLIGHT.includes(to.state) ? (offered ?? to.at) : to.at),
+      ...(offered !== undefined ? { offered } : {}),
+      ...(to.reason !== undefined ? { reason: to.reason } : {}),
+    });
+    return clone(found);
+  };
+
+  const targetStore: Pick<
+    RolloutTargets,
+    | 'put'
+    | 'get'
+    | 'page'
+    | 'progressPage'
+    | 'progressBetween'
+    | 'supersede'
+    | 'setRunning'
+    | 'addCounts'
+    | 'addStageCounts'
+    | 'halt'
+    | 'move'
+  > = {
+    put: async (target) => {
+      targets.set(keyOf(target.rolloutId, target.deviceId), clone(target));
+    },
+    get: async (rolloutId, deviceId) => clone(targets.get(keyOf(rolloutId, deviceId))),
+    page: async (rolloutId) => ({
+      items: [...targets.values()].filter((t) => t.rolloutId === rolloutId).map(clone),
+    }),
+    progressPage: async (rolloutId, prefix) => ({
+      items: [...targets.values()]
+        .filter((t) => t.rolloutId === rolloutId && t.progress?.startsWith(prefix))
+        .sort((a, b) => (a.progress! < b.progress! ? -1 : 1))
+        .map(clone),
+    }),
+    progressBetween: async (rolloutId, from, to) =>
+      [...targets.values()]
+        .filter((t) => t.rolloutId === rolloutId && t.progress && t.progress >= from && t.progress <= to)
+        .map(clone),
+    supersede: async (rolloutId, deviceId, at, by) => {
+      const found = targets.get(keyOf(rolloutId, deviceId));
+      if (!found || found.superseded !== undefined || found.state === 'superseded') return undefined;
+      const leaves = IN_FLIGHT.includes(found.state);
+      targets.set(keyOf(rolloutId, deviceId), {
+        ...found,
+        superseded: at,
+        supersededBy: by,
+        ...(leaves ? { state: 'superseded' as const, progress: progressOf(found.stage ?? 0, 'superseded', at) } : {}),
+      });
+      return clone(found);
+    },
+    setRunning: async (rolloutId, deviceId, { version, at, running }) => {
+      const found = targets.get(keyOf(rolloutId, deviceId));
+      if (!found || found.superseded !== undefined || (found.reported !== undefined && found.reported > at)) {
+        return undefined;
+      }
+      targets.set(keyOf(rolloutId, deviceId), { ...found, reportedVersion: version, reported: at, running });
+      return clone(found);
+    },
+    addCounts: async (rolloutId, change) => {
+      counts.push({ rolloutId, change: { ...change } });
+      const found = rollouts.get(rolloutId);
+      if (!found) return;
+      for (const [name, n] of Object.entries(change)) {
+        found.counts[name as keyof typeof found.counts] += n ?? 0;
+      }
+    },
+    addStageCounts,
+    halt,
+    move,
+  };
+
+  const rolloutStore: RolloutStore = {
+    create: async (rollout) => {
+      if (rollouts.has(rollout.id)) return false;
+      rollouts.set(rollout.id, clone(rollout));
+      return true;
+    },
+    remove: async (id) => rollouts.delete(id),
+    get: async (id) => clone(rollouts.get(id)),
+    page: async () => ({ items: [...rollouts.values()].map(clone) }),
+    live: async () => [...rollouts.values()].filter((r) => r.live === LIVE).map(clone),
+    setAssigned: async (id, { skipped, stageDevices, stageCounts }) => {
+      const found = rollouts.get(id)!;
+      found.skipped = skipped;
+      stageDevices.forEach((n, stage) => {
+        found.stages[stage]!.devices = n;
+      });
+      stageCounts.forEach((change, stage) => {
+        const into = found.stageCounts![String(stage)]!;
+        for (const [state, n] of Object.entries(change)) into[state as keyof StageCounts] += n ?? 0;
+      });
+    },
+    advance: async (id, { from, to, at }) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'active' || (found.currentStage ?? 0) !== from) return undefined;
+      for (let stage = from + 1; stage <= to; stage += 1) found.stages[stage]!.started = at;
+      found.currentStage = to;
+      found.soakFrom = at;
+      delete found.baseline;
+      return clone(found);
+    },
+    complete: async (id, { stage, completed }) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'active' || (found.currentStage ?? 0) !== stage || found.completed !== undefined) {
+        return false;
+      }
+      found.completed = completed;
+      delete found.live;
+      return true;
+    },
+    resume: async (id, { halted, resumed, resumedBy, baseline }) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'halted' || found.halted !== halted) return undefined;
+      Object.assign(found, { status: 'active', resumed, resumedBy, baseline, soakFrom: resumed, live: LIVE });
+      return clone(found);
+    },
+    markRolledBack: async (id, rollback) => {
+      const found = rollouts.get(id);
+      if (!found || found.status === 'rolled-back') return false;
+      Object.assign(found, { status: 'rolled-back', rollback });
+      return true;
+    },
+    unmarkRolledBack: async (id, rolloutId) => {
+      const found = rollouts.get(id);
+      if (found?.rollback?.rolloutId !== rolloutId) return;
+      found.status = 'halted';
+      delete found.rollback;
+    },
+    markAnnounced: async (id, halted) => {
+      const found = rollouts.get(id);
+      if (!found) return;
+      found.haltNotified = halted;
+      if (found.status !== 'active') delete found.live;
+    },
+  };
+
+  const releaseStore: Pick<ReleaseStore, 'get' | 'markRolledOut' | 'previousPublished'> = {
+    get: async (id) => clone(releases.find((release) => release.id === id)),
+    markRolledOut: async (id) => {
+      rolledOut.push(id);
+    },
+    previousPublished: async (productLine, versionKey) =>
+      clone(
+        releases
+          .filter((r) => r.productLine === productLine && r.versionKey < versionKey && r.status === 'published')
+          .sort((a, b) => (a.versionKey < b.versionKey ? 1 : -1))[0],
+      ),
+  };
+
+  const fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'assign'> = {
+    nameOf: async () => 'Northside',
+    devicesOf: async () => Object.keys(devices),
+    assign: async (id, productLine, target) => {
+      if (id === failOn) throw new Error('throttled');
+      const device = devices[id];
+      if (!device) return { refused: 'unknown' as AssignRefusal };
+      if (device.state === 'retired') return { refused: 'retired' as AssignRefusal };
+      if (device.productLine !== productLine) return { refused: 'otherProductLine' as AssignRefusal };
+      const before = { ...device };
+      device.firmwareTarget = target;
+      return {
+        ...(before.firmwareVersion ? { firmwareVersion: before.firmwareVersion } : {}),
+        ...(before.firmwareTarget ? { previousTarget: before.firmwareTarget } : {}),
+      };
+    },
+  };
+
+  const updates = createDeviceUpdates({ store: targetStore, now, log: silentLog });
+  return {
+    rollouts,
+    targets,
+    counts,
+    published,
+    rolledOut,
+    devices,
+    rolloutStore,
+    targetStore,
+    releaseStore,
+    fleet,
+    updates,
+    organizations: {
+      ofDevices: async (ids: readonly string[]) => new Map(ids.map((id) => [id, devices[id]?.organizations ?? []])),
+    },
+    notices: {
+      publish: async (events: readonly RolloutHalted[]) => {
+        published.push(...events);
+      },
+    },
+    target: (rolloutId: string, deviceId: string) => targets.get(keyOf(rolloutId, deviceId)),
+  };
+};
