@@ -338,7 +338,6 @@ export type UserPoolTriggerAction =
  */
 export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; everyMinutes: number }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
-<<<<<<< HEAD
   // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
   // sends them (docs/integrations.md, "Presence").
   {
@@ -347,10 +346,8 @@ export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; ever
     area: 'integrations',
     everyMinutes: 1,
   },
-=======
   // Rollout stages: timeouts, abort criteria, advancing a soaked stage, announcing halts (docs/code-releases.md).
   { name: 'RolloutStagesJob', entry: 'functions/code-releases/rollout-job.ts', area: 'code-releases', everyMinutes: 5 },
->>>>>>> main
 ];
 
 /**

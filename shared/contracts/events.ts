@@ -80,7 +80,6 @@ export const BillingNotice = z.object({
 });
 export type BillingNotice = z.infer<typeof BillingNotice>;
 
-<<<<<<< HEAD
 /**
  * A webhook was turned off because its receiver answered 410 Gone or failed for 24 hours (docs/integrations.md): the
  * notifications worker tells its owner, by banner and e-mail, with a link to its delivery log.
@@ -101,7 +100,7 @@ export const WebhookDisabled = z.object({
   at: EpochMillis,
 });
 export type WebhookDisabled = z.infer<typeof WebhookDisabled>;
-=======
+
 /** A device of a halted rollout that failed or went silent, and why (docs/code-releases.md, "Halting"). */
 export const RolloutFailure = z.object({
   deviceId: z.string(),
@@ -141,18 +140,14 @@ export const RolloutHalted = z.object({
   at: EpochMillis,
 });
 export type RolloutHalted = z.infer<typeof RolloutHalted>;
->>>>>>> main
 
 export const DomainEvent = z.discriminatedUnion('kind', [
   RelationChanged,
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
-<<<<<<< HEAD
   WebhookDisabled,
-=======
   RolloutHalted,
->>>>>>> main
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
@@ -193,11 +188,8 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
-<<<<<<< HEAD
   WebhookDisabled,
-=======
   RolloutHalted,
->>>>>>> main
   ...NotificationJob.options,
 ]);
 export type JobsMessage = z.infer<typeof JobsMessage>;

@@ -9,11 +9,8 @@ export const NOTIFICATION_TOPICS = [
   'organizations',
   'api-quota',
   'billing',
-<<<<<<< HEAD
   'integrations',
-=======
   'firmware',
->>>>>>> main
 ] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 
@@ -43,15 +40,14 @@ export const TOPIC_INFO: Record<NotificationTopic, { label: string; description:
     description: "A payment for one of your devices' subscriptions failed, or a trial is about to end.",
     locked: true,
   },
-<<<<<<< HEAD
   integrations: {
     label: 'Integrations',
     description: 'A webhook of yours was turned off because its receiver kept failing or answered 410 Gone.',
-=======
+    locked: false,
+  },
   firmware: {
     label: 'Firmware',
     description: 'A firmware update to devices you look after was halted, with the devices that failed and why.',
->>>>>>> main
     locked: false,
   },
   'api-quota': {

@@ -43,14 +43,10 @@ import { printWebhooks } from './webhooks';
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
-<<<<<<< HEAD
  * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
- * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
-=======
  * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
  * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
- * BENCH_SECTIONS=bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
->>>>>>> main
+ * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -309,15 +305,11 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-<<<<<<< HEAD
-// BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, chart, campaign, notifications, web, load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, rollouts, chart, campaign, notifications, web, load; comma-separated) runs only those.
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'bundles,webhooks,reads,ingest,cost,chart,campaign,notifications,web,load').split(','),
-=======
-// BENCH_SECTIONS=reads (or bundles, ingest, cost, rollouts, chart, campaign, notifications, web, load; comma-separated) runs only those.
-const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? 'bundles,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load').split(','),
->>>>>>> main
+  (
+    process.env.BENCH_SECTIONS ?? 'bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load'
+  ).split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
 if (sections.has('bundles')) await benchBundles(rootDir);

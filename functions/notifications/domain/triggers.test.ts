@@ -50,7 +50,45 @@ describe('triggers (spec §6)', () => {
     expect(notificationFor(relationEvent('organization-user', 'o1', 'u2', 'u1'), names)).toBeUndefined();
   });
 
-<<<<<<< HEAD
+  it('tells the release’s staff and each organization’s managers of a halted rollout, with the failures each may see', () => {
+    const halted = (audience: Extract<DomainEvent, { kind: 'rollout.halted' }>['audience']): DomainEvent => ({
+      kind: 'rollout.halted',
+      eventId: `rollout-halted#r1#${at}#${audience.kind}`,
+      rolloutId: 'r1',
+      releaseId: 'sd1-1.4.2',
+      productLine: 'sd1',
+      version: '1.4.2',
+      stageName: 'Canary',
+      reason: 'Halted automatically: in stage Canary, 3 of 3 finished devices failed or timed out',
+      automatic: true,
+      audience,
+      failures: [
+        { deviceId: 'dev-1', state: 'failed', reason: 'flash <write> error' },
+        { deviceId: 'dev-2', state: 'timed_out' },
+      ],
+      failureCount: 3,
+      actorId: 'u1',
+      at,
+    });
+    const staff = notificationFor(halted({ kind: 'staff', userIds: ['u1', 'u2'] }), names)!;
+    expect(staff.input).toMatchObject({
+      topic: 'firmware',
+      icon: 'warning',
+      audience: ['user:userId=u1', 'user:userId=u2'],
+      title: 'Firmware update sd1 1.4.2 halted automatically',
+      requireInteraction: true,
+    });
+    expect(staff.input.body).toContain('dev-1</a>: failed: flash &lt;write&gt; error');
+    expect(staff.input.body).toContain('dev-2</a>: timed out (no report in time)');
+    expect(staff.input.body).toContain('and 1 more.');
+    expect(staff.input.body).toContain('href="/admin/rollouts/r1"');
+    const managers = notificationFor(halted({ kind: 'organization', organizationId: 'o1' }), names)!;
+    expect(managers.input.audience).toEqual(['relation:relation-type=organization-manager:referrerId=o1']);
+    expect(managers.input.body).toContain('3 devices of yours failed or timed out');
+    expect(managers.input.body).not.toContain('/admin/rollouts');
+    expect(managers.id).not.toBe(staff.id);
+  });
+
   it("tells a webhook's owner that it was turned off, why, and links its delivery log and target", () => {
     const failing = notificationFor(
       {
@@ -94,45 +132,6 @@ describe('triggers (spec §6)', () => {
     )!;
     expect(gone.input.body).toContain('410 Gone');
     expect(gone.input.body).toContain('no longer kept');
-=======
-  it('tells the release’s staff and each organization’s managers of a halted rollout, with the failures each may see', () => {
-    const halted = (audience: Extract<DomainEvent, { kind: 'rollout.halted' }>['audience']): DomainEvent => ({
-      kind: 'rollout.halted',
-      eventId: `rollout-halted#r1#${at}#${audience.kind}`,
-      rolloutId: 'r1',
-      releaseId: 'sd1-1.4.2',
-      productLine: 'sd1',
-      version: '1.4.2',
-      stageName: 'Canary',
-      reason: 'Halted automatically: in stage Canary, 3 of 3 finished devices failed or timed out',
-      automatic: true,
-      audience,
-      failures: [
-        { deviceId: 'dev-1', state: 'failed', reason: 'flash <write> error' },
-        { deviceId: 'dev-2', state: 'timed_out' },
-      ],
-      failureCount: 3,
-      actorId: 'u1',
-      at,
-    });
-    const staff = notificationFor(halted({ kind: 'staff', userIds: ['u1', 'u2'] }), names)!;
-    expect(staff.input).toMatchObject({
-      topic: 'firmware',
-      icon: 'warning',
-      audience: ['user:userId=u1', 'user:userId=u2'],
-      title: 'Firmware update sd1 1.4.2 halted automatically',
-      requireInteraction: true,
-    });
-    expect(staff.input.body).toContain('dev-1</a>: failed: flash &lt;write&gt; error');
-    expect(staff.input.body).toContain('dev-2</a>: timed out (no report in time)');
-    expect(staff.input.body).toContain('and 1 more.');
-    expect(staff.input.body).toContain('href="/admin/rollouts/r1"');
-    const managers = notificationFor(halted({ kind: 'organization', organizationId: 'o1' }), names)!;
-    expect(managers.input.audience).toEqual(['relation:relation-type=organization-manager:referrerId=o1']);
-    expect(managers.input.body).toContain('3 devices of yours failed or timed out');
-    expect(managers.input.body).not.toContain('/admin/rollouts');
-    expect(managers.id).not.toBe(staff.id);
->>>>>>> main
   });
 
   it('makes the same id from the same event, and another from another', () => {

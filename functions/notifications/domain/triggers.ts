@@ -126,18 +126,6 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
-<<<<<<< HEAD
-    case 'webhook.disabled': {
-      const log = link(`/dashboard/webhooks/${encodeURIComponent(event.webhookId)}`, 'its delivery log');
-      const target = link(
-        `/dashboard/${event.targetKind === 'device' ? 'devices' : event.targetKind === 'campaign' ? 'campaigns' : 'organizations'}/${encodeURIComponent(event.targetId)}`,
-        `${event.targetKind} ${event.targetId}`,
-      );
-      const why =
-        event.reason === 'gone'
-          ? 'it answered 410 Gone, which asks us to stop'
-          : `it has failed every delivery since ${new Date(event.failingSince ?? event.at).toISOString().replace('T', ' ').slice(0, 16)} UTC (24 hours)`;
-=======
     case 'rollout.halted': {
       const release = `${event.productLine} ${event.version}`;
       const { audience } = event;
@@ -155,21 +143,11 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         event.failureCount === 0
           ? `<p>No device ${staff ? 'of the rollout' : 'of yours'} failed.</p>`
           : `<p>${event.failureCount} ${event.failureCount === 1 ? 'device' : 'devices'} ${staff ? '' : 'of yours '}failed or timed out:</p><ul>${listed}</ul>${more > 0 ? `<p>and ${more} more.</p>` : ''}`;
->>>>>>> main
       return {
         ...base,
         input: {
           ...common,
           icon: 'warning',
-<<<<<<< HEAD
-          topic: 'integrations',
-          audience: [`user:userId=${event.actorId}`],
-          requireInteraction: true,
-          title: `Webhook turned off: ${event.url.length > 80 ? `${event.url.slice(0, 77)}…` : event.url}`,
-          body:
-            `<p>The webhook of ${target} to <code>${escapeHtml(event.url)}</code> was turned off: ${why}.</p>` +
-            `<p>${event.reason === 'gone' ? 'New events are no longer kept for it.' : 'Its events are kept (30 days) and sent, in order, once it is on again.'} See ${log}, fix the receiver and turn the webhook on again.</p>`,
-=======
           topic: 'firmware',
           audience:
             audience.kind === 'staff'
@@ -183,7 +161,31 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
               ? `<p>${link(`/admin/rollouts/${encodeURIComponent(event.rolloutId)}`, 'Open the rollout')}</p>`
               : ''),
           requireInteraction: staff,
->>>>>>> main
+        },
+      };
+    }
+    case 'webhook.disabled': {
+      const log = link(`/dashboard/webhooks/${encodeURIComponent(event.webhookId)}`, 'its delivery log');
+      const target = link(
+        `/dashboard/${event.targetKind === 'device' ? 'devices' : event.targetKind === 'campaign' ? 'campaigns' : 'organizations'}/${encodeURIComponent(event.targetId)}`,
+        `${event.targetKind} ${event.targetId}`,
+      );
+      const why =
+        event.reason === 'gone'
+          ? 'it answered 410 Gone, which asks us to stop'
+          : `it has failed every delivery since ${new Date(event.failingSince ?? event.at).toISOString().replace('T', ' ').slice(0, 16)} UTC (24 hours)`;
+      return {
+        ...base,
+        input: {
+          ...common,
+          icon: 'warning',
+          topic: 'integrations',
+          audience: [`user:userId=${event.actorId}`],
+          requireInteraction: true,
+          title: `Webhook turned off: ${event.url.length > 80 ? `${event.url.slice(0, 77)}…` : event.url}`,
+          body:
+            `<p>The webhook of ${target} to <code>${escapeHtml(event.url)}</code> was turned off: ${why}.</p>` +
+            `<p>${event.reason === 'gone' ? 'New events are no longer kept for it.' : 'Its events are kept (30 days) and sent, in order, once it is on again.'} See ${log}, fix the receiver and turn the webhook on again.</p>`,
         },
       };
     }
