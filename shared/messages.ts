@@ -2,7 +2,17 @@
  * User-facing messages in one module: the spec's exact wording where it gives one (§4, §5, §8), ours
  * elsewhere. The API and the web app both read them, so a test can assert the very string a user sees.
  */
-const PURPOSE_WORDS: Record<string, string> = { view: 'History views', download: 'Downloads', api: 'API access' };
+import { productLineName, tierInWords } from './text/product-words';
+
+/** What a purpose of a device's data is called: what a tier may leave out, and what reaches back so far. */
+const PURPOSE_WORDS: Record<string, { lacked: string; plural: boolean; reach: string }> = {
+  view: { lacked: 'Charts', plural: true, reach: 'Charts and reads' },
+  download: { lacked: 'Downloads', plural: true, reach: 'Downloads' },
+  api: { lacked: 'API access', plural: false, reach: 'API reads' },
+};
+const purposeWords = (purpose: string) => PURPOSE_WORDS[purpose] ?? { lacked: purpose, plural: false, reach: purpose };
+/** "the Free tier of AL60 devices", "Tier 2 of SD1 devices": a tier as a person reads it, never its id. */
+const tierOfLine = (tier: string, line: string) => `${tierInWords(tier)} of ${productLineName(line)} devices`;
 
 export const MESSAGES = {
   // Spec §4 / §8: account deletion.
@@ -142,12 +152,17 @@ export const MESSAGES = {
     `${line} ${higher}: ${feature} (${is}) is less than ${lower}'s (${was}); a higher tier never gives less than a lower one`,
   tierFeaturesNotTable: 'The tier table must be an object with each product line (sd1, al30, al60, al80)',
   tierFeaturesStoredInvalid: 'The stored tier-features parameter is invalid: the default table applies',
-  tierLacksPurpose: (purpose: string, tier: string, line: string, unlock?: string) =>
-    `${PURPOSE_WORDS[purpose] ?? purpose} ${purpose === 'api' ? 'is' : 'are'} not included in ${tier} of ${line}` +
-    (unlock ? `; ${unlock} unlocks it` : '; no tier of this product line offers it'),
+  tierLacksPurpose: (purpose: string, tier: string, line: string, unlock?: string) => {
+    const { lacked, plural } = purposeWords(purpose);
+    const them = plural ? 'them' : 'it';
+    return (
+      `${lacked} ${plural ? 'are' : 'is'} not included in ${tierOfLine(tier, line)}` +
+      (unlock ? `; ${unlock} unlocks ${them}` : `; no tier of ${productLineName(line)} devices offers ${them}`)
+    );
+  },
   outsideTierWindow: (purpose: string, tier: string, days: number, line: string, unlock?: string) =>
-    `${PURPOSE_WORDS[purpose] ?? purpose} of this device reach back ${days} days in ${tier} of ${line}` +
-    (unlock ? `; ${unlock} unlocks older data` : '; no tier of this product line reaches that far back'),
+    `${purposeWords(purpose).reach} of this device reach back ${days} days on ${tierOfLine(tier, line)}` +
+    (unlock ? `; ${unlock} unlocks older data` : `; no tier of ${productLineName(line)} devices reaches that far back`),
   deviceNotFound: (id: string) => `Device not found: ${id}`,
   deviceSerialRegistered: (serial: string) => `A device with serial ${serial} is already registered`,
   deviceClaimRefused: 'This serial and claim code do not match a device that can be claimed',
@@ -167,6 +182,22 @@ export const MESSAGES = {
   // Ours: IoT topics (shared/iot/topics.ts; spec §5: path labels reject empty or missing values).
   iotLabelMissing: (name: string) => `The ${name} in an IoT topic cannot be empty or missing`,
   iotLabelInvalid: (name: string) => `The ${name} in an IoT topic cannot contain "/", "+", "#" or control characters`,
+  // Ours: alerts (docs/alerts.md).
+  alertRuleNotFound: (id: string) => `Alert rule not found: ${id}`,
+  alertNotFound: (id: string) => `Alert not found: ${id}`,
+  alertManageRequired: (kind: string) =>
+    kind === 'device'
+      ? 'Only an owner or administrator of the device can set its alert rules'
+      : `Only a manager of the ${kind} can set its alert rules`,
+  alertUnknownMeasurement: (name: string) =>
+    `Unknown measurement "${name}": the device has never sent it and it is not in the catalogue`,
+  alertRecipientNoAccess: (kind: string) => `This person has no access to the ${kind}, so cannot receive its alerts`,
+  alertManagersRole: 'The managers role is for campaign and organization rules: a device has owners and administrators',
+  alertPreviewKind: 'Only threshold and silence rules can be tried on past data',
+  alertPreviewDevice: "A campaign's or organization's rule is tried on one of its devices: name it in deviceId",
+  alertPreviewDeviceOutside: (kind: string) => `This device is not one of the ${kind}'s devices`,
+  alertScopeAll: 'Only staff see the alerts of every device',
+  alertChanged: 'This alert changed at the same moment; please try again',
   // Ours: campaigns (docs/campaigns.md).
   campaignNotFound: (id: string) => `Campaign not found: ${id}`,
   campaignOrganizationNotFound: (id: string) => `Organization not found: ${id}`,

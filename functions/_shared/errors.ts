@@ -2,6 +2,11 @@
 export class DomainError extends Error {
   /** Response headers the error answers with (e.g. a 429's rate-limit headers). */
   headers?: Record<string, string>;
+  /**
+   * The response body when a standard the route speaks fixes its error shape (an OData service's `{error: {code,
+   * message}}`); absent, the API's own `{message, issues?}`.
+   */
+  body?: object;
 
   constructor(
     readonly status: number,

@@ -57,6 +57,11 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
   exports: allowed('Download exports, by export id.'),
   liveWatches: refused("Short-lived live watches; their topics name people's realtime identities."),
   notifications: allowed('Notifications, by id.'),
+  alertRules: allowed('Alert rules, by id.'),
+  alerts: allowed('Alerts (episodes of a rule on a device), by id.'),
+  alertStates: allowed(
+    "Each device's alert state (every rule's track, the outbox, when the sweep looks next), by device id.",
+  ),
   datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
   webhooks: allowed('Webhooks, by id (wh_…): URL, events, target and state; the sealed signing secrets never leave.', [
     'secret',

@@ -456,6 +456,50 @@ export const TABLES = {
     timeToLiveAttribute: 'expiresAt',
   },
   /**
+   * Alert rules (docs/alerts.md), by id; a target's rules (`target` = `{kind}#{id}`) and a person's by creation time.
+   */
+  alertRules: {
+    constructId: 'AlertRulesTable',
+    area: 'alerts',
+    entity: 'rules',
+    envVar: 'ALERT_RULES_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byTarget', partitionKey: { name: 'target', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      { name: 'byCreator', partitionKey: { name: 'createdBy', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+    ],
+  },
+  /**
+   * Alerts (GET /alerts/events), by id: a device's, a rule's and everyone's (`feed` = `all`) newest first. Each is a
+   * projection of a device's alert state, written over an older version only.
+   */
+  alerts: {
+    constructId: 'AlertsTable',
+    area: 'alerts',
+    entity: 'alerts',
+    envVar: 'ALERTS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byDevice', partitionKey: { name: 'deviceId', type: 'S' }, sortKey: { name: 'startedAt', type: 'N' } },
+      { name: 'byRule', partitionKey: { name: 'ruleId', type: 'S' }, sortKey: { name: 'startedAt', type: 'N' } },
+      { name: 'byFeed', partitionKey: { name: 'feed', type: 'S' }, sortKey: { name: 'startedAt', type: 'N' } },
+    ],
+  },
+  /**
+   * Each device's alert state (docs/alerts.md): one item per device with every rule's track on it, its outbox, and
+   * when the sweep must look next. `byDue` (sparse: `dueShard` and `dueAt` only while something is due) is the index
+   * of next-expected times the sweep reads, so it never scans the devices. The item `#rules` holds the rules'
+   * generation, which the per-instance rule caches compare.
+   */
+  alertStates: {
+    constructId: 'AlertStatesTable',
+    area: 'alerts',
+    entity: 'states',
+    envVar: 'ALERT_STATES_TABLE',
+    partitionKey: { name: 'deviceId', type: 'S' },
+    indexes: [{ name: 'byDue', partitionKey: { name: 'dueShard', type: 'S' }, sortKey: { name: 'dueAt', type: 'N' } }],
+  },
+  /**
    * The audit log (docs/audit.md): append-only. Partitioned by month (`month` = `YYYY-MM`), sorted by `at` =
    * `{time}#{requestId}#{phase}`; each index sorts by `at` too, so a search by actor, target or action over a time
    * range is one Query. Lambdas may only put (conditionally) and the system area query: no route updates or deletes.

@@ -1,3 +1,4 @@
+import { ALERT_EVALUATION_ENV, createAlertEvaluation } from '../_shared/alerts/alerts-wiring';
 import { getDocumentClient, getIotDataClient, getS3Client, getSqsClient } from '../_shared/clients';
 import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
@@ -20,6 +21,8 @@ import { createIngestStatsStore } from './store/ingest-stats-store';
 
 /** What the data-ingress Lambda and its IoT rule read (SERVICE_RESOURCES['data-ingress']; the local stack too). */
 export const DATA_INGRESS_ENV = {
+  // After a batch is stored its device's alert rules evaluate it (devicesTable among them).
+  ...ALERT_EVALUATION_ENV,
   devicesTable: 'DEVICES_TABLE',
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
   readingsTable: 'READINGS_TABLE',
@@ -73,6 +76,8 @@ export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?
       now,
       counters: lambdaCounters,
       coalescing: env.coalescing,
+      // The work after a stored batch, side by side with the webhooks above (data quality joins here).
+      afterStored: [createAlertEvaluation(env, { now }).evaluator.afterStored],
     }).ingest,
   };
 };

@@ -5,6 +5,7 @@ import { createExportsDeps } from './wiring/exports';
 import { createLiveDeps, type LiveEnv } from './wiring/live';
 import { createReadingsDeps } from './wiring/readings';
 import { createRollupsDeps } from './wiring/rollups';
+import type { createStaDeps } from './wiring/sta';
 
 export { SENSOR_DATA_ENV } from './wiring/common';
 export { readLiveEnv } from './wiring/live';
@@ -22,7 +23,11 @@ export const createSensorDataDeps = (env: SensorDataEnv, live: LiveEnv) => {
   };
 };
 
-export type SensorDataDeps = ReturnType<typeof createSensorDataDeps>;
+/**
+ * The API Lambda's dependencies: the area's, and the SensorThings service's, which handler.ts adds (wiring/sta.ts
+ * carries the OData parser, which the worker's bundle, built from this module, must not).
+ */
+export type SensorDataDeps = ReturnType<typeof createSensorDataDeps> & ReturnType<typeof createStaDeps>;
 
 /**
  * The queue worker's part: roll-ups and export files only. Without the live view's IoT and Cognito-identity clients,

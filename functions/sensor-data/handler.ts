@@ -8,19 +8,24 @@ import { campaignHandlers, campaignReadAhead } from './handlers/campaigns';
 import { exportsHandlers } from './handlers/exports';
 import { liveHandlers } from './handlers/live';
 import { readingsHandlers, readingsReadAhead, readingsReadBeside } from './handlers/readings';
+import { staHandlers, staReadAhead } from './handlers/sta';
 import { sensorDataCredentials } from './wiring/credentials';
+import { createStaDeps } from './wiring/sta';
 
 const env = readEnv(SENSOR_DATA_ENV);
 const live = readLiveEnv();
 
 export const handler = httpArea(
   sensorData,
-  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers },
+  { ...readingsHandlers, ...exportsHandlers, ...liveHandlers, ...apiKeysHandlers, ...campaignHandlers, ...staHandlers },
   {
     audit: sensorDataAudit,
-    deps: () => createSensorDataDeps(env, live),
+    deps: () => {
+      const deps = createSensorDataDeps(env, live);
+      return { ...deps, ...createStaDeps(deps) };
+    },
     credentials: sensorDataCredentials(env),
-    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead },
+    readAhead: { ...readingsReadAhead, ...apiKeysReadAhead, ...campaignReadAhead, ...staReadAhead },
     readBeside: readingsReadBeside,
   },
 );

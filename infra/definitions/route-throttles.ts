@@ -36,6 +36,8 @@ type RouteKeys<A extends AreaName> = Extract<keyof (typeof AREAS)[A]['routes'], 
  */
 export const ROUTE_THROTTLES: { [A in AreaName]?: Partial<Record<RouteKeys<A>, ThrottleClass>> } = {
   'sensor-data': { createExport: 'background' },
+  // A backtest reads up to a week of a device's readings (20,000) on every call.
+  alerts: { previewRule: 'background' },
   datasets: { createDataset: 'background' },
   users: {
     backupUserPool: 'background',

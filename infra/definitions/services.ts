@@ -69,6 +69,23 @@ export const SESSION_TABLE: TableKey = 'accessVersions';
  * passes the names as environment; the local gateway sets the same variables.
  */
 export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
+  // Rules, alerts and each device's alert state (docs/alerts.md). Who may set or see a rule: the access module
+  // (relations, campaign windows); a rule's measurement is checked against the device's (devices); the preview reads
+  // the readings as the chart would (the viewer's tier window: subscription record and tier features); the sweep reads
+  // the devices' last readings and plans; fired and resolved alerts are events for the notifications worker.
+  alerts: {
+    tables: ['alertRules', 'alerts', 'alertStates'],
+    readTables: [
+      'relations',
+      'accessVersions',
+      'campaigns',
+      'devices',
+      'readings',
+      'deviceSubscriptions',
+      'parameters',
+    ],
+    jobs: true,
+  },
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and
   // finds a campaign's or organization's devices through the relations (docs/code-releases.md).
@@ -95,11 +112,33 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // Ingest writes readings, counts what it refuses, marks devices seen and hands roll-ups to the worker; a device's
   // firmware report moves its rollout target and the rollout's adoption counters; a device asking for its firmware
   // gets a presigned download of its active rollout's artifact (read only).
-  // A stored batch is a readings.received event for the webhooks of the device, its campaigns and its organization
-  // (found through the relations): written to their lanes, which are woken (docs/integrations.md).
+  // After a batch is stored, its device's alert rules evaluate it (docs/alerts.md): the rules (found through the
+  // device's campaigns and organization, the relations), the device's alert state and the alerts it projects, and a
+  // fired or resolved alert's notification (its recipients' access checked) on the jobs queue.
+  // A stored batch is also a readings.received event for the webhooks of the device, its campaigns and its
+  // organization (found through the relations): written to their lanes, which are woken (docs/integrations.md).
   'data-ingress': {
-    tables: ['readings', 'ingestStats', 'devices', 'releaseRollouts', 'rolloutTargets', 'webhookDeliveries'],
-    readTables: ['deviceCredentials', 'liveWatches', 'codeReleases', 'webhooks', 'relations'],
+    tables: [
+      'readings',
+      'ingestStats',
+      'devices',
+      'releaseRollouts',
+      'rolloutTargets',
+      'alertStates',
+      'alerts',
+      'webhookDeliveries',
+    ],
+    readTables: [
+      'deviceCredentials',
+      'liveWatches',
+      'codeReleases',
+      'alertRules',
+      'relations',
+      'accessVersions',
+      'campaigns',
+      'webhooks',
+    ],
+    jobs: true,
     readBuckets: ['releases'],
     queues: ['sensorData', 'webhooks'],
     realtimePublish: true,
@@ -333,10 +372,17 @@ export type UserPoolTriggerAction =
   | 'cognito-idp:AdminAddUserToGroup';
 
 /**
- * Scheduled jobs: the CDK creates an EventBridge rule per job; the local stack runs each on its interval.
+ * Scheduled jobs: the CDK creates an EventBridge rule per job; the local stack runs each on its interval
+ * (`localEverySeconds` where the local home runs it more often than the cloud).
  * The handler receives an EventBridge scheduled event and takes "now" from its `time`.
  */
-export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; everyMinutes: number }[] = [
+export const SCHEDULED_JOBS: {
+  name: string;
+  entry: string;
+  area: AreaName;
+  everyMinutes: number;
+  localEverySeconds?: number;
+}[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
   // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
   // sends them (docs/integrations.md, "Presence").
@@ -348,6 +394,15 @@ export const SCHEDULED_JOBS: { name: string; entry: string; area: AreaName; ever
   },
   // Rollout stages: timeouts, abort criteria, advancing a soaked stage, announcing halts (docs/code-releases.md).
   { name: 'RolloutStagesJob', entry: 'functions/code-releases/rollout-job.ts', area: 'code-releases', everyMinutes: 5 },
+  // The silence sweep, reminders and plan looks (docs/alerts.md): every minute, every 10 s on one machine, where a
+  // person trying a silence rule should not wait a minute to see it.
+  {
+    name: 'AlertsSweepJob',
+    entry: 'functions/alerts/sweep-job.ts',
+    area: 'alerts',
+    everyMinutes: 1,
+    localEverySeconds: 10,
+  },
 ];
 
 /**

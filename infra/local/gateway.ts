@@ -139,6 +139,8 @@ export const startGateway = async (options: GatewayOptions) => {
       const headers = Object.fromEntries(
         Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
       );
+      // As API Gateway tells the function the scheme the client used (a link an answer builds must use it too).
+      headers['x-forwarded-proto'] ??= 'http';
       const query = Object.fromEntries(url.searchParams.entries());
       const event: APIGatewayProxyEvent = {
         resource: match.route.path,

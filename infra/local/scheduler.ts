@@ -11,6 +11,8 @@ export interface ScheduledJobDefinition {
   name: string;
   entry: string;
   everyMinutes: number;
+  /** Here, every this many seconds instead (the alerts sweep's 10 s). */
+  localEverySeconds?: number;
 }
 
 export interface SchedulerOptions {
@@ -45,8 +47,8 @@ const lambdaContext = (job: string): Context =>
   }) as Context;
 
 /**
- * What EventBridge schedules do, for the local home: each SCHEDULED_JOBS entry runs every `everyMinutes`
- * (the first run one interval after start, as a `rate()` rule), in-process, with a scheduled event whose
+ * What EventBridge schedules do, for the local home: each SCHEDULED_JOBS entry runs every `everyMinutes` (or
+ * `localEverySeconds`; the first run one interval after start, as a `rate()` rule), in-process, with a scheduled event whose
  * `time` is the moment it fires. A run still going when the next is due is not overlapped: that tick is
  * skipped. `run(name, time)` fires a job at once (at any time: tests use a time weeks ahead).
  */
@@ -61,6 +63,7 @@ export const startScheduler = async (options: SchedulerOptions) => {
     }),
   );
   const running = new Map<string, Promise<unknown>>();
+  let paused = false;
 
   const run = async (name: string, time = new Date()): Promise<unknown> => {
     const job = loaded.find((j) => j.name === name);
@@ -77,15 +80,26 @@ export const startScheduler = async (options: SchedulerOptions) => {
   };
 
   const timers = loaded.map((job) =>
-    setInterval(() => {
-      if (running.has(job.name)) return;
-      run(job.name).catch((error: unknown) => options.onError?.(job.name, error));
-    }, job.everyMinutes * 60_000),
+    setInterval(
+      () => {
+        if (paused || running.has(job.name)) return;
+        run(job.name).catch((error: unknown) => options.onError?.(job.name, error));
+      },
+      (job.localEverySeconds ?? job.everyMinutes * 60) * 1_000,
+    ),
   );
   for (const timer of timers) timer.unref();
 
   return {
     run,
+    /** Holds the timed runs (a run in progress finishes first); `run` still fires a job when asked. */
+    pause: async () => {
+      paused = true;
+      await Promise.allSettled([...running.values()]);
+    },
+    resume: () => {
+      paused = false;
+    },
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       await Promise.allSettled([...running.values()]);

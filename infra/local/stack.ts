@@ -27,6 +27,7 @@ import {
   seedDemoData,
 } from './bootstrap';
 import { startCognitoCompat } from './cognito-compat';
+import { seedDemoAlerts } from './demo-alerts';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
@@ -82,8 +83,8 @@ export interface StackOptions {
 export interface RunningStack {
   info: StackInfo;
   /**
-   * Holds the queue workers (their messages wait in the queues) and resolves once their batches in hand are done:
-   * for the bench, which measures the API's own path on cores the workers would otherwise share.
+   * Holds the queue workers (their messages wait in the queues) and the scheduled jobs, and resolves once their work
+   * in hand is done: for the bench, which measures the API's own path on cores the workers would otherwise share.
    */
   pauseWorkers: () => Promise<void>;
   resumeWorkers: () => void;
@@ -175,6 +176,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       const subs = await seedDemoAccounts(cognitoClient, userPoolId);
       await seedDemoData(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       await seedDemoReadings(demoReadingDeps);
+      await seedDemoAlerts(DynamoDBDocumentClient.from(dynamoClient), tables, subs);
       log('demo data seeded');
     } else {
       // A simulating stack resends the last day through ingest, as its devices would; the seed fills what lies before.
@@ -417,10 +419,11 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     return {
       info,
       pauseWorkers: async () => {
-        await Promise.all(pollers.map((poller) => poller.pause()));
+        await Promise.all([...pollers.map((poller) => poller.pause()), scheduler.pause()]);
       },
       resumeWorkers: () => {
         for (const poller of pollers) poller.resume();
+        scheduler.resume();
       },
       stop,
     };

@@ -1,3 +1,5 @@
+import { productLineName } from '../text/product-words';
+
 /**
  * The code-releases area's user-facing messages (docs/code-releases.md), in shared/messages.ts's style. A module of
  * their own: only the API and the staff screens read them, so every guest's first page does not carry them. Whether a
@@ -5,9 +7,10 @@
  */
 export const RELEASE_MESSAGES = {
   releaseNotFound: (id: string) => `Release not found: ${id}`,
-  releaseExists: (line: string, version: string) => `${line} ${version} exists already: a version is released once`,
+  releaseExists: (line: string, version: string) =>
+    `${productLineName(line)} ${version} exists already: a version is released once`,
   releasePublished: (line: string, version: string) =>
-    `${line} ${version} is published: a published release cannot change (release a new version instead)`,
+    `${productLineName(line)} ${version} is published: a published release cannot change (release a new version instead)`,
   releaseChanged: 'This release was changed by someone else at the same time; please try again',
   releaseArtifactKey: 'This is not an upload for this release: ask for a new upload URL',
   releaseArtifactMissing: 'The uploaded file was not found: upload it again with a new upload URL',
@@ -31,7 +34,8 @@ export const RELEASE_MESSAGES = {
   rolloutNotFound: (id: string) => `Rollout not found: ${id}`,
   rolloutHalted: 'This rollout is halted already',
   rolloutTargetMissing: (kind: string, id: string) => `No ${kind} ${id}: choose one that exists`,
-  rolloutNoDevices: (line: string, label: string) => `${label} holds no ${line} device that can take this release`,
+  rolloutNoDevices: (line: string, label: string) =>
+    `${label} holds no ${productLineName(line)} device that can take this release`,
   rolloutTooMany: (count: number, max: number) =>
     `The target holds ${count} devices; a rollout assigns at most ${max}: split it into smaller targets`,
   rolloutRolledBack: 'This rollout was rolled back: start a new rollout to offer a release again',

@@ -17,7 +17,7 @@ describe('the rollout gate', () => {
     expect(rolloutGate(published, [])).toEqual({
       open: false,
       code: 'untested',
-      reason: 'sd1 1.4.2 has no passing test run: record a passing test run before rolling it out.',
+      reason: 'SD1 1.4.2 has no passing test run: record a passing test run before rolling it out.',
     });
     expect(rolloutGate(published, [run('a', 'InProgress')])).toMatchObject({ open: false, code: 'untested' });
   });
@@ -36,7 +36,7 @@ describe('the rollout gate', () => {
       open: false,
       code: 'failed',
       reason:
-        'The latest test run of sd1 1.4.2 failed after an earlier pass: record a new passing test run before rolling it out.',
+        'The latest test run of SD1 1.4.2 failed after an earlier pass: record a new passing test run before rolling it out.',
     });
   });
 

@@ -1,3 +1,4 @@
+import { productLineName } from '../text/product-words';
 import type { TestRunStatus } from './test-run-status';
 
 /** What the gate reads of a test run: its status and when its result was recorded. */
@@ -22,7 +23,7 @@ export const rolloutGate = (
   release: { productLine: string; version: string; status: 'draft' | 'published' },
   runs: readonly GateRun[],
 ): RolloutGate => {
-  const name = `${release.productLine} ${release.version}`;
+  const name = `${productLineName(release.productLine)} ${release.version}`;
   if (release.status !== 'published') {
     return {
       open: false,

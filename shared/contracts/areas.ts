@@ -1,3 +1,4 @@
+import { alerts } from './alerts';
 import { api } from './api';
 import { campaigns } from './campaigns';
 import { codeReleases } from './code-releases';
@@ -16,6 +17,7 @@ import { users } from './users';
 
 /** Every service area, in one list: the gateway, the CDK API stack, OpenAPI and the authz matrix walk it. */
 export const AREAS = {
+  alerts,
   campaigns,
   'code-releases': codeReleases,
   customer,

@@ -1,3 +1,4 @@
+import { alertsAudit } from './audit/alerts';
 import { apiAudit } from './audit/api';
 import { campaignsAudit } from './audit/campaigns';
 import { codeReleasesAudit } from './audit/code-releases';
@@ -22,6 +23,7 @@ import type { AnyAuditMap } from './define-audit';
  * its own map from its audit file.
  */
 export const AUDITS = {
+  alerts: alertsAudit,
   campaigns: campaignsAudit,
   'code-releases': codeReleasesAudit,
   customer: customerAudit,

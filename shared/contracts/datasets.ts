@@ -93,6 +93,8 @@ export const CreateDatasetBody = z
       .optional(),
     /** Makes this a new version of that dataset: same concept, next version number, linked to it. */
     previousVersionId: DatasetId.optional(),
+    /** Also a Parquet file per device, beside its CSV and JSON (docs/open-data.md), each with its checksum. */
+    parquet: z.boolean({ error: 'parquet must be true or false' }).default(false),
   })
   .strict()
   .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
@@ -125,7 +127,7 @@ export type DatasetDevice = z.infer<typeof DatasetDevice>;
 export const DatasetFile = z.object({
   /** The file's name in the dataset (the name a browser saves it under). */
   name: z.string(),
-  format: z.enum(['csv', 'json', 'manifest']),
+  format: z.enum(['csv', 'json', 'parquet', 'manifest']),
   deviceId: z.string().optional(),
   rows: z.number().int().nonnegative().optional(),
   bytes: z.number().int().nonnegative(),
@@ -158,6 +160,8 @@ export const Dataset = z.object({
   from: EpochMillis,
   to: EpochMillis,
   measurements: z.array(z.string()).optional(),
+  /** The formats of each device's file: CSV and JSON always, Parquet when asked for. */
+  formats: z.array(z.enum(['csv', 'json', 'parquet'])),
   /** When the query was made: tier windows are measured back from here, and readings are as stored then. */
   asOf: EpochMillis,
   devices: z.array(DatasetDevice),

@@ -11,6 +11,8 @@ import type { AnyRoute, Area, Routes } from './define-route';
 
 /** What a route names. One word per kind of thing a person can own, be a member of or be refused. */
 export type ObjectKind =
+  | 'alert'
+  | 'alert-rule'
   | 'api-key'
   | 'campaign'
   | 'cart'

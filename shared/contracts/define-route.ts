@@ -117,19 +117,26 @@ export type RouteRequest<R extends AnyRoute> = ([Defined<R['params']>] extends [
 export const successStatus = (route: AnyRoute): number =>
   route.status ?? (route.response instanceof z.ZodVoid ? 204 : 200);
 
-/** The names in `{braces}` of a path template, in order. */
-export const pathParamNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+/**
+ * The names in `{braces}` of a path template, in order. A name ending in `+` (`{path+}`, API Gateway's greedy
+ * parameter, only as the last segment) takes the rest of the path, slashes included; its name is without the `+`.
+ */
+export const pathParamNames = (path: string): string[] =>
+  [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!.replace(/\+$/, ''));
 
 /** `/parameter/` and `/parameter` are one resource (API Gateway ignores a trailing slash). */
 export const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
 export const fillPath = (path: string, params: Record<string, unknown>): string =>
-  normalizePath(path).replace(/\{([^}]+)\}/g, (_m, name: string) => {
+  normalizePath(path).replace(/\{([^}]+)\}/g, (_m, template: string) => {
+    const greedy = template.endsWith('+');
+    const name = greedy ? template.slice(0, -1) : template;
     const value = params[name];
     if (value === undefined || value === null || String(value) === '') {
       throw new Error(`Missing path parameter "${name}" for ${path}`);
     }
-    return encodeURIComponent(String(value));
+    // A greedy parameter keeps its slashes: each segment is encoded on its own.
+    return greedy ? String(value).split('/').map(encodeURIComponent).join('/') : encodeURIComponent(String(value));
   });
 
 export const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${normalizePath(path)}`;
@@ -154,7 +161,13 @@ export const createRouteMatcher = (routes: Routes) => {
     const names = pathParamNames(route.path);
     const pattern = normalizePath(route.path)
       .split('/')
-      .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .map((segment) =>
+        /^\{[^}]+\+\}$/.test(segment)
+          ? '(.+)'
+          : /^\{[^}]+\}$/.test(segment)
+            ? '([^/]+)'
+            : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
       .join('/');
     return { name, route, names, regex: new RegExp(`^${pattern}$`) };
   });

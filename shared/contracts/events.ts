@@ -140,6 +140,43 @@ export const RolloutHalted = z.object({
   at: EpochMillis,
 });
 export type RolloutHalted = z.infer<typeof RolloutHalted>;
+/**
+ * An alert fired, resolved, or still fires unacknowledged (a reminder) (docs/alerts.md). One per change: the
+ * notifications worker makes one notification of it, topic `alerts`, for the audience the alerts area resolved when
+ * it sent it (the rule's recipients who still have access to the device, and its roles as relation selectors).
+ */
+export const AlertChanged = z.object({
+  kind: z.literal('alert.changed'),
+  /** `{alertId}#fired`, `{alertId}#resolved`, `{alertId}#reminder#{n}`: consumers de-duplicate on it. */
+  eventId: z.string(),
+  change: z.enum(['fired', 'resolved', 'reminder']),
+  alertId: z.string(),
+  ruleId: z.string(),
+  ruleName: z.string(),
+  deviceId: z.string(),
+  deviceName: z.string().optional(),
+  condition: z.enum(['threshold', 'silence', 'subscription']),
+  measurement: z.string().optional(),
+  unit: z.string().optional(),
+  direction: z.enum(['above', 'below']).optional(),
+  limit: z.number().optional(),
+  clearLevel: z.number().optional(),
+  /** Threshold: the value that fired it, or (resolved) the value that cleared it. */
+  value: z.number().optional(),
+  afterSeconds: z.number().optional(),
+  daysBefore: z.number().optional(),
+  /** Subscription: when the tier lapses or the trial ends. */
+  endsAt: EpochMillis.optional(),
+  /** `trial` or `lapse` (subscription). */
+  reason: z.string().optional(),
+  /** When it fired (or resolved): the device page's link opens the chart at this time. */
+  at: EpochMillis,
+  firedAt: EpochMillis,
+  audience: z.array(z.string()).min(1).max(20),
+  /** The rule's creator, named as every event's actor (the notification's initiator). */
+  actorId: z.string(),
+});
+export type AlertChanged = z.infer<typeof AlertChanged>;
 
 export const DomainEvent = z.discriminatedUnion('kind', [
   RelationChanged,
@@ -148,6 +185,7 @@ export const DomainEvent = z.discriminatedUnion('kind', [
   BillingNotice,
   WebhookDisabled,
   RolloutHalted,
+  AlertChanged,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 
@@ -190,6 +228,7 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   BillingNotice,
   WebhookDisabled,
   RolloutHalted,
+  AlertChanged,
   ...NotificationJob.options,
 ]);
 export type JobsMessage = z.infer<typeof JobsMessage>;

@@ -1,3 +1,4 @@
+import type { alerts } from './alerts';
 import type { api } from './api';
 import type { AreaName } from './areas';
 import type { campaigns } from './campaigns';
@@ -33,6 +34,17 @@ import type { users } from './users';
  */
 
 const STAFF_ONLY = 'only staff pass the group rule, and staff act on every object (spec §6)';
+
+const alertsAccess = defineObjectAccess<typeof alerts>({
+  createRule: owner('device', 403, { note: 'a rule on a device, campaign or organization the caller cannot manage' }),
+  listRules: owner('device', 403, { note: 'the rules of a device the caller cannot see: refused, not an empty list' }),
+  previewRule: owner('device', 403, { note: "a backtest over another person's private device" }),
+  getRule: owner('alert-rule', 403, { note: 'a rule on a target the caller cannot see' }),
+  updateRule: owner('alert-rule', 403),
+  deleteRule: owner('alert-rule', 403),
+  listEvents: owner('device', 403, { note: 'the alerts of a device the caller cannot see' }),
+  acknowledgeEvent: owner('alert', 403, { note: 'an alert of a device the caller cannot see' }),
+});
 
 const campaignsAccess = defineObjectAccess<typeof campaigns>({
   create: owner('organization', 403, { note: 'a campaign in an organization the caller does not manage' }),
@@ -156,6 +168,10 @@ const sensorDataAccess = defineObjectAccess<typeof sensorData>({
   apiSeries: owner('device', 403),
   deviceApiUsage: owner('device', 403),
   campaignSeries: owner('campaign', 403),
+  staResource: owner('device', 403, {
+    note: "a SensorThings path naming a device (`Things('…')`); collections list only what the caller may see",
+  }),
+  apiStaResource: owner('device', 403, { note: 'called with the key of a person who may not read the device' }),
 });
 
 const systemAccess = defineObjectAccess<typeof system>({
@@ -223,6 +239,7 @@ const apiAccess = defineObjectAccess<typeof api>({
 
 /** Every area's declarations, as AREAS lists the areas. */
 export const OBJECT_ACCESS = {
+  alerts: alertsAccess,
   campaigns: campaignsAccess,
   'code-releases': codeReleasesAccess,
   customer: customerAccess,

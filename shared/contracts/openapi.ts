@@ -71,7 +71,7 @@ const placeholder = (name: string) => `{${name}}`;
 
 /** A copyable request for one route: curl with the credential it takes (`x-codeSamples`, shown by the renderer). */
 export const curlSample = (route: AnyRoute, serverUrl = '{baseUrl}') => {
-  const path = normalizePath(route.path).replace(/\{([^}]+)\}/g, (_m, name: string) => placeholder(name));
+  const path = normalizePath(route.path).replace(/\{([^}+]+)\+?\}/g, (_m, name: string) => placeholder(name));
   const query = route.query ? Object.keys((route.query as { shape: Record<string, unknown> }).shape) : [];
   // Only the range of a read is filled in: a sample runs as pasted once the ids are replaced.
   const example = query.filter((name) => name === 'from' || name === 'to' || name === 'limit');
@@ -258,7 +258,8 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
     ([, route]) => !options.access || route.access.kind === options.access,
   );
   for (const [name, route] of routes) {
-    const path = normalizePath(route.path);
+    // OpenAPI has no greedy parameter: `{path+}` is written `{path}` (its value may hold slashes).
+    const path = normalizePath(route.path).replace(/\{([^}]+)\+\}/g, '{$1}');
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route, serverUrl, schemas) };
   }
   const webhooks = area.webhooks && !options.access ? { webhooks: webhooksOf(area.webhooks, schemas) } : {};

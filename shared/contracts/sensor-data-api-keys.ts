@@ -155,4 +155,6 @@ export const API_MESSAGES = {
     `Your API allowance for other people's public devices (${limit} requests in ${month}) is used up; it resets at ${new Date(resetsAt).toISOString()}`,
   noPublicAllowance:
     "Reading another person's public device with an API key counts against your own allowance: a device you own or administer needs a tier with API access",
+  noOwnAllowance:
+    'A SensorThings call that reads several devices, or none, counts against your own allowance: a device you own or administer needs a tier with API access',
 };

@@ -6,7 +6,7 @@ import { defineRoute, guest, type Routes, signedIn } from './define-route';
 import { DeviceId } from './shapes';
 
 /**
- * Downloads (docs/sensor-data.md "Downloads"): a CSV or JSON file of a device's readings over a range, written by a
+ * Downloads (docs/sensor-data.md "Downloads"): a CSV, JSON or Parquet file of a device's readings over a range, written by a
  * background job to the exports bucket and handed out through a short-lived signed URL (`POST /api/aws`).
  * An export's id is unguessable: for a guest's export of a public device it is the only proof of ownership.
  */
@@ -14,8 +14,9 @@ export const ExportId = z
   .string()
   .regex(/^exp_[A-Za-z0-9_-]{20,64}$/, 'Export id must look like exp_ followed by 20 to 64 letters, digits, _ or -');
 
-export const EXPORT_FORMATS = ['csv', 'json'] as const;
-export const ExportFormat = z.enum(EXPORT_FORMATS, { error: () => 'Format must be csv or json' });
+/** CSV (the default a person opens), JSON, or Apache Parquet for notebooks and data lakes (docs/open-data.md). */
+export const EXPORT_FORMATS = ['csv', 'json', 'parquet'] as const;
+export const ExportFormat = z.enum(EXPORT_FORMATS, { error: () => 'Format must be csv, json or parquet' });
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 export const ExportStatus = z.enum(['queued', 'running', 'done', 'failed']);
@@ -79,7 +80,7 @@ export const exportsRoutes = {
     path: '/devices/{id}/exports',
     access: guest,
     summary:
-      "Starts a download of the device's readings (CSV or JSON) as a background job, within the tier's download " +
+      "Starts a download of the device's readings (CSV, JSON or Parquet) as a background job, within the tier's download " +
       'window: the permissioned one for staff and people with access, the public one for everyone else on a ' +
       'public device (guests included). Poll GET /exports/{exportId} for progress. At most ' +
       `${EXPORT_STARTS_PER_HOUR.person} starts an hour per person, ${EXPORT_STARTS_PER_HOUR.guest} per address ` +

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MESSAGES } from '../messages';
 import { RELATION_TYPES } from '../relations/relation-types';
+import { PRODUCT_LINE_NAMES } from '../text/product-words';
 import { EpochMillis, MAX_PAGE_SIZE } from './common';
 
 /**
@@ -43,6 +44,8 @@ export const ProductLine = z.enum(PRODUCT_LINES, {
   error: () => `Product line must be one of: ${PRODUCT_LINES.join(', ')}`,
 });
 export type ProductLine = z.infer<typeof ProductLine>;
+// Every line has the name people read (shared/text/product-words.ts), and no other.
+PRODUCT_LINE_NAMES satisfies Record<ProductLine, string>;
 
 /** Semantic-version-like: `1.4.2`, `2.0.0-rc.1`. */
 export const FirmwareVersion = z

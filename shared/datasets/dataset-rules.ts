@@ -23,9 +23,13 @@ export const DATASET_RESOURCE_TYPE = 'Data set';
 /** The landing page of a dataset in the web app: it stays, whatever becomes of the dataset. */
 export const datasetPath = (id: string) => `/dashboard/datasets/${id}`;
 
-/** Names of the files in a dataset: one CSV and one JSON per device, and the manifest. */
+/** Names of the files in a dataset: one CSV and one JSON per device (and a Parquet file when asked), and the manifest. */
 export const MANIFEST_NAME = 'manifest.json';
-export const deviceFileName = (deviceId: string, format: 'csv' | 'json') => `${deviceId}.${format}`;
+export const deviceFileName = (deviceId: string, format: 'csv' | 'json' | 'parquet') => `${deviceId}.${format}`;
+
+/** The formats of each device's file in a dataset: CSV (the default a person opens) and JSON, and Parquet when asked. */
+export const datasetFormats = (parquet: boolean | undefined) =>
+  (parquet ? ['csv', 'json', 'parquet'] : ['csv', 'json']) as ('csv' | 'json' | 'parquet')[];
 
 export interface CitationParts {
   creators: readonly { name: string }[];

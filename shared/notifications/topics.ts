@@ -11,6 +11,7 @@ export const NOTIFICATION_TOPICS = [
   'billing',
   'integrations',
   'firmware',
+  'alerts',
 ] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 
@@ -48,6 +49,11 @@ export const TOPIC_INFO: Record<NotificationTopic, { label: string; description:
   firmware: {
     label: 'Firmware',
     description: 'A firmware update to devices you look after was halted, with the devices that failed and why.',
+    locked: false,
+  },
+  alerts: {
+    label: 'Alerts',
+    description: 'An alert rule on a device you look after fired, resolved, or is still firing.',
     locked: false,
   },
   'api-quota': {

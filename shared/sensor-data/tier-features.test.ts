@@ -26,7 +26,7 @@ describe('the tier-features table', () => {
     expect(table.al60[1]!.features.historicalDataAccessDays).toBe(14);
     // The AL lines share the seed's rows; a change to one line is not a change to the others.
     expect(table.al30[1]!.features.historicalDataAccessDays).toBe(7);
-    expect(table.al60.map((row) => row.name)).toEqual(['free', 'Tier 1', 'Tier 2', 'Tier 3']);
+    expect(table.al60.map((row) => row.name)).toEqual(['Free', 'Tier 1', 'Tier 2', 'Tier 3']);
   });
 
   it('refuses a higher tier giving less than a lower one, naming line, tiers and feature', () => {
@@ -76,7 +76,7 @@ describe('the tier-features table', () => {
     const extraFeature = seed();
     (extraFeature.al30.free as unknown as Record<string, unknown>).colour = 'red';
     expect(tierFeaturesProblem(extraFeature)).toBe(
-      'AL30 free: colour is not part of the table (lines and tiers are fixed)',
+      'AL30 Free: colour is not part of the table (lines and tiers are fixed)',
     );
     expect(tierFeaturesProblem([1, 2])).toMatch(/^The tier table must be an object with each product line/);
   });

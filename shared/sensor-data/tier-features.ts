@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PRODUCT_LINES, type ProductLine } from '../contracts/shapes';
 import { MESSAGES } from '../messages';
+import { PRODUCT_LINE_NAMES } from '../text/product-words';
 import { DEFAULT_TIERS, type TierFeatures, type TierId, type TierRow, type TierTable } from './tiers';
 
 /**
@@ -29,8 +30,7 @@ const FEATURE_KEYS = Object.keys(FEATURE_LABELS) as (keyof TierFeatures)[];
 /** The stored value: per product line, per tier id, that tier's features. */
 export type TierFeaturesValue = Record<ProductLine, Partial<Record<TierId, TierFeatures>>>;
 
-const lineName = (line: ProductLine) => line.toUpperCase();
-const at = (line: ProductLine, row: Pick<TierRow, 'name'>) => `${lineName(line)} ${row.name}`;
+const at = (line: ProductLine, row: Pick<TierRow, 'name'>) => `${PRODUCT_LINE_NAMES[line]} ${row.name}`;
 
 const unknownKeys =
   (where: string, otherwise = MESSAGES.tierFeatureMissing(where)) =>
@@ -58,7 +58,7 @@ const featuresSchema = (line: ProductLine, row: TierRow) => {
 
 const lineSchema = (line: ProductLine) =>
   z.strictObject(Object.fromEntries(DEFAULT_TIERS[line].map((row) => [row.tier, featuresSchema(line, row)])), {
-    error: unknownKeys(lineName(line)),
+    error: unknownKeys(PRODUCT_LINE_NAMES[line]),
   });
 
 /** A feature's worth, to compare tiers: no downloads below any days, no API below API. */
@@ -99,7 +99,7 @@ export const TierFeaturesTable = z
             code: 'custom',
             path: [line, row.tier, key],
             message: MESSAGES.tierFeatureLess(
-              lineName(line),
+              PRODUCT_LINE_NAMES[line],
               row.name,
               lower.name,
               FEATURE_LABELS[key],

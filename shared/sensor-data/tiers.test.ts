@@ -26,7 +26,7 @@ describe('the tier table', () => {
     });
     expect(sd1['Tier 2']).toMatchObject({ historicalDataAccessDays: 365, apiMaxRequests: 10_000 });
     const al = Object.fromEntries(AL_TIERS.map((row) => [row.name, row.features]));
-    expect(al.free).toMatchObject({
+    expect(al.Free).toMatchObject({
       historicalDataAccessDays: 7,
       manualDataDownloadPublicAccessDays: null,
       apiAccess: false,
@@ -52,7 +52,7 @@ describe('the tier table', () => {
 
   it('falls back to the base tier for no tier or a tier the line does not sell', () => {
     expect(tierRow(DEFAULT_TIERS.sd1, undefined).name).toBe('Tier 0');
-    expect(tierRow(DEFAULT_TIERS.al60, 'tier0').name).toBe('free');
+    expect(tierRow(DEFAULT_TIERS.al60, 'tier0').name).toBe('Free');
     expect(tierRow(DEFAULT_TIERS.sd1, 'tier3').name).toBe('Tier 0');
     expect(tierRow(DEFAULT_TIERS.al80, 'tier3').name).toBe('Tier 3');
     expect(baseTier(DEFAULT_TIERS.al30).tier).toBe('free');

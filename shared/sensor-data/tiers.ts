@@ -63,7 +63,7 @@ export const SD1_TIERS: readonly TierRow[] = [
 
 export const AL_TIERS: readonly TierRow[] = [
   // "7 days, view only": no downloads, no API.
-  { tier: 'free', name: 'free', features: { historicalDataAccessDays: 7, ...NONE, ...NO_API }, chosen: [] },
+  { tier: 'free', name: 'Free', features: { historicalDataAccessDays: 7, ...NONE, ...NO_API }, chosen: [] },
   {
     tier: 'tier1',
     name: 'Tier 1',
@@ -120,7 +120,7 @@ export const DEFAULT_TIERS: TierTable = {
 /** A tier's name as people read it: fixed, so it needs no table (administrators edit features only). */
 export const TIER_NAMES: Record<TierId, string> = {
   tier0: 'Tier 0',
-  free: 'free',
+  free: 'Free',
   tier1: 'Tier 1',
   tier2: 'Tier 2',
   tier3: 'Tier 3',
@@ -151,6 +151,25 @@ export const unlockingTier = <R extends Pick<TierRow, 'features'>>(
   rows: readonly R[],
   grants: (features: TierFeatures) => boolean,
 ): R | undefined => rows.find((row) => grants(row.features));
+
+/** What a time window is for: viewing (charts, reads), downloading, or the public API. */
+export type DataPurpose = 'view' | 'download' | 'api';
+
+/**
+ * Whether a tier's features let a caller reach `days` back for a purpose (`permissioned`: staff, a relation or a
+ * campaign, who get the permissioned download window; else the public one). With `unlockingTier`, the tier a 403
+ * names and the one a locked control offers.
+ */
+export const grantsPurpose =
+  (purpose: DataPurpose, permissioned: boolean, days: number) =>
+  (f: TierFeatures): boolean => {
+    if (purpose === 'download') {
+      const offered = permissioned ? f.manualDataDownloadPermissionedAccessDays : f.manualDataDownloadPublicAccessDays;
+      return offered !== null && offered >= days;
+    }
+    if (purpose === 'api') return f.apiAccess && f.historicalDataAccessDays >= days;
+    return f.historicalDataAccessDays >= days;
+  };
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,11 +1,15 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { getDocumentClient, getS3Client, getSqsClient } from '../../functions/_shared/clients';
+import { readEnv } from '../../functions/_shared/env';
+import { ALERTS_ENV, createSweepDeps } from '../../functions/alerts/deps';
 import { createIngestDeps, readDataIngressEnv } from '../../functions/data-ingress/deps';
 import { QUEUES } from '../../infra/definitions/storage';
 import { LOCAL_CREDENTIALS } from '../../infra/local/emulators/listen';
 import { type SqsHandler, startSqsPoller } from '../../infra/local/sqs-poller';
 import type { RunningStack } from '../../infra/local/stack';
 import { WORKER_BATCH_SIZE } from '../../infra/stacks/area-stack';
+import { AREAS } from '../../shared/contracts/areas';
+import { createAreaClient } from '../../shared/contracts/client';
 import { untilQueueEmpty } from '../support/queues';
 import { AWS_LIMITS, AWS_PRICES } from './aws-prices';
 import { benchDevice } from './bench-device';
@@ -156,9 +160,11 @@ interface HourMeasured {
   workerMs: number;
   workerInvocations: number;
   rollupMessages: number;
+  /** The alerts sweep's time over the hour on this device's looks (ms; 0 without alerts). */
+  sweepMs: number;
 }
 
-const COLUMN = 21;
+const COLUMN = 26;
 
 const money = (value: number) => (value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`);
 
@@ -170,8 +176,10 @@ const priceMonth = (m: HourMeasured, path: 'https' | 'mqtt', devices: number) =>
   // an invocation of a few milliseconds and two requests an hour, beside what was counted.
   const deferral = m.coalesced ? { invocations: 1, sqsRequests: 2 } : { invocations: 0, sqsRequests: 0 };
   const invocations = { ingest: batches, worker: perMonth(m.workerInvocations + deferral.invocations) };
+  // The sweep is one invocation a minute for the whole fleet: a device's share is the time its looks take.
   const gbSeconds =
-    (invocations.ingest * Math.ceil(m.ingestMs) + invocations.worker * Math.ceil(m.workerMs)) * (LAMBDA_GB / 1000);
+    (invocations.ingest * Math.ceil(m.ingestMs) + invocations.worker * Math.ceil(m.workerMs) + perMonth(m.sweepMs)) *
+    (LAMBDA_GB / 1000);
   // Lambda's SQS event source receives and deletes each message: two requests beside the send counted here.
   const sqsRequests = perMonth(m.tally.sqsRequests + 2 * m.rollupMessages + deferral.sqsRequests);
   const logBytes =
@@ -241,7 +249,7 @@ const printCost = (measured: readonly HourMeasured[], goal: number) => {
   const columnsFor = (devices: number) =>
     measured.flatMap((m) =>
       (['https', 'mqtt'] as const).map((path) => ({
-        head: `${m.batchesPerHour === 60 ? '1/min' : `${60 / m.batchesPerHour}-min`}${m.coalesced ? ' hourly' : ''} ${path.toUpperCase()}`,
+        head: `${m.batchesPerHour === 60 ? '1/min' : `${60 / m.batchesPerHour}-min`}${m.coalesced ? ' hourly' : ''}${m.sweepMs ? ' +alerts' : ''} ${path.toUpperCase()}`,
         ...priceMonth(m, path, devices),
       })),
     );
@@ -355,12 +363,35 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
     readingsPerBatch: number,
     hourStart: number,
     coalesced: boolean,
+    { alerts = false }: { alerts?: boolean } = {},
   ): Promise<HourMeasured> => {
     const { id: deviceId } = await benchDevice(stack, {
       adminToken,
       ownerToken,
-      serial: `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}`,
+      serial: `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}${alerts ? 'A' : ''}`,
     });
+    // Alerting (issue 37): three threshold rules (never crossed: a state read each batch) and a silence rule with the
+    // learned default (the sweep, run every simulated minute, looks at the device once per silence it waits for).
+    const sweep = alerts ? createSweepDeps(readEnv(ALERTS_ENV)).sweep : undefined;
+    if (alerts) {
+      const rules = createAreaClient(AREAS.alerts, {
+        baseUrl: `${info.endpoints.gateway}/alerts`,
+        getToken: () => ownerToken,
+      });
+      const target = { kind: 'device' as const, id: deviceId };
+      for (const above of [35, 55, 150]) {
+        await rules.createRule({
+          body: {
+            name: `Cost PM2.5 above ${above}`,
+            target,
+            condition: { kind: 'threshold', measurement: 'pm2_5', above, forSeconds: 0 },
+            enabled: true,
+          },
+        });
+      }
+      await rules.createRule({ body: { name: 'Cost silence', target, condition: { kind: 'silence' }, enabled: true } });
+    }
+    const sweepMs: number[] = [];
     const batchesPerHour = 60 / readingsPerBatch;
     // The ingest use case as its Lambdas build it, on the stack's clients, with the hour's clock: its coalescing
     // decides by the time a batch arrives, and the hour is replayed in seconds.
@@ -412,6 +443,11 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
           throw new Error(`Ingest stored ${result.accepted} of ${readings.length} readings (${result.device})`);
         }
         if (!coalesced) await untilQueueEmpty(sqs, info.queues.sensorData!);
+        if (sweep) {
+          const sweepStarted = performance.now();
+          await sweep.run(clock);
+          sweepMs.push(performance.now() - sweepStarted);
+        }
       }
       if (coalesced) {
         // Past the recompute's margin for SQS's and the worker's clocks, as the grace minute is in the cloud.
@@ -431,6 +467,7 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
       workerMs: median(workerMs),
       workerInvocations: workerMs.length,
       rollupMessages,
+      sweepMs: sweepMs.reduce((sum, ms) => sum + ms, 0),
     };
   };
 
@@ -440,8 +477,24 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
     await measureHour('a batch every minute (1 reading), rolled up after each', 1, hourAt(2), false),
     await measureHour('a batch every minute (1 reading), rolled up hourly', 1, hourAt(3), true),
     await measureHour('a batch every 10 minutes (10 readings), rolled up hourly', 10, hourAt(4), true),
+    await measureHour(
+      'a batch every minute, rolled up hourly, with alerts (3 thresholds, a silence)',
+      1,
+      hourAt(5),
+      true,
+      {
+        alerts: true,
+      },
+    ),
   ];
   printCost(measured, 0.05);
+  // What alerting adds: the same hour with and without the device's rules.
+  for (const path of ['mqtt', 'https'] as const) {
+    const added = priceMonth(measured[3]!, path, FLEET).total - priceMonth(measured[1]!, path, FLEET).total;
+    console.log(
+      `  Alerting (3 threshold rules and a silence rule on the device, the sweep every minute) adds ${money(added)} per device-month over ${path.toUpperCase()} (${FLEET.toLocaleString('en')} devices).`,
+    );
+  }
   // What production runs: hourly roll-ups.
   printFleetLimits(measured[1]!, prodRate);
   console.log(

@@ -16,6 +16,7 @@ import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { type RunningStack, startStack } from '../../infra/local/stack';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
+import { benchAlerts } from './alerts';
 import { benchDevice } from './bench-device';
 import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
@@ -24,6 +25,7 @@ import { benchCost } from './cost';
 import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
+import { benchOpenData, printOpenData } from './open-data';
 import { benchRollouts } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
@@ -44,9 +46,13 @@ import { printWebhooks } from './webhooks';
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
  * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
+ * Open data (issue 41): a SensorThings page of 1,000 Observations beside our readings route; a year of one-minute data as
+ * Parquet beside CSV in bytes; DuckDB's hourly mean over that file (./open-data.ts).
  * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
  * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
- * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load chooses the parts (all by default); BENCH_WEB=false
+ * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
+ * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
+ * BENCH_SECTIONS=bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -305,10 +311,12 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, rollouts, chart, campaign, notifications, web, load; comma-separated) runs only those.
+// BENCH_SECTIONS=reads (or bundles, webhooks, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts,
+// web, load; comma-separated) runs only those.
 const sections = new Set(
   (
-    process.env.BENCH_SECTIONS ?? 'bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,notifications,web,load'
+    process.env.BENCH_SECTIONS ??
+    'bundles,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
   ).split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack.
@@ -557,6 +565,12 @@ try {
     ]);
   }
 
+  if (sections.has('open-data')) {
+    printOpenData(
+      await benchOpenData(stack, { adminToken: await tokenOf('admin@example.com'), ownerToken: memberToken }),
+    );
+  }
+
   if (sections.has('notifications')) {
     const sent = await benchNotifications(info, db, await tokenOf('admin@example.com'));
     console.log(
@@ -570,6 +584,14 @@ try {
       },
       { measure: 'banners that arrived (counted on the deliveries table)', value: sent.arrived.toLocaleString('en') },
     ]);
+  }
+
+  if (sections.has('alerts')) {
+    await benchAlerts(stack, {
+      adminToken: await tokenOf('admin@example.com'),
+      ownerToken: memberToken,
+      ownerId: memberSub,
+    });
   }
 
   if (sections.has('web') && withWeb) {

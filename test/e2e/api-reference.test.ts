@@ -19,6 +19,10 @@ describe('end to end: the API reference', () => {
     await page.getByTestId('api-reference-link').click();
     await page.waitForURL(web('/dashboard/api/reference'));
 
+    // The SensorThings roots (issue 41): the key's, and the guests' one for public devices.
+    expect(await page.getByTestId('api-reference-sta').textContent()).toMatch(
+      /OGC SensorThings API 1\.1.*http:.+\/sensor-data\/v1\/sta\/v1\.1 with a key, and http:.+\/sensor-data\/sta\/v1\.1 for public devices/,
+    );
     // RapiDoc draws in its shadow root; Playwright's locators reach into it.
     const doc = page.getByTestId('api-reference-doc');
     await doc.getByText('/v1/devices/{id}/readings').first().waitFor();
@@ -32,11 +36,15 @@ describe('end to end: the API reference', () => {
     // A copyable example per route, against this stack's sensor-data API.
     const samples = doc.locator('.tab-content code');
     await samples.first().waitFor();
-    expect(await samples.count()).toBe(2);
-    const sample = (await samples.first().textContent()) ?? '';
-    expect(sample).toContain("-H 'x-api-key: ak_…'");
-    expect(sample).toMatch(/curl '.*\/sensor-data\/v1\/devices\/\{id\}\/(readings|series)\?from=/);
-    expect(await doc.getByRole('button', { name: 'Copy' }).count()).toBeGreaterThanOrEqual(2);
+    // Four routes: readings, series, and the SensorThings root and resources (issue 41).
+    expect(await samples.count()).toBe(4);
+    const texts = await samples.allTextContents();
+    expect(texts.every((text) => text.includes("-H 'x-api-key: ak_…'"))).toBe(true);
+    expect(
+      texts.filter((text) => /curl '.*\/sensor-data\/v1\/devices\/\{id\}\/(readings|series)\?from=/.test(text)),
+    ).toHaveLength(2);
+    expect(texts.filter((text) => /curl '.*\/sensor-data\/v1\/sta\/v1\.1/.test(text))).toHaveLength(2);
+    expect(await doc.getByRole('button', { name: 'Copy' }).count()).toBeGreaterThanOrEqual(4);
 
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const viewport of [WIDE, NARROW]) {

@@ -1,4 +1,5 @@
 import { AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { UI_MESSAGES } from '../../frontend/src/lib/ui-messages';
 import {
   authError,
   authSubmit,
@@ -60,6 +61,17 @@ describe('end to end: sign-in flows through the Authenticator', () => {
     await waitForHeaderUser(page, email);
     // The administrators hear of the new person.
     await waitForMail('admin@example.com', (mail) => mail.subject.includes(email));
+
+    // The account looks finished: no group in words ("None" is a group's name), and the e-mail the code went to
+    // is verified, with no second verification offered.
+    await page.getByTestId('dashboard-groups').getByText(UI_MESSAGES.noGroup, { exact: true }).waitFor();
+    await openNav(page);
+    await page.getByTestId('nav-account').click();
+    const card = page.getByTestId('security-email');
+    await card.getByTestId('email-current').getByText(email, { exact: true }).waitFor();
+    expect(await card.getByTestId('email-verified').textContent()).toBe('(verified)');
+    expect(await card.getByTestId('email-code').count()).toBe(0);
+    expect(await page.getByTestId('person-email').textContent()).not.toContain('not verified');
   });
 
   it('resets a forgotten password with the e-mailed code, then signs in with the new one', async () => {

@@ -41,7 +41,7 @@ describe('end to end: code releases', () => {
     await page.getByTestId('release-notes').fill('Faster boot.\nFixes the rev B brown-out.');
     await page.getByTestId('new-release-submit').click();
     await page.waitForURL(web(`/admin/releases/sd1-${version}`));
-    expect(await page.getByTestId('release-title').textContent()).toBe(`sd1 ${version} Draft`);
+    expect(await page.getByTestId('release-title').textContent()).toBe(`SD1 ${version} Draft`);
     // A draft cannot roll out, and the page says why before anyone tries.
     expect(await page.getByTestId('rollout-gate').textContent()).toContain('is a draft');
 
@@ -49,7 +49,7 @@ describe('end to end: code releases', () => {
     await page.getByTestId('artifact-upload').click();
     await page.getByTestId('artifact-sha256').waitFor();
     expect(await page.getByTestId('artifact-sha256').textContent()).toBe(sha256Of(bytes));
-    expect(await page.getByTestId('release-title').textContent()).toBe(`sd1 ${version} Published`);
+    expect(await page.getByTestId('release-title').textContent()).toBe(`SD1 ${version} Published`);
     const gate = page.getByTestId('rollout-gate');
     await gate.getByText('has no passing test run').waitFor();
 

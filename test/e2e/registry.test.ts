@@ -2,7 +2,7 @@ import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
 import { MESSAGES } from '../../shared/messages';
 import { relationId } from '../../shared/relations/relation-types';
-import { pagePerTest, signInAs, web } from '../support/browser';
+import { onScreen, pagePerTest, signInAs, web } from '../support/browser';
 import { wellInsideDay } from '../support/clock';
 import { mailText, waitForMail } from '../support/mail';
 import { type FreshUser, freshUser } from '../support/people';
@@ -300,6 +300,9 @@ describe('end to end: the registry people work in every day', () => {
     await page.getByTestId('register-submit').click();
     const code = (await page.getByTestId('register-claim-code').textContent()) ?? '';
     expect(code.length).toBeGreaterThan(4);
+    // The code is shown once: it has the focus and is on screen (on a phone the submit button is a screen below).
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'register-done');
+    expect(await onScreen(page.getByTestId('register-claim-code'))).toBe(true);
     const deviceId = `dev-${serial.toLowerCase()}`;
     // Every line's list starts with the first line's newest devices, and other tests register many: the new
     // device is on top once its own line is chosen.

@@ -52,6 +52,17 @@ describe('end to end: charts on the device page', () => {
     expect(await page.locator('[data-testid="sensor-chart"] canvas').count()).toBe(2);
     expect(await page.getByTestId('sensor-resolution').textContent()).toContain('raw readings');
 
+    // The From and To fields show the range drawn, read as the browser reads them (its own time zone).
+    for (const preset of PRESETS.filter((p) => p.id === '7d' || p.id === '1y')) {
+      await page.getByTestId(`sensor-range-${preset.id}`).click();
+      const shown = await page.evaluate(() => {
+        const at = (id: string) => new Date(document.querySelector<HTMLInputElement>(`[data-testid="${id}"]`)!.value);
+        return { from: at('sensor-range-from').getTime(), to: at('sensor-range-to').getTime(), now: Date.now() };
+      });
+      expect(Math.abs(shown.now - shown.to)).toBeLessThan(2 * MINUTE);
+      expect(Math.abs(shown.to - shown.from - preset.days * DAY)).toBeLessThanOrEqual(MINUTE);
+    }
+
     // 30 days reaches past Tier 0's 7: the panel says which tier unlocks it.
     await page.getByTestId('sensor-range-30d').click();
     await page.getByTestId('sensor-tier-lock').getByText('Tier 1 unlocks 30 days').waitFor();
@@ -161,5 +172,15 @@ describe("end to end: the demo devices' charts show their lines", () => {
     // A dot of a few pixels, 3 hours before the end of the 24-hour axis.
     expect(seen.covered).toBeGreaterThan(0);
     expect(seen.covered).toBeLessThan(0.03);
+  });
+
+  it('a range with no readings says so, and no resolution ("1740 min per point") of points that are not there', async () => {
+    const device = await freshDevice({ productLine: 'sd1', visibility: 'public' });
+    const page = testPage();
+    await page.goto(web(`/dashboard/devices/${device.id}`));
+    await page.getByTestId('sensor-empty').getByText('No readings in this range.').waitFor();
+    await page.getByTestId('sensor-range-30d').click();
+    await page.getByTestId('sensor-empty').getByText('No readings in this range.').waitFor();
+    expect(await page.getByTestId('sensor-data').textContent()).not.toContain('per point');
   });
 });

@@ -39,6 +39,8 @@ describe('end to end: downloading a device’s data', () => {
     expect(await page.getByTestId('export-percent').textContent()).toBe('100 %');
     expect(await page.getByTestId('export-progress').getAttribute('value')).toBe('100');
     await page.getByTestId('export-status').getByText('Done: 600 rows').waitFor();
+    // The link's long file name breaks inside the page: nothing widens it, on a phone either.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
     const response = await fetch((await link.getAttribute('href'))!);
     expect(response.status).toBe(200);
@@ -52,5 +54,25 @@ describe('end to end: downloading a device’s data', () => {
 
     // The download is listed among the person's recent ones.
     await page.getByTestId('export-recent').getByText('Done: 600 rows').waitFor();
+  });
+
+  it('a free AL60 device offers no Download: the panel says so in words and puts the tier that unlocks it in the cart', async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'download-free' });
+    const device = await freshDevice({ productLine: 'al60', ownerToken: person.token });
+    await setTier(device.id, 'free');
+
+    const page = testPage();
+    await signInPerson(page, person, `/dashboard/devices/${device.id}`);
+    await page.waitForURL(web(`/dashboard/devices/${device.id}`));
+    await page
+      .getByTestId('export-tier-lock')
+      .getByText('Downloads are not included in the Free tier of AL60 devices; Tier 1 unlocks them', { exact: true })
+      .waitFor();
+    expect(await page.getByTestId('export-start').count()).toBe(0);
+    expect(await page.getByTestId('export-panel').textContent()).not.toMatch(/al60|\bfree\b/);
+
+    // One click from the lock to the tier in the cart.
+    await page.getByTestId('export-panel').getByRole('button', { name: 'Add Tier 1 to cart' }).click();
+    await page.getByTestId('export-lock-add-added').getByText('In cart').waitFor();
   });
 });

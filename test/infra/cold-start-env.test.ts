@@ -1,3 +1,4 @@
+import { ALERTS_ENV } from '../../functions/alerts/deps';
 import { API_ENV } from '../../functions/api/deps';
 import { CAMPAIGNS_ENV } from '../../functions/campaigns/deps';
 import { CODE_RELEASES_ENV } from '../../functions/code-releases/deps';
@@ -33,6 +34,7 @@ const WEBHOOK_SECRETS = [...Object.values(INTEGRATIONS_ENV), 'WEBHOOK_SECRETS_KE
 
 /** What each function's entry reads at cold start, by its description (infra/stacks/area-stack.ts, auth-stack.ts). */
 const API_VARIABLES: Record<AreaName, readonly string[]> = {
+  alerts: Object.values(ALERTS_ENV),
   api: [...Object.values(API_ENV), ...STRIPE_KEY],
   campaigns: Object.values(CAMPAIGNS_ENV),
   'code-releases': Object.values(CODE_RELEASES_ENV),
@@ -58,6 +60,7 @@ const OTHER_VARIABLES: Record<string, readonly string[]> = {
   'the IntegrationsWorker worker': WEBHOOK_SECRETS,
   'the IntegrationsPresenceJob job': WEBHOOK_SECRETS,
   'the UsersDeletionJob job': Object.values(ACCOUNT_ENV),
+  'the AlertsSweepJob job': Object.values(ALERTS_ENV),
   'the MigrationsRunner deploy hook': Object.values(MIGRATE_ENV),
   'the DataIngressReadings IoT rule': Object.values(DATA_INGRESS_ENV),
   'the DeviceMqttAuthorizer IoT custom authorizer': Object.values(MQTT_AUTHORIZER_ENV),

@@ -1,5 +1,6 @@
 import type { AreaName } from '../../shared/contracts/areas';
 import { ACCOUNT_FIXTURES } from './authz-account-fixtures';
+import { ALERTS_FIXTURES } from './authz-alerts-fixtures';
 import { API_FIXTURES } from './authz-api-fixtures';
 import { BILLING_FIXTURES } from './authz-billing-fixtures';
 import { CAMPAIGNS_FIXTURES } from './authz-campaigns-fixtures';
@@ -18,6 +19,7 @@ import { SENSOR_DATA_CAMPAIGNS_FIXTURES } from './authz-sensor-data-campaigns-fi
 import { SENSOR_DATA_EXPORTS_FIXTURES } from './authz-sensor-data-exports-fixtures';
 import { SENSOR_DATA_LIVE_FIXTURES } from './authz-sensor-data-live-fixtures';
 import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixtures';
+import { SENSOR_DATA_STA_FIXTURES } from './authz-sensor-data-sta-fixtures';
 import { AUDIT_FIXTURES, CACHE_FIXTURES, TIER_FEATURES_FIXTURES } from './authz-system-fixtures';
 import { seedRelation } from './relations';
 import { apiAs, type DemoEmail, subOf, tokenOf, uniqueId } from './stack';
@@ -125,6 +127,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     },
     migrate: { prepare: async () => ({ query: { limit: 5 } }) },
   },
+  alerts: ALERTS_FIXTURES,
   campaigns: CAMPAIGNS_FIXTURES,
   'code-releases': CODE_RELEASES_FIXTURES,
   devices: DEVICES_FIXTURES,
@@ -140,6 +143,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     ...SENSOR_DATA_LIVE_FIXTURES,
     ...SENSOR_DATA_API_KEYS_FIXTURES,
     ...SENSOR_DATA_CAMPAIGNS_FIXTURES,
+    ...SENSOR_DATA_STA_FIXTURES,
   },
   datasets: DATASETS_FIXTURES,
   api: { ...API_FIXTURES, ...BILLING_FIXTURES },

@@ -288,6 +288,13 @@ export const signOutInHeader = async (page: Page) => {
   }
 };
 
+/** Whether the element lies wholly inside the visible part of the page (what a person sees now). */
+export const onScreen = (element: Locator): Promise<boolean> =>
+  element.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  });
+
 /**
  * The browser tab's title once the page has drawn its heading (the app follows the heading, lib/page-title.ts):
  * waits up to 10 s for `expected`, then asserts what the tab says, so a wrong title fails naming both.

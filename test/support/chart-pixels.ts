@@ -108,3 +108,34 @@ export const legendValue = (chart: Locator, label: string): Promise<string> =>
     );
     return row?.querySelector('.u-value')?.textContent?.trim() ?? '';
   }, label);
+
+/**
+ * Which columns of a chart's plot area a translucent shade of `rgb` covers, as a person sees it (an alert's firing
+ * period, a preview's would-have-fired): a column is shaded when most of its pixels hold that colour at a low alpha
+ * (the line and its min/max band are blue, the grid near-transparent black, the background transparent).
+ */
+export const shadeColumns = (chart: Locator, rgb: [number, number, number]): Promise<boolean[]> =>
+  chart.evaluate((element, wanted) => {
+    const canvas = element.querySelector('canvas')!;
+    const over = element.querySelector('.u-over')!;
+    const box = canvas.getBoundingClientRect();
+    const plot = over.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    const left = Math.round((plot.left - box.left) * ratio);
+    const top = Math.round((plot.top - box.top) * ratio);
+    const width = Math.round(plot.width * ratio);
+    const height = Math.round(plot.height * ratio);
+    const { data } = canvas.getContext('2d')!.getImageData(left, top, width, height);
+    const shaded = (x: number) => {
+      let count = 0;
+      for (let y = 0; y < height; y++) {
+        const i = (y * width + x) * 4;
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+        if (a >= 30 && a <= 120 && Math.abs(r - wanted[0]) + Math.abs(g - wanted[1]) + Math.abs(b - wanted[2]) <= 90) {
+          count++;
+        }
+      }
+      return count / height > 0.6;
+    };
+    return Array.from({ length: Math.round(plot.width) }, (_, x) => shaded(Math.min(width - 1, Math.floor(x * ratio))));
+  }, rgb);

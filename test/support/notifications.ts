@@ -14,7 +14,7 @@ export const deliveryStore = () =>
  * A sent notification with a banner for `userId`, written straight to the tables (for access tests, which are about
  * who may read and mark it, not about delivery).
  */
-export const seedBanner = async (userId: string, title = 'Seeded banner') => {
+export const seedBanner = async (userId: string, title = 'Seeded banner', body = '<p>Seeded</p>') => {
   const id = `seed-${randomUUID()}`;
   const created = Date.now();
   const content = {
@@ -22,7 +22,7 @@ export const seedBanner = async (userId: string, title = 'Seeded banner') => {
     requireInteraction: false,
     topic: 'announcements' as const,
     title,
-    body: '<p>Seeded</p>',
+    body,
     initiator: { id: 'seed', type: 'user-id' as const },
   };
   await notificationStore().create({

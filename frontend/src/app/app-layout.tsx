@@ -1,4 +1,4 @@
-import { use, useEffect, useRef, useState } from 'react';
+import { use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { LoadingPage } from '../components/loading-page';
@@ -8,7 +8,7 @@ import { MenuUnread, NotificationBell } from '../features/notifications/notifica
 import { barQuery } from '../features/notifications/notifications-api';
 import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
-import { adminEquivalent, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
+import { loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
@@ -33,8 +33,10 @@ const ADMIN_PAGES = [
   ['/admin/releases', 'Releases'],
   ['/admin/people', 'People'],
   ['/admin/notifications', 'Notifications'],
+  ['/admin/alerts', 'Alerts'],
   ['/admin/parameters', 'Parameters'],
   ['/admin/tiers', 'Tiers'],
+  ['/admin/migrations', 'Migrations'],
   ['/admin/relations', 'Relations'],
   ['/admin/cache', 'Cache'],
   ['/admin/lookup', 'Look up'],
@@ -48,7 +50,12 @@ const ADMIN_PAGES = [
  * signed out in another tab) sends the user to the login page that brings them back here, with the reason.
  * Below 1024 px the navigation and account fold into a menu behind one button (app.css decides the width).
  */
-export const AppLayout = () => {
+export const AppLayout = ({
+  adminPageOf,
+}: {
+  /** The /admin page equivalent to a /dashboard path (spec §2) when the app has one; the router knows which exist. */
+  adminPageOf: (pathname: string) => string | undefined;
+}) => {
   const { state, signOut } = useSession();
   const user = state.status === 'signed-in' ? state.user : undefined;
   // A signed-in person's shell is drawn with its banners and counts, never before them: a banner arriving over a drawn
@@ -65,6 +72,18 @@ export const AppLayout = () => {
   const toggle = useRef<HTMLButtonElement>(null);
   const header = useRef<HTMLElement>(null);
   const main = useRef<HTMLElement>(null);
+  const subnav = useRef<HTMLElement>(null);
+
+  // On a phone the admin links are one row that scrolls sideways (app.css): the current page's link is brought into
+  // it, centred, by scrolling the row alone (scrollIntoView would scroll the page too), before it is painted, so the
+  // row does not move under a finger.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page (its path) has its own current link
+  useLayoutEffect(() => {
+    const row = subnav.current;
+    const active = row?.querySelector<HTMLElement>('a.active');
+    if (!row || !active || row.scrollWidth <= row.clientWidth) return;
+    row.scrollLeft = active.offsetLeft - (row.clientWidth - active.offsetWidth) / 2;
+  }, [pathname]);
 
   // A followed link (or a submitted form's button) leaves with the page it was on: the new page's content takes
   // the focus, so Tab goes on from its top and a screen reader announces it (the sign-in form's fields too).
@@ -142,6 +161,11 @@ export const AppLayout = () => {
               </NavLink>
             )}
             {user && (
+              <NavLink to="/dashboard/alerts" data-testid="nav-alerts">
+                Alerts
+              </NavLink>
+            )}
+            {user && (
               <NavLink to="/dashboard/api" data-testid="nav-api">
                 API
               </NavLink>
@@ -149,7 +173,7 @@ export const AppLayout = () => {
             {user && <CartLink userId={user.id} />}
             {user && <NotificationBell userId={user.id} />}
             {/* Active on every /admin page: the admin pages' own links are in the row under the header. */}
-            {staff && <NavLink to={adminEquivalent(pathname) ?? '/admin'}>Admin</NavLink>}
+            {staff && <NavLink to={adminPageOf(pathname) ?? '/admin'}>Admin</NavLink>}
           </nav>
           <div className="account">
             {user ? (
@@ -170,7 +194,7 @@ export const AppLayout = () => {
         </div>
       </header>
       {staff && section === 'admin' && (
-        <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav">
+        <nav className="subnav" aria-label="Admin pages" data-testid="admin-nav" ref={subnav}>
           {ADMIN_PAGES.map(
             ([to, text, group]) =>
               (!group || hasRole(user!.groups, group)) && (

@@ -7,6 +7,7 @@ import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { amplifyAuth, holdsTokens } from '../lib/auth';
 import { pageIdOf, recordPageView } from '../lib/measurements';
+import { adminEquivalent } from '../lib/navigation';
 import { useTitleFromHeading } from '../lib/page-title';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -61,6 +62,17 @@ const campaignPage = page(
 );
 
 /**
+ * Spec §2's /admin equivalent of a /dashboard path, only where the app has that admin page: /dashboard/cart,
+ * /dashboard/api and the datasets have none, and the header's Admin link then opens the admin overview instead of
+ * "Page not found".
+ */
+const adminPageOf = (pathname: string): string | undefined => {
+  const admin = adminEquivalent(pathname);
+  const matched = admin === undefined ? undefined : matchRoutes(routes, admin)?.at(-1);
+  return matched && matched.route.path !== '*' ? admin : undefined;
+};
+
+/**
  * Every screen of the app. Guests may browse /dashboard (spec §1: sign-in is not mandatory) and the login
  * page; the object pages need a session; /admin needs Employees or Administrators.
  */
@@ -90,7 +102,7 @@ export const routes: PageRoute[] = [
   },
   { path: '/', element: <Navigate to="/dashboard" replace /> },
   {
-    element: <AppLayout />,
+    element: <AppLayout adminPageOf={adminPageOf} />,
     children: [
       // Every visit starts here ('/' leads here too): in the entry, it draws without waiting on one more chunk.
       { path: '/dashboard', element: <DashboardPage /> },
@@ -147,6 +159,14 @@ export const routes: PageRoute[] = [
             ...page(
               withAuth(() => import('../features/people/profile-page')),
               (m) => m.ProfilePage,
+            ),
+          },
+          // The alerts of the person's devices (docs/alerts.md); staff's of every device are /admin/alerts.
+          {
+            path: '/dashboard/alerts',
+            ...page(
+              () => import('../features/alerts/alerts-page'),
+              (m) => m.AlertsPage,
             ),
           },
           {
@@ -304,6 +324,13 @@ export const routes: PageRoute[] = [
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },
           { path: 'webhooks/:id', ...webhookPage },
+          {
+            path: 'alerts',
+            ...page(
+              () => import('../features/alerts/alerts-page'),
+              (m) => m.AlertsPage,
+            ),
+          },
           {
             path: 'notifications',
             ...page(

@@ -21,11 +21,12 @@ import { runtimeConfig } from './runtime-config';
 export type ApiClient<N extends AreaName> = AreaClient<(typeof AREAS)[N]>;
 
 /**
- * Areas no guest's page calls (staff screens, devices): their contracts are loaded with the first call, so every
- * guest's first page does not carry them (test/support/web-budgets.ts). The compiler holds this list and the next
- * one to every area.
+ * Areas no guest's page calls (staff screens, devices, a signed-in person's alerts): their contracts are loaded with
+ * the first call, so every guest's first page does not carry them (test/support/web-budgets.ts). The compiler holds
+ * this list and the next one to every area.
  */
 const STAFF_AREAS = {
+  alerts: () => import('../../../shared/contracts/alerts').then((m) => m.alerts),
   'code-releases': () => import('../../../shared/contracts/code-releases').then((m) => m.codeReleases),
   // Devices call it, never a browser; kept only so the client is typed for every area.
   'data-ingress': () => import('../../../shared/contracts/data-ingress').then((m) => m.dataIngress),

@@ -28,6 +28,8 @@ export const UI_MESSAGES = {
   totpDisabled: 'The authenticator app is off.',
   signOutEverywhereHint: 'Sign out everywhere ends your sessions on every device and browser at once.',
   unknownError: 'Something went wrong. Please try again.',
+  // "None" is itself a group's name (shared/auth/groups.ts), so a person in no group is not shown as "None".
+  noGroup: 'Not in any group',
   /** Spec §8: the identity library's generic failure, for an auth error that carries no text. */
   authenticationError: 'Authentication Error',
   notAllowed: 'Your account does not have access to the admin area.',

@@ -13,7 +13,7 @@ import type { DataAccess } from '../sensor-data/data-access';
 /** One file of a dataset as stored: where it is, which object version, and what the manifest says of it. */
 export interface StoredDatasetFile {
   name: string;
-  format: 'csv' | 'json' | 'manifest';
+  format: 'csv' | 'json' | 'parquet' | 'manifest';
   deviceId?: string;
   rows?: number;
   bytes: number;
@@ -40,6 +40,8 @@ export interface DatasetRecord {
   from: number;
   to: number;
   measurements?: string[];
+  /** A Parquet file per device too (issue 41); absent on datasets asked for before it. */
+  parquet?: boolean;
   asOf: number;
   devices: DatasetDevice[];
   status: DatasetStatus;

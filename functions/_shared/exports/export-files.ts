@@ -21,7 +21,7 @@ export interface WrittenFile {
 
 /** A file being written: chunks in, one object out. */
 export interface FileWriter {
-  write: (chunk: string) => Promise<void>;
+  write: (chunk: string | Uint8Array) => Promise<void>;
   close: () => Promise<WrittenFile>;
   /** Gives up: an unfinished multipart upload is aborted so its parts are not kept (and billed). */
   abort: () => Promise<void>;
@@ -68,8 +68,8 @@ export const createExportFiles = ({
     };
 
     return {
-      write: async (chunk: string) => {
-        const bytes = Buffer.from(chunk, 'utf8');
+      write: async (chunk: string | Uint8Array) => {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
         pending.push(bytes);
         pendingBytes += bytes.length;
         total += bytes.length;

@@ -36,6 +36,8 @@ export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${t
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   json: 'application/json; charset=utf-8',
+  // IANA's registration of 2024.
+  parquet: 'application/vnd.apache.parquet',
 };
 
 export interface ExportMeta {
@@ -52,7 +54,7 @@ export interface ExportMeta {
  * row. CSV: `timestamp,iso_time,<name (unit)>…` with an empty cell where a reading lacks a measurement. JSON: one
  * document `{deviceId, deviceName, from, to, measurements: [{name, unit}], readings: [{timestamp, time, values}]}`.
  */
-export const createExportFormatter = (format: ExportFormat, meta: ExportMeta) => {
+export const createExportFormatter = (format: 'csv' | 'json', meta: ExportMeta) => {
   const names = meta.columns.map((column) => column.name);
   let rows = 0;
   const present = (reading: ExportReading) => names.some((name) => reading.values[name] !== undefined);
@@ -95,4 +97,12 @@ export const createExportFormatter = (format: ExportFormat, meta: ExportMeta) =>
   };
 };
 
-export type ExportFormatter = ReturnType<typeof createExportFormatter>;
+/** A file's formatter, text or binary: its head, each chunk of readings and its tail, and the rows it wrote. */
+export interface FileFormatter {
+  readonly rows: number;
+  head: () => string | Uint8Array;
+  chunk: (readings: readonly ExportReading[]) => string | Uint8Array;
+  tail: () => string | Uint8Array;
+}
+
+export type ExportFormatter = FileFormatter;

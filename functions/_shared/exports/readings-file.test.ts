@@ -11,7 +11,7 @@ const memoryFile = () => {
   const state = { text: '', closed: false, aborted: false };
   const file: FileWriter = {
     write: async (chunk) => {
-      state.text += chunk;
+      state.text += String(chunk);
     },
     close: async () => {
       state.closed = true;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { TimeRange } from '../../../shared/campaigns/window';
 import type { FileWriter } from './export-files';
-import type { ExportFormatter, ExportReading } from './export-format';
+import type { ExportReading, FileFormatter } from './export-format';
 
 /** What streams a device's readings in a range, oldest first, in chunks (the readings store's `scan`). */
 export type ReadingsScan = (deviceId: string, range: TimeRange) => AsyncIterable<readonly ExportReading[]>;
 
 /** One file written from the readings: its formatter (CSV or JSON) and where its text goes. */
 export interface ReadingsOutput {
-  formatter: ExportFormatter;
+  formatter: FileFormatter;
   file: FileWriter;
 }
 
@@ -59,10 +59,11 @@ export const writeReadingsFiles = async ({
   onProgress?: (doneMs: number, totalMs: number) => Promise<void>;
 }): Promise<ReadingsFileResult[]> => {
   const hashes = outputs.map(() => createHash('sha256'));
-  const write = async (index: number, text: string) => {
-    if (!text) return;
-    hashes[index]!.update(text, 'utf8');
-    await outputs[index]!.file.write(text);
+  const write = async (index: number, chunk: string | Uint8Array) => {
+    if (chunk.length === 0) return;
+    if (typeof chunk === 'string') hashes[index]!.update(chunk, 'utf8');
+    else hashes[index]!.update(chunk);
+    await outputs[index]!.file.write(chunk);
   };
   try {
     for (const [i, output] of outputs.entries()) await write(i, output.formatter.head());

@@ -63,6 +63,11 @@ export type RouteHandler<R extends AnyRoute, D> = (
     rawBody: string | undefined;
     /** A request header by name (any case). */
     header: (name: string) => string | undefined;
+    /**
+     * The URL the request was sent to, without its query (the stage or custom domain's base included): what an answer
+     * that links to itself builds its links from.
+     */
+    url: string;
     /** The items the route's read-ahead named, read with the session record (see HttpAreaOptions.readAhead). */
     ahead: ReadAhead;
     /**
@@ -198,6 +203,16 @@ const parseTextPart = (
 const headerOf = (event: APIGatewayProxyEvent, wanted: string): string | undefined =>
   Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1] ?? undefined;
 
+/**
+ * The URL as the client called it: API Gateway names the scheme in X-Forwarded-Proto (as the local gateway does), and
+ * `requestContext.path` is the whole path (a stage or base path included) where `path` is the route's own.
+ */
+const requestUrl = (event: APIGatewayProxyEvent): string => {
+  const host = headerOf(event, 'host') ?? event.requestContext?.domainName ?? 'localhost';
+  const scheme = headerOf(event, 'x-forwarded-proto')?.split(',')[0]?.trim() ?? 'https';
+  return `${scheme}://${host}${event.requestContext?.path ?? event.path}`;
+};
+
 const bearerToken = (event: APIGatewayProxyEvent): string | undefined => {
   const header = headerOf(event, 'authorization');
   if (!header) return undefined;
@@ -331,6 +346,7 @@ export const httpArea = <A extends Area, D>(
                 ? Buffer.from(event.body, 'base64').toString('utf8')
                 : event.body,
           header: (name: string) => headerOf(event, name.toLowerCase()),
+          url: requestUrl(event),
           ahead: state.ahead,
           beside: state.beside,
           audit: state.trail?.note ?? NO_AUDIT,
@@ -354,10 +370,12 @@ export const httpArea = <A extends Area, D>(
       return { statusCode: 204, headers: { ...extraHeaders, ...corsHeaders(event, corsOrigins) }, body: '' };
     }
     if (!checked.success) throw new Error(`Response of ${area.name}.${state.handlerName} broke its contract`);
+    // A handler that names a text type answers a string as it is (an OData `$value`); everything else is JSON.
+    const text = typeof checked.data === 'string' && extraHeaders['content-type']?.startsWith('text/');
     return {
       statusCode: status,
       headers: { 'content-type': 'application/json', ...extraHeaders, ...corsHeaders(event, corsOrigins) },
-      body: JSON.stringify(checked.data),
+      body: text ? (checked.data as string) : JSON.stringify(checked.data),
     };
   };
 

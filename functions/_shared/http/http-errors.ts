@@ -78,7 +78,9 @@ export const httpErrors = (
       request.response = {
         statusCode: error.status,
         headers: { ...headers, ...error.headers },
-        body: JSON.stringify({ message: error.message, ...(error.issues ? { issues: error.issues } : {}) }),
+        body: JSON.stringify(
+          error.body ?? { message: error.message, ...(error.issues ? { issues: error.issues } : {}) },
+        ),
       };
       return;
     }

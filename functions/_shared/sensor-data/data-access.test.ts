@@ -32,9 +32,18 @@ describe('windows by purpose', () => {
   });
 
   it('refuses downloads and the API where the tier has none, naming the tier that has them', () => {
-    expect(() => windowStart(accessOf('sd1', 'tier0', true), 'download', NOW)).toThrow(/Tier 1 unlocks it/);
+    expect(() => windowStart(accessOf('sd1', 'tier0', true), 'download', NOW)).toThrow(/Tier 1 unlocks them/);
     expect(() => windowStart(accessOf('al30', 'tier1', true), 'api', NOW)).toThrow(/Tier 2 unlocks it/);
     expect(() => windowStart(accessOf('al30', 'free', false), 'download', NOW)).toThrow(/403|Tier 1/);
+  });
+
+  it("says what a tier lacks in a person's words: the tier and product line by name, never their ids", () => {
+    expect(() => windowStart(accessOf('al60', 'free', true), 'download', NOW)).toThrow(
+      'Downloads are not included in the Free tier of AL60 devices; Tier 1 unlocks them',
+    );
+    expect(() => windowStart(accessOf('al60', 'free', false), 'api', NOW)).toThrow(
+      'API access is not included in the Free tier of AL60 devices; Tier 2 unlocks it',
+    );
   });
 
   it('uses the public download window for public-only callers and the permissioned one otherwise', () => {
@@ -69,7 +78,7 @@ describe('readable ranges', () => {
 
   it('says when no tier reaches that far back', () => {
     expect(() => readableRanges(accessOf('al30', 'tier3', true), 'view', { from: NOW - 400 * DAY_MS }, NOW)).toThrow(
-      /no tier of this product line reaches that far back/,
+      'Charts and reads of this device reach back 365 days on Tier 3 of AL30 devices; no tier of AL30 devices reaches that far back',
     );
   });
 

@@ -5,7 +5,8 @@ import type { DataVisibility, ProductLine } from '../../../shared/contracts/devi
 import { MESSAGES } from '../../../shared/messages';
 import {
   DAY_MS,
-  type TierFeatures,
+  type DataPurpose,
+  grantsPurpose,
   type TierRow,
   unlockingTier,
   WINDOW_SLACK_MS,
@@ -27,6 +28,13 @@ export interface DataDevice {
   measurementUnits?: Record<string, string>;
   /** Every measurement name the device has sent (data-ingress adds to it). */
   measurementNames?: string[];
+  /** What the SensorThings service shows of the device (docs/open-data.md): its model, place and when it was made. */
+  model?: string;
+  location?: { lat: number; lon: number };
+  locationPrivacy?: 'exact' | 'approximate' | 'hidden';
+  /** Where the device was set, and when, from the first move recorded (the devices area appends a move). */
+  locationHistory?: { time: number; lat: number; lon: number }[];
+  created?: number;
 }
 
 /** How the caller reaches the device's data. `public`: only because the device's data is public. */
@@ -38,14 +46,17 @@ export interface DataAccess {
   /** Every tier of the device's line, lowest first, as the table in force says: what would unlock more. */
   lineTiers: readonly TierRow[];
   route: DataRoute;
+  /** Staff or the device's owner or an administrator: they see its exact location whatever its privacy. */
+  manages?: boolean;
+  /** Campaign route only: the campaigns that let the caller in. */
+  campaignIds?: readonly string[];
   /** Staff, a relation or a campaign: the "permissioned" download window applies; else the public one. */
   permissioned: boolean;
   /** Campaign route only: the campaigns' windows; null is unlimited. */
   windows: Windows;
 }
 
-/** What a time window is for: viewing (charts, reads), downloading, or the public API. */
-export type DataPurpose = 'view' | 'download' | 'api';
+export type { DataPurpose };
 
 /** How far back a purpose may reach, in days; null when the tier does not offer it at all. */
 export const reachDays = (access: Pick<DataAccess, 'tier' | 'permissioned'>, purpose: DataPurpose): number | null => {
@@ -57,15 +68,6 @@ export const reachDays = (access: Pick<DataAccess, 'tier' | 'permissioned'>, pur
   return f.historicalDataAccessDays;
 };
 
-const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => (f: TierFeatures) => {
-  if (purpose === 'download') {
-    const offered = permissioned ? f.manualDataDownloadPermissionedAccessDays : f.manualDataDownloadPublicAccessDays;
-    return offered !== null && offered >= days;
-  }
-  if (purpose === 'api') return f.apiAccess && f.historicalDataAccessDays >= days;
-  return f.historicalDataAccessDays >= days;
-};
-
 /**
  * The earliest time (ms) the purpose may reach now, or a 403 naming the tier that unlocks it when the device's
  * tier does not offer the purpose at all.
@@ -73,7 +75,7 @@ const grantsOf = (purpose: DataPurpose, permissioned: boolean, days: number) => 
 export const windowStart = (access: DataAccess, purpose: DataPurpose, now: number): number => {
   const days = reachDays(access, purpose);
   if (days === null) {
-    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, 1));
+    const unlock = unlockingTier(access.lineTiers, grantsPurpose(purpose, access.permissioned, 1));
     throw new Forbidden(MESSAGES.tierLacksPurpose(purpose, access.tier.name, access.device.productLine, unlock?.name));
   }
   return now - days * DAY_MS;
@@ -101,7 +103,7 @@ export const readableRanges = (
   // for N days (not N + 1) when it is not.
   if (from < start - WINDOW_SLACK_MS) {
     const days = Math.ceil((now - from - WINDOW_SLACK_MS) / DAY_MS);
-    const unlock = unlockingTier(access.lineTiers, grantsOf(purpose, access.permissioned, days));
+    const unlock = unlockingTier(access.lineTiers, grantsPurpose(purpose, access.permissioned, days));
     throw new Forbidden(
       MESSAGES.outsideTierWindow(
         purpose,
@@ -116,8 +118,11 @@ export const readableRanges = (
   return { range, parts: clipToWindows(range, access.windows) };
 };
 
-/** What the reads take of a device record: not its location, description, claim or credential fields. */
-const DEVICE_ATTRIBUTES = [
+/**
+ * What the reads take of a device record: not its claim, owner, firmware or credential fields. The SensorThings
+ * catalogue lists devices with the same (functions/sensor-data/store/sta-catalog.ts).
+ */
+export const DEVICE_ATTRIBUTES = [
   'id',
   'name',
   'productLine',
@@ -126,6 +131,11 @@ const DEVICE_ATTRIBUTES = [
   'lastSeen',
   'measurementUnits',
   'measurementNames',
+  'model',
+  'location',
+  'locationPrivacy',
+  'locationHistory',
+  'created',
 ] as const;
 
 export interface DataAccessDeps {
@@ -194,6 +204,10 @@ export const createDataAccess = ({ db, devicesTable, access, tiers }: DataAccess
         tier,
         lineTiers: line,
         route,
+        manages:
+          decision.allowed &&
+          (decision.via === 'staff' || decision.via === 'device-owner' || decision.via === 'device-administrator'),
+        ...(route === 'campaign' && decision.campaignIds ? { campaignIds: decision.campaignIds } : {}),
         permissioned: route !== 'public',
         windows: route === 'campaign' ? (decision.windows ?? []) : null,
       };

@@ -50,11 +50,11 @@ export const EXPORT_MESSAGES = {
 
 export const exportKey = (deviceId: string, id: string, format: ExportFormat) => `exports/${deviceId}/${id}.${format}`;
 
-/** `exports/{deviceId}/{exportId}.{csv|json}` read back, or undefined for any other key. */
+/** `exports/{deviceId}/{exportId}.{csv|json|parquet}` read back, or undefined for any other key. */
 export const parseExportKey = (
   key: string,
 ): { deviceId: string; exportId: string; format: ExportFormat } | undefined => {
-  const match = /^exports\/([A-Za-z0-9._:-]+)\/(exp_[A-Za-z0-9_-]+)\.(csv|json)$/.exec(key);
+  const match = /^exports\/([A-Za-z0-9._:-]+)\/(exp_[A-Za-z0-9_-]+)\.(csv|json|parquet)$/.exec(key);
   return match ? { deviceId: match[1]!, exportId: match[2]!, format: match[3] as ExportFormat } : undefined;
 };
 

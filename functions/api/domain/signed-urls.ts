@@ -18,7 +18,7 @@ export const SIGNED_URL_SECONDS = 5 * 60;
 export const SIGNED_URL_MESSAGES = {
   bucketRefused: (bucket: string) =>
     `Signed URLs are given only for the exports, chart-data and datasets buckets, not for "${bucket}"`,
-  exportKey: 'An export key looks like exports/{deviceId}/{exportId}.csv (or .json)',
+  exportKey: 'An export key looks like exports/{deviceId}/{exportId}.csv (or .json, .parquet)',
   chartKey: 'A chart-data key looks like charts/{deviceId}/hour/{YYYY-MM}.json or charts/{deviceId}/day/{YYYY}.json',
   chartOutsideView: (deviceId: string, from: number, to: number) =>
     `This chart file covers ${new Date(from).toISOString().slice(0, 10)} to ${new Date(to).toISOString().slice(0, 10)}, ` +

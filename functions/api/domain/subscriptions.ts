@@ -6,6 +6,7 @@ import type { ProductLine } from '../../../shared/contracts/devices';
 import type { CartItem } from '../../../shared/contracts/users';
 import { APP_METRICS } from '../../../shared/operations/metrics';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
+import { productLineName } from '../../../shared/text/product-words';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { deviceMetadata, devicesOf } from '../../_shared/billing/subscription-devices';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
@@ -21,7 +22,7 @@ export const BILLING_MESSAGES = {
   notYourEmail: 'You may look up only your own e-mail',
   deviceNotYours: (id: string) => `You may buy only for a device you own or administer: ${id}`,
   productNotOnSale: (id: string) => `This product is not on sale: ${id}`,
-  wrongLine: (product: string, line: string) => `${product} is for ${line.toUpperCase()} devices`,
+  wrongLine: (product: string, line: string) => `${product} is for ${productLineName(line)} devices`,
   returnElsewhere: 'The return pages must be on this web app',
   noBillingAccount: 'You have no billing account yet: it is made when you first buy a tier',
   notYourPlan: (id: string) => `You may change the plan only of a device you own or administer: ${id}`,

@@ -5,7 +5,7 @@ import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages
 import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 import type { RollupCoalescing } from '../../_shared/sensor-data/rollup-coalescing';
 import { createIngest } from './ingest';
-import type { IngestCount, SeenDevice, SeenUpdate } from './ports';
+import type { IngestCount, SeenDevice, SeenUpdate, StoredBatch } from './ports';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 30);
 const HOUR = 3_600_000;
@@ -19,7 +19,9 @@ const world = ({
   coalescing = 'none' as RollupCoalescing,
   markFails = false,
   webhooksFail = false,
+  hookFails = false,
 } = {}) => {
+  const handed: StoredBatch[] = [];
   let clock = NOW;
   let sendFailing = sendFails;
   const marks: number[] = [];
@@ -118,8 +120,15 @@ const world = ({
       seconds: () => undefined,
     },
     coalescing,
+    afterStored: [
+      async (batch) => {
+        if (hookFails) throw new Error('alerts down');
+        handed.push(batch);
+      },
+    ],
   }).ingest;
   return {
+    handed,
     ingest,
     stored,
     stats,
@@ -303,6 +312,25 @@ describe('ingest', () => {
   it('fails when the roll-up message cannot be sent, after the readings are stored (the device resends)', async () => {
     const w = world({ sendFails: true });
     await expect(w.ingest('dev', { readings: [{ timestamp: NOW, values: { co2: 1 } }] })).rejects.toThrow('queue down');
+    expect(w.stored.size).toBe(1);
+  });
+
+  it("hands each stored batch to the work after it, with the device's lastSeen from before it; nothing when nothing was stored", async () => {
+    const w = world({ device: { lastSeen: NOW - HOUR } });
+    const readings = [
+      { timestamp: NOW - 60_000, values: { pm2_5: 40 } },
+      { timestamp: NOW - 120_000, values: { pm2_5: 38 } },
+    ];
+    await w.ingest('dev', { readings: [...readings, 'junk'] });
+    await w.ingest('dev', { readings: [{ timestamp: 1, values: { co2: 1 } }] });
+    expect(w.handed).toEqual([{ deviceId: 'dev', readings, receivedAt: NOW, previousLastSeen: NOW - HOUR }]);
+  });
+
+  it('fails the batch when the work after it fails, after the readings are stored (the device resends)', async () => {
+    const w = world({ hookFails: true });
+    await expect(w.ingest('dev', { readings: [{ timestamp: NOW, values: { co2: 1 } }] })).rejects.toThrow(
+      'alerts down',
+    );
     expect(w.stored.size).toBe(1);
   });
 

@@ -17,7 +17,7 @@ import {
   type RollupCoalescing,
   rollupNotBefore,
 } from '../../_shared/sensor-data/rollup-coalescing';
-import type { DeviceSeenStore, IngestCount, IngestStatsStore, StoredBatchWebhooks } from './ports';
+import type { AfterStored, DeviceSeenStore, IngestCount, IngestStatsStore, StoredBatchWebhooks } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {
@@ -36,6 +36,8 @@ export interface IngestDeps {
   counters: Counters;
   /** When the stored hours' roll-ups run: at once, or once the hour is over (ROLLUP_COALESCING). */
   coalescing: RollupCoalescing;
+  /** What follows a stored batch (the alerts evaluator, …), each beside the roll-up message and the live view. */
+  afterStored: readonly AfterStored[];
 }
 
 /** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
@@ -50,11 +52,12 @@ const countRejections = (rejected: IngestResult['rejected']) => {
 /**
  * One batch from a device, over HTTPS or MQTT (the caller has established which device it is). Each reading is
  * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
- * device seen, are handed to the roll-up worker in one message and published to live watchers.
+ * device seen, are handed to the roll-up worker in one message, published to live watchers, told to the device's
+ * webhooks (readings.received) and handed to the work after a stored batch (`afterStored`: the alerts evaluator).
  *
  * Order matters for "nothing lost": the readings are written before the roll-up message is sent, the webhooks hear of
- * them and the batch is counted, and a failed write or send throws, so the device resends; storing is idempotent per
- * (device, timestamp), and so is the webhooks' event.
+ * them, the alerts evaluate them and the batch is counted, and a failed write or send throws, so the device resends;
+ * storing is idempotent per (device, timestamp), and so are the webhooks' event and the alerts' evaluation.
  */
 export const createIngest = ({
   readings,
@@ -67,6 +70,7 @@ export const createIngest = ({
   now,
   counters,
   coalescing,
+  afterStored,
   log,
 }: IngestDeps) => {
   /**
@@ -148,6 +152,9 @@ export const createIngest = ({
         askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
         live.publish(deviceId, accepted),
         webhooks.readingsStored(deviceId, accepted, at),
+        ...afterStored.map((hook) =>
+          hook({ deviceId, readings: accepted, receivedAt: at, previousLastSeen: known.lastSeen }),
+        ),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);
       if (batch.firmwareVersion && batch.firmwareVersion !== known.firmwareVersion) {

@@ -1,7 +1,10 @@
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import type { StoredReading } from '../../_shared/sensor-data/readings-store';
 
 /** What ingest reads back of the device it marked seen: its firmware and the rollout that targets it. */
 export interface SeenDevice {
+  /** The device's newest reading before this batch: a reading at or before it was sent again or arrives late. */
+  lastSeen?: number;
   firmwareVersion?: string;
   firmwareTarget?: FirmwareTarget;
   /** The `notBefore` of the last coalesced roll-up message sent for the device (`markRollupSent`). */
@@ -48,6 +51,24 @@ export interface StoredBatchWebhooks {
     receivedAt: number,
   ) => Promise<unknown>;
 }
+
+/** A batch ingest has stored, as the work after it sees it. */
+export interface StoredBatch {
+  deviceId: string;
+  /** The readings stored (every accepted one), in the order sent. */
+  readings: readonly StoredReading[];
+  /** When the batch arrived (ms). */
+  receivedAt: number;
+  /** The device's newest reading before this batch (SeenDevice.lastSeen). */
+  previousLastSeen?: number;
+}
+
+/**
+ * Work that follows a stored batch, each beside the others: the alerts evaluator today (docs/alerts.md); data
+ * quality joins it here. (The webhooks' readings.received has its own port, StoredBatchWebhooks, beside these.) A hook that fails fails the batch, which the device sends again: each must be
+ * idempotent over a batch sent twice (its readings are then at or before `previousLastSeen`).
+ */
+export type AfterStored = (batch: StoredBatch) => Promise<void>;
 
 /** What the stats count: stored readings, and refused ones by reason (attribute names as the reasons are spelled). */
 export type IngestCount = 'accepted' | 'malformed' | 'future' | 'too-old' | 'out-of-range' | 'unknown-device';

@@ -66,11 +66,18 @@ describe('createDeviceSeenStore.markSeen', () => {
     await expect(store().markSeen('d1', seen)).rejects.toThrow('throttled');
   });
 
-  it('hands back the firmware and rollout target the update left on the device', async () => {
+  it('hands back the firmware and rollout target on the device, and its lastSeen from before this batch', async () => {
     const target = { releaseId: 'sd1-1.4.2', rolloutId: 'r1', version: '1.4.2', assigned: 5 };
-    db.on(UpdateCommand).resolves({ Attributes: { id: 'd1', firmwareVersion: '1.4.1', firmwareTarget: target } });
-    expect(await store().markSeen('d1', seen)).toEqual({ firmwareVersion: '1.4.1', firmwareTarget: target });
-    expect(updates()[0]!.ReturnValues).toBe('ALL_NEW');
+    db.on(UpdateCommand).resolves({
+      Attributes: { id: 'd1', firmwareVersion: '1.4.1', firmwareTarget: target, lastSeen: 1_000 },
+    });
+    expect(await store().markSeen('d1', seen)).toEqual({
+      firmwareVersion: '1.4.1',
+      firmwareTarget: target,
+      lastSeen: 1_000,
+    });
+    // The item as it was: the update changes none of the fields handed back but lastSeen, which is wanted as it was.
+    expect(updates()[0]!.ReturnValues).toBe('ALL_OLD');
   });
 });
 

@@ -4,6 +4,7 @@ import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
 import type { DeviceSeenStore, SeenDevice, SeenUpdate } from '../domain/ports';
 
 const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
+  ...(typeof item?.lastSeen === 'number' ? { lastSeen: item.lastSeen } : {}),
   ...(typeof item?.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
   ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
   ...(typeof item?.rollupSentFor === 'number' ? { rollupSentFor: item.rollupSentFor } : {}),
@@ -51,8 +52,9 @@ export const createDeviceSeenStore = ({
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-      // The write ingest makes anyway tells it the device's firmware and rollout target: no read of its own.
-      ReturnValues: 'ALL_NEW',
+      // The write ingest makes anyway tells it the device's firmware and rollout target, and its lastSeen before this
+      // batch (what the work after it counts as new): no read of its own. It changes none of those but lastSeen.
+      ReturnValues: 'ALL_OLD',
     };
     try {
       return seenDevice((await db.send(new UpdateCommand(input))).Attributes);

@@ -105,8 +105,9 @@ const memoryFiles = () => {
     open: (key: string) => {
       let text = '';
       return {
-        write: async (chunk: string) => {
-          text += chunk;
+        write: async (chunk: string | Uint8Array) => {
+          // Text files as text; a Parquet file's bytes as latin1, one character a byte.
+          text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('latin1');
         },
         close: async () => {
           objects.set(key, text);

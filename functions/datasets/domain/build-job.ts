@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DATASET_MESSAGES } from '../../../shared/datasets/dataset-messages';
-import { deviceFileName, MANIFEST_NAME } from '../../../shared/datasets/dataset-rules';
+import { datasetFormats, deviceFileName, MANIFEST_NAME } from '../../../shared/datasets/dataset-rules';
 import { type DatasetRecord, datasetFileKey, type StoredDatasetFile } from '../../_shared/datasets/dataset-access';
 import type { ExportFiles } from '../../_shared/exports/export-files';
-import {
-  CONTENT_TYPES,
-  createExportFormatter,
-  exportColumns,
-  orderMeasurements,
-} from '../../_shared/exports/export-format';
+import { CONTENT_TYPES, exportColumns, orderMeasurements } from '../../_shared/exports/export-format';
+import { createFileFormatter } from '../../_shared/exports/file-formatter';
 import { measurementsIn, type ReadingsScan, spanOf, writeReadingsFiles } from '../../_shared/exports/readings-file';
 import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
@@ -81,13 +77,13 @@ export const createBuildJob = ({
     const before = all.slice(0, record.step).reduce((sum, w) => sum + w, 0);
     const total = all.reduce((sum, w) => sum + w, 0);
     let reported = record.progress;
-    const formats = ['csv', 'json'] as const;
+    const formats = datasetFormats(record.parquet);
     const results = await writeReadingsFiles({
       deviceId: planned.deviceId,
       parts: planned.parts,
       scan: readings.scan,
       outputs: formats.map((format) => ({
-        formatter: createExportFormatter(format, meta),
+        formatter: createFileFormatter(format, meta),
         file: files.open(datasetFileKey(record.id, deviceFileName(planned.deviceId, format)), CONTENT_TYPES[format]),
       })),
       onProgress: async (doneMs, totalMs) => {

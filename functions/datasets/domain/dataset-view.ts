@@ -1,5 +1,5 @@
 import type { Dataset } from '../../../shared/contracts/datasets';
-import { citationOf, DATASET_PUBLISHER, datasetPath } from '../../../shared/datasets/dataset-rules';
+import { citationOf, DATASET_PUBLISHER, datasetFormats, datasetPath } from '../../../shared/datasets/dataset-rules';
 import type { DatasetRecord } from '../../_shared/datasets/dataset-access';
 
 /** Where the datasets' files are and where the web app is: what a record needs to be shown. */
@@ -42,6 +42,7 @@ export const toDataset = (record: DatasetRecord, { bucket, webOrigin }: DatasetP
   from: record.from,
   to: record.to,
   ...(record.measurements ? { measurements: record.measurements } : {}),
+  formats: datasetFormats(record.parquet),
   asOf: record.asOf,
   devices: record.devices,
   status: record.status,

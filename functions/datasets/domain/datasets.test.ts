@@ -104,6 +104,7 @@ const body = (overrides: Partial<CreateDatasetBody> = {}): CreateDatasetBody => 
   title: 'Rooftop PM',
   description: '',
   license: 'CC-BY-4.0',
+  parquet: false,
   visibility: 'permissioned',
   source: { kind: 'devices', deviceIds: ['d1'] },
   ...overrides,

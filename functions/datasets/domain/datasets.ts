@@ -167,6 +167,7 @@ export const createDatasets = ({
         from: range.from,
         to: range.to,
         ...(request.measurements ? { measurements: request.measurements } : {}),
+        ...(request.parquet ? { parquet: true } : {}),
         asOf,
         devices,
         status: 'queued',

@@ -55,7 +55,7 @@ export const manifestOf = (record: DatasetRecord, { webOrigin, frozenAt }: { web
       name: file.name,
       path: file.name,
       format: file.format,
-      mediatype: CONTENT_TYPES[file.format as 'csv' | 'json'],
+      mediatype: CONTENT_TYPES[file.format as 'csv' | 'json' | 'parquet'],
       ...(file.deviceId ? { deviceId: file.deviceId } : {}),
       rows: file.rows ?? 0,
       bytes: file.bytes,

@@ -10,6 +10,7 @@ import type {
   ProductLine,
 } from '../../../shared/contracts/devices';
 import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
+import { approximate, placeFor } from '../../_shared/devices/location-privacy';
 
 /** The stored device: the contract's Device without what is derived per read, plus what only the server keeps. */
 export interface StoredDevice {
@@ -26,6 +27,11 @@ export interface StoredDevice {
   /** Every rollout that targeted the device, oldest first (the code-releases area appends when it assigns). */
   firmwareHistory?: Pick<FirmwareTarget, 'rolloutId' | 'releaseId' | 'version' | 'assigned'>[];
   location?: Location;
+  /**
+   * Each location set since issue 41, with when (ms), the newest last and at most LOCATION_HISTORY_KEPT: where the
+   * device has been (the SensorThings service's HistoricalLocations; docs/open-data.md).
+   */
+  locationHistory?: ({ time: number } & Location)[];
   locationPrivacy: LocationPrivacy;
   dataVisibility: DataVisibility;
   state: DeviceState;
@@ -42,6 +48,22 @@ export interface StoredDevice {
 
 export { ONLINE_WINDOW_MS };
 
+/** Moves a device record keeps: enough for a station moved now and then, bounded so the record stays small. */
+export const LOCATION_HISTORY_KEPT = 50;
+
+/** The moves after setting `location` at `at`: one more when the place changed, none when it did not. */
+export const withMove = (
+  device: Pick<StoredDevice, 'location' | 'locationHistory'>,
+  location: Location | null | undefined,
+  at: number,
+): StoredDevice['locationHistory'] | undefined => {
+  if (!location) return undefined;
+  if (device.location?.lat === location.lat && device.location?.lon === location.lon) return undefined;
+  return [...(device.locationHistory ?? []), { time: at, lat: location.lat, lon: location.lon }].slice(
+    -LOCATION_HISTORY_KEPT,
+  );
+};
+
 /** The displayed status, derived at read time: nothing has to run when a device goes quiet. */
 export const statusOf = (device: Pick<StoredDevice, 'state' | 'lastSeen'>, now: number): DeviceStatus => {
   if (device.state === 'retired') return 'retired';
@@ -49,11 +71,7 @@ export const statusOf = (device: Pick<StoredDevice, 'state' | 'lastSeen'>, now: 
   return now - device.lastSeen <= ONLINE_WINDOW_MS ? 'online' : 'offline';
 };
 
-/** Two decimals of a degree: about 1.1 km of latitude, less of longitude away from the equator. */
-export const approximate = ({ lat, lon }: Location): Location => ({
-  lat: Math.round(lat * 100) / 100,
-  lon: Math.round(lon * 100) / 100,
-});
+export { approximate };
 
 export type AccessLevel = Device['access'];
 
@@ -65,11 +83,9 @@ export const visibleLocation = (
   access: AccessLevel,
 ): { location?: Location; locationApproximate?: boolean } => {
   if (!device.location) return {};
-  if (MANAGES.includes(access) || device.locationPrivacy === 'exact') return { location: device.location };
-  if (device.locationPrivacy === 'approximate') {
-    return { location: approximate(device.location), locationApproximate: true };
-  }
-  return {};
+  const seen = placeFor(device.location, device.locationPrivacy, MANAGES.includes(access));
+  if (!seen) return {};
+  return seen.approximate ? { location: seen.place, locationApproximate: true } : { location: seen.place };
 };
 
 /** The device as the contract shows it to a caller with this access. */

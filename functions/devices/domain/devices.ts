@@ -13,7 +13,15 @@ import { type PageSource, pageAcross } from '../../_shared/paging';
 import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import { claimCodeMatches, hashClaimCode } from './claim-code';
-import { type AccessLevel, deviceIdOf, isPublicMapped, present, type StoredDevice, toMapDevice } from './device-model';
+import {
+  type AccessLevel,
+  deviceIdOf,
+  isPublicMapped,
+  present,
+  type StoredDevice,
+  toMapDevice,
+  withMove,
+} from './device-model';
 import type { DeviceChanges, DeviceStore, UserDirectory } from './ports';
 
 export interface DevicesDeps {
@@ -311,7 +319,14 @@ export const createDevices = (deps: DevicesDeps) => {
         throw new Forbidden(MESSAGES.deviceFirmwareOwnerOnly);
       }
       refuseRetired(device, caller);
-      const updated = await devices.change(id, changes, now(), isStaff(caller.groups));
+      const at = now();
+      const moves = withMove(device, changes.location, at);
+      const updated = await devices.change(
+        id,
+        moves ? { ...changes, locationHistory: moves } : changes,
+        at,
+        isStaff(caller.groups),
+      );
       if (!updated) return explainLostWrite(id, MESSAGES.deviceRetiredChange);
       return present(updated, level, now());
     },

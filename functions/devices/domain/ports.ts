@@ -28,6 +28,8 @@ export interface DeviceChanges {
   locationPrivacy?: StoredDevice['locationPrivacy'];
   dataVisibility?: StoredDevice['dataVisibility'];
   firmwareVersion?: string;
+  /** Written with a new location: the moves so far, the newest last (SensorThings' HistoricalLocations). */
+  locationHistory?: StoredDevice['locationHistory'];
 }
 
 export interface DeviceStore {

@@ -139,6 +139,44 @@ describe('triggers (spec §6)', () => {
     expect(notificationIdOf('e1')).not.toBe(notificationIdOf('e2'));
     expect(notificationIdOf('e1')).toMatch(/^ev-[0-9a-f]{32}$/);
   });
+
+  it("tells an alert's recipients once as it fires and once as it resolves, under Alerts; the firing one stays", () => {
+    const alert = (change: 'fired' | 'resolved', value: number): DomainEvent => ({
+      kind: 'alert.changed',
+      eventId: `a1#${change}`,
+      change,
+      alertId: 'a1',
+      ruleId: 'r1',
+      ruleName: 'PM <high>',
+      deviceId: 'd1',
+      deviceName: 'Rooftop',
+      condition: 'threshold',
+      measurement: 'pm2_5',
+      unit: 'µg/m³',
+      direction: 'above',
+      limit: 35,
+      clearLevel: 31.5,
+      value,
+      at: at + (change === 'fired' ? 0 : 60_000),
+      firedAt: at,
+      audience: ['user:userId=u2'],
+      actorId: 'u1',
+    });
+    const fired = notificationFor(alert('fired', 80), names)!;
+    expect(fired.input).toMatchObject({
+      topic: 'alerts',
+      audience: ['user:userId=u2'],
+      title: 'PM <high>: firing',
+      icon: 'warning',
+      requireInteraction: true,
+    });
+    expect(fired.input.body).toContain(`<a href="/dashboard/devices/d1?at=${at}">Rooftop</a>`);
+    expect(fired.input.body).toContain('was <strong>80 µg/m³</strong>');
+    expect(fired.input.body).toContain('above the limit of 35 µg/m³; it clears below 31.5 µg/m³');
+    const resolved = notificationFor(alert('resolved', 20), names)!;
+    expect(resolved.input).toMatchObject({ title: 'PM <high>: resolved', icon: 'success', requireInteraction: false });
+    expect(resolved.input.body).toContain('is back below 31.5 µg/m³: <strong>20 µg/m³</strong>');
+  });
 });
 
 describe('delivery counts and the end of sending', () => {

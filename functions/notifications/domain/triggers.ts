@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DomainEvent } from '../../../shared/contracts/events';
-import { NOTIFIED_RELATION_TYPES } from '../../../shared/contracts/events';
+import { type AlertChanged, NOTIFIED_RELATION_TYPES } from '../../../shared/contracts/events';
 import type { NotificationInput } from '../../../shared/contracts/notifications';
+import { labelOf } from '../../../shared/sensor-data/measurements';
 import { escapeHtml } from './html';
 
 /** A trigger's notification: the input staff would write, with the initiator and an id fixed by the event. */
@@ -189,6 +190,19 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
+    case 'alert.changed': {
+      return {
+        ...base,
+        input: {
+          ...common,
+          topic: 'alerts',
+          audience: event.audience,
+          // A firing alert stays on the bar until the person has seen it; its resolution comes and goes.
+          requireInteraction: event.change !== 'resolved',
+          ...alertNotification(event),
+        },
+      };
+    }
     case 'api.quota': {
       const full = event.threshold === 100;
       if (event.deviceId === undefined) {
@@ -227,6 +241,63 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
   }
 };
 
+/** `2026-03-12 14:05 UTC`: a time in a notification, the same for every reader. */
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const amount = (value: number | undefined, unit: string | undefined) =>
+  value === undefined ? '' : `${value}${unit ? ` ${unit}` : ''}`;
+
+/**
+ * An alert's notification (docs/alerts.md): titled with the rule's name, saying the measurement, the value and the
+ * limit (or how long the device was silent, or when its plan ends), with a link to the device page at that time.
+ */
+const alertNotification = (event: AlertChanged): Pick<TriggeredNotification['input'], 'title' | 'body' | 'icon'> => {
+  const device = link(
+    `/dashboard/devices/${encodeURIComponent(event.deviceId)}?at=${event.at}`,
+    event.deviceName ? `${event.deviceName}` : `device ${event.deviceId}`,
+  );
+  const since = event.change === 'reminder' ? ` It has been firing since ${utc(event.firedAt)}.` : '';
+  const title = `${event.ruleName}: ${event.change === 'resolved' ? 'resolved' : event.change === 'fired' ? 'firing' : 'still firing'}`;
+  const icon = event.change === 'resolved' ? ('success' as const) : ('warning' as const);
+  if (event.condition === 'threshold') {
+    const what = escapeHtml(labelOf(event.measurement ?? ''));
+    const limit = escapeHtml(amount(event.limit, event.unit));
+    const value = escapeHtml(amount(event.value, event.unit));
+    const clear = escapeHtml(amount(event.clearLevel, event.unit));
+    const back = event.direction === 'above' ? 'below' : 'above';
+    return {
+      title,
+      icon,
+      body:
+        event.change === 'resolved'
+          ? `<p><strong>${what}</strong> on ${device} is back ${back} ${clear}: <strong>${value}</strong> at ${utc(event.at)} (the limit is ${event.direction} ${limit}).</p>`
+          : `<p><strong>${what}</strong> on ${device} was <strong>${value}</strong> at ${utc(event.at)}, ${event.direction} the limit of ${limit}; it clears ${back} ${clear}.${since}</p>`,
+    };
+  }
+  if (event.condition === 'silence') {
+    const minutes = Math.round((event.afterSeconds ?? 0) / 60);
+    return {
+      title,
+      icon,
+      body:
+        event.change === 'resolved'
+          ? `<p>${device} reports again: a reading arrived at ${utc(event.at)}.</p>`
+          : `<p>${device} has sent no reading for more than ${minutes} min (noticed at ${utc(event.firedAt)}).${since}</p>`,
+    };
+  }
+  const ends = event.endsAt === undefined ? '' : ` on ${utc(event.endsAt)}`;
+  return {
+    title,
+    icon,
+    body:
+      event.change === 'resolved'
+        ? `<p>The plan of ${device} no longer ends within ${event.daysBefore ?? 0} days.</p>`
+        : event.reason === 'trial'
+          ? `<p>The trial of ${device} ends${ends}.${since}</p>`
+          : `<p>The plan of ${device} lapses${ends}: its tier stops then unless it is renewed.${since}</p>`,
+  };
+};
+
 /** The people an event names, whose names its notification writes. */
 export const peopleNamedBy = (event: DomainEvent): string[] =>
-  event.kind === 'role.changed' ? [event.userId, event.actorId] : [event.actorId];
+  event.kind === 'role.changed' ? [event.userId, event.actorId] : event.kind === 'alert.changed' ? [] : [event.actorId];

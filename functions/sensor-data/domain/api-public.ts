@@ -88,6 +88,33 @@ export const createPublicApi = ({ dataAccess, quota, usage, ownTiers, now }: Pub
       return read(access);
     },
 
+    /**
+     * Meters one SensorThings call (docs/open-data.md): a call that reads one device the caller reaches through their
+     * own relations or campaigns counts against that device's month, as the /v1 reads do; any other (several devices,
+     * none, or someone else's public device) against the caller's own allowance. Run before anything is read.
+     */
+    meterCall: async ({
+      key,
+      single,
+      setHeader,
+    }: {
+      key: ApiKeyPrincipal;
+      single: DataAccess | undefined;
+      setHeader: (name: string, value: string) => void;
+    }): Promise<void> => {
+      if (single && single.route !== 'public') {
+        const limit = single.tier.features.apiMaxRequests;
+        await quota.meter(
+          { meter: { kind: 'device', deviceId: single.device.id }, ownerId: key.ownerId, limit },
+          setHeader,
+        );
+        return;
+      }
+      const limit = publicAllowance(await ownTiers(key.ownerId));
+      if (limit === 0) throw new Forbidden(single ? API_MESSAGES.noPublicAllowance : API_MESSAGES.noOwnAllowance);
+      await quota.meter({ meter: { kind: 'public', ownerId: key.ownerId }, ownerId: key.ownerId, limit }, setHeader);
+    },
+
     /** Anyone who may view the device's data (as its reads allow: relations, campaigns, staff, or public data). */
     deviceUsage: async (caller: Caller, deviceId: string, ahead?: ReadAhead): Promise<ApiUsage> =>
       usageOf(await dataAccess.resolve(caller, deviceId, ahead), now()),

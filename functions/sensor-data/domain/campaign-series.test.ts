@@ -211,7 +211,7 @@ describe('campaignSeries.compare', () => {
     const answer = await reads.compare(caller, 'camp-1', { width: 800 });
     const [tier0, tier2] = answer.devices;
     expect(tier0).toMatchObject({ status: 'shown', from: now - 7 * DAY_MS, tier: { tier: 'tier0', name: 'Tier 0' } });
-    expect(tier0!.message).toMatch(/reach back 7 days in Tier 0 of sd1; Tier 1 unlocks older data/);
+    expect(tier0!.message).toMatch(/reach back 7 days on Tier 0 of SD1 devices; Tier 1 unlocks older data/);
     // Nothing of it before its window: only whole hours inside it count.
     const firstShown = answer.t[tier0!.series.temperature!.mean.findIndex((v) => v !== null)]!;
     expect(firstShown).toBeGreaterThanOrEqual(now - 7 * DAY_MS);
@@ -243,7 +243,7 @@ describe('campaignSeries.compare', () => {
     const answer = await reads.compare(caller, 'camp-1', { width: 800 });
     expect(answer.devices[0]).toMatchObject({ status: 'before-window', name: 'Device dev-tier0', series: {} });
     // The campaign began 60 days ago: the tier that reaches back that far.
-    expect(answer.devices[0]!.message).toMatch(/7 days in Tier 0 of sd1; Tier 2 unlocks older data/);
+    expect(answer.devices[0]!.message).toMatch(/7 days on Tier 0 of SD1 devices; Tier 2 unlocks older data/);
   });
 
   it("keeps a campaign member's device to the member's campaign windows", async () => {

@@ -1,11 +1,7 @@
 import type { ExportData } from '../../../shared/contracts/webhook-events';
 import type { ExportFiles } from '../../_shared/exports/export-files';
-import {
-  CONTENT_TYPES,
-  createExportFormatter,
-  exportColumns,
-  orderMeasurements,
-} from '../../_shared/exports/export-format';
+import { CONTENT_TYPES, exportColumns, orderMeasurements } from '../../_shared/exports/export-format';
+import { createFileFormatter } from '../../_shared/exports/file-formatter';
 import { measurementsIn, type ReadingsScan, writeReadingsFiles } from '../../_shared/exports/readings-file';
 import type { Log } from '../../_shared/logger';
 import type { DataDevice } from '../../_shared/sensor-data/data-access';
@@ -75,7 +71,7 @@ export const createExportJob = ({
   const write = async (record: ExportRecord): Promise<{ rows: number; bytes: number }> => {
     const device = await readDevice(record.deviceId);
     const columns = exportColumns(await measurementsOf(record, device), device?.measurementUnits);
-    const formatter = createExportFormatter(record.format, {
+    const formatter = createFileFormatter(record.format, {
       deviceId: record.deviceId,
       deviceName: record.deviceName,
       from: record.from,

@@ -302,7 +302,7 @@ describe('tiersTable', () => {
     value.al60.tier3!.apiMaxRequests = 20_000;
     const table = tiersTable(tierTableOf(value));
     expect(table.productLines.map((p) => p.productLine)).toEqual(['sd1', 'al30', 'al60', 'al80']);
-    expect(table.productLines[1]!.tiers.map((t) => t.name)).toEqual(['free', 'Tier 1', 'Tier 2', 'Tier 3']);
+    expect(table.productLines[1]!.tiers.map((t) => t.name)).toEqual(['Free', 'Tier 1', 'Tier 2', 'Tier 3']);
     expect(table.productLines[2]!.tiers[3]!.features.apiMaxRequests).toBe(20_000);
     expect(table.productLines[1]!.tiers[3]!.features.apiMaxRequests).toBe(10_000);
   });

@@ -175,6 +175,30 @@ describe('the compatibility targets composed into cognito-local', () => {
     );
   });
 
+  it('marks the e-mail verified when the e-mailed sign-up code confirms the account, and only then', async () => {
+    const { router, pool, user, upstream } = setup();
+    Object.assign(user, { UserStatus: 'UNCONFIRMED', ConfirmationCode: '424242' });
+    Object.assign(pool.options, { AutoVerifiedAttributes: ['email'] });
+    const confirm = (code: string) =>
+      router('ConfirmSignUp')(ctx, { ClientId: 'web', Username: 'ada@example.com', ConfirmationCode: code });
+
+    await confirm('000000');
+    expect(pool.saveUser).not.toHaveBeenCalled();
+    await confirm('424242');
+    expect(pool.saveUser).toHaveBeenCalledWith(
+      ctx,
+      expect.objectContaining({
+        Username: 'ada-sub',
+        Attributes: [
+          { Name: 'email', Value: 'ada@example.com' },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    // cognito-local still checks the code and confirms the account (and runs PostConfirmation) as before.
+    expect(upstream).toHaveBeenCalledTimes(2);
+  });
+
   it('answers AdminListUserAuthEvents as a pool without the advanced-security add-on', async () => {
     await expect(setup().router('AdminListUserAuthEvents')(ctx, {})).rejects.toMatchObject({
       code: 'UserPoolAddOnNotEnabledException',

@@ -234,6 +234,30 @@ export const withCompatTargets = (
       return {};
     },
 
+    // The code went to the address, so entering it proves the address: Cognito marks an auto-verified e-mail
+    // verified on confirmation (its PostConfirmation trigger sees it so); cognito-local leaves it unverified, and a
+    // newcomer's account page offered to verify it once more.
+    ConfirmSignUp: async (ctx, req) => {
+      const pool = await cognito.getUserPoolForClientId(ctx, String(req.ClientId));
+      const user = typeof req.Username === 'string' ? await pool.getUserByUsername(ctx, req.Username) : null;
+      const proves =
+        user?.UserStatus === 'UNCONFIRMED' &&
+        user.ConfirmationCode !== undefined &&
+        user.ConfirmationCode === req.ConfirmationCode &&
+        emailOf(user) !== undefined &&
+        (pool.options.AutoVerifiedAttributes ?? []).includes('email');
+      if (proves) {
+        await pool.saveUser(ctx, {
+          ...user,
+          Attributes: [
+            ...user.Attributes.filter((a) => a.Name !== 'email_verified'),
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        });
+      }
+      return base('ConfirmSignUp')(ctx, req);
+    },
+
     ResendConfirmationCode: async (ctx, req) => {
       const pool = await cognito.getUserPoolForClientId(ctx, String(req.ClientId));
       const user = typeof req.Username === 'string' ? await pool.getUserByUsername(ctx, req.Username) : null;

@@ -78,7 +78,7 @@ describe('the tier-features table', () => {
         sensorData.listReadings({ params: { id: device.id }, query: { from: fiveDaysAgo() } }),
       );
       expect(refused.status).toBe(403);
-      expect(refused.message).toContain('reach back 3 days in Tier 0 of sd1');
+      expect(refused.message).toContain('reach back 3 days on Tier 0 of SD1 devices');
       expect(refused.message).toContain('Tier 1 unlocks older data');
       // Inside the new window the reads go on.
       const inside = await sensorData.listReadings({ params: { id: device.id } });

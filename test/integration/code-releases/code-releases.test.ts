@@ -150,7 +150,7 @@ describe('code releases: test runs gate rollouts', () => {
     const untested = await apiRejection(rollout());
     expect([untested.status, untested.message]).toEqual([
       409,
-      `sd1 ${release.version} has no passing test run: record a passing test run before rolling it out.`,
+      `SD1 ${release.version} has no passing test run: record a passing test run before rolling it out.`,
     ]);
 
     const failed = await api.createTestRun({
@@ -194,7 +194,7 @@ describe('code releases: test runs gate rollouts', () => {
     const again = await apiRejection(rollout());
     expect([again.status, again.message]).toEqual([
       409,
-      `The latest test run of sd1 ${release.version} failed after an earlier pass: record a new passing test run before rolling it out.`,
+      `The latest test run of SD1 ${release.version} failed after an earlier pass: record a new passing test run before rolling it out.`,
     ]);
   });
 });

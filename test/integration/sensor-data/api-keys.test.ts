@@ -193,9 +193,9 @@ describe('public API reads by tier', () => {
   );
 
   it.each([
-    ['sd1', 'tier0', 'API access is not included in Tier 0 of sd1; Tier 1 unlocks it'],
-    ['al30', 'free', 'API access is not included in free of al30; Tier 2 unlocks it'],
-    ['al80', 'tier1', 'API access is not included in Tier 1 of al80; Tier 2 unlocks it'],
+    ['sd1', 'tier0', 'API access is not included in Tier 0 of SD1 devices; Tier 1 unlocks it'],
+    ['al30', 'free', 'API access is not included in the Free tier of AL30 devices; Tier 2 unlocks it'],
+    ['al80', 'tier1', 'API access is not included in Tier 1 of AL80 devices; Tier 2 unlocks it'],
   ] as const)('%s %s: 403 naming the tier that grants the API, and nothing counted', async (line, tier, message) => {
     const deviceId = await apiDevice(owner, line, tier);
     const refused = await callApi(key, readingsPath(deviceId));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ParquetReader } from '@dsnp/parquetjs';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import { EXPORT_STARTS_PER_HOUR, type ExportJob } from '../../../shared/contracts/sensor-data-exports';
 import { DAY_MS } from '../../../shared/sensor-data/tiers';
@@ -33,7 +34,9 @@ const waitForExport = async (id: string, token?: string, timeoutMs = 30_000) => 
   }
 };
 
-const download = async (job: ExportJob, token?: string) => {
+const download = async (job: ExportJob, token?: string) => (await downloadBytes(job, token)).toString('utf8');
+
+const downloadBytes = async (job: ExportJob, token?: string) => {
   const { url, expiresAt } = await apiAs('api', token).aws({
     body: { action: 'getSignedS3Url', params: { bucket: job.file!.bucket, key: job.file!.key } },
   });
@@ -41,7 +44,7 @@ const download = async (job: ExportJob, token?: string) => {
   expect(expiresAt).toBeLessThanOrEqual(Date.now() + 5 * MINUTE);
   const response = await fetch(url);
   expect(response.status).toBe(200);
-  return response.text();
+  return Buffer.from(await response.arrayBuffer());
 };
 
 describe('downloads', () => {
@@ -85,6 +88,47 @@ describe('downloads', () => {
         [r.timestamp, new Date(r.timestamp).toISOString(), r.values.pm2_5, r.values.temperature ?? ''].join(','),
       ),
     );
+  });
+
+  it('writes Parquet that an independent reader reads back equal to the CSV of the same export', async () => {
+    const from = now - 2 * DAY_MS;
+    const exports = apiAs('sensor-data', device.ownerToken);
+    const [csvStarted, parquetStarted] = await Promise.all(
+      (['csv', 'parquet'] as const).map((format) =>
+        exports.createExport({ params: { id: device.id }, body: { from, to: now, format } }),
+      ),
+    );
+    const [csv, parquet] = await Promise.all(
+      [csvStarted!, parquetStarted!].map(async (started) => (await waitForExport(started.id, device.ownerToken)).job),
+    );
+    expect(parquet).toMatchObject({ status: 'done', rows: csv!.rows, format: 'parquet' });
+    expect(parquet!.file!.name).toMatch(/\.parquet$/);
+    const bytes = await downloadBytes(parquet!, device.ownerToken);
+    expect(bytes.length).toBe(parquet!.bytes);
+    expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+
+    // Read with @dsnp/parquetjs, an implementation of its own (the writer is hyparquet-writer).
+    const reader = await ParquetReader.openBuffer(bytes);
+    const fields = reader.getSchema().fields;
+    expect(fields.timestamp).toMatchObject({ primitiveType: 'INT64', originalType: 'TIMESTAMP_MILLIS' });
+    expect(fields.pm2_5).toMatchObject({ primitiveType: 'DOUBLE', repetitionType: 'OPTIONAL' });
+    const fromParquet: string[] = [];
+    const cursor = reader.getCursor();
+    for (let row = await cursor.next(); row; row = await cursor.next()) {
+      const record = row as { timestamp: Date; pm2_5?: number | null; temperature?: number | null };
+      fromParquet.push(
+        [record.timestamp.getTime(), record.timestamp.toISOString(), record.pm2_5 ?? '', record.temperature ?? ''].join(
+          ',',
+        ),
+      );
+    }
+    // Row groups are UTC days: two days and a bit of readings make three.
+    expect(reader.metadata!.row_groups.length).toBe(
+      new Set(seeded.filter((r) => r.timestamp >= from).map((r) => Math.floor(r.timestamp / DAY_MS))).size,
+    );
+    await reader.close();
+    const [, ...csvRows] = (await download(csv!, device.ownerToken)).trimEnd().split('\r\n');
+    expect(fromParquet).toEqual(csvRows);
   });
 
   it('writes JSON of the chosen measurements', async () => {
@@ -146,7 +190,7 @@ describe('downloads', () => {
       apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } }),
     );
     expect(free.status).toBe(403);
-    expect(free.message).toMatch(/Tier 1 unlocks it/);
+    expect(free.message).toMatch(/Tier 1 unlocks them/);
 
     await setTier(al.id, 'tier1');
     const asGuest = await apiAs('sensor-data').createExport({ params: { id: al.id }, body: { format: 'csv' } });
@@ -159,7 +203,7 @@ describe('downloads', () => {
       }),
     );
     expect(older.status).toBe(403);
-    expect(older.message).toMatch(/reach back 7 days in Tier 1 of al30; Tier 2 unlocks older data/);
+    expect(older.message).toMatch(/reach back 7 days on Tier 1 of AL30 devices; Tier 2 unlocks older data/);
     const stranger = await freshUser();
     expect(
       (await apiAs('sensor-data', stranger.token).createExport({ params: { id: al.id }, body: { format: 'csv' } }))
@@ -186,7 +230,7 @@ describe('downloads', () => {
       apiAs('sensor-data', tier0.ownerToken).createExport({ params: { id: tier0.id }, body: { format: 'csv' } }),
     );
     expect(none.status).toBe(403);
-    expect(none.message).toMatch(/Downloads are not included in Tier 0 of sd1; Tier 1 unlocks it/);
+    expect(none.message).toMatch(/Downloads are not included in Tier 0 of SD1 devices; Tier 1 unlocks them/);
   });
 
   it('refuses a private device to a guest (401) and to a stranger (403), and bad requests with 400', async () => {

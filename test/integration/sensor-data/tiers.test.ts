@@ -100,7 +100,7 @@ describe.each(LINES)('the %s history windows', (productLine, rows) => {
         expect(before.status).toBe(403);
         expect(before.message).toContain(`reach back ${row.days} days`);
         expect(before.message).toContain(
-          row.unlock ? `${row.unlock} unlocks older data` : 'no tier of this product line',
+          row.unlock ? `${row.unlock} unlocks older data` : `no tier of ${productLine.toUpperCase()} devices`,
         );
 
         // The chart reads obey the same gate.

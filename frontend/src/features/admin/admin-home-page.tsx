@@ -59,6 +59,14 @@ export const AdminHomePage = () => (
       </article>
       <article className="card">
         <h2>
+          <Link to="/admin/alerts" data-testid="admin-alerts-link">
+            Alerts
+          </Link>
+        </h2>
+        <p className="muted">What fires now on every device, and every device’s recent alerts, with acknowledge.</p>
+      </article>
+      <article className="card">
+        <h2>
           <Link to="/admin/tiers" data-testid="admin-tiers-link">
             Tier features
           </Link>

@@ -1,6 +1,7 @@
 import type { Price, Product } from '../../../../shared/contracts/api-subscriptions';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { CartItem } from '../../../../shared/contracts/users';
+import { productLineName } from '../../../../shared/text/product-words';
 import { formatCents, monthlyPrice, tierName } from './plan-rules';
 
 /**
@@ -50,7 +51,7 @@ export const itemProblem = (
     return 'This device is no longer yours to manage';
   }
   if (product.productLine && product.productLine !== device.device.productLine) {
-    return `${product.name} is for ${product.productLine.toUpperCase()} devices`;
+    return `${product.name} is for ${productLineName(product.productLine)} devices`;
   }
   return undefined;
 };

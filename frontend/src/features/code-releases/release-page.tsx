@@ -8,6 +8,7 @@ import { ReleaseStatusBadge } from './releases-page';
 import { RolloutsPanel } from './rollouts-panel';
 import { TestRunsPanel } from './test-runs-panel';
 import './code-releases.css';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 
 /**
  * `/admin/releases/{id}`: one release with its artifact, its test runs (spec §4's statuses) and its rollouts with
@@ -30,7 +31,7 @@ export const ReleasePage = () => {
       {data && (
         <>
           <h1 data-testid="release-title">
-            {data.productLine} {data.version} <ReleaseStatusBadge status={data.status} />
+            {PRODUCT_LINE_NAMES[data.productLine]} {data.version} <ReleaseStatusBadge status={data.status} />
           </h1>
           {data.notes ? (
             <p className="release-notes" data-testid="release-notes">

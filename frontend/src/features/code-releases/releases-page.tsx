@@ -13,8 +13,9 @@ import { routeKey, useRoutePages } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { TestRunBadge } from './test-run-badge';
 import './code-releases.css';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 
-const LINE_OPTIONS = PRODUCT_LINES.map((line) => [line, line] as const);
+const LINE_OPTIONS = PRODUCT_LINES.map((line) => [line, PRODUCT_LINE_NAMES[line]] as const);
 const FILTER_OPTIONS = [['', 'Every product line'] as const, ...LINE_OPTIONS];
 
 export const ReleaseStatusBadge = ({ status }: { status: Release['status'] }) => (
@@ -109,7 +110,7 @@ export const ReleasesPage = () => {
               header: 'Release',
               cell: (release) => (
                 <Link to={`/admin/releases/${encodeURIComponent(release.id)}`}>
-                  {release.productLine} {release.version}
+                  {PRODUCT_LINE_NAMES[release.productLine]} {release.version}
                 </Link>
               ),
             },

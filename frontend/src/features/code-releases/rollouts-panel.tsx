@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { stageNameOf } from '../../../../shared/code-releases/rollout-rules';
 import { NewRollout, type ReleaseDetail, type Rollout } from '../../../../shared/contracts/code-releases';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
@@ -190,7 +191,7 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
         <EditForm
           name="rollout"
           title="Start a rollout"
-          intro={`Devices of the ${release.productLine} line in the target are assigned ${release.version}; others are skipped and counted.`}
+          intro={`Devices of the ${PRODUCT_LINE_NAMES[release.productLine]} line in the target are assigned ${release.version}; others are skipped and counted.`}
           form={submit}
           submitText="Start rollout"
           busyText="Assigning devices…"

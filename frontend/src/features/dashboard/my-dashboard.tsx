@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { GroupTags } from '../../components/group-tags';
 import { LoadingPage } from '../../components/loading-page';
 import { listItem, PagedList } from '../../components/paged-list';
 import { nameKey, useObjectNames } from '../../lib/object-names';
@@ -46,15 +47,7 @@ export const MyDashboard = ({ user }: { user: SessionUser }) => {
         <dd data-testid="dashboard-email">{user.email ?? user.username}</dd>
         <dt>Groups</dt>
         <dd data-testid="dashboard-groups">
-          {user.groups.length ? (
-            <ul className="tags">
-              {user.groups.map((group) => (
-                <li key={group}>{group}</li>
-              ))}
-            </ul>
-          ) : (
-            <span className="muted">None</span>
-          )}
+          <GroupTags groups={user.groups} />
         </dd>
       </dl>
       <DashboardInvites user={user} />

@@ -1,10 +1,11 @@
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { listItem, PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { type ListState, useRoutePages } from '../../lib/query';
 import { CampaignStatusBadge, windowText } from '../campaigns/public-dashboard';
-import { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT, StatusBadge } from '../devices';
+import { deviceLabel, ROLE_TEXT, StatusBadge } from '../devices';
 import { objectPath } from '../relations';
 
 /** The caller's devices, organizations and campaigns on the dashboard: each a paged list with its status. */
@@ -54,7 +55,7 @@ export const MyDevices = () => {
             <StatusBadge status={device.status} testId={`my-devices-status-${device.id}`} />
           </div>
           <div className="muted small">
-            {PRODUCT_LINE_TEXT[device.productLine]} · {ROLE_TEXT[device.role]} · last seen{' '}
+            {PRODUCT_LINE_NAMES[device.productLine]} · {ROLE_TEXT[device.role]} · last seen{' '}
             {device.lastSeen ? <When ms={device.lastSeen} /> : 'never'}
           </div>
         </>

@@ -17,6 +17,8 @@ export interface DatasetForm {
   to: string;
   /** Comma-separated measurement names, or empty for all of them. */
   measurements: string;
+  /** A Parquet file per device too. */
+  parquet: boolean;
   previousVersionId?: string;
 }
 
@@ -32,6 +34,7 @@ export const emptyForm = (): DatasetForm => ({
   from: '',
   to: '',
   measurements: '',
+  parquet: false,
 });
 
 /** A form filled from a dataset, for its next version. */
@@ -47,6 +50,7 @@ export const formFrom = (dataset: Dataset): DatasetForm => ({
   from: '',
   to: '',
   measurements: (dataset.measurements ?? []).join(', '),
+  parquet: dataset.formats.includes('parquet'),
   previousVersionId: dataset.id,
 });
 
@@ -85,6 +89,7 @@ export const requestOf = (form: DatasetForm): Checked<CreateDatasetBody> => {
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
     ...(measurements.length ? { measurements } : {}),
+    parquet: form.parquet,
     ...(form.previousVersionId ? { previousVersionId: form.previousVersionId } : {}),
   };
   return { ok: true, value };

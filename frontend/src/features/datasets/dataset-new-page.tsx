@@ -189,6 +189,15 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           hint="Names separated by commas, e.g. pm2_5, temperature (empty: all of them)"
           mono
         />
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="dataset-parquet"
+            checked={form.parquet}
+            onChange={(e) => set('parquet', e.target.checked)}
+          />
+          Also as Parquet (for notebooks and data lakes), beside CSV and JSON
+        </label>
       </EditForm>
     </section>
   );

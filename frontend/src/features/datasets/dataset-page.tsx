@@ -11,7 +11,9 @@ import { CopyButton } from '../../lib/copy-button';
 import { errorMessage } from '../../lib/error-message';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
+import { runtimeConfig } from '../../lib/runtime-config';
 import { useOptionalUser } from '../../lib/session';
+import { fileLines, staRoot, staThingsUrl, UseThisData } from '../sensor-data/public-open-data';
 import { signedDatasetFile, useDataset } from './dataset-api';
 import {
   datasetStatusText,
@@ -163,6 +165,7 @@ const DatasetBody = ({ dataset }: { dataset: Dataset }) => {
         />
       </section>
 
+      {dataset.status === 'frozen' && <DatasetUseThisData dataset={dataset} />}
       {dataset.status === 'frozen' && <FilesPanel dataset={dataset} />}
       <VersionsPanel dataset={dataset} />
       {user && dataset.status === 'frozen' && (
@@ -180,31 +183,63 @@ const DatasetBody = ({ dataset }: { dataset: Dataset }) => {
   );
 };
 
-/** The files with their checksums; Download asks for a fresh 5-minute link to the exact version frozen, then shows it. */
-const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
-  const [links, setLinks] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState<string>();
-  const download = async (file: DatasetFile) => {
-    setError(undefined);
-    setBusy(file.name);
+/**
+ * A file's Download button: it asks for a fresh 5-minute link to the exact version frozen, then shows the link beside
+ * it (S3 answers it as an attachment, so the file is saved without leaving the page).
+ */
+const SignedFileLink = ({
+  file,
+  testIdPrefix,
+  label,
+  onError,
+}: {
+  file: DatasetFile;
+  testIdPrefix: string;
+  label: string;
+  onError: (message: string | undefined) => void;
+}) => {
+  const [link, setLink] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    onError(undefined);
+    setBusy(true);
     try {
-      // A link the person follows, as the downloads panel gives: it names the exact version frozen, lives 5 minutes,
-      // and the file is saved (S3 answers it as an attachment) without leaving the page.
-      const url = await signedDatasetFile(file);
-      setLinks((shown) => ({ ...shown, [file.name]: url }));
+      setLink(await signedDatasetFile(file));
     } catch (failure) {
-      setError(errorMessage(failure));
+      onError(errorMessage(failure));
     } finally {
-      setBusy(undefined);
+      setBusy(false);
     }
   };
+  return (
+    <>
+      <button
+        type="button"
+        data-testid={`${testIdPrefix}-download-${file.name}`}
+        disabled={busy}
+        onClick={() => void download()}
+      >
+        {busy ? 'Signing…' : label}
+      </button>{' '}
+      {link && (
+        <a href={link} download={file.name} data-testid={`${testIdPrefix}-link-${file.name}`}>
+          Save {file.name}
+        </a>
+      )}
+    </>
+  );
+};
+
+/** The files with their checksums, each with its Download button. */
+const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
+  const [error, setError] = useState<string>();
   return (
     <section className="card section-card" aria-labelledby="dataset-files-heading">
       <h2 id="dataset-files-heading">Files</h2>
       <p className="muted small">
-        A CSV and a JSON per device, and the manifest: what the dataset is, the query that made it, and each file's
-        rows, size and SHA-256. Check downloaded files against it with <code className="mono">{VERIFY_COMMAND}</code>
+        A CSV and a JSON per device{dataset.formats.includes('parquet') ? ' (and a Parquet file)' : ''}, and the
+        manifest: what the dataset is, the query that made it, and each file's rows, size and SHA-256. Check downloaded
+        files against it with <code className="mono">{VERIFY_COMMAND}</code>
       </p>
       <ErrorAlert testId="dataset-files-error" error={error} />
       <ListTable
@@ -228,27 +263,59 @@ const FilesPanel = ({ dataset }: { dataset: Dataset }) => {
           },
           {
             header: 'Download',
-            cell: (file) => (
-              <>
-                <button
-                  type="button"
-                  data-testid={`dataset-download-${file.name}`}
-                  disabled={busy === file.name}
-                  onClick={() => void download(file)}
-                >
-                  {busy === file.name ? 'Signing…' : 'Download'}
-                </button>{' '}
-                {links[file.name] && (
-                  <a href={links[file.name]} download={file.name} data-testid={`dataset-link-${file.name}`}>
-                    Save {file.name}
-                  </a>
-                )}
-              </>
-            ),
+            cell: (file) => <SignedFileLink file={file} testIdPrefix="dataset" label="Download" onError={setError} />,
           },
         ]}
       />
     </section>
+  );
+};
+
+/**
+ * "Use this data" for a frozen dataset: the SensorThings URL of its devices (live data, within their windows), its
+ * Parquet files (or the note that this version has none), and how a notebook reads the first device's file.
+ */
+const DatasetUseThisData = ({ dataset }: { dataset: Dataset }) => {
+  const [error, setError] = useState<string>();
+  const publicData = dataset.visibility === 'public';
+  const root = staRoot(runtimeConfig().apiBaseUrls['sensor-data'] ?? '', publicData);
+  const parquet = dataset.files.filter((file) => file.format === 'parquet');
+  const first = parquet[0] ?? dataset.files.find((file) => file.format === 'csv');
+  return (
+    <UseThisData
+      staUrl={staThingsUrl(
+        root,
+        dataset.devices.map((device) => device.deviceId),
+      )}
+      staNote={
+        publicData
+          ? 'Any SensorThings client, GIS tool or notebook reads it, no key needed: these devices and their live ' +
+            'Observations within their public windows. The files are this version, frozen.'
+          : 'With an API key in the X-Api-Key header (Public API page): these devices as your key may read them, ' +
+            'live. The files are this version, frozen.'
+      }
+      parquet={
+        parquet.length > 0 ? (
+          <>
+            <ErrorAlert testId="use-data-parquet-error" error={error} />
+            <div>
+              {parquet.map((file) => (
+                <p key={file.name}>
+                  <span className="mono">{file.name}</span> ({formatBytes(file.bytes)}){' '}
+                  <SignedFileLink file={file} testIdPrefix="use-data" label="Get the Parquet file" onError={setError} />
+                </p>
+              ))}
+            </div>
+          </>
+        ) : (
+          <span className="muted">
+            This version was built without Parquet files: its CSV files read the same way. A new version can carry them.
+          </span>
+        )
+      }
+      lines={fileLines(first?.name ?? 'file.csv')}
+      linesNote={`Reads ${first?.name ?? 'a file'} once saved: a row per reading, the timestamp in UTC, a column per measurement.`}
+    />
   );
 };
 

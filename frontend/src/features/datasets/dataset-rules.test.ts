@@ -13,6 +13,7 @@ describe('the build form', () => {
         from: '2026-05-01',
         to: '2026-05-31',
         measurements: 'pm2_5, temperature',
+        parquet: true,
       }),
     ).toEqual({
       ok: true,
@@ -26,6 +27,7 @@ describe('the build form', () => {
         from: Date.UTC(2026, 4, 1),
         to: Date.UTC(2026, 5, 1) - 1,
         measurements: ['pm2_5', 'temperature'],
+        parquet: true,
       },
     });
   });

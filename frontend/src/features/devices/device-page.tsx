@@ -1,8 +1,9 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { Link, useLocation, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
 import type { Device } from '../../../../shared/contracts/devices';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { ErrorAlert } from '../../components/form-parts';
 import { LoadingPage } from '../../components/loading-page';
 import { PersonName } from '../../components/person-name';
@@ -13,18 +14,22 @@ import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
+import { runtimeConfig } from '../../lib/runtime-config';
 import { useOptionalUser } from '../../lib/session';
+import { AlertsPanel } from '../alerts';
+import { useAlertOverlays } from '../alerts/public-alert-overlays';
 import { PlansPanel } from '../billing/public-plans-panel';
 import { IntegrationsPanel } from '../integrations';
 import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
 import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
+import { staLines, staObservationsUrl, staRoot, staThingsUrl, UseThisData } from '../sensor-data/public-open-data';
 import { CredentialsPanel } from './credentials-panel';
 import { deviceRead, useDevice } from './device-api';
 import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
-import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+import { deviceLabel } from './device-rules';
 
 const FirmwareUpdatesPanel = lazy(() =>
   import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
@@ -53,6 +58,12 @@ const DeviceScreen = ({ id }: { id: string }) => {
   // A private device answers a guest 401: what signing in may unlock, not an error.
   const guestShut = !user && query.error instanceof ApiError && query.error.status === 401;
   const error = guestShut ? undefined : errorOf(query);
+  // An alert's link names the moment it fired: the charts open around it.
+  const atParam = Number(useSearchParams()[0].get('at') ?? '');
+  const at = Number.isFinite(atParam) && atParam > 0 ? atParam : undefined;
+  // A person who may see the device sees its alerts' firing periods and limits on its charts.
+  const alertable = Boolean(user && device && (device.access !== 'none' || staff));
+  const overlays = useAlertOverlays(id, alertable);
 
   return (
     <section className="page">
@@ -70,7 +81,8 @@ const DeviceScreen = ({ id }: { id: string }) => {
           <DeviceFacts device={device} />
           {device.location && <DeviceLocationMap device={device} />}
           <Suspense fallback={<LoadingPage />}>
-            <SensorDataPanel device={device} />
+            {/* A link to another moment on this page (a banner's, while the page is open) opens the charts anew. */}
+            <SensorDataPanel key={at ?? 'now'} device={device} at={at} overlays={overlays} />
           </Suspense>
           {/* Live needs a realtime identity, which only a signed-in user has. */}
           {user && device.state !== 'retired' && (
@@ -79,7 +91,13 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           {!user && device.state !== 'retired' && <GuestLivePanel />}
+          {alertable && (
+            <Suspense fallback={<LoadingPage />}>
+              <AlertsPanel device={device} />
+            </Suspense>
+          )}
           <ExportPanel device={device} />
+          <DeviceUseThisData device={device} />
           {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
           {user && (mayManage(device) || staff) && device.state !== 'retired' && (
             <Suspense fallback={<LoadingPage />}>
@@ -116,6 +134,34 @@ const DeviceScreen = ({ id }: { id: string }) => {
         </Suspense>
       )}
     </section>
+  );
+};
+
+/**
+ * "Use this data" for a device: its Thing in the SensorThings API (the guests' root when its data is public, else the
+ * API key's), Parquet from the download panel above, and a notebook line reading its latest Observations.
+ */
+const DeviceUseThisData = ({ device }: { device: Device }) => {
+  const publicData = device.dataVisibility === 'public';
+  const root = staRoot(runtimeConfig().apiBaseUrls['sensor-data'] ?? '', publicData);
+  return (
+    <UseThisData
+      staUrl={staThingsUrl(root, [device.id])}
+      staNote={
+        publicData
+          ? 'Any SensorThings client, GIS tool or notebook reads it, no key needed: its measurements as Datastreams, ' +
+            'their readings as Observations within the public window.'
+          : 'With an API key in the X-Api-Key header (Public API page), as far back as its tier lets the API read.'
+      }
+      parquet={
+        <>
+          In <a href="#export-heading">Download data</a>, choose Parquet: a column per measurement, the timestamp in
+          UTC, a row group per day.
+        </>
+      }
+      lines={staLines(staObservationsUrl(root, device.id), !publicData)}
+      linesNote="Reads its latest 1,000 Observations of each measurement from the SensorThings API: a row per Observation with its Datastream's name."
+    />
   );
 };
 
@@ -182,7 +228,7 @@ const DeviceFacts = ({ device }: { device: Device }) => (
       {device.serial}
     </dd>
     <dt>Product line</dt>
-    <dd data-testid="device-product-line">{PRODUCT_LINE_TEXT[device.productLine]}</dd>
+    <dd data-testid="device-product-line">{PRODUCT_LINE_NAMES[device.productLine]}</dd>
     <dt>Model</dt>
     <dd data-testid="device-model">{device.model}</dd>
     <dt>Firmware</dt>

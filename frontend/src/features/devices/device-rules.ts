@@ -8,6 +8,7 @@ import {
   PRODUCT_LINES,
   type ProductLine,
 } from '../../../../shared/contracts/devices';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { type Checked, checkWith, problem } from '../../lib/form-check';
 
 /**
@@ -30,8 +31,7 @@ export const STATUS_HINT: Record<DeviceStatus, string> = {
   retired: 'Taken out of service',
 };
 
-export const PRODUCT_LINE_TEXT: Record<ProductLine, string> = { sd1: 'SD1', al30: 'AL30', al60: 'AL60', al80: 'AL80' };
-export const PRODUCT_LINE_OPTIONS = PRODUCT_LINES.map((line) => [line, PRODUCT_LINE_TEXT[line]] as const);
+export const PRODUCT_LINE_OPTIONS = PRODUCT_LINES.map((line) => [line, PRODUCT_LINE_NAMES[line]] as const);
 
 export const PRIVACY_OPTIONS: readonly (readonly [LocationPrivacy, string])[] = [
   ['exact', 'Exact: everyone who sees the device sees where it is'],

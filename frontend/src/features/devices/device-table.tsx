@@ -1,9 +1,10 @@
 import { Link } from 'react-router-dom';
 import type { Device } from '../../../../shared/contracts/devices';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { ListTable } from '../../components/list-table';
 import { When } from '../../components/when';
 import { StatusBadge } from './device-parts';
-import { deviceLabel, PRODUCT_LINE_TEXT } from './device-rules';
+import { deviceLabel } from './device-rules';
 
 /** Devices as a table: name (to its page), serial, product line, status, last seen. */
 export const DeviceTable = ({
@@ -27,7 +28,7 @@ export const DeviceTable = ({
         cell: (device) => <Link to={`${base}/devices/${encodeURIComponent(device.id)}`}>{deviceLabel(device)}</Link>,
       },
       { header: 'Serial', className: 'mono', cell: (device) => device.serial },
-      { header: 'Product line', cell: (device) => PRODUCT_LINE_TEXT[device.productLine] },
+      { header: 'Product line', cell: (device) => PRODUCT_LINE_NAMES[device.productLine] },
       {
         header: 'Status',
         cell: (device) => <StatusBadge status={device.status} testId={`${testId}-status-${device.id}`} />,

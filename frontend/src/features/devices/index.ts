@@ -5,7 +5,7 @@ import { lazy } from 'react';
  * and the create forms, which load when opened: a guest's first page (issue 13) carries none of them.
  */
 export { StatusBadge } from './device-parts';
-export { deviceLabel, PRODUCT_LINE_TEXT, ROLE_TEXT } from './device-rules';
+export { deviceLabel, ROLE_TEXT } from './device-rules';
 
 export const ClaimDeviceForm = lazy(() => import('./claim-device-form').then((m) => ({ default: m.ClaimDeviceForm })));
 export const RegisterDeviceForm = lazy(() =>

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { IdentityUser } from '../../../../shared/contracts/users';
+import { GroupTags } from '../../components/group-tags';
 import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
 import { apiClient } from '../../lib/api';
@@ -19,7 +20,7 @@ import {
   searchToParams,
 } from './people-rules';
 import { PersonActions, type PersonBusy } from './person-actions';
-import { EnabledText, GroupTags } from './person-parts';
+import { EnabledText } from './person-parts';
 import './people.css';
 import { DoneNote, ErrorAlert } from '../../components/form-parts';
 

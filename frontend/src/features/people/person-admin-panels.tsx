@@ -3,6 +3,7 @@ import { type GroupName, hasRole } from '../../../../shared/auth/groups';
 import { EmailMessage, type IdentityUser, type UserRecord } from '../../../../shared/contracts/users';
 import { EditForm } from '../../components/edit-form';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { GroupTags } from '../../components/group-tags';
 import { ListTable } from '../../components/list-table';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
@@ -15,7 +16,6 @@ import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { groupChangeKeys, identityChangeKeys, personGoneKeys, recordChangeKeys } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { confirmsDeleteNow, deleteNowPhrase, deletionState, groupChoices } from './people-rules';
-import { GroupTags } from './person-parts';
 
 /** The person's groups, with remove and add for the groups the signed-in staff member may change. */
 export const GroupsPanel = ({ identity }: { identity: IdentityUser }) => {

@@ -1,19 +1,7 @@
 import type { IdentityUser } from '../../../../shared/contracts/users';
+import { GroupTags } from '../../components/group-tags';
 import { When } from '../../components/when';
 import { STATUS_TEXT } from './people-rules';
-
-export const GroupTags = ({ groups, testId }: { groups: readonly string[] | undefined; testId?: string }) =>
-  groups?.length ? (
-    <ul className="tags" data-testid={testId}>
-      {groups.map((group) => (
-        <li key={group}>{group}</li>
-      ))}
-    </ul>
-  ) : (
-    <span className="muted" data-testid={testId}>
-      None
-    </span>
-  );
 
 /** Enabled or disabled, in words and in a test id the tests can wait on. */
 export const EnabledText = ({ enabled, testId }: { enabled: boolean; testId: string }) => (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { STA_API_ROOT_PATH, STA_ROOT_PATH } from '../../../../shared/contracts/sensor-data-sta';
 import { ErrorAlert } from '../../components/form-parts';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { readToken, useColorScheme } from '../../lib/theme';
@@ -19,7 +20,10 @@ export const ApiReferencePage = () => {
   const scheme = useColorScheme();
   const [viewerError, setViewerError] = useState<string>();
   const [ready, setReady] = useState(false);
-  const specUrl = publicApiSpecUrl(runtimeConfig().apiBaseUrls['sensor-data'] ?? '');
+  const baseUrl = (runtimeConfig().apiBaseUrls['sensor-data'] ?? '').replace(/\/$/, '');
+  const specUrl = publicApiSpecUrl(baseUrl);
+  // Not open-data-rules' staRoot: a third chunk using it would move it into the app's entry (vite.config.ts).
+  const [keyRoot, guestRoot] = [`${baseUrl}${STA_API_ROOT_PATH}`, `${baseUrl}${STA_ROOT_PATH}`];
   const eventsUrl = webhookEventsSpecUrl(runtimeConfig().apiBaseUrls.integrations ?? '');
   // The document changes only with a release: read once per visit.
   const spec = useQuery({
@@ -83,6 +87,13 @@ export const ApiReferencePage = () => {
           {specUrl}
         </a>
         .
+      </p>
+      <p className="muted" data-testid="api-reference-sta">
+        Sensor data as the OGC SensorThings API 1.1 (any SensorThings client, GIS tool or notebook reads it):{' '}
+        <a href={keyRoot} className="mono">
+          {keyRoot}
+        </a>{' '}
+        with a key, and <span className="mono">{guestRoot}</span> for public devices without one.
       </p>
       <ErrorAlert testId="api-reference-error" error={error} />
       {!ready && !error && (

@@ -2,6 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { ExportFormat, ExportJob } from '../../../../shared/contracts/sensor-data-exports';
+import type { DataSummary } from '../../../../shared/contracts/sensor-data-readings';
+import { MESSAGES } from '../../../../shared/messages';
+import { grantsPurpose, unlockingTier } from '../../../../shared/sensor-data/tiers';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { When } from '../../components/when';
 import { apiClient, useApi } from '../../lib/api';
@@ -18,6 +21,7 @@ import {
 } from './export-rules';
 import { RangeFields } from './range-fields';
 import { customRange, formatLocal } from './range-rules';
+import { TierOffer } from './tier-offer';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
 
@@ -33,6 +37,20 @@ const signedFile = async (job: ExportJob) => {
   return url;
 };
 
+/**
+ * Why this caller cannot download at all under the device's tier, with the tier that unlocks downloads (the API's
+ * 403 in the same words), or undefined when the tier offers downloads.
+ */
+const downloadLock = (summary: DataSummary) => {
+  if (summary.windows.download.days !== null) return undefined;
+  // The caller's window is the public one unless they reach the device through a relation, a campaign or staff.
+  const unlocks = unlockingTier(summary.tiers, grantsPurpose('download', summary.route !== 'public', 1));
+  return {
+    text: MESSAGES.tierLacksPurpose('download', summary.tier.name, summary.productLine, unlocks?.name),
+    unlocks,
+  };
+};
+
 /** The signed link lives 5 minutes: a cached one is used for 4 at most. */
 const LINK_FRESH_MS = 4 * 60_000;
 
@@ -41,9 +59,14 @@ const LINK_FRESH_MS = 4 * 60_000;
  * whose progress is polled every second; when it is done, a signed link (5 minutes) fetches the file. The API's
  * 403 says which tier unlocks a range. Below, a signed-in caller's recent exports, each fetched again on demand.
  */
-export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
+export const ExportPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine' | 'access'> }) => {
   const sensorData = useApi('sensor-data');
   const user = useOptionalUser();
+  // The charts' summary (one read for both panels): a tier without downloads shows them locked, never offered and
+  // then refused. Until it answers, Download waits; if it fails, the API's answer to Download says what applies.
+  const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
+  const lock = summaryQuery.data && downloadLock(summaryQuery.data);
+  const summaryPending = summaryQuery.data === undefined && !summaryQuery.error;
   const [choice, setChoice] = useState<ExportRangeChoice>('24h');
   const [custom, setCustom] = useState(() => ({
     from: formatLocal(Date.now() - 86_400_000),
@@ -106,50 +129,60 @@ export const ExportPanel = ({ device }: { device: Pick<Device, 'id'> }) => {
         A file of this device's readings, written in the background. How far back it reaches depends on the device's
         tier.
       </p>
-      <fieldset className="range-picker" aria-label="Download range">
-        {EXPORT_RANGES.map((r) => (
-          <button
-            type="button"
-            key={r.id}
-            aria-pressed={choice === r.id}
-            data-testid={`export-range-${r.id}`}
-            onClick={() => setChoice(r.id)}
-          >
-            {r.label}
-          </button>
-        ))}
-        <button
-          type="button"
-          aria-pressed={choice === 'custom'}
-          data-testid="export-range-custom"
-          onClick={() => setChoice('custom')}
-        >
-          Custom
-        </button>
-        {choice === 'custom' && <RangeFields value={custom} onChange={setCustom} testIdPrefix="export" />}
-      </fieldset>
-      <div className="actions">
-        <label>
-          Format{' '}
-          <select
-            data-testid="export-format"
-            value={format}
-            onChange={(e) => setFormat(e.target.value as ExportFormat)}
-          >
-            <option value="csv">CSV</option>
-            <option value="json">JSON</option>
-          </select>
-        </label>
-        <button
-          type="button"
-          className="primary"
-          data-testid="export-start"
-          onClick={start}
-          disabled={busy !== undefined || !finished}
-        >
-          {busy === 'start' ? 'Starting…' : 'Download'}
-        </button>
-      </div>
+      {lock ? (
+        <div className="tier-lock">
+          <p data-testid="export-tier-lock">{lock.text}</p>
+          <TierOffer device={device} unlocks={lock.unlocks} testIdPrefix="export-lock" />
+        </div>
+      ) : (
+        <>
+          <fieldset className="range-picker" aria-label="Download range">
+            {EXPORT_RANGES.map((r) => (
+              <button
+                type="button"
+                key={r.id}
+                aria-pressed={choice === r.id}
+                data-testid={`export-range-${r.id}`}
+                onClick={() => setChoice(r.id)}
+              >
+                {r.label}
+              </button>
+            ))}
+            <button
+              type="button"
+              aria-pressed={choice === 'custom'}
+              data-testid="export-range-custom"
+              onClick={() => setChoice('custom')}
+            >
+              Custom
+            </button>
+            {choice === 'custom' && <RangeFields value={custom} onChange={setCustom} testIdPrefix="export" />}
+          </fieldset>
+          <div className="actions">
+            <label>
+              Format{' '}
+              <select
+                data-testid="export-format"
+                value={format}
+                onChange={(e) => setFormat(e.target.value as ExportFormat)}
+              >
+                <option value="csv">CSV</option>
+                <option value="json">JSON</option>
+                <option value="parquet">Parquet</option>
+              </select>
+            </label>
+            <button
+              type="button"
+              className="primary"
+              data-testid="export-start"
+              onClick={start}
+              disabled={busy !== undefined || !finished || summaryPending}
+            >
+              {busy === 'start' ? 'Starting…' : 'Download'}
+            </button>
+          </div>
+        </>
+      )}
       <ErrorAlert testId="export-error" error={error ?? (pollError ? errorMessage(pollError) : undefined)} />
       {job && (
         <div className="upload-progress" data-testid="export-progress-box">

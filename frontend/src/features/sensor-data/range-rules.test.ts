@@ -38,6 +38,12 @@ describe('lockedMessage', () => {
     );
   });
 
+  it('names a named tier in a sentence ("The Free tier"), never by its id', () => {
+    expect(lockedMessage(summaryOf('al30', 'Free', 7), presetRange('30d', now), now)).toBe(
+      'The Free tier shows the last 7 days. Tier 2 unlocks 30 days.',
+    );
+  });
+
   it('on the AL lines skips the tier that adds no history', () => {
     expect(lockedMessage(summaryOf('al30', 'Tier 1', 7), presetRange('30d', now), now)).toBe(
       'Tier 1 shows the last 7 days. Tier 2 unlocks 30 days.',

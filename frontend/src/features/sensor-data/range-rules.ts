@@ -1,5 +1,6 @@
 import type { DataSummary } from '../../../../shared/contracts/sensor-data-readings';
 import { DAY_MS, unlockingTier, WINDOW_SLACK_MS } from '../../../../shared/sensor-data/tiers';
+import { tierInWords } from '../../../../shared/text/product-words';
 
 /** The range picker's choices: the last 24 hours, 7 days, 30 days, a year, or a custom from/to. */
 export type RangePreset = '24h' | '7d' | '30d' | '1y' | 'custom';
@@ -21,6 +22,15 @@ export const presetRange = (preset: Exclude<RangePreset, 'custom'>, now: number)
   const days = PRESETS.find((p) => p.id === preset)!.days;
   return { from: now - days * DAY_MS, to: now };
 };
+
+/** How much the chart shows either side of a moment a link names (an alert's `?at=`). */
+export const AROUND_MS = 3 * 60 * 60 * 1000;
+
+/** The range around a moment (`/dashboard/devices/{id}?at={ms}`): three hours either side, never past now. */
+export const rangeAround = (at: number, now: number): ChartRange => ({
+  from: Math.min(at, now) - AROUND_MS,
+  to: Math.min(at + AROUND_MS, now),
+});
 
 /** `<input type="datetime-local">` text (local time) to ms, undefined when empty or invalid. */
 export const parseLocal = (text: string): number | undefined => {
@@ -55,13 +65,13 @@ export const lockedMessage = (
   now: number,
 ): string | undefined => {
   const days = summary.windows.view.days;
-  if (days === null) return `${summary.tier.name} does not include charts`;
+  if (days === null) return `${tierInWords(summary.tier.name, true)} does not include charts`;
   if (range.from >= now - days * DAY_MS - WINDOW_SLACK_MS) return undefined;
   // The range was computed a moment ago: "30 days" needs a 30-day tier, not a 31-day one.
   const needed = Math.ceil((now - range.from - WINDOW_SLACK_MS) / DAY_MS);
   // The line's tiers as the API says they are now: administrators change what each unlocks without a deploy.
   const unlock = unlockingTier(summary.tiers, (f) => f.historicalDataAccessDays >= needed);
-  const shown = `${summary.tier.name} shows the last ${days} days`;
+  const shown = `${tierInWords(summary.tier.name, true)} shows the last ${days} days`;
   return unlock
     ? `${shown}. ${unlock.name} unlocks ${unlock.features.historicalDataAccessDays} days.`
     : `${shown}; no tier of this product line reaches that far back.`;

@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
 import { useTokens } from '../../lib/theme';
+import type { ChartOverlay } from './chart-overlays';
 import { type ChartPoint, lineOf, pointsOf } from './chart-rules';
 import type { LockBand } from './lock-band-rules';
 import './lock-band.css';
@@ -58,6 +59,58 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
   };
 };
 
+/** The narrowest an overlay's period is drawn (CSS px). */
+const MIN_BAND_PX = 5;
+
+interface OverlayColours {
+  firing: string;
+  preview: string;
+  limit: string;
+  clear: string;
+}
+
+/**
+ * Another feature's overlay (chart-overlays.ts): its periods shaded on the canvas under the axes and the line, its
+ * lines dashed over the plot. The y scale reaches every line, so a limit above the data still shows.
+ */
+const overlayHooks = (overlay: ChartOverlay, colours: OverlayColours): uPlot.Hooks.Arrays => ({
+  drawClear: [
+    (u) => {
+      const right = u.bbox.left + u.bbox.width;
+      u.ctx.save();
+      for (const band of overlay.bands) {
+        const from = Math.max(u.bbox.left, u.valToPos(band.from / 1000, 'x', true));
+        const to = band.to === undefined ? right : Math.min(right, u.valToPos(band.to / 1000, 'x', true));
+        if (to < u.bbox.left || from > right) continue;
+        // A period too short to see at this range (20 minutes of 7 days is under a pixel, and under the min/max
+        // band there) is drawn MIN_BAND_PX wide around its middle, so a person still finds it.
+        const least = MIN_BAND_PX * devicePixelRatio;
+        const start = to - from >= least ? from : Math.max(u.bbox.left, (from + to) / 2 - least / 2);
+        u.ctx.fillStyle = colours[band.tone];
+        u.ctx.fillRect(start, u.bbox.top, Math.max(to - start, least), u.bbox.height);
+      }
+      u.ctx.restore();
+    },
+  ],
+  draw: [
+    (u) => {
+      u.ctx.save();
+      u.ctx.lineWidth = Math.max(1, devicePixelRatio);
+      u.ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+      for (const line of overlay.lines) {
+        const y = Math.round(u.valToPos(line.value, 'y', true)) + 0.5;
+        if (y < u.bbox.top || y > u.bbox.top + u.bbox.height) continue;
+        u.ctx.strokeStyle = colours[line.tone];
+        u.ctx.beginPath();
+        u.ctx.moveTo(u.bbox.left, y);
+        u.ctx.lineTo(u.bbox.left + u.bbox.width, y);
+        u.ctx.stroke();
+      }
+      u.ctx.restore();
+    },
+  ],
+});
+
 /**
  * One measurement's chart: min and max as a band, the mean as the line, the unit on the y axis, over the range
  * asked for. The line is broken only where the device was silent (the series' `gapMs`), and a value with no
@@ -67,8 +120,15 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
  */
 export const SensorChart = forwardRef<
   ChartHandle,
-  { series: Series; name: string; width: number; lock?: Pick<LockBand, 'from' | 'to' | 'label'> }
->(function SensorChart({ series, name, width, lock }, ref) {
+  {
+    series: Series;
+    name: string;
+    width: number;
+    lock?: Pick<LockBand, 'from' | 'to' | 'label'>;
+    /** Periods and lines another feature draws over the chart (an alert's firing, a rule's limit). */
+    overlay?: ChartOverlay;
+  }
+>(function SensorChart({ series, name, width, lock, overlay }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const line = useRef<{ points: ChartPoint[]; isolated: number[] }>({ points: [], isolated: [] });
@@ -79,6 +139,8 @@ export const SensorChart = forwardRef<
   const lockFrom = lock?.from;
   const lockTo = lock?.to;
   const lockLabel = lock?.label;
+  // Compared by content: a panel that works its overlay out again on each render draws nothing again.
+  const overlayKey = JSON.stringify(overlay ?? null);
 
   useEffect(() => {
     const element = container.current;
@@ -102,11 +164,36 @@ export const SensorChart = forwardRef<
     // The series starts at the tier's window; a locked band before it widens the chart to the range asked for.
     const start = Math.min(series.from, locked?.from ?? series.from);
     const lockedHooks = locked ? lockedBandHooks(locked, LOCKED_FILL[tokens.scheme]) : {};
+    const overlayDrawn = JSON.parse(overlayKey) as ChartOverlay | null;
+    const overlaid = overlayDrawn
+      ? overlayHooks(overlayDrawn, {
+          firing: tokens.read('--chart-firing', 'rgb(220 38 38 / 0.2)'),
+          preview: tokens.read('--chart-preview', 'rgb(234 88 12 / 0.24)'),
+          limit: tokens.read('--chart-limit', '#b91c1c'),
+          clear: tokens.read('--chart-clear', '#15803d'),
+        })
+      : {};
+    const levels = overlayDrawn?.lines.map((line) => line.value) ?? [];
     const options: uPlot.Options = {
       width,
       height: HEIGHT,
       // The range asked for, not the data's extent: a device that began reporting mid-range shows where.
-      scales: { x: { time: true, range: (_u, _min, max) => [start / 1000, Math.max(series.to / 1000, max)] } },
+      scales: {
+        x: { time: true, range: (_u, _min, max) => [start / 1000, Math.max(series.to / 1000, max)] },
+        ...(levels.length
+          ? {
+              y: {
+                range: (_u, min, max) =>
+                  uPlot.rangeNum(
+                    Math.min(min ?? Infinity, ...levels),
+                    Math.max(max ?? -Infinity, ...levels),
+                    0.1,
+                    true,
+                  ),
+              },
+            }
+          : {}),
+      },
       axes: [axis, { ...axis, label, size: 64, labelSize: 18 }],
       legend: { show: true },
       // Hovering a break shows the nearest real value rather than "--".
@@ -125,8 +212,10 @@ export const SensorChart = forwardRef<
       bands: [{ series: [2, 1], fill: bandColour }],
       hooks: {
         ...lockedHooks,
+        drawClear: [...(lockedHooks.drawClear ?? []), ...(overlaid.drawClear ?? [])],
         draw: [
           ...(lockedHooks.draw ?? []),
+          ...(overlaid.draw ?? []),
           () => {
             element.dataset.painted = 'true';
             performance.mark('sensor-chart-painted');
@@ -140,7 +229,7 @@ export const SensorChart = forwardRef<
       made.destroy();
       plot.current = null;
     };
-  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel]);
+  }, [series, columns, width, tokens, lockFrom, lockTo, lockLabel, overlayKey]);
 
   useImperativeHandle(
     ref,

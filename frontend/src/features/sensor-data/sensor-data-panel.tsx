@@ -7,9 +7,10 @@ import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
 import { routeQuery } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { AddToCart, changesInApp, currentSubscription, useDeviceSubscriptions, useProducts } from '../billing';
+import { type ChartOverlays, overlayOf } from './chart-overlays';
 import { hasData } from './chart-rules';
-import { lockBand, productOfTier } from './lock-band-rules';
+import { lockBand } from './lock-band-rules';
+import { OverlayCaption } from './overlay-caption';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -19,11 +20,13 @@ import {
   PRESETS,
   presetRange,
   type RangePreset,
+  rangeAround,
   viewableRange,
   windowText,
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
 import { type ChartHandle, SensorChart } from './sensor-chart';
+import { TierOffer } from './tier-offer';
 import { useWidth } from './use-width';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
@@ -34,24 +37,38 @@ type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { stat
  * The device page's sensor data (docs/sensor-data.md, "Reads and charts"): what the caller's tier lets them see,
  * a range picker, and one chart per measurement, fetched once per range as server-side downsampled series. A
  * range past the tier's window says which tier unlocks it (and the API's 403 says why). Live readings fed
- * through reading-feed.ts extend the charts when the range ends now.
+ * through reading-feed.ts extend the charts when the range ends now. `at` (a link's moment, an alert's) opens the
+ * charts around it; `overlays` (an alert's firing periods and its rule's limit) are drawn on the charts they name.
  */
-export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'productLine' | 'access'> }) => {
+export const SensorDataPanel = ({
+  device,
+  at,
+  overlays,
+}: {
+  device: Pick<Device, 'id' | 'productLine' | 'access'>;
+  at?: number;
+  overlays?: ChartOverlays;
+}) => {
   const user = useOptionalUser();
   const summaryQuery = useQuery(routeQuery('sensor-data', 'dataSummary', { params: { id: device.id } }));
   const summary = summaryQuery.data;
   const summaryError = summaryQuery.error ? errorMessage(summaryQuery.error) : undefined;
-  const [preset, setPreset] = useState<RangePreset>('24h');
-  const [range, setRange] = useState<ChartRange>(() => presetRange('24h', Date.now()));
+  const [preset, setPreset] = useState<RangePreset>(at === undefined ? '24h' : 'custom');
+  const [range, setRange] = useState<ChartRange>(() =>
+    at === undefined ? presetRange('24h', Date.now()) : rangeAround(at, Date.now()),
+  );
   const [custom, setCustom] = useState(() => ({ from: formatLocal(range.from), to: formatLocal(range.to) }));
   const [customError, setCustomError] = useState<string>();
   const { ref: widthRef, width } = useWidth();
   const charts = useRef(new Map<string, ChartHandle>());
 
+  // The From and To fields always show the range drawn, so a custom range starts from the preset on screen.
   const choose = (id: Exclude<RangePreset, 'custom'>) => {
+    const chosen = presetRange(id, Date.now());
     setPreset(id);
     setCustomError(undefined);
-    setRange(presetRange(id, Date.now()));
+    setRange(chosen);
+    setCustom({ from: formatLocal(chosen.from), to: formatLocal(chosen.to) });
   };
 
   const applyCustom = () => {
@@ -99,17 +116,6 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
 
   const locked = summary ? lockedMessage(summary, range, Date.now()) : undefined;
   const band = useMemo(() => (summary ? lockBand(summary, range, Date.now()) : undefined), [summary, range]);
-  // Those who may buy for the device get one click from the band to its tier in their cart.
-  const mayBuy = user !== undefined && mayManage(device) && band?.unlocks !== undefined;
-  const productsQuery = useProducts({ enabled: mayBuy });
-  const subscriptionsQuery = useDeviceSubscriptions(device.id, { enabled: mayBuy });
-  // A device on a plan of its own upgrades that plan (prorated) on the Plans panel instead of buying a second one.
-  const upgradeInstead =
-    subscriptionsQuery.data !== undefined &&
-    changesInApp(currentSubscription(subscriptionsQuery.data.items, Date.now()), Date.now());
-  const unlockProduct = mayBuy
-    ? productOfTier(productsQuery.data?.items ?? [], device.productLine, band?.unlocks?.tier)
-    : undefined;
   const names = useMemo(() => Object.keys(seriesQuery.data?.series ?? {}), [seriesQuery.data]);
 
   return (
@@ -139,24 +145,8 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
       {locked && (
         <div className="tier-lock">
           <p data-testid="sensor-tier-lock">{locked}</p>
-          {user && band?.unlocks && unlockProduct && upgradeInstead && (
-            <p className="sensor-lock-offer">
-              <a href="#plans-heading" data-testid="sensor-lock-upgrade">
-                Upgrade to {band.unlocks.name} under Plans
-              </a>
-            </p>
-          )}
-          {user && band?.unlocks && unlockProduct && subscriptionsQuery.data && !upgradeInstead && (
-            <div className="sensor-lock-offer">
-              <AddToCart
-                userId={user.id}
-                item={{ productId: unlockProduct.id, deviceId: device.id }}
-                label={`Add ${band.unlocks.name} to cart`}
-                testId="sensor-lock-add"
-                className="primary"
-              />
-            </div>
-          )}
+          {/* Those who may buy for the device get one click from the band to its tier. */}
+          <TierOffer device={device} unlocks={band?.unlocks} testIdPrefix="sensor-lock" />
         </div>
       )}
 
@@ -186,10 +176,13 @@ export const SensorDataPanel = ({ device }: { device: Pick<Device, 'id' | 'produ
                 name={name}
                 width={width}
                 lock={band}
+                overlay={overlayOf(overlays, name)}
               />
+              <OverlayCaption overlay={overlayOf(overlays, name)} testId={`sensor-overlay-${name}`} />
             </div>
           ))}
-        {loading.state === 'done' && (
+        {/* A resolution of points that are not there ("1740 min per point") says nothing. */}
+        {loading.state === 'done' && hasData(loading.series) && (
           <p className="muted small" data-testid="sensor-resolution">
             {loading.series.resolution === 'minute'
               ? 'From the raw readings'

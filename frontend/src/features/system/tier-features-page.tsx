@@ -17,6 +17,7 @@ import {
   withCell,
 } from './tier-features-rules';
 import './tier-features.css';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 
 type Busy = `save:${ProductLine}` | 'save:all' | 'reset';
 type Drafts = Partial<Record<ProductLine, LineDraft>>;
@@ -158,7 +159,7 @@ interface LineEditorProps {
 }
 
 const LineEditor = ({ line, draft, canWrite, busy, edited, onEdit, onSave }: LineEditorProps) => {
-  const name = line.productLine.toUpperCase();
+  const name = PRODUCT_LINE_NAMES[line.productLine];
   const headingId = `tier-line-${line.productLine}`;
   const cell = <K extends keyof Omit<TierDraft, 'tier' | 'name'>>(
     tier: TierDraft['tier'],

@@ -50,7 +50,7 @@ describe('the tier-features editor', () => {
       featuresOf('al30', withCell(draftOf(saved[1]!), 'free', 'manualDataDownloadPermissionedAccessDays', '')),
     ).toEqual({
       ok: false,
-      error: 'AL30 free: permissioned download days must be a whole number from 0 to 3650, or null for no downloads',
+      error: 'AL30 Free: permissioned download days must be a whole number from 0 to 3650, or null for no downloads',
     });
     expect(featuresOf('sd1', withCell(draftOf(saved[0]!), 'tier2', 'apiMaxRequests', 'lots'))).toEqual({
       ok: false,

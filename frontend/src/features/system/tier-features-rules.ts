@@ -8,6 +8,7 @@ import {
   tierFeaturesValueOfLines,
 } from '../../../../shared/sensor-data/tier-features';
 import type { TierFeatures, TierId } from '../../../../shared/sensor-data/tiers';
+import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 
 /**
  * The tier-features editor's rules, without React: a line's tiers as the fields show them (text while typed),
@@ -73,7 +74,7 @@ export const featuresOf = (
     'manualDataDownloadPermissionedAccessDays',
   ];
   for (const row of draft) {
-    const at = `${productLine.toUpperCase()} ${row.name}`;
+    const at = `${PRODUCT_LINE_NAMES[productLine]} ${row.name}`;
     const days: Partial<Record<DayKey, number | null>> = {};
     for (const key of DAY_KEYS) {
       const typed = row[key];

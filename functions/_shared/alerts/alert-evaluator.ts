@@ -1,0 +1,87 @@
+import { ServiceUnavailable } from '../errors';
+import type { Log } from '../logger';
+import type { Effects } from './alert-effects';
+import type { DeviceAlertState, StoredRule } from './alert-model';
+import { type BatchFacts, evaluateBatch, LATE_LIMIT_MS } from './evaluation';
+
+/** Tries of a change before the batch fails (and is sent again): each retry lost to another evaluation's write. */
+const WRITE_TRIES = 5;
+
+export const ALERT_MESSAGES = {
+  busy: "The device's alerts could not be evaluated just now; please send the readings again",
+};
+
+/** A batch ingest has stored, as the alerts evaluator takes it (data-ingress's hook after a stored batch). */
+export interface EvaluatedBatch extends BatchFacts {
+  deviceId: string;
+}
+
+export interface AlertEvaluatorDeps {
+  rules: { rulesOf: (deviceId: string) => Promise<StoredRule[]> };
+  states: {
+    get: (deviceId: string, consistent?: boolean) => Promise<DeviceAlertState>;
+    write: (state: DeviceAlertState, expectedVersion: number) => Promise<boolean>;
+  };
+  effects: Pick<Effects, 'deliver'>;
+  now: () => number;
+  newId: () => string;
+  log: Log;
+}
+
+/** Devices whose silence and subscription tracks were seen set up for the rules the cache answered (by identity). */
+const SETTLED_LIMIT = 20_000;
+
+/**
+ * Whether any rule could change on this batch, before reading the device's state: a threshold needs a reading newer
+ * than what the device sent before and not late. Silences and plans are the sweep's (it resolves a silence once the
+ * device's record shows a newer reading); ingest only sees their tracks set up, once per device and rules.
+ * A batch sent again, or a backfill of the past, costs no read.
+ */
+const mayChange = (rules: readonly StoredRule[], batch: EvaluatedBatch, settled: boolean): boolean => {
+  const floor = batch.previousLastSeen ?? Number.NEGATIVE_INFINITY;
+  const fresh = batch.readings.some((r) => r.timestamp > floor && r.timestamp >= batch.receivedAt - LATE_LIMIT_MS);
+  return rules.some((rule) => (rule.condition.kind === 'threshold' ? fresh : !settled));
+};
+
+/**
+ * The alerts evaluator ingest calls after a batch is stored (docs/alerts.md, "Evaluation"): the device's rules from
+ * the per-instance cache (none: nothing more), its state, the state machine, and a write on the version read. A write
+ * lost to another evaluation reads again (consistently) and evaluates again on what that one wrote, so two evaluations
+ * at once fire once. The effects are done after the write; if that fails the sweep does them (they stay in the outbox).
+ */
+export const createAlertEvaluator = ({ rules, states, effects, now, newId, log }: AlertEvaluatorDeps) => {
+  const settled = new Map<string, readonly StoredRule[]>();
+  const settle = (deviceId: string, deviceRules: readonly StoredRule[]) => {
+    if (settled.size >= SETTLED_LIMIT) settled.clear();
+    settled.set(deviceId, deviceRules);
+  };
+  return {
+    afterStored: async (batch: EvaluatedBatch): Promise<void> => {
+      const deviceRules = await rules.rulesOf(batch.deviceId);
+      if (deviceRules.length === 0 || !mayChange(deviceRules, batch, settled.get(batch.deviceId) === deviceRules))
+        return;
+      let state = await states.get(batch.deviceId);
+      for (let attempt = 0; attempt < WRITE_TRIES; attempt += 1) {
+        const change = evaluateBatch(state, deviceRules, batch, { now: now(), newId });
+        if (!change) {
+          settle(batch.deviceId, deviceRules);
+          return;
+        }
+        if (await states.write(change.state, state.version)) {
+          settle(batch.deviceId, deviceRules);
+          await effects.deliver(batch.deviceId, change.effects).catch((error: unknown) =>
+            log('warn', 'Alert effects left for the sweep', {
+              deviceId: batch.deviceId,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+          return;
+        }
+        state = await states.get(batch.deviceId, true);
+      }
+      throw new ServiceUnavailable(ALERT_MESSAGES.busy);
+    },
+  };
+};
+
+export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;

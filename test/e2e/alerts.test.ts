@@ -1,0 +1,148 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { alertsAs } from '../support/alerts';
+import { keepScreenshot, pagePerTest, web } from '../support/browser';
+import { shadeColumns } from '../support/chart-pixels';
+import { freshDevice, ingest } from '../support/sensor-data';
+import { freshPerson, signInPerson } from './people-fixtures';
+
+const testPage = pagePerTest();
+const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
+const MIN = 60_000;
+/** The canvas colours of a preview's and an alert's shade (app/tokens.css, light scheme). */
+const PREVIEW = [234, 88, 12] as [number, number, number];
+const FIRING = [220, 38, 38] as [number, number, number];
+/** The bar and the panel read again every 15 s: the most a person waits for what the worker and the sweep did. */
+const POLL_WAIT_MS = 45_000;
+const TEST_MS = 180_000;
+
+const width = () => (process.env.E2E_WIDTH === '375' ? 375 : 1280);
+
+/** The share of a chart's columns its overlay shades in a colour. */
+const shaded = async (page: Page, testId: string, rgb: [number, number, number]) => {
+  const chart = page.getByTestId(testId).locator('[data-testid="sensor-chart"][data-painted]').first();
+  await chart.waitFor();
+  const columns = await shadeColumns(chart, rgb);
+  return { count: columns.filter(Boolean).length, width: columns.length, columns };
+};
+
+describe('end to end: alerts', () => {
+  beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
+
+  it(
+    'a person tunes a threshold rule with the preview, a reading past it fires: the banner, its link to the shaded band on the chart, acknowledged',
+    async () => {
+      const person = await freshPerson();
+      const device = await freshDevice({ ownerToken: person.token });
+      // Three hours of readings every 5 minutes, with one spike of PM2.5 over 35 for 20 minutes an hour and a half ago.
+      const end = Math.floor(Date.now() / MIN) * MIN - 40 * MIN;
+      await ingest(
+        device,
+        Array.from({ length: 36 }, (_, i) => {
+          const t = end - (35 - i) * 5 * MIN;
+          const spike = t >= end - 70 * MIN && t < end - 50 * MIN;
+          return { timestamp: t, values: { pm2_5: spike ? 44 : 12 } };
+        }),
+      );
+      const page = testPage();
+      const devicePath = `/dashboard/devices/${device.id}`;
+      await signInPerson(page, person, devicePath);
+      await page.getByTestId('alerts').waitFor();
+      await page.getByTestId('alert-rules-empty').waitFor();
+
+      // The form, by keyboard from the New rule button: the rule's name, its limit, then the preview.
+      await page.getByTestId('alert-rule-new').click();
+      const form = page.locator('.rule-form');
+      await form.getByLabel('Name').fill('PM2.5 over 35');
+      await form.getByLabel('Limit').fill('35');
+      await form.getByText('Empty: 31.5 (10 % of the limit back from it).').waitFor();
+      await page.getByTestId('rule-form-preview').focus();
+      await page.keyboard.press('Enter');
+      const summary = page.getByTestId('rule-preview-summary');
+      await summary.getByText(/^Would have fired once in these 7 days \(36 readings\)\.$/).waitFor();
+      // Where it would have fired, drawn on the measurement's chart: the spike's 20 minutes of its 7 days.
+      const preview = await shaded(page, 'rule-preview-chart', PREVIEW);
+      expect(preview.count).toBeGreaterThanOrEqual(1);
+      expect(preview.count / preview.width).toBeLessThan(0.05);
+      await page.getByTestId('rule-preview-chart-caption').getByText('Limit 35').waitFor();
+      await keepScreenshot(page, path.join(ARTIFACTS, `alerts-preview-${width()}.png`));
+      await form.getByRole('button', { name: 'Create rule' }).click();
+      const [rule] = (await alertsAs(person.token).listRules({ query: { deviceId: device.id } })).items;
+      await page.getByTestId(`alert-rule-state-${rule!.id}`).getByText('Quiet').waitFor();
+
+      // Half an hour ago the device read 80.
+      await page.waitForTimeout(1_100);
+      const firedAt = Math.floor(Date.now() / MIN) * MIN - 30 * MIN;
+      await ingest(device, [{ timestamp: firedAt, values: { pm2_5: 80 } }]);
+      const banner = page.getByRole('region', { name: 'Notifications' }).getByRole('listitem').filter({
+        hasText: 'PM2.5 over 35: firing',
+      });
+      await banner.waitFor({ timeout: POLL_WAIT_MS });
+      expect(await banner.textContent()).toContain('was 80 µg/m³');
+      await page.getByTestId(`alert-rule-state-${rule!.id}`).getByText('Firing').waitFor({ timeout: POLL_WAIT_MS });
+
+      // The banner's link opens the device's charts around that moment, the firing period shaded from it to now.
+      await banner.locator(`a[href*="?at="]`).click();
+      await page.waitForURL(`${web(devicePath)}?at=${firedAt}`);
+      const band = await shaded(page, 'sensor-data', FIRING);
+      // From the alert (3 h into a 3.5 h range) to the range's end: about a seventh of the chart, at its right.
+      expect(band.count / band.width).toBeGreaterThan(0.08);
+      expect(band.count / band.width).toBeLessThan(0.25);
+      expect(band.columns.slice(0, Math.floor(band.width * 0.7)).some(Boolean)).toBe(false);
+      await page
+        .getByTestId('sensor-overlay-pm2_5')
+        .getByText(/PM2\.5 over 35 firing: .* – now/)
+        .waitFor();
+      await keepScreenshot(page.getByTestId('sensor-data'), path.join(ARTIFACTS, `alerts-band-${width()}.png`));
+
+      // Acknowledged from the panel: who and when, read back through the API.
+      const [alert] = (await alertsAs(person.token).listEvents({ query: { deviceId: device.id } })).items;
+      await page.getByTestId('alerts-firing').getByRole('button', { name: 'Acknowledge' }).click();
+      await page.getByTestId('alerts-firing').getByTestId(`alert-acknowledged-${alert!.id}`).waitFor();
+      const acknowledged = (await alertsAs(person.token).listEvents({ query: { deviceId: device.id } })).items[0]!;
+      expect(acknowledged.acknowledgedBy).toBe(person.id);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "a silent device's alert fires and resolves, on the device and on the person's alerts page",
+    async () => {
+      const person = await freshPerson();
+      const device = await freshDevice({ ownerToken: person.token });
+      await ingest(device, [{ timestamp: Date.now() - 10 * MIN, values: { pm2_5: 8 } }]);
+      const rule = await alertsAs(person.token).createRule({
+        body: {
+          name: 'Gone quiet',
+          target: { kind: 'device', id: device.id },
+          condition: { kind: 'silence', afterSeconds: 120 },
+          enabled: true,
+        },
+      });
+      const page = testPage();
+      await signInPerson(page, person, '/dashboard/alerts');
+      // The stack's sweep (every 10 s) sees it past its time; the page reads again every 15 s.
+      const firing = page.getByTestId('alerts-page-firing').getByRole('row').filter({ hasText: 'Gone quiet' });
+      await firing.waitFor({ timeout: POLL_WAIT_MS });
+      expect(await firing.getByRole('link').getAttribute('href')).toMatch(
+        new RegExp(`^/dashboard/devices/${device.id}\\?at=\\d+$`),
+      );
+      // The recent alerts below say the same: firing since the sweep saw it.
+      await page
+        .getByTestId('alerts-page-recent')
+        .getByRole('row')
+        .filter({ hasText: 'Gone quiet' })
+        .getByText('Firing')
+        .waitFor({ timeout: POLL_WAIT_MS });
+      await keepScreenshot(page, path.join(ARTIFACTS, `alerts-page-${width()}.png`));
+
+      await ingest(device, [{ timestamp: Date.now(), values: { pm2_5: 8 } }]);
+      await page.goto(web(`/dashboard/devices/${device.id}`));
+      await page.getByTestId(`alert-rule-state-${rule.id}`).getByText('Quiet').waitFor({ timeout: POLL_WAIT_MS });
+      const history = page.getByTestId('alert-history').getByRole('row').filter({ hasText: 'Gone quiet' });
+      await history.getByText('Resolved').waitFor({ timeout: POLL_WAIT_MS });
+    },
+    TEST_MS,
+  );
+});
