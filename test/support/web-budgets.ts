@@ -89,8 +89,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // SensorThings URL, the notebook lines, their rules) to 232.7 kB. Measured 239.3 kB once issues 36, 37, 40 and 41
     // were merged together (each branch had measured only its own share): the alerts' chart overlays
     // (public-alert-overlays: firing bands and limit lines; the panel itself is lazy), the locked Download's tier
-    // offer, the entry's shares of each; 239.6 kB.
-    jsKb: 239.6,
+    // offer, the entry's shares of each; 239.6 kB. The integrations area's share of the entry (issue 38, see guest
+    // /dashboard) to 239.9 kB.
+    jsKb: 239.9,
     ...PHONE,
   },
   {
@@ -102,8 +103,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 205.0 kB when issue 36 set it; MapLibre (its own deferred budget) loads only when the map is near the viewport.
     // "Use this data" (issue 41, see the signed-in device page) to 207.2 kB; issue 36's UX half (the entry's share, see
     // guest /dashboard; Download shown locked on a tier without it) to 208.3. Measured 213.8 kB with issues 36, 37, 40
-    // and 41 merged together (see the signed-in device page): 214.1 kB.
-    jsKb: 214.1,
+    // and 41 merged together (see the signed-in device page): 214.1 kB. The integrations area's share of the entry
+    // (issue 38, see guest /dashboard) to 214.3 kB.
+    jsKb: 214.3,
     ...PHONE,
   },
   {
