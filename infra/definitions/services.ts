@@ -73,8 +73,11 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // (relations, campaign windows); a rule's measurement is checked against the device's (devices); the preview reads
   // the readings as the chart would (the viewer's tier window: subscription record and tier features); the sweep reads
   // the devices' last readings and plans; fired and resolved alerts are events for the notifications worker.
+  // A fired or resolved alert whose effects the API or the sweep does (silences, plans, an outbox redone) is also an
+  // alert.fired / alert.resolved event for the webhooks of the device, its campaigns and its organization
+  // (docs/integrations.md): written to their lanes, which are woken.
   alerts: {
-    tables: ['alertRules', 'alerts', 'alertStates'],
+    tables: ['alertRules', 'alerts', 'alertStates', 'webhookDeliveries'],
     readTables: [
       'relations',
       'accessVersions',
@@ -83,8 +86,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'readings',
       'deviceSubscriptions',
       'parameters',
+      'webhooks',
     ],
     jobs: true,
+    queues: ['webhooks'],
   },
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and

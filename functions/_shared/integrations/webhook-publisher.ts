@@ -83,9 +83,12 @@ export const subscriptionEvent = (data: SubscriptionData, sourceEventId: string,
 export const exportEvent = (data: ExportData, at: number): QueuedEvent =>
   queued('export.ready', eventIdOf('export.ready', data.exportId), at, data.deviceId, data);
 
-/** alert.fired or alert.resolved, once per alert and change (the alerts area's port, docs/integrations.md). */
-export const alertEvent = (change: 'fired' | 'resolved', data: AlertData, at: number): QueuedEvent =>
-  queued(`alert.${change}`, eventIdOf(`alert.${change}`, data.alertId), at, data.deviceId, data);
+/**
+ * alert.fired or alert.resolved, under the alert event's own id (`eventId`, the id of the alert.changed event the
+ * alerts area puts on the jobs queue for the same change): the outbox's redo after a failure is the same event.
+ */
+export const alertEvent = (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string): QueuedEvent =>
+  queued(`alert.${change}`, eventId, at, data.deviceId, data);
 
 /**
  * Hands events to the webhooks that take them (docs/integrations.md, "Events"): each device's event goes to the lane
@@ -135,11 +138,11 @@ export const createWebhookPublisher = ({
     /** The exports worker's hook: an export is ready to download. */
     exportReady: (data: ExportData, at: number) => publish([exportEvent(data, at)]),
     /**
-     * The alerts area's port (docs/integrations.md, "For the alerts area"): an alert fired or resolved. Its
-     * device.online and device.offline can come here too once its silence detection replaces the presence job.
+     * The alerts area's hook (its effects, functions/_shared/alerts/alert-effects.ts): an alert fired or resolved.
+     * Its device.online and device.offline can come here too once its silence detection replaces the presence job.
      */
-    alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number) =>
-      publish([alertEvent(change, data, at)]),
+    alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) =>
+      publish([alertEvent(change, data, at, eventId)]),
     devicePresence: (deviceId: string, online: boolean, lastSeen: number, onlineWindowMs: number, at: number) =>
       publish([presenceEvent(deviceId, online, lastSeen, onlineWindowMs, at)]),
   };
