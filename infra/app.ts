@@ -146,6 +146,7 @@ export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) =
     mail: messaging.mail,
     stripeSecret: data.stripeSecret,
     stripeWebhookSecret: data.stripeWebhookSecret,
+    webhookSecretsKey: data.webhookSecretsKey,
     realtime: {
       dataEndpoint: realtime.dataEndpoint,
       topicPrefix: realtime.topicPrefix,

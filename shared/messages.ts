@@ -205,6 +205,20 @@ export const MESSAGES = {
   campaignChanged: 'This campaign was changed by someone else at the same time; please try again',
   campaignRangeOutside: (startsAt: string, endsAt: string) =>
     `The range asked for lies outside the campaign's window (${startsAt} to ${endsAt})`,
+  // Ours: integrations, webhooks (docs/integrations.md).
+  webhookNotFound: (id: string) => `Webhook not found: ${id}`,
+  webhookDeliveryNotFound: (id: string) => `Delivery not found: ${id}`,
+  webhookManagerRequired: (kind: string) =>
+    `Only the ${kind}'s ${kind === 'device' ? 'owner or administrators' : 'managers'} (or staff) can see or change its webhooks`,
+  webhookTargetNotFound: (kind: string, id: string) => `No ${kind} ${id} to send events of`,
+  webhookUrlInvalid: 'url must be a full http(s) address, e.g. https://example.com/hooks',
+  webhookUrlHttpsOnly: 'url must start with https://',
+  webhookUrlCredentials: 'url cannot carry a user name or password: put a secret in the path if the receiver needs one',
+  webhookUrlAddress: (address: string, why: string) =>
+    `url points at ${address}, ${why}: webhooks are never sent there`,
+  webhookReplayDisabled: 'This webhook is off: turn it on first (what waited is then sent)',
+  webhookChanged: 'This webhook was changed by someone else at the same time; please try again',
+  webhookLimit: (max: number) => `A target has at most ${max} webhooks: delete one first`,
   // Ours: the audit log (docs/audit.md).
   auditUnavailable: 'The audit log could not record this action, so nothing was changed; please try again',
 } as const;

@@ -1,6 +1,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -102,6 +103,14 @@ let secretsManagerClient: SecretsManagerClient | undefined;
 export const getSecretsManagerClient = (): SecretsManagerClient => {
   secretsManagerClient ??= traced(new SecretsManagerClient(clientSettings('SECRETS_MANAGER')));
   return secretsManagerClient;
+};
+
+let kmsClient: KMSClient | undefined;
+
+/** KMS: the integrations area seals webhooks' signing secrets with the environment's key. */
+export const getKmsClient = (): KMSClient => {
+  kmsClient ??= traced(new KMSClient(clientSettings('KMS')));
+  return kmsClient;
 };
 
 let iotDataClient: IoTDataPlaneClient | undefined;

@@ -66,6 +66,13 @@ export const TABLE_POLICIES: Partial<Record<TableKey, TablePolicy>> = {
     "Each device's data quality, by device id and sk: its profile (profile), calibration versions (cal#…), exclusions (exc#…) and reprocessing run (job).",
   ),
   datasets: allowed('Datasets, by id (ds_…): their devices, windows, files with checksums, status and versions.'),
+  webhooks: allowed('Webhooks, by id (wh_…): URL, events, target and state; the sealed signing secrets never leave.', [
+    'secret',
+    'previousSecret',
+  ]),
+  webhookDeliveries: refused(
+    "Holds the events sent to customers' receivers (their readings) and the receivers' answers: the owner reads a webhook's log on its page.",
+  ),
   auditLog: refused('The audit log is read through Admin → Audit log (Administrators), which keeps to its retention.'),
   codeReleases: allowed('Firmware releases, by id: product line, version, notes, artifact checksum, status.'),
   releaseTestRuns: allowed("A release's test runs, by release id and run id: status, log, who ran it."),

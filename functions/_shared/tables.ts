@@ -443,6 +443,37 @@ export const TABLES = {
     ],
   },
   /**
+   * Webhooks (docs/integrations.md), by id (`wh_…`): a target's (`target` = `{kind}#{id}`) newest first, and the sparse
+   * `byWatch` of the webhooks that follow devices' presence (`watch` is set only while one collects device.online or
+   * device.offline), which the presence job reads. The signing secrets are sealed (KMS in the cloud).
+   */
+  webhooks: {
+    constructId: 'WebhooksTable',
+    area: 'integrations',
+    entity: 'webhooks',
+    envVar: 'WEBHOOKS_TABLE',
+    partitionKey: { name: 'id', type: 'S' },
+    indexes: [
+      { name: 'byTarget', partitionKey: { name: 'target', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
+      { name: 'byWatch', partitionKey: { name: 'watch', type: 'S' }, sortKey: { name: 'id', type: 'S' } },
+    ],
+  },
+  /**
+   * Everything of one webhook's delivery, under its id (docs/integrations.md, "Delivery"): its lane (`lane`: who sends,
+   * the timer, the delivery under way), the events waiting in order (`o#{time}#{event}`, tests `t#…`), the deliveries
+   * (`d#{sequence}`, the log, newest last) with their gzip'd body and attempts, and what the presence job last told it
+   * of each device (`p#{deviceId}`). Everything expires 30 days after it was written (`expiresAt`), checked on read.
+   */
+  webhookDeliveries: {
+    constructId: 'WebhookDeliveriesTable',
+    area: 'integrations',
+    entity: 'deliveries',
+    envVar: 'WEBHOOK_DELIVERIES_TABLE',
+    partitionKey: { name: 'webhookId', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
+  /**
    * Alert rules (docs/alerts.md), by id; a target's rules (`target` = `{kind}#{id}`) and a person's by creation time.
    */
   alertRules: {

@@ -7,6 +7,7 @@ import {
 import { getDocumentClient, getSecretsManagerClient, getSqsClient } from '../_shared/clients';
 import { type EnvSource, readEnv, readOneOfEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createWebhooks } from './domain/webhooks';
@@ -21,6 +22,7 @@ export const CUSTOMER_ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
   /** A paid checkout takes what it bought out of the buyer's cart, on their record. */
   usersTable: 'USERS_TABLE',
+  ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
 /** The webhook signing secret itself (only the local stack sets it) or its Secrets Manager secret (the CDK). */
@@ -74,6 +76,7 @@ export const createCustomerDeps = (env: CustomerEnv) => {
         devicesTable: env.devicesTable,
       }),
       carts: createCartStore({ db, tableName: env.usersTable }),
+      deviceWebhooks: createWebhookPublisherOf(env),
       now: Date.now,
       counters: lambdaCounters,
     }),

@@ -5,6 +5,7 @@ import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { createCredentialVerifier, devicePrincipalOf } from '../_shared/devices/credential-verifier';
 import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
 import type { CredentialAuthenticators } from '../_shared/http/http-area';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../_shared/integrations/webhook-wiring';
 import { log } from '../_shared/logger';
 import { lambdaCounters } from '../_shared/metrics';
 import { createLivePublisher } from '../_shared/sensor-data/live-publisher';
@@ -20,7 +21,8 @@ import { createIngestStatsStore } from './store/ingest-stats-store';
 
 /** What the data-ingress Lambda and its IoT rule read (SERVICE_RESOURCES['data-ingress']; the local stack too). */
 export const DATA_INGRESS_ENV = {
-  // After a batch is stored its device's alert rules evaluate it (devicesTable among them).
+  // After a batch is stored its device's alert rules evaluate it (devicesTable among them), and its fired and
+  // resolved alerts go to the webhooks (the publisher's variables among them).
   ...ALERT_EVALUATION_ENV,
   devicesTable: 'DEVICES_TABLE',
   deviceCredentialsTable: 'DEVICE_CREDENTIALS_TABLE',
@@ -32,6 +34,7 @@ export const DATA_INGRESS_ENV = {
   releasesTable: 'CODE_RELEASES_TABLE',
   releasesBucket: 'RELEASES_BUCKET',
   sensorDataQueueUrl: 'SENSOR_DATA_QUEUE_URL',
+  ...WEBHOOK_PUBLISHER_ENV,
 } as const;
 
 /** The area's settings, read once at cold start: its tables, bucket and queue, and when roll-ups run. */
@@ -61,6 +64,8 @@ const createRolloutRecords = (env: DataIngressEnv, now: () => number) => {
 export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
   const db = getDocumentClient();
   const rollouts = createRolloutRecords(env, now);
+  // One publisher for the batch's readings.received and its alerts' alert.fired / alert.resolved.
+  const webhooks = createWebhookPublisherOf(env, now);
   return {
     ingest: createIngest({
       log,
@@ -70,11 +75,12 @@ export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?
       adoption: { store: rollouts.targets, updates: rollouts.updates },
       work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
       live: createLivePublisher({ db, tableName: env.liveWatchesTable, iot: getIotDataClient() }),
+      webhooks,
       now,
       counters: lambdaCounters,
       coalescing: env.coalescing,
-      // The work after a stored batch, side by side (webhooks and data quality join here).
-      afterStored: [createAlertEvaluation(env, { now }).evaluator.afterStored],
+      // The work after a stored batch, side by side with the webhooks above (data quality joins here).
+      afterStored: [createAlertEvaluation(env, { now, webhooks }).evaluator.afterStored],
     }).ingest,
   };
 };

@@ -51,6 +51,9 @@ export const ROUTE_THROTTLES: { [A in AreaName]?: Partial<Record<RouteKeys<A>, T
   'code-releases': { createArtifactUpload: 'signing' },
   notifications: { unsubscribe: 'public' },
   devices: { claim: 'public' },
+  // Each sends a request to an address the caller chose, as mail sent on request does: a script must not make us
+  // hammer someone's server through them.
+  integrations: { testWebhook: 'public', replayDelivery: 'public' },
 };
 
 /** The throttled routes of one area: route key → class. */

@@ -51,6 +51,11 @@ export interface ServiceResources {
   signInProviders?: boolean;
   /** Asks for roll-ups as the environment coalesces them (ROLLUP_COALESCING, `none` or `hour`): no grant, data only. */
   rollupCoalescing?: boolean;
+  /**
+   * Seals and opens webhooks' signing secrets with the environment's KMS key (WEBHOOK_SECRETS_KEY_ARN: Encrypt and
+   * Decrypt on that key only), and is told where webhooks may be sent (WEBHOOK_TARGETS, `public` in the cloud).
+   */
+  webhookSecrets?: boolean;
 }
 
 /**
@@ -68,8 +73,11 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // (relations, campaign windows); a rule's measurement is checked against the device's (devices); the preview reads
   // the readings as the chart would (the viewer's tier window: subscription record and tier features); the sweep reads
   // the devices' last readings and plans; fired and resolved alerts are events for the notifications worker.
+  // A fired or resolved alert whose effects the API or the sweep does (silences, plans, an outbox redone) is also an
+  // alert.fired / alert.resolved event for the webhooks of the device, its campaigns and its organization
+  // (docs/integrations.md): written to their lanes, which are woken.
   alerts: {
-    tables: ['alertRules', 'alerts', 'alertStates'],
+    tables: ['alertRules', 'alerts', 'alertStates', 'webhookDeliveries'],
     readTables: [
       'relations',
       'accessVersions',
@@ -78,8 +86,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'readings',
       'deviceSubscriptions',
       'parameters',
+      'webhooks',
     ],
     jobs: true,
+    queues: ['webhooks'],
   },
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and
@@ -95,10 +105,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
     // A paid checkout takes what it bought out of the buyer's cart (the cart is on their users-table record).
-    tables: ['deviceSubscriptions', 'deviceSubscriptionHistory', 'billingEvents', 'users'],
+    // A device's changed subscription is a subscription.changed event for its webhooks (docs/integrations.md).
+    tables: ['deviceSubscriptions', 'deviceSubscriptionHistory', 'billingEvents', 'users', 'webhookDeliveries'],
     // Payment failures and trial ends are events for the notifications worker.
     jobs: true,
-    readTables: ['devices'],
+    queues: ['webhooks'],
+    readTables: ['devices', 'webhooks', 'relations'],
     billing: true,
     billingWebhook: true,
   },
@@ -108,8 +120,19 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   // After a batch is stored, its device's alert rules evaluate it (docs/alerts.md): the rules (found through the
   // device's campaigns and organization, the relations), the device's alert state and the alerts it projects, and a
   // fired or resolved alert's notification (its recipients' access checked) on the jobs queue.
+  // A stored batch is also a readings.received event for the webhooks of the device, its campaigns and its
+  // organization (found through the relations): written to their lanes, which are woken (docs/integrations.md).
   'data-ingress': {
-    tables: ['readings', 'ingestStats', 'devices', 'releaseRollouts', 'rolloutTargets', 'alertStates', 'alerts'],
+    tables: [
+      'readings',
+      'ingestStats',
+      'devices',
+      'releaseRollouts',
+      'rolloutTargets',
+      'alertStates',
+      'alerts',
+      'webhookDeliveries',
+    ],
     readTables: [
       'deviceCredentials',
       'liveWatches',
@@ -118,10 +141,11 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'relations',
       'accessVersions',
       'campaigns',
+      'webhooks',
     ],
     jobs: true,
     readBuckets: ['releases'],
-    queues: ['sensorData'],
+    queues: ['sensorData', 'webhooks'],
     realtimePublish: true,
     rollupCoalescing: true,
   },
@@ -144,6 +168,17 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     archiveBuckets: ['datasets'],
     queues: ['datasets'],
     webOrigin: true,
+  },
+  // Webhooks and their deliveries (docs/integrations.md). Who may add or read one: the access module (relations,
+  // campaign windows); a target must exist (devices, campaigns, organizations); the presence job reads the devices'
+  // last-seen times and finds a campaign's or organization's devices through the relations. A webhook turned off after
+  // a day of failures is an event for the notifications worker, which tells its owner.
+  integrations: {
+    tables: ['webhooks', 'webhookDeliveries'],
+    readTables: ['relations', 'accessVersions', 'campaigns', 'devices', 'organizations'],
+    jobs: true,
+    queues: ['webhooks'],
+    webhookSecrets: true,
   },
   devices: {
     tables: ['devices', 'deviceCredentials', 'relations', 'accessVersions'],
@@ -181,9 +216,10 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     readTables: ['campaigns', 'devices', 'organizations'],
     jobs: true,
   },
+  // A finished export is an export.ready event for the device's webhooks (docs/integrations.md).
   'sensor-data': {
     // dataQuality: calibrations, exclusions and their reprocessing (docs/data-quality.md).
-    tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches', 'dataQuality'],
+    tables: ['rollups', 'apiKeys', 'apiUsage', 'exports', 'liveWatches', 'dataQuality', 'webhookDeliveries'],
     // Reads are gated by the device's access (relations, campaign windows) and its tier (subscription record, and
     // what each tier gives: the system area's `tier-features` parameter).
     readTables: [
@@ -194,11 +230,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'relations',
       'accessVersions',
       'campaigns',
+      'webhooks',
     ],
     buckets: ['chartData', 'exports'],
     // Quota warnings are events for the notifications worker.
     jobs: true,
-    queues: ['sensorData'],
+    queues: ['sensorData', 'webhooks'],
     realtimePolicy: true,
   },
   // Staff look items up by key in the allowed tables; cache files are listed and evicted here and rebuilt by the
@@ -272,12 +309,28 @@ export const hasRoutes = (area: AreaName): boolean => Object.keys(AREAS[area].ro
  * Queue workers: the CDK wires each as an SQS event source (partial batch failures); the local stack polls
  * for it. A worker gets its area's SERVICE_RESOURCES.
  */
-export const WORKERS: { name: string; entry: string; area: AreaName; queue: QueueKey }[] = [
+export const WORKERS: {
+  name: string;
+  entry: string;
+  area: AreaName;
+  queue: QueueKey;
+  /** Messages per invocation. @default 10 (WORKER_BATCH_SIZE) */
+  batchSize?: number;
+}[] = [
   // Domain events and notification jobs (docs/notifications.md): the jobs queue's only consumer.
   { name: 'NotificationsWorker', entry: 'functions/notifications/worker.ts', area: 'notifications', queue: 'jobs' },
   { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
   // Dataset builds, a step per message (docs/datasets.md).
   { name: 'DatasetsWorker', entry: 'functions/datasets/worker.ts', area: 'datasets', queue: 'datasets' },
+  // Webhook lanes (docs/integrations.md): one lane a message, since a lane sends for up to 30 s and a batch of ten
+  // would outlast the function's minute.
+  {
+    name: 'IntegrationsWorker',
+    entry: 'functions/integrations/worker.ts',
+    area: 'integrations',
+    queue: 'webhooks',
+    batchSize: 1,
+  },
 ];
 
 /**
@@ -339,6 +392,14 @@ export const SCHEDULED_JOBS: {
   localEverySeconds?: number;
 }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
+  // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
+  // sends them (docs/integrations.md, "Presence").
+  {
+    name: 'IntegrationsPresenceJob',
+    entry: 'functions/integrations/presence-job.ts',
+    area: 'integrations',
+    everyMinutes: 1,
+  },
   // Rollout stages: timeouts, abort criteria, advancing a soaked stage, announcing halts (docs/code-releases.md).
   { name: 'RolloutStagesJob', entry: 'functions/code-releases/rollout-job.ts', area: 'code-releases', everyMinutes: 5 },
   // The silence sweep, reminders and plan looks (docs/alerts.md): every minute, every 10 s on one machine, where a

@@ -104,6 +104,21 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 900,
     fifo: true,
   },
+  /**
+   * The integrations worker's queue (docs/integrations.md): wake-ups of webhooks' delivery lanes, sent when an event
+   * waits and as the timers of retries (a message delay of at most 15 minutes, sent again until the retry is due).
+   * Standard, not FIFO: only standard queues delay single messages; each lane keeps its own order.
+   */
+  webhooks: {
+    constructId: 'WebhooksQueue',
+    envVar: 'WEBHOOKS_QUEUE_URL',
+    name: (env: EnvName) => `webhooks-${env}`,
+    deadLetterName: (env: EnvName) => `webhooks-${env}-dlq`,
+    maxReceiveCount: 5,
+    // Six times the worker's 60 s: a lane sends for at most 30 s, and a request may take 15 s more.
+    visibilityTimeoutSeconds: 360,
+    fifo: false,
+  },
 } as const;
 
 export type QueueKey = keyof typeof QUEUES;

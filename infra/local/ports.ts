@@ -11,6 +11,8 @@ export const DEFAULT_PORTS = {
   stripe: 12111,
   demoIdp: 9230,
   rum: 8091,
+  /** The demo organization's webhook receiver (infra/local/webhook-receiver.ts). */
+  webhookReceiver: 8095,
 } as const;
 
 export type PortName = keyof typeof DEFAULT_PORTS;

@@ -25,6 +25,8 @@ export const StackInfo = z.object({
     demoIdp: z.string().optional(),
     /** Real-user monitoring's collector: `GET /summary` shows each route's vitals, `GET /events` every event. */
     rum: z.string().optional(),
+    /** The demo organization's webhook receiver: `/` lists what it received, `/received.json` too. */
+    webhookReceiver: z.string().optional(),
   }),
   auth: z.object({ userPoolId: z.string(), clientId: z.string(), issuer: z.string() }),
   tables: z.record(z.string(), z.string()),

@@ -33,6 +33,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 import { seedDemoReadings, topUpDemoReadings } from './demo-readings';
 import { createDemoSimulation } from './demo-simulation';
 import { DEMO_BACKFILL_MS } from './demo-simulator';
+import { ensureDemoWebhook, ensureLocalSecretsKey } from './demo-webhook';
 import { MAIL_FROM, startCognitoLocal } from './emulators/cognito';
 import { startDemoIdp } from './emulators/demo-idp';
 import { DEMO_IDP_ACCOUNTS, DEMO_IDP_PASSWORD } from './emulators/demo-idp-accounts';
@@ -52,6 +53,7 @@ import { startScheduler } from './scheduler';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
 import type { StackInfo } from './stack-info';
 import { startWeb, type WebMode } from './web';
+import { startWebhookReceiver } from './webhook-receiver';
 
 const ENV = 'local' as const;
 const SETTINGS = environmentSettings(ENV);
@@ -114,8 +116,18 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
   };
 
   try {
+    // The demo organization's webhook posts here; the mail viewer links to what it received.
+    const receiver = await startWebhookReceiver({
+      port: options.ports.webhookReceiver,
+      secretFile: path.join(dataDir, 'demo-webhook-secret'),
+      keptFile: path.join(dataDir, 'demo-webhook-received.json'),
+    });
+    stoppers.push(receiver.stop);
     const [ses, dynamodb, fauxqs, stripe, mqtt] = await Promise.all([
-      startSes({ port: options.ports.ses }).then(track),
+      startSes({
+        port: options.ports.ses,
+        links: () => [{ href: receiver.url, text: 'Webhooks received by the demo receiver →' }],
+      }).then(track),
       startDynamoDb({ dataDir: path.join(dataDir, 'dynamodb'), port: options.ports.dynamodb }).then(track),
       startFauxqsEmulator({ dataDir: path.join(dataDir, 'fauxqs'), port: options.ports.fauxqs, region: REGION }).then(
         track,
@@ -198,6 +210,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
     // The demo provider is this home's only one: on the sign-in page, and in how the users area labels sign-ins.
     const signInProviders = [{ name: DEMO_IDENTITY_PROVIDER.name, label: DEMO_IDENTITY_PROVIDER.label }];
 
+    // What KMS is in the cloud: the key webhooks' signing secrets are sealed with, kept in the data folder.
+    const webhookSecretsKey = await ensureLocalSecretsKey(path.join(dataDir, 'webhook-secrets.key'));
+
     // The same variables the CDK gives each Lambda, pointed at the emulators.
     Object.assign(process.env, {
       AWS_REGION: REGION,
@@ -227,6 +242,9 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY,
       STRIPE_API_URL: stripe.url,
       STRIPE_WEBHOOK_SECRET: LOCAL_STRIPE_WEBHOOK_SECRET,
+      // Webhooks may go to http://localhost here (the demo receiver); in the cloud only to public https addresses.
+      WEBHOOK_TARGETS: 'local',
+      WEBHOOK_SECRETS_LOCAL_KEY: webhookSecretsKey,
       // dynalite's indexes are read-after-write consistent: no settling time before access decisions are cached.
       ACCESS_INDEX_SETTLE_MS: '0',
       // No CloudWatch reads the functions' EMF lines here; they would only crowd the console (decision 030).
@@ -278,6 +296,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         queueArn: attributes.Attributes?.QueueArn ?? '',
         handler,
         concurrency: WORKER_CONCURRENCY,
+        ...(worker.batchSize ? { batchSize: worker.batchSize } : {}),
         onError: (error) => console.error(`Worker ${worker.name}:`, error),
       });
       stoppers.push(poller.stop);
@@ -329,6 +348,16 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
       },
     };
 
+    // Every start: the tests' stack gives the receiver a new port, and a first start has just made the organization.
+    const demoWebhook = await ensureDemoWebhook({
+      db: demoReadingDeps.db,
+      tables,
+      localKey: webhookSecretsKey,
+      secretFile: path.join(dataDir, 'demo-webhook-secret'),
+      url: receiver.hookUrl,
+    });
+    if (demoWebhook === 'made') log(`demo webhook made: demo-org-1's events go to ${receiver.hookUrl}`);
+
     const simulation = options.simulate
       ? await createDemoSimulation({
           db: demoReadingDeps.db,
@@ -365,6 +394,7 @@ export const startStack = async (options: StackOptions): Promise<RunningStack> =
         stripe: stripe.url,
         demoIdp: demoIdp.url,
         rum: rum.url,
+        webhookReceiver: receiver.url,
       },
       auth: { userPoolId, clientId, issuer },
       tables,

@@ -44,6 +44,9 @@ console.log(
     `  Web app        ${endpoints.web ? `${endpoints.web}${values.prod ? '  (production build)' : ''}` : '(not started)'}`,
     `  API gateway    ${endpoints.gateway}  (health: ${endpoints.gateway}/health)`,
     `  Mail viewer    ${endpoints.mailViewer}`,
+    ...(endpoints.webhookReceiver
+      ? [`  Webhooks       ${endpoints.webhookReceiver}  (what demo-org-1's webhook received, verified)`]
+      : []),
     `  MQTT           ${endpoints.mqtt}  ${endpoints.mqttWs}`,
     ...(endpoints.rum ? [`  RUM collector  ${endpoints.rum}/summary  (visitors who switched measurements on)`] : []),
     `  Stack file     ${path.join(stack.info.dataDir, 'stack.json')}`,

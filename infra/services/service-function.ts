@@ -4,6 +4,7 @@ import { Aws, Duration, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -364,6 +365,17 @@ export class ServiceFunction extends Construct {
       new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
     );
     this.lambda.addEnvironment(envVar, secret.secretArn);
+  }
+
+  /**
+   * Lets the function seal and open secrets with one KMS key (Encrypt and Decrypt on it, nothing else: no key
+   * management, no data keys), and tells it the key's ARN through `envVar`.
+   */
+  sealWithKey(key: IKey, envVar: string): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }),
+    );
+    this.lambda.addEnvironment(envVar, key.keyArn);
   }
 
   /** Lets the function send e-mail from one SES identity only, as `from` (MAIL_FROM). */

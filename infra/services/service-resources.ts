@@ -1,5 +1,6 @@
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { STRIPE_MODE_ENV, type StripeMode } from '../../functions/_shared/billing/stripe-mode';
@@ -33,7 +34,12 @@ export interface ServiceResourceRefs {
   realtime: RealtimeRefs;
   /** The environment's identity providers with the labels people read (SIGN_IN_PROVIDERS). */
   signInProviders: readonly HostedProvider[];
+  /** The KMS key webhooks' signing secrets are sealed with (WEBHOOK_SECRETS_KEY_ARN). */
+  webhookSecretsKey: IKey;
 }
+
+/** Where webhooks may be sent in the cloud: public https addresses only (functions/integrations/domain/target-policy.ts). */
+export const CLOUD_WEBHOOK_TARGETS = 'public';
 
 /** The variable an area with `signInProviders` reads the providers from, as JSON `[{ name, label }]`. */
 export const SIGN_IN_PROVIDERS_ENV = 'SIGN_IN_PROVIDERS';
@@ -121,6 +127,10 @@ export const grantServiceResources = (
   if (resources.rollupCoalescing) fn.lambda.addEnvironment(ROLLUP_COALESCING_ENV, refs.rollupCoalescing);
   if (resources.signInProviders) {
     fn.lambda.addEnvironment(SIGN_IN_PROVIDERS_ENV, JSON.stringify(refs.signInProviders));
+  }
+  if (resources.webhookSecrets) {
+    fn.sealWithKey(refs.webhookSecretsKey, 'WEBHOOK_SECRETS_KEY_ARN');
+    fn.lambda.addEnvironment('WEBHOOK_TARGETS', CLOUD_WEBHOOK_TARGETS);
   }
   if (resources.billingWebhook && billing)
     fn.readStripeSecretKey(refs.stripeWebhookSecret, STRIPE_WEBHOOK_SECRET.envVar);

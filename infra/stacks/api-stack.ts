@@ -3,6 +3,7 @@ import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -35,6 +36,8 @@ export interface ApiStackProps extends StackProps {
   stripeSecret: ISecret;
   /** Stripe's webhook signing secret, read by the area with `billingWebhook`. */
   stripeWebhookSecret: ISecret;
+  /** The key the integrations area seals webhooks' secrets with (`webhookSecrets`). */
+  webhookSecretsKey: IKey;
   /** IoT Core's data endpoint, the watcher topics, the realtime policy and the identity pool (the live view). */
   realtime: RealtimeRefs;
 }
@@ -95,6 +98,7 @@ export class ApiStack extends Stack {
       webOrigin: props.webOrigin,
       stripeSecret: props.stripeSecret,
       stripeWebhookSecret: props.stripeWebhookSecret,
+      webhookSecretsKey: props.webhookSecretsKey,
       realtime: props.realtime,
       signInProviders: settings.identityProviders.map(hostedProviderOf),
     };

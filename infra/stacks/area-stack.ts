@@ -304,7 +304,10 @@ export class AreaStack extends NestedStack {
       // The chain reports which messages failed (sqs-worker.ts); without reportBatchItemFailures Lambda would
       // ignore that answer and retry the whole batch, or drop it. A message that keeps failing moves to the DLQ.
       fn.alias.addEventSource(
-        new SqsEventSource(refs.queues[worker.queue], { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
+        new SqsEventSource(refs.queues[worker.queue], {
+          batchSize: worker.batchSize ?? WORKER_BATCH_SIZE,
+          reportBatchItemFailures: true,
+        }),
       );
       acknowledgeNoDeadLetterTarget(fn.lambda, 'sqs');
       const mapping = fn.alias.node.children.find((child) => child instanceof EventSourceMapping);

@@ -1,5 +1,6 @@
-import { RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, type ITable, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -85,6 +86,8 @@ export class DataStack extends Stack {
   readonly stripeSecret: ISecret;
   /** Stripe's webhook signing secret, put by operators like the key. */
   readonly stripeWebhookSecret: ISecret;
+  /** Seals the signing secrets of customers' webhooks (docs/integrations.md): only the integrations area may use it. */
+  readonly webhookSecretsKey: IKey;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -189,6 +192,15 @@ export class DataStack extends Stack {
         "the new one (README, 'Billing').",
     });
     this.stripeWebhookSecret = stripeWebhookSecret;
+
+    // Stateful like the tables whose secrets it seals: a key deleted with the stack would leave every webhook unsigned.
+    // KMS rotates its material yearly and keeps the old material to open what it sealed.
+    this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
+      description: `device-data ${settings.name}: seals the signing secrets of customers' webhooks`,
+      enableKeyRotation: true,
+      removalPolicy,
+      ...(settings.retainData ? {} : { pendingWindow: Duration.days(7) }),
+    });
 
     keepAutoDeleteLogs(this, logSettings(settings));
   }

@@ -6,6 +6,7 @@ import { customer } from './customer';
 import { dataIngress } from './data-ingress';
 import { datasets } from './datasets';
 import { devices } from './devices';
+import { integrations } from './integrations';
 import { migrate } from './migrate';
 import { notifications } from './notifications';
 import { organizations } from './organizations';
@@ -23,6 +24,7 @@ export const AREAS = {
   'data-ingress': dataIngress,
   datasets,
   devices,
+  integrations,
   migrate,
   notifications,
   organizations,

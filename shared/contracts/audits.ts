@@ -6,6 +6,7 @@ import { customerAudit } from './audit/customer';
 import { dataIngressAudit } from './audit/data-ingress';
 import { datasetsAudit } from './audit/datasets';
 import { devicesAudit } from './audit/devices';
+import { integrationsAudit } from './audit/integrations';
 import { migrateAudit } from './audit/migrate';
 import { notificationsAudit } from './audit/notifications';
 import { organizationsAudit } from './audit/organizations';
@@ -29,6 +30,7 @@ export const AUDITS = {
   'data-ingress': dataIngressAudit,
   datasets: datasetsAudit,
   devices: devicesAudit,
+  integrations: integrationsAudit,
   migrate: migrateAudit,
   notifications: notificationsAudit,
   organizations: organizationsAudit,

@@ -18,6 +18,7 @@ export type ObjectKind =
   | 'cart'
   | 'credential'
   | 'customer'
+  | 'delivery'
   | 'dataset'
   | 'device'
   | 'export'
@@ -37,7 +38,8 @@ export type ObjectKind =
   | 'rollout'
   | 'signed-url-key'
   | 'subscription'
-  | 'test-run';
+  | 'test-run'
+  | 'webhook';
 
 /** How a caller who may call the route but has no right to the object is refused. */
 export type Refusal = 403 | 404;

@@ -69,16 +69,25 @@ export const defineRoute = <
 
 export type Routes = Record<string, AnyRoute>;
 
+/** A request the platform sends (a webhook event): OpenAPI 3.1's `webhooks`, one per type. */
+export interface OutgoingEvent {
+  summary: string;
+  schema: z.ZodType;
+}
+
 export interface Area<N extends string = string, R extends Routes = Routes> {
   /** Service area name: the local gateway prefix `/{name}`, the cloud host `{name}.{apiHost}`. */
   name: N;
   routes: R;
+  /** What the area sends to others' URLs, by event type (the integrations area's webhooks). */
+  webhooks?: Record<string, OutgoingEvent>;
 }
 
-export const defineArea = <const N extends string, R extends Routes>(name: N, routes: R): Area<N, R> => ({
-  name,
-  routes,
-});
+export const defineArea = <const N extends string, R extends Routes>(
+  name: N,
+  routes: R,
+  extras: { webhooks?: Record<string, OutgoingEvent> } = {},
+): Area<N, R> => ({ name, routes, ...extras });
 
 // A part the route leaves out is inferred as `never` or `any` (depending on the compiler); both mean absent.
 type IsAny<S> = 0 extends 1 & S ? true : false;

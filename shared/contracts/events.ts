@@ -80,6 +80,27 @@ export const BillingNotice = z.object({
 });
 export type BillingNotice = z.infer<typeof BillingNotice>;
 
+/**
+ * A webhook was turned off because its receiver answered 410 Gone or failed for 24 hours (docs/integrations.md): the
+ * notifications worker tells its owner, by banner and e-mail, with a link to its delivery log.
+ */
+export const WebhookDisabled = z.object({
+  kind: z.literal('webhook.disabled'),
+  /** `{webhookId}#{disabledAt}`: one notice per time it was turned off. */
+  eventId: z.string(),
+  webhookId: z.string(),
+  url: z.string(),
+  reason: z.enum(['gone', 'failing']),
+  targetKind: z.enum(['device', 'campaign', 'organization']),
+  targetId: z.string(),
+  /** When the failures began (failing). */
+  failingSince: EpochMillis.optional(),
+  /** The webhook's owner (who made it), the person to tell, named as every event's actor. */
+  actorId: z.string(),
+  at: EpochMillis,
+});
+export type WebhookDisabled = z.infer<typeof WebhookDisabled>;
+
 /** A device of a halted rollout that failed or went silent, and why (docs/code-releases.md, "Halting"). */
 export const RolloutFailure = z.object({
   deviceId: z.string(),
@@ -162,6 +183,7 @@ export const DomainEvent = z.discriminatedUnion('kind', [
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
+  WebhookDisabled,
   RolloutHalted,
   AlertChanged,
 ]);
@@ -204,6 +226,7 @@ export const JobsMessage = z.discriminatedUnion('kind', [
   RoleChanged,
   ApiQuotaCrossed,
   BillingNotice,
+  WebhookDisabled,
   RolloutHalted,
   AlertChanged,
   ...NotificationJob.options,

@@ -17,6 +17,7 @@ import {
   staffWide,
 } from './define-object-access';
 import type { devices } from './devices';
+import type { integrations } from './integrations';
 import type { migrate } from './migrate';
 import type { notifications } from './notifications';
 import type { organizations } from './organizations';
@@ -100,6 +101,20 @@ const devicesAccess = defineObjectAccess<typeof devices>({
   createCredential: owner('device', 403),
   rotateCredentials: owner('device', 403),
   revokeCredential: owner('device', 403),
+});
+
+const integrationsAccess = defineObjectAccess<typeof integrations>({
+  createWebhook: owner('device', 403, {
+    note: 'the target may be a device, a campaign or an organization: manage on it; the matrix uses a device',
+  }),
+  listWebhooks: owner('device', 403, { note: 'the target named in the query: manage on it' }),
+  getWebhook: owner('webhook', 403),
+  updateWebhook: owner('webhook', 403),
+  deleteWebhook: owner('webhook', 403),
+  rotateSecret: owner('webhook', 403),
+  testWebhook: owner('webhook', 403),
+  listDeliveries: owner('webhook', 403),
+  replayDelivery: owner('delivery', 403),
 });
 
 const migrateAccess: AnyObjectAccessMap = defineObjectAccess<typeof migrate>({});
@@ -244,6 +259,7 @@ export const OBJECT_ACCESS = {
   'data-ingress': dataIngressAccess,
   datasets: datasetsAccess,
   devices: devicesAccess,
+  integrations: integrationsAccess,
   migrate: migrateAccess,
   notifications: notificationsAccess,
   organizations: organizationsAccess,

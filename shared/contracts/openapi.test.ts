@@ -3,9 +3,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import * as z from 'zod';
 import { AREAS } from './areas';
 import { defineArea, defineRoute, guest, normalizePath } from './define-route';
+import { integrations } from './integrations';
 import { ACCESS_TAGS, curlSample, openApiOptionsOf, RATE_LIMIT_HEADERS, toOpenApi } from './openapi';
 import { sensorData } from './sensor-data';
 import { system } from './system';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 
 describe('OpenAPI documents derived from the contracts', () => {
   it('lists every route of every area under its path and method', () => {
@@ -40,6 +42,47 @@ describe('OpenAPI documents derived from the contracts', () => {
       parameters: { name: string; in: string; required: boolean }[];
     };
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query', required: false }));
+  });
+});
+
+/** As much of a JSON Schema as the test reads. */
+interface Schema {
+  required?: string[];
+  const?: unknown;
+  properties: { [name: string]: Schema };
+  items: Schema;
+}
+
+describe('the webhook events (OpenAPI 3.1 webhooks)', () => {
+  const document = toOpenApi(integrations) as unknown as {
+    webhooks?: Record<
+      string,
+      { post: { parameters: { name: string }[]; requestBody: { content: Record<string, { schema: Schema }> } } }
+    >;
+  };
+
+  it("lists every event a webhook is sent, each with the envelope, its data's fields and the signature headers", () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(['ping', ...WEBHOOK_EVENT_TYPES].sort());
+    const readings = document.webhooks!['readings.received']!.post;
+    expect(readings.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    const schema = readings.requestBody.content['application/json']!.schema;
+    expect(schema.required).toEqual(['id', 'type', 'time', 'version', 'data']);
+    expect(schema.properties.type).toMatchObject({ const: 'readings.received' });
+    expect(schema.properties.data!.properties.batches!.items.required).toEqual([
+      'deviceId',
+      'batchId',
+      'receivedAt',
+      'readings',
+    ]);
+    expect(
+      document.webhooks!['export.ready']!.post.requestBody.content['application/json']!.schema.properties.data!
+        .properties,
+    ).toHaveProperty('exportId');
+  });
+
+  it('leaves them out of a document of one credential’s routes, and out of every other area’s', () => {
+    expect(toOpenApi(integrations, undefined, { access: 'signedIn' })).not.toHaveProperty('webhooks');
+    expect(toOpenApi(sensorData)).not.toHaveProperty('webhooks');
   });
 });
 

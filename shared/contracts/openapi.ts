@@ -262,6 +262,7 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
     const path = normalizePath(route.path).replace(/\{([^}]+)\+\}/g, '{$1}');
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(name, route, serverUrl, schemas) };
   }
+  const webhooks = area.webhooks && !options.access ? { webhooks: webhooksOf(area.webhooks, schemas) } : {};
   const tags = [...new Set(routes.map(([, route]) => ACCESS_TAGS[route.access.kind]))].sort(
     (a, b) => Number(b === ACCESS_TAGS.apiKey) - Number(a === ACCESS_TAGS.apiKey),
   );
@@ -288,5 +289,47 @@ export const toOpenApi = (area: Area, serverUrl?: string, options: OpenApiOption
       },
     },
     paths,
+    ...webhooks,
   };
 };
+
+/**
+ * The events the area sends to receivers' URLs (OpenAPI 3.1 `webhooks`): each a POST whose body is the event, signed
+ * the Standard Webhooks way (docs/integrations.md); a 2xx answer within 15 seconds is success.
+ */
+const webhooksOf = (events: NonNullable<Area['webhooks']>, shared: SharedSchemas) =>
+  Object.fromEntries(
+    Object.entries(events).map(([type, event]) => [
+      type,
+      {
+        post: {
+          operationId: `event:${type}`,
+          summary: type,
+          description: event.summary,
+          // The receiver's URL takes no credential of ours: the request proves itself by its signature headers.
+          security: [],
+          parameters: [
+            ['webhook-id', 'The message id: the same on every retry of this delivery (de-duplicate on it).'],
+            ['webhook-timestamp', 'When this attempt was signed, in epoch seconds (refuse one far from now).'],
+            ['webhook-signature', 'Space-separated `v1,{base64 HMAC-SHA256}`: two during a secret rotation.'],
+          ].map(([name, text]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description: text,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(event.schema, 'output', shared) } },
+          },
+          responses: {
+            '200': {
+              description:
+                'Any 2xx within 15 seconds: delivered. 410 Gone turns the webhook off; anything else is retried.',
+            },
+          },
+        },
+      },
+    ]),
+  );

@@ -9,6 +9,7 @@ export const NOTIFICATION_TOPICS = [
   'organizations',
   'api-quota',
   'billing',
+  'integrations',
   'firmware',
   'alerts',
 ] as const;
@@ -39,6 +40,11 @@ export const TOPIC_INFO: Record<NotificationTopic, { label: string; description:
     label: 'Billing',
     description: "A payment for one of your devices' subscriptions failed, or a trial is about to end.",
     locked: true,
+  },
+  integrations: {
+    label: 'Integrations',
+    description: 'A webhook of yours was turned off because its receiver kept failing or answered 410 Gone.',
+    locked: false,
   },
   firmware: {
     label: 'Firmware',

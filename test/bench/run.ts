@@ -30,6 +30,7 @@ import { benchQuality } from './quality';
 import { benchRollouts } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
+import { printWebhooks } from './webhooks';
 
 /**
  * `npm run bench`: prints figures, asserts nothing. Each figure of our path stands beside the raw-store
@@ -45,6 +46,7 @@ import { benchWeb, formatWebRows } from './web';
  * of what people do in the app; req/s, p50/p95/p99 and errors per kind, and this process's memory around each run.
  * Bundles (issue 20): every Lambda's minified size beside its budget and the time a fresh Node process takes to import it.
  * Cost (issue 20): what one device reporting a reading a minute costs per month, from the requests counted (./cost.ts).
+ * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
  * Open data (issue 41): a SensorThings page of 1,000 Observations beside our readings route; a year of one-minute data as
  * Parquet beside CSV in bytes; DuckDB's hourly mean over that file (./open-data.ts).
  * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
@@ -52,7 +54,7 @@ import { benchWeb, formatWebRows } from './web';
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
  * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU.
- * BENCH_SECTIONS=bundles,quality,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
+ * BENCH_SECTIONS=bundles,quality,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -311,19 +313,21 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'device-data-bench-'));
 // The web app's production build, as users get it, for the browser parts (chart paint, web); BENCH_WEB=false skips it.
 const withWeb = process.env.BENCH_WEB !== 'false';
-// BENCH_SECTIONS=reads (or bundles, quality, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts,
+// BENCH_SECTIONS=reads (or bundles, quality, webhooks, ingest, cost, rollouts, chart, campaign, open-data, notifications, alerts,
 // web, load; comma-separated) runs only those.
 const sections = new Set(
   (
     process.env.BENCH_SECTIONS ??
-    'bundles,quality,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
+    'bundles,quality,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load'
   ).split(','),
 );
 // First, and without the local stack: each Lambda's bundle and cold import, on a machine not yet busy with the stack;
 // the data-quality checks' figures, in process.
 if (sections.has('bundles')) await benchBundles(rootDir);
 if (sections.has('quality')) benchQuality();
-if ([...sections].every((section) => section === 'bundles' || section === 'quality')) {
+// Webhook delivery on a clock the bench sets, with a real receiver and no stack (test/bench/webhooks.ts).
+if (sections.has('webhooks')) await printWebhooks();
+if ([...sections].every((section) => section === 'bundles' || section === 'quality' || section === 'webhooks')) {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

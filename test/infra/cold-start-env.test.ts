@@ -7,6 +7,7 @@ import { DATA_INGRESS_ENV } from '../../functions/data-ingress/deps';
 import { MQTT_AUTHORIZER_ENV } from '../../functions/data-ingress/wiring/mqtt-authorizer';
 import { DATASETS_ENV } from '../../functions/datasets/deps';
 import { DEVICES_ENV } from '../../functions/devices/deps';
+import { INTEGRATIONS_ENV } from '../../functions/integrations/deps';
 import { MIGRATE_ENV } from '../../functions/migrate/deps';
 import { NOTIFICATIONS_ENV, NOTIFICATIONS_WORKER_ENV } from '../../functions/notifications/deps';
 import { ORGANIZATIONS_ENV } from '../../functions/organizations/deps';
@@ -28,6 +29,8 @@ import { areaTemplate, resourcesOfType, synthesizedTemplates } from './synth';
  */
 const STRIPE_KEY = ['STRIPE_SECRET_ARN', 'STRIPE_MODE'];
 const CHAIN = ['AUTH_ISSUER', 'AUTH_CLIENT_IDS'];
+/** The integrations area's sealing key and address policy (functions/integrations/store/secret-box.ts). */
+const WEBHOOK_SECRETS = [...Object.values(INTEGRATIONS_ENV), 'WEBHOOK_SECRETS_KEY_ARN', 'WEBHOOK_TARGETS'];
 
 /** What each function's entry reads at cold start, by its description (infra/stacks/area-stack.ts, auth-stack.ts). */
 const API_VARIABLES: Record<AreaName, readonly string[]> = {
@@ -39,6 +42,7 @@ const API_VARIABLES: Record<AreaName, readonly string[]> = {
   'data-ingress': Object.values(DATA_INGRESS_ENV),
   datasets: Object.values(DATASETS_ENV),
   devices: Object.values(DEVICES_ENV),
+  integrations: WEBHOOK_SECRETS,
   migrate: Object.values(MIGRATE_ENV),
   notifications: Object.values(NOTIFICATIONS_ENV),
   organizations: Object.values(ORGANIZATIONS_ENV),
@@ -53,6 +57,8 @@ const OTHER_VARIABLES: Record<string, readonly string[]> = {
   'the NotificationsWorker worker': Object.values(NOTIFICATIONS_WORKER_ENV),
   'the SensorDataWorker worker': Object.values(SENSOR_DATA_ENV),
   'the DatasetsWorker worker': Object.values(DATASETS_ENV),
+  'the IntegrationsWorker worker': WEBHOOK_SECRETS,
+  'the IntegrationsPresenceJob job': WEBHOOK_SECRETS,
   'the UsersDeletionJob job': Object.values(ACCOUNT_ENV),
   'the AlertsSweepJob job': Object.values(ALERTS_ENV),
   'the MigrationsRunner deploy hook': Object.values(MIGRATE_ENV),

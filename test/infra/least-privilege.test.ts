@@ -108,7 +108,7 @@ interface Declared {
   tables: Partial<Record<TableKey, string[]>>;
   buckets: Partial<Record<BucketKey, string[]>>;
   queues: Partial<Record<QueueKey, string[]>>;
-  /** Other services' actions the declaration allows (IoT, Cognito, SES, Secrets Manager). */
+  /** Other services' actions the declaration allows (IoT, Cognito, SES, Secrets Manager, KMS). */
   capabilities: string[];
 }
 
@@ -157,6 +157,8 @@ const declaredFor = (area: AreaName, kind: RoleKind, consumes?: QueueKey): Decla
   if ((resources.billing || resources.billingWebhook) && kind === 'api') {
     capabilities.push('secretsmanager:GetSecretValue');
   }
+  // Sealing and opening webhooks' secrets with the one key: every function of the area signs or seals.
+  if (resources.webhookSecrets) capabilities.push('kms:Encrypt', 'kms:Decrypt');
   return declared;
 };
 
@@ -174,7 +176,7 @@ const namedIn = (statement: Statement, envName: CloudEnvName) => {
 };
 
 /** Services an area's function may be granted at all; the grant of each is checked against its declaration. */
-const CAPABILITY_SERVICES = ['iot', 'cognito-identity', 'cognito-idp', 'ses', 'secretsmanager'];
+const CAPABILITY_SERVICES = ['iot', 'cognito-identity', 'cognito-idp', 'ses', 'secretsmanager', 'kms'];
 /** Each function's own log group and trace segments; a deploy hook's provider may invoke its hook. */
 const HOUSEKEEPING = /^(logs:CreateLogStream|logs:PutLogEvents|xray:PutTraceSegments|xray:PutTelemetryRecords)$/;
 
@@ -350,7 +352,7 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('least privilege on %s', (envNa
   });
 
   it("lets an area's functions take no action outside data, their logs and traces, and declared services", () => {
-    const known = /^(dynamodb|s3|sqs|logs|xray|iot|cognito-identity|cognito-idp|ses|secretsmanager):/;
+    const known = /^(dynamodb|s3|sqs|logs|xray|iot|cognito-identity|cognito-idp|ses|secretsmanager|kms):/;
     const offending = roles
       .filter((r) => r.stack.startsWith('api/'))
       .flatMap((role) =>

@@ -77,11 +77,11 @@ describe.each(WORKERS.map((w) => [w.name, w] as const))('the %s worker', (_name,
     mentions(m.Properties.FunctionName, aliasId),
   );
 
-  it('consumes its queue in batches of ten, reporting which messages failed (the others are not retried)', () => {
+  it('consumes its queue in batches of ten (or its own size), reporting which messages failed (the others are not retried)', () => {
     expect(mappings).toHaveLength(1);
     const mapping = mappings[0]!;
     expect(mapping.Properties).toMatchObject({
-      BatchSize: WORKER_BATCH_SIZE,
+      BatchSize: worker.batchSize ?? WORKER_BATCH_SIZE,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(WORKER_BATCH_SIZE).toBe(10);

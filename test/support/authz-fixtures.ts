@@ -10,6 +10,7 @@ import { DATA_INGRESS_FIXTURES } from './authz-data-ingress-fixtures';
 import { DATASETS_FIXTURES } from './authz-datasets-fixtures';
 import { DEVICES_FIXTURES, deviceOwnedBy } from './authz-devices-fixtures';
 import { CALLERS, type CallerName, type FixtureRequest, type RouteFixture } from './authz-fixture-types';
+import { INTEGRATIONS_FIXTURES } from './authz-integrations-fixtures';
 import { NOTIFICATIONS_FIXTURES } from './authz-notifications-fixtures';
 import { ORGANIZATIONS_FIXTURES } from './authz-organizations-fixtures';
 import { PEOPLE_FIXTURES } from './authz-people-fixtures';
@@ -130,6 +131,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
   campaigns: CAMPAIGNS_FIXTURES,
   'code-releases': CODE_RELEASES_FIXTURES,
   devices: DEVICES_FIXTURES,
+  integrations: INTEGRATIONS_FIXTURES,
   organizations: ORGANIZATIONS_FIXTURES,
   users: { ...PEOPLE_FIXTURES, ...ACCOUNT_FIXTURES },
   notifications: NOTIFICATIONS_FIXTURES,

@@ -63,6 +63,8 @@ export const importEnvironment = (): Record<string, string> => ({
   STRIPE_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench',
   STRIPE_WEBHOOK_SECRET: 'whsec_bench',
   STRIPE_MODE: 'test',
+  WEBHOOK_SECRETS_KEY_ARN: 'arn:aws:kms:eu-west-1:000000000000:key/bench',
+  WEBHOOK_TARGETS: 'public',
   AREA_API_URL: 'https://api.example.com/notifications',
   IOT_ARN_PREFIX: 'arn:aws:iot:eu-west-1:000000000000',
   READINGS_RULE_NAME: 'bench_readings',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { TABLES } from '../../functions/_shared/tables';
 import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import { MAIL_FROM } from '../../infra/local/emulators/cognito';
@@ -43,6 +45,9 @@ export const useStackEnvironment = () => {
     MAIL_FROM,
     WEB_ORIGIN: info.endpoints.web ?? 'http://localhost:5173',
     AREA_API_URL: `${info.endpoints.gateway}/notifications`,
+    // As the local stack: webhooks to localhost, their secrets sealed with the data folder's key.
+    WEBHOOK_TARGETS: 'local',
+    WEBHOOK_SECRETS_LOCAL_KEY: readFileSync(path.join(info.dataDir, 'webhook-secrets.key'), 'utf8').trim(),
   });
   return () => {
     for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];

@@ -63,7 +63,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Issue 39's data-quality routes in the sensor-data contract the API client carries (their schemas, the
     // calibration formulas' among them, and the readings' quality and values fields) to 176.5.
     // Then measured 177.0 with issues 36, 37, 39, 40 and 41 merged together: 177.3.
-    jsKb: 177.3,
+    // The integrations area (issue 38: its API messages and notification topic in the entry's shared modules, the
+    // webhook page's two routes, the area's lazy client) to 177.9.
+    jsKb: 177.9,
     ...PHONE,
   },
   {
@@ -92,7 +94,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // (public-alert-overlays: firing bands and limit lines; the panel itself is lazy), the locked Download's tier
     // offer, the entry's shares of each; 239.6 kB.
     // Then measured 245.6 kB with issue 39's quality panel, marks and Corrected/Raw switch on the charts beside the others: 245.9 kB.
-    jsKb: 245.9,
+    // The integrations area's share of the entry (issue 38, see guest /dashboard) to 246.2 kB.
+    jsKb: 246.2,
     ...PHONE,
   },
   {
@@ -106,7 +109,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // guest /dashboard; Download shown locked on a tier without it) to 208.3. Measured 213.8 kB with issues 36, 37, 40
     // and 41 merged together (see the signed-in device page): 214.1 kB.
     // Then measured 220.0 kB with issue 39 beside the others (see the signed-in device page): 220.3 kB.
-    jsKb: 220.3,
+    // The integrations area's share of the entry (issue 38, see guest /dashboard) to 220.5 kB.
+    jsKb: 220.5,
     ...PHONE,
   },
   {
@@ -123,7 +127,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // guest /dashboard) to 333.2 kB; issue 36's UX half's share of the entry (see guest /dashboard) to 333.6 kB.
     // Issue 39's data-quality routes (see guest /dashboard) to 336.1 kB.
     // Then measured 336.6 kB with issues 36, 37, 39, 40 and 41 merged together: 336.9 kB.
-    jsKb: 336.9,
+    // The integrations area's share of the entry (issue 38, see guest /dashboard) to 337.5 kB.
+    jsKb: 337.5,
     ...PHONE,
   },
 ];

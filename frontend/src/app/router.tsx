@@ -48,6 +48,10 @@ const organizationPage = page(
   () => import('../features/organizations/organization-page'),
   (m) => m.OrganizationPage,
 );
+const webhookPage = page(
+  () => import('../features/integrations/webhook-page'),
+  (m) => m.WebhookPage,
+);
 const campaignPage = page(
   () => {
     // The devices' comparison charts, shown as soon as the campaign is read: loaded beside the page, not after it.
@@ -148,6 +152,8 @@ export const routes: PageRoute[] = [
         children: [
           { path: '/dashboard/organizations/:id', ...organizationPage },
           { path: '/dashboard/campaigns/:id', ...campaignPage },
+          // Where a notice that a webhook was turned off links to (docs/integrations.md).
+          { path: '/dashboard/webhooks/:id', ...webhookPage },
           {
             path: '/dashboard/people/:id',
             ...page(
@@ -317,6 +323,7 @@ export const routes: PageRoute[] = [
           { path: 'devices/:id', ...devicePage },
           { path: 'organizations/:id', ...organizationPage },
           { path: 'campaigns/:id', ...campaignPage },
+          { path: 'webhooks/:id', ...webhookPage },
           {
             path: 'alerts',
             ...page(

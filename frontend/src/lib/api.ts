@@ -31,6 +31,8 @@ const STAFF_AREAS = {
   // Devices call it, never a browser; kept only so the client is typed for every area.
   'data-ingress': () => import('../../../shared/contracts/data-ingress').then((m) => m.dataIngress),
   migrate: () => import('../../../shared/contracts/migrate').then((m) => m.migrate),
+  // Only the Integrations panels call it, and its event schemas are not small.
+  integrations: () => import('../../../shared/contracts/integrations').then((m) => m.integrations),
 } satisfies Partial<Record<AreaName, () => Promise<Area>>>;
 type StaffArea = keyof typeof STAFF_AREAS;
 

@@ -1,5 +1,6 @@
 import type { AlertTarget, Recipient } from '../../../shared/contracts/alerts';
 import type { AlertChanged } from '../../../shared/contracts/events';
+import type { AlertData } from '../../../shared/contracts/webhook-events';
 import { unitOf } from '../../../shared/sensor-data/measurements';
 import type { Log } from '../logger';
 import type { AlertEffect, AlertNotice, AlertRecord } from './alert-model';
@@ -15,6 +16,14 @@ export interface EffectDeps {
   mayView: (userId: string, target: AlertTarget) => Promise<boolean>;
   /** Puts alert events on the jobs queue (all or nothing). */
   send: (events: AlertChanged[]) => Promise<void>;
+  /**
+   * Hands a fired or resolved alert to the webhooks of its device, the device's campaigns and organization that take
+   * alert.fired / alert.resolved (docs/integrations.md), under the alert event's id: publishing it again stores
+   * nothing twice. A failure throws.
+   */
+  webhooks: {
+    alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) => Promise<unknown>;
+  };
   log: Log;
 }
 
@@ -87,11 +96,30 @@ const eventOf = (
   };
 };
 
+/** A fired or resolved alert as its webhooks' event carries it (AlertData, the OpenAPI document's `webhooks`). */
+export const webhookDataOf = (record: AlertRecord, notice: Pick<AlertNotice, 'change' | 'at'>): AlertData => {
+  const resolved = notice.change === 'resolved';
+  const value = resolved ? (record.resolvedValue ?? record.value) : record.value;
+  return {
+    alertId: record.id,
+    ruleId: record.ruleId,
+    ruleName: record.ruleName,
+    deviceId: record.deviceId,
+    condition: record.condition,
+    ...(record.measurement ? { measurement: record.measurement } : {}),
+    ...(value === undefined ? {} : { value }),
+    ...(record.limit === undefined ? {} : { limit: record.limit }),
+    firedAt: record.firedAt ?? notice.at,
+    ...(resolved ? { resolvedAt: record.resolvedAt ?? notice.at } : {}),
+  };
+};
+
 /**
  * Does what a state change left in its outbox, in order: each alert's record projected (or taken back, or closed),
- * then its notifications put on the jobs queue, then the effects taken out of the outbox. A failure leaves them
- * there for the sweep, which does them again: a record is written over an older version only and a notification's
- * id is its event's, so doing one twice changes nothing.
+ * then its notifications put on the jobs queue and its fired or resolved events handed to the webhooks, then the
+ * effects taken out of the outbox. A failure leaves them there for the sweep, which does them again: a record is
+ * written over an older version only, and a notification's and a webhook event's id is the alert event's, so doing
+ * one twice changes nothing.
  */
 export const createEffects = (deps: EffectDeps) => ({
   deliver: async (deviceId: string, given: readonly AlertEffect[]): Promise<void> => {
@@ -110,10 +138,21 @@ export const createEffects = (deps: EffectDeps) => ({
     if (noticed.length) {
       const device = await deps.devices.facts(deviceId);
       const events: AlertChanged[] = [];
+      const hooked: { change: 'fired' | 'resolved'; data: AlertData; at: number; eventId: string }[] = [];
       for (const effect of noticed) {
         // An effect without its record shares the change with a later effect of the same alert, which has it.
         const record = effect.record ?? records.get(effect.alertId) ?? lastRecordOf(effects, effect.alertId);
         if (!record) continue;
+        const notice = effect.notice!;
+        // Webhooks hear of every firing and resolution, whoever the notification reaches (reminders are people's).
+        if (notice.change !== 'reminder') {
+          hooked.push({
+            change: notice.change,
+            data: webhookDataOf(record, notice),
+            at: notice.at,
+            eventId: notice.eventId,
+          });
+        }
         const audience = await audienceOf(effect.notice!, deviceId, deps.mayView);
         if (audience.length === 0) {
           deps.log('warn', 'Alert notification has nobody to tell', { alertId: effect.alertId, deviceId });
@@ -122,6 +161,7 @@ export const createEffects = (deps: EffectDeps) => ({
         events.push(eventOf(record, effect.notice!, audience, device));
       }
       await deps.send(events);
+      for (const { change, data, at, eventId } of hooked) await deps.webhooks.alertChanged(change, data, at, eventId);
     }
     await deps.states.clearOutbox(
       deviceId,

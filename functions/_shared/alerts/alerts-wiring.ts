@@ -6,6 +6,8 @@ import { ACCESS_ENV, createAccessModule } from '../access/access-wiring';
 import { getDocumentClient, getSqsClient } from '../clients';
 import { readWholeNumberEnv } from '../env';
 import { createEventPublisher } from '../events/event-publisher';
+import type { WebhookPublisher } from '../integrations/webhook-publisher';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../integrations/webhook-wiring';
 import { log } from '../logger';
 import { createRelationTable } from '../relations/relation-table';
 import { createEffects } from './alert-effects';
@@ -19,10 +21,12 @@ import { createStateTable } from './state-table';
 /**
  * What every function that evaluates alerts reads (data-ingress after a stored batch; the alerts area's API and
  * sweep): the alerts tables, the devices (names, last readings), the relations and access behind a device's rules
- * and its recipients, and the jobs queue their notifications go on.
+ * and its recipients, the jobs queue their notifications go on, and the webhooks their alert.fired and
+ * alert.resolved go to (relations among them).
  */
 export const ALERT_EVALUATION_ENV = {
   ...ACCESS_ENV,
+  ...WEBHOOK_PUBLISHER_ENV,
   alertRulesTable: 'ALERT_RULES_TABLE',
   alertsTable: 'ALERTS_TABLE',
   alertStatesTable: 'ALERT_STATES_TABLE',
@@ -47,9 +51,13 @@ const asRecipient = (userId: string): Caller => ({
 
 /**
  * The shared parts of alert evaluation over the real tables, once per cold start: the per-instance rule cache, the
- * state and alert tables, the effects (with the recipients' access), and the evaluator ingest calls.
+ * state and alert tables, the effects (with the recipients' access and the webhooks), and the evaluator ingest calls.
+ * `webhooks`: a publisher the caller already has (ingest's, for readings.received), else one of its own.
  */
-export const createAlertEvaluation = (env: AlertEvaluationEnv, { now = Date.now }: { now?: () => number } = {}) => {
+export const createAlertEvaluation = (
+  env: AlertEvaluationEnv,
+  { now = Date.now, webhooks }: { now?: () => number; webhooks?: Pick<WebhookPublisher, 'alertChanged'> } = {},
+) => {
   const db = getDocumentClient();
   const rules = createRuleTable({ db, tableName: env.alertRulesTable });
   const states = createStateTable({ db, tableName: env.alertStatesTable });
@@ -81,6 +89,7 @@ export const createAlertEvaluation = (env: AlertEvaluationEnv, { now = Date.now 
     devices,
     mayView,
     send: (messages: AlertChanged[]) => events.publish(messages),
+    webhooks: webhooks ?? createWebhookPublisherOf(env, now),
     log,
   });
   return {

@@ -11,6 +11,7 @@ export const createQueueSender = <T extends { kind: string }>({
   queueUrl,
   queueName,
   groupOf,
+  delayOf,
 }: {
   sqs: SQSClient;
   queueUrl: string;
@@ -22,6 +23,8 @@ export const createQueueSender = <T extends { kind: string }>({
    * pieces of work, which content-based deduplication would merge into one.
    */
   groupOf?: (message: T) => string;
+  /** A standard queue's delay of each message (0–900 s): it becomes visible that much later (SQS message timers). */
+  delayOf?: (message: T) => number | undefined;
 }) => ({
   /** All or nothing as far as the caller can tell: any refused message throws. */
   send: async (messages: readonly T[]): Promise<void> => {
@@ -41,6 +44,7 @@ export const createQueueSender = <T extends { kind: string }>({
                 : {}),
             },
             ...(groupOf ? { MessageGroupId: groupOf(message), MessageDeduplicationId: randomUUID() } : {}),
+            ...(delayOf?.(message) ? { DelaySeconds: delayOf(message) } : {}),
           })),
         }),
       );

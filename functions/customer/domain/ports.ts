@@ -1,4 +1,5 @@
 import type { ProductLine } from '../../../shared/contracts/devices';
+import type { SubscriptionData } from '../../../shared/contracts/webhook-events';
 import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 
 export interface BillingStore {
@@ -14,4 +15,9 @@ export interface BillingStore {
   wasWorked: (eventId: string) => Promise<boolean>;
   /** Remembers a worked event (after its work, so a failure leaves it for Stripe's retry). */
   markWorked: (eventId: string, type: string, now: number) => Promise<void>;
+}
+
+/** Tells a device's webhooks that its subscription changed (subscription.changed, docs/integrations.md). */
+export interface SubscriptionWebhooks {
+  subscriptionChanged: (data: SubscriptionData, sourceEventId: string, at: number) => Promise<unknown>;
 }

@@ -11,7 +11,7 @@ import type { Log } from '../../_shared/logger';
 import type { Counters } from '../../_shared/metrics';
 import { type CartStore, removeBoughtItems } from './bought-items';
 import { currentPlan } from './device-plan';
-import type { BillingStore } from './ports';
+import type { BillingStore, SubscriptionWebhooks } from './ports';
 import { recordsOf } from './subscription-record';
 
 /** Stripe's own default: a signature older than this is a replay; one as far in the future is refused too. */
@@ -74,6 +74,8 @@ export interface WebhookDeps {
   store: BillingStore;
   /** The buyers' carts, which a paid checkout empties of what it bought. */
   carts: CartStore;
+  /** The devices' webhooks, told of each subscription record this event changed. */
+  deviceWebhooks: SubscriptionWebhooks;
   now: () => number;
   /** Deliveries refused or failed, for the operations dashboard. */
   counters: Counters;
@@ -174,7 +176,22 @@ export const createWebhooks = (deps: WebhookDeps) => {
         await deps.store.putHistory(record);
         const current = currentPlan(await deps.store.historyOf(record.deviceId), deps.now());
         // Stamped with this read: of two deliveries decided side by side, the later decision stands.
-        if (current) await deps.store.putSubscription({ ...current, syncedAt: readAt });
+        if (current && (await deps.store.putSubscription({ ...current, syncedAt: readAt }))) {
+          // Before the event is marked worked: a failure fails the delivery, and Stripe's resend tells them again.
+          await deps.deviceWebhooks.subscriptionChanged(
+            {
+              deviceId: current.deviceId,
+              subscriptionId: current.id,
+              status: current.status,
+              tier: current.tier,
+              productName: current.productName,
+              ...(current.currentPeriodEnd !== undefined ? { currentPeriodEnd: current.currentPeriodEnd } : {}),
+              cancelAtPeriodEnd: current.cancelAtPeriodEnd,
+            },
+            event.id,
+            deps.now(),
+          );
+        }
       }
       if (event.type === 'checkout.session.completed') await removeBoughtItems(deps.carts, subscription, deps.now, log);
     }

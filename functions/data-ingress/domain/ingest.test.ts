@@ -18,6 +18,7 @@ const world = ({
   device = {} as SeenDevice,
   coalescing = 'none' as RollupCoalescing,
   markFails = false,
+  webhooksFail = false,
   hookFails = false,
 } = {}) => {
   const handed: StoredBatch[] = [];
@@ -43,6 +44,7 @@ const world = ({
   const seen: SeenUpdate[] = [];
   const sent: SensorDataMessage[] = [];
   const published: StoredReading[][] = [];
+  const announced: { deviceId: string; timestamps: number[]; at: number }[] = [];
   const metrics: Record<string, number> = {};
   const ingest = createIngest({
     log: silentLog,
@@ -107,6 +109,12 @@ const world = ({
         return 1;
       },
     },
+    webhooks: {
+      readingsStored: async (deviceId, readings, at) => {
+        if (webhooksFail) throw new Error('webhooks table down');
+        announced.push({ deviceId, timestamps: readings.map((r) => r.timestamp), at });
+      },
+    },
     now: () => clock,
     counters: {
       count: (name, value = 1) => {
@@ -130,6 +138,7 @@ const world = ({
     seen,
     sent,
     published,
+    announced,
     firmwareWrites,
     reports,
     moves,
@@ -146,6 +155,28 @@ const world = ({
 };
 
 describe('ingest', () => {
+  it("tells the device's webhooks of the readings it stored (only the accepted ones), at the time it stored them", async () => {
+    const w = world();
+    await w.ingest('dev', {
+      readings: [
+        { timestamp: NOW - 60_000, values: { co2: 400 } },
+        { timestamp: NOW + HOUR, values: { co2: 1 } },
+      ],
+    });
+    expect(w.announced).toEqual([{ deviceId: 'dev', timestamps: [NOW - 60_000], at: NOW }]);
+    // Nothing accepted, nothing told.
+    await w.ingest('dev', { readings: [{ timestamp: NOW + HOUR, values: { co2: 1 } }] });
+    expect(w.announced).toHaveLength(1);
+  });
+
+  it('fails the batch when the webhooks cannot be told, after the readings are stored: the device resends', async () => {
+    const w = world({ webhooksFail: true });
+    await expect(w.ingest('dev', { readings: [{ timestamp: NOW - 60_000, values: { co2: 400 } }] })).rejects.toThrow(
+      'webhooks table down',
+    );
+    expect(w.stored.size).toBe(1);
+  });
+
   it("with hourly roll-ups, the batch's message waits for its newest hour's end and the grace minute", async () => {
     const w = world({ coalescing: 'hour' });
     await w.ingest('dev', { readings: [{ timestamp: NOW - 60_000, values: { co2: 400 } }] });

@@ -18,7 +18,7 @@ import {
   type RollupCoalescing,
   rollupNotBefore,
 } from '../../_shared/sensor-data/rollup-coalescing';
-import type { AfterStored, DeviceSeenStore, IngestCount, IngestStatsStore } from './ports';
+import type { AfterStored, DeviceSeenStore, IngestCount, IngestStatsStore, StoredBatchWebhooks } from './ports';
 import { checkReadings } from './validate-readings';
 
 export interface IngestDeps {
@@ -30,6 +30,8 @@ export interface IngestDeps {
   adoption: { store: AdoptionStore; updates: Pick<DeviceUpdates, 'move'> };
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
   live: Pick<LivePublisher, 'publish'>;
+  /** The batch as a readings.received event for the device's webhooks. */
+  webhooks: StoredBatchWebhooks;
   now: () => number;
   /** Readings accepted and refused, for the operations dashboard. */
   counters: Counters;
@@ -53,11 +55,12 @@ const countRejections = (rejected: IngestResult['rejected']) => {
  * checked alone; refusals are counted per device and day, never dropped silently. The stored readings mark the
  * device seen, carry the quality checks' flags (docs/data-quality.md: against the device's recent values, which the
  * device record's update answers, so the checks read nothing of their own), are handed to the roll-up worker in one
- * message, published to live watchers and handed to the work after a stored batch (`afterStored`: the alerts
- * evaluator).
+ * message, published to live watchers, told to the device's webhooks (readings.received) and handed to the work
+ * after a stored batch (`afterStored`: the alerts evaluator).
  *
- * Order matters for "nothing lost": the readings are written before the roll-up message is sent and the batch is
- * counted, and a failed write or send throws, so the device resends; storing is idempotent per (device, timestamp).
+ * Order matters for "nothing lost": the readings are written before the roll-up message is sent, the webhooks hear of
+ * them, the alerts evaluate them and the batch is counted, and a failed write or send throws, so the device resends;
+ * storing is idempotent per (device, timestamp), and so are the webhooks' event and the alerts' evaluation.
  */
 export const createIngest = ({
   readings,
@@ -66,6 +69,7 @@ export const createIngest = ({
   adoption,
   work,
   live,
+  webhooks,
   now,
   counters,
   coalescing,
@@ -156,6 +160,7 @@ export const createIngest = ({
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
         askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
         live.publish(deviceId, flagged.readings),
+        webhooks.readingsStored(deviceId, accepted, at),
         ...afterStored.map((hook) =>
           hook({ deviceId, readings: accepted, receivedAt: at, previousLastSeen: known.lastSeen }),
         ),

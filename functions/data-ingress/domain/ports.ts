@@ -47,6 +47,19 @@ export interface DeviceSeenStore {
   saveQualityState: (deviceId: string, state: QualityState, newest: number) => Promise<void>;
 }
 
+/**
+ * Who else hears of a stored batch: the webhooks of the device, its campaigns and its organization, as one
+ * readings.received event per batch (docs/integrations.md). A failure throws, so the device resends; storing the
+ * event again stores nothing twice.
+ */
+export interface StoredBatchWebhooks {
+  readingsStored: (
+    deviceId: string,
+    readings: readonly { timestamp: number; values: Record<string, number> }[],
+    receivedAt: number,
+  ) => Promise<unknown>;
+}
+
 /** A batch ingest has stored, as the work after it sees it. */
 export interface StoredBatch {
   deviceId: string;
@@ -59,8 +72,8 @@ export interface StoredBatch {
 }
 
 /**
- * Work that follows a stored batch, each beside the others: the alerts evaluator today (docs/alerts.md); webhooks
- * and data quality join it here. A hook that fails fails the batch, which the device sends again: each must be
+ * Work that follows a stored batch, each beside the others: the alerts evaluator today (docs/alerts.md); data
+ * quality joins it here. (The webhooks' readings.received has its own port, StoredBatchWebhooks, beside these.) A hook that fails fails the batch, which the device sends again: each must be
  * idempotent over a batch sent twice (its readings are then at or before `previousLastSeen`).
  */
 export type AfterStored = (batch: StoredBatch) => Promise<void>;

@@ -9,6 +9,7 @@ import type {
   MapDevice,
   ProductLine,
 } from '../../../shared/contracts/devices';
+import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
 import { approximate, placeFor } from '../../_shared/devices/location-privacy';
 
 /** The stored device: the contract's Device without what is derived per read, plus what only the server keeps. */
@@ -45,6 +46,8 @@ export interface StoredDevice {
   registeredBy: string;
 }
 
+export { ONLINE_WINDOW_MS };
+
 /** Moves a device record keeps: enough for a station moved now and then, bounded so the record stays small. */
 export const LOCATION_HISTORY_KEPT = 50;
 
@@ -60,9 +63,6 @@ export const withMove = (
     -LOCATION_HISTORY_KEPT,
   );
 };
-
-/** Seen within this long: online. Devices report at least every few minutes; 10 allows two missed reports. */
-export const ONLINE_WINDOW_MS = 10 * 60 * 1000;
 
 /** The displayed status, derived at read time: nothing has to run when a device goes quiet. */
 export const statusOf = (device: Pick<StoredDevice, 'state' | 'lastSeen'>, now: number): DeviceStatus => {

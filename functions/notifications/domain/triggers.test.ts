@@ -89,6 +89,51 @@ describe('triggers (spec §6)', () => {
     expect(managers.id).not.toBe(staff.id);
   });
 
+  it("tells a webhook's owner that it was turned off, why, and links its delivery log and target", () => {
+    const failing = notificationFor(
+      {
+        kind: 'webhook.disabled',
+        eventId: `wh_1#${at}`,
+        webhookId: 'wh_1',
+        url: 'https://example.com/hooks?a=<b>',
+        reason: 'failing',
+        targetKind: 'campaign',
+        targetId: 'c1',
+        failingSince: Date.UTC(2026, 0, 2, 3, 4),
+        actorId: 'u2',
+        at,
+      },
+      names,
+    )!;
+    expect(failing.input).toMatchObject({
+      topic: 'integrations',
+      audience: ['user:userId=u2'],
+      methods: ['banner', 'email'],
+      requireInteraction: true,
+      title: 'Webhook turned off: https://example.com/hooks?a=<b>',
+    });
+    expect(failing.input.body).toContain('<a href="/dashboard/webhooks/wh_1">its delivery log</a>');
+    expect(failing.input.body).toContain('<a href="/dashboard/campaigns/c1">campaign c1</a>');
+    expect(failing.input.body).toContain('<code>https://example.com/hooks?a=&lt;b&gt;</code>');
+    expect(failing.input.body).toContain('since 2026-01-02 03:04 UTC');
+    const gone = notificationFor(
+      {
+        kind: 'webhook.disabled',
+        eventId: `wh_1#${at + 1}`,
+        webhookId: 'wh_1',
+        url: 'https://example.com/hooks',
+        reason: 'gone',
+        targetKind: 'device',
+        targetId: 'd1',
+        actorId: 'u2',
+        at,
+      },
+      names,
+    )!;
+    expect(gone.input.body).toContain('410 Gone');
+    expect(gone.input.body).toContain('no longer kept');
+  });
+
   it('makes the same id from the same event, and another from another', () => {
     expect(notificationIdOf('e1')).toBe(notificationIdOf('e1'));
     expect(notificationIdOf('e1')).not.toBe(notificationIdOf('e2'));

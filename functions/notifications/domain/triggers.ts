@@ -165,6 +165,31 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
         },
       };
     }
+    case 'webhook.disabled': {
+      const log = link(`/dashboard/webhooks/${encodeURIComponent(event.webhookId)}`, 'its delivery log');
+      const target = link(
+        `/dashboard/${event.targetKind === 'device' ? 'devices' : event.targetKind === 'campaign' ? 'campaigns' : 'organizations'}/${encodeURIComponent(event.targetId)}`,
+        `${event.targetKind} ${event.targetId}`,
+      );
+      const why =
+        event.reason === 'gone'
+          ? 'it answered 410 Gone, which asks us to stop'
+          : `it has failed every delivery since ${new Date(event.failingSince ?? event.at).toISOString().replace('T', ' ').slice(0, 16)} UTC (24 hours)`;
+      return {
+        ...base,
+        input: {
+          ...common,
+          icon: 'warning',
+          topic: 'integrations',
+          audience: [`user:userId=${event.actorId}`],
+          requireInteraction: true,
+          title: `Webhook turned off: ${event.url.length > 80 ? `${event.url.slice(0, 77)}…` : event.url}`,
+          body:
+            `<p>The webhook of ${target} to <code>${escapeHtml(event.url)}</code> was turned off: ${why}.</p>` +
+            `<p>${event.reason === 'gone' ? 'New events are no longer kept for it.' : 'Its events are kept (30 days) and sent, in order, once it is on again.'} See ${log}, fix the receiver and turn the webhook on again.</p>`,
+        },
+      };
+    }
     case 'alert.changed': {
       return {
         ...base,

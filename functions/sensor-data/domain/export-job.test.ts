@@ -119,6 +119,7 @@ describe('export job', () => {
     const { store, byId, progressWrites } = memoryStore([record()]);
     const files = memoryFiles();
     const readings = hourly(40);
+    const told: { exportId: string; rows: number; expiresAt: number; links: { export: string } }[] = [];
     const job = createExportJob({
       log: silentLog,
       store,
@@ -128,6 +129,11 @@ describe('export job', () => {
       profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
+      webhooks: {
+        exportReady: async (data) => {
+          told.push(data);
+        },
+      },
     });
     expect(await job.run(record().id)).toBe('done');
     const lines = files.objects.get(record().key)!.trim().split('\r\n');
@@ -137,9 +143,43 @@ describe('export job', () => {
     expect(progressWrites.length).toBeGreaterThanOrEqual(15);
     expect(progressWrites.every((p, i) => p < 100 && (i === 0 || p - progressWrites[i - 1]! >= 5))).toBe(true);
 
+    // The device's webhooks hear of it once it is done, with where to fetch it.
+    expect(told).toEqual([
+      expect.objectContaining({
+        exportId: record().id,
+        rows: 960,
+        expiresAt: T0 + 7 * DAY,
+        links: { export: `/exports/${record().id}` },
+      }),
+    ]);
+
     files.objects.clear();
     expect(await job.run(record().id)).toBe('skipped');
     expect(files.objects.size).toBe(0);
+    // A message that comes again tells them again (the same event id: stored once per webhook).
+    expect(told).toHaveLength(2);
+  });
+
+  it("tells no webhook of a guest's export", async () => {
+    const { store } = memoryStore([record({ ownerId: undefined })]);
+    const told: unknown[] = [];
+    const job = createExportJob({
+      log: silentLog,
+      store,
+      files: memoryFiles(),
+      readings: hourly(2),
+      readDevice: async () => ({ ...device, measurementNames: ['pm10'] }),
+      profiles: { read: async () => EMPTY_PROFILE },
+      now: () => T0,
+      maxAttempts: 5,
+      webhooks: {
+        exportReady: async (data) => {
+          told.push(data);
+        },
+      },
+    });
+    expect(await job.run(record().id)).toBe('done');
+    expect(told).toEqual([]);
   });
 
   it("reads only the record's parts (campaign windows) and finds the columns in the readings when the device lists none", async () => {
@@ -158,6 +198,7 @@ describe('export job', () => {
       profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
+      webhooks: { exportReady: async () => undefined },
     });
     await job.run(record().id);
     const doc = JSON.parse(files.objects.get(record().key)!);
@@ -182,6 +223,7 @@ describe('export job', () => {
       profiles: { read: async () => EMPTY_PROFILE },
       now: () => T0,
       maxAttempts: 5,
+      webhooks: { exportReady: async () => undefined },
     });
     await expect(job.run(record().id)).rejects.toThrow('throttled');
     expect(byId.get(record().id)).toMatchObject({ status: 'queued', error: EXPORT_MESSAGES.retrying(4, 5) });

@@ -1,3 +1,4 @@
+import type { ExportData } from '../../../shared/contracts/webhook-events';
 import type { ExportFiles } from '../../_shared/exports/export-files';
 import { CONTENT_TYPES, exportColumns, orderMeasurements } from '../../_shared/exports/export-format';
 import { createFileFormatter } from '../../_shared/exports/file-formatter';
@@ -22,6 +23,8 @@ export interface ExportJobDeps {
   now: () => number;
   /** Deliveries before the queue gives up on a message (its maxReceiveCount): the last failure is final. */
   maxAttempts: number;
+  /** The device's webhooks, told that a person's export is ready (export.ready, docs/integrations.md). */
+  webhooks: { exportReady: (data: ExportData, at: number) => Promise<unknown> };
 }
 
 /**
@@ -37,8 +40,31 @@ export const createExportJob = ({
   profiles,
   now,
   maxAttempts,
+  webhooks,
   log,
 }: ExportJobDeps) => {
+  /**
+   * A person's finished export, told to the device's webhooks (a guest's is nobody's to announce). Told after the
+   * record says done, and again on every later delivery of its message: the event's id is the export's, so it is
+   * stored once per webhook, and a message that failed after the file was written still tells them.
+   */
+  const announce = async (record: ExportRecord, rows: number) => {
+    if (!record.ownerId) return;
+    await webhooks.exportReady(
+      {
+        exportId: record.id,
+        deviceId: record.deviceId,
+        format: record.format,
+        from: record.from,
+        to: record.to,
+        rows,
+        expiresAt: record.expiresAt * 1000,
+        links: { export: `/exports/${encodeURIComponent(record.id)}` },
+      },
+      now(),
+    );
+  };
+
   /** The device's measurement names; a device whose record lacks them (seeded data) is read once for them. */
   const measurementsOf = async (record: ExportRecord, device: DataDevice | undefined): Promise<string[]> => {
     if (record.measurements) return record.measurements;
@@ -80,11 +106,15 @@ export const createExportJob = ({
   return {
     run: async (exportId: string): Promise<'done' | 'skipped' | 'failed'> => {
       const record = await store.start(exportId, now());
-      if (!record) return 'skipped';
+      if (!record) {
+        const finished = await store.get(exportId);
+        if (finished?.status === 'done') await announce(finished, finished.rows);
+        return 'skipped';
+      }
+      let result: { rows: number; bytes: number };
       try {
-        const result = await write(record);
+        result = await write(record);
         await store.finish(exportId, { status: 'done', ...result }, now());
-        return 'done';
       } catch (error) {
         log('error', 'Export failed', { exportId, attempt: record.attempts, maxAttempts, error });
         if (record.attempts >= maxAttempts) {
@@ -98,6 +128,8 @@ export const createExportJob = ({
         );
         throw error;
       }
+      await announce(record, result.rows);
+      return 'done';
     },
   };
 };

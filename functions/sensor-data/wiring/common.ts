@@ -1,6 +1,7 @@
 import { ACCESS_ENV, createAccessModule } from '../../_shared/access/access-wiring';
 import { getDocumentClient, getS3Client, getSqsClient } from '../../_shared/clients';
 import { createEventPublisher } from '../../_shared/events/event-publisher';
+import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../../_shared/integrations/webhook-wiring';
 import { createDataAccess } from '../../_shared/sensor-data/data-access';
 import { createDeviceTiers } from '../../_shared/sensor-data/device-tier';
 import { createQualityProfiles } from '../../_shared/sensor-data/quality-profile';
@@ -11,6 +12,7 @@ import { createChartDataStore } from '../store/chart-data-store';
 /** What the sensor-data Lambda and its worker read (the CDK sets each from SERVICE_RESOURCES; the local stack too). */
 export const SENSOR_DATA_ENV = {
   ...ACCESS_ENV,
+  ...WEBHOOK_PUBLISHER_ENV,
   devicesTable: 'DEVICES_TABLE',
   readingsTable: 'READINGS_TABLE',
   rollupsTable: 'ROLLUPS_TABLE',
@@ -58,6 +60,7 @@ export const createCommonDeps = (env: SensorDataEnv) => {
     chartData: createChartDataStore({ s3, bucket: env.chartDataBucket }),
     events: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
     work: createSensorDataSender({ sqs: getSqsClient(), queueUrl: env.sensorDataQueueUrl }),
+    webhooks: createWebhookPublisherOf(env),
   };
 };
 

@@ -32,6 +32,7 @@ export const createExportsDeps = (common: CommonDeps) => {
       profiles: common.profiles,
       now: common.now,
       maxAttempts: MAX_RECEIVES.sensorData,
+      webhooks: common.webhooks,
     }),
   };
 };

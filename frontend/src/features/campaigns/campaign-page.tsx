@@ -10,6 +10,7 @@ import { errorOf } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { CampaignDatasets } from '../datasets';
+import { IntegrationsPanel } from '../integrations';
 import { MembersPanel, useMyRoles } from '../relations';
 import { CampaignComparison } from '../sensor-data/public-campaign-comparison';
 import { campaignShownKeys, useCampaign } from './campaign-api';
@@ -98,6 +99,12 @@ const CampaignScreen = ({ id }: { id: string }) => {
       </section>
 
       {campaign && <CampaignDatasets campaignId={campaign.id} manage={manage} />}
+
+      {campaign && manage && (
+        <Suspense fallback={<p className="muted">Loading the integrations…</p>}>
+          <IntegrationsPanel kind="campaign" id={campaign.id} />
+        </Suspense>
+      )}
 
       {campaign && manage && (
         <div className="danger-zone">

@@ -19,6 +19,7 @@ import { useOptionalUser } from '../../lib/session';
 import { AlertsPanel } from '../alerts';
 import { useAlertOverlays } from '../alerts/public-alert-overlays';
 import { PlansPanel } from '../billing/public-plans-panel';
+import { IntegrationsPanel } from '../integrations';
 import { DevicesMap, formatCoordinate, type MapPoint } from '../map';
 import { MembersPanel } from '../relations';
 import { ExportPanel, LivePanel, SensorDataPanel } from '../sensor-data';
@@ -109,6 +110,11 @@ const DeviceScreen = ({ id }: { id: string }) => {
               {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
               {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
               {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
+              {(mayManage(device) || staff) && device.state !== 'retired' && (
+                <Suspense fallback={<LoadingPage />}>
+                  <IntegrationsPanel kind="device" id={device.id} />
+                </Suspense>
+              )}
             </>
           )}
         </>

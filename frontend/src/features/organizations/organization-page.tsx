@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
@@ -12,6 +12,7 @@ import { errorOf, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useObjectDeletion } from '../../lib/use-object-deletion';
 import { CampaignTable, NewCampaignForm } from '../campaigns';
+import { IntegrationsPanel } from '../integrations';
 import { MembersPanel, useMyRoles } from '../relations';
 import { LogoUploader } from './logo-uploader';
 import { organizationListKeys, useOrganization } from './organization-api';
@@ -105,6 +106,12 @@ const OrganizationScreen = ({ id }: { id: string }) => {
       </section>
 
       {organization && <OrganizationCampaigns organizationId={id} base={base} manage={manage} />}
+
+      {organization && manage && (
+        <Suspense fallback={<p className="muted">Loading the integrations…</p>}>
+          <IntegrationsPanel kind="organization" id={id} />
+        </Suspense>
+      )}
 
       {organization && manage && (
         <div className="danger-zone">

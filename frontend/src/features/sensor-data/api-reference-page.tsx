@@ -5,7 +5,7 @@ import { STA_API_ROOT_PATH, STA_ROOT_PATH } from '../../../../shared/contracts/s
 import { ErrorAlert } from '../../components/form-parts';
 import { runtimeConfig } from '../../lib/runtime-config';
 import { readToken, useColorScheme } from '../../lib/theme';
-import { publicApiSpecUrl, rapiDocAttributes } from './api-reference';
+import { publicApiSpecUrl, rapiDocAttributes, webhookEventsSpecUrl, withWebhookEvents } from './api-reference';
 import './api-reference.css';
 
 type RapiDocElement = HTMLElement & { loadSpec: (spec: unknown) => Promise<void> };
@@ -24,13 +24,19 @@ export const ApiReferencePage = () => {
   const specUrl = publicApiSpecUrl(baseUrl);
   // Not open-data-rules' staRoot: a third chunk using it would move it into the app's entry (vite.config.ts).
   const [keyRoot, guestRoot] = [`${baseUrl}${STA_API_ROOT_PATH}`, `${baseUrl}${STA_ROOT_PATH}`];
+  const eventsUrl = webhookEventsSpecUrl(runtimeConfig().apiBaseUrls.integrations ?? '');
   // The document changes only with a release: read once per visit.
   const spec = useQuery({
-    queryKey: ['sensor-data', 'openapi', { access: 'apiKey' }],
+    queryKey: ['sensor-data', 'openapi', { access: 'apiKey', with: 'webhooks' }],
     queryFn: async () => {
-      const response = await fetch(specUrl, { headers: { accept: 'application/json' } });
-      if (!response.ok) throw new Error(`The API description could not be loaded (HTTP ${response.status}).`);
-      return (await response.json()) as unknown;
+      const read = async (url: string) => {
+        const response = await fetch(url, { headers: { accept: 'application/json' } });
+        if (!response.ok) throw new Error(`The API description could not be loaded (HTTP ${response.status}).`);
+        return (await response.json()) as unknown;
+      };
+      // The webhook events are the integrations area's; the routes are there without them.
+      const [routes, events] = await Promise.all([read(specUrl), read(eventsUrl).catch(() => undefined)]);
+      return withWebhookEvents(routes, events);
     },
     staleTime: Number.POSITIVE_INFINITY,
     refetchInterval: false,

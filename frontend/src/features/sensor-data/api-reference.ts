@@ -7,6 +7,42 @@ import { OPENAPI_PATH } from '../../../../shared/contracts/openapi';
 export const publicApiSpecUrl = (sensorDataBaseUrl: string): string =>
   `${sensorDataBaseUrl.replace(/\/$/, '')}${OPENAPI_PATH}?access=apiKey`;
 
+/** The integrations area's document: its `webhooks` are the events a receiver is sent (docs/integrations.md). */
+export const webhookEventsSpecUrl = (integrationsBaseUrl: string): string =>
+  `${integrationsBaseUrl.replace(/\/$/, '')}${OPENAPI_PATH}`;
+
+/** What the reference says of webhooks, above their events: the headers, the signature and a receiver. */
+const WEBHOOKS_TEXT = [
+  '## Webhooks',
+  "Instead of polling, a webhook of a device, a campaign's or an organization's devices (its page, Integrations) sends",
+  'each event below as a POST of JSON, signed the Standard Webhooks way: `webhook-id` (the same on every retry),',
+  "`webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with the webhook's `whsec_…` secret; two during a",
+  'rotation). Verify with a Standard Webhooks library, e.g. for Node:',
+  '',
+  '```js',
+  "import { Webhook } from 'standardwebhooks';",
+  'const event = new Webhook(process.env.WEBHOOK_SECRET).verify(body, headers); // throws on a bad or old signature',
+  '```',
+  '',
+  'Answer 2xx within 15 seconds. Anything else is retried for 24 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, with',
+  'jitter), then the webhook is turned off and its owner told; 410 Gone turns it off at once.',
+].join('\n');
+
+/**
+ * The public API's document with the webhook events of the integrations area's beside its routes (OpenAPI 3.1
+ * `webhooks`), so one reference shows what a script calls and what it is sent.
+ */
+export const withWebhookEvents = (publicSpec: unknown, integrationsSpec: unknown): unknown => {
+  const spec = publicSpec as { info?: { description?: string } };
+  const webhooks = (integrationsSpec as { webhooks?: unknown } | undefined)?.webhooks;
+  if (!webhooks) return publicSpec;
+  return {
+    ...spec,
+    info: { ...spec.info, description: [spec.info?.description, WEBHOOKS_TEXT].filter(Boolean).join('\n\n') },
+    webhooks,
+  };
+};
+
 /**
  * RapiDoc's settings for the reference (the page hands it the document it read): read mode (every route open, its example beside it), no spec loading from
  * elsewhere, the try-it console with a key typed into the page (never kept in storage), and no web fonts (the CSP

@@ -1,0 +1,37 @@
+import { getDocumentClient, getSqsClient } from '../clients';
+import { createRelationTable } from '../relations/relation-table';
+import { createWebhookDirectory } from './webhook-directory';
+import { createLaneWakeSender, createWebhookOutbox } from './webhook-outbox';
+import { createWebhookPublisher } from './webhook-publisher';
+
+/**
+ * The variables an area that publishes webhook events reads (beside its own): SERVICE_RESOURCES grants it reads of
+ * `webhooks` and `relations`, writes of `webhookDeliveries`, and sends to the `webhooks` queue.
+ */
+export const WEBHOOK_PUBLISHER_ENV = {
+  webhooksTable: 'WEBHOOKS_TABLE',
+  webhookDeliveriesTable: 'WEBHOOK_DELIVERIES_TABLE',
+  relationsTable: 'RELATIONS_TABLE',
+  webhooksQueueUrl: 'WEBHOOKS_QUEUE_URL',
+} as const;
+
+export type WebhookPublisherEnv = Record<keyof typeof WEBHOOK_PUBLISHER_ENV, string>;
+
+/** The webhook publisher over the real tables and queue, with one device-groups cache per Lambda instance. */
+export const createWebhookPublisherOf = (env: WebhookPublisherEnv, now: () => number = Date.now) => {
+  const db = getDocumentClient();
+  return createWebhookPublisher({
+    directory: createWebhookDirectory({
+      db,
+      webhooksTable: env.webhooksTable,
+      relations: createRelationTable({ db, tableName: env.relationsTable }),
+      now,
+    }),
+    outbox: createWebhookOutbox({
+      db,
+      tableName: env.webhookDeliveriesTable,
+      wakes: createLaneWakeSender({ sqs: getSqsClient(), queueUrl: env.webhooksQueueUrl }),
+      now,
+    }),
+  });
+};

@@ -1,0 +1,47 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { TargetKind } from '../../../shared/contracts/integrations';
+import { batchGetKeys } from '../../_shared/dynamodb';
+import type { RelationTable } from '../../_shared/relations/relation-table';
+import type { TargetDirectory } from '../domain/ports';
+
+/**
+ * What a webhook follows, read from the owning areas' tables (this area may only read them): whether a device,
+ * campaign or organization exists, which devices a campaign or organization holds (the relations), and the devices'
+ * last-seen times.
+ */
+export const createTargetDirectory = ({
+  db,
+  tables,
+  relations,
+}: {
+  db: DynamoDBDocumentClient;
+  tables: Record<TargetKind, string>;
+  relations: Pick<RelationTable, 'queryAll'>;
+}): TargetDirectory => ({
+  exists: async (kind, id) =>
+    Boolean(
+      (
+        await db.send(
+          new GetCommand({ TableName: tables[kind], Key: { id }, ProjectionExpression: 'id', ConsistentRead: true }),
+        )
+      ).Item,
+    ),
+
+  devicesOf: async (kind, id) => {
+    if (kind === 'device') return [id];
+    const type = kind === 'campaign' ? 'campaign-device' : 'organization-device';
+    return (await relations.queryAll('referrer', id, [type])).map((relation) => relation.referentId);
+  },
+
+  lastSeen: async (deviceIds) => {
+    if (!deviceIds.length) return new Map();
+    const found = await batchGetKeys(db, {
+      [tables.device]: { Keys: [...new Set(deviceIds)].map((id) => ({ id })), ProjectionExpression: 'id, lastSeen' },
+    });
+    return new Map(
+      (found.get(tables.device) ?? [])
+        .filter((item) => typeof item.lastSeen === 'number')
+        .map((item) => [String(item.id), item.lastSeen as number]),
+    );
+  },
+});

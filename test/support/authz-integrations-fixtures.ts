@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { KEEP_MS } from '../../functions/_shared/integrations/webhook-records';
+import {
+  deliveryIdOf,
+  deliverySequence,
+  newSecret,
+  newWebhookId,
+} from '../../functions/integrations/domain/webhook-rules';
+import { createDeliveryStore } from '../../functions/integrations/store/delivery-store';
+import { createLocalSecretBox } from '../../functions/integrations/store/secret-box';
+import { createWebhookStore } from '../../functions/integrations/store/webhook-store';
+import { CALLERS, type CallerName, type FixtureRequest, type RouteFixture } from './authz-fixture-types';
+import { seedRelation } from './relations';
+import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';
+
+/**
+ * The authorization matrix's fixtures for the integrations area (functions/integrations). Each call meets a fresh
+ * device (its record and its `device-owner` relation, as the devices area writes them) owned by the caller (`owned`)
+ * or by another demo account (`foreign`), and, where the route names one, a webhook of it and a delivery, written as
+ * the area writes them. Webhooks point at the discard port of 127.0.0.1: a test or replay the matrix starts is
+ * refused there at once.
+ */
+
+const emailOf = (caller: CallerName): DemoEmail =>
+  (caller === 'guest' ? 'user@example.com' : CALLERS[caller].email) as DemoEmail;
+
+const holderOf = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+  if (whose === 'owned') return subOf(emailOf(caller));
+  const other = (['user', 'approved'] as const).find((name) => name !== caller)!;
+  return subOf(CALLERS[other].email as DemoEmail);
+};
+
+const URL_NOWHERE = 'http://127.0.0.1:9/hook';
+
+/** A device owned by the caller or by someone else. */
+const device = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+  const id = uniqueId('authz-wh-device');
+  const now = Date.now();
+  await documentClient().send(
+    new PutCommand({
+      TableName: stack().tables.devices!,
+      Item: {
+        id,
+        serial: id.toUpperCase(),
+        productLine: 'sd1',
+        model: 'SD-1',
+        state: 'active',
+        created: now,
+        updated: now,
+      },
+    }),
+  );
+  await seedRelation('device-owner', id, await holderOf(caller, whose));
+  return id;
+};
+
+const box = () => createLocalSecretBox(readFileSync(path.join(stack().dataDir, 'webhook-secrets.key'), 'utf8').trim());
+
+/** A webhook of a device owned by the caller or by someone else, as the area stores it. */
+const webhook = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+  const target = await device(caller, whose);
+  const id = newWebhookId();
+  const now = Date.now();
+  await createWebhookStore({ db: documentClient(), tableName: stack().tables.webhooks! }).create({
+    id,
+    url: URL_NOWHERE,
+    events: ['export.ready'],
+    targetKind: 'device',
+    targetId: target,
+    description: '',
+    status: 'enabled',
+    secret: await box().seal(newSecret(), id),
+    created: now,
+    createdBy: await holderOf(caller, whose),
+    updated: now,
+  });
+  return id;
+};
+
+/** A delivered delivery of such a webhook. */
+const delivery = async (caller: CallerName, whose: 'owned' | 'foreign') => {
+  const webhookId = await webhook(caller, whose);
+  const created = Date.now();
+  const sequence = deliverySequence(created, webhookId);
+  const body = JSON.stringify({
+    id: 'evt_matrix',
+    type: 'ping',
+    time: new Date(created).toISOString(),
+    version: 1,
+    data: {},
+  });
+  await createDeliveryStore({ db: documentClient(), tableName: stack().tables.webhookDeliveries! }).createDelivery({
+    id: deliveryIdOf(webhookId, sequence),
+    webhookId,
+    sk: `d#${sequence}`,
+    kind: 'ping',
+    eventId: 'evt_matrix',
+    eventType: 'ping',
+    status: 'delivered',
+    attempts: [{ at: created, statusCode: 204, durationMs: 3 }],
+    attemptCount: 1,
+    bytes: Buffer.byteLength(body),
+    body: gzipSync(body),
+    created,
+    deliveredAt: created,
+    expiresAt: created + KEEP_MS,
+    entries: [],
+  });
+  return deliveryIdOf(webhookId, sequence);
+};
+
+const on = (
+  make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
+  request: (id: string) => FixtureRequest,
+): RouteFixture => ({
+  prepare: async ({ caller }) => request(await make(caller, 'owned')),
+  owned: async ({ caller }) => request(await make(caller, 'owned')),
+  foreign: async ({ caller }) => request(await make(caller, 'foreign')),
+});
+
+export const INTEGRATIONS_FIXTURES: Record<string, RouteFixture> = {
+  createWebhook: on(device, (id) => ({
+    body: { url: URL_NOWHERE, events: ['export.ready'], target: { kind: 'device', id } },
+  })),
+  listWebhooks: on(device, (id) => ({ query: { targetKind: 'device', targetId: id, limit: 5 } })),
+  getWebhook: on(webhook, (id) => ({ params: { id } })),
+  updateWebhook: on(webhook, (id) => ({ params: { id }, body: { description: 'Changed by the matrix' } })),
+  deleteWebhook: on(webhook, (id) => ({ params: { id } })),
+  rotateSecret: on(webhook, (id) => ({ params: { id } })),
+  testWebhook: on(webhook, (id) => ({ params: { id } })),
+  listDeliveries: on(webhook, (id) => ({ params: { id }, query: { limit: 5 } })),
+  replayDelivery: on(delivery, (id) => ({ params: { id } })),
+};
