@@ -47,7 +47,8 @@ export const BUNDLE_BUDGETS_KB: Record<string, number> = {
   'functions/data-ingress/handler.ts': 705,
   // The Parquet writer (hyparquet-writer, about 52 KB, decision 072) since issue 41: the API's wiring shares the
   // build's with the worker, which writes the files.
-  'functions/datasets/handler.ts': 700,
+  // Measured with issues 37 to 41 merged together (alerts and webhooks at ingest, quality flags and profiles, Parquet).
+  'functions/datasets/handler.ts': 710,
   'functions/devices/handler.ts': 485,
   'functions/migrate/handler.ts': 480,
   'functions/notifications/handler.ts': 780,
@@ -73,7 +74,8 @@ export const BUNDLE_BUDGETS_KB: Record<string, number> = {
   'functions/users/identity-events.ts': 310,
   'functions/users/pre-sign-up.ts': 300,
   'functions/users/deletion-job.ts': 590,
-  'functions/alerts/sweep-job.ts': 430,
+  // Measured with issues 37 to 41 merged together (alerts and webhooks at ingest, quality flags and profiles, Parquet).
+  'functions/alerts/sweep-job.ts': 440,
   'functions/migrate/deploy.ts': 440,
   // DynamoDB's client and the contract's report schema; no S3, no SQS (its deps leave the offer's S3 client out).
   'functions/data-ingress/iot-firmware-status.ts': 390,

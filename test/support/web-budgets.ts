@@ -109,8 +109,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // guest /dashboard; Download shown locked on a tier without it) to 208.3. Measured 213.8 kB with issues 36, 37, 40
     // and 41 merged together (see the signed-in device page): 214.1 kB.
     // Then measured 220.0 kB with issue 39 beside the others (see the signed-in device page): 220.3 kB.
-    // The integrations area's share of the entry (issue 38, see guest /dashboard) to 220.5 kB.
-    jsKb: 220.5,
+    // The integrations area's share of the entry (issue 38, see guest /dashboard) to 220.8 kB.
+    jsKb: 220.8,
     ...PHONE,
   },
   {
