@@ -148,9 +148,12 @@ describe('end to end: data quality on the device page', () => {
     await pm.scrollIntoViewIfNeeded();
     const plot = (await pm.locator('.u-over').boundingBox())!;
     const spikeX = plot.x + columnAt(plot, spikeAt, from, to);
-    await page.mouse.move(spikeX - 8, plot.y + plot.height / 2);
+    // 40 minutes either side in pixels of this plot: a fixed pixel span is more time on a narrow plot (16 px of the
+    // 187 px plot at 375 px is over 2 hours).
+    const reach = columnAt(plot, from + 40 * MINUTE, from, to);
+    await page.mouse.move(spikeX - reach, plot.y + plot.height / 2);
     await page.mouse.down();
-    await page.mouse.move(spikeX + 8, plot.y + plot.height / 2, { steps: 5 });
+    await page.mouse.move(spikeX + reach, plot.y + plot.height / 2, { steps: 5 });
     await page.mouse.up();
     const reason = page.getByTestId('exclusion-reason');
     // The drag's range reaches the form in the next render: the focus moves there then.
