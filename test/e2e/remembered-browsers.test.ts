@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
+  accountLink,
   authSubmit,
-  headerLink,
   keepScreenshot,
   loginUrl,
   NARROW,
@@ -58,7 +58,7 @@ describe('end to end: remembered browsers', () => {
     await expect(page.getByTestId('login-code').count()).resolves.toBe(0);
 
     // Forgotten: its key no longer stands in for the code.
-    await headerLink(page, 'My account');
+    await accountLink(page);
     const forget = browsers.getByTestId('browser-forget');
     await expect(forget.getAttribute('aria-label')).resolves.toMatch(/^Forget .+ \(This browser\)$/);
     await forget.click();

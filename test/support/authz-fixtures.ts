@@ -18,6 +18,7 @@ import { SENSOR_DATA_API_KEYS_FIXTURES } from './authz-sensor-data-api-keys-fixt
 import { SENSOR_DATA_CAMPAIGNS_FIXTURES } from './authz-sensor-data-campaigns-fixtures';
 import { SENSOR_DATA_EXPORTS_FIXTURES } from './authz-sensor-data-exports-fixtures';
 import { SENSOR_DATA_LIVE_FIXTURES } from './authz-sensor-data-live-fixtures';
+import { SENSOR_DATA_QUALITY_FIXTURES } from './authz-sensor-data-quality-fixtures';
 import { SENSOR_DATA_READINGS_FIXTURES } from './authz-sensor-data-readings-fixtures';
 import { SENSOR_DATA_STA_FIXTURES } from './authz-sensor-data-sta-fixtures';
 import { AUDIT_FIXTURES, CACHE_FIXTURES, TIER_FEATURES_FIXTURES } from './authz-system-fixtures';
@@ -144,6 +145,7 @@ export const FIXTURES: Partial<Record<AreaName, Record<string, RouteFixture>>> =
     ...SENSOR_DATA_API_KEYS_FIXTURES,
     ...SENSOR_DATA_CAMPAIGNS_FIXTURES,
     ...SENSOR_DATA_STA_FIXTURES,
+    ...SENSOR_DATA_QUALITY_FIXTURES,
   },
   datasets: DATASETS_FIXTURES,
   api: { ...API_FIXTURES, ...BILLING_FIXTURES },

@@ -310,12 +310,18 @@ export const headerLink = async (page: Page, name: string) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 };
 
+/** Opens the signed-in person's account page through the header, where their e-mail is the link (app-layout.tsx). */
+export const accountLink = async (page: Page) => {
+  await openNav(page);
+  await page.getByRole('link', { name: /^My account: / }).click();
+};
+
 /**
  * Sets up an authenticator app on the signed-in person's account page, as a person does (QR code, secret, first
  * code): the secret and the code used, which the identity provider will not take again.
  */
 export const setUpAuthenticatorApp = async (page: Page) => {
-  await headerLink(page, 'My account');
+  await accountLink(page);
   const security = page.getByTestId('account-security');
   await security.getByTestId('totp-setup').click();
   await security.getByTestId('totp-qr').waitFor();
