@@ -95,7 +95,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // offer, the entry's shares of each; 239.6 kB.
     // Then measured 245.6 kB with issue 39's quality panel, marks and Corrected/Raw switch on the charts beside the others: 245.9 kB.
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 246.2 kB.
-    jsKb: 246.2,
+    // The value shown once scrolled into view before it takes the focus (lib/secret-once.tsx) to 246.4 kB.
+    jsKb: 246.4,
     ...PHONE,
   },
   {
