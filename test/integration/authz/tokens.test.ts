@@ -73,7 +73,9 @@ describe('every protected route refuses every token it must not take', () => {
 
     // The minted copy of a real token passes: what follows differs from it in one thing each.
     const control = await mint({});
-    expect((await apiAs('devices', control).listMine({ query: {} })).items).toEqual(expect.any(Array));
+    // A read of the person's own small list (their API keys). Not their devices: after the authorization matrix the
+    // demo administrator holds thousands, and that list answers 500 there (an open bug, noted on issue 35).
+    expect((await apiAs('sensor-data', control).listApiKeys({})).items).toEqual(expect.any(Array));
 
     const [header, payload] = real.accessToken.split('.');
     tokens.set('a forged signature', `${header}.${payload}.${Buffer.from('forged').toString('base64url')}`);
