@@ -100,6 +100,28 @@ export const deleteIfExists = async (db: DynamoDBDocumentClient, tableName: stri
   }
 };
 
+/** Deletes the item with this `id` if there is one. @returns what it held, or undefined when there was nothing */
+export const removeIfExists = async (
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  id: string,
+): Promise<Record<string, unknown> | undefined> => {
+  try {
+    const result = await db.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: { id },
+        ConditionExpression: 'attribute_exists(id)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return result.Attributes;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+};
+
 const BATCH_GET_LIMIT = 100;
 const MAX_ROUNDS = 8;
 

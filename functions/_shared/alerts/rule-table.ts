@@ -1,6 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AlertCondition, AlertTarget, Recipient, TargetKind } from '../../../shared/contracts/alerts';
-import { isConditionFailure, putIf, queryPage, scanPage } from '../dynamodb';
+import { putIf, queryPage, removeIfExists, scanPage } from '../dynamodb';
 import { type PageRead, readAll } from '../paging';
 import type { StoredRule } from './alert-model';
 
@@ -68,20 +68,8 @@ export const createRuleTable = ({ db, tableName }: { db: DynamoDBDocumentClient;
 
     /** @returns the removed rule, or undefined when there was none */
     remove: async (id: string): Promise<StoredRule | undefined> => {
-      try {
-        const result = await db.send(
-          new DeleteCommand({
-            TableName: tableName,
-            Key: { id },
-            ConditionExpression: 'attribute_exists(id)',
-            ReturnValues: 'ALL_OLD',
-          }),
-        );
-        return result.Attributes ? toRule(result.Attributes) : undefined;
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      const old = await removeIfExists(db, tableName, id);
+      return old ? toRule(old) : undefined;
     },
 
     /** A target's rules, newest first. */

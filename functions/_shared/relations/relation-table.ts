@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Relation } from '../../../shared/contracts/relations';
 import type { RelationType } from '../../../shared/relations/relation-types';
-import { batchGetAll, isConditionFailure, putIf, queryPage, scanPage } from '../dynamodb';
+import { batchGetAll, putIf, queryPage, removeIfExists, scanPage } from '../dynamodb';
 import { type PageRead, readAll } from '../paging';
 import { type KeyRead, NOTHING_AHEAD, type ReadAhead } from '../read-ahead';
 
@@ -136,20 +136,8 @@ export const createRelationTable = ({ db, tableName }: { db: DynamoDBDocumentCli
 
     /** @returns the removed relation, or undefined when there was none */
     remove: async (id: string): Promise<Relation | undefined> => {
-      try {
-        const result = await db.send(
-          new DeleteCommand({
-            TableName: tableName,
-            Key: { id },
-            ConditionExpression: 'attribute_exists(id)',
-            ReturnValues: 'ALL_OLD',
-          }),
-        );
-        return result.Attributes ? toRelation(result.Attributes) : undefined;
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      const old = await removeIfExists(db, tableName, id);
+      return old ? toRelation(old) : undefined;
     },
 
     /** Raw rows, for the migration only (admin tooling may scan). */
