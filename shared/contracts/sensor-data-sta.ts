@@ -6,8 +6,9 @@ import { apiKey, defineRoute, guest, type Routes } from './define-route';
  * The OGC SensorThings API 1.1 (OGC 18-088), read-only, over our devices and readings (docs/open-data.md;
  * docs/decisions/070-sensorthings-mapping.md). Two roots answer the same service: `/sta/v1.1` for guests and
  * signed-in people (what the app's reads show them), `/v1/sta/v1.1` for an API key (the public API's tier windows,
- * quota and rate-limit headers). The OData query options are read by the service itself, so a bad one is answered
- * in OData's error shape, `{"error": {"code", "message"}}`.
+ * quota and rate-limit headers). The OData query options are read by the service itself. Every refusal on these
+ * paths, whoever makes it (a missing key, a quota, a schema's limit, a method they do not take), is answered in
+ * OData's error shape, `{"error": {"code", "message", "target"?}}` (`errorShape`, docs/decisions/093-…).
  */
 
 /** The version segment of every SensorThings URL. */
@@ -75,6 +76,7 @@ export const staRoutes = {
     access: guest,
     summary: `${ROOT_SUMMARY} Guests see public devices; signed-in people what they may see.`,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   staResource: defineRoute({
     method: 'GET',
@@ -84,6 +86,7 @@ export const staRoutes = {
     params: StaPath,
     query: StaQuery,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   apiStaRoot: defineRoute({
     method: 'GET',
@@ -91,6 +94,7 @@ export const staRoutes = {
     access: apiKey,
     summary: `Public API: ${ROOT_SUMMARY} Metered like every public-API call.`,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   apiStaResource: defineRoute({
     method: 'GET',
@@ -102,5 +106,6 @@ export const staRoutes = {
     params: StaPath,
     query: StaQuery,
     response: StaDocument,
+    errorShape: 'odata',
   }),
 } satisfies Routes;

@@ -14,7 +14,7 @@ import {
   readableRanges,
 } from '../../_shared/sensor-data/data-access';
 import type { ReadingsStore, StoredReading } from '../../_shared/sensor-data/readings-store';
-import { asStaError, badRequest, StaError } from './sta-errors';
+import { badRequest, StaError } from './sta-errors';
 import { checkPaths, matches, singleNavigation, sortEntities } from './sta-evaluate';
 import {
   type CampaignRef,
@@ -253,7 +253,7 @@ export const createSensorThings = ({ catalog, dataAccess, readings, qualityOf, l
         return await answer(request);
       } catch (error) {
         if (!(error instanceof DomainError)) log('error', 'SensorThings request failed', { path: request.path, error });
-        throw asStaError(error);
+        throw error;
       }
     },
   };
