@@ -6,6 +6,7 @@ import { createFileFormatter } from '../../functions/_shared/exports/file-format
 import type { RunningStack } from '../../infra/local/stack';
 import { STA_ROOT_PATH } from '../../shared/contracts/sensor-data-sta';
 import { benchDevice } from './bench-device';
+import type { countStoreCalls } from './store-calls';
 
 /**
  * `npm run bench` section `open-data` (issue 41, docs/open-data.md): a SensorThings page of 1,000 Observations beside
@@ -30,10 +31,15 @@ const timed = async (op: () => Promise<void>) => {
   return median(times);
 };
 
+/** Bytes of the answers read, by URL: what each route sends for the same rows. */
+const answered = new Map<string, number>();
+
 const getJson = async (url: string, token: string) => {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
+  const text = await response.text();
+  answered.set(url, text.length);
+  return JSON.parse(text) as Record<string, unknown>;
 };
 
 /** Slow daily swings with a little noise, one decimal: what a station sends. */
@@ -45,7 +51,11 @@ const valuesAt = (t: number, i: number) => ({
 
 export const benchOpenData = async (
   stack: Pick<RunningStack, 'info'>,
-  { adminToken, ownerToken }: { adminToken: string; ownerToken: string },
+  {
+    adminToken,
+    ownerToken,
+    storeCalls,
+  }: { adminToken: string; ownerToken: string; storeCalls: ReturnType<typeof countStoreCalls> },
 ) => {
   const { info } = stack;
   const gateway = info.endpoints.gateway;
@@ -79,13 +89,20 @@ export const benchOpenData = async (
   if (staRows !== 1_000 || ourRows[0]! + ourRows[1]! !== 1_000) {
     throw new Error(`Rows differ: SensorThings ${staRows}, readings ${ourRows.join(' + ')}`);
   }
-  const staMs = await timed(async () => {
+  const staOnce = async () => {
     await getJson(staUrl, ownerToken);
-  });
-  const oursMs = await timed(async () => {
+  };
+  const oursOnce = async () => {
     await getJson(readingsUrl(0), ownerToken);
     await getJson(readingsUrl(500), ownerToken);
-  });
+  };
+  const staMs = await timed(staOnce);
+  const oursMs = await timed(oursOnce);
+  // The store calls behind each (the gateway runs the handlers in this process), and the bytes each answers.
+  const staCalls = await storeCalls.perRequest(staOnce, 5);
+  const oursCalls = await storeCalls.perRequest(oursOnce, 5);
+  const staBytes = answered.get(staUrl)!;
+  const oursBytes = answered.get(readingsUrl(0))! + answered.get(readingsUrl(500))!;
 
   // A year of one-minute readings through the export formatters, a day's chunk at a time as the worker sends them.
   const yearEnd = Math.floor(Date.now() / DAY) * DAY;
@@ -143,11 +160,12 @@ export const benchOpenData = async (
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return { staMs, oursMs, csv, parquet, duckMs, hours };
+  return { staMs, oursMs, staCalls, oursCalls, staBytes, oursBytes, csv, parquet, duckMs, hours };
 };
 
 export const printOpenData = (r: Awaited<ReturnType<typeof benchOpenData>>) => {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
   console.log('\nOpen data (issue 41): SensorThings beside our readings route; a year as Parquet beside CSV\n');
   console.table([
     {
@@ -156,6 +174,14 @@ export const printOpenData = (r: Awaited<ReturnType<typeof benchOpenData>>) => {
     },
     { measure: 'our readings route, the same 1,000 rows (2 pages of 500, median)', value: `${r.oursMs.toFixed(1)} ms` },
     { measure: 'readings route time ÷ SensorThings time (goal ≥ 0.8)', value: (r.oursMs / r.staMs).toFixed(2) },
+    {
+      measure: '  store calls (round trips): SensorThings; the readings route, both pages',
+      value: `${r.staCalls.calls} (${r.staCalls.roundTrips}); ${r.oursCalls.calls} (${r.oursCalls.roundTrips})`,
+    },
+    {
+      measure: '  bytes answered: SensorThings; the readings route, both pages',
+      value: `${kb(r.staBytes)}; ${kb(r.oursBytes)}`,
+    },
     {
       measure: `a year of one-minute readings (${r.parquet.rows.toLocaleString('en')} rows, 3 measurements): CSV`,
       value: `${mb(r.csv.bytes.length)} (written in ${(r.csv.ms / 1000).toFixed(1)} s)`,

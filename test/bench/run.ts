@@ -571,7 +571,11 @@ try {
 
   if (sections.has('open-data')) {
     printOpenData(
-      await benchOpenData(stack, { adminToken: await tokenOf('admin@example.com'), ownerToken: memberToken }),
+      await benchOpenData(stack, {
+        adminToken: await tokenOf('admin@example.com'),
+        ownerToken: memberToken,
+        storeCalls,
+      }),
     );
   }
 
