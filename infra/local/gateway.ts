@@ -192,13 +192,21 @@ export const startGateway = async (options: GatewayOptions) => {
 
   // What Node's parser refuses before a handler runs (a request line and headers over 16 KB, a malformed request)
   // gets the API's JSON shape, as API Gateway answers its own limits, instead of Node's bare status line.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // The shape is the path's, read from the request line when the bytes the parser refused begin with it.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable) return;
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
-    const body = JSON.stringify({
-      message: tooLarge ? 'The request line and headers are larger than 16 KB' : 'The request is not valid HTTP',
-    });
+    const target = /^[A-Z]+ \/([^/?\s]*)(\/[^?\s]*)?/.exec(
+      error.rawPacket?.subarray(0, 4_096).toString('latin1') ?? '',
+    );
+    const shape = (target && areas.get(target[1]!)?.shapeOf(target[2] ?? '/')) || 'platform';
+    const body = JSON.stringify(
+      errorBody(shape, {
+        status,
+        message: tooLarge ? 'The request line and headers are larger than 16 KB' : 'The request is not valid HTTP',
+      }),
+    );
     socket.end(
       `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

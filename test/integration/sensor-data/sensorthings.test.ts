@@ -375,7 +375,7 @@ describe("every refusal on a SensorThings path in OData's error shape, whoever r
     );
   });
 
-  it('the gateway: a method the service does not take, a path that is not percent-encoding', async () => {
+  it('the gateway: a method the service does not take, a path that is not percent-encoding, a request line over 16 KB', async () => {
     const root = `${areaUrl('sensor-data')}${STA_ROOT_PATH}`;
     const posted = await fetch(`${root}/Things`, { method: 'POST', body: '{}' });
     expect({ status: posted.status, body: await posted.json() }).toEqual(
@@ -384,6 +384,10 @@ describe("every refusal on a SensorThings path in OData's error shape, whoever r
     const deleted = await fetch(`${areaUrl('sensor-data')}${STA_API_ROOT_PATH}`, { method: 'DELETE' });
     expect({ status: deleted.status, body: await deleted.json() }).toEqual(odata(405));
     expect(refusal(await sta(`/Things('%ZZ')`))).toEqual(odata(400));
+    // Refused by the HTTP parser before any route is matched: a request line over 16 KB.
+    expect(refusal(await sta(`/Things?$filter=${'x'.repeat(17_000)}`))).toEqual(
+      odata(431, 'The request line and headers are larger than 16 KB'),
+    );
     // Elsewhere in the area, the platform's shape.
     const other = await fetch(`${areaUrl('sensor-data')}/devices/${encodeURIComponent(open.id)}/readings`, {
       method: 'DELETE',
