@@ -127,6 +127,32 @@ describe('staged rollouts: stages', () => {
     expect(await membership()).toEqual(before);
   });
 
+  it('refuses a stage that names a device outside the target, saying which device and stage, and starts nothing', async () => {
+    const admin = await administrator();
+    const release = await seedRelease({ results: ['Pass'] });
+    const [inside, elsewhere] = await Promise.all([freshDevice(), freshDevice()]);
+    const refused = await apiRejection(
+      admin.createRollout({
+        params: { id: release.id },
+        body: {
+          target: { kind: 'devices', deviceIds: [inside!.id] },
+          stages: [
+            { name: 'Lab bench', percent: 1, deviceIds: [elsewhere!.id], soakSeconds: 0 },
+            { percent: 100, soakSeconds: 0 },
+          ],
+        },
+      }),
+    );
+    expect([refused.status, refused.message]).toEqual([
+      400,
+      `Device ${elsewhere!.id}, named in stage Lab bench, is not in the rollout's target`,
+    ]);
+    expect((await (await employee()).listRollouts({ params: { id: release.id } })).items).toEqual([]);
+    // Neither device was pointed at the release: the one outside is not offered it, nor the one inside.
+    expect(await offerTo(elsewhere!.credential)).toEqual({ update: null });
+    expect(await offerTo(inside!.credential)).toEqual({ update: null });
+  });
+
   it('does not advance a soaked stage whose failures reach the threshold: it halts it instead', async () => {
     const admin = await administrator();
     const release = await seedRelease({ results: ['Pass'] });
