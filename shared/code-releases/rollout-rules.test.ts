@@ -77,9 +77,14 @@ describe('the abort criteria (decision 093)', () => {
           if (failures * 100 < threshold * finished) expect(halted).toBe(false);
           expect(failureRateLowerBound(failures, finished)).toBeLessThanOrEqual(failures / finished);
           // One more failure (in place of a success) never turns a halt into no halt.
-          if (halted && failures < finished) expect(shouldHalt({ finished, failures: failures + 1 }, abort, 10_000)).toBe(true);
+          if (halted && failures < finished)
+            expect(shouldHalt({ finished, failures: failures + 1 }, abort, 10_000)).toBe(true);
           // Enough finished and every one failed: halted, unless the threshold asks more than 90 % sure of the bound.
-          if (finished >= minFinished && failures === finished && failureRateLowerBound(finished, finished) * 100 >= threshold)
+          if (
+            finished >= minFinished &&
+            failures === finished &&
+            failureRateLowerBound(finished, finished) * 100 >= threshold
+          )
             expect(halted).toBe(true);
         },
       ),
@@ -114,7 +119,9 @@ describe('the stage verdict', () => {
       why: 'evidence',
     });
     // One failure of six soaked: under the bar, so the stage goes on (the old share rule halted it); two halt it.
-    expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 1 }), now: 9e9 })).toEqual({ kind: 'advance' });
+    expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 1 }), now: 9e9 })).toEqual({
+      kind: 'advance',
+    });
     expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 2 }), now: 9e9 }).kind).toBe('halt');
     // An empty stage has nothing to learn from: it passes at once.
     expect(stageVerdict({ ...base, devices: 0, counts: counts({}), now: 0 })).toEqual({ kind: 'advance' });

@@ -165,7 +165,7 @@ describe('staged rollouts: stages', () => {
           { name: 'Pilot', percent: 50, deviceIds: [a!.id, b!.id], soakSeconds: 3_600 },
           { percent: 100, soakSeconds: 3_600 },
         ],
-        abort: { failureThresholdPercent: 50, minFinished: 2 },
+        abort: { failureThresholdPercent: 15, minFinished: 2 },
       },
     });
     await offerTo(a!.credential);
@@ -175,7 +175,8 @@ describe('staged rollouts: stages', () => {
     expect((await runStages(rollout.created + 2 * HOUR)).advanced).toEqual([]);
     await offerTo(b!.credential);
     await report(b!.credential, rollout, 'succeeded', rollout.created + 120_000);
-    // One failure of two finished is 50 %: at the threshold, not under it.
+    // One failure of two finished makes a failure rate of 15 % or more 90 % sure (Wilson's bound is 16.5 %): not under
+    // the threshold, so the job halts the stage rather than advance it.
     await runStages(rollout.created + 2 * HOUR + 60_000);
     const judged = await rolloutNow(rollout.id);
     expect(judged).toMatchObject({ status: 'halted', haltedBy: 'automatic', currentStage: 0 });
@@ -240,7 +241,7 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
           { name: 'Canary', percent: 50, deviceIds: [d1.id, d2.id, d3.id, d4.id], soakSeconds: 3_600 },
           { percent: 100, soakSeconds: 3_600 },
         ],
-        abort: { failureThresholdPercent: 50, minFinished: 3 },
+        abort: { failureThresholdPercent: 30, minFinished: 3 },
       },
     });
     expect(rollout.stages.map((s) => s.devices)).toEqual([4, 2]);
@@ -253,12 +254,14 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
     // Two of three needed have finished: still active, and d4 (on its way) is still offered.
     expect((await rolloutNow(rollout.id)).status).toBe('active');
     expect((await offerTo(d4.credential)).update).not.toBeNull();
-    // The third finished device fails: 2 of 3 is over 50 %, and the rollout halts with that very report.
+    // The third finished device fails: 2 of 3 make a failure rate of 30 % or more 90 % sure (Wilson's bound is 32 %),
+    // and the rollout halts with that very report.
     await report(d3.credential, rollout, 'failed', t + 40_000, 'signature rejected by bootloader');
     const halted = await rolloutNow(rollout.id);
     expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
     expect(halted.haltReason).toBe(
-      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out (67 %, the threshold is 50 %)',
+      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out ' +
+        '(67 %: its failure rate is at least the threshold, 30 %, with 90 % confidence)',
     );
     expect(halted.stages[0]!.counts).toMatchObject({ failed: 2, succeeded: 1, downloading: 1 });
     // The very next poll of a device on its way gets nothing.

@@ -1,9 +1,9 @@
 import {
   DEFAULT_ABORT,
-  HALT_CONFIDENCE_PERCENT,
   DEFAULT_STAGES,
   type DeviceUpdateState,
   FINISHED_STATES,
+  HALT_CONFIDENCE_PERCENT,
 } from '../../../../shared/code-releases/rollout-rules';
 import type { Rollout, RolloutTarget } from '../../../../shared/contracts/code-releases';
 
