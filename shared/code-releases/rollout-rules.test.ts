@@ -35,7 +35,7 @@ describe('stage sizes', () => {
   });
 });
 
-describe('the abort criteria (decision 093)', () => {
+describe('the abort criteria (decision 079)', () => {
   const halts = (change: Partial<StageCounts>, devices = 100, abort = DEFAULT_ABORT) =>
     shouldHalt(tallyOf(counts(change)), abort, devices);
 

@@ -78,7 +78,7 @@ export const DEFAULT_STAGES: readonly Required<Omit<StagePlan, 'deviceIds'>>[] =
 export interface AbortCriteria {
   /**
    * Halt when the stage's failed and timed-out devices make it {@link HALT_CONFIDENCE_PERCENT} % sure that at least
-   * this share of its devices fail (decision 093): a share to find, not one failure among the first few finished.
+   * this share of its devices fail (decision 079): a share to find, not one failure among the first few finished.
    */
   failureThresholdPercent: number;
   /** …once at least this many of the stage's devices finished (or the whole stage, when it holds fewer). */
@@ -91,7 +91,7 @@ export interface AbortCriteria {
 export const DEFAULT_TIMEOUT_SECONDS = 6 * 3600;
 /**
  * 10 % after 5: with the confidence below, a 1,000-device fleet's bad release (30 % fail) halts with at most 2 % of
- * the fleet offered and a healthy one (2 %) reaches 100 % in about 19 fleets of 20 each (decision 093, `npm run bench`).
+ * the fleet offered and a healthy one (2 %) reaches 100 % in about 19 fleets of 20 each (decision 079, `npm run bench`).
  */
 export const DEFAULT_ABORT: AbortCriteria = {
   failureThresholdPercent: 10,
@@ -158,7 +158,7 @@ export const finishedNeeded = (abort: AbortCriteria, devices: number) =>
 
 /**
  * Whether the stage's failures show, with {@link HALT_CONFIDENCE_PERCENT} % confidence, a failure rate at or above the
- * threshold, once enough of its devices finished (decision 093). Checked at every failure, so it is a sequential test
+ * threshold, once enough of its devices finished (decision 079). Checked at every failure, so it is a sequential test
  * of the stage's own reports: 2 failures halt a stage within its first 8 finished devices, 3 within 15, 1 only a stage
  * of at most 3 devices (the threshold 10 %).
  */

@@ -27,7 +27,7 @@ import { rolloutWorld } from '../support/rollout-world';
 import { AWS_PRICES } from './aws-prices';
 
 /**
- * Staged rollouts (issue 40, decision 093): a simulated fleet of 1,000 devices polling for firmware and reporting what
+ * Staged rollouts (issue 40, decision 079): a simulated fleet of 1,000 devices polling for firmware and reporting what
  * became of the update, with a healthy release (2 % of devices fail) and a bad one (30 %), on a simulated clock (the
  * days a rollout takes pass in a loop of simulated minutes; nothing waits). Three parts, each saying where it runs:
  *
@@ -105,7 +105,7 @@ const median = (values: readonly number[]) => {
 
 type HaltRule = (tally: StageTally, stageDevices: number) => boolean;
 
-/** The issue's words taken literally, checked at every finished device (decision 077): the rule 093 replaced. */
+/** The issue's words taken literally, checked at every finished device (decision 077): the rule 079 replaced. */
 const issueShareRule: HaltRule = (tally, devices) =>
   tally.finished >= Math.max(1, Math.min(3, devices)) && tally.failures * 100 >= 10 * tally.finished;
 const defaultRule: HaltRule = (tally, devices) => shouldHalt(tally, DEFAULT_ABORT, devices);
@@ -167,7 +167,7 @@ const monteCarlo = (failRate: number, rule: HaltRule, { synchronised = false, fl
 const printRule = () => {
   const started = performance.now();
   const rows = [
-    { name: `${HALT_CONFIDENCE_PERCENT} % sure of ≥ 10 %, after 5 (default, decision 093)`, rule: defaultRule },
+    { name: `${HALT_CONFIDENCE_PERCENT} % sure of ≥ 10 %, after 5 (default, decision 079)`, rule: defaultRule },
     { name: '≥ 10 % of finished, after 3 (the issue literally, decision 077)', rule: issueShareRule },
   ].map(({ name, rule }) => {
     const healthy = monteCarlo(HEALTHY, rule);
