@@ -90,8 +90,9 @@ export interface AbortCriteria {
 /** Six hours: a slow download on a cellular link with retries, well inside a day's soak (decision 076). */
 export const DEFAULT_TIMEOUT_SECONDS = 6 * 3600;
 /**
- * 10 % after 5: with the confidence below, a 1,000-device fleet's bad release (30 % fail) halts with at most 2 % of
- * the fleet offered and a healthy one (2 %) reaches 100 % in about 19 fleets of 20 each (decision 079, `npm run bench`).
+ * 10 % after 5: with the confidence below, over simulated 1,000-device fleets a bad release (30 % fail) halts with at
+ * most 2 % of the fleet offered in about 92 % of them and a healthy one (2 %) reaches 100 % in about 95 % (decision 079,
+ * `npm run bench`, section `rollouts`). Fewer than 5 and one failure among a stage's first 3 halts it again.
  */
 export const DEFAULT_ABORT: AbortCriteria = {
   failureThresholdPercent: 10,
