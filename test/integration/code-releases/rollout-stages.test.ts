@@ -317,6 +317,37 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
     ]);
   });
 
+  it('with the default criteria, goes on after one failure among a stage’s first finished devices and halts on a second within its first 8', async () => {
+    const admin = await administrator();
+    const release = await seedRelease({ results: ['Pass'] });
+    const fleet = await seedFleet(9);
+    const rollout = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: fleet }, stages: [{ percent: 100, soakSeconds: 0 }] },
+    });
+    expect(rollout.abort).toEqual({ failureThresholdPercent: 10, minFinished: 5, timeoutSeconds: 21_600 });
+    const credentials = await Promise.all(fleet.map((id) => credentialFor(id)));
+    for (const credential of credentials) expect((await offerTo(credential)).update).not.toBeNull();
+    const t = rollout.created;
+    await report(credentials[0]!, rollout, 'failed', t + 10_000, 'boot check failed');
+    for (const [i, credential] of credentials.slice(1, 6).entries()) {
+      await report(credential, rollout, 'succeeded', t + 20_000 + i * 1_000);
+    }
+    // 1 of 6 finished failed (17 %): the share rule of decision 077 halted here. The stage job judges the stage (as
+    // the write path did at the failure) and it goes on.
+    await runStages(t + 60_000);
+    expect((await rolloutNow(rollout.id)).status).toBe('active');
+    expect((await offerTo(credentials[8]!)).update).not.toBeNull();
+    await report(credentials[6]!, rollout, 'failed', t + 40_000, 'flash write error');
+    const halted = await rolloutNow(rollout.id);
+    expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
+    expect(halted.haltReason).toBe(
+      'Halted automatically: in stage 100 %, 2 of 7 finished devices failed or timed out ' +
+        '(29 %: its failure rate is at least the threshold, 10 %, with 90 % confidence)',
+    );
+    expect(await offerTo(credentials[8]!)).toEqual({ update: null });
+  });
+
   it('advances by hand once for two presses at once, and refuses to advance a halted rollout', async () => {
     const admin = await administrator();
     const release = await seedRelease({ results: ['Pass'] });
