@@ -710,8 +710,8 @@ export const benchRollouts = async (stack: RunningStack, db: DynamoDBDocumentCli
   );
   for (const o of [healthy, bad].filter((outcome) => outcome.pollAfterHalt)) {
     console.log(
-      `  Time for a halt to stop offers (goal: the next poll): the poll right after the halting report, of a device ` +
-        `on its way, answered ${o.pollAfterHalt!.offered ? 'an offer ✗' : 'no update ✓'} in ${o.pollAfterHalt!.ms.toFixed(1)} ms; ` +
+      `  Time for a halt to stop offers (goal: the next poll): the poll right after the halting report (of a device ` +
+        `still on its way when there is one) answered ${o.pollAfterHalt!.offered ? 'an offer ✗' : 'no update ✓'} in ${o.pollAfterHalt!.ms.toFixed(1)} ms; ` +
         `every poll after it too (${o.offersAfterHalt} offers of ${o.pollsAfterHalt}). ${o.reason ?? ''}`,
     );
   }
