@@ -25,6 +25,7 @@ import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
 import { silentLog } from '../support/log';
 import { rolloutWorld } from '../support/rollout-world';
 import { AWS_PRICES } from './aws-prices';
+import { seeded } from './seeded';
 
 /**
  * Staged rollouts (issue 40, decision 079): a simulated fleet of 1,000 devices polling for firmware and reporting what
@@ -71,14 +72,6 @@ const HEALTHY = 0.02;
 const BAD = 0.3;
 /** The issue's goal: a bad release halts with at most this share of the fleet offered. */
 const OFFERED_AT_HALT_GOAL = 0.02;
-
-/** A small seeded generator (mulberry32): every fleet is the same on every run. */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
 
 interface SimDevice {
   /** The minute of the poll cycle it asks at. */
@@ -264,33 +257,9 @@ const countByCategory = () => {
 
 /** A published release with a passing test run, written as the code-releases area leaves one. */
 const seedRelease = async (db: DynamoDBDocumentClient, tables: Record<string, string>, version: string) => {
-  const id = `sd1-${version}`;
-  const artifact = {
-    key: `releases/${id}/artifact-${randomUUID()}`,
-    fileName: `${id}.bin`,
-    size: 2 * 1024 * 1024,
-    sha256: createHash('sha256').update(id).digest('hex'),
-    uploaded: T0 - HOUR,
-    uploadedBy: 'bench',
-  };
-  await db.send(
-    new PutCommand({
-      TableName: tables.codeReleases,
-      Item: {
-        id,
-        productLine: 'sd1',
-        version,
-        versionKey: versionSortKey(parseSemVer(version)!),
-        notes: 'Bench',
-        status: 'published',
-        artifact,
-        created: T0 - HOUR,
-        createdBy: 'bench',
-        updated: T0 - HOUR,
-        published: T0 - HOUR,
-      },
-    }),
-  );
+  const release = benchRelease(`sd1-${version}`, version);
+  const { id, artifact } = release;
+  await db.send(new PutCommand({ TableName: tables.codeReleases, Item: release }));
   await db.send(
     new PutCommand({
       TableName: tables.releaseTestRuns,
@@ -303,7 +272,7 @@ const seedRelease = async (db: DynamoDBDocumentClient, tables: Record<string, st
         ranBy: 'bench',
         started: T0 - HOUR,
         finished: T0 - HOUR,
-        artifactSha256: artifact.sha256,
+        artifactSha256: artifact!.sha256,
       },
     }),
   );
