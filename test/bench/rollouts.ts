@@ -664,7 +664,9 @@ export const benchRollouts = async (stack: RunningStack, db: DynamoDBDocumentCli
   console.log(
     `\n  3. On the local stack's stores (dynalite): ${STACK_FLEET} devices per release through the same use cases, ` +
       `default stages (${defaultStageSizes(STACK_FLEET).join(', ')} devices) and criteria, simulated clock, the stage ` +
-      `job hourly (${((performance.now() - started) / 1000).toFixed(1)} s):\n`,
+      `job hourly (${((performance.now() - started) / 1000).toFixed(1)} s). For the halt and the costs: the goals are ` +
+      "parts 1 and 2's (a canary of 2 cannot tell 2 % from 30 %), and the rollout's id, so who is in which stage, is " +
+      'new each run:\n',
   );
   console.table(
     [
