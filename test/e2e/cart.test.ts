@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { keepScreenshot, openNav, pagePerTest, signOutInHeader, web } from '../support/browser';
-import { chartPixels, chartsDrawnAfter, shadeColumns } from '../support/chart-pixels';
+import { chartPixels, chartsDrawnAfter } from '../support/chart-pixels';
 import { freshUser } from '../support/people';
 import { freshDevice, ingestLastHours } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
@@ -12,11 +12,34 @@ const testPage = pagePerTest();
 /** Screenshots of what the tests saw, kept by CI (git-ignored). */
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 
-/** The locked band's grey in the light theme (sensor-chart.tsx LOCKED_FILL), as the canvas holds it. */
-const LOCKED_GREY: [number, number, number] = [100, 116, 139];
-
-/** Which columns of a chart's plot area the locked band shades, as a person sees it. */
-const shadedColumns = (chart: Locator): Promise<boolean[]> => shadeColumns(chart, LOCKED_GREY);
+/**
+ * Which columns of a chart's plot area the locked band shades, as a person sees it: a column is shaded when most
+ * of its pixels hold the band's translucent grey (the mean line is blue, its min/max band pale blue, the grid
+ * near-transparent black, the unlocked background transparent).
+ */
+const shadedColumns = (chart: Locator): Promise<boolean[]> =>
+  chart.evaluate((element) => {
+    const canvas = element.querySelector('canvas')!;
+    const over = element.querySelector('.u-over')!;
+    const box = canvas.getBoundingClientRect();
+    const plot = over.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    const left = Math.round((plot.left - box.left) * ratio);
+    const top = Math.round((plot.top - box.top) * ratio);
+    const width = Math.round(plot.width * ratio);
+    const height = Math.round(plot.height * ratio);
+    const { data } = canvas.getContext('2d')!.getImageData(left, top, width, height);
+    const shaded = (x: number) => {
+      let count = 0;
+      for (let y = 0; y < height; y++) {
+        const i = (y * width + x) * 4;
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+        if (a >= 40 && a <= 110 && b - r >= 20 && b - r <= 60 && Math.abs(g - (r + b) / 2) <= 15) count++;
+      }
+      return count / height > 0.8;
+    };
+    return Array.from({ length: Math.round(plot.width) }, (_, x) => shaded(Math.min(width - 1, Math.floor(x * ratio))));
+  });
 
 /** Chooses the year's range and waits for every chart of its answer to be drawn; answers the charts. */
 const showYear = (page: Page) => chartsDrawnAfter(page, () => page.getByTestId('sensor-range-1y').click());
