@@ -247,7 +247,20 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
   },
   users: {
-    tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations', 'peopleLookups'],
+    // An account's deletion removes the person's alert rules (their devices made due, so the sweep closes their
+    // alerts) and webhooks with their deliveries (functions/_shared/account/holdings-wiring.ts).
+    tables: [
+      'users',
+      'invites',
+      'authEvents',
+      'accessVersions',
+      'relations',
+      'peopleLookups',
+      'alertRules',
+      'alertStates',
+      'webhooks',
+      'webhookDeliveries',
+    ],
     buckets: ['userBackups'],
     jobs: true,
     identityAdmin: true,
