@@ -405,8 +405,8 @@ export const SCHEDULED_JOBS: {
   localEverySeconds?: number;
 }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
-  // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
-  // sends them (docs/integrations.md, "Presence").
+  // device.online and device.offline from the devices' last-seen times, not the alerts area's silences (decision 094;
+  // docs/integrations.md, "Presence").
   {
     name: 'IntegrationsPresenceJob',
     entry: 'functions/integrations/presence-job.ts',
