@@ -1,5 +1,7 @@
 import type { AlertTarget } from '../../../shared/contracts/alerts';
+import { MESSAGES } from '../../../shared/messages';
 import type { RelationType } from '../../../shared/relations/relation-types';
+import { Conflict } from '../errors';
 import { inLanes } from '../in-lanes';
 import type { Log } from '../logger';
 import { readAll } from '../paging';
@@ -35,9 +37,6 @@ const TOUCH_LANES = 8;
 
 const PAGE = 100;
 
-/** A write over a rule someone changed in between: the purge fails and its next run reads the rule again. */
-class RuleChanged extends Error {}
-
 /**
  * What account deletion removes of a person in the alerts area (docs/users.md, "The purge"; docs/alerts.md): every
  * rule they made, and their place among the recipients of others' rules on the objects they hold a relation to. Run
@@ -53,7 +52,8 @@ export const createRulesOfPerson = ({ rules, states, relations, now, log }: Rule
       { ...rule, ...change, updated: Math.max(now(), rule.updated + 1) },
       rule.updated,
     );
-    if (!written) throw new RuleChanged(`Alert rule ${rule.id} changed during an account's deletion`);
+    // Someone changed the rule in between: the purge stops (409 to an administrator, the job's next run) and reads again.
+    if (!written) throw new Conflict(MESSAGES.alertChanged);
   };
 
   /** Rule caches forget, and the targets' devices become due: the sweep closes or re-reads their tracks. */
