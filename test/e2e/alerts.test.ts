@@ -174,7 +174,8 @@ describe('end to end: alerts', () => {
       // Not a device of the administrator's: staff's page shows every device's alerts.
       const firing = page.getByTestId('alerts-page-firing').getByRole('row').filter({ hasText: rule.name });
       await firing.waitFor({ timeout: POLL_WAIT_MS });
-      expect(await firing.getByRole('rowheader').textContent()).toBe(deviceName);
+      // The device's name once the names have come (its id until then).
+      await firing.getByRole('rowheader').getByText(deviceName, { exact: true }).waitFor();
       expect(await firing.getByRole('cell').allTextContents()).toEqual([
         rule.name,
         expect.stringMatching(/\S/),
