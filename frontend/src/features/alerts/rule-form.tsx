@@ -101,7 +101,6 @@ export const RuleForm = ({
     }
   };
 
-  const field = (name: keyof RuleFields) => `${id}-${name}`;
   const bind = fieldBinder(id, fields, set, form.fields);
   const chartOf = fields.kind === 'threshold' ? fields.measurement : summary.data?.measurements[0]?.name;
 
@@ -121,9 +120,8 @@ export const RuleForm = ({
       >
         <TextField {...bind('name')} label="Name" />
         <ChoiceField
-          id={field('kind')}
+          {...bind('kind')}
           label="Fires when"
-          value={fields.kind}
           options={KINDS}
           onChange={(v) => {
             set('kind', v);
