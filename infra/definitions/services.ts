@@ -411,7 +411,7 @@ export const SCHEDULED_JOBS: {
   localEverySeconds?: number;
 }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
-  // device.online and device.offline from the devices' last-seen times, not the alerts area's silences (decision 094;
+  // device.online and device.offline from the devices' last-seen times, not the alerts area's silences (decision 096;
   // docs/integrations.md, "Presence").
   {
     name: 'IntegrationsPresenceJob',
