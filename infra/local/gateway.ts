@@ -50,6 +50,8 @@ export interface GatewayOptions {
   /** Every emulator must answer for `/health` to be 200. */
   emulators: () => Emulator[];
   corsOrigins: readonly string[];
+  /** Only these areas (a test's gateway of its own for one area, its handler given variables of the test's); all by default. */
+  areas?: readonly AreaName[];
 }
 
 /**
@@ -59,7 +61,7 @@ export interface GatewayOptions {
 export const startGateway = async (options: GatewayOptions) => {
   const areas = new Map<string, { matcher: ReturnType<typeof createRouteMatcher>; handler: LambdaHandler }>();
   for (const [name, area] of Object.entries(AREAS) as [AreaName, (typeof AREAS)[AreaName]][]) {
-    if (Object.keys(area.routes).length === 0) continue;
+    if (Object.keys(area.routes).length === 0 || (options.areas && !options.areas.includes(name))) continue;
     const module = (await import(pathToFileURL(path.join(options.rootDir, handlerEntry(name))).href)) as {
       handler: LambdaHandler;
     };

@@ -3,9 +3,11 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { MARK_COLOURS, PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
 import { formatLocal, parseLocal } from '../../frontend/src/features/sensor-data/range-rules';
+import { createQualityStore } from '../../functions/sensor-data/store/quality-store';
 import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
 import { chartPixels, type LinePixels, linePixels } from '../support/chart-pixels';
 import { freshDevice, ingest, setTier } from '../support/sensor-data';
+import { documentClient, stack } from '../support/stack';
 
 /**
  * Issue 39 on the device page, as a person sees it (docs/data-quality.md "Screens"): suspect and bad readings drawn
@@ -17,6 +19,7 @@ import { freshDevice, ingest, setTier } from '../support/sensor-data';
 const testPage = pagePerTest();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
@@ -46,6 +49,42 @@ const columnsOf = (seen: LinePixels) => seen.ys.flatMap((y, x) => (y === null ? 
 /** The plot column of a time, from the 24-hour axis the page shows (its range ends about now). */
 const columnAt = (seen: { width: number }, time: number, from: number, to: number) =>
   ((time - from) / (to - from)) * seen.width;
+
+/** What the panel's reprocessing line says once a run it saw or started is done. */
+const DONE = 'Reprocessing done: the charts show every change.';
+
+/**
+ * A device's reprocessing as a worker that died at day 3 of 8 leaves it: a pending change on the profile and a run
+ * `running` at its cursor, its last step 16 minutes ago (so the reprocessing route wakes it). Its range, eight days
+ * of a March without readings, lies in one calendar month: the woken run ends in one step.
+ */
+const seedStalledRun = async (deviceId: string) => {
+  const store = createQualityStore({ db: documentClient(), tableName: stack().tables.dataQuality! });
+  const from = Date.UTC(2026, 2, 2);
+  const profile = (await store.profile(deviceId)) ?? { deviceId, sk: 'profile' as const, version: 0 };
+  const version = profile.version + 1;
+  const range = { from, to: from + 8 * DAY - 1 };
+  expect(
+    await store.saveProfile(
+      { ...profile, version, pending: [{ v: version, ...range, kind: 'calibration' }] },
+      profile.version,
+    ),
+  ).toBe(true);
+  const now = Date.now();
+  expect(
+    await store.saveJob({
+      deviceId,
+      status: 'running',
+      through: version,
+      ranges: [range],
+      cursor: from + 3 * DAY,
+      done: 3 * DAY,
+      total: 8 * DAY,
+      started: now - 20 * MINUTE,
+      updated: now - 16 * MINUTE,
+    }),
+  ).toBe(true);
+};
 
 describe('end to end: data quality on the device page', () => {
   beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
@@ -117,6 +156,8 @@ describe('end to end: data quality on the device page', () => {
       });
     });
     await page.getByTestId('calibration-saved').getByText('Saved as version 1').waitFor();
+    // The person who saved it is told when its reprocessing is done, however quick it was.
+    await page.getByTestId('reprocessing-status').getByText(DONE).waitFor();
     expect(await page.getByTestId('calibration-version').first().textContent()).toContain('Version 1: 10·pm2_5, from');
 
     // The switch: corrected, the last 6 hours of the line sit higher than the morning; raw, level with it.
@@ -175,4 +216,30 @@ describe('end to end: data quality on the device page', () => {
     expect((await chartPixels(pm)).covered).toBeGreaterThan(0.8);
     await keepScreenshot(page, path.join(ARTIFACTS, `quality-page-${width}.png`), { fullPage: true });
   }, 120_000);
+
+  it('shows how far a reprocessing is, then that it is done', async () => {
+    const device = await freshDevice();
+    await setTier(device.id, 'tier1');
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    await ingest(
+      device,
+      Array.from({ length: 40 }, (_, i) => ({
+        timestamp: now - (40 - i) * 30 * MINUTE,
+        values: { pm2_5: 10 + (i % 4) },
+      })),
+    );
+    await seedStalledRun(device.id);
+
+    const page = testPage();
+    const width = page.viewportSize()?.width ?? 1280;
+    await signInAs(page, 'user@example.com', `/dashboard/devices/${device.id}`);
+    const line = page.getByTestId('reprocessing-status');
+    // The first read finds the run where it stopped (and wakes it): the line says how far it is, with a bar.
+    await line.getByText('Reprocessing: 37 % — 3 of 8 days').waitFor();
+    expect(await page.getByTestId('reprocessing-progress').getAttribute('value')).toBe('37');
+    // Read again each second, the woken run is seen finished.
+    await line.getByText(DONE).waitFor();
+    expect(await page.getByTestId('reprocessing-progress').count()).toBe(0);
+    await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-reprocessed-${width}.png`));
+  }, 60_000);
 });
