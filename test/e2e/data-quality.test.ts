@@ -7,7 +7,7 @@ import { createQualityStore } from '../../functions/sensor-data/store/quality-st
 import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
 import { chartPixels, type LinePixels, linePixels } from '../support/chart-pixels';
 import { freshDevice, ingest, setTier } from '../support/sensor-data';
-import { documentClient, stack } from '../support/stack';
+import { apiAs, documentClient, stack, tokenOf, uniqueId } from '../support/stack';
 
 /**
  * Issue 39 on the device page, as a person sees it (docs/data-quality.md "Screens"): suspect and bad readings drawn
@@ -241,5 +241,51 @@ describe('end to end: data quality on the device page', () => {
     await line.getByText(DONE).waitFor();
     expect(await page.getByTestId('reprocessing-progress').count()).toBe(0);
     await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-reprocessed-${width}.png`));
+  }, 60_000);
+
+  it("a campaign's manager excludes a range of every device of the campaign at once, and brings it back", async () => {
+    const token = await tokenOf('user@example.com');
+    const [first, second] = await Promise.all([freshDevice(), freshDevice()]);
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const campaign = await apiAs('campaigns', token).create({
+      body: { name: uniqueId('Quality survey'), startsAt: now - 3 * DAY, endsAt: now + 3 * DAY },
+    });
+    const relations = apiAs('relations', token);
+    for (const device of [first!, second!]) {
+      await relations.create({ body: { type: 'campaign-device', referrerId: campaign.id, referentId: device.id } });
+    }
+
+    const page = testPage();
+    const width = page.viewportSize()?.width ?? 1280;
+    await signInAs(page, 'user@example.com', `/dashboard/campaigns/${campaign.id}`);
+    const panel = page.getByTestId('campaign-quality');
+    await panel.getByTestId('campaign-exclusions-empty').waitFor();
+    // Checked before anything is sent, in the API's words, next to the field.
+    await panel.getByTestId('campaign-exclusion-from').fill(formatLocal(now - 2 * HOUR));
+    await panel.getByTestId('campaign-exclusion-to').fill(formatLocal(now - HOUR));
+    await panel.getByTestId('campaign-exclusion-submit').click();
+    expect(await panel.getByTestId('campaign-exclusion-reason-error').textContent()).toBe('Reason cannot be empty');
+    await panel.getByTestId('campaign-exclusion-reason').fill('Calibration day at the reference site');
+    await panel.getByTestId('campaign-exclusion-submit').click();
+    await panel.getByTestId('campaign-exclusion-saved').waitFor();
+    expect(await panel.getByTestId('campaign-exclusion-saved').textContent()).toBe(
+      'Excluded from 2 devices. Their charts leave the range out within seconds; nothing is deleted.',
+    );
+    const item = panel.getByTestId('campaign-exclusion-item');
+    await item.waitFor();
+    expect(await item.textContent()).toContain('2 devices: Calibration day at the reference site');
+    // Each device holds it, under the one id.
+    const held = async () =>
+      Promise.all(
+        [first!, second!].map(async (device) =>
+          (await apiAs('sensor-data', token).listExclusions({ params: { id: device.id } })).items.map((e) => e.status),
+        ),
+      );
+    expect(await held()).toEqual([['active'], ['active']]);
+    await keepScreenshot(panel, path.join(ARTIFACTS, `quality-campaign-${width}.png`));
+
+    await item.getByTestId('campaign-exclusion-remove').click();
+    await panel.getByTestId('campaign-exclusions-empty').waitFor();
+    expect(await held()).toEqual([['removed'], ['removed']]);
   }, 60_000);
 });

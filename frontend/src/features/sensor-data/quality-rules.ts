@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
+import type { Exclusion, Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
 import type { MeasurementSeries, Series } from '../../../../shared/contracts/sensor-data-readings';
 import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
 import { formatLocal, parseLocal } from './range-rules';
@@ -142,4 +142,19 @@ export const reprocessingText = (state: Reprocessing | undefined, watched: boole
   return watched
     ? 'Reprocessing done: the charts show every change.'
     : 'Charts and roll-ups include every calibration and exclusion.';
+};
+
+/**
+ * A campaign's active exclusions, one per id (the campaign's route answers one record per device, all under one id),
+ * with how many devices hold it, newest first.
+ */
+export const campaignExclusionsOf = (items: readonly Exclusion[]) => {
+  const byId = new Map<string, Exclusion & { devices: number }>();
+  for (const item of items) {
+    if (item.status !== 'active') continue;
+    const seen = byId.get(item.id);
+    if (seen) seen.devices += 1;
+    else byId.set(item.id, { ...item, devices: 1 });
+  }
+  return [...byId.values()].sort((a, b) => b.created - a.created);
 };
