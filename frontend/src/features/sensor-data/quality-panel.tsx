@@ -63,8 +63,8 @@ export const QualityPanel = ({
 }) => {
   const [measurement, setMeasurement] = useState(names[0] ?? '');
   // A change made here starts a reprocessing: the line then says when it is done, however fast it was.
-  const [changed, setChanged] = useState(false);
-  const onChanged = () => setChanged(true);
+  const [changedAt, setChangedAt] = useState<number>();
+  const onChanged = () => setChangedAt(Date.now());
   const calibrations = useQuery(routeQuery('sensor-data', 'listCalibrations', { params: { id: deviceId } }));
   const exclusions = useQuery(routeQuery('sensor-data', 'listExclusions', { params: { id: deviceId } }));
   const shown = names.includes(measurement) ? measurement : (names[0] ?? '');
@@ -73,7 +73,7 @@ export const QualityPanel = ({
   return (
     <section className="quality-panel" aria-labelledby="quality-heading" data-testid="quality-panel">
       <h3 id="quality-heading">Data quality</h3>
-      <ReprocessingLine deviceId={deviceId} changed={changed} />
+      <ReprocessingLine deviceId={deviceId} changedAt={changedAt} />
       <ChoiceField
         id="quality-measurement"
         label="Measurement"
@@ -125,7 +125,7 @@ export const QualityPanel = ({
  * again each second while a run is under way, then that it is done, and the charts read again for what it recomputed.
  * One line whose space is kept whatever it says, so the forms under it never move.
  */
-const ReprocessingLine = ({ deviceId, changed }: { deviceId: string; changed: boolean }) => {
+const ReprocessingLine = ({ deviceId, changedAt }: { deviceId: string; changedAt: number | undefined }) => {
   const queries = useQueryClient();
   const state = useQuery({
     ...routeQuery('sensor-data', 'reprocessing', { params: { id: deviceId } }),
@@ -136,7 +136,11 @@ const ReprocessingLine = ({ deviceId, changed }: { deviceId: string; changed: bo
   useEffect(() => {
     if (running) setSeenRunning(true);
   }, [running]);
-  const finished = (seenRunning || changed) && state.data?.status === 'idle';
+  // An answer read before the change was made says nothing of the run it started: the line waits for the next.
+  const stale = changedAt !== undefined && state.dataUpdatedAt <= changedAt;
+  const shown = stale ? undefined : state.data;
+  const watched = seenRunning || changedAt !== undefined;
+  const finished = watched && shown?.status === 'idle';
   useEffect(() => {
     // The roll-ups a run recomputed: an answer equal to the one on screen draws nothing new.
     if (finished) void queries.invalidateQueries({ queryKey: routeKey('sensor-data', 'series') });
@@ -145,10 +149,10 @@ const ReprocessingLine = ({ deviceId, changed }: { deviceId: string; changed: bo
     <div className="reprocessing-line">
       <ErrorAlert testId="reprocessing-error" error={errorOf(state)} />
       <p className="small" role="status" data-testid="reprocessing-status">
-        {running && (
-          <progress max={100} value={state.data!.progress} aria-hidden="true" data-testid="reprocessing-progress" />
+        {shown?.status === 'running' && (
+          <progress max={100} value={shown.progress} aria-hidden="true" data-testid="reprocessing-progress" />
         )}{' '}
-        {reprocessingText(state.data, seenRunning || changed)}
+        {reprocessingText(shown, watched)}
       </p>
     </div>
   );
