@@ -146,9 +146,15 @@ describe('reprocessing after a worker is killed mid-run', () => {
     const device = await freshDevice();
     // Ingested through the stack's own gateway and rolled up by its worker, before any calibration.
     await ingest(device, SENT);
-    await eventually(
-      async () => JSON.stringify(await hoursStored(device.id)) === JSON.stringify(expectedHours((x) => x)),
-    );
+    const rolledUp = async () => {
+      const maxima = await Promise.all(PERIODS.map((period) => chartMaxima(device.id, period)));
+      return (
+        JSON.stringify(await hoursStored(device.id)) === JSON.stringify(expectedHours((x) => x)) &&
+        JSON.stringify(maxima) === JSON.stringify(PERIODS.map((_, m) => monthHours((x) => x, m).map((h) => h.pm2_5.hi)))
+      );
+    };
+    // Its last write, each month's chart object, too: a late one would land over what the run writes.
+    await eventually(rolledUp);
 
     const stall = s3.inject((r) => r.method === 'PUT' && r.url.includes(`/charts/${device.id}/hour/2026-08`), 'hold');
     const first = startWorker();
