@@ -8,9 +8,9 @@ import { checkWith, problem } from '../../lib/form-check';
 import { TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
+import { ExcludedRanges } from './excluded-ranges';
 import { campaignExclusionsOf, exclusionRange } from './quality-rules';
 
-const when = (ms: number) => new Date(ms).toLocaleString();
 const EMPTY = { from: '', to: '', reason: '' };
 
 /**
@@ -51,36 +51,19 @@ export const CampaignQualityPanel = ({ campaignId }: { campaignId: string }) => 
         Ranges excluded from every device of the campaign at once. A device's own page lists them too.
       </p>
       <ErrorAlert testId="campaign-exclusions-error" error={errorOf(list) ?? removals.error} />
-      {active.length === 0 ? (
-        <p className="muted small" data-testid="campaign-exclusions-empty">
-          Nothing excluded.
-        </p>
-      ) : (
-        <ul className="quality-history" data-testid="campaign-exclusion-list">
-          {active.map((e) => (
-            <li key={e.id} data-testid="campaign-exclusion-item">
-              {when(e.from)} – {when(e.to)}, {e.devices} {e.devices === 1 ? 'device' : 'devices'}: {e.reason}{' '}
-              <button
-                type="button"
-                data-testid="campaign-exclusion-remove"
-                disabled={removals.busy !== undefined}
-                onClick={() =>
-                  removals.run(
-                    e.id,
-                    () =>
-                      apiClient('sensor-data').removeCampaignExclusion({
-                        params: { id: campaignId, exclusionId: e.id },
-                      }),
-                    touched,
-                  )
-                }
-              >
-                {removals.busy === e.id ? 'Bringing back…' : 'Bring back'}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ExcludedRanges
+        testId="campaign-exclusion"
+        items={active}
+        covers={(e) => `${e.devices} ${e.devices === 1 ? 'device' : 'devices'}`}
+        busy={removals.busy}
+        onBringBack={(e) =>
+          removals.run(
+            e.id,
+            () => apiClient('sensor-data').removeCampaignExclusion({ params: { id: campaignId, exclusionId: e.id } }),
+            touched,
+          )
+        }
+      />
       <EditForm
         name="campaign-exclusion"
         title="Exclude a range of every device"

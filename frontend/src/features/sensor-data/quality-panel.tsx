@@ -9,6 +9,7 @@ import { apiClient } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import { ExcludedRanges } from './excluded-ranges';
 import {
   type CalibrationForm,
   exclusionFields,
@@ -426,39 +427,25 @@ const ExclusionsPart = ({
     <div>
       <h4>Excluded ranges</h4>
       <ErrorAlert testId="exclusions-error" error={error} />
-      {active.length === 0 ? (
-        <p className="muted small" data-testid="exclusions-empty">
-          Nothing excluded.
-        </p>
-      ) : (
-        <ul className="quality-history" data-testid="exclusion-list">
-          {active.map((e) => (
-            <li key={e.id} data-testid="exclusion-item">
-              {when(e.from)} – {when(e.to)},{' '}
-              {e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}: {e.reason}{' '}
-              {mayChange && (
-                <button
-                  type="button"
-                  data-testid="exclusion-remove"
-                  disabled={changes.busy !== undefined}
-                  onClick={() =>
-                    changes.run(
-                      `remove-${e.id}`,
-                      async () => {
-                        await apiClient('sensor-data').removeExclusion({ params: { id: deviceId, exclusionId: e.id } });
-                        onChanged();
-                      },
-                      invalidates,
-                    )
-                  }
-                >
-                  Bring back
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ExcludedRanges
+        testId="exclusion"
+        items={active}
+        covers={(e) => e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}
+        busy={changes.busy?.replace(/^remove-/, '')}
+        onBringBack={
+          mayChange
+            ? (e) =>
+                changes.run(
+                  `remove-${e.id}`,
+                  async () => {
+                    await apiClient('sensor-data').removeExclusion({ params: { id: deviceId, exclusionId: e.id } });
+                    onChanged();
+                  },
+                  invalidates,
+                )
+            : undefined
+        }
+      />
       {mayChange && (
         <form onSubmit={add} data-testid="exclusion-form" aria-labelledby="exclusion-form-heading">
           <h4 id="exclusion-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
