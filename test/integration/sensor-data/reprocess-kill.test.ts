@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { startGateway } from '../../../infra/local/gateway';
+import { LOCAL_ENV_NAME } from '../../../shared/config/environment-names';
 import { AREAS } from '../../../shared/contracts/areas';
 import { createAreaClient } from '../../../shared/contracts/client';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
@@ -106,6 +107,7 @@ describe('reprocessing after a worker is killed mid-run', () => {
       SENSOR_DATA_QUEUE_URL: queue.url,
       AUTH_ISSUER: stack().auth.issuer,
       AUTH_CLIENT_IDS: stack().auth.clientId,
+      ENV_NAME: LOCAL_ENV_NAME,
       ACCESS_INDEX_SETTLE_MS: '0',
       LOG_LEVEL: 'error',
     });
