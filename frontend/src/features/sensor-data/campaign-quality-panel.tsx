@@ -9,7 +9,7 @@ import { TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { ExcludedRanges } from './excluded-ranges';
-import { campaignExclusionsOf, exclusionRange } from './quality-rules';
+import { campaignExclusionsOf, exclusionRange } from './exclusion-rules';
 
 const EMPTY = { from: '', to: '', reason: '' };
 

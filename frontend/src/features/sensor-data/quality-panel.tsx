@@ -10,10 +10,9 @@ import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { ExcludedRanges } from './excluded-ranges';
+import { exclusionFields, exclusionRange } from './exclusion-rules';
 import {
   type CalibrationForm,
-  exclusionFields,
-  exclusionRange,
   formulaOf,
   PREVIEW_COLOURS,
   periodOf,

@@ -1,13 +1,6 @@
 import { EPA_PURPLEAIR_PRESET } from '../../../../shared/sensor-data/calibration';
-import {
-  campaignExclusionsOf,
-  exclusionRange,
-  formulaOf,
-  periodOf,
-  previewLines,
-  qualityMarks,
-  reprocessingText,
-} from './quality-rules';
+import { exclusionRange } from './exclusion-rules';
+import { formulaOf, periodOf, previewLines, qualityMarks, reprocessingText } from './quality-rules';
 import { parseLocal } from './range-rules';
 
 const columns = (mean: (number | null)[], suspect: number[], bad: number[], max = mean) => ({
@@ -112,31 +105,5 @@ describe('reprocessingText', () => {
     expect(reprocessingText(idle, true)).toBe('Reprocessing done: the charts show every change.');
     expect(reprocessingText(idle, false)).toBe('Charts and roll-ups include every calibration and exclusion.');
     expect(reprocessingText(undefined, false)).toBe('');
-  });
-});
-
-describe('campaignExclusionsOf', () => {
-  const record = (id: string, deviceId: string, created: number, status: 'active' | 'removed' = 'active') => ({
-    id,
-    deviceId,
-    from: 1,
-    to: 2,
-    reason: `Reason ${id}`,
-    createdBy: 'u1',
-    created,
-    status,
-  });
-
-  it('answers each active exclusion once, with its devices counted, newest first', () => {
-    const items = [
-      record('exc_aaaaaaaaaaaa', 'd1', 10),
-      record('exc_bbbbbbbbbbbb', 'd1', 20),
-      record('exc_aaaaaaaaaaaa', 'd2', 10),
-      record('exc_cccccccccccc', 'd1', 30, 'removed'),
-    ];
-    expect(campaignExclusionsOf(items).map((e) => [e.id, e.devices])).toEqual([
-      ['exc_bbbbbbbbbbbb', 1],
-      ['exc_aaaaaaaaaaaa', 2],
-    ]);
   });
 });

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { Exclusion, Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
+import type { Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
 import type { MeasurementSeries, Series } from '../../../../shared/contracts/sensor-data-readings';
 import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
-import { formatLocal, parseLocal } from './range-rules';
+import { parseLocal } from './range-rules';
 
 /** The marks' colours (docs/data-quality.md "Screens"): a hollow amber ring for suspect, a red dot for bad. */
 export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
@@ -105,18 +105,6 @@ export const previewLines = (
   return { x, raw: rawLine, corrected };
 };
 
-/** A dragged range as the exclusion form's fields, to the minute (the end's minute counts whole: exclusionRange). */
-export const exclusionFields = (from: number, to: number) => ({ from: formatLocal(from), to: formatLocal(to) });
-
-/** The exclusion form's range as ms (the end's minute included), or what is wrong with it. */
-export const exclusionRange = (fields: { from: string; to: string }): { from: number; to: number } | string => {
-  const from = parseLocal(fields.from);
-  const to = parseLocal(fields.to);
-  if (from === undefined || to === undefined) return 'Choose both a start and an end';
-  if (to < from) return 'to must not be before from';
-  return { from, to: to + 59_999 };
-};
-
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -142,19 +130,4 @@ export const reprocessingText = (state: Reprocessing | undefined, watched: boole
   return watched
     ? 'Reprocessing done: the charts show every change.'
     : 'Charts and roll-ups include every calibration and exclusion.';
-};
-
-/**
- * A campaign's active exclusions, one per id (the campaign's route answers one record per device, all under one id),
- * with how many devices hold it, newest first.
- */
-export const campaignExclusionsOf = (items: readonly Exclusion[]) => {
-  const byId = new Map<string, Exclusion & { devices: number }>();
-  for (const item of items) {
-    if (item.status !== 'active') continue;
-    const seen = byId.get(item.id);
-    if (seen) seen.devices += 1;
-    else byId.set(item.id, { ...item, devices: 1 });
-  }
-  return [...byId.values()].sort((a, b) => b.created - a.created);
 };
