@@ -50,7 +50,10 @@ export interface GatewayOptions {
   /** Every emulator must answer for `/health` to be 200. */
   emulators: () => Emulator[];
   corsOrigins: readonly string[];
-  /** Only these areas (a test's gateway of its own for one area, its handler given variables of the test's); all by default. */
+  /**
+   * Only these areas: a test's gateway of its own for one area, its handler given the test's variables (a queue of
+   * its own, say). All by default.
+   */
   areas?: readonly AreaName[];
 }
 
