@@ -108,6 +108,9 @@ export const Reprocessing = z.object({
   status: z.enum(['idle', 'running']),
   /** Of the run under way, 0 to 100. */
   progress: z.number().int().min(0).max(100),
+  /** While running: how much of the run's ranges is computed again (ms), of how much in all, for "3 of 8 days". */
+  doneMs: z.number().int().nonnegative().optional(),
+  totalMs: z.number().int().nonnegative().optional(),
   /** Changes not yet in the roll-ups: the chart hides what an exclusion touches until they are. */
   pending: z.number().int().nonnegative(),
   /** The run's ranges' span (ms), while running. */

@@ -63,8 +63,8 @@ const timed = (op: () => void, rounds = 3) => {
  * `npm run bench` section `quality` (issue 39), in process: the flags found on the generated series and the false ones
  * on its clean stretches; and the CPU the flags add to an ingest batch of 60 readings, beside the building of its
  * readings items, over a month of one-minute readings (the batch's store write, the same either way, is section
- * `ingest`'s). The ratios the issue names through the gateway (ingest with flags ÷ without, series values=both ÷
- * corrected) and the year's reprocessing are not measured here yet.
+ * `ingest`'s). The year's reprocessing and the series with values=both ÷ corrected are section `chart`'s
+ * (test/bench/chart.ts); ingest through the gateway with flags ÷ without is not measured yet.
  */
 export const benchQuality = () => {
   const { readings, injected } = generatedSeries(Date.UTC(2026, 0, 1));

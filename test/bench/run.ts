@@ -55,7 +55,8 @@ import { printWebhooks } from './webhooks';
  * (./rollouts.ts).
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
- * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU.
+ * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU;
+ * in the chart section, the year reprocessed after a calibration and its series with values=both ÷ corrected.
  * BENCH_SECTIONS=bundles,quality,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
@@ -531,6 +532,14 @@ try {
       {
         measure: 'cold page load → first charts painted (production build)',
         value: chart.firstPaintMs === undefined ? 'skipped' : `${chart.firstPaintMs.toFixed(0)} ms`,
+      },
+      {
+        measure: 'quality: the year reprocessed after a calibration, POST → idle (goal ≤ 5 min)',
+        value: `${chart.reprocessSeconds.toFixed(1)} s`,
+      },
+      {
+        measure: 'quality: GET /series values=both ÷ corrected, by requests/s (goal ≥ 0.8)',
+        value: `${(chart.seriesCorrectedMs / chart.seriesBothMs).toFixed(2)} (${chart.seriesBothMs.toFixed(0)} ms / ${chart.seriesCorrectedMs.toFixed(0)} ms)`,
       },
     ]);
   }

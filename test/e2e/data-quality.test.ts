@@ -3,9 +3,11 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { MARK_COLOURS, PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
 import { formatLocal, parseLocal } from '../../frontend/src/features/sensor-data/range-rules';
+import { createQualityStore } from '../../functions/sensor-data/store/quality-store';
 import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
 import { chartPixels, type LinePixels, linePixels } from '../support/chart-pixels';
 import { freshDevice, ingest, setTier } from '../support/sensor-data';
+import { apiAs, documentClient, stack, tokenOf, uniqueId } from '../support/stack';
 
 /**
  * Issue 39 on the device page, as a person sees it (docs/data-quality.md "Screens"): suspect and bad readings drawn
@@ -17,6 +19,7 @@ import { freshDevice, ingest, setTier } from '../support/sensor-data';
 const testPage = pagePerTest();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
@@ -46,6 +49,42 @@ const columnsOf = (seen: LinePixels) => seen.ys.flatMap((y, x) => (y === null ? 
 /** The plot column of a time, from the 24-hour axis the page shows (its range ends about now). */
 const columnAt = (seen: { width: number }, time: number, from: number, to: number) =>
   ((time - from) / (to - from)) * seen.width;
+
+/** What the panel's reprocessing line says once a run it saw or started is done. */
+const DONE = 'Reprocessing done: the charts show every change.';
+
+/**
+ * A device's reprocessing as a worker that died at day 3 of 8 leaves it: a pending change on the profile and a run
+ * `running` at its cursor, its last step 16 minutes ago (so the reprocessing route wakes it). Its range, eight days
+ * of a March without readings, lies in one calendar month: the woken run ends in one step.
+ */
+const seedStalledRun = async (deviceId: string) => {
+  const store = createQualityStore({ db: documentClient(), tableName: stack().tables.dataQuality! });
+  const from = Date.UTC(2026, 2, 2);
+  const profile = (await store.profile(deviceId)) ?? { deviceId, sk: 'profile' as const, version: 0 };
+  const version = profile.version + 1;
+  const range = { from, to: from + 8 * DAY - 1 };
+  expect(
+    await store.saveProfile(
+      { ...profile, version, pending: [{ v: version, ...range, kind: 'calibration' }] },
+      profile.version,
+    ),
+  ).toBe(true);
+  const now = Date.now();
+  expect(
+    await store.saveJob({
+      deviceId,
+      status: 'running',
+      through: version,
+      ranges: [range],
+      cursor: from + 3 * DAY,
+      done: 3 * DAY,
+      total: 8 * DAY,
+      started: now - 20 * MINUTE,
+      updated: now - 16 * MINUTE,
+    }),
+  ).toBe(true);
+};
 
 describe('end to end: data quality on the device page', () => {
   beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
@@ -117,6 +156,8 @@ describe('end to end: data quality on the device page', () => {
       });
     });
     await page.getByTestId('calibration-saved').getByText('Saved as version 1').waitFor();
+    // The person who saved it is told when its reprocessing is done, however quick it was.
+    await page.getByTestId('reprocessing-status').getByText(DONE).waitFor();
     expect(await page.getByTestId('calibration-version').first().textContent()).toContain('Version 1: 10·pm2_5, from');
 
     // The switch: corrected, the last 6 hours of the line sit higher than the morning; raw, level with it.
@@ -175,4 +216,76 @@ describe('end to end: data quality on the device page', () => {
     expect((await chartPixels(pm)).covered).toBeGreaterThan(0.8);
     await keepScreenshot(page, path.join(ARTIFACTS, `quality-page-${width}.png`), { fullPage: true });
   }, 120_000);
+
+  it('shows how far a reprocessing is, then that it is done', async () => {
+    const device = await freshDevice();
+    await setTier(device.id, 'tier1');
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    await ingest(
+      device,
+      Array.from({ length: 40 }, (_, i) => ({
+        timestamp: now - (40 - i) * 30 * MINUTE,
+        values: { pm2_5: 10 + (i % 4) },
+      })),
+    );
+    await seedStalledRun(device.id);
+
+    const page = testPage();
+    const width = page.viewportSize()?.width ?? 1280;
+    await signInAs(page, 'user@example.com', `/dashboard/devices/${device.id}`);
+    const line = page.getByTestId('reprocessing-status');
+    // The first read finds the run where it stopped (and wakes it): the line says how far it is, with a bar.
+    await line.getByText('Reprocessing: 37 % — 3 of 8 days').waitFor();
+    expect(await page.getByTestId('reprocessing-progress').getAttribute('value')).toBe('37');
+    // Read again each second, the woken run is seen finished.
+    await line.getByText(DONE).waitFor();
+    expect(await page.getByTestId('reprocessing-progress').count()).toBe(0);
+    await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-reprocessed-${width}.png`));
+  }, 60_000);
+
+  it("a campaign's manager excludes a range of every device of the campaign at once, and brings it back", async () => {
+    const token = await tokenOf('user@example.com');
+    const [first, second] = await Promise.all([freshDevice(), freshDevice()]);
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const campaign = await apiAs('campaigns', token).create({
+      body: { name: uniqueId('Quality survey'), startsAt: now - 3 * DAY, endsAt: now + 3 * DAY },
+    });
+    const relations = apiAs('relations', token);
+    for (const device of [first!, second!]) {
+      await relations.create({ body: { type: 'campaign-device', referrerId: campaign.id, referentId: device.id } });
+    }
+
+    const page = testPage();
+    const width = page.viewportSize()?.width ?? 1280;
+    await signInAs(page, 'user@example.com', `/dashboard/campaigns/${campaign.id}`);
+    const panel = page.getByTestId('campaign-quality');
+    await panel.getByTestId('campaign-exclusions-empty').waitFor();
+    // Checked before anything is sent, in the API's words, next to the field.
+    await panel.getByTestId('campaign-exclusion-from').fill(formatLocal(now - 2 * HOUR));
+    await panel.getByTestId('campaign-exclusion-to').fill(formatLocal(now - HOUR));
+    await panel.getByTestId('campaign-exclusion-submit').click();
+    expect(await panel.getByTestId('campaign-exclusion-reason-error').textContent()).toBe('Reason cannot be empty');
+    await panel.getByTestId('campaign-exclusion-reason').fill('Calibration day at the reference site');
+    await panel.getByTestId('campaign-exclusion-submit').click();
+    await panel.getByTestId('campaign-exclusion-saved').waitFor();
+    expect(await panel.getByTestId('campaign-exclusion-saved').textContent()).toBe(
+      'Excluded from 2 devices. Their charts leave the range out within seconds; nothing is deleted.',
+    );
+    const item = panel.getByTestId('campaign-exclusion-item');
+    await item.waitFor();
+    expect(await item.textContent()).toContain('2 devices: Calibration day at the reference site');
+    // Each device holds it, under the one id.
+    const held = async () =>
+      Promise.all(
+        [first!, second!].map(async (device) =>
+          (await apiAs('sensor-data', token).listExclusions({ params: { id: device.id } })).items.map((e) => e.status),
+        ),
+      );
+    expect(await held()).toEqual([['active'], ['active']]);
+    await keepScreenshot(panel, path.join(ARTIFACTS, `quality-campaign-${width}.png`));
+
+    await item.getByTestId('campaign-exclusion-remove').click();
+    await panel.getByTestId('campaign-exclusions-empty').waitFor();
+    expect(await held()).toEqual([['removed'], ['removed']]);
+  }, 60_000);
 });

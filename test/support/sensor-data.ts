@@ -2,6 +2,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf, type ReadingsItem, readingsOf } from '../../functions/_shared/sensor-data/readings-store';
 import type { ChartObject } from '../../functions/sensor-data/domain/ports';
+import type { RollupItem } from '../../functions/sensor-data/domain/rollups';
 import type { ProductLine } from '../../shared/contracts/devices';
 import type { TierId } from '../../shared/sensor-data/tiers';
 import { freshSerial } from './authz-devices-fixtures';
@@ -83,6 +84,19 @@ export const chartObject = async (deviceId: string, resolution: 'hour' | 'day', 
   } catch {
     return undefined;
   }
+};
+
+/** A device's roll-ups at one resolution as the worker wrote them (consistent read), oldest first. */
+export const storedRollups = async (deviceId: string, resolution: 'hour' | 'day'): Promise<RollupItem[]> => {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: stack().tables.rollups!,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${deviceId}#${resolution}` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map(({ pk: _pk, ...item }) => item as RollupItem);
 };
 
 /** A device's items in the readings table for one UTC day, as ingest wrote them, oldest first. */

@@ -96,7 +96,10 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Then measured 245.6 kB with issue 39's quality panel, marks and Corrected/Raw switch on the charts beside the others: 245.9 kB.
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 246.2 kB.
     // The value shown once scrolled into view before it takes the focus (lib/secret-once.tsx) to 246.4 kB.
-    jsKb: 246.4,
+    // Issue 39's reprocessing line (its progress read each second, then "done"), the excluded ranges' list shared with
+    // the campaign's panel and the panel's fields on the form kit: 247.5 kB measured; 247.7 kB with main's live panel
+    // and sign-out client of the same day merged, to 247.8.
+    jsKb: 247.8,
     ...PHONE,
   },
   {
@@ -111,7 +114,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // and 41 merged together (see the signed-in device page): 214.1 kB.
     // Then measured 220.0 kB with issue 39 beside the others (see the signed-in device page): 220.3 kB.
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 220.8 kB.
-    jsKb: 220.8,
+    // Issue 39's reprocessing line and excluded ranges' list (see the signed-in device page): 221.9 kB; 222.1 kB with
+    // main's live panel of the same day merged, to 222.2.
+    jsKb: 222.2,
     ...PHONE,
   },
   {
@@ -151,6 +156,13 @@ export const DEFERRED_BUDGETS: readonly DeferredBudget[] = [
     name: 'campaign comparison (uPlot)',
     modules: ['src/features/sensor-data/campaign-comparison.tsx'],
     jsKb: 40,
+  },
+  // A campaign's data-quality panel (issue 39: its exclusions of every device at once), for its managers and staff:
+  // 1.7 kB measured.
+  {
+    name: 'campaign data quality',
+    modules: ['src/features/sensor-data/campaign-quality-panel.tsx'],
+    jsKb: 2,
   },
   // The public API's reference (RapiDoc, its Markdown and syntax highlighting included), on its own page only.
   { name: 'API reference (RapiDoc)', modules: ['src/features/sensor-data/rapidoc-element.ts'], jsKb: 240 },

@@ -232,7 +232,13 @@ describe('exclusions', () => {
       started: NOW,
       updated: NOW,
     });
-    expect(await quality.reprocessing(OWNER, 'd1')).toMatchObject({ progress: 50, from: 0, to: 99 });
+    expect(await quality.reprocessing(OWNER, 'd1')).toMatchObject({
+      progress: 50,
+      doneMs: 50,
+      totalMs: 100,
+      from: 0,
+      to: 99,
+    });
     profiles.get('d1')!.pending = [];
     jobs.get('d1')!.status = 'done';
     expect((await quality.reprocessing(OWNER, 'd1')).status).toBe('idle');

@@ -457,6 +457,7 @@ export const reprocessingOf = (deviceId: string, job: ReprocessJob | undefined, 
     status: 'running',
     progress: onJob && onJob.total > 0 ? Math.min(99, Math.floor((onJob.done / onJob.total) * 100)) : 0,
     pending,
+    ...(onJob ? { doneMs: Math.min(onJob.done, onJob.total), totalMs: onJob.total } : {}),
     ...(onJob?.ranges.length ? { from: onJob.ranges[0]!.from, to: onJob.ranges[onJob.ranges.length - 1]!.to } : {}),
     ...(onJob ? { updated: onJob.updated } : {}),
   };

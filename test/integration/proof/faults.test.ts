@@ -1,18 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import {
-  CreateQueueCommand,
-  DeleteQueueCommand,
-  GetQueueAttributesCommand,
-  SendMessageBatchCommand,
-} from '@aws-sdk/client-sqs';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, SQSEvent } from 'aws-lambda';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, DEPENDENCY_UNAVAILABLE } from '../../../functions/_shared/http/http-errors';
 import { createReadingsStore, type StoredReading } from '../../../functions/_shared/sensor-data/readings-store';
-import { QUEUES } from '../../../infra/definitions/storage';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
 import type { JobsMessage } from '../../../shared/contracts/events';
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
@@ -20,8 +14,15 @@ import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
 import { sendingNotification } from '../../support/notifications';
 import { type FreshUser, freshUser } from '../../support/people';
-import { untilQueueEmpty } from '../../support/queues';
-import { chartObject, freshDevice, ingest, setTier } from '../../support/sensor-data';
+import {
+  ownQueue as createOwnQueue,
+  deleteOwnQueue,
+  type OwnQueue,
+  startWorkerProcess,
+  untilQueueEmpty,
+  waitingIn as waitingInQueue,
+} from '../../support/queues';
+import { chartObject, freshDevice, ingest, setTier, storedRollups } from '../../support/sensor-data';
 import { apiAs, documentClient, sqsClient, stack, tokenOf, uniqueId } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
 
@@ -75,58 +76,16 @@ const expectedHours = (list: readonly StoredReading[]) => {
   return [...hours].sort(([a], [b]) => a - b).map(([ts, m]) => ({ ts, m }));
 };
 
-const rollupsOf = async (deviceId: string, resolution: 'hour' | 'day') => {
-  const { Items = [] } = await documentClient().send(
-    new QueryCommand({
-      TableName: stack().tables.rollups!,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${deviceId}#${resolution}` },
-      ConsistentRead: true,
-    }),
-  );
-  return Items.map((item) => ({ ts: item.ts as number, m: item.m as Aggregates }));
-};
+const rollupsOf = async (deviceId: string, resolution: 'hour' | 'day') =>
+  (await storedRollups(deviceId, resolution)).map(({ ts, m }) => ({ ts, m: m as Aggregates }));
 
 const hourStarts = (list: readonly StoredReading[]) => [
   ...new Set(list.map((r) => Math.floor(r.timestamp / HOUR) * HOUR)),
 ];
 
-interface OwnQueue {
-  url: string;
-  deadLetterUrl: string;
-  fifo: boolean;
-}
-
-/** A queue with a dead-letter queue after as many receives as the stack's queue it stands for. */
-const ownQueue = async (stands: 'jobs' | 'sensorData', visibilitySeconds = VISIBILITY_SECONDS): Promise<OwnQueue> => {
-  const { fifo, maxReceiveCount } = QUEUES[stands];
-  const name = uniqueId(`faults-${stands}`);
-  const suffix = fifo ? '.fifo' : '';
-  const fifoAttributes: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
-  const dead = await sqs.send(
-    new CreateQueueCommand({ QueueName: `${name}-dlq${suffix}`, Attributes: fifoAttributes }),
-  );
-  const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: dead.QueueUrl, AttributeNames: ['QueueArn'] }),
-  );
-  const queue = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: `${name}${suffix}`,
-      Attributes: {
-        ...fifoAttributes,
-        VisibilityTimeout: String(visibilitySeconds),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount }),
-      },
-    }),
-  );
-  return { url: queue.QueueUrl!, deadLetterUrl: dead.QueueUrl!, fifo };
-};
-
-const deleteQueue = async (queue: OwnQueue | undefined) => {
-  if (!queue) return;
-  await sqs.send(new DeleteQueueCommand({ QueueUrl: queue.url }));
-  await sqs.send(new DeleteQueueCommand({ QueueUrl: queue.deadLetterUrl }));
-};
+/** A queue of this file's own standing for one of the stack's, its retries seconds apart. */
+const ownQueue = (stands: 'jobs' | 'sensorData', visibilitySeconds = VISIBILITY_SECONDS) =>
+  createOwnQueue(sqs, stands, 'faults', visibilitySeconds);
 
 /** Sends messages in one call, each its own SQS message (a FIFO message in its device's or notification's group). */
 const sendAll = async (queue: OwnQueue, messages: readonly { body: unknown; group?: string }[]) => {
@@ -155,18 +114,7 @@ const sendRollups = async (queue: OwnQueue, sent: readonly { id: string; reading
   return bodies;
 };
 
-const waitingIn = async (url: string) => {
-  const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return {
-    visible: Number(Attributes.ApproximateNumberOfMessages),
-    inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible),
-  };
-};
+const waitingIn = (url: string) => waitingInQueue(sqs, url);
 
 /** Every batch a worker was handed: the bodies in order, which of them it reported failed, and their receive counts. */
 interface Batch {
@@ -255,7 +203,7 @@ describe('queue work under faults', () => {
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     restoreEnvironment();
-    await Promise.all(queues.map(deleteQueue));
+    await Promise.all(queues.map((queue) => deleteOwnQueue(sqs, queue)));
     await dynamodb?.stop();
     await s3?.stop();
   });
@@ -599,28 +547,19 @@ describe('queue work under faults', () => {
     // The chart object is the roll-up's last write: the process dies waiting for it, the table's part done.
     const stall = s3.inject((r) => r.method === 'PUT' && r.url.includes(`/charts/${deviceId}/`), 'hold');
     const [body] = await sendRollups(queue, [{ id: deviceId, readings: list }]);
-    let output = '';
-    const child = spawn(
-      process.execPath,
-      // tsx as a loader, not its CLI: the CLI runs the script in a second process, which a kill of the first outlives.
-      ['--import', 'tsx', 'test/support/queue-worker-process.ts', 'functions/sensor-data/worker.ts', queue.url],
-      { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
-    );
+    const worker = startWorkerProcess(rootDir, 'functions/sensor-data/worker.ts', queue.url, {
+      ...process.env,
+      LOG_LEVEL: 'error',
+    });
+    const { child, exited } = worker;
     children.push(child);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     await Promise.race([
       stall.hit,
       exited.then(() => {
-        throw new Error(`The worker process exited early:\n${output}`);
+        throw new Error(`The worker process exited early:\n${worker.output()}`);
       }),
       sleep(60_000).then(() => {
-        throw new Error(`The worker process never reached the chart write:\n${output}`);
+        throw new Error(`The worker process never reached the chart write:\n${worker.output()}`);
       }),
     ]);
     expect(await waitingIn(queue.url)).toEqual({ visible: 0, inFlight: 1 });

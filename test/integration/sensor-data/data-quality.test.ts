@@ -12,8 +12,8 @@ import { apiAs, apiRejection, areaUrl, documentClient, stack, subOfToken } from 
  * Issue 39, through the gateway: quality flags at ingest (each reason, in order and out of order), calibrations by
  * version and effective time with the raw values untouched, exclusions leaving and coming back to every reader within
  * 5 s, datasets naming what they were read through, who may change a device's data quality, and bad formulas refused
- * with the field named. Reprocessing that fails half way and resumes: functions/sensor-data/domain/reprocess-job.test.ts
- * (a worker killed mid-run through the gateway is not tested yet).
+ * with the field named. Reprocessing that fails half way and resumes: functions/sensor-data/domain/reprocess-job.test.ts,
+ * and with its worker process killed mid-run: reprocess-kill.test.ts.
  */
 
 const MINUTE = 60_000;

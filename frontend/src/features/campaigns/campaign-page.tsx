@@ -13,6 +13,7 @@ import { CampaignDatasets } from '../datasets';
 import { IntegrationsPanel } from '../integrations';
 import { MembersPanel, useMyRoles } from '../relations';
 import { CampaignComparison } from '../sensor-data/public-campaign-comparison';
+import { CampaignQualityPanel } from '../sensor-data/public-campaign-quality';
 import { campaignShownKeys, useCampaign } from './campaign-api';
 import { CampaignEditForm } from './campaign-forms';
 import { CampaignStatusBadge } from './campaign-parts';
@@ -100,6 +101,11 @@ const CampaignScreen = ({ id }: { id: string }) => {
 
       {campaign && <CampaignDatasets campaignId={campaign.id} manage={manage} />}
 
+      {campaign && manage && (
+        <Suspense fallback={<p className="muted">Loading the data quality…</p>}>
+          <CampaignQualityPanel campaignId={campaign.id} />
+        </Suspense>
+      )}
       {campaign && manage && (
         <Suspense fallback={<p className="muted">Loading the integrations…</p>}>
           <IntegrationsPanel kind="campaign" id={campaign.id} />

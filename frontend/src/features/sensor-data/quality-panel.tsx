@@ -1,24 +1,41 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import type { Calibration, Exclusion } from '../../../../shared/contracts/sensor-data-quality';
+import { type Calibration, type Exclusion, ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
 import type { Series } from '../../../../shared/contracts/sensor-data-readings';
 import { CALIBRATION_PRESETS, formulaText } from '../../../../shared/sensor-data/calibration';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { apiClient } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import { ExcludedRanges } from './excluded-ranges';
+import { exclusionFields, exclusionRange } from './exclusion-rules';
 import {
   type CalibrationForm,
-  exclusionFields,
-  exclusionRange,
   formulaOf,
   PREVIEW_COLOURS,
   periodOf,
   previewLines,
+  reprocessingText,
 } from './quality-rules';
 import { formatLocal } from './range-rules';
 
 const when = (ms: number) => new Date(ms).toLocaleString();
+
+/** How often a run under way is read again. */
+const POLL_MS = 1_000;
+
+/** The queries a calibration or exclusion touches: its list, the charts, and the reprocessing it starts. */
+const touchedBy = (list: 'listCalibrations' | 'listExclusions') => [
+  routeKey('sensor-data', list),
+  routeKey('sensor-data', 'series'),
+  routeKey('sensor-data', 'reprocessing'),
+];
+
+/** A measurement's choice, labelled as the charts' titles name it. */
+const measurementOptions = (names: readonly string[], labels: Readonly<Record<string, string>>) =>
+  names.map((name) => [name, labels[name] ?? name] as const);
 
 /**
  * A device's data quality under its charts (docs/data-quality.md "Screens"): each measurement's calibration history,
@@ -45,6 +62,9 @@ export const QualityPanel = ({
   dragged?: { from: number; to: number; measurement: string; at: number };
 }) => {
   const [measurement, setMeasurement] = useState(names[0] ?? '');
+  // A change made here starts a reprocessing: the line then says when it is done, however fast it was.
+  const [changedAt, setChangedAt] = useState<number>();
+  const onChanged = () => setChangedAt(Date.now());
   const calibrations = useQuery(routeQuery('sensor-data', 'listCalibrations', { params: { id: deviceId } }));
   const exclusions = useQuery(routeQuery('sensor-data', 'listExclusions', { params: { id: deviceId } }));
   const shown = names.includes(measurement) ? measurement : (names[0] ?? '');
@@ -53,16 +73,14 @@ export const QualityPanel = ({
   return (
     <section className="quality-panel" aria-labelledby="quality-heading" data-testid="quality-panel">
       <h3 id="quality-heading">Data quality</h3>
-      <label>
-        Measurement
-        <select data-testid="quality-measurement" value={shown} onChange={(e) => setMeasurement(e.target.value)}>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {labels[name] ?? name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ReprocessingLine deviceId={deviceId} changedAt={changedAt} />
+      <ChoiceField
+        id="quality-measurement"
+        label="Measurement"
+        value={shown}
+        options={measurementOptions(names, labels)}
+        onChange={setMeasurement}
+      />
       <div>
         <h4>Calibration history</h4>
         <ErrorAlert testId="calibrations-error" error={errorOf(calibrations)} />
@@ -79,7 +97,14 @@ export const QualityPanel = ({
         )}
       </div>
       {mayChange && shown && (
-        <CalibrationEditor deviceId={deviceId} measurement={shown} labels={labels} range={range} width={width} />
+        <CalibrationEditor
+          deviceId={deviceId}
+          measurement={shown}
+          labels={labels}
+          range={range}
+          width={width}
+          onChanged={onChanged}
+        />
       )}
       <ExclusionsPart
         deviceId={deviceId}
@@ -89,8 +114,47 @@ export const QualityPanel = ({
         labels={labels}
         mayChange={mayChange}
         dragged={dragged}
+        onChanged={onChanged}
       />
     </section>
+  );
+};
+
+/**
+ * How far the device's reprocessing is (docs/data-quality.md "Screens"): "Reprocessing: 37 % — 3 of 8 days", read
+ * again each second while a run is under way, then that it is done, and the charts read again for what it recomputed.
+ * One line whose space is kept whatever it says, so the forms under it never move.
+ */
+const ReprocessingLine = ({ deviceId, changedAt }: { deviceId: string; changedAt: number | undefined }) => {
+  const queries = useQueryClient();
+  const state = useQuery({
+    ...routeQuery('sensor-data', 'reprocessing', { params: { id: deviceId } }),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
+  });
+  const [seenRunning, setSeenRunning] = useState(false);
+  const running = state.data?.status === 'running';
+  useEffect(() => {
+    if (running) setSeenRunning(true);
+  }, [running]);
+  // An answer read before the change was made says nothing of the run it started: the line waits for the next.
+  const stale = changedAt !== undefined && state.dataUpdatedAt <= changedAt;
+  const shown = stale ? undefined : state.data;
+  const watched = seenRunning || changedAt !== undefined;
+  const finished = watched && shown?.status === 'idle';
+  useEffect(() => {
+    // The roll-ups a run recomputed: an answer equal to the one on screen draws nothing new.
+    if (finished) void queries.invalidateQueries({ queryKey: routeKey('sensor-data', 'series') });
+  }, [finished, queries]);
+  return (
+    <div className="reprocessing-line">
+      <ErrorAlert testId="reprocessing-error" error={errorOf(state)} />
+      <p className="small" role="status" data-testid="reprocessing-status">
+        {shown?.status === 'running' && (
+          <progress max={100} value={shown.progress} aria-hidden="true" data-testid="reprocessing-progress" />
+        )}{' '}
+        {reprocessingText(shown, watched)}
+      </p>
+    </div>
   );
 };
 
@@ -120,12 +184,14 @@ const CalibrationEditor = ({
   labels,
   range,
   width,
+  onChanged,
 }: {
   deviceId: string;
   measurement: string;
   labels: Readonly<Record<string, string>>;
   range: { from: number; to: number };
   width: number;
+  onChanged: () => void;
 }) => {
   const [form, setForm] = useState<CalibrationForm>(() => ({ ...EMPTY_FORM, effectiveFrom: formatLocal(range.from) }));
   const [saved, setSaved] = useState<string>();
@@ -156,20 +222,25 @@ const CalibrationEditor = ({
     event.preventDefault();
     setSaved(undefined);
     if (typeof formula === 'string' || typeof period === 'string') return changes.setError(problem);
-    await changes.run('save', async () => {
-      const made = await apiClient('sensor-data').addCalibration({
-        params: { id: deviceId },
-        body: {
-          measurement,
-          formula,
-          ...period,
-          note: form.note,
-          ...(form.source || preset ? { source: form.source || preset?.source } : {}),
-        },
-      });
-      setSaved(`Saved as version ${made.version}. The charts are being computed again.`);
-      setForm({ ...EMPTY_FORM, effectiveFrom: form.effectiveFrom });
-    }, [routeKey('sensor-data', 'listCalibrations'), routeKey('sensor-data', 'series')]);
+    await changes.run(
+      'save',
+      async () => {
+        const made = await apiClient('sensor-data').addCalibration({
+          params: { id: deviceId },
+          body: {
+            measurement,
+            formula,
+            ...period,
+            note: form.note,
+            ...(form.source || preset ? { source: form.source || preset?.source } : {}),
+          },
+        });
+        setSaved(`Saved as version ${made.version}. The charts are being computed again.`);
+        setForm({ ...EMPTY_FORM, effectiveFrom: form.effectiveFrom });
+        onChanged();
+      },
+      touchedBy('listCalibrations'),
+    );
   };
 
   return (
@@ -300,6 +371,7 @@ const ExclusionsPart = ({
   error,
   mayChange,
   dragged,
+  onChanged,
 }: {
   deviceId: string;
   names: readonly string[];
@@ -308,12 +380,13 @@ const ExclusionsPart = ({
   error: string | undefined;
   mayChange: boolean;
   dragged?: { from: number; to: number; measurement: string; at: number };
+  onChanged: () => void;
 }) => {
   const [fields, setFields] = useState({ from: '', to: '', measurement: '', reason: '' });
   const [done, setDone] = useState<string>();
   const changes = useChanges<'add' | `remove-${string}`>();
-  const reason = useRef<HTMLInputElement>(null);
-  const invalidates = [routeKey('sensor-data', 'listExclusions'), routeKey('sensor-data', 'series')];
+  const invalidates = touchedBy('listExclusions');
+  const set = (field: keyof typeof fields) => (value: string) => setFields((f) => ({ ...f, [field]: value }));
 
   // A drag fills the form and puts the focus on the reason: what is left to say.
   const draggedAt = dragged?.at;
@@ -322,7 +395,7 @@ const ExclusionsPart = ({
     if (!dragged) return;
     setFields((f) => ({ ...f, ...exclusionFields(dragged.from, dragged.to), measurement: dragged.measurement }));
     setDone(undefined);
-    reason.current?.focus();
+    document.getElementById('exclusion-reason')?.focus();
   }, [draggedAt]);
 
   const add = async (event: React.FormEvent) => {
@@ -330,19 +403,19 @@ const ExclusionsPart = ({
     setDone(undefined);
     const range = exclusionRange(fields);
     if (typeof range === 'string') return changes.setError(range);
+    const checked = checkWith(ExclusionBody, {
+      ...range,
+      ...(fields.measurement ? { measurements: [fields.measurement] } : {}),
+      reason: fields.reason,
+    });
+    if (!checked.ok) return changes.setError(checked.message);
     await changes.run(
       'add',
       async () => {
-        await apiClient('sensor-data').addExclusion({
-          params: { id: deviceId },
-          body: {
-            ...range,
-            ...(fields.measurement ? { measurements: [fields.measurement] } : {}),
-            reason: fields.reason,
-          },
-        });
+        await apiClient('sensor-data').addExclusion({ params: { id: deviceId }, body: checked.value });
         setDone('Excluded. The charts leave the range out within seconds; nothing is deleted.');
         setFields({ from: '', to: '', measurement: '', reason: '' });
+        onChanged();
       },
       invalidates,
     );
@@ -353,36 +426,25 @@ const ExclusionsPart = ({
     <div>
       <h4>Excluded ranges</h4>
       <ErrorAlert testId="exclusions-error" error={error} />
-      {active.length === 0 ? (
-        <p className="muted small" data-testid="exclusions-empty">
-          Nothing excluded.
-        </p>
-      ) : (
-        <ul className="quality-history" data-testid="exclusion-list">
-          {active.map((e) => (
-            <li key={e.id} data-testid="exclusion-item">
-              {when(e.from)} – {when(e.to)},{' '}
-              {e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}: {e.reason}{' '}
-              {mayChange && (
-                <button
-                  type="button"
-                  data-testid="exclusion-remove"
-                  disabled={changes.busy !== undefined}
-                  onClick={() =>
-                    changes.run(
-                      `remove-${e.id}`,
-                      () => apiClient('sensor-data').removeExclusion({ params: { id: deviceId, exclusionId: e.id } }),
-                      invalidates,
-                    )
-                  }
-                >
-                  Bring back
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ExcludedRanges
+        testId="exclusion"
+        items={active}
+        covers={(e) => e.measurements?.map((m) => labels[m] ?? m).join(', ') ?? 'all measurements'}
+        busy={changes.busy?.replace(/^remove-/, '')}
+        onBringBack={
+          mayChange
+            ? (e) =>
+                changes.run(
+                  `remove-${e.id}`,
+                  async () => {
+                    await apiClient('sensor-data').removeExclusion({ params: { id: deviceId, exclusionId: e.id } });
+                    onChanged();
+                  },
+                  invalidates,
+                )
+            : undefined
+        }
+      />
       {mayChange && (
         <form onSubmit={add} data-testid="exclusion-form" aria-labelledby="exclusion-form-heading">
           <h4 id="exclusion-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
@@ -391,49 +453,22 @@ const ExclusionsPart = ({
           <p className="muted small" style={{ flexBasis: '100%', margin: 0 }}>
             Drag across a chart to choose the range, or type it.
           </p>
-          <label>
-            From
-            <input
-              type="datetime-local"
-              data-testid="exclusion-from"
-              value={fields.from}
-              onChange={(e) => setFields((f) => ({ ...f, from: e.target.value }))}
-            />
-          </label>
-          <label>
-            To
-            <input
-              type="datetime-local"
-              data-testid="exclusion-to"
-              value={fields.to}
-              onChange={(e) => setFields((f) => ({ ...f, to: e.target.value }))}
-            />
-          </label>
-          <label>
-            Measurements
-            <select
-              data-testid="exclusion-measurement"
-              value={fields.measurement}
-              onChange={(e) => setFields((f) => ({ ...f, measurement: e.target.value }))}
-            >
-              <option value="">All</option>
-              {names.map((name) => (
-                <option key={name} value={name}>
-                  {labels[name] ?? name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Reason
-            <input
-              ref={reason}
-              data-testid="exclusion-reason"
-              value={fields.reason}
-              onChange={(e) => setFields((f) => ({ ...f, reason: e.target.value }))}
-              required
-            />
-          </label>
+          <TextField
+            id="exclusion-from"
+            label="From"
+            type="datetime-local"
+            value={fields.from}
+            onChange={set('from')}
+          />
+          <TextField id="exclusion-to" label="To" type="datetime-local" value={fields.to} onChange={set('to')} />
+          <ChoiceField
+            id="exclusion-measurement"
+            label="Measurements"
+            value={fields.measurement}
+            options={[['', 'All'], ...measurementOptions(names, labels)]}
+            onChange={set('measurement')}
+          />
+          <TextField id="exclusion-reason" label="Reason" value={fields.reason} onChange={set('reason')} />
           <SubmitButton testId="exclusion-save" busy={changes.busy === 'add'} busyText="Excluding…">
             Exclude
           </SubmitButton>

@@ -1,5 +1,6 @@
 import { EPA_PURPLEAIR_PRESET } from '../../../../shared/sensor-data/calibration';
-import { exclusionRange, formulaOf, periodOf, previewLines, qualityMarks } from './quality-rules';
+import { exclusionRange } from './exclusion-rules';
+import { formulaOf, periodOf, previewLines, qualityMarks, reprocessingText } from './quality-rules';
 import { parseLocal } from './range-rules';
 
 const columns = (mean: (number | null)[], suspect: number[], bad: number[], max = mean) => ({
@@ -82,5 +83,27 @@ describe('previewLines', () => {
   it('reads a linear-multi formula’s inputs from the same bucket', () => {
     const lines = previewLines(raw, 'pm2_5', EPA_PURPLEAIR_PRESET.formula, { effectiveFrom: 0 });
     expect(lines.corrected[1]).toBeCloseTo(0.52 * 30 - 0.086 * 40 + 5.75, 9);
+  });
+});
+
+describe('reprocessingText', () => {
+  const DAY = 86_400_000;
+  const running = { deviceId: 'd1', status: 'running' as const, pending: 1 };
+
+  it('says how far a run is, in days from two days up and in hours below', () => {
+    expect(reprocessingText({ ...running, progress: 37, doneMs: 3 * DAY, totalMs: 8 * DAY }, false)).toBe(
+      'Reprocessing: 37 % — 3 of 8 days',
+    );
+    expect(reprocessingText({ ...running, progress: 41, doneMs: 5 * 3_600_000, totalMs: 12 * 3_600_000 }, true)).toBe(
+      'Reprocessing: 41 % — 5 of 12 hours',
+    );
+    expect(reprocessingText({ ...running, progress: 0 }, false)).toBe('Reprocessing: 0 % — waiting to start');
+  });
+
+  it('says a run is done once one was seen or started, else that nothing waits', () => {
+    const idle = { deviceId: 'd1', status: 'idle' as const, progress: 100, pending: 0 };
+    expect(reprocessingText(idle, true)).toBe('Reprocessing done: the charts show every change.');
+    expect(reprocessingText(idle, false)).toBe('Charts and roll-ups include every calibration and exclusion.');
+    expect(reprocessingText(undefined, false)).toBe('');
   });
 });

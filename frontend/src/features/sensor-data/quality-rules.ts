@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import type { Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
 import type { MeasurementSeries, Series } from '../../../../shared/contracts/sensor-data-readings';
 import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
-import { formatLocal, parseLocal } from './range-rules';
+import { parseLocal } from './range-rules';
 
 /** The marks' colours (docs/data-quality.md "Screens"): a hollow amber ring for suspect, a red dot for bad. */
 export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
@@ -104,14 +105,29 @@ export const previewLines = (
   return { x, raw: rawLine, corrected };
 };
 
-/** A dragged range as the exclusion form's fields, to the minute (the end's minute counts whole: exclusionRange). */
-export const exclusionFields = (from: number, to: number) => ({ from: formatLocal(from), to: formatLocal(to) });
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
-/** The exclusion form's range as ms (the end's minute included), or what is wrong with it. */
-export const exclusionRange = (fields: { from: string; to: string }): { from: number; to: number } | string => {
-  const from = parseLocal(fields.from);
-  const to = parseLocal(fields.to);
-  if (from === undefined || to === undefined) return 'Choose both a start and an end';
-  if (to < from) return 'to must not be before from';
-  return { from, to: to + 59_999 };
+/** "3 of 8 days", or in hours for a run under two days (a run's ranges are whole hours). */
+const spanText = (doneMs: number, totalMs: number) => {
+  const [unit, ms] = totalMs >= 2 * DAY_MS ? ['days', DAY_MS] : ['hours', HOUR_MS];
+  return `${Math.floor(doneMs / ms)} of ${Math.max(1, Math.round(totalMs / ms))} ${unit}`;
+};
+
+/**
+ * The quality panel's reprocessing line (docs/data-quality.md "Screens"): how far a run is while one is under way; once
+ * the panel has seen one under way (or its person started one), that it is done; else that the charts hold every change.
+ */
+export const reprocessingText = (state: Reprocessing | undefined, watched: boolean): string => {
+  if (!state) return '';
+  if (state.status === 'running') {
+    const span =
+      state.doneMs !== undefined && state.totalMs
+        ? ` — ${spanText(state.doneMs, state.totalMs)}`
+        : ' — waiting to start';
+    return `Reprocessing: ${state.progress} %${span}`;
+  }
+  return watched
+    ? 'Reprocessing done: the charts show every change.'
+    : 'Charts and roll-ups include every calibration and exclusion.';
 };
