@@ -73,7 +73,13 @@ describe('end to end: buying a tier for a device', () => {
     const status = page.getByTestId('plans-status');
     expect(await status.textContent()).toContain('Active');
     expect(await status.getAttribute('data-icon')).toBe('check');
-    expect(await page.getByTestId('plans-period').textContent()).toMatch(/Renews on/);
+    // The renewal date, once and in one format (issue 36): the plan's line says it; the Subscription line no more.
+    await page
+      .getByTestId('plan-change-when')
+      .getByText(/^Renews on \d{1,2} [A-Z][a-z]{2} \d{4}$/)
+      .waitFor();
+    expect(await page.getByTestId('plans-period').count()).toBe(0);
+    expect((await page.getByTestId('plans-panel').textContent())?.match(/\b20\d\d\b/g)).toHaveLength(1);
     // Tier 2 is the line's top: nothing left to buy.
     expect(await page.getByTestId('plan-buy-tier1').count()).toBe(0);
     expect(await page.getByTestId('plan-buy-tier2').count()).toBe(0);

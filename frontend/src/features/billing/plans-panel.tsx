@@ -24,8 +24,6 @@ import {
 import { SubscriptionBadge } from './status-badge';
 import './billing.css';
 
-const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: 'long' });
-
 /**
  * The device page's plans (docs/frontend-registry.md, "Billing"): the device's subscription and tier, and the
  * tiers its product line sells with their monthly price and what each unlocks. Those who may manage the device
@@ -81,10 +79,10 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
             {subscription ? (
               <>
                 <SubscriptionBadge status={subscription.status} testId="plans-status" /> {subscription.productName}
-                {periodText(subscription, formatDate) && (
+                {periodText(subscription) && (
                   <span className="muted small" data-testid="plans-period">
                     {' '}
-                    · {periodText(subscription, formatDate)}
+                    · {periodText(subscription)}
                   </span>
                 )}
               </>
