@@ -3,3 +3,22 @@
 import 'rapidoc';
 
 export const RAPIDOC_TAG = 'rapi-doc';
+
+/**
+ * Once RapiDoc has drawn the document, what it draws that no setting turns off and the page must not have (issue 36,
+ * decision 024): a second main landmark (the app's layout has the page's `<main>`; RapiDoc's becomes a region of it,
+ * named), and code blocks whose long URLs would scroll sideways inside a box no keyboard can reach (they wrap).
+ */
+export const fitIntoPage = async (element: HTMLElement & { updateComplete?: Promise<unknown> }) => {
+  await element.updateComplete;
+  const root = element.shadowRoot;
+  if (!root) return;
+  for (const main of root.querySelectorAll('main')) {
+    main.setAttribute('role', 'region');
+    main.setAttribute('aria-label', 'Reference');
+  }
+  // Added after lit's own sheets, so it wins over them; a constructed sheet, which the CSP allows as it does lit's.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('pre, code { overflow-wrap: anywhere; }');
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+};
