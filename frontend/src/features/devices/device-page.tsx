@@ -222,9 +222,9 @@ const FirmwareTargetFact = ({ device, target }: { device: Device; target: NonNul
 };
 
 /**
- * Who owns the device, in the viewer's words (docs/devices.md, "Owner"): "You", the owner's name (and e-mail where
- * the viewer may see it, decision 022), or "Another person" when the viewer may not see who (a guest, or someone who
- * shares nothing with the owner): true, and it names no one.
+ * Who owns the device, in the viewer's words (docs/devices.md, "Owner, as the device page shows it"): "You", the
+ * owner's name (and e-mail where the viewer may see it, decision 022), or "Another person" when the viewer may not see
+ * who (a guest, or someone who shares nothing with the owner): true, and it names no one.
  */
 const OwnerName = ({ id }: { id: string }) =>
   useOptionalUser()?.id === id ? 'You' : <PersonName id={id} unseen="Another person" />;
