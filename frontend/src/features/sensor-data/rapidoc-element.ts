@@ -18,7 +18,9 @@ export const fitIntoPage = async (element: HTMLElement & { updateComplete?: Prom
     main.setAttribute('aria-label', 'Reference');
   }
   // Added after lit's own sheets, so it wins over them; a constructed sheet, which the CSP allows as it does lit's.
+  // Prism's `white-space: pre` and `word-wrap: normal` on highlighted code (a class selector, more specific) would
+  // keep a long line from wrapping: important, to win over them.
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync('pre, code { overflow-wrap: anywhere; }');
+  sheet.replaceSync('pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }');
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 };
