@@ -10,14 +10,13 @@ import { errorOf, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { usePricesOf, useProducts } from './billing-api';
 import { cartKeys, checkoutCart, removeCartItem, setCartQuantity, useCart, useCartDevices } from './cart-api';
+import { itemInWords, quantityChoosable } from './cart-item-words';
 import {
   chargedPrice,
   type DeviceState,
   intervalText,
-  itemInWords,
   itemProblem,
   itemTierText,
-  quantityChoosable,
   totalsPerInterval,
 } from './cart-rules';
 import { formatCents } from './plan-rules';

@@ -1,13 +1,12 @@
 import type { Price, Product } from '../../../../shared/contracts/api-subscriptions';
+import { itemInWords, quantityChoosable } from './cart-item-words';
 import {
   cartReturns,
   cellularProduct,
   chargedPrice,
   intervalText,
-  itemInWords,
   itemProblem,
   itemTierText,
-  quantityChoosable,
   totalsPerInterval,
 } from './cart-rules';
 

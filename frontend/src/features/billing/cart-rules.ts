@@ -60,24 +60,6 @@ export const itemProblem = (
 export const itemTierText = (product: Product | undefined): string =>
   product?.tier ? tierName(product.tier) : product && isCellular(product) ? 'Service' : '—';
 
-/**
- * Whether an item's quantity is the buyer's to choose. A tier and the cellular data service are each bought for one
- * device (the item names it), so more than one buys nothing more: no stepper for them (issue 36). Only a product
- * sold by the unit, which the catalogue does not hold today, would offer one.
- */
-export const quantityChoosable = (product: Product | undefined): boolean =>
-  product !== undefined && !product.tier && !isCellular(product);
-
-/** An item as a person reads it, for its buttons' names: "SD1 Tier 2 for Roof station". */
-export const itemInWords = (
-  item: Pick<CartItem, 'productId' | 'deviceId'>,
-  product: Pick<Product, 'name'> | undefined,
-  device: DeviceState | undefined,
-): string => {
-  const named = device && 'device' in device ? device.device.name || device.device.serial : undefined;
-  return `${product?.name ?? 'A product no longer on sale'} for ${named || `device ${item.deviceId}`}`;
-};
-
 export interface PricedItem {
   item: CartItem;
   price?: Price;

@@ -7,7 +7,6 @@ import type { Price, Product, Subscription } from '../../../../shared/contracts/
 import type { ProductLine } from '../../../../shared/contracts/devices';
 import type { TierInfo } from '../../../../shared/contracts/sensor-data-readings';
 import { baseTier, TIER_NAMES, type TierFeatures, type TierId } from '../../../../shared/sensor-data/tiers';
-import { formatDay } from './plan-change-text';
 
 /**
  * The Plans panel's rules, without React: which products a device's line sells, what each costs and unlocks,
@@ -100,11 +99,11 @@ export const tierName = (tier: string | undefined): string =>
 /**
  * What the Subscription line says of the period: only when one that no longer runs ended ("Ended on 12 Dec 2026").
  * A running subscription's next date ("Renews on …", "Ends on …, then …") is the plan's own line (plan-change-text's
- * `whatHappens`) just below, so the page writes each date once, in one format (`formatDay`; issue 36).
+ * `whatHappens`) just below, so the page writes each date once, in one format (the plans panel passes `formatDay`; issue 36).
  */
 export const periodText = (
   subscription: Pick<Subscription, 'status' | 'currentPeriodEnd'>,
-  formatDate: (ms: number) => string = formatDay,
+  formatDate: (ms: number) => string,
 ): string | undefined => {
   const end = subscription.currentPeriodEnd;
   if (end === undefined || TIER_GRANTING_STATUSES.includes(subscription.status as SubscriptionStatus)) return undefined;

@@ -9,6 +9,7 @@ import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, u
 import { CellularOffer } from './cellular-offer';
 import { useLineTiers } from './line-tiers';
 import { PlanChange } from './plan-change';
+import { formatDay } from './plan-change-text';
 import { PlanHistory } from './plan-history';
 import {
   changesInApp,
@@ -79,10 +80,10 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
             {subscription ? (
               <>
                 <SubscriptionBadge status={subscription.status} testId="plans-status" /> {subscription.productName}
-                {periodText(subscription) && (
+                {periodText(subscription, formatDay) && (
                   <span className="muted small" data-testid="plans-period">
                     {' '}
-                    · {periodText(subscription)}
+                    · {periodText(subscription, formatDay)}
                   </span>
                 )}
               </>
