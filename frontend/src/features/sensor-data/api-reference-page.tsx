@@ -42,11 +42,6 @@ export const ApiReferencePage = () => {
     refetchInterval: false,
   });
 
-  // The viewer's code (the larger part) loads while the document is read, not after it.
-  useEffect(() => {
-    void import('./rapidoc-element').catch(() => undefined);
-  }, []);
-
   useEffect(() => {
     const container = host.current;
     const description = spec.data;
