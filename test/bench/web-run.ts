@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { startStack } from '../../infra/local/stack';
 import { StackInfo } from '../../infra/local/stack-info';
-import { benchLighthouse, formatLighthouseRows, type LighthouseFormFactor } from './lighthouse';
 import { PAGE_BUDGETS } from '../support/web-budgets';
+import { benchLighthouse, formatLighthouseRows, type LighthouseFormFactor } from './lighthouse';
 import { benchWeb, formatWebRows, type WebBenchProfile } from './web';
 
 /**
