@@ -91,7 +91,7 @@ export const createReadingsRuleDeps = (env: DataIngressEnv) => {
   return {
     ...createIngestDeps(env),
     stats: createIngestStatsStore({ db, tableName: env.ingestStatsTable }),
-    credentials: createCredentialVerifier({ db, tableName: env.deviceCredentialsTable }),
+    credentials: createCredentialVerifier({ db, tableName: env.deviceCredentialsTable, recordUse: true }),
   };
 };
 
@@ -102,7 +102,9 @@ export const createReadingsRuleDeps = (env: DataIngressEnv) => {
  */
 export const dataIngressCredentials = (env: DataIngressEnv): CredentialAuthenticators => ({
   device: () =>
-    devicePrincipalOf(createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable })),
+    devicePrincipalOf(
+      createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable, recordUse: true }),
+    ),
 });
 
 /**

@@ -49,7 +49,11 @@ export const handler = iotRule(
   {
     deps: () => ({
       firmwareStatus: createFirmwareStatusDeps(env).firmwareStatus,
-      credentials: createCredentialVerifier({ db: getDocumentClient(), tableName: env.deviceCredentialsTable }),
+      credentials: createCredentialVerifier({
+        db: getDocumentClient(),
+        tableName: env.deviceCredentialsTable,
+        recordUse: true,
+      }),
     }),
   },
 );

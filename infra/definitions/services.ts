@@ -17,6 +17,11 @@ export interface ServiceResources {
    * look-up, over the tables functions/_shared/table-lookup.ts allows.
    */
   keyReadTables?: TableKey[];
+  /**
+   * Tables whose items it may update in these attributes only (UpdateItem; the key attribute named too), on top of
+   * reading them: data ingress writes a device credential's `lastUsed` and nothing else of it.
+   */
+  updateAttributes?: Partial<Record<TableKey, string[]>>;
   buckets?: BucketKey[];
   /** Buckets whose objects the area lists and deletes but never reads or writes (the system area's cache eviction). */
   evictBuckets?: BucketKey[];
@@ -143,6 +148,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'campaigns',
       'webhooks',
     ],
+    updateAttributes: { deviceCredentials: ['credentialId', 'lastUsed'] },
     jobs: true,
     readBuckets: ['releases'],
     queues: ['sensorData', 'webhooks'],

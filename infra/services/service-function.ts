@@ -209,6 +209,24 @@ export class ServiceFunction extends Construct {
     this.lambda.addEnvironment(envVar, table.tableName);
   }
 
+  /**
+   * Lets the function update only these attributes of the table's items (UpdateItem whose expressions name no other
+   * attribute, returning nothing of the rest), and tells it the table's name: a credential's "last used".
+   */
+  updateAttributes(table: ITable, envVar: string, attributes: readonly string[]): void {
+    this.lambda.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+        },
+      }),
+    );
+    this.lambda.addEnvironment(envVar, table.tableName);
+  }
+
   // CDK's own table grants name `{table}/index/*`; naming each index keeps the policy free of wildcards.
   private grantTable(table: ITable, actions: readonly string[], indexes: readonly string[]): void {
     this.lambda.addToRolePolicy(

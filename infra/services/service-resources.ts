@@ -89,6 +89,9 @@ export const grantServiceResources = (
   for (const table of resources.keyReadTables ?? []) {
     if (!granted.has(table)) fn.readTableByKey(refs.tables[table], TABLES[table].envVar);
   }
+  for (const [table, attributes] of Object.entries(resources.updateAttributes ?? {}) as [TableKey, string[]][]) {
+    fn.updateAttributes(refs.tables[table], TABLES[table].envVar, attributes);
+  }
   if (auditLog.append) {
     fn.appendToTable(refs.tables.auditLog, TABLES.auditLog.envVar);
     // The actor's e-mail for an entry, when the token carries none; an area that reads the users table has it anyway.

@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import {
+  automaticHaltReason,
   cumulativeSizes,
   DEFAULT_ABORT,
   emptyStageCounts,
+  failureRateLowerBound,
   reportKey,
   type StageCounts,
   shouldHalt,
@@ -32,16 +35,60 @@ describe('stage sizes', () => {
   });
 });
 
-describe('the abort criteria', () => {
-  it('halt when failed and timed out reach the threshold of the finished, once N finished (or the whole stage)', () => {
-    expect(shouldHalt(tallyOf(counts({ failed: 1, succeeded: 1 })), DEFAULT_ABORT, 100)).toBe(false);
-    expect(shouldHalt(tallyOf(counts({ failed: 1, succeeded: 2 })), DEFAULT_ABORT, 100)).toBe(true);
-    expect(shouldHalt(tallyOf(counts({ timed_out: 1, succeeded: 9 })), DEFAULT_ABORT, 100)).toBe(true);
-    expect(shouldHalt(tallyOf(counts({ failed: 1, succeeded: 10 })), DEFAULT_ABORT, 100)).toBe(false);
+describe('the abort criteria (decision 079)', () => {
+  const halts = (change: Partial<StageCounts>, devices = 100, abort = DEFAULT_ABORT) =>
+    shouldHalt(tallyOf(counts(change)), abort, devices);
+
+  it('halt when the failures make a rate at or above the threshold 90 % sure, once N finished (or the whole stage)', () => {
+    // Before N (5) finished nothing halts, whatever failed.
+    expect(halts({ failed: 4 })).toBe(false);
+    // One failure among the first finished is not a failure rate: the old share rule halted 1 of 3.
+    expect(halts({ failed: 1, succeeded: 4 })).toBe(false);
+    expect(halts({ failed: 1, succeeded: 9 })).toBe(false);
+    // Two within the first 8 finished do; two of 9 do not; three within 15 do, three of 16 do not.
+    expect(halts({ failed: 2, succeeded: 6 })).toBe(true);
+    expect(halts({ failed: 1, timed_out: 1, succeeded: 6 })).toBe(true);
+    expect(halts({ failed: 2, succeeded: 7 })).toBe(false);
+    expect(halts({ failed: 3, succeeded: 12 })).toBe(true);
+    expect(halts({ failed: 3, succeeded: 13 })).toBe(false);
+    // A large stage at 20 % is well over 10 %: halted; one at 8 % is under it: never.
+    expect(halts({ failed: 40, succeeded: 160 }, 1_000)).toBe(true);
+    expect(halts({ failed: 40, succeeded: 460 }, 1_000)).toBe(false);
     // Rejected is finished, not a failure; offered or installing is not finished.
-    expect(shouldHalt(tallyOf(counts({ rejected: 3, installing: 5 })), DEFAULT_ABORT, 100)).toBe(false);
-    // A canary of one device: its one failure is the whole canary.
-    expect(shouldHalt(tallyOf(counts({ failed: 1 })), DEFAULT_ABORT, 1)).toBe(true);
+    expect(halts({ rejected: 3, installing: 5 })).toBe(false);
+    // A canary of one device: its one failure is the whole canary. Of three: one failure of the three.
+    expect(halts({ failed: 1 }, 1)).toBe(true);
+    expect(halts({ failed: 1, succeeded: 2 }, 3)).toBe(true);
+    expect(halts({ failed: 1, succeeded: 3 }, 4)).toBe(false);
+  });
+
+  it('never halt under the threshold, halt on a stage that failed whole, and never un-halt on another failure', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_000 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 1, max: 99 }),
+        fc.integer({ min: 1, max: 20 }),
+        (finished, failuresSeed, threshold, minFinished) => {
+          const failures = failuresSeed % (finished + 1);
+          const abort = { ...DEFAULT_ABORT, failureThresholdPercent: threshold, minFinished };
+          const halted = shouldHalt({ finished, failures }, abort, 10_000);
+          // The bound is below the rate seen: a stage whose failures are under the threshold never halts.
+          if (failures * 100 < threshold * finished) expect(halted).toBe(false);
+          expect(failureRateLowerBound(failures, finished)).toBeLessThanOrEqual(failures / finished);
+          // One more failure (in place of a success) never turns a halt into no halt.
+          if (halted && failures < finished)
+            expect(shouldHalt({ finished, failures: failures + 1 }, abort, 10_000)).toBe(true);
+          // Enough finished and every one failed: halted, unless the threshold asks more than 90 % sure of the bound.
+          if (
+            finished >= minFinished &&
+            failures === finished &&
+            failureRateLowerBound(finished, finished) * 100 >= threshold
+          )
+            expect(halted).toBe(true);
+        },
+      ),
+    );
   });
 
   it('judge after a resume only what finished since (its baseline)', () => {
@@ -52,6 +99,13 @@ describe('the abort criteria', () => {
       failures: 1,
     });
   });
+
+  it('say what tripped the halt', () => {
+    expect(automaticHaltReason('Canary', { finished: 8, failures: 2 }, DEFAULT_ABORT)).toBe(
+      'Halted automatically: in stage Canary, 2 of 8 finished devices failed or timed out ' +
+        '(25 %: its failure rate is at least the threshold, 10 %, with 90 % confidence)',
+    );
+  });
 });
 
 describe('the stage verdict', () => {
@@ -60,11 +114,15 @@ describe('the stage verdict', () => {
     const healthy = counts({ succeeded: 5 });
     expect(stageVerdict({ ...base, counts: healthy, now: 3_599_999 })).toEqual({ kind: 'wait', why: 'soaking' });
     expect(stageVerdict({ ...base, counts: healthy, now: 3_600_000 })).toEqual({ kind: 'advance' });
-    expect(stageVerdict({ ...base, counts: counts({ succeeded: 2 }), now: 9e9 })).toEqual({
+    expect(stageVerdict({ ...base, counts: counts({ succeeded: 4 }), now: 9e9 })).toEqual({
       kind: 'wait',
       why: 'evidence',
     });
-    expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 1 }), now: 9e9 }).kind).toBe('halt');
+    // One failure of six soaked: under the bar, so the stage goes on (the old share rule halted it); two halt it.
+    expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 1 }), now: 9e9 })).toEqual({
+      kind: 'advance',
+    });
+    expect(stageVerdict({ ...base, counts: counts({ succeeded: 5, failed: 2 }), now: 9e9 }).kind).toBe('halt');
     // An empty stage has nothing to learn from: it passes at once.
     expect(stageVerdict({ ...base, devices: 0, counts: counts({}), now: 0 })).toEqual({ kind: 'advance' });
   });

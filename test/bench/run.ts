@@ -27,7 +27,7 @@ import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchOpenData, printOpenData } from './open-data';
 import { benchQuality } from './quality';
-import { benchRollouts } from './rollouts';
+import { benchRollouts, printRolloutRules } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 import { printWebhooks } from './webhooks';
@@ -49,8 +49,10 @@ import { printWebhooks } from './webhooks';
  * Webhooks (issue 38): a day of a failing receiver, and 1,000 devices a minute to one webhook (./webhooks.ts).
  * Open data (issue 41): a SensorThings page of 1,000 Observations beside our readings route; a year of one-minute data as
  * Parquet beside CSV in bytes; DuckDB's hourly mean over that file (./open-data.ts).
- * Rollouts (issue 40): 1,000 simulated devices polling and reporting through a healthy and a bad release's staged
- * rollouts on a fixed clock; where each stopped, how soon a halt stops offers, the cost per device (./rollouts.ts).
+ * Rollouts (issue 40): a healthy and a bad release's staged rollouts on a simulated clock: the abort rule over 10,000
+ * seeded fleets of 1,000 devices and 1,000-device fleets through the use cases on in-process stores (before the stack
+ * starts), then a smaller fleet on the stack's stores for how soon a halt stops offers and the cost per device
+ * (./rollouts.ts).
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
  * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU.
@@ -327,6 +329,8 @@ if (sections.has('bundles')) await benchBundles(rootDir);
 if (sections.has('quality')) benchQuality();
 // Webhook delivery on a clock the bench sets, with a real receiver and no stack (test/bench/webhooks.ts).
 if (sections.has('webhooks')) await printWebhooks();
+// Rollouts' abort rule and 1,000-device fleets through the use cases on in-process stores; the stack part comes later.
+if (sections.has('rollouts')) await printRolloutRules();
 if ([...sections].every((section) => section === 'bundles' || section === 'quality' || section === 'webhooks')) {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);

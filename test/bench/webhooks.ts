@@ -16,6 +16,7 @@ import {
 } from '../support/integrations-memory';
 import { silentLog } from '../support/log';
 import { AWS_PRICES } from './aws-prices';
+import { seeded } from './seeded';
 
 /**
  * Issue 38's measures (`npm run bench`, section `webhooks`), of the delivery lanes (functions/integrations/domain/lanes.ts)
@@ -37,14 +38,6 @@ const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
 const MINUTE = 60_000;
 /** The outbox's wake waits a second (WAKE_DELAY_SECONDS) so events of one moment travel together. */
 const WAKE_DELAY_MS = 1_000;
-
-/** A small deterministic generator (mulberry32): the same run each time. */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
 
 /**
  * The receiver verifies each request at its own time, which is the simulated clock's (the library reads Date.now to

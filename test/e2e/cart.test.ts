@@ -180,5 +180,6 @@ describe('end to end: the cart and the locked-history band', () => {
       expect((await shadedColumns(chart)).some(Boolean)).toBe(false);
       expect((await chartPixels(chart)).covered).toBeGreaterThan(0);
     }
-  });
+    // A journey of three sign-ins and a checkout: 40 s on a quiet machine, past 60 s on a loaded one.
+  }, 120_000);
 });

@@ -75,10 +75,12 @@ describe('end to end: a staged rollout', () => {
     await deviceSays(d1).reports(rollout, 'failed', 'flash write error at 0x4000');
     await deviceSays(d2).reports(rollout, 'succeeded');
     await deviceSays(d3).reports(rollout, 'failed', 'signature rejected by bootloader');
-    // Three finished and two failed: over 10 %, so it halted itself; the page says so and names the failures.
+    // The whole canary (3) finished and two failed: 90 % sure that 10 % or more fail, so it halted itself; the page
+    // says so and names the failures.
     await page.getByTestId('rollout-halt').getByText('Halted by its abort criteria').waitFor();
     expect(await page.getByTestId('rollout-halt-reason').textContent()).toBe(
-      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out (67 %, the threshold is 10 %)',
+      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out ' +
+        '(67 %: its failure rate is at least the threshold, 10 %, with 90 % confidence)',
     );
     await page.getByTestId(`rollout-failure-${d3.id}`).waitFor();
     expect(await page.getByTestId(`rollout-failure-${d1.id}`).textContent()).toBe(

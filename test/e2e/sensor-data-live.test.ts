@@ -1,5 +1,5 @@
 import mqtt from 'mqtt';
-import { pagePerTest, web } from '../support/browser';
+import { pagePerTest, signOutInHeader, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { freshDevice } from '../support/sensor-data';
 import { stack } from '../support/stack';
@@ -42,5 +42,13 @@ describe('end to end: the live view', () => {
     } finally {
       await sender.endAsync();
     }
+
+    // Signing out stops the watch as the person (204), not as the guest the page has become (401).
+    const stopped = page.waitForResponse(
+      (r) => r.url().includes(`/live-watches/${device.id}`) && r.request().method() === 'DELETE',
+    );
+    await signOutInHeader(page);
+    expect((await stopped).status()).toBe(204);
+    await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
   });
 });

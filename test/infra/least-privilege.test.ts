@@ -30,7 +30,7 @@ import { resourcesOfType, synthesizedTemplates } from './synth';
  * role's area declares in infra/definitions/services.ts, at the level it declares (read, write, evict, archive, send).
  */
 
-type Statement = { Effect?: string; Action: unknown; Resource: unknown };
+type Statement = { Effect?: string; Action: unknown; Resource: unknown; Condition?: Record<string, unknown> };
 interface RoleGrants {
   stack: string;
   role: string;
@@ -131,6 +131,9 @@ const declaredFor = (area: AreaName, kind: RoleKind, consumes?: QueueKey): Decla
   for (const table of resources.tables) add(declared.tables, table, [...TABLE_READ, ...TABLE_WRITE]);
   for (const table of resources.readTables ?? []) add(declared.tables, table, TABLE_READ);
   for (const table of resources.keyReadTables ?? []) add(declared.tables, table, KEY_READ);
+  for (const table of Object.keys(resources.updateAttributes ?? {}) as TableKey[]) {
+    add(declared.tables, table, ['dynamodb:UpdateItem']);
+  }
   if (kind === 'api') {
     add(declared.tables, SESSION_TABLE, TABLE_READ);
     if (AUDIT_LOG_ACCESS[area].append) {
@@ -319,6 +322,28 @@ describe.each(['prod', 'dev'] as CloudEnvName[])('least privilege on %s', (envNa
       .map((r) => r.role);
     expect(attaching).toHaveLength(1);
     expect(attaching[0]).toMatch(new RegExp(`^SensorDataApiHandlerRole${HASH}$`));
+  });
+
+  it("data ingress updates a device credential's lastUsed and no other attribute of it; no other area writes it", () => {
+    const onCredentials = roles.flatMap((r) =>
+      r.statements
+        .filter((s) => namedIn(s, envName).tables.includes('deviceCredentials'))
+        .filter((s) => actionsOf(s).some((a) => /^dynamodb:(UpdateItem|PutItem|DeleteItem|BatchWriteItem)$/.test(a)))
+        .map((s) => ({ stack: r.stack, actions: actionsOf(s), condition: s.Condition })),
+    );
+    const ingress = onCredentials.filter((g) => g.stack === 'api/data-ingress');
+    expect(ingress.length).toBeGreaterThan(0);
+    for (const grant of ingress) {
+      expect(grant).toEqual({
+        stack: 'api/data-ingress',
+        actions: ['dynamodb:UpdateItem'],
+        condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['credentialId', 'lastUsed'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+        },
+      });
+    }
+    expect([...new Set(onCredentials.map((g) => g.stack))].sort()).toEqual(['api/data-ingress', 'api/devices']);
   });
 
   it('the api area only reads the buckets it signs GETs for: no put, delete or listing', () => {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { KEEP_MS } from '../../functions/_shared/integrations/webhook-records';
 import {
   deliveryIdOf,
@@ -12,14 +11,14 @@ import {
 import { createDeliveryStore } from '../../functions/integrations/store/delivery-store';
 import { createLocalSecretBox } from '../../functions/integrations/store/secret-box';
 import { createWebhookStore } from '../../functions/integrations/store/webhook-store';
+import { deviceOwnedBy } from './authz-devices-fixtures';
 import { CALLERS, type CallerName, type FixtureRequest, type RouteFixture } from './authz-fixture-types';
-import { seedRelation } from './relations';
-import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';
+import { type DemoEmail, documentClient, stack, subOf } from './stack';
 
 /**
  * The authorization matrix's fixtures for the integrations area (functions/integrations). Each call meets a fresh
- * device (its record and its `device-owner` relation, as the devices area writes them) owned by the caller (`owned`)
- * or by another demo account (`foreign`), and, where the route names one, a webhook of it and a delivery, written as
+ * device (registered and claimed through the devices area) owned by the caller (`owned`) or by another demo account
+ * (`foreign`), and, where the route names one, a webhook of it and a delivery, written as
  * the area writes them. Webhooks point at the discard port of 127.0.0.1: a test or replay the matrix starts is
  * refused there at once.
  */
@@ -27,35 +26,21 @@ import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack'
 const emailOf = (caller: CallerName): DemoEmail =>
   (caller === 'guest' ? 'user@example.com' : CALLERS[caller].email) as DemoEmail;
 
-const holderOf = async (caller: CallerName, whose: 'owned' | 'foreign') => {
-  if (whose === 'owned') return subOf(emailOf(caller));
-  const other = (['user', 'approved'] as const).find((name) => name !== caller)!;
-  return subOf(CALLERS[other].email as DemoEmail);
-};
-
 const URL_NOWHERE = 'http://127.0.0.1:9/hook';
 
-/** A device owned by the caller or by someone else. */
-const device = async (caller: CallerName, whose: 'owned' | 'foreign') => {
-  const id = uniqueId('authz-wh-device');
-  const now = Date.now();
-  await documentClient().send(
-    new PutCommand({
-      TableName: stack().tables.devices!,
-      Item: {
-        id,
-        serial: id.toUpperCase(),
-        productLine: 'sd1',
-        model: 'SD-1',
-        state: 'active',
-        created: now,
-        updated: now,
-      },
-    }),
-  );
-  await seedRelation('device-owner', id, await holderOf(caller, whose));
-  return id;
-};
+/** The demo account that holds the fixture's device: the caller, or another one. */
+const holderEmailOf = (caller: CallerName, whose: 'owned' | 'foreign'): DemoEmail =>
+  whose === 'owned'
+    ? emailOf(caller)
+    : (CALLERS[(['user', 'approved'] as const).find((name) => name !== caller)!].email as DemoEmail);
+
+const holderOf = (caller: CallerName, whose: 'owned' | 'foreign') => subOf(holderEmailOf(caller, whose));
+
+/**
+ * A device owned by the caller or by someone else, registered and claimed through the devices area: a record written
+ * here by hand once lacked the fields the area always writes, and broke the holder's device list (a 500).
+ */
+const device = (caller: CallerName, whose: 'owned' | 'foreign') => deviceOwnedBy(holderEmailOf(caller, whose));
 
 const box = () => createLocalSecretBox(readFileSync(path.join(stack().dataDir, 'webhook-secrets.key'), 'utf8').trim());
 

@@ -118,4 +118,15 @@ export const apiClient = <N extends AreaName>(area: N): ApiClient<N> => {
   return client;
 };
 
+/**
+ * One area's client that sends this token and no other: work that runs as the person while their sign-out here is
+ * under way (auth.ts `onSignOut`), when the ordinary client already calls as the guest.
+ */
+export const apiClientWithToken = <N extends AreaName>(area: N, token: string): ApiClient<N> =>
+  areaCalls(area, {
+    baseUrl: resolveApiBaseUrl(runtimeConfig().apiBaseUrls, area),
+    getToken: async () => token,
+    fetch: fetchWatchingSession,
+  }) as ApiClient<N>;
+
 export const useApi = <N extends AreaName>(area: N): ApiClient<N> => useMemo(() => apiClient(area), [area]);

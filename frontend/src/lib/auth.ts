@@ -152,15 +152,40 @@ export const announceSignOut = (): void => {
   }
 };
 
+/** How long a sign-out waits for the work that must still run as the person (`onSignOut`). */
+const FAREWELL_WAIT_MS = 1_500;
+
+const signOutTasks = new Set<(token: string) => Promise<unknown>>();
+
+/**
+ * Work that must still run as the person when they sign out here, e.g. stopping a live watch: it gets their token,
+ * since from the sign-out on every other call goes out as the guest's. Returns the unsubscribe function.
+ */
+export const onSignOut = (task: (token: string) => Promise<unknown>): (() => void) => {
+  signOutTasks.add(task);
+  return () => {
+    signOutTasks.delete(task);
+  };
+};
+
+/** Whether a sign-out here is under way (its calls go out as the guest's). */
+export const isSigningOut = (): boolean => signingOut;
+
 /**
  * Signs out here (and with `global`, revokes the refresh token everywhere) and tells the other tabs. A session from
  * the hosted sign-in then leaves through the hosted logout, which ends the hosted page's session and comes back to
  * the sign-in page. From the call on, before its first await, API calls go out as the guest's.
  */
 export const signOutHere = async (options?: { global?: boolean }): Promise<void> => {
+  // Both taken before `signingOut` is set and before the page, drawn for the guest, unmounts what registered them:
+  // accessToken checks `signingOut` synchronously, so it still answers the person's token.
+  const tasks = [...signOutTasks];
+  const token = accessToken();
   signingOut = true;
+  const farewells = token.then((held) => (held ? Promise.allSettled(tasks.map((task) => task(held))) : undefined));
   let logout: string | undefined;
   try {
+    await Promise.race([farewells, new Promise((resolve) => setTimeout(resolve, FAREWELL_WAIT_MS))]);
     const { signOut, takeHostedLogout } = await amplifyAuth();
     logout = takeHostedLogout();
     await signOut(options?.global ? { global: true } : undefined);

@@ -23,48 +23,62 @@ export const createCredentialVerifier = ({
   tableName,
   recordUse = false,
   now = Date.now,
-}: CredentialVerifierOptions) => ({
-  /** @returns the device id, or undefined for a malformed, unknown, revoked or wrong token */
-  verifyCredential: async (token: unknown): Promise<string | undefined> => {
-    const parsed = parseToken(token);
-    if (!parsed) return undefined;
-    const { Item } = await db.send(
-      new GetCommand({ TableName: tableName, Key: { credentialId: parsed.credentialId }, ConsistentRead: true }),
-    );
-    if (!Item || !secretMatches(parsed.secret, Item.secretHash) || typeof Item.deviceId !== 'string') return undefined;
-    if (recordUse) {
-      const at = now();
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { credentialId: parsed.credentialId },
-            UpdateExpression: 'SET lastUsed = :at',
-            ConditionExpression:
-              'attribute_exists(credentialId) AND (attribute_not_exists(lastUsed) OR lastUsed < :stale)',
-            ExpressionAttributeValues: { ':at': at, ':stale': at - LAST_USED_RESOLUTION_MS },
-          }),
-        );
-      } catch (error) {
-        // Recorded within the last minute, or revoked since the read: neither changes the answer.
-        if (!isConditionFailure(error)) throw error;
-      }
-    }
-    return Item.deviceId;
-  },
-
+}: CredentialVerifierOptions) => {
   /**
-   * The device a credential still belongs to, by its id alone: for a message whose connection already proved the
-   * secret (the MQTT authorizer), so that a credential revoked since then is refused on its next message.
-   * @returns undefined once the credential is revoked (deleted) or never existed
+   * The credential's "last used", written only when the one read shows it older than a minute: a device that sends
+   * every second costs one conditional write a minute, not one a request.
    */
-  deviceOfCredential: async (credentialId: string): Promise<string | undefined> => {
-    const { Item } = await db.send(
-      new GetCommand({ TableName: tableName, Key: { credentialId }, ConsistentRead: true }),
-    );
-    return typeof Item?.deviceId === 'string' ? Item.deviceId : undefined;
-  },
-});
+  const noteUse = async (credentialId: string, item: Record<string, unknown>): Promise<void> => {
+    if (!recordUse) return;
+    const at = now();
+    const stale = at - LAST_USED_RESOLUTION_MS;
+    if (typeof item.lastUsed === 'number' && item.lastUsed >= stale) return;
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { credentialId },
+          UpdateExpression: 'SET lastUsed = :at',
+          ConditionExpression:
+            'attribute_exists(credentialId) AND (attribute_not_exists(lastUsed) OR lastUsed < :stale)',
+          ExpressionAttributeValues: { ':at': at, ':stale': stale },
+        }),
+      );
+    } catch (error) {
+      // Recorded meanwhile by another request, or revoked since the read: neither changes the answer.
+      if (!isConditionFailure(error)) throw error;
+    }
+  };
+
+  return {
+    /** @returns the device id, or undefined for a malformed, unknown, revoked or wrong token */
+    verifyCredential: async (token: unknown): Promise<string | undefined> => {
+      const parsed = parseToken(token);
+      if (!parsed) return undefined;
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: { credentialId: parsed.credentialId }, ConsistentRead: true }),
+      );
+      if (!Item || !secretMatches(parsed.secret, Item.secretHash) || typeof Item.deviceId !== 'string')
+        return undefined;
+      await noteUse(parsed.credentialId, Item);
+      return Item.deviceId;
+    },
+
+    /**
+     * The device a credential still belongs to, by its id alone: for a message whose connection already proved the
+     * secret (the MQTT authorizer), so that a credential revoked since then is refused on its next message.
+     * @returns undefined once the credential is revoked (deleted) or never existed
+     */
+    deviceOfCredential: async (credentialId: string): Promise<string | undefined> => {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: { credentialId }, ConsistentRead: true }),
+      );
+      if (typeof Item?.deviceId !== 'string') return undefined;
+      await noteUse(credentialId, Item);
+      return Item.deviceId;
+    },
+  };
+};
 
 export type CredentialVerifier = ReturnType<typeof createCredentialVerifier>;
 

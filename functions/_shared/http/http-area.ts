@@ -369,7 +369,14 @@ export const httpArea = <A extends Area, D>(
     if (!checked) {
       return { statusCode: 204, headers: { ...extraHeaders, ...corsHeaders(event, corsOrigins) }, body: '' };
     }
-    if (!checked.success) throw new Error(`Response of ${area.name}.${state.handlerName} broke its contract`);
+    if (!checked.success) {
+      // Logged, never answered: which fields broke it is what the operator needs to find the record.
+      const where = checked.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ');
+      throw new Error(`Response of ${area.name}.${state.handlerName} broke its contract (${where})`);
+    }
     // A handler that names a text type answers a string as it is (an OData `$value`); everything else is JSON.
     const text = typeof checked.data === 'string' && extraHeaders['content-type']?.startsWith('text/');
     return {

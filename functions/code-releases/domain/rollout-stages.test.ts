@@ -93,7 +93,10 @@ describe('the stage job', () => {
     expect([...one.advanced, ...two.advanced]).toEqual([{ rolloutId: 'rollout-1', stage: 1 }]);
     expect(w.rollouts.get('rollout-1')).toMatchObject({ currentStage: 1, soakFrom: 2 * HOUR });
     // The last stage completes once it has soaked likewise: then the job leaves it.
-    for (const id of w.inStage(1).slice(0, 3)) await w.report(id, 'succeeded', 2.5 * HOUR);
+    // The last stage holds 27: it is judged once N (5) of them finished.
+    for (const id of w.inStage(1).slice(0, 4)) await w.report(id, 'succeeded', 2.5 * HOUR);
+    expect((await w.stages.run(3 * HOUR)).completed).toEqual([]);
+    await w.report(w.inStage(1)[4]!, 'succeeded', 2.5 * HOUR);
     expect((await w.stages.run(3 * HOUR - 1)).completed).toEqual([]);
     expect((await w.stages.run(3 * HOUR)).completed).toEqual(['rollout-1']);
     expect(w.rollouts.get('rollout-1')!.live).toBeUndefined();
@@ -108,7 +111,7 @@ describe('the stage job', () => {
         { percent: 10, deviceIds: ['d000', 'd001', 'd002', 'd003'], soakSeconds: 86_400 },
         { percent: 100, soakSeconds: 86_400 },
       ],
-      abort: { failureThresholdPercent: 50, minFinished: 3, timeoutSeconds: 3_600 },
+      abort: { failureThresholdPercent: 25, minFinished: 3, timeoutSeconds: 3_600 },
     });
     await w.offer('d000', 0);
     await w.offer('d001', 0);
@@ -119,7 +122,8 @@ describe('the stage job', () => {
     const run = await w.stages.run(HOUR + 1);
     expect(run.timedOut).toBe(2);
     expect(w.target('rollout-1', 'd002')!.state).toBe('downloading');
-    // Two timed out of three finished: 67 % ≥ 50 %, so the second timeout halted it there and then.
+    // Two timed out of three finished make a failure rate of at least 25 % 90 % sure (its Wilson bound is 32 %), so
+    // the second timeout halted it there and then.
     expect(w.rollouts.get('rollout-1')).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
     expect(run.announced).toEqual(['rollout-1']);
     const staff = w.published.find((e) => e.audience.kind === 'staff')!;

@@ -159,7 +159,7 @@ describe('rollouts', () => {
     expect(rollout.stages.map((s) => s.started)).toEqual([1_000, undefined, undefined, undefined]);
     expect(rollout).toMatchObject({
       currentStage: 0,
-      abort: { failureThresholdPercent: 10, minFinished: 3, timeoutSeconds: 21_600 },
+      abort: { failureThresholdPercent: 10, minFinished: 5, timeoutSeconds: 21_600 },
     });
     // Each device's record and target name its stage: the offer reads it, and it never changes.
     const stageOf = (id: string) => w.target(rollout.id, id)!.stage;
@@ -268,21 +268,25 @@ describe('rollouts', () => {
       ...toDevices(Object.keys(fleetOf(10))),
       ...oneStage,
     });
-    for (const id of ['d0000', 'd0001', 'd0002']) {
+    for (const id of ['d0000', 'd0001', 'd0002', 'd0003']) {
       await w.updates.move(w.target(rollout.id, id)!, { state: 'failed', at: 900, key: reportKey('failed', 900) });
     }
-    // The third failure met the criteria (3 finished, 100 % failed): the rollout halted itself.
+    // Four failures, but N (5) have not finished: not judged yet.
+    expect((await w.service.get(rollout.id)).status).toBe('active');
+    await w.updates.move(w.target(rollout.id, 'd0004')!, { state: 'failed', at: 900, key: reportKey('failed', 900) });
+    // The fifth failure met the criteria (5 finished, all failed): the rollout halted itself.
     const halted = await w.service.get(rollout.id);
     expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
     expect(halted.haltReason).toBe(
-      'Halted automatically: in stage 100 %, 3 of 3 finished devices failed or timed out (100 %, the threshold is 10 %)',
+      'Halted automatically: in stage 100 %, 5 of 5 finished devices failed or timed out ' +
+        '(100 %: its failure rate is at least the threshold, 10 %, with 90 % confidence)',
     );
     expect((await rejectionOf(w.service.advance(admin, rollout.id))).status).toBe(409);
     const resumed = await w.service.resume(admin, rollout.id);
     expect(resumed).toMatchObject({ status: 'active', resumed: 1_000, resumedBy: 'admin-1' });
-    expect(w.rollouts.get(rollout.id)!.baseline).toEqual({ stage: 0, finished: 3, failures: 3 });
+    expect(w.rollouts.get(rollout.id)!.baseline).toEqual({ stage: 0, finished: 5, failures: 5 });
     // One more failure alone does not halt it again: what came before the resume is set aside.
-    await w.updates.move(w.target(rollout.id, 'd0003')!, { state: 'failed', at: 950, key: reportKey('failed', 950) });
+    await w.updates.move(w.target(rollout.id, 'd0005')!, { state: 'failed', at: 950, key: reportKey('failed', 950) });
     expect((await w.service.get(rollout.id)).status).toBe('active');
     expect((await rejectionOf(w.service.resume(admin, rollout.id))).status).toBe(409);
   });

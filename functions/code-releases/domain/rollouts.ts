@@ -327,7 +327,7 @@ export const createRollouts = ({
   return {
     /**
      * Starts a rollout when the gate is open (else 409 with its reason), in the stages asked for or the default ones
-     * (canary, 5 %, 25 %, 100 %, a day each; halting at 10 % failures after 3 finished).
+     * (canary, 5 %, 25 %, 100 %, a day each; halting by `DEFAULT_ABORT`, decision 079).
      */
     create: async (caller: Caller, releaseId: string, input: Body<'createRollout'>): Promise<Rollout> => {
       const release = await releases.get(releaseId);

@@ -1,6 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Parameter } from '../../../shared/contracts/system';
-import { isConditionFailure, putIf, scanPage } from '../../_shared/dynamodb';
+import { isConditionFailure, putIf, removeIfExists, scanPage } from '../../_shared/dynamodb';
 import { storableJson } from '../../_shared/json-attribute';
 import { cursorPage } from '../../_shared/paging';
 import { type KeyRead, readKey } from '../../_shared/read-ahead';
@@ -58,20 +58,6 @@ export const createParameterStore = ({
     }
   },
 
-  remove: async (id: string): Promise<Parameter | undefined> => {
-    try {
-      const result = await db.send(
-        new DeleteCommand({
-          TableName: tableName,
-          Key: { id },
-          ConditionExpression: 'attribute_exists(id)',
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return result.Attributes as Parameter;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
-  },
+  remove: async (id: string): Promise<Parameter | undefined> =>
+    (await removeIfExists(db, tableName, id)) as Parameter | undefined,
 });

@@ -127,6 +127,32 @@ describe('staged rollouts: stages', () => {
     expect(await membership()).toEqual(before);
   });
 
+  it('refuses a stage that names a device outside the target, saying which device and stage, and starts nothing', async () => {
+    const admin = await administrator();
+    const release = await seedRelease({ results: ['Pass'] });
+    const [inside, elsewhere] = await Promise.all([freshDevice(), freshDevice()]);
+    const refused = await apiRejection(
+      admin.createRollout({
+        params: { id: release.id },
+        body: {
+          target: { kind: 'devices', deviceIds: [inside!.id] },
+          stages: [
+            { name: 'Lab bench', percent: 1, deviceIds: [elsewhere!.id], soakSeconds: 0 },
+            { percent: 100, soakSeconds: 0 },
+          ],
+        },
+      }),
+    );
+    expect([refused.status, refused.message]).toEqual([
+      400,
+      `Device ${elsewhere!.id}, named in stage Lab bench, is not in the rollout's target`,
+    ]);
+    expect((await (await employee()).listRollouts({ params: { id: release.id } })).items).toEqual([]);
+    // Neither device was pointed at the release: the one outside is not offered it, nor the one inside.
+    expect(await offerTo(elsewhere!.credential)).toEqual({ update: null });
+    expect(await offerTo(inside!.credential)).toEqual({ update: null });
+  });
+
   it('does not advance a soaked stage whose failures reach the threshold: it halts it instead', async () => {
     const admin = await administrator();
     const release = await seedRelease({ results: ['Pass'] });
@@ -139,7 +165,7 @@ describe('staged rollouts: stages', () => {
           { name: 'Pilot', percent: 50, deviceIds: [a!.id, b!.id], soakSeconds: 3_600 },
           { percent: 100, soakSeconds: 3_600 },
         ],
-        abort: { failureThresholdPercent: 50, minFinished: 2 },
+        abort: { failureThresholdPercent: 15, minFinished: 2 },
       },
     });
     await offerTo(a!.credential);
@@ -149,7 +175,8 @@ describe('staged rollouts: stages', () => {
     expect((await runStages(rollout.created + 2 * HOUR)).advanced).toEqual([]);
     await offerTo(b!.credential);
     await report(b!.credential, rollout, 'succeeded', rollout.created + 120_000);
-    // One failure of two finished is 50 %: at the threshold, not under it.
+    // One failure of two finished makes a failure rate of 15 % or more 90 % sure (Wilson's bound is 16.5 %): not under
+    // the threshold, so the job halts the stage rather than advance it.
     await runStages(rollout.created + 2 * HOUR + 60_000);
     const judged = await rolloutNow(rollout.id);
     expect(judged).toMatchObject({ status: 'halted', haltedBy: 'automatic', currentStage: 0 });
@@ -214,7 +241,7 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
           { name: 'Canary', percent: 50, deviceIds: [d1.id, d2.id, d3.id, d4.id], soakSeconds: 3_600 },
           { percent: 100, soakSeconds: 3_600 },
         ],
-        abort: { failureThresholdPercent: 50, minFinished: 3 },
+        abort: { failureThresholdPercent: 30, minFinished: 3 },
       },
     });
     expect(rollout.stages.map((s) => s.devices)).toEqual([4, 2]);
@@ -227,12 +254,14 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
     // Two of three needed have finished: still active, and d4 (on its way) is still offered.
     expect((await rolloutNow(rollout.id)).status).toBe('active');
     expect((await offerTo(d4.credential)).update).not.toBeNull();
-    // The third finished device fails: 2 of 3 is over 50 %, and the rollout halts with that very report.
+    // The third finished device fails: 2 of 3 make a failure rate of 30 % or more 90 % sure (Wilson's bound is 32 %),
+    // and the rollout halts with that very report.
     await report(d3.credential, rollout, 'failed', t + 40_000, 'signature rejected by bootloader');
     const halted = await rolloutNow(rollout.id);
     expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
     expect(halted.haltReason).toBe(
-      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out (67 %, the threshold is 50 %)',
+      'Halted automatically: in stage Canary, 2 of 3 finished devices failed or timed out ' +
+        '(67 %: its failure rate is at least the threshold, 30 %, with 90 % confidence)',
     );
     expect(halted.stages[0]!.counts).toMatchObject({ failed: 2, succeeded: 1, downloading: 1 });
     // The very next poll of a device on its way gets nothing.
@@ -286,6 +315,37 @@ describe('staged rollouts: halting, resuming, rolling back', () => {
       [previous.id, 'offered'],
       [release.id, 'succeeded'],
     ]);
+  });
+
+  it('with the default criteria, goes on after one failure among a stage’s first finished devices and halts on a second within its first 8', async () => {
+    const admin = await administrator();
+    const release = await seedRelease({ results: ['Pass'] });
+    const fleet = await seedFleet(9);
+    const rollout = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: fleet }, stages: [{ percent: 100, soakSeconds: 0 }] },
+    });
+    expect(rollout.abort).toEqual({ failureThresholdPercent: 10, minFinished: 5, timeoutSeconds: 21_600 });
+    const credentials = await Promise.all(fleet.map((id) => credentialFor(id)));
+    for (const credential of credentials) expect((await offerTo(credential)).update).not.toBeNull();
+    const t = rollout.created;
+    await report(credentials[0]!, rollout, 'failed', t + 10_000, 'boot check failed');
+    for (const [i, credential] of credentials.slice(1, 6).entries()) {
+      await report(credential, rollout, 'succeeded', t + 20_000 + i * 1_000);
+    }
+    // 1 of 6 finished failed (17 %): the share rule of decision 077 halted here. The stage job judges the stage (as
+    // the write path did at the failure) and it goes on.
+    await runStages(t + 60_000);
+    expect((await rolloutNow(rollout.id)).status).toBe('active');
+    expect((await offerTo(credentials[8]!)).update).not.toBeNull();
+    await report(credentials[6]!, rollout, 'failed', t + 40_000, 'flash write error');
+    const halted = await rolloutNow(rollout.id);
+    expect(halted).toMatchObject({ status: 'halted', haltedBy: 'automatic' });
+    expect(halted.haltReason).toBe(
+      'Halted automatically: in stage 100 %, 2 of 7 finished devices failed or timed out ' +
+        '(29 %: its failure rate is at least the threshold, 10 %, with 90 % confidence)',
+    );
+    expect(await offerTo(credentials[8]!)).toEqual({ update: null });
   });
 
   it('advances by hand once for two presses at once, and refuses to advance a halted rollout', async () => {

@@ -3,6 +3,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { deviceOwnedBy, freshSerial, registeredDevice } from '../../support/authz-devices-fixtures';
 import { freshUser } from '../../support/people';
+import { freshDevice, ingest } from '../../support/sensor-data';
 import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
 
 /**
@@ -140,6 +141,20 @@ describe('ingress credentials and retirement', () => {
     expect(await (await asAdmin()).update({ params: { id }, body: { name: 'Archived' } })).toMatchObject({
       name: 'Archived',
     });
+  });
+
+  it("shows when a credential was last used: a device's readings sent with it set the time; the other stays unused", async () => {
+    const owner = await freshUser({ prefix: 'owner' });
+    const device = await freshDevice({ ownerToken: owner.token });
+    const api = devicesAs(owner.token);
+    const spare = await api.createCredential({ params: { id: device.id } });
+    const before = Date.now();
+    await ingest(device, [{ timestamp: before - 60_000, values: { pm2_5: 4 } }]);
+
+    const listed = await api.listCredentials({ params: { id: device.id }, query: { limit: 10 } });
+    const used = listed.items.find((c) => c.credentialId === device.credential.split('.')[0]);
+    expect(used?.lastUsed).toBeGreaterThanOrEqual(before);
+    expect(listed.items.find((c) => c.credentialId === spare.credentialId)?.lastUsed).toBeUndefined();
   });
 
   it('refuses credentials to someone who does not manage the device', async () => {

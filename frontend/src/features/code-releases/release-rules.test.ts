@@ -66,7 +66,7 @@ describe('release page rules', () => {
     expect(stagesText(DEFAULT_STAGES)).toBe('Canary (1 %) → 5 % → 25 % → Everyone (100 %), 24 h each');
     expect(durationText(5_400)).toBe('1.5 h');
     expect(durationText(600)).toBe('10 min');
-    expect(abortText(DEFAULT_ABORT)).toContain('reach 10 % of a stage');
+    expect(abortText(DEFAULT_ABORT)).toContain('make it 90 % sure that 10 % or more of its devices fail, once 5 have');
   });
 
   it('hashes a file as the server does', async () => {

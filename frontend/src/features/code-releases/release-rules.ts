@@ -3,6 +3,7 @@ import {
   DEFAULT_STAGES,
   type DeviceUpdateState,
   FINISHED_STATES,
+  HALT_CONFIDENCE_PERCENT,
 } from '../../../../shared/code-releases/rollout-rules';
 import type { Rollout, RolloutTarget } from '../../../../shared/contracts/code-releases';
 
@@ -155,8 +156,9 @@ export const finishedOf = (stage: Rollout['stages'][number]) => {
 
 /** The abort criteria in words, as the rollout page states them. */
 export const abortText = (abort: Rollout['abort']): string =>
-  `Halts by itself when failed and timed-out devices reach ${abort.failureThresholdPercent} % of a stage's ` +
-  `finished devices, once ${abort.minFinished} have finished (or the whole stage, when it holds fewer). A device ` +
+  `Halts by itself when a stage's failed and timed-out devices make it ${HALT_CONFIDENCE_PERCENT} % sure that ` +
+  `${abort.failureThresholdPercent} % or more of its devices fail, once ${abort.minFinished} have finished (or the ` +
+  `whole stage, when it holds fewer). A device ` +
   `that has not finished ${durationText(abort.timeoutSeconds)} after its offer is timed out.`;
 
 export const sizeText = (bytes: number): string =>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
-import { stageNameOf } from '../../../../shared/code-releases/rollout-rules';
+import { HALT_CONFIDENCE_PERCENT, stageNameOf } from '../../../../shared/code-releases/rollout-rules';
 import { NewRollout, type ReleaseDetail, type Rollout } from '../../../../shared/contracts/code-releases';
 import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { EditForm } from '../../components/edit-form';
@@ -127,7 +127,7 @@ const StagesFields = ({
         <legend>Abort criteria</legend>
         <TextField
           id="rollout-abort-threshold"
-          label="Halt at failures (% of finished)"
+          label={`Halt when ${HALT_CONFIDENCE_PERCENT} % sure that failures reach (% of devices)`}
           type="number"
           value={form.failureThresholdPercent}
           onChange={setAbort('failureThresholdPercent')}

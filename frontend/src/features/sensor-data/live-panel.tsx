@@ -3,7 +3,8 @@ import { logAndReturnNothing } from '../../../../shared/errors/handling';
 import { REALTIME_POLICY_NAME } from '../../../../shared/iot/realtime';
 import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
 import { When } from '../../components/when';
-import { apiClient } from '../../lib/api';
+import { apiClient, apiClientWithToken } from '../../lib/api';
+import { isSigningOut, onSignOut } from '../../lib/auth';
 import { errorMessage } from '../../lib/error-message';
 import type { RealtimeConnection } from '../../lib/realtime';
 import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
@@ -81,18 +82,25 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
     };
     start().catch(fail);
 
+    const stop = (client: typeof api) => {
+      const watcher = identityId;
+      identityId = undefined;
+      if (!watcher) return Promise.resolve(undefined);
+      // Best effort: an abandoned watch ends by itself within the hour.
+      return logAndReturnNothing('The live watch was not stopped', () =>
+        client.unwatchLive({ params: { id: deviceId }, query: { identityId: watcher } }),
+      );
+    };
+    // Signing out here: the watch is stopped as the person, before the page is drawn for the guest.
+    const offSignOut = onSignOut((token) => stop(apiClientWithToken('sensor-data', token)));
+
     return () => {
       active = false;
+      offSignOut();
       clearTimeout(renewTimer);
       clearTimeout(retryTimer);
       connection?.close();
-      // Best effort: an abandoned watch ends by itself within the hour.
-      const watcher = identityId;
-      if (watcher) {
-        void logAndReturnNothing('The live watch was not stopped', () =>
-          api.unwatchLive({ params: { id: deviceId }, query: { identityId: watcher } }),
-        );
-      }
+      if (!isSigningOut()) void stop(api);
     };
   }, [deviceId]);
 
