@@ -3,10 +3,10 @@ export class DomainError extends Error {
   /** Response headers the error answers with (e.g. a 429's rate-limit headers). */
   headers?: Record<string, string>;
   /**
-   * The response body when a standard the route speaks fixes its error shape (an OData service's `{error: {code,
-   * message}}`); absent, the API's own `{message, issues?}`.
+   * The one thing the refusal is about, for a route whose error shape names it (OData's `target`: the query option at
+   * fault). The shape itself is the route's (ErrorShape, shared/contracts/define-route.ts), never the error's.
    */
-  body?: object;
+  target?: string;
 
   constructor(
     readonly status: number,

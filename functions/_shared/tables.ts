@@ -445,7 +445,8 @@ export const TABLES = {
   /**
    * Webhooks (docs/integrations.md), by id (`wh_…`): a target's (`target` = `{kind}#{id}`) newest first, and the sparse
    * `byWatch` of the webhooks that follow devices' presence (`watch` is set only while one collects device.online or
-   * device.offline), which the presence job reads. The signing secrets are sealed (KMS in the cloud).
+   * device.offline), which the presence job reads, and a person's (`byCreator`), which an account's deletion reads.
+   * The signing secrets are sealed (KMS in the cloud).
    */
   webhooks: {
     constructId: 'WebhooksTable',
@@ -456,6 +457,7 @@ export const TABLES = {
     indexes: [
       { name: 'byTarget', partitionKey: { name: 'target', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
       { name: 'byWatch', partitionKey: { name: 'watch', type: 'S' }, sortKey: { name: 'id', type: 'S' } },
+      { name: 'byCreator', partitionKey: { name: 'createdBy', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
     ],
   },
   /**

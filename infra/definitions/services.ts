@@ -253,7 +253,20 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     queues: ['sensorData'],
   },
   users: {
-    tables: ['users', 'invites', 'authEvents', 'accessVersions', 'relations', 'peopleLookups'],
+    // An account's deletion removes the person's alert rules (their devices made due, so the sweep closes their
+    // alerts) and webhooks with their deliveries (functions/_shared/account/holdings-wiring.ts).
+    tables: [
+      'users',
+      'invites',
+      'authEvents',
+      'accessVersions',
+      'relations',
+      'peopleLookups',
+      'alertRules',
+      'alertStates',
+      'webhooks',
+      'webhookDeliveries',
+    ],
     buckets: ['userBackups'],
     jobs: true,
     identityAdmin: true,
@@ -398,8 +411,8 @@ export const SCHEDULED_JOBS: {
   localEverySeconds?: number;
 }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
-  // device.online and device.offline from the devices' last-seen times, until the alerts area's silence detection
-  // sends them (docs/integrations.md, "Presence").
+  // device.online and device.offline from the devices' last-seen times, not the alerts area's silences (decision 096;
+  // docs/integrations.md, "Presence").
   {
     name: 'IntegrationsPresenceJob',
     entry: 'functions/integrations/presence-job.ts',

@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { allowOrigin } from '../../functions/_shared/http/http-errors';
+import { allowOrigin, errorBody } from '../../functions/_shared/http/http-errors';
 import { REQUEST_MESSAGES } from '../../functions/_shared/http/request-checks';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
-import { createRouteMatcher } from '../../shared/contracts/define-route';
+import { createRouteMatcher, type ErrorShape, errorShapeOf } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH, openApiOptionsOf, toOpenApi } from '../../shared/contracts/openapi';
 import { handlerEntry } from '../definitions/services';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
@@ -57,13 +57,20 @@ export interface GatewayOptions {
  * built from, invoking the area's Lambda module in-process with a REST API proxy event.
  */
 export const startGateway = async (options: GatewayOptions) => {
-  const areas = new Map<string, { matcher: ReturnType<typeof createRouteMatcher>; handler: LambdaHandler }>();
+  const areas = new Map<
+    string,
+    { matcher: ReturnType<typeof createRouteMatcher>; shapeOf: (path: string) => ErrorShape; handler: LambdaHandler }
+  >();
   for (const [name, area] of Object.entries(AREAS) as [AreaName, (typeof AREAS)[AreaName]][]) {
     if (Object.keys(area.routes).length === 0) continue;
     const module = (await import(pathToFileURL(path.join(options.rootDir, handlerEntry(name))).href)) as {
       handler: LambdaHandler;
     };
-    areas.set(name, { matcher: createRouteMatcher(area.routes), handler: module.handler });
+    areas.set(name, {
+      matcher: createRouteMatcher(area.routes),
+      shapeOf: errorShapeOf(area.routes),
+      handler: module.handler,
+    });
   }
 
   const health = async () => {
@@ -116,24 +123,27 @@ export const startGateway = async (options: GatewayOptions) => {
         return;
       }
       const resourcePath = `/${rest.join('/')}`;
+      // The gateway's own refusals are written as the Lambda writes them, in the shape of the route's path.
+      const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+        json(response, status, errorBody(area.shapeOf(resourcePath), { status, message }), { ...cors, ...headers });
       const match = area.matcher(request.method ?? 'GET', resourcePath);
       if (!match) {
-        json(response, 404, { message: `No route ${request.method} ${resourcePath} in the ${areaName} API` }, cors);
+        refuse(404, `No route ${request.method} ${resourcePath} in the ${areaName} API`);
         return;
       }
       if (match === 'method-not-allowed') {
-        json(response, 405, { message: `Method ${request.method} is not allowed on ${resourcePath}` }, cors);
+        refuse(405, `Method ${request.method} is not allowed on ${resourcePath}`);
         return;
       }
       if ('badEncoding' in match) {
-        json(response, 400, { message: REQUEST_MESSAGES.pathEncoding(match.badEncoding) }, cors);
+        refuse(400, REQUEST_MESSAGES.pathEncoding(match.badEncoding));
         return;
       }
       const body = await readBody(request, MAX_BODY_BYTES);
       if (body === 'too-large') {
         // The rest of the body stays unread: the connection closes with the answer, or a client's next request on
         // it would wait behind the unread bytes until a timeout reset it (issue 19).
-        json(response, 413, { message: 'Request body is larger than 10 MB' }, { ...cors, connection: 'close' });
+        refuse(413, 'Request body is larger than 10 MB', { connection: 'close' });
         return;
       }
       const headers = Object.fromEntries(
@@ -182,13 +192,21 @@ export const startGateway = async (options: GatewayOptions) => {
 
   // What Node's parser refuses before a handler runs (a request line and headers over 16 KB, a malformed request)
   // gets the API's JSON shape, as API Gateway answers its own limits, instead of Node's bare status line.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // The shape is the path's, read from the request line when the bytes the parser refused begin with it.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable) return;
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
-    const body = JSON.stringify({
-      message: tooLarge ? 'The request line and headers are larger than 16 KB' : 'The request is not valid HTTP',
-    });
+    const target = /^[A-Z]+ \/([^/?\s]*)(\/[^?\s]*)?/.exec(
+      error.rawPacket?.subarray(0, 4_096).toString('latin1') ?? '',
+    );
+    const shape = (target && areas.get(target[1]!)?.shapeOf(target[2] ?? '/')) || 'platform';
+    const body = JSON.stringify(
+      errorBody(shape, {
+        status,
+        message: tooLarge ? 'The request line and headers are larger than 16 KB' : 'The request is not valid HTTP',
+      }),
+    );
     socket.end(
       `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

@@ -257,6 +257,10 @@ const EventListQuery = PageQuery.extend({
   to: z.coerce.number().int().nonnegative().optional(),
   /** Without deviceId or ruleId: `mine` (the caller's devices), or `all` (staff). */
   scope: z.enum(['mine', 'all']).default('mine'),
+}).superRefine((query, ctx) => {
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to' });
+  }
 });
 
 const RuleId = z.object({ id: z.string().min(1).max(128) });

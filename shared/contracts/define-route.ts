@@ -55,7 +55,19 @@ export interface RouteDefinition<
    * items the route checks (and refuses) one by one. @default true
    */
   checkBodyNumbers?: boolean;
+  /**
+   * The shape of every refusal on the route, and on any path under its fixed part (`/sta/v1.1` for
+   * `/sta/v1.1/{path+}`), whoever refuses: the chain's checks, the handler, the local gateway. @default 'platform'
+   */
+  errorShape?: ErrorShape;
 }
+
+/**
+ * How an error answer is written: the API's own `{message, issues?}`, or OData's `{error: {code, message, target?,
+ * details?}}` (OData JSON Format 4.01 §21.1) for a route that speaks a standard built on OData (SensorThings), whose
+ * clients read only that.
+ */
+export type ErrorShape = 'platform' | 'odata';
 
 export const defineRoute = <
   P extends AnyObject = never,
@@ -140,6 +152,21 @@ export const fillPath = (path: string, params: Record<string, unknown>): string 
   });
 
 export const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${normalizePath(path)}`;
+
+/**
+ * The error shape of a request path (a concrete path or a route's template), whatever its method: that of a route
+ * whose fixed part (its path before the first parameter) is the path or one of its ancestors, so a method a route
+ * does not take or a path no route matches under a standard's root is refused as that standard writes it.
+ */
+export const errorShapeOf = (routes: Routes): ((path: string) => ErrorShape) => {
+  const roots = Object.values(routes)
+    .filter((route) => route.errorShape && route.errorShape !== 'platform')
+    .map((route) => ({ root: normalizePath(route.path.split('{')[0]!), shape: route.errorShape! }));
+  return (path) => {
+    const target = normalizePath(path);
+    return roots.find(({ root }) => target === root || target.startsWith(`${root}/`))?.shape ?? 'platform';
+  };
+};
 
 const safeDecode = (text: string): string | undefined => {
   try {

@@ -11,3 +11,20 @@ export const ErrorBody = z
   })
   .register(z.globalRegistry, { id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/**
+ * The error body of a route whose `errorShape` is `odata` (the SensorThings API): OData JSON Format 4.01 §21.1, one
+ * `error` member with `code` (the status, as text), `message`, `target` (the query option at fault, when one is) and
+ * `details` (each field at fault, when there are several).
+ */
+export const ODataErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      target: z.string().optional(),
+      details: z.array(z.object({ code: z.string(), message: z.string(), target: z.string() })).optional(),
+    }),
+  })
+  .register(z.globalRegistry, { id: 'ODataErrorBody' });
+export type ODataErrorBody = z.infer<typeof ODataErrorBody>;

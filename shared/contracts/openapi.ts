@@ -8,7 +8,7 @@ import {
   pathParamNames,
   successStatus,
 } from './define-route';
-import { ErrorBody } from './errors';
+import { ErrorBody, ODataErrorBody } from './errors';
 
 /** The headers of every metered public-API answer (functions/sensor-data/domain/api-metering.ts), refused or not. */
 export const RATE_LIMIT_HEADERS = {
@@ -146,9 +146,13 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output', shared: SharedSch
   return pointAtComponents(rest) as Record<string, unknown>;
 };
 
-const errorResponse = (description: string, shared: SharedSchemas) => ({
+const errorResponse = (description: string, shared: SharedSchemas, route: AnyRoute) => ({
   description,
-  content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output', shared) } },
+  content: {
+    'application/json': {
+      schema: jsonSchema(route.errorShape === 'odata' ? ODataErrorBody : ErrorBody, 'output', shared),
+    },
+  },
 });
 
 const rateLimitHeaders = Object.fromEntries(
@@ -210,21 +214,32 @@ const operation = (name: string, route: AnyRoute, serverUrl: string | undefined,
               content: { 'application/json': { schema: jsonSchema(route.response, 'output', shared) } },
               ...(metered ? { headers: rateLimitHeaders } : {}),
             },
-      400: errorResponse('Invalid input; `issues` names each bad field', shared),
+      400: errorResponse(
+        route.errorShape === 'odata'
+          ? 'Invalid input; `target` names the query option at fault, `details` each of several'
+          : 'Invalid input; `issues` names each bad field',
+        shared,
+        route,
+      ),
       401: errorResponse(
         metered
           ? `No valid API key: the ${API_KEY_HEADER} header is missing, or its key is unknown or revoked`
           : 'No valid token (or a bad one)',
         shared,
+        route,
       ),
       ...(route.access.kind === 'group'
-        ? { 403: errorResponse(`Requires the ${route.access.group} role`, shared) }
+        ? { 403: errorResponse(`Requires the ${route.access.group} role`, shared, route) }
         : {}),
-      ...(route.params ? { 404: errorResponse('Not found', shared) } : {}),
+      ...(route.params ? { 404: errorResponse('Not found', shared, route) } : {}),
       ...(metered
         ? {
             429: {
-              ...errorResponse("The device's quota for this month is used up; the message says when it resets", shared),
+              ...errorResponse(
+                "The device's quota for this month is used up; the message says when it resets",
+                shared,
+                route,
+              ),
               headers: {
                 ...rateLimitHeaders,
                 'retry-after': { description: 'Seconds until the quota resets.', schema: { type: 'integer' } },

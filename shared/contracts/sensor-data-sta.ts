@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { JsonValue } from './common';
 import { apiKey, defineRoute, guest, type Routes } from './define-route';
 
 /**
  * The OGC SensorThings API 1.1 (OGC 18-088), read-only, over our devices and readings (docs/open-data.md;
  * docs/decisions/070-sensorthings-mapping.md). Two roots answer the same service: `/sta/v1.1` for guests and
  * signed-in people (what the app's reads show them), `/v1/sta/v1.1` for an API key (the public API's tier windows,
- * quota and rate-limit headers). The OData query options are read by the service itself, so a bad one is answered
- * in OData's error shape, `{"error": {"code", "message"}}`.
+ * quota and rate-limit headers). The OData query options are read by the service itself. Every refusal on these
+ * paths, whoever makes it (a missing key, a quota, a schema's limit, a method they do not take), is answered in
+ * OData's error shape, `{"error": {"code", "message", "target"?}}` (`errorShape`, docs/decisions/093-…).
  */
 
 /** The version segment of every SensorThings URL. */
@@ -56,8 +56,15 @@ const StaPath = z.object({
     ),
 });
 
-/** A SensorThings answer: an entity, a collection (`value`, `@iot.count`, `@iot.nextLink`), a property, or `$value` text. */
-export const StaDocument = z.union([z.record(z.string(), JsonValue), z.string()]);
+/**
+ * A SensorThings answer: an entity, a collection (`value`, `@iot.count`, `@iot.nextLink`), a property, or `$value` text.
+ * Its members are not checked one by one: the service writes every document itself from JSON values, and checking each
+ * value of up to 10,000 entities again cost more than building them (docs/decisions/094-sensorthings-page-speed.md).
+ */
+export const StaDocument = z.union([
+  z.record(z.string(), z.unknown().describe('A JSON value: an entity, a list of entities, a link, a count')),
+  z.string(),
+]);
 export type StaDocument = z.infer<typeof StaDocument>;
 
 const ROOT_SUMMARY =
@@ -75,6 +82,7 @@ export const staRoutes = {
     access: guest,
     summary: `${ROOT_SUMMARY} Guests see public devices; signed-in people what they may see.`,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   staResource: defineRoute({
     method: 'GET',
@@ -84,6 +92,7 @@ export const staRoutes = {
     params: StaPath,
     query: StaQuery,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   apiStaRoot: defineRoute({
     method: 'GET',
@@ -91,6 +100,7 @@ export const staRoutes = {
     access: apiKey,
     summary: `Public API: ${ROOT_SUMMARY} Metered like every public-API call.`,
     response: StaDocument,
+    errorShape: 'odata',
   }),
   apiStaResource: defineRoute({
     method: 'GET',
@@ -102,5 +112,6 @@ export const staRoutes = {
     params: StaPath,
     query: StaQuery,
     response: StaDocument,
+    errorShape: 'odata',
   }),
 } satisfies Routes;

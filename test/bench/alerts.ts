@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { createAlertEvaluator } from '../../functions/_shared/alerts/alert-evaluator';
 import type { AlertEffect, StoredRule } from '../../functions/_shared/alerts/alert-model';
-import { createStateTable, DUE_SHARDS } from '../../functions/_shared/alerts/state-table';
-import { getDocumentClient } from '../../functions/_shared/clients';
+import { type createStateTable, DUE_SHARDS } from '../../functions/_shared/alerts/state-table';
 import { medianGap } from '../../functions/alerts/domain/batch-interval';
 import { createSweep } from '../../functions/alerts/domain/sweep';
 import type { RunningStack } from '../../infra/local/stack';
@@ -11,15 +10,16 @@ import { MIN_LEARNED_SILENCE_MS } from '../../shared/alerts/alert-rules';
 import type { AlertRuleInput } from '../../shared/contracts/alerts';
 import { AREAS } from '../../shared/contracts/areas';
 import { createAreaClient } from '../../shared/contracts/client';
+import { alertStatesInMemory } from '../support/alert-states-memory';
 import { silentLog } from '../support/log';
 import { benchDevice } from './bench-device';
 
 /**
  * `npm run bench` section `alerts` (issue 37):
  * - Silence: BENCH_SILENCE_DEVICES (10,000) simulated devices reporting every 1, 2, 5, 10 or 15 minutes (±10 %),
- *   watched by one silence rule with the learned default, through the real evaluator and sweep over the stack's alert
- *   state table (the rule, the devices' last readings and their recent batches are the simulation's, in memory). The
- *   clock is simulated: the sweep runs every simulated minute. 1 % of the devices stop: the share whose silence is
+ *   watched by one silence rule with the learned default, through the real evaluator and sweep in this process, over
+ *   the alert state table in memory (no stack; the rule, the devices' last readings and their recent batches are the
+ *   simulation's too). The clock is simulated: the sweep runs every simulated minute. 1 % of the devices stop: the share whose silence is
  *   seen within max(2 × interval, 5 min) of the report they missed, and false alarms among the rest.
  * - Threshold: a reading past a rule's limit through POST /data-ingress/readings → the person's banner on the
  *   deliveries table (the jobs queue and notifications worker between), and ingest throughput with 3 rules per device
@@ -54,8 +54,13 @@ interface SimDevice {
 
 type SilenceStates = Pick<ReturnType<typeof createStateTable>, 'get' | 'write' | 'due' | 'touch' | 'clearOutbox'>;
 
+/**
+ * The silence simulation. `states`: by default the alert state table in memory (test/support/alert-states-memory.ts,
+ * the due index and versioned writes as DynamoDB keeps them), so 10,000 devices over 90 simulated minutes finish in
+ * a couple of minutes; the stack's table (dynalite) gives the same detection with its own, much slower, timings.
+ */
 export const benchSilence = async (
-  states: SilenceStates = createStateTable({ db: getDocumentClient(), tableName: process.env.ALERT_STATES_TABLE! }),
+  states: SilenceStates = alertStatesInMemory().store,
   { devices: count = SILENCE_DEVICES, minutes = SIM_MINUTES } = {},
 ) => {
   // Two days back: the stack's own due devices (now-ish) are never due at the simulated times.
@@ -209,6 +214,41 @@ export const benchSilence = async (
   };
 };
 
+/** Whether the chosen parts need the local stack (the silence simulation does not). */
+export const alertPartsNeedStack = () => ['latency', 'throughput', 'flapping'].some((part) => PARTS.has(part));
+
+/**
+ * The silence part, without the stack: the real evaluator (at each simulated report, as ingest calls it) and the real
+ * sweep (each simulated minute) in this process, over the state table in memory; the clock is the simulation's.
+ */
+export const printAlertSilence = async () => {
+  if (!PARTS.has('silence')) return;
+  const silence = await benchSilence();
+  const rows = [
+    {
+      measure: `silence: ${silence.devices.toLocaleString('en')} devices (every ${INTERVALS_MIN.join(', ')} min ±10 %), ${silence.minutes} simulated minutes, ${silence.reports.toLocaleString('en')} reports; ${silence.silent} stop`,
+      value: `${silence.detected} seen; ${silence.withinBound} (${((silence.withinBound / Math.max(1, silence.silent)) * 100).toFixed(1)} %) within max(2 × interval, 5 min) of the report missed (goal ≥ 99 %)`,
+    },
+    {
+      measure: '  after the report missed: median, longest',
+      value: `${silence.medianDelayMin.toFixed(1)} min, ${silence.maxDelayMin.toFixed(1)} min`,
+    },
+    { measure: '  false alarms among devices reporting on time (goal 0)', value: String(silence.falseAlarms) },
+    {
+      measure: `  sweep of ${silence.first.due.toLocaleString('en')} due devices (each set up: interval learned, track written)`,
+      value: `${silence.first.seconds.toFixed(1)} s (the touch of all: ${silence.touchSeconds.toFixed(1)} s), ${DUE_SHARDS} index partitions`,
+    },
+    {
+      measure: '  a sweep each minute after: devices looked at (median), time (median, longest)',
+      value: `${silence.steadyMedianDue}, ${silence.steadyMedianSeconds.toFixed(2)} s, ${silence.steadyMaxSeconds.toFixed(2)} s`,
+    },
+  ];
+  console.log(
+    '\nAlerts: silence (issue 37), in process: the evaluator and the sweep, the state table in memory, a simulated clock\n',
+  );
+  console.table(rows);
+};
+
 // ---- Through the gateway ------------------------------------------------------------------------------------
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -358,34 +398,6 @@ export const benchAlerts = async (
       measure: 'flapping: 400 readings in an hour, 200 crossings of 35 (clears below 31.5), then 20',
       value: `${banners} notifications (goal ≤ 2)`,
     });
-  }
-
-  if (PARTS.has('silence')) {
-    step('silence');
-    // The stack's own sweep (every 10 s, with the real rules, none of which watches these devices) would close their
-    // tracks: it is held, with the workers, while the simulation runs.
-    await stack.pauseWorkers();
-    const silence = await benchSilence();
-    stack.resumeWorkers();
-    rows.unshift(
-      {
-        measure: `silence: ${silence.devices.toLocaleString('en')} devices (every ${INTERVALS_MIN.join(', ')} min ±10 %), ${silence.minutes} simulated minutes, ${silence.reports.toLocaleString('en')} reports; ${silence.silent} stop`,
-        value: `${silence.detected} seen; ${silence.withinBound} (${((silence.withinBound / Math.max(1, silence.silent)) * 100).toFixed(1)} %) within max(2 × interval, 5 min) of the report missed (goal ≥ 99 %)`,
-      },
-      {
-        measure: '  after the report missed: median, longest',
-        value: `${silence.medianDelayMin.toFixed(1)} min, ${silence.maxDelayMin.toFixed(1)} min`,
-      },
-      { measure: '  false alarms among devices reporting on time (goal 0)', value: String(silence.falseAlarms) },
-      {
-        measure: `  sweep of ${silence.first.due.toLocaleString('en')} due devices (each set up: interval learned, track written)`,
-        value: `${silence.first.seconds.toFixed(1)} s (the touch of all: ${silence.touchSeconds.toFixed(1)} s), ${DUE_SHARDS} index partitions`,
-      },
-      {
-        measure: '  a sweep each minute after: devices looked at (median), time (median, longest)',
-        value: `${silence.steadyMedianDue}, ${silence.steadyMedianSeconds.toFixed(2)} s, ${silence.steadyMaxSeconds.toFixed(2)} s`,
-      },
-    );
   }
 
   console.log('\nAlerts (issue 37)\n');

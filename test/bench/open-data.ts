@@ -6,6 +6,7 @@ import { createFileFormatter } from '../../functions/_shared/exports/file-format
 import type { RunningStack } from '../../infra/local/stack';
 import { STA_ROOT_PATH } from '../../shared/contracts/sensor-data-sta';
 import { benchDevice } from './bench-device';
+import type { countStoreCalls } from './store-calls';
 
 /**
  * `npm run bench` section `open-data` (issue 41, docs/open-data.md): a SensorThings page of 1,000 Observations beside
@@ -19,21 +20,48 @@ const RUNS = 30;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const timed = async (op: () => Promise<void>) => {
-  for (let i = 0; i < 5; i++) await op(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+/**
+ * Medians of two operations, each run beside a run of the other (which goes first alternating), so that a change in
+ * the machine's load (other engineers' tests on the shared cores) moves both rather than the one measured then; and
+ * the CPU each took in this process (the client, the gateway, the handlers and the emulators all run here), which
+ * load moves far less than time.
+ */
+const timedPair = async (a: () => Promise<void>, b: () => Promise<void>) => {
+  for (let i = 0; i < 5; i++) {
+    await a();
+    await b();
+  }
+  const runs = { a: [] as number[], b: [] as number[] };
+  const cpu = { a: 0, b: 0 };
+  const run = async (which: 'a' | 'b', op: () => Promise<void>) => {
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await op();
-    times.push(performance.now() - started);
+    runs[which].push(performance.now() - started);
+    const used = process.cpuUsage(cpuBefore);
+    cpu[which] += (used.user + used.system) / 1000;
+  };
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) {
+      await run('a', a);
+      await run('b', b);
+    } else {
+      await run('b', b);
+      await run('a', a);
+    }
   }
-  return median(times);
+  return { aMs: median(runs.a), bMs: median(runs.b), aCpuMs: cpu.a / RUNS, bCpuMs: cpu.b / RUNS };
 };
+
+/** Bytes of the answers read, by URL: what each route sends for the same rows. */
+const answered = new Map<string, number>();
 
 const getJson = async (url: string, token: string) => {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
+  const text = await response.text();
+  answered.set(url, text.length);
+  return JSON.parse(text) as Record<string, unknown>;
 };
 
 /** Slow daily swings with a little noise, one decimal: what a station sends. */
@@ -45,7 +73,11 @@ const valuesAt = (t: number, i: number) => ({
 
 export const benchOpenData = async (
   stack: Pick<RunningStack, 'info'>,
-  { adminToken, ownerToken }: { adminToken: string; ownerToken: string },
+  {
+    adminToken,
+    ownerToken,
+    storeCalls,
+  }: { adminToken: string; ownerToken: string; storeCalls: ReturnType<typeof countStoreCalls> },
 ) => {
   const { info } = stack;
   const gateway = info.endpoints.gateway;
@@ -79,13 +111,19 @@ export const benchOpenData = async (
   if (staRows !== 1_000 || ourRows[0]! + ourRows[1]! !== 1_000) {
     throw new Error(`Rows differ: SensorThings ${staRows}, readings ${ourRows.join(' + ')}`);
   }
-  const staMs = await timed(async () => {
+  const staOnce = async () => {
     await getJson(staUrl, ownerToken);
-  });
-  const oursMs = await timed(async () => {
+  };
+  const oursOnce = async () => {
     await getJson(readingsUrl(0), ownerToken);
     await getJson(readingsUrl(500), ownerToken);
-  });
+  };
+  const { aMs: staMs, bMs: oursMs, aCpuMs: staCpuMs, bCpuMs: oursCpuMs } = await timedPair(staOnce, oursOnce);
+  // The store calls behind each (the gateway runs the handlers in this process), and the bytes each answers.
+  const staCalls = await storeCalls.perRequest(staOnce, 5);
+  const oursCalls = await storeCalls.perRequest(oursOnce, 5);
+  const staBytes = answered.get(staUrl)!;
+  const oursBytes = answered.get(readingsUrl(0))! + answered.get(readingsUrl(500))!;
 
   // A year of one-minute readings through the export formatters, a day's chunk at a time as the worker sends them.
   const yearEnd = Math.floor(Date.now() / DAY) * DAY;
@@ -143,11 +181,12 @@ export const benchOpenData = async (
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return { staMs, oursMs, csv, parquet, duckMs, hours };
+  return { staMs, oursMs, staCpuMs, oursCpuMs, staCalls, oursCalls, staBytes, oursBytes, csv, parquet, duckMs, hours };
 };
 
 export const printOpenData = (r: Awaited<ReturnType<typeof benchOpenData>>) => {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
   console.log('\nOpen data (issue 41): SensorThings beside our readings route; a year as Parquet beside CSV\n');
   console.table([
     {
@@ -156,6 +195,19 @@ export const printOpenData = (r: Awaited<ReturnType<typeof benchOpenData>>) => {
     },
     { measure: 'our readings route, the same 1,000 rows (2 pages of 500, median)', value: `${r.oursMs.toFixed(1)} ms` },
     { measure: 'readings route time ÷ SensorThings time (goal ≥ 0.8)', value: (r.oursMs / r.staMs).toFixed(2) },
+    {
+      measure:
+        '  CPU in this process per call (client, gateway, handlers, emulators): SensorThings; readings (2 pages)',
+      value: `${r.staCpuMs.toFixed(1)} ms; ${r.oursCpuMs.toFixed(1)} ms (readings ÷ SensorThings ${(r.oursCpuMs / r.staCpuMs).toFixed(2)})`,
+    },
+    {
+      measure: '  store calls (round trips): SensorThings; the readings route, both pages',
+      value: `${r.staCalls.calls} (${r.staCalls.roundTrips}); ${r.oursCalls.calls} (${r.oursCalls.roundTrips})`,
+    },
+    {
+      measure: '  bytes answered: SensorThings; the readings route, both pages',
+      value: `${kb(r.staBytes)}; ${kb(r.oursBytes)}`,
+    },
     {
       measure: `a year of one-minute readings (${r.parquet.rows.toLocaleString('en')} rows, 3 measurements): CSV`,
       value: `${mb(r.csv.bytes.length)} (written in ${(r.csv.ms / 1000).toFixed(1)} s)`,

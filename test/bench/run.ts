@@ -16,7 +16,7 @@ import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { type RunningStack, startStack } from '../../infra/local/stack';
 import { DAY_MS } from '../../shared/sensor-data/tiers';
 import { untilQueueEmpty } from '../support/queues';
-import { benchAlerts } from './alerts';
+import { alertPartsNeedStack, benchAlerts, printAlertSilence } from './alerts';
 import { benchDevice } from './bench-device';
 import { benchBundles } from './bundles';
 import { benchCampaign } from './campaign';
@@ -329,9 +329,16 @@ if (sections.has('bundles')) await benchBundles(rootDir);
 if (sections.has('quality')) benchQuality();
 // Webhook delivery on a clock the bench sets, with a real receiver and no stack (test/bench/webhooks.ts).
 if (sections.has('webhooks')) await printWebhooks();
+// The alerts' silence simulation on a simulated clock, in process (test/bench/alerts.ts); its other parts need the stack.
+if (sections.has('alerts')) await printAlertSilence();
 // Rollouts' abort rule and 1,000-device fleets through the use cases on in-process stores; the stack part comes later.
 if (sections.has('rollouts')) await printRolloutRules();
-if ([...sections].every((section) => section === 'bundles' || section === 'quality' || section === 'webhooks')) {
+const stackless = (section: string) =>
+  section === 'bundles' ||
+  section === 'quality' ||
+  section === 'webhooks' ||
+  (section === 'alerts' && !alertPartsNeedStack());
+if ([...sections].every(stackless)) {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }
@@ -575,7 +582,11 @@ try {
 
   if (sections.has('open-data')) {
     printOpenData(
-      await benchOpenData(stack, { adminToken: await tokenOf('admin@example.com'), ownerToken: memberToken }),
+      await benchOpenData(stack, {
+        adminToken: await tokenOf('admin@example.com'),
+        ownerToken: memberToken,
+        storeCalls,
+      }),
     );
   }
 
@@ -594,7 +605,7 @@ try {
     ]);
   }
 
-  if (sections.has('alerts')) {
+  if (sections.has('alerts') && alertPartsNeedStack()) {
     await benchAlerts(stack, {
       adminToken: await tokenOf('admin@example.com'),
       ownerToken: memberToken,

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { alertsAs } from '../support/alerts';
-import { keepScreenshot, pagePerTest, web } from '../support/browser';
+import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { shadeColumns } from '../support/chart-pixels';
 import { freshDevice, ingest } from '../support/sensor-data';
+import { apiAs } from '../support/stack';
 import { freshPerson, signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -142,6 +143,53 @@ describe('end to end: alerts', () => {
       await page.getByTestId(`alert-rule-state-${rule.id}`).getByText('Quiet').waitFor({ timeout: POLL_WAIT_MS });
       const history = page.getByTestId('alert-history').getByRole('row').filter({ hasText: 'Gone quiet' });
       await history.getByText('Resolved').waitFor({ timeout: POLL_WAIT_MS });
+    },
+    TEST_MS,
+  );
+
+  it(
+    "staff see every device's alerts on /admin/alerts: a person's firing rule by name, value and device, linked at its time",
+    async () => {
+      const person = await freshPerson();
+      const device = await freshDevice({ ownerToken: person.token });
+      const rule = await alertsAs(person.token).createRule({
+        body: {
+          name: `Staff sees PM2.5 over 35 ${Date.now()}`,
+          target: { kind: 'device', id: device.id },
+          condition: { kind: 'threshold', measurement: 'pm2_5', above: 35, forSeconds: 0 },
+          enabled: true,
+        },
+      });
+      // A rule applies to readings from a second after it is saved; the reading is the newest alert of the stack.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const firedAt = Math.floor(Date.now() / MIN) * MIN - MIN;
+      await ingest(device, [{ timestamp: firedAt, values: { pm2_5: 77 } }]);
+
+      const { name: deviceName } = await apiAs('devices', person.token).get({ params: { id: device.id } });
+
+      const page = testPage();
+      await signInAs(page, 'admin@example.com', '/admin/alerts');
+      await page.waitForURL(web('/admin/alerts'));
+      await page.getByRole('heading', { name: 'Alerts of every device' }).waitFor();
+      // Not a device of the administrator's: staff's page shows every device's alerts.
+      const firing = page.getByTestId('alerts-page-firing').getByRole('row').filter({ hasText: rule.name });
+      await firing.waitFor({ timeout: POLL_WAIT_MS });
+      // The device's name once the names have come (its id until then).
+      await firing.getByRole('rowheader').getByText(deviceName, { exact: true }).waitFor();
+      expect(await firing.getByRole('cell').allTextContents()).toEqual([
+        rule.name,
+        expect.stringMatching(/\S/),
+        '77',
+        expect.stringContaining('Acknowledge'),
+      ]);
+      expect(await firing.getByRole('link').getAttribute('href')).toBe(`/admin/devices/${device.id}?at=${firedAt}`);
+      const recent = page.getByTestId('alerts-page-recent').getByRole('row').filter({ hasText: rule.name });
+      await recent.getByText('Firing').waitFor({ timeout: POLL_WAIT_MS });
+      await keepScreenshot(page, path.join(ARTIFACTS, `alerts-admin-${width()}.png`));
+
+      // The device's link opens the staff's device page at that moment.
+      await firing.getByRole('link').click();
+      await page.waitForURL(web(`/admin/devices/${device.id}?at=${firedAt}`));
     },
     TEST_MS,
   );

@@ -43,6 +43,9 @@ export const accountWorld = (start = 1_000_000) => {
   const mail: { to: readonly string[]; subject: string; text?: string }[] = [];
   const events: DomainEvent[] = [];
   const bumps: string[] = [];
+  /** What another area holds of each person (alert rules, webhooks), and how many relations they had when it went. */
+  const held = new Map<string, number>();
+  const relationsWhenHeldWent = new Map<string, number>();
 
   const session = (id: string) => {
     const s = sessions.get(id) ?? { version: 0 };
@@ -202,6 +205,21 @@ export const accountWorld = (start = 1_000_000) => {
         authEvents.delete(id);
       },
     },
+    holdings: [
+      {
+        area: 'elsewhere',
+        removeAllOf: async (id: string) => {
+          maybeFail('holdings.removeAllOf');
+          const count = held.get(id) ?? 0;
+          relationsWhenHeldWent.set(
+            id,
+            [...relations.values()].filter((r) => r.referrerId === id || r.referentId === id).length,
+          );
+          held.delete(id);
+          return count;
+        },
+      },
+    ],
     mailer: {
       send: async (message: { to: readonly string[]; subject: string; text?: string }) => {
         maybeFail('mailer.send');
@@ -231,6 +249,7 @@ export const accountWorld = (start = 1_000_000) => {
     sessions: stores.sessions,
     identity: stores.identity,
     authEvents: stores.authEvents,
+    holdings: stores.holdings,
     mailer: stores.mailer,
     now,
   };
@@ -260,6 +279,8 @@ export const accountWorld = (start = 1_000_000) => {
     mail,
     events,
     bumps,
+    held,
+    relationsWhenHeldWent,
     advance: (ms: number) => {
       clock += ms;
     },

@@ -1,4 +1,5 @@
 import {
+  type FetchInfiniteQueryOptions,
   type FetchQueryOptions,
   type Query,
   type QueryClient,
@@ -28,21 +29,27 @@ const over = new WeakSet<Promise<void>>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
 type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
+/** A paged list's first page, as `routePagesQuery` (lib/query.ts) gives it. */
+type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | undefined>;
 
 const answered = (query: Query | undefined): boolean =>
   query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
 
-/** The wait for a read's first answer, starting the read if nobody has; undefined when it has answered already. */
-export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined => {
+/** The wait for a query's first answer, starting it (`start`) if nobody has; undefined when it has answered already. */
+const firstWait = (
+  client: QueryClient,
+  queryKey: QueryKey,
+  start: () => Promise<unknown>,
+): Promise<void> | undefined => {
   const cache = client.getQueryCache();
-  const found = cache.find({ queryKey: read.queryKey, exact: true });
+  const found = cache.find({ queryKey, exact: true });
   if (answered(found)) return undefined;
   const known = found && waits.get(found);
   if (known) return known;
-  // fetchQuery builds the query in the cache at once (so a cleared cache gets a new query and a new wait), and joins
+  // fetchQuery (and fetchInfiniteQuery) builds the query in the cache at once (so a cleared cache gets a new query and a new wait), and joins
   // a read already under way rather than sending a second.
-  const fetching = client.fetchQuery(read);
-  const query = cache.find({ queryKey: read.queryKey, exact: true })!;
+  const fetching = start();
+  const query = cache.find({ queryKey, exact: true })!;
   const wait = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
     void fetching
@@ -57,6 +64,10 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
   return wait;
 };
 
+/** The wait for a read's first answer, starting the read if nobody has; undefined when it has answered already. */
+export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined =>
+  firstWait(client, read.queryKey, () => client.fetchQuery(read));
+
 /**
  * Suspends the calling screen until each read has answered once (or failed, or FIRST_READ_WAIT_MS passed); the
  * screen then reads them with `useQuery` as usual, from the cache. All of them are started before the first wait;
@@ -65,5 +76,12 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
 export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: Read<T[K]> | undefined }): void => {
   const client = useQueryClient();
   const pending = reads.map((read) => read && firstAnswer(client, read));
+  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+};
+
+/** `useFirstReads` for paged lists: suspends until the first page of each has answered (or failed, or the wait ran out). */
+export const useFirstPages = <T extends unknown[]>(...reads: { [K in keyof T]: PagesRead<T[K]> | undefined }): void => {
+  const client = useQueryClient();
+  const pending = reads.map((read) => read && firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read)));
   for (const wait of pending) if (wait && !over.has(wait)) use(wait);
 };

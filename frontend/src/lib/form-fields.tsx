@@ -135,3 +135,43 @@ export const ChoiceField = <T extends string>({
     </select>
   </FieldFrame>
 );
+
+/**
+ * The props a field of a form's state takes, by the field's name: its id (`{prefix}-{name}`, also its test id), its
+ * value, its change and its message. One line per field instead of four, so a form lists what differs (label, hint).
+ */
+export const fieldBinder =
+  <F extends object>(
+    prefix: string,
+    values: F,
+    set: <K extends keyof F>(key: K, value: F[K]) => void,
+    errors: Readonly<Record<string, string | undefined>>,
+  ) =>
+  <K extends keyof F & string>(name: K) => ({
+    id: `${prefix}-${name}`,
+    value: values[name],
+    onChange: (value: F[K]) => set(name, value),
+    error: errors[name],
+  });
+
+/** A checkbox with its label after it. */
+export const CheckField = ({
+  testId,
+  checked,
+  onChange,
+  children,
+}: {
+  testId: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) => (
+  <label className="check">
+    <input type="checkbox" data-testid={testId} checked={checked} onChange={(e) => onChange(e.target.checked)} />
+    {children}
+  </label>
+);
+
+/** A list with `item` in it or not, as a checkbox of it says; the list's order is kept. */
+export const toggled = <T,>(list: readonly T[], item: T, on: boolean): T[] =>
+  on ? (list.includes(item) ? [...list] : [...list, item]) : list.filter((other) => other !== item);

@@ -1,4 +1,5 @@
 import {
+  infiniteQueryOptions,
   QueryClient,
   type QueryKey,
   queryOptions,
@@ -127,12 +128,34 @@ export const useRoutePages = <N extends AreaName, R extends RouteName<N>>(
   route: R,
   request: RequestOf<N, R>,
   { enabled = true }: { enabled?: boolean } = {},
-): PagedList<ItemOf<ResponseOf<N, R>> & { id: string }> => {
+): PagedList<ItemOf<ResponseOf<N, R>> & { id: string }> =>
+  usePagedQuery(routeKey(area, route, request), enabled ? pageLoader(area, route, request) : undefined);
+
+/** A paged route's loader: one page from a cursor. */
+const pageLoader = <N extends AreaName, R extends RouteName<N>>(area: N, route: R, request: RequestOf<N, R>) => {
   type Item = ItemOf<ResponseOf<N, R>> & { id: string };
   const call = apiClient(area)[route] as unknown as (request: unknown) => Promise<ListPage<Item>>;
   const { query, ...rest } = request as { query?: Record<string, unknown> };
   const load: ListLoader<Item> = (cursor) => call({ ...rest, query: { ...query, cursor } });
-  return usePagedQuery<Item>(routeKey(area, route, request), enabled ? load : undefined);
+  return load;
+};
+
+/**
+ * A paged route's first page as `useRoutePages` reads it (the same key and loader): for a screen drawn with its first
+ * reads (lib/first-reads.ts).
+ */
+export const routePagesQuery = <N extends AreaName, R extends RouteName<N>>(
+  area: N,
+  route: R,
+  request: RequestOf<N, R>,
+) => {
+  const load = pageLoader(area, route, request);
+  return infiniteQueryOptions({
+    queryKey: routeKey(area, route, request),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => load(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: ListPage<ItemOf<ResponseOf<N, R>> & { id: string }>) => last.nextCursor,
+  });
 };
 
 interface Change<Busy extends string> {

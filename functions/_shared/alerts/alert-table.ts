@@ -33,25 +33,28 @@ export const createAlertTable = ({ db, tableName }: { db: DynamoDBDocumentClient
     filter: AlertFilter,
     page: PageRead,
   ) =>
-    queryPage(
-      db,
-      {
-        TableName: tableName,
-        IndexName: index,
-        KeyConditionExpression: `#key = :key AND startedAt BETWEEN :from AND :to`,
-        ...(filter.state ? { FilterExpression: '#state = :state' } : {}),
-        ExpressionAttributeNames: { '#key': key, ...(filter.state ? { '#state': 'state' } : {}) },
-        ExpressionAttributeValues: {
-          ':key': value,
-          ':from': filter.from ?? 0,
-          ':to': filter.to ?? Number.MAX_SAFE_INTEGER,
-          ...(filter.state ? { ':state': filter.state } : {}),
-        },
-        ScanIndexForward: false,
-      },
-      page,
-      toAlert,
-    );
+    // DynamoDB refuses a BETWEEN whose bounds are reversed; such a window (a cursor already past `from`) holds nothing.
+    (filter.from ?? 0) > (filter.to ?? Number.MAX_SAFE_INTEGER)
+      ? Promise.resolve({ items: [] as AlertRecord[] })
+      : queryPage(
+          db,
+          {
+            TableName: tableName,
+            IndexName: index,
+            KeyConditionExpression: `#key = :key AND startedAt BETWEEN :from AND :to`,
+            ...(filter.state ? { FilterExpression: '#state = :state' } : {}),
+            ExpressionAttributeNames: { '#key': key, ...(filter.state ? { '#state': 'state' } : {}) },
+            ExpressionAttributeValues: {
+              ':key': value,
+              ':from': filter.from ?? 0,
+              ':to': filter.to ?? Number.MAX_SAFE_INTEGER,
+              ...(filter.state ? { ':state': filter.state } : {}),
+            },
+            ScanIndexForward: false,
+          },
+          page,
+          toAlert,
+        );
 
   return {
     get: async (id: string): Promise<AlertRecord | undefined> => {

@@ -90,6 +90,16 @@ const area = defineArea('test', {
     params: z.object({ id: z.string().min(2) }),
     response: z.object({ label: z.string().optional(), who: z.string(), early: z.string().optional() }),
   }),
+  standard: defineRoute({
+    method: 'GET',
+    path: '/standard/v1/{path+}',
+    access: signedIn,
+    summary: "a route that speaks a standard's error shape (SensorThings' OData)",
+    params: z.object({ path: z.string() }),
+    query: z.object({ $top: z.string().max(5).optional(), $skip: z.string().max(5).optional() }),
+    response: z.object({ path: z.string() }),
+    errorShape: 'odata',
+  }),
 });
 
 const thingRead = (id: string): KeyRead => ({ table: 'things', key: { id }, consistent: true });
@@ -165,6 +175,11 @@ beforeAll(async () => {
         who: caller?.sub ?? 'guest',
         early: beside instanceof History ? await beside.value : undefined,
       }),
+      standard: ({ params }) => {
+        if (params.path === 'conflict') throw Object.assign(new Conflict('Already there'), { target: '$top' });
+        if (params.path === 'crash') throw new Error('secret database detail');
+        return { path: params.path };
+      },
     },
     {
       audit: {},
@@ -448,6 +463,47 @@ describe('the http chain', () => {
   it('answers unknown routes with 404 and known paths with the wrong method with 405', async () => {
     expect((await call('GET', '/nope')).status).toBe(404);
     expect((await call('PUT', '/open')).status).toBe(405);
+  });
+
+  it("answers every refusal on a route of OData's error shape in that shape, whoever refuses, and only there", async () => {
+    const odata = (status: number, message: unknown, more: object = {}) => ({
+      status,
+      body: { error: { code: String(status), message, ...more } },
+    });
+    const resource = '/standard/v1/{path+}';
+    const token = await sign({});
+    // The chain's own checks: sign-in, the query's schema (one issue names its option, several are listed).
+    expect(await call('GET', resource, { path: { path: 'Things' } })).toMatchObject(odata(401, 'Sign-in required'));
+    expect(await call('GET', resource, { path: { path: 'Things' }, token: 'garbage' })).toMatchObject({
+      status: 401,
+      body: { error: { code: '401', message: expect.any(String) } },
+    });
+    const tooLong = await call('GET', resource, { path: { path: 'Things' }, query: { $top: '123456' }, token });
+    expect(tooLong).toEqual({
+      ...odata(400, expect.stringContaining('query.$top'), { target: '$top' }),
+      headers: expect.any(Object),
+    });
+    const two = await call('GET', resource, { path: { path: 'T' }, query: { $top: '123456', $skip: '123456' }, token });
+    expect(two.body.error.details.map((d: { target: string }) => d.target)).toEqual(['$top', '$skip']);
+    expect(two.body.error.target).toBeUndefined();
+    // A method the route does not take, a path under its root that no route matches.
+    expect(await call('POST', resource, { path: { path: 'Things' }, token })).toMatchObject(
+      odata(405, 'Method POST is not allowed on /standard/v1/{path+}'),
+    );
+    expect(await call('GET', '/standard/v1', { token })).toMatchObject(
+      odata(404, 'No route GET /standard/v1 in the test API'),
+    );
+    // The handler's typed errors keep their target; anything else is the bare 500, in the same shape.
+    expect(await call('GET', resource, { path: { path: 'conflict' }, token })).toMatchObject(
+      odata(409, 'Already there', { target: '$top' }),
+    );
+    const crash = await call('GET', resource, { path: { path: 'crash' }, token });
+    expect(crash.body).toEqual({ error: { code: '500', message: 'Internal error' } });
+    // Everywhere else the platform's shape, a path that only starts like the root included.
+    expect((await call('GET', '/standard/v10')).body).toEqual({
+      message: 'No route GET /standard/v10 in the test API',
+    });
+    expect((await call('GET', '/things/{id}', { path: { id: 'ab' } })).body).toEqual({ message: 'Sign-in required' });
   });
 
   it("serves the area's OpenAPI document to anyone, its server the stage the request came through", async () => {

@@ -388,7 +388,7 @@ export const httpArea = <A extends Area, D>(
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ChainContext>()
     .use(lambdaTelemetry<APIGatewayProxyEvent, APIGatewayProxyResult>((event) => event.requestContext?.requestId))
-    .use(httpErrors(area.name, corsOrigins))
+    .use(httpErrors(area, corsOrigins))
     .use({
       before: async (request) => {
         const { event, context } = request;

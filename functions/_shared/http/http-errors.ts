@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type Area, type ErrorShape, errorShapeOf } from '../../../shared/contracts/define-route';
 import { DomainError } from '../errors';
 import { log } from '../logger';
 
@@ -61,43 +62,89 @@ export const allowOrigin = (origin: string | undefined, origins: readonly string
 export const corsHeaders = (event: APIGatewayProxyEvent, origins: readonly string[]): Record<string, string> =>
   allowOrigin(Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1], origins);
 
+/** What an error answer says, before it is given a shape. */
+export interface Refusal {
+  status: number;
+  message: string;
+  /** Each field at fault (a schema's issues), `path` as `query.$top`. */
+  issues?: readonly { path: string; message: string }[];
+  /** The one thing at fault (OData's `target`: a query option), when the refusal names one. */
+  target?: string;
+}
+
+/** An issue's path as OData names the thing at fault: a query option by its own name (`$top`, not `query.$top`). */
+const odataTarget = (path: string) => path.replace(/^query\./, '');
+
 /**
- * Maps every error to a response: typed domain errors keep their status and message; a dependency's passing
- * failure is a 503 with Retry-After; anything else is logged with its stack and answered with a bare 500, so no
- * client sees internals.
+ * The body of an error answer in the route's shape (ErrorShape in shared/contracts/define-route.ts): every refusal
+ * is written here, by the chain and by the local gateway.
+ */
+export const errorBody = (shape: ErrorShape, { status, message, issues, target }: Refusal): object => {
+  if (shape === 'platform') return { message, ...(issues ? { issues } : {}) };
+  const code = String(status);
+  const only = target ?? (issues?.length === 1 ? odataTarget(issues[0]!.path) : undefined);
+  return {
+    error: {
+      code,
+      message,
+      ...(only ? { target: only } : {}),
+      ...(issues && issues.length > 1
+        ? { details: issues.map((issue) => ({ code, message: issue.message, target: odataTarget(issue.path) })) }
+        : {}),
+    },
+  };
+};
+
+/**
+ * Maps every error to a response, in the shape of the route the request went to (or would have): typed domain errors
+ * keep their status and message; a dependency's passing failure is a 503 with Retry-After; anything else is logged
+ * with its stack and answered with a bare 500, so no client sees internals.
  */
 export const httpErrors = (
-  area: string,
+  area: Area,
   corsOrigins: readonly string[],
-): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
-  onError: async (request) => {
-    const { error, event } = request;
-    const headers = { 'content-type': 'application/json', ...corsHeaders(event, corsOrigins) };
-    if (error instanceof DomainError) {
-      if (error.status >= 500) log('error', error.message, { area, stack: error.stack });
-      request.response = {
-        statusCode: error.status,
-        headers: { ...headers, ...error.headers },
-        body: JSON.stringify(
-          error.body ?? { message: error.message, ...(error.issues ? { issues: error.issues } : {}) },
-        ),
-      };
-      return;
-    }
-    const transient = isTransientFailure(error);
-    log('error', transient ? 'A dependency did not answer' : 'Unhandled error', {
-      area,
-      method: event.httpMethod,
-      path: event.path,
-      error: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    });
-    request.response = transient
-      ? {
-          statusCode: 503,
-          headers: { ...headers, 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
-          body: JSON.stringify({ message: DEPENDENCY_UNAVAILABLE }),
-        }
-      : { statusCode: 500, headers, body: JSON.stringify({ message: 'Internal error' }) };
-  },
-});
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
+  const shapeOf = errorShapeOf(area.routes);
+  return {
+    onError: async (request) => {
+      const { error, event } = request;
+      const headers = { 'content-type': 'application/json', ...corsHeaders(event, corsOrigins) };
+      const shape = shapeOf(event.resource ?? event.path ?? '/');
+      if (error instanceof DomainError) {
+        if (error.status >= 500) log('error', error.message, { area: area.name, stack: error.stack });
+        request.response = {
+          statusCode: error.status,
+          headers: { ...headers, ...error.headers },
+          body: JSON.stringify(
+            errorBody(shape, {
+              status: error.status,
+              message: error.message,
+              issues: error.issues,
+              target: error.target,
+            }),
+          ),
+        };
+        return;
+      }
+      const transient = isTransientFailure(error);
+      log('error', transient ? 'A dependency did not answer' : 'Unhandled error', {
+        area: area.name,
+        method: event.httpMethod,
+        path: event.path,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      request.response = transient
+        ? {
+            statusCode: 503,
+            headers: { ...headers, 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+            body: JSON.stringify(errorBody(shape, { status: 503, message: DEPENDENCY_UNAVAILABLE })),
+          }
+        : {
+            statusCode: 500,
+            headers,
+            body: JSON.stringify(errorBody(shape, { status: 500, message: 'Internal error' })),
+          };
+    },
+  };
+};

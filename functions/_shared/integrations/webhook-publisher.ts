@@ -139,7 +139,6 @@ export const createWebhookPublisher = ({
     exportReady: (data: ExportData, at: number) => publish([exportEvent(data, at)]),
     /**
      * The alerts area's hook (its effects, functions/_shared/alerts/alert-effects.ts): an alert fired or resolved.
-     * Its device.online and device.offline can come here too once its silence detection replaces the presence job.
      */
     alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) =>
       publish([alertEvent(change, data, at, eventId)]),

@@ -145,12 +145,50 @@ describe('the readings store', () => {
       { timestamp: day(4) + 9, values: { a: -1 } },
     ]);
     const inputs = dynamo.commandCalls(QueryCommand).map((c) => c.args[0].input);
-    expect(inputs.map((i) => i.ExpressionAttributeValues![':pk'])).toEqual(['dev-1#2026-11-05', 'dev-1#2026-11-04']);
+    // The one reading still wanted after the first day is looked for in the days left side by side (see below).
+    expect(inputs.map((i) => i.ExpressionAttributeValues![':pk'])).toEqual([
+      'dev-1#2026-11-05',
+      'dev-1#2026-11-04',
+      'dev-1#2026-11-03',
+    ]);
     expect(inputs[0]).toMatchObject({
       ScanIndexForward: false,
       Limit: 4,
       ExpressionAttributeValues: { ':from': day(5), ':to': day(5) + 100 },
     });
+  });
+
+  it('reads the days left side by side once few readings are still wanted, and keeps their order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    dynamo.on(QueryCommand).callsFake(async (input) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      const pk = input.ExpressionAttributeValues[':pk'] as string;
+      // The newest day holds all but one of the page, then nine empty days, then one reading eleven days back.
+      if (pk.endsWith('2026-11-20')) {
+        return {
+          Items: Array.from({ length: 5 }, (_, i) => ({
+            ts: day(20) + 100 - i,
+            rs: [{ t: day(20) + 100 - i, v: { a: i } }],
+          })),
+        };
+      }
+      if (pk.endsWith('2026-11-09')) return { Items: [{ ts: day(9) + 7, rs: [{ t: day(9) + 7, v: { a: 9 } }] }] };
+      return { Items: [] };
+    });
+    const readings = await store.query('dev-1', { from: day(1), to: day(20) + 100, limit: 6 });
+    expect(readings.map((r) => r.timestamp)).toEqual([...[100, 99, 98, 97, 96].map((t) => day(20) + t), day(9) + 7]);
+    const pks = dynamo.commandCalls(QueryCommand).map((c) => c.args[0].input.ExpressionAttributeValues![':pk']);
+    // One day alone while many are wanted, then eight at a time for the one more: 2026-11-19 … 12, then 11 … 04.
+    expect(pks).toEqual(
+      [20, ...Array.from({ length: 16 }, (_, i) => 19 - i)].map((d) => `dev-1#2026-11-${String(d).padStart(2, '0')}`),
+    );
+    expect(most).toBe(8);
+    // Each day read for the one reading still wanted.
+    expect(dynamo.commandCalls(QueryCommand)[1]!.args[0].input.Limit).toBe(1);
   });
 
   it('reads from the start of `from`’s hour, where an item may begin, and leaves out its readings before `from`', async () => {

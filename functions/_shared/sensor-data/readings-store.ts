@@ -31,6 +31,10 @@ export const READINGS_PER_ITEM = 60;
  * same item succeeded since it read the item, so n writers at once need at most n tries.
  */
 const MERGE_TRIES = 8;
+/** Readings still wanted at or below which a query reads the days left side by side (see `query`). */
+const PROBE_REMAINING = 10;
+/** Days a query reads side by side once few readings are still wanted. */
+const PROBE_DAYS = 8;
 const WRITE_LANES = 8;
 
 export const READINGS_MESSAGES = {
@@ -248,13 +252,36 @@ export const createReadingsStore = ({ db, tableName }: { db: DynamoDBDocumentCli
       await inLanes(readingItems(deviceId, readings, receivedAt), WRITE_LANES, (item) => putItem(deviceId, item));
     },
 
-    /** Readings in `[from, to]` (ms, both included), newest first unless asked otherwise, day by day. */
+    /**
+     * Readings in `[from, to]` (ms, both included), newest first unless asked otherwise, day by day. Once only a few
+     * are still wanted after the first day (a page's one more, read to learn whether another page follows), the days
+     * left are read PROBE_DAYS at a time side by side, each for that few: a range of empty days costs a round trip per
+     * PROBE_DAYS days, not one per day, for at most PROBE_DAYS × PROBE_REMAINING items read past what was needed.
+     */
     query: async (deviceId: string, { from, to, order = 'desc', limit }: ReadingsQuery): Promise<StoredReading[]> => {
       const items: StoredReading[] = [];
       if (to < from || limit <= 0) return items;
-      for await (const readings of hours(deviceId, { from, to, order }, () => limit - items.length)) {
-        items.push(...readings);
-        if (items.length >= limit) break;
+      const days: { from: number; to: number }[] = [];
+      for (let day = dayStart(from); day <= to; day += DAY_MS) {
+        days.push({ from: Math.max(from, day), to: Math.min(to, day + DAY_MS - 1) });
+      }
+      if (order === 'desc') days.reverse();
+      const readDay = async (range: { from: number; to: number }, wanted: number) => {
+        const found: StoredReading[] = [];
+        for await (const readings of hours(deviceId, { ...range, order }, () => wanted - found.length)) {
+          found.push(...readings);
+          if (found.length >= wanted) break;
+        }
+        return found;
+      };
+      for (let next = 0; next < days.length && items.length < limit; ) {
+        const wanted = limit - items.length;
+        const batch = days.slice(next, next + (next > 0 && wanted <= PROBE_REMAINING ? PROBE_DAYS : 1));
+        next += batch.length;
+        for (const found of await Promise.all(batch.map((range) => readDay(range, wanted)))) {
+          items.push(...found);
+          if (items.length >= limit) break;
+        }
       }
       return items.slice(0, limit);
     },

@@ -1,41 +1,13 @@
+import { alertStatesInMemory } from '../../../test/support/alert-states-memory';
 import { silentLog } from '../../../test/support/log';
 import { createAlertEvaluator } from '../../_shared/alerts/alert-evaluator';
-import { type AlertEffect, type DeviceAlertState, emptyState, type StoredRule } from '../../_shared/alerts/alert-model';
-import { dueShardOf } from '../../_shared/alerts/state-table';
-import type { StateStore } from './ports';
+import type { AlertEffect, StoredRule } from '../../_shared/alerts/alert-model';
 import { createSweep } from './sweep';
 
 const T0 = Date.UTC(2026, 2, 12, 10, 0);
 const MIN = 60_000;
 
-/** The state table as DynamoDB holds it: writes on the version, and the due index over `dueAt`. */
-const stateStore = () => {
-  const items = new Map<string, DeviceAlertState>();
-  const store: Pick<StateStore, 'get' | 'write' | 'due' | 'touch'> & {
-    clearOutbox: (d: string, ids: readonly string[]) => Promise<void>;
-  } = {
-    get: async (deviceId) => structuredClone(items.get(deviceId) ?? emptyState(deviceId)),
-    write: async (state, expected) => {
-      if ((items.get(state.deviceId)?.version ?? 0) !== expected) return false;
-      items.set(state.deviceId, structuredClone(state));
-      return true;
-    },
-    due: async (shard, now) => ({
-      items: [...items.values()]
-        .filter((s) => s.dueAt !== undefined && s.dueAt <= now && dueShardOf(s.deviceId) === shard)
-        .map((s) => ({ deviceId: s.deviceId, dueAt: s.dueAt! })),
-    }),
-    touch: async (deviceId, now) => {
-      const state = items.get(deviceId) ?? emptyState(deviceId);
-      items.set(deviceId, { ...state, version: state.version + 1, dueAt: now });
-    },
-    clearOutbox: async (deviceId, ids) => {
-      const state = items.get(deviceId);
-      if (state) for (const id of ids) delete state.outbox[id];
-    },
-  };
-  return { store, items };
-};
+const stateStore = alertStatesInMemory;
 
 const silence: StoredRule = {
   id: 's1',

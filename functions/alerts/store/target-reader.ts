@@ -2,13 +2,9 @@ import type { AlertTarget } from '../../../shared/contracts/alerts';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { relationId } from '../../../shared/relations/relation-types';
 import type { DeviceReader } from '../../_shared/alerts/device-reader';
+import { devicesOfTarget, HOLDS } from '../../_shared/alerts/rule-targets';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { TargetReader } from '../domain/ports';
-
-const HOLDS: Record<Exclude<AlertTarget['kind'], 'device'>, RelationType> = {
-  campaign: 'campaign-device',
-  organization: 'organization-device',
-};
 
 /** A person's devices: the relations that make them its owner, administrator or user. */
 const PERSON_DEVICE_TYPES: RelationType[] = ['device-owner', 'device-administrator', 'device-user'];
@@ -23,10 +19,7 @@ export const createTargetReader = ({
 }): TargetReader => ({
   device: devices.facts,
 
-  devicesOf: async (target: AlertTarget) =>
-    target.kind === 'device'
-      ? [target.id]
-      : (await relations.queryAll('referrer', target.id, [HOLDS[target.kind]])).map((r) => r.referentId),
+  devicesOf: devicesOfTarget(relations),
 
   holdersOf: async (deviceId: string) =>
     (await relations.queryAll('referent', deviceId, ['campaign-device', 'organization-device'])).map((r) => ({

@@ -15,9 +15,9 @@ export interface PresenceDeps {
 }
 
 /**
- * device.online and device.offline from the devices' last-seen times (docs/integrations.md, "Presence"), until the
- * alerts area's silence detection sends them: each run (a minute apart) compares every watched device with what its
- * webhook was last told. A device is online while its newest reading is at most ONLINE_WINDOW_MS old, as its page says.
+ * device.online and device.offline from the devices' last-seen times (docs/integrations.md, "Presence"), not from the
+ * alerts area's silences, which are each rule's (docs/decisions/096-presence-stays-on-last-seen.md): each run (a minute apart) compares every watched
+ * device with what its webhook was last told. A device is online while its newest reading is at most ONLINE_WINDOW_MS old, as its page says.
  * What a webhook first sees of a device is recorded without an event: it is told of changes, not of the state it
  * started in.
  */

@@ -118,13 +118,11 @@ describe('SensorThings query options through @odata/parser', () => {
     );
   });
 
-  it('refuses bad OData with a 400 in OData error shape naming the option', () => {
+  it("refuses bad OData with a 400 naming the option (its OData shape is the route's: http-area.test.ts)", () => {
     const syntax = refusal({ $filter: 'result gt' });
-    expect(syntax.status).toBe(400);
-    expect(syntax.body).toEqual({
-      error: { code: '400', message: expect.stringContaining('$filter: syntax error'), target: '$filter' },
-    });
-    expect(refusal({ $top: '-1' }).body).toMatchObject({ error: { code: '400', target: '$top' } });
+    expect([syntax.status, syntax.target]).toEqual([400, '$filter']);
+    expect(syntax.message).toContain('$filter: syntax error');
+    expect([refusal({ $top: '-1' }).status, refusal({ $top: '-1' }).target]).toEqual([400, '$top']);
     expect(refusal({ $top: '10001' }).message).toBe('$top is at most 10000');
     expect(refusal({ $skip: 'x' }).status).toBe(400);
     expect(refusal({ $count: 'yes' }).status).toBe(400);

@@ -247,12 +247,15 @@ const remainsOf = (world: ReturnType<typeof accountWorld>, id: string, email: st
     (r) => r.type === 'inviter-invite' && !world.invites.has(r.referentId),
   ),
   authEvents: world.authEvents.has(id),
+  held: world.held.has(id),
   session: world.sessions.get(id),
 });
 
 describe('deleting an account', () => {
   it('leaves nothing behind but an expiring disabled session tombstone; the last manager goes too', async () => {
     const { world, account } = await populated();
+    world.held.set('ann', 2);
+    world.held.set('bob', 1);
     await account.deleteNow(admin, 'ann');
     expect(remainsOf(world, 'ann', 'ann@example.test')).toEqual({
       user: false,
@@ -261,10 +264,14 @@ describe('deleting an account', () => {
       invites: [],
       inviteRelations: [],
       authEvents: false,
+      held: false,
       session: { disabled: true, retiredAt: world.now(), version: 0 },
     });
+    // Other areas' parts ran while Ann's relations still said where she was a recipient.
+    expect(world.relationsWhenHeldWent.get('ann')).toBeGreaterThan(0);
     // Bob keeps everything of his own; his contact relation to Ann is gone and his access version raised.
     expect(world.users.has('bob')).toBe(true);
+    expect(world.held.get('bob')).toBe(1);
     expect(world.bumps).toContain('bob');
     // The device-owner removal is notified, as the relations area would.
     expect(world.events).toEqual([
@@ -278,8 +285,15 @@ describe('deleting an account', () => {
   });
 
   it('is idempotent: a rerun after a failure part-way finishes the work', async () => {
-    for (const step of ['table.remove', 'authEvents.removeAll', 'identity.deleteUser', 'users.remove']) {
+    for (const step of [
+      'holdings.removeAllOf',
+      'table.remove',
+      'authEvents.removeAll',
+      'identity.deleteUser',
+      'users.remove',
+    ]) {
       const { world, account } = await populated();
+      world.held.set('ann', 3);
       world.fail(step);
       await expect(account.deleteNow(admin, 'ann')).rejects.toThrow('(test)');
       // The record is removed last: it is still there to bring the work back.
@@ -289,6 +303,7 @@ describe('deleting an account', () => {
       expect({ step, ...left }).toMatchObject({ step, user: false, identity: false, relations: [], invites: [] });
       expect(left.inviteRelations).toEqual([]);
       expect(left.authEvents).toBe(false);
+      expect(left.held).toBe(false);
     }
   });
 

@@ -15,7 +15,7 @@ import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import { repeatedItem, withItem, withoutItem, withQuantity } from './cart';
 import { toRecord } from './people';
-import type { AuthEventStore, InviteStore, StoredUser, UserStore } from './ports';
+import type { AuthEventStore, InviteStore, PersonHoldings, StoredUser, UserStore } from './ports';
 
 export type RecordChange = ParsedRequest<typeof usersContract.routes.updateUserRecord>['body'];
 
@@ -41,6 +41,8 @@ export interface AccountDeps {
   sessions: Pick<AccessVersionStore, 'setDisabled' | 'retire'>;
   identity: IdentityAdmin;
   authEvents: Pick<AuthEventStore, 'removeAll'>;
+  /** Other areas' parts of the purge (alert rules, webhooks), run before the person's relations go. */
+  holdings: readonly PersonHoldings[];
   mailer: Pick<Mailer, 'send'>;
   now: () => number;
 }
@@ -71,7 +73,7 @@ const noteCart = (audit: AuditNote, before: StoredUser) => {
 };
 
 export const createAccount = (deps: AccountDeps) => {
-  const { users, invites, table, effects, sessions, identity, authEvents, mailer, now, log } = deps;
+  const { users, invites, table, effects, sessions, identity, authEvents, holdings, mailer, now, log } = deps;
 
   const selfOrStaff = (caller: Caller, id: string) => {
     if (caller.sub !== id && !isStaff(caller.groups)) throw new Forbidden(MESSAGES.selfOrStaffOnly);
@@ -160,14 +162,18 @@ export const createAccount = (deps: AccountDeps) => {
     for (const invite of sent) await removeInvite(invite);
     const received = email ? await invites.allByInvitedEmail(email) : [];
     for (const invite of received) await removeInvite(invite);
-    // 3. Relations at both ends, including the last manager of an organization or campaign.
+    // 3. What other areas hold of the person (their alert rules, their webhooks), while their relations still say
+    // where the person was a recipient.
+    const held: Record<string, number> = {};
+    for (const part of holdings) held[part.area] = await part.removeAllOf(id);
+    // 4. Relations at both ends, including the last manager of an organization or campaign.
     const relations = await purgeRelations(id, actorId);
-    // 4. Sign-in events, the identity, the session record (down to an expiring tombstone), the record.
+    // 5. Sign-in events, the identity, the session record (down to an expiring tombstone), the record.
     await authEvents.removeAll(id);
     await identity.deleteUser(id);
     await sessions.retire(id, at);
     await users.remove(id);
-    log('info', 'Account deleted', { id, actorId, invites: sent.length + received.length, relations });
+    log('info', 'Account deleted', { id, actorId, invites: sent.length + received.length, relations, held });
     return true;
   };
 

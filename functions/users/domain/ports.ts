@@ -9,6 +9,16 @@ export type UserAuthEvent = AuthEvent & {
   userId: string;
 };
 
+/**
+ * What another area holds of a person and removes when their account is deleted (its part of the purge, from
+ * functions/_shared/): idempotent, so the purge may run it again after a failure.
+ */
+export interface PersonHoldings {
+  area: string;
+  /** Removes everything of the person in the area. @returns how many things went */
+  removeAllOf: (userId: string) => Promise<number>;
+}
+
 export interface AuthEventStore {
   record: (event: UserAuthEvent) => Promise<void>;
   /** Newest first, paged; the cursor names only the sort key, so it cannot reach another person's events. */

@@ -1,3 +1,4 @@
+import { createPersonHoldings } from '../../_shared/account/holdings-wiring';
 import { log } from '../../_shared/logger';
 import { createAccount } from '../domain/account-deletion';
 import { createInvites } from '../domain/invites';
@@ -19,6 +20,7 @@ export const createAccountDeps = (common: CommonDeps<AccountEnv>) => {
       sessions: versions,
       identity: createAccountIdentity({ provider: common.identity }),
       authEvents: common.authEvents,
+      holdings: createPersonHoldings(common.env, common.now),
       mailer: common.mailer,
       now: common.now,
     }),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PERSON_HOLDINGS_ENV } from '../../_shared/account/holdings-wiring';
 import { getCognitoClient, getDocumentClient, getSesClient, getSqsClient } from '../../_shared/clients';
 import { type EnvSource, readEnv } from '../../_shared/env';
 import { createEventPublisher } from '../../_shared/events/event-publisher';
@@ -14,6 +15,8 @@ import { createUserStore } from '../store/user-store';
  * SERVICE_RESOURCES.users; the local stack likewise).
  */
 export const ACCOUNT_ENV = {
+  /** Other areas' tables an account's deletion reaches (its alert rules, its webhooks). */
+  ...PERSON_HOLDINGS_ENV,
   usersTable: 'USERS_TABLE',
   authEventsTable: 'AUTH_EVENTS_TABLE',
   accessVersionsTable: 'ACCESS_VERSIONS_TABLE',

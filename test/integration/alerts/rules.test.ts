@@ -99,6 +99,13 @@ describe('alert rules', () => {
       400,
       ['body.recipients.0.role'],
     ]);
+    // A window whose end comes before its start (the fuzz test's 500: DynamoDB refuses the reversed BETWEEN).
+    const reversed = await apiRejection(alerts.listEvents({ query: { deviceId: device.id, from: 991, to: 669 } }));
+    expect([reversed.status, reversed.body.issues?.map((issue) => issue.path)]).toEqual([400, ['query.from']]);
+    const staffReversed = await apiRejection(
+      alertsAs(await tokenOf('admin@example.com')).listEvents({ query: { scope: 'all', from: 991, to: 669 } }),
+    );
+    expect(staffReversed.status).toBe(400);
     // A device someone else owns: refused, naming the rule.
     const other = await freshDevice();
     const foreign = await apiRejection(alerts.createRule({ body: thresholdRule(other.id, 35) }));

@@ -411,23 +411,31 @@ describe('fuzzing every route with bad input', () => {
       });
       const text = await response.text();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      // The SensorThings routes answer in OData's error shape, and 501 for a standard option or function the service
-      // does not implement, as OGC 18-088 asks (docs/decisions/071-odata-parser.md); a 501 there still names it.
-      const sensorThings = c.route.path.includes('/sta/');
+      // The SensorThings routes (errorShape 'odata') answer in OData's error shape, and 501 for a standard option or
+      // function the service does not implement, as OGC 18-088 asks (docs/decisions/071-odata-parser.md); a 501 there
+      // still names it.
+      const sensorThings = c.route.errorShape === 'odata';
       if (response.status >= 500 && !(sensorThings && response.status === 501)) {
         failures.push(`${response.status} ${label}: ${text.slice(0, 200)}`);
       } else if (response.status >= 400) {
         const message = (() => {
           try {
-            const body = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
-            // Refusals before the handler (a path that is not percent-encoding, a schema's limit) keep the platform's.
-            return sensorThings ? (body.error?.message ?? body.message) : body.message;
+            const body = JSON.parse(text) as Record<string, unknown> & {
+              error?: { code?: unknown; message?: unknown };
+            };
+            // Every refusal there, whoever makes it (the gateway, the chain, the service), is OData's one `error`
+            // member with the status as its code (docs/decisions/093-odata-errors-on-sensorthings-paths.md).
+            if (!sensorThings) return body.message;
+            const odata = Object.keys(body).length === 1 && body.error?.code === String(response.status);
+            return odata ? body.error?.message : undefined;
           } catch {
             return undefined;
           }
         })();
         if (typeof message !== 'string' || message.trim().length < 5) {
-          failures.push(`${response.status} without a message ${label}: ${text.slice(0, 200)}`);
+          failures.push(
+            `${response.status} without a message${sensorThings ? " in OData's shape" : ''} ${label}: ${text.slice(0, 200)}`,
+          );
         }
       }
     } catch (error) {

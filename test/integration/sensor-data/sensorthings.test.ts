@@ -345,8 +345,54 @@ describe('access, as everywhere', () => {
     expect(over.body).toEqual({ error: { code: '429', message: expect.stringContaining('is used up') } });
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-    // No key: 401 before anything is read.
-    expect((await sta('/Things', { root: STA_API_ROOT_PATH })).status).toBe(401);
+  });
+});
+
+describe("every refusal on a SensorThings path in OData's error shape, whoever refuses (decision 093)", () => {
+  const odata = (status: number, message: unknown = expect.any(String), more: object = {}) => ({
+    status,
+    body: { error: { code: String(status), message, ...more } },
+  });
+  const refusal = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
+
+  it('the chain: no key, an unknown key, a bad token, a query option over its schema', async () => {
+    // Refused before the service runs, by the HTTP chain's authentication and the contract's query schema.
+    expect(refusal(await sta('/Things', { root: STA_API_ROOT_PATH }))).toEqual(
+      odata(401, 'A valid API key is required (X-Api-Key header)'),
+    );
+    expect(refusal(await sta('/Things', { root: STA_API_ROOT_PATH, key: 'ak_not-a-key' }))).toEqual(odata(401));
+    expect(refusal(await sta(`/Things(${quoted(hidden.id)})`, { token: 'not-a-token' }))).toEqual(odata(401));
+    expect(refusal(await sta(`/Things?$top=${'1'.repeat(4_001)}`))).toEqual(
+      odata(400, expect.stringContaining('$top is at most 4000 characters'), { target: '$top' }),
+    );
+  });
+
+  it('the service: a guest on a private Thing, a bad $top, a key over its quota (above) answer the same shape', async () => {
+    expect(refusal(await sta(`/Things(${quoted(hidden.id)})`))).toEqual(odata(401));
+    expect(refusal(await sta(`/Things(${quoted(hidden.id)})`, { token: stranger.token }))).toEqual(odata(403));
+    expect(refusal(await sta(`${stream()}/Observations?$top=-1`))).toEqual(
+      odata(400, expect.any(String), { target: '$top' }),
+    );
+  });
+
+  it('the gateway: a method the service does not take, a path that is not percent-encoding, a request line over 16 KB', async () => {
+    const root = `${areaUrl('sensor-data')}${STA_ROOT_PATH}`;
+    const posted = await fetch(`${root}/Things`, { method: 'POST', body: '{}' });
+    expect({ status: posted.status, body: await posted.json() }).toEqual(
+      odata(405, `Method POST is not allowed on ${STA_ROOT_PATH}/Things`),
+    );
+    const deleted = await fetch(`${areaUrl('sensor-data')}${STA_API_ROOT_PATH}`, { method: 'DELETE' });
+    expect({ status: deleted.status, body: await deleted.json() }).toEqual(odata(405));
+    expect(refusal(await sta(`/Things('%ZZ')`))).toEqual(odata(400));
+    // Refused by the HTTP parser before any route is matched: a request line over 16 KB.
+    expect(refusal(await sta(`/Things?$filter=${'x'.repeat(17_000)}`))).toEqual(
+      odata(431, 'The request line and headers are larger than 16 KB'),
+    );
+    // Elsewhere in the area, the platform's shape.
+    const other = await fetch(`${areaUrl('sensor-data')}/devices/${encodeURIComponent(open.id)}/readings`, {
+      method: 'DELETE',
+    });
+    expect(Object.keys(await other.json())).toEqual(['message']);
   });
 });
 

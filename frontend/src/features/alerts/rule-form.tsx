@@ -8,7 +8,7 @@ import { PersonName } from '../../components/person-name';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { ChoiceField, TextField } from '../../lib/form-fields';
+import { CheckField, ChoiceField, fieldBinder, TextField, toggled } from '../../lib/form-fields';
 import { routeQuery } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { OverlayChart } from '../sensor-data/public-overlay-chart';
@@ -27,6 +27,11 @@ const KINDS = [
   ['threshold', 'A measurement crosses a limit'],
   ['silence', 'The device goes silent'],
   ['subscription', 'Its plan lapses or its trial ends'],
+] as const;
+
+const DIRECTIONS = [
+  ['above', 'above'],
+  ['below', 'below'],
 ] as const;
 
 const ROLES: { role: RecipientRole; label: string }[] = [
@@ -96,7 +101,7 @@ export const RuleForm = ({
     }
   };
 
-  const field = (name: keyof RuleFields) => `${id}-${name}`;
+  const bind = fieldBinder(id, fields, set, form.fields);
   const chartOf = fields.kind === 'threshold' ? fields.measurement : summary.data?.measurements[0]?.name;
 
   return (
@@ -113,17 +118,10 @@ export const RuleForm = ({
         busyText="Saving…"
         onCancel={onCancel}
       >
-        <TextField
-          id={field('name')}
-          label="Name"
-          value={fields.name}
-          onChange={(v) => set('name', v)}
-          error={form.fields.name}
-        />
+        <TextField {...bind('name')} label="Name" />
         <ChoiceField
-          id={field('kind')}
+          {...bind('kind')}
           label="Fires when"
-          value={fields.kind}
           options={KINDS}
           onChange={(v) => {
             set('kind', v);
@@ -133,132 +131,69 @@ export const RuleForm = ({
         {fields.kind === 'threshold' && (
           <div className="rule-form-grid">
             <ChoiceField
-              id={field('measurement')}
+              {...bind('measurement')}
               label="Measurement"
-              value={fields.measurement}
               options={measurements.map((name) => [name, labelOf(name)] as const)}
-              onChange={(v) => set('measurement', v)}
-              error={form.fields.measurement}
             />
-            <ChoiceField
-              id={field('direction')}
-              label="Is"
-              value={fields.direction}
-              options={[
-                ['above', 'above'],
-                ['below', 'below'],
-              ]}
-              onChange={(v) => set('direction', v)}
-            />
+            <ChoiceField {...bind('direction')} label="Is" options={DIRECTIONS} />
+            <TextField {...bind('limit')} label="Limit" type="number" />
+            <TextField {...bind('forMinutes')} label="For at least (minutes)" type="number" hint="0: at once." />
             <TextField
-              id={field('limit')}
-              label="Limit"
-              type="number"
-              value={fields.limit}
-              onChange={(v) => set('limit', v)}
-              error={form.fields.limit}
-            />
-            <TextField
-              id={field('forMinutes')}
-              label="For at least (minutes)"
-              type="number"
-              value={fields.forMinutes}
-              onChange={(v) => set('forMinutes', v)}
-              error={form.fields.forMinutes}
-              hint="0: at once."
-            />
-            <TextField
-              id={field('clearLevel')}
+              {...bind('clearLevel')}
               label={fields.direction === 'above' ? 'Clears below' : 'Clears above'}
               type="number"
-              value={fields.clearLevel}
-              onChange={(v) => set('clearLevel', v)}
-              error={form.fields.clearLevel}
               hint={clearHint(fields)}
             />
             <TextField
-              id={field('clearForMinutes')}
+              {...bind('clearForMinutes')}
               label="Cleared for (minutes)"
               type="number"
-              value={fields.clearForMinutes}
-              onChange={(v) => set('clearForMinutes', v)}
-              error={form.fields.clearForMinutes}
               hint="Empty: as long as it must hold to fire."
             />
           </div>
         )}
         {fields.kind === 'silence' && (
           <TextField
-            id={field('afterMinutes')}
+            {...bind('afterMinutes')}
             label="No reading for (minutes)"
             type="number"
-            value={fields.afterMinutes}
-            onChange={(v) => set('afterMinutes', v)}
-            error={form.fields.afterMinutes}
             hint="Empty: twice the device's usual interval, learned from its batches, and at least 5 minutes."
           />
         )}
-        {fields.kind === 'subscription' && (
-          <TextField
-            id={field('daysBefore')}
-            label="Days before"
-            type="number"
-            value={fields.daysBefore}
-            onChange={(v) => set('daysBefore', v)}
-            error={form.fields.daysBefore}
-          />
-        )}
+        {fields.kind === 'subscription' && <TextField {...bind('daysBefore')} label="Days before" type="number" />}
         <TextField
-          id={field('remindMinutes')}
+          {...bind('remindMinutes')}
           label="Remind every (minutes)"
           type="number"
-          value={fields.remindMinutes}
-          onChange={(v) => set('remindMinutes', v)}
-          error={form.fields.remindMinutes}
           hint="While it fires and nobody has acknowledged it. Empty: no reminders."
         />
         <fieldset data-testid="rule-form-recipients">
           <legend>Who is told</legend>
           <p className="muted small">Nobody chosen: the device's owners and administrators.</p>
           {ROLES.map(({ role, label }) => (
-            <label key={role} className="check">
-              <input
-                type="checkbox"
-                data-testid={`rule-form-role-${role}`}
-                checked={fields.roles.includes(role)}
-                onChange={(e) =>
-                  set('roles', e.target.checked ? [...fields.roles, role] : fields.roles.filter((r) => r !== role))
-                }
-              />
+            <CheckField
+              key={role}
+              testId={`rule-form-role-${role}`}
+              checked={fields.roles.includes(role)}
+              onChange={(on) => set('roles', toggled(fields.roles, role, on))}
+            >
               {label}
-            </label>
+            </CheckField>
           ))}
           {personIds.map((personId) => (
-            <label key={personId} className="check">
-              <input
-                type="checkbox"
-                data-testid={`rule-form-person-${personId}`}
-                checked={fields.people.includes(personId)}
-                onChange={(e) =>
-                  set(
-                    'people',
-                    e.target.checked ? [...fields.people, personId] : fields.people.filter((p) => p !== personId),
-                  )
-                }
-              />
+            <CheckField
+              key={personId}
+              testId={`rule-form-person-${personId}`}
+              checked={fields.people.includes(personId)}
+              onChange={(on) => set('people', toggled(fields.people, personId, on))}
+            >
               <PersonName id={personId} withEmail={false} />
-            </label>
+            </CheckField>
           ))}
         </fieldset>
-        <label className="check">
-          <input
-            type="checkbox"
-            data-testid="rule-form-enabled"
-            checked={fields.enabled}
-            onChange={(e) => set('enabled', e.target.checked)}
-          />
+        <CheckField testId="rule-form-enabled" checked={fields.enabled} onChange={(on) => set('enabled', on)}>
           On
-        </label>
+        </CheckField>
         {fields.kind !== 'subscription' && (
           <div className="rule-preview" data-testid="rule-preview">
             <button

@@ -3,12 +3,22 @@ import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import { PRODUCT_LINE_NAMES } from '../../../../shared/text/product-words';
 import { listItem, PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
-import { type ListState, useRoutePages } from '../../lib/query';
+import { type ListState, routePagesQuery, useRoutePages } from '../../lib/query';
 import { CampaignStatusBadge, windowText } from '../campaigns/public-dashboard';
 import { deviceLabel, ROLE_TEXT, StatusBadge } from '../devices';
 import { objectPath } from '../relations';
 
 /** The caller's devices, organizations and campaigns on the dashboard: each a paged list with its status. */
+
+const FIRST_PAGE = { query: { limit: DEFAULT_PAGE_SIZE } };
+
+/** The first page of each card, for the dashboard drawn with them (lib/first-reads.ts): they grow above its map. */
+export const registryFirstPages = () =>
+  [
+    routePagesQuery('devices', 'listMine', FIRST_PAGE),
+    routePagesQuery('organizations', 'listMine', FIRST_PAGE),
+    routePagesQuery('campaigns', 'listMine', FIRST_PAGE),
+  ] as const;
 
 const roleWord = (role: string, kind: 'organization' | 'campaign') => role.replace(`${kind}-`, '');
 
@@ -44,7 +54,7 @@ export const MyDevices = () => {
     <Card
       title="My devices"
       testId="my-devices"
-      list={useRoutePages('devices', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
+      list={useRoutePages('devices', 'listMine', FIRST_PAGE)}
       empty="No devices yet: claim one with the serial and code on its label."
       row={(device) => (
         <>
@@ -69,7 +79,7 @@ export const MyOrganizations = () => {
     <Card
       title="My organizations"
       testId="my-organizations"
-      list={useRoutePages('organizations', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
+      list={useRoutePages('organizations', 'listMine', FIRST_PAGE)}
       empty="No organizations yet."
       row={(organization) => (
         <div className="registry-line">
@@ -103,7 +113,7 @@ export const MyCampaigns = () => {
     <Card
       title="My campaigns"
       testId="my-campaigns"
-      list={useRoutePages('campaigns', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } })}
+      list={useRoutePages('campaigns', 'listMine', FIRST_PAGE)}
       empty="No campaigns yet."
       row={(campaign) => (
         <>

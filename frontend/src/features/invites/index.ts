@@ -3,5 +3,5 @@
  * an invite form's fields, and the read of one's invites.
  */
 
-export { useInvites } from './invites-api';
+export { invitesFirstPage, useInvites } from './invites-api';
 export { EMPTY_INVITE_FORM, InviteFields, InvitesPanel, ReceivedInvites, SentInvites } from './invites-panel';

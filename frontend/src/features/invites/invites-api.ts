@@ -2,7 +2,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Invite } from '../../../../shared/contracts/users';
 import type { RelationType } from '../../../../shared/relations/relation-types';
-import { type PagedList, routeKey, routeQuery, useRoutePages } from '../../lib/query';
+import { type PagedList, routeKey, routePagesQuery, routeQuery, useRoutePages } from '../../lib/query';
 import { relationChangeKeys } from '../relations';
 
 /**
@@ -23,16 +23,19 @@ export interface InviteFilters {
  * The signed-in person's invites as they are sent or received, newest first; nothing is listed without an
  * inviter or an address. The address is lowercased as the API does, so a change finds the list by it.
  */
-export const useInvites = ({ inviterId, invitedEmail, status }: InviteFilters): PagedList<Invite> =>
-  useRoutePages(
-    'users',
-    'listInvites',
-    {
-      query: { limit: DEFAULT_PAGE_SIZE },
-      body: { filters: { inviterId, invitedEmail: invitedEmail?.trim().toLowerCase(), status } },
-    },
-    { enabled: Boolean(inviterId || invitedEmail) },
-  );
+export const useInvites = (filters: InviteFilters): PagedList<Invite> =>
+  useRoutePages('users', 'listInvites', invitesRequest(filters), { enabled: listsAny(filters) });
+
+const invitesRequest = ({ inviterId, invitedEmail, status }: InviteFilters) => ({
+  query: { limit: DEFAULT_PAGE_SIZE },
+  body: { filters: { inviterId, invitedEmail: invitedEmail?.trim().toLowerCase(), status } },
+});
+
+const listsAny = ({ inviterId, invitedEmail }: InviteFilters) => Boolean(inviterId || invitedEmail);
+
+/** The first page `useInvites` shows, for a screen drawn with it (lib/first-reads.ts); undefined when it lists nothing. */
+export const invitesFirstPage = (filters: InviteFilters) =>
+  listsAny(filters) ? routePagesQuery('users', 'listInvites', invitesRequest(filters)) : undefined;
 
 type InviteEnds = Pick<Invite, 'inviterId' | 'invited'>;
 
