@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { startStack } from '../../infra/local/stack';
 import { StackInfo } from '../../infra/local/stack-info';
+import { PAGE_BUDGETS } from '../support/web-budgets';
 import { benchLighthouse, formatLighthouseRows, type LighthouseFormFactor } from './lighthouse';
 import { benchWeb, formatWebRows, type WebBenchProfile } from './web';
 
@@ -13,7 +14,8 @@ import { benchWeb, formatWebRows, type WebBenchProfile } from './web';
  * the production build; with `STACK_FILE=.local/stack.json` it measures a running `npm start -- --prod` instead.
  * `phone` and `desktop` are the budget rows (BENCH_WEB_RUNS cold loads per page, default 3); `lighthouse` is
  * Lighthouse's mobile and desktop performance of the four first pages (BENCH_LIGHTHOUSE_RUNS, default 3;
- * BENCH_LIGHTHOUSE_FORM_FACTORS=mobile for one). Without an argument: phone, then Lighthouse.
+ * BENCH_LIGHTHOUSE_FORM_FACTORS=mobile for one). Without an argument: phone, then Lighthouse. BENCH_WEB_PATHS
+ * (comma-separated paths of test/support/web-budgets.ts) keeps the budget rows to those pages.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -26,8 +28,11 @@ const formFactors = (process.env.BENCH_LIGHTHOUSE_FORM_FACTORS?.split(',') ?? [
   'desktop',
 ]) as LighthouseFormFactor[];
 
+const paths = process.env.BENCH_WEB_PATHS?.split(',');
+const pages = paths ? PAGE_BUDGETS.filter((page) => paths.includes(page.path)) : undefined;
+
 const measure = async (info: StackInfo) => {
-  if (profiles.length) console.log(formatWebRows(await benchWeb(info, { profiles })));
+  if (profiles.length) console.log(formatWebRows(await benchWeb(info, { profiles, pages })));
   if (asked.includes('lighthouse')) {
     console.log(`\nLighthouse ${formFactors.join(' and ')}, median of each figure\n`);
     console.log(formatLighthouseRows(await benchLighthouse(info, { formFactors })));

@@ -1,12 +1,22 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_WEBHOOK_ID } from '../../infra/local/demo-webhook';
 import { axeViolations } from '../support/axe';
 import { contextOptions, launchBrowser, signInAs, waitForHeaderUser, web } from '../support/browser';
-import type { DemoEmail } from '../support/stack';
+import { freshMajor, seedRelease } from '../support/code-releases';
+import { freshDevice } from '../support/sensor-data';
+import { apiAs, type DemoEmail, tokenOf } from '../support/stack';
 
 type Who = DemoEmail | 'guest';
 
-/** The pages of issue 18, each as a person who may see it, with what shows once its content has arrived. */
-const PAGES: readonly { name: string; who: Who; path: string; ready: string }[] = [
+/** A rollout to open, made before the pages are (the demo holds none). */
+let rolloutPath = '';
+
+/**
+ * The pages of issue 18, then those issues 36 to 41 added (the API reference, alerts, a webhook, a rollout, the device
+ * page's quality panel and "Use this data"), each as a person who may see it, with what shows once its content has
+ * arrived.
+ */
+const PAGES: readonly { name: string; who: Who; path: string | (() => string); ready: string }[] = [
   { name: 'login', who: 'guest', path: '/login', ready: '[data-testid="login-email"]' },
   { name: 'guest dashboard', who: 'guest', path: '/dashboard', ready: 'h1' },
   { name: 'privacy', who: 'guest', path: '/privacy', ready: '[data-testid="measurements-switch"]' },
@@ -26,6 +36,27 @@ const PAGES: readonly { name: string; who: Who; path: string; ready: string }[] 
   { name: 'organization', who: 'approved@example.com', path: '/dashboard/organizations/demo-org-1', ready: 'h1' },
   { name: 'campaign', who: 'approved@example.com', path: '/dashboard/campaigns/demo-campaign-1', ready: 'h1' },
   { name: 'admin relations', who: 'admin@example.com', path: '/admin/relations', ready: 'table' },
+  {
+    name: 'API reference',
+    who: 'guest',
+    path: '/dashboard/api/reference',
+    ready: '[data-testid="api-reference-doc"]',
+  },
+  {
+    name: 'device quality panel and "Use this data"',
+    who: 'user@example.com',
+    path: '/dashboard/devices/demo-device-1',
+    ready: '[data-testid="quality-panel"], [data-testid="use-data"]',
+  },
+  { name: 'alerts', who: 'user@example.com', path: '/dashboard/alerts', ready: '[data-testid="alerts-page"]' },
+  { name: 'admin alerts', who: 'admin@example.com', path: '/admin/alerts', ready: '[data-testid="alerts-page"]' },
+  {
+    name: 'webhook',
+    who: 'approved@example.com',
+    path: `/dashboard/webhooks/${DEMO_WEBHOOK_ID}`,
+    ready: '[data-testid="webhook-target"]',
+  },
+  { name: 'rollout', who: 'admin@example.com', path: () => rolloutPath, ready: '[data-testid="rollout-title"]' },
 ];
 
 let browser: Browser;
@@ -61,6 +92,13 @@ const open = async (page: Page, path: string, ready: string) => {
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  const release = await seedRelease({ results: ['Pass'], version: `${freshMajor()}.0.0` });
+  const device = await freshDevice();
+  const rollout = await apiAs('code-releases', await tokenOf('admin@example.com')).createRollout({
+    params: { id: release.id },
+    body: { target: { kind: 'devices', deviceIds: [device.id] } },
+  });
+  rolloutPath = `/admin/rollouts/${encodeURIComponent(rollout.id)}`;
 });
 
 afterAll(async () => {
@@ -75,7 +113,7 @@ describe('end to end: accessibility (axe-core)', () => {
   it.each(PAGES)(`$name ($who) has no serious or critical violation at ${width} px`, async ({ who, path, ready }) => {
     const page = await (await contextFor(who)).newPage();
     try {
-      await open(page, path, ready);
+      await open(page, typeof path === 'string' ? path : path(), ready);
       expect(await axeViolations(page)).toEqual([]);
     } finally {
       await page.close();

@@ -73,7 +73,15 @@ describe('end to end: buying a tier for a device', () => {
     const status = page.getByTestId('plans-status');
     expect(await status.textContent()).toContain('Active');
     expect(await status.getAttribute('data-icon')).toBe('check');
-    expect(await page.getByTestId('plans-period').textContent()).toMatch(/Renews on/);
+    // The renewal date, once and in one format (issue 36): the plan's line says it; the Subscription line no more.
+    const when = page.getByTestId('plan-change-when');
+    await when.getByText(/^Renews on \d{1,2} [A-Z][a-z]{2} \d{4}$/).waitFor();
+    const renewal = ((await when.textContent()) ?? '').replace('Renews on ', '');
+    expect(await page.getByTestId('plans-period').count()).toBe(0);
+    const panel = (await page.getByTestId('plans-panel').textContent()) ?? '';
+    expect(panel.match(/Renews on/g)).toHaveLength(1);
+    // Any other date there (the downgrade's "from …") is the same one, written the same way.
+    expect(panel.replaceAll(renewal, '').match(/(?<!\d)20\d\d(?!\d)/g)).toBeNull();
     // Tier 2 is the line's top: nothing left to buy.
     expect(await page.getByTestId('plan-buy-tier1').count()).toBe(0);
     expect(await page.getByTestId('plan-buy-tier2').count()).toBe(0);

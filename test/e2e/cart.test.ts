@@ -132,11 +132,17 @@ describe('end to end: the cart and the locked-history band', () => {
     await withdrawn.getByText('No longer on sale').waitFor();
     await page.getByTestId('cart-blocked').waitFor();
     expect(await page.getByTestId('cart-checkout').isDisabled()).toBe(true);
-    // The quantity counts in the total, and back.
-    await page.getByTestId(`cart-more-${tier2}|${device.id}`).click();
-    await page.getByTestId('cart-total').getByText('$38.00 a month').waitFor();
-    await page.getByTestId(`cart-less-${tier2}|${device.id}`).click();
-    await page.getByTestId('cart-total').getByText('$19.00 a month').waitFor();
+    // A tier is bought for one device: no quantity to choose (issue 36), and the item's buttons are named in words,
+    // by the product and the device as the row shows them, never by their ids.
+    const tier2Item = cartItem(page, tier2, device.id);
+    expect(await page.getByRole('columnheader', { name: 'Quantity' }).count()).toBe(0);
+    expect(await tier2Item.getByRole('button').allTextContents()).toEqual(['Remove']);
+    const deviceName = ((await tier2Item.getByRole('link').textContent()) ?? '').trim();
+    expect(deviceName).not.toBe(device.id);
+    expect(
+      await tier2Item.getByRole('button', { name: `Remove SD1 Tier 2 for ${deviceName}`, exact: true }).count(),
+    ).toBe(1);
+    expect(await page.getByTestId('cart-total').allTextContents()).toEqual(['$19.00 a month']);
     await withdrawn.getByRole('button', { name: /^Remove/ }).click();
     await withdrawn.waitFor({ state: 'detached' });
     expect(await page.getByTestId('cart-blocked').count()).toBe(0);

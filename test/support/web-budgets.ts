@@ -137,6 +137,17 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     jsKb: 337.5,
     ...PHONE,
   },
+  {
+    // Issue 36: the reference shown in under 2 s. The page itself is the entry and its own small chunk; RapiDoc (its
+    // deferred budget below) starts loading as the page opens, beside the document's read. The bench's "content" is
+    // when RapiDoc has drawn the routes. 180.2 kB when it was added (180.5 as the bench's browser counts it).
+    name: 'guest API reference',
+    path: '/dashboard/api/reference',
+    as: 'guest',
+    modules: [ENTRY, 'src/features/sensor-data/api-reference-page.tsx'],
+    jsKb: 180.5,
+    ...PHONE,
+  },
 ];
 
 /** Weights loaded after a page has drawn, only where they are shown: counted beyond the entry's own chunks. */

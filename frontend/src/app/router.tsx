@@ -143,7 +143,11 @@ export const routes: PageRoute[] = [
       {
         path: '/dashboard/api/reference',
         ...page(
-          () => import('../features/sensor-data/api-reference-page'),
+          () => {
+            // The viewer (RapiDoc, most of the page's weight) loads beside the page's code, not after it (issue 36).
+            preload(() => import('../features/sensor-data/rapidoc-element'));
+            return import('../features/sensor-data/api-reference-page');
+          },
           (m) => m.ApiReferencePage,
         ),
       },

@@ -13,6 +13,8 @@ export interface PersonNameProps {
   /** Show the e-mail beside the name where the viewer may see it. @default true */
   withEmail?: boolean;
   testId?: string;
+  /** What is shown for a person the viewer may not see. @default 'Someone' */
+  unseen?: string;
 }
 
 /**
@@ -20,10 +22,10 @@ export interface PersonNameProps {
  * it; a neutral word ("Someone") for a person the viewer may not see. Never their id. The names of one screen are
  * read in one request (lib/person-names.ts).
  */
-export const PersonName = ({ id, withEmail = true, testId }: PersonNameProps) => {
+export const PersonName = ({ id, withEmail = true, testId, unseen }: PersonNameProps) => {
   const user = useOptionalUser();
   const { name, loading } = usePersonName(id);
-  const label = personLabel(name, loading);
+  const label = personLabel(name, loading, unseen);
   const self = user?.id === id;
   return (
     <span className="person-name" data-testid={testId} data-person={id} aria-busy={loading || undefined}>

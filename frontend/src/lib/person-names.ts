@@ -70,6 +70,9 @@ export const usePersonName = (id: string | undefined) => {
   return { name: query.data, loading: query.isPending && asking };
 };
 
-/** A short label for a person, never their id: their name, else their e-mail, else a neutral word. */
-export const personLabel = (name: KnownName | undefined, loading = false): string =>
-  name?.name ?? name?.email ?? (loading ? 'Loading…' : name ? 'Unnamed person' : 'Someone');
+/**
+ * A short label for a person, never their id: their name, else their e-mail, else a neutral word (`unseen`, for a
+ * person the viewer may not see).
+ */
+export const personLabel = (name: KnownName | undefined, loading = false, unseen = 'Someone'): string =>
+  name?.name ?? name?.email ?? (loading ? 'Loading…' : name ? 'Unnamed person' : unseen);

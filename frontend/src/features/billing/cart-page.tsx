@@ -10,6 +10,7 @@ import { errorOf, useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { usePricesOf, useProducts } from './billing-api';
 import { cartKeys, checkoutCart, removeCartItem, setCartQuantity, useCart, useCartDevices } from './cart-api';
+import { itemInWords, quantityChoosable } from './cart-item-words';
 import {
   chargedPrice,
   type DeviceState,
@@ -79,6 +80,8 @@ export const CartPage = () => {
     };
   });
   const blocked = lines.some((line) => line.problem);
+  // Every item bought one per device, once each (all the catalogue sells): no Quantity column to read.
+  const quantities = lines.some((line) => quantityChoosable(line.product) || line.item.quantity !== 1);
   const ready = products !== undefined && lines.every((line) => line.device !== undefined);
 
   const change = (what: `quantity:${string}` | `remove:${string}`, action: () => Promise<unknown>) =>
@@ -127,39 +130,26 @@ export const CartPage = () => {
     },
     {
       header: 'Quantity',
-      cell: ({ item, key }) => (
-        <span className="cart-quantity">
-          <button
-            type="button"
-            aria-label={`One fewer (${key})`}
-            data-testid={`cart-less-${key}`}
-            disabled={busy !== undefined || item.quantity <= 1}
-            onClick={() => change(`quantity:${key}`, () => setCartQuantity(user.id, item, item.quantity - 1))}
-          >
-            −
-          </button>
-          <output data-testid={`cart-quantity-${key}`} aria-live="polite">
-            {item.quantity}
-          </output>
-          <button
-            type="button"
-            aria-label={`One more (${key})`}
-            data-testid={`cart-more-${key}`}
-            disabled={busy !== undefined || item.quantity >= MAX_QUANTITY}
-            onClick={() => change(`quantity:${key}`, () => setCartQuantity(user.id, item, item.quantity + 1))}
-          >
-            +
-          </button>
-        </span>
-      ),
+      cell: ({ item, key, product, device }) =>
+        quantityChoosable(product) ? (
+          <QuantityStepper
+            item={item}
+            words={itemInWords(item, product, device)}
+            disabled={busy !== undefined}
+            onChange={(quantity) => change(`quantity:${key}`, () => setCartQuantity(user.id, item, quantity))}
+          />
+        ) : (
+          // Bought for one device: a number to read, not to choose.
+          <span data-testid={`cart-quantity-${key}`}>{item.quantity}</span>
+        ),
     },
     {
       header: 'Remove',
-      cell: ({ item, key, product }) => (
+      cell: ({ item, key, product, device }) => (
         <button
           type="button"
           data-testid={`cart-remove-${key}`}
-          aria-label={`Remove ${product?.name ?? item.productId} for ${item.deviceId}`}
+          aria-label={`Remove ${itemInWords(item, product, device)}`}
           disabled={busy !== undefined}
           onClick={() => change(`remove:${key}`, () => removeCartItem(user.id, item))}
         >
@@ -186,7 +176,7 @@ export const CartPage = () => {
             <ListTable
               label="Cart"
               testId="cart-items"
-              columns={columns}
+              columns={quantities ? columns : columns.filter((column) => column.header !== 'Quantity')}
               rows={lines}
               rowKey={(line) => line.key}
               rowTestId={(line) => `cart-item-${line.key}`}
@@ -223,5 +213,45 @@ export const CartPage = () => {
         <ErrorAlert testId="cart-error" error={error} />
       </div>
     </section>
+  );
+};
+
+/** − and + for an item sold by the unit, named in words for a screen reader ("One more Spare sensor caps for Roof"). */
+const QuantityStepper = ({
+  item,
+  words,
+  disabled,
+  onChange,
+}: {
+  item: CartItem;
+  words: string;
+  disabled: boolean;
+  onChange: (quantity: number) => void;
+}) => {
+  const key = `${item.productId}|${item.deviceId}`;
+  return (
+    <span className="cart-quantity">
+      <button
+        type="button"
+        aria-label={`One fewer ${words}`}
+        data-testid={`cart-less-${key}`}
+        disabled={disabled || item.quantity <= 1}
+        onClick={() => onChange(item.quantity - 1)}
+      >
+        −
+      </button>
+      <output data-testid={`cart-quantity-${key}`} aria-live="polite">
+        {item.quantity}
+      </output>
+      <button
+        type="button"
+        aria-label={`One more ${words}`}
+        data-testid={`cart-more-${key}`}
+        disabled={disabled || item.quantity >= MAX_QUANTITY}
+        onClick={() => onChange(item.quantity + 1)}
+      >
+        +
+      </button>
+    </span>
   );
 };

@@ -1,4 +1,5 @@
 import type { Price, Product } from '../../../../shared/contracts/api-subscriptions';
+import { itemInWords, quantityChoosable } from './cart-item-words';
 import {
   cartReturns,
   cellularProduct,
@@ -55,6 +56,17 @@ describe('cart rules', () => {
     expect(itemProblem(cellular, device('own', 'al30'), false)).toBeUndefined();
     // The device not read yet: nothing known against it.
     expect(itemProblem(tier2, undefined, false)).toBeUndefined();
+  });
+
+  it('offers no quantity for what is bought one per device, and names an item in words, never by its ids', () => {
+    expect(quantityChoosable(tier2)).toBe(false);
+    expect(quantityChoosable(cellular)).toBe(false);
+    expect(quantityChoosable(undefined)).toBe(false);
+    expect(quantityChoosable(product({ id: 'prod_sensor_caps', name: 'Spare sensor caps' }))).toBe(true);
+    const item = { productId: 'prod_sd1_tier2', deviceId: 'dev-1' };
+    expect(itemInWords(item, tier2, device('own'))).toBe('SD1 Tier 2 for Roof');
+    expect(itemInWords(item, tier2, { device: { ...device('own').device, name: '' } })).toBe('SD1 Tier 2 for S1');
+    expect(itemInWords(item, undefined, undefined)).toBe('A product no longer on sale for device dev-1');
   });
 
   it('totals each billing interval, quantities included', () => {

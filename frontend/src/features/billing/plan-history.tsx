@@ -1,8 +1,7 @@
 import type { Subscription } from '../../../../shared/contracts/api-subscriptions';
+import { formatDay } from './plan-change-text';
 import { formatCents } from './plan-rules';
 import { SubscriptionBadge } from './status-badge';
-
-const formatDay = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /**
  * The subscriptions a device had before the one it has now, newest first (the API lists them, current first):

@@ -96,17 +96,18 @@ export const currentTier = (
 export const tierName = (tier: string | undefined): string =>
   (tier !== undefined && TIER_NAMES[tier as TierId]) || 'The new tier';
 
-/** "Renews on …", "Ends on …" or "Cancels at period end on …" for a subscription, or undefined without a period. */
+/**
+ * What the Subscription line says of the period: only when one that no longer runs ended ("Ended on 12 Dec 2026").
+ * A running subscription's next date ("Renews on …", "Ends on …, then …") is the plan's own line (plan-change-text's
+ * `whatHappens`) just below, so the page writes each date once, in one format (the plans panel passes `formatDay`; issue 36).
+ */
 export const periodText = (
-  subscription: Pick<Subscription, 'status' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'>,
+  subscription: Pick<Subscription, 'status' | 'currentPeriodEnd'>,
   formatDate: (ms: number) => string,
 ): string | undefined => {
   const end = subscription.currentPeriodEnd;
-  if (end === undefined) return undefined;
-  if (subscription.cancelAtPeriodEnd) return `Cancels at period end, on ${formatDate(end)}`;
-  return TIER_GRANTING_STATUSES.includes(subscription.status as SubscriptionStatus)
-    ? `Renews on ${formatDate(end)}`
-    : `Ended on ${formatDate(end)}`;
+  if (end === undefined || TIER_GRANTING_STATUSES.includes(subscription.status as SubscriptionStatus)) return undefined;
+  return `Ended on ${formatDate(end)}`;
 };
 
 /**

@@ -9,6 +9,7 @@ import { billingPortalUrl, startCheckout, useDeviceSubscriptions, usePricesOf, u
 import { CellularOffer } from './cellular-offer';
 import { useLineTiers } from './line-tiers';
 import { PlanChange } from './plan-change';
+import { formatDay } from './plan-change-text';
 import { PlanHistory } from './plan-history';
 import {
   changesInApp,
@@ -23,8 +24,6 @@ import {
 } from './plan-rules';
 import { SubscriptionBadge } from './status-badge';
 import './billing.css';
-
-const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { dateStyle: 'long' });
 
 /**
  * The device page's plans (docs/frontend-registry.md, "Billing"): the device's subscription and tier, and the
@@ -81,10 +80,10 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
             {subscription ? (
               <>
                 <SubscriptionBadge status={subscription.status} testId="plans-status" /> {subscription.productName}
-                {periodText(subscription, formatDate) && (
+                {periodText(subscription, formatDay) && (
                   <span className="muted small" data-testid="plans-period">
                     {' '}
-                    · {periodText(subscription, formatDate)}
+                    · {periodText(subscription, formatDay)}
                   </span>
                 )}
               </>

@@ -5,10 +5,14 @@ import { routeKey, routeQuery } from '../../lib/query';
 
 const POLL_MS = 1_000;
 
-/** One dataset; read every second while it builds, so its progress moves on the page. */
-export const useDataset = (datasetId: string) =>
+/**
+ * One dataset; read every second while it builds, so its progress moves on the page. Nothing is asked without an id
+ * (a new dataset that continues none): the request would fail before it left, on every visit (issue 36).
+ */
+export const useDataset = (datasetId: string | undefined) =>
   useQuery({
-    ...routeQuery('datasets', 'getDataset', { params: { datasetId } }),
+    ...routeQuery('datasets', 'getDataset', { params: { datasetId: datasetId ?? '' } }),
+    enabled: Boolean(datasetId),
     // Read again until it is frozen or failed, after which it never changes.
     refetchInterval: (query) =>
       query.state.data && query.state.data.status !== 'frozen' && query.state.data.status !== 'failed'

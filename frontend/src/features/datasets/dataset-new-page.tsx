@@ -1,14 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { isStaff } from '../../../../shared/auth/groups';
 import type { Dataset } from '../../../../shared/contracts/datasets';
 import { DATASET_LICENSES, LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
 import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
+import { ObjectPicker } from '../../components/object-picker';
+import { usePickableObjects } from '../../components/use-pickable-objects';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { routeQuery } from '../../lib/query';
+import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { datasetListKeys, useDataset } from './dataset-api';
 import { type DatasetForm, emptyForm, formFrom, requestOf } from './dataset-form';
@@ -23,7 +27,7 @@ export const DatasetNewPage = () => {
   const [params] = useSearchParams();
   const previousId = params.get('previousVersionId') ?? undefined;
   const campaignId = params.get('campaignId') ?? undefined;
-  const previous = useDataset(previousId ?? '');
+  const previous = useDataset(previousId);
   if (previousId) {
     if (previous.error) return <ErrorAlert testId="dataset-new-error" error={errorMessage(previous.error)} />;
     if (!previous.data) return <p className="muted">Loading the dataset…</p>;
@@ -37,7 +41,11 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
   const datasets = useApi('datasets');
   const navigate = useNavigate();
   const [form, setForm] = useState(initial);
+  const staff = isStaff(useSignedInUser().groups);
   const devices = useQuery(routeQuery('devices', 'listMine', { query: { limit: 100 } }));
+  // Staff may build a dataset of any device (the API checks each, as for anyone): theirs, and any other by name or id.
+  const platform = usePickableObjects(staff ? 'device' : undefined);
+  const [adding, setAdding] = useState('');
   const campaigns = useQuery(routeQuery('campaigns', 'listMine', { query: { limit: 100 } }));
   const managed = (campaigns.data?.items ?? []).filter((c) => c.roles.includes('campaign-manager'));
   const set = <K extends keyof DatasetForm>(key: K, value: DatasetForm[K]) => setForm((f) => ({ ...f, [key]: value }));
@@ -53,7 +61,16 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
   );
 
   const toggleDevice = (id: string, on: boolean) =>
-    set('deviceIds', on ? [...form.deviceIds, id] : form.deviceIds.filter((chosen) => chosen !== id));
+    set(
+      'deviceIds',
+      on ? [...form.deviceIds.filter((chosen) => chosen !== id), id] : form.deviceIds.filter((chosen) => chosen !== id),
+    );
+  // The person's devices, then those staff added that are not theirs (named where the platform's list names them).
+  const mine = devices.data?.items ?? [];
+  const added = form.deviceIds
+    .filter((id) => !mine.some((device) => device.id === id))
+    .map((id) => ({ id, name: platform?.options.find((option) => option.id === id)?.name ?? '' }));
+  const choices = [...mine, ...added];
 
   return (
     <section className="page">
@@ -126,8 +143,12 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           >
             <legend>Devices</legend>
             {devices.isPending && <span className="muted small">Loading your devices…</span>}
-            {devices.data?.items.length === 0 && <span className="muted small">You have no devices.</span>}
-            {devices.data?.items.map((device) => (
+            {devices.data && choices.length === 0 && (
+              <span className="muted small" data-testid="dataset-devices-none">
+                {staff ? 'You have no devices of your own: add any device below.' : 'You have no devices.'}
+              </span>
+            )}
+            {choices.map((device) => (
               <label key={device.id}>
                 <input
                   type="checkbox"
@@ -144,7 +165,32 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
               </span>
             )}
           </fieldset>
-        ) : (
+        ) : null}
+        {form.sourceKind === 'devices' && staff && (
+          <div className="dataset-add-device">
+            <ObjectPicker
+              id="dataset-add-device"
+              label="Another device (staff: any device)"
+              value={adding}
+              onChange={setAdding}
+              options={(platform?.options ?? []).filter((option) => !choices.some((chosen) => chosen.id === option.id))}
+              loading={platform?.loading}
+              placeholder="Choose a device"
+            />
+            <button
+              type="button"
+              data-testid="dataset-add-device-button"
+              disabled={!adding.trim()}
+              onClick={() => {
+                toggleDevice(adding.trim(), true);
+                setAdding('');
+              }}
+            >
+              Add to the dataset
+            </button>
+          </div>
+        )}
+        {form.sourceKind === 'campaign' && (
           <ChoiceField
             id="dataset-campaign"
             label="Campaign"

@@ -221,6 +221,14 @@ const FirmwareTargetFact = ({ device, target }: { device: Device; target: NonNul
   );
 };
 
+/**
+ * Who owns the device, in the viewer's words (docs/devices.md, "Owner, as the device page shows it"): "You", the
+ * owner's name (and e-mail where the viewer may see it, decision 022), or "Another person" when the viewer may not see
+ * who (a guest, or someone who shares nothing with the owner): true, and it names no one.
+ */
+const OwnerName = ({ id }: { id: string }) =>
+  useOptionalUser()?.id === id ? 'You' : <PersonName id={id} unseen="Another person" />;
+
 const DeviceFacts = ({ device }: { device: Device }) => (
   <dl className="facts card" data-testid="device-facts">
     <dt>Serial</dt>
@@ -269,7 +277,7 @@ const DeviceFacts = ({ device }: { device: Device }) => (
     <dd data-testid="device-visibility">{device.dataVisibility === 'public' ? 'Public' : 'Private'}</dd>
     <dt>Owner</dt>
     <dd data-testid="device-owner">
-      {device.ownerId ? <PersonName id={device.ownerId} /> : <span className="muted">Not claimed</span>}
+      {device.ownerId ? <OwnerName id={device.ownerId} /> : <span className="muted">Not claimed</span>}
     </dd>
     <dt>Registered</dt>
     <dd>

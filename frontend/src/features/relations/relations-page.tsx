@@ -11,6 +11,7 @@ import { PagedList } from '../../components/paged-list';
 import { PersonName } from '../../components/person-name';
 import type { PickedPerson } from '../../components/person-picker';
 import { PersonPicker } from '../../components/person-picker-lazy';
+import { usePickableObjects } from '../../components/use-pickable-objects';
 import { type NamedObjectRef, nameKey, useObjectNames } from '../../lib/object-names';
 import { errorOf, routeQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
@@ -20,7 +21,6 @@ import { IdField, SelectField, TypeOptions } from './relation-fields';
 import { DangerButton, ObjectLink } from './relation-table';
 import { browseList, useRelationList } from './relations-api';
 import { RELATIONS_MESSAGES } from './relations-messages';
-import { usePickableObjects } from './use-pickable-objects';
 import { useRelationChanges } from './use-relation-changes';
 
 interface FilterFormProps {

@@ -49,7 +49,7 @@ export const ApiReferencePage = () => {
     let element: RapiDocElement | undefined;
     let gone = false;
     import('./rapidoc-element')
-      .then(async ({ RAPIDOC_TAG }) => {
+      .then(async ({ RAPIDOC_TAG, fitIntoPage }) => {
         if (gone) return;
         element = document.createElement(RAPIDOC_TAG) as RapiDocElement;
         const attributes = rapiDocAttributes({
@@ -64,6 +64,7 @@ export const ApiReferencePage = () => {
         element.setAttribute('data-testid', 'api-reference-doc');
         container.replaceChildren(element);
         await element.loadSpec(structuredClone(description));
+        await fitIntoPage(element);
         if (!gone) setReady(true);
       })
       .catch(() => setViewerError('The reference viewer could not be loaded. Reload the page to try again.'));
@@ -96,13 +97,14 @@ export const ApiReferencePage = () => {
         with a key, and <span className="mono">{guestRoot}</span> for public devices without one.
       </p>
       <ErrorAlert testId="api-reference-error" error={error} />
+      {/* RapiDoc's element is placed here by hand: React keeps no children of its own in this box. */}
+      <div ref={host} className="api-reference-doc card" aria-busy={!ready} />
+      {/* Below the box, so nothing moves when it goes as the reference arrives. */}
       {!ready && !error && (
         <p className="muted" role="status">
           Loading the reference…
         </p>
       )}
-      {/* RapiDoc's element is placed here by hand: React keeps no children of its own in this box. */}
-      <div ref={host} className="api-reference-doc card" aria-busy={!ready} />
     </div>
   );
 };

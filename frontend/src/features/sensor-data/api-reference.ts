@@ -44,9 +44,14 @@ export const withWebhookEvents = (publicSpec: unknown, integrationsSpec: unknown
 };
 
 /**
- * RapiDoc's settings for the reference (the page hands it the document it read): read mode (every route open, its example beside it), no spec loading from
- * elsewhere, the try-it console with a key typed into the page (never kept in storage), and no web fonts (the CSP
- * allows fonts from the app only; the app's own stacks are passed in).
+ * RapiDoc's settings for the reference (the page hands it the document it read): read mode (every route open, its
+ * curl example with a Copy button beside it), drawn as part of the page rather than a box that scrolls inside it,
+ * and no web fonts (the CSP allows fonts from the app only; the app's own stacks are passed in).
+ *
+ * What RapiDoc draws that no screen reader or keyboard can use is left off (issue 36; decision 024): its side
+ * navigation (links that are not links: no keyboard reaches them) and the scrolling box it comes with, its filter and
+ * search boxes and its try-it console (inputs without labels), and the key box of its Authentication section (the
+ * document's own Authentication text says how). A script's first call is the curl example, copied.
  */
 export const rapiDocAttributes = (look: {
   scheme: 'light' | 'dark';
@@ -62,25 +67,23 @@ export const rapiDocAttributes = (look: {
   'bg-color': look.bg,
   'text-color': look.text,
   'primary-color': look.accent,
-  'nav-bg-color': look.bg,
-  'nav-text-color': look.text,
-  'nav-accent-color': look.accent,
   'regular-font': look.sans,
   'mono-font': look.mono,
   'load-fonts': 'false',
   'show-header': 'false',
   'show-info': 'true',
-  'allow-authentication': 'true',
+  'show-side-nav': 'false',
+  'allow-search': 'false',
+  'allow-advanced-search': 'false',
+  'allow-authentication': 'false',
   'persist-auth': 'false',
-  'allow-try': 'true',
+  'allow-try': 'false',
   'allow-spec-url-load': 'false',
   'allow-spec-file-load': 'false',
-  'allow-spec-file-download': 'true',
+  'allow-spec-file-download': 'false',
   'allow-server-selection': 'false',
   'schema-style': 'table',
   'default-schema-tab': 'schema',
-  'show-method-in-nav-bar': 'as-colored-text',
-  'info-description-headings-in-navbar': 'true',
   // Links inside the reference move within it; the app's own router keeps its address.
   'update-route': 'false',
 });

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common';
-import type { ObjectKind } from '../../../../shared/relations/relation-types';
-import type { PickableObject } from '../../components/object-picker';
-import { routeQuery } from '../../lib/query';
+import { MAX_PAGE_SIZE } from '../../../shared/contracts/common';
+import type { ObjectKind } from '../../../shared/relations/relation-types';
+import { routeQuery } from '../lib/query';
+import type { PickableObject } from './object-picker';
 
 const FIRST_PAGE = { query: { limit: MAX_PAGE_SIZE } };
 const pickable = (page: { items: { id: string; name: string }[] }): PickableObject[] =>
