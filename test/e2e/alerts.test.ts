@@ -69,6 +69,8 @@ describe('end to end: alerts', () => {
       await page.getByTestId('rule-preview-chart-caption').getByText('Limit 35').waitFor();
       await keepScreenshot(page, path.join(ARTIFACTS, `alerts-preview-${width()}.png`));
       await form.getByRole('button', { name: 'Create rule' }).click();
+      // The rule is listed once the create has answered; read before that, the API has none yet.
+      await page.locator('[data-testid^="alert-rule-state-"]').first().waitFor();
       const [rule] = (await alertsAs(person.token).listRules({ query: { deviceId: device.id } })).items;
       await page.getByTestId(`alert-rule-state-${rule!.id}`).getByText('Quiet').waitFor();
 

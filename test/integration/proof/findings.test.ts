@@ -26,7 +26,9 @@ const raw = async (
   const text = await response.text();
   let message: string | undefined;
   try {
-    message = (JSON.parse(text) as { message?: string }).message;
+    // The platform's `{message}`, or OData's `{error: {message}}` on the SensorThings routes (decision 093).
+    const parsed = JSON.parse(text) as { message?: string; error?: { message?: string } };
+    message = parsed.message ?? parsed.error?.message;
   } catch {
     message = text;
   }
