@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createAlertTable } from '../../functions/_shared/alerts/alert-table';
 import type { AlertRuleInput } from '../../shared/contracts/alerts';
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixture-types';
+import { type CallerName, onOwnedOrForeign, type RouteFixture } from './authz-fixture-types';
 import { apiAs, type DemoEmail, documentClient, stack, tokenOf, uniqueId } from './stack';
 
 /**
@@ -62,25 +62,16 @@ const alert = async (caller: CallerName, whose: 'owned' | 'foreign') => {
   return id;
 };
 
-const on = (
-  make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
-  request: (id: string) => FixtureRequest,
-): RouteFixture => ({
-  prepare: async ({ caller }) => request(await make(caller, 'owned')),
-  owned: async ({ caller }) => request(await make(caller, 'owned')),
-  foreign: async ({ caller }) => request(await make(caller, 'foreign')),
-});
-
 export const ALERTS_FIXTURES: Record<string, RouteFixture> = {
-  createRule: on(device, (id) => ({ body: ruleBody(id) })),
-  listRules: on(device, (id) => ({ query: { deviceId: id, limit: 5 } })),
-  previewRule: on(device, (id) => ({ body: { ...ruleBody(id), from: Date.now() - 3_600_000 } })),
-  getRule: on(rule, (id) => ({ params: { id } })),
-  updateRule: on(rule, (id) => ({
+  createRule: onOwnedOrForeign(device, (id) => ({ body: ruleBody(id) })),
+  listRules: onOwnedOrForeign(device, (id) => ({ query: { deviceId: id, limit: 5 } })),
+  previewRule: onOwnedOrForeign(device, (id) => ({ body: { ...ruleBody(id), from: Date.now() - 3_600_000 } })),
+  getRule: onOwnedOrForeign(rule, (id) => ({ params: { id } })),
+  updateRule: onOwnedOrForeign(rule, (id) => ({
     params: { id },
     body: { ...ruleBody(deviceOfRule.get(id)!), name: 'Changed by the matrix' },
   })),
-  deleteRule: on(rule, (id) => ({ params: { id } })),
-  listEvents: on(device, (id) => ({ query: { deviceId: id, limit: 5 } })),
-  acknowledgeEvent: on(alert, (id) => ({ params: { id } })),
+  deleteRule: onOwnedOrForeign(rule, (id) => ({ params: { id } })),
+  listEvents: onOwnedOrForeign(device, (id) => ({ query: { deviceId: id, limit: 5 } })),
+  acknowledgeEvent: onOwnedOrForeign(alert, (id) => ({ params: { id } })),
 };

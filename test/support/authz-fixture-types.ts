@@ -49,3 +49,16 @@ export interface RouteFixture {
   /** Headers the request itself needs whoever sends it (a webhook's signature over its body). */
   headersFor?: (request: FixtureRequest) => Record<string, string>;
 }
+
+/**
+ * A route on one object the fixture makes (`make` answers its id): the caller's own for `prepare` and `owned`, another
+ * account's for `foreign`.
+ */
+export const onOwnedOrForeign = (
+  make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
+  request: (id: string) => FixtureRequest,
+): RouteFixture => ({
+  prepare: async ({ caller }) => request(await make(caller, 'owned')),
+  owned: async ({ caller }) => request(await make(caller, 'owned')),
+  foreign: async ({ caller }) => request(await make(caller, 'foreign')),
+});

@@ -12,7 +12,7 @@ import { createDeliveryStore } from '../../functions/integrations/store/delivery
 import { createLocalSecretBox } from '../../functions/integrations/store/secret-box';
 import { createWebhookStore } from '../../functions/integrations/store/webhook-store';
 import { deviceOwnedBy } from './authz-devices-fixtures';
-import { CALLERS, type CallerName, type FixtureRequest, type RouteFixture } from './authz-fixture-types';
+import { CALLERS, type CallerName, onOwnedOrForeign, type RouteFixture } from './authz-fixture-types';
 import { type DemoEmail, documentClient, stack, subOf } from './stack';
 
 /**
@@ -97,25 +97,19 @@ const delivery = async (caller: CallerName, whose: 'owned' | 'foreign') => {
   return deliveryIdOf(webhookId, sequence);
 };
 
-const on = (
-  make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
-  request: (id: string) => FixtureRequest,
-): RouteFixture => ({
-  prepare: async ({ caller }) => request(await make(caller, 'owned')),
-  owned: async ({ caller }) => request(await make(caller, 'owned')),
-  foreign: async ({ caller }) => request(await make(caller, 'foreign')),
-});
-
 export const INTEGRATIONS_FIXTURES: Record<string, RouteFixture> = {
-  createWebhook: on(device, (id) => ({
+  createWebhook: onOwnedOrForeign(device, (id) => ({
     body: { url: URL_NOWHERE, events: ['export.ready'], target: { kind: 'device', id } },
   })),
-  listWebhooks: on(device, (id) => ({ query: { targetKind: 'device', targetId: id, limit: 5 } })),
-  getWebhook: on(webhook, (id) => ({ params: { id } })),
-  updateWebhook: on(webhook, (id) => ({ params: { id }, body: { description: 'Changed by the matrix' } })),
-  deleteWebhook: on(webhook, (id) => ({ params: { id } })),
-  rotateSecret: on(webhook, (id) => ({ params: { id } })),
-  testWebhook: on(webhook, (id) => ({ params: { id } })),
-  listDeliveries: on(webhook, (id) => ({ params: { id }, query: { limit: 5 } })),
-  replayDelivery: on(delivery, (id) => ({ params: { id } })),
+  listWebhooks: onOwnedOrForeign(device, (id) => ({ query: { targetKind: 'device', targetId: id, limit: 5 } })),
+  getWebhook: onOwnedOrForeign(webhook, (id) => ({ params: { id } })),
+  updateWebhook: onOwnedOrForeign(webhook, (id) => ({
+    params: { id },
+    body: { description: 'Changed by the matrix' },
+  })),
+  deleteWebhook: onOwnedOrForeign(webhook, (id) => ({ params: { id } })),
+  rotateSecret: onOwnedOrForeign(webhook, (id) => ({ params: { id } })),
+  testWebhook: onOwnedOrForeign(webhook, (id) => ({ params: { id } })),
+  listDeliveries: onOwnedOrForeign(webhook, (id) => ({ params: { id }, query: { limit: 5 } })),
+  replayDelivery: onOwnedOrForeign(delivery, (id) => ({ params: { id } })),
 };
