@@ -101,8 +101,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Issue 39's reprocessing line (its progress read each second, then "done"), the excluded ranges' list shared with
     // the campaign's panel and the panel's fields on the form kit: 247.5 kB measured; 247.7 kB with main's live panel
     // and sign-out client of the same day merged, to 247.8.
-    // The day's last merges (the OData error shape named on the contract's routes, the live watch stopped at sign-out,
-    // alert events' range check, the device owner in words): measured 248.1 kB, to 248.2 kB.
+    // The day's last merges (see guest /dashboard): measured 248.1 kB, to 248.2 kB.
     jsKb: 248.2,
     ...PHONE,
   },
@@ -120,8 +119,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 220.8 kB.
     // Issue 39's reprocessing line and excluded ranges' list (see the signed-in device page): 221.9 kB; 222.1 kB with
     // main's live panel of the same day merged, to 222.2.
-    // The day's last merges (the OData error shape named on the contract's routes, the live watch stopped at sign-out,
-    // alert events' range check, the device owner in words): measured 222.5 kB, to 222.6 kB.
+    // The day's last merges (see guest /dashboard): measured 222.5 kB, to 222.6 kB.
     jsKb: 222.6,
     ...PHONE,
   },
@@ -140,8 +138,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Issue 39's data-quality routes (see guest /dashboard) to 336.1 kB.
     // Then measured 336.6 kB with issues 36, 37, 39, 40 and 41 merged together: 336.9 kB.
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 337.5 kB.
-    // The day's last merges (the OData error shape named on the contract's routes, the live watch stopped at sign-out,
-    // alert events' range check, the device owner in words): measured 337.9 kB, to 338.0 kB.
+    // The day's last merges (see guest /dashboard): measured 337.9 kB, to 338.0 kB.
     jsKb: 338,
     ...PHONE,
   },
@@ -153,8 +150,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     path: '/dashboard/api/reference',
     as: 'guest',
     modules: [ENTRY, 'src/features/sensor-data/api-reference-page.tsx'],
-    // The day's last merges (the OData error shape named on the contract's routes, the live watch stopped at sign-out,
-    // alert events' range check, the device owner in words): measured 180.7 kB, to 180.8 kB.
+    // The day's last merges (see guest /dashboard): measured 180.7 kB, to 180.8 kB.
     jsKb: 180.8,
     ...PHONE,
   },
