@@ -148,7 +148,7 @@ describe('end to end: data quality on the device page', () => {
     await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-preview-${width}.png`));
     const posted = page.waitForResponse((r) => r.url().endsWith('/calibrations') && r.request().method() === 'POST');
     await redrawnAfter(page, async () => {
-      await form.getByTestId('calibration-save').click();
+      await form.getByTestId('calibration-submit').click();
       const answer = await posted;
       expect({ status: answer.status(), body: answer.status() === 201 ? '' : await answer.text() }).toEqual({
         status: 201,

@@ -1,6 +1,14 @@
 import { EPA_PURPLEAIR_PRESET } from '../../../../shared/sensor-data/calibration';
 import { exclusionRange } from './exclusion-rules';
-import { formulaOf, periodOf, previewLines, qualityMarks, reprocessingText } from './quality-rules';
+import {
+  campaignCalibrationsOf,
+  formFieldsOf,
+  formulaOf,
+  periodOf,
+  previewLines,
+  qualityMarks,
+  reprocessingText,
+} from './quality-rules';
 import { parseLocal } from './range-rules';
 
 const columns = (mean: (number | null)[], suspect: number[], bad: number[], max = mean) => ({
@@ -41,6 +49,73 @@ describe('formulaOf', () => {
   it('answers the schema’s message for a coefficient that is not a number', () => {
     expect(typeof formulaOf({ kind: 'linear', a: 'x', b: '0', coefficients: '' })).toBe('string');
     expect(typeof formulaOf({ kind: 'linear', a: '', b: '0', coefficients: '' })).toBe('string');
+  });
+});
+
+describe('piecewise formulas and formFieldsOf', () => {
+  const blank = { a: '', b: '', coefficients: '' };
+
+  it('reads raw:corrected pairs, and answers the schema’s message for two points at the same raw value', () => {
+    expect(formulaOf({ ...blank, kind: 'piecewise', points: '0:0, 50: 45, 200:170' })).toEqual({
+      kind: 'piecewise',
+      points: [
+        { raw: 0, corrected: 0 },
+        { raw: 50, corrected: 45 },
+        { raw: 200, corrected: 170 },
+      ],
+    });
+    expect(formulaOf({ ...blank, kind: 'piecewise', points: '10:1, 10:2' })).toContain('divide by zero');
+    expect(typeof formulaOf({ ...blank, kind: 'piecewise', points: '10' })).toBe('string');
+  });
+
+  it('turns a saved formula back into the fields that make it', () => {
+    const formulas = [
+      { kind: 'linear' as const, a: 1.1, b: -2 },
+      { kind: 'polynomial' as const, coefficients: [1, 0.5, 0.01] },
+      {
+        kind: 'piecewise' as const,
+        points: [
+          { raw: 0, corrected: 1 },
+          { raw: 100, corrected: 90 },
+        ],
+      },
+      EPA_PURPLEAIR_PRESET.formula,
+    ];
+    for (const formula of formulas) expect(formulaOf(formFieldsOf(formula))).toEqual(formula);
+    expect(formFieldsOf(EPA_PURPLEAIR_PRESET.formula).kind).toBe('epa-purpleair');
+    // One no preset names cannot be typed: the form starts blank.
+    const other = { kind: 'linear-multi' as const, intercept: 1, terms: [{ measurement: 'co2', coefficient: 2 }] };
+    expect(formFieldsOf(other).kind).toBe('linear');
+  });
+});
+
+describe('campaignCalibrationsOf', () => {
+  const record = (deviceId: string, version: number, created: number, note = 'Collocated') => ({
+    id: `cal_${deviceId.padEnd(12, '0')}`,
+    deviceId,
+    measurement: 'pm2_5',
+    version,
+    formula: { kind: 'linear' as const, a: 2, b: 0 },
+    effectiveFrom: 1_000,
+    note,
+    createdBy: 'u1',
+    created,
+    campaignId: 'c1',
+  });
+
+  it('lists one entry per campaign-wide change, with each device’s version, newest first', () => {
+    const entries = campaignCalibrationsOf([record('d1', 3, 10), record('d2', 1, 12), record('d1', 4, 50, 'Replaced')]);
+    expect(entries.map((e) => [e.note, e.created, e.devices])).toEqual([
+      ['Replaced', 50, [{ deviceId: 'd1', version: 4 }]],
+      [
+        'Collocated',
+        12,
+        [
+          { deviceId: 'd1', version: 3 },
+          { deviceId: 'd2', version: 1 },
+        ],
+      ],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
+import type { Calibration, Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
 import type { MeasurementSeries, Series } from '../../../../shared/contracts/sensor-data-readings';
 import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
 import { parseLocal } from './range-rules';
@@ -33,11 +33,15 @@ export const qualityMarks = (series: Pick<Series, 't' | 'bucketMs'>, columns: Me
 
 /** The calibration form's fields, as typed. */
 export interface CalibrationForm {
-  /** `linear`, `polynomial` (coefficients from x⁰ up, comma separated), or a preset's id. */
-  kind: 'linear' | 'polynomial' | string;
+  /**
+   * `linear`, `polynomial` (coefficients from x⁰ up, comma separated), `piecewise` (`raw:corrected` pairs, comma
+   * separated), or a preset's id (the linear-multi formulas people are offered).
+   */
+  kind: 'linear' | 'polynomial' | 'piecewise' | string;
   a: string;
   b: string;
   coefficients: string;
+  points: string;
   effectiveFrom: string;
   effectiveTo: string;
   note: string;
@@ -50,15 +54,114 @@ const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text)
  * The formula the form describes, checked by the contract's own schema, or the first thing wrong with it in the
  * API's words (the same message a POST would get).
  */
-export const formulaOf = (form: Pick<CalibrationForm, 'kind' | 'a' | 'b' | 'coefficients'>): Formula | string => {
+export const formulaOf = (
+  form: Pick<CalibrationForm, 'kind' | 'a' | 'b' | 'coefficients'> & Partial<Pick<CalibrationForm, 'points'>>,
+): Formula | string => {
   const preset = CALIBRATION_PRESETS.find((p) => p.id === form.kind);
+  const pointOf = (pair: string) => {
+    const [raw = '', corrected = ''] = pair.split(':');
+    return { raw: number(raw), corrected: number(corrected) };
+  };
   const candidate = preset
     ? preset.formula
     : form.kind === 'polynomial'
       ? { kind: 'polynomial', coefficients: form.coefficients.split(',').map(number) }
-      : { kind: 'linear', a: number(form.a), b: number(form.b) };
+      : form.kind === 'piecewise'
+        ? { kind: 'piecewise', points: (form.points ?? '').split(',').map(pointOf) }
+        : { kind: 'linear', a: number(form.a), b: number(form.b) };
   const parsed = Formula.safeParse(candidate);
   return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? z.prettifyError(parsed.error));
+};
+
+/** A blank form: the line as sent (a = 1, b = 0), which a person then changes. */
+export const EMPTY_CALIBRATION_FORM: CalibrationForm = {
+  kind: 'linear',
+  a: '1',
+  b: '0',
+  coefficients: '0, 1',
+  points: '0:0, 100:100',
+  effectiveFrom: '',
+  effectiveTo: '',
+  note: '',
+  source: '',
+};
+
+/**
+ * A saved formula as the form's fields, to start a replacement from it: its kind and numbers, or the preset it is.
+ * A linear-multi formula no preset names cannot be typed in the form: it starts from a blank one.
+ */
+export const formFieldsOf = (
+  formula: Formula,
+): Pick<CalibrationForm, 'kind' | 'a' | 'b' | 'coefficients' | 'points'> => {
+  const blank = EMPTY_CALIBRATION_FORM;
+  const text = (value: number) => String(value);
+  switch (formula.kind) {
+    case 'linear':
+      return { ...blank, kind: 'linear', a: text(formula.a!), b: text(formula.b!) };
+    case 'polynomial':
+      return { ...blank, kind: 'polynomial', coefficients: formula.coefficients!.map(text).join(', ') };
+    case 'piecewise':
+      return { ...blank, kind: 'piecewise', points: formula.points!.map((p) => `${p.raw}:${p.corrected}`).join(', ') };
+    case 'linear-multi': {
+      const same = CALIBRATION_PRESETS.find((p) => JSON.stringify(p.formula) === JSON.stringify(formula));
+      return same ? { ...blank, kind: same.id } : { ...blank };
+    }
+  }
+};
+
+/**
+ * A calibration made for a campaign's devices at once, as the campaign lists it: the one formula and period, and
+ * which version it became on each device (versions count per device and measurement, so they differ).
+ */
+export interface CampaignCalibration {
+  key: string;
+  measurement: string;
+  formula: Formula;
+  effectiveFrom: number;
+  effectiveTo?: number;
+  note: string;
+  source?: string;
+  created: number;
+  devices: { deviceId: string; version: number }[];
+}
+
+/**
+ * The campaign route's answer (one record per device) as one entry per change, newest first: records of the same
+ * measurement, formula, period, note, source and author are one campaign-wide change (each device's record has an id
+ * of its own, and their times differ by the milliseconds the writes took).
+ */
+export const campaignCalibrationsOf = (items: readonly Calibration[]): CampaignCalibration[] => {
+  const byChange = new Map<string, CampaignCalibration>();
+  for (const item of items) {
+    const key = JSON.stringify([
+      item.measurement,
+      item.formula,
+      item.effectiveFrom,
+      item.effectiveTo ?? null,
+      item.note,
+      item.source ?? null,
+      item.createdBy,
+    ]);
+    const seen = byChange.get(key);
+    const device = { deviceId: item.deviceId, version: item.version };
+    if (seen) {
+      seen.devices.push(device);
+      seen.created = Math.max(seen.created, item.created);
+    } else {
+      byChange.set(key, {
+        key,
+        measurement: item.measurement,
+        formula: item.formula,
+        effectiveFrom: item.effectiveFrom,
+        ...(item.effectiveTo === undefined ? {} : { effectiveTo: item.effectiveTo }),
+        note: item.note,
+        ...(item.source === undefined ? {} : { source: item.source }),
+        created: item.created,
+        devices: [device],
+      });
+    }
+  }
+  return [...byChange.values()].sort((a, b) => b.created - a.created);
 };
 
 /** The form's period as ms, or what is wrong with it. */
@@ -80,7 +183,7 @@ export const periodOf = (
  * or where an input is missing, the corrected line follows the raw one.
  */
 export const previewLines = (
-  raw: Pick<Series, 't' | 'bucketMs' | 'series'>,
+  raw: Pick<Series, 't' | 'bucketMs'> & { series: Readonly<Record<string, { mean: readonly (number | null)[] }>> },
   measurement: string,
   formula: Formula,
   period: { effectiveFrom: number; effectiveTo?: number },
