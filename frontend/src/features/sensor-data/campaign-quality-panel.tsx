@@ -157,7 +157,7 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
             previewDeviceId={previewDevice}
             range={range}
             width={width}
-            start={start.fields}
+            start={{ effectiveFrom: formatLocal(range.from), ...start.fields }}
             send={async (body) => {
               const made = await apiClient('sensor-data').addCampaignCalibration({ params: { id: campaign.id }, body });
               const left = made.skipped.map((s) => `${names.get(s.deviceId) ?? s.deviceId} (${s.reason})`);
