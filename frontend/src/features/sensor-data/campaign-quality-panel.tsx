@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
 import { ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
 import { formulaText } from '../../../../shared/sensor-data/calibration';
@@ -13,7 +13,13 @@ import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { CalibrationEditor } from './calibration-form';
 import { ExcludedRanges } from './excluded-ranges';
 import { campaignExclusionsOf, exclusionRange } from './exclusion-rules';
-import { type CalibrationForm, type CampaignCalibration, campaignCalibrationsOf, formFieldsOf } from './quality-rules';
+import {
+  type CalibrationForm,
+  type CampaignCalibration,
+  campaignCalibrationsOf,
+  campaignPreviewRange,
+  formFieldsOf,
+} from './quality-rules';
 import { formatLocal } from './range-rules';
 import { useWidth } from './use-width';
 
@@ -76,7 +82,19 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
     if (start.at > 0) document.getElementById('campaign-calibration-kind')?.focus();
   }, [start.at]);
   const entries = campaignCalibrationsOf(list.data?.items ?? []);
-  const range = compared.data ? { from: compared.data.from, to: compared.data.to } : undefined;
+  const answer = compared.data;
+  const answeredAt = compared.dataUpdatedAt;
+  const range = useMemo(
+    () =>
+      answer &&
+      campaignPreviewRange(
+        answer,
+        answer.devices.find((d) => d.deviceId === previewDevice),
+        answeredAt,
+        Date.now(),
+      ),
+    [answer, answeredAt, previewDevice],
+  );
   const from = (c: CampaignCalibration) =>
     formatLocal(Math.max(c.effectiveFrom, Math.min(Date.now(), campaign.endsAt)));
   const restart = (c: CampaignCalibration, fields: Partial<CalibrationForm>) => {
@@ -157,7 +175,7 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
             previewDeviceId={previewDevice}
             range={range}
             width={width}
-            start={{ effectiveFrom: formatLocal(range.from), ...start.fields }}
+            start={{ effectiveFrom: formatLocal(answer!.from), ...start.fields }}
             send={async (body) => {
               const made = await apiClient('sensor-data').addCampaignCalibration({ params: { id: campaign.id }, body });
               const left = made.skipped.map((s) => `${names.get(s.deviceId) ?? s.deviceId} (${s.reason})`);

@@ -2,6 +2,7 @@ import { EPA_PURPLEAIR_PRESET } from '../../../../shared/sensor-data/calibration
 import { exclusionRange } from './exclusion-rules';
 import {
   campaignCalibrationsOf,
+  campaignPreviewRange,
   formFieldsOf,
   formulaOf,
   periodOf,
@@ -116,6 +117,16 @@ describe('campaignCalibrationsOf', () => {
         ],
       ],
     ]);
+  });
+});
+
+describe('campaignPreviewRange', () => {
+  const answer = { from: 1_000_000, to: 9_000_000 };
+
+  it('reads the window from its start, or from where the device’s tier window starts, moved on with the time since', () => {
+    expect(campaignPreviewRange(answer, { from: 1_000_000 }, 500, 90_500)).toEqual(answer);
+    expect(campaignPreviewRange(answer, undefined, 500, 90_500)).toEqual(answer);
+    expect(campaignPreviewRange(answer, { from: 2_000_000 }, 500, 90_500)).toEqual({ from: 2_090_000, to: 9_000_000 });
   });
 });
 

@@ -164,6 +164,22 @@ export const campaignCalibrationsOf = (items: readonly Calibration[]): CampaignC
   return [...byChange.values()].sort((a, b) => b.created - a.created);
 };
 
+/**
+ * The range a campaign's calibration preview reads one device's raw line over: the campaign's window up to now, as
+ * the comparison answered it, from where that device's line may start. A start the device's tier window set moves on
+ * with the time since the answer (a window of the last 30 days starts later each minute), so it is moved as far.
+ */
+export const campaignPreviewRange = (
+  answer: { from: number; to: number },
+  device: { from?: number } | undefined,
+  answeredAt: number,
+  now: number,
+): { from: number; to: number } => {
+  const clipped = device?.from !== undefined && device.from > answer.from;
+  const from = clipped ? device.from! + Math.max(0, now - answeredAt) : answer.from;
+  return { from: Math.min(from, answer.to - 60_000), to: answer.to };
+};
+
 /** The form's period as ms, or what is wrong with it. */
 export const periodOf = (
   form: Pick<CalibrationForm, 'effectiveFrom' | 'effectiveTo'>,
