@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { MARK_COLOURS, PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
+import { PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/calibration-rules';
+import { MARK_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
 import { formatLocal, parseLocal } from '../../frontend/src/features/sensor-data/range-rules';
 import { createQualityStore } from '../../functions/sensor-data/store/quality-store';
 import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';

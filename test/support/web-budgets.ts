@@ -102,7 +102,10 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // the campaign's panel and the panel's fields on the form kit: 247.5 kB measured; 247.7 kB with main's live panel
     // and sign-out client of the same day merged, to 247.8.
     // The day's last merges (see guest /dashboard): measured 248.1 kB, to 248.2 kB.
-    jsKb: 248.2,
+    // Issue 39's calibration form moved to a chunk of its own with its rules (calibration-form.tsx, shared with the
+    // campaign's panel), on the form kit, with a piecewise kind: measured 248.6 kB (the chunk's own import wrapper,
+    // the piecewise field and its parsing; the campaign's list and preview range stay in the campaign's chunk).
+    jsKb: 248.6,
     ...PHONE,
   },
   {
@@ -120,7 +123,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Issue 39's reprocessing line and excluded ranges' list (see the signed-in device page): 221.9 kB; 222.1 kB with
     // main's live panel of the same day merged, to 222.2.
     // The day's last merges (see guest /dashboard): measured 222.5 kB, to 222.6 kB.
-    jsKb: 222.6,
+    // Issue 39's calibration form in a chunk of its own (see the signed-in device page): measured 223.0 kB.
+    jsKb: 223,
     ...PHONE,
   },
   {
@@ -175,11 +179,14 @@ export const DEFERRED_BUDGETS: readonly DeferredBudget[] = [
     jsKb: 40,
   },
   // A campaign's data-quality panel (issue 39: its exclusions of every device at once), for its managers and staff:
-  // 1.7 kB measured.
+  // 1.7 kB measured. Its calibrations of every device (the device page's calibration form and its preview, reused)
+  // took it to 27.6 kB: the panel 2.9 kB, the calibration form's chunk (shared with the device page) 2.7 kB, and
+  // uPlot's 22 kB, the chunk the campaign's comparison above the panel has already loaded on the same page: what a
+  // manager receives more is about 5.6 kB.
   {
     name: 'campaign data quality',
     modules: ['src/features/sensor-data/campaign-quality-panel.tsx'],
-    jsKb: 2,
+    jsKb: 28,
   },
   // The public API's reference (RapiDoc, its Markdown and syntax highlighting included), on its own page only.
   { name: 'API reference (RapiDoc)', modules: ['src/features/sensor-data/rapidoc-element.ts'], jsKb: 240 },

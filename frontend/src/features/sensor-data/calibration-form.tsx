@@ -18,7 +18,7 @@ import {
   PREVIEW_COLOURS,
   periodOf,
   previewLines,
-} from './quality-rules';
+} from './calibration-rules';
 import './sensor-data.css';
 
 /**

@@ -11,15 +11,15 @@ import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { CalibrationEditor } from './calibration-form';
-import { ExcludedRanges } from './excluded-ranges';
-import { campaignExclusionsOf, exclusionRange } from './exclusion-rules';
+import type { CalibrationForm } from './calibration-rules';
 import {
-  type CalibrationForm,
   type CampaignCalibration,
   campaignCalibrationsOf,
   campaignPreviewRange,
   formFieldsOf,
-} from './quality-rules';
+} from './campaign-calibration-rules';
+import { ExcludedRanges } from './excluded-ranges';
+import { campaignExclusionsOf, exclusionRange } from './exclusion-rules';
 import { formatLocal } from './range-rules';
 import { useWidth } from './use-width';
 
