@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { type QueryState, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Campaign } from '../../../../shared/contracts/campaigns';
+import type { CampaignSeries } from '../../../../shared/contracts/sensor-data-campaigns';
 import { ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
 import { formulaText } from '../../../../shared/sensor-data/calibration';
 import { EditForm } from '../../components/edit-form';
@@ -54,22 +55,42 @@ const CALIBRATION_TOUCHES = [
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
+ * The answer of the campaign's comparison on this page (campaign-comparison.tsx reads it at its charts' width): the
+ * devices the viewer may see, their names, measurements and where each may be charted from. Read from the cache, not
+ * asked again: a second read of every device's series would double the page's heaviest request.
+ */
+const useComparison = (campaignId: string): QueryState<CampaignSeries> | undefined => {
+  const client = useQueryClient();
+  const subscribe = useCallback((changed: () => void) => client.getQueryCache().subscribe(changed), [client]);
+  // The query's state object is replaced on each change and kept otherwise: a snapshot React may compare.
+  const snapshot = useCallback(
+    () =>
+      client
+        .getQueryCache()
+        .findAll({ queryKey: routeKey('sensor-data', 'campaignSeries') })
+        .find((query) => (query.state.data as CampaignSeries | undefined)?.campaignId === campaignId)?.state as
+        | QueryState<CampaignSeries>
+        | undefined,
+    [client, campaignId],
+  );
+  return useSyncExternalStore(subscribe, snapshot);
+};
+
+/**
  * The campaign-wide calibrations: each with its devices and their versions, "Replace…" and "End…" (the API keeps
  * every version: a newer one overrides the older where their periods overlap, so ending one is a version that leaves
- * the values as sent from then on), and the form. The devices, their names and measurements come from the campaign's
- * comparison read at its smallest width; the preview draws one device's raw line over the campaign's window.
+ * the values as sent from then on; decision 099), and the form, once the comparison above has answered; the preview
+ * draws one device's raw line over the campaign's window.
  */
 const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'startsAt' | 'endsAt'> }) => {
   const list = useQuery(routeQuery('sensor-data', 'listCampaignCalibrations', { params: { id: campaign.id } }));
-  const compared = useQuery({
-    ...routeQuery('sensor-data', 'campaignSeries', { params: { id: campaign.id }, query: { width: 10 } }),
-    staleTime: 5 * 60_000,
-    refetchOnWindowFocus: false,
-  });
+  const compared = useComparison(campaign.id);
+  const answer = compared?.data;
+  const answeredAt = compared?.dataUpdatedAt ?? 0;
   const { ref, width } = useWidth();
-  const devices = (compared.data?.devices ?? []).filter((d) => d.status === 'shown');
+  const devices = (answer?.devices ?? []).filter((d) => d.status === 'shown');
   const names = new Map(devices.map((d) => [d.deviceId, d.name ?? d.deviceId]));
-  const measurements = compared.data?.measurements ?? [];
+  const measurements = answer?.measurements ?? [];
   const labels = Object.fromEntries(measurements.map((m) => [m.name, m.label]));
   const [picked, setPicked] = useState('');
   const measurement = measurements.some((m) => m.name === picked) ? picked : (measurements[0]?.name ?? '');
@@ -82,8 +103,6 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
     if (start.at > 0) document.getElementById('campaign-calibration-kind')?.focus();
   }, [start.at]);
   const entries = campaignCalibrationsOf(list.data?.items ?? []);
-  const answer = compared.data;
-  const answeredAt = compared.dataUpdatedAt;
   const range = useMemo(
     () =>
       answer &&
@@ -109,7 +128,7 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
         Made for every device of the campaign that has sent the measurement, within the campaign's window. A device's
         own page lists its versions too.
       </p>
-      <ErrorAlert testId="campaign-calibrations-error" error={errorOf(list) ?? errorOf(compared)} />
+      <ErrorAlert testId="campaign-calibrations-error" error={errorOf(list)} />
       {entries.length === 0 ? (
         <p className="muted small" data-testid="campaign-calibrations-empty">
           No calibration made for the whole campaign.
@@ -152,7 +171,7 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 's
           ))}
         </ul>
       )}
-      {compared.data && measurements.length === 0 && (
+      {answer && measurements.length === 0 && (
         <p className="muted small" data-testid="campaign-calibration-nothing">
           No device of the campaign has sent a value you may see yet: there is nothing to calibrate.
         </p>
