@@ -342,6 +342,7 @@ describe('end to end: data quality on the device page', () => {
     const previewCorrected = await linePixels(preview, rgb(PREVIEW_COLOURS.corrected), 30);
     const late = Math.round(previewCorrected.width * 0.97);
     expect(previewRaw.ys[late]! - previewCorrected.ys[late]!).toBeGreaterThan(10);
+    await keepScreenshot(form, path.join(ARTIFACTS, `quality-campaign-preview-${width}.png`));
     await form.getByTestId('campaign-calibration-submit').click();
     await panel.getByTestId('campaign-calibration-saved').getByText('Saved on 2 devices.').waitFor();
     const item = panel.getByTestId('campaign-calibration-item');
