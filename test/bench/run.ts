@@ -27,7 +27,7 @@ import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchOpenData, printOpenData } from './open-data';
 import { benchQuality } from './quality';
-import { benchRollouts, printRolloutRules } from './rollouts';
+import { benchRolloutStart, benchRollouts, printRolloutRules } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 import { printWebhooks } from './webhooks';
@@ -501,7 +501,10 @@ try {
     );
   }
 
-  if (sections.has('rollouts')) await benchRollouts(stack, db);
+  if (sections.has('rollouts')) {
+    await benchRolloutStart(stack, db, await tokenOf('admin@example.com'));
+    await benchRollouts(stack, db);
+  }
 
   if (sections.has('chart')) {
     const chart = await benchChart(info, tokenOf, storeCalls);
