@@ -40,6 +40,8 @@ import { seeded } from './seeded';
  *    which keep the real stores' conditions): the same goals from the code itself, not from a model of it.
  * 3. The local stack's stores (dynalite): a smaller fleet through the same use cases, for what needs real stores: how
  *    soon a halt stops offers, and the read and write units, requests and durations a rollout costs per device.
+ *    Before it (3a), how long a person's request to start a rollout of 200 and of 1,000 devices takes, through the
+ *    local gateway (decision 098).
  *
  * The fleet model, the same in all three: each device polls every POLL_HOURS at its own minute of the cycle (real
  * fleets spread their polls; see the last column of part 1 for every device polling at once); an offered device
