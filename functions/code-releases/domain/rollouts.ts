@@ -194,7 +194,7 @@ export const createRollouts = ({
     }
     let { state } = target;
     // The version changed between the read and the write (a report in between): the target follows the write's.
-    if ((assigned.firmwareVersion === rollout.version) !== target.running) {
+    if (assigned.firmwareVersion !== target.reportedVersion) {
       const corrected = targetOf(rollout, deviceId, target.stage!, assigned.firmwareVersion);
       await targets.put(corrected);
       state = corrected.state;
