@@ -365,6 +365,15 @@ describe('end to end: data quality on the device page', () => {
     await panel.getByTestId('campaign-calibration-saved').getByText('Saved on 2 devices.').waitFor();
     await panel.getByTestId('campaign-calibration-item').nth(1).waitFor();
     expect(await panel.getByTestId('campaign-calibration-item').first().textContent()).toContain('(version 2)');
+    // Replace…: the form starts from the first version's formula, for a note of its own.
+    await panel.getByTestId('campaign-calibration-item').nth(1).getByTestId('campaign-calibration-replace').click();
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'campaign-calibration-kind',
+    );
+    expect([
+      await form.getByTestId('campaign-calibration-a').inputValue(),
+      await form.getByTestId('campaign-calibration-note').inputValue(),
+    ]).toEqual(['10', '']);
 
     // A device's own chart: corrected by version 1 from 6 hours back until the end version starts (now).
     await page.goto(web(`/dashboard/devices/${devices[0]!.id}`));

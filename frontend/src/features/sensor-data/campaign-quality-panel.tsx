@@ -35,7 +35,7 @@ const when = (ms: number) => new Date(ms).toLocaleString();
  * and a form to exclude one more within the campaign's window (each device's charts, downloads and API leave it out
  * within seconds; nothing is deleted).
  */
-export const CampaignQualityPanel = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'startsAt' | 'endsAt'> }) => (
+export const CampaignQualityPanel = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'endsAt'> }) => (
   <section className="card section-card" aria-labelledby="campaign-quality-heading" data-testid="campaign-quality">
     <h2 id="campaign-quality-heading">Data quality</h2>
     <CampaignCalibrations campaign={campaign} />
@@ -82,7 +82,7 @@ const useComparison = (campaignId: string): QueryState<CampaignSeries> | undefin
  * the values as sent from then on; decision 099), and the form, once the comparison above has answered; the preview
  * draws one device's raw line over the campaign's window.
  */
-const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'startsAt' | 'endsAt'> }) => {
+const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'endsAt'> }) => {
   const list = useQuery(routeQuery('sensor-data', 'listCampaignCalibrations', { params: { id: campaign.id } }));
   const compared = useComparison(campaign.id);
   const answer = compared?.data;
