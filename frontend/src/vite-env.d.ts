@@ -5,6 +5,3 @@ declare module 'virtual:base-map' {
   /** The base map's files by zoom level (frontend/build/base-map.ts). */
   export const baseMapUrls: Record<'world' | 'detail', string>;
 }
-
-// RapiDoc ships no types: importing it defines the <rapi-doc> element (features/sensor-data/rapidoc-element).
-declare module 'rapidoc';
