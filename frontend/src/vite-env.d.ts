@@ -5,3 +5,8 @@ declare module 'virtual:base-map' {
   /** The base map's files by zoom level (frontend/build/base-map.ts). */
   export const baseMapUrls: Record<'world' | 'detail', string>;
 }
+
+/** The public API's OpenAPI document with the webhook events, made at build time (frontend/build/api-reference.ts). */
+declare module 'virtual:api-reference' {
+  export const referenceDocument: unknown;
+}

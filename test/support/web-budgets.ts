@@ -181,6 +181,4 @@ export const DEFERRED_BUDGETS: readonly DeferredBudget[] = [
     modules: ['src/features/sensor-data/campaign-quality-panel.tsx'],
     jsKb: 2,
   },
-  // The public API's reference (RapiDoc, its Markdown and syntax highlighting included), on its own page only.
-  { name: 'API reference (RapiDoc)', modules: ['src/features/sensor-data/rapidoc-element.ts'], jsKb: 240 },
 ];

@@ -44,6 +44,34 @@ export const withWebhookEvents = (publicSpec: unknown, integrationsSpec: unknown
   };
 };
 
+/**
+ * The document with this home's sensor-data address in its curl examples: made at build time without a server
+ * (frontend/build/api-reference.ts), they say `{baseUrl}`.
+ */
+export const withServer = (document: unknown, baseUrl: string): unknown => {
+  const spec = document as OpenApiDocument;
+  const fill = (methods: Record<string, OpenApiOperation>) =>
+    Object.fromEntries(
+      Object.entries(methods).map(([method, operation]) => [
+        method,
+        operation['x-codeSamples']
+          ? {
+              ...operation,
+              'x-codeSamples': operation['x-codeSamples'].map((sample) => ({
+                ...sample,
+                source: sample.source.replaceAll('{baseUrl}', baseUrl),
+              })),
+            }
+          : operation,
+      ]),
+    );
+  return {
+    ...spec,
+    servers: [{ url: baseUrl }],
+    paths: Object.fromEntries(Object.entries(spec.paths ?? {}).map(([path, methods]) => [path, fill(methods)])),
+  };
+};
+
 /** A JSON Schema as the contracts' documents write it (zod's output): read loosely, shown as far as it is known. */
 export type Schema = { [key: string]: unknown };
 
