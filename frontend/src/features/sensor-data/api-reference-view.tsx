@@ -48,7 +48,8 @@ const inline = (tokens: Token[] | undefined): ReactNode =>
 export const InlineMarkdown = ({ text }: { text: string }) => <>{inline(Lexer.lexInline(text))}</>;
 
 const Heading = ({ level, children }: { level: number; children: ReactNode }) => {
-  const Tag = `h${Math.min(level, 6)}` as 'h2';
+  // Never a second h1: the page has its title.
+  const Tag = `h${Math.min(Math.max(level, 2), 6)}` as 'h2';
   return <Tag>{children}</Tag>;
 };
 
@@ -179,7 +180,7 @@ export const OperationView = ({ operation, testId }: { operation: ReferenceOpera
       )}
       {operation.parameters.length > 0 && (
         <>
-          <h4>{operation.method === 'POST' && !operation.access ? 'Headers' : 'Parameters'}</h4>
+          <h4>{operation.parameters.every((parameter) => parameter.in === 'header') ? 'Headers' : 'Parameters'}</h4>
           <ul className="schema-fields">
             {operation.parameters.map((parameter) => (
               <li key={`${parameter.in} ${parameter.name}`}>
@@ -200,7 +201,7 @@ export const OperationView = ({ operation, testId }: { operation: ReferenceOpera
       )}
       {operation.body && (
         <>
-          <h4>{operation.access ? 'Request body (JSON)' : 'Payload (JSON)'}</h4>
+          <h4>{operation.kind === 'event' ? 'Payload (JSON)' : 'Request body (JSON)'}</h4>
           <SchemaView schema={operation.body} />
         </>
       )}

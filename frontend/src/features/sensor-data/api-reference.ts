@@ -119,12 +119,13 @@ export interface ReferenceResponse {
 
 /** One route (or one webhook event) as the reference shows it. */
 export interface ReferenceOperation {
+  /** A route a script calls, or an event (a webhook) a receiver is sent. */
+  kind: 'route' | 'event';
   /** Its fragment: `#op-apiReadings`, `#event-alert-fired`, a link a person can share. */
   anchor: string;
   method: string;
   path: string;
   summary: string;
-  description?: string;
   /** Who may call it, in words (the contract's access rule, `x-access`). */
   access?: string;
   parameters: ReferenceParameter[];
@@ -173,16 +174,17 @@ const jsonSchemaOf = (content: Record<string, { schema?: Schema }> | undefined) 
   content?.['application/json']?.schema ?? Object.values(content ?? {})[0]?.schema;
 
 const operationOf = (
+  kind: ReferenceOperation['kind'],
   anchor: string,
   method: string,
   path: string,
   operation: OpenApiOperation,
 ): ReferenceOperation => ({
+  kind,
   anchor,
   method: method.toUpperCase(),
   path,
   summary: operation.summary ?? '',
-  description: operation.description,
   access: accessWords(operation['x-access']),
   parameters: (operation.parameters ?? []).map((parameter) => ({
     name: parameter.name,
@@ -216,7 +218,7 @@ export const referenceOf = (document: unknown): Reference => {
   const spec = document as OpenApiDocument;
   const operations = Object.entries(spec.paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) =>
-      operationOf(`op-${slug(operation.operationId ?? `${method}-${path}`)}`, method, path, operation),
+      operationOf('route', `op-${slug(operation.operationId ?? `${method}-${path}`)}`, method, path, operation),
     ),
   );
   const names = [...(spec.tags ?? []).map((tag) => tag.name), ...operations.map((operation) => operation.tag)];
@@ -229,7 +231,7 @@ export const referenceOf = (document: unknown): Reference => {
     .filter((group) => group.operations.length > 0);
   const events = Object.entries(spec.webhooks ?? {}).flatMap(([type, methods]) =>
     Object.entries(methods).map(([method, operation]) =>
-      operationOf(`event-${slug(type)}`, method, type, { ...operation, summary: operation.description ?? '' }),
+      operationOf('event', `event-${slug(type)}`, method, type, { ...operation, summary: operation.description ?? '' }),
     ),
   );
   return {
