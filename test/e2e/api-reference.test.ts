@@ -91,7 +91,7 @@ describe('end to end: the API reference', () => {
     expect(await readingsSection.innerText()).toMatch(/400 Invalid input; issues names each bad field \(ErrorBody\)/);
     await readingsSection.getByRole('link', { name: 'ErrorBody' }).first().click();
     await page.waitForURL(web('/dashboard/api/reference#schema-ErrorBody'));
-    await page.waitForFunction(() => document.activeElement?.id === 'schema-ErrorBody');
+    await page.waitForFunction(() => document.activeElement?.id === 'schema-ErrorBody', undefined, { timeout: 5_000 });
     const errorBody = page.getByRole('heading', { name: 'ErrorBody', level: 3, exact: true });
     await scrolledTo(errorBody);
 
@@ -112,7 +112,7 @@ describe('end to end: the API reference', () => {
     await page.goto(web('/dashboard/api/reference#op-apiSeries'));
     const series = page.getByRole('heading', { name: 'GET /v1/devices/{id}/series', level: 3 });
     await series.waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === 'op-apiSeries');
+    await page.waitForFunction(() => document.activeElement?.id === 'op-apiSeries', undefined, { timeout: 5_000 });
     expect(await onScreen(series)).toBe(true);
     // The route before it is above the window: the page did scroll to the one linked.
     expect(await onScreen(page.getByRole('heading', { name: 'Public API (API key)', level: 2 }))).toBe(false);
@@ -122,7 +122,9 @@ describe('end to end: the API reference', () => {
     await contents.getByRole('link', { name: 'export.ready' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(web('/dashboard/api/reference#event-export-ready'));
-    await page.waitForFunction(() => document.activeElement?.id === 'event-export-ready');
+    await page.waitForFunction(() => document.activeElement?.id === 'event-export-ready', undefined, {
+      timeout: 5_000,
+    });
     await scrolledTo(page.getByRole('heading', { name: 'POST export.ready', level: 3 }));
     expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('event-export-ready');
   });
