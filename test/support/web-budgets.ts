@@ -105,7 +105,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Issue 39's calibration form moved to a chunk of its own with its rules (calibration-form.tsx, shared with the
     // campaign's panel), on the form kit, with a piecewise kind: measured 248.6 kB (the chunk's own import wrapper,
     // the piecewise field and its parsing; the campaign's list and preview range stay in the campaign's chunk).
-    jsKb: 248.6,
+    // The form kit checking again on each edit after a refused submit (lib/use-checked-submit.ts): 248.7 kB.
+    jsKb: 248.7,
     ...PHONE,
   },
   {
@@ -124,7 +125,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // main's live panel of the same day merged, to 222.2.
     // The day's last merges (see guest /dashboard): measured 222.5 kB, to 222.6 kB.
     // Issue 39's calibration form in a chunk of its own (see the signed-in device page): measured 223.0 kB.
-    jsKb: 223,
+    // The form kit's check on each edit after a refused submit (see the signed-in device page): 223.1 kB.
+    jsKb: 223.1,
     ...PHONE,
   },
   {
