@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { pagePerTest, web } from '../support/browser';
 import { type MapPixels, mapPixels } from '../support/map-pixels';
+import { openInteractiveMap, previewShowsDevice } from './registry-fixtures';
 
 const testPage = pagePerTest();
 /** Screenshots of what the test saw, kept by CI (git-ignored). */
@@ -29,7 +30,7 @@ const settle = async (target: Page, ready: (pixels: MapPixels) => boolean, timeo
 };
 
 describe('the offline base map', () => {
-  it("draws land, water and coast around a guest's public device, borders and names when zoomed out", async () => {
+  it("draws land, water and coast around a guest's public device, borders and names when zoomed out (a phone's after a press)", async () => {
     const target = page();
     const baseMap: Response[] = [];
     target.on('response', (response) => {
@@ -41,7 +42,16 @@ describe('the offline base map', () => {
     await figure.waitFor();
     // The map loads when it comes near the window (decision 080), as a person scrolls to it.
     await figure.scrollIntoViewIfNeeded();
-    // Chromium here renders WebGL 2 in software (SwiftShader): the map, not its fallback plot, must show.
+    if (target.viewportSize()!.width <= 640) {
+      // A phone draws the plain plot first and loads MapLibre and the base map only when asked (decision 101).
+      expect(await figure.getAttribute('data-mode')).toBe('preview');
+      await previewShowsDevice(target, BUOY);
+      await target.waitForTimeout(1_000);
+      expect(baseMap).toHaveLength(0);
+      await openInteractiveMap(target);
+    }
+    // Chromium here renders WebGL 2 in software (SwiftShader): the map, not its fallback plot, must show; at a
+    // desktop's width it loads by itself, with no press.
     expect(await figure.getAttribute('data-mode')).toBe('map');
     const map = target.locator('[data-testid="devices-map-canvas"][data-drawn="true"]');
     // Alone on this machine the map draws in a few seconds; with four engineers' suites on two cores, 20 s and more.

@@ -73,15 +73,22 @@ export const chooseFile = async (
 
 /**
  * Waits until the devices map shows a device: the MapLibre canvas where the browser has WebGL (the device is then
- * in the map's list of links), else the fallback plot and list with the device's link. Answers the mode shown.
+ * in the map's list of links), else the fallback plot and list with the device's link. On a phone the map starts as
+ * its preview (decision 101): the device's point is seen on the plot, then the person opens the interactive map.
+ * Answers the mode shown at the end.
  */
 export const mapShowsDevice = async (page: Page, deviceId: string): Promise<'map' | 'fallback'> => {
   const map = page.getByTestId('devices-map');
   await map.waitFor();
   // The map loads when it comes near the window (decision 080): a person scrolls to it to see it.
   await map.scrollIntoViewIfNeeded();
-  const mode = (await map.getAttribute('data-mode')) as 'map' | 'fallback';
+  let mode = (await map.getAttribute('data-mode')) as 'preview' | 'map' | 'fallback';
   await page.getByTestId(`devices-map-item-${deviceId}`).waitFor({ state: 'attached' });
+  if (mode === 'preview') {
+    await previewShowsDevice(page, deviceId);
+    await openInteractiveMap(page);
+    mode = 'map';
+  }
   if (mode === 'fallback') {
     await page.getByTestId('devices-map-fallback-reason').waitFor();
     await page.getByTestId(`devices-map-point-${deviceId}`).waitFor({ state: 'attached' });
@@ -89,6 +96,60 @@ export const mapShowsDevice = async (page: Page, deviceId: string): Promise<'map
     await page.locator('[data-testid="devices-map-canvas"] canvas').waitFor();
   }
   return mode;
+};
+
+/**
+ * A phone's preview of the map (decision 101): the plain plot with its caption, no "no WebGL" notice, the device's
+ * point drawn in the plot's frame in its status colour, and no interactive map loaded yet.
+ */
+export const previewShowsDevice = async (page: Page, deviceId: string) => {
+  const preview = page.getByTestId('devices-map-preview');
+  await page.getByTestId('devices-map-preview-caption').getByText('The devices on a plain plot').waitFor();
+  const point = page.getByTestId(`devices-map-point-${deviceId}`);
+  await point.waitFor();
+  const [frame, dot] = [(await preview.boundingBox())!, (await point.boundingBox())!];
+  expect(dot.width).toBeGreaterThan(5);
+  expect(dot.x >= frame.x && dot.x + dot.width <= frame.x + frame.width).toBe(true);
+  expect(dot.y >= frame.y && dot.y + dot.height <= frame.y + frame.height).toBe(true);
+  // The point as a person sees it: the centre pixel of its screenshot is its status colour.
+  const fill = (await point.locator('circle').getAttribute('fill'))!;
+  const centre = await page.evaluate(
+    async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      return [...context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data.slice(0, 3)];
+    },
+    (await point.screenshot()).toString('base64'),
+  );
+  const expected = [1, 3, 5].map((at) => Number.parseInt(fill.slice(at, at + 2), 16));
+  expect({ fill, centre, near: centre.every((value, at) => Math.abs(value - expected[at]!) <= 12) }).toEqual({
+    fill,
+    centre,
+    near: true,
+  });
+  expect(await page.getByTestId('devices-map-fallback-reason').count()).toBe(0);
+  expect(await page.getByTestId('devices-map-canvas').count()).toBe(0);
+};
+
+/**
+ * Presses the preview's button (a touch target, 44 px tall at least) and sees the interactive map open in its place:
+ * the focus on the map's region, and what follows the map (its legend) where it was.
+ */
+export const openInteractiveMap = async (page: Page) => {
+  const open = page.getByTestId('devices-map-open');
+  expect(await open.textContent()).toBe('Open the interactive map');
+  expect((await open.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  const legend = page.locator('[data-testid="devices-map"] .map-legend');
+  const before = (await legend.boundingBox())!.y;
+  await open.click();
+  await page.locator('[data-testid="devices-map"][data-mode="map"]').waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'devices-map-canvas');
+  expect((await legend.boundingBox())!.y).toBeCloseTo(before, 0);
 };
 
 /**

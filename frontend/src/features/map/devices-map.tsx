@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { isPhone } from '../../lib/phone';
 import {
   boundsOf,
   fitAspect,
@@ -16,7 +17,7 @@ import type { MapHandle } from './maplibre-map';
 import { hasWebGl2 } from './webgl-support';
 import './map.css';
 
-type Mode = 'map' | 'fallback';
+type Mode = 'preview' | 'map' | 'fallback';
 
 export interface DevicesMapProps {
   points: readonly MapPoint[];
@@ -30,13 +31,17 @@ export interface DevicesMapProps {
  * The devices that have a location, on a MapLibre GL map drawn offline (the Natural Earth base map built into the
  * app, decision 023, a graticule and the points: no tile is downloaded), fitted to the points, coloured by status, clustered where they crowd;
  * a point opens a popup with the device's link. Without WebGL (or when MapLibre fails) the same points are
- * drawn as a plain SVG plot with a list, and the page says why.
+ * drawn as a plain SVG plot with a list, and the page says why. On a phone (decision 101) the plot is drawn first as
+ * a preview, and MapLibre loads only when the person opens the interactive map: its parse and the base map would
+ * otherwise hold a phone's main thread for seconds on every visit, for a map most visits do not pan.
  */
 export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: DevicesMapProps) => {
-  const [mode, setMode] = useState<Mode>(() => (hasWebGl2() ? 'map' : 'fallback'));
+  const [mode, setMode] = useState<Mode>(() => (!hasWebGl2() ? 'fallback' : isPhone() ? 'preview' : 'map'));
   const [reason, setReason] = useState<string>(
     mode === 'fallback' ? 'This browser offers no WebGL, which the interactive map needs.' : '',
   );
+  // Opened from the preview: the map loads at once and takes the focus where the button was.
+  const [opened, setOpened] = useState(false);
   const fail = (why: string) => {
     setReason(why);
     setMode('fallback');
@@ -52,9 +57,27 @@ export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: Device
   return (
     <figure className="devices-map" data-testid={testId} data-mode={mode} data-points={points.length}>
       {mode === 'map' ? (
-        <InteractiveMap points={points} testId={testId} onFailure={fail} />
+        <InteractiveMap points={points} testId={testId} onFailure={fail} opened={opened} />
+      ) : mode === 'preview' ? (
+        <MapPreview
+          points={points}
+          testId={testId}
+          onOpen={() => {
+            setOpened(true);
+            setMode('map');
+          }}
+        />
       ) : (
-        <FallbackPlot points={points} testId={testId} reason={reason} />
+        <FallbackPlot
+          points={points}
+          testId={`${testId}-fallback`}
+          pointTestId={testId}
+          note={
+            <p className="notice small" data-testid={`${testId}-fallback-reason`}>
+              {reason} Showing the devices on a plain plot (longitude across, latitude up) instead.
+            </p>
+          }
+        />
       )}
       <Legend points={points} />
       {mode === 'fallback' ? (
@@ -70,14 +93,47 @@ export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: Device
   );
 };
 
+/**
+ * A phone's first form of the map (decision 101): the plain plot, in the frame the interactive map will fill (the same
+ * height, so nothing below moves when it opens), and the button that opens it.
+ */
+const MapPreview = ({
+  points,
+  testId,
+  onOpen,
+}: {
+  points: readonly MapPoint[];
+  testId: string;
+  onOpen: () => void;
+}) => (
+  <FallbackPlot
+    points={points}
+    testId={`${testId}-preview`}
+    pointTestId={testId}
+    className="devices-map-preview"
+    note={
+      <p className="muted small" data-testid={`${testId}-preview-caption`}>
+        The devices on a plain plot (longitude across, latitude up).
+      </p>
+    }
+  >
+    <button type="button" className="primary devices-map-open" data-testid={`${testId}-open`} onClick={onOpen}>
+      Open the interactive map
+    </button>
+  </FallbackPlot>
+);
+
 const InteractiveMap = ({
   points,
   testId,
   onFailure,
+  opened,
 }: {
   points: readonly MapPoint[];
   testId: string;
   onFailure: (why: string) => void;
+  /** Asked for by the person (the phone's preview): loads at once and takes the focus. */
+  opened: boolean;
 }) => {
   const container = useRef<HTMLElement>(null);
   const handle = useRef<MapHandle>(undefined);
@@ -90,6 +146,7 @@ const InteractiveMap = ({
   const latest = useRef({ navigate, onFailure });
   latest.current = { navigate, onFailure };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the map is made once; `opened` only says how it started.
   useEffect(() => {
     let cancelled = false;
     const start = () =>
@@ -111,7 +168,13 @@ const InteractiveMap = ({
             latest.current.onFailure(`The interactive map could not start (${describe(error)}).`);
           }
         });
-    const stopWaiting = container.current ? whenNearAndIdle(container.current, () => void start()) : undefined;
+    let stopWaiting: (() => void) | undefined;
+    if (opened) {
+      container.current?.focus();
+      void start();
+    } else if (container.current) {
+      stopWaiting = whenNearAndIdle(container.current, () => void start());
+    }
     return () => {
       cancelled = true;
       stopWaiting?.();
@@ -133,6 +196,8 @@ const InteractiveMap = ({
       data-testid={`${testId}-canvas`}
       data-drawn={drawn}
       data-shown={shown}
+      // Focusable from script only: where the focus goes when the person opens the map from the phone's preview.
+      tabIndex={-1}
       aria-label={`Map of ${points.length} device${points.length === 1 ? '' : 's'}`}
     />
   );
@@ -210,8 +275,29 @@ const PLOT_WIDTH = 900;
 const PLOT_HEIGHT = 320;
 const PLOT_PADDING = 28;
 
-/** The same points without WebGL: an SVG plot over a labelled grid (the list follows it in the figure). */
-const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[]; testId: string; reason: string }) => {
+/**
+ * The same points as an SVG plot over a labelled grid (the list follows it in the figure): the map without WebGL, and
+ * a phone's preview of it.
+ */
+const FallbackPlot = ({
+  points,
+  testId,
+  pointTestId,
+  note,
+  className,
+  children,
+}: {
+  points: readonly MapPoint[];
+  /** The plot's own test id. */
+  testId: string;
+  /** The prefix of each point's test id (`${pointTestId}-point-${id}`). */
+  pointTestId: string;
+  /** Said above the plot. */
+  note: ReactNode;
+  className?: string;
+  /** Shown below the plot. */
+  children?: ReactNode;
+}) => {
   const bounds = fitAspect(boundsOf(points, 2)!, (PLOT_WIDTH - 2 * PLOT_PADDING) / (PLOT_HEIGHT - 2 * PLOT_PADDING));
   const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT, PLOT_PADDING);
   const [[west, south], [east, north]] = bounds;
@@ -223,10 +309,8 @@ const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[];
   const bottomRight = project(south, east);
 
   return (
-    <div data-testid={`${testId}-fallback`}>
-      <p className="notice small" data-testid={`${testId}-fallback-reason`}>
-        {reason} Showing the devices on a plain plot (longitude across, latitude up) instead.
-      </p>
+    <div className={className} data-testid={testId}>
+      {note}
       <svg
         className="devices-plot"
         viewBox={`0 0 ${PLOT_WIDTH} ${PLOT_HEIGHT}`}
@@ -265,7 +349,7 @@ const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[];
         {points.map((point) => {
           const { x, y } = project(point.lat, point.lon);
           return (
-            <Link key={point.id} to={point.href} data-testid={`${testId}-point-${point.id}`}>
+            <Link key={point.id} to={point.href} data-testid={`${pointTestId}-point-${point.id}`}>
               <circle cx={x} cy={y} r={7} fill={statusColour(point.status)} className="plot-point">
                 <title>{`${point.name} (${point.status})`}</title>
               </circle>
@@ -273,6 +357,7 @@ const FallbackPlot = ({ points, testId, reason }: { points: readonly MapPoint[];
           );
         })}
       </svg>
+      {children}
     </div>
   );
 };
