@@ -83,6 +83,13 @@ const load = async (page: Page, target: string) => {
   await page.locator('h1').first().waitFor();
   await page.waitForLoadState('networkidle', { timeout: 20_000 }).catch(() => undefined);
   await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  // A phone's map is its preview (decision 101): the person opens it, and the map then drawn in the preview's frame
+  // must move nothing either (the press excuses only the half second after it).
+  const open = page.locator('[data-testid$="map-open"]');
+  if (await open.count()) {
+    await open.first().scrollIntoViewIfNeeded();
+    await open.first().click();
+  }
   // The map draws in its own time (a worker tiles the base map): its canvas counts once it shows.
   const map = page.locator('[data-testid$="map-canvas"]');
   if (await map.count()) await map.first().scrollIntoViewIfNeeded();
