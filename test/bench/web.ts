@@ -116,7 +116,12 @@ const instrument = (kind: string) => {
         : kind === 'reference'
           ? Boolean(document.querySelector('[data-testid="api-reference-doc"] [data-testid="api-reference-operation"]'))
           : kind === 'map'
-            ? Boolean(document.querySelector('[data-testid="devices-map-canvas"][data-drawn="true"]'))
+            ? // A phone's map is its preview until opened (decision 101): the plot drawn is the content.
+              Boolean(
+                document.querySelector(
+                  '[data-testid="devices-map-canvas"][data-drawn="true"], [data-testid="devices-map-preview"] svg',
+                ),
+              )
             : charts > 0 && document.querySelectorAll('[data-testid="sensor-chart"][data-painted]').length === charts;
     if (drawn) {
       bench.contentAt = performance.now();
