@@ -52,7 +52,10 @@ interface SimDevice {
   stopsAt?: number;
 }
 
-type SilenceStates = Pick<ReturnType<typeof createStateTable>, 'get' | 'write' | 'due' | 'touch' | 'clearOutbox'>;
+type SilenceStates = Pick<
+  ReturnType<typeof createStateTable>,
+  'get' | 'write' | 'markAtRest' | 'due' | 'touch' | 'clearOutbox'
+>;
 
 /**
  * The silence simulation. `states`: by default the alert state table in memory (test/support/alert-states-memory.ts,

@@ -162,7 +162,13 @@ export const createIngest = ({
         live.publish(deviceId, flagged.readings),
         webhooks.readingsStored(deviceId, accepted, at),
         ...afterStored.map((hook) =>
-          hook({ deviceId, readings: accepted, receivedAt: at, previousLastSeen: known.lastSeen }),
+          hook({
+            deviceId,
+            readings: accepted,
+            receivedAt: at,
+            previousLastSeen: known.lastSeen,
+            alertsAtRest: known.alertsAtRest === true,
+          }),
         ),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);
