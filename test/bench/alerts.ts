@@ -33,8 +33,8 @@ const SILENCE_DEVICES = Number(process.env.BENCH_SILENCE_DEVICES ?? 10_000);
 const SIM_MINUTES = Number(process.env.BENCH_SILENCE_MINUTES ?? 90);
 const INTERVALS_MIN = [1, 2, 5, 10, 15];
 const THROUGHPUT_DEVICES = Number(process.env.BENCH_ALERT_DEVICES ?? 40);
-const THROUGHPUT_BATCHES = Number(process.env.BENCH_ALERT_BATCHES ?? 1_200);
-const THROUGHPUT_ROUNDS = Number(process.env.BENCH_ALERT_ROUNDS ?? 3);
+const THROUGHPUT_BATCHES = Number(process.env.BENCH_ALERT_BATCHES ?? 600);
+const THROUGHPUT_ROUNDS = Number(process.env.BENCH_ALERT_ROUNDS ?? 6);
 const CONCURRENCY = 8;
 /** BENCH_ALERT_PARTS=silence,latency,throughput,flapping chooses the parts (all by default). */
 const PARTS = new Set((process.env.BENCH_ALERT_PARTS ?? 'silence,latency,throughput,flapping').split(','));
@@ -274,8 +274,9 @@ export const ingestRound = async (count: number, concurrency: number, sendOne: (
 type Round = () => Promise<{ perSecond: number; cpuMs: number }>;
 
 /**
- * A throughput ratio as the bench takes it: both sides warmed once, then `rounds` alternating rounds, best of each
- * (a burst of other work on the shared cores lowers one round rather than one side); the machine's load beside it.
+ * A throughput ratio as the bench takes it: both sides warmed once, then `rounds` pairs of rounds, the side that goes
+ * first alternating (a burst of other work on the shared cores, or load that rises or falls, then lowers both sides
+ * alike); best of each side, and the median of the pairs' own ratios; the machine's load beside it.
  */
 export const alternateRounds = async (rounds: number, without: Round, withIt: Round) => {
   await without();
@@ -284,17 +285,25 @@ export const alternateRounds = async (rounds: number, without: Round, withIt: Ro
   const a: Awaited<ReturnType<Round>>[] = [];
   const b: Awaited<ReturnType<Round>>[] = [];
   for (let i = 0; i < rounds; i++) {
-    a.push(await without());
-    b.push(await withIt());
+    if (i % 2 === 0) {
+      a.push(await without());
+      b.push(await withIt());
+    } else {
+      b.push(await withIt());
+      a.push(await without());
+    }
   }
   const loadAfter = loadavg()[0]!;
   const best = (runs: typeof a) => Math.max(...runs.map((r) => r.perSecond));
   const leastCpu = (runs: typeof a) => Math.min(...runs.map((r) => r.cpuMs));
   const rates = (runs: typeof a) => runs.map((r) => Math.round(r.perSecond)).join(' / ');
+  const pairs = a.map((r, i) => b[i]!.perSecond / r.perSecond).sort((x, y) => x - y);
+  const medianPair =
+    pairs.length % 2 ? pairs[pairs.length >> 1]! : (pairs[pairs.length / 2 - 1]! + pairs[pairs.length / 2]!) / 2;
   return {
     rates: `${Math.round(best(a))} / ${Math.round(best(b))} batches/s (rounds ${rates(a)} vs ${rates(b)})`,
     cpu: `${leastCpu(a).toFixed(1)} / ${leastCpu(b).toFixed(1)}`,
-    ratio: (best(b) / best(a)).toFixed(2),
+    ratio: `${(best(b) / best(a)).toFixed(2)} best ÷ best; ${medianPair.toFixed(2)} the median of the ${pairs.length} pairs (${pairs.map((r) => r.toFixed(2)).join(', ')})`,
     load: `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
   };
 };
@@ -393,7 +402,7 @@ export const benchAlerts = async (
         ]);
       });
     // The workers (roll-ups, notifications) and the sweep held, as the ingest bench holds them; both paths warmed
-    // (rule caches, connections), then alternate rounds, best of each.
+    // (rule caches, connections), then rounds in alternating order (alternateRounds).
     await stack.pauseWorkers();
     const ratio = await alternateRounds(
       THROUGHPUT_ROUNDS,
