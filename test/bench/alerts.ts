@@ -24,7 +24,9 @@ import { benchDevice } from './bench-device';
  *   seen within max(2 × interval, 5 min) of the report they missed, and false alarms among the rest.
  * - Threshold: a reading past a rule's limit through POST /data-ingress/readings → the person's banner on the
  *   deliveries table (the jobs queue and notifications worker between), and ingest throughput with 3 rules per device
- *   ÷ without, by the gateway with one-reading batches from many devices.
+ *   ÷ without, by the gateway with one-reading batches from many devices (alternateRounds). On 2026-11-29, two shared
+ *   cores: 1.06 best ÷ best, 1.07 the median of 6 pairs, CPU 24.4 / 25.7 ms a batch, load average 7.6 → 3.3 (before
+ *   decision 097, at load 3.9: 0.97 and 0.98, 9 store calls a batch against 8; now 8 and 8); docs/alerts.md.
  * - Flapping: 400 readings in an hour alternating 33 and 37 around a limit of 35 (200 crossings), default hysteresis.
  */
 
