@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { apiReferencePlugin } from './build/api-reference';
 import { baseMapPlugin } from './build/base-map';
 import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
@@ -13,7 +14,7 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [react(), stripRouteSummariesPlugin(), baseMapPlugin()],
+  plugins: [react(), stripRouteSummariesPlugin(), baseMapPlugin(), apiReferencePlugin()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

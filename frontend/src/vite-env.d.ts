@@ -6,5 +6,7 @@ declare module 'virtual:base-map' {
   export const baseMapUrls: Record<'world' | 'detail', string>;
 }
 
-// RapiDoc ships no types: importing it defines the <rapi-doc> element (features/sensor-data/rapidoc-element).
-declare module 'rapidoc';
+/** The public API's OpenAPI document with the webhook events, made at build time (frontend/build/api-reference.ts). */
+declare module 'virtual:api-reference' {
+  export const referenceDocument: unknown;
+}

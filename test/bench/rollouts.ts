@@ -40,6 +40,8 @@ import { seeded } from './seeded';
  *    which keep the real stores' conditions): the same goals from the code itself, not from a model of it.
  * 3. The local stack's stores (dynalite): a smaller fleet through the same use cases, for what needs real stores: how
  *    soon a halt stops offers, and the read and write units, requests and durations a rollout costs per device.
+ *    Before it (3a), how long a person's request to start a rollout of 200 and of 1,000 devices takes, through the
+ *    local gateway (decision 098).
  *
  * The fleet model, the same in all three: each device polls every POLL_HOURS at its own minute of the cycle (real
  * fleets spread their polls; see the last column of part 1 for every device polling at once); an offered device
@@ -727,6 +729,58 @@ export const benchRollouts = async (stack: RunningStack, db: DynamoDBDocumentCli
     `  A rollout's own work: ${money(own / STACK_FLEET)} per device; with the polls made meanwhile: ` +
       `${money((own + costOf(tallies.poll)) / STACK_FLEET)} per device.`,
   );
+};
+
+/** Fleets whose rollout's start the bench times through the gateway, and how many starts of each. */
+const START_FLEETS = (process.env.BENCH_ROLLOUT_START_DEVICES ?? '200,1000').split(',').map(Number);
+const START_RUNS = Number(process.env.BENCH_ROLLOUT_START_RUNS ?? 3);
+
+/**
+ * 3a. Starting a rollout on the local stack, through the gateway as a person starts one: `POST
+ * /code-releases/releases/{id}/rollouts` to every device of a new fleet, timed until it answers (every device
+ * assigned its stage by then, decision 098). A few starts of each size, since the machine's load moves single runs;
+ * a small start first, uncounted, so the first counted one pays no cold code.
+ */
+export const benchRolloutStart = async (stack: RunningStack, db: DynamoDBDocumentClient, adminToken: string) => {
+  const { tables, endpoints } = stack.info;
+  let starts = 0;
+  const start = async (size: number) => {
+    starts += 1;
+    // A new version each start: a data directory kept between runs holds the earlier ones.
+    const version = `40.${100 + starts}.${Math.floor(Math.random() * 1e6)}`;
+    const ids = await seedFleet(db, tables.devices!, `start${starts}-${randomUUID().slice(0, 6)}`, size);
+    const releaseId = await seedRelease(db, tables as Record<string, string>, version);
+    const started = performance.now();
+    const response = await fetch(`${endpoints.gateway}/code-releases/releases/${releaseId}/rollouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: { kind: 'devices', deviceIds: ids } }),
+    });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    if (response.status !== 201) throw new Error(`Starting a rollout answered ${response.status}: ${text}`);
+    const { counts } = JSON.parse(text) as { counts: { targeted: number } };
+    if (counts.targeted !== size) throw new Error(`A rollout of ${size} devices targeted ${counts.targeted}`);
+    return ms;
+  };
+  await start(20);
+  const rows = [];
+  for (const size of START_FLEETS) {
+    const runs: number[] = [];
+    for (let run = 0; run < START_RUNS; run += 1) runs.push(await start(size));
+    rows.push({
+      devices: size,
+      'request (median)': `${(median(runs) / 1000).toFixed(2)} s`,
+      'fastest, slowest': `${(Math.min(...runs) / 1000).toFixed(2)} s, ${(Math.max(...runs) / 1000).toFixed(2)} s`,
+      'ms per device (median)': (median(runs) / size).toFixed(1),
+    });
+  }
+  console.log(
+    `\n  3a. Starting a rollout on the local stack (dynalite), through the gateway: POST ` +
+      `/code-releases/releases/{id}/rollouts to every device of a new fleet, default stages, ${START_RUNS} starts ` +
+      "of each size (API Gateway's limit is 29 s):\n",
+  );
+  console.table(rows);
 };
 
 /** Parts 1 and 2: no stack (run before it starts). */

@@ -27,7 +27,7 @@ import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchOpenData, printOpenData } from './open-data';
 import { benchQuality, benchQualityIngest, qualityPartsNeedStack } from './quality';
-import { benchRollouts, printRolloutRules } from './rollouts';
+import { benchRolloutStart, benchRollouts, printRolloutRules } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
 import { printWebhooks } from './webhooks';
@@ -51,8 +51,8 @@ import { printWebhooks } from './webhooks';
  * Parquet beside CSV in bytes; DuckDB's hourly mean over that file (./open-data.ts).
  * Rollouts (issue 40): a healthy and a bad release's staged rollouts on a simulated clock: the abort rule over 10,000
  * seeded fleets of 1,000 devices and 1,000-device fleets through the use cases on in-process stores (before the stack
- * starts), then a smaller fleet on the stack's stores for how soon a halt stops offers and the cost per device
- * (./rollouts.ts).
+ * starts), then on the stack: how long starting a rollout of 200 and 1,000 devices takes through the gateway, and a
+ * smaller fleet on the stack's stores for how soon a halt stops offers and the cost per device (./rollouts.ts).
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
  * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU;
@@ -502,7 +502,10 @@ try {
     );
   }
 
-  if (sections.has('rollouts')) await benchRollouts(stack, db);
+  if (sections.has('rollouts')) {
+    await benchRolloutStart(stack, db, await tokenOf('admin@example.com'));
+    await benchRollouts(stack, db);
+  }
 
   if (sections.has('chart')) {
     const chart = await benchChart(info, tokenOf, storeCalls);

@@ -6,7 +6,7 @@ import { EPHEMERAL_PORTS } from '../../infra/local/ports';
 import { startStack } from '../../infra/local/stack';
 import { StackInfo } from '../../infra/local/stack-info';
 import { PAGE_BUDGETS } from '../support/web-budgets';
-import { benchLighthouse, formatLighthouseRows, type LighthouseFormFactor } from './lighthouse';
+import { benchLighthouse, formatLighthouseRows, LIGHTHOUSE_PAGES, type LighthouseFormFactor } from './lighthouse';
 import { benchWeb, formatWebRows, type WebBenchProfile } from './web';
 
 /**
@@ -15,7 +15,7 @@ import { benchWeb, formatWebRows, type WebBenchProfile } from './web';
  * `phone` and `desktop` are the budget rows (BENCH_WEB_RUNS cold loads per page, default 3); `lighthouse` is
  * Lighthouse's mobile and desktop performance of the four first pages (BENCH_LIGHTHOUSE_RUNS, default 3;
  * BENCH_LIGHTHOUSE_FORM_FACTORS=mobile for one). Without an argument: phone, then Lighthouse. BENCH_WEB_PATHS
- * (comma-separated paths of test/support/web-budgets.ts) keeps the budget rows to those pages.
+ * (comma-separated paths of test/support/web-budgets.ts) keeps the budget rows, and Lighthouse's, to those pages.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -30,12 +30,13 @@ const formFactors = (process.env.BENCH_LIGHTHOUSE_FORM_FACTORS?.split(',') ?? [
 
 const paths = process.env.BENCH_WEB_PATHS?.split(',');
 const pages = paths ? PAGE_BUDGETS.filter((page) => paths.includes(page.path)) : undefined;
+const lighthousePages = paths ? LIGHTHOUSE_PAGES.filter((page) => paths.includes(page.path)) : undefined;
 
 const measure = async (info: StackInfo) => {
   if (profiles.length) console.log(formatWebRows(await benchWeb(info, { profiles, pages })));
   if (asked.includes('lighthouse')) {
     console.log(`\nLighthouse ${formFactors.join(' and ')}, median of each figure\n`);
-    console.log(formatLighthouseRows(await benchLighthouse(info, { formFactors })));
+    console.log(formatLighthouseRows(await benchLighthouse(info, { formFactors, pages: lighthousePages })));
   }
 };
 

@@ -13,8 +13,8 @@ let rolloutPath = '';
 
 /**
  * The pages of issue 18, then those issues 36 to 41 added (the API reference, alerts, a webhook, a rollout, the device
- * page's quality panel and "Use this data"), each as a person who may see it, with what shows once its content has
- * arrived.
+ * page's quality panel and "Use this data", the campaign's quality panel with its calibration form and preview), each
+ * as a person who may see it, with what shows once its content has arrived.
  */
 const PAGES: readonly { name: string; who: Who; path: string | (() => string); ready: string }[] = [
   { name: 'login', who: 'guest', path: '/login', ready: '[data-testid="login-email"]' },
@@ -47,6 +47,12 @@ const PAGES: readonly { name: string; who: Who; path: string | (() => string); r
     who: 'user@example.com',
     path: '/dashboard/devices/demo-device-1',
     ready: '[data-testid="quality-panel"], [data-testid="use-data"]',
+  },
+  {
+    name: 'campaign quality panel',
+    who: 'approved@example.com',
+    path: '/dashboard/campaigns/demo-campaign-1',
+    ready: '[data-testid="campaign-calibration-preview"][data-painted]',
   },
   { name: 'alerts', who: 'user@example.com', path: '/dashboard/alerts', ready: '[data-testid="alerts-page"]' },
   { name: 'admin alerts', who: 'admin@example.com', path: '/admin/alerts', ready: '[data-testid="alerts-page"]' },

@@ -148,6 +148,8 @@ describe('end to end: sessions (spec §2, §9)', () => {
       const signIn = page.getByTestId('header-sign-in');
       expect(await signIn.isVisible()).toBe(true);
       expect(await onScreen(signIn)).toBe(true);
+      // The focus is where the person was: on Sign in, which took Sign out's place (not dropped to the page's top).
+      expect(await signIn.evaluate((link) => link === document.activeElement)).toBe(true);
     },
   );
 

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { MARK_COLOURS, PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
+import { PREVIEW_COLOURS } from '../../frontend/src/features/sensor-data/calibration-rules';
+import { MARK_COLOURS } from '../../frontend/src/features/sensor-data/quality-rules';
 import { formatLocal, parseLocal } from '../../frontend/src/features/sensor-data/range-rules';
 import { createQualityStore } from '../../functions/sensor-data/store/quality-store';
-import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
+import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { chartPixels, type LinePixels, linePixels } from '../support/chart-pixels';
 import { freshDevice, ingest, setTier } from '../support/sensor-data';
-import { apiAs, documentClient, stack, tokenOf, uniqueId } from '../support/stack';
+import { apiAs, documentClient, stack, subOf, tokenOf, uniqueId } from '../support/stack';
 
 /**
  * Issue 39 on the device page, as a person sees it (docs/data-quality.md "Screens"): suspect and bad readings drawn
@@ -49,6 +50,40 @@ const columnsOf = (seen: LinePixels) => seen.ys.flatMap((y, x) => (y === null ? 
 /** The plot column of a time, from the 24-hour axis the page shows (its range ends about now). */
 const columnAt = (seen: { width: number }, time: number, from: number, to: number) =>
   ((time - from) / (to - from)) * seen.width;
+
+/**
+ * How much higher (px) a chart's line sits in its last hours (80–95 % of the axis) than in its morning (5–30 %): a
+ * calibration from 6 hours back of the last 24 lifts the end of the line; uncalibrated, the two are level.
+ */
+const liftOf = async (chart: Locator) => {
+  const seen = await linePixels(chart, LINE, 40);
+  const mean = (share: [number, number]) => {
+    const ys = seen.ys.slice(Math.round(seen.width * share[0]), Math.round(seen.width * share[1]));
+    const drawn = ys.filter((y): y is number => y !== null);
+    return drawn.reduce((a, b) => a + b, 0) / drawn.length;
+  };
+  return mean([0.05, 0.3]) - mean([0.8, 0.95]);
+};
+
+/** The last 23 hours of PM2.5 every 10 minutes, between 10 and 13 µg/m³. */
+const steadyPm = (now: number) =>
+  Array.from({ length: 138 }, (_, i) => ({
+    timestamp: now - (138 - i) * 10 * MINUTE,
+    values: { pm2_5: 10 + (i % 4) },
+  }));
+
+/** A campaign of user@example.com (its manager) from 3 days back to 3 days ahead, holding `devices`. */
+const campaignOf = async (token: string, devices: readonly { id: string }[]) => {
+  const now = Date.now();
+  const campaign = await apiAs('campaigns', token).create({
+    body: { name: uniqueId('Quality survey'), startsAt: now - 3 * DAY, endsAt: now + 3 * DAY },
+  });
+  const relations = apiAs('relations', token);
+  for (const device of devices) {
+    await relations.create({ body: { type: 'campaign-device', referrerId: campaign.id, referentId: device.id } });
+  }
+  return campaign;
+};
 
 /** What the panel's reprocessing line says once a run it saw or started is done. */
 const DONE = 'Reprocessing done: the charts show every change.';
@@ -148,7 +183,7 @@ describe('end to end: data quality on the device page', () => {
     await keepScreenshot(page.getByTestId('quality-panel'), path.join(ARTIFACTS, `quality-preview-${width}.png`));
     const posted = page.waitForResponse((r) => r.url().endsWith('/calibrations') && r.request().method() === 'POST');
     await redrawnAfter(page, async () => {
-      await form.getByTestId('calibration-save').click();
+      await form.getByTestId('calibration-submit').click();
       const answer = await posted;
       expect({ status: answer.status(), body: answer.status() === 201 ? '' : await answer.text() }).toEqual({
         status: 201,
@@ -161,15 +196,7 @@ describe('end to end: data quality on the device page', () => {
     expect(await page.getByTestId('calibration-version').first().textContent()).toContain('Version 1: 10·pm2_5, from');
 
     // The switch: corrected, the last 6 hours of the line sit higher than the morning; raw, level with it.
-    const lift = async () => {
-      const seen = await linePixels(pm, LINE, 40);
-      const mean = (share: [number, number]) => {
-        const ys = seen.ys.slice(Math.round(seen.width * share[0]), Math.round(seen.width * share[1]));
-        const drawn = ys.filter((y): y is number => y !== null);
-        return drawn.reduce((a, b) => a + b, 0) / drawn.length;
-      };
-      return mean([0.05, 0.3]) - mean([0.8, 0.95]);
-    };
+    const lift = () => liftOf(pm);
     expect(await lift()).toBeGreaterThan(15);
     await redrawnAfter(page, () => page.getByTestId('sensor-values-raw').click());
     expect(await page.getByTestId('sensor-values-raw').getAttribute('aria-pressed')).toBe('true');
@@ -247,13 +274,7 @@ describe('end to end: data quality on the device page', () => {
     const token = await tokenOf('user@example.com');
     const [first, second] = await Promise.all([freshDevice(), freshDevice()]);
     const now = Math.floor(Date.now() / MINUTE) * MINUTE;
-    const campaign = await apiAs('campaigns', token).create({
-      body: { name: uniqueId('Quality survey'), startsAt: now - 3 * DAY, endsAt: now + 3 * DAY },
-    });
-    const relations = apiAs('relations', token);
-    for (const device of [first!, second!]) {
-      await relations.create({ body: { type: 'campaign-device', referrerId: campaign.id, referentId: device.id } });
-    }
+    const campaign = await campaignOf(token, [first!, second!]);
 
     const page = testPage();
     const width = page.viewportSize()?.width ?? 1280;
@@ -287,5 +308,106 @@ describe('end to end: data quality on the device page', () => {
     await item.getByTestId('campaign-exclusion-remove').click();
     await panel.getByTestId('campaign-exclusions-empty').waitFor();
     expect(await held()).toEqual([['removed'], ['removed']]);
+  }, 60_000);
+  it("a campaign's manager calibrates every device at once: previewed, listed with each device's version, drawn on a device's chart, and ended", async () => {
+    const token = await tokenOf('user@example.com');
+    const devices = [await freshDevice(), await freshDevice()];
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    for (const device of devices) {
+      await setTier(device.id, 'tier1');
+      await ingest(device, steadyPm(now));
+    }
+    const campaign = await campaignOf(token, devices);
+    const compared = await apiAs('sensor-data', token).campaignSeries({ params: { id: campaign.id }, query: {} });
+    const nameOf = (id: string) => compared.devices.find((d) => d.deviceId === id)?.name ?? id;
+
+    const page = testPage();
+    const width = page.viewportSize()?.width ?? 1280;
+    await signInAs(page, 'user@example.com', `/dashboard/campaigns/${campaign.id}`);
+    const panel = page.getByTestId('campaign-quality');
+    await panel.getByTestId('campaign-calibrations-empty').waitFor();
+    expect(await panel.getByTestId('campaign-calibration-measurement').inputValue()).toBe('pm2_5');
+    const form = panel.getByTestId('campaign-calibration-form');
+    // Checked before anything is sent, in the API's words, next to the field.
+    await form.getByTestId('campaign-calibration-a').fill('10');
+    await form.getByTestId('campaign-calibration-from').fill(formatLocal(now - 6 * HOUR));
+    await form.getByTestId('campaign-calibration-submit').click();
+    expect(await form.getByTestId('campaign-calibration-note-error').textContent()).toBe('Note cannot be empty');
+    await form.getByTestId('campaign-calibration-note').fill('Collocated with the reference monitor');
+    // The preview draws a device's raw line over the campaign's window (3 days back to now) and, in the calibration's
+    // last 6 hours (the axis's last 8 %), the corrected one above it.
+    const preview = panel.locator('[data-testid="campaign-calibration-preview"][data-painted]');
+    await preview.waitFor();
+    const previewRaw = await linePixels(preview, rgb(PREVIEW_COLOURS.raw), 30);
+    const previewCorrected = await linePixels(preview, rgb(PREVIEW_COLOURS.corrected), 30);
+    const late = Math.round(previewCorrected.width * 0.97);
+    expect(previewRaw.ys[late]! - previewCorrected.ys[late]!).toBeGreaterThan(10);
+    await keepScreenshot(form, path.join(ARTIFACTS, `quality-campaign-preview-${width}.png`));
+    await form.getByTestId('campaign-calibration-submit').click();
+    await panel.getByTestId('campaign-calibration-saved').getByText('Saved on 2 devices.').waitFor();
+    const item = panel.getByTestId('campaign-calibration-item');
+    await item.waitFor();
+    const listed = await item.getByTestId('campaign-calibration-devices').textContent();
+    expect(listed?.startsWith('2 devices: ')).toBe(true);
+    for (const device of devices) expect(listed).toContain(`${nameOf(device.id)} (version 1)`);
+    expect(await item.textContent()).toContain('PM2.5: 10·pm2_5, from');
+    await keepScreenshot(panel, path.join(ARTIFACTS, `quality-campaign-calibration-${width}.png`));
+    await keepScreenshot(page, path.join(ARTIFACTS, `quality-campaign-page-${width}.png`), { fullPage: true });
+
+    // End…: the form filled with the values as sent from now on, the focus on it; saved, it is listed above the first.
+    await item.getByTestId('campaign-calibration-end').click();
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'campaign-calibration-kind',
+    );
+    expect(await form.getByTestId('campaign-calibration-a').inputValue()).toBe('1');
+    expect(await form.getByTestId('campaign-calibration-note').inputValue()).toMatch(/^Ends the calibration of /);
+    await form.getByTestId('campaign-calibration-submit').click();
+    await panel.getByTestId('campaign-calibration-saved').getByText('Saved on 2 devices.').waitFor();
+    await panel.getByTestId('campaign-calibration-item').nth(1).waitFor();
+    expect(await panel.getByTestId('campaign-calibration-item').first().textContent()).toContain('(version 2)');
+    // Replace…: the form starts from the first version's formula, for a note of its own.
+    await panel.getByTestId('campaign-calibration-item').nth(1).getByTestId('campaign-calibration-replace').click();
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'campaign-calibration-kind',
+    );
+    expect([
+      await form.getByTestId('campaign-calibration-a').inputValue(),
+      await form.getByTestId('campaign-calibration-note').inputValue(),
+    ]).toEqual(['10', '']);
+
+    // A device's own chart: corrected by version 1 from 6 hours back until the end version starts (now).
+    await page.goto(web(`/dashboard/devices/${devices[0]!.id}`));
+    const pm = chartOf(page, 'pm2_5');
+    await page.locator('[data-testid="sensor-chart"][data-painted]').first().waitFor();
+    expect(await liftOf(pm)).toBeGreaterThan(15);
+    const history = await page.getByTestId('calibration-history').textContent();
+    expect(history).toContain('Version 1: 10·pm2_5, from');
+    expect(history).toContain('Version 2: pm2_5, from');
+    await keepScreenshot(page.getByTestId('sensor-data'), path.join(ARTIFACTS, `quality-campaign-device-${width}.png`));
+  }, 120_000);
+
+  it("a campaign member who is not a manager sees neither the campaign's calibrations nor their controls", async () => {
+    const token = await tokenOf('user@example.com');
+    const device = await freshDevice();
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    await ingest(device, steadyPm(now));
+    const campaign = await campaignOf(token, [device]);
+    await apiAs('relations', token).create({
+      body: { type: 'campaign-user', referrerId: campaign.id, referentId: await subOf('distributor@example.com') },
+    });
+    await apiAs('sensor-data', token).addCampaignCalibration({
+      params: { id: campaign.id },
+      body: { measurement: 'pm2_5', formula: { kind: 'linear', a: 2, b: 0 }, effectiveFrom: now - HOUR, note: 'Made' },
+    });
+
+    const page = testPage();
+    await signInAs(page, 'distributor@example.com', `/dashboard/campaigns/${campaign.id}`);
+    // The page as the member sees it, every read done: the campaign's charts drawn, its members listed.
+    await page.getByTestId('comparison-summary').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('campaign-title').textContent()).toBe(campaign.name);
+    expect(await page.getByText('Calibrations of every device').count()).toBe(0);
+    expect(await page.getByTestId('campaign-calibration-form').count()).toBe(0);
+    expect(await page.getByTestId('campaign-quality').count()).toBe(0);
   }, 60_000);
 });

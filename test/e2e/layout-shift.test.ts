@@ -21,6 +21,8 @@ const PAGES: readonly { name: string; who: Who; path: string }[] = [
   { name: 'signed-in device page', who: 'user@example.com', path: '/dashboard/devices/demo-device-1' },
   // Its device, organization and campaign cards grew above its map as their lists arrived (0.079 at 1280 px).
   { name: 'signed-in dashboard', who: 'user@example.com', path: '/dashboard' },
+  // Drawn whole with its page's code (decision 100): nothing arrives later to push it.
+  { name: 'API reference', who: 'guest', path: '/dashboard/api/reference' },
 ];
 
 /** Collects every layout shift from the page's first paint, with the elements that moved (in the page, before load). */

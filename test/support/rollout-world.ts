@@ -90,6 +90,8 @@ export const rolloutWorld = ({
   const targetStore: Pick<
     RolloutTargets,
     | 'put'
+    | 'putAll'
+    | 'removeAll'
     | 'get'
     | 'page'
     | 'progressPage'
@@ -103,6 +105,12 @@ export const rolloutWorld = ({
   > = {
     put: async (target) => {
       targets.set(keyOf(target.rolloutId, target.deviceId), clone(target));
+    },
+    putAll: async (items) => {
+      for (const target of items) targets.set(keyOf(target.rolloutId, target.deviceId), clone(target));
+    },
+    removeAll: async (rolloutId, deviceIds) => {
+      for (const deviceId of deviceIds) targets.delete(keyOf(rolloutId, deviceId));
     },
     get: async (rolloutId, deviceId) => clone(targets.get(keyOf(rolloutId, deviceId))),
     page: async (rolloutId) => ({

@@ -73,6 +73,8 @@ export const AppLayout = ({
   const header = useRef<HTMLElement>(null);
   const main = useRef<HTMLElement>(null);
   const subnav = useRef<HTMLElement>(null);
+  const signInLink = useRef<HTMLAnchorElement>(null);
+  const wasSignedIn = useRef(false);
 
   // On a phone the admin links are one row that scrolls sideways (app.css): the current page's link is brought into
   // it, centred, by scrolling the row alone (scrollIntoView would scroll the page too), before it is painted, so the
@@ -86,10 +88,14 @@ export const AppLayout = ({
   }, [pathname]);
 
   // A followed link (or a submitted form's button) leaves with the page it was on: the new page's content takes
-  // the focus, so Tab goes on from its top and a screen reader announces it (the sign-in form's fields too).
+  // the focus, so Tab goes on from its top and a screen reader announces it (the sign-in form's fields too). Signing
+  // out where the page stays puts Sign in where Sign out was: the focus goes on from there, where the person was.
   // biome-ignore lint/correctness/useExhaustiveDependencies: each navigation (a new location key) is what it follows
   useEffect(() => {
-    if (state.status !== 'loading') takeLostFocus(main.current);
+    if (state.status === 'loading') return;
+    const signedOut = wasSignedIn.current && state.status === 'guest';
+    wasSignedIn.current = state.status === 'signed-in';
+    takeLostFocus((signedOut ? signInLink.current : null) ?? main.current);
   }, [location.key, state.status]);
 
   useEffect(() => {
@@ -192,7 +198,7 @@ export const AppLayout = ({
                 </button>
               </>
             ) : (
-              <Link to={loginPath(location)} className="button-link" data-testid="header-sign-in">
+              <Link to={loginPath(location)} className="button-link" data-testid="header-sign-in" ref={signInLink}>
                 {UI_MESSAGES.signIn}
               </Link>
             )}

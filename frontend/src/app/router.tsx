@@ -139,15 +139,11 @@ export const routes: PageRoute[] = [
           (m) => m.DatasetPage,
         ),
       },
-      // The public API's reference (RapiDoc, loaded only here): open to guests, as the OpenAPI document is.
+      // The public API's reference (drawn by the app from the OpenAPI document): open to guests, as the document is.
       {
         path: '/dashboard/api/reference',
         ...page(
-          () => {
-            // The viewer (RapiDoc, most of the page's weight) loads beside the page's code, not after it (issue 36).
-            preload(() => import('../features/sensor-data/rapidoc-element'));
-            return import('../features/sensor-data/api-reference-page');
-          },
+          () => import('../features/sensor-data/api-reference-page'),
           (m) => m.ApiReferencePage,
         ),
       },

@@ -96,6 +96,16 @@ describe('an edit form', () => {
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(name.getAttribute('aria-describedby')!)?.textContent).toBe('Give the sensor a name');
     expect(byTestId('sensor-note-error')?.textContent).toBe('A note is at most 10 characters');
+
+    // Put right as the person types, before any submit: the name's message goes, the note's stays and leads the alert.
+    await type('sensor-name', 'Roof');
+    expect(name.getAttribute('aria-invalid')).not.toBe('true');
+    expect(byTestId('sensor-name-error')).toBeNull();
+    expect(byTestId('sensor-error')?.textContent).toBe('A note is at most 10 characters');
+    await type('sensor-note', 'short');
+    expect(byTestId('sensor-note-error')).toBeNull();
+    expect(byTestId('sensor-error')).toBeNull();
+    expect(sent).toEqual([]);
   });
 
   it('waits while the change is under way, then says "Saved." and reads again what it touched', async () => {

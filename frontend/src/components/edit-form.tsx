@@ -16,8 +16,8 @@ interface EditFormProps {
   name: string;
   /** The form's heading; without one, the page's heading names it. */
   title?: string;
-  /** 3 for a form inside a section with a heading of its own. @default 2 */
-  level?: 2 | 3;
+  /** 3 for a form inside a section with a heading of its own (4 inside a part of one). @default 2 */
+  level?: 2 | 3 | 4;
   /** A line under the heading saying what the form does. */
   intro?: ReactNode;
   form: EditFormState;
@@ -64,7 +64,7 @@ export const EditForm = ({
   id,
   children,
 }: EditFormProps) => {
-  const Heading = level === 2 ? 'h2' : 'h3';
+  const Heading = (['h2', 'h3', 'h4'] as const)[level - 2]!;
   const outcome = (
     <>
       <ErrorAlert testId={`${name}-error`} error={form.error} />

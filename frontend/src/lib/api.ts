@@ -105,11 +105,14 @@ const areaCalls = (area: AreaName, options: Parameters<typeof createAreaClient>[
 const clients = createLru<unknown>(ENDPOINT_CACHE_SIZE);
 
 /**
- * The typed client of one service area, built on its contract, sending the caller's access token. Its base URL is
- * the runtime configuration's (spec §8: 'API category not configured', 'API {name} does not exist').
+ * An area's base URL, the runtime configuration's (spec §8: 'API category not configured', 'API {name} does not
+ * exist').
  */
+const areaBaseUrl = (area: AreaName) => resolveApiBaseUrl(runtimeConfig().apiBaseUrls, area);
+
+/** The typed client of one service area, built on its contract, sending the caller's access token. */
 export const apiClient = <N extends AreaName>(area: N): ApiClient<N> => {
-  const baseUrl = resolveApiBaseUrl(runtimeConfig().apiBaseUrls, area);
+  const baseUrl = areaBaseUrl(area);
   const key = `${area} ${baseUrl}`;
   const cached = clients.get(key) as ApiClient<N> | undefined;
   if (cached) return cached;
@@ -124,7 +127,7 @@ export const apiClient = <N extends AreaName>(area: N): ApiClient<N> => {
  */
 export const apiClientWithToken = <N extends AreaName>(area: N, token: string): ApiClient<N> =>
   areaCalls(area, {
-    baseUrl: resolveApiBaseUrl(runtimeConfig().apiBaseUrls, area),
+    baseUrl: areaBaseUrl(area),
     getToken: async () => token,
     fetch: fetchWatchingSession,
   }) as ApiClient<N>;

@@ -1,12 +1,13 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { Checked, FormProblems } from './form-check';
 import { useChanges } from './query';
 
 /**
  * A form's submit: `check` runs first, and its problems stand next to the fields with nothing sent; a
  * checked value goes to `send`, one at a time (`busy`). What `send` answers is `done` (e.g. "Saved.") until
- * the next submit, and the queries it `invalidates` are read again. `error` is the form's alert: the API's refusal, else the check's first message.
+ * the next submit, and the queries it `invalidates` are read again. `error` is the form's alert: the API's refusal,
+ * else the check's first message. After a submit the check refused, each edit checks again.
  */
 export const useCheckedSubmit = <T, Done = string>(
   check: () => Checked<T>,
@@ -17,6 +18,15 @@ export const useCheckedSubmit = <T, Done = string>(
   const [problems, setProblems] = useState<FormProblems>();
   const [done, setDone] = useState<Done>();
   const { busy, error, run } = useChanges<'submit'>();
+  // Once a submit found problems, each change checks the form again, after the render that holds the new value (the
+  // change event comes before it): a field put right loses its message as the person types, not at the next submit.
+  const [edits, setEdits] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each edit (its count) is what runs the check again
+  useEffect(() => {
+    if (edits === 0) return;
+    const checked = check();
+    setProblems((shown) => (shown === undefined ? undefined : checked.ok ? undefined : checked));
+  }, [edits]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -36,7 +46,13 @@ export const useCheckedSubmit = <T, Done = string>(
     /** Each field's message, by field name. */
     fields: problems?.fields ?? {},
     done,
-    /** A field changed: `done` said what the last submit did, and no longer describes the form. */
-    edited: () => setDone(undefined),
+    /**
+     * A field changed: `done` said what the last submit did, and no longer describes the form; problems shown are
+     * checked again.
+     */
+    edited: () => {
+      setDone(undefined);
+      if (problems) setEdits((count) => count + 1);
+    },
   };
 };

@@ -4,7 +4,7 @@ import {
   IN_FLIGHT_STATES,
   type StageCounts,
 } from '../../../shared/code-releases/rollout-rules';
-import { queryPage, updateIf } from '../dynamodb';
+import { batchWriteAll, queryPage, updateIf } from '../dynamodb';
 import { readAll } from '../paging';
 import type { CountChange, DeviceUpdateStore, MoveTo } from './device-updates';
 import { LIVE, progressOf, type StoredRollout, type StoredTarget } from './rollout-item';
@@ -13,6 +13,9 @@ type Key = Record<string, unknown>;
 
 /** States a device leaves its stage from when a later rollout takes it: it had not finished. */
 const SUPERSEDED_STATES = ['pending', 'offered', 'downloading', 'installing'] as const;
+
+/** BatchWriteItem calls in flight when a rollout writes its targets: 1,000 devices are 40 calls, 5 rounds. */
+const TARGET_WRITE_LANES = 8;
 
 export type { StoredTarget } from './rollout-item';
 
@@ -40,6 +43,27 @@ export const createRolloutTargets = ({
     put: async (target: StoredTarget): Promise<void> => {
       await db.send(new PutCommand({ TableName: targetsTable, Item: target }));
     },
+
+    /**
+     * A new rollout's targets, 25 to a BatchWriteItem with several in flight (no condition: no device points at the
+     * rollout yet, so nothing else writes them).
+     */
+    putAll: (items: readonly StoredTarget[]): Promise<void> =>
+      batchWriteAll(
+        db,
+        targetsTable,
+        items.map((Item) => ({ PutRequest: { Item } })),
+        { concurrency: TARGET_WRITE_LANES },
+      ),
+
+    /** Targets of devices a new rollout could not assign after all (by batches, as they were written). */
+    removeAll: (rolloutId: string, deviceIds: readonly string[]): Promise<void> =>
+      batchWriteAll(
+        db,
+        targetsTable,
+        deviceIds.map((deviceId) => ({ DeleteRequest: { Key: { rolloutId, deviceId } } })),
+        { concurrency: TARGET_WRITE_LANES },
+      ),
 
     get: async (rolloutId: string, deviceId: string): Promise<StoredTarget | undefined> =>
       (await db.send(new GetCommand({ TableName: targetsTable, Key: { rolloutId, deviceId }, ConsistentRead: true })))

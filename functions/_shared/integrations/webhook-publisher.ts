@@ -142,8 +142,6 @@ export const createWebhookPublisher = ({
      */
     alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) =>
       publish([alertEvent(change, data, at, eventId)]),
-    devicePresence: (deviceId: string, online: boolean, lastSeen: number, onlineWindowMs: number, at: number) =>
-      publish([presenceEvent(deviceId, online, lastSeen, onlineWindowMs, at)]),
   };
 };
 

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { hasRole } from '../../../shared/auth/groups';
 import type { Caller } from '../../../shared/auth/verify-token';
+import { soldPerDevice } from '../../../shared/billing/per-device';
 import type { Subscription } from '../../../shared/contracts/api-subscriptions';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import type { CartItem } from '../../../shared/contracts/users';
@@ -284,7 +285,9 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
     /**
      * One Checkout session for the cart: each device must be the caller's to manage (staff: any) and each product
      * on sale and for the device's line (the cellular data service is for any device). Items of one price are one
-     * line with their quantities added (Stripe takes each price once); the devices travel in the metadata.
+     * line with their quantities added (Stripe takes each price once); the devices travel in the metadata. What is
+     * sold per device (a tier, the cellular data service) counts once per device, whatever the item's quantity or how
+     * often the body names it: more buys nothing more.
      */
     checkout: async (
       caller: Caller,
@@ -295,6 +298,8 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
         if (!deps.webOrigins.includes(new URL(url).origin)) throw new BadRequest(BILLING_MESSAGES.returnElsewhere);
       }
       const quantities = new Map<string, number>();
+      const counted = new Set<string>();
+      const bought: CartItem[] = [];
       for (const item of items) {
         if (!(await deps.mayReach(caller, item.deviceId, 'manage'))) {
           throw new Forbidden(BILLING_MESSAGES.deviceNotYours(item.deviceId));
@@ -305,11 +310,15 @@ export const createSubscriptions = (deps: SubscriptionsDeps) => {
         const line = product.metadata?.productLine;
         const deviceLine = await deps.deviceLine(item.deviceId);
         if (line && deviceLine !== line) throw new BadRequest(BILLING_MESSAGES.wrongLine(product.name, line));
-        quantities.set(priceId, (quantities.get(priceId) ?? 0) + item.quantity);
+        const perDevice = soldPerDevice({ name: product.name, tier: product.metadata?.tier });
+        if (perDevice && counted.has(`${priceId}|${item.deviceId}`)) continue;
+        counted.add(`${priceId}|${item.deviceId}`);
+        bought.push(item);
+        quantities.set(priceId, (quantities.get(priceId) ?? 0) + (perDevice ? 1 : item.quantity));
       }
       const [customer] = await customersOf(caller);
       const email = (await deps.person(caller.sub))?.email;
-      const metadata = { userId: caller.sub, ...deviceMetadata(items) };
+      const metadata = { userId: caller.sub, ...deviceMetadata(bought) };
       const session = await deps.catalogue.checkout({
         mode: 'subscription',
         line_items: [...quantities].map(([price, quantity]) => ({ price, quantity })),

@@ -216,8 +216,35 @@ describe('rollouts', () => {
     });
     expect(second.targetLabel).toBe('Northside');
     expect(w.target(first.id, 'd1')).toMatchObject({ state: 'superseded', superseded: 1_000, supersededBy: second.id });
-    expect(w.counts).toContainEqual({ rolloutId: first.id, change: { superseded: 1, adopted: 0 } });
+    expect(w.counts).toContainEqual({ rolloutId: first.id, change: { superseded: 1 } });
     expect(w.rollouts.get(first.id)!.stageCounts!['0']).toMatchObject({ pending: 0, superseded: 1 });
+  });
+
+  it('skips a device retired between the read and its write, leaving no target of it, and follows a version that changed', async () => {
+    const w = world({
+      devices: {
+        d1: { productLine: 'sd1', firmwareVersion: '1.4.1' },
+        d2: { productLine: 'sd1', firmwareVersion: '1.4.1' },
+        d3: { productLine: 'sd1', firmwareVersion: '1.4.1' },
+      },
+    });
+    // The targets are written from the versions read before the devices are (decision 098): what changes between
+    // the two must still end right.
+    const read = w.fleet.standing;
+    w.fleet.standing = async (ids, productLine) => {
+      const found = await read(ids, productLine);
+      w.devices.d2!.state = 'retired';
+      w.devices.d3!.firmwareVersion = release.version;
+      return found;
+    };
+    const rollout = await w.service.create(admin, release.id, { ...toDevices(['d1', 'd2', 'd3']), ...oneStage });
+    expect(rollout).toMatchObject({
+      counts: { targeted: 2, adopted: 1 },
+      skipped: { otherProductLine: 0, retired: 1, unknown: 0 },
+    });
+    expect(rollout.stages[0]).toMatchObject({ devices: 2, counts: { pending: 1, succeeded: 1 } });
+    expect(w.target(rollout.id, 'd2')).toBeUndefined();
+    expect(w.target(rollout.id, 'd3')).toMatchObject({ state: 'succeeded', running: true });
   });
 
   it('leaves nothing behind when no device can take it, and halts a rollout whose assignment failed', async () => {

@@ -7,6 +7,7 @@ import {
   DEVICE_UPDATE_STATES,
   type DeviceUpdateState,
   isIn,
+  type StageCounts,
   type StagePlan,
   stageNameOf,
   tallyOf,
@@ -35,6 +36,7 @@ import {
 } from '../../_shared/code-releases/rollout-item';
 import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
+import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
 import type { Fleet, People, ReleaseStore, RolloutStore, TestRunStore } from './ports';
@@ -50,7 +52,16 @@ export interface RolloutsDeps {
   rollouts: RolloutStore;
   targets: Pick<
     RolloutTargets,
-    'put' | 'page' | 'progressPage' | 'progressBetween' | 'supersede' | 'addCounts' | 'addStageCounts' | 'halt'
+    | 'put'
+    | 'putAll'
+    | 'removeAll'
+    | 'page'
+    | 'progressPage'
+    | 'progressBetween'
+    | 'supersede'
+    | 'addCounts'
+    | 'addStageCounts'
+    | 'halt'
   >;
   fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'standing' | 'assign'>;
   people: People;
@@ -58,8 +69,11 @@ export interface RolloutsDeps {
   newId: () => string;
 }
 
-/** Devices assigned at once: enough to finish 1,000 well inside API Gateway's 29 s, few enough not to throttle. */
-const ASSIGN_CONCURRENCY = 10;
+/**
+ * Device writes in flight when a rollout starts (each device's is its own conditional UpdateItem, which no batch
+ * call takes): well under the SDK's 50 sockets, and far from the devices table's on-demand throughput.
+ */
+const ASSIGN_CONCURRENCY = 25;
 
 /** The lowest and highest `since` of a progress key: every device of a stage in a state lies between. */
 const FIRST = '0000000000000';
@@ -135,26 +149,17 @@ export const createRollouts = ({
     counts: CountChange;
     stageDevices: number[];
     stageCounts: Partial<Record<DeviceUpdateState, number>>[];
+    /** Devices refused after all (changed since they were read): their targets go. */
+    refused: string[];
+    /** What the devices taken from earlier rollouts change in those rollouts' counters, added once per rollout. */
+    taken: Map<string, { counts: CountChange; stageCounts: Map<number, Partial<StageCounts>> }>;
   }
 
-  /** Assigns one device to its stage; what it changes in counts (this rollout's and the one it takes the device from). */
-  const assignOne = async (rollout: StoredRollout, deviceId: string, stage: number, tally: Tally) => {
-    const firmwareTarget: FirmwareTarget = {
-      releaseId: rollout.releaseId,
-      rolloutId: rollout.id,
-      version: rollout.version,
-      assigned: rollout.created,
-      stage,
-    };
-    const assigned = await fleet.assign(deviceId, rollout.productLine, firmwareTarget);
-    if ('refused' in assigned) {
-      tally.skipped[assigned.refused] += 1;
-      return;
-    }
-    // A device that runs the release already has nothing to install: its update succeeded before it began.
-    const runs = assigned.firmwareVersion === rollout.version;
+  /** A device's target when the rollout starts: a device that runs the release already has nothing to install. */
+  const targetOf = (rollout: StoredRollout, deviceId: string, stage: number, firmwareVersion?: string) => {
+    const runs = firmwareVersion === rollout.version;
     const state: DeviceUpdateState = runs ? 'succeeded' : 'pending';
-    await targets.put({
+    return {
       rolloutId: rollout.id,
       deviceId,
       releaseId: rollout.releaseId,
@@ -165,25 +170,68 @@ export const createRollouts = ({
       progress: progressOf(stage, state, rollout.created),
       running: runs,
       ...(runs ? { stateAt: rollout.created } : {}),
-      ...(assigned.firmwareVersion ? { reportedVersion: assigned.firmwareVersion } : {}),
-    });
+      ...(firmwareVersion ? { reportedVersion: firmwareVersion } : {}),
+    } satisfies StoredTarget;
+  };
+
+  /**
+   * Points one device at the rollout (its target is written already, from the version read before) and marks its
+   * target in the rollout it takes the device from; counts what that changes.
+   */
+  const assignOne = async (rollout: StoredRollout, deviceId: string, target: StoredTarget, tally: Tally) => {
+    const firmwareTarget: FirmwareTarget = {
+      releaseId: rollout.releaseId,
+      rolloutId: rollout.id,
+      version: rollout.version,
+      assigned: rollout.created,
+      stage: target.stage!,
+    };
+    const assigned = await fleet.assign(deviceId, rollout.productLine, firmwareTarget);
+    if ('refused' in assigned) {
+      tally.skipped[assigned.refused] += 1;
+      tally.refused.push(deviceId);
+      return;
+    }
+    let { state } = target;
+    // The version changed between the read and the write (a report in between): the target follows the write's.
+    if (assigned.firmwareVersion !== target.reportedVersion) {
+      const corrected = targetOf(rollout, deviceId, target.stage!, assigned.firmwareVersion);
+      await targets.put(corrected);
+      state = corrected.state;
+    }
+    const stage = target.stage!;
     tally.counts.targeted = (tally.counts.targeted ?? 0) + 1;
-    if (runs) tally.counts.adopted = (tally.counts.adopted ?? 0) + 1;
+    if (state === 'succeeded') tally.counts.adopted = (tally.counts.adopted ?? 0) + 1;
     tally.stageDevices[stage] = (tally.stageDevices[stage] ?? 0) + 1;
     const counts = tally.stageCounts[stage] ?? {};
     counts[state] = (counts[state] ?? 0) + 1;
     tally.stageCounts[stage] = counts;
     const previous = assigned.previousTarget;
-    if (previous && previous.rolloutId !== rollout.id) {
-      const before = await targets.supersede(previous.rolloutId, deviceId, rollout.created, rollout.id);
-      if (before !== undefined) {
-        await targets.addCounts(previous.rolloutId, { superseded: 1, adopted: wasRunning(before) ? -1 : 0 });
-        const from = stateOf(before);
-        if (before.stage !== undefined && isIn(['pending', 'offered', 'downloading', 'installing'] as const, from)) {
-          await targets.addStageCounts(previous.rolloutId, before.stage, { [from]: -1, superseded: 1 });
-        }
-      }
+    if (!previous || previous.rolloutId === rollout.id) return;
+    const before = await targets.supersede(previous.rolloutId, deviceId, rollout.created, rollout.id);
+    if (before === undefined) return;
+    const taken = tally.taken.get(previous.rolloutId) ?? {
+      counts: {} as CountChange,
+      stageCounts: new Map<number, Partial<StageCounts>>(),
+    };
+    tally.taken.set(previous.rolloutId, taken);
+    taken.counts.superseded = (taken.counts.superseded ?? 0) + 1;
+    if (wasRunning(before)) taken.counts.adopted = (taken.counts.adopted ?? 0) - 1;
+    const from = stateOf(before);
+    if (before.stage !== undefined && isIn(['pending', 'offered', 'downloading', 'installing'] as const, from)) {
+      const change = taken.stageCounts.get(before.stage) ?? {};
+      change[from] = (change[from] ?? 0) - 1;
+      change.superseded = (change.superseded ?? 0) + 1;
+      taken.stageCounts.set(before.stage, change);
     }
+  };
+
+  /** The counters of the rollouts devices were taken from: one ADD per rollout and stage, not one per device. */
+  const countTaken = async (tally: Tally) => {
+    await inLanes([...tally.taken], ASSIGN_CONCURRENCY, async ([rolloutId, { counts, stageCounts }]) => {
+      await targets.addCounts(rolloutId, counts);
+      for (const [stage, change] of stageCounts) await targets.addStageCounts(rolloutId, stage, change);
+    });
   };
 
   /**
@@ -287,15 +335,17 @@ export const createRollouts = ({
       counts: {},
       stageDevices: input.stages.map(() => 0),
       stageCounts: input.stages.map(() => ({})),
+      refused: [],
+      taken: new Map(),
     };
+    // Every target first, by batches: a device then never points at the rollout without its target.
+    const firstTargets = reached.map((deviceId) => {
+      const found = standing.get(deviceId) as { firmwareVersion?: string };
+      return targetOf(rollout, deviceId, membership.get(deviceId)!, found.firmwareVersion);
+    });
     try {
-      for (let from = 0; from < reached.length; from += ASSIGN_CONCURRENCY) {
-        await Promise.all(
-          reached
-            .slice(from, from + ASSIGN_CONCURRENCY)
-            .map((deviceId) => assignOne(rollout, deviceId, membership.get(deviceId)!, tally)),
-        );
-      }
+      await targets.putAll(firstTargets);
+      await inLanes(firstTargets, ASSIGN_CONCURRENCY, (target) => assignOne(rollout, target.deviceId, target, tally));
     } catch (error) {
       log('error', 'Rollout assignment failed', {
         rolloutId: rollout.id,
@@ -308,8 +358,11 @@ export const createRollouts = ({
         haltReason: RELEASE_MESSAGES.rolloutAssignmentFailed,
       });
       await targets.addCounts(rollout.id, tally.counts);
+      await countTaken(tally);
       throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
     }
+    await countTaken(tally);
+    if (tally.refused.length > 0) await targets.removeAll(rollout.id, tally.refused);
     if (!tally.counts.targeted) {
       // Nothing was assigned, so nothing points at it: the rollout never happened.
       await rollouts.remove(rollout.id);

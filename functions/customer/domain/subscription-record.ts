@@ -1,12 +1,10 @@
 import type Stripe from 'stripe';
+import { isCellular } from '../../../shared/billing/per-device';
 import type { ProductLine } from '../../../shared/contracts/devices';
 import { tierFromProductName } from '../../../shared/sensor-data/tiers';
 import type { DeviceSubscriptionRecord } from '../../_shared/billing/device-subscription-record';
 import { scheduledChangeOf } from '../../_shared/billing/scheduled-change';
 import { devicesOf } from '../../_shared/billing/subscription-devices';
-
-/** Spec §5: the cellular product is the active product whose name contains this. */
-export const CELLULAR_NAME = 'ellular data service';
 
 const ms = (seconds: number | null | undefined) =>
   seconds === null || seconds === undefined ? undefined : seconds * 1000;
@@ -41,7 +39,7 @@ export const recordsOf = (
     if (!item || typeof item.price.product !== 'object' || item.price.product.deleted) return [];
     const product = item.price.product as Stripe.Product;
     // The cellular data service (spec §5) is bought per device beside a tier; it decides no tier.
-    if (product.name.includes(CELLULAR_NAME)) return [];
+    if (isCellular(product)) return [];
     const line = lineOf(deviceId, product);
     if (!line) return [];
     const scheduled = scheduledChangeOf(schedule, product.id, line);

@@ -89,7 +89,7 @@ describe('triggers (spec §6)', () => {
     expect(managers.id).not.toBe(staff.id);
   });
 
-  it("tells a webhook's owner that it was turned off, why, and links its delivery log and target", () => {
+  it("tells a webhook's maker and its target's managers that it was turned off, why, and links its log and target", () => {
     const failing = notificationFor(
       {
         kind: 'webhook.disabled',
@@ -107,7 +107,7 @@ describe('triggers (spec §6)', () => {
     )!;
     expect(failing.input).toMatchObject({
       topic: 'integrations',
-      audience: ['user:userId=u2'],
+      audience: ['user:userId=u2', 'relation:relation-type=campaign-manager:referrerId=c1'],
       methods: ['banner', 'email'],
       requireInteraction: true,
       title: 'Webhook turned off: https://example.com/hooks?a=<b>',
@@ -130,6 +130,11 @@ describe('triggers (spec §6)', () => {
       },
       names,
     )!;
+    expect(gone.input.audience).toEqual([
+      'user:userId=u2',
+      'relation:relation-type=device-owner:referrerId=d1',
+      'relation:relation-type=device-administrator:referrerId=d1',
+    ]);
     expect(gone.input.body).toContain('410 Gone');
     expect(gone.input.body).toContain('no longer kept');
   });

@@ -13,6 +13,18 @@ export interface TriggeredNotification {
   source: string;
 }
 
+/**
+ * The relation selectors of the people who manage a webhook's target: a device's owners and administrators, else
+ * the campaign's or organization's managers (docs/integrations.md).
+ */
+const targetManagers = (kind: 'device' | 'campaign' | 'organization', id: string): string[] =>
+  kind === 'device'
+    ? [
+        `relation:relation-type=device-owner:referrerId=${id}`,
+        `relation:relation-type=device-administrator:referrerId=${id}`,
+      ]
+    : [`relation:relation-type=${kind}-manager:referrerId=${id}`];
+
 /** The same event always makes the same notification id, so a redelivered event finds it made. */
 export const notificationIdOf = (eventId: string): string =>
   `ev-${createHash('sha256').update(eventId).digest('hex').slice(0, 32)}`;
@@ -181,7 +193,8 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           ...common,
           icon: 'warning',
           topic: 'integrations',
-          audience: [`user:userId=${event.actorId}`],
+          // Whoever made it, and whoever may manage the target's webhooks now (its maker may have left it).
+          audience: [`user:userId=${event.actorId}`, ...targetManagers(event.targetKind, event.targetId)],
           requireInteraction: true,
           title: `Webhook turned off: ${event.url.length > 80 ? `${event.url.slice(0, 77)}…` : event.url}`,
           body:

@@ -71,9 +71,12 @@ describe('billing: the subscription endpoints (spec §7)', () => {
       ];
       const session = await billing(buyer.token).checkout({
         body: {
+          // What is sold per device counts once per device: a quantity of 3, an item named twice and a service of 4
+          // buy what quantities of 1 buy (issue 36).
           items: [
-            ...devices.map((deviceId) => ({ productId: 'prod_sd1_tier2', deviceId, quantity: 1 })),
-            { productId: 'prod_cellular_data_service', deviceId: devices[0]!, quantity: 1 },
+            ...devices.map((deviceId, at) => ({ productId: 'prod_sd1_tier2', deviceId, quantity: at === 0 ? 3 : 1 })),
+            { productId: 'prod_sd1_tier2', deviceId: devices[1]!, quantity: 1 },
+            { productId: 'prod_cellular_data_service', deviceId: devices[0]!, quantity: 4 },
           ],
           ...returns(),
         },

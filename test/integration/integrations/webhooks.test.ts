@@ -93,10 +93,15 @@ describe('a webhook of a device', () => {
     expect(replayed.attempts[1]).toMatchObject({ manual: true, statusCode: 204 });
   });
 
-  it('answers 410: the webhook is turned off, collects nothing new, and its owner is told by banner and e-mail', async () => {
-    const owner = await freshUser({ prefix: 'wh-gone' });
+  it("answers 410: the webhook is turned off, collects nothing new, and its maker and the device's owner are told by banner and e-mail", async () => {
+    const [owner, administrator] = await Promise.all([
+      freshUser({ prefix: 'wh-gone' }),
+      freshUser({ prefix: 'wh-gone-admin' }),
+    ]);
     const device = await freshDevice({ ownerToken: owner.token });
-    const integrations = apiAs('integrations', owner.token);
+    await seedRelation('device-administrator', device.id, administrator.id);
+    // Made by an administrator of the device: the owner, who may manage its webhooks too, hears of it as well.
+    const integrations = apiAs('integrations', administrator.token);
     receiver.answerWith(() => ({ status: 410, body: 'gone for good' }));
     const made = await integrations.createWebhook({
       body: { url: receiver.url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
@@ -115,12 +120,14 @@ describe('a webhook of a device', () => {
     await ingest(device, [{ timestamp: minutesAgo(1), values: { co2: 2 } }]);
     expect((await integrations.getWebhook({ params: { id: made.id } })).waiting).toBe(0);
 
-    const banner = await waitForBanner(owner.id, (b: Banner) => b.title.startsWith('Webhook turned off'));
-    // Read by staff (waitForBanner), so the link is the /admin one; its owner's reads /dashboard/webhooks/….
-    expect(banner.body).toContain(`/webhooks/${made.id}">its delivery log</a>`);
-    expect(banner.body).toContain('410 Gone');
-    const [mail] = await mailsTo(owner.email, 1, 20_000);
-    expect(mailText(mail!)).toContain(`/webhooks/${made.id}`);
+    for (const told of [administrator, owner]) {
+      const banner = await waitForBanner(told.id, (b: Banner) => b.title.startsWith('Webhook turned off'));
+      // Read by staff (waitForBanner), so the link is the /admin one; its owner's reads /dashboard/webhooks/….
+      expect(banner.body).toContain(`/webhooks/${made.id}">its delivery log</a>`);
+      expect(banner.body).toContain('410 Gone');
+      const [mail] = await mailsTo(told.email, 1, 20_000);
+      expect(mailText(mail!)).toContain(`/webhooks/${made.id}`);
+    }
     expect(receiver.requests).toHaveLength(1);
   });
 

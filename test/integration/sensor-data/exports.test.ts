@@ -8,7 +8,7 @@ import { DAY_MS } from '../../../shared/sensor-data/tiers';
 import { nextHourStart, wellInsidePeriod } from '../../support/clock';
 import { freshUser } from '../../support/people';
 import { untilQueueEmpty } from '../../support/queues';
-import { freshDevice, setTier } from '../../support/sensor-data';
+import { freshDevice, ingest, setTier } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, s3Client, sqsClient, stack } from '../../support/stack';
 
 /**
@@ -129,6 +129,65 @@ describe('downloads', () => {
     await reader.close();
     const [, ...csvRows] = (await download(csv!, device.ownerToken)).trimEnd().split('\r\n');
     expect(fromParquet).toEqual(csvRows);
+  });
+
+  it('writes the raw value and the quality flag beside each measurement when asked, in Parquet as in CSV', async () => {
+    const calibrated = await freshDevice({ productLine: 'sd1' });
+    await setTier(calibrated.id, 'tier1');
+    const readings = seeded.slice(-12);
+    // Through ingest, as a device sends them: its measurements known, each value's quality flagged.
+    await ingest(calibrated, readings);
+    const owner = apiAs('sensor-data', calibrated.ownerToken);
+    await owner.addCalibration({
+      params: { id: calibrated.id },
+      body: {
+        measurement: 'pm2_5',
+        formula: { kind: 'linear', a: 2, b: 1 },
+        effectiveFrom: readings[0]!.timestamp - MINUTE,
+        note: 'Collocation',
+      },
+    });
+    const body = { from: readings[0]!.timestamp, to: now, values: 'both', qualityColumns: true } as const;
+    const [csvStarted, parquetStarted] = await Promise.all(
+      (['csv', 'parquet'] as const).map((format) =>
+        owner.createExport({ params: { id: calibrated.id }, body: { ...body, format } }),
+      ),
+    );
+    const [csv, parquet] = await Promise.all(
+      [csvStarted!, parquetStarted!].map(
+        async (started) => (await waitForExport(started.id, calibrated.ownerToken)).job,
+      ),
+    );
+    expect(parquet).toMatchObject({ status: 'done', values: 'both', qualityColumns: true, rows: readings.length });
+    const [header, ...csvRows] = (await download(csv!, calibrated.ownerToken)).trimEnd().split('\r\n');
+    expect(header).toBe(
+      'timestamp,iso_time,pm2_5 (µg/m³),pm2_5_raw (µg/m³),pm2_5_quality,temperature (°C),temperature_raw (°C),temperature_quality',
+    );
+
+    const reader = await ParquetReader.openBuffer(await downloadBytes(parquet!, calibrated.ownerToken));
+    const fields = reader.getSchema().fields;
+    expect(fields.pm2_5_raw).toMatchObject({ primitiveType: 'DOUBLE', repetitionType: 'OPTIONAL' });
+    expect(fields.pm2_5_quality).toMatchObject({ repetitionType: 'OPTIONAL' });
+    const fromParquet: { timestamp: Date; [column: string]: unknown }[] = [];
+    const cursor = reader.getCursor();
+    for (let row = await cursor.next(); row; row = await cursor.next()) fromParquet.push(row as never);
+    await reader.close();
+    // The calibrated value beside the raw one the device sent, never changed; the uncalibrated one twice the same.
+    const first = fromParquet[0]!;
+    expect([first.pm2_5, first.pm2_5_raw]).toEqual([2 * readings[0]!.values.pm2_5! + 1, readings[0]!.values.pm2_5]);
+    expect(fromParquet.every((row) => ['good', 'suspect', 'bad'].includes(String(row.pm2_5_quality)))).toBe(true);
+    const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+    expect(
+      fromParquet.map((row) =>
+        [
+          row.timestamp.getTime(),
+          row.timestamp.toISOString(),
+          ...['pm2_5', 'pm2_5_raw', 'pm2_5_quality', 'temperature', 'temperature_raw', 'temperature_quality'].map(
+            (column) => cell(row[column]),
+          ),
+        ].join(','),
+      ),
+    ).toEqual(csvRows);
   });
 
   it('writes JSON of the chosen measurements', async () => {

@@ -1,19 +1,16 @@
+import { soldPerDevice } from '../../../../shared/billing/per-device';
 import type { Product } from '../../../../shared/contracts/api-subscriptions';
 import type { CartItem } from '../../../../shared/contracts/users';
-import { type DeviceState, isCellular } from './cart-rules';
+import type { DeviceState } from './cart-rules';
 
 /**
  * The cart page's own rules for one item (issue 36), apart from cart-rules.ts: that module is shared by every page
  * offering "Add to cart" (the device page among them), and what only the cart page reads stays off those pages.
  */
 
-/**
- * Whether an item's quantity is the buyer's to choose. A tier and the cellular data service are each bought for one
- * device (the item names it), so more than one buys nothing more: no stepper for them (issue 36). Only a product
- * sold by the unit, which the catalogue does not hold today, would offer one.
- */
+/** Whether an item's quantity is the buyer's to choose: not for what is sold per device (`soldPerDevice`). */
 export const quantityChoosable = (product: Product | undefined): boolean =>
-  product !== undefined && !product.tier && !isCellular(product);
+  product !== undefined && !soldPerDevice(product);
 
 /** An item as a person reads it, for its buttons' names: "SD1 Tier 2 for Roof station". */
 export const itemInWords = (

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { boughtQuantity } from '../../../../shared/billing/per-device';
 import type { Price, Product } from '../../../../shared/contracts/api-subscriptions';
 import type { CartItem } from '../../../../shared/contracts/users';
 import { ErrorAlert } from '../../components/form-parts';
@@ -81,7 +82,9 @@ export const CartPage = () => {
   });
   const blocked = lines.some((line) => line.problem);
   // Every item bought one per device, once each (all the catalogue sells): no Quantity column to read.
-  const quantities = lines.some((line) => quantityChoosable(line.product) || line.item.quantity !== 1);
+  const quantities = lines.some(
+    (line) => quantityChoosable(line.product) || boughtQuantity(line.product, line.item.quantity) !== 1,
+  );
   const ready = products !== undefined && lines.every((line) => line.device !== undefined);
 
   const change = (what: `quantity:${string}` | `remove:${string}`, action: () => Promise<unknown>) =>
@@ -139,8 +142,8 @@ export const CartPage = () => {
             onChange={(quantity) => change(`quantity:${key}`, () => setCartQuantity(user.id, item, quantity))}
           />
         ) : (
-          // Bought for one device: a number to read, not to choose.
-          <span data-testid={`cart-quantity-${key}`}>{item.quantity}</span>
+          // Bought for one device: a number to read, not to choose, and what checkout charges.
+          <span data-testid={`cart-quantity-${key}`}>{boughtQuantity(product, item.quantity)}</span>
         ),
     },
     {

@@ -82,6 +82,12 @@ describe('cart rules', () => {
         'en-US',
       ),
     ).toEqual(['$42.00 a month', '$190.00 a year']);
+    // Checkout charges what is sold per device once, whatever the quantity an item was given through the API.
+    const monthly = price({ id: 'a', unitAmount: 1_900 });
+    expect(totalsPerInterval([{ item: item(3), price: monthly, product: tier2 }], 'en-US')).toEqual(['$19.00 a month']);
+    expect(totalsPerInterval([{ item: item(3), price: monthly, product: cellular }], 'en-US')).toEqual([
+      '$19.00 a month',
+    ]);
   });
 
   it("returns to the checkout page of the cart, naming each device once, within the URL's limit", () => {

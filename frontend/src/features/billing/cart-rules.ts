@@ -1,3 +1,4 @@
+import { boughtQuantity, isCellular } from '../../../../shared/billing/per-device';
 import type { Price, Product } from '../../../../shared/contracts/api-subscriptions';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { CartItem } from '../../../../shared/contracts/users';
@@ -8,11 +9,6 @@ import { formatCents, monthlyPrice, tierName } from './plan-rules';
  * The cart page's rules, without React: what each item is (product, tier, device, price), why an item cannot be
  * checked out, the totals per billing interval, and where a checkout of the cart returns.
  */
-
-/** Spec §5: the cellular data service is the active product whose name contains this. */
-export const CELLULAR_NAME_PART = 'ellular data service';
-
-export const isCellular = (product: Pick<Product, 'name'>): boolean => product.name.includes(CELLULAR_NAME_PART);
 
 /** The cellular data service on sale, if any. */
 export const cellularProduct = (products: readonly Product[]): Product | undefined =>
@@ -63,16 +59,20 @@ export const itemTierText = (product: Product | undefined): string =>
 export interface PricedItem {
   item: CartItem;
   price?: Price;
+  product?: Pick<Product, 'name' | 'tier'>;
 }
 
-/** Each billing interval's total ("$23.00 a month"), in the cart's order of first appearance; unpriced items left out. */
+/**
+ * Each billing interval's total ("$23.00 a month"), in the cart's order of first appearance; unpriced items left out.
+ * A quantity counts as checkout counts it (`boughtQuantity`).
+ */
 export const totalsPerInterval = (lines: readonly PricedItem[], locale?: string): string[] => {
   const totals = new Map<string, { cents: number; currency: string; price: Price }>();
-  for (const { item, price } of lines) {
+  for (const { item, price, product } of lines) {
     if (!price) continue;
     const key = `${price.currency}|${price.interval ?? ''}|${price.intervalCount ?? 1}`;
     const total = totals.get(key) ?? { cents: 0, currency: price.currency, price };
-    total.cents += price.unitAmount * item.quantity;
+    total.cents += price.unitAmount * boughtQuantity(product, item.quantity);
     totals.set(key, total);
   }
   return [...totals.values()].map(

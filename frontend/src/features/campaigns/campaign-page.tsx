@@ -103,7 +103,7 @@ const CampaignScreen = ({ id }: { id: string }) => {
 
       {campaign && manage && (
         <Suspense fallback={<p className="muted">Loading the data quality…</p>}>
-          <CampaignQualityPanel campaignId={campaign.id} />
+          <CampaignQualityPanel campaign={campaign} />
         </Suspense>
       )}
       {campaign && manage && (

@@ -1,80 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { referenceDocument } from 'virtual:api-reference';
+import { useEffect, useMemo } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { STA_API_ROOT_PATH, STA_ROOT_PATH } from '../../../../shared/contracts/sensor-data-sta';
-import { ErrorAlert } from '../../components/form-parts';
 import { runtimeConfig } from '../../lib/runtime-config';
-import { readToken, useColorScheme } from '../../lib/theme';
-import { publicApiSpecUrl, rapiDocAttributes, webhookEventsSpecUrl, withWebhookEvents } from './api-reference';
+import { publicApiSpecUrl, referenceOf, withServer } from './api-reference';
+import { ReferenceView } from './api-reference-view';
 import './api-reference.css';
 
-type RapiDocElement = HTMLElement & { loadSpec: (spec: unknown) => Promise<void> };
-
 /**
- * /dashboard/api/reference: the public API's reference, drawn by RapiDoc (a web component, about 220 kB gzipped,
- * loaded only here) from the OpenAPI document the sensor-data API serves: authentication, quota headers, every
- * route with its parameters, answers and a curl example. Open to guests: the document is.
+ * /dashboard/api/reference: the public API's reference, drawn by the app itself (decision 100) from the OpenAPI
+ * document of the contracts, made at build time and shipped with this page (no read before it draws): authentication,
+ * quota headers, every route with its access rule, parameters, answers and a curl example, the webhook events'
+ * payloads and the error shapes. Open to guests, as the document the API serves is.
  */
 export const ApiReferencePage = () => {
-  const host = useRef<HTMLDivElement>(null);
-  const scheme = useColorScheme();
-  const [viewerError, setViewerError] = useState<string>();
-  const [ready, setReady] = useState(false);
   const baseUrl = (runtimeConfig().apiBaseUrls['sensor-data'] ?? '').replace(/\/$/, '');
   const specUrl = publicApiSpecUrl(baseUrl);
   // Not open-data-rules' staRoot: a third chunk using it would move it into the app's entry (vite.config.ts).
   const [keyRoot, guestRoot] = [`${baseUrl}${STA_API_ROOT_PATH}`, `${baseUrl}${STA_ROOT_PATH}`];
-  const eventsUrl = webhookEventsSpecUrl(runtimeConfig().apiBaseUrls.integrations ?? '');
-  // The document changes only with a release: read once per visit.
-  const spec = useQuery({
-    queryKey: ['sensor-data', 'openapi', { access: 'apiKey', with: 'webhooks' }],
-    queryFn: async () => {
-      const read = async (url: string) => {
-        const response = await fetch(url, { headers: { accept: 'application/json' } });
-        if (!response.ok) throw new Error(`The API description could not be loaded (HTTP ${response.status}).`);
-        return (await response.json()) as unknown;
-      };
-      // The webhook events are the integrations area's; the routes are there without them.
-      const [routes, events] = await Promise.all([read(specUrl), read(eventsUrl).catch(() => undefined)]);
-      return withWebhookEvents(routes, events);
-    },
-    staleTime: Number.POSITIVE_INFINITY,
-    refetchInterval: false,
-  });
+  const reference = useMemo(() => referenceOf(withServer(referenceDocument, baseUrl)), [baseUrl]);
 
+  // A link to an operation, followed from elsewhere or within the page: scrolled to and focused, so a screen reader
+  // reads its heading and Tab goes on from there.
+  const { hash } = useLocation();
   useEffect(() => {
-    const container = host.current;
-    const description = spec.data;
-    if (!container || description === undefined) return;
-    let element: RapiDocElement | undefined;
-    let gone = false;
-    import('./rapidoc-element')
-      .then(async ({ RAPIDOC_TAG, fitIntoPage }) => {
-        if (gone) return;
-        element = document.createElement(RAPIDOC_TAG) as RapiDocElement;
-        const attributes = rapiDocAttributes({
-          scheme,
-          bg: readToken('--color-surface', '#ffffff'),
-          text: readToken('--color-text', '#1d2330'),
-          accent: readToken('--color-accent', '#1f5fbf'),
-          sans: readToken('--font-sans', 'system-ui, sans-serif'),
-          mono: readToken('--font-mono', 'monospace'),
-        });
-        for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-        element.setAttribute('data-testid', 'api-reference-doc');
-        container.replaceChildren(element);
-        await element.loadSpec(structuredClone(description));
-        await fitIntoPage(element);
-        if (!gone) setReady(true);
-      })
-      .catch(() => setViewerError('The reference viewer could not be loaded. Reload the page to try again.'));
-    return () => {
-      gone = true;
-      element?.remove();
-    };
-  }, [spec.data, scheme]);
+    if (!hash) return;
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!target) return;
+    target.scrollIntoView();
+    target.focus({ preventScroll: true });
+  }, [hash]);
 
-  const error = viewerError ?? (spec.error ? spec.error.message : undefined);
   return (
     <div className="page api-reference" data-testid="api-reference-page">
       <p className="small">
@@ -82,8 +38,8 @@ export const ApiReferencePage = () => {
       </p>
       <h1>API reference</h1>
       <p className="muted">
-        The routes a script calls with an API key, how to authenticate, the quota headers and a curl example for each.
-        The same description, as OpenAPI 3.1, is at{' '}
+        The routes a script calls with an API key, how to authenticate, the quota headers and a curl example for each,
+        then the webhook events a receiver is sent. The same description, as OpenAPI 3.1, is at{' '}
         <a href={specUrl} className="mono" data-testid="api-reference-spec-link">
           {specUrl}
         </a>
@@ -96,15 +52,7 @@ export const ApiReferencePage = () => {
         </a>{' '}
         with a key, and <span className="mono">{guestRoot}</span> for public devices without one.
       </p>
-      <ErrorAlert testId="api-reference-error" error={error} />
-      {/* RapiDoc's element is placed here by hand: React keeps no children of its own in this box. */}
-      <div ref={host} className="api-reference-doc card" aria-busy={!ready} />
-      {/* Below the box, so nothing moves when it goes as the reference arrives. */}
-      {!ready && !error && (
-        <p className="muted" role="status">
-          Loading the reference…
-        </p>
-      )}
+      <ReferenceView reference={reference} />
     </div>
   );
 };

@@ -1,24 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import uPlot from 'uplot';
+import { useEffect, useState } from 'react';
 import { type Calibration, type Exclusion, ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
-import type { Series } from '../../../../shared/contracts/sensor-data-readings';
-import { CALIBRATION_PRESETS, formulaText } from '../../../../shared/sensor-data/calibration';
+import { formulaText } from '../../../../shared/sensor-data/calibration';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
 import { apiClient } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
+import { CalibrationEditor } from './calibration-form';
 import { ExcludedRanges } from './excluded-ranges';
 import { exclusionFields, exclusionRange } from './exclusion-rules';
-import {
-  type CalibrationForm,
-  formulaOf,
-  PREVIEW_COLOURS,
-  periodOf,
-  previewLines,
-  reprocessingText,
-} from './quality-rules';
+import { reprocessingText } from './quality-rules';
 import { formatLocal } from './range-rules';
 
 const when = (ms: number) => new Date(ms).toLocaleString();
@@ -98,12 +90,20 @@ export const QualityPanel = ({
       </div>
       {mayChange && shown && (
         <CalibrationEditor
-          deviceId={deviceId}
+          key={shown}
+          name="calibration"
+          title={`New calibration of ${labels[shown] ?? shown}`}
           measurement={shown}
-          labels={labels}
+          previewDeviceId={deviceId}
           range={range}
           width={width}
-          onChanged={onChanged}
+          start={{ effectiveFrom: formatLocal(range.from) }}
+          send={async (body) => {
+            const made = await apiClient('sensor-data').addCalibration({ params: { id: deviceId }, body });
+            onChanged();
+            return `Saved as version ${made.version}. The charts are being computed again.`;
+          }}
+          invalidates={touchedBy('listCalibrations')}
         />
       )}
       <ExclusionsPart
@@ -165,203 +165,6 @@ const CalibrationItem = ({ calibration: c }: { calibration: Calibration }) => (
     {c.source ? ` Source: ${c.source}.` : ''}
   </li>
 );
-
-const EMPTY_FORM: CalibrationForm = {
-  kind: 'linear',
-  a: '1',
-  b: '0',
-  coefficients: '0, 1',
-  effectiveFrom: '',
-  effectiveTo: '',
-  note: '',
-  source: '',
-};
-
-/** A new version's form, with its preview over the range on screen (raw values, so the two lines compare). */
-const CalibrationEditor = ({
-  deviceId,
-  measurement,
-  labels,
-  range,
-  width,
-  onChanged,
-}: {
-  deviceId: string;
-  measurement: string;
-  labels: Readonly<Record<string, string>>;
-  range: { from: number; to: number };
-  width: number;
-  onChanged: () => void;
-}) => {
-  const [form, setForm] = useState<CalibrationForm>(() => ({ ...EMPTY_FORM, effectiveFrom: formatLocal(range.from) }));
-  const [saved, setSaved] = useState<string>();
-  const changes = useChanges<'save'>();
-  const rawRequest = {
-    params: { id: deviceId },
-    query: { from: range.from, to: range.to, width, values: 'raw' as const },
-  };
-  const raw = useQuery({ ...routeQuery('sensor-data', 'series', rawRequest), staleTime: Number.POSITIVE_INFINITY });
-  const formula = formulaOf(form);
-  const period = periodOf(form);
-  const problem = typeof formula === 'string' ? formula : typeof period === 'string' ? period : undefined;
-  const preset = CALIBRATION_PRESETS.find((p) => p.id === form.kind);
-  // One key for what the preview draws, so a render that changes neither draws it again.
-  const drawn = JSON.stringify([formula, period]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `drawn` stands for the formula and period
-  const lines = useMemo(
-    () =>
-      raw.data && typeof formula !== 'string' && typeof period !== 'string'
-        ? previewLines(raw.data, measurement, formula, period)
-        : undefined,
-    [raw.data, measurement, drawn],
-  );
-  const set = (field: keyof CalibrationForm) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [field]: e.target.value }));
-
-  const save = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setSaved(undefined);
-    if (typeof formula === 'string' || typeof period === 'string') return changes.setError(problem);
-    await changes.run(
-      'save',
-      async () => {
-        const made = await apiClient('sensor-data').addCalibration({
-          params: { id: deviceId },
-          body: {
-            measurement,
-            formula,
-            ...period,
-            note: form.note,
-            ...(form.source || preset ? { source: form.source || preset?.source } : {}),
-          },
-        });
-        setSaved(`Saved as version ${made.version}. The charts are being computed again.`);
-        setForm({ ...EMPTY_FORM, effectiveFrom: form.effectiveFrom });
-        onChanged();
-      },
-      touchedBy('listCalibrations'),
-    );
-  };
-
-  return (
-    <form onSubmit={save} data-testid="calibration-form" aria-labelledby="calibration-form-heading">
-      <h4 id="calibration-form-heading" style={{ flexBasis: '100%', margin: 0 }}>
-        New calibration of {labels[measurement] ?? measurement}
-      </h4>
-      <label>
-        Formula
-        <select data-testid="calibration-kind" value={form.kind} onChange={set('kind')}>
-          <option value="linear">Linear: a·x + b</option>
-          <option value="polynomial">Polynomial</option>
-          {CALIBRATION_PRESETS.filter((p) => p.measurement === measurement).map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {form.kind === 'linear' && (
-        <>
-          <label>
-            a
-            <input data-testid="calibration-a" inputMode="decimal" value={form.a} onChange={set('a')} size={6} />
-          </label>
-          <label>
-            b
-            <input data-testid="calibration-b" inputMode="decimal" value={form.b} onChange={set('b')} size={6} />
-          </label>
-        </>
-      )}
-      {form.kind === 'polynomial' && (
-        <label>
-          Coefficients (x⁰, x¹, …)
-          <input data-testid="calibration-coefficients" value={form.coefficients} onChange={set('coefficients')} />
-        </label>
-      )}
-      {preset && <p className="small muted">{formulaText(preset.formula, measurement)}</p>}
-      <label>
-        Effective from
-        <input
-          type="datetime-local"
-          data-testid="calibration-from"
-          value={form.effectiveFrom}
-          onChange={set('effectiveFrom')}
-        />
-      </label>
-      <label>
-        Until (optional)
-        <input
-          type="datetime-local"
-          data-testid="calibration-to"
-          value={form.effectiveTo}
-          onChange={set('effectiveTo')}
-        />
-      </label>
-      <label>
-        Note
-        <input data-testid="calibration-note" value={form.note} onChange={set('note')} required />
-      </label>
-      <label>
-        Source (optional)
-        <input
-          data-testid="calibration-source"
-          value={form.source}
-          onChange={set('source')}
-          placeholder={preset?.source ?? 'collocation with reference monitor X, R² 0.93'}
-        />
-      </label>
-      <div style={{ flexBasis: '100%' }}>
-        {problem && (
-          <p className="muted small" data-testid="calibration-problem">
-            {problem}
-          </p>
-        )}
-        {!problem && raw.data && lines && <CalibrationPreview lines={lines} series={raw.data} width={width} />}
-      </div>
-      <SubmitButton testId="calibration-save" busy={changes.busy === 'save'} busyText="Saving…">
-        Save calibration
-      </SubmitButton>
-      <ErrorAlert testId="calibration-error" error={changes.error} />
-      <DoneNote testId="calibration-saved" text={saved} />
-    </form>
-  );
-};
-
-/** The raw line and the corrected one the form would make, on one chart, with a legend naming them. */
-const CalibrationPreview = ({
-  lines,
-  series,
-  width,
-}: {
-  lines: ReturnType<typeof previewLines>;
-  series: Series;
-  width: number;
-}) => {
-  const container = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = container.current;
-    if (!element) return;
-    delete element.dataset.painted;
-    const made = new uPlot(
-      {
-        width,
-        height: 160,
-        scales: { x: { time: true, range: [series.from / 1000, series.to / 1000] } },
-        legend: { show: true },
-        series: [
-          {},
-          { label: 'raw', stroke: PREVIEW_COLOURS.raw, width: 2, points: { show: false } },
-          { label: 'corrected (preview)', stroke: PREVIEW_COLOURS.corrected, width: 2, points: { show: false } },
-        ],
-        hooks: { draw: [() => (element.dataset.painted = 'true')] },
-      },
-      [Float64Array.from(lines.x, (x) => x / 1000), lines.raw, lines.corrected] as uPlot.AlignedData,
-      element,
-    );
-    return () => made.destroy();
-  }, [lines, series, width]);
-  return <div ref={container} className="sensor-chart" data-testid="calibration-preview" />;
-};
 
 const ExclusionsPart = ({
   deviceId,

@@ -1,7 +1,4 @@
-import { EPA_PURPLEAIR_PRESET } from '../../../../shared/sensor-data/calibration';
-import { exclusionRange } from './exclusion-rules';
-import { formulaOf, periodOf, previewLines, qualityMarks, reprocessingText } from './quality-rules';
-import { parseLocal } from './range-rules';
+import { qualityMarks, reprocessingText } from './quality-rules';
 
 const columns = (mean: (number | null)[], suspect: number[], bad: number[], max = mean) => ({
   label: 'PM2.5',
@@ -21,68 +18,6 @@ describe('qualityMarks', () => {
       { x: 15, y: 9, kind: 'suspect' },
       { x: 25, y: 3, kind: 'bad' },
     ]);
-  });
-});
-
-describe('formulaOf', () => {
-  it('reads a linear formula, a polynomial one and a preset', () => {
-    expect(formulaOf({ kind: 'linear', a: '2', b: '-1.5', coefficients: '' })).toEqual({
-      kind: 'linear',
-      a: 2,
-      b: -1.5,
-    });
-    expect(formulaOf({ kind: 'polynomial', a: '', b: '', coefficients: '1, 0.5, 0.01' })).toEqual({
-      kind: 'polynomial',
-      coefficients: [1, 0.5, 0.01],
-    });
-    expect(formulaOf({ kind: 'epa-purpleair', a: '', b: '', coefficients: '' })).toEqual(EPA_PURPLEAIR_PRESET.formula);
-  });
-
-  it('answers the schema’s message for a coefficient that is not a number', () => {
-    expect(typeof formulaOf({ kind: 'linear', a: 'x', b: '0', coefficients: '' })).toBe('string');
-    expect(typeof formulaOf({ kind: 'linear', a: '', b: '0', coefficients: '' })).toBe('string');
-  });
-});
-
-describe('periodOf and exclusionRange', () => {
-  it('needs a start, and an end not before it', () => {
-    expect(periodOf({ effectiveFrom: '', effectiveTo: '' })).toBe('Choose from when the calibration holds');
-    expect(periodOf({ effectiveFrom: '2026-03-02T10:00', effectiveTo: '2026-03-01T10:00' })).toBe(
-      'effectiveTo must not be before effectiveFrom',
-    );
-    expect(periodOf({ effectiveFrom: '2026-03-02T10:00', effectiveTo: '' })).toEqual({
-      effectiveFrom: parseLocal('2026-03-02T10:00'),
-    });
-  });
-
-  it('counts the end minute whole', () => {
-    const from = parseLocal('2026-03-02T10:00')!;
-    expect(exclusionRange({ from: '2026-03-02T10:00', to: '2026-03-02T10:05' })).toEqual({
-      from,
-      to: from + 5 * 60_000 + 59_999,
-    });
-    expect(exclusionRange({ from: '', to: '2026-03-02T10:05' })).toBe('Choose both a start and an end');
-  });
-});
-
-describe('previewLines', () => {
-  const raw = {
-    t: [0, 100, 200],
-    bucketMs: 100,
-    series: {
-      pm2_5: columns([10, null, 30], [0, 0, 0], [0, 0, 0]),
-      humidity: columns([50, 60, 40], [0, 0, 0], [0, 0, 0]),
-    },
-  };
-
-  it('corrects inside the period only, skipping buckets without the measurement', () => {
-    const lines = previewLines(raw, 'pm2_5', { kind: 'linear', a: 2, b: 1 }, { effectiveFrom: 200 });
-    expect(lines).toEqual({ x: [50, 250], raw: [10, 30], corrected: [10, 61] });
-  });
-
-  it('reads a linear-multi formula’s inputs from the same bucket', () => {
-    const lines = previewLines(raw, 'pm2_5', EPA_PURPLEAIR_PRESET.formula, { effectiveFrom: 0 });
-    expect(lines.corrected[1]).toBeCloseTo(0.52 * 30 - 0.086 * 40 + 5.75, 9);
   });
 });
 

@@ -1,14 +1,8 @@
-import * as z from 'zod';
 import type { Reprocessing } from '../../../../shared/contracts/sensor-data-quality';
 import type { MeasurementSeries, Series } from '../../../../shared/contracts/sensor-data-readings';
-import { applyFormula, CALIBRATION_PRESETS, Formula } from '../../../../shared/sensor-data/calibration';
-import { parseLocal } from './range-rules';
 
 /** The marks' colours (docs/data-quality.md "Screens"): a hollow amber ring for suspect, a red dot for bad. */
 export const MARK_COLOURS = { suspect: '#b45309', bad: '#dc2626' } as const;
-
-/** The calibration preview's colours: the raw line grey, the corrected one orange (the e2e reads them by colour). */
-export const PREVIEW_COLOURS = { raw: '#64748b', corrected: '#ea580c' } as const;
 
 /** A bucket with flagged readings, where the chart marks it: at its highest value, where a spike shows. */
 export interface QualityMark {
@@ -29,80 +23,6 @@ export const qualityMarks = (series: Pick<Series, 't' | 'bucketMs'>, columns: Me
     if ((columns.suspect[i] ?? 0) > 0) return [{ x: start + half, y, kind: 'suspect' }];
     return [];
   });
-};
-
-/** The calibration form's fields, as typed. */
-export interface CalibrationForm {
-  /** `linear`, `polynomial` (coefficients from x⁰ up, comma separated), or a preset's id. */
-  kind: 'linear' | 'polynomial' | string;
-  a: string;
-  b: string;
-  coefficients: string;
-  effectiveFrom: string;
-  effectiveTo: string;
-  note: string;
-  source: string;
-}
-
-const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-
-/**
- * The formula the form describes, checked by the contract's own schema, or the first thing wrong with it in the
- * API's words (the same message a POST would get).
- */
-export const formulaOf = (form: Pick<CalibrationForm, 'kind' | 'a' | 'b' | 'coefficients'>): Formula | string => {
-  const preset = CALIBRATION_PRESETS.find((p) => p.id === form.kind);
-  const candidate = preset
-    ? preset.formula
-    : form.kind === 'polynomial'
-      ? { kind: 'polynomial', coefficients: form.coefficients.split(',').map(number) }
-      : { kind: 'linear', a: number(form.a), b: number(form.b) };
-  const parsed = Formula.safeParse(candidate);
-  return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? z.prettifyError(parsed.error));
-};
-
-/** The form's period as ms, or what is wrong with it. */
-export const periodOf = (
-  form: Pick<CalibrationForm, 'effectiveFrom' | 'effectiveTo'>,
-): { effectiveFrom: number; effectiveTo?: number } | string => {
-  const effectiveFrom = parseLocal(form.effectiveFrom);
-  if (effectiveFrom === undefined) return 'Choose from when the calibration holds';
-  if (form.effectiveTo === '') return { effectiveFrom };
-  const effectiveTo = parseLocal(form.effectiveTo);
-  if (effectiveTo === undefined) return 'The end is not a date and time';
-  if (effectiveTo < effectiveFrom) return 'effectiveTo must not be before effectiveFrom';
-  return { effectiveFrom, effectiveTo };
-};
-
-/**
- * The preview's two lines over the raw series: the raw means, and what the formula makes of them in each bucket
- * inside the period (a linear-multi formula reads the bucket's means of its other measurements). Outside the period,
- * or where an input is missing, the corrected line follows the raw one.
- */
-export const previewLines = (
-  raw: Pick<Series, 't' | 'bucketMs' | 'series'>,
-  measurement: string,
-  formula: Formula,
-  period: { effectiveFrom: number; effectiveTo?: number },
-): { x: number[]; raw: (number | null)[]; corrected: (number | null)[] } => {
-  const columns = raw.series[measurement];
-  const half = raw.bucketMs / 2;
-  const x: number[] = [];
-  const rawLine: (number | null)[] = [];
-  const corrected: (number | null)[] = [];
-  raw.t.forEach((start, i) => {
-    const value = columns?.mean[i];
-    if (value === null || value === undefined) return;
-    const middle = start + half;
-    const inside = middle >= period.effectiveFrom && (period.effectiveTo === undefined || middle <= period.effectiveTo);
-    const reading = Object.fromEntries(
-      Object.entries(raw.series).flatMap(([name, c]) => (c.mean[i] === null ? [] : [[name, c.mean[i]!]])),
-    );
-    x.push(middle);
-    rawLine.push(value);
-    corrected.push(inside ? (applyFormula(formula, value, reading) ?? value) : value);
-  });
-  return { x, raw: rawLine, corrected };
 };
 
 const HOUR_MS = 3_600_000;

@@ -1,0 +1,117 @@
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { seedFleet, seedRelease } from '../../support/code-releases';
+import { apiAs, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
+
+/**
+ * Starting a rollout over hundreds of devices through the local gateway (docs/code-releases.md, "Starting a rollout",
+ * decision 098): the targets are written by batches and the devices in parallel, so the one request must still leave
+ * every device in exactly one stage, the stages sized as the default shares say, and the rollout the devices leave
+ * counted right (its counters move once per stage, not once per device).
+ */
+
+const administrator = async () => apiAs('code-releases', await tokenOf('admin@example.com'));
+const employee = async () => apiAs('code-releases', await tokenOf('employee@example.com'));
+const devicesOf = async (id: string, query: { stage?: number } = {}) =>
+  everyPage(async (cursor) =>
+    (await employee()).listRolloutDevices({
+      params: { id },
+      query: { limit: 100, ...(cursor ? { cursor } : {}), ...query } as never,
+    }),
+  );
+
+/** The devices' records as the offer reads them, 100 to a BatchGetItem. */
+const recordsOf = async (ids: readonly string[]) => {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let from = 0; from < ids.length; from += 100) {
+    const answer = await documentClient().send(
+      new BatchGetCommand({
+        RequestItems: {
+          [stack().tables.devices!]: {
+            Keys: ids.slice(from, from + 100).map((id) => ({ id })),
+            ConsistentRead: true,
+          },
+        },
+      }),
+    );
+    for (const item of answer.Responses?.[stack().tables.devices!] ?? []) found.set(String(item.id), item);
+  }
+  return found;
+};
+
+const setDevice = (id: string, field: 'state' | 'firmwareVersion', value: string) =>
+  documentClient().send(
+    new UpdateCommand({
+      TableName: stack().tables.devices!,
+      Key: { id },
+      UpdateExpression: 'SET #field = :value',
+      ExpressionAttributeNames: { '#field': field },
+      ExpressionAttributeValues: { ':value': value },
+    }),
+  );
+
+describe('staged rollouts: starting one over many devices', () => {
+  it('puts each of 300 devices in exactly one stage of the default sizes in one request, and counts the devices it takes from an earlier rollout', async () => {
+    const admin = await administrator();
+    const fleet = await seedFleet(301);
+    const [retired, ...reached] = fleet;
+    const earlierRelease = await seedRelease({ results: ['Pass'] });
+    const release = await seedRelease({ results: ['Pass'] });
+    // 100 of the devices are in an earlier rollout (every one still pending) when the new one starts.
+    const earlier = await admin.createRollout({
+      params: { id: earlierRelease.id },
+      body: { target: { kind: 'devices', deviceIds: reached.slice(0, 100) } },
+    });
+    expect(earlier.stages.map((s) => s.devices)).toEqual([1, 4, 20, 75]);
+    await setDevice(retired!, 'state', 'retired');
+    // One device runs the new release already: it has nothing to install, so it is counted as adopted at once.
+    const runsIt = reached[150]!;
+    await setDevice(runsIt, 'firmwareVersion', release.version);
+
+    const rollout = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: fleet } },
+    });
+    // 1 %, 5 %, 25 % and 100 % of 300, each rounded up and cumulative: 3, 15, 75 and 300 devices in all.
+    expect(rollout).toMatchObject({
+      status: 'active',
+      counts: { targeted: 300, adopted: 1, superseded: 0 },
+      skipped: { otherProductLine: 0, retired: 1, unknown: 0 },
+    });
+    expect(rollout.stages.map((s) => [s.devices, s.counts.pending, s.counts.succeeded])).toEqual([
+      [3, 3, 0],
+      [12, 12, 0],
+      [60, 60, 0],
+      // The device that runs the release sorts last: into the last stage, succeeded.
+      [225, 224, 1],
+    ]);
+
+    const listed = await devicesOf(rollout.id);
+    expect(listed).toHaveLength(300);
+    expect(new Set(listed.map((d) => d.deviceId))).toEqual(new Set(reached));
+    const stageOf = new Map(listed.map((d) => [d.deviceId, d.stage]));
+    for (const [stage, size] of [3, 12, 60, 225].entries()) {
+      const inStage = await devicesOf(rollout.id, { stage });
+      expect(inStage).toHaveLength(size);
+      expect(inStage.every((d) => stageOf.get(d.deviceId) === stage)).toBe(true);
+    }
+    expect(stageOf.get(runsIt)).toBe(3);
+    // Each device's record points at the rollout with the same stage as its target; the retired one is left alone.
+    const records = await recordsOf(fleet);
+    const pointing = reached.filter((id) => {
+      const target = records.get(id)?.firmwareTarget as { rolloutId?: string; stage?: number } | undefined;
+      return target?.rolloutId === rollout.id && target.stage === stageOf.get(id);
+    });
+    expect(pointing).toHaveLength(300);
+    expect(records.get(retired!)?.firmwareTarget).toBeUndefined();
+
+    // The earlier rollout lost its 100 devices: superseded in every stage, none pending.
+    const before = await (await employee()).getRollout({ params: { id: earlier.id } });
+    expect(before.counts).toEqual({ targeted: 100, adopted: 0, superseded: 100 });
+    expect(before.stages.map((s) => [s.counts.pending, s.counts.superseded])).toEqual([
+      [0, 1],
+      [0, 4],
+      [0, 20],
+      [0, 75],
+    ]);
+  });
+});
