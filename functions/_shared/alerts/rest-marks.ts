@@ -62,5 +62,3 @@ export const createRestMarks = ({ db, devicesTable }: { db: DynamoDBDocumentClie
     });
   },
 });
-
-export type RestMarks = ReturnType<typeof createRestMarks>;
