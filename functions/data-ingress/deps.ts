@@ -14,7 +14,7 @@ import { createReadingsStore } from '../_shared/sensor-data/readings-store';
 import { ROLLUP_COALESCING, ROLLUP_COALESCING_ENV } from '../_shared/sensor-data/rollup-coalescing';
 import { createFirmwareOffer } from './domain/firmware-offer';
 import { createFirmwareStatus } from './domain/firmware-status';
-import { createIngest } from './domain/ingest';
+import { createIngest, type IngestDeps } from './domain/ingest';
 import { createDeviceSeenStore } from './store/device-seen-store';
 import { createArtifactDownloads, createFirmwareRecords } from './store/firmware-records';
 import { createIngestStatsStore } from './store/ingest-stats-store';
@@ -59,9 +59,13 @@ const createRolloutRecords = (env: DataIngressEnv, now: () => number) => {
 /**
  * The ingest use case alone, what the MQTT readings rule needs: without the firmware offer's S3 client, which would
  * add about 100 KB to the rule's bundle (docs/decisions/029-small-lambdas.md). `now` stands in for the clock where a
- * caller measures it (the cost bench replays an hour of batches in seconds); the Lambdas take the default.
+ * caller measures it (the cost bench replays an hour of batches in seconds), `flag` for the quality checks where a
+ * caller measures what they cost (the quality bench); the Lambdas take the defaults.
  */
-export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?: () => number } = {}) => {
+export const createIngestDeps = (
+  env: DataIngressEnv,
+  { now = Date.now, flag }: { now?: () => number; flag?: IngestDeps['flag'] } = {},
+) => {
   const db = getDocumentClient();
   const rollouts = createRolloutRecords(env, now);
   // One publisher for the batch's readings.received and its alerts' alert.fired / alert.resolved.
@@ -81,6 +85,7 @@ export const createIngestDeps = (env: DataIngressEnv, { now = Date.now }: { now?
       coalescing: env.coalescing,
       // The work after a stored batch, side by side with the webhooks above (data quality joins here).
       afterStored: [createAlertEvaluation(env, { now, webhooks }).evaluator.afterStored],
+      ...(flag ? { flag } : {}),
     }).ingest,
   };
 };

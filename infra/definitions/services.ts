@@ -93,6 +93,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
       'parameters',
       'webhooks',
     ],
+    // The rest marks of a device's alert state on its record (decision 097), kept by every state write.
+    updateAttributes: { devices: ['id', 'alertsAtRest', 'alertsBusy'] },
     jobs: true,
     queues: ['webhooks'],
   },

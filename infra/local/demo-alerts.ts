@@ -42,7 +42,7 @@ export const seedDemoAlerts = async (
 ) => {
   const rules = createRuleTable({ db, tableName: tables.alertRules! });
   const alerts = createAlertTable({ db, tableName: tables.alerts! });
-  const states = createStateTable({ db, tableName: tables.alertStates! });
+  const states = createStateTable({ db, tableName: tables.alertStates!, devicesTable: tables.devices! });
   const readings = createReadingsStore({ db, tableName: tables.readings! });
   for (const { owner, ...demo } of DEMO_ALERT_RULES) {
     const rule: StoredRule = {

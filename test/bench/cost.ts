@@ -370,8 +370,9 @@ export const benchCost = async (stack: RunningStack, adminToken: string, ownerTo
       ownerToken,
       serial: `COST${Date.now().toString(36).toUpperCase()}${readingsPerBatch}${alerts ? 'A' : ''}`,
     });
-    // Alerting (issue 37): three threshold rules (never crossed: a state read each batch) and a silence rule with the
-    // learned default (the sweep, run every simulated minute, looks at the device once per silence it waits for).
+    // Alerting (issue 37): three threshold rules (never crossed: once the device record says its tracks are at rest,
+    // a batch reads no alert state, decision 097) and a silence rule with the learned default (the sweep, run every
+    // simulated minute, looks at the device once per silence it waits for).
     const sweep = alerts ? createSweepDeps(readEnv(ALERTS_ENV)).sweep : undefined;
     if (alerts) {
       const rules = createAreaClient(AREAS.alerts, {

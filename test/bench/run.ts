@@ -26,7 +26,7 @@ import { benchLighthouse, formatLighthouseRows } from './lighthouse';
 import { benchLoad, printLoad } from './load';
 import { benchNotifications } from './notifications';
 import { benchOpenData, printOpenData } from './open-data';
-import { benchQuality } from './quality';
+import { benchQuality, benchQualityIngest, qualityPartsNeedStack } from './quality';
 import { benchRolloutStart, benchRollouts, printRolloutRules } from './rollouts';
 import { countCalls, countStoreCalls } from './store-calls';
 import { benchWeb, formatWebRows } from './web';
@@ -56,7 +56,8 @@ import { printWebhooks } from './webhooks';
  * Alerts (issue 37): silences among 10,000 simulated devices, ingest → banner, ingest with rules ÷ without, flapping
  * (./alerts.ts); what alerting costs per device-month is a column of the cost section.
  * Data quality (issue 39): flags found and false flags on a generated series, and the flags' share of ingest's CPU;
- * in the chart section, the year reprocessed after a calibration and its series with values=both ÷ corrected.
+ * ingest with flags ÷ without on the stack (./quality.ts; BENCH_QUALITY_PARTS=flags skips it); in the chart section,
+ * the year reprocessed after a calibration and its series with values=both ÷ corrected.
  * BENCH_SECTIONS=bundles,quality,webhooks,reads,ingest,cost,rollouts,chart,campaign,open-data,notifications,alerts,web,load chooses the parts (all by default); BENCH_WEB=false
  * skips the browser.
  */
@@ -336,7 +337,7 @@ if (sections.has('alerts')) await printAlertSilence();
 if (sections.has('rollouts')) await printRolloutRules();
 const stackless = (section: string) =>
   section === 'bundles' ||
-  section === 'quality' ||
+  (section === 'quality' && !qualityPartsNeedStack()) ||
   section === 'webhooks' ||
   (section === 'alerts' && !alertPartsNeedStack());
 if ([...sections].every(stackless)) {
@@ -615,6 +616,10 @@ try {
       },
       { measure: 'banners that arrived (counted on the deliveries table)', value: sent.arrived.toLocaleString('en') },
     ]);
+  }
+
+  if (sections.has('quality') && qualityPartsNeedStack()) {
+    await benchQualityIngest(stack, { adminToken: await tokenOf('admin@example.com'), ownerToken: memberToken });
   }
 
   if (sections.has('alerts') && alertPartsNeedStack()) {

@@ -10,6 +10,7 @@ export const alertStatesInMemory = () => {
   const items = new Map<string, DeviceAlertState>();
   const store: Pick<StateStore, 'get' | 'write' | 'due' | 'touch'> & {
     clearOutbox: (d: string, ids: readonly string[]) => Promise<void>;
+    markAtRest: (d: string, version: number) => Promise<boolean>;
   } = {
     get: async (deviceId) => structuredClone(items.get(deviceId) ?? emptyState(deviceId)),
     write: async (state, expected) => {
@@ -26,6 +27,8 @@ export const alertStatesInMemory = () => {
       const state = items.get(deviceId) ?? emptyState(deviceId);
       items.set(deviceId, { ...state, version: state.version + 1, dueAt: now });
     },
+    // No device records here: a mark is taken and never read (the simulation's batches carry no rest marks).
+    markAtRest: async () => true,
     clearOutbox: async (deviceId, ids) => {
       const state = items.get(deviceId);
       if (state) for (const id of ids) delete state.outbox[id];

@@ -1,6 +1,6 @@
 import { createRuleTable } from '../alerts/rule-table';
 import { createRulesOfPerson } from '../alerts/rules-of-person';
-import { createStateTable } from '../alerts/state-table';
+import { createStateTouches } from '../alerts/state-table';
 import { getDocumentClient } from '../clients';
 import { createCreatorWebhooks } from '../integrations/creator-webhooks';
 import { createWebhooksOfPerson } from '../integrations/webhooks-of-person';
@@ -28,7 +28,7 @@ export const createPersonHoldings = (env: PersonHoldingsEnv, now: () => number =
   return [
     createRulesOfPerson({
       rules: createRuleTable({ db, tableName: env.alertRulesTable }),
-      states: createStateTable({ db, tableName: env.alertStatesTable }),
+      states: createStateTouches({ db, tableName: env.alertStatesTable }),
       relations: createRelationTable({ db, tableName: env.relationsTable }),
       now,
       log,

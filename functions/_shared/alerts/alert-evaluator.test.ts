@@ -21,6 +21,7 @@ const world = (rules: StoredRule[]) => {
   let stored: DeviceAlertState = emptyState('d1');
   const delivered: AlertEffect[] = [];
   const reads = { states: 0, writes: 0, lost: 0 };
+  const marked: number[] = [];
   let n = 0;
   const evaluator = createAlertEvaluator({
     rules: { rulesOf: async (deviceId) => (deviceId === 'd1' ? rules : []) },
@@ -40,6 +41,10 @@ const world = (rules: StoredRule[]) => {
         stored = structuredClone(state);
         return true;
       },
+      markAtRest: async (_deviceId, version) => {
+        marked.push(version);
+        return true;
+      },
     },
     effects: {
       deliver: async (_deviceId, effects) => {
@@ -50,7 +55,7 @@ const world = (rules: StoredRule[]) => {
     newId: () => `a${++n}`,
     log: silentLog,
   });
-  return { evaluator, delivered, reads, stored: () => stored };
+  return { evaluator, delivered, reads, marked, stored: () => stored };
 };
 
 const crossing = (deviceId = 'd1', previousLastSeen?: number) => ({
@@ -70,6 +75,65 @@ describe('the alerts evaluator after a stored batch', () => {
     expect(w.delivered.filter((e) => e.notice?.change === 'fired')).toHaveLength(1);
     expect(w.reads.lost).toBe(1);
     expect(w.stored().tracks.r1).toMatchObject({ phase: 'firing' });
+  });
+
+  it('a device whose record says it is at rest reads no state for a batch that crosses no limit', async () => {
+    const higher: StoredRule = {
+      ...threshold,
+      id: 'r2',
+      condition: { kind: 'threshold', measurement: 'pm2_5', above: 55, forSeconds: 0 },
+    };
+    const w = world([threshold, higher]);
+    const calm = (t: number, atRest: boolean) => ({
+      deviceId: 'd1',
+      readings: [{ timestamp: t, values: { pm2_5: 20 } }],
+      receivedAt: t + 1_000,
+      previousLastSeen: t - 60_000,
+      alertsAtRest: atRest,
+    });
+    // Not said at rest yet: the state is read, found at rest, and the record marked so at its version.
+    await w.evaluator.afterStored(calm(T0 - 120_000, false));
+    expect(w.reads.states).toBe(1);
+    expect(w.marked).toEqual([0]);
+    await w.evaluator.afterStored(calm(T0 - 60_000, true));
+    expect(w.reads.states).toBe(1);
+    // A reading past a limit reads the state and fires, at rest or not.
+    await w.evaluator.afterStored({ ...calm(T0, true), readings: [{ timestamp: T0, values: { pm2_5: 40 } }] });
+    expect(w.reads.states).toBe(2);
+    expect(w.delivered.filter((e) => e.notice?.change === 'fired')).toHaveLength(1);
+    expect(w.marked).toEqual([0]);
+  });
+
+  it('a state read at rest whose mark the record refuses is not marked again at that version', async () => {
+    const tries: number[] = [];
+    let version = 4;
+    const evaluator = createAlertEvaluator({
+      rules: { rulesOf: async () => [threshold] },
+      states: {
+        get: async () => ({ ...emptyState('d1'), version }),
+        write: async () => true,
+        markAtRest: async (_deviceId, at) => {
+          tries.push(at);
+          return false;
+        },
+      },
+      effects: { deliver: async () => undefined },
+      now: () => T0 + 1_000,
+      newId: () => 'x',
+      log: silentLog,
+    });
+    const calm = (t: number) => ({
+      deviceId: 'd1',
+      readings: [{ timestamp: t, values: { pm2_5: 20 } }],
+      receivedAt: t + 1_000,
+      previousLastSeen: t - 60_000,
+    });
+    await evaluator.afterStored(calm(T0 - 180_000));
+    await evaluator.afterStored(calm(T0 - 120_000));
+    expect(tries).toEqual([4]);
+    version = 5;
+    await evaluator.afterStored(calm(T0 - 60_000));
+    expect(tries).toEqual([4, 5]);
   });
 
   it('a device without a rule reads no state; a batch sent again reads none either', async () => {

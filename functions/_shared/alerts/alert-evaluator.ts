@@ -1,8 +1,9 @@
 import { ServiceUnavailable } from '../errors';
 import type { Log } from '../logger';
 import type { Effects } from './alert-effects';
-import type { DeviceAlertState, StoredRule } from './alert-model';
+import { type DeviceAlertState, emptyState, type StoredRule } from './alert-model';
 import { type BatchFacts, evaluateBatch, LATE_LIMIT_MS } from './evaluation';
+import { isAtRest } from './rest-marks';
 
 /** Tries of a change before the batch fails (and is sent again): each retry lost to another evaluation's write. */
 const WRITE_TRIES = 5;
@@ -14,13 +15,20 @@ export const ALERT_MESSAGES = {
 /** A batch ingest has stored, as the alerts evaluator takes it (data-ingress's hook after a stored batch). */
 export interface EvaluatedBatch extends BatchFacts {
   deviceId: string;
+  /**
+   * The device record said, in the update ingest made before this batch was evaluated, that every alert track of the
+   * device was at rest (its rest marks, decision 097).
+   */
+  alertsAtRest?: boolean;
 }
 
 export interface AlertEvaluatorDeps {
   rules: { rulesOf: (deviceId: string) => Promise<StoredRule[]> };
   states: {
     get: (deviceId: string, consistent?: boolean) => Promise<DeviceAlertState>;
-    write: (state: DeviceAlertState, expectedVersion: number) => Promise<boolean>;
+    write: (state: DeviceAlertState, expectedVersion: number, restBefore?: boolean) => Promise<boolean>;
+    /** Marks the device record at rest as of this version of its state. @returns false when refused */
+    markAtRest: (deviceId: string, version: number) => Promise<boolean>;
   };
   effects: Pick<Effects, 'deliver'>;
   now: () => number;
@@ -44,10 +52,28 @@ const mayChange = (rules: readonly StoredRule[], batch: EvaluatedBatch, settled:
 };
 
 /**
+ * Whether the batch changes nothing on a device whose tracks are all at rest, known without its state: each threshold
+ * rule over the batch from rest (no reading crosses a limit), and the other rules' tracks seen set up by this instance
+ * (`settledHere`; at rest, a silence only moves at the sweep, and a subscription's track only at the sweep).
+ */
+const changesNothingAtRest = (
+  deviceRules: readonly StoredRule[],
+  batch: EvaluatedBatch,
+  settledHere: boolean,
+  ctx: { now: number; newId: () => string },
+): boolean => {
+  const thresholds = deviceRules.filter((rule) => rule.condition.kind === 'threshold');
+  if (thresholds.length < deviceRules.length && !settledHere) return false;
+  return evaluateBatch(emptyState(batch.deviceId), thresholds, batch, ctx) === undefined;
+};
+
+/**
  * The alerts evaluator ingest calls after a batch is stored (docs/alerts.md, "Evaluation"): the device's rules from
  * the per-instance cache (none: nothing more), its state, the state machine, and a write on the version read. A write
  * lost to another evaluation reads again (consistently) and evaluates again on what that one wrote, so two evaluations
  * at once fire once. The effects are done after the write; if that fails the sweep does them (they stay in the outbox).
+ * A device whose record says its tracks are all at rest, with a batch that crosses no limit, reads no state
+ * (decision 097); a state read at rest with nothing to change marks the record so, once per version and instance.
  */
 export const createAlertEvaluator = ({ rules, states, effects, now, newId, log }: AlertEvaluatorDeps) => {
   const settled = new Map<string, readonly StoredRule[]>();
@@ -55,19 +81,37 @@ export const createAlertEvaluator = ({ rules, states, effects, now, newId, log }
     if (settled.size >= SETTLED_LIMIT) settled.clear();
     settled.set(deviceId, deviceRules);
   };
+  /** The state version whose rest mark the record refused, per device: not asked again for that version. */
+  const refused = new Map<string, number>();
+  const markAtRest = async (state: DeviceAlertState) => {
+    if (refused.get(state.deviceId) === state.version) return;
+    if (await states.markAtRest(state.deviceId, state.version)) return;
+    if (refused.size >= SETTLED_LIMIT) refused.clear();
+    refused.set(state.deviceId, state.version);
+  };
   return {
     afterStored: async (batch: EvaluatedBatch): Promise<void> => {
       const deviceRules = await rules.rulesOf(batch.deviceId);
-      if (deviceRules.length === 0 || !mayChange(deviceRules, batch, settled.get(batch.deviceId) === deviceRules))
-        return;
+      const settledHere = settled.get(batch.deviceId) === deviceRules;
+      if (deviceRules.length === 0 || !mayChange(deviceRules, batch, settledHere)) return;
+      if (batch.alertsAtRest && changesNothingAtRest(deviceRules, batch, settledHere, { now: now(), newId })) return;
       let state = await states.get(batch.deviceId);
       for (let attempt = 0; attempt < WRITE_TRIES; attempt += 1) {
         const change = evaluateBatch(state, deviceRules, batch, { now: now(), newId });
         if (!change) {
           settle(batch.deviceId, deviceRules);
+          if (!batch.alertsAtRest && isAtRest(state)) {
+            // Only a shortcut for later batches: its failure costs them the read they make today.
+            await markAtRest(state).catch((error: unknown) =>
+              log('warn', 'Alert rest mark not written', {
+                deviceId: batch.deviceId,
+                error: error instanceof Error ? error.message : String(error),
+              }),
+            );
+          }
           return;
         }
-        if (await states.write(change.state, state.version)) {
+        if (await states.write(change.state, state.version, isAtRest(state))) {
           settle(batch.deviceId, deviceRules);
           await effects.deliver(batch.deviceId, change.effects).catch((error: unknown) =>
             log('warn', 'Alert effects left for the sweep', {

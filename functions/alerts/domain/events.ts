@@ -7,6 +7,7 @@ import type { Effects } from '../../_shared/alerts/alert-effects';
 import type { AlertRecord } from '../../_shared/alerts/alert-model';
 import { type AlertFilter, publicAlert } from '../../_shared/alerts/alert-table';
 import { acknowledgeIn } from '../../_shared/alerts/evaluation';
+import { isAtRest } from '../../_shared/alerts/rest-marks';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { decodeCursor, encodeCursor } from '../../_shared/cursor';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
@@ -143,7 +144,7 @@ export const createEvents = ({ alerts, rules, states, effects, targets, access, 
           const state = await states.get(record.deviceId, true);
           const change = acknowledgeIn(state, rule, id, caller.sub, { now: now(), newId: () => id });
           if (!change) break;
-          if (await states.write(change.state, state.version)) {
+          if (await states.write(change.state, state.version, isAtRest(state))) {
             await effects.deliver(record.deviceId, change.effects).catch((error: unknown) =>
               log('warn', 'Acknowledgement left for the sweep', {
                 id,

@@ -26,8 +26,11 @@ export interface RuleStore {
 export interface StateStore {
   /** The device's state; an empty one (version 0) when it has none. */
   get: (deviceId: string, consistent?: boolean) => Promise<DeviceAlertState>;
-  /** Writes the state if still at `expectedVersion`. @returns false otherwise */
-  write: (state: DeviceAlertState, expectedVersion: number) => Promise<boolean>;
+  /**
+   * Writes the state if still at `expectedVersion`. `restBefore`: every track of the state written over was at rest
+   * (the device record's rest marks, decision 097, then need no write when the new one is too). @returns false otherwise
+   */
+  write: (state: DeviceAlertState, expectedVersion: number, restBefore?: boolean) => Promise<boolean>;
   /** One page of the due index's partition `shard`: devices due at `now` or before. */
   due: (shard: string, now: number, page: PageRead) => Promise<StoredPage<{ deviceId: string; dueAt: number }>>;
   /** Makes a device due now (a rule of it changed), creating its item if needed. */

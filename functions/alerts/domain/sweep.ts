@@ -2,6 +2,7 @@ import type { Effects } from '../../_shared/alerts/alert-effects';
 import type { DeviceAlertState, StoredRule } from '../../_shared/alerts/alert-model';
 import type { DeviceFacts } from '../../_shared/alerts/device-reader';
 import { needsLearning, needsPlan, type SweepFacts, sweepDevice } from '../../_shared/alerts/evaluation';
+import { isAtRest } from '../../_shared/alerts/rest-marks';
 import { DUE_SHARDS } from '../../_shared/alerts/state-table';
 import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
@@ -81,7 +82,7 @@ export const createSweep = ({
     for (let attempt = 0; attempt < WRITE_TRIES; attempt += 1) {
       const change = sweepDevice(state, rules, facts, { now, newId });
       if (!change) return;
-      if (await states.write(change.state, state.version)) {
+      if (await states.write(change.state, state.version, isAtRest(state))) {
         result.changed += 1;
         for (const effect of change.effects) {
           if (effect.notice?.change === 'fired') result.fired += 1;

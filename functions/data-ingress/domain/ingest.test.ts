@@ -326,7 +326,15 @@ describe('ingest', () => {
     ];
     await w.ingest('dev', { readings: [...readings, 'junk'] });
     await w.ingest('dev', { readings: [{ timestamp: 1, values: { co2: 1 } }] });
-    expect(w.handed).toEqual([{ deviceId: 'dev', readings, receivedAt: NOW, previousLastSeen: NOW - HOUR }]);
+    expect(w.handed).toEqual([
+      { deviceId: 'dev', readings, receivedAt: NOW, previousLastSeen: NOW - HOUR, alertsAtRest: false },
+    ]);
+  });
+
+  it("tells the work after a batch what the device record's alert rest marks said", async () => {
+    const w = world({ device: { lastSeen: NOW - HOUR, alertsAtRest: true } });
+    await w.ingest('dev', { readings: [{ timestamp: NOW - 60_000, values: { pm2_5: 20 } }] });
+    expect(w.handed).toMatchObject([{ deviceId: 'dev', alertsAtRest: true }]);
   });
 
   it('fails the batch when the work after it fails, after the readings are stored (the device resends)', async () => {

@@ -39,6 +39,11 @@ export interface IngestDeps {
   coalescing: RollupCoalescing;
   /** What follows a stored batch (the alerts evaluator, …), each beside the roll-up message and the live view. */
   afterStored: readonly AfterStored[];
+  /**
+   * The quality checks (docs/data-quality.md) over the batch and the device's kept memory: flagged readings, and the
+   * memory to keep (undefined: unchanged). The bench's ingest "without flags" replaces them. @default flagReadings
+   */
+  flag?: typeof flagReadings;
 }
 
 /** The batch's outcome; `unknown-device`: the device does not exist or is retired, and nothing was stored. */
@@ -75,6 +80,7 @@ export const createIngest = ({
   coalescing,
   afterStored,
   log,
+  flag = flagReadings,
 }: IngestDeps) => {
   /**
    * The device reports a firmware version other than the one recorded: its rollout target (if any) first, then the
@@ -145,7 +151,7 @@ export const createIngest = ({
         counters.count(APP_METRICS.readingsRefused, accepted.length);
         return { accepted: 0, rejected, device: 'unknown' };
       }
-      const flagged = flagReadings(accepted, known.qualityState);
+      const flagged = flag(accepted, known.qualityState);
       const newestFlagged = flagged.readings[flagged.readings.length - 1]!.timestamp;
       // Counted only once stored: a batch whose write failed is answered 5xx and resent, and counting it then too
       // would count its readings twice. The checks' memory is kept beside the write; a batch that moved nothing
@@ -162,7 +168,13 @@ export const createIngest = ({
         live.publish(deviceId, flagged.readings),
         webhooks.readingsStored(deviceId, accepted, at),
         ...afterStored.map((hook) =>
-          hook({ deviceId, readings: accepted, receivedAt: at, previousLastSeen: known.lastSeen }),
+          hook({
+            deviceId,
+            readings: accepted,
+            receivedAt: at,
+            previousLastSeen: known.lastSeen,
+            alertsAtRest: known.alertsAtRest === true,
+          }),
         ),
       ]);
       counters.count(APP_METRICS.readingsAccepted, accepted.length);

@@ -12,6 +12,8 @@ export interface SeenDevice {
   rollupSentFor?: number;
   /** The quality checks' memory of the device's recent values (docs/data-quality.md), as the last batch left it. */
   qualityState?: QualityState;
+  /** The device record's rest marks say every alert track of the device is at rest (decision 097). */
+  alertsAtRest?: boolean;
 }
 
 export interface SeenUpdate {
@@ -69,6 +71,8 @@ export interface StoredBatch {
   receivedAt: number;
   /** The device's newest reading before this batch (SeenDevice.lastSeen). */
   previousLastSeen?: number;
+  /** SeenDevice.alertsAtRest: the alerts evaluator then reads no alert state for a batch that crosses no limit. */
+  alertsAtRest?: boolean;
 }
 
 /**

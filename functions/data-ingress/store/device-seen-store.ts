@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FirmwareTarget } from '../../../shared/contracts/devices';
+import { atRestOnRecord } from '../../_shared/alerts/rest-marks';
 import { isConditionFailure, updateIf } from '../../_shared/dynamodb';
 import type { QualityState } from '../../_shared/sensor-data/quality-flags';
 import type { DeviceSeenStore, SeenDevice, SeenUpdate } from '../domain/ports';
@@ -10,6 +11,7 @@ const seenDevice = (item: Record<string, unknown> | undefined): SeenDevice => ({
   ...(item?.firmwareTarget ? { firmwareTarget: item.firmwareTarget as FirmwareTarget } : {}),
   ...(typeof item?.rollupSentFor === 'number' ? { rollupSentFor: item.rollupSentFor } : {}),
   ...(item?.qualityState ? { qualityState: item.qualityState as QualityState } : {}),
+  ...(atRestOnRecord(item) ? { alertsAtRest: true } : {}),
 });
 
 // A missing map cannot take `SET measurementUnits.x`: DynamoDB refuses the document path.

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { alertBanners, alertsAs, alertsOf, sweeper, thresholdRule } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { freshDevice, ingest, type TestDevice } from '../../support/sensor-data';
@@ -91,6 +91,41 @@ describe('threshold rules', () => {
     const [firing] = await alertsOf(owner.token, device.id, (items) => items[0]?.state === 'firing');
     expect(firing).toMatchObject({ startedAt: start + 3 * MIN, firedAt: start + 5 * MIN });
     expect(await alertBanners(owner.id, rule.name, 1)).toEqual(['firing']);
+  });
+
+  it("keep the device record's rest marks: at rest, busy before the alert fires, at rest again once it resolves", async () => {
+    const { owner, device, alerts } = await setUp('alert-rest');
+    const rule = await alerts.createRule({ body: thresholdRule(device.id, 35) });
+    await inForce();
+    const marks = async () => {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: stack().tables.devices!, Key: { id: device.id }, ConsistentRead: true }),
+      );
+      return { atRest: Item?.alertsAtRest as number | undefined, busy: Item?.alertsBusy as number | undefined };
+    };
+    const start = Math.floor(Date.now() / MIN) * MIN - 30 * MIN;
+    await report(device, [{ t: start, v: 20 }]);
+    const calm = await marks();
+    expect(calm.atRest).toEqual(expect.any(Number));
+    expect(calm.busy).toBeUndefined();
+    // At rest, readings under the limit read no state; one past it still fires, and the record is busy by then.
+    await report(device, [
+      { t: start + MIN, v: 25 },
+      { t: start + 2 * MIN, v: 40 },
+    ]);
+    await alertsOf(owner.token, device.id, (items) => items[0]?.state === 'firing');
+    const firing = await marks();
+    expect(firing.busy).toBeGreaterThan(calm.atRest!);
+    expect(firing.atRest).toBe(calm.atRest);
+    // Still past the clear level: firing, read each time (not at rest); under it, resolved and at rest again.
+    await report(device, [
+      { t: start + 3 * MIN, v: 33 },
+      { t: start + 4 * MIN, v: 30 },
+    ]);
+    await alertsOf(owner.token, device.id, (items) => items[0]?.state === 'resolved');
+    const resolved = await marks();
+    expect(resolved.atRest).toBeGreaterThanOrEqual(resolved.busy!);
+    expect(await alertBanners(owner.id, rule.name, 2)).toEqual(['firing', 'resolved']);
   });
 
   it('two evaluations of the same crossing at once fire once', async () => {
