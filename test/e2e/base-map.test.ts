@@ -48,7 +48,7 @@ describe('the offline base map', () => {
       await previewShowsDevice(target, BUOY);
       await target.waitForTimeout(1_000);
       expect(baseMap).toHaveLength(0);
-      await openInteractiveMap(target);
+      await openInteractiveMap(target, 'keyboard');
     }
     // Chromium here renders WebGL 2 in software (SwiftShader): the map, not its fallback plot, must show; at a
     // desktop's width it loads by itself, with no press.

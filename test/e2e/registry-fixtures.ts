@@ -137,16 +137,24 @@ export const previewShowsDevice = async (page: Page, deviceId: string) => {
 };
 
 /**
- * Presses the preview's button (a touch target, 44 px tall at least) and sees the interactive map open in its place:
- * the focus on the map's region, and what follows the map (its legend) where it was.
+ * Presses the preview's button (a touch target, 44 px tall at least), with a click or from the keyboard (Tab from the
+ * point before it, then Enter), and sees the interactive map open in its place: the focus on the map's region, and
+ * what follows the map (its legend) where it was.
  */
-export const openInteractiveMap = async (page: Page) => {
+export const openInteractiveMap = async (page: Page, by: 'click' | 'keyboard' = 'click') => {
   const open = page.getByTestId('devices-map-open');
   expect(await open.textContent()).toBe('Open the interactive map');
   expect((await open.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   const legend = page.locator('[data-testid="devices-map"] .map-legend');
   const before = (await legend.boundingBox())!.y;
-  await open.click();
+  if (by === 'click') {
+    await open.click();
+  } else {
+    await page.locator('[data-testid="devices-map-preview"] svg a').last().focus();
+    await page.keyboard.press('Tab');
+    expect(await open.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+  }
   await page.locator('[data-testid="devices-map"][data-mode="map"]').waitFor();
   await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'devices-map-canvas');
   expect((await legend.boundingBox())!.y).toBeCloseTo(before, 0);
