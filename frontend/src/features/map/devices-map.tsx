@@ -111,6 +111,7 @@ const MapPreview = ({
     testId={`${testId}-preview`}
     pointTestId={testId}
     className="devices-map-preview"
+    size={PHONE_PLOT}
     note={
       <p className="muted small" data-testid={`${testId}-preview-caption`}>
         The devices on a plain plot (longitude across, latitude up).
@@ -271,9 +272,17 @@ const popupElement = (
   return box;
 };
 
-const PLOT_WIDTH = 900;
-const PLOT_HEIGHT = 320;
-const PLOT_PADDING = 28;
+interface PlotSize {
+  width: number;
+  height: number;
+  /** Room for the axis labels around the plotted area. */
+  padding: number;
+}
+
+/** The plot's drawing units: its 10-unit labels come out near 10 px in a frame of about its width. */
+const WIDE_PLOT: PlotSize = { width: 900, height: 320, padding: 28 };
+/** A phone's preview: a frame about 300 px wide, so its labels stay readable rather than shrink to a third. */
+const PHONE_PLOT: PlotSize = { width: 340, height: 300, padding: 40 };
 
 /**
  * The same points as an SVG plot over a labelled grid (the list follows it in the figure): the map without WebGL, and
@@ -286,6 +295,7 @@ const FallbackPlot = ({
   note,
   className,
   children,
+  size = WIDE_PLOT,
 }: {
   points: readonly MapPoint[];
   /** The plot's own test id. */
@@ -297,9 +307,10 @@ const FallbackPlot = ({
   className?: string;
   /** Shown below the plot. */
   children?: ReactNode;
+  size?: PlotSize;
 }) => {
-  const bounds = fitAspect(boundsOf(points, 2)!, (PLOT_WIDTH - 2 * PLOT_PADDING) / (PLOT_HEIGHT - 2 * PLOT_PADDING));
-  const project = plotProjection(bounds, PLOT_WIDTH, PLOT_HEIGHT, PLOT_PADDING);
+  const bounds = fitAspect(boundsOf(points, 2)!, (size.width - 2 * size.padding) / (size.height - 2 * size.padding));
+  const project = plotProjection(bounds, size.width, size.height, size.padding);
   const [[west, south], [east, north]] = bounds;
   const lonStep = gridStep(east - west);
   const latStep = gridStep(north - south);
@@ -313,7 +324,7 @@ const FallbackPlot = ({
       {note}
       <svg
         className="devices-plot"
-        viewBox={`0 0 ${PLOT_WIDTH} ${PLOT_HEIGHT}`}
+        viewBox={`0 0 ${size.width} ${size.height}`}
         role="img"
         aria-label={`Plot of ${points.length} device location${points.length === 1 ? '' : 's'}`}
       >
