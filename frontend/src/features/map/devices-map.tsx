@@ -325,10 +325,12 @@ const FallbackPlot = ({
       <svg
         className="devices-plot"
         viewBox={`0 0 ${size.width} ${size.height}`}
-        role="img"
+        // A group, not an image: its points are links, and an image's content is not read (axe: nested-interactive).
+        role="group"
         aria-label={`Plot of ${points.length} device location${points.length === 1 ? '' : 's'}`}
       >
         <rect
+          aria-hidden="true"
           x={topLeft.x}
           y={topLeft.y}
           width={bottomRight.x - topLeft.x}
@@ -338,7 +340,7 @@ const FallbackPlot = ({
         {lons.map((lon) => {
           const { x } = project(south, lon);
           return (
-            <g key={`lon${lon}`} className="plot-grid">
+            <g key={`lon${lon}`} className="plot-grid" aria-hidden="true">
               <line x1={x} x2={x} y1={topLeft.y} y2={bottomRight.y} />
               <text x={x} y={bottomRight.y + 14} textAnchor="middle">
                 {formatDegrees(lon, 'E', 'W')}
@@ -349,7 +351,7 @@ const FallbackPlot = ({
         {lats.map((lat) => {
           const { y } = project(lat, west);
           return (
-            <g key={`lat${lat}`} className="plot-grid">
+            <g key={`lat${lat}`} className="plot-grid" aria-hidden="true">
               <line x1={topLeft.x} x2={bottomRight.x} y1={y} y2={y} />
               <text x={topLeft.x - 4} y={y + 4} textAnchor="end">
                 {formatDegrees(lat, 'N', 'S')}
@@ -360,7 +362,12 @@ const FallbackPlot = ({
         {points.map((point) => {
           const { x, y } = project(point.lat, point.lon);
           return (
-            <Link key={point.id} to={point.href} data-testid={`${pointTestId}-point-${point.id}`}>
+            <Link
+              key={point.id}
+              to={point.href}
+              aria-label={`${point.name} (${point.status})`}
+              data-testid={`${pointTestId}-point-${point.id}`}
+            >
               <circle cx={x} cy={y} r={7} fill={statusColour(point.status)} className="plot-point">
                 <title>{`${point.name} (${point.status})`}</title>
               </circle>
