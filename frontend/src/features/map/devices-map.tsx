@@ -325,12 +325,10 @@ const FallbackPlot = ({
       <svg
         className="devices-plot"
         viewBox={`0 0 ${size.width} ${size.height}`}
-        // A group, not an image: its points are links, and an image's content is not read (axe: nested-interactive).
-        role="group"
+        // No role="img": its points are links, and an image's content is not read (axe: nested-interactive).
         aria-label={`Plot of ${points.length} device location${points.length === 1 ? '' : 's'}`}
       >
         <rect
-          aria-hidden="true"
           x={topLeft.x}
           y={topLeft.y}
           width={bottomRight.x - topLeft.x}
@@ -340,7 +338,7 @@ const FallbackPlot = ({
         {lons.map((lon) => {
           const { x } = project(south, lon);
           return (
-            <g key={`lon${lon}`} className="plot-grid" aria-hidden="true">
+            <g key={`lon${lon}`} className="plot-grid">
               <line x1={x} x2={x} y1={topLeft.y} y2={bottomRight.y} />
               <text x={x} y={bottomRight.y + 14} textAnchor="middle">
                 {formatDegrees(lon, 'E', 'W')}
@@ -351,7 +349,7 @@ const FallbackPlot = ({
         {lats.map((lat) => {
           const { y } = project(lat, west);
           return (
-            <g key={`lat${lat}`} className="plot-grid" aria-hidden="true">
+            <g key={`lat${lat}`} className="plot-grid">
               <line x1={topLeft.x} x2={bottomRight.x} y1={y} y2={y} />
               <text x={topLeft.x - 4} y={y + 4} textAnchor="end">
                 {formatDegrees(lat, 'N', 'S')}
