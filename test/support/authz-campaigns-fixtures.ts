@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CallerName, FixtureRequest, RouteFixture } from './authz-fixture-types';
-import { CALLERS } from './authz-fixture-types';
+import type { CallerName, RouteFixture } from './authz-fixture-types';
+import { CALLERS, onOwnedOrForeign } from './authz-fixture-types';
 import { seedRelation } from './relations';
 import { type DemoEmail, documentClient, stack, subOf, uniqueId } from './stack';
 
@@ -60,16 +60,6 @@ const device = async (caller: CallerName, whose: 'owned' | 'foreign') => {
   return id;
 };
 
-/** A route on an object the caller holds (prepare, owned) or another's (foreign). */
-export const on = (
-  make: (caller: CallerName, whose: 'owned' | 'foreign') => Promise<string>,
-  request: (id: string) => FixtureRequest,
-): RouteFixture => ({
-  prepare: async ({ caller }) => request(await make(caller, 'owned')),
-  owned: async ({ caller }) => request(await make(caller, 'owned')),
-  foreign: async ({ caller }) => request(await make(caller, 'foreign')),
-});
-
 export const CAMPAIGNS_FIXTURES: Record<string, RouteFixture> = {
   create: {
     prepare: async () => ({
@@ -92,9 +82,9 @@ export const CAMPAIGNS_FIXTURES: Record<string, RouteFixture> = {
   },
   listAll: { prepare: async () => ({ query: { limit: 5 } }) },
   listMine: { prepare: async () => ({ query: { limit: 5 } }) },
-  listByOrganization: on(organization, (id) => ({ params: { id }, query: { limit: 5 } })),
-  get: on(campaign, (id) => ({ params: { id } })),
-  update: on(campaign, (id) => ({ params: { id }, body: { description: 'Changed by the matrix' } })),
-  delete: on(campaign, (id) => ({ params: { id } })),
-  deviceAccess: on(device, (id) => ({ params: { id } })),
+  listByOrganization: onOwnedOrForeign(organization, (id) => ({ params: { id }, query: { limit: 5 } })),
+  get: onOwnedOrForeign(campaign, (id) => ({ params: { id } })),
+  update: onOwnedOrForeign(campaign, (id) => ({ params: { id }, body: { description: 'Changed by the matrix' } })),
+  delete: onOwnedOrForeign(campaign, (id) => ({ params: { id } })),
+  deviceAccess: onOwnedOrForeign(device, (id) => ({ params: { id } })),
 };

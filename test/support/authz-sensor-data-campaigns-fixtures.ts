@@ -1,5 +1,6 @@
-import { campaign, on } from './authz-campaigns-fixtures';
+import { campaign } from './authz-campaigns-fixtures';
 import type { RouteFixture } from './authz-fixture-types';
+import { onOwnedOrForeign } from './authz-fixture-types';
 
 /**
  * The authorization matrix's fixtures for the sensor-data campaign routes (merged in authz-fixtures.ts): a campaign
@@ -7,5 +8,5 @@ import type { RouteFixture } from './authz-fixture-types';
  * gates are in test/integration/sensor-data/campaign-series.test.ts.
  */
 export const SENSOR_DATA_CAMPAIGNS_FIXTURES: Record<string, RouteFixture> = {
-  campaignSeries: on(campaign, (id) => ({ params: { id }, query: { width: 200 } })),
+  campaignSeries: onOwnedOrForeign(campaign, (id) => ({ params: { id }, query: { width: 200 } })),
 };
