@@ -15,15 +15,6 @@ export interface RealtimeConnection {
   onDown: (listener: (reason: string) => void) => void;
 }
 
-/** The caller's ID token: in the cloud the API finds the caller's Cognito identity with it. */
-export const idToken = async (): Promise<string | undefined> => {
-  try {
-    return (await fetchAuthSession()).tokens?.idToken?.toString();
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * Opens the realtime connection for an identity the API gave (docs/sensor-data.md, "Live view").
  * Locally (`local:{sub}`): the local broker at `realtimeUrl`, user name = the identity, password = the access token.

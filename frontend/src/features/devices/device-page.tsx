@@ -11,6 +11,7 @@ import { SignInPrompt } from '../../components/sign-in-prompt';
 import { When } from '../../components/when';
 import { mayManage } from '../../lib/device-access';
 import { useFirstReads } from '../../lib/first-reads';
+import { useIdleAfterDraw } from '../../lib/after-idle';
 import { sectionOf } from '../../lib/navigation';
 import { ObjectIdLine } from '../../lib/object-id-line';
 import { errorOf } from '../../lib/query';
@@ -30,6 +31,9 @@ import { DeviceEditForm } from './device-edit-form';
 import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel } from './device-rules';
+
+/** The longest the panels under the first view wait for an idle moment (a page that never idles still gets them). */
+const BELOW_WAIT_MS = 1_000;
 
 const FirmwareUpdatesPanel = lazy(() =>
   import('./firmware-updates-panel').then((m) => ({ default: m.FirmwareUpdatesPanel })),
@@ -64,6 +68,10 @@ const DeviceScreen = ({ id }: { id: string }) => {
   // A person who may see the device sees its alerts' firing periods and limits on its charts.
   const alertable = Boolean(user && device && (device.access !== 'none' || staff));
   const overlays = useAlertOverlays(id, alertable);
+  // The panels under the charts and the live view (alerts, downloads, plans, the person's own, Relations) are under
+  // the first view at a phone's and a desktop's height alike: they are drawn at the first idle moment after the page,
+  // so its first view is painted without their rendering (decision 104). They only add to the page's end.
+  const below = useIdleAfterDraw(BELOW_WAIT_MS);
 
   return (
     <section className="page">
@@ -91,6 +99,11 @@ const DeviceScreen = ({ id }: { id: string }) => {
             </Suspense>
           )}
           {!user && device.state !== 'retired' && <GuestLivePanel />}
+        </>
+      )}
+
+      {device && below && (
+        <>
           {alertable && (
             <Suspense fallback={<LoadingPage />}>
               <AlertsPanel device={device} />
@@ -120,7 +133,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
         </>
       )}
 
-      {user && (
+      {below && user && (
         <section className="card section-card" aria-labelledby="device-members-heading">
           <h2 id="device-members-heading">Relations</h2>
           <MembersPanel key={id} kind="device" objectId={id} />
@@ -128,7 +141,7 @@ const DeviceScreen = ({ id }: { id: string }) => {
       )}
       {/* Loaded only for a device a rollout has targeted (most pages never carry it), and last: it comes after the page
           is drawn, and nothing that can be pressed is under it. */}
-      {user && device && mayManage(device) && device.firmwareTarget && (
+      {below && user && device && mayManage(device) && device.firmwareTarget && (
         <Suspense fallback={null}>
           <FirmwareUpdatesPanel deviceId={device.id} />
         </Suspense>

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { whenIdle } from '../../lib/idle';
 import { isPhone } from '../../lib/phone';
 import {
   boundsOf,
@@ -217,13 +218,7 @@ const IDLE_WAIT_MS = 2_000;
 const whenNearAndIdle = (element: Element, start: () => void): (() => void) => {
   let cancelIdle = () => {};
   const startWhenIdle = () => {
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(start, { timeout: IDLE_WAIT_MS });
-      cancelIdle = () => cancelIdleCallback(id);
-    } else {
-      const id = window.setTimeout(start, 0);
-      cancelIdle = () => window.clearTimeout(id);
-    }
+    cancelIdle = whenIdle(start, IDLE_WAIT_MS);
   };
   if (typeof IntersectionObserver !== 'function') {
     startWhenIdle();

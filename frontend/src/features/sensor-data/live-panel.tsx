@@ -4,13 +4,30 @@ import { REALTIME_POLICY_NAME } from '../../../../shared/iot/realtime';
 import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
 import { When } from '../../components/when';
 import { apiClient, apiClientWithToken } from '../../lib/api';
-import { isSigningOut, onSignOut } from '../../lib/auth';
+import { amplifyAuth, isSigningOut, onSignOut } from '../../lib/auth';
 import { errorMessage } from '../../lib/error-message';
+import { idle } from '../../lib/after-idle';
 import type { RealtimeConnection } from '../../lib/realtime';
 import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
 import { feedReadings } from './reading-feed';
 
 type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'unavailable'; reason: string };
+
+/** The longest the live connection waits for an idle moment before MQTT.js loads (a page that never idles). */
+const REALTIME_IDLE_WAIT_MS = 2_000;
+
+/**
+ * The caller's ID token: in the cloud the API finds the caller's Cognito identity with it. Read here rather than
+ * through lib/realtime.ts, so the watch is asked for before MQTT.js has loaded.
+ */
+const idToken = async (): Promise<string | undefined> => {
+  try {
+    const { fetchAuthSession } = await amplifyAuth();
+    return (await fetchAuthSession()).tokens?.idToken?.toString();
+  } catch {
+    return undefined;
+  }
+};
 
 /** How long after a dropped connection the panel connects again. */
 const RECONNECT_MS = 5_000;
@@ -37,10 +54,14 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
     let identityId: string | undefined;
     let renewTimer: ReturnType<typeof setTimeout> | undefined;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    // The realtime client (MQTT.js, about 100 kB of the page's script) loads after the page is drawn: the panel says
-    // "Connecting…" meanwhile, and nothing on the page waits for it (issue 36).
-    const realtime = import('../../lib/realtime');
-    const idToken = async () => (await realtime).idToken();
+    // The realtime client (MQTT.js, about 93 kB of script and a long task to evaluate) loads only once the watch is
+    // granted and the page is idle: the page's first view is drawn without it, a refused watch never loads it, and
+    // the panel says "Connecting…" meanwhile (issue 36, decision 104).
+    let realtime: Promise<typeof import('../../lib/realtime')> | undefined;
+    const loadRealtime = async () => {
+      await idle(REALTIME_IDLE_WAIT_MS);
+      return import('../../lib/realtime');
+    };
 
     const watch = async () => {
       const watched = await api.watchLive({ params: { id: deviceId }, body: { idToken: await idToken() } });
@@ -59,7 +80,14 @@ export const LivePanel = ({ deviceId }: { deviceId: string }) => {
         params: { policyName: REALTIME_POLICY_NAME },
         body: { target: watched.identityId, idToken: await idToken() },
       });
-      const opened = await (await realtime).connectRealtime(watched.identityId);
+      // A chunk that failed to load is asked for again on the next connection.
+      realtime ??= loadRealtime().catch((error: unknown) => {
+        realtime = undefined;
+        throw error;
+      });
+      const client = await realtime;
+      if (!active) return;
+      const opened = await client.connectRealtime(watched.identityId);
       if (!active) return opened.close();
       connection = opened;
       opened.onDown((reason) => {

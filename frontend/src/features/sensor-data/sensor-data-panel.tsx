@@ -12,7 +12,6 @@ import { type ChartOverlays, overlayOf } from './chart-overlays';
 import { hasData } from './chart-rules';
 import { lockBand } from './lock-band-rules';
 import { OverlayCaption } from './overlay-caption';
-import { QualityPanel } from './quality-panel';
 import { RangeFields } from './range-fields';
 import {
   type ChartRange,
@@ -27,13 +26,37 @@ import {
   windowText,
 } from './range-rules';
 import { onFedReadings } from './reading-feed';
-import { type ChartHandle, SensorChart } from './sensor-chart';
+import type { ChartHandle } from './sensor-chart';
 import { TierOffer } from './tier-offer';
 import { useWidth } from './use-width';
 import './sensor-data.css';
 import { ErrorAlert } from '../../components/form-parts';
 
 type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { state: 'failed'; error: string };
+
+/**
+ * The chart, the data-quality panel under it (its calibration form's preview is a chart too) and uPlot, about 33 kB in
+ * chunks of their own: asked for once the panel is drawn, beside the series' read, so the device page's first view
+ * waits neither for their download nor for uPlot's evaluation (issue 36, decision 104). The charts are drawn when both
+ * have come, in the space "Loading the charts…" held.
+ */
+const loadChart = () => import('./sensor-charts');
+type ChartModule = Awaited<ReturnType<typeof loadChart>>;
+
+const useChartModule = (): { chart?: ChartModule; error?: string } => {
+  const [loaded, setLoaded] = useState<{ chart?: ChartModule; error?: string }>({});
+  useEffect(() => {
+    let active = true;
+    loadChart().then(
+      (chart) => active && setLoaded({ chart }),
+      (error: unknown) => active && setLoaded({ error: errorMessage(error) }),
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
+  return loaded;
+};
 
 /**
  * The device page's sensor data (docs/sensor-data.md, "Reads and charts"): what the caller's tier lets them see,
@@ -99,11 +122,14 @@ export const SensorDataPanel = ({
     refetchInterval: false,
     refetchOnWindowFocus: false,
   });
-  const loading: Loading = seriesQuery.data
-    ? { state: 'done', series: seriesQuery.data }
-    : seriesQuery.error
-      ? { state: 'failed', error: errorMessage(seriesQuery.error) }
-      : { state: 'loading' };
+  const { chart, error: chartError } = useChartModule();
+  const failure = seriesQuery.data || !seriesQuery.error ? chartError : errorMessage(seriesQuery.error);
+  const loading: Loading =
+    seriesQuery.data && chart
+      ? { state: 'done', series: seriesQuery.data }
+      : failure
+        ? { state: 'failed', error: failure }
+        : { state: 'loading' };
 
   // Live points extend a range that ends now; a range in the past stays as it was read.
   useEffect(
@@ -182,11 +208,12 @@ export const SensorDataPanel = ({
           </p>
         )}
         {loading.state === 'done' &&
+          chart &&
           hasData(loading.series) &&
           names.map((name) => (
             <div key={name}>
               <h3 className="sensor-chart-title">{loading.series.series[name]!.label}</h3>
-              <SensorChart
+              <chart.SensorChart
                 ref={(handle) => {
                   if (handle) charts.current.set(name, handle);
                   else charts.current.delete(name);
@@ -216,8 +243,8 @@ export const SensorDataPanel = ({
           </p>
         )}
       </div>
-      {loading.state === 'done' && names.length > 0 && (
-        <QualityPanel
+      {loading.state === 'done' && chart && names.length > 0 && (
+        <chart.QualityPanel
           deviceId={device.id}
           names={names}
           labels={Object.fromEntries(names.map((name) => [name, loading.series.series[name]!.label]))}
