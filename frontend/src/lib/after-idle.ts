@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { whenIdle } from './idle';
 
 /** `whenIdle` (lib/idle.ts) as a promise. */
@@ -6,10 +6,12 @@ export const idle = (timeoutMs: number): Promise<void> => new Promise((resolve) 
 
 /**
  * False on the first render, true from the first idle moment after it is drawn (or `timeoutMs` on): what a screen
- * draws below its first view waits for it, so the first view is painted without their work (decision 104).
+ * draws below its first view waits for it, so the first view is painted without their work (decision 104). The
+ * change is a transition: React renders what it reveals in slices, yielding to the browser between them, rather than
+ * in one long task.
  */
 export const useIdleAfterDraw = (timeoutMs: number): boolean => {
   const [ready, setReady] = useState(false);
-  useEffect(() => whenIdle(() => setReady(true), timeoutMs), [timeoutMs]);
+  useEffect(() => whenIdle(() => startTransition(() => setReady(true)), timeoutMs), [timeoutMs]);
   return ready;
 };
