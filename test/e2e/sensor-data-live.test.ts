@@ -51,4 +51,44 @@ describe('end to end: the live view', () => {
     expect((await stopped).status()).toBe(204);
     await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
   });
+
+  it('loads MQTT.js only once the watch is granted, and a reading still shows live', async () => {
+    // Decision 104: the realtime client (MQTT.js) is the page's heaviest script; the page is drawn without it.
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'live-late' });
+    const device = await freshDevice({ productLine: 'sd1', ownerToken: person.token });
+
+    const page = testPage();
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/realtime-[^/]+\.js$/.test(request.url())) seen.push('MQTT.js requested');
+    });
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.method() === 'PUT' && request.url().includes(`/live-watches/${device.id}`))
+        seen.push('watch granted');
+    });
+    await signInPerson(page, person, `/dashboard/devices/${device.id}`);
+    await page.waitForURL(web(`/dashboard/devices/${device.id}`));
+    await page.locator('[data-testid="live-status"][data-state="live"]').waitFor({ timeout: 20_000 });
+    expect(seen).toEqual(['watch granted', 'MQTT.js requested']);
+    // The panels under the first view (drawn at the first idle moment) are there too.
+    await page.getByRole('heading', { name: 'Relations' }).waitFor();
+
+    const sender = await mqtt.connectAsync(stack().endpoints.mqtt, {
+      username: device.id,
+      password: device.credential,
+      clientId: device.id,
+      reconnectPeriod: 0,
+    });
+    try {
+      await sender.publishAsync(
+        `devices/${device.id}/readings`,
+        JSON.stringify({ readings: [{ timestamp: Date.now() - 1_000, values: { pm2_5: 23.5 } }] }),
+      );
+      await page.getByTestId('live-value-pm2_5').waitFor({ timeout: 5_000 });
+      expect(await page.getByTestId('live-value-pm2_5').textContent()).toBe('23.5 µg/m³');
+    } finally {
+      await sender.endAsync();
+    }
+  });
 });
