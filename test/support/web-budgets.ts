@@ -69,7 +69,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // alert events' range check, the device owner in words): measured 178.3 kB, to 178.4 kB.
     // A phone's map preview and its button (decision 101: the devices map is in the entry; MapLibre stays deferred and
     // a phone no longer loads it unasked): 178.5 kB.
-    jsKb: 178.5,
+    // The first reads' shared wait exported for the screens that wait for plain reads and paged lists at once
+    // (lib/first-answers.ts, the admin person page's "No lost clicks" fix): 178.6 kB.
+    jsKb: 178.6,
     ...PHONE,
   },
   {
@@ -150,7 +152,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The integrations area's share of the entry (issue 38, see guest /dashboard) to 337.5 kB.
     // The day's last merges (see guest /dashboard): measured 337.9 kB, to 338.0 kB.
     // The entry's phone map preview (decision 101, see guest /dashboard): 338.1 kB.
-    jsKb: 338.1,
+    // The first reads' shared wait (see guest /dashboard): 338.2 kB.
+    jsKb: 338.2,
     ...PHONE,
   },
   {
