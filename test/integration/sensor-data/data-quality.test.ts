@@ -61,6 +61,22 @@ const EXPECTED_FLAGS: Record<number, Record<string, string[]>> = {
   220: { pm2_5: ['gap_before'], co2: ['gap_before'], humidity: ['gap_before'] },
 };
 
+/** A dataset of one device from BASE to `to`, with corrected and raw values, once its build has answered. */
+const frozenDataset = async (device: TestDevice, title: string, to: number, qualityColumns: boolean) => {
+  const created = await apiAs('datasets', device.ownerToken).createDataset({
+    body: {
+      title,
+      visibility: 'permissioned',
+      source: { kind: 'devices', deviceIds: [device.id] },
+      from: BASE,
+      to,
+      values: 'both',
+      qualityColumns,
+    },
+  });
+  return (await waitForDataset(created.id, device.ownerToken)).dataset;
+};
+
 const flagsBy = (readings: readonly Reading[]) =>
   Object.fromEntries(readings.flatMap((r, i) => (r.reasons ? [[i, r.reasons]] : [])));
 
@@ -244,18 +260,7 @@ describe('calibrations', () => {
       params: { id: device.id },
       body: { from: readings[2]!.timestamp, to: readings[3]!.timestamp, reason: 'Sensor cleaned' },
     });
-    const created = await apiAs('datasets', device.ownerToken).createDataset({
-      body: {
-        title: 'Calibrated morning',
-        visibility: 'permissioned',
-        source: { kind: 'devices', deviceIds: [device.id] },
-        from: BASE,
-        to: last,
-        values: 'both',
-        qualityColumns: true,
-      },
-    });
-    const { dataset } = await waitForDataset(created.id, device.ownerToken);
+    const dataset = await frozenDataset(device, 'Calibrated morning', last, true);
     expect(dataset.status).toBe('frozen');
     const manifestBytes = await fetchDatasetFile(manifestFile(dataset), device.ownerToken);
     const manifest = JSON.parse(manifestBytes.toString('utf8'));
@@ -339,17 +344,7 @@ describe('ending a calibration (decision 103)', () => {
     expect(await hourRollups()).toEqual(calibrated.map((m) => [m, 1]));
 
     // A dataset frozen before the end: its files keep the calibrated numbers and name version 1.
-    const created = await apiAs('datasets', device.ownerToken).createDataset({
-      body: {
-        title: 'Before the end',
-        visibility: 'permissioned',
-        source: { kind: 'devices', deviceIds: [device.id] },
-        from: BASE,
-        to: last,
-        values: 'both',
-      },
-    });
-    const { dataset } = await waitForDataset(created.id, device.ownerToken);
+    const dataset = await frozenDataset(device, 'Before the end', last, false);
     expect(dataset.status).toBe('frozen');
     const csvFile = dataset.files.find((f) => f.name === `${device.id}.csv`)!;
     const csvBefore = await fetchDatasetFile(csvFile, device.ownerToken);
