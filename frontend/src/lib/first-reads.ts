@@ -28,9 +28,9 @@ const waits = new WeakMap<Query, Promise<void>>();
 const over = new WeakSet<Promise<void>>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
-type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
+export type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
 /** A paged list's first page, as `routePagesQuery` (lib/query.ts) gives it. */
-type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | undefined>;
+export type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | undefined>;
 
 const answered = (query: Query | undefined): boolean =>
   query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
@@ -68,6 +68,15 @@ const firstWait = (
 export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchQuery(read));
 
+/** Suspends the calling screen on each wait not over yet. */
+export const suspendOn = (pending: readonly (Promise<void> | undefined)[]): void => {
+  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+};
+
+/** The wait for a paged list's first page, starting it if nobody has; undefined when it has answered already. */
+export const firstPage = <P>(client: QueryClient, read: PagesRead<P>): Promise<void> | undefined =>
+  firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read));
+
 /**
  * Suspends the calling screen until each read has answered once (or failed, or FIRST_READ_WAIT_MS passed); the
  * screen then reads them with `useQuery` as usual, from the cache. All of them are started before the first wait;
@@ -75,13 +84,11 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
  */
 export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: Read<T[K]> | undefined }): void => {
   const client = useQueryClient();
-  const pending = reads.map((read) => read && firstAnswer(client, read));
-  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+  suspendOn(reads.map((read) => read && firstAnswer(client, read)));
 };
 
 /** `useFirstReads` for paged lists: suspends until the first page of each has answered (or failed, or the wait ran out). */
 export const useFirstPages = <T extends unknown[]>(...reads: { [K in keyof T]: PagesRead<T[K]> | undefined }): void => {
   const client = useQueryClient();
-  const pending = reads.map((read) => read && firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read)));
-  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+  suspendOn(reads.map((read) => read && firstPage(client, read)));
 };
