@@ -20,6 +20,8 @@ import './map.css';
 
 type Mode = 'preview' | 'map' | 'fallback';
 
+const NO_WEBGL = 'This browser offers no WebGL, which the interactive map needs.';
+
 export interface DevicesMapProps {
   points: readonly MapPoint[];
   /** Prefix of the test ids (`${testId}`, `${testId}-fallback`, …). */
@@ -37,12 +39,14 @@ export interface DevicesMapProps {
  * otherwise hold a phone's main thread for seconds on every visit, for a map most visits do not pan.
  */
 export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: DevicesMapProps) => {
-  const [mode, setMode] = useState<Mode>(() => (!hasWebGl2() ? 'fallback' : isPhone() ? 'preview' : 'map'));
-  const [reason, setReason] = useState<string>(
-    mode === 'fallback' ? 'This browser offers no WebGL, which the interactive map needs.' : '',
-  );
-  // Opened from the preview: the map loads at once and takes the focus where the button was.
+  // A phone's preview needs no WebGL: the probe (a WebGL context made and thrown away, a long task where WebGL is
+  // drawn in software) waits for the press that opens the map (decision 104).
+  const [mode, setMode] = useState<Mode>(() => (isPhone() ? 'preview' : hasWebGl2() ? 'map' : 'fallback'));
+  const [reason, setReason] = useState<string>(mode === 'fallback' ? NO_WEBGL : '');
+  // Opened from the preview: the map loads at once and takes the focus where the button was (or, without WebGL, the
+  // notice that says why the plot stays).
   const [opened, setOpened] = useState(false);
+  const focusNotice = useRef(false);
   const fail = (why: string) => {
     setReason(why);
     setMode('fallback');
@@ -65,7 +69,9 @@ export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: Device
           testId={testId}
           onOpen={() => {
             setOpened(true);
-            setMode('map');
+            if (hasWebGl2()) return setMode('map');
+            focusNotice.current = true;
+            fail(NO_WEBGL);
           }}
         />
       ) : (
@@ -74,7 +80,16 @@ export const DevicesMap = ({ points, testId = 'devices-map', emptyText }: Device
           testId={`${testId}-fallback`}
           pointTestId={testId}
           note={
-            <p className="notice small" data-testid={`${testId}-fallback-reason`}>
+            <p
+              className="notice small"
+              data-testid={`${testId}-fallback-reason`}
+              tabIndex={-1}
+              ref={(notice) => {
+                if (!notice || !focusNotice.current) return;
+                focusNotice.current = false;
+                notice.focus();
+              }}
+            >
               {reason} Showing the devices on a plain plot (longitude across, latitude up) instead.
             </p>
           }
