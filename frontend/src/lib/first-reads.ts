@@ -22,10 +22,19 @@ import { use } from 'react';
  */
 export const FIRST_READ_WAIT_MS = 10_000;
 
-/** One wait per query in the cache: every render of a waiting screen suspends on the same one. */
-const waits = new WeakMap<Query, Promise<void>>();
-/** The waits that are over; a screen reads past them without suspending (a timed-out read has no answer yet). */
-const over = new WeakSet<Promise<void>>();
+/**
+ * A first read's wait, marked settled the way React marks the promises `use()` was given (`status`, `value`), so
+ * that `use()` reads a settled one at once instead of suspending on it again.
+ */
+type Wait = Promise<void> & { status?: 'pending' | 'fulfilled'; value?: undefined };
+
+/**
+ * One wait per query in the cache: every render of a screen that waited calls `use()` with the same one, settled or
+ * not. React warns of a component that suspended in `use()` and then finished a render without calling it
+ * (https://react.dev/warnings/conditional-use-of-use), and a settled wait (a timed-out read has no answer yet) is
+ * read past at once.
+ */
+const waits = new WeakMap<Query, Wait>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
 type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
@@ -35,22 +44,21 @@ type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | un
 const answered = (query: Query | undefined): boolean =>
   query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
 
-/** The wait for a query's first answer, starting it (`start`) if nobody has; undefined when it has answered already. */
-const firstWait = (
-  client: QueryClient,
-  queryKey: QueryKey,
-  start: () => Promise<unknown>,
-): Promise<void> | undefined => {
+/**
+ * The wait for a query's first answer, starting it (`start`) if nobody has: the same one, settled, once it has
+ * answered; undefined for a query that answered before anyone waited for it.
+ */
+const firstWait = (client: QueryClient, queryKey: QueryKey, start: () => Promise<unknown>): Wait | undefined => {
   const cache = client.getQueryCache();
   const found = cache.find({ queryKey, exact: true });
-  if (answered(found)) return undefined;
   const known = found && waits.get(found);
   if (known) return known;
+  if (answered(found)) return undefined;
   // fetchQuery (and fetchInfiniteQuery) builds the query in the cache at once (so a cleared cache gets a new query and a new wait), and joins
   // a read already under way rather than sending a second.
   const fetching = start();
   const query = cache.find({ queryKey, exact: true })!;
-  const wait = new Promise<void>((resolve) => {
+  const wait: Wait = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
     void fetching
       .catch(() => undefined)
@@ -59,12 +67,15 @@ const firstWait = (
         resolve();
       });
   });
-  void wait.then(() => over.add(wait));
+  void wait.then(() => {
+    wait.status = 'fulfilled';
+    wait.value = undefined;
+  });
   waits.set(query, wait);
   return wait;
 };
 
-/** The wait for a read's first answer, starting the read if nobody has; undefined when it has answered already. */
+/** The wait for a read's first answer, starting the read if nobody has; undefined when it answered unwaited for. */
 export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchQuery(read));
 
@@ -76,12 +87,12 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
 export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: Read<T[K]> | undefined }): void => {
   const client = useQueryClient();
   const pending = reads.map((read) => read && firstAnswer(client, read));
-  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+  for (const wait of pending) if (wait) use(wait);
 };
 
 /** `useFirstReads` for paged lists: suspends until the first page of each has answered (or failed, or the wait ran out). */
 export const useFirstPages = <T extends unknown[]>(...reads: { [K in keyof T]: PagesRead<T[K]> | undefined }): void => {
   const client = useQueryClient();
   const pending = reads.map((read) => read && firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read)));
-  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+  for (const wait of pending) if (wait) use(wait);
 };
