@@ -6,7 +6,7 @@ import {
   type QueryKey,
   useQueryClient,
 } from '@tanstack/react-query';
-import { use } from 'react';
+import { type FulfilledReactPromise, use } from 'react';
 
 /**
  * A screen shown with its first reads (docs/frontend-layout.md, "No lost clicks"): what a read brings in after the
@@ -23,18 +23,12 @@ import { use } from 'react';
 export const FIRST_READ_WAIT_MS = 10_000;
 
 /**
- * A first read's wait, marked settled the way React marks the promises `use()` was given (`status`, `value`), so
- * that `use()` reads a settled one at once instead of suspending on it again.
- */
-type Wait = Promise<void> & { status?: 'pending' | 'fulfilled'; value?: undefined };
-
-/**
  * One wait per query in the cache: every render of a screen that waited calls `use()` with the same one, settled or
  * not. React warns of a component that suspended in `use()` and then finished a render without calling it
  * (https://react.dev/warnings/conditional-use-of-use), and a settled wait (a timed-out read has no answer yet) is
  * read past at once.
  */
-const waits = new WeakMap<Query, Wait>();
+const waits = new WeakMap<Query, Promise<void>>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
 type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
@@ -48,7 +42,11 @@ const answered = (query: Query | undefined): boolean =>
  * The wait for a query's first answer, starting it (`start`) if nobody has: the same one, settled, once it has
  * answered; undefined for a query that answered before anyone waited for it.
  */
-const firstWait = (client: QueryClient, queryKey: QueryKey, start: () => Promise<unknown>): Wait | undefined => {
+const firstWait = (
+  client: QueryClient,
+  queryKey: QueryKey,
+  start: () => Promise<unknown>,
+): Promise<void> | undefined => {
   const cache = client.getQueryCache();
   const found = cache.find({ queryKey, exact: true });
   const known = found && waits.get(found);
@@ -58,7 +56,7 @@ const firstWait = (client: QueryClient, queryKey: QueryKey, start: () => Promise
   // a read already under way rather than sending a second.
   const fetching = start();
   const query = cache.find({ queryKey, exact: true })!;
-  const wait: Wait = new Promise<void>((resolve) => {
+  const wait = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
     void fetching
       .catch(() => undefined)
@@ -67,9 +65,11 @@ const firstWait = (client: QueryClient, queryKey: QueryKey, start: () => Promise
         resolve();
       });
   });
+  // Marked settled as React marks the promises use() was given (its ReactPromise), so that use() reads a settled wait
+  // at once, also one that settled before any render gave it to use().
   void wait.then(() => {
-    wait.status = 'fulfilled';
-    wait.value = undefined;
+    const settled: Pick<FulfilledReactPromise<void>, 'status' | 'value'> = { status: 'fulfilled', value: undefined };
+    Object.assign(wait, settled);
   });
   waits.set(query, wait);
   return wait;
