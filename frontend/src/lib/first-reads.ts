@@ -79,6 +79,15 @@ const firstWait = (
 export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchQuery(read));
 
+/** Suspends the calling screen on each wait not settled yet; a settled one (marked fulfilled) use() reads at once. */
+const suspendOn = (pending: readonly (Promise<void> | undefined)[]): void => {
+  for (const wait of pending) if (wait) use(wait);
+};
+
+/** The wait for a paged list's first page, starting it if nobody has; undefined when it answered unwaited for. */
+const firstPage = <P>(client: QueryClient, read: PagesRead<P>): Promise<void> | undefined =>
+  firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read));
+
 /**
  * Suspends the calling screen until each read has answered once (or failed, or FIRST_READ_WAIT_MS passed); the
  * screen then reads them with `useQuery` as usual, from the cache. All of them are started before the first wait;
@@ -86,13 +95,29 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
  */
 export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: Read<T[K]> | undefined }): void => {
   const client = useQueryClient();
-  const pending = reads.map((read) => read && firstAnswer(client, read));
-  for (const wait of pending) if (wait) use(wait);
+  suspendOn(reads.map((read) => read && firstAnswer(client, read)));
 };
 
 /** `useFirstReads` for paged lists: suspends until the first page of each has answered (or failed, or the wait ran out). */
 export const useFirstPages = <T extends unknown[]>(...reads: { [K in keyof T]: PagesRead<T[K]> | undefined }): void => {
   const client = useQueryClient();
-  const pending = reads.map((read) => read && firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read)));
-  for (const wait of pending) if (wait) use(wait);
+  suspendOn(reads.map((read) => read && firstPage(client, read)));
+};
+
+/**
+ * `useFirstReads` and `useFirstPages` at once, for a screen with both kinds above its controls: every read starts
+ * before the first wait, so they go out side by side rather than one after the other.
+ */
+export const useFirstAnswers = <R extends unknown[], P extends unknown[]>({
+  reads,
+  pages,
+}: {
+  reads: { [K in keyof R]: Read<R[K]> | undefined };
+  pages: { [K in keyof P]: PagesRead<P[K]> | undefined };
+}): void => {
+  const client = useQueryClient();
+  suspendOn([
+    ...reads.map((read) => read && firstAnswer(client, read)),
+    ...pages.map((read) => read && firstPage(client, read)),
+  ]);
 };
