@@ -31,9 +31,9 @@ export const FIRST_READ_WAIT_MS = 10_000;
 const waits = new WeakMap<Query, Promise<void>>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
-type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
+export type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
 /** A paged list's first page, as `routePagesQuery` (lib/query.ts) gives it. */
-type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | undefined>;
+export type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, string | undefined>;
 
 const answered = (query: Query | undefined): boolean =>
   query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
@@ -80,12 +80,12 @@ export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void
   firstWait(client, read.queryKey, () => client.fetchQuery(read));
 
 /** Suspends the calling screen on each wait not settled yet; a settled one (marked fulfilled) use() reads at once. */
-const suspendOn = (pending: readonly (Promise<void> | undefined)[]): void => {
+export const suspendOn = (pending: readonly (Promise<void> | undefined)[]): void => {
   for (const wait of pending) if (wait) use(wait);
 };
 
 /** The wait for a paged list's first page, starting it if nobody has; undefined when it answered unwaited for. */
-const firstPage = <P>(client: QueryClient, read: PagesRead<P>): Promise<void> | undefined =>
+export const firstPage = <P>(client: QueryClient, read: PagesRead<P>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read));
 
 /**
@@ -102,22 +102,4 @@ export const useFirstReads = <T extends unknown[]>(...reads: { [K in keyof T]: R
 export const useFirstPages = <T extends unknown[]>(...reads: { [K in keyof T]: PagesRead<T[K]> | undefined }): void => {
   const client = useQueryClient();
   suspendOn(reads.map((read) => read && firstPage(client, read)));
-};
-
-/**
- * `useFirstReads` and `useFirstPages` at once, for a screen with both kinds above its controls: every read starts
- * before the first wait, so they go out side by side rather than one after the other.
- */
-export const useFirstAnswers = <R extends unknown[], P extends unknown[]>({
-  reads,
-  pages,
-}: {
-  reads: { [K in keyof R]: Read<R[K]> | undefined };
-  pages: { [K in keyof P]: PagesRead<P[K]> | undefined };
-}): void => {
-  const client = useQueryClient();
-  suspendOn([
-    ...reads.map((read) => read && firstAnswer(client, read)),
-    ...pages.map((read) => read && firstPage(client, read)),
-  ]);
 };

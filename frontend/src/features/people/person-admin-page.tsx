@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useFirstAnswers } from '../../lib/first-reads';
+import { useFirstAnswers } from '../../lib/first-answers';
 import { personName } from '../../lib/person-name';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
