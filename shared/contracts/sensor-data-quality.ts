@@ -142,7 +142,7 @@ export const qualityRoutes = {
     path: '/devices/{id}/calibrations',
     access: signedIn,
     summary:
-      "Adds a calibration version of one measurement (linear, polynomial, piecewise or linear-multi), in force from effectiveFrom (to effectiveTo). Raw values never change; readers answer corrected values by default. The device's owner and administrators, staff, and a manager of a campaign holding the device within its window. Starts the reprocessing of the range's roll-ups.",
+      "Adds a calibration version of one measurement (linear, polynomial, piecewise or linear-multi), in force from effectiveFrom (to effectiveTo); a version of kind none ends the calibration in force at effectiveFrom: from then readers answer the values as sent and name no calibration version (400 on effectiveFrom when nothing is in force then). Raw values never change; readers answer corrected values by default. The device's owner and administrators, staff, and a manager of a campaign holding the device within its window. Starts the reprocessing of the range's roll-ups.",
     params: DeviceParams,
     body: CalibrationBody,
     response: Calibration,
@@ -198,7 +198,7 @@ export const qualityRoutes = {
     path: '/campaigns/{id}/calibrations',
     access: signedIn,
     summary:
-      "Adds a calibration version to every device of a campaign that has sent the measurement (and the formula's inputs), within the campaign's window. Campaign managers and staff.",
+      "Adds a calibration version to every device of a campaign that has sent the measurement (and the formula's inputs), within the campaign's window; a version of kind none ends the calibration of every device that has one in force at effectiveFrom, and leaves out the others. Campaign managers and staff.",
     params: CampaignParams,
     body: CalibrationBody,
     response: z.object({ items: z.array(Calibration), skipped: z.array(SkippedDevice) }),

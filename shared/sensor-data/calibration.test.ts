@@ -1,4 +1,12 @@
-import { applyFormula, calibrationAt, EPA_PURPLEAIR_PRESET, Formula, formulaText } from './calibration';
+import {
+  applyFormula,
+  calibrationAt,
+  EPA_PURPLEAIR_PRESET,
+  endedBy,
+  Formula,
+  formulaText,
+  NO_CALIBRATION_TEXT,
+} from './calibration';
 
 const issues = (value: unknown) => {
   const parsed = Formula.safeParse(value);
@@ -74,5 +82,21 @@ describe('calibration formulas', () => {
     expect(calibrationAt(versions, 200)).toBe(v2);
     expect(calibrationAt(versions, 201)).toBe(v1);
     expect(calibrationAt(versions, -1)).toBeUndefined();
+  });
+
+  it('an end (`none`) takes no fields, corrects nothing and holds where its period does, as any version', () => {
+    expect(issues({ kind: 'none' })).toEqual([]);
+    expect(issues({ kind: 'none', a: 1 })).toEqual(['a: a is not part of a none formula']);
+    expect(applyFormula({ kind: 'none' }, 12, { pm2_5: 12 })).toBeUndefined();
+    expect(formulaText({ kind: 'none' }, 'pm2_5')).toBe(NO_CALIBRATION_TEXT);
+    const v1 = { version: 1, formula: { kind: 'linear', a: 2, b: 0 } as Formula, effectiveFrom: 100 };
+    const end = { version: 2, formula: { kind: 'none' } as Formula, effectiveFrom: 300 };
+    const versions = [end, v1];
+    expect(calibrationAt(versions, 299)).toBe(v1);
+    expect(calibrationAt(versions, 300)).toBe(end);
+    // What an end from a time would end: the version in force then; nothing before the first start or after an end.
+    expect(endedBy([v1], 150)).toBe(v1);
+    expect(endedBy([v1], 99)).toBeUndefined();
+    expect(endedBy(versions, 400)).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { MeasurementName } from './measurements';
  * checks them and the readers apply them; the web app applies the same code to preview a calibration over the raw
  * line before it is saved. The raw value is never changed: a correction is computed when it is read.
  */
-export const FORMULA_KINDS = ['linear', 'polynomial', 'piecewise', 'linear-multi'] as const;
+export const FORMULA_KINDS = ['linear', 'polynomial', 'piecewise', 'linear-multi', 'none'] as const;
 export type FormulaKind = (typeof FORMULA_KINDS)[number];
 
 /** Coefficients are finite numbers of a size a calibration can mean; larger ones are a typing mistake. */
@@ -32,13 +32,16 @@ const FIELDS: Record<FormulaKind, readonly string[]> = {
   polynomial: ['coefficients'],
   piecewise: ['points'],
   'linear-multi': ['intercept', 'terms'],
+  none: [],
 };
 
 /**
  * A formula: `linear` a·x + b; `polynomial` c0 + c1·x + … + c5·x⁵; `piecewise` straight lines between breakpoints of
  * the raw value (extended past the first and last); `linear-multi` intercept + Σ coefficient·(a measurement of the same
  * reading), e.g. the US EPA's PurpleAir correction 0.52·pm2_5 − 0.086·humidity + 5.75. One object with the kind's
- * fields, checked by hand rather than a zod union (this contract is in the web app's entry).
+ * fields, checked by hand rather than a zod union (this contract is in the web app's entry). `none` is an end: a version
+ * saying that from its start no calibration holds, so readers answer the values as sent and name no version
+ * (decision 103).
  */
 export const Formula = z
   .object({
@@ -115,8 +118,9 @@ export type Formula = z.infer<typeof Formula>;
 export const formulaInputs = (formula: Formula): string[] => formula.terms?.map((term) => term.measurement) ?? [];
 
 /**
- * The corrected value of `raw`, whose reading holds `reading` (raw values by measurement); undefined when a
- * linear-multi input is missing from the reading or the result is not a finite number (the value then stays raw).
+ * The corrected value of `raw`, whose reading holds `reading` (raw values by measurement); undefined under an end
+ * (`none`), when a linear-multi input is missing from the reading or when the result is not a finite number: the
+ * value then stays raw, and no version is said to be used.
  */
 export const applyFormula = (formula: Formula, raw: number, reading: Readonly<Record<string, number>>) => {
   let value: number;
@@ -148,6 +152,8 @@ export const applyFormula = (formula: Formula, raw: number, reading: Readonly<Re
       }
       break;
     }
+    case 'none':
+      return undefined;
   }
   return Number.isFinite(value) ? value : undefined;
 };
@@ -240,5 +246,22 @@ export const formulaText = (formula: Formula, measurement: string): string => {
         ...formula.terms!.map((term) => ({ coefficient: term.coefficient, term: term.measurement })),
         ...(formula.intercept ? [{ coefficient: formula.intercept, term: '' }] : []),
       ]);
+    case 'none':
+      return NO_CALIBRATION_TEXT;
   }
+};
+
+/** An end (`none`) as people read it, in lists and manifests' readers alike. */
+export const NO_CALIBRATION_TEXT = 'no calibration (the values as sent)';
+
+/** Is this version an end, after which no calibration holds, rather than a correction? */
+export const isEnd = (formula: Pick<Formula, 'kind'>) => formula.kind === 'none';
+
+/**
+ * What an end from `at` would end: the calibration (not itself an end) in force at `at` among `versions` (highest
+ * first); undefined when none is, e.g. an end before the first version's start or after another end.
+ */
+export const endedBy = <C extends CalibrationPeriod>(versions: readonly C[], at: number): C | undefined => {
+  const held = calibrationAt(versions, at);
+  return held && !isEnd(held.formula) ? held : undefined;
 };

@@ -11,6 +11,15 @@ export const QUALITY_MESSAGES = {
   unknownMeasurement: (name: string) => `${name} is not a measurement this device has sent`,
   noDeviceHasMeasurement: (names: readonly string[]) =>
     `No device of the campaign has sent ${names.join(' and ')}: nothing to calibrate`,
+  /**
+   * An end (`formula.kind: 'none'`) must end something: a calibration in force at its start. `startsAt`: when the
+   * next version of the measurement starts, for an end that comes before it.
+   */
+  nothingToEnd: (measurement: string, at: number, startsAt?: number) =>
+    startsAt === undefined
+      ? `No calibration of ${measurement} is in force at ${iso(at)}: there is nothing to end`
+      : `effectiveFrom (${iso(at)}) is before the calibration of ${measurement} starts (${iso(startsAt)}): there is nothing to end then`,
+  skippedNothingToEnd: (measurement: string) => `has no calibration of ${measurement} in force then`,
   skippedMeasurement: (names: readonly string[]) => `has not sent ${names.join(' and ')}`,
   noDevices: 'The campaign holds no devices: there is nothing to exclude',
   exclusionNotFound: (id: string) => `Exclusion not found: ${id}`,

@@ -242,6 +242,37 @@ describe('end to end: data quality on the device page', () => {
     expect(columnsOf(await linePixels(pm, rgb(MARK_COLOURS.suspect), 30))).toEqual([]);
     expect((await chartPixels(pm)).covered).toBeGreaterThan(0.8);
     await keepScreenshot(page, path.join(ARTIFACTS, `quality-page-${width}.png`), { fullPage: true });
+
+    // End… on the newest version: the form turns to an end (formula None), the focus on it; saved from 3 hours back,
+    // the history says who ended it, and the line's last 3 hours drop to the values as sent while 6 to 3 hours back
+    // stay corrected (decision 103).
+    await page.getByTestId('calibration-version').first().getByTestId('calibration-end').click();
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'calibration-kind',
+    );
+    expect(await form.getByTestId('calibration-kind').inputValue()).toBe('none');
+    expect(await form.getByTestId('calibration-note').inputValue()).toBe('Ends version 1');
+    expect(await form.getByTestId('calibration-a').count()).toBe(0);
+    await form.getByTestId('calibration-from').fill(formatLocal(now - 3 * HOUR));
+    await redrawnAfter(page, () => form.getByTestId('calibration-submit').click());
+    await page.getByTestId('calibration-saved').getByText('Saved as version 2, the end').waitFor();
+    const ended = page.getByTestId('calibration-version').first();
+    await ended.locator('.person-name a').waitFor();
+    expect(await ended.textContent()).toMatch(
+      /^Version 2: calibration ended, the values as sent, from .+; by Uma User on .+\. Ends version 1$/,
+    );
+    // The end is the newest version: nothing is left to end.
+    expect(await page.getByTestId('calibration-end').count()).toBe(0);
+    const level = async (share: [number, number]) => {
+      const seen = await linePixels(pm, LINE, 40);
+      const ys = seen.ys.slice(Math.round(seen.width * share[0]), Math.round(seen.width * share[1]));
+      const drawn = ys.filter((y): y is number => y !== null);
+      return drawn.reduce((a, b) => a + b, 0) / drawn.length;
+    };
+    const morning = await level([0.05, 0.3]);
+    expect(morning - (await level([0.77, 0.85]))).toBeGreaterThan(15);
+    expect(Math.abs(morning - (await level([0.9, 0.97])))).toBeLessThan(3);
+    await keepScreenshot(page.getByTestId('sensor-data'), path.join(ARTIFACTS, `quality-ended-${width}.png`));
   }, 120_000);
 
   it('shows how far a reprocessing is, then that it is done', async () => {
@@ -354,17 +385,21 @@ describe('end to end: data quality on the device page', () => {
     await keepScreenshot(panel, path.join(ARTIFACTS, `quality-campaign-calibration-${width}.png`));
     await keepScreenshot(page, path.join(ARTIFACTS, `quality-campaign-page-${width}.png`), { fullPage: true });
 
-    // End…: the form filled with the values as sent from now on, the focus on it; saved, it is listed above the first.
+    // End…: the form filled with an end (formula None) from now on, the focus on it; saved, it is listed above the
+    // first as an end, with nothing to end or replace (decision 103).
     await item.getByTestId('campaign-calibration-end').click();
     await page.waitForFunction(
       () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'campaign-calibration-kind',
     );
-    expect(await form.getByTestId('campaign-calibration-a').inputValue()).toBe('1');
+    expect(await form.getByTestId('campaign-calibration-kind').inputValue()).toBe('none');
+    expect(await form.getByTestId('campaign-calibration-a').count()).toBe(0);
     expect(await form.getByTestId('campaign-calibration-note').inputValue()).toMatch(/^Ends the calibration of /);
     await form.getByTestId('campaign-calibration-submit').click();
     await panel.getByTestId('campaign-calibration-saved').getByText('Saved on 2 devices.').waitFor();
     await panel.getByTestId('campaign-calibration-item').nth(1).waitFor();
-    expect(await panel.getByTestId('campaign-calibration-item').first().textContent()).toContain('(version 2)');
+    const end = panel.getByTestId('campaign-calibration-item').first();
+    expect(await end.textContent()).toMatch(/^PM2\.5: calibration ended, the values as sent, from .+ \(version 2\)/);
+    expect(await end.getByRole('button').count()).toBe(0);
     // Replace…: the form starts from the first version's formula, for a note of its own.
     await panel.getByTestId('campaign-calibration-item').nth(1).getByTestId('campaign-calibration-replace').click();
     await page.waitForFunction(
@@ -382,7 +417,8 @@ describe('end to end: data quality on the device page', () => {
     expect(await liftOf(pm)).toBeGreaterThan(15);
     const history = await page.getByTestId('calibration-history').textContent();
     expect(history).toContain('Version 1: 10·pm2_5, from');
-    expect(history).toContain('Version 2: pm2_5, from');
+    expect(history).toContain('Version 2: calibration ended, the values as sent, from');
+    expect(history).not.toContain('Version 2: pm2_5');
     await keepScreenshot(page.getByTestId('sensor-data'), path.join(ARTIFACTS, `quality-campaign-device-${width}.png`));
   }, 120_000);
 

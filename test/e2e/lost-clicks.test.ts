@@ -10,8 +10,11 @@ const testPage = pagePerTest();
 /** How long a read's answer is held back at most: well past the moment a page drawn without it would show. */
 const HOLD_MS = 3_000;
 
-/** Holds back the first answer to a GET whose address matches `url` (a slow read), until the returned function runs. */
-const holdFirstAnswer = async (page: Page, url: RegExp): Promise<() => void> => {
+/**
+ * Holds back the first answer to a read (a GET, or a search sent as a POST) whose address matches `url` (a slow
+ * read), until the returned function runs.
+ */
+const holdFirstAnswer = async (page: Page, url: RegExp, method = 'GET'): Promise<() => void> => {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -19,7 +22,7 @@ const holdFirstAnswer = async (page: Page, url: RegExp): Promise<() => void> => 
   await page.route(
     url,
     async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
+      if (route.request().method() !== method) return route.fallback();
       const response = await route.fetch();
       await released;
       await route.fulfill({ response });
@@ -82,6 +85,26 @@ describe('end to end: a click is not lost to a page that moves under it', () => 
       page.getByTestId(`api-key-row-${keyId}`),
     );
     await page.waitForURL(web('/dashboard/api/reference'), { timeout: 10_000 });
+  });
+
+  it('on a person’s admin page, while their billing is on its way: the deletion controls at its foot stay put', async () => {
+    const staff = await freshUser({ groups: ['Employees'], prefix: 'clicks-staff' });
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'clicks-person' });
+    const page = testPage();
+    await signInPerson(page, staff, '/admin');
+    await page.getByTestId('admin-cache-link').waitFor();
+    // The billing panel sits above the deletion panel; its search for the person's customer is the read held back.
+    const release = await holdFirstAnswer(page, /\/customers\/search-by-email$/, 'POST');
+    await page.goto(web(`/admin/people/${person.id}`));
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await pressAsTheAnswerArrives(
+      page,
+      page.getByTestId('person-queue'),
+      release,
+      page.getByTestId('person-billing-none'),
+    );
+    await page.locator('[data-testid="person-deletion-state"][data-queued="true"]').waitFor({ timeout: 10_000 });
   });
 
   it('while a banner that reads itself is read: it stays on the bar until the person leaves the page', async () => {

@@ -33,6 +33,26 @@ describe('a reading seen through its device’s profile', () => {
     });
   });
 
+  it('after an end (formula none) answers the value as sent and names no version; before it, the version holds', () => {
+    const ended = profileOf({
+      version: 2,
+      cal: {
+        pm2_5: [
+          { v: 1, id: 'cal_a', f: { kind: 'linear', a: 2, b: 0 }, from: 0 },
+          { v: 2, id: 'cal_e', f: { kind: 'none' }, from: T },
+        ],
+      },
+    });
+    expect(viewReading(reading(-1, { pm2_5: 10 }), ended)).toMatchObject({
+      values: { pm2_5: 20 },
+      calibration: { pm2_5: 1 },
+    });
+    const after = answerReading(reading(0, { pm2_5: 10 }), ended, { quality: 'all', values: 'both' })!;
+    expect(after.values).toEqual({ pm2_5: 10 });
+    expect(after.raw).toEqual({ pm2_5: 10 });
+    expect(after.calibration).toBeUndefined();
+  });
+
   it('takes excluded values out and says why; the stored reading is untouched', () => {
     const stored = reading(5_500, { pm2_5: 10, temperature: 21 }, { pm2_5: ['step_too_high'] });
     const view = viewReading(stored, profile);

@@ -257,6 +257,25 @@ describe('rollouts', () => {
     expect([...failing.rollouts.values()][0]).toMatchObject({ status: 'halted', haltedBy: 'admin-1' });
   });
 
+  it('lists and counts, after a failed assignment, exactly the devices that point at the halted rollout', async () => {
+    const fleet = fleetOf(120);
+    const ids = Object.keys(fleet);
+    // A device early in the order fails: the lanes stop taking more, so some devices are never pointed at it.
+    const w = world({ devices: fleet, failOn: ids[30] });
+    expect((await rejectionOf(w.service.create(admin, release.id, toDevices(ids)))).status).toBe(503);
+    const [stored] = [...w.rollouts.values()];
+    const rollout = await w.service.get(stored!.id);
+    expect(rollout.status).toBe('halted');
+
+    const pointed = ids.filter((id) => w.devices[id]!.firmwareTarget?.rolloutId === rollout.id);
+    const listed = ids.filter((id) => w.target(rollout.id, id) !== undefined);
+    expect(listed).toEqual(pointed);
+    expect(pointed.length).toBeGreaterThan(0);
+    expect(pointed.length).toBeLessThan(ids.length - 1);
+    const staged = rollout.stages.reduce((sum, stage) => sum + stage.devices, 0);
+    expect({ staged, targeted: rollout.counts.targeted }).toEqual({ staged: pointed.length, targeted: pointed.length });
+  });
+
   it('halts once', async () => {
     const w = world({ devices: { d1: { productLine: 'sd1' } } });
     const rollout = await w.service.create(admin, release.id, toDevices(['d1']));

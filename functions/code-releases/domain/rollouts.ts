@@ -151,6 +151,8 @@ export const createRollouts = ({
     stageCounts: Partial<Record<DeviceUpdateState, number>>[];
     /** Devices refused after all (changed since they were read): their targets go. */
     refused: string[];
+    /** Devices that point at the rollout (their assignment was written), whatever came after it. */
+    pointed: Set<string>;
     /** What the devices taken from earlier rollouts change in those rollouts' counters, added once per rollout. */
     taken: Map<string, { counts: CountChange; stageCounts: Map<number, Partial<StageCounts>> }>;
   }
@@ -192,6 +194,7 @@ export const createRollouts = ({
       tally.refused.push(deviceId);
       return;
     }
+    tally.pointed.add(deviceId);
     let { state } = target;
     // The version changed between the read and the write (a report in between): the target follows the write's.
     if (assigned.firmwareVersion !== target.reportedVersion) {
@@ -336,6 +339,7 @@ export const createRollouts = ({
       stageDevices: input.stages.map(() => 0),
       stageCounts: input.stages.map(() => ({})),
       refused: [],
+      pointed: new Set(),
       taken: new Map(),
     };
     // Every target first, by batches: a device then never points at the rollout without its target.
@@ -343,13 +347,30 @@ export const createRollouts = ({
       const found = standing.get(deviceId) as { firmwareVersion?: string };
       return targetOf(rollout, deviceId, membership.get(deviceId)!, found.firmwareVersion);
     });
+    // The first failure stops the lanes from taking more devices, and the ones under way finish before the rollout
+    // is set straight: what it then lists and counts is what points at it.
+    let failure: { error: unknown } | undefined;
     try {
       await targets.putAll(firstTargets);
-      await inLanes(firstTargets, ASSIGN_CONCURRENCY, (target) => assignOne(rollout, target.deviceId, target, tally));
     } catch (error) {
+      failure = { error };
+    }
+    if (!failure) {
+      await inLanes(firstTargets, ASSIGN_CONCURRENCY, async (target) => {
+        if (failure) return;
+        try {
+          await assignOne(rollout, target.deviceId, target, tally);
+        } catch (error) {
+          failure ??= { error };
+        }
+      });
+    }
+    if (failure) {
       log('error', 'Rollout assignment failed', {
         rolloutId: rollout.id,
-        error: error instanceof Error ? error.message : String(error),
+        pointed: tally.pointed.size,
+        of: firstTargets.length,
+        error: failure.error instanceof Error ? failure.error.message : String(failure.error),
       });
       // The devices assigned point at a halted rollout, so none is offered a release half-assigned.
       await targets.halt(rollout.id, {
@@ -357,7 +378,16 @@ export const createRollouts = ({
         haltedBy: caller.sub,
         haltReason: RELEASE_MESSAGES.rolloutAssignmentFailed,
       });
+      // The targets of devices never pointed at it go (decision 098): they are not in this rollout, and a new
+      // rollout takes them. Its stages are the devices it has, so a resume goes on with those.
+      const unreached = firstTargets.map(({ deviceId }) => deviceId).filter((deviceId) => !tally.pointed.has(deviceId));
+      await targets.removeAll(rollout.id, unreached);
       await targets.addCounts(rollout.id, tally.counts);
+      await rollouts.setAssigned(rollout.id, {
+        skipped: tally.skipped,
+        stageDevices: tally.stageDevices,
+        stageCounts: tally.stageCounts,
+      });
       await countTaken(tally);
       throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
     }

@@ -173,6 +173,51 @@ describe('calibrations', () => {
   });
 });
 
+describe('ending a calibration (decision 103)', () => {
+  const end = (over: Partial<CalibrationBody> = {}) =>
+    linear({ formula: { kind: 'none' }, effectiveFrom: NOW - DAY, note: 'Sensor replaced', ...over });
+
+  it('saves an end as the next version, in force from its start, and starts the reprocessing of its range', async () => {
+    const { quality, profiles, woken } = setup();
+    await quality.addCalibration(OWNER, 'd1', linear());
+    const ended = await quality.addCalibration(OWNER, 'd1', end());
+    expect(ended).toMatchObject({ version: 2, formula: { kind: 'none' }, createdBy: 'owner', note: 'Sensor replaced' });
+    expect(profiles.get('d1')!.pending?.at(-1)).toMatchObject({ v: 2, from: NOW - DAY, to: NOW, kind: 'calibration' });
+    expect(woken).toEqual(['d1', 'd1']);
+    expect((await quality.listCalibrations(OWNER, 'd1')).items.map((c) => [c.version, c.formula.kind])).toEqual([
+      [2, 'none'],
+      [1, 'linear'],
+    ]);
+  });
+
+  it('refuses an end with nothing in force to end, naming effectiveFrom: before the start, none at all, ended already', async () => {
+    const { quality } = setup();
+    const issuesOf = async (body: CalibrationBody) =>
+      ((await rejection(quality.addCalibration(OWNER, 'd1', body))) as BadRequest).issues?.map((i) => i.path);
+    expect(await issuesOf(end())).toEqual(['body.effectiveFrom']);
+    await quality.addCalibration(OWNER, 'd1', linear());
+    const before = (await rejection(
+      quality.addCalibration(OWNER, 'd1', end({ effectiveFrom: NOW - 3 * DAY })),
+    )) as BadRequest;
+    expect(before.message).toBe(
+      `effectiveFrom (${new Date(NOW - 3 * DAY).toISOString()}) is before the calibration of pm2_5 starts (${new Date(NOW - 2 * DAY).toISOString()}): there is nothing to end then`,
+    );
+    await quality.addCalibration(OWNER, 'd1', end());
+    expect(await issuesOf(end({ effectiveFrom: NOW - DAY / 2 }))).toEqual(['body.effectiveFrom']);
+    expect(await issuesOf(end({ measurement: 'pm3' }))).toEqual(['body.measurement']);
+  });
+
+  it("ends a campaign's calibration on the devices that have one then, and leaves out the others", async () => {
+    const { quality } = setup();
+    await quality.addCalibration(OWNER, 'd1', linear());
+    const { items, skipped } = await quality.addCampaignCalibration(MANAGER, 'c1', end());
+    expect(items.map((c) => [c.deviceId, c.version, c.formula.kind])).toEqual([['d1', 2, 'none']]);
+    expect(skipped).toEqual([{ deviceId: 'd2', reason: 'has no calibration of pm2_5 in force then' }]);
+    const none = (await rejection(quality.addCampaignCalibration(MANAGER, 'c1', end()))) as BadRequest;
+    expect(none.issues?.map((i) => i.path)).toEqual(['body.effectiveFrom']);
+  });
+});
+
 describe('exclusions', () => {
   it('adds one, lists it active, removes it (reversible), and keeps the record with who removed it', async () => {
     const { quality, profiles } = setup();

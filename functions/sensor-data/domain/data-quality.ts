@@ -8,7 +8,7 @@ import type {
   Reprocessing,
 } from '../../../shared/contracts/sensor-data-quality';
 import { MESSAGES } from '../../../shared/messages';
-import { formulaInputs } from '../../../shared/sensor-data/calibration';
+import { endedBy, formulaInputs, isEnd } from '../../../shared/sensor-data/calibration';
 import { DAY_MS } from '../../../shared/sensor-data/chart-files';
 import { QUALITY_MESSAGES } from '../../../shared/sensor-data/quality-messages';
 import type { Access } from '../../_shared/access/access';
@@ -17,7 +17,7 @@ import type { Log } from '../../_shared/logger';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import type { ReadAhead } from '../../_shared/read-ahead';
 import type { DataAccessModule, DataDevice } from '../../_shared/sensor-data/data-access';
-import type { PendingChange, StoredProfile } from '../../_shared/sensor-data/quality-profile';
+import { type PendingChange, profileOf, type StoredProfile } from '../../_shared/sensor-data/quality-profile';
 import type { SensorDataMessage } from '../../_shared/sensor-data/queue-messages';
 import type { CampaignRecords } from './campaign-series';
 import type { CalibrationRecord, ExclusionRecord, QualityStore, ReprocessJob } from './ports';
@@ -101,6 +101,19 @@ const calibrationNames = (body: CalibrationBody) => [
   { name: body.measurement, path: 'body.measurement' },
   ...formulaInputs(body.formula).map((name, i) => ({ name, path: `body.formula.terms.${i}.measurement` })),
 ];
+
+/**
+ * Why an end of `measurement` from `at` would end nothing (no calibration, not itself an end, in force then), or
+ * undefined when it ends one (decision 103).
+ */
+export const nothingToEnd = (profile: StoredProfile | undefined, measurement: string, at: number) => {
+  const versions = profileOf(profile).calibrations.get(measurement) ?? [];
+  if (endedBy(versions, at)) return undefined;
+  const later = versions.filter((c) => !isEnd(c.formula) && c.effectiveFrom > at).map((c) => c.effectiveFrom);
+  return QUALITY_MESSAGES.nothingToEnd(measurement, at, later.length ? Math.min(...later) : undefined);
+};
+
+const endsNothing = (why: string) => new BadRequest(why, [{ path: 'body.effectiveFrom', message: why }]);
 
 /**
  * Calibrations, exclusions and their reprocessing (docs/data-quality.md). Every change is a record written first and
@@ -203,6 +216,9 @@ export const createDataQuality = ({
     await changeProfile(
       device.id,
       (profile) => {
+        // Checked on the profile the change is made to: two ends at once cannot both end the same version.
+        const why = isEnd(record.formula) ? nothingToEnd(profile, record.measurement, record.effectiveFrom) : undefined;
+        if (why) throw endsNothing(why);
         const versions = profile.cal?.[record.measurement] ?? [];
         record.version = Math.max(0, ...versions.map((c) => c.v)) + 1;
         return {
@@ -395,6 +411,7 @@ export const createDataQuality = ({
       const items: Calibration[] = [];
       const skipped: { deviceId: string; reason: string }[] = [];
       const needed = calibrationNames(body).map((n) => n.name);
+      let nothingEnded: string | undefined;
       for (const deviceId of await links.devicesOf(campaignId)) {
         const device = await dataAccess.readDevice(deviceId);
         if (!device) continue;
@@ -403,8 +420,18 @@ export const createDataQuality = ({
           skipped.push({ deviceId, reason: QUALITY_MESSAGES.skippedMeasurement([...new Set(missing)]) });
           continue;
         }
+        // An end leaves out the devices with nothing to end then (addCalibration checks again as it saves).
+        const why = isEnd(body.formula)
+          ? nothingToEnd(await store.profile(deviceId), body.measurement, body.effectiveFrom)
+          : undefined;
+        if (why) {
+          skipped.push({ deviceId, reason: QUALITY_MESSAGES.skippedNothingToEnd(body.measurement) });
+          nothingEnded ??= why;
+          continue;
+        }
         items.push(await addCalibration(caller, device, { ...body, effectiveTo }, campaignId));
       }
+      if (items.length === 0 && nothingEnded !== undefined) throw endsNothing(nothingEnded);
       if (items.length === 0) {
         throw new BadRequest(QUALITY_MESSAGES.noDeviceHasMeasurement([...new Set(needed)]), [
           { path: 'body.measurement', message: QUALITY_MESSAGES.noDeviceHasMeasurement([...new Set(needed)]) },

@@ -5,7 +5,16 @@ import { DAY_MS, dayStart, HOUR_MS } from '../../../shared/sensor-data/chart-fil
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { eventually, freshDevice, ingest, setTier, storedReadings, type TestDevice } from '../../support/sensor-data';
+import {
+  chartObject,
+  eventually,
+  freshDevice,
+  ingest,
+  setTier,
+  storedReadings,
+  storedRollups,
+  type TestDevice,
+} from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, stack, subOfToken } from '../../support/stack';
 
 /**
@@ -50,6 +59,22 @@ const EXPECTED_FLAGS: Record<number, Record<string, string[]>> = {
   75: { co2: ['under_range'] },
   ...Object.fromEntries(Array.from({ length: 10 }, (_, k) => [210 + k, { pm2_5: ['stuck_value'] }])),
   220: { pm2_5: ['gap_before'], co2: ['gap_before'], humidity: ['gap_before'] },
+};
+
+/** A dataset of one device from BASE to `to`, with corrected and raw values, once its build has answered. */
+const frozenDataset = async (device: TestDevice, title: string, to: number, qualityColumns: boolean) => {
+  const created = await apiAs('datasets', device.ownerToken).createDataset({
+    body: {
+      title,
+      visibility: 'permissioned',
+      source: { kind: 'devices', deviceIds: [device.id] },
+      from: BASE,
+      to,
+      values: 'both',
+      qualityColumns,
+    },
+  });
+  return (await waitForDataset(created.id, device.ownerToken)).dataset;
 };
 
 const flagsBy = (readings: readonly Reading[]) =>
@@ -266,18 +291,7 @@ describe('calibrations', () => {
       params: { id: device.id },
       body: { from: readings[2]!.timestamp, to: readings[3]!.timestamp, reason: 'Sensor cleaned' },
     });
-    const created = await apiAs('datasets', device.ownerToken).createDataset({
-      body: {
-        title: 'Calibrated morning',
-        visibility: 'permissioned',
-        source: { kind: 'devices', deviceIds: [device.id] },
-        from: BASE,
-        to: last,
-        values: 'both',
-        qualityColumns: true,
-      },
-    });
-    const { dataset } = await waitForDataset(created.id, device.ownerToken);
+    const dataset = await frozenDataset(device, 'Calibrated morning', last, true);
     expect(dataset.status).toBe('frozen');
     const manifestBytes = await fetchDatasetFile(manifestFile(dataset), device.ownerToken);
     const manifest = JSON.parse(manifestBytes.toString('utf8'));
@@ -306,6 +320,135 @@ describe('calibrations', () => {
     const again = await apiAs('datasets', device.ownerToken).getDataset({ params: { datasetId: dataset.id } });
     expect(again.devices).toEqual(dataset.devices);
     expect(sha256(await fetchDatasetFile(manifestFile(again), device.ownerToken))).toBe(manifestFile(dataset).sha256);
+  });
+});
+
+describe('ending a calibration (decision 103)', () => {
+  let device: TestDevice;
+  /** Six hours of readings every 10 minutes from BASE: PM2.5 10, 11, 12 over and over (each hour's mean 11). */
+  const readings = Array.from({ length: 36 }, (_, i) => ({
+    timestamp: BASE + i * 10 * MINUTE + 5_000,
+    values: { pm2_5: 10 + (i % 3), humidity: 40 },
+  }));
+  const last = readings.at(-1)!.timestamp;
+  const endAt = BASE + 3 * HOUR_MS;
+  const month = new Date(BASE).toISOString().slice(0, 7);
+  const hours = [0, 1, 2, 3, 4, 5].map((h) => BASE + h * HOUR_MS);
+
+  beforeAll(async () => {
+    device = await freshDevice();
+    await setTier(device.id, 'tier1');
+    await ingest(device, readings);
+  });
+
+  const owner = () => quality(device.ownerToken);
+  const idle = () =>
+    eventually(async () => (await owner().reprocessing({ params: { id: device.id } })).status === 'idle', 30_000);
+  /** Each of the six hours' roll-up as the worker stored it: its PM2.5 mean and the calibration version it used. */
+  const hourRollups = async () => {
+    const items = await storedRollups(device.id, 'hour');
+    return hours.map((h) => {
+      const item = items.find((r) => r.ts === h);
+      return item && [item.m.pm2_5!.s / item.m.pm2_5!.n, item.cal?.pm2_5 ?? null];
+    });
+  };
+  /** The hours' PM2.5 means in the month's chart object. */
+  const chartMeans = async () => {
+    const object = await chartObject(device.id, 'hour', month);
+    return hours.map((h) => (object ? object.m.pm2_5!.mean[object.t.indexOf(h)] : undefined));
+  };
+  const post = (body: unknown) =>
+    fetch(`${areaUrl('sensor-data')}/devices/${device.id}/calibrations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${device.ownerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('answers later readings as sent with no version, keeps earlier ones on theirs, reprocesses the roll-ups and leaves a frozen dataset as it was', async () => {
+    await owner().addCalibration({
+      params: { id: device.id },
+      body: { measurement: 'pm2_5', formula: { kind: 'linear', a: 2, b: 0 }, effectiveFrom: BASE, note: 'Factory' },
+    });
+    await idle();
+    const calibrated = [22, 22, 22, 22, 22, 22];
+    await eventually(async () => JSON.stringify(await chartMeans()) === JSON.stringify(calibrated), 30_000);
+    expect(await hourRollups()).toEqual(calibrated.map((m) => [m, 1]));
+
+    // A dataset frozen before the end: its files keep the calibrated numbers and name version 1.
+    const dataset = await frozenDataset(device, 'Before the end', last, false);
+    expect(dataset.status).toBe('frozen');
+    const csvFile = dataset.files.find((f) => f.name === `${device.id}.csv`)!;
+    const csvBefore = await fetchDatasetFile(csvFile, device.ownerToken);
+    const manifestBefore = JSON.parse((await fetchDatasetFile(manifestFile(dataset), device.ownerToken)).toString());
+    expect(manifestBefore.devices[0].calibrations.map((c: { version: number }) => c.version)).toEqual([1]);
+
+    // The end: a version of kind none, from 3 hours in.
+    const response = await post({
+      measurement: 'pm2_5',
+      formula: { kind: 'none' },
+      effectiveFrom: endAt,
+      note: 'Sensor replaced: no calibration yet',
+    });
+    expect(response.status).toBe(201);
+    const ended = (await response.json()) as { version: number; formula: unknown; createdBy: string };
+    expect(ended).toMatchObject({ version: 2, formula: { kind: 'none' }, createdBy: subOfToken(device.ownerToken) });
+
+    // Readers at once (raw readings through the profile): before the end corrected by version 1, from it as sent.
+    const answered = await readAll(device, BASE, last, { values: 'both' });
+    const before = answered.filter((r) => r.timestamp < endAt);
+    const after = answered.filter((r) => r.timestamp >= endAt);
+    expect([before.length, after.length]).toEqual([18, 18]);
+    expect(before.every((r) => r.calibration?.pm2_5 === 1 && r.values.pm2_5 === 2 * r.raw!.pm2_5!)).toBe(true);
+    expect(after.every((r) => r.calibration === undefined && r.values.pm2_5 === r.raw!.pm2_5)).toBe(true);
+    expect((await storedReadings(device.id, BASE)).map((r) => r.v)).toEqual(readings.map((r) => r.values));
+
+    // The roll-ups and the chart object of the range are computed again: the end's hours raw, with no version.
+    await idle();
+    const afterEnd = [22, 22, 22, 11, 11, 11];
+    await eventually(async () => JSON.stringify(await chartMeans()) === JSON.stringify(afterEnd), 30_000);
+    expect(await hourRollups()).toEqual([
+      [22, 1],
+      [22, 1],
+      [22, 1],
+      [11, null],
+      [11, null],
+      [11, null],
+    ]);
+
+    // The history keeps both, the end with who, when and its note.
+    const history = await owner().listCalibrations({ params: { id: device.id } });
+    expect(history.items.map((c) => [c.version, c.formula.kind, c.note])).toEqual([
+      [2, 'none', 'Sensor replaced: no calibration yet'],
+      [1, 'linear', 'Factory'],
+    ]);
+
+    // The frozen dataset says what it said.
+    const again = await apiAs('datasets', device.ownerToken).getDataset({ params: { datasetId: dataset.id } });
+    expect(again.files).toEqual(dataset.files);
+    expect(sha256(await fetchDatasetFile(csvFile, device.ownerToken))).toBe(sha256(csvBefore));
+    expect(sha256(await fetchDatasetFile(manifestFile(again), device.ownerToken))).toBe(manifestFile(dataset).sha256);
+  });
+
+  it('refuses an end before the version starts, after an end, of an unknown measurement, or with fields, naming the field', async () => {
+    const issuesOf = async (body: unknown) => {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      const answer = (await response.json()) as { message: string; issues: { path: string }[] };
+      return [answer.message, answer.issues.map((i) => i.path)] as const;
+    };
+    const end = { measurement: 'pm2_5', formula: { kind: 'none' }, note: 'End' };
+    expect(await issuesOf({ ...end, effectiveFrom: BASE - HOUR_MS })).toEqual([
+      `effectiveFrom (${new Date(BASE - HOUR_MS).toISOString()}) is before the calibration of pm2_5 starts (${new Date(BASE).toISOString()}): there is nothing to end then`,
+      ['body.effectiveFrom'],
+    ]);
+    // Ended already from 3 hours in: nothing is in force to end after that.
+    expect((await issuesOf({ ...end, effectiveFrom: endAt + HOUR_MS }))[1]).toEqual(['body.effectiveFrom']);
+    expect((await issuesOf({ ...end, measurement: 'pm3', effectiveFrom: BASE }))[1]).toEqual(['body.measurement']);
+    expect((await issuesOf({ ...end, formula: { kind: 'none', a: 1 }, effectiveFrom: BASE }))[1]).toEqual([
+      'body.formula.a',
+    ]);
+    // Nothing of it was saved.
+    expect((await owner().listCalibrations({ params: { id: device.id } })).items).toHaveLength(2);
   });
 });
 

@@ -1,17 +1,22 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
+import { useFirstAnswers } from '../../lib/first-answers';
+import { useFirstReads } from '../../lib/first-reads';
 import { errorOf, queryList, routeQuery } from '../../lib/query';
-import { InvoicesTable, useCustomerOf } from './invoices-panel';
+import { customerOfQuery, InvoicesTable, invoicesPagesQuery, useCustomerOf } from './invoices-panel';
 import { formatDay, tierLabel } from './plan-change-text';
 import { SubscriptionBadge } from './status-badge';
 import './billing.css';
 
+const subscriptionsQuery = (customerId: string) =>
+  routeQuery('api', 'subscriptionsListByCustomer', { body: { customerId } });
+
 /** A customer's subscriptions, canceled ones too: status, devices, tier and period. */
 const CustomerSubscriptions = ({ customerId }: { customerId: string }) => {
-  const query = useQuery(routeQuery('api', 'subscriptionsListByCustomer', { body: { customerId } }));
+  const query = useQuery(subscriptionsQuery(customerId));
   return (
     <>
       <h3 id="person-subscriptions-heading">Subscriptions</h3>
@@ -75,6 +80,22 @@ const CustomerSubscriptions = ({ customerId }: { customerId: string }) => {
       </PagedList>
     </>
   );
+};
+
+/**
+ * Holds a screen (lib/first-reads.ts) until what `CustomerBillingPanel` draws has come: the customer of the e-mail,
+ * then their subscriptions and first page of invoices. Drawn as they came, they pushed down what sits below the
+ * panel (the person page's deletion controls, 64 px on a phone, under a press).
+ */
+export const useCustomerBillingFirstReads = (email: string | undefined): void => {
+  const client = useQueryClient();
+  const lookup = email ? customerOfQuery(email) : undefined;
+  useFirstReads(lookup);
+  const customerId = lookup && client.getQueryData(lookup.queryKey)?.items[0]?.id;
+  useFirstAnswers({
+    reads: [customerId ? subscriptionsQuery(customerId) : undefined],
+    pages: [customerId ? invoicesPagesQuery(customerId) : undefined],
+  });
 };
 
 /**

@@ -3,22 +3,29 @@ import type { Invoice } from '../../../../shared/contracts/api-subscriptions';
 import { ErrorAlert } from '../../components/form-parts';
 import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
-import { errorOf, routeQuery, useRoutePages } from '../../lib/query';
+import { errorOf, routePagesQuery, routeQuery, useRoutePages } from '../../lib/query';
 import { formatDay } from './plan-change-text';
 import { formatCents } from './plan-rules';
 import './billing.css';
 
 const INVOICES_PAGE = 20;
 
+/** The search for the billing customer of an e-mail (spec §7). */
+export const customerOfQuery = (email: string) => routeQuery('api', 'customersSearchByEmail', { body: { email } });
+
+/** A customer's invoices as `InvoicesTable` reads them, a page at a time. */
+const invoicesRequest = (customerId: string) => ({ body: { customerId }, query: { limit: INVOICES_PAGE } });
+
+/** The first page of a customer's invoices, for a screen that waits for it (lib/first-reads.ts). */
+export const invoicesPagesQuery = (customerId: string) =>
+  routePagesQuery('api', 'invoicesListByCustomer', invoicesRequest(customerId));
+
 /**
  * The billing customer of an e-mail (the first Stripe answers, as spec §7's search): a person's own, or anyone's
  * for staff. Undefined data until the search answers; `null` when the e-mail has none (nothing bought yet).
  */
 export const useCustomerOf = (email: string | undefined) => {
-  const query = useQuery({
-    ...routeQuery('api', 'customersSearchByEmail', { body: { email: email ?? '' } }),
-    enabled: Boolean(email),
-  });
+  const query = useQuery({ ...customerOfQuery(email ?? ''), enabled: Boolean(email) });
   return { customerId: query.data ? (query.data.items[0]?.id ?? null) : undefined, query };
 };
 
@@ -27,10 +34,7 @@ const statusText = (status: string) => status.charAt(0).toUpperCase() + status.s
 
 /** A customer's invoices, newest first, paged: number, date, amount, status and Stripe's page of each. */
 export const InvoicesTable = ({ customerId, testId }: { customerId: string; testId: string }) => {
-  const invoices = useRoutePages('api', 'invoicesListByCustomer', {
-    body: { customerId },
-    query: { limit: INVOICES_PAGE },
-  });
+  const invoices = useRoutePages('api', 'invoicesListByCustomer', invoicesRequest(customerId));
   return (
     <PagedList list={invoices} name={testId} loadingText="Loading the invoices…" empty="No invoices yet.">
       <ListTable

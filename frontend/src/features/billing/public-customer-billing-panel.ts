@@ -1,2 +1,2 @@
 /** A person's billing as staff see it, for the person's admin page (docs/style.md §9). */
-export { CustomerBillingPanel } from './customer-billing-panel';
+export { CustomerBillingPanel, useCustomerBillingFirstReads } from './customer-billing-panel';

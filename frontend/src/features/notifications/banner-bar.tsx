@@ -54,9 +54,12 @@ const useReadWhenSeen = (banners: readonly Banner[], markRead: (id: string) => v
     return () => document.removeEventListener('visibilitychange', onVisibility);
   }, [ids]);
 
+  // The map is emptied with its timers: an effect run again on the same component (React's StrictMode does it on
+  // every mount) would otherwise find each banner "running" and never start its clock.
   useEffect(
     () => () => {
       for (const timer of timers.current.values()) window.clearTimeout(timer);
+      timers.current.clear();
     },
     [],
   );

@@ -3,7 +3,7 @@ import type { AuthEvent } from '../../../../shared/contracts/users';
 import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
-import { useRoutePages } from '../../lib/query';
+import { routePagesQuery, useRoutePages } from '../../lib/query';
 import { PEOPLE_MESSAGES } from './people-messages';
 
 const RESULT_TEXT: Record<AuthEvent['response'], string> = {
@@ -12,12 +12,15 @@ const RESULT_TEXT: Record<AuthEvent['response'], string> = {
   InProgress: 'Waiting for the second factor',
 };
 
+const eventsRequest = (userId: string) => ({ params: { id: userId }, query: { limit: DEFAULT_PAGE_SIZE } });
+
+/** The first page of a person's sign-in events, for a screen that waits for it (lib/first-reads.ts). */
+export const authEventsPagesQuery = (userId: string) =>
+  routePagesQuery('users', 'adminListUserAuthEvents', eventsRequest(userId));
+
 /** A person's recent sign-in events, newest first, paged. */
 export const AuthEventsPanel = ({ userId, title = 'Recent sign-in events' }: { userId: string; title?: string }) => {
-  const events = useRoutePages('users', 'adminListUserAuthEvents', {
-    params: { id: userId },
-    query: { limit: DEFAULT_PAGE_SIZE },
-  });
+  const events = useRoutePages('users', 'adminListUserAuthEvents', eventsRequest(userId));
 
   return (
     <section className="panel" aria-labelledby="auth-events-heading" data-testid="auth-events">

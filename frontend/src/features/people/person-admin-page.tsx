@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useFirstAnswers } from '../../lib/first-answers';
 import { personName } from '../../lib/person-name';
 import { useChanges } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
-import { CustomerBillingPanel } from '../billing/public-customer-billing-panel';
-import { AuthEventsPanel } from './auth-events-panel';
-import { usePerson } from './people-api';
+import { CustomerBillingPanel, useCustomerBillingFirstReads } from '../billing/public-customer-billing-panel';
+import { AuthEventsPanel, authEventsPagesQuery } from './auth-events-panel';
+import { identityQuery, recordQuery, usePerson } from './people-api';
 import { PEOPLE_MESSAGES } from './people-messages';
 import { PersonActions, type PersonBusy } from './person-actions';
 import { DeletionPanel, EmailPanel, GroupsPanel, RecordPanel } from './person-admin-panels';
@@ -23,7 +24,11 @@ export const PersonAdminPage = () => {
 };
 
 const PersonAdmin = ({ id }: { id: string }) => {
+  // Every panel's reads sit above the deletion and e-mail controls at the page's foot: the page is drawn with them
+  // (docs/frontend-layout.md, "No lost clicks").
+  useFirstAnswers({ reads: [identityQuery(id), recordQuery(id)], pages: [authEventsPagesQuery(id)] });
   const person = usePerson(id);
+  useCustomerBillingFirstReads(person.identity?.email);
   const { identity, record } = person;
   const user = useSignedInUser();
   const navigate = useNavigate();

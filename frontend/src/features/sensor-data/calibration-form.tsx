@@ -23,10 +23,10 @@ import './sensor-data.css';
 
 /**
  * A new calibration version's form (docs/data-quality.md "Screens"), the device's and the campaign's: the formula
- * (linear, polynomial, piecewise, or a preset such as the US EPA's linear-multi correction), its period, note and
- * source, and a preview drawing the corrected line over the raw one of `previewDeviceId` over `range` before saving.
- * On the form kit; `send` makes the change and answers what it did. A file of its own, so the campaign's chunk takes
- * the form without the device page's charts.
+ * (linear, polynomial, piecewise, a preset such as the US EPA's linear-multi correction, or none: an end of the
+ * calibration), its period, note and source, and a preview drawing the corrected line over the raw one of
+ * `previewDeviceId` over `range` before saving. On the form kit; `send` makes the change and answers what it did. A
+ * file of its own, so the campaign's chunk takes the form without the device page's charts.
  */
 export const CalibrationEditor = ({
   name,
@@ -89,6 +89,7 @@ export const CalibrationEditor = ({
     ['linear', 'Linear: a·x + b'],
     ['polynomial', 'Polynomial'],
     ['piecewise', 'Piecewise over the raw value'],
+    ['none', 'None: end the calibration (the values as sent)'],
     ...CALIBRATION_PRESETS.filter((p) => p.measurement === measurement).map((p) => [p.id, p.label] as const),
   ];
 
@@ -101,7 +102,7 @@ export const CalibrationEditor = ({
       intro={intro}
       className="calibration-form"
       form={save}
-      submitText="Save calibration"
+      submitText={form.kind === 'none' ? 'Save the end' : 'Save calibration'}
       busyText="Saving…"
       long
     >
@@ -135,6 +136,12 @@ export const CalibrationEditor = ({
       {preset && (
         <p className="small muted" data-testid={id('preset')}>
           {formulaText(preset.formula, measurement)}
+        </p>
+      )}
+      {form.kind === 'none' && (
+        <p className="small muted" data-testid={id('ends')}>
+          From then on, charts, downloads and the API show the values as the device sent them and name no calibration
+          version; earlier readings keep theirs.
         </p>
       )}
       <div className="field-row">

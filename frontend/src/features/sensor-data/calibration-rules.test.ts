@@ -20,6 +20,11 @@ describe('formulaOf', () => {
     expect(formulaOf({ kind: 'epa-purpleair', a: '', b: '', coefficients: '' })).toEqual(EPA_PURPLEAIR_PRESET.formula);
   });
 
+  it('reads an end (None) as a formula of kind none, and a saved end back into that choice', () => {
+    expect(formulaOf({ kind: 'none', a: 'x', b: '', coefficients: '' })).toEqual({ kind: 'none' });
+    expect(formFieldsOf({ kind: 'none' }).kind).toBe('none');
+  });
+
   it('answers the schema’s message for a coefficient that is not a number', () => {
     expect(typeof formulaOf({ kind: 'linear', a: 'x', b: '0', coefficients: '' })).toBe('string');
     expect(typeof formulaOf({ kind: 'linear', a: '', b: '0', coefficients: '' })).toBe('string');

@@ -15,9 +15,10 @@ export const PREVIEW_COLOURS = { raw: '#64748b', corrected: '#ea580c' } as const
 export interface CalibrationForm {
   /**
    * `linear`, `polynomial` (coefficients from x⁰ up, comma separated), `piecewise` (`raw:corrected` pairs, comma
-   * separated), or a preset's id (the linear-multi formulas people are offered).
+   * separated), `none` (an end: no calibration from then on, decision 103), or a preset's id (the linear-multi
+   * formulas people are offered).
    */
-  kind: 'linear' | 'polynomial' | 'piecewise' | string;
+  kind: 'linear' | 'polynomial' | 'piecewise' | 'none' | string;
   a: string;
   b: string;
   coefficients: string;
@@ -48,12 +49,14 @@ export const formulaOf = (
       ? { kind: 'polynomial', coefficients: form.coefficients.split(',').map(number) }
       : form.kind === 'piecewise'
         ? { kind: 'piecewise', points: (form.points ?? '').split(',').map(pointOf) }
-        : { kind: 'linear', a: number(form.a), b: number(form.b) };
+        : form.kind === 'none'
+          ? { kind: 'none' }
+          : { kind: 'linear', a: number(form.a), b: number(form.b) };
   const parsed = Formula.safeParse(candidate);
   return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? z.prettifyError(parsed.error));
 };
 
-/** A blank form: the line as sent (a = 1, b = 0), which a person then changes. */
+/** A blank form: a linear formula starting from the line as sent (a = 1, b = 0), which a person then changes. */
 export const EMPTY_CALIBRATION_FORM: CalibrationForm = {
   kind: 'linear',
   a: '1',

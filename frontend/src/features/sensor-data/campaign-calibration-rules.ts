@@ -27,6 +27,8 @@ export const formFieldsOf = (
       const same = CALIBRATION_PRESETS.find((p) => JSON.stringify(p.formula) === JSON.stringify(formula));
       return same ? { ...blank, kind: same.id } : { ...blank };
     }
+    case 'none':
+      return { ...blank, kind: 'none' };
   }
 };
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import type { Campaign } from '../../../../shared/contracts/campaigns';
 import type { CampaignSeries } from '../../../../shared/contracts/sensor-data-campaigns';
 import { ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
-import { formulaText } from '../../../../shared/sensor-data/calibration';
+import { formulaText, isEnd } from '../../../../shared/sensor-data/calibration';
 import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { apiClient } from '../../lib/api';
@@ -78,9 +78,9 @@ const useComparison = (campaignId: string): QueryState<CampaignSeries> | undefin
 
 /**
  * The campaign-wide calibrations: each with its devices and their versions, "Replace…" and "End…" (the API keeps
- * every version: a newer one overrides the older where their periods overlap, so ending one is a version that leaves
- * the values as sent from then on; decision 099), and the form, once the comparison above has answered; the preview
- * draws one device's raw line over the campaign's window.
+ * every version: a newer one overrides the older where their periods overlap, and ending one is a version of kind
+ * `none`, after which readers answer the values as sent and no version; decisions 099 and 103), and the form, once
+ * the comparison above has answered; the preview draws one device's raw line over the campaign's window.
  */
 const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'endsAt'> }) => {
   const list = useQuery(routeQuery('sensor-data', 'listCampaignCalibrations', { params: { id: campaign.id } }));
@@ -137,7 +137,8 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'e
         <ul className="quality-history" data-testid="campaign-calibration-list">
           {entries.map((c) => (
             <li key={c.key} data-testid="campaign-calibration-item">
-              <strong>{labels[c.measurement] ?? c.measurement}</strong>: {formulaText(c.formula, c.measurement)}, from{' '}
+              <strong>{labels[c.measurement] ?? c.measurement}</strong>:{' '}
+              {isEnd(c.formula) ? 'calibration ended, the values as sent' : formulaText(c.formula, c.measurement)}, from{' '}
               {when(c.effectiveFrom)}
               {c.effectiveTo !== undefined ? ` to ${when(c.effectiveTo)}` : ''}, on{' '}
               <span data-testid="campaign-calibration-devices">
@@ -146,27 +147,14 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'e
               </span>
               . {c.note}
               {c.source ? ` Source: ${c.source}.` : ''}{' '}
-              <button
-                type="button"
-                data-testid="campaign-calibration-replace"
-                onClick={() => restart(c, { ...formFieldsOf(c.formula), source: c.source ?? '', note: '' })}
-              >
-                Replace…
-              </button>{' '}
-              <button
-                type="button"
-                data-testid="campaign-calibration-end"
-                onClick={() =>
-                  restart(c, {
-                    kind: 'linear',
-                    a: '1',
-                    b: '0',
-                    note: `Ends the calibration of ${when(c.effectiveFrom)}`,
-                  })
-                }
-              >
-                End…
-              </button>
+              {!isEnd(c.formula) && (
+                <EndOrReplace
+                  onReplace={() => restart(c, { ...formFieldsOf(c.formula), source: c.source ?? '', note: '' })}
+                  onEnd={() =>
+                    restart(c, { kind: 'none', note: `Ends the calibration of ${when(c.effectiveFrom)}`, source: '' })
+                  }
+                />
+              )}
             </li>
           ))}
         </ul>
@@ -189,7 +177,7 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'e
             key={`${measurement}-${start.at}`}
             name="campaign-calibration"
             title={`New calibration of ${labels[measurement] ?? measurement} on every device`}
-            intro="A newer version overrides older ones, the devices' own too, where their periods overlap. To end one, save the values as sent (a = 1, b = 0) from then on: End… fills that in."
+            intro="A newer version overrides older ones, the devices' own too, where their periods overlap. To end one, save the formula None from then on: End… fills that in, and the devices' readings from then on name no calibration."
             measurement={measurement}
             previewDeviceId={previewDevice}
             range={range}
@@ -216,6 +204,18 @@ const CampaignCalibrations = ({ campaign }: { campaign: Pick<Campaign, 'id' | 'e
     </div>
   );
 };
+
+/** A campaign-wide calibration's actions: "Replace…" starts the form from its formula, "End…" from an end. */
+const EndOrReplace = ({ onReplace, onEnd }: { onReplace: () => void; onEnd: () => void }) => (
+  <>
+    <button type="button" data-testid="campaign-calibration-replace" onClick={onReplace}>
+      Replace…
+    </button>{' '}
+    <button type="button" data-testid="campaign-calibration-end" onClick={onEnd}>
+      End…
+    </button>
+  </>
+);
 
 /** The campaign-wide exclusions: the list, each with "Bring back", and the form to exclude one more. */
 const CampaignExclusions = ({ campaignId }: { campaignId: string }) => {

@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type Calibration, type Exclusion, ExclusionBody } from '../../../../shared/contracts/sensor-data-quality';
-import { formulaText } from '../../../../shared/sensor-data/calibration';
+import { formulaText, isEnd } from '../../../../shared/sensor-data/calibration';
 import { DoneNote, ErrorAlert, SubmitButton } from '../../components/form-parts';
+import { PersonName } from '../../components/person-name';
 import { apiClient } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { ChoiceField, TextField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges } from '../../lib/query';
 import { CalibrationEditor } from './calibration-form';
+import type { CalibrationForm } from './calibration-rules';
 import { ExcludedRanges } from './excluded-ranges';
 import { exclusionFields, exclusionRange } from './exclusion-rules';
 import { reprocessingText } from './quality-rules';
@@ -61,6 +63,20 @@ export const QualityPanel = ({
   const exclusions = useQuery(routeQuery('sensor-data', 'listExclusions', { params: { id: deviceId } }));
   const shown = names.includes(measurement) ? measurement : (names[0] ?? '');
   const history = (calibrations.data?.items ?? []).filter((c) => c.measurement === shown);
+  // "End…" starts the form anew as an end from now on (decision 103), and takes the person there.
+  const [start, setStart] = useState<{ fields: Partial<CalibrationForm>; at: number }>({ fields: {}, at: 0 });
+  useEffect(() => {
+    if (start.at > 0) document.getElementById('calibration-kind')?.focus();
+  }, [start.at]);
+  const endOf = (c: Calibration) =>
+    setStart({
+      fields: {
+        kind: 'none',
+        effectiveFrom: formatLocal(Math.max(c.effectiveFrom, Date.now())),
+        note: `Ends version ${c.version}`,
+      },
+      at: Date.now(),
+    });
 
   return (
     <section className="quality-panel" aria-labelledby="quality-heading" data-testid="quality-panel">
@@ -82,26 +98,30 @@ export const QualityPanel = ({
           </p>
         ) : (
           <ol className="quality-history" data-testid="calibration-history" reversed>
-            {history.map((c) => (
-              <CalibrationItem key={c.id} calibration={c} />
+            {history.map((c, i) => (
+              <CalibrationItem
+                key={c.id}
+                calibration={c}
+                onEnd={mayChange && i === 0 && !isEnd(c.formula) ? () => endOf(c) : undefined}
+              />
             ))}
           </ol>
         )}
       </div>
       {mayChange && shown && (
         <CalibrationEditor
-          key={shown}
+          key={`${shown}-${start.at}`}
           name="calibration"
           title={`New calibration of ${labels[shown] ?? shown}`}
           measurement={shown}
           previewDeviceId={deviceId}
           range={range}
           width={width}
-          start={{ effectiveFrom: formatLocal(range.from) }}
+          start={{ effectiveFrom: formatLocal(range.from), ...start.fields }}
           send={async (body) => {
             const made = await apiClient('sensor-data').addCalibration({ params: { id: deviceId }, body });
             onChanged();
-            return `Saved as version ${made.version}. The charts are being computed again.`;
+            return `Saved as version ${made.version}${isEnd(made.formula) ? ', the end' : ''}. The charts are being computed again.`;
           }}
           invalidates={touchedBy('listCalibrations')}
         />
@@ -158,11 +178,31 @@ const ReprocessingLine = ({ deviceId, changedAt }: { deviceId: string; changedAt
   );
 };
 
-const CalibrationItem = ({ calibration: c }: { calibration: Calibration }) => (
+/**
+ * One version in a measurement's history; an end says so, with who saved it and when (decision 103). `onEnd`: the
+ * newest version, not itself an end, for those who may change it.
+ */
+const CalibrationItem = ({ calibration: c, onEnd }: { calibration: Calibration; onEnd?: () => void }) => (
   <li data-testid="calibration-version">
-    <strong>Version {c.version}</strong>: {formulaText(c.formula, c.measurement)}, from {when(c.effectiveFrom)}
-    {c.effectiveTo !== undefined ? ` to ${when(c.effectiveTo)}` : ''}. {c.note}
+    <strong>Version {c.version}</strong>:{' '}
+    {isEnd(c.formula) ? 'calibration ended, the values as sent' : formulaText(c.formula, c.measurement)}, from{' '}
+    {when(c.effectiveFrom)}
+    {c.effectiveTo !== undefined ? ` to ${when(c.effectiveTo)}` : ''}
+    {isEnd(c.formula) && (
+      <>
+        ; by <PersonName id={c.createdBy} withEmail={false} /> on {when(c.created)}
+      </>
+    )}
+    . {c.note}
     {c.source ? ` Source: ${c.source}.` : ''}
+    {onEnd && (
+      <>
+        {' '}
+        <button type="button" data-testid="calibration-end" onClick={onEnd}>
+          End…
+        </button>
+      </>
+    )}
   </li>
 );
 
