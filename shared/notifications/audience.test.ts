@@ -1,4 +1,4 @@
-import { formatAudience, parseAudience } from './audience';
+import { formatAudience, MANAGER_RELATIONS, managersOf, parseAudience } from './audience';
 
 describe('audience selectors (spec §3)', () => {
   it('reads the three kinds of the spec', () => {
@@ -39,6 +39,28 @@ describe('audience selectors (spec §3)', () => {
       const parsed = parseAudience(selector);
       if ('error' in parsed) throw new Error(parsed.error);
       expect(formatAudience(parsed)).toBe(selector);
+    }
+  });
+});
+
+describe("a target's managers", () => {
+  it("are a device's owners and administrators, a campaign's or an organization's managers", () => {
+    expect(managersOf({ kind: 'device', id: 'd1' })).toEqual([
+      'relation:relation-type=device-owner:referrerId=d1',
+      'relation:relation-type=device-administrator:referrerId=d1',
+    ]);
+    expect(managersOf({ kind: 'campaign', id: 'c1' })).toEqual([
+      'relation:relation-type=campaign-manager:referrerId=c1',
+    ]);
+    expect(managersOf({ kind: 'organization', id: 'o1' })).toEqual([
+      'relation:relation-type=organization-manager:referrerId=o1',
+    ]);
+  });
+
+  it('are selectors delivery can read: relations whose referent is a person', () => {
+    for (const kind of Object.keys(MANAGER_RELATIONS) as (keyof typeof MANAGER_RELATIONS)[]) {
+      for (const selector of managersOf({ kind, id: 'x1' }))
+        expect(parseAudience(selector)).not.toHaveProperty('error');
     }
   });
 });

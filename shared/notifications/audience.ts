@@ -80,3 +80,24 @@ export const formatAudience = (audience: Audience): string => {
 };
 
 export const PERSON_RELATION_TYPES = [...PERSON_RELATIONS] as RelationType[];
+
+/** The people of one relation of a referrer as a selector, e.g. the owners of a device. */
+export const relationAudience = (relationType: RelationType, referrerId: string): string =>
+  formatAudience({ kind: 'relation', relationType, referrerId });
+
+/**
+ * Who manages a target, by the relations that make them its managers: a device's owners and administrators; a
+ * campaign's or an organization's managers. Notices about a target (a webhook turned off, an alert with no recipient
+ * given) go to them.
+ */
+export const MANAGER_RELATIONS = {
+  device: ['device-owner', 'device-administrator'],
+  campaign: ['campaign-manager'],
+  organization: ['organization-manager'],
+} as const satisfies Record<string, readonly RelationType[]>;
+
+export type ManagedKind = keyof typeof MANAGER_RELATIONS;
+
+/** The selectors of a target's managers (MANAGER_RELATIONS). */
+export const managersOf = (target: { kind: ManagedKind; id: string }): string[] =>
+  MANAGER_RELATIONS[target.kind].map((type) => relationAudience(type, target.id));

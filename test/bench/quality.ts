@@ -135,10 +135,10 @@ export const benchQuality = () => {
  * BENCH_QUALITY_DEVICES (40) devices per side, 8 at a time, in alternating rounds as the alerts bench takes its ratio
  * (alternateRounds). Each side is the ingest use case as the data-ingress Lambda builds it (`createIngestDeps`, the
  * stack's tables, queue and clients); "without" replaces the checks by none, so nothing is flagged and no memory is
- * kept (no `saveQualityState` write): ingest as it was before issue 39. Not through the gateway, whose handler has no
+ * kept: ingest as it was before issue 39. Not through the gateway, whose handler has no
  * way to turn the checks off: its hop (HTTP, the credential's read, the middy chain) is the same on both sides, so
- * the ratio through it is at least this one. On 2026-11-29, load average 8.9 → 9.3: 0.87 the median of 6 pairs (1.11
- * best ÷ best), 0.84 by CPU per batch (14.4 / 17.1 ms): the memory's write per batch; docs/data-quality.md.
+ * the ratio through it is at least this one. Figures before and after the memory went into ingest's one write of the
+ * device record (decision 102): docs/data-quality.md, "Measured".
  */
 export const benchQualityIngest = async (
   stack: RunningStack,

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { alertsAs } from '../support/alerts';
 import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { shadeColumns } from '../support/chart-pixels';
-import { freshDevice, ingest } from '../support/sensor-data';
+import { eventually, freshDevice, ingest } from '../support/sensor-data';
 import { apiAs } from '../support/stack';
 import { freshPerson, signInPerson } from './people-fixtures';
 
@@ -192,6 +192,69 @@ describe('end to end: alerts', () => {
       // The device's link opens the staff's device page at that moment.
       await firing.getByRole('link').click();
       await page.waitForURL(web(`/admin/devices/${device.id}?at=${firedAt}`));
+    },
+    TEST_MS,
+  );
+
+  it(
+    'what fires now is listed by when it fired, the last first, though an alert held for its time started earlier',
+    async () => {
+      const person = await freshPerson();
+      const device = await freshDevice({ ownerToken: person.token });
+      const alerts = alertsAs(person.token);
+      const stamp = Date.now();
+      // Held: PM2.5 over 35 for 10 minutes starts at the first reading and fires 10 minutes later.
+      const held = await alerts.createRule({
+        body: {
+          name: `Held PM2.5 ${stamp}`,
+          target: { kind: 'device', id: device.id },
+          condition: { kind: 'threshold', measurement: 'pm2_5', above: 35, forSeconds: 600 },
+          enabled: true,
+        },
+      });
+      // At once: the temperature over 30 starts and fires at the same reading, between the other's start and fire.
+      const atOnce = await alerts.createRule({
+        body: {
+          name: `Hot at once ${stamp}`,
+          target: { kind: 'device', id: device.id },
+          condition: { kind: 'threshold', measurement: 'temperature', above: 30, forSeconds: 0 },
+          enabled: true,
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const t = Math.floor(Date.now() / MIN) * MIN - 30 * MIN;
+      await ingest(device, [
+        { timestamp: t, values: { pm2_5: 77, temperature: 20 } },
+        { timestamp: t + 5 * MIN, values: { pm2_5: 77, temperature: 40 } },
+        { timestamp: t + 10 * MIN, values: { pm2_5: 77, temperature: 40 } },
+      ]);
+      // What the lists are read from: the held alert started first and fired last.
+      const events = await eventually(async () => {
+        const firing = await alerts.listEvents({ query: { deviceId: device.id, state: 'firing' } });
+        return firing.items.length === 2 && firing;
+      });
+      const byRule = new Map(events.items.map((alert) => [alert.ruleId, alert]));
+      expect(byRule.get(held.id)).toMatchObject({ startedAt: t, firedAt: t + 10 * MIN });
+      expect(byRule.get(atOnce.id)).toMatchObject({ startedAt: t + 5 * MIN, firedAt: t + 5 * MIN });
+
+      const page = testPage();
+      await signInAs(page, 'admin@example.com', '/admin/alerts');
+      await page.getByRole('heading', { name: 'Alerts of every device' }).waitFor();
+      const table = page.getByTestId('alerts-page-firing');
+      await table.getByRole('row').filter({ hasText: held.name }).waitFor({ timeout: POLL_WAIT_MS });
+      await table.getByRole('row').filter({ hasText: atOnce.name }).waitFor({ timeout: POLL_WAIT_MS });
+      const rows = await table.getByRole('row').allTextContents();
+      const rowOf = (name: string) => rows.findIndex((row) => row.includes(name));
+      expect(rowOf(held.name)).toBeLessThan(rowOf(atOnce.name));
+
+      // The device page's panel lists its own the same way.
+      await page.goto(web(`/admin/devices/${device.id}`));
+      const panel = page.getByTestId('alerts-firing');
+      await panel.getByText(atOnce.name).waitFor();
+      expect(await panel.getByRole('listitem').allTextContents()).toEqual([
+        expect.stringContaining(held.name),
+        expect.stringContaining(atOnce.name),
+      ]);
     },
     TEST_MS,
   );

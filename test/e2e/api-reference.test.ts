@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { keepScreenshot, NARROW, onScreen, pagePerTest, WIDE, web } from '../support/browser';
+import { consoleWarningsOf, keepScreenshot, NARROW, onScreen, pagePerTest, WIDE, web } from '../support/browser';
 import { freshUser } from '../support/people';
 import { apiAs } from '../support/stack';
 import { signInPerson } from './people-fixtures';
@@ -104,6 +104,11 @@ describe('end to end: the API reference', () => {
       await readings.scrollIntoViewIfNeeded();
       await keepScreenshot(page, path.join(ARTIFACTS, `api-reference-${viewport.width}-readings.png`));
     }
+    // Neither page suspended on a promise its render made anew (React says so in its development build, TEST_WEB=dev):
+    // each render would read the document again.
+    expect(
+      consoleWarningsOf(page).filter((text) => /uncached promise|suspended by|did not call use\(\)/i.test(text)),
+    ).toEqual([]);
   });
 
   it('opens a link to one route at that route, focused, and its contents lead to another', async () => {

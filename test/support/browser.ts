@@ -65,6 +65,7 @@ export const contextOptions = (): BrowserContextOptions => {
 const cspViolations = new WeakMap<Page, string[]>();
 const lostClicks = new WeakMap<Page, string[]>();
 const pageEvents = new WeakMap<Page, string[]>();
+const consoleWarnings = new WeakMap<Page, string[]>();
 
 /** How a page says that a click was lost (LOST_CLICK_WATCH). */
 const LOST_CLICK = '[lost click]';
@@ -115,6 +116,12 @@ const LOST_CLICK_WATCH = `(() => {
  */
 export const lostClicksOf = (page: Page): readonly string[] => lostClicks.get(page) ?? [];
 
+/**
+ * Every console error and warning of the page so far. React's own warnings (a promise `use()` was given that no render
+ * kept, a key missing) are written by its development build only: a test that asserts on them runs with TEST_WEB=dev.
+ */
+export const consoleWarningsOf = (page: Page): readonly string[] => consoleWarnings.get(page) ?? [];
+
 /** How many of a page's last events (navigations, console errors and warnings, failed and refused requests) a failed test prints. */
 const EVENTS_KEPT = 40;
 
@@ -134,6 +141,8 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   lostClicks.set(page, lost);
   const events: string[] = [];
   pageEvents.set(page, events);
+  const warnings: string[] = [];
+  consoleWarnings.set(page, warnings);
   const started = Date.now();
   const note = (line: string) => {
     events.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
@@ -142,8 +151,10 @@ export const newPage = async (browser: Browser): Promise<Page> => {
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) violations.push(message.text());
     if (message.text().startsWith(LOST_CLICK)) lost.push(message.text());
-    if (message.type() === 'error' || message.type() === 'warning')
+    if (message.type() === 'error' || message.type() === 'warning') {
       note(`console.${message.type()}: ${message.text()}`);
+      warnings.push(message.text());
+    }
   });
   page.on('pageerror', (error) => note(`page error: ${error.message}`));
   page.on('requestfailed', (request) =>

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
 import { LANE_SK } from '../../functions/_shared/integrations/webhook-records';
 import type { ReadingsBatch } from '../../shared/contracts/webhook-events';
 import { documentClient, stack } from './stack';
@@ -70,6 +71,33 @@ export const startReceiver = async () => {
 };
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * A receiver of its own for each test of the file: started before the test, stopped after it, so a test reads only
+ * the requests its own webhooks made. Call at the top level of the file (once per receiver a test needs); the
+ * returned function gives the running test's receiver.
+ */
+export const receiverPerTest = (): (() => Receiver) => {
+  let receiver: Receiver | undefined;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await receiver?.stop();
+    receiver = undefined;
+  });
+  return () => {
+    if (!receiver) throw new Error('No receiver: receiverPerTest() gives one only while a test runs');
+    return receiver;
+  };
+};
+
+/**
+ * The event of a received request as a customer's receiver reads it: verified with the webhook's secret by the
+ * `standardwebhooks` package (signature, id and timestamp headers), which throws on a request the secret did not sign.
+ */
+export const verifiedWith = (secret: string, request: Pick<ReceivedRequest, 'body' | 'headers'>): unknown =>
+  new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
 
 /** The lane item of a webhook as stored (who holds it, its timer, the delivery under way). */
 export const laneOf = async (webhookId: string) =>

@@ -6,7 +6,7 @@ import {
   type QueryKey,
   useQueryClient,
 } from '@tanstack/react-query';
-import { use } from 'react';
+import { type FulfilledReactPromise, use } from 'react';
 
 /**
  * A screen shown with its first reads (docs/frontend-layout.md, "No lost clicks"): what a read brings in after the
@@ -22,10 +22,13 @@ import { use } from 'react';
  */
 export const FIRST_READ_WAIT_MS = 10_000;
 
-/** One wait per query in the cache: every render of a waiting screen suspends on the same one. */
+/**
+ * One wait per query in the cache: every render of a screen that waited calls `use()` with the same one, settled or
+ * not. React warns of a component that suspended in `use()` and then finished a render without calling it
+ * (https://react.dev/warnings/conditional-use-of-use), and a settled wait (a timed-out read has no answer yet) is
+ * read past at once.
+ */
 const waits = new WeakMap<Query, Promise<void>>();
-/** The waits that are over; a screen reads past them without suspending (a timed-out read has no answer yet). */
-const over = new WeakSet<Promise<void>>();
 
 /** A read as `routeQuery` (lib/query.ts) or a feature's query options give it. */
 export type Read<T> = FetchQueryOptions<T, Error, T, QueryKey>;
@@ -35,7 +38,10 @@ export type PagesRead<P> = FetchInfiniteQueryOptions<P, Error, P, QueryKey, stri
 const answered = (query: Query | undefined): boolean =>
   query !== undefined && (query.state.data !== undefined || query.state.status === 'error');
 
-/** The wait for a query's first answer, starting it (`start`) if nobody has; undefined when it has answered already. */
+/**
+ * The wait for a query's first answer, starting it (`start`) if nobody has: the same one, settled, once it has
+ * answered; undefined for a query that answered before anyone waited for it.
+ */
 const firstWait = (
   client: QueryClient,
   queryKey: QueryKey,
@@ -43,9 +49,9 @@ const firstWait = (
 ): Promise<void> | undefined => {
   const cache = client.getQueryCache();
   const found = cache.find({ queryKey, exact: true });
-  if (answered(found)) return undefined;
   const known = found && waits.get(found);
   if (known) return known;
+  if (answered(found)) return undefined;
   // fetchQuery (and fetchInfiniteQuery) builds the query in the cache at once (so a cleared cache gets a new query and a new wait), and joins
   // a read already under way rather than sending a second.
   const fetching = start();
@@ -59,21 +65,26 @@ const firstWait = (
         resolve();
       });
   });
-  void wait.then(() => over.add(wait));
+  // Marked settled as React marks the promises use() was given (its ReactPromise), so that use() reads a settled wait
+  // at once, also one that settled before any render gave it to use().
+  void wait.then(() => {
+    const settled: Pick<FulfilledReactPromise<void>, 'status' | 'value'> = { status: 'fulfilled', value: undefined };
+    Object.assign(wait, settled);
+  });
   waits.set(query, wait);
   return wait;
 };
 
-/** The wait for a read's first answer, starting the read if nobody has; undefined when it has answered already. */
+/** The wait for a read's first answer, starting the read if nobody has; undefined when it answered unwaited for. */
 export const firstAnswer = <T>(client: QueryClient, read: Read<T>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchQuery(read));
 
-/** Suspends the calling screen on each wait not over yet. */
+/** Suspends the calling screen on each wait not settled yet; a settled one (marked fulfilled) use() reads at once. */
 export const suspendOn = (pending: readonly (Promise<void> | undefined)[]): void => {
-  for (const wait of pending) if (wait && !over.has(wait)) use(wait);
+  for (const wait of pending) if (wait) use(wait);
 };
 
-/** The wait for a paged list's first page, starting it if nobody has; undefined when it has answered already. */
+/** The wait for a paged list's first page, starting it if nobody has; undefined when it answered unwaited for. */
 export const firstPage = <P>(client: QueryClient, read: PagesRead<P>): Promise<void> | undefined =>
   firstWait(client, read.queryKey, () => client.fetchInfiniteQuery(read));
 

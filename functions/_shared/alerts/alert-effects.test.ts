@@ -1,7 +1,7 @@
 import type { AlertChanged } from '../../../shared/contracts/events';
 import type { AlertData } from '../../../shared/contracts/webhook-events';
 import { silentLog } from '../../../test/support/log';
-import { createEffects } from './alert-effects';
+import { audienceOf, createEffects } from './alert-effects';
 import type { AlertEffect, AlertNotice, AlertRecord } from './alert-model';
 
 const T0 = Date.UTC(2026, 2, 12, 10, 0);
@@ -142,5 +142,53 @@ describe('alert effects', () => {
     const w = world({ webhooksFail: true });
     await expect(w.effects.deliver('d1', [fired])).rejects.toThrow('webhooks table down');
     expect(w.cleared).toEqual([]);
+  });
+});
+
+describe("an alert's audience", () => {
+  const everyone = async () => true;
+
+  it("with no recipient given: the firing device's owners and administrators, or the campaign's managers", async () => {
+    expect(await audienceOf({ recipients: [], target: { kind: 'device', id: 'd1' } }, 'd1', everyone)).toEqual([
+      'relation:relation-type=device-owner:referrerId=d1',
+      'relation:relation-type=device-administrator:referrerId=d1',
+    ]);
+    expect(await audienceOf({ recipients: [], target: { kind: 'campaign', id: 'c1' } }, 'd1', everyone)).toEqual([
+      'relation:relation-type=campaign-manager:referrerId=c1',
+    ]);
+    expect(await audienceOf({ recipients: [], target: { kind: 'organization', id: 'o1' } }, 'd1', everyone)).toEqual([
+      'relation:relation-type=organization-manager:referrerId=o1',
+    ]);
+  });
+
+  it('resolves roles against the device that fired (owners, administrators) or the target (managers), and drops a person who lost access', async () => {
+    const audience = await audienceOf(
+      {
+        recipients: [
+          { kind: 'role', role: 'device-owners' },
+          { kind: 'role', role: 'device-administrators' },
+          { kind: 'role', role: 'managers' },
+          { kind: 'person', userId: 'u-in' },
+          { kind: 'person', userId: 'u-out' },
+        ],
+        target: { kind: 'campaign', id: 'c1' },
+      },
+      'd7',
+      async (userId) => userId === 'u-in',
+    );
+    expect(audience).toEqual([
+      'relation:relation-type=device-owner:referrerId=d7',
+      'relation:relation-type=device-administrator:referrerId=d7',
+      'relation:relation-type=campaign-manager:referrerId=c1',
+      'user:userId=u-in',
+    ]);
+    // A device has no managers of its own: the role says nothing there.
+    expect(
+      await audienceOf(
+        { recipients: [{ kind: 'role', role: 'managers' }], target: { kind: 'device', id: 'd1' } },
+        'd1',
+        everyone,
+      ),
+    ).toEqual([]);
   });
 });

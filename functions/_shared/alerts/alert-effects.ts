@@ -1,6 +1,7 @@
 import type { AlertTarget, Recipient } from '../../../shared/contracts/alerts';
 import type { AlertChanged } from '../../../shared/contracts/events';
 import type { AlertData } from '../../../shared/contracts/webhook-events';
+import { managersOf, relationAudience } from '../../../shared/notifications/audience';
 import { unitOf } from '../../../shared/sensor-data/measurements';
 import type { Log } from '../logger';
 import type { AlertEffect, AlertNotice, AlertRecord } from './alert-model';
@@ -47,19 +48,17 @@ export const audienceOf = async (
 ): Promise<string[]> => {
   const recipients = notice.recipients.length ? notice.recipients : defaultRecipients(notice.target);
   const selectors = await Promise.all(
-    recipients.map(async (recipient): Promise<string | undefined> => {
+    recipients.map(async (recipient): Promise<string[]> => {
       if (recipient.kind === 'person') {
-        return (await mayView(recipient.userId, notice.target)) ? `user:userId=${recipient.userId}` : undefined;
+        return (await mayView(recipient.userId, notice.target)) ? [`user:userId=${recipient.userId}`] : [];
       }
-      if (recipient.role === 'device-owners') return `relation:relation-type=device-owner:referrerId=${deviceId}`;
-      if (recipient.role === 'device-administrators') {
-        return `relation:relation-type=device-administrator:referrerId=${deviceId}`;
-      }
-      if (notice.target.kind === 'device') return undefined;
-      return `relation:relation-type=${notice.target.kind}-manager:referrerId=${notice.target.id}`;
+      if (recipient.role === 'device-owners') return [relationAudience('device-owner', deviceId)];
+      if (recipient.role === 'device-administrators') return [relationAudience('device-administrator', deviceId)];
+      // A device's managers are its owners and administrators, which the two roles above name.
+      return notice.target.kind === 'device' ? [] : managersOf(notice.target);
     }),
   );
-  return [...new Set(selectors.filter((s): s is string => s !== undefined))];
+  return [...new Set(selectors.flat())];
 };
 
 const eventOf = (

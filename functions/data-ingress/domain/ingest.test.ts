@@ -59,9 +59,13 @@ const world = ({
       },
     },
     devices: {
-      markSeen: async (_deviceId, update) => {
+      markSeen: async (_deviceId, update, quality) => {
         seen.push(update);
-        return known ? { ...device } : undefined;
+        if (!known) return undefined;
+        const before = { ...device };
+        const state = quality?.(device.qualityState);
+        if (state) device.qualityState = state;
+        return before;
       },
       reportFirmware: async (_deviceId, version, at) => {
         firmwareWrites.push({ version, at });
@@ -72,9 +76,6 @@ const world = ({
         if (markFails) throw new Error('devices table down');
         marks.push(notBefore);
         device.rollupSentFor = notBefore;
-      },
-      saveQualityState: async (_deviceId, state) => {
-        device.qualityState = state;
       },
     },
     adoption: {
@@ -131,6 +132,7 @@ const world = ({
     ],
   }).ingest;
   return {
+    device,
     handed,
     ingest,
     stored,
@@ -310,6 +312,18 @@ describe('ingest', () => {
     expect(w.stats).toEqual({ 'unknown-device': 2 });
     expect([w.sent, w.stored.size]).toEqual([[], 0]);
     expect(w.metrics).toEqual({ ReadingsRefused: 2 });
+  });
+
+  it("flags each batch against the memory the device's record keeps, and hands the checks' new memory to its update", async () => {
+    const w = world();
+    const minute = (m: number, pm2_5: number) => ({ timestamp: NOW - HOUR + m * 60_000, values: { pm2_5 } });
+    await w.ingest('dev', { readings: [minute(0, 10), minute(1, 11), minute(2, 10)] });
+    expect(w.device.qualityState?.pm2_5?.p.map(([t]) => t)).toEqual([0, 1, 2].map((m) => minute(m, 0).timestamp));
+    // A spike a batch later is one only against the values the first batch left in the memory.
+    await w.ingest('dev', { readings: [minute(3, 400)] });
+    expect(w.stored.get(`dev#${minute(3, 0).timestamp}`)?.flags).toEqual({ pm2_5: ['step_too_high'] });
+    expect(w.published.at(-1)?.[0]?.flags).toEqual({ pm2_5: ['step_too_high'] });
+    expect(w.device.qualityState?.pm2_5?.p).toHaveLength(4);
   });
 
   it('fails when the roll-up message cannot be sent, after the readings are stored (the device resends)', async () => {

@@ -25,7 +25,7 @@ export interface IngestDeps {
   log: Log;
   readings: Pick<ReadingsStore, 'write'>;
   stats: IngestStatsStore;
-  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent' | 'saveQualityState'>;
+  devices: Pick<DeviceSeenStore, 'markSeen' | 'reportFirmware' | 'markRollupSent'>;
   /** The rollout records a targeted device's report moves (docs/code-releases.md, "Adoption"). */
   adoption: { store: AdoptionStore; updates: Pick<DeviceUpdates, 'move'> };
   work: Pick<QueueSender<SensorDataMessage>, 'send'>;
@@ -145,27 +145,29 @@ export const createIngest = ({
       const newest = accepted.reduce((max, r) => Math.max(max, r.timestamp), 0);
       // Readings within the allowed clock skew may be a little ahead of us: lastSeen never is.
       const reportedAt = Math.min(newest, at);
-      const known = await devices.markSeen(deviceId, { lastSeen: reportedAt, names, units });
+      // The checks run against the memory the device record's update is made against, and their new memory goes
+      // in that update where the store can (decision 102): the last run is the one that counts.
+      let flagged: ReturnType<typeof flag> | undefined;
+      const known = await devices.markSeen(deviceId, { lastSeen: reportedAt, names, units }, (kept) => {
+        flagged = flag(accepted, kept);
+        return flagged.state;
+      });
       if (!known) {
         await stats.add(deviceId, { 'unknown-device': batch.readings.length }, at);
         counters.count(APP_METRICS.readingsRefused, accepted.length);
         return { accepted: 0, rejected, device: 'unknown' };
       }
-      const flagged = flag(accepted, known.qualityState);
-      const newestFlagged = flagged.readings[flagged.readings.length - 1]!.timestamp;
+      // The store runs the checks whenever it answers a device (DeviceSeenStore.markSeen).
+      const checked = flagged!.readings;
       // Counted only once stored: a batch whose write failed is answered 5xx and resent, and counting it then too
-      // would count its readings twice. The checks' memory is kept beside the write; a batch that moved nothing
-      // forward (all older than what the record holds) writes none.
-      await Promise.all([
-        readings.write(deviceId, flagged.readings, at),
-        flagged.state && devices.saveQualityState(deviceId, flagged.state, newestFlagged),
-      ]);
+      // would count its readings twice.
+      await readings.write(deviceId, checked, at);
       const hours = hoursOf(accepted.map((r) => r.timestamp));
       const notBefore = rollupNotBefore(hours, at, coalescing);
       await Promise.all([
         stats.add(deviceId, { accepted: accepted.length, ...countRejections(rejected) }, at),
         askForRollup(deviceId, hours, notBefore, known.rollupSentFor, at),
-        live.publish(deviceId, flagged.readings),
+        live.publish(deviceId, checked),
         webhooks.readingsStored(deviceId, accepted, at),
         ...afterStored.map((hook) =>
           hook({

@@ -25,12 +25,22 @@ export interface SeenUpdate {
   units: Record<string, string>;
 }
 
+/**
+ * The quality checks over a batch, given the memory the device's record keeps of its recent values
+ * (docs/data-quality.md): the memory to keep afterwards, undefined when unchanged.
+ */
+export type QualityStep = (kept: QualityState | undefined) => QualityState | undefined;
+
 export interface DeviceSeenStore {
   /**
+   * Marks the device seen and keeps what `quality` makes of its memory, in the one write when the store knows the
+   * record as it is (the memory it last wrote), else with a second, conditional one (decision 102). `quality` is
+   * called with the memory the write was made against; should the record have moved meanwhile, it is called again
+   * with the one it holds, and the last call is the one that counts.
    * @returns the device's firmware and target, or undefined when the device is unknown or retired (nothing
-   * written). A batch older than lastSeen costs a second update, without lastSeen.
+   * written). A batch older than lastSeen costs a second update, without lastSeen, unless the store knows the record.
    */
-  markSeen: (deviceId: string, seen: SeenUpdate) => Promise<SeenDevice | undefined>;
+  markSeen: (deviceId: string, seen: SeenUpdate, quality?: QualityStep) => Promise<SeenDevice | undefined>;
   /**
    * Records the version the device reports, when it differs from the one recorded and no later report was (a
    * backfilled batch carries the version of its time). `firmwareReported` is when it started reporting it.
@@ -42,11 +52,6 @@ export interface DeviceSeenStore {
    * find it in `markSeen`'s answer and send none of their own.
    */
   markRollupSent: (deviceId: string, notBefore: number) => Promise<void>;
-  /**
-   * Keeps the quality checks' memory for the next batch, unless a batch with later values kept its own meanwhile
-   * (`newest`: the time of the newest value this state holds).
-   */
-  saveQualityState: (deviceId: string, state: QualityState, newest: number) => Promise<void>;
 }
 
 /**

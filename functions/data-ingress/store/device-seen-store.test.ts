@@ -22,7 +22,7 @@ describe('createDeviceSeenStore.markSeen', () => {
     expect(updates()).toHaveLength(1);
     const [input] = updates();
     expect(input!.UpdateExpression).toBe(
-      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD measurementNames :names',
+      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD seenVersion :one, measurementNames :names',
     );
     expect(input!.ConditionExpression).toBe(
       'attribute_exists(id) AND #state <> :retired AND (attribute_not_exists(lastSeen) OR lastSeen < :seen)',
@@ -33,7 +33,9 @@ describe('createDeviceSeenStore.markSeen', () => {
   it('updates names and units without lastSeen when the batch is older than lastSeen', async () => {
     db.on(UpdateCommand).rejectsOnce(conditionFailed()).resolves({});
     expect(await store().markSeen('d1', seen)).toEqual({});
-    expect(updates()[1]!.UpdateExpression).toBe('SET measurementUnits.#u0 = :u0 ADD measurementNames :names');
+    expect(updates()[1]!.UpdateExpression).toBe(
+      'SET measurementUnits.#u0 = :u0 ADD seenVersion :one, measurementNames :names',
+    );
     expect(updates()[1]!.ConditionExpression).toBe('attribute_exists(id) AND #state <> :retired');
   });
 
@@ -53,9 +55,9 @@ describe('createDeviceSeenStore.markSeen', () => {
       .resolves({});
     expect(await store().markSeen('d1', seen)).toEqual({});
     expect(updates().map((u) => u.UpdateExpression)).toEqual([
-      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD measurementNames :names',
+      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD seenVersion :one, measurementNames :names',
       'SET measurementUnits = if_not_exists(measurementUnits, :empty)',
-      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD measurementNames :names',
+      'SET lastSeen = :seen, measurementUnits.#u0 = :u0 ADD seenVersion :one, measurementNames :names',
     ]);
   });
 
@@ -78,6 +80,100 @@ describe('createDeviceSeenStore.markSeen', () => {
     });
     // The item as it was: the update changes none of the fields handed back but lastSeen, which is wanted as it was.
     expect(updates()[0]!.ReturnValues).toBe('ALL_OLD');
+  });
+});
+
+describe('createDeviceSeenStore.markSeen with the quality memory', () => {
+  beforeEach(() => db.reset());
+  const memory = (t: number, v: number) => ({
+    pm2_5: { p: [[t, v, 0]] as [number, number, 0][], r: [v, t] as [number, number] },
+  });
+
+  it("keeps the memory in a second update the first time, then in the one update, against the record's version", async () => {
+    const devices = store();
+    db.on(UpdateCommand)
+      .resolvesOnce({ Attributes: { id: 'd1', lastSeen: 500, seenVersion: 6, qualityState: memory(500, 10) } })
+      .resolvesOnce({ Attributes: { id: 'd1', lastSeen: 1_000, seenVersion: 8, qualityState: memory(1_000, 11) } })
+      .resolvesOnce({ Attributes: { id: 'd1', lastSeen: 1_000, seenVersion: 8, qualityState: memory(1_000, 11) } });
+    const kept: unknown[] = [];
+    expect(
+      await devices.markSeen('d1', seen, (before) => {
+        kept.push(before);
+        return memory(1_000, 11);
+      }),
+    ).toEqual({ lastSeen: 500, qualityState: memory(500, 10) });
+    expect(updates()[1]).toMatchObject({
+      UpdateExpression: 'SET qualityState = :state, qualityStateAt = :newest ADD seenVersion :one',
+      ConditionExpression:
+        'attribute_exists(id) AND (attribute_not_exists(qualityStateAt) OR qualityStateAt <= :newest)',
+      ExpressionAttributeValues: { ':newest': 1_000 },
+      ReturnValues: 'ALL_NEW',
+    });
+    // The next batch: one write, made against version 8 (which the second update answered), lastSeen set outright.
+    await devices.markSeen('d1', { ...seen, lastSeen: 2_000 }, (before) => {
+      kept.push(before);
+      return memory(2_000, 12);
+    });
+    expect(updates()).toHaveLength(3);
+    expect(kept).toEqual([memory(500, 10), memory(1_000, 11)]);
+    expect(updates()[2]).toMatchObject({
+      UpdateExpression:
+        'SET lastSeen = :seen, qualityState = :quality, qualityStateAt = :qualityAt, measurementUnits.#u0 = :u0 ' +
+        'ADD seenVersion :one, measurementNames :names',
+      ConditionExpression: 'attribute_exists(id) AND #state <> :retired AND seenVersion = :version',
+      ExpressionAttributeValues: { ':version': 8, ':seen': 2_000, ':quality': memory(2_000, 12), ':qualityAt': 2_000 },
+      ReturnValues: 'ALL_OLD',
+    });
+  });
+
+  it('leaves lastSeen out of the one update for a batch older than the record it knows', async () => {
+    const devices = store();
+    db.on(UpdateCommand).resolves({ Attributes: { id: 'd1', lastSeen: 500, seenVersion: 1 } });
+    await devices.markSeen('d1', seen);
+    await devices.markSeen('d1', { ...seen, lastSeen: 900 });
+    expect(updates()).toHaveLength(2);
+    expect(updates()[1]!.UpdateExpression).toBe(
+      'SET measurementUnits.#u0 = :u0 ADD seenVersion :one, measurementNames :names',
+    );
+    expect(updates()[1]!.ExpressionAttributeValues![':version']).toBe(2);
+  });
+
+  it('when the record moved since (another process wrote it), marks the device seen again and runs the checks on its memory', async () => {
+    const devices = store();
+    db.on(UpdateCommand)
+      .resolvesOnce({ Attributes: { id: 'd1', seenVersion: 1 } })
+      .rejectsOnce(conditionFailed())
+      .resolvesOnce({ Attributes: { id: 'd1', lastSeen: 1_500, seenVersion: 4, qualityState: memory(1_500, 30) } })
+      .resolves({ Attributes: { id: 'd1', seenVersion: 6 } });
+    await devices.markSeen('d1', seen);
+    const kept: unknown[] = [];
+    const device = await devices.markSeen('d1', { ...seen, lastSeen: 2_000 }, (before) => {
+      kept.push(before);
+      return memory(2_000, 31);
+    });
+    expect(device).toEqual({ lastSeen: 1_500, qualityState: memory(1_500, 30) });
+    // Against the version it knew (2), then as the first time: its memory as the record holds it is the last one run.
+    expect(kept).toEqual([undefined, memory(1_500, 30)]);
+    expect(updates().map((u) => u.ExpressionAttributeValues![':version'])).toEqual([
+      undefined,
+      2,
+      undefined,
+      undefined,
+    ]);
+    expect(updates()[2]!.ConditionExpression).toContain('lastSeen < :seen');
+    expect(updates()[3]!.UpdateExpression).toBe(
+      'SET qualityState = :state, qualityStateAt = :newest ADD seenVersion :one',
+    );
+  });
+
+  it('forgets the record of a device gone or retired meanwhile: undefined, nothing written', async () => {
+    const devices = store();
+    db.on(UpdateCommand)
+      .resolvesOnce({ Attributes: { id: 'd1', seenVersion: 1 } })
+      .rejects(conditionFailed());
+    await devices.markSeen('d1', seen);
+    expect(await devices.markSeen('d1', seen, () => memory(1_000, 1))).toBeUndefined();
+    expect(updates()).toHaveLength(4);
   });
 });
 

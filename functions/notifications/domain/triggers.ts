@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DomainEvent } from '../../../shared/contracts/events';
 import { type AlertChanged, NOTIFIED_RELATION_TYPES } from '../../../shared/contracts/events';
 import type { NotificationInput } from '../../../shared/contracts/notifications';
+import { managersOf } from '../../../shared/notifications/audience';
 import { labelOf } from '../../../shared/sensor-data/measurements';
 import { escapeHtml } from './html';
 
@@ -12,18 +13,6 @@ export interface TriggeredNotification {
   initiatorId: string;
   source: string;
 }
-
-/**
- * The relation selectors of the people who manage a webhook's target: a device's owners and administrators, else
- * the campaign's or organization's managers (docs/integrations.md).
- */
-const targetManagers = (kind: 'device' | 'campaign' | 'organization', id: string): string[] =>
-  kind === 'device'
-    ? [
-        `relation:relation-type=device-owner:referrerId=${id}`,
-        `relation:relation-type=device-administrator:referrerId=${id}`,
-      ]
-    : [`relation:relation-type=${kind}-manager:referrerId=${id}`];
 
 /** The same event always makes the same notification id, so a redelivered event finds it made. */
 export const notificationIdOf = (eventId: string): string =>
@@ -90,7 +79,7 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           input: {
             ...common,
             topic: 'organizations',
-            audience: [`relation:relation-type=organization-manager:referrerId=${relation.referrerId}`],
+            audience: managersOf({ kind: 'organization', id: relation.referrerId }),
             title:
               change === 'added'
                 ? `Device ${relation.referentId} joined organization ${relation.referrerId}`
@@ -165,7 +154,7 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           audience:
             audience.kind === 'staff'
               ? audience.userIds.map((userId) => `user:userId=${userId}`)
-              : [`relation:relation-type=organization-manager:referrerId=${audience.organizationId}`],
+              : managersOf({ kind: 'organization', id: audience.organizationId }),
           title: `Firmware update ${release} halted${event.automatic ? ' automatically' : ''}`,
           body:
             `<p>The rollout of firmware ${escapeHtml(release)} was halted in stage ${escapeHtml(event.stageName)}: ` +
@@ -194,7 +183,7 @@ export const notificationFor = (event: DomainEvent, nameOf: NameOf): TriggeredNo
           icon: 'warning',
           topic: 'integrations',
           // Whoever made it, and whoever may manage the target's webhooks now (its maker may have left it).
-          audience: [`user:userId=${event.actorId}`, ...targetManagers(event.targetKind, event.targetId)],
+          audience: [`user:userId=${event.actorId}`, ...managersOf({ kind: event.targetKind, id: event.targetId })],
           requireInteraction: true,
           title: `Webhook turned off: ${event.url.length > 80 ? `${event.url.slice(0, 77)}…` : event.url}`,
           body:

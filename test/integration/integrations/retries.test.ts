@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import { Webhook } from 'standardwebhooks';
 import { createIntegrationsDeps, readIntegrationsEnv } from '../../../functions/integrations/deps';
 import { DISABLE_AFTER_MS, JITTER, RETRY_DELAYS_MS } from '../../../functions/integrations/domain/webhook-rules';
 import { createDeliveryStore } from '../../../functions/integrations/store/delivery-store';
@@ -10,7 +9,7 @@ import { freshUser } from '../../support/people';
 import { eventually, freshDevice, ingest } from '../../support/sensor-data';
 import { apiAs, documentClient, stack } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
-import { laneOf, type Receiver, startReceiver } from '../../support/webhooks';
+import { laneOf, receiverPerTest, verifiedWith } from '../../support/webhooks';
 
 /**
  * A day of retries on a fixed clock (docs/integrations.md, "Delivery"): no real hour is waited out. The webhook is made
@@ -22,27 +21,21 @@ import { laneOf, type Receiver, startReceiver } from '../../support/webhooks';
 const OWNER = 'fixed-clock-test';
 const MINUTE = 60_000;
 
-let receiver: Receiver;
+const receiver = receiverPerTest();
 let restore: () => void;
 beforeAll(() => {
   restore = useStackEnvironment();
 });
 afterAll(() => restore());
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await receiver.stop();
-});
 
 describe('a webhook whose receiver fails', () => {
   it('is retried with backoff for 24 hours, then turned off with a notice; turned on, it receives what waited, in order', async () => {
     const owner = await freshUser({ prefix: 'wh-retry' });
     const device = await freshDevice({ ownerToken: owner.token });
     const integrations = apiAs('integrations', owner.token);
-    receiver.answerWith(() => ({ status: 503, body: 'down for maintenance' }));
+    receiver().answerWith(() => ({ status: 503, body: 'down for maintenance' }));
     const made = await integrations.createWebhook({
-      body: { url: receiver.url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
+      body: { url: receiver().url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
     });
     // Held before anything waits: the stack's worker finds the lane taken and leaves it to this test.
     const deliveries = createDeliveryStore({ db: documentClient(), tableName: stack().tables.webhookDeliveries! });
@@ -79,24 +72,22 @@ describe('a webhook whose receiver fails', () => {
     expect(delivery).toMatchObject({ status: 'waiting', batches: 2, attemptCount: times.length });
     expect(delivery!.attempts.every((a) => a.statusCode === 503 && a.response === 'down for maintenance')).toBe(true);
     // Every try reached the receiver as the same message.
-    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual(times.map(() => delivery!.id));
+    expect(receiver().requests.map((r) => r.headers['webhook-id'])).toEqual(times.map(() => delivery!.id));
 
     // Signed with the new secret only (the old one's day is over on this clock); a receiver keeping the old one
     // refuses it, and a receiver whose clock is a week behind refuses it as too new (replays are refused the same way).
-    const last = receiver.requests.at(-1)!;
+    const last = receiver().requests.at(-1)!;
     expect(String(last.headers['webhook-signature']).split(' ')).toHaveLength(1);
     jest.useFakeTimers({ now: times.at(-1)!, doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval'] });
     try {
-      expect(new Webhook(rotated.secret).verify(last.body, last.headers as Record<string, string>)).toMatchObject({
+      expect(verifiedWith(rotated.secret, last)).toMatchObject({
         type: 'readings.received',
       });
-      expect(() => new Webhook(made.secret).verify(last.body, last.headers as Record<string, string>)).toThrow();
+      expect(() => verifiedWith(made.secret, last)).toThrow();
     } finally {
       jest.useRealTimers();
     }
-    expect(() => new Webhook(rotated.secret).verify(last.body, last.headers as Record<string, string>)).toThrow(
-      /timestamp/i,
-    );
+    expect(() => verifiedWith(rotated.secret, last)).toThrow(/timestamp/i);
 
     // Off, and its owner told by banner and e-mail, with the link to its log.
     const off = await integrations.getWebhook({ params: { id: made.id } });
@@ -111,11 +102,11 @@ describe('a webhook whose receiver fails', () => {
     await ingest(device, [{ timestamp: minute - MINUTE, values: { co2: 3 } }]);
     await ingest(device, [{ timestamp: minute, values: { co2: 4 } }]);
     expect((await integrations.getWebhook({ params: { id: made.id } })).waiting).toBe(2);
-    receiver.answerWith(() => ({ status: 200, body: 'ok' }));
-    const before = receiver.requests.length;
+    receiver().answerWith(() => ({ status: 200, body: 'ok' }));
+    const before = receiver().requests.length;
     await integrations.updateWebhook({ params: { id: made.id }, body: { enabled: true } });
     const arrived = await eventually(async () => {
-      const got = receiver.requests.slice(before);
+      const got = receiver().requests.slice(before);
       return got.flatMap((r) => r.event.data.batches).length === 4 && got;
     });
     expect(arrived[0]!.headers['webhook-id']).toBe(delivery!.id);

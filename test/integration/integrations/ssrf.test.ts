@@ -4,7 +4,7 @@ import { createHttpSender } from '../../../functions/integrations/store/http-sen
 import { freshDevice } from '../../support/sensor-data';
 import { apiAs, documentClient, stack } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
-import { type Receiver, startReceiver } from '../../support/webhooks';
+import { receiverPerTest } from '../../support/webhooks';
 
 /**
  * Safe targets (docs/integrations.md, "Safe targets"): what the cloud refuses, on this machine, against a real receiver
@@ -12,18 +12,12 @@ import { type Receiver, startReceiver } from '../../support/webhooks';
  * local stack runs the local one, which lets the demo reach localhost.
  */
 
-let receiver: Receiver;
+const receiver = receiverPerTest();
 let restore: () => void;
 beforeAll(() => {
   restore = useStackEnvironment();
 });
 afterAll(() => restore());
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await receiver.stop();
-});
 
 const post = (sender: ReturnType<typeof createHttpSender>, url: string) =>
   sender.send({ url, body: '{}', headers: { 'content-type': 'application/json' } });
@@ -33,25 +27,25 @@ describe('sending in the cloud', () => {
 
   it('refuses loopback, private, link-local and metadata addresses, and a name that resolves to 127.0.0.1', async () => {
     for (const url of [
-      `https://127.0.0.1:${receiver.port}/hook`,
-      `https://[::1]:${receiver.port}/hook`,
+      `https://127.0.0.1:${receiver().port}/hook`,
+      `https://[::1]:${receiver().port}/hook`,
       'https://10.0.0.1/hook',
       'https://192.168.0.1/hook',
       'https://169.254.169.254/latest/meta-data/',
-      `http://127.0.0.1:${receiver.port}/hook`,
+      `http://127.0.0.1:${receiver().port}/hook`,
     ]) {
       expect(await post(cloud, url)).toMatchObject({ refused: true, error: expect.stringMatching(/^Refused: /) });
     }
     // A name is refused once resolved, when the connection is made: localhost is 127.0.0.1.
-    const named = await post(cloud, `https://localhost:${receiver.port}/hook`);
+    const named = await post(cloud, `https://localhost:${receiver().port}/hook`);
     expect(named).toMatchObject({ refused: true, error: expect.stringMatching(/^Refused: (127\.0\.0\.1|::1)/) });
-    expect(receiver.requests).toEqual([]);
+    expect(receiver().requests).toEqual([]);
   });
 
   it('is what keeps the receiver unreached: on one machine the same sender reaches it', async () => {
     const local = createHttpSender({ policy: 'local' });
-    expect(await post(local, `http://localhost:${receiver.port}/hook`)).toMatchObject({ statusCode: 204 });
-    expect(receiver.requests).toHaveLength(1);
+    expect(await post(local, `http://localhost:${receiver().port}/hook`)).toMatchObject({ statusCode: 204 });
+    expect(receiver().requests).toHaveLength(1);
   });
 
   it("records the refusal in the webhook's log as a failed attempt, and the receiver gets nothing", async () => {
@@ -60,7 +54,7 @@ describe('sending in the cloud', () => {
     // Saved here (this machine takes a name of any address); sent by lanes running the cloud's policy.
     const made = await integrations.createWebhook({
       body: {
-        url: `https://localhost:${receiver.port}/hook`,
+        url: `https://localhost:${receiver().port}/hook`,
         events: ['readings.received'],
         target: { kind: 'device', id: device.id },
       },
@@ -75,6 +69,6 @@ describe('sending in the cloud', () => {
     expect(ping).toMatchObject({ eventType: 'ping', status: 'failed' });
     expect(ping!.attempts[0]!.error).toMatch(/^Refused: (127\.0\.0\.1|::1)/);
     expect(ping!.attempts[0]!.statusCode).toBeUndefined();
-    expect(receiver.requests).toEqual([]);
+    expect(receiver().requests).toEqual([]);
   });
 });

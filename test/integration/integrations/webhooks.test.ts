@@ -1,5 +1,4 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Webhook } from 'standardwebhooks';
 import type { Banner } from '../../../shared/contracts/notifications';
 import { MESSAGES } from '../../../shared/messages';
 import { buyTier } from '../../support/billing';
@@ -9,7 +8,7 @@ import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest, setTier } from '../../support/sensor-data';
 import { apiAs, apiRejection, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
-import { type Receiver, startReceiver } from '../../support/webhooks';
+import { receiverPerTest, startReceiver, verifiedWith } from '../../support/webhooks';
 
 /**
  * Webhooks through the local gateway (docs/integrations.md): made with the integrations API, delivered by the stack's
@@ -21,44 +20,35 @@ const MINUTE = 60_000;
 /** Whole minutes an hour back: stored, and clear of the hour the test runs in. */
 const minutesAgo = (n: number) => Math.floor(Date.now() / MINUTE) * MINUTE - n * MINUTE;
 
-let receiver: Receiver;
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await receiver.stop();
-});
-
-const verify = (secret: string, request: { body: string; headers: Record<string, unknown> }) =>
-  new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+const receiver = receiverPerTest();
 
 describe('a webhook of a device', () => {
   it('is signed the Standard Webhooks way, carries stored batches in order, and keeps each attempt in its log', async () => {
     const device = await freshDevice();
     const integrations = apiAs('integrations', device.ownerToken);
     const made = await integrations.createWebhook({
-      body: { url: receiver.url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
+      body: { url: receiver().url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
     });
     expect(made.secret).toMatch(/^whsec_/);
     const read = await integrations.getWebhook({ params: { id: made.id } });
-    expect(read).toMatchObject({ id: made.id, status: 'enabled', url: receiver.url });
+    expect(read).toMatchObject({ id: made.id, status: 'enabled', url: receiver().url });
     expect(read).not.toHaveProperty('secret');
 
     // A test first: a ping, verified with the secret; a receiver holding another secret refuses it.
     const { eventId } = await integrations.testWebhook({ params: { id: made.id } });
-    const [ping] = await eventually(async () => receiver.of('ping').length > 0 && receiver.of('ping'));
-    expect(verify(made.secret, ping!)).toMatchObject({ id: eventId, type: 'ping', version: 1 });
-    expect(() => verify('whsec_dGhpcy1pcy1ub3QtdGhlLXNlY3JldC1hdC1hbGw=', ping!)).toThrow();
+    const [ping] = await eventually(async () => receiver().of('ping').length > 0 && receiver().of('ping'));
+    expect(verifiedWith(made.secret, ping!)).toMatchObject({ id: eventId, type: 'ping', version: 1 });
+    expect(() => verifiedWith('whsec_dGhpcy1pcy1ub3QtdGhlLXNlY3JldC1hdC1hbGw=', ping!)).toThrow();
 
     // Three batches, sent one after another: each reaches the receiver, in the readings' order.
     const times = [minutesAgo(3), minutesAgo(2), minutesAgo(1)];
     for (const [i, timestamp] of times.entries()) await ingest(device, [{ timestamp, values: { co2: 400 + i } }]);
     const requests = await eventually(async () => {
-      const got = receiver.of('readings.received');
+      const got = receiver().of('readings.received');
       return got.flatMap((r) => r.event.data.batches).length === 3 && got;
     });
     const batches = requests.flatMap((request) => {
-      expect(verify(made.secret, request)).toMatchObject({ type: 'readings.received' });
+      expect(verifiedWith(made.secret, request)).toMatchObject({ type: 'readings.received' });
       return request.event.data.batches;
     });
     expect(batches.map((b) => [b.deviceId, b.readings[0]!.timestamp, b.readings[0]!.values.co2])).toEqual(
@@ -84,7 +74,7 @@ describe('a webhook of a device', () => {
     // Replayed: the same message (same webhook-id) again, a manual attempt in the log.
     const first = log.items.find((d) => d.eventType === 'readings.received')!;
     await integrations.replayDelivery({ params: { id: first.id } });
-    await eventually(async () => receiver.requests.filter((r) => r.headers['webhook-id'] === first.id).length === 2);
+    await eventually(async () => receiver().requests.filter((r) => r.headers['webhook-id'] === first.id).length === 2);
     const replayed = await eventually(async () => {
       const items = (await integrations.listDeliveries({ params: { id: made.id }, query: { limit: 10 } })).items;
       const again = items.find((d) => d.id === first.id)!;
@@ -102,9 +92,9 @@ describe('a webhook of a device', () => {
     await seedRelation('device-administrator', device.id, administrator.id);
     // Made by an administrator of the device: the owner, who may manage its webhooks too, hears of it as well.
     const integrations = apiAs('integrations', administrator.token);
-    receiver.answerWith(() => ({ status: 410, body: 'gone for good' }));
+    receiver().answerWith(() => ({ status: 410, body: 'gone for good' }));
     const made = await integrations.createWebhook({
-      body: { url: receiver.url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
+      body: { url: receiver().url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
     });
     await ingest(device, [{ timestamp: minutesAgo(2), values: { co2: 1 } }]);
     const off = await eventually(async () => {
@@ -128,17 +118,17 @@ describe('a webhook of a device', () => {
       const [mail] = await mailsTo(told.email, 1, 20_000);
       expect(mailText(mail!)).toContain(`/webhooks/${made.id}`);
     }
-    expect(receiver.requests).toHaveLength(1);
+    expect(receiver().requests).toHaveLength(1);
   });
 
   it('follows no redirect: a 302 is a failed attempt, and the address it names is never called', async () => {
     const elsewhere = await startReceiver();
     try {
-      receiver.answerWith(() => ({ status: 302, headers: { location: elsewhere.url } }));
+      receiver().answerWith(() => ({ status: 302, headers: { location: elsewhere.url } }));
       const device = await freshDevice();
       const integrations = apiAs('integrations', device.ownerToken);
       const made = await integrations.createWebhook({
-        body: { url: receiver.url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
+        body: { url: receiver().url, events: ['readings.received'], target: { kind: 'device', id: device.id } },
       });
       await integrations.testWebhook({ params: { id: made.id } });
       const [ping] = await eventually(async () => {
@@ -172,7 +162,7 @@ describe('a webhook of a device', () => {
     }
     const none = await apiRejection(
       integrations.createWebhook({
-        body: { url: receiver.url, events: [], target: { kind: 'device', id: device.id } },
+        body: { url: receiver().url, events: [], target: { kind: 'device', id: device.id } },
       }),
     );
     expect([none.status, none.message]).toEqual([400, expect.stringContaining('Choose at least one event')]);
@@ -183,12 +173,12 @@ describe('a webhook of a device', () => {
     const stranger = apiAs('integrations', await tokenOf('approved@example.com'));
     const refused = await apiRejection(
       stranger.createWebhook({
-        body: { url: receiver.url, events: ['export.ready'], target: { kind: 'device', id: device.id } },
+        body: { url: receiver().url, events: ['export.ready'], target: { kind: 'device', id: device.id } },
       }),
     );
     expect([refused.status, refused.message]).toEqual([403, MESSAGES.webhookManagerRequired('device')]);
     const made = await apiAs('integrations', device.ownerToken).createWebhook({
-      body: { url: receiver.url, events: ['export.ready'], target: { kind: 'device', id: device.id } },
+      body: { url: receiver().url, events: ['export.ready'], target: { kind: 'device', id: device.id } },
     });
     expect((await apiRejection(stranger.getWebhook({ params: { id: made.id } }))).status).toBe(403);
     expect((await apiRejection(stranger.listDeliveries({ params: { id: made.id } }))).status).toBe(403);
@@ -222,7 +212,7 @@ describe("a webhook of an organization's devices", () => {
     const integrations = apiAs('integrations', manager.token);
     const made = await integrations.createWebhook({
       body: {
-        url: receiver.url,
+        url: receiver().url,
         events: ['readings.received', 'export.ready', 'subscription.changed'],
         target: { kind: 'organization', id: organization },
         description: 'Everything of the organization',
@@ -230,7 +220,7 @@ describe("a webhook of an organization's devices", () => {
     });
     await ingest(device, [{ timestamp: minutesAgo(5), values: { pm2_5: 12, temperature: 20 } }]);
     const [readings] = await eventually(
-      async () => receiver.of('readings.received').length > 0 && receiver.of('readings.received'),
+      async () => receiver().of('readings.received').length > 0 && receiver().of('readings.received'),
     );
     expect(readings!.event.data.batches[0]).toMatchObject({ deviceId: device.id });
 
@@ -240,8 +230,10 @@ describe("a webhook of an organization's devices", () => {
       params: { id: device.id },
       body: { from: minutesAgo(60), to: minutesAgo(0), format: 'csv' },
     });
-    const [ready] = await eventually(async () => receiver.of('export.ready').length > 0 && receiver.of('export.ready'));
-    expect(verify(made.secret, ready!)).toMatchObject({
+    const [ready] = await eventually(
+      async () => receiver().of('export.ready').length > 0 && receiver().of('export.ready'),
+    );
+    expect(verifiedWith(made.secret, ready!)).toMatchObject({
       type: 'export.ready',
       data: {
         exportId: exported.id,
@@ -254,7 +246,7 @@ describe("a webhook of an organization's devices", () => {
 
     await buyTier(manager, device.id, 'prod_sd1_tier2');
     const [changed] = await eventually(
-      async () => receiver.of('subscription.changed').length > 0 && receiver.of('subscription.changed'),
+      async () => receiver().of('subscription.changed').length > 0 && receiver().of('subscription.changed'),
     );
     expect(changed!.event.data).toMatchObject({ deviceId: device.id, status: 'active', tier: 'tier2' });
   });

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Reading } from '../../../shared/contracts/sensor-data-readings';
 import { EPA_PURPLEAIR_PRESET } from '../../../shared/sensor-data/calibration';
 import { DAY_MS, dayStart, HOUR_MS } from '../../../shared/sensor-data/chart-files';
@@ -122,6 +122,37 @@ describe('quality flags at ingest', () => {
     const pm = series.series.pm2_5!;
     expect(pm.suspect.reduce((a, b) => a + b, 0)).toBe(1 + 10 + 1);
     expect(pm.bad.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+});
+
+describe("the checks' memory on the device record", () => {
+  it('is kept by the one update each batch makes of the record, batches sent at once included (decision 102)', async () => {
+    const device = await freshDevice();
+    const record = async () =>
+      (await documentClient().send(new GetCommand({ TableName: stack().tables.devices!, Key: { id: device.id } })))
+        .Item!;
+    const kept = async () => ((await record()).qualityState.pm2_5.p as number[][]).map(([, v]) => v);
+    const at = (m: number, pm2_5: number) => ({ timestamp: BASE + m * MINUTE + 30_000, values: { pm2_5 } });
+    await ingest(device, [at(0, 10), at(1, 11), at(2, 10)]);
+    expect(await kept()).toEqual([10, 11, 10]);
+    const before = (await record()).seenVersion as number;
+    await ingest(device, [at(3, 12)]);
+    // One write of the record for the batch: lastSeen and the memory together, its version one on.
+    expect((await record()).seenVersion).toBe(before + 1);
+    expect((await record()).lastSeen).toBe(at(3, 0).timestamp);
+    expect(await kept()).toEqual([10, 11, 10, 12]);
+    // Two batches at once: whichever is written second runs its checks on the memory the first left.
+    await Promise.all([ingest(device, [at(4, 13), at(5, 12)]), ingest(device, [at(6, 11), at(7, 12)])]);
+    expect(await kept()).toEqual([13, 12, 11, 12]);
+    // A batch older than the record's newest leaves lastSeen where it was, and joins the memory where it falls.
+    await ingest(device, [at(1.5, 11)]);
+    expect((await record()).lastSeen).toBe(at(7, 0).timestamp);
+    expect(await kept()).toEqual([13, 12, 11, 12]);
+    // The next batch's spike is one against the memory.
+    await ingest(device, [at(8, 400)]);
+    const answered = await readAll(device, BASE, at(8, 0).timestamp);
+    expect(answered.at(-1)!.reasons).toEqual({ pm2_5: ['step_too_high'] });
+    expect(answered.filter((r) => r.reasons)).toHaveLength(1);
   });
 });
 

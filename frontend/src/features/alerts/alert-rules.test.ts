@@ -1,5 +1,14 @@
 import type { Alert, AlertRule } from '../../../../shared/contracts/alerts';
-import { conditionText, fieldsOf, NEW_RULE, overlaysOf, previewSummary, ruleInputOf, ruleStatus } from './alert-rules';
+import {
+  conditionText,
+  fieldsOf,
+  lastFiredFirst,
+  NEW_RULE,
+  overlaysOf,
+  previewSummary,
+  ruleInputOf,
+  ruleStatus,
+} from './alert-rules';
 
 const rule = (extra: Partial<AlertRule> = {}): AlertRule => ({
   id: 'r1',
@@ -57,6 +66,13 @@ describe('alert rules in words', () => {
       bands: [{ from: 2_000, to: 5_000, label: 'PM high firing', tone: 'firing' }],
     });
     expect(overlays['*']!.bands).toEqual([{ from: 9_000, label: 'PM high firing', tone: 'firing' }]);
+  });
+
+  it('lists what fires now by when it fired, the last first, whenever it started', () => {
+    const held = alert({ id: 'held', startedAt: 1_000, firedAt: 9_000 });
+    const atOnce = alert({ id: 'at-once', startedAt: 5_000, firedAt: 5_000 });
+    const older = alert({ id: 'older', startedAt: 500, firedAt: 600 });
+    expect(lastFiredFirst([older, atOnce, held]).map((a) => a.id)).toEqual(['held', 'at-once', 'older']);
   });
 
   it('counts a preview’s periods in words', () => {

@@ -47,6 +47,13 @@ export const ruleStatus = (rule: Pick<AlertRule, 'id' | 'enabled'>, alerts: read
   return open ? (open.state === 'firing' ? 'firing' : 'pending') : 'ok';
 };
 
+/**
+ * What fires now in the order a person reads it: the one that fired last first. The API pages alerts by when they
+ * started, which for a rule held for its time (`forSeconds`) or a silence is earlier than when it fired.
+ */
+export const lastFiredFirst = (alerts: readonly Alert[]): Alert[] =>
+  [...alerts].sort((a, b) => (b.firedAt ?? b.startedAt) - (a.firedAt ?? a.startedAt) || b.startedAt - a.startedAt);
+
 export const STATUS_TEXT: Record<RuleStatus | Alert['state'], string> = {
   firing: 'Firing',
   pending: 'Pending',

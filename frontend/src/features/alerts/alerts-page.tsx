@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Alert } from '../../../../shared/contracts/alerts';
 import { ErrorAlert } from '../../components/form-parts';
@@ -11,6 +11,7 @@ import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { nameKey, useObjectNames } from '../../lib/object-names';
 import { queryList, routeKey, routeQuery, useChanges, useRoutePages } from '../../lib/query';
+import { lastFiredFirst } from './alert-rules';
 import { ALERTS_POLL_MS, alertKeys } from './alerts-api';
 import { Acknowledgement, AlertBadge } from './alerts-panel';
 import './alerts.css';
@@ -26,12 +27,13 @@ export const AlertsPage = () => {
   const section = sectionOf(pathname);
   const scope = section === 'admin' ? 'all' : 'mine';
   const alerts = useApi('alerts');
-  // What fires now sits above the recent alerts and their buttons: the page is drawn with it. The 100 that fired
-  // last, read again as the device page's are; the recent ones below page.
+  // What fires now sits above the recent alerts and their buttons: the page is drawn with it. The 100 that started
+  // last, read again as the device page's are, shown the last fired first; the recent ones below page.
   const firingRead = routeQuery('alerts', 'listEvents', { query: { scope, state: 'firing', limit: 100 } });
   useFirstReads(firingRead);
   const firingQuery = useQuery({ ...firingRead, refetchInterval: ALERTS_POLL_MS });
-  const firing = queryList(firingQuery, firingQuery.data?.items);
+  const firingItems = useMemo(() => lastFiredFirst(firingQuery.data?.items ?? []), [firingQuery.data]);
+  const firing = queryList(firingQuery, firingItems);
   const recent = useRoutePages('alerts', 'listEvents', recentRequest(scope));
   // What fires changed (an alert fired, resolved or was acknowledged since): the recent ones are read again with it,
   // so the two lists never disagree.

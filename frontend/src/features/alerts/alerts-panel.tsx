@@ -12,7 +12,7 @@ import { mayManage } from '../../lib/device-access';
 import { useFirstReads } from '../../lib/first-reads';
 import { errorOf, queryList, useChanges } from '../../lib/query';
 import { useOptionalUser } from '../../lib/session';
-import { conditionText, ruleStatus, STATUS_TEXT } from './alert-rules';
+import { conditionText, lastFiredFirst, ruleStatus, STATUS_TEXT } from './alert-rules';
 import { alertKeys, deviceAlertsRead, deviceRulesRead, useDeviceAlerts, useDeviceRules } from './alerts-api';
 import { RuleForm } from './rule-form';
 import './alerts.css';
@@ -64,7 +64,7 @@ export const AlertsPanel = ({ device }: { device: Pick<Device, 'id' | 'access'> 
   const [editing, setEditing] = useState<'new' | AlertRule>();
   const { busy, error, run } = useChanges<Busy>();
   const items = history.data?.items ?? [];
-  const firing = items.filter((a) => a.state === 'firing');
+  const firing = lastFiredFirst(items.filter((a) => a.state === 'firing'));
 
   const acknowledge = (alert: Alert) =>
     void run(`ack:${alert.id}`, () => alerts.acknowledgeEvent({ params: { id: alert.id } }), alertKeys);
