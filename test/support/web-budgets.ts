@@ -118,8 +118,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // (see guest /dashboard): 249.3 kB.
     // The charts (the chart, the data-quality panel under it and uPlot, about 28 kB) load once the panel is drawn,
     // beside the series' read (decision 104; their own deferred budget below): measured 220.7 kB, 220.8 kB with
-    // decision 103 merged (most of its 0.4 kB is in the charts' chunk now).
-    jsKb: 220.8,
+    // decision 103 merged (most of its 0.4 kB is in the charts' chunk now); 220.9 kB measured with main at 3feb3fe
+    // merged (main's own changes to the page's chunks; not broken down).
+    jsKb: 220.9,
     ...PHONE,
   },
   {
@@ -143,8 +144,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Ending a calibration (decision 103, see the signed-in device page): +0.4 kB (223.3 → 223.7); merged with the
     // first reads' shared wait (see guest /dashboard): 223.7 kB.
     // The charts loaded once the panel is drawn (decision 104, see the signed-in device page): measured 195.0 kB,
-    // 195.1 kB with decision 103 merged.
-    jsKb: 195.1,
+    // 195.1 kB with decision 103 merged; 195.2 kB with main at 3feb3fe merged (see the signed-in device page).
+    jsKb: 195.2,
     ...PHONE,
   },
   {
