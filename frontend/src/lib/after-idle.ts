@@ -7,8 +7,7 @@ export const idle = (timeoutMs: number): Promise<void> => new Promise((resolve) 
 /**
  * False on the first render, true from the first idle moment after it is drawn (or `timeoutMs` on): what a screen
  * draws below its first view waits for it, so the first view is painted without their work (decision 104). The
- * change is a transition: React renders what it reveals in slices, yielding to the browser between them, rather than
- * in one long task.
+ * change is a transition, so React may yield to the browser while it renders what it reveals.
  */
 export const useIdleAfterDraw = (timeoutMs: number): boolean => {
   const [ready, setReady] = useState(false);
