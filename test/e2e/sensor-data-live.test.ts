@@ -1,8 +1,6 @@
-import mqtt from 'mqtt';
 import { pagePerTest, signOutInHeader, web } from '../support/browser';
 import { freshUser } from '../support/people';
-import { freshDevice } from '../support/sensor-data';
-import { stack } from '../support/stack';
+import { connectDevice, freshDevice } from '../support/sensor-data';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -20,12 +18,7 @@ describe('end to end: the live view', () => {
     expect(await status.textContent()).toBe('Live');
 
     // The device, with its own credential, publishes to its readings topic as real hardware would.
-    const sender = await mqtt.connectAsync(stack().endpoints.mqtt, {
-      username: device.id,
-      password: device.credential,
-      clientId: device.id,
-      reconnectPeriod: 0,
-    });
+    const sender = await connectDevice(device);
     try {
       const timestamp = Date.now() - 1_000;
       await sender.publishAsync(
@@ -80,12 +73,7 @@ describe('end to end: the live view', () => {
     // The panels under the first view (drawn at the first idle moment) are there too.
     await page.getByRole('heading', { name: 'Relations' }).waitFor();
 
-    const sender = await mqtt.connectAsync(stack().endpoints.mqtt, {
-      username: device.id,
-      password: device.credential,
-      clientId: device.id,
-      reconnectPeriod: 0,
-    });
+    const sender = await connectDevice(device);
     try {
       await sender.publishAsync(
         `devices/${device.id}/readings`,

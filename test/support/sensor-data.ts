@@ -1,5 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import mqtt from 'mqtt';
 import { dayOf, type ReadingsItem, readingsOf } from '../../functions/_shared/sensor-data/readings-store';
 import type { ChartObject } from '../../functions/sensor-data/domain/ports';
 import type { RollupItem } from '../../functions/sensor-data/domain/rollups';
@@ -20,6 +21,22 @@ export interface TestDevice {
   /** The owner's access token. */
   ownerToken: string;
 }
+
+/**
+ * A device's MQTT connection as the README tells it: user name and client id = device id, password = credential; no
+ * reconnecting, so a refusal rejects.
+ */
+export const connectDevice = (
+  device: Pick<TestDevice, 'id' | 'credential'>,
+  overrides: mqtt.IClientOptions = {},
+): Promise<mqtt.MqttClient> =>
+  mqtt.connectAsync(stack().endpoints.mqtt, {
+    username: device.id,
+    password: device.credential,
+    clientId: device.id,
+    reconnectPeriod: 0,
+    ...overrides,
+  });
 
 export const freshDevice = async ({
   productLine = 'sd1',

@@ -1,11 +1,10 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import mqtt from 'mqtt';
 import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import type { Rollout } from '../../../shared/contracts/code-releases';
 import { firmwareBytes, freshVersion, seedRelease, sha256Of, uploadArtifact } from '../../support/code-releases';
 import { seedRelation } from '../../support/relations';
-import { freshDevice, type TestDevice } from '../../support/sensor-data';
+import { connectDevice, freshDevice, type TestDevice } from '../../support/sensor-data';
 import {
   apiAs,
   apiRejection,
@@ -263,12 +262,7 @@ describe('code releases: rollouts and adoption', () => {
     expect((await deviceRecord(b!.id)).firmwareTarget).toMatchObject({ rolloutId: wide.id });
 
     // A device reporting over MQTT is counted the same way.
-    const client = await mqtt.connectAsync(stack().endpoints.mqtt, {
-      username: b!.id,
-      password: b!.credential,
-      clientId: b!.id,
-      reconnectPeriod: 0,
-    });
+    const client = await connectDevice(b!);
     try {
       await client.publishAsync(
         `devices/${b!.id}/readings`,

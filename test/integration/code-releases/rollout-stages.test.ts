@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
-import mqtt from 'mqtt';
 import type { RolloutStages } from '../../../functions/code-releases/domain/rollout-stages';
 import { SCHEDULED_JOBS } from '../../../infra/definitions/services';
 import { startScheduler } from '../../../infra/local/scheduler';
@@ -12,7 +11,7 @@ import { credentialFor, freshMajor, seedFleet, seedRelease } from '../../support
 import { waitForBanner } from '../../support/notifications';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { eventually, freshDevice, type TestDevice } from '../../support/sensor-data';
+import { connectDevice, eventually, freshDevice, type TestDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, documentClient, everyPage, stack, subOf, tokenOf, uniqueId } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
 
@@ -439,13 +438,7 @@ describe('staged rollouts: what devices report', () => {
       body: { target: { kind: 'devices', deviceIds: [device!.id] }, stages: [{ percent: 100, soakSeconds: 0 }] },
     });
     await offerTo(device!.credential);
-    const connect = (as: TestDevice) =>
-      mqtt.connectAsync(stack().endpoints.mqtt, {
-        username: as.id,
-        password: as.credential,
-        clientId: as.id,
-        reconnectPeriod: 0,
-      });
+    const connect = (as: TestDevice) => connectDevice(as);
     const payload = (state: string, at: number, reason?: string) =>
       JSON.stringify({ rolloutId: rollout.id, releaseId: release.id, state, at, ...(reason ? { reason } : {}) });
     const rule = firmwareStatusRuleName('local');

@@ -1,9 +1,15 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import mqtt from 'mqtt';
 import { MAX_CLOCK_SKEW_MS } from '../../../shared/sensor-data/measurements';
 import { wellInsideDay } from '../../support/clock';
-import { chartObject, eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
+import {
+  chartObject,
+  connectDevice,
+  eventually,
+  freshDevice,
+  storedReadings,
+  type TestDevice,
+} from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, sqsClient, stack, tokenOf } from '../../support/stack';
 
 /**
@@ -219,12 +225,7 @@ describe('HTTPS ingest', () => {
 describe('MQTT ingest', () => {
   it('stores a batch published on the device topic through the same checks, counting refusals', async () => {
     const device = await freshDevice();
-    const client = await mqtt.connectAsync(stack().endpoints.mqtt, {
-      username: device.id,
-      password: device.credential,
-      clientId: device.id,
-      reconnectPeriod: 0,
-    });
+    const client = await connectDevice(device);
     try {
       const now = Date.now();
       await client.publishAsync(

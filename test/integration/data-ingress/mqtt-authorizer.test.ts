@@ -1,8 +1,8 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { readingsIngestTopic, readingsRuleName } from '../../../shared/iot/topics';
 import { wellInsideDay } from '../../support/clock';
-import { eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
-import { apiAs, stack } from '../../support/stack';
+import { connectDevice, eventually, freshDevice, storedReadings, type TestDevice } from '../../support/sensor-data';
+import { apiAs } from '../../support/stack';
 
 /**
  * Devices over MQTT with the credential a person creates on the device page (docs/decisions/031): the local broker
@@ -11,16 +11,6 @@ import { apiAs, stack } from '../../support/stack';
  */
 
 const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A device's MQTT connection as the README tells it: user name and client id = device id, password = credential. */
-const connectAs = (device: TestDevice, overrides: mqtt.IClientOptions = {}) =>
-  mqtt.connectAsync(stack().endpoints.mqtt, {
-    username: device.id,
-    password: device.credential,
-    clientId: device.id,
-    reconnectPeriod: 0,
-    ...overrides,
-  });
 
 const batch = (timestamp: number, co2: number) => JSON.stringify({ readings: [{ timestamp, values: { co2 } }] });
 
@@ -48,7 +38,7 @@ beforeEach(() => wellInsideDay(60_000), 2 * 60_000);
 describe('devices over MQTT with their credential', () => {
   it('lets a device with its valid credential in, and its readings land', async () => {
     const device = await freshDevice();
-    const client = await connectAs(device);
+    const client = await connectDevice(device);
     try {
       const now = Date.now();
       await client.publishAsync(`devices/${device.id}/readings`, batch(now - 1_000, 450), { qos: 1 });
@@ -65,7 +55,7 @@ describe('devices over MQTT with their credential', () => {
   it('takes in its readings through Basic Ingest, the local readings rule’s topic (decision 043)', async () => {
     const device = await freshDevice();
     const victim = await freshDevice();
-    const client = await connectAs(device);
+    const client = await connectDevice(device);
     const rule = readingsRuleName('local');
     try {
       const now = Date.now();
@@ -94,14 +84,14 @@ describe('devices over MQTT with their credential', () => {
       { clientId: other.id },
       { clientId: `${device.id}-2` },
       { password: undefined },
-    ] as mqtt.IClientOptions[]) {
-      await expect(connectAs(device, options)).rejects.toThrow(/Bad username or password|Not authorized/i);
+    ] as IClientOptions[]) {
+      await expect(connectDevice(device, options)).rejects.toThrow(/Bad username or password|Not authorized/i);
     }
   });
 
   it('refuses a revoked credential at CONNECT, and stops a live connection’s readings at once', async () => {
     const device = await freshDevice();
-    const live = await connectAs(device);
+    const live = await connectDevice(device);
     try {
       const before = Date.now();
       await live.publishAsync(`devices/${device.id}/readings`, batch(before - 2_000, 500), { qos: 1 });
@@ -116,13 +106,13 @@ describe('devices over MQTT with their credential', () => {
     } finally {
       live.end(true);
     }
-    await expect(connectAs(device)).rejects.toThrow(/Bad username or password|Not authorized/i);
+    await expect(connectDevice(device)).rejects.toThrow(/Bad username or password|Not authorized/i);
   });
 
   it('drops what a device publishes to another device’s topics', async () => {
     const device = await freshDevice();
     const victim = await freshDevice();
-    const client = await connectAs(device);
+    const client = await connectDevice(device);
     try {
       const now = Date.now();
       const outcome = await tryPublish(client, `devices/${victim.id}/readings`, batch(now - 1_000, 999));

@@ -4,7 +4,7 @@ import { createLivePublisher } from '../../../functions/_shared/sensor-data/live
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
 import { LIVE_MESSAGES, type LiveMessage } from '../../../shared/contracts/sensor-data-live';
 import { localIdentityId, REALTIME_POLICY_NAME } from '../../../shared/iot/realtime';
-import { freshDevice } from '../../support/sensor-data';
+import { connectDevice, freshDevice } from '../../support/sensor-data';
 import { apiAs, apiRejection, areaUrl, documentClient, stack, subOfToken, tokenOf } from '../../support/stack';
 
 /** The live view (docs/sensor-data.md "Live view"): watches through the API, delivery through the local broker. */
@@ -26,8 +26,7 @@ const browserClient = (token: string) =>
     reconnectPeriod: 0,
   });
 
-const deviceClient = (id: string, credential: string) =>
-  mqtt.connectAsync(stack().endpoints.mqtt, { username: id, password: credential, clientId: id, reconnectPeriod: 0 });
+const deviceClient = (id: string, credential: string) => connectDevice({ id, credential });
 
 /** The next message on a topic, or undefined after `ms`. */
 const nextMessage = (client: MqttClient, topic: string, ms = 5_000) =>
