@@ -443,9 +443,9 @@ export const TABLES = {
     ],
   },
   /**
-   * Webhooks (docs/integrations.md), by id (`wh_…`): a target's (`target` = `{kind}#{id}`) newest first, and the sparse
-   * `byWatch` of the webhooks that follow devices' presence (`watch` is set only while one collects device.online or
-   * device.offline), which the presence job reads, and a person's (`byCreator`), which an account's deletion reads.
+   * Webhooks (docs/integrations.md), by id (`wh_…`): a target's (`target` = `{kind}#{id}`) newest first, which
+   * publishers and the alerts area's rule caches read (decision 105), and a person's (`byCreator`), which an account's
+   * deletion reads.
    * The signing secrets are sealed (KMS in the cloud).
    */
   webhooks: {
@@ -456,15 +456,13 @@ export const TABLES = {
     partitionKey: { name: 'id', type: 'S' },
     indexes: [
       { name: 'byTarget', partitionKey: { name: 'target', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
-      { name: 'byWatch', partitionKey: { name: 'watch', type: 'S' }, sortKey: { name: 'id', type: 'S' } },
       { name: 'byCreator', partitionKey: { name: 'createdBy', type: 'S' }, sortKey: { name: 'created', type: 'N' } },
     ],
   },
   /**
    * Everything of one webhook's delivery, under its id (docs/integrations.md, "Delivery"): its lane (`lane`: who sends,
    * the timer, the delivery under way), the events waiting in order (`o#{time}#{event}`, tests `t#…`), the deliveries
-   * (`d#{sequence}`, the log, newest last) with their gzip'd body and attempts, and what the presence job last told it
-   * of each device (`p#{deviceId}`). Everything expires 30 days after it was written (`expiresAt`), checked on read.
+   * (`d#{sequence}`, the log, newest last) with their gzip'd body and attempts. Everything expires 30 days after it was written (`expiresAt`), checked on read.
    */
   webhookDeliveries: {
     constructId: 'WebhookDeliveriesTable',

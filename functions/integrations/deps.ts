@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
+import { createStateTouches } from '../_shared/alerts/state-table';
 import { getDocumentClient, getKmsClient, getSqsClient } from '../_shared/clients';
 import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
+import { inLanes } from '../_shared/in-lanes';
 import { createLaneWakeSender, createWebhookOutbox } from '../_shared/integrations/webhook-outbox';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { createLanes, RUN_BUDGET_MS } from './domain/lanes';
-import { createPresence } from './domain/presence';
+import type { PresenceWatches } from './domain/ports';
 import { TARGET_POLICIES, type TargetPolicy, WEBHOOK_TARGETS_ENV } from './domain/target-policy';
 import { newSecret, newWebhookId } from './domain/webhook-rules';
 import { createWebhooks } from './domain/webhooks';
@@ -18,9 +20,11 @@ import { createKmsSecretBox, createLocalSecretBox, readSecretBoxEnv, type Secret
 import { createTargetDirectory } from './store/target-directory';
 import { createWebhookStore } from './store/webhook-store';
 
-/** What the integrations Lambda, its worker and its presence job read (SERVICE_RESOURCES.integrations; the local stack too). */
+/** What the integrations Lambda and its worker read (SERVICE_RESOURCES.integrations; the local stack too). */
 export const INTEGRATIONS_ENV = {
   ...ACCESS_ENV,
+  /** The alerts area's per-device state: a presence webhook's target's devices are touched there (decision 105). */
+  alertStatesTable: 'ALERT_STATES_TABLE',
   webhooksTable: 'WEBHOOKS_TABLE',
   webhookDeliveriesTable: 'WEBHOOK_DELIVERIES_TABLE',
   devicesTable: 'DEVICES_TABLE',
@@ -61,6 +65,9 @@ export interface IntegrationsOptions {
   owner?: string;
 }
 
+/** Devices touched side by side when a presence webhook's target changes (as an alert rule's change does). */
+const TOUCH_LANES = 8;
+
 /** Everything the area's entries use, built once per cold start from the environment. */
 export const createIntegrationsDeps = (env: IntegrationsEnv, options: IntegrationsOptions = {}) => {
   const db = getDocumentClient();
@@ -79,6 +86,14 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
     tables: { device: env.devicesTable, campaign: env.campaignsTable, organization: env.organizationsTable },
     relations: createRelationTable({ db, tableName: env.relationsTable }),
   });
+  const touches = createStateTouches({ db, tableName: env.alertStatesTable });
+  const presence: PresenceWatches = {
+    changed: async (kind, id) => {
+      await touches.bumpGeneration();
+      const at = now();
+      await inLanes(await targets.devicesOf(kind, id), TOUCH_LANES, (deviceId) => touches.touch(deviceId, at));
+    },
+  };
   return {
     webhooks: createWebhooks({
       store,
@@ -86,6 +101,7 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
       outbox,
       secrets,
       targets,
+      presence,
       access: createAccessModule(env),
       policy,
       now,
@@ -107,7 +123,6 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
       owner: options.owner ?? (() => randomUUID()),
       log,
     }),
-    presence: createPresence({ store, deliveries, targets, outbox, log }),
   };
 };
 

@@ -68,9 +68,8 @@ export const BUNDLE_BUDGETS_KB: Record<string, number> = {
   'functions/sensor-data/worker.ts': 690,
   // Measured with issues 37 to 41 merged together (alerts and webhooks at ingest, quality flags and profiles, Parquet).
   'functions/datasets/worker.ts': 665,
-  // The worker and the presence job share the area's wiring (the KMS and SQS clients among it).
+  // The area's wiring (the KMS and SQS clients among it).
   'functions/integrations/worker.ts': 500,
-  'functions/integrations/presence-job.ts': 500,
   // The Cognito client since issue 21 (a federated sign-up joins Authenticated_users).
   'functions/users/identity-events.ts': 310,
   'functions/users/pre-sign-up.ts': 300,

@@ -178,11 +178,12 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     webOrigin: true,
   },
   // Webhooks and their deliveries (docs/integrations.md). Who may add or read one: the access module (relations,
-  // campaign windows); a target must exist (devices, campaigns, organizations); the presence job reads the devices'
-  // last-seen times and finds a campaign's or organization's devices through the relations. A webhook turned off after
-  // a day of failures is an event for the notifications worker, which tells its owner.
+  // campaign windows); a target must exist (devices, campaigns, organizations). A webhook that starts or stops taking
+  // device.online / device.offline touches its target's devices (found through the relations) in the alerts area's
+  // state, whose sweep watches their presence (decision 105). A webhook turned off after a day of failures is an event
+  // for the notifications worker, which tells its owner.
   integrations: {
-    tables: ['webhooks', 'webhookDeliveries'],
+    tables: ['webhooks', 'webhookDeliveries', 'alertStates'],
     readTables: ['relations', 'accessVersions', 'campaigns', 'devices', 'organizations'],
     jobs: true,
     queues: ['webhooks'],
@@ -413,17 +414,9 @@ export const SCHEDULED_JOBS: {
   localEverySeconds?: number;
 }[] = [
   { name: 'UsersDeletionJob', entry: 'functions/users/deletion-job.ts', area: 'users', everyMinutes: 60 },
-  // device.online and device.offline from the devices' last-seen times, not the alerts area's silences (decision 096;
-  // docs/integrations.md, "Presence").
-  {
-    name: 'IntegrationsPresenceJob',
-    entry: 'functions/integrations/presence-job.ts',
-    area: 'integrations',
-    everyMinutes: 1,
-  },
   // Rollout stages: timeouts, abort criteria, advancing a soaked stage, announcing halts (docs/code-releases.md).
   { name: 'RolloutStagesJob', entry: 'functions/code-releases/rollout-job.ts', area: 'code-releases', everyMinutes: 5 },
-  // The silence sweep, reminders and plan looks (docs/alerts.md): every minute, every 10 s on one machine, where a
+  // The silence sweep, reminders, plan looks and devices' presence for webhooks (docs/alerts.md; decision 105): every minute, every 10 s on one machine, where a
   // person trying a silence rule should not wait a minute to see it.
   {
     name: 'AlertsSweepJob',

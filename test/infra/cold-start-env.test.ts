@@ -58,7 +58,6 @@ const OTHER_VARIABLES: Record<string, readonly string[]> = {
   'the SensorDataWorker worker': Object.values(SENSOR_DATA_ENV),
   'the DatasetsWorker worker': Object.values(DATASETS_ENV),
   'the IntegrationsWorker worker': WEBHOOK_SECRETS,
-  'the IntegrationsPresenceJob job': WEBHOOK_SECRETS,
   'the UsersDeletionJob job': Object.values(ACCOUNT_ENV),
   'the AlertsSweepJob job': Object.values(ALERTS_ENV),
   'the MigrationsRunner deploy hook': Object.values(MIGRATE_ENV),

@@ -47,9 +47,6 @@ export const memoryWebhooks = (records: WebhookRecord[] = []) => {
     }),
     countByTarget: async (kind, targetId) =>
       [...byId.values()].filter((r) => r.targetKind === kind && r.targetId === targetId).length,
-    listWatching: async () => ({
-      items: [...byId.values()].filter((r) => r.events.some((e) => e === 'device.online' || e === 'device.offline')),
-    }),
     markFailing: async (id, since) => {
       const record = byId.get(id);
       if (record && record.failingSince === undefined) record.failingSince = since;
@@ -152,19 +149,6 @@ export const memoryDeliveries = () => {
           return summary as unknown as DeliveryRecord;
         }),
     }),
-    presenceOf: async (webhookId) =>
-      new Map(
-        under(webhookId, 'p#').map((item) => [
-          String(item.sk).slice(2),
-          {
-            online: item.online as boolean,
-            ...(item.lastSeen !== undefined ? { lastSeen: item.lastSeen as number } : {}),
-          },
-        ]),
-      ),
-    setPresence: async (webhookId, deviceId, state) => {
-      items.set(k(webhookId, `p#${deviceId}`), { webhookId, sk: `p#${deviceId}`, ...state });
-    },
     removeLane: async (webhookId) => {
       for (const key of [...items.keys()]) {
         const sk = key.split('\u0000')[1]!;

@@ -2,7 +2,7 @@ import type { AlertChanged } from '../../../shared/contracts/events';
 import type { AlertData } from '../../../shared/contracts/webhook-events';
 import { silentLog } from '../../../test/support/log';
 import { audienceOf, createEffects } from './alert-effects';
-import type { AlertEffect, AlertNotice, AlertRecord } from './alert-model';
+import type { AlertEffect, AlertNotice, AlertRecord, PresenceChange } from './alert-model';
 
 const T0 = Date.UTC(2026, 2, 12, 10, 0);
 const MIN = 60_000;
@@ -41,6 +41,7 @@ const world = ({ webhooksFail = false } = {}) => {
   const sent: AlertChanged[] = [];
   const hooked: { change: string; data: AlertData; at: number; eventId: string }[] = [];
   const cleared: string[][] = [];
+  const presence: { deviceId: string; change: PresenceChange; eventId: string }[] = [];
   const effects = createEffects({
     alerts: { project: async () => true, remove: async () => undefined, close: async () => undefined },
     states: {
@@ -58,10 +59,14 @@ const world = ({ webhooksFail = false } = {}) => {
         if (webhooksFail) throw new Error('webhooks table down');
         hooked.push({ change, data, at, eventId });
       },
+      presenceChanged: async (deviceId, change, eventId) => {
+        if (webhooksFail) throw new Error('webhooks table down');
+        presence.push({ deviceId, change, eventId });
+      },
     },
     log: silentLog,
   });
-  return { effects, sent, hooked, cleared };
+  return { effects, sent, hooked, cleared, presence };
 };
 
 const fired: AlertEffect = {
@@ -142,6 +147,25 @@ describe('alert effects', () => {
     const w = world({ webhooksFail: true });
     await expect(w.effects.deliver('d1', [fired])).rejects.toThrow('webhooks table down');
     expect(w.cleared).toEqual([]);
+  });
+
+  it("hand a presence change to the webhooks under the effect's id, telling no person and projecting no record", async () => {
+    const w = world();
+    const offline: AlertEffect = {
+      id: 'p1#offline',
+      alertId: 'p1',
+      order: 1,
+      presence: { online: false, lastSeen: T0, at: T0 + 11 * 60_000 },
+    };
+    await w.effects.deliver('d1', [offline]);
+    expect(w.presence).toEqual([{ deviceId: 'd1', change: offline.presence, eventId: 'p1#offline' }]);
+    expect(w.sent).toEqual([]);
+    expect(w.hooked).toEqual([]);
+    expect(w.cleared).toEqual([['p1#offline']]);
+    // Failing, it stays in the outbox for the sweep.
+    const failing = world({ webhooksFail: true });
+    await expect(failing.effects.deliver('d1', [offline])).rejects.toThrow('webhooks table down');
+    expect(failing.cleared).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { AlertData } from '../../../shared/contracts/webhook-events';
 import { managersOf, relationAudience } from '../../../shared/notifications/audience';
 import { unitOf } from '../../../shared/sensor-data/measurements';
 import type { Log } from '../logger';
-import type { AlertEffect, AlertNotice, AlertRecord } from './alert-model';
+import type { AlertEffect, AlertNotice, AlertRecord, PresenceChange } from './alert-model';
 import type { AlertTable } from './alert-table';
 import type { DeviceFacts } from './device-reader';
 import type { StateTable } from './state-table';
@@ -24,6 +24,11 @@ export interface EffectDeps {
    */
   webhooks: {
     alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) => Promise<unknown>;
+    /**
+     * Hands a device's presence change to the webhooks that take device.online / device.offline, under the effect's
+     * id (decision 105): publishing it again stores nothing twice. A failure throws.
+     */
+    presenceChanged: (deviceId: string, change: PresenceChange, eventId: string) => Promise<unknown>;
   };
   log: Log;
 }
@@ -115,8 +120,8 @@ export const webhookDataOf = (record: AlertRecord, notice: Pick<AlertNotice, 'ch
 
 /**
  * Does what a state change left in its outbox, in order: each alert's record projected (or taken back, or closed),
- * then its notifications put on the jobs queue and its fired or resolved events handed to the webhooks, then the
- * effects taken out of the outbox. A failure leaves them there for the sweep, which does them again: a record is
+ * then its notifications put on the jobs queue and its fired or resolved events handed to the webhooks, the device's
+ * presence changes handed to theirs, then the effects taken out of the outbox. A failure leaves them there for the sweep, which does them again: a record is
  * written over an older version only, and a notification's and a webhook event's id is the alert event's, so doing
  * one twice changes nothing.
  */
@@ -161,6 +166,9 @@ export const createEffects = (deps: EffectDeps) => ({
       }
       await deps.send(events);
       for (const { change, data, at, eventId } of hooked) await deps.webhooks.alertChanged(change, data, at, eventId);
+    }
+    for (const effect of effects) {
+      if (effect.presence) await deps.webhooks.presenceChanged(deviceId, effect.presence, effect.id);
     }
     await deps.states.clearOutbox(
       deviceId,

@@ -1,6 +1,13 @@
 import { silentLog } from '../../../test/support/log';
 import { createAlertEvaluator } from './alert-evaluator';
-import { type AlertEffect, type DeviceAlertState, emptyState, type StoredRule } from './alert-model';
+import {
+  type AlertEffect,
+  type DeviceAlertState,
+  type DeviceRule,
+  emptyState,
+  PRESENCE_WATCH,
+  type StoredRule,
+} from './alert-model';
 
 const T0 = Date.UTC(2026, 2, 12, 10, 0);
 
@@ -17,7 +24,7 @@ const threshold: StoredRule = {
 };
 
 /** A state table that answers reads with what it held when asked, and writes on the version only (as DynamoDB). */
-const world = (rules: StoredRule[]) => {
+const world = (rules: DeviceRule[]) => {
   let stored: DeviceAlertState = emptyState('d1');
   const delivered: AlertEffect[] = [];
   const reads = { states: 0, writes: 0, lost: 0 };
@@ -55,7 +62,17 @@ const world = (rules: StoredRule[]) => {
     newId: () => `a${++n}`,
     log: silentLog,
   });
-  return { evaluator, delivered, reads, marked, stored: () => stored };
+  return {
+    evaluator,
+    delivered,
+    reads,
+    marked,
+    stored: () => stored,
+    /** The state as the sweep left it (written on its own). */
+    put: (state: DeviceAlertState) => {
+      stored = structuredClone(state);
+    },
+  };
 };
 
 const crossing = (deviceId = 'd1', previousLastSeen?: number) => ({
@@ -142,5 +159,41 @@ describe('the alerts evaluator after a stored batch', () => {
     expect(w.reads.states).toBe(0);
     await w.evaluator.afterStored(crossing('d1', T0));
     expect(w.reads.states).toBe(0);
+  });
+
+  it('presence: a device at rest reads nothing; an offline one (never at rest) is brought online at its first reading', async () => {
+    const w = world([PRESENCE_WATCH]);
+    const batch = (t: number, atRest: boolean) => ({
+      deviceId: 'd1',
+      readings: [{ timestamp: t, values: { pm2_5: 20 } }],
+      receivedAt: t + 1_000,
+      previousLastSeen: t - 60_000,
+      alertsAtRest: atRest,
+    });
+    // The first batch sets the track up, online, telling nobody.
+    await w.evaluator.afterStored(batch(T0 - 30 * 60_000, false));
+    expect(w.stored().tracks.presence).toMatchObject({ phase: 'ok' });
+    expect(w.delivered).toEqual([]);
+    const reads = w.reads.states;
+    await w.evaluator.afterStored(batch(T0 - 29 * 60_000, true));
+    expect(w.reads.states).toBe(reads);
+    // The sweep found it offline: the record is busy, so the next batch reads the state and sends device.online.
+    w.put({
+      ...w.stored(),
+      version: w.stored().version + 1,
+      tracks: {
+        presence: {
+          kind: 'presence',
+          phase: 'firing',
+          alert: { id: 'p1', startedAt: T0, lastSeen: T0 - 29 * 60_000, reminders: 0 },
+        },
+      },
+    });
+    await w.evaluator.afterStored(batch(T0, false));
+    expect(w.delivered.map((effect) => effect.presence)).toEqual([{ online: true, lastSeen: T0, at: T0 + 1_000 }]);
+    expect(w.delivered[0]!.id).toBe('p1#online');
+    // The same batch again changes nothing: one device.online.
+    await w.evaluator.afterStored({ ...batch(T0, false), previousLastSeen: T0 });
+    expect(w.delivered).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { ServiceUnavailable } from '../errors';
 import type { Log } from '../logger';
 import type { Effects } from './alert-effects';
-import { type DeviceAlertState, emptyState, type StoredRule } from './alert-model';
+import { type DeviceAlertState, type DeviceRule, emptyState, isPresence } from './alert-model';
 import { type BatchFacts, evaluateBatch, LATE_LIMIT_MS } from './evaluation';
 import { isAtRest } from './rest-marks';
 
@@ -23,7 +23,7 @@ export interface EvaluatedBatch extends BatchFacts {
 }
 
 export interface AlertEvaluatorDeps {
-  rules: { rulesOf: (deviceId: string) => Promise<StoredRule[]> };
+  rules: { rulesOf: (deviceId: string) => Promise<DeviceRule[]> };
   states: {
     get: (deviceId: string, consistent?: boolean) => Promise<DeviceAlertState>;
     write: (state: DeviceAlertState, expectedVersion: number, restBefore?: boolean) => Promise<boolean>;
@@ -42,13 +42,19 @@ const SETTLED_LIMIT = 20_000;
 /**
  * Whether any rule could change on this batch, before reading the device's state: a threshold needs a reading newer
  * than what the device sent before and not late. Silences and plans are the sweep's (it resolves a silence once the
- * device's record shows a newer reading); ingest only sees their tracks set up, once per device and rules.
+ * device's record shows a newer reading); ingest only sees their tracks set up, once per device and rules. Presence
+ * ends an offline track at the first new reading (device.online at once): an offline device is never at rest on its
+ * record, so a device at rest reads nothing for it.
  * A batch sent again, or a backfill of the past, costs no read.
  */
-const mayChange = (rules: readonly StoredRule[], batch: EvaluatedBatch, settled: boolean): boolean => {
+const mayChange = (rules: readonly DeviceRule[], batch: EvaluatedBatch, settled: boolean): boolean => {
   const floor = batch.previousLastSeen ?? Number.NEGATIVE_INFINITY;
   const fresh = batch.readings.some((r) => r.timestamp > floor && r.timestamp >= batch.receivedAt - LATE_LIMIT_MS);
-  return rules.some((rule) => (rule.condition.kind === 'threshold' ? fresh : !settled));
+  const isNew = batch.readings.some((r) => r.timestamp > floor);
+  return rules.some((rule) => {
+    if (isPresence(rule)) return !settled || (isNew && !batch.alertsAtRest);
+    return rule.condition.kind === 'threshold' ? fresh : !settled;
+  });
 };
 
 /**
@@ -57,7 +63,7 @@ const mayChange = (rules: readonly StoredRule[], batch: EvaluatedBatch, settled:
  * (`settledHere`; at rest, a silence only moves at the sweep, and a subscription's track only at the sweep).
  */
 const changesNothingAtRest = (
-  deviceRules: readonly StoredRule[],
+  deviceRules: readonly DeviceRule[],
   batch: EvaluatedBatch,
   settledHere: boolean,
   ctx: { now: number; newId: () => string },
@@ -76,8 +82,8 @@ const changesNothingAtRest = (
  * (decision 097); a state read at rest with nothing to change marks the record so, once per version and instance.
  */
 export const createAlertEvaluator = ({ rules, states, effects, now, newId, log }: AlertEvaluatorDeps) => {
-  const settled = new Map<string, readonly StoredRule[]>();
-  const settle = (deviceId: string, deviceRules: readonly StoredRule[]) => {
+  const settled = new Map<string, readonly DeviceRule[]>();
+  const settle = (deviceId: string, deviceRules: readonly DeviceRule[]) => {
     if (settled.size >= SETTLED_LIMIT) settled.clear();
     settled.set(deviceId, deviceRules);
   };

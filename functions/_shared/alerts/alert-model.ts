@@ -19,6 +19,27 @@ export interface StoredRule {
   updated: number;
 }
 
+/**
+ * The device's presence as the webhooks that take device.online or device.offline see it (docs/integrations.md,
+ * "Presence"; decision 105): not a rule anyone made, but a track of the device's state like a silence rule's, with
+ * `afterMs` = ONLINE_WINDOW_MS (the device page's window). The rule caches add it to a device's rules while such a
+ * webhook watches the device, its campaign or its organization; it has no alert record and tells no person.
+ */
+export interface PresenceWatch {
+  id: typeof PRESENCE_ID;
+  condition: { kind: 'presence' };
+}
+
+/** The presence track's key among the device's tracks (no rule id is this short). */
+export const PRESENCE_ID = 'presence';
+
+export const PRESENCE_WATCH: PresenceWatch = { id: PRESENCE_ID, condition: { kind: 'presence' } };
+
+/** What watches a device: its alert rules, and its presence while a webhook takes device.online or device.offline. */
+export type DeviceRule = StoredRule | PresenceWatch;
+
+export const isPresence = (rule: DeviceRule): rule is PresenceWatch => rule.condition.kind === 'presence';
+
 /** Where a rule's condition stands for one device. `clearing`: firing, and the value is back but not long enough. */
 export type Phase = 'ok' | 'pending' | 'firing' | 'clearing';
 
@@ -29,7 +50,7 @@ export interface OpenAlert {
   firedAt?: number;
   /** Threshold: the value that fired it (or, pending, the first value past the limit). */
   value?: number;
-  /** Silence: the device's last reading when it fired. */
+  /** Silence: the device's last reading when it fired; presence: when it went offline (absent: never seen). */
   lastSeen?: number;
   /** Subscription: when the tier lapses or the trial ends, and which of the two. */
   endsAt?: number;
@@ -41,9 +62,9 @@ export interface OpenAlert {
   reminders: number;
 }
 
-/** One rule's state on one device. */
+/** One rule's state on one device (or the device's presence: `ok` online, `firing` offline). */
 export interface Track {
-  kind: ConditionKind;
+  kind: ConditionKind | 'presence';
   phase: Phase;
   /** Pending: the first reading past the limit; clearing: the first reading back past the clear level. */
   since?: number;
@@ -85,6 +106,15 @@ export interface AlertEffect {
   /** The alert of a rule deleted or switched off: its record is marked resolved at this time, nobody told. */
   close?: number;
   notice?: AlertNotice;
+  /** The device went offline or came online: device.online / device.offline for its webhooks, under this effect's id. */
+  presence?: PresenceChange;
+}
+
+/** A presence change as its webhook event tells it (PresenceData: the device's last reading, the window). */
+export interface PresenceChange {
+  online: boolean;
+  lastSeen: number;
+  at: number;
 }
 
 /** A device's alert state: one item per device, every rule's track on it, written only on a conditional version. */

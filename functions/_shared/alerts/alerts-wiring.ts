@@ -7,7 +7,11 @@ import { getDocumentClient, getSqsClient } from '../clients';
 import { readWholeNumberEnv } from '../env';
 import { createEventPublisher } from '../events/event-publisher';
 import type { WebhookPublisher } from '../integrations/webhook-publisher';
-import { createWebhookPublisherOf, WEBHOOK_PUBLISHER_ENV } from '../integrations/webhook-wiring';
+import {
+  createWebhookDirectoryOf,
+  createWebhookPublisherOf,
+  WEBHOOK_PUBLISHER_ENV,
+} from '../integrations/webhook-wiring';
 import { log } from '../logger';
 import { createRelationTable } from '../relations/relation-table';
 import { createEffects } from './alert-effects';
@@ -56,7 +60,10 @@ const asRecipient = (userId: string): Caller => ({
  */
 export const createAlertEvaluation = (
   env: AlertEvaluationEnv,
-  { now = Date.now, webhooks }: { now?: () => number; webhooks?: Pick<WebhookPublisher, 'alertChanged'> } = {},
+  {
+    now = Date.now,
+    webhooks,
+  }: { now?: () => number; webhooks?: Pick<WebhookPublisher, 'alertChanged' | 'presenceChanged'> } = {},
 ) => {
   const db = getDocumentClient();
   const rules = createRuleTable({ db, tableName: env.alertRulesTable });
@@ -66,9 +73,11 @@ export const createAlertEvaluation = (
   const relations = createRelationTable({ db, tableName: env.relationsTable });
   const access = createAccessModule(env);
   const events = createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl });
+  const webhookDirectory = createWebhookDirectoryOf(env, now);
   const deviceRules = createDeviceRules({
     source: {
       enabledOf: rules.enabledOf,
+      watchesPresence: webhookDirectory.watchesPresence,
       holders: async (deviceId) => {
         const held = await relations.queryAll('referent', deviceId, ['campaign-device', 'organization-device']);
         return {

@@ -18,6 +18,8 @@ const world = () => {
   let generation = 1;
   const reads = { rules: 0, holders: 0, generation: 0 };
   const rules = [rule('r1', 'device', 'd1'), rule('r2', 'campaign', 'c1')];
+  /** Targets a webhook taking device.online or device.offline watches. */
+  const watched = new Set<string>();
   const cache = createDeviceRules({
     source: {
       enabledOf: async (targets) => {
@@ -28,6 +30,7 @@ const world = () => {
         reads.holders += 1;
         return { campaigns: deviceId === 'd1' ? ['c1'] : [], organizations: [] };
       },
+      watchesPresence: async (targets) => targets.some((t) => watched.has(`${t.kind}:${t.id}`)),
       generation: async () => {
         reads.generation += 1;
         return generation;
@@ -41,6 +44,7 @@ const world = () => {
     cache,
     reads,
     rules,
+    watched,
     at: (ms: number) => {
       clock = ms;
     },
@@ -81,5 +85,17 @@ describe('a device’s rules, cached per instance', () => {
     expect((await w.cache.rulesOf('d1')).map((r) => r.id)).toEqual(['r1', 'r2', 'r4']);
     w.at(90_001);
     expect((await w.cache.rulesOf('d1')).map((r) => r.id)).toContain('r5');
+  });
+
+  it('adds the presence watch while a webhook of the device, its campaign or organization takes presence', async () => {
+    const w = world();
+    w.watched.add('campaign:c1');
+    expect((await w.cache.rulesOf('d1')).map((r) => r.id)).toEqual(['r1', 'r2', 'presence']);
+    expect((await w.cache.rulesOf('d2')).map((r) => r.id)).toEqual([]);
+    // The webhook changed (the integrations area moves the generation): the next look reads it again.
+    w.watched.clear();
+    w.bump();
+    w.at(1_000);
+    expect((await w.cache.rulesOf('d1')).map((r) => r.id)).toEqual(['r1', 'r2']);
   });
 });

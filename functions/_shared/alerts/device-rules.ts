@@ -1,13 +1,18 @@
 import type { AlertTarget } from '../../../shared/contracts/alerts';
-import type { StoredRule } from './alert-model';
+import { type DeviceRule, PRESENCE_WATCH, type StoredRule } from './alert-model';
 
 /** Where a device's rules come from: its own, its campaigns' and its organization's targets, and their generation. */
 export interface RuleSource {
   /** The enabled rules of these targets. */
   enabledOf: (targets: readonly AlertTarget[]) => Promise<StoredRule[]>;
+  /**
+   * Whether a webhook of these targets takes device.online or device.offline (the device's presence is then watched
+   * like a rule, decision 105). Absent: presence is nobody's here.
+   */
+  watchesPresence?: (targets: readonly AlertTarget[]) => Promise<boolean>;
   /** The campaigns and organizations that hold the device (their rules watch it too). */
   holders: (deviceId: string) => Promise<{ campaigns: string[]; organizations: string[] }>;
-  /** Moves with every rule created, changed or deleted anywhere. */
+  /** Moves with every rule (or presence webhook) created, changed or deleted anywhere. */
   generation: () => Promise<number>;
 }
 
@@ -41,7 +46,7 @@ export const createDeviceRules = ({
   maxAgeMs = 5 * 60_000,
   maxEntries = 20_000,
 }: DeviceRulesOptions) => {
-  const entries = new Map<string, { rules: StoredRule[]; loadedAt: number }>();
+  const entries = new Map<string, { rules: DeviceRule[]; loadedAt: number }>();
   let generation: number | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<void> | undefined;
@@ -61,18 +66,23 @@ export const createDeviceRules = ({
     await checking;
   };
 
-  /** The rules that watch a device, read now (no cache): the sweep's, and a miss's. */
-  const lookUp = async (deviceId: string): Promise<StoredRule[]> => {
+  /** The rules that watch a device (and its presence, while watched), read now (no cache): a miss's. */
+  const lookUp = async (deviceId: string): Promise<DeviceRule[]> => {
     const { campaigns, organizations } = await source.holders(deviceId);
-    return source.enabledOf([
+    const targets: AlertTarget[] = [
       { kind: 'device', id: deviceId },
       ...campaigns.map((id) => ({ kind: 'campaign' as const, id })),
       ...organizations.map((id) => ({ kind: 'organization' as const, id })),
+    ];
+    const [rules, presence] = await Promise.all([
+      source.enabledOf(targets),
+      source.watchesPresence?.(targets) ?? false,
     ]);
+    return presence ? [...rules, PRESENCE_WATCH] : rules;
   };
 
   return {
-    rulesOf: async (deviceId: string): Promise<StoredRule[]> => {
+    rulesOf: async (deviceId: string): Promise<DeviceRule[]> => {
       await checkGeneration();
       const entry = entries.get(deviceId);
       if (entry && now() - entry.loadedAt < maxAgeMs) return entry.rules;

@@ -1,11 +1,12 @@
 import type { AlertCondition } from '../../../shared/contracts/alerts';
-import { type DeviceAlertState, emptyState, type StoredRule } from './alert-model';
+import { type DeviceAlertState, type DeviceRule, emptyState, PRESENCE_WATCH, type StoredRule } from './alert-model';
 import {
   acknowledgeIn,
   type Change,
   evaluateBatch,
   LATE_LIMIT_MS,
   OUTBOX_RETRY_MS,
+  PRESENCE_RECHECK_MS,
   planVerdict,
   SILENCE_RECHECK_MS,
   sweepDevice,
@@ -39,7 +40,7 @@ let ids = 0;
 const ctx = (now: number) => ({ now, newId: () => `a${++ids}` });
 
 /** Feeds batches of pm2_5 values one reading a minute from `start`, each arriving a second after its time. */
-const world = (rules: StoredRule[]) => {
+const world = (rules: DeviceRule[]) => {
   let state: DeviceAlertState = emptyState('d1');
   let lastSeen: number | undefined;
   const changes: Change[] = [];
@@ -199,6 +200,90 @@ describe('silence', () => {
     w.sweep(T0 + 5 * MIN, { lastSeen: T0 });
     w.batch([{ t: T0 + 6 * MIN, v: 10 }]);
     expect(w.notices()).toEqual(['fired', 'resolved']);
+  });
+});
+
+describe("presence (the webhooks' device.online / device.offline, decision 105)", () => {
+  const WINDOW = 10 * MIN;
+  const presenceOf = (change: Change | undefined) => change?.effects.flatMap((e) => (e.presence ? [e] : [])) ?? [];
+
+  it('ingest sets the track up online and tells nobody; the sweep sends device.offline once past the window, not before', () => {
+    const w = world([PRESENCE_WATCH]);
+    const first = w.batch([{ t: T0, v: 10 }]);
+    expect(presenceOf(first)).toEqual([]);
+    expect(w.state).toMatchObject({ seen: T0, dueAt: T0 + WINDOW + 1, tracks: { presence: { phase: 'ok' } } });
+    expect(presenceOf(w.sweep(T0 + WINDOW, { lastSeen: T0 }))).toEqual([]);
+    const went = presenceOf(w.sweep(T0 + WINDOW + 5_000, { lastSeen: T0 }));
+    expect(went).toHaveLength(1);
+    expect(went[0]!.presence).toEqual({ online: false, lastSeen: T0, at: T0 + WINDOW + 5_000 });
+    // Offline: no alert record, no notice for a person, and a look again only after the window (ingest ends it).
+    expect(went[0]!.record).toBeUndefined();
+    expect(went[0]!.notice).toBeUndefined();
+    expect(w.state.dueAt).toBe(T0 + WINDOW + 5_000 + OUTBOX_RETRY_MS);
+    // The sweep again (its outbox done), with nothing new: nothing more, and the next look a window on.
+    const later = T0 + WINDOW + 5_000 + OUTBOX_RETRY_MS;
+    expect(presenceOf(w.sweep(later, { lastSeen: T0 }))).toEqual([]);
+    expect(w.state.dueAt).toBe(later + PRESENCE_RECHECK_MS);
+    expect(presenceOf(w.sweep(later + PRESENCE_RECHECK_MS, { lastSeen: T0 }))).toEqual([]);
+    expect(w.notices()).toEqual([]);
+  });
+
+  it('the first reading after it went offline brings device.online at ingest, under an effect id of its own', () => {
+    const w = world([PRESENCE_WATCH]);
+    w.batch([{ t: T0, v: 10 }]);
+    const offline = presenceOf(w.sweep(T0 + 15 * MIN, { lastSeen: T0 }))[0]!;
+    const online = presenceOf(w.batch([{ t: T0 + 20 * MIN, v: 10 }]));
+    expect(online).toHaveLength(1);
+    expect(online[0]!.presence).toEqual({ online: true, lastSeen: T0 + 20 * MIN, at: T0 + 20 * MIN + 1_000 });
+    expect(online[0]!.id).not.toBe(offline.id);
+    expect(w.state).toMatchObject({ seen: T0 + 20 * MIN, tracks: { presence: { phase: 'ok' } } });
+    // Online again: the next reading changes nothing; the sweep's next look is a window after the newest reading.
+    expect(w.batch([{ t: T0 + 21 * MIN, v: 10 }])).toBeUndefined();
+    w.sweep(T0 + 22 * MIN, { lastSeen: T0 + 21 * MIN });
+    expect(w.state.dueAt).toBe(T0 + 21 * MIN + WINDOW + 1);
+  });
+
+  it('the sweep brings it online when ingest missed the reading (the record shows a newer one)', () => {
+    const w = world([PRESENCE_WATCH]);
+    w.batch([{ t: T0, v: 10 }]);
+    w.sweep(T0 + 15 * MIN, { lastSeen: T0 });
+    const online = presenceOf(w.sweep(T0 + 26 * MIN, { lastSeen: T0 + 24 * MIN }));
+    expect(online.map((e) => e.presence)).toEqual([{ online: true, lastSeen: T0 + 24 * MIN, at: T0 + 26 * MIN }]);
+  });
+
+  it('a track the sweep sets up starts as the device is, silently: offline (or never seen), then online at its reading', () => {
+    const w = world([PRESENCE_WATCH]);
+    expect(presenceOf(w.sweep(T0, { lastSeen: T0 - 30 * MIN }))).toEqual([]);
+    expect(w.state.tracks.presence).toMatchObject({ phase: 'firing', alert: { lastSeen: T0 - 30 * MIN } });
+    expect(presenceOf(w.batch([{ t: T0 + MIN, v: 1 }])).map((e) => e.presence!.online)).toEqual([true]);
+    const never = world([PRESENCE_WATCH]);
+    expect(presenceOf(never.sweep(T0))).toEqual([]);
+    expect(never.state.tracks.presence).toMatchObject({ phase: 'firing' });
+  });
+
+  it('the watch gone (no webhook takes presence): the sweep takes the track away and tells nobody', () => {
+    const w = world([PRESENCE_WATCH]);
+    w.batch([{ t: T0, v: 10 }]);
+    w.sweep(T0 + 15 * MIN, { lastSeen: T0 });
+    const gone = sweepDevice(w.state, [], {}, ctx(T0 + 16 * MIN))!;
+    expect(gone.effects).toEqual([]);
+    expect(gone.state.tracks).toEqual({});
+    expect(gone.state.dueAt).toBeUndefined();
+  });
+
+  it('beside a silence rule: each keeps its own deadline, and the silence still fires as before', () => {
+    const silence = rule({ kind: 'silence', afterSeconds: 300 }, { id: 's1', name: 'Silent' });
+    const w = world([silence, PRESENCE_WATCH]);
+    w.batch([{ t: T0, v: 10 }]);
+    expect(w.state.dueAt).toBe(T0 + 5 * MIN + 1);
+    w.sweep(T0 + 6 * MIN, { lastSeen: T0 });
+    expect(w.notices()).toEqual(['fired']);
+    expect(presenceOf(w.changes.at(-1))).toEqual([]);
+    w.sweep(T0 + 11 * MIN, { lastSeen: T0 });
+    expect(presenceOf(w.changes.at(-1)).map((e) => e.presence!.online)).toEqual([false]);
+    w.batch([{ t: T0 + 12 * MIN, v: 10 }]);
+    expect(w.notices()).toEqual(['fired', 'resolved']);
+    expect(presenceOf(w.changes.at(-1)).map((e) => e.presence!.online)).toEqual([true]);
   });
 });
 

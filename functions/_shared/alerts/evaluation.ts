@@ -7,16 +7,19 @@ import {
   thresholdLevels,
 } from '../../../shared/alerts/alert-rules';
 import type { AlertState } from '../../../shared/contracts/alerts';
+import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
 import type {
   AlertEffect,
   AlertNotice,
   AlertRecord,
   DeviceAlertState,
+  DeviceRule,
   OpenAlert,
+  PresenceChange,
   StoredRule,
   Track,
 } from './alert-model';
-import { isFiring } from './alert-model';
+import { isFiring, isPresence, PRESENCE_ID } from './alert-model';
 import { stepThreshold } from './threshold-machine';
 
 /**
@@ -40,6 +43,11 @@ export const SUBSCRIPTION_CHECK_MS = 60 * MINUTE_MS;
  * newer reading (ingest resolves it at once when it reads the device's state for a threshold anyway).
  */
 export const SILENCE_RECHECK_MS = 60 * SECOND_MS;
+/**
+ * An offline device's presence is looked at again this often by the sweep: ingest ends it at the device's first
+ * reading (its record is marked busy while it is offline), so this only catches a reading whose evaluation failed.
+ */
+export const PRESENCE_RECHECK_MS = ONLINE_WINDOW_MS;
 /** A learned interval is learned again after a day (every 10 minutes while it is unknown). */
 export const RELEARN_MS = DAY_MS;
 export const RELEARN_UNKNOWN_MS = 10 * MINUTE_MS;
@@ -81,14 +89,18 @@ export interface SweepFacts {
   plan?: PlanFacts | null;
 }
 
+/** Whether the sweep needs the device's last reading: a silence rule or the presence track waits on it. */
+export const needsLastSeen = (rules: readonly DeviceRule[]): boolean =>
+  rules.some((rule) => rule.condition.kind === 'silence' || isPresence(rule));
+
 /** The sweep learns a device's interval when a silence rule waits on it and the last learning is old. */
-export const needsLearning = (state: DeviceAlertState, rules: readonly StoredRule[], now: number): boolean =>
+export const needsLearning = (state: DeviceAlertState, rules: readonly DeviceRule[], now: number): boolean =>
   rules.some((rule) => rule.condition.kind === 'silence' && rule.condition.afterSeconds === undefined) &&
   (state.learnedAt === undefined ||
     now - state.learnedAt >= (state.interval === undefined ? RELEARN_UNKNOWN_MS : RELEARN_MS));
 
 /** The sweep reads the device's plan when a subscription rule's look is due. */
-export const needsPlan = (state: DeviceAlertState, rules: readonly StoredRule[], now: number): boolean =>
+export const needsPlan = (state: DeviceAlertState, rules: readonly DeviceRule[], now: number): boolean =>
   rules.some((rule) => {
     if (rule.condition.kind !== 'subscription') return false;
     const checkAt = state.tracks[rule.id]?.checkAt;
@@ -171,6 +183,10 @@ export const nextDue = (
     if (track.alert?.remindAt !== undefined && track.alert.acknowledgedAt === undefined)
       times.push(track.alert.remindAt);
     if (track.kind === 'subscription' && track.checkAt !== undefined) times.push(track.checkAt);
+    if (track.kind === 'presence' && track.phase === 'ok' && state.seen !== undefined) {
+      times.push(state.seen + ONLINE_WINDOW_MS + 1);
+    }
+    if (track.kind === 'presence' && track.phase === 'firing') times.push(now + PRESENCE_RECHECK_MS);
   }
   if (Object.keys(state.outbox).length > 0) times.push(now + OUTBOX_RETRY_MS);
   return times.length ? Math.min(...times) : undefined;
@@ -220,6 +236,11 @@ const draftOf = (state: DeviceAlertState, ctx: Context) => {
     close: (alert: OpenAlert, fired: boolean) => {
       dirty = true;
       effect(alert.id, 'closed', fired ? { close: ctx.now } : { remove: true });
+    },
+    /** The device went offline or came online: its webhooks' event, under the effect's id. */
+    presence: (alertId: string, change: PresenceChange) => {
+      dirty = true;
+      effect(alertId, change.online ? 'online' : 'offline', { presence: change });
     },
     isDirty: () => dirty,
     /**
@@ -318,13 +339,25 @@ const silenceBatch = (draft: Draft, rule: StoredRule, newest: number) => {
 };
 
 /**
+ * Presence at ingest: a new reading of an offline device brings it online at once (device.online); a device with no
+ * presence track yet starts one, online, and tells nobody (a webhook hears of changes, not of the state it began in).
+ */
+const presenceBatch = (draft: Draft, newest: number, ctx: Context) => {
+  const track = draft.next.tracks[PRESENCE_ID];
+  if (track && track.phase === 'ok') return;
+  if (track?.alert) draft.presence(track.alert.id, { online: true, lastSeen: newest, at: ctx.now });
+  draft.next.tracks[PRESENCE_ID] = { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS };
+  draft.touch();
+};
+
+/**
  * A batch the ingest stored (the hook after it): each threshold rule over the readings newer than anything the device
  * sent before and younger than LATE_LIMIT_MS; each silence rule resolved by a new reading. `rules`: the device's
  * enabled rules. Tracks of rules not among them are left for the sweep, which reads the rules fresh.
  */
 export const evaluateBatch = (
   state: DeviceAlertState,
-  rules: readonly StoredRule[],
+  rules: readonly DeviceRule[],
   batch: BatchFacts,
   ctx: Context,
 ): Change | undefined => {
@@ -335,15 +368,17 @@ export const evaluateBatch = (
   for (const rule of rules) {
     const track = draft.next.tracks[rule.id];
     if (track && track.kind !== rule.condition.kind) continue;
-    if (rule.condition.kind === 'threshold') thresholdBatch(draft, rule, batch, ctx);
+    if (isPresence(rule)) {
+      if (isNew) presenceBatch(draft, newest, ctx);
+    } else if (rule.condition.kind === 'threshold') thresholdBatch(draft, rule, batch, ctx);
     else if (rule.condition.kind === 'silence' && isNew) silenceBatch(draft, rule, newest);
     else if (rule.condition.kind === 'subscription' && !track) {
       draft.next.tracks[rule.id] = { kind: 'subscription', phase: 'ok', checkAt: ctx.now };
       draft.touch();
     }
   }
-  // A change at ingest: the device's newest reading moves the silences' deadlines along for free.
-  if (draft.isDirty() && isNew && rules.some((rule) => rule.condition.kind === 'silence')) {
+  // A change at ingest: the device's newest reading moves the silences' and presence's deadlines along for free.
+  if (draft.isDirty() && isNew && needsLastSeen(rules)) {
     draft.next.seen = Math.max(draft.next.seen ?? -Infinity, newest);
   }
   // A device touched for the sweep (a rule changed) stays due: this write must not hide it.
@@ -390,7 +425,7 @@ export const planVerdict = (
  */
 export const sweepDevice = (
   state: DeviceAlertState,
-  rules: readonly StoredRule[],
+  rules: readonly DeviceRule[],
   facts: SweepFacts,
   ctx: Context,
 ): Change | undefined => {
@@ -402,7 +437,8 @@ export const sweepDevice = (
   for (const [ruleId, track] of Object.entries(next.tracks)) {
     const rule = byId.get(ruleId);
     if (rule && rule.condition.kind === track.kind) continue;
-    if (track.alert) draft.close(track.alert, isFiring(track));
+    // Presence has no alert record to close: no webhook watches it any more, so nobody is told.
+    if (track.alert && track.kind !== 'presence') draft.close(track.alert, isFiring(track));
     delete next.tracks[ruleId];
     draft.touch();
   }
@@ -419,6 +455,10 @@ export const sweepDevice = (
   }
 
   for (const rule of rules) {
+    if (isPresence(rule)) {
+      presenceSweep(draft, now, ctx);
+      continue;
+    }
     const condition = rule.condition;
     if (condition.kind === 'silence') {
       const track: Track = next.tracks[rule.id] ?? { kind: 'silence', phase: 'ok' };
@@ -483,7 +523,7 @@ export const sweepDevice = (
   for (const [ruleId, track] of Object.entries(next.tracks)) {
     const rule = byId.get(ruleId);
     const alert = track.alert;
-    if (!rule || !alert || !isFiring(track) || alert.acknowledgedAt !== undefined) continue;
+    if (!rule || isPresence(rule) || !alert || !isFiring(track) || alert.acknowledgedAt !== undefined) continue;
     if (alert.remindAt === undefined || alert.remindAt > now) continue;
     alert.reminders += 1;
     const remindAt = remindAtOf(rule, now);
@@ -493,6 +533,36 @@ export const sweepDevice = (
   }
 
   return draft.finish((after) => nextDue(after, now), true);
+};
+
+/**
+ * The sweep's look at the device's presence: online past ONLINE_WINDOW_MS without a reading goes offline
+ * (device.offline); offline with a newer reading than when it went comes online (what ingest missed). A track set up
+ * here starts as the device is, and tells nobody.
+ */
+const presenceSweep = (draft: Draft, now: number, ctx: Context) => {
+  const next = draft.next;
+  const seen = next.seen;
+  const online = seen !== undefined && now - seen <= ONLINE_WINDOW_MS;
+  const track = next.tracks[PRESENCE_ID];
+  const offline = (): Track => ({
+    kind: 'presence',
+    phase: 'firing',
+    afterMs: ONLINE_WINDOW_MS,
+    alert: { id: ctx.newId(), startedAt: now, ...(seen === undefined ? {} : { lastSeen: seen }), reminders: 0 },
+  });
+  if (!track) {
+    next.tracks[PRESENCE_ID] = online ? { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS } : offline();
+    draft.touch();
+  } else if (track.phase === 'ok' && !online && seen !== undefined) {
+    const went = offline();
+    next.tracks[PRESENCE_ID] = went;
+    draft.presence(went.alert!.id, { online: false, lastSeen: seen, at: now });
+  } else if (track.phase !== 'ok' && seen !== undefined && seen > (track.alert?.lastSeen ?? -Infinity)) {
+    if (track.alert) draft.presence(track.alert.id, { online: true, lastSeen: seen, at: now });
+    next.tracks[PRESENCE_ID] = { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS };
+    draft.touch();
+  }
 };
 
 /** When a plan's window opens (its end minus `daysBefore` days), if that is still ahead. */

@@ -66,6 +66,19 @@ export const createWebhookDirectory = ({
     ).items;
 
   return {
+    /**
+     * Whether a webhook of these targets collects device.online or device.offline now: the alerts area's rule caches
+     * ask on a miss, and watch the device's presence while one does (decision 105).
+     */
+    watchesPresence: async (targets: readonly { kind: string; id: string }[]): Promise<boolean> => {
+      const found = await Promise.all(targets.map((target) => webhooksOf(targetKey(target.kind, target.id))));
+      return found
+        .flat()
+        .some(
+          (webhook) =>
+            collects(webhook) && webhook.events.some((type) => type === 'device.online' || type === 'device.offline'),
+        );
+    },
     /** The ids of the webhooks that take this type of event of this device now. */
     subscribers: async (deviceId: string, type: DeliveredEventType): Promise<string[]> => {
       const targets = await targetsOf(deviceId);

@@ -5,6 +5,7 @@ import type {
   ReadingsBatch,
   SubscriptionData,
 } from '../../../shared/contracts/webhook-events';
+import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
 import type { WebhookDirectory } from './webhook-directory';
 import type { WebhookOutbox } from './webhook-outbox';
 import { eventIdOf, type QueuedEvent } from './webhook-records';
@@ -57,16 +58,21 @@ export const readingsEvents = (
   });
 };
 
-/** device.online or device.offline, once per change of the device's last-seen time. */
+/**
+ * device.online or device.offline, under the id of the alerts area's state change that found it (`eventId`, its
+ * outbox effect's; decision 105): the outbox's redo after a failure is the same event.
+ */
 export const presenceEvent = (
   deviceId: string,
-  online: boolean,
-  lastSeen: number,
-  onlineWindowMs: number,
-  at: number,
+  change: { online: boolean; lastSeen: number; at: number },
+  eventId: string,
 ): QueuedEvent => {
-  const type = online ? 'device.online' : 'device.offline';
-  return queued(type, eventIdOf(type, deviceId, lastSeen), at, deviceId, { deviceId, lastSeen, onlineWindowMs });
+  const type = change.online ? 'device.online' : 'device.offline';
+  return queued(type, eventIdOf(type, eventId), change.at, deviceId, {
+    deviceId,
+    lastSeen: change.lastSeen,
+    onlineWindowMs: ONLINE_WINDOW_MS,
+  });
 };
 
 /** subscription.changed of one device, once per billing event that changed it. */
@@ -142,6 +148,9 @@ export const createWebhookPublisher = ({
      */
     alertChanged: (change: 'fired' | 'resolved', data: AlertData, at: number, eventId: string) =>
       publish([alertEvent(change, data, at, eventId)]),
+    /** The alerts area's hook: the device's presence track went offline or came online (decision 105). */
+    presenceChanged: (deviceId: string, change: { online: boolean; lastSeen: number; at: number }, eventId: string) =>
+      publish([presenceEvent(deviceId, change, eventId)]),
   };
 };
 

@@ -18,7 +18,6 @@ export const OUTBOX_PREFIX = 'o#';
 /** Test events: sent first, even while the lane waits to retry or the webhook is off. */
 export const TEST_PREFIX = 't#';
 export const DELIVERY_PREFIX = 'd#';
-export const PRESENCE_PREFIX = 'p#';
 
 /** What a webhook's record holds that its publishers read: whom it serves and whether it collects events. */
 export interface WebhookSubscription {

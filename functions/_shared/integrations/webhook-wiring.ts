@@ -17,16 +17,22 @@ export const WEBHOOK_PUBLISHER_ENV = {
 
 export type WebhookPublisherEnv = Record<keyof typeof WEBHOOK_PUBLISHER_ENV, string>;
 
+/** The webhook directory over the real tables, with one device-groups cache per Lambda instance. */
+export const createWebhookDirectoryOf = (env: WebhookPublisherEnv, now: () => number = Date.now) => {
+  const db = getDocumentClient();
+  return createWebhookDirectory({
+    db,
+    webhooksTable: env.webhooksTable,
+    relations: createRelationTable({ db, tableName: env.relationsTable }),
+    now,
+  });
+};
+
 /** The webhook publisher over the real tables and queue, with one device-groups cache per Lambda instance. */
 export const createWebhookPublisherOf = (env: WebhookPublisherEnv, now: () => number = Date.now) => {
   const db = getDocumentClient();
   return createWebhookPublisher({
-    directory: createWebhookDirectory({
-      db,
-      webhooksTable: env.webhooksTable,
-      relations: createRelationTable({ db, tableName: env.relationsTable }),
-      now,
-    }),
+    directory: createWebhookDirectoryOf(env, now),
     outbox: createWebhookOutbox({
       db,
       tableName: env.webhookDeliveriesTable,

@@ -1,7 +1,7 @@
 import type { Effects } from '../../_shared/alerts/alert-effects';
-import type { DeviceAlertState, StoredRule } from '../../_shared/alerts/alert-model';
+import type { DeviceAlertState, DeviceRule } from '../../_shared/alerts/alert-model';
 import type { DeviceFacts } from '../../_shared/alerts/device-reader';
-import { needsLearning, needsPlan, type SweepFacts, sweepDevice } from '../../_shared/alerts/evaluation';
+import { needsLastSeen, needsLearning, needsPlan, type SweepFacts, sweepDevice } from '../../_shared/alerts/evaluation';
 import { isAtRest } from '../../_shared/alerts/rest-marks';
 import { DUE_SHARDS } from '../../_shared/alerts/state-table';
 import { inLanes } from '../../_shared/in-lanes';
@@ -14,7 +14,7 @@ export interface SweepDeps {
    * A device's rules, from the per-instance cache made fresh at each run's start (`refresh`): the sweep is what
    * closes the tracks of rules that went, so it must not see one a change before the run took away.
    */
-  rules: { rulesOf: (deviceId: string) => Promise<StoredRule[]>; refresh: () => Promise<void> };
+  rules: { rulesOf: (deviceId: string) => Promise<DeviceRule[]>; refresh: () => Promise<void> };
   devices: { facts: (deviceId: string) => Promise<DeviceFacts | undefined> };
   sources: SweepSources;
   effects: Pick<Effects, 'deliver'>;
@@ -34,6 +34,8 @@ export interface SweepResult {
   fired: number;
   resolved: number;
   reminded: number;
+  /** device.offline and device.online sent (the presence of devices a webhook watches). */
+  presence: number;
   failed: number;
   /** Devices left due for the next run when the budget ran out. */
   left: number;
@@ -70,7 +72,7 @@ export const createSweep = ({
     }
     const rules = await deviceRules.rulesOf(deviceId);
     const facts: SweepFacts = {};
-    if (rules.some((rule) => rule.condition.kind === 'silence')) {
+    if (needsLastSeen(rules)) {
       const device = await devices.facts(deviceId);
       if (device?.lastSeen !== undefined) facts.lastSeen = device.lastSeen;
     }
@@ -88,6 +90,7 @@ export const createSweep = ({
           if (effect.notice?.change === 'fired') result.fired += 1;
           if (effect.notice?.change === 'resolved') result.resolved += 1;
           if (effect.notice?.change === 'reminder') result.reminded += 1;
+          if (effect.presence) result.presence += 1;
         }
         await effects.deliver(deviceId, change.effects);
         return;
@@ -102,7 +105,16 @@ export const createSweep = ({
     run: async (now: number): Promise<SweepResult> => {
       const started = clock();
       await deviceRules.refresh();
-      const result: SweepResult = { due: 0, changed: 0, fired: 0, resolved: 0, reminded: 0, failed: 0, left: 0 };
+      const result: SweepResult = {
+        due: 0,
+        changed: 0,
+        fired: 0,
+        resolved: 0,
+        reminded: 0,
+        presence: 0,
+        failed: 0,
+        left: 0,
+      };
       await Promise.all(
         Array.from({ length: DUE_SHARDS }, async (_, shard) => {
           let startKey: Record<string, unknown> | undefined;

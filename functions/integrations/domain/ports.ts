@@ -49,8 +49,6 @@ export interface WebhookStore {
   listByTarget: (kind: TargetKind, targetId: string, page: PageRead) => Promise<StoredPage<WebhookRecord>>;
   /** How many webhooks a target holds (up to `max` + 1). */
   countByTarget: (kind: TargetKind, targetId: string, max: number) => Promise<number>;
-  /** The webhooks that collect device.online or device.offline (the presence job's list). */
-  listWatching: (page: PageRead) => Promise<StoredPage<WebhookRecord>>;
   /** Records the start of a run of failures, unless one is under way. */
   markFailing: (id: string, since: number) => Promise<void>;
   /** The receiver answered: the run of failures is over. */
@@ -148,10 +146,7 @@ export interface DeliveryStore {
   ) => Promise<void>;
   /** A webhook's deliveries, newest first, without bodies. */
   listDeliveries: (webhookId: string, page: PageRead) => Promise<StoredPage<DeliverySummary>>;
-  /** What the presence job last told the webhook of each device. */
-  presenceOf: (webhookId: string) => Promise<Map<string, { online: boolean; lastSeen?: number }>>;
-  setPresence: (webhookId: string, deviceId: string, state: { online: boolean; lastSeen?: number }) => Promise<void>;
-  /** Removes the lane, the waiting events and the presence states (deliveries expire with their records). */
+  /** Removes the lane and the waiting events (deliveries expire with their records). */
   removeLane: (webhookId: string) => Promise<void>;
 }
 
@@ -178,11 +173,18 @@ export interface LaneTimers {
   hop: (webhookId: string, timer: LaneTimer, now: number) => Promise<void>;
 }
 
+/**
+ * The alerts area's watch of devices' presence (decision 105): a webhook that starts or stops taking device.online or
+ * device.offline (made, changed, turned off or on, deleted) makes the rule caches forget and its target's devices due,
+ * so the sweep sets up or takes away their presence tracks.
+ */
+export interface PresenceWatches {
+  changed: (kind: TargetKind, id: string) => Promise<void>;
+}
+
 /** Objects a webhook can follow. */
 export interface TargetDirectory {
   exists: (kind: TargetKind, id: string) => Promise<boolean>;
   /** The devices of a target now (a device is its own). */
   devicesOf: (kind: TargetKind, id: string) => Promise<string[]>;
-  /** Each device's newest reading time (absent: never seen, or no such device). */
-  lastSeen: (deviceIds: readonly string[]) => Promise<Map<string, number>>;
 }

@@ -30,6 +30,7 @@ const world = () => {
   const woken: { webhookId: string; immediately?: boolean }[] = [];
   let n = 0;
   let secrets = 0;
+  const watched: string[] = [];
   const use = createWebhooks({
     store: webhooks.store,
     deliveries: deliveries.store,
@@ -42,6 +43,11 @@ const world = () => {
     },
     secrets: clearBox,
     targets: { exists: async (kind, id) => ['device:d1', 'organization:o1', 'device:d9'].includes(`${kind}:${id}`) },
+    presence: {
+      changed: async (kind, id) => {
+        watched.push(`${kind}:${id}`);
+      },
+    },
     access,
     policy: 'public',
     now: () => T0,
@@ -49,7 +55,7 @@ const world = () => {
     newSecret: () => `whsec_${'A'.repeat(30)}${String(++secrets).padStart(2, '0')}`,
     log: silentLog,
   });
-  return { use, webhooks, deliveries, woken };
+  return { use, webhooks, deliveries, woken, watched };
 };
 
 const add = (w: ReturnType<typeof world>, overrides: Record<string, unknown> = {}) =>
@@ -136,6 +142,30 @@ describe('webhooks', () => {
       nextAttemptAt: T0,
     });
     expect(w.woken.at(-1)).toEqual({ webhookId: made.id, immediately: true });
+  });
+
+  it('tells the alerts area when a webhook starts or stops taking presence: made, events changed, off, on, deleted', async () => {
+    const w = world();
+    const plain = await add(w);
+    await w.use.update(owner, plain.id, { description: 'no presence' });
+    expect(w.watched).toEqual([]);
+    const watching = await add(w, { events: ['device.offline'], target: { kind: 'organization', id: 'o1' } });
+    expect(w.watched).toEqual(['organization:o1']);
+    await w.use.update(owner, watching.id, { events: ['device.offline', 'device.online'] });
+    expect(w.watched).toHaveLength(1);
+    await w.use.update(owner, watching.id, { enabled: false });
+    await w.use.update(owner, watching.id, { enabled: true });
+    await w.use.update(owner, plain.id, { events: ['device.online'] });
+    await w.use.update(owner, plain.id, { events: ['readings.received'] });
+    await w.use.remove(owner, watching.id);
+    expect(w.watched).toEqual([
+      'organization:o1',
+      'organization:o1',
+      'organization:o1',
+      'device:d1',
+      'device:d1',
+      'organization:o1',
+    ]);
   });
 
   it('rotates the secret: a new one answered once, the previous one signing for a day', async () => {

@@ -15,12 +15,13 @@ import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
 import { MAX_WEBHOOKS_PER_TARGET } from '../../_shared/integrations/webhook-directory';
 import type { WebhookOutbox } from '../../_shared/integrations/webhook-outbox';
-import { DELIVERY_PREFIX, eventIdOf, type QueuedEvent } from '../../_shared/integrations/webhook-records';
+import { collects, DELIVERY_PREFIX, eventIdOf, type QueuedEvent } from '../../_shared/integrations/webhook-records';
 import type { Log } from '../../_shared/logger';
 import { cursorPage } from '../../_shared/paging';
 import type {
   DeliveryStore,
   DeliverySummary,
+  PresenceWatches,
   SecretBox,
   TargetDirectory,
   WebhookChanges,
@@ -39,6 +40,7 @@ export interface WebhooksDeps {
   outbox: Pick<WebhookOutbox, 'append' | 'wake'>;
   secrets: SecretBox;
   targets: Pick<TargetDirectory, 'exists'>;
+  presence: PresenceWatches;
   access: Access;
   /** Where webhooks may point in this home (WEBHOOK_TARGETS). */
   policy: TargetPolicy;
@@ -93,6 +95,10 @@ export const deliveryView = (record: DeliverySummary): Delivery => ({
   expiresAt: record.expiresAt,
 });
 
+/** Whether the webhook has its target's devices' presence watched: it collects device.online or device.offline. */
+export const watchesPresence = (record: Pick<WebhookRecord, 'events' | 'status' | 'disabledReason'>): boolean =>
+  collects(record) && record.events.some((type) => type === 'device.online' || type === 'device.offline');
+
 /** What the audit log keeps of a webhook: never its secrets. */
 const auditable = ({ secret: _s, previousSecret: _p, ...rest }: WebhookRecord) => rest;
 
@@ -129,6 +135,26 @@ export const createWebhooks = (deps: WebhooksDeps) => {
     );
     if (!changed) throw new Conflict(MESSAGES.webhookChanged);
     return changed;
+  };
+
+  /**
+   * The alerts area starts or stops watching the target's devices' presence. A failure is logged, not answered: the
+   * webhook is saved (its secret shown once), and a device's rule cache reads it again within 5 minutes at ingest.
+   */
+  const presenceMoved = async (
+    before: boolean,
+    after: boolean,
+    record: Pick<WebhookRecord, 'id' | 'targetKind' | 'targetId'>,
+  ) => {
+    if (before === after) return;
+    try {
+      await deps.presence.changed(record.targetKind, record.targetId);
+    } catch (error) {
+      log('warn', 'Presence watch not updated', {
+        webhookId: record.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   };
 
   /** The delivery under way is sent now rather than at its retry time (the webhook is on again, or points elsewhere). */
@@ -177,6 +203,7 @@ export const createWebhooks = (deps: WebhooksDeps) => {
       };
       if (!(await store.create(record))) throw new Conflict(MESSAGES.webhookChanged);
       log('info', 'Webhook added', { webhookId: id, target: `${record.targetKind}#${record.targetId}` });
+      await presenceMoved(false, watchesPresence(record), record);
       return { ...webhookView(record, time), secret };
     },
 
@@ -215,6 +242,7 @@ export const createWebhooks = (deps: WebhooksDeps) => {
         Object.assign(changes, { status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null });
       if (turnOff) Object.assign(changes, { status: 'disabled', disabledReason: 'owner', disabledAt: now() });
       const changed = await change(record, changes);
+      await presenceMoved(watchesPresence(record), watchesPresence(changed), changed);
       const moved = input.url !== undefined && input.url !== record.url;
       // On again, or pointed elsewhere: what waited goes now. Off: the lane parks what it holds.
       if (turnOn || (moved && changed.status === 'enabled')) await resumeHead(id);
@@ -228,6 +256,7 @@ export const createWebhooks = (deps: WebhooksDeps) => {
       audit.before(auditable(record));
       await store.remove(id);
       await deliveries.removeLane(id);
+      await presenceMoved(watchesPresence(record), false, record);
     },
 
     rotateSecret: async (caller: Caller, id: string, audit: AuditNote = NO_AUDIT): Promise<RotatedSecret> => {

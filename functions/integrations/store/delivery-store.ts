@@ -1,10 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import {
   DELIVERY_PREFIX,
   LANE_SK,
   OUTBOX_PREFIX,
-  PRESENCE_PREFIX,
   queuedEventOf,
   TEST_PREFIX,
 } from '../../_shared/integrations/webhook-records';
@@ -54,7 +53,7 @@ const recordOf = (item: Record<string, unknown>): DeliveryRecord => ({
 
 /**
  * The deliveries table (docs/integrations.md, "Delivery"): under a webhook's id its lane, its waiting events, its
- * deliveries and its presence states. The lane's lease fences every change a run makes, so a worker that overran it
+ * and deliveries. The lane's lease fences every change a run makes, so a worker that overran it
  * changes nothing.
  */
 export const createDeliveryStore = ({
@@ -244,33 +243,9 @@ export const createDeliveryStore = ({
         summaryOf,
       ),
 
-    presenceOf: async (webhookId) => {
-      const items = await readAll((startKey) =>
-        queryPage(db, { ...prefixed(webhookId, PRESENCE_PREFIX), ConsistentRead: true }, { startKey }),
-      );
-      return new Map(
-        items.map((item) => [
-          String(item.sk).slice(PRESENCE_PREFIX.length),
-          {
-            online: item.online === true,
-            ...(typeof item.lastSeen === 'number' ? { lastSeen: item.lastSeen } : {}),
-          },
-        ]),
-      );
-    },
-
-    setPresence: async (webhookId, deviceId, state) => {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { ...key(webhookId, `${PRESENCE_PREFIX}${deviceId}`), ...state },
-        }),
-      );
-    },
-
     removeLane: async (webhookId) => {
       const keys: string[] = [LANE_SK];
-      for (const prefix of [OUTBOX_PREFIX, TEST_PREFIX, PRESENCE_PREFIX]) {
+      for (const prefix of [OUTBOX_PREFIX, TEST_PREFIX]) {
         const items = await readAll((startKey) =>
           queryPage(db, { ...prefixed(webhookId, prefix), ProjectionExpression: 'sk' }, { startKey }),
         );

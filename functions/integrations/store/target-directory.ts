@@ -1,6 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TargetKind } from '../../../shared/contracts/integrations';
-import { batchGetKeys } from '../../_shared/dynamodb';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { TargetDirectory } from '../domain/ports';
 
@@ -31,17 +30,5 @@ export const createTargetDirectory = ({
     if (kind === 'device') return [id];
     const type = kind === 'campaign' ? 'campaign-device' : 'organization-device';
     return (await relations.queryAll('referrer', id, [type])).map((relation) => relation.referentId);
-  },
-
-  lastSeen: async (deviceIds) => {
-    if (!deviceIds.length) return new Map();
-    const found = await batchGetKeys(db, {
-      [tables.device]: { Keys: [...new Set(deviceIds)].map((id) => ({ id })), ProjectionExpression: 'id, lastSeen' },
-    });
-    return new Map(
-      (found.get(tables.device) ?? [])
-        .filter((item) => typeof item.lastSeen === 'number')
-        .map((item) => [String(item.id), item.lastSeen as number]),
-    );
   },
 });

@@ -5,18 +5,10 @@ import { targetKey } from '../../_shared/integrations/webhook-records';
 import type { PageRead, StoredPage } from '../../_shared/paging';
 import type { WebhookRecord, WebhookStore } from '../domain/ports';
 
-/** The byWatch index's one value: set while a webhook subscribes to device.online or device.offline. */
-const WATCHING = 'presence';
-
-const watches = (events: readonly string[]) => events.includes('device.online') || events.includes('device.offline');
-
-const toItem = (record: WebhookRecord) => ({
-  ...record,
-  target: targetKey(record.targetKind, record.targetId),
-  ...(watches(record.events) ? { watch: WATCHING } : {}),
-});
+const toItem = (record: WebhookRecord) => ({ ...record, target: targetKey(record.targetKind, record.targetId) });
 
 const toRecord = (item: Record<string, unknown>): WebhookRecord => {
+  // `watch`: the byWatch index's key on webhooks saved before decision 105, which nothing reads any more.
   const { target: _target, watch: _watch, ...record } = item;
   return record as unknown as WebhookRecord;
 };
@@ -60,13 +52,6 @@ export const createWebhookStore = ({
           values[`:v${i}`] = value;
         }
       });
-      if (changes.events) {
-        names['#watch'] = 'watch';
-        if (watches(changes.events)) {
-          set.push('#watch = :watch');
-          values[':watch'] = WATCHING;
-        } else remove.push('#watch');
-      }
       const attributes = await updateIf(db, {
         TableName: tableName,
         Key: { id },
@@ -93,20 +78,6 @@ export const createWebhookStore = ({
 
     countByTarget: async (kind, id, max) =>
       (await db.send(new QueryCommand({ ...byTarget(kind, id), Select: 'COUNT', Limit: max + 1 }))).Count ?? 0,
-
-    listWatching: (page) =>
-      queryPage(
-        db,
-        {
-          TableName: tableName,
-          IndexName: 'byWatch',
-          KeyConditionExpression: '#watch = :watch',
-          ExpressionAttributeNames: { '#watch': 'watch' },
-          ExpressionAttributeValues: { ':watch': WATCHING },
-        },
-        page,
-        toRecord,
-      ),
 
     markFailing: async (id, since) => {
       await updateIf(db, {
