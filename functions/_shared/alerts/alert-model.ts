@@ -50,7 +50,7 @@ export interface OpenAlert {
   firedAt?: number;
   /** Threshold: the value that fired it (or, pending, the first value past the limit). */
   value?: number;
-  /** Silence: the device's last reading when it fired; presence: when it went offline (absent: never seen). */
+  /** Silence: the device's last reading when it fired; presence: its last reading when it went offline (absent: never seen). */
   lastSeen?: number;
   /** Subscription: when the tier lapses or the trial ends, and which of the two. */
   endsAt?: number;

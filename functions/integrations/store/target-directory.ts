@@ -5,8 +5,8 @@ import type { TargetDirectory } from '../domain/ports';
 
 /**
  * What a webhook follows, read from the owning areas' tables (this area may only read them): whether a device,
- * campaign or organization exists, which devices a campaign or organization holds (the relations), and the devices'
- * last-seen times.
+ * campaign or organization exists, and which devices a campaign or organization holds (the relations), which a
+ * presence webhook's change touches in the alerts area's state (decision 105).
  */
 export const createTargetDirectory = ({
   db,
