@@ -10,6 +10,12 @@ import { useStackEnvironment } from './stack-env';
 /** The alerts area's client as a person. */
 export const alertsAs = (token: string) => apiAs('alerts', token);
 
+/**
+ * Waits until a rule (or a presence webhook) saved just now applies to readings: each instance asks whether they
+ * changed at most once a second (ALERT_RULES_CHECK_MS).
+ */
+export const inForce = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
 /** A threshold rule's body on one device: PM2.5 above `above` (a unique name, so its banners are told apart). */
 export const thresholdRule = (
   deviceId: string,

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { alertBanners, alertsAs, alertsOf, sweeper, thresholdRule } from '../../support/alerts';
+import { alertBanners, alertsAs, alertsOf, inForce, sweeper, thresholdRule } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { freshDevice, ingest, type TestDevice } from '../../support/sensor-data';
 import { documentClient, stack } from '../../support/stack';
@@ -16,9 +16,6 @@ const sweep = sweeper();
 
 beforeAll(() => sweep.start());
 afterAll(() => sweep.stop());
-
-/** A rule applies to readings from a second after it is saved (each instance asks whether rules changed once a second). */
-const inForce = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 /** Readings one at a time, each its own batch, as a device reporting every minute sends them. */
 const report = async (device: TestDevice, readings: { t: number; v: number }[]) => {

@@ -1,5 +1,5 @@
 import { notificationIdOf } from '../../../functions/notifications/domain/triggers';
-import { alertsAs, alertsOf, thresholdRule } from '../../support/alerts';
+import { alertsAs, alertsOf, inForce, thresholdRule } from '../../support/alerts';
 import { bannersAbout } from '../../support/notifications';
 import { seedOrganization } from '../../support/organizations';
 import { freshUser } from '../../support/people';
@@ -19,9 +19,6 @@ const MIN = 60_000;
 
 const receiverOfDevice = receiverPerTest();
 const receiverOfOrganization = receiverPerTest();
-
-/** A rule applies to readings from a second after it is saved (each instance asks whether rules changed once a second). */
-const inForce = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 describe('alert webhooks', () => {
   it("send a signed alert.fired when a reading crosses the limit and alert.resolved below the clear level, under the alert event's id", async () => {

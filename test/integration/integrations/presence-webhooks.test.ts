@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Track } from '../../../functions/_shared/alerts/alert-model';
 import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
-import { sweeper } from '../../support/alerts';
+import { inForce, sweeper } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { eventually, freshDevice, ingest, type TestDevice } from '../../support/sensor-data';
 import { apiAs, documentClient, stack } from '../../support/stack';
@@ -22,9 +22,6 @@ const notWatching = receiverPerTest();
 
 beforeAll(() => sweep.start());
 afterAll(() => sweep.stop());
-
-/** A webhook change applies to readings from a second after it is saved (each instance asks once a second). */
-const inForce = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 /**
  * A sweep run just after now: a scheduled event's time has whole seconds, so a run "now" could be before the touch

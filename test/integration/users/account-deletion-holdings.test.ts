@@ -2,7 +2,7 @@ import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { startScheduler } from '../../../infra/local/scheduler';
-import { alertsAs, alertsOf, thresholdRule } from '../../support/alerts';
+import { alertsAs, alertsOf, inForce, thresholdRule } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest } from '../../support/sensor-data';
@@ -20,9 +20,6 @@ import { type Receiver, startReceiver } from '../../support/webhooks';
 
 const MIN = 60_000;
 const DAY = 24 * MIN * 60;
-
-/** A rule applies to readings from a second after it changes (each instance asks whether rules changed once a second). */
-const inForce = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 let receiver: Receiver;
 let scheduler: Awaited<ReturnType<typeof startScheduler>>;
