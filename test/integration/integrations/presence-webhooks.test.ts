@@ -2,7 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Track } from '../../../functions/_shared/alerts/alert-model';
 import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
 import { inForce, sweeper } from '../../support/alerts';
+import { seedOrganization } from '../../support/organizations';
 import { freshUser } from '../../support/people';
+import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest, type TestDevice } from '../../support/sensor-data';
 import { apiAs, documentClient, stack } from '../../support/stack';
 import { receiverPerTest, verifiedWith } from '../../support/webhooks';
@@ -106,13 +108,15 @@ describe('presence webhooks', () => {
     expect(await presenceTrack(quiet.id)).toBeUndefined();
   });
 
-  it('stop tracking a device when its webhook is turned off or deleted, and start again when it is turned on', async () => {
+  it("stop tracking an organization's devices when its webhook is turned off or deleted, and start again when it is turned on", async () => {
     const receiver = watching();
     const owner = await freshUser({ prefix: 'wh-presence-off' });
     const device = await freshDevice({ ownerToken: owner.token });
+    const organization = await seedOrganization(owner.id);
+    await seedRelation('organization-device', organization.id, device.id);
     const integrations = apiAs('integrations', owner.token);
     const hook = await integrations.createWebhook({
-      body: { url: receiver.url, events: ['device.offline'], target: { kind: 'device', id: device.id } },
+      body: { url: receiver.url, events: ['device.offline'], target: { kind: 'organization', id: organization.id } },
     });
     await inForce();
     await reading(device, Date.now() - MIN);
