@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DeliveredEventType } from '../../../shared/contracts/webhook-events';
 import { queryPage } from '../dynamodb';
 import type { RelationTable } from '../relations/relation-table';
-import { collects, targetKey, type WebhookSubscription } from './webhook-records';
+import { collects, targetKey, type WebhookSubscription, watchesPresence } from './webhook-records';
 
 /** The most webhooks one target may hold (the use case refuses more), so one page of its index holds them all. */
 export const MAX_WEBHOOKS_PER_TARGET = 20;
@@ -72,12 +72,7 @@ export const createWebhookDirectory = ({
      */
     watchesPresence: async (targets: readonly { kind: string; id: string }[]): Promise<boolean> => {
       const found = await Promise.all(targets.map((target) => webhooksOf(targetKey(target.kind, target.id))));
-      return found
-        .flat()
-        .some(
-          (webhook) =>
-            collects(webhook) && webhook.events.some((type) => type === 'device.online' || type === 'device.offline'),
-        );
+      return found.flat().some(watchesPresence);
     },
     /** The ids of the webhooks that take this type of event of this device now. */
     subscribers: async (deviceId: string, type: DeliveredEventType): Promise<string[]> => {

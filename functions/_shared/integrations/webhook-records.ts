@@ -34,6 +34,13 @@ export interface WebhookSubscription {
 export const collects = (webhook: Pick<WebhookSubscription, 'status' | 'disabledReason'>): boolean =>
   webhook.status === 'enabled' || webhook.disabledReason === 'failing';
 
+/**
+ * Whether the webhook has its target's devices' presence watched by the alerts area (decision 105): it collects
+ * events and takes device.online or device.offline.
+ */
+export const watchesPresence = (webhook: Pick<WebhookSubscription, 'events' | 'status' | 'disabledReason'>): boolean =>
+  collects(webhook) && webhook.events.some((type) => type === 'device.online' || type === 'device.offline');
+
 /** The webhooks table's `target` key, which its byTarget index is on. */
 export const targetKey = (kind: string, id: string): string => `${kind}#${id}`;
 

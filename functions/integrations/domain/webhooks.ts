@@ -15,7 +15,12 @@ import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
 import { MAX_WEBHOOKS_PER_TARGET } from '../../_shared/integrations/webhook-directory';
 import type { WebhookOutbox } from '../../_shared/integrations/webhook-outbox';
-import { collects, DELIVERY_PREFIX, eventIdOf, type QueuedEvent } from '../../_shared/integrations/webhook-records';
+import {
+  DELIVERY_PREFIX,
+  eventIdOf,
+  type QueuedEvent,
+  watchesPresence,
+} from '../../_shared/integrations/webhook-records';
 import type { Log } from '../../_shared/logger';
 import { cursorPage } from '../../_shared/paging';
 import type {
@@ -94,10 +99,6 @@ export const deliveryView = (record: DeliverySummary): Delivery => ({
   ...(record.deliveredAt !== undefined ? { deliveredAt: record.deliveredAt } : {}),
   expiresAt: record.expiresAt,
 });
-
-/** Whether the webhook has its target's devices' presence watched: it collects device.online or device.offline. */
-export const watchesPresence = (record: Pick<WebhookRecord, 'events' | 'status' | 'disabledReason'>): boolean =>
-  collects(record) && record.events.some((type) => type === 'device.online' || type === 'device.offline');
 
 /** What the audit log keeps of a webhook: never its secrets. */
 const auditable = ({ secret: _s, previousSecret: _p, ...rest }: WebhookRecord) => rest;
