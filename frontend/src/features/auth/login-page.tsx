@@ -13,10 +13,10 @@ import { announceNewUser } from './new-user-notice';
 const SCREENS: readonly Screen[] = ['signIn', 'signUp', 'forgotPassword'];
 
 /**
- * The forms' chunk (the Authenticator and its styles, about 180 kB sent) with Amplify, which the Authenticator calls.
- * Asked for once the page's text is painted (at the first idle moment, at most FORM_AFTER_MS on): asked for at boot,
- * its files could arrive before that paint (a fast network, a slow phone) and their evaluation (the Authenticator's
- * modules, 310 kB of its styles) then held the heading back (decision 106).
+ * The forms' chunk with Amplify Auth, which it calls (159 kB of script and 29 kB of styles sent). Asked for once the
+ * page's text is painted (at the first idle moment, at most FORM_AFTER_MS on): asked for at boot, its files could
+ * arrive before that paint (a fast network, a slow phone) and their evaluation (the Authenticator's modules, 310 kB
+ * of its styles) then held the heading back (decision 106).
  */
 const LoginForm = lazy(async () => {
   const [form] = await Promise.all([import('./login-form'), amplifyAuth()]);
@@ -78,7 +78,7 @@ export const LoginPage = () => {
           {reason}
         </p>
       )}
-      {/* The forms' room, kept empty until they come (app.css): they are the page's end, so their arrival moves nothing. */}
+      {/* The forms' room, kept until they come (app.css): they are the page's end, so their arrival moves nothing. */}
       <Suspense fallback={formRoom}>
         {formAsked ? (
           <LoginForm initialState={initialState} destination={destination} signingIn={signingIn} />
