@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { StoredOrganization } from '../../functions/organizations/domain/ports';
-import { createOrganizationStore } from '../../functions/organizations/store/organization-store';
 import type { OrganizationRole } from '../../shared/contracts/organizations';
 import {
   CALLERS,
@@ -10,8 +9,8 @@ import {
   type FixtureRequest,
   type RouteFixture,
 } from './authz-fixture-types';
-import { seedRelation } from './relations';
-import { type DemoEmail, documentClient, s3Client, stack, subOf, uniqueId } from './stack';
+import { seedOrganization } from './organizations';
+import { type DemoEmail, s3Client, stack, subOf, uniqueId } from './stack';
 
 /**
  * The authorization matrix's fixtures for the organizations area (functions/organizations). Each call gets its own
@@ -44,28 +43,12 @@ const uploadedLogo = async (organizationId: string) => {
 };
 
 /** Test set-up only: an organization whose `holder` has `role`, with its own logo when asked. */
-const seedOrganization = async (holder: string, role: OrganizationRole, { withLogo = false } = {}) => {
-  const now = Date.now();
-  const organization: StoredOrganization = {
-    id: uniqueId('authz-org'),
-    name: 'Matrix Org',
-    created: now,
-    createdBy: holder,
-    updated: now,
-  };
-  if (withLogo) {
-    organization.logo = {
-      key: await uploadedLogo(organization.id),
-      contentType: 'image/png',
-      size: PNG.length,
-      updated: now,
-    };
-  }
-  await createOrganizationStore({ db: documentClient(), tableName: stack().tables.organizations! }).create(
-    organization,
-  );
-  await seedRelation(role, organization.id, holder);
-  return organization;
+const seedMatrixOrganization = async (holder: string, role: OrganizationRole, { withLogo = false } = {}) => {
+  const id = uniqueId('authz-org');
+  const logo = withLogo
+    ? { key: await uploadedLogo(id), contentType: 'image/png' as const, size: PNG.length, updated: Date.now() }
+    : undefined;
+  return seedOrganization(holder, { id, role, name: 'Matrix Org', logo });
 };
 
 type Whose = 'prepare' | 'owned' | 'foreign';
@@ -83,7 +66,7 @@ const onOrganization = (
     async ({ caller }: FixtureContext) => {
       const holder = whose === 'foreign' ? await otherThan(caller) : await subOf(emailOf(caller));
       const role = whose === 'owned' ? ownedRole : 'organization-manager';
-      return request(await seedOrganization(holder, role, { withLogo }));
+      return request(await seedMatrixOrganization(holder, role, { withLogo }));
     };
   return { prepare: make('prepare'), owned: make('owned'), foreign: make('foreign') };
 };

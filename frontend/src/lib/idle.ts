@@ -8,6 +8,14 @@ export const whenIdle = (run: () => void, timeoutMs: number): (() => void) => {
     const id = requestIdleCallback(run, { timeout: timeoutMs });
     return () => cancelIdleCallback(id);
   }
+  return nextTask(run);
+};
+
+/**
+ * Runs `run` in a task of its own, after the current one (and after the tasks already queued): work split so that
+ * no one task holds a phone's main thread long enough to delay a tap (issue 36). Returns what cancels it.
+ */
+export const nextTask = (run: () => void): (() => void) => {
   const id = setTimeout(run, 0);
   return () => clearTimeout(id);
 };

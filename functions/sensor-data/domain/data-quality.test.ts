@@ -208,11 +208,20 @@ describe('ending a calibration (decision 103)', () => {
   });
 
   it("ends a campaign's calibration on the devices that have one then, and leaves out the others", async () => {
-    const { quality } = setup();
+    const { quality, store, calibrations } = setup();
     await quality.addCalibration(OWNER, 'd1', linear());
+    const reads: string[] = [];
+    const read = store.profile;
+    store.profile = (deviceId) => {
+      reads.push(deviceId);
+      return read(deviceId);
+    };
     const { items, skipped } = await quality.addCampaignCalibration(MANAGER, 'c1', end());
     expect(items.map((c) => [c.deviceId, c.version, c.formula.kind])).toEqual([['d1', 2, 'none']]);
     expect(skipped).toEqual([{ deviceId: 'd2', reason: 'has no calibration of pm2_5 in force then' }]);
+    // One read of each profile serves the check and the change, and the device left out gets no record.
+    expect(reads).toEqual(['d1', 'd2']);
+    expect([...calibrations.values()].map((r) => r.deviceId)).toEqual(['d1', 'd1']);
     const none = (await rejection(quality.addCampaignCalibration(MANAGER, 'c1', end()))) as BadRequest;
     expect(none.issues?.map((i) => i.path)).toEqual(['body.effectiveFrom']);
   });

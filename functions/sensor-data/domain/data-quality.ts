@@ -106,14 +106,19 @@ const calibrationNames = (body: CalibrationBody) => [
  * Why an end of `measurement` from `at` would end nothing (no calibration, not itself an end, in force then), or
  * undefined when it ends one (decision 103).
  */
-export const nothingToEnd = (profile: StoredProfile | undefined, measurement: string, at: number) => {
+const nothingToEnd = (profile: StoredProfile | undefined, measurement: string, at: number) => {
   const versions = profileOf(profile).calibrations.get(measurement) ?? [];
   if (endedBy(versions, at)) return undefined;
   const later = versions.filter((c) => !isEnd(c.formula) && c.effectiveFrom > at).map((c) => c.effectiveFrom);
   return QUALITY_MESSAGES.nothingToEnd(measurement, at, later.length ? Math.min(...later) : undefined);
 };
 
-const endsNothing = (why: string) => new BadRequest(why, [{ path: 'body.effectiveFrom', message: why }]);
+/** An end that would end nothing: refused for one device, and a campaign-wide end leaves that device out. */
+class EndsNothing extends BadRequest {
+  constructor(why: string) {
+    super(why, [{ path: 'body.effectiveFrom', message: why }]);
+  }
+}
 
 /**
  * Calibrations, exclusions and their reprocessing (docs/data-quality.md). Every change is a record written first and
@@ -218,7 +223,7 @@ export const createDataQuality = ({
       (profile) => {
         // Checked on the profile the change is made to: two ends at once cannot both end the same version.
         const why = isEnd(record.formula) ? nothingToEnd(profile, record.measurement, record.effectiveFrom) : undefined;
-        if (why) throw endsNothing(why);
+        if (why) throw new EndsNothing(why);
         const versions = profile.cal?.[record.measurement] ?? [];
         record.version = Math.max(0, ...versions.map((c) => c.v)) + 1;
         return {
@@ -411,7 +416,7 @@ export const createDataQuality = ({
       const items: Calibration[] = [];
       const skipped: { deviceId: string; reason: string }[] = [];
       const needed = calibrationNames(body).map((n) => n.name);
-      let nothingEnded: string | undefined;
+      let nothingEnded: EndsNothing | undefined;
       for (const deviceId of await links.devicesOf(campaignId)) {
         const device = await dataAccess.readDevice(deviceId);
         if (!device) continue;
@@ -420,18 +425,17 @@ export const createDataQuality = ({
           skipped.push({ deviceId, reason: QUALITY_MESSAGES.skippedMeasurement([...new Set(missing)]) });
           continue;
         }
-        // An end leaves out the devices with nothing to end then (addCalibration checks again as it saves).
-        const why = isEnd(body.formula)
-          ? nothingToEnd(await store.profile(deviceId), body.measurement, body.effectiveFrom)
-          : undefined;
-        if (why) {
+        try {
+          items.push(await addCalibration(caller, device, { ...body, effectiveTo }, campaignId));
+        } catch (error) {
+          // An end leaves out the devices with nothing to end then, as addCalibration finds on the profile it changes
+          // (before it writes anything), so one read of each profile serves the check and the change.
+          if (!(error instanceof EndsNothing)) throw error;
           skipped.push({ deviceId, reason: QUALITY_MESSAGES.skippedNothingToEnd(body.measurement) });
-          nothingEnded ??= why;
-          continue;
+          nothingEnded ??= error;
         }
-        items.push(await addCalibration(caller, device, { ...body, effectiveTo }, campaignId));
       }
-      if (items.length === 0 && nothingEnded !== undefined) throw endsNothing(nothingEnded);
+      if (items.length === 0 && nothingEnded !== undefined) throw nothingEnded;
       if (items.length === 0) {
         throw new BadRequest(QUALITY_MESSAGES.noDeviceHasMeasurement([...new Set(needed)]), [
           { path: 'body.measurement', message: QUALITY_MESSAGES.noDeviceHasMeasurement([...new Set(needed)]) },

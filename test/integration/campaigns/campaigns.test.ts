@@ -1,10 +1,10 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../shared/contracts/campaigns';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
+import { seedOrganization } from '../../support/organizations';
 import { type FreshUser, freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
-import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, apiRejection, everyPage, tokenOf, uniqueId } from '../../support/stack';
 
 /**
  * The campaigns area through the local gateway: the model (docs/campaigns.md), its guards, and the data window
@@ -31,18 +31,7 @@ const newCampaign = (
   });
 
 /** An organization record (the organizations area writes these) and its manager. */
-const organizationManagedBy = async (user: FreshUser) => {
-  const id = uniqueId('org');
-  await documentClient().send(
-    new PutCommand({
-      TableName: stack().tables.organizations!,
-      // The whole record the organizations area writes, so that its own lists read it like any other.
-      Item: { id, name: 'Test org', created: Date.now(), createdBy: user.id, updated: Date.now() },
-    }),
-  );
-  await seedRelation('organization-manager', id, user.id);
-  return id;
-};
+const organizationManagedBy = async (user: FreshUser) => (await seedOrganization(user.id, { name: 'Test org' })).id;
 
 let owner: FreshUser;
 let member: FreshUser;

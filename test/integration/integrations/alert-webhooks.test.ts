@@ -1,11 +1,11 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { notificationIdOf } from '../../../functions/notifications/domain/triggers';
 import { alertsAs, alertsOf, thresholdRule } from '../../support/alerts';
 import { bannersAbout } from '../../support/notifications';
+import { seedOrganization } from '../../support/organizations';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest } from '../../support/sensor-data';
-import { apiAs, documentClient, stack, uniqueId } from '../../support/stack';
+import { apiAs, uniqueId } from '../../support/stack';
 import { receiverPerTest, verifiedWith } from '../../support/webhooks';
 
 /**
@@ -28,15 +28,10 @@ describe('alert webhooks', () => {
     const [deviceReceiver, organizationReceiver] = [receiverOfDevice(), receiverOfOrganization()];
     const owner = await freshUser({ prefix: 'wh-alert' });
     const device = await freshDevice({ ownerToken: owner.token });
-    const organization = uniqueId('wh-alert-org');
-    const now = Date.now();
-    await documentClient().send(
-      new PutCommand({
-        TableName: stack().tables.organizations!,
-        Item: { id: organization, name: 'Alert webhook organization', created: now, createdBy: owner.id, updated: now },
-      }),
-    );
-    await seedRelation('organization-manager', organization, owner.id);
+    const { id: organization } = await seedOrganization(owner.id, {
+      id: uniqueId('wh-alert-org'),
+      name: 'Alert webhook organization',
+    });
     await seedRelation('organization-device', organization, device.id);
     const integrations = apiAs('integrations', owner.token);
     const onDevice = await integrations.createWebhook({

@@ -1,13 +1,13 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Banner } from '../../../shared/contracts/notifications';
 import { MESSAGES } from '../../../shared/messages';
 import { buyTier } from '../../support/billing';
 import { mailsTo, mailText } from '../../support/mail';
 import { waitForBanner } from '../../support/notifications';
+import { seedOrganization } from '../../support/organizations';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest, setTier } from '../../support/sensor-data';
-import { apiAs, apiRejection, documentClient, stack, tokenOf, uniqueId } from '../../support/stack';
+import { apiAs, apiRejection, tokenOf, uniqueId } from '../../support/stack';
 import { receiverPerTest, startReceiver, verifiedWith } from '../../support/webhooks';
 
 /**
@@ -192,22 +192,10 @@ describe("a webhook of an organization's devices", () => {
   it('receives readings of its devices, export.ready of an export and subscription.changed of a purchase', async () => {
     const manager = await freshUser({ prefix: 'wh-org' });
     const device = await freshDevice({ ownerToken: manager.token });
-    // The organization's record and relations, as the organizations and relations APIs write them.
-    const organization = uniqueId('wh-org');
-    const now = Date.now();
-    await documentClient().send(
-      new PutCommand({
-        TableName: stack().tables.organizations!,
-        Item: {
-          id: organization,
-          name: 'Webhook test organization',
-          created: now,
-          createdBy: manager.id,
-          updated: now,
-        },
-      }),
-    );
-    await seedRelation('organization-manager', organization, manager.id);
+    const { id: organization } = await seedOrganization(manager.id, {
+      id: uniqueId('wh-org'),
+      name: 'Webhook test organization',
+    });
     await seedRelation('organization-device', organization, device.id);
     const integrations = apiAs('integrations', manager.token);
     const made = await integrations.createWebhook({
