@@ -185,6 +185,45 @@ describe('end to end: what a guest meets', () => {
     }
   });
 
+  it(`the login page shows its heading and why it was opened before the sign-in form's code arrives, and the form then takes the room kept for it, moving nothing, at ${viewport.width} px`, async () => {
+    const page = testPage();
+    await page.addInitScript(LAYOUT_SHIFT_OBSERVER);
+    // The forms' chunk (the Authenticator), as its own module under the dev server or a hashed file in the build.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    await page.route(/\/login-form[^/]*\.(js|tsx)(\?|$)/, async (route) => {
+      held = true;
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await page.goto(web('/login?reason=session-expired'));
+
+    const heading = page.getByRole('heading', { level: 1, name: 'Device Data Platform' });
+    const reason = page.getByTestId('login-reason');
+    await heading.waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="login-form-loading"]') !== null);
+    expect(held).toBe(true);
+    expect(await reason.textContent()).toBe('Your session expired. Please sign in again.');
+    expect(await page.getByTestId('login-email').count()).toBe(0);
+    await expectTabTitle(page, 'Sign in · Device Data Platform');
+    const before = { heading: await heading.boundingBox(), reason: await reason.boundingBox() };
+    const room = await page.getByTestId('login-form-loading').boundingBox();
+    // The sign-in form's height is kept for it (app.css), and it is in the window a phone shows first.
+    expect(room!.height).toBeGreaterThan(300);
+    expect(room!.y).toBeLessThan(viewport.height);
+
+    release();
+    await page.getByTestId('login-email').waitFor();
+    await page.getByTestId('login-browse-as-guest').waitFor();
+    expect({ heading: await heading.boundingBox(), reason: await reason.boundingBox() }).toEqual(before);
+    const shift = (await page.evaluate('window.__layoutShift')) as { total: number; sources: string[] };
+    expect(shift).toEqual({ total: 0, sources: [] });
+  });
+
   it(`the login page does not shift its layout as it loads (CLS below 0.05) at ${viewport.width} px`, async () => {
     // A browser of its own, so no chunk cached by the other test makes the load look steadier than a first visit.
     const browser = await launchBrowser();

@@ -2,6 +2,7 @@ import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { matchRoutes, Navigate, type Params, type RouteObject, useLocation, useRoutes } from 'react-router-dom';
 import { HOSTED_CALLBACK_PATH } from '../../../shared/auth/hosted-sign-in';
 import { LoadingPage } from '../components/loading-page';
+import { LoginPage } from '../features/auth/login-page';
 import { RequireSession } from '../features/auth/require-session';
 import { RequireStaff } from '../features/auth/require-staff';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
@@ -94,13 +95,8 @@ const adminPageOf = (pathname: string): string | undefined => {
  * page; the object pages need a session; /admin needs Employees or Administrators.
  */
 export const routes: PageRoute[] = [
-  {
-    path: '/login',
-    ...page(
-      withAuth(() => import('../features/auth/login-page')),
-      (m) => m.LoginPage,
-    ),
-  },
+  // The page is in the entry, drawn with the app; its forms are a chunk it loads once drawn (decision 106).
+  { path: '/login', element: <LoginPage /> },
   // Where the hosted sign-in comes back with its code (shared/auth/hosted-sign-in.ts).
   {
     path: HOSTED_CALLBACK_PATH,

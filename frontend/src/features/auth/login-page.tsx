@@ -1,89 +1,28 @@
-import { Authenticator, type AuthenticatorProps } from '@aws-amplify/ui-react';
-import '@aws-amplify/ui-react/styles.css';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { useIdleAfterDraw } from '../../lib/after-idle';
 import { apiClient } from '../../lib/api';
-import { authFlowType } from '../../lib/auth';
-import { hostedSignIn, startHostedSignIn } from '../../lib/hosted-sign-in';
-import { HOSTED_MESSAGES } from '../../lib/hosted-sign-in-rules';
+import { amplifyAuth } from '../../lib/auth';
 import { safeDestination } from '../../lib/navigation';
 import { APP_NAME } from '../../lib/page-title';
 import { useSession } from '../../lib/session';
 import { loginReasonText, UI_MESSAGES } from '../../lib/ui-messages';
-import { createAuthServices } from './auth-services';
-import { announceNewUser, rememberNewUser } from './new-user-notice';
-import { signInNameFor } from './remembered-browsers';
+import type { Screen } from './login-form';
+import { announceNewUser } from './new-user-notice';
 
-type Screen = 'signIn' | 'signUp' | 'forgotPassword';
 const SCREENS: readonly Screen[] = ['signIn', 'signUp', 'forgotPassword'];
 
 /**
- * The fields the Authenticator shows, with stable test ids on the inputs (the Authenticator passes unknown
- * options through to the input element). `isRequired: false` turns off the browser's own "fill in this
- * field" bubble, so an empty field reaches our services and the user reads the spec's message instead.
+ * The forms' chunk with Amplify Auth, which it calls (159 kB of script and 29 kB of styles sent). Asked for once the
+ * page's text is painted (at the first idle moment, at most FORM_AFTER_MS on): asked for at boot, its files could
+ * arrive before that paint (a fast network, a slow phone) and their evaluation (the Authenticator's modules, 310 kB
+ * of its styles) then held the heading back (decision 106).
  */
-const field = (testId: string, extra: Record<string, unknown> = {}) => ({
-  isRequired: false,
-  'data-testid': testId,
-  ...extra,
+const LoginForm = lazy(async () => {
+  const [form] = await Promise.all([import('./login-form'), amplifyAuth()]);
+  return { default: form.LoginForm };
 });
-
-const FORM_FIELDS = {
-  signIn: {
-    username: field('login-email'),
-    password: field('login-password', { autocomplete: 'current-password' }),
-  },
-  signUp: {
-    email: field('signup-email', { order: 1 }),
-    password: field('signup-password', { order: 2 }),
-    confirm_password: field('signup-confirm-password', { order: 3 }),
-  },
-  confirmSignUp: { confirmation_code: field('confirm-code') },
-  confirmSignIn: { confirmation_code: field('login-code') },
-  forceNewPassword: {
-    password: field('new-password'),
-    confirm_password: field('new-password-confirm'),
-  },
-  forgotPassword: { username: field('forgot-email') },
-  confirmResetPassword: {
-    confirmation_code: field('reset-code'),
-    password: field('reset-password'),
-    confirm_password: field('reset-password-confirm'),
-  },
-} as unknown as AuthenticatorProps['formFields'];
-
-/**
- * The hosted sign-in, where the environment offers it: each identity provider's "Sign in with …", and the hosted
- * page's own form (a password manager's or a browser's saved sign-in for the hosted domain works there).
- */
-const HostedSignInChoices = ({ destination }: { destination: string }) => {
-  const config = hostedSignIn();
-  const [leaving, setLeaving] = useState(false);
-  if (!config) return null;
-  const go = (provider?: string) => {
-    setLeaving(true);
-    void startHostedSignIn(destination, provider).catch(() => setLeaving(false));
-  };
-  return (
-    <nav className="login-hosted" aria-label={HOSTED_MESSAGES.signInElsewhere} data-testid="login-hosted">
-      <p className="muted small">{HOSTED_MESSAGES.signInElsewhere}</p>
-      {config.providers.map((provider) => (
-        <button
-          key={provider.name}
-          type="button"
-          disabled={leaving}
-          onClick={() => go(provider.name)}
-          data-testid={`login-provider-${provider.name}`}
-        >
-          {HOSTED_MESSAGES.signInWith(provider.label)}
-        </button>
-      ))}
-      <button type="button" disabled={leaving} onClick={() => go()} data-testid="login-hosted-page">
-        {HOSTED_MESSAGES.useHostedPage}
-      </button>
-    </nav>
-  );
-};
+const FORM_AFTER_MS = 200;
 
 /** The login page's panel: the app's name as its heading, what the page shows now under it. */
 const LoginPanel = ({ children }: { children: ReactNode }) => (
@@ -96,11 +35,10 @@ const LoginPanel = ({ children }: { children: ReactNode }) => (
 );
 
 /**
- * `/login?destination=…&reason=…[&screen=signUp|forgotPassword]`: every sign-in flow through Amplify's
- * Authenticator (sign in, TOTP code, forced new password, sign up with its code and resend, forgot password
- * and its confirmation), with the product's services around Amplify's calls (auth flow from the runtime
- * configuration, spec messages, retries). Once signed in, the user goes on to the destination when it is a
- * same-origin path (path + query + hash), else to the dashboard.
+ * `/login?destination=…&reason=…[&screen=signUp|forgotPassword]`. The page (its heading and the reason it was opened
+ * for) is drawn with the app, and the forms (login-form.tsx) in the room kept for them once their chunk is there: the
+ * page's largest text no longer waits for the Authenticator (decision 106). Once signed in, the user goes on to the
+ * destination when it is a same-origin path (path + query + hash), else to the dashboard.
  */
 export const LoginPage = () => {
   const { state } = useSession();
@@ -109,16 +47,7 @@ export const LoginPage = () => {
   const reason = loginReasonText(params.get('reason'));
   const screenParam = params.get('screen');
   const initialState = SCREENS.find((s) => s === screenParam) ?? 'signIn';
-  // Amplify's calls are typed with an overload that takes a context first; the Authenticator never passes one.
-  const services = useMemo(
-    () =>
-      createAuthServices({
-        authFlowType: authFlowType(),
-        onSignedUp: () => rememberNewUser(),
-        signInName: (typed) => signInNameFor(typed),
-      }) as unknown as AuthenticatorProps['services'],
-    [],
-  );
+  const formAsked = useIdleAfterDraw(FORM_AFTER_MS);
   const signedInId = state.status === 'signed-in' ? state.user.id : undefined;
   useEffect(() => {
     if (signedInId) announceNewUser(signedInId, (id) => apiClient('users').newUserNotice({ params: { id } }));
@@ -129,6 +58,7 @@ export const LoginPage = () => {
       {UI_MESSAGES.signingIn}
     </p>
   );
+  const formRoom = <div className="login-auth" data-testid="login-form-loading" />;
   // Signed in (already, or just now: the session hears Amplify's signedIn event): go on to the destination. The panel
   // says so until the destination is drawn (the navigation is a transition, and a signed-in page waits for its first
   // reads, lib/first-reads.ts), rather than the screen going blank meanwhile.
@@ -148,23 +78,14 @@ export const LoginPage = () => {
           {reason}
         </p>
       )}
-      {/* Empty while the Authenticator checks for a session: app.css keeps the sign-in form's room (no layout shift). */}
-      <div className="login-auth">
-        <Authenticator
-          initialState={initialState}
-          loginMechanisms={['email']}
-          services={services}
-          formFields={FORM_FIELDS}
-        >
-          {signingIn}
-        </Authenticator>
-      </div>
-      <HostedSignInChoices destination={destination} />
-      <p className="muted small login-guest">
-        <Link to="/dashboard" data-testid="login-browse-as-guest">
-          {UI_MESSAGES.browseAsGuest}
-        </Link>
-      </p>
+      {/* The forms' room, kept until they come (app.css): they are the page's end, so their arrival moves nothing. */}
+      <Suspense fallback={formRoom}>
+        {formAsked ? (
+          <LoginForm initialState={initialState} destination={destination} signingIn={signingIn} />
+        ) : (
+          formRoom
+        )}
+      </Suspense>
     </LoginPanel>
   );
 };
