@@ -6,6 +6,7 @@ import { createRelationTable } from '../_shared/relations/relation-table';
 import { createMigrationRunner } from './domain/runner';
 import { migrationSteps, STEP_SIZE } from './migrations/steps';
 import { createMigrationStore } from './store/migration-store';
+import { createPresenceItemsRemoval } from './store/presence-items';
 import { createTablePages } from './store/table-pages';
 
 /** What the migrations touch; each one's tables are the migrate area's grants (infra/definitions/services.ts). */
@@ -15,6 +16,8 @@ export const MIGRATE_ENV = {
   accessVersionsTable: 'ACCESS_VERSIONS_TABLE',
   deviceSubscriptionsTable: 'DEVICE_SUBSCRIPTIONS_TABLE',
   deviceSubscriptionHistoryTable: 'DEVICE_SUBSCRIPTION_HISTORY_TABLE',
+  webhooksTable: 'WEBHOOKS_TABLE',
+  webhookDeliveriesTable: 'WEBHOOK_DELIVERIES_TABLE',
 } as const;
 
 export type MigrateEnv = Record<keyof typeof MIGRATE_ENV, string>;
@@ -32,6 +35,8 @@ export const createMigrateDeps = (env: MigrateEnv) => {
         }),
         subscriptionPage: createTablePages({ db, tableName: env.deviceSubscriptionsTable, limit: STEP_SIZE }),
         putHistory: createSubscriptionHistory({ db, tableName: env.deviceSubscriptionHistoryTable }).put,
+        webhookPage: createTablePages({ db, tableName: env.webhooksTable, limit: STEP_SIZE }),
+        removePresenceItems: createPresenceItemsRemoval({ db, tableName: env.webhookDeliveriesTable }),
       }),
       now: Date.now,
     }),

@@ -198,8 +198,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   },
   // Each migration's tables (functions/migrate/migrations): the relations migration is the relations area's own.
   migrate: {
-    tables: ['migrations', 'relations', 'accessVersions', 'deviceSubscriptionHistory'],
-    readTables: ['campaigns', 'deviceSubscriptions'],
+    tables: ['migrations', 'relations', 'accessVersions', 'deviceSubscriptionHistory', 'webhookDeliveries'],
+    readTables: ['campaigns', 'deviceSubscriptions', 'webhooks'],
     jobs: true,
   },
   notifications: {

@@ -14,6 +14,11 @@ export const MIGRATIONS = [
     description:
       "Each device's subscription record copied into the device's plan history, which now decides which of a device's subscriptions gives its tier.",
   },
+  {
+    id: '2026-11-29-webhook-presence-items',
+    description:
+      "The retired webhook presence job's per-device states (the `p#` items under each webhook in the webhook deliveries table, which never expired) removed: device.online and device.offline now come from the alerts area's presence track (decision 105).",
+  },
 ] as const satisfies readonly { id: string; description: string }[];
 
 export type MigrationId = (typeof MIGRATIONS)[number]['id'];

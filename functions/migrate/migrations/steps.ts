@@ -13,6 +13,10 @@ export interface StepDeps {
   subscriptionPage: (cursor: string | undefined) => Promise<{ items: Record<string, unknown>[]; nextCursor?: string }>;
   /** The customer area's history write: kept unless a newer read of that subscription is there. */
   putHistory: (record: DeviceSubscriptionRecord) => Promise<boolean>;
+  /** A page of the webhooks as stored. */
+  webhookPage: (cursor: string | undefined) => Promise<{ items: Record<string, unknown>[]; nextCursor?: string }>;
+  /** Deletes the retired presence job's items of one webhook; answers how many there were. */
+  removePresenceItems: (webhookId: string) => Promise<number>;
 }
 
 /** Whether a stored record came from a Stripe subscription (demo data and tests write tiers without one). */
@@ -43,6 +47,23 @@ export const migrationSteps = (deps: StepDeps): Record<MigrationId, MigrationSte
       scanned: page.items.length,
       updated,
       skipped: 0,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  },
+
+  '2026-11-29-webhook-presence-items': async (cursor) => {
+    const page = await deps.webhookPage(cursor);
+    let updated = 0;
+    let skipped = 0;
+    for (const item of page.items) {
+      if (typeof item.id !== 'string') continue;
+      if ((await deps.removePresenceItems(item.id)) > 0) updated += 1;
+      else skipped += 1;
+    }
+    return {
+      scanned: page.items.length,
+      updated,
+      skipped,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     };
   },
