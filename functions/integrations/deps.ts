@@ -116,6 +116,7 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
       secrets,
       timers: createLaneTimers({ wakes }),
       notices: createEventPublisher({ sqs: getSqsClient(), queueUrl: env.jobsQueueUrl }),
+      presence,
       now,
       random: options.random ?? Math.random,
       newToken: randomUUID,

@@ -123,6 +123,8 @@ const world = (url: string, clock: { now: number }) => {
     secrets: clearBox,
     timers: recordedTimers().timers,
     notices: notices.notices,
+    // The bench's webhook takes no presence events.
+    presence: { changed: async () => undefined },
     now,
     random: seeded(38),
     newToken: () => `t${++token}`,

@@ -45,6 +45,7 @@ const world = (record = webhook()) => {
   const receiver = scriptedSender();
   const timers = recordedTimers();
   const notices = recordedNotices();
+  const presenceChanged: string[] = [];
   let token = 0;
   const lanes = createLanes({
     webhooks: webhooks.store,
@@ -53,6 +54,11 @@ const world = (record = webhook()) => {
     secrets: clearBox,
     timers: timers.timers,
     notices: notices.notices,
+    presence: {
+      changed: async (kind, id) => {
+        presenceChanged.push(`${kind}#${id}`);
+      },
+    },
     now: () => now,
     random: () => 0.5,
     newToken: () => `t${++token}`,
@@ -72,6 +78,7 @@ const world = (record = webhook()) => {
     receiver,
     timers,
     notices,
+    presenceChanged,
     at: (time: number) => {
       now = time;
     },
@@ -224,6 +231,15 @@ describe('a lane', () => {
     expect(w.webhooks.byId.get(WEBHOOK)!.failingSince).toBeUndefined();
   });
 
+  it("turned off by 410 Gone, a webhook taking device.offline stops its target's presence watch", async () => {
+    const w = world(webhook({ events: ['readings.received', 'device.offline'] }));
+    w.receiver.answerWith(() => ({ statusCode: 410, durationMs: 4, response: 'gone' }));
+    w.publish(w.events('dev-a', 1));
+    await w.wake();
+    expect(w.webhooks.byId.get(WEBHOOK)).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
+    expect(w.presenceChanged).toEqual(['organization#org-1']);
+  });
+
   it('is turned off by 410 Gone at once, and a timer whose lane is held comes back shortly', async () => {
     const w = world();
     w.receiver.answerWith(() => ({ statusCode: 410, durationMs: 4, response: 'gone' }));
@@ -232,6 +248,8 @@ describe('a lane', () => {
     expect(w.receiver.requests).toHaveLength(1);
     expect(w.webhooks.byId.get(WEBHOOK)).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
     expect(w.notices.events).toEqual([expect.objectContaining({ reason: 'gone' })]);
+    // It took no presence events: the alerts area's watch is not touched.
+    expect(w.presenceChanged).toEqual([]);
     expect(w.deliveries.deliveries(WEBHOOK)[0]!.status).toBe('waiting');
     expect(w.deliveries.laneOf(WEBHOOK)?.timer).toBeUndefined();
 
@@ -351,6 +369,7 @@ describe('a lane', () => {
       secrets: clearBox,
       timers: recordedTimers().timers,
       notices: recordedNotices().notices,
+      presence: { changed: async () => undefined },
       now: () => T0,
       random: () => 0.5,
       newToken: () => 't',

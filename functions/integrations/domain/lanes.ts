@@ -10,6 +10,7 @@ import {
   OUTBOX_PREFIX,
   type QueuedEvent,
   TEST_PREFIX,
+  watchesPresence,
 } from '../../_shared/integrations/webhook-records';
 import type { Log } from '../../_shared/logger';
 import type {
@@ -18,11 +19,13 @@ import type {
   LaneState,
   LaneTimer,
   LaneTimers,
+  PresenceWatches,
   SecretBox,
   WebhookRecord,
   WebhookSender,
   WebhookStore,
 } from './ports';
+import { presenceWatchMoved } from './presence-watch';
 import { signatureHeaders } from './signing';
 import { deliveryIdOf, deliverySequence, firstBytes, KEPT_ATTEMPTS, nextAttemptAt, outcomeOf } from './webhook-rules';
 
@@ -47,6 +50,8 @@ export interface LaneDeps {
   timers: LaneTimers;
   /** The owner's notice when the webhook is turned off (the jobs queue). */
   notices: { publish: (events: readonly DomainEvent[]) => Promise<void> };
+  /** A webhook turned off here stops its devices' presence watch, as one turned off by its owner does (decision 105). */
+  presence: PresenceWatches;
   now: () => number;
   /** In [0, 1): the retry waits' jitter. */
   random: () => number;
@@ -181,6 +186,7 @@ export const createLanes = (deps: LaneDeps) => {
       },
     ]);
     log('warn', 'Webhook turned off', { webhookId: webhook.id, reason });
+    if (watchesPresence(webhook)) await presenceWatchMoved(deps.presence, log, webhook);
   };
 
   /** Held while the lane runs: its state as this run last wrote it. */

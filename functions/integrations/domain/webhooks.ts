@@ -33,6 +33,7 @@ import type {
   WebhookRecord,
   WebhookStore,
 } from './ports';
+import { presenceWatchMoved } from './presence-watch';
 import { type TargetPolicy, urlProblem } from './target-policy';
 import { PREVIOUS_SECRET_MS, parseDeliveryId } from './webhook-rules';
 
@@ -138,24 +139,13 @@ export const createWebhooks = (deps: WebhooksDeps) => {
     return changed;
   };
 
-  /**
-   * The alerts area starts or stops watching the target's devices' presence. A failure is logged, not answered: the
-   * webhook is saved (its secret shown once), and a device's rule cache reads it again within 5 minutes at ingest.
-   */
+  /** The alerts area starts or stops watching the target's devices' presence (presence-watch.ts). */
   const presenceMoved = async (
     before: boolean,
     after: boolean,
     record: Pick<WebhookRecord, 'id' | 'targetKind' | 'targetId'>,
   ) => {
-    if (before === after) return;
-    try {
-      await deps.presence.changed(record.targetKind, record.targetId);
-    } catch (error) {
-      log('warn', 'Presence watch not updated', {
-        webhookId: record.id,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
+    if (before !== after) await presenceWatchMoved(deps.presence, log, record);
   };
 
   /** The delivery under way is sent now rather than at its retry time (the webhook is on again, or points elsewhere). */
