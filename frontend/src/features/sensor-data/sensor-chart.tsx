@@ -61,8 +61,12 @@ const lockedBandHooks = (lock: Pick<LockBand, 'from' | 'to' | 'label'>, fill: st
   };
 };
 
-/** The narrowest an overlay's period is drawn (CSS px). */
-const MIN_BAND_PX = 5;
+/**
+ * The narrowest an overlay's period is drawn (CSS px): wide enough to show on both sides of the line's own rise and fall
+ * at a short spike. At 5 px the line's two steep segments and the min/max band of the buckets the period straddles
+ * covered most of it at 1280 px, so whether any of it showed depended on where the buckets fell.
+ */
+const MIN_BAND_PX = 8;
 
 interface OverlayColours {
   firing: string;
