@@ -21,10 +21,10 @@ export const TableScroll = ({ label, labelledBy, children }: TableScrollProps) =
   useEffect(() => {
     const element = frame.current;
     if (!element) return;
-    // Read only in the observer's callbacks, which run once the browser has laid the page out (its first one as soon
-    // as the frame is): read as the effect ran, each table made the browser lay the page out in React's task
-    // (issue 36, decision 107). The frame and the table change size apart: a resized window, rows arriving page by page.
-    const observer = new ResizeObserver(() => setScrolls(element.scrollWidth > element.clientWidth + 1));
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    // The frame and the table change size apart: a resized window, and rows arriving page by page.
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);
     return () => observer.disconnect();
