@@ -35,7 +35,7 @@ scope.onmessage = ({ data }) => {
       (error: unknown) => send({ kind: 'failed', id: data.id, message: reasonOf(error) }),
     );
   } else {
-    // The page has let go of the connection: nothing more is sent to it, and the worker ends with its client.
+    // The page has let go of the connection (it ignores what still comes): the worker ends with its client.
     scope.onmessage = null;
     if (client) client.end(true, () => scope.close());
     else scope.close();
