@@ -62,7 +62,7 @@ export interface LighthouseOptions {
   /** @default ['mobile', 'desktop'] */
   formFactors?: readonly LighthouseFormFactor[];
   pages?: readonly LighthousePage[];
-  /** A folder for every run's full report (JSON, to open in the Lighthouse viewer). @default BENCH_LIGHTHOUSE_REPORTS */
+  /** A folder for every run's full report (JSON, to open in the Lighthouse viewer) and its trace (`.trace.json`, for the DevTools Performance panel). @default BENCH_LIGHTHOUSE_REPORTS */
   reportDir?: string;
 }
 
@@ -136,6 +136,9 @@ export const benchLighthouse = async (info: StackInfo, options: LighthouseOption
           if (reportDir) {
             const name = `${page.name.replace(/[^\w]+/g, '-')}-${formFactor}-${run + 1}.json`;
             writeFileSync(path.join(reportDir, name), JSON.stringify(result.lhr));
+            const trace = (result.artifacts as unknown as { Trace?: unknown }).Trace;
+            if (trace)
+              writeFileSync(path.join(reportDir, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
           }
         }
         const of = (pick: (r: ReturnType<typeof figures>) => number) => median(results.map(pick));

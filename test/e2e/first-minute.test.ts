@@ -63,6 +63,36 @@ describe('end to end: the first minute', () => {
     });
   });
 
+  it("a device page draws its panels under the first view one at a time, in the page's order", async () => {
+    const page = testPage();
+    // A MutationObserver's callback runs at the end of the task whose changes it gathers: headings one callback saw
+    // were put on the page by one commit of React's.
+    await page.addInitScript(() => {
+      const added: [number, string][] = [];
+      let callback = 0;
+      Object.assign(window, { headingsAdded: added });
+      new MutationObserver((records) => {
+        callback += 1;
+        for (const record of records)
+          for (const node of record.addedNodes)
+            if (node instanceof Element)
+              for (const heading of [node, ...node.querySelectorAll('h2')])
+                if (heading.tagName === 'H2') added.push([callback, heading.textContent?.trim() ?? '']);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signInPerson(page, owner, `/dashboard/devices/${deviceId}`);
+    await page.waitForURL(web(`/dashboard/devices/${deviceId}`));
+    await page.getByRole('heading', { name: 'Relations' }).waitFor();
+    // The owner's panels that need no chunk of their own; the others (alerts, plans, webhooks) wait for theirs.
+    const below = ['Download data', 'Use this data', 'Edit', 'Ingress credentials', 'Ownership', 'Relations'];
+    const added = await page.evaluate(() => (window as unknown as { headingsAdded: [number, string][] }).headingsAdded);
+    const firstOf = below.map((name) => added.find(([, text]) => text === name));
+    expect(firstOf.map((found) => found?.[1])).toEqual(below);
+    const callbacks = firstOf.map((found) => found![0]);
+    // Each in a commit after the one before: no one task drew two of them.
+    expect(callbacks.filter((callback, i) => i > 0 && callback <= callbacks[i - 1]!)).toEqual([]);
+  });
+
   it('an administrator builds a dataset of a device that is not theirs, and the page logs no error on the way', async () => {
     // A device of someone else's, with a day of readings its tier lets a dataset hold.
     const device = await freshDevice({ productLine: 'sd1', ownerToken: owner.token });

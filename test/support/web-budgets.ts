@@ -77,7 +77,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // made in a task of its own, decision 104): 178.8 kB.
     // The login page drawn with the app, its forms loaded once it is painted (decision 106: the page's heading, its
     // reason and the forms' room in the entry's router): +0.5 kB, 179.3 kB with the above.
-    jsKb: 179.3,
+    // The API calls' shared token read and the panels drawn in turn (decision 108: lib/shared-read.ts, lib/auth.ts and
+    // lib/after-idle.ts are in the entry): 179.4 kB.
+    jsKb: 179.4,
     ...PHONE,
   },
   {
@@ -126,7 +128,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // merged (main's own changes to the page's chunks; not broken down).
     // The tokens read once per scheme and `nextTask` (see guest /dashboard): 221.0 kB.
     // The login page in the entry (decision 106, see guest /dashboard): 221.2 kB with the above.
-    jsKb: 221.2,
+    // The shared token read and the panels under the first view drawn in turn (decision 108, see guest /dashboard):
+    // 221.5 kB.
+    jsKb: 221.5,
     ...PHONE,
   },
   {
@@ -153,7 +157,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 195.1 kB with decision 103 merged; 195.2 kB with main at 3feb3fe merged (see the signed-in device page).
     // The tokens read once per scheme and `nextTask` (see guest /dashboard): 195.3 kB.
     // The login page in the entry (decision 106, see guest /dashboard): 195.5 kB with the above.
-    jsKb: 195.5,
+    // The shared token read and the panels drawn in turn (decision 108, see the signed-in device page): 195.8 kB.
+    jsKb: 195.8,
     ...PHONE,
   },
   {
@@ -180,7 +185,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Decision 106 draws the page (its heading, the reason it was opened for, the forms' room) with the app, and asks
     // for the Authenticator once that is painted: what it loads before it draws is the entry, 179.2 kB (179.3 kB with
     // the tokens above); the forms (Amplify's Authenticator and Auth, 159.1 kB) have their own deferred budget below.
-    jsKb: 179.3,
+    // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 179.4 kB.
+    jsKb: 179.4,
     ...PHONE,
   },
   {
@@ -199,7 +205,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The router's read of a device page's device (decision 104, see guest /dashboard): 202.2 kB with the above.
     // The tokens read once per scheme and `nextTask` (see guest /dashboard): 202.3 kB.
     // The login page in the entry (decision 106, see guest /dashboard): 202.8 kB with the above.
-    jsKb: 202.8,
+    // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 202.9 kB.
+    jsKb: 202.9,
     ...PHONE,
   },
 ];

@@ -14,3 +14,24 @@ export const useIdleAfterDraw = (timeoutMs: number): boolean => {
   useEffect(() => whenIdle(() => startTransition(() => setReady(true)), timeoutMs), [timeoutMs]);
   return ready;
 };
+
+/** The longest each part after the first waits for an idle moment: a busy page still shows them all within a moment. */
+const NEXT_PART_WAIT_MS = 50;
+
+/**
+ * How many of `total` parts, drawn in order, a screen shows: none on the first render, then one more at each idle
+ * moment after it is drawn (the first at most `timeoutMs` on, each next at most 50 ms after the one before), so each
+ * part's render, commit and first reads make a task of their own instead of one long one (issue 36: the device page's
+ * panels under its first view). Each step is a transition.
+ */
+export const useRevealedInTurn = (total: number, timeoutMs: number): number => {
+  const [revealed, setRevealed] = useState(0);
+  useEffect(
+    () =>
+      revealed < total
+        ? whenIdle(() => startTransition(() => setRevealed(revealed + 1)), revealed ? NEXT_PART_WAIT_MS : timeoutMs)
+        : undefined,
+    [revealed, total, timeoutMs],
+  );
+  return revealed;
+};

@@ -4,6 +4,7 @@ import { runtimeConfig } from './runtime-config';
 import { clearSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
 import { type SessionRead, sessionUserFrom } from './session-user';
+import { sharedWhileUnderWay } from './shared-read';
 
 export type { SessionRead } from './session-user';
 
@@ -111,12 +112,22 @@ export const readSession = async (now = Date.now()): Promise<SessionRead> => {
  */
 let signingOut = false;
 
+/**
+ * The token read the API calls under way share. Amplify reads and decodes its cookies on every call (about 20 ms of a
+ * phone's CPU each, issue 36), and a screen starts its twenty reads at once: they now wait on one. A call made once it
+ * has answered reads anew, and an auth event (sign-in, refresh, sign-out) drops it, so no call made after the event
+ * gets the tokens from before it.
+ */
+const tokenRead = sharedWhileUnderWay(async () => {
+  const { fetchAuthSession } = await amplifyAuth();
+  return (await fetchAuthSession()).tokens;
+});
+
 /** The API token: the ACCESS token, whose `cognito:groups` the API authorizes on. */
 export const accessToken = async (): Promise<string | undefined> => {
   if (signingOut || !mayHaveSession()) return undefined;
   try {
-    const { fetchAuthSession } = await amplifyAuth();
-    const { tokens } = await fetchAuthSession();
+    const tokens = await tokenRead.get();
     if (!tokens) return undefined;
     // The session cookie ran out while the page stayed open: end the session instead of calling on.
     if (sessionVerdict({ hasTokens: true, startedAt: readSessionStart(), now: Date.now() }) === 'expired') {
@@ -132,6 +143,7 @@ export const accessToken = async (): Promise<string | undefined> => {
 
 /** Tells the session what Amplify's Hub would, for a sign-in Amplify did not make itself (the hosted one). */
 export const emitAuthEvent = (event: string): void => {
+  tokenRead.drop();
   for (const listener of authListeners) listener({ payload: { event } });
 };
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, type ReactElement, Suspense, useMemo } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
 import { ApiError } from '../../../../shared/contracts/client';
@@ -9,7 +9,7 @@ import { LoadingPage } from '../../components/loading-page';
 import { PersonName } from '../../components/person-name';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { When } from '../../components/when';
-import { useIdleAfterDraw } from '../../lib/after-idle';
+import { useRevealedInTurn } from '../../lib/after-idle';
 import { mayManage } from '../../lib/device-access';
 import { useFirstReads } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
@@ -32,7 +32,7 @@ import { DeviceOwnership } from './device-ownership';
 import { StatusBadge } from './device-parts';
 import { deviceLabel } from './device-rules';
 
-/** The longest the panels under the first view wait for an idle moment (a page that never idles still gets them). */
+/** The longest each panel under the first view waits for an idle moment (a page that never idles still gets them). */
 const BELOW_WAIT_MS = 1_000;
 
 const FirmwareUpdatesPanel = lazy(() =>
@@ -69,9 +69,11 @@ const DeviceScreen = ({ id }: { id: string }) => {
   const alertable = Boolean(user && device && (device.access !== 'none' || staff));
   const overlays = useAlertOverlays(id, alertable);
   // The panels under the charts and the live view (alerts, downloads, plans, the person's own, Relations) are under
-  // the first view at a phone's and a desktop's height alike: they are drawn at the first idle moment after the page,
-  // so its first view is painted without their rendering (decision 104). They only add to the page's end.
-  const below = useIdleAfterDraw(BELOW_WAIT_MS);
+  // the first view at a phone's and a desktop's height alike: they are drawn after the page, one per idle moment in
+  // their order, so its first view is painted without their rendering and no one task draws them all (decision 104).
+  // They only add to the page's end.
+  const panels = belowPanels({ device, signedIn: Boolean(user), staff, alertable, id });
+  const revealed = useRevealedInTurn(panels.length, BELOW_WAIT_MS);
 
   return (
     <section className="page">
@@ -102,52 +104,75 @@ const DeviceScreen = ({ id }: { id: string }) => {
         </>
       )}
 
-      {device && below && (
-        <>
-          {alertable && (
-            <Suspense fallback={<LoadingPage />}>
-              <AlertsPanel device={device} />
-            </Suspense>
-          )}
-          <ExportPanel device={device} />
-          <DeviceUseThisData device={device} />
-          {/* Plans for those who may manage the device (and staff); the subscription route is for members and staff. */}
-          {user && (mayManage(device) || staff) && device.state !== 'retired' && (
-            <Suspense fallback={<LoadingPage />}>
-              <PlansPanel device={device} mayBuy={mayManage(device)} />
-            </Suspense>
-          )}
-          {/* A person's panels need the person: a sign-out drops them at once, whatever the device's answer said. */}
-          {user && (
-            <>
-              {mayManage(device) && (device.state !== 'retired' || staff) && <DeviceEditForm device={device} />}
-              {mayManage(device) && device.state !== 'retired' && <CredentialsPanel deviceId={device.id} />}
-              {device.access === 'own' && device.state !== 'retired' && <DeviceOwnership device={device} />}
-              {(mayManage(device) || staff) && device.state !== 'retired' && (
-                <Suspense fallback={<LoadingPage />}>
-                  <IntegrationsPanel kind="device" id={device.id} />
-                </Suspense>
-              )}
-            </>
-          )}
-        </>
-      )}
-
-      {below && user && (
-        <section className="card section-card" aria-labelledby="device-members-heading">
-          <h2 id="device-members-heading">Relations</h2>
-          <MembersPanel key={id} kind="device" objectId={id} />
-        </section>
-      )}
-      {/* Loaded only for a device a rollout has targeted (most pages never carry it), and last: it comes after the page
-          is drawn, and nothing that can be pressed is under it. */}
-      {below && user && device && mayManage(device) && device.firmwareTarget && (
-        <Suspense fallback={null}>
-          <FirmwareUpdatesPanel deviceId={device.id} />
-        </Suspense>
-      )}
+      {panels.slice(0, revealed)}
     </section>
   );
+};
+
+/**
+ * The device page's panels under its first view, in their order on the page, each keyed: those the viewer may see of
+ * alerts, downloads, open data, plans, the person's own (edit, credentials, ownership, webhooks), Relations and the
+ * device's firmware updates. Relations shows even when the device record cannot be read.
+ */
+const belowPanels = ({
+  device,
+  signedIn,
+  staff,
+  alertable,
+  id,
+}: {
+  device: Device | undefined;
+  signedIn: boolean;
+  staff: boolean;
+  alertable: boolean;
+  id: string;
+}): ReactElement[] => {
+  const panels: ReactElement[] = [];
+  const live = device && device.state !== 'retired';
+  if (device) {
+    if (alertable)
+      panels.push(
+        <Suspense key="alerts" fallback={<LoadingPage />}>
+          <AlertsPanel device={device} />
+        </Suspense>,
+      );
+    panels.push(<ExportPanel key="export" device={device} />, <DeviceUseThisData key="open-data" device={device} />);
+    // Plans for those who may manage the device (and staff); the subscription route is for members and staff.
+    if (signedIn && (mayManage(device) || staff) && live)
+      panels.push(
+        <Suspense key="plans" fallback={<LoadingPage />}>
+          <PlansPanel device={device} mayBuy={mayManage(device)} />
+        </Suspense>,
+      );
+    // A person's panels need the person: a sign-out drops them at once, whatever the device's answer said.
+    if (signedIn) {
+      if (mayManage(device) && (live || staff)) panels.push(<DeviceEditForm key="edit" device={device} />);
+      if (mayManage(device) && live) panels.push(<CredentialsPanel key="credentials" deviceId={device.id} />);
+      if (device.access === 'own' && live) panels.push(<DeviceOwnership key="ownership" device={device} />);
+      if ((mayManage(device) || staff) && live)
+        panels.push(
+          <Suspense key="webhooks" fallback={<LoadingPage />}>
+            <IntegrationsPanel kind="device" id={device.id} />
+          </Suspense>,
+        );
+    }
+  }
+  if (signedIn)
+    panels.push(
+      <section key="relations" className="card section-card" aria-labelledby="device-members-heading">
+        <h2 id="device-members-heading">Relations</h2>
+        <MembersPanel key={id} kind="device" objectId={id} />
+      </section>,
+    );
+  // Loaded only for a device a rollout has targeted (most pages never carry it), and last: nothing that can be pressed
+  // is under it.
+  if (signedIn && device && mayManage(device) && device.firmwareTarget)
+    panels.push(
+      <Suspense key="firmware" fallback={null}>
+        <FirmwareUpdatesPanel deviceId={device.id} />
+      </Suspense>,
+    );
+  return panels;
 };
 
 /**
