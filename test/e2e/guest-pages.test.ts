@@ -155,6 +155,28 @@ describe('end to end: what a guest meets', () => {
     expect(await firstPaint('light')).toBe('rgb(255, 255, 255)');
   });
 
+  it('draws the loading page with the HTML and its styles, before any script has run', async () => {
+    const context = await testPage().context().browser()!.newContext({ viewport });
+    try {
+      const page = await context.newPage();
+      // The scripts never come: what shows is what the HTML and the style sheets draw.
+      await page.route('**/*', (route) =>
+        route.request().resourceType() === 'script' ? route.abort() : route.continue(),
+      );
+      await page.goto(web('/dashboard/devices/demo-device-2'));
+      const status = page.getByRole('status');
+      // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn
+      expect({ body: (await page.locator('body').innerText()).trim(), status: await status.textContent() }).toEqual({
+        body: 'Loading…',
+        status: 'Loading…',
+      });
+      // Styled as the app's own loading page: centred, in the muted colour, not the browser's default.
+      expect(await status.evaluate((element) => getComputedStyle(element).textAlign)).toBe('center');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('tells a visitor whose browser runs no JavaScript what to do, instead of a blank page', async () => {
     const context = await testPage().context().browser()!.newContext({ javaScriptEnabled: false, viewport });
     try {
