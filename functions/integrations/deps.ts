@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
 import { createStateTouches } from '../_shared/alerts/state-table';
+import { touchTargets } from '../_shared/alerts/target-touches';
 import { getDocumentClient, getKmsClient, getSqsClient } from '../_shared/clients';
 import { type EnvSource, readChoiceEnv, readEnv } from '../_shared/env';
 import { createEventPublisher } from '../_shared/events/event-publisher';
-import { inLanes } from '../_shared/in-lanes';
 import { createLaneWakeSender, createWebhookOutbox } from '../_shared/integrations/webhook-outbox';
 import { log } from '../_shared/logger';
 import { createRelationTable } from '../_shared/relations/relation-table';
@@ -65,9 +65,6 @@ export interface IntegrationsOptions {
   owner?: string;
 }
 
-/** Devices touched side by side when a presence webhook's target changes (as an alert rule's change does). */
-const TOUCH_LANES = 8;
-
 /** Everything the area's entries use, built once per cold start from the environment. */
 export const createIntegrationsDeps = (env: IntegrationsEnv, options: IntegrationsOptions = {}) => {
   const db = getDocumentClient();
@@ -89,9 +86,9 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
   const touches = createStateTouches({ db, tableName: env.alertStatesTable });
   const presence: PresenceWatches = {
     changed: async (kind, id) => {
-      await touches.bumpGeneration();
-      const at = now();
-      await inLanes(await targets.devicesOf(kind, id), TOUCH_LANES, (deviceId) => touches.touch(deviceId, at));
+      await touchTargets({ states: touches, devicesOf: (target) => targets.devicesOf(target.kind, target.id), now }, [
+        { kind, id },
+      ]);
     },
   };
   return {

@@ -1,10 +1,12 @@
 import path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
+import type { Track } from '../../functions/_shared/alerts/alert-model';
 import { startScheduler } from '../../infra/local/scheduler';
 import type { Alert, AlertRuleInput } from '../../shared/contracts/alerts';
 import { bannersAbout } from './notifications';
 import { eventually } from './sensor-data';
-import { apiAs, uniqueId } from './stack';
+import { apiAs, documentClient, stack, uniqueId } from './stack';
 import { useStackEnvironment } from './stack-env';
 
 /** The alerts area's client as a person. */
@@ -70,3 +72,13 @@ export const alertsOf = (token: string, deviceId: string, match: (alerts: Alert[
 /** The titles of a person's alert banners of one rule: "{name}: firing", "{name}: resolved", … */
 export const alertBanners = async (userId: string, ruleName: string, count: number) =>
   (await bannersAbout(userId, ruleName, count)).map((banner) => banner.title.slice(ruleName.length + 2)).sort();
+
+/** The device's presence track in the alerts area's state, as the store holds it (undefined: none). */
+export const presenceTrack = async (deviceId: string): Promise<Track | undefined> => {
+  const item = (
+    await documentClient().send(
+      new GetCommand({ TableName: stack().tables.alertStates!, Key: { deviceId }, ConsistentRead: true }),
+    )
+  ).Item;
+  return (item?.tracks as Record<string, Track> | undefined)?.presence;
+};

@@ -1,6 +1,8 @@
 import { createRuleTable } from '../alerts/rule-table';
+import { devicesOfTarget } from '../alerts/rule-targets';
 import { createRulesOfPerson } from '../alerts/rules-of-person';
 import { createStateTouches } from '../alerts/state-table';
+import { touchTargets } from '../alerts/target-touches';
 import { getDocumentClient } from '../clients';
 import { createCreatorWebhooks } from '../integrations/creator-webhooks';
 import { createWebhooksOfPerson } from '../integrations/webhooks-of-person';
@@ -25,11 +27,13 @@ export type PersonHoldingsEnv = Record<keyof typeof PERSON_HOLDINGS_ENV, string>
 /** Each area's part of an account's deletion, over the real tables, in the order the purge runs them. */
 export const createPersonHoldings = (env: PersonHoldingsEnv, now: () => number = Date.now) => {
   const db = getDocumentClient();
+  const states = createStateTouches({ db, tableName: env.alertStatesTable });
+  const relations = createRelationTable({ db, tableName: env.relationsTable });
   return [
     createRulesOfPerson({
       rules: createRuleTable({ db, tableName: env.alertRulesTable }),
-      states: createStateTouches({ db, tableName: env.alertStatesTable }),
-      relations: createRelationTable({ db, tableName: env.relationsTable }),
+      states,
+      relations,
       now,
       log,
     }),
@@ -39,6 +43,7 @@ export const createPersonHoldings = (env: PersonHoldingsEnv, now: () => number =
         webhooksTable: env.webhooksTable,
         deliveriesTable: env.webhookDeliveriesTable,
       }),
+      presence: (targets) => touchTargets({ states, devicesOf: devicesOfTarget(relations), now }, targets),
       now,
       log,
     }),

@@ -2,7 +2,6 @@ import type { AlertTarget } from '../../../shared/contracts/alerts';
 import { MESSAGES } from '../../../shared/messages';
 import type { RelationType } from '../../../shared/relations/relation-types';
 import { Conflict } from '../errors';
-import { inLanes } from '../in-lanes';
 import type { Log } from '../logger';
 import { readAll } from '../paging';
 import type { RelationTable } from '../relations/relation-table';
@@ -10,6 +9,7 @@ import type { StoredRule } from './alert-model';
 import type { RuleTable } from './rule-table';
 import { devicesOfTarget } from './rule-targets';
 import type { StateTable } from './state-table';
+import { touchTargets } from './target-touches';
 
 export interface RulesOfPersonDeps {
   rules: Pick<RuleTable, 'byCreator' | 'byTarget' | 'replace' | 'remove'>;
@@ -31,9 +31,6 @@ const TARGET_OF: Partial<Record<RelationType, AlertTarget['kind']>> = {
   'organization-user': 'organization',
   'organization-participant': 'organization',
 };
-
-/** Devices touched side by side (as a rule route touches them). */
-const TOUCH_LANES = 8;
 
 const PAGE = 100;
 
@@ -57,13 +54,7 @@ export const createRulesOfPerson = ({ rules, states, relations, now, log }: Rule
   };
 
   /** Rule caches forget, and the targets' devices become due: the sweep closes or re-reads their tracks. */
-  const propagate = async (targets: readonly AlertTarget[]) => {
-    await states.bumpGeneration();
-    const unique = [...new Map(targets.map((t) => [`${t.kind}#${t.id}`, t])).values()];
-    const devices = [...new Set((await Promise.all(unique.map(devicesOf))).flat())];
-    const at = now();
-    await inLanes(devices, TOUCH_LANES, (deviceId) => states.touch(deviceId, at));
-  };
+  const propagate = (targets: readonly AlertTarget[]) => touchTargets({ states, devicesOf, now }, targets);
 
   /** Others' rules naming the person as a recipient, on the targets the person's relations reach. */
   const naming = async (userId: string): Promise<StoredRule[]> => {

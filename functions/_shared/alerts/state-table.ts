@@ -75,6 +75,8 @@ export const createStateTouches = ({ db, tableName }: { db: DynamoDBDocumentClie
   },
 });
 
+export type StateTouches = ReturnType<typeof createStateTouches>;
+
 /**
  * The alert states table (docs/alerts.md): one item per device, replaced whole on the version it was read at (the
  * one guard two evaluations at once need), the outbox's done entries taken out one by one, and the due index. Every

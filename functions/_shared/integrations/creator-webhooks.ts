@@ -1,8 +1,17 @@
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { WebhookEventType } from '../../../shared/contracts/webhook-events';
 import { batchWriteAll, queryPage, updateIf } from '../dynamodb';
 import { readAll } from '../paging';
 
 const PAGE = 100;
+
+/** A webhook as account deletion reads it. */
+export interface CreatorWebhook {
+  id: string;
+  targetKind: 'device' | 'campaign' | 'organization';
+  targetId: string;
+  events: readonly WebhookEventType[];
+}
 
 /**
  * The webhooks a person made, as account deletion reaches them (the webhooks table's `byCreator` index), and the
@@ -17,22 +26,22 @@ export const createCreatorWebhooks = ({
   webhooksTable: string;
   deliveriesTable: string;
 }) => ({
-  idsOf: async (userId: string): Promise<string[]> =>
-    (
-      await readAll((startKey) =>
-        queryPage<{ id: string }>(
-          db,
-          {
-            TableName: webhooksTable,
-            IndexName: 'byCreator',
-            KeyConditionExpression: 'createdBy = :by',
-            ExpressionAttributeValues: { ':by': userId },
-            ProjectionExpression: 'id',
-          },
-          { limit: PAGE, startKey },
-        ),
-      )
-    ).map((item) => item.id),
+  /** The webhooks the person made: their ids, targets and the events they take. */
+  madeBy: async (userId: string): Promise<CreatorWebhook[]> =>
+    readAll((startKey) =>
+      queryPage<CreatorWebhook>(
+        db,
+        {
+          TableName: webhooksTable,
+          IndexName: 'byCreator',
+          KeyConditionExpression: 'createdBy = :by',
+          ExpressionAttributeValues: { ':by': userId },
+          ExpressionAttributeNames: { '#events': 'events' },
+          ProjectionExpression: 'id, targetKind, targetId, #events',
+        },
+        { limit: PAGE, startKey },
+      ),
+    ),
 
   /** Off for good (collects nothing more: webhook-records.ts `collects`); a webhook gone already is fine. */
   switchOff: async (id: string, at: number): Promise<void> => {

@@ -34,12 +34,16 @@ export interface WebhookSubscription {
 export const collects = (webhook: Pick<WebhookSubscription, 'status' | 'disabledReason'>): boolean =>
   webhook.status === 'enabled' || webhook.disabledReason === 'failing';
 
+/** Whether the webhook takes device.online or device.offline, on or off. */
+export const takesPresence = (webhook: Pick<WebhookSubscription, 'events'>): boolean =>
+  webhook.events.some((type) => type === 'device.online' || type === 'device.offline');
+
 /**
  * Whether the webhook has its target's devices' presence watched by the alerts area (decision 105): it collects
  * events and takes device.online or device.offline.
  */
 export const watchesPresence = (webhook: Pick<WebhookSubscription, 'events' | 'status' | 'disabledReason'>): boolean =>
-  collects(webhook) && webhook.events.some((type) => type === 'device.online' || type === 'device.offline');
+  collects(webhook) && takesPresence(webhook);
 
 /** The webhooks table's `target` key, which its byTarget index is on. */
 export const targetKey = (kind: string, id: string): string => `${kind}#${id}`;

@@ -6,9 +6,9 @@ import { MESSAGES } from '../../../shared/messages';
 import { MEASUREMENTS } from '../../../shared/sensor-data/measurements';
 import type { Access } from '../../_shared/access/access';
 import type { StoredRule } from '../../_shared/alerts/alert-model';
+import { touchTargets } from '../../_shared/alerts/target-touches';
 import { type AuditNote, NO_AUDIT } from '../../_shared/audit/audit-note';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../_shared/errors';
-import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
 import { cursorPage, pageAcross } from '../../_shared/paging';
 import type { RuleStore, StateStore, TargetReader } from './ports';
@@ -29,9 +29,6 @@ interface PageRequest {
   limit: number;
   cursor?: string;
 }
-
-/** Devices touched side by side when a rule changes. */
-const TOUCH_LANES = 8;
 
 /** A refusal in the request's body, named by its field as the contract's own checks name theirs. */
 const invalid = (path: string, message: string) =>
@@ -91,11 +88,8 @@ export const createRules = ({ rules, states, targets, access, mayView, log, now,
 
   /** The rule caches forget, and the targets' devices become due: the sweep sets up or closes their tracks. */
   const propagate = async (...changed: AlertTarget[]) => {
-    await states.bumpGeneration();
-    const devices = [...new Set((await Promise.all(changed.map((target) => targets.devicesOf(target)))).flat())];
-    const at = now();
-    await inLanes(devices, TOUCH_LANES, (deviceId) => states.touch(deviceId, at));
-    log('info', 'Alert rule change propagated', { devices: devices.length });
+    const devices = await touchTargets({ states, devicesOf: (target) => targets.devicesOf(target), now }, changed);
+    log('info', 'Alert rule change propagated', { devices });
   };
 
   const load = async (id: string): Promise<StoredRule> => {

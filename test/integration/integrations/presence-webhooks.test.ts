@@ -1,12 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Track } from '../../../functions/_shared/alerts/alert-model';
 import { ONLINE_WINDOW_MS } from '../../../shared/devices/presence';
-import { inForce, sweeper } from '../../support/alerts';
+import { inForce, presenceTrack, sweeper } from '../../support/alerts';
 import { seedOrganization } from '../../support/organizations';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest, type TestDevice } from '../../support/sensor-data';
-import { apiAs, documentClient, stack } from '../../support/stack';
+import { apiAs } from '../../support/stack';
 import { receiverPerTest, verifiedWith } from '../../support/webhooks';
 
 /**
@@ -30,16 +28,6 @@ afterAll(() => sweep.stop());
  * the webhook change made a few milliseconds ago.
  */
 const sweepNow = () => sweep.run(Date.now() + 1_000);
-
-/** The device's presence track in the alerts area's state, as the store holds it (undefined: none). */
-const presenceTrack = async (deviceId: string): Promise<Track | undefined> => {
-  const item = (
-    await documentClient().send(
-      new GetCommand({ TableName: stack().tables.alertStates!, Key: { deviceId }, ConsistentRead: true }),
-    )
-  ).Item;
-  return (item?.tracks as Record<string, Track> | undefined)?.presence;
-};
 
 const reading = (device: TestDevice, timestamp: number) => ingest(device, [{ timestamp, values: { pm2_5: 12 } }]);
 

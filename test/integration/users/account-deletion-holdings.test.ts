@@ -2,7 +2,7 @@ import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { startScheduler } from '../../../infra/local/scheduler';
-import { alertsAs, alertsOf, inForce, thresholdRule } from '../../support/alerts';
+import { alertsAs, alertsOf, inForce, presenceTrack, thresholdRule } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest } from '../../support/sensor-data';
@@ -14,8 +14,8 @@ import { type Receiver, startReceiver } from '../../support/webhooks';
  * An account's deletion reaches the alerts and integrations areas (docs/users.md, "The purge"): a person with an alert
  * rule that fires and a webhook that delivers asks for their account to go; the scheduled deletion job runs weeks
  * later (in this process, as EventBridge would run it); afterwards their rule neither evaluates nor tells anyone and
- * is gone from every list staff read, their webhook and its deliveries are gone, and another person's rule that named
- * them as a recipient names them no more.
+ * is gone from every list staff read, their webhooks and their deliveries are gone (and the presence of the device
+ * one took is watched no more), and another person's rule that named them as a recipient names them no more.
  */
 
 const MIN = 60_000;
@@ -64,7 +64,8 @@ describe("a deleted account's alert rules and webhooks", () => {
   it('stop evaluating and delivering, and are gone from every list; others name the person no more', async () => {
     const person = await freshUser({ prefix: 'leaving' });
     const friend = await freshUser({ prefix: 'staying' });
-    const [device, friendsDevice] = await Promise.all([
+    const [device, quietDevice, friendsDevice] = await Promise.all([
+      freshDevice({ ownerToken: person.token }),
       freshDevice({ ownerToken: person.token }),
       freshDevice({ ownerToken: friend.token }),
     ]);
@@ -92,6 +93,9 @@ describe("a deleted account's alert rules and webhooks", () => {
         target: { kind: 'device', id: device.id },
       },
     });
+    const presenceHook = await apiAs('integrations', person.token).createWebhook({
+      body: { url: receiver.url, events: ['device.offline'], target: { kind: 'device', id: quietDevice.id } },
+    });
     await inForce();
 
     // Before: the rule fires and the webhook delivers.
@@ -101,6 +105,10 @@ describe("a deleted account's alert rules and webhooks", () => {
     expect(firing).toMatchObject({ ruleId: rule.id, value: 40 });
     await eventually(async () => receiver.of('alert.fired').length === 1 && receiver.of('readings.received').length);
     expect((await deliveryItems(webhook.id)).length).toBeGreaterThan(0);
+    // Their other device, no rule's, has its presence watched for their webhook taking device.offline (decision 105).
+    await ingest(quietDevice, [{ timestamp: Date.now() - MIN, values: { pm2_5: 12 } }]);
+    await scheduler.run('AlertsSweepJob', new Date(Date.now() + 1_000));
+    expect(await presenceTrack(quietDevice.id)).toMatchObject({ phase: 'ok' });
 
     // The person asks for their account to go; the deletion job runs once it is due.
     await apiAs('users', person.token).deleteUser({ params: { id: person.id } });
@@ -126,6 +134,9 @@ describe("a deleted account's alert rules and webhooks", () => {
       (await staffIntegrations.listWebhooks({ query: { targetKind: 'device', targetId: device.id } })).items,
     ).toEqual([]);
     expect(await deliveryItems(webhook.id)).toEqual([]);
+    // Nobody watches the other device's presence any more: the sweep run after the purge closed its track.
+    expect((await apiRejection(staffIntegrations.getWebhook({ params: { id: presenceHook.id } }))).status).toBe(404);
+    expect(await presenceTrack(quietDevice.id)).toBeUndefined();
 
     // The friend's rule keeps its role, without the person.
     const kept = await alertsAs(friend.token).getRule({ params: { id: friendsRule.id } });
