@@ -7,7 +7,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGetAll, batchGetWithLeftovers, batchWriteAll, queryPage, scanPage } from './dynamodb';
+import { batchGetAll, batchGetWithLeftovers, batchWriteAll, deletePartition, queryPage, scanPage } from './dynamodb';
 
 describe('batchGetAll', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
@@ -104,5 +104,51 @@ describe('queryPage and scanPage', () => {
     dynamo.on(ScanCommand).resolves({});
     expect(await scanPage(db, { TableName: 't', ConsistentRead: true })).toEqual({ items: [], lastKey: undefined });
     expect(dynamo.commandCalls(ScanCommand)[0]!.args[0].input).toEqual({ TableName: 't', ConsistentRead: true });
+  });
+});
+
+describe('deletePartition', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-west-2' }));
+  beforeEach(() => dynamo.reset());
+  afterAll(() => dynamo.restore());
+
+  it("reads the partition's keys under the prefix page by page, consistently, and deletes them all by batches", async () => {
+    const keys = Array.from({ length: 30 }, (_, i) => ({ webhookId: 'wh_1', sk: `p#d-${i}` }));
+    dynamo
+      .on(QueryCommand)
+      .resolvesOnce({ Items: keys.slice(0, 20), LastEvaluatedKey: keys[19] })
+      .resolvesOnce({ Items: keys.slice(20) });
+    dynamo.on(BatchWriteCommand).resolves({});
+
+    const count = await deletePartition(db, {
+      tableName: 't',
+      partition: ['webhookId', 'wh_1'],
+      sortKey: 'sk',
+      prefix: 'p#',
+    });
+
+    const queries = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(queries[0]).toMatchObject({
+      TableName: 't',
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': 'webhookId', '#sk': 'sk' },
+      ExpressionAttributeValues: { ':pk': 'wh_1', ':prefix': 'p#' },
+      ProjectionExpression: '#pk, #sk',
+      ConsistentRead: true,
+    });
+    expect(queries[1]!.ExclusiveStartKey).toEqual(keys[19]);
+    const deleted = dynamo
+      .commandCalls(BatchWriteCommand)
+      .flatMap((call) => call.args[0].input.RequestItems!.t!.map((request) => request.DeleteRequest!.Key));
+    expect({ count, deleted }).toEqual({ count: 30, deleted: keys });
+  });
+
+  it('without a prefix, reads the whole partition', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    expect(await deletePartition(db, { tableName: 't', partition: ['webhookId', 'wh_1'], sortKey: 'sk' })).toBe(0);
+    const [query] = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(query).toMatchObject({ KeyConditionExpression: '#pk = :pk', ExpressionAttributeValues: { ':pk': 'wh_1' } });
+    expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
 });

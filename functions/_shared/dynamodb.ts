@@ -13,7 +13,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { inLanes } from './in-lanes';
-import type { StoredPage } from './paging';
+import { readAll, type StoredPage } from './paging';
 
 type Key = Record<string, unknown>;
 type Item = Record<string, unknown>;
@@ -236,4 +236,40 @@ export const batchWriteAll = async (
     }
   };
   await inLanes(chunks, concurrency, writeChunk);
+};
+
+/**
+ * Deletes the items of one partition (`partition`: its key's name and value) whose sort key (`sortKey`, its name)
+ * starts with `prefix`, or all of them without one: their keys read (strongly consistent, keys only), then deleted by
+ * batches. Answers how many there were.
+ */
+export const deletePartition = async (
+  db: DynamoDBDocumentClient,
+  {
+    tableName,
+    partition: [partitionName, partitionValue],
+    sortKey,
+    prefix,
+  }: { tableName: string; partition: readonly [string, string]; sortKey: string; prefix?: string },
+): Promise<number> => {
+  const keys = await readAll((startKey) =>
+    queryPage(
+      db,
+      {
+        TableName: tableName,
+        KeyConditionExpression: `#pk = :pk${prefix === undefined ? '' : ' AND begins_with(#sk, :prefix)'}`,
+        ExpressionAttributeNames: { '#pk': partitionName, '#sk': sortKey },
+        ExpressionAttributeValues: { ':pk': partitionValue, ...(prefix === undefined ? {} : { ':prefix': prefix }) },
+        ProjectionExpression: '#pk, #sk',
+        ConsistentRead: true,
+      },
+      { startKey },
+    ),
+  );
+  await batchWriteAll(
+    db,
+    tableName,
+    keys.map((key) => ({ DeleteRequest: { Key: { [partitionName]: key[partitionName], [sortKey]: key[sortKey] } } })),
+  );
+  return keys.length;
 };

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { LANE_SK } from '../../functions/_shared/integrations/webhook-records';
 import type { ReadingsBatch } from '../../shared/contracts/webhook-events';
@@ -110,3 +110,16 @@ export const laneOf = async (webhookId: string) =>
       }),
     )
   ).Item;
+
+/** Every item the deliveries table holds under a webhook's id (its lane, waiting events, log), read consistently. */
+export const deliveryItems = async (webhookId: string): Promise<Record<string, unknown>[]> =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: stack().tables.webhookDeliveries!,
+        KeyConditionExpression: 'webhookId = :id',
+        ExpressionAttributeValues: { ':id': webhookId },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items ?? [];

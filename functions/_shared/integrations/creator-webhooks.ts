@@ -1,6 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookEventType } from '../../../shared/contracts/webhook-events';
-import { batchWriteAll, queryPage, updateIf } from '../dynamodb';
+import { deletePartition, queryPage, updateIf } from '../dynamodb';
 import { readAll } from '../paging';
 
 const PAGE = 100;
@@ -57,23 +57,7 @@ export const createCreatorWebhooks = ({
 
   /** Every item of the webhook in the deliveries table. */
   removeDeliveries: async (id: string): Promise<void> => {
-    const keys = await readAll((startKey) =>
-      queryPage<{ webhookId: string; sk: string }>(
-        db,
-        {
-          TableName: deliveriesTable,
-          KeyConditionExpression: 'webhookId = :id',
-          ExpressionAttributeValues: { ':id': id },
-          ProjectionExpression: 'webhookId, sk',
-        },
-        { limit: PAGE, startKey },
-      ),
-    );
-    await batchWriteAll(
-      db,
-      deliveriesTable,
-      keys.map((key) => ({ DeleteRequest: { Key: { webhookId: key.webhookId, sk: key.sk } } })),
-    );
+    await deletePartition(db, { tableName: deliveriesTable, partition: ['webhookId', id], sortKey: 'sk' });
   },
 
   removeRecord: async (id: string): Promise<void> => {

@@ -1,5 +1,5 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll, deletePartition, putIf, queryPage, updateIf } from '../../_shared/dynamodb';
 import {
   DELIVERY_PREFIX,
   LANE_SK,
@@ -7,7 +7,6 @@ import {
   queuedEventOf,
   TEST_PREFIX,
 } from '../../_shared/integrations/webhook-records';
-import { readAll } from '../../_shared/paging';
 import type { DeliveryRecord, DeliveryStore, DeliverySummary, LaneState } from '../domain/ports';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -244,18 +243,10 @@ export const createDeliveryStore = ({
       ),
 
     removeLane: async (webhookId) => {
-      const keys: string[] = [LANE_SK];
       for (const prefix of [OUTBOX_PREFIX, TEST_PREFIX]) {
-        const items = await readAll((startKey) =>
-          queryPage(db, { ...prefixed(webhookId, prefix), ProjectionExpression: 'sk' }, { startKey }),
-        );
-        keys.push(...items.map((item) => String(item.sk)));
+        await deletePartition(db, { tableName, partition: ['webhookId', webhookId], sortKey: 'sk', prefix });
       }
-      await batchWriteAll(
-        db,
-        tableName,
-        keys.map((sk) => ({ DeleteRequest: { Key: key(webhookId, sk) } })),
-      );
+      await db.send(new DeleteCommand({ TableName: tableName, Key: key(webhookId, LANE_SK) }));
     },
   };
 };

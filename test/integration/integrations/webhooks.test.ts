@@ -8,7 +8,7 @@ import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest, setTier } from '../../support/sensor-data';
 import { apiAs, apiRejection, tokenOf, uniqueId } from '../../support/stack';
-import { receiverPerTest, startReceiver, verifiedWith } from '../../support/webhooks';
+import { deliveryItems, receiverPerTest, startReceiver, verifiedWith } from '../../support/webhooks';
 
 /**
  * Webhooks through the local gateway (docs/integrations.md): made with the integrations API, delivered by the stack's
@@ -21,6 +21,10 @@ const MINUTE = 60_000;
 const minutesAgo = (n: number) => Math.floor(Date.now() / MINUTE) * MINUTE - n * MINUTE;
 
 const receiver = receiverPerTest();
+
+/** The sort keys the deliveries table holds under a webhook's id. */
+const deliveryKeys = async (webhookId: string): Promise<string[]> =>
+  (await deliveryItems(webhookId)).map((item) => String(item.sk));
 
 describe('a webhook of a device', () => {
   it('is signed the Standard Webhooks way, carries stored batches in order, and keeps each attempt in its log', async () => {
@@ -81,6 +85,13 @@ describe('a webhook of a device', () => {
       return again.attempts.length === 2 && again;
     });
     expect(replayed.attempts[1]).toMatchObject({ manual: true, statusCode: 204 });
+
+    // Deleted: its lane (and whatever waited in it) goes with it; its log's items stay until they expire.
+    expect(await deliveryKeys(made.id)).toContain('lane');
+    await integrations.deleteWebhook({ params: { id: made.id } });
+    const left = await deliveryKeys(made.id);
+    expect(left.filter((sk) => !sk.startsWith('d#'))).toEqual([]);
+    expect(left.length).toBe(log.items.length);
   });
 
   it("answers 410: the webhook is turned off, collects nothing new, and its maker and the device's owner are told by banner and e-mail", async () => {

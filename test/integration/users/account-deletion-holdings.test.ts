@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { startScheduler } from '../../../infra/local/scheduler';
 import { alertsAs, alertsOf, inForce, presenceTrack, thresholdRule } from '../../support/alerts';
 import { freshUser } from '../../support/people';
 import { seedRelation } from '../../support/relations';
 import { eventually, freshDevice, ingest } from '../../support/sensor-data';
-import { apiAs, apiRejection, documentClient, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, tokenOf } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
-import { type Receiver, startReceiver } from '../../support/webhooks';
+import { deliveryItems, type Receiver, startReceiver } from '../../support/webhooks';
 
 /**
  * An account's deletion reaches the alerts and integrations areas (docs/users.md, "The purge"): a person with an alert
@@ -47,18 +46,6 @@ afterAll(async () => {
   restoreEnvironment();
   jest.restoreAllMocks();
 });
-
-const deliveryItems = async (webhookId: string) =>
-  (
-    await documentClient().send(
-      new QueryCommand({
-        TableName: stack().tables.webhookDeliveries!,
-        KeyConditionExpression: 'webhookId = :id',
-        ExpressionAttributeValues: { ':id': webhookId },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
 
 describe("a deleted account's alert rules and webhooks", () => {
   it('stop evaluating and delivering, and are gone from every list; others name the person no more', async () => {
