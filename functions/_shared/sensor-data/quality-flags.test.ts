@@ -112,6 +112,40 @@ describe('quality flags at ingest', () => {
     expect(flagReadings(series([5, 6], 'pm2_5', MINUTE, T0 + 4 * MINUTE), state).state).toBeUndefined();
   });
 
+  it('answers a batch sent again, its values already kept (its readings write failed), the flags it had', () => {
+    // A stuck run begun long before the values the record keeps: the resend still knows where it began.
+    const readings = series([5, ...Array.from({ length: 150 }, () => 7.5)]);
+    const before = flagReadings(readings.slice(0, 140)).state;
+    const batch = readings.slice(140, 145);
+    const first = flagReadings(batch, before);
+    expect(first.readings.every((r) => r.flags?.pm2_5?.includes('stuck_value'))).toBe(true);
+    expect(flagReadings(batch, first.state).readings).toEqual(first.readings);
+  });
+
+  it('answers any batch sent again with the state it left the flags it had (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 5, max: 40 }), fc.constant(700), fc.constant(20)), {
+          minLength: 2,
+          maxLength: 200,
+        }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 }),
+        (values, sizes) => {
+          const readings = series(values);
+          let state: QualityState | undefined;
+          for (let i = 0, b = 0; i < readings.length; b++) {
+            const batch = readings.slice(i, i + sizes[b % sizes.length]!);
+            const first = flagReadings(batch, state);
+            state = first.state ?? state;
+            expect(flagReadings(batch, state).readings).toEqual(first.readings);
+            i += batch.length;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('flags in one batch and in batches of any size alike, on any series (property)', () => {
     fc.assert(
       fc.property(

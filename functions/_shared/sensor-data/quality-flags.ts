@@ -19,6 +19,10 @@ export const STATE_POINTS = 4;
 export interface MeasurementState {
   p: [number, number, 0 | 1][];
   r?: [number, number];
+  /** The last batch that changed it, told by its values of the measurement: first time, last time, how many. */
+  b?: [number, number, number];
+  /** The history that batch was checked against: that batch sent again is checked against it again. */
+  q?: Pick<MeasurementState, 'p' | 'r'>;
 }
 
 /** Each measurement's history, by name: `qualityState` on the device record. */
@@ -109,13 +113,19 @@ export const flagReadings = (
   const state: QualityState = { ...(kept ?? {}) };
   let changed = false;
   for (const name of names) {
-    const memory = kept && Object.hasOwn(kept, name) ? kept[name] : undefined;
+    const stored = kept && Object.hasOwn(kept, name) ? kept[name] : undefined;
     const batch: Point[] = [];
     sorted.forEach((reading, index) => {
       const v = reading.values[name];
       if (v !== undefined)
         batch.push({ t: reading.timestamp, v, reading: index, spike: false, runStart: reading.timestamp });
     });
+    const told: [number, number, number] = [batch[0]!.t, batch[batch.length - 1]!.t, batch.length];
+    // The batch sent again after its readings write failed (the record kept its values in the same write as the device
+    // seen, before the readings: decision 102) is checked against what it was checked against the first time, so it
+    // gets the flags it had; else it would find its own values in the history and the run or spike before them gone.
+    const again = stored?.q !== undefined && stored.b?.every((part, i) => part === told[i]) === true;
+    const memory = again ? stored.q : stored;
     const times = new Set(batch.map((point) => point.t));
     const newestKept = memory?.p[memory.p.length - 1];
     // A value the batch sends again replaces the kept one of the same time.
@@ -134,12 +144,17 @@ export const flagReadings = (
       byName.get(name)!.add(reason);
     });
     const newest = points[points.length - 1]!;
-    const next: MeasurementState = {
+    const next: Pick<MeasurementState, 'p' | 'r'> = {
       p: points.slice(-STATE_POINTS).map((point) => [point.t, point.v, point.spike ? 1 : 0]),
       r: [newest.v, newest.runStart],
     };
-    if (JSON.stringify(next) !== JSON.stringify(memory)) {
-      state[name] = next;
+    // A batch that leaves the history as it was (values the record holds already, that batch sent again) writes nothing.
+    if (JSON.stringify(next) !== JSON.stringify({ p: stored?.p, r: stored?.r })) {
+      state[name] = {
+        ...next,
+        b: told,
+        ...(memory ? { q: { p: memory.p, ...(memory.r ? { r: memory.r } : {}) } } : {}),
+      };
       changed = true;
     }
   }
