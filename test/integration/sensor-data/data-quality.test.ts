@@ -81,7 +81,7 @@ const flagsBy = (readings: readonly Reading[]) =>
   Object.fromEntries(readings.flatMap((r, i) => (r.reasons ? [[i, r.reasons]] : [])));
 
 describe('quality flags at ingest', () => {
-  it('flags each reason on constructed data, sent in order and out of order alike', async () => {
+  it('flags each reason on constructed data, sent in order, out of order and sent again alike', async () => {
     const readings = constructed();
     const inOrder = await freshDevice();
     for (let i = 0; i < readings.length; i += 100) await ingest(inOrder, readings.slice(i, i + 100));
@@ -95,9 +95,16 @@ describe('quality flags at ingest', () => {
         .map((x) => x.r);
     await ingest(outOfOrder, shuffle(readings.slice(90)));
     await ingest(outOfOrder, shuffle(readings.slice(0, 90)));
+    // Each batch sent twice, the second time as a device resends a batch whose readings write failed after the record
+    // had kept its values in the checks' history: the readings, written again, keep the flags the first time gave them.
+    const resent = await freshDevice();
+    for (let i = 0; i < readings.length; i += 100) {
+      await ingest(resent, readings.slice(i, i + 100));
+      await ingest(resent, readings.slice(i, i + 100));
+    }
 
     const to = readings.at(-1)!.timestamp;
-    for (const device of [inOrder, outOfOrder]) {
+    for (const device of [inOrder, outOfOrder, resent]) {
       const answered = await readAll(device, BASE, to);
       expect(answered).toHaveLength(230);
       expect(flagsBy(answered)).toEqual(EXPECTED_FLAGS);
