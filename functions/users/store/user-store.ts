@@ -133,9 +133,9 @@ export const createUserStore = ({ db, tableName }: { db: DynamoDBDocumentClient;
           {
             TableName: tableName,
             ProjectionExpression: 'id',
-            ...(conditions.length
-              ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeValues: values }
-              : {}),
+            ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+            // DynamoDB refuses an empty map: "not queued" alone is a condition without values.
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
           },
           { limit: max, startKey },
           (item) => String(item.id),

@@ -136,5 +136,14 @@ describe('records in the table', () => {
       cursor = next.nextCursor;
     } while (cursor);
     expect(ids).toEqual([person.id]);
+    // "Not queued for deletion" alone (a condition without values; the fuzz test's seed 711622935 found it a 500).
+    const notQueued = await employee.listUserIdsFromDdb({
+      body: { parameters: { limit: 50 }, filters: { deletionQueued: false } },
+    });
+    expect(notQueued.Count).toBe(notQueued.Items.length);
+    const queued = await employee.listUserIdsFromDdb({
+      body: { parameters: { limit: 50 }, filters: { deletionQueued: true, email: person.email } },
+    });
+    expect(queued.Items).toEqual([]);
   });
 });
