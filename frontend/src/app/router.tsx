@@ -50,9 +50,6 @@ const devicePage = {
     () => {
       // The panels the page shows as soon as the device is read: charts for everyone, live data for a signed-in viewer.
       preload(() => import('../features/sensor-data/sensor-data-panel'));
-      // The charts' own chunk (uPlot with them) too: downloaded while the page's first reads are on their way rather
-      // than after they have answered and the page is drawn (decision 108).
-      preload(() => import('../features/sensor-data/sensor-charts'));
       if (holdsTokens()) preload(() => import('../features/sensor-data/live-panel'));
       return import('../features/devices/device-page');
     },

@@ -36,11 +36,13 @@ type Loading = { state: 'loading' } | { state: 'done'; series: Series } | { stat
 
 /**
  * The chart, the data-quality panel under it (its calibration form's preview is a chart too) and uPlot, about 33 kB in
- * chunks of their own: asked for once the panel is drawn, beside the series' read, so the device page's first view
- * waits neither for their download nor for uPlot's evaluation (issue 36, decision 104). The charts are drawn when both
- * have come, in the space "Loading the charts…" held.
+ * chunks of their own, so the device page's first view waits neither for their download nor for uPlot's evaluation
+ * (issue 36, decision 104). Asked for as this panel's chunk runs (the router loads it with the device page's), so the
+ * download overlaps the page's first reads rather than following them (decision 108). The charts are drawn when the
+ * module and the series have both come, in the space "Loading the charts…" held.
  */
 const loadChart = () => import('./sensor-charts');
+void loadChart().catch(() => undefined);
 type ChartModule = Awaited<ReturnType<typeof loadChart>>;
 
 const useChartModule = (): { chart?: ChartModule; error?: string } => {
