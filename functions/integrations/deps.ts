@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ENV, createAccessModule } from '../_shared/access/access-wiring';
+import { devicesOfTarget } from '../_shared/alerts/rule-targets';
 import { createStateTouches } from '../_shared/alerts/state-table';
 import { touchTargets } from '../_shared/alerts/target-touches';
 import { getDocumentClient, getKmsClient, getSqsClient } from '../_shared/clients';
@@ -81,14 +82,13 @@ export const createIntegrationsDeps = (env: IntegrationsEnv, options: Integratio
   const targets = createTargetDirectory({
     db,
     tables: { device: env.devicesTable, campaign: env.campaignsTable, organization: env.organizationsTable },
-    relations: createRelationTable({ db, tableName: env.relationsTable }),
   });
+  // The devices a presence webhook's target holds are the ones an alert rule's would watch (decision 105).
+  const devicesOf = devicesOfTarget(createRelationTable({ db, tableName: env.relationsTable }));
   const touches = createStateTouches({ db, tableName: env.alertStatesTable });
   const presence: PresenceWatches = {
     changed: async (kind, id) => {
-      await touchTargets({ states: touches, devicesOf: (target) => targets.devicesOf(target.kind, target.id), now }, [
-        { kind, id },
-      ]);
+      await touchTargets({ states: touches, devicesOf, now }, [{ kind, id }]);
     },
   };
   return {

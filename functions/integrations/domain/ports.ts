@@ -185,6 +185,4 @@ export interface PresenceWatches {
 /** Objects a webhook can follow. */
 export interface TargetDirectory {
   exists: (kind: TargetKind, id: string) => Promise<boolean>;
-  /** The devices of a target now (a device is its own). */
-  devicesOf: (kind: TargetKind, id: string) => Promise<string[]>;
 }
