@@ -26,6 +26,14 @@ const inBatches = (readings: readonly StoredReading[], sizes: (i: number) => num
   return out;
 };
 
+/** A PM2.5 series of ordinary values with spikes (700) and long flat runs (20) among them. */
+const anySeries = fc.array(fc.oneof(fc.integer({ min: 5, max: 40 }), fc.constant(700), fc.constant(20)), {
+  minLength: 2,
+  maxLength: 200,
+});
+/** Batch sizes, taken in turn. */
+const anyBatchSizes = fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 });
+
 describe('quality flags at ingest', () => {
   it('flags values outside the sensor’s limits as bad, per measurement kind', () => {
     const [reading] = flagReadings([
@@ -124,43 +132,29 @@ describe('quality flags at ingest', () => {
 
   it('answers any batch sent again with the state it left the flags it had (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.oneof(fc.integer({ min: 5, max: 40 }), fc.constant(700), fc.constant(20)), {
-          minLength: 2,
-          maxLength: 200,
-        }),
-        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 }),
-        (values, sizes) => {
-          const readings = series(values);
-          let state: QualityState | undefined;
-          for (let i = 0, b = 0; i < readings.length; b++) {
-            const batch = readings.slice(i, i + sizes[b % sizes.length]!);
-            const first = flagReadings(batch, state);
-            state = first.state ?? state;
-            expect(flagReadings(batch, state).readings).toEqual(first.readings);
-            i += batch.length;
-          }
-        },
-      ),
+      fc.property(anySeries, anyBatchSizes, (values, sizes) => {
+        const readings = series(values);
+        let state: QualityState | undefined;
+        for (let i = 0, b = 0; i < readings.length; b++) {
+          const batch = readings.slice(i, i + sizes[b % sizes.length]!);
+          const first = flagReadings(batch, state);
+          state = first.state ?? state;
+          expect(flagReadings(batch, state).readings).toEqual(first.readings);
+          i += batch.length;
+        }
+      }),
       { numRuns: 300 },
     );
   });
 
   it('flags in one batch and in batches of any size alike, on any series (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.oneof(fc.integer({ min: 5, max: 40 }), fc.constant(700), fc.constant(20)), {
-          minLength: 2,
-          maxLength: 200,
-        }),
-        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1 }),
-        (values, sizes) => {
-          const readings = series(values);
-          const whole = flagsOf(readings);
-          const batched = inBatches(readings, (i) => sizes[i % sizes.length]!).map((r) => r.flags?.pm2_5 ?? []);
-          expect(batched).toEqual(whole);
-        },
-      ),
+      fc.property(anySeries, anyBatchSizes, (values, sizes) => {
+        const readings = series(values);
+        const whole = flagsOf(readings);
+        const batched = inBatches(readings, (i) => sizes[i % sizes.length]!).map((r) => r.flags?.pm2_5 ?? []);
+        expect(batched).toEqual(whole);
+      }),
       { numRuns: 300 },
     );
   });
