@@ -79,7 +79,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // reason and the forms' room in the entry's router): +0.5 kB, 179.3 kB with the above.
     // The API calls' shared token read and the panels drawn in turn (decision 108: lib/shared-read.ts, lib/auth.ts and
     // lib/after-idle.ts are in the entry): 179.4 kB.
-    jsKb: 179.4,
+    // The session's first answer drawn as a transition, the page's chunks asked for in a task of their own (decision
+    // 109: lib/session.tsx, main.tsx): 179.5 kB.
+    jsKb: 179.5,
     ...PHONE,
   },
   {
@@ -187,7 +189,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // for the Authenticator once that is painted: what it loads before it draws is the entry, 179.2 kB (179.3 kB with
     // the tokens above); the forms (Amplify's Authenticator and Auth, 159.1 kB) have their own deferred budget below.
     // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 179.4 kB.
-    jsKb: 179.4,
+    // The session's first answer as a transition (decision 109, see guest /dashboard): 179.5 kB.
+    jsKb: 179.5,
     ...PHONE,
   },
   {
@@ -207,7 +210,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The tokens read once per scheme and `nextTask` (see guest /dashboard): 202.3 kB.
     // The login page in the entry (decision 106, see guest /dashboard): 202.8 kB with the above.
     // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 202.9 kB.
-    jsKb: 202.9,
+    // The session's first answer as a transition (decision 109, see guest /dashboard): 203 kB.
+    jsKb: 203,
     ...PHONE,
   },
 ];

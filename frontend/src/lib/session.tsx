@@ -1,4 +1,14 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { logAndReturnNothing } from '../../../shared/errors/handling';
 import {
   forgetStoredTokens,
@@ -59,26 +69,35 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     stateRef.current = state;
   }, [state]);
 
+  // The first answer of a page load is a transition: the loading page the shell drew while the session was read stays
+  // as it is until the first page has what it is drawn with. An urgent update committed the router's fallback (the
+  // same "Loading…") instead, and React then holds the page's reveal until 300 ms after a fallback was shown (its
+  // Suspense throttle): about a fifth of a second in which the page was ready and not drawn (issue 36, decision 109).
+  const settle = useCallback((next: SessionState | ((s: SessionState) => SessionState)) => {
+    if (stateRef.current.status === 'loading') startTransition(() => setState(next));
+    else setState(next);
+  }, []);
+
   const refresh = useCallback(async () => {
     try {
       const session = await readSession();
       const user = userInfoOf(session);
       if (user) {
-        setState({ status: 'signed-in', user });
+        settle({ status: 'signed-in', user });
         return user;
       }
       if (session.status === 'expired') {
         // Tokens first, state second: the login page must not find the old tokens and think the user is in.
         await forgetTokens();
         forgetServerState();
-        setState({ status: 'guest', ended: 'session-expired' });
-      } else setState((s) => (s.status === 'guest' ? s : { status: 'guest' }));
+        settle({ status: 'guest', ended: 'session-expired' });
+      } else settle((s) => (s.status === 'guest' ? s : { status: 'guest' }));
       return undefined;
     } catch {
-      setState({ status: 'guest' });
+      settle({ status: 'guest' });
       return undefined;
     }
-  }, []);
+  }, [settle]);
 
   const end = useCallback(async (ended: SessionEnd) => {
     if (stateRef.current.status !== 'signed-in') return;

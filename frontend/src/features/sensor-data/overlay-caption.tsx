@@ -1,6 +1,13 @@
 import type { ChartOverlay } from './chart-overlays';
 
-const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Built at its first band, not as the module runs: a first DateTimeFormat loads the locale's data, about 90 ms of the
+// main thread at Lighthouse's 4× slowdown in the task that ran the device page's chunks, for a caption most charts
+// never show (issue 36, decision 109).
+let time: Intl.DateTimeFormat | undefined;
+const formatTime = (ms: number) => {
+  time ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return time.format(ms);
+};
 
 /** What a chart's overlay shows, in words: the canvas's shades and lines for whoever cannot see them. */
 export const OverlayCaption = ({ overlay, testId }: { overlay: ChartOverlay; testId: string }) =>
@@ -15,7 +22,7 @@ export const OverlayCaption = ({ overlay, testId }: { overlay: ChartOverlay; tes
       {overlay.bands.map((band) => (
         <li key={`${band.tone}-${band.from}`}>
           <span className={`sensor-overlay-key sensor-overlay-${band.tone}`} aria-hidden="true" />
-          {band.label}: {TIME.format(band.from)} – {band.to === undefined ? 'now' : TIME.format(band.to)}
+          {band.label}: {formatTime(band.from)} – {band.to === undefined ? 'now' : formatTime(band.to)}
         </li>
       ))}
     </ul>
