@@ -123,6 +123,31 @@ describe('end to end: the first minute', () => {
     expect(added.slice(0, added.indexOf('page') + 1)).toEqual(['loading', 'loading', 'page']);
   });
 
+  it('the header marks one page as the current one: a page a header link of its own leads to is not also "Dashboard"', async () => {
+    const page = testPage();
+    await signInPerson(page, owner, `/dashboard/devices/${deviceId}`);
+    await page.waitForURL(web(`/dashboard/devices/${deviceId}`));
+    const current = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('header [aria-current="page"]')].map((link) => link.getAttribute('href')),
+      );
+    await page.getByTestId('device-title').waitFor();
+    // A device's page is one of the dashboard's.
+    expect(await current()).toEqual(['/dashboard']);
+    const account = `/dashboard/people/${encodeURIComponent(owner.id)}`;
+    for (const path of [
+      '/dashboard/alerts',
+      '/dashboard/api',
+      '/dashboard/cart',
+      '/dashboard/notifications',
+      account,
+    ]) {
+      await page.goto(web(path));
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect({ path, current: await current() }).toEqual({ path, current: [path] });
+    }
+  });
+
   it('an administrator builds a dataset of a device that is not theirs, and the page logs no error on the way', async () => {
     // A device of someone else's, with a day of readings its tier lets a dataset hold.
     const device = await freshDevice({ productLine: 'sd1', ownerToken: owner.token });

@@ -133,7 +133,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The login page in the entry (decision 106, see guest /dashboard): 221.2 kB with the above.
     // The shared token read and the panels under the first view drawn in turn (decision 108, see guest /dashboard):
     // 221.5 kB.
-    jsKb: 221.5,
+    // The session's first answer as a transition (decision 109, see guest /dashboard) and the header's Dashboard link
+    // not marked current on a page another header link leads to (app-layout.tsx): 221.6 kB.
+    jsKb: 221.6,
     ...PHONE,
   },
   {
@@ -161,7 +163,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The tokens read once per scheme and `nextTask` (see guest /dashboard): 195.3 kB.
     // The login page in the entry (decision 106, see guest /dashboard): 195.5 kB with the above.
     // The shared token read and the panels drawn in turn (decision 108, see the signed-in device page): 195.8 kB.
-    jsKb: 195.8,
+    // The session's first answer as a transition and the header's Dashboard link (see the signed-in device page):
+    // 195.9 kB.
+    jsKb: 195.9,
     ...PHONE,
   },
   {

@@ -2,9 +2,10 @@ import { Suspense, use, useEffect, useLayoutEffect, useRef, useState } from 'rea
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { hasRole, isStaff } from '../../../shared/auth/groups';
 import { LoadingPage } from '../components/loading-page';
+import { CART_PATH } from '../features/billing/add-to-cart';
 import { cartQuery } from '../features/billing/cart-api';
 import { CartLink } from '../features/billing/cart-link';
-import { MenuUnread, NotificationBell } from '../features/notifications/notification-bell';
+import { MenuUnread, NOTIFICATIONS_PATH, NotificationBell } from '../features/notifications/notification-bell';
 import { barQuery } from '../features/notifications/notifications-api';
 import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
@@ -21,6 +22,16 @@ const loadBannerBar = () => {
 };
 
 const SECTION_LABEL = { admin: 'Admin', dashboard: 'Dashboard' } as const;
+
+const ALERTS_PATH = '/dashboard/alerts';
+const API_PATH = '/dashboard/api';
+const accountPath = (userId: string) => `/dashboard/people/${encodeURIComponent(userId)}`;
+
+/**
+ * The pages under /dashboard that a header link of their own leads to: there that link is the current page, not
+ * Dashboard (two links marked current told a screen reader, and the eye, two different places at once).
+ */
+const ownLinkPaths = (userId: string) => [ALERTS_PATH, API_PATH, CART_PATH, NOTIFICATIONS_PATH, accountPath(userId)];
 
 const MENU_ID = 'header-menu';
 
@@ -161,16 +172,20 @@ export const AppLayout = ({
         </div>
         <div id={MENU_ID} className="header-menu" data-open={open || undefined}>
           <nav className="nav" aria-label="Main">
-            <NavLink to="/dashboard" end={!user}>
+            {/* Current on the dashboard's pages (a device's, say), except those another link here leads to. */}
+            <NavLink
+              to="/dashboard"
+              end={!user || ownLinkPaths(user.id).some((path) => pathname === path || pathname.startsWith(`${path}/`))}
+            >
               Dashboard
             </NavLink>
             {user && (
-              <NavLink to="/dashboard/alerts" data-testid="nav-alerts">
+              <NavLink to={ALERTS_PATH} data-testid="nav-alerts">
                 Alerts
               </NavLink>
             )}
             {user && (
-              <NavLink to="/dashboard/api" data-testid="nav-api">
+              <NavLink to={API_PATH} data-testid="nav-api">
                 API
               </NavLink>
             )}
@@ -185,7 +200,7 @@ export const AppLayout = ({
                 {/* The person's name is the way to their account, as on most sites: one link fewer keeps the staff
                     header in one row at desk width (test/e2e/layout.test.ts). */}
                 <NavLink
-                  to={`/dashboard/people/${encodeURIComponent(user.id)}`}
+                  to={accountPath(user.id)}
                   className="user"
                   data-testid="nav-account"
                   title={`My account (${user.groups.join(', ') || 'no group'})`}

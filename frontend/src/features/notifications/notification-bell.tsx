@@ -3,6 +3,9 @@ import { NavLink } from 'react-router-dom';
 import { bellLabel, unreadBadgeText } from './notification-rules';
 import { useBarBanners } from './notifications-api';
 
+/** The notifications page, the header's link's. */
+export const NOTIFICATIONS_PATH = '/dashboard/notifications';
+
 /**
  * The header's link to the notifications page with the unread count (the bar's query: one read for both). In the
  * entry chunk with the header, so it is kept to a link and a number.
@@ -12,7 +15,7 @@ export const NotificationBell = ({ userId }: { userId: string }) => {
   const badge = unreadBadgeText(unread);
   return (
     <NavLink
-      to="/dashboard/notifications"
+      to={NOTIFICATIONS_PATH}
       className="nav-notifications"
       data-testid="nav-notifications"
       aria-label={bellLabel(unread)}
