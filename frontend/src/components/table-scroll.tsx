@@ -22,8 +22,10 @@ export const TableScroll = ({ label, labelledBy, children }: TableScrollProps) =
     const element = frame.current;
     if (!element) return;
     const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
-    measure();
-    // The frame and the table change size apart: a resized window, and rows arriving page by page.
+    // Measured first by the observer's first report, which comes once the browser has laid the page out, not here:
+    // reading the sizes in the effect made the browser lay out the whole page at once, in the task that drew it (the
+    // device page's first tables, about 30 ms at Lighthouse's 4× slowdown, decision 109). The frame and the table
+    // then change size apart: a resized window, and rows arriving page by page.
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);
