@@ -322,6 +322,12 @@ export const AUDIT_LOG_ACCESS: Record<AreaName, { append: boolean; search: boole
 ) as Record<AreaName, { append: boolean; search: boolean }>;
 
 /** The Lambda entry of each area that has routes (`functions/{area}/handler.ts`, export `handler`). */
+/**
+ * Each area API's responses from this size on are compressed for clients that accept it (about one TCP packet): API
+ * Gateway's `minimumCompressionSize`, which the local gateway applies as API Gateway does.
+ */
+export const MIN_COMPRESSION_SIZE_BYTES = 1024;
+
 export const handlerEntry = (area: AreaName): string => `functions/${area}/handler.ts`;
 
 /** Whether the area serves routes, and so has an API and a handler Lambda. */

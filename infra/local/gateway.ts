@@ -8,7 +8,8 @@ import { REQUEST_MESSAGES } from '../../functions/_shared/http/request-checks';
 import { AREAS, type AreaName } from '../../shared/contracts/areas';
 import { createRouteMatcher, type ErrorShape, errorShapeOf } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH, openApiOptionsOf, toOpenApi } from '../../shared/contracts/openapi';
-import { handlerEntry } from '../definitions/services';
+import { handlerEntry, MIN_COMPRESSION_SIZE_BYTES } from '../definitions/services';
+import { acceptedEncoding, encodeBody } from './content-encoding';
 import { closeServer, type Emulator, listen, readBody } from './emulators/listen';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -23,6 +24,21 @@ const sourceIpOf = (request: IncomingMessage): string => {
   const forwarded = request.headers['x-forwarded-for'];
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
   return first || (request.socket.remoteAddress ?? '127.0.0.1');
+};
+
+/**
+ * A function's answer as API Gateway sends it with `minimumCompressionSize` set (infra/services/area-api.ts): from
+ * that size on, gzip or deflate when the client accepts one (gzip first), else as it is; an answer the function
+ * encoded itself is left alone.
+ */
+const asSent = (request: IncomingMessage, result: APIGatewayProxyResult) => {
+  const headers = { ...(result.headers as Record<string, string> | undefined) };
+  const body = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+  const encodedAlready = Object.keys(headers).some((name) => name.toLowerCase() === 'content-encoding');
+  if (body.length < MIN_COMPRESSION_SIZE_BYTES || encodedAlready) return { headers, body };
+  const encoding = acceptedEncoding(request.headers['accept-encoding'], ['gzip', 'deflate']);
+  if (encoding === 'identity') return { headers, body };
+  return { headers: { ...headers, 'content-encoding': encoding }, body: encodeBody(body, encoding) };
 };
 
 const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -187,7 +203,8 @@ export const startGateway = async (options: GatewayOptions) => {
         },
       };
       const result = await area.handler(event, lambdaContext(areaName));
-      response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) }).end(result.body);
+      const sent = asSent(request, result);
+      response.writeHead(result.statusCode, sent.headers).end(sent.body);
     } catch (error) {
       // A handler never throws past its chain; this guards the gateway itself.
       console.error('Local gateway error:', error);

@@ -4,10 +4,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { Plugin } from 'vite';
 import type { RuntimeConfig } from '../../shared/config/runtime-config';
 import { HASHED_ASSETS_PREFIX, RUNTIME_CONFIG_KEY, securityHeaderLines, WEB_CACHE_CONTROL } from '../definitions/web';
+import { acceptedEncoding, type Encoding, encodeBody } from './content-encoding';
 
 /** `dev`: Vite's dev server (instant edits); `prod`: the production build, served as CloudFront serves it. */
 export type WebMode = 'dev' | 'prod';
@@ -122,25 +122,6 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json)|image\/svg\+xml)/;
 const compressible = (type: string, size: number) => COMPRESSIBLE.test(type) && size >= 1_000 && size <= 10_000_000;
 
-type Encoding = 'br' | 'gzip' | 'identity';
-const accepted = (request: IncomingMessage): Encoding => {
-  const offered = String(request.headers['accept-encoding'] ?? '')
-    .split(',')
-    .map((part) => part.trim().split(';'))
-    .filter(([, q]) => q?.trim() !== 'q=0')
-    .map(([name]) => name?.trim().toLowerCase());
-  if (offered.includes('br')) return 'br';
-  if (offered.includes('gzip')) return 'gzip';
-  return 'identity';
-};
-
-const encode = (body: Buffer, encoding: Encoding): Buffer =>
-  encoding === 'br'
-    ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-    : encoding === 'gzip'
-      ? gzipSync(body)
-      : body;
-
 interface StaticFile {
   body: Buffer;
   type: string;
@@ -206,9 +187,9 @@ export const serveWebBuild = async ({ distDir, port, runtime }: Pick<WebOptions,
     let body = file.body;
     if (compressible(file.type, file.body.length)) {
       response.setHeader('vary', 'accept-encoding');
-      const encoding = accepted(request);
+      const encoding = acceptedEncoding(request.headers['accept-encoding'], ['br', 'gzip']);
       if (encoding !== 'identity') {
-        if (!file.encoded.has(encoding)) file.encoded.set(encoding, encode(file.body, encoding));
+        if (!file.encoded.has(encoding)) file.encoded.set(encoding, encodeBody(file.body, encoding));
         body = file.encoded.get(encoding)!;
         response.setHeader('content-encoding', encoding);
       }

@@ -16,13 +16,11 @@ import { Construct } from 'constructs';
 import { type Area, normalizePath } from '../../shared/contracts/define-route';
 import { OPENAPI_PATH } from '../../shared/contracts/openapi';
 import type { CustomDomain } from '../definitions/environments';
+import { MIN_COMPRESSION_SIZE_BYTES } from '../definitions/services';
 import { acknowledgeNoDeadLetterTarget } from '../stacks/nag-findings';
 import type { BundleSettings } from './lambda-bundling';
 import type { LogSettings } from './log-retention';
 import { ServiceFunction } from './service-function';
-
-/** Responses from this size on are gzip-compressed for clients that accept it (about one TCP packet). */
-export const MIN_COMPRESSION_SIZE_BYTES = 1024;
 
 /** Props of an {@link AreaApi}. */
 export interface AreaApiProps {

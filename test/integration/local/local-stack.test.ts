@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
@@ -6,7 +8,6 @@ import {
   ListGroupsCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import {
@@ -18,6 +19,7 @@ import {
 import mqtt from 'mqtt';
 import { createReadingsStore } from '../../../functions/_shared/sensor-data/readings-store';
 import { TABLES } from '../../../functions/_shared/tables';
+import { MIN_COMPRESSION_SIZE_BYTES } from '../../../infra/definitions/services';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../../infra/local/demo-data';
 import { DEMO_READING_INTERVAL_MS, topUpDemoReadings } from '../../../infra/local/demo-readings';
 import { LOCAL_CREDENTIALS } from '../../../infra/local/emulators/listen';
@@ -50,6 +52,44 @@ describe('the local stack', () => {
       ['cognito', 'cognito-local', 'demo-idp', 'dynamodb', 'fauxqs', 'mqtt', 'rum', 'ses', 'stripe'].sort(),
     );
     expect(Object.values(body.services).every((s) => s === 'up')).toBe(true);
+  });
+
+  it(`compresses an area's answers from ${MIN_COMPRESSION_SIZE_BYTES} bytes as API Gateway does: gzip or deflate, as the client accepts`, async () => {
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+        get(
+          `${stack().endpoints.gateway}${path}`,
+          { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+            );
+            response.on('error', reject);
+          },
+        ).on('error', reject);
+      });
+    // The tiers table is a few kB of JSON; a missing device's 404 is a few dozen bytes.
+    const plain = await raw('/sensor-data/tiers');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThanOrEqual(MIN_COMPRESSION_SIZE_BYTES);
+    const tiers = JSON.parse(plain.body.toString('utf8'));
+
+    const gzipped = await raw('/sensor-data/tiers', 'br, gzip, deflate');
+    expect(gzipped.encoding).toBe('gzip');
+    expect(gzipped.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(gunzipSync(gzipped.body).toString('utf8'))).toEqual(tiers);
+
+    const deflated = await raw('/sensor-data/tiers', 'deflate, gzip;q=0');
+    expect(deflated.encoding).toBe('deflate');
+    expect(JSON.parse(inflateSync(deflated.body).toString('utf8'))).toEqual(tiers);
+
+    // Brotli is CloudFront's, not API Gateway's.
+    expect((await raw('/sensor-data/tiers', 'br')).encoding).toBeUndefined();
+    const small = await raw(`/devices/devices/${uniqueId('missing')}`, 'gzip');
+    expect(small.body.length).toBeLessThan(MIN_COMPRESSION_SIZE_BYTES);
+    expect(small.encoding).toBeUndefined();
   });
 
   it('creates every table of the shared definitions with their keys', async () => {
