@@ -5,7 +5,7 @@ import { createSensorDataSender } from '../../functions/_shared/sensor-data/queu
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
 import { seedDemoCalibration, withDemoFlaws } from './demo-quality';
-import { createDemoSignal, type DemoProfile, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
+import { createDemoSignal, type DemoProfile, localHour, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
 import type { DeviceLink, SilenceSchedule } from './demo-simulator';
 
 const HOUR = 60 * 60 * 1000;
@@ -20,6 +20,51 @@ export const DEMO_READING_INTERVAL_MS = 10 * 60 * 1000;
 
 /** The rooftop station was off for 6 hours three days before the first start: the charts show a real gap. */
 export const DEMO_OUTAGE = { deviceId: 'demo-device-1', beforeEndMs: 3 * DAY, lengthMs: 6 * HOUR } as const;
+
+/**
+ * A smoggy morning (an inversion holding the rush hour's particles) five to six days before the first start: the
+ * rooftop station's PM2.5 rises smoothly to about 22 µg/m³ at 08:00 local time and stays over 15 for more than an
+ * hour and a half. The demo's PM2.5 rule (over 15 for 30 minutes) has then fired and resolved in its week of history
+ * whatever the day and hour the demo starts: an ordinary morning peaks near 15, and whether one holds over it for 30
+ * minutes depended on the start (docs/alerts.md, "Demo data"). Clear of the outage, the stuck run and the spike.
+ */
+export const DEMO_SMOG = {
+  deviceId: 'demo-device-1',
+  /** The morning is the one whose `peakHour` falls in `[end − daysBeforeEnd, end − daysBeforeEnd + 1 day)`. */
+  daysBeforeEnd: 6,
+  peakHour: 8,
+  /** PM2.5 is at least `base + rise · e^(−Δh² / 2w²)`, Δh the hours from the peak and w `widthHours`. */
+  base: 6,
+  rise: 16,
+  widthHours: 0.8,
+} as const;
+
+/** The smog morning's peak: the local `peakHour` o'clock in the day `daysBeforeEnd` before `end`. */
+export const smogPeakOf = (end: number, utcOffsetMinutes: number): number => {
+  const dayStart = end - DEMO_SMOG.daysBeforeEnd * DAY;
+  const hoursToPeak = (((DEMO_SMOG.peakHour - localHour(dayStart, utcOffsetMinutes)) % 24) + 24) % 24;
+  return dayStart + Math.round(hoursToPeak * HOUR);
+};
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** PM2.5 (and PM10 with it) raised to the smog morning's floor where the readings were under it. */
+const withSmogMorning = (series: readonly StoredReading[], end: number, utcOffsetMinutes: number): StoredReading[] => {
+  const peak = smogPeakOf(end, utcOffsetMinutes);
+  return series.map((reading) => {
+    const { pm2_5, pm10 } = reading.values;
+    const hours = (reading.timestamp - peak) / HOUR;
+    if (pm2_5 === undefined || Math.abs(hours) > 4) return reading;
+    const floor = round1(
+      DEMO_SMOG.base + DEMO_SMOG.rise * Math.exp(-(hours * hours) / (2 * DEMO_SMOG.widthHours ** 2)),
+    );
+    if (floor <= pm2_5) return reading;
+    // The coarse particles rise with the fine ones, so PM10 stays the larger.
+    const values: Record<string, number> = { ...reading.values, pm2_5: floor };
+    if (pm10 !== undefined) values.pm10 = Math.max(pm10, round1((pm10 * floor) / Math.max(pm2_5, 0.1)));
+    return { ...reading, values };
+  });
+};
 
 export interface DemoSensorData {
   deviceId: string;
@@ -67,8 +112,9 @@ const demoSeries = (
   after: number,
   end: number,
   silentFrom = Number.NaN,
+  utcOffsetMinutes = machineUtcOffsetMinutes(end),
 ): StoredReading[] => {
-  const signal = createDemoSignal(profile, machineUtcOffsetMinutes(end), seededRandom(seedOf(deviceId)));
+  const signal = createDemoSignal(profile, utcOffsetMinutes, seededRandom(seedOf(deviceId)));
   const series: StoredReading[] = [];
   const first = (Math.floor(after / DEMO_READING_INTERVAL_MS) + 1) * DEMO_READING_INTERVAL_MS;
   for (let t = first; t <= end; t += DEMO_READING_INTERVAL_MS) {
@@ -76,6 +122,25 @@ const demoSeries = (
     series.push(signal(t));
   }
   return series;
+};
+
+/**
+ * A demo device's seeded history up to `end` (on the reading grid): DEMO_HISTORY_DAYS of its signal, with the outage,
+ * the smog morning and the quality flaws where they are its, flagged as ingest flags.
+ */
+export const demoHistory = (
+  device: Pick<DemoSensorData, 'deviceId' | 'profile'>,
+  end: number,
+  utcOffsetMinutes = machineUtcOffsetMinutes(end),
+): StoredReading[] => {
+  const { deviceId } = device;
+  const outage = deviceId === DEMO_OUTAGE.deviceId ? end - DEMO_OUTAGE.beforeEndMs : undefined;
+  const series = demoSeries(device, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage, utcOffsetMinutes);
+  return withDemoFlaws(
+    deviceId,
+    deviceId === DEMO_SMOG.deviceId ? withSmogMorning(series, end, utcOffsetMinutes) : series,
+    end,
+  );
 };
 
 /** Stores readings and asks the sensor-data worker for their hours' roll-ups and chart data, as ingest would. */
@@ -101,8 +166,7 @@ export const seedDemoReadings = async (deps: DemoDeps) => {
   if (calibratedBy) await seedDemoCalibration({ db, tables, calibratedBy }, end);
   for (const device of DEMO_SENSOR_DATA) {
     const { deviceId, tier } = device;
-    const outage = deviceId === DEMO_OUTAGE.deviceId ? end - DEMO_OUTAGE.beforeEndMs : undefined;
-    const series = withDemoFlaws(deviceId, demoSeries(device, end - DEMO_HISTORY_DAYS * DAY - 1, end, outage), end);
+    const series = demoHistory(device, end);
     await db.send(
       new PutCommand({
         TableName: tables.deviceSubscriptions,
