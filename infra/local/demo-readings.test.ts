@@ -6,7 +6,9 @@ import { DEMO_READING_INTERVAL_MS, DEMO_SENSOR_DATA, DEMO_SMOG, demoHistory, smo
 import { localHour } from './demo-shapes';
 
 const rooftop = DEMO_SENSOR_DATA.find((device) => device.deviceId === DEMO_SMOG.deviceId)!;
-const rule = DEMO_ALERT_RULES.find((demo) => demo.target.id === DEMO_SMOG.deviceId)!;
+const condition = DEMO_ALERT_RULES.flatMap(({ condition, target }) =>
+  condition.kind === 'threshold' && target.id === DEMO_SMOG.deviceId ? [condition] : [],
+)[0]!;
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A first start on the readings' grid, any day and time of 2026 and 2027, in a time zone of the world's. */
@@ -29,7 +31,7 @@ describe('the demo history', () => {
             ? [{ timestamp: reading.timestamp, value: reading.values.pm2_5 }]
             : [],
         );
-        const periods = backtestThreshold(thresholdLevels(rule.condition), week);
+        const periods = backtestThreshold(thresholdLevels(condition), week);
         expect(periods.filter((period) => period.clearedAt !== undefined).length).toBeGreaterThan(0);
       }),
       {
