@@ -243,6 +243,20 @@ describe("presence (the webhooks' device.online / device.offline, decision 105)"
     expect(w.state.dueAt).toBe(T0 + 21 * MIN + WINDOW + 1);
   });
 
+  it('a batch evaluated late, no newer than the reading it went offline after, leaves it offline and tells nobody', () => {
+    const w = world([PRESENCE_WATCH]);
+    // The sweep set the track up from the device's record: offline since its reading at T0.
+    w.sweep(T0 + 15 * MIN, { lastSeen: T0 });
+    expect(w.state.tracks.presence).toMatchObject({ phase: 'firing', alert: { lastSeen: T0 } });
+    // That reading's own batch is evaluated only now (retried behind the sweep's write).
+    expect(presenceOf(w.batch([{ t: T0, v: 10 }], T0 + 16 * MIN))).toEqual([]);
+    expect(w.state.tracks.presence).toMatchObject({ phase: 'firing', alert: { lastSeen: T0 } });
+    // A newer one brings it back.
+    expect(presenceOf(w.batch([{ t: T0 + 17 * MIN, v: 10 }])).map((e) => e.presence!.lastSeen)).toEqual([
+      T0 + 17 * MIN,
+    ]);
+  });
+
   it('the sweep brings it online when ingest missed the reading (the record shows a newer one)', () => {
     const w = world([PRESENCE_WATCH]);
     w.batch([{ t: T0, v: 10 }]);

@@ -345,6 +345,9 @@ const silenceBatch = (draft: Draft, rule: StoredRule, newest: number) => {
 const presenceBatch = (draft: Draft, newest: number, ctx: Context) => {
   const track = draft.next.tracks[PRESENCE_ID];
   if (track && track.phase === 'ok') return;
+  // Only a reading newer than the one it went offline after brings it back, as in the sweep: the evaluation of an
+  // older batch that comes late (retried behind the sweep's write) sent a device.online with the old time.
+  if (track?.alert?.lastSeen !== undefined && newest <= track.alert.lastSeen) return;
   if (track?.alert) draft.presence(track.alert.id, { online: true, lastSeen: newest, at: ctx.now });
   draft.next.tracks[PRESENCE_ID] = { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS };
   draft.touch();
