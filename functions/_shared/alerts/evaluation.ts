@@ -345,10 +345,17 @@ const silenceBatch = (draft: Draft, rule: StoredRule, newest: number) => {
 const presenceBatch = (draft: Draft, newest: number, ctx: Context) => {
   const track = draft.next.tracks[PRESENCE_ID];
   if (track && track.phase === 'ok') return;
-  // Only a reading newer than the one it went offline after brings it back, as in the sweep: the evaluation of an
-  // older batch that comes late (retried behind the sweep's write) sent a device.online with the old time.
-  if (track?.alert?.lastSeen !== undefined && newest <= track.alert.lastSeen) return;
-  if (track?.alert) draft.presence(track.alert.id, { online: true, lastSeen: newest, at: ctx.now });
+  backOnline(draft, track, newest, ctx.now);
+};
+
+/**
+ * An offline (or untracked) device's presence at a reading `seen`: online, with device.online when it was offline.
+ * Only a reading newer than the one it went offline after brings it back, at ingest as in the sweep: the evaluation
+ * of an older batch that came late (retried behind the sweep's write) sent a device.online with the old time.
+ */
+const backOnline = (draft: Draft, track: Track | undefined, seen: number, at: number) => {
+  if (seen <= (track?.alert?.lastSeen ?? Number.NEGATIVE_INFINITY)) return;
+  if (track?.alert) draft.presence(track.alert.id, { online: true, lastSeen: seen, at });
   draft.next.tracks[PRESENCE_ID] = { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS };
   draft.touch();
 };
@@ -561,10 +568,8 @@ const presenceSweep = (draft: Draft, now: number, ctx: Context) => {
     const went = offline();
     next.tracks[PRESENCE_ID] = went;
     draft.presence(went.alert!.id, { online: false, lastSeen: seen, at: now });
-  } else if (track.phase !== 'ok' && seen !== undefined && seen > (track.alert?.lastSeen ?? -Infinity)) {
-    if (track.alert) draft.presence(track.alert.id, { online: true, lastSeen: seen, at: now });
-    next.tracks[PRESENCE_ID] = { kind: 'presence', phase: 'ok', afterMs: ONLINE_WINDOW_MS };
-    draft.touch();
+  } else if (track.phase !== 'ok' && seen !== undefined) {
+    backOnline(draft, track, seen, now);
   }
 };
 
