@@ -9,7 +9,7 @@ import { MenuUnread, NOTIFICATIONS_PATH, NotificationBell } from '../features/no
 import { barQuery } from '../features/notifications/notifications-api';
 import { useFirstReads } from '../lib/first-reads';
 import { takeLostFocus } from '../lib/lost-focus';
-import { loginPath, loginRedirect, sectionOf } from '../lib/navigation';
+import { isAtOrUnder, loginPath, loginRedirect, sectionOf } from '../lib/navigation';
 import { APP_NAME } from '../lib/page-title';
 import { useSession } from '../lib/session';
 import { UI_MESSAGES } from '../lib/ui-messages';
@@ -173,10 +173,7 @@ export const AppLayout = ({
         <div id={MENU_ID} className="header-menu" data-open={open || undefined}>
           <nav className="nav" aria-label="Main">
             {/* Current on the dashboard's pages (a device's, say), except those another link here leads to. */}
-            <NavLink
-              to="/dashboard"
-              end={!user || ownLinkPaths(user.id).some((path) => pathname === path || pathname.startsWith(`${path}/`))}
-            >
+            <NavLink to="/dashboard" end={!user || ownLinkPaths(user.id).some((path) => isAtOrUnder(pathname, path))}>
               Dashboard
             </NavLink>
             {user && (

@@ -1,4 +1,4 @@
-import { adminEquivalent, loginPath, loginRedirect, safeDestination, sectionOf } from './navigation';
+import { adminEquivalent, isAtOrUnder, loginPath, loginRedirect, safeDestination, sectionOf } from './navigation';
 
 describe('safeDestination', () => {
   it.each([
@@ -32,6 +32,15 @@ describe('safeDestination', () => {
     const query = new URLSearchParams(to.slice(to.indexOf('?')));
     expect(query.get('reason')).toBe('session-expired');
     expect(safeDestination(query.get('destination'))).toBe('/admin/parameters?a=1&b=2#x');
+  });
+});
+
+describe('isAtOrUnder', () => {
+  it('holds for the path itself and the pages under it, not for a sibling that shares its start', () => {
+    expect(isAtOrUnder('/dashboard/api', '/dashboard/api')).toBe(true);
+    expect(isAtOrUnder('/dashboard/api/keys', '/dashboard/api')).toBe(true);
+    expect(isAtOrUnder('/dashboard/apis', '/dashboard/api')).toBe(false);
+    expect(isAtOrUnder('/dashboard', '/dashboard/api')).toBe(false);
   });
 });
 

@@ -18,6 +18,10 @@ export type Section = 'admin' | 'dashboard';
 // Only used to resolve a relative path; never shown and never requested.
 const PROBE_ORIGIN = 'https://app.invalid';
 
+/** Whether `pathname` is `path` or a page under it (`/dashboard/api/keys` is under `/dashboard/api`). */
+export const isAtOrUnder = (pathname: string, path: string): boolean =>
+  pathname === path || pathname.startsWith(`${path}/`);
+
 /**
  * The path to go to after sign-in. Only a same-origin path starting with a single `/` is accepted:
  * `//evil.example`, `/\evil.example`, `https://…` and paths that the URL parser would turn into another
@@ -33,7 +37,7 @@ export const safeDestination = (raw: string | null | undefined, fallback = DEFAU
     return fallback;
   }
   if (url.origin !== PROBE_ORIGIN) return fallback;
-  if (url.pathname === LOGIN_PATH || url.pathname.startsWith(`${LOGIN_PATH}/`)) return fallback;
+  if (isAtOrUnder(url.pathname, LOGIN_PATH)) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
 };
 
