@@ -5,7 +5,14 @@ import { createSensorDataSender } from '../../functions/_shared/sensor-data/queu
 import { createReadingsStore, type StoredReading } from '../../functions/_shared/sensor-data/readings-store';
 import type { TierId } from '../../shared/sensor-data/tiers';
 import { seedDemoCalibration, withDemoFlaws } from './demo-quality';
-import { createDemoSignal, type DemoProfile, localHour, machineUtcOffsetMinutes, seededRandom } from './demo-shapes';
+import {
+  createDemoSignal,
+  type DemoProfile,
+  localHour,
+  machineUtcOffsetMinutes,
+  round,
+  seededRandom,
+} from './demo-shapes';
 import type { DeviceLink, SilenceSchedule } from './demo-simulator';
 
 const HOUR = 60 * 60 * 1000;
@@ -46,8 +53,6 @@ export const smogPeakOf = (end: number, utcOffsetMinutes: number): number => {
   return dayStart + Math.round(hoursToPeak * HOUR);
 };
 
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
 /** PM2.5 (and PM10 with it) raised to the smog morning's floor where the readings were under it. */
 const withSmogMorning = (series: readonly StoredReading[], end: number, utcOffsetMinutes: number): StoredReading[] => {
   const peak = smogPeakOf(end, utcOffsetMinutes);
@@ -55,13 +60,14 @@ const withSmogMorning = (series: readonly StoredReading[], end: number, utcOffse
     const { pm2_5, pm10 } = reading.values;
     const hours = (reading.timestamp - peak) / HOUR;
     if (pm2_5 === undefined || Math.abs(hours) > 4) return reading;
-    const floor = round1(
+    const floor = round(
       DEMO_SMOG.base + DEMO_SMOG.rise * Math.exp(-(hours * hours) / (2 * DEMO_SMOG.widthHours ** 2)),
+      1,
     );
     if (floor <= pm2_5) return reading;
     // The coarse particles rise with the fine ones, so PM10 stays the larger.
     const values: Record<string, number> = { ...reading.values, pm2_5: floor };
-    if (pm10 !== undefined) values.pm10 = Math.max(pm10, round1((pm10 * floor) / Math.max(pm2_5, 0.1)));
+    if (pm10 !== undefined) values.pm10 = Math.max(pm10, round((pm10 * floor) / Math.max(pm2_5, 0.1), 1));
     return { ...reading, values };
   });
 };

@@ -69,7 +69,8 @@ export const PROFILE_MEASUREMENTS: Record<DemoProfile, readonly string[]> = {
   water: Object.keys(NOISE.water),
 };
 
-const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+/** `value` to `decimals` places, as a sensor reports it. */
+export const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /** The values at one moment from the local hour, the time and each measurement's current noise. */
