@@ -231,15 +231,17 @@ const ExclusionsPart = ({
   const invalidates = touchedBy('listExclusions');
   const set = (field: keyof typeof fields) => (value: string) => setFields((f) => ({ ...f, [field]: value }));
 
-  // A drag fills the form and puts the focus on the reason: what is left to say.
-  const draggedAt = dragged?.at;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each drag (its time) fills the form once
-  useEffect(() => {
-    if (!dragged) return;
+  // A drag fills the form and puts the focus on the reason: what is left to say. The fields are set while rendering
+  // (each drag, told by its time, once) so the focus arrives with the range already in From and To, never before it.
+  const [filledAt, setFilledAt] = useState<number>();
+  if (dragged && dragged.at !== filledAt) {
+    setFilledAt(dragged.at);
     setFields((f) => ({ ...f, ...exclusionFields(dragged.from, dragged.to), measurement: dragged.measurement }));
     setDone(undefined);
-    document.getElementById('exclusion-reason')?.focus();
-  }, [draggedAt]);
+  }
+  useEffect(() => {
+    if (filledAt !== undefined) document.getElementById('exclusion-reason')?.focus();
+  }, [filledAt]);
 
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
