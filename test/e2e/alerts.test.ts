@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { FIRING_PAGE } from '../../frontend/src/features/alerts/alert-rules';
+import { createAlertTable } from '../../functions/_shared/alerts/alert-table';
 import { alertsAs } from '../support/alerts';
 import { keepScreenshot, pagePerTest, signInAs, web } from '../support/browser';
 import { shadeColumns } from '../support/chart-pixels';
 import { eventually, freshDevice, ingest } from '../support/sensor-data';
-import { apiAs } from '../support/stack';
+import { apiAs, documentClient, stack, uniqueId } from '../support/stack';
 import { freshPerson, signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -255,6 +257,59 @@ describe('end to end: alerts', () => {
         expect.stringContaining(held.name),
         expect.stringContaining(atOnce.name),
       ]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'more alerts firing than a page: "Firing now" shows the page that started last, and Load more the ones before it',
+    async () => {
+      const person = await freshPerson();
+      const device = await freshDevice({ ownerToken: person.token });
+      // A page and one more, firing as the sweep projects them, three days back (so no other test's list of every
+      // device's alerts is filled with them), a minute apart, each fired 30 s after it started.
+      const start = Math.floor(Date.now() / MIN) * MIN - 3 * 24 * 60 * MIN;
+      const table = createAlertTable({ db: documentClient(), tableName: stack().tables.alerts! });
+      const names = Array.from({ length: FIRING_PAGE + 1 }, (_, i) => `Fired ${String(i).padStart(3, '0')}`);
+      const prefix = uniqueId('al-page');
+      for (const [i, ruleName] of names.entries()) {
+        const startedAt = start - i * MIN;
+        await table.project({
+          id: `${prefix}-${i}`,
+          ruleId: `${prefix}-rule-${i}`,
+          ruleName,
+          deviceId: device.id,
+          target: { kind: 'device', id: device.id },
+          condition: 'threshold',
+          state: 'firing',
+          startedAt,
+          firedAt: startedAt + 30_000,
+          reminders: 0,
+          updated: startedAt + 30_000,
+          version: 1,
+        });
+      }
+
+      const page = testPage();
+      await signInPerson(page, person, '/dashboard/alerts');
+      const rows = page.getByTestId('alerts-page-firing').locator('tbody tr');
+      await rows.first().waitFor();
+      const ruleNames = async () =>
+        (await rows.allTextContents()).map((row) => names.find((name) => row.includes(name)) ?? row);
+      // The page that started last, the last fired first; the one that started before them is not shown, and a person
+      // is offered more instead of being shown a list cut short.
+      expect(await ruleNames()).toEqual(names.slice(0, FIRING_PAGE));
+      const more = page.getByTestId('alerts-page-firing-load-more');
+      expect(await more.textContent()).toBe('Load more');
+      await more.click();
+      await rows.nth(FIRING_PAGE).waitFor();
+      expect(await ruleNames()).toEqual(names);
+      // The focus goes to what the page brought, and nothing more is offered.
+      await page.waitForFunction(
+        (id) => (document.activeElement as HTMLElement | null)?.dataset.listItem === id,
+        `${prefix}-${FIRING_PAGE}`,
+      );
+      expect(await more.count()).toBe(0);
     },
     TEST_MS,
   );

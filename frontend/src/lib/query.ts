@@ -86,6 +86,16 @@ export interface PagedList<T> {
   loadMore: () => Promise<void>;
 }
 
+export interface PagedOptions<T> {
+  /** How often the shown pages are read again, when not the app's default (`REFRESH_MS`). */
+  refetchInterval?: number;
+  /**
+   * Each page's items in the order the screen shows them, when it is not the route's: each page is ordered alone, so
+   * "Load more" still adds below what is shown (and the focus goes to the first item it brought).
+   */
+  order?: (items: readonly T[]) => T[];
+}
+
 /**
  * A paged list as an infinite query under `queryKey` (the route's key with the list's filters): pages are kept
  * in the cache, so going back shows the list at once, and a background refetch reads every shown page again.
@@ -94,6 +104,7 @@ export interface PagedList<T> {
 export const usePagedQuery = <T extends { id: string }>(
   queryKey: QueryKey,
   load: ListLoader<T> | undefined,
+  { refetchInterval, order }: PagedOptions<T> = {},
 ): PagedList<T> => {
   const query = useInfiniteQuery({
     queryKey,
@@ -101,10 +112,14 @@ export const usePagedQuery = <T extends { id: string }>(
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor,
     enabled: load !== undefined,
+    ...(refetchInterval === undefined ? {} : { refetchInterval }),
   });
   const pages = query.data?.pages;
   // A row that moved between pages as the list changed is shown once, in its first place.
-  const items = useMemo(() => (pages ?? []).reduce<T[]>((shown, page) => appendPage(shown, page.items), []), [pages]);
+  const items = useMemo(
+    () => (pages ?? []).reduce<T[]>((shown, page) => appendPage(shown, order ? order(page.items) : page.items), []),
+    [pages, order],
+  );
   return {
     items,
     nextCursor: pages?.at(-1)?.nextCursor,
@@ -127,9 +142,9 @@ export const useRoutePages = <N extends AreaName, R extends RouteName<N>>(
   area: N,
   route: R,
   request: RequestOf<N, R>,
-  { enabled = true }: { enabled?: boolean } = {},
+  { enabled = true, ...options }: { enabled?: boolean } & PagedOptions<ItemOf<ResponseOf<N, R>> & { id: string }> = {},
 ): PagedList<ItemOf<ResponseOf<N, R>> & { id: string }> =>
-  usePagedQuery(routeKey(area, route, request), enabled ? pageLoader(area, route, request) : undefined);
+  usePagedQuery(routeKey(area, route, request), enabled ? pageLoader(area, route, request) : undefined, options);
 
 /** A paged route's loader: one page from a cursor. */
 const pageLoader = <N extends AreaName, R extends RouteName<N>>(area: N, route: R, request: RequestOf<N, R>) => {

@@ -47,6 +47,9 @@ export const ruleStatus = (rule: Pick<AlertRule, 'id' | 'enabled'>, alerts: read
   return open ? (open.state === 'firing' ? 'firing' : 'pending') : 'ok';
 };
 
+/** How many firing alerts a page of the alerts page's "Firing now" holds. */
+export const FIRING_PAGE = 100;
+
 /**
  * What fires now in the order a person reads it: the one that fired last first. The API pages alerts by when they
  * started, which for a rule held for its time (`forSeconds`) or a silence is earlier than when it fired.

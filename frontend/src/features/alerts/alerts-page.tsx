@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Alert } from '../../../../shared/contracts/alerts';
 import { ErrorAlert } from '../../components/form-parts';
@@ -7,16 +7,18 @@ import { ListTable } from '../../components/list-table';
 import { PagedList } from '../../components/paged-list';
 import { When } from '../../components/when';
 import { useApi } from '../../lib/api';
-import { useFirstReads } from '../../lib/first-reads';
+import { useFirstPages } from '../../lib/first-reads';
 import { sectionOf } from '../../lib/navigation';
 import { nameKey, useObjectNames } from '../../lib/object-names';
-import { queryList, routeKey, routeQuery, useChanges, useRoutePages } from '../../lib/query';
-import { lastFiredFirst } from './alert-rules';
+import { routeKey, routePagesQuery, useChanges, useRoutePages } from '../../lib/query';
+import { FIRING_PAGE, lastFiredFirst } from './alert-rules';
 import { ALERTS_POLL_MS, alertKeys } from './alerts-api';
 import { Acknowledgement, AlertBadge } from './alerts-panel';
 import './alerts.css';
 
 const recentRequest = (scope: 'mine' | 'all') => ({ query: { scope, limit: 50 } });
+
+const firingRequestOf = (scope: 'mine' | 'all') => ({ query: { scope, state: 'firing' as const, limit: FIRING_PAGE } });
 
 /**
  * `/dashboard/alerts`: what fires now on the person's devices and their recent alerts, with Acknowledge; `/admin/alerts`:
@@ -27,13 +29,15 @@ export const AlertsPage = () => {
   const section = sectionOf(pathname);
   const scope = section === 'admin' ? 'all' : 'mine';
   const alerts = useApi('alerts');
-  // What fires now sits above the recent alerts and their buttons: the page is drawn with it. The 100 that started
-  // last, read again as the device page's are, shown the last fired first; the recent ones below page.
-  const firingRead = routeQuery('alerts', 'listEvents', { query: { scope, state: 'firing', limit: 100 } });
-  useFirstReads(firingRead);
-  const firingQuery = useQuery({ ...firingRead, refetchInterval: ALERTS_POLL_MS });
-  const firingItems = useMemo(() => lastFiredFirst(firingQuery.data?.items ?? []), [firingQuery.data]);
-  const firing = queryList(firingQuery, firingItems);
+  // What fires now sits above the recent alerts and their buttons: the page is drawn with its first page. A page is the
+  // FIRING_PAGE that started last, shown the last fired first; "Load more" adds the ones that started before, so a
+  // fleet with more firing than a page hides none. Read again as the device page's alerts are.
+  const firingRequest = firingRequestOf(scope);
+  useFirstPages(routePagesQuery('alerts', 'listEvents', firingRequest));
+  const firing = useRoutePages('alerts', 'listEvents', firingRequest, {
+    refetchInterval: ALERTS_POLL_MS,
+    order: lastFiredFirst,
+  });
   const recent = useRoutePages('alerts', 'listEvents', recentRequest(scope));
   // What fires changed (an alert fired, resolved or was acknowledged since): the recent ones are read again with it,
   // so the two lists never disagree.
