@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Config, desktopConfig, type Flags, type Result } from 'lighthouse';
+import { saveArtifacts } from 'lighthouse/core/lib/asset-saver.js';
 import { chromium } from 'playwright-core';
 import type { StackInfo } from '../../infra/local/stack-info';
 import { CHROMIUM_PATH } from '../support/browser';
@@ -62,7 +63,11 @@ export interface LighthouseOptions {
   /** @default ['mobile', 'desktop'] */
   formFactors?: readonly LighthouseFormFactor[];
   pages?: readonly LighthousePage[];
-  /** A folder for every run's full report (JSON, to open in the Lighthouse viewer) and its trace (`.trace.json`, for the DevTools Performance panel). @default BENCH_LIGHTHOUSE_REPORTS */
+  /**
+   * A folder for every run's full report (JSON, to open in the Lighthouse viewer), its trace (`.trace.json`, for the
+   * DevTools Performance panel) and its artifacts (`-artifacts/`, for test/bench/lantern-graph.ts).
+   * @default BENCH_LIGHTHOUSE_REPORTS
+   */
   reportDir?: string;
 }
 
@@ -139,6 +144,8 @@ export const benchLighthouse = async (info: StackInfo, options: LighthouseOption
             const trace = (result.artifacts as unknown as { Trace?: unknown }).Trace;
             if (trace)
               writeFileSync(path.join(reportDir, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
+            // The whole gathering (trace, network log, settings): what test/bench/lantern-graph.ts simulates again.
+            await saveArtifacts(result.artifacts, path.join(reportDir, name.replace(/\.json$/, '-artifacts')));
           }
         }
         const of = (pick: (r: ReturnType<typeof figures>) => number) => median(results.map(pick));
