@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createReadingsStore } from '../../functions/_shared/sensor-data/readings-store';
+import { DEFAULT_PAGE_SIZE } from '../../shared/contracts/common';
 import { keepScreenshot, pagePerTest, web } from '../support/browser';
 import { sha256 } from '../support/datasets';
 import { freshUser } from '../support/people';
 import { freshDevice, setTier } from '../support/sensor-data';
-import { documentClient, stack } from '../support/stack';
+import { apiAs, documentClient, stack } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -100,5 +101,37 @@ describe('end to end: a dataset', () => {
     expect(lines[0]).toBe('timestamp,iso_time,pm2_5 (µg/m³),temperature (°C)');
     expect(lines.length - 1).toBe(entry.rows);
     expect(entry.rows).toBe(288);
+  });
+
+  it('offers every device a person holds, a page at a time: one past the first page is there after Load more', async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'dataset' });
+    const held = [];
+    for (let i = 0; i <= DEFAULT_PAGE_SIZE; i++) held.push((await freshDevice({ ownerToken: person.token })).id);
+    // Which one the list leaves for its second page is the API's order: asked of it, not assumed.
+    const first = await apiAs('devices', person.token).listMine({ query: { limit: DEFAULT_PAGE_SIZE } });
+    const onFirst = new Set(first.items.map((device) => device.id));
+    const later = held.filter((id) => !onFirst.has(id));
+    expect(later).toHaveLength(1);
+
+    const page = testPage();
+    await signInPerson(page, person, '/dashboard/datasets/new');
+    const choices = page.getByTestId('dataset-devices');
+    await choices.getByRole('checkbox').first().waitFor();
+    expect(await choices.getByRole('checkbox').count()).toBe(DEFAULT_PAGE_SIZE);
+    expect(await page.getByTestId(`dataset-device-${later[0]}`).count()).toBe(0);
+    const more = page.getByTestId('dataset-devices-load-more');
+    expect(await more.textContent()).toBe('Load more');
+    await more.click();
+    const last = page.getByTestId(`dataset-device-${later[0]}`);
+    await last.waitFor();
+    expect(await choices.getByRole('checkbox').count()).toBe(DEFAULT_PAGE_SIZE + 1);
+    // The keyboard goes on from what the page brought: the focus is on its device, which can be chosen.
+    await page.waitForFunction(
+      (id) => (document.activeElement as HTMLElement | null)?.dataset.listItem === id,
+      later[0]!,
+    );
+    expect(await more.count()).toBe(0);
+    await last.check();
+    expect(await last.isChecked()).toBe(true);
   });
 });

@@ -2,16 +2,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common';
 import type { Dataset } from '../../../../shared/contracts/datasets';
 import { DATASET_LICENSES, LICENSE_TITLES } from '../../../../shared/datasets/dataset-rules';
 import { EditForm } from '../../components/edit-form';
 import { ErrorAlert } from '../../components/form-parts';
 import { ObjectPicker } from '../../components/object-picker';
+import { listItem, PagedList } from '../../components/paged-list';
 import { usePickableObjects } from '../../components/use-pickable-objects';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { routeQuery } from '../../lib/query';
+import { routeQuery, useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { datasetListKeys, useDataset } from './dataset-api';
@@ -42,7 +44,9 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
   const navigate = useNavigate();
   const [form, setForm] = useState(initial);
   const staff = isStaff(useSignedInUser().groups);
-  const devices = useQuery(routeQuery('devices', 'listMine', { query: { limit: 100 } }));
+  // The person's devices a page at a time (the dashboard's list, and its cache): a person with more than a page loads
+  // more here, so every device they hold can be chosen.
+  const devices = useRoutePages('devices', 'listMine', { query: { limit: DEFAULT_PAGE_SIZE } });
   // Staff may build a dataset of any device (the API checks each, as for anyone): theirs, and any other by name or id.
   const platform = usePickableObjects(staff ? 'device' : undefined);
   const [adding, setAdding] = useState('');
@@ -66,7 +70,7 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
       on ? [...form.deviceIds.filter((chosen) => chosen !== id), id] : form.deviceIds.filter((chosen) => chosen !== id),
     );
   // The person's devices, then those staff added that are not theirs (named where the platform's list names them).
-  const mine = devices.data?.items ?? [];
+  const mine = devices.items;
   const added = form.deviceIds
     .filter((id) => !mine.some((device) => device.id === id))
     .map((id) => ({ id, name: platform?.options.find((option) => option.id === id)?.name ?? '' }));
@@ -142,23 +146,24 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
             aria-describedby={build.fields.deviceIds ? 'dataset-devices-error' : undefined}
           >
             <legend>Devices</legend>
-            {devices.isPending && <span className="muted small">Loading your devices…</span>}
-            {devices.data && choices.length === 0 && (
-              <span className="muted small" data-testid="dataset-devices-none">
-                {staff ? 'You have no devices of your own: add any device below.' : 'You have no devices.'}
-              </span>
-            )}
-            {choices.map((device) => (
-              <label key={device.id}>
-                <input
-                  type="checkbox"
-                  data-testid={`dataset-device-${device.id}`}
-                  checked={form.deviceIds.includes(device.id)}
-                  onChange={(e) => toggleDevice(device.id, e.target.checked)}
-                />
-                {device.name || device.id} <span className="muted small mono">{device.id}</span>
-              </label>
-            ))}
+            <PagedList list={devices} name="dataset-devices" loadingText="Loading your devices…">
+              {devices.loaded && choices.length === 0 && (
+                <span className="muted small" data-testid="dataset-devices-none">
+                  {staff ? 'You have no devices of your own: add any device below.' : 'You have no devices.'}
+                </span>
+              )}
+              {choices.map((device) => (
+                <label key={device.id} {...listItem(device.id)}>
+                  <input
+                    type="checkbox"
+                    data-testid={`dataset-device-${device.id}`}
+                    checked={form.deviceIds.includes(device.id)}
+                    onChange={(e) => toggleDevice(device.id, e.target.checked)}
+                  />
+                  {device.name || device.id} <span className="muted small mono">{device.id}</span>
+                </label>
+              ))}
+            </PagedList>
             {build.fields.deviceIds && (
               <span className="field-error" id="dataset-devices-error" data-testid="dataset-devices-error">
                 {build.fields.deviceIds}
