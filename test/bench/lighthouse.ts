@@ -64,8 +64,8 @@ export interface LighthouseOptions {
   formFactors?: readonly LighthouseFormFactor[];
   pages?: readonly LighthousePage[];
   /**
-   * A folder for every run's full report (JSON, to open in the Lighthouse viewer), its trace (`.trace.json`, for the
-   * DevTools Performance panel) and its artifacts (`-artifacts/`, for test/bench/lantern-graph.ts).
+   * A folder for every run's full report (JSON, to open in the Lighthouse viewer) and its artifacts (`-artifacts/`:
+   * the trace as `defaultPass.trace.json`, for the DevTools Performance panel; all of it for test/bench/lantern-graph.ts).
    * @default BENCH_LIGHTHOUSE_REPORTS
    */
   reportDir?: string;
@@ -141,10 +141,8 @@ export const benchLighthouse = async (info: StackInfo, options: LighthouseOption
           if (reportDir) {
             const name = `${page.name.replace(/[^\w]+/g, '-')}-${formFactor}-${run + 1}.json`;
             writeFileSync(path.join(reportDir, name), JSON.stringify(result.lhr));
-            const trace = (result.artifacts as unknown as { Trace?: unknown }).Trace;
-            if (trace)
-              writeFileSync(path.join(reportDir, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
-            // The whole gathering (trace, network log, settings): what test/bench/lantern-graph.ts simulates again.
+            // The whole gathering: its trace (`defaultPass.trace.json`, for the DevTools Performance panel), network
+            // log and settings, which test/bench/lantern-graph.ts simulates again.
             await saveArtifacts(result.artifacts, path.join(reportDir, name.replace(/\.json$/, '-artifacts')));
           }
         }
