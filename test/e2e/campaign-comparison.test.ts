@@ -125,7 +125,7 @@ describe('end to end: a campaign page charts every device of the campaign', () =
     // uPlot learns where its plot is from the scroll event, a frame after the scroll.
     await nextFrame(page);
     await nextFrame(page);
-    const plot = (await temperature.locator('.u-over').boundingBox())!;
+    const over = temperature.locator('.u-over');
     // The rooftop's warmest point on the chart: a peak, where its line runs flat, far above the buoy's (10-12 °C).
     const tops = seen['demo-device-1']!.tops;
     let column = -1;
@@ -139,14 +139,33 @@ describe('end to end: a campaign page charts every device of the campaign', () =
       .getByTestId('comparison-readout');
     // Along the peak, as a hand would: at phone width a point spans 3 hours and more than a pixel, so the point under
     // the pointer may lie beside the peak, lower than the line drawn there; one a little to the side is the peak.
-    const said: string[] = [];
+    const said: { at: [number, number]; text: string }[] = [];
     for (const dx of [0, -0.4, 0.4, -0.8, 0.8, -1.2, 1.2, -1.6, 1.6, -2, 2]) {
-      await page.mouse.move(plot.x + column + 0.5 + dx, plot.y + tops[column]! + 1);
-      await nextFrame(page);
-      said.push((await readout.textContent()) ?? '');
-      if (said.at(-1)) break;
+      // Measured at each move: where the plot is drawn now, not where it was a move ago.
+      const plot = (await over.boundingBox())!;
+      const at: [number, number] = [plot.x + column + 0.5 + dx, plot.y + tops[column]! + 1];
+      await page.mouse.move(...at);
+      // uPlot writes the readout as the move reaches it; a busy renderer hands a move on a frame or two later.
+      const text = await readout.evaluate(
+        (element) =>
+          new Promise<string>((resolve) => {
+            let frames = 0;
+            const look = () =>
+              element.textContent || ++frames > 5 ? resolve(element.textContent ?? '') : requestAnimationFrame(look);
+            look();
+          }),
+      );
+      said.push({ at, text });
+      if (text) break;
     }
-    expect(said.at(-1)).toMatch(/^Rooftop station: -?\d+(\.\d+)? °C at /);
+    // What each move met, so a miss says where the pointer was against the peak.
+    expect({ column, top: tops[column], said }).toEqual({
+      column,
+      top: tops[column],
+      said: expect.arrayContaining([
+        expect.objectContaining({ text: expect.stringMatching(/^Rooftop station: -?\d+(\.\d+)? °C at /) }),
+      ]),
+    });
     await section
       .locator('.comparison-measurement')
       .first()

@@ -215,9 +215,12 @@ describe('end to end: what a guest meets', () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let held = false;
+    let requested!: () => void;
+    const held = new Promise<void>((resolve) => {
+      requested = resolve;
+    });
     await page.route(/\/login-form[^/]*\.(js|tsx)(\?|$)/, async (route) => {
-      held = true;
+      requested();
       const response = await route.fetch();
       await released;
       await route.fulfill({ response });
@@ -228,7 +231,9 @@ describe('end to end: what a guest meets', () => {
     const reason = page.getByTestId('login-reason');
     await heading.waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="login-form-loading"]') !== null);
-    expect(held).toBe(true);
+    // The fallback is drawn when the chunk's import starts; the route sees its request a moment later, under load
+    // after the fallback. Never seeing it fails the test by its timeout: then the form came without its own chunk.
+    await held;
     expect(await reason.textContent()).toBe('Your session expired. Please sign in again.');
     expect(await page.getByTestId('login-email').count()).toBe(0);
     await expectTabTitle(page, 'Sign in · Device Data Platform');
