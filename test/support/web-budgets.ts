@@ -30,7 +30,10 @@ export interface PageBudget {
 }
 
 const ENTRY = 'index.html';
-/** Amplify Auth: loaded at boot when the browser holds tokens, and by the pages that sign in. */
+/**
+ * Amplify Auth: loaded by the pages that sign in, and at boot only when the stored tokens need a refresh (fresh ones
+ * are read without it: decision 111).
+ */
 const AMPLIFY = 'src/lib/amplify-auth.ts';
 const PHONE = { lcpMs: 2_500, ttiMs: 3_800 } as const;
 
@@ -83,14 +86,18 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 109: lib/session.tsx, main.tsx): 179.5 kB.
     // A paged list's own refresh interval and order per page (lib/query.ts; the alerts page's "Firing now" paged):
     // 179.6 kB.
-    jsKb: 179.6,
+    // Fresh stored tokens read without Amplify (decision 111: lib/stored-tokens.ts and the cookie reader are in the
+    // entry): 180.0 kB.
+    jsKb: 180.0,
     ...PHONE,
   },
   {
     name: 'signed-in /dashboard',
     path: '/dashboard',
     as: 'user@example.com',
-    modules: [ENTRY, 'src/features/dashboard/my-dashboard.tsx', AMPLIFY],
+    modules: [ENTRY, 'src/features/dashboard/my-dashboard.tsx'],
+    // Issue 13's allowance for a signed-in dashboard; 182.4 kB measured once fresh tokens are read without Amplify
+    // (decision 111).
     jsKb: 220,
     ...PHONE,
   },
@@ -103,7 +110,6 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
       'src/features/devices/device-page.tsx',
       'src/features/sensor-data/sensor-data-panel.tsx',
       'src/features/sensor-data/live-panel.tsx',
-      AMPLIFY,
     ],
     // MQTT.js's browser bundle (its Node polyfills included, about 107 kB) loads after the page is drawn since issue 36
     // (decision 080; its own deferred budget below): 230.6 kB, from about 340. "Use this data" (issue 41: the
@@ -137,7 +143,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 221.5 kB.
     // The session's first answer as a transition (decision 109, see guest /dashboard) and the header's Dashboard link
     // not marked current on a page another header link leads to (app-layout.tsx): 221.6 kB.
-    jsKb: 221.6,
+    // Fresh stored tokens read without Amplify (decision 111): the page asks the API before Amplify Auth, and no longer
+    // loads it to draw (about 24 kB); the entry's share of the cookie reader, 0.4 kB: 198.2 kB.
+    jsKb: 198.2,
     ...PHONE,
   },
   {
@@ -167,7 +175,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The shared token read and the panels drawn in turn (decision 108, see the signed-in device page): 195.8 kB.
     // The session's first answer as a transition and the header's Dashboard link (see the signed-in device page):
     // 195.9 kB.
-    jsKb: 195.9,
+    // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 196.3 kB.
+    jsKb: 196.3,
     ...PHONE,
   },
   {
@@ -197,7 +206,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 179.4 kB.
     // The session's first answer as a transition (decision 109, see guest /dashboard): 179.5 kB.
     // A paged list's refresh interval and order per page (see guest /dashboard): 179.6 kB.
-    jsKb: 179.6,
+    // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 180.0 kB.
+    jsKb: 180.0,
     ...PHONE,
   },
   {
@@ -219,7 +229,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The shared token read and the panels drawn in turn (decision 108, see guest /dashboard): 202.9 kB.
     // The session's first answer as a transition (decision 109, see guest /dashboard): 203 kB.
     // A paged list's refresh interval and order per page (see guest /dashboard): 203.1 kB.
-    jsKb: 203.1,
+    // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 203.5 kB.
+    jsKb: 203.5,
     ...PHONE,
   },
 ];

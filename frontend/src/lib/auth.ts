@@ -1,10 +1,11 @@
-import type { SignInInput } from 'aws-amplify/auth';
+import type { AuthTokens, SignInInput } from 'aws-amplify/auth';
 import type { RuntimeConfig } from '../../../shared/config/runtime-config';
 import { runtimeConfig } from './runtime-config';
 import { clearSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
 import { type SessionRead, sessionUserFrom } from './session-user';
 import { sharedWhileUnderWay } from './shared-read';
+import { freshStoredTokens } from './stored-tokens';
 
 export type { SessionRead } from './session-user';
 
@@ -45,13 +46,23 @@ export const holdsTokens = (): boolean =>
 /** Without tokens nothing can be read or refreshed: the caller is a guest, and Amplify need not load. */
 const mayHaveSession = (): boolean => loading !== undefined || holdsTokens();
 
+/** This environment's app client, whose token cookies are read (set with the runtime configuration). */
+let clientId: string | undefined;
+
+/** The stored tokens while they are fresh, read without Amplify (stored-tokens.ts); undefined: ask Amplify. */
+const storedTokens = (): AuthTokens | undefined =>
+  clientId ? freshStoredTokens(document.cookie, clientId, Date.now()) : undefined;
+
 /**
- * Takes the runtime configuration for Amplify Auth. A browser holding tokens loads Amplify at once, beside the
- * page's own chunks; a guest's browser loads it only when a page needs it.
+ * Takes the runtime configuration for Amplify Auth. A browser holding tokens that need a refresh loads Amplify at
+ * once, beside the page's own chunks. Otherwise it loads when something needs it: a page that calls it (the sign-in
+ * forms, account security), the first token read that finds the stored tokens near their expiry (Amplify refreshes
+ * them), a sign-out. Its events (sign-in, refresh, sign-out) only ever follow its own calls.
  */
 export const configureAuth = (config: RuntimeConfig): void => {
+  clientId = config.auth.userPoolClientId;
   resolveConfig(config);
-  if (holdsTokens()) void amplifyAuth();
+  if (holdsTokens() && !storedTokens()) void amplifyAuth();
 };
 
 /** Amplify's `auth` Hub events (sign-in, token refresh, sign-out), once Amplify has loaded; returns the unsubscribe. */
@@ -73,6 +84,8 @@ export const authFlowType = (): NonNullable<NonNullable<SignInInput['options']>[
  * call, is the only sign that there was a session.
  */
 const fetchTokens = async () => {
+  const stored = storedTokens();
+  if (stored) return { tokens: stored, refreshFailed: false };
   const { fetchAuthSession, Hub } = await amplifyAuth();
   let refreshFailed = false;
   const stop = Hub.listen('auth', ({ payload }) => {
@@ -87,13 +100,22 @@ const fetchTokens = async () => {
 };
 
 /**
+ * The token read the session and the API calls under way share. Amplify reads and decodes its cookies on every call
+ * (about 20 ms of a phone's CPU each, issue 36), and a screen starts its twenty reads at once: they now wait on one.
+ * Stored tokens near their expiry are refreshed once, not once by the session's read and again by the first call's.
+ * A call made once it has answered reads anew, and an auth event (sign-in, refresh, sign-out) drops it, so no call
+ * made after the event gets the tokens from before it.
+ */
+const tokenRead = sharedWhileUnderWay(fetchTokens);
+
+/**
  * The signed-in user from the current tokens (refreshed by Amplify when needed). Tokens without a live
  * session cookie (gone, or older than 7 days), and tokens that could not be refreshed, are an expired
  * session (spec §2, §8, §9): the user is sent to sign in again with the reason, not left a silent guest.
  */
 export const readSession = async (now = Date.now()): Promise<SessionRead> => {
   if (!mayHaveSession()) return { status: 'guest' };
-  const { tokens, refreshFailed } = await fetchTokens();
+  const { tokens, refreshFailed } = await tokenRead.get();
   const verdict = sessionVerdict({
     hasTokens: Boolean(tokens?.accessToken),
     startedAt: readSessionStart(),
@@ -112,22 +134,11 @@ export const readSession = async (now = Date.now()): Promise<SessionRead> => {
  */
 let signingOut = false;
 
-/**
- * The token read the API calls under way share. Amplify reads and decodes its cookies on every call (about 20 ms of a
- * phone's CPU each, issue 36), and a screen starts its twenty reads at once: they now wait on one. A call made once it
- * has answered reads anew, and an auth event (sign-in, refresh, sign-out) drops it, so no call made after the event
- * gets the tokens from before it.
- */
-const tokenRead = sharedWhileUnderWay(async () => {
-  const { fetchAuthSession } = await amplifyAuth();
-  return (await fetchAuthSession()).tokens;
-});
-
 /** The API token: the ACCESS token, whose `cognito:groups` the API authorizes on. */
 export const accessToken = async (): Promise<string | undefined> => {
   if (signingOut || !mayHaveSession()) return undefined;
   try {
-    const tokens = await tokenRead.get();
+    const { tokens } = await tokenRead.get();
     if (!tokens) return undefined;
     // The session cookie ran out while the page stayed open: end the session instead of calling on.
     if (sessionVerdict({ hasTokens: true, startedAt: readSessionStart(), now: Date.now() }) === 'expired') {
@@ -137,6 +148,19 @@ export const accessToken = async (): Promise<string | undefined> => {
     return tokens.accessToken.toString();
   } catch {
     // A failed refresh means no valid session: the call goes out as a guest and its 401 ends the session.
+    return undefined;
+  }
+};
+
+/**
+ * The ID token (in the cloud the API finds the caller's Cognito identity with it), from the same shared read as the
+ * access token: stored and fresh, it is read without Amplify.
+ */
+export const idToken = async (): Promise<string | undefined> => {
+  if (signingOut || !mayHaveSession()) return undefined;
+  try {
+    return (await tokenRead.get()).tokens?.idToken?.toString();
+  } catch {
     return undefined;
   }
 };

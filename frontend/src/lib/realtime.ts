@@ -1,7 +1,6 @@
-import { fetchAuthSession } from 'aws-amplify/auth';
 import type { IClientOptions } from 'mqtt';
 import { LOCAL_IDENTITY_PREFIX } from '../../../shared/iot/realtime';
-import { accessToken } from './auth';
+import { accessToken, amplifyAuth } from './auth';
 import type { FromRealtimeWorker, ToRealtimeWorker } from './realtime-protocol';
 import { requireCurrentUser, requireRealtimeUrl } from './realtime-rules';
 import { signRealtimeUrl } from './realtime-signing';
@@ -35,6 +34,8 @@ export const connectRealtime = async (identityId: string): Promise<RealtimeConne
       connectTimeout: 10_000,
     });
   }
+  // Through lib/auth.ts: Amplify configured (a page read with fresh stored tokens has not loaded it yet).
+  const { fetchAuthSession } = await amplifyAuth();
   const session = await fetchAuthSession();
   // Credentials of another identity than the one the API watches for are no one to connect as either.
   const credentials = requireCurrentUser(session.identityId === identityId ? session.credentials : undefined);

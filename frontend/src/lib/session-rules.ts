@@ -59,15 +59,19 @@ export const readCookie = (cookies: string, name: string): string | undefined =>
   for (const part of cookies.split(';')) {
     const index = part.indexOf('=');
     if (index < 0) continue;
-    if (part.slice(0, index).trim() !== name) continue;
-    const raw = part.slice(index + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
+    if (decoded(part.slice(0, index).trim()) !== name) continue;
+    return decoded(part.slice(index + 1).trim());
   }
   return undefined;
+};
+
+/** A cookie's name or value as js-cookie (Amplify's cookie store) wrote it, percent-encoded, read back. */
+const decoded = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 };
 
 /** The epoch milliseconds the session cookie holds; undefined when missing or not a number. */

@@ -5,7 +5,7 @@ import { labelOf, unitOf } from '../../../../shared/sensor-data/measurements';
 import { When } from '../../components/when';
 import { idle } from '../../lib/after-idle';
 import { apiClient, apiClientWithToken } from '../../lib/api';
-import { amplifyAuth, isSigningOut, onSignOut } from '../../lib/auth';
+import { idToken, isSigningOut, onSignOut } from '../../lib/auth';
 import { errorMessage } from '../../lib/error-message';
 import type { RealtimeConnection } from '../../lib/realtime';
 import { type LiveReading, latestValues, mergeRecent, parseLiveMessage, renewDelay } from './live-rules';
@@ -15,19 +15,6 @@ type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'unavail
 
 /** The longest the live connection waits for an idle moment before MQTT.js loads (a page that never idles). */
 const REALTIME_IDLE_WAIT_MS = 2_000;
-
-/**
- * The caller's ID token: in the cloud the API finds the caller's Cognito identity with it. Read here rather than
- * through lib/realtime.ts, so the watch is asked for before MQTT.js has loaded.
- */
-const idToken = async (): Promise<string | undefined> => {
-  try {
-    const { fetchAuthSession } = await amplifyAuth();
-    return (await fetchAuthSession()).tokens?.idToken?.toString();
-  } catch {
-    return undefined;
-  }
-};
 
 /** How long after a dropped connection the panel connects again. */
 const RECONNECT_MS = 5_000;
