@@ -100,14 +100,32 @@ const readLine = (chart: Locator, wanted?: { rgb: [number, number, number]; tole
     return { width: cssWidth, covered: drawn.filter(Boolean).length / cssWidth, breaks, ys, tops };
   }, wanted);
 
-/** The value uPlot's legend shows for one series ("mean") while the pointer is over the chart. */
-export const legendValue = (chart: Locator, label: string): Promise<string> =>
-  chart.evaluate((element, wanted) => {
-    const row = [...element.querySelectorAll('.u-legend .u-series')].find(
-      (r) => r.querySelector('.u-label')?.textContent?.trim() === wanted,
-    );
-    return row?.querySelector('.u-value')?.textContent?.trim() ?? '';
-  }, label);
+/**
+ * The legend's value for one series once it `matches`, or as it reads after `frames` animation frames: uPlot writes
+ * it as a pointer move reaches the chart, which a busy renderer hands on a frame or two late.
+ */
+export const legendValueOnce = (chart: Locator, label: string, matches: RegExp, frames = 5): Promise<string> =>
+  chart.evaluate(
+    (element, { label: wanted, source, flags, frames: most }) => {
+      const pattern = new RegExp(source, flags);
+      const read = () => {
+        const row = [...element.querySelectorAll('.u-legend .u-series')].find(
+          (r) => r.querySelector('.u-label')?.textContent?.trim() === wanted,
+        );
+        return row?.querySelector('.u-value')?.textContent?.trim() ?? '';
+      };
+      return new Promise<string>((resolve) => {
+        let seen = 0;
+        const look = () => {
+          const value = read();
+          if (pattern.test(value) || ++seen > most) resolve(value);
+          else requestAnimationFrame(look);
+        };
+        look();
+      });
+    },
+    { label, source: matches.source, flags: matches.flags, frames },
+  );
 
 /**
  * Which columns of a chart's plot area a translucent shade of `rgb` covers, as a person sees it (an alert's firing
