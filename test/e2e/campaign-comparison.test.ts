@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_OUTAGE } from '../../infra/local/demo-readings';
 import { keepScreenshot, pagePerTest, signInAs } from '../support/browser';
-import { linePixels } from '../support/chart-pixels';
+import { linePixels, textOnce } from '../support/chart-pixels';
 import { apiAs, tokenOf } from '../support/stack';
 
 const testPage = pagePerTest();
@@ -145,16 +145,7 @@ describe('end to end: a campaign page charts every device of the campaign', () =
       const plot = (await over.boundingBox())!;
       const at: [number, number] = [plot.x + column + 0.5 + dx, plot.y + tops[column]! + 1];
       await page.mouse.move(...at);
-      // uPlot writes the readout as the move reaches it; a busy renderer hands a move on a frame or two later.
-      const text = await readout.evaluate(
-        (element) =>
-          new Promise<string>((resolve) => {
-            let frames = 0;
-            const look = () =>
-              element.textContent || ++frames > 5 ? resolve(element.textContent ?? '') : requestAnimationFrame(look);
-            look();
-          }),
-      );
+      const text = await textOnce(readout, /\S/);
       said.push({ at, text });
       if (text) break;
     }

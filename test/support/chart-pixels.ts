@@ -101,30 +101,34 @@ const readLine = (chart: Locator, wanted?: { rgb: [number, number, number]; tole
   }, wanted);
 
 /**
- * The legend's value for one series once it `matches`, or as it reads after `frames` animation frames: uPlot writes
- * it as a pointer move reaches the chart, which a busy renderer hands on a frame or two late.
+ * An element's text (trimmed) once it `matches`, or as it reads after `frames` animation frames: uPlot writes its
+ * legend and a chart's readout as a pointer move reaches the chart, which a busy renderer hands on a frame or two late.
  */
-export const legendValueOnce = (chart: Locator, label: string, matches: RegExp, frames = 5): Promise<string> =>
-  chart.evaluate(
-    (element, { label: wanted, source, flags, frames: most }) => {
+export const textOnce = (element: Locator, matches: RegExp, frames = 5): Promise<string> =>
+  element.evaluate(
+    (node, { source, flags, frames: most }) => {
       const pattern = new RegExp(source, flags);
-      const read = () => {
-        const row = [...element.querySelectorAll('.u-legend .u-series')].find(
-          (r) => r.querySelector('.u-label')?.textContent?.trim() === wanted,
-        );
-        return row?.querySelector('.u-value')?.textContent?.trim() ?? '';
-      };
       return new Promise<string>((resolve) => {
         let seen = 0;
         const look = () => {
-          const value = read();
-          if (pattern.test(value) || ++seen > most) resolve(value);
+          const text = node.textContent?.trim() ?? '';
+          if (pattern.test(text) || ++seen > most) resolve(text);
           else requestAnimationFrame(look);
         };
         look();
       });
     },
-    { label, source: matches.source, flags: matches.flags, frames },
+    { source: matches.source, flags: matches.flags, frames },
+  );
+
+/** The legend's value for one series ("mean") once it `matches` (`textOnce`). */
+export const legendValueOnce = (chart: Locator, label: string, matches: RegExp): Promise<string> =>
+  textOnce(
+    chart
+      .locator('.u-legend .u-series')
+      .filter({ has: chart.page().locator('.u-label', { hasText: new RegExp(`^${label}$`) }) })
+      .locator('.u-value'),
+    matches,
   );
 
 /**
