@@ -5,15 +5,12 @@ import { clearSessionStart, readSessionStart } from './session-cookie';
 import { sessionVerdict } from './session-rules';
 import { type SessionRead, sessionUserFrom } from './session-user';
 import { sharedWhileUnderWay } from './shared-read';
-import { freshStoredTokens } from './stored-tokens';
+import { freshStoredTokens, TOKEN_COOKIE_PREFIX } from './stored-tokens';
 
 export type { SessionRead } from './session-user';
 
 /** Written on sign-out; other tabs see the `storage` event and end their session too (spec §2). */
 export const LOGOUT_STORAGE_KEY = 'ddp.logout-at';
-
-/** The start of the names of Amplify's token cookies (`CognitoIdentityServiceProvider.{clientId}.…`). */
-const TOKEN_COOKIE_PREFIX = 'CognitoIdentityServiceProvider.';
 
 type AmplifyAuth = typeof import('./amplify-auth');
 /** What an Amplify `auth` Hub listener receives, reduced to what the session reads. */

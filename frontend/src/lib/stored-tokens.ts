@@ -14,7 +14,8 @@ import { readCookie } from './session-rules';
 /** Tokens this close to expiry are left to Amplify, which refreshes them (its own margin is 5 s). */
 export const FRESH_MARGIN_MS = 60_000;
 
-const PREFIX = 'CognitoIdentityServiceProvider';
+/** The start of the names of Amplify's token cookies (`CognitoIdentityServiceProvider.{clientId}.…`). */
+export const TOKEN_COOKIE_PREFIX = 'CognitoIdentityServiceProvider.';
 
 /**
  * A JWT's payload, as Amplify's `decodeJWT` reads it (the signature is the API's to check, not the browser's). Not
@@ -43,7 +44,7 @@ const escapeBytes = (binary: string) =>
  * its own expiry check does); otherwise undefined, and Amplify is asked.
  */
 export const freshStoredTokens = (cookies: string, clientId: string, now: number): AuthTokens | undefined => {
-  const read = (name: string) => readCookie(cookies, `${PREFIX}.${clientId}.${name}`);
+  const read = (name: string) => readCookie(cookies, `${TOKEN_COOKIE_PREFIX}${clientId}.${name}`);
   const username = read('LastAuthUser');
   if (!username) return undefined;
   const accessRaw = read(`${username}.accessToken`);
