@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { apiReferencePlugin } from './build/api-reference';
 import { baseMapPlugin } from './build/base-map';
+import { contractsInTasksPlugin } from './build/contracts-in-tasks';
 import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
 const frontendDir = fileURLToPath(new URL('.', import.meta.url));
@@ -14,7 +15,7 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [react(), stripRouteSummariesPlugin(), baseMapPlugin(), apiReferencePlugin()],
+  plugins: [react(), stripRouteSummariesPlugin(), contractsInTasksPlugin(), baseMapPlugin(), apiReferencePlugin()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
@@ -25,7 +26,9 @@ export default defineConfig({
         // and the router change least, so they keep a chunk of their own; app code three or more chunks share
         // goes into one. Each page still loads only its own screens and weights. zod (every page parses with the
         // contracts) is with them, and so is its configuration (src/lib/zod-config.ts): that chunk runs before the one
-        // that builds the contracts' schemas, which must see the configuration.
+        // that builds the contracts' schemas, which must see the configuration. The alerts feature's modules and the
+        // charts' rules stay out of the shared chunk: once the contracts wait for a task of their own (decision 112),
+        // the bundler counted them as shared and every page, a guest's too, would have carried the alerts' contract.
         codeSplitting: {
           groups: [
             {
@@ -33,7 +36,12 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|zod)[\\/]|frontend[\\/]src[\\/]lib[\\/]zod-config\.ts$/,
               priority: 2,
             },
-            { name: 'app', test: /frontend[\\/]src[\\/]/, minShareCount: 3, priority: 1 },
+            {
+              name: 'app',
+              test: /frontend[\\/]src[\\/](?!features[\\/](alerts|sensor-data[\\/]chart-rules))/,
+              minShareCount: 3,
+              priority: 1,
+            },
           ],
         },
       },
