@@ -59,6 +59,19 @@ describe('freshStoredTokens: the tokens Amplify stored, read without it while th
     expect(tokens?.idToken?.toString()).toBe(id);
   });
 
+  it('decodes the same cookies once, and cookies with new tokens anew', () => {
+    const first = session();
+    const a = freshStoredTokens(first.cookie, CLIENT, NOW);
+    const b = freshStoredTokens(first.cookie, CLIENT, NOW + 1_000);
+    expect(b?.accessToken).toBe(a?.accessToken);
+    // A refresh stores new tokens: they are read, not the last ones.
+    const renewed = session({ accessExp: NOW + 2 * HOUR });
+    const c = freshStoredTokens(renewed.cookie, CLIENT, NOW + 2_000);
+    expect(c?.accessToken.toString()).toBe(renewed.access);
+    // The decoded tokens are still judged at each read's time.
+    expect(freshStoredTokens(first.cookie, CLIENT, NOW + HOUR)).toBeUndefined();
+  });
+
   it('finds a username js-cookie encoded in the names (an e-mail address: @ and dots)', () => {
     const { access, cookie } = session({ username: 'someone.else@example.com' });
     expect(cookie).toContain('someone.else%40example.com.accessToken');

@@ -38,12 +38,20 @@ const decode = (token: string): JWT | undefined => {
 const escapeBytes = (binary: string) =>
   Array.from(binary, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
 
+interface Decoded {
+  accessToken: JWT;
+  idToken: JWT;
+  /** Amplify's stored clock drift (issuer's clock minus this browser's), in ms. */
+  drift: number;
+}
+
 /**
- * The access and ID tokens of `clientId` stored in `cookies` (a `document.cookie` string), when both are there and
- * neither expires within `FRESH_MARGIN_MS` of `now` on the issuer's clock (Amplify's stored clock drift applied, as
- * its own expiry check does); otherwise undefined, and Amplify is asked.
+ * The last cookies decoded, and what they held: every API call reads the tokens, and a device page makes about twenty
+ * as it loads; the cookies change only when Amplify stores new tokens.
  */
-export const freshStoredTokens = (cookies: string, clientId: string, now: number): AuthTokens | undefined => {
+let lastDecoded: { cookies: string; clientId: string; decoded: Decoded | undefined } | undefined;
+
+const decodeStored = (cookies: string, clientId: string): Decoded | undefined => {
   const read = (name: string) => readCookie(cookies, `${TOKEN_COOKIE_PREFIX}${clientId}.${name}`);
   const username = read('LastAuthUser');
   if (!username) return undefined;
@@ -53,8 +61,23 @@ export const freshStoredTokens = (cookies: string, clientId: string, now: number
   const idToken = idRaw ? decode(idRaw) : undefined;
   if (!accessToken || !idToken) return undefined;
   const drift = Number.parseInt(read(`${username}.clockDrift`) ?? '0', 10);
-  const issuerNow = now + (Number.isFinite(drift) ? drift : 0);
+  return { accessToken, idToken, drift: Number.isFinite(drift) ? drift : 0 };
+};
+
+/**
+ * The access and ID tokens of `clientId` stored in `cookies` (a `document.cookie` string), when both are there and
+ * neither expires within `FRESH_MARGIN_MS` of `now` on the issuer's clock (Amplify's stored clock drift applied, as
+ * its own expiry check does); otherwise undefined, and Amplify is asked.
+ */
+export const freshStoredTokens = (cookies: string, clientId: string, now: number): AuthTokens | undefined => {
+  if (lastDecoded?.cookies !== cookies || lastDecoded.clientId !== clientId)
+    lastDecoded = { cookies, clientId, decoded: decodeStored(cookies, clientId) };
+  const stored = lastDecoded.decoded;
+  if (!stored) return undefined;
+  const issuerNow = now + stored.drift;
   const fresh = (token: JWT) =>
     typeof token.payload.exp === 'number' && issuerNow + FRESH_MARGIN_MS < token.payload.exp * 1000;
-  return fresh(accessToken) && fresh(idToken) ? { accessToken, idToken } : undefined;
+  return fresh(stored.accessToken) && fresh(stored.idToken)
+    ? { accessToken: stored.accessToken, idToken: stored.idToken }
+    : undefined;
 };
