@@ -4,6 +4,9 @@ import type { Plugin } from 'vite';
 export const isContractModule = (id: string): boolean =>
   /[\\/]shared[\\/]contracts[\\/](?:[^\\/]+[\\/])*[^\\/]+\.ts$/.test(id) && !/\.test\.ts$/.test(id);
 
+/** An import of zod: the module builds schemas. */
+const BUILDS_SCHEMAS = /\bfrom\s+['"]zod['"]/;
+
 /**
  * A top-level wait for a later task. `scheduler.yield` where the browser has it (its continuation goes before other
  * queued tasks), else a message to the page itself, which, unlike a timer, is not clamped to 4 ms when such waits
@@ -35,7 +38,8 @@ export const contractsInTasksPlugin = (): Plugin => ({
   name: 'contracts-in-tasks',
   apply: 'build',
   transform(code, id) {
-    if (!isContractModule(id)) return null;
+    // A module that builds no schemas (route-url.ts, which the early reads load before the app) has nothing to wait for.
+    if (!isContractModule(id) || !BUILDS_SCHEMAS.test(code)) return null;
     return { code: inTaskOfItsOwn(code), map: null };
   },
 });

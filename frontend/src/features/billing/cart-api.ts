@@ -1,6 +1,7 @@
 import { type QueryKey, useQueries, useQuery } from '@tanstack/react-query';
 import type { CartItem, UserRecord } from '../../../../shared/contracts/users';
 import { apiClient } from '../../lib/api';
+import { recordRead } from '../../lib/early-read-requests';
 import { routeKey, routeQuery } from '../../lib/query';
 import { cartReturns } from './cart-rules';
 
@@ -9,7 +10,7 @@ import { cartReturns } from './cart-rules';
  * change invalidates the record (its local-cache copy included: that key starts with the route's).
  */
 
-const recordRequest = (userId: string) => ({ params: { id: userId } });
+const recordRequest = (userId: string) => recordRead(userId).request;
 
 const itemsOf = (record: UserRecord): CartItem[] => record.cartItems;
 
