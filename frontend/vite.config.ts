@@ -4,7 +4,6 @@ import { defineConfig } from 'vite';
 import { apiReferencePlugin } from './build/api-reference';
 import { baseMapPlugin } from './build/base-map';
 import { contractsInTasksPlugin } from './build/contracts-in-tasks';
-import { earlyReadsPlugin } from './build/early-reads';
 import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
 const frontendDir = fileURLToPath(new URL('.', import.meta.url));
@@ -16,14 +15,7 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [
-    react(),
-    stripRouteSummariesPlugin(),
-    contractsInTasksPlugin(),
-    earlyReadsPlugin(),
-    baseMapPlugin(),
-    apiReferencePlugin(),
-  ],
+  plugins: [react(), stripRouteSummariesPlugin(), contractsInTasksPlugin(), baseMapPlugin(), apiReferencePlugin()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
@@ -39,13 +31,6 @@ export default defineConfig({
         // the bundler counted them as shared and every page, a guest's too, would have carried the alerts' contract.
         codeSplitting: {
           groups: [
-            {
-              // What the early reads' script runs (decision 113): its own chunk, which nothing of React's or the app's
-              // precedes; the app imports the hand-over from it.
-              name: 'early-reads',
-              test: /frontend[\\/]src[\\/](early-reads|lib[\\/](early-reads|early-read-requests|stored-tokens|session-rules))\.ts$|shared[\\/]contracts[\\/]route-url\.ts$/,
-              priority: 3,
-            },
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|zod)[\\/]|frontend[\\/]src[\\/]lib[\\/]zod-config\.ts$/,

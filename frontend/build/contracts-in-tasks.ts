@@ -4,9 +4,6 @@ import type { Plugin } from 'vite';
 export const isContractModule = (id: string): boolean =>
   /[\\/]shared[\\/]contracts[\\/](?:[^\\/]+[\\/])*[^\\/]+\.ts$/.test(id) && !/\.test\.ts$/.test(id);
 
-/** An import of zod: the module builds schemas. */
-const BUILDS_SCHEMAS = /\bfrom\s+['"]zod['"]/;
-
 /**
  * A top-level wait for a later task. `scheduler.yield` where the browser has it (its continuation goes before other
  * queued tasks), else a message to the page itself, which, unlike a timer, is not clamped to 4 ms when such waits
@@ -38,8 +35,7 @@ export const contractsInTasksPlugin = (): Plugin => ({
   name: 'contracts-in-tasks',
   apply: 'build',
   transform(code, id) {
-    // A module that builds no schemas (route-url.ts, which the early reads load before the app) has nothing to wait for.
-    if (!isContractModule(id) || !BUILDS_SCHEMAS.test(code)) return null;
+    if (!isContractModule(id)) return null;
     return { code: inTaskOfItsOwn(code), map: null };
   },
 });

@@ -6,7 +6,6 @@ import { App } from './app/app';
 import { BootError } from './app/boot-error';
 import { preloadRoute } from './app/router';
 import { configureAuth } from './lib/auth';
-import { takeRuntimeConfig } from './lib/early-reads';
 import { browserSignals, measurementsState } from './lib/measurements';
 import { loadRuntimeConfig } from './lib/runtime-config';
 import './app/app.css';
@@ -19,7 +18,7 @@ setTimeout(() => preloadRoute(window.location.pathname), 0);
 
 /** Boot: runtime configuration first (API URLs, user pool, auth flow), then Amplify's configuration, then the app. */
 const boot = async () => {
-  const config = await loadRuntimeConfig(fetch, takeRuntimeConfig());
+  const config = await loadRuntimeConfig();
   configureAuth(config);
   return config;
 };

@@ -10,8 +10,3 @@ declare module 'virtual:base-map' {
 declare module 'virtual:api-reference' {
   export const referenceDocument: unknown;
 }
-
-/** Each early read's route path, `{area}.{route}` → template, from the contracts at build time (decision 113). */
-declare module 'virtual:early-read-paths' {
-  export const EARLY_READ_PATHS: Record<string, string>;
-}

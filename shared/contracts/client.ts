@@ -1,8 +1,7 @@
 import type * as z from 'zod';
 import { MESSAGES } from '../messages';
-import type { AnyRoute, Area, RouteRequest, RouteResponse } from './define-route';
+import { type AnyRoute, type Area, fillPath, type RouteRequest, type RouteResponse } from './define-route';
 import { ErrorBody } from './errors';
-import { routeUrl } from './route-url';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -45,6 +44,16 @@ export type AreaClient<A extends Area> = {
   [K in keyof A['routes']]: (request: RouteRequest<A['routes'][K]>) => Promise<RouteResponse<A['routes'][K]>>;
 };
 
+const toQueryString = (query: Record<string, unknown> | undefined): string => {
+  if (!query) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
 const readError = async (response: Response): Promise<ErrorBody> => {
   const text = await response.text();
   try {
@@ -65,7 +74,7 @@ export const callRoute = async <R extends AnyRoute>(
     query?: Record<string, unknown>;
     body?: unknown;
   };
-  const url = routeUrl(options.baseUrl, route.path, { params, query });
+  const url = `${options.baseUrl.replace(/\/$/, '')}${fillPath(route.path, params ?? {})}${toQueryString(query)}`;
   const token = await options.getToken?.();
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;

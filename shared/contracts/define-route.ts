@@ -1,8 +1,5 @@
 import * as z from 'zod';
 import type { GroupName } from '../auth/groups';
-import { normalizePath } from './route-url';
-
-export { fillPath, normalizePath } from './route-url';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -138,6 +135,21 @@ export const successStatus = (route: AnyRoute): number =>
  */
 export const pathParamNames = (path: string): string[] =>
   [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!.replace(/\+$/, ''));
+
+/** `/parameter/` and `/parameter` are one resource (API Gateway ignores a trailing slash). */
+export const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+export const fillPath = (path: string, params: Record<string, unknown>): string =>
+  normalizePath(path).replace(/\{([^}]+)\}/g, (_m, template: string) => {
+    const greedy = template.endsWith('+');
+    const name = greedy ? template.slice(0, -1) : template;
+    const value = params[name];
+    if (value === undefined || value === null || String(value) === '') {
+      throw new Error(`Missing path parameter "${name}" for ${path}`);
+    }
+    // A greedy parameter keeps its slashes: each segment is encoded on its own.
+    return greedy ? String(value).split('/').map(encodeURIComponent).join('/') : encodeURIComponent(String(value));
+  });
 
 export const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${normalizePath(path)}`;
 

@@ -91,10 +91,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Each contract module's schemas built in a task of its own (decision 112: a wait for the next task at the head of
     // each, about 0.3 kB over them all; the bundler, which keeps modules that wait out of the entry's chunk, moved some
     // of the entry's into the shared chunk and three small ones into chunks of their own): 180.4 kB.
-    // The stored tokens decoded once per cookie string (lib/stored-tokens.ts): 180.5 kB.
-    // The early reads (decision 113: a chunk of their own, which the HTML loads before the app's, with the stored tokens'
-    // reader, the route URL builder, the first reads' requests and the hand-over to the app): 181.6 kB.
-    jsKb: 181.6,
+    jsKb: 180.4,
     ...PHONE,
   },
   {
@@ -152,8 +149,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Fresh stored tokens read without Amplify (decision 111): the page asks the API before Amplify Auth, and no longer
     // loads it to draw (about 24 kB); the entry's share of the cookie reader, 0.4 kB: 198.2 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 198.8 kB.
-    // The stored tokens decoded once, the early reads (decision 113, see guest /dashboard): 200.1 kB.
-    jsKb: 200.1,
+    jsKb: 198.8,
     ...PHONE,
   },
   {
@@ -185,8 +181,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 195.9 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 196.3 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 197.0 kB.
-    // The stored tokens decoded once, the early reads (decision 113, see guest /dashboard): 198.2 kB.
-    jsKb: 198.2,
+    jsKb: 197.0,
     ...PHONE,
   },
   {
@@ -218,8 +213,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // A paged list's refresh interval and order per page (see guest /dashboard): 179.6 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 180.0 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 180.4 kB.
-    // The stored tokens decoded once, the early reads (decision 113, see guest /dashboard): 181.6 kB.
-    jsKb: 181.6,
+    jsKb: 180.4,
     ...PHONE,
   },
   {
@@ -243,8 +237,7 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // A paged list's refresh interval and order per page (see guest /dashboard): 203.1 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 203.5 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 204.0 kB.
-    // The stored tokens decoded once, the early reads (decision 113, see guest /dashboard): 205.2 kB.
-    jsKb: 205.2,
+    jsKb: 204.0,
     ...PHONE,
   },
 ];

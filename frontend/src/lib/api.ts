@@ -16,7 +16,6 @@ import { system } from '../../../shared/contracts/system';
 import { users } from '../../../shared/contracts/users';
 import { type ErrorLog, logAndRethrow } from '../../../shared/errors/handling';
 import { accessToken, reportSessionExpired } from './auth';
-import { takeRead } from './early-reads';
 import { runtimeConfig } from './runtime-config';
 
 export type ApiClient<N extends AreaName> = AreaClient<(typeof AREAS)[N]>;
@@ -53,14 +52,9 @@ const OTHER_AREAS = {
 
 const isStaffArea = (area: AreaName): area is StaffArea => area in STAFF_AREAS;
 
-/**
- * A 401 means the token is gone or no longer accepted: the session ends and the user signs in again. A first read the
- * early reads asked for with the same token is taken rather than asked again (decision 113); one that failed is asked
- * again.
- */
+/** A 401 means the token is gone or no longer accepted: the session ends and the user signs in again. */
 const fetchWatchingSession: typeof fetch = async (input, init) => {
-  const early = typeof input === 'string' ? takeRead(input, init, performance.now()) : undefined;
-  const response = await (early?.catch(() => fetch(input, init)) ?? fetch(input, init));
+  const response = await fetch(input, init);
   if (response.status === 401) reportSessionExpired();
   return response;
 };

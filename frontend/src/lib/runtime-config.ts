@@ -1,6 +1,7 @@
 import { checkEndpointSettings } from '../../../shared/config/endpoints';
 import { RuntimeConfig } from '../../../shared/config/runtime-config';
-import { RUNTIME_CONFIG_PATH } from './early-reads';
+
+export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
 
 let current: RuntimeConfig | undefined;
 
@@ -8,14 +9,8 @@ let current: RuntimeConfig | undefined;
  * Fetches and validates `/runtime-config.json` once at boot. The same bundle runs locally and in the
  * cloud; only this document differs, so nothing in the app branches on the environment.
  */
-export const loadRuntimeConfig = async (
-  fetchFn: typeof fetch = fetch,
-  early?: Promise<Response | undefined>,
-): Promise<RuntimeConfig> => {
-  // The early reads' answer when they got one (decision 113); else, or when theirs failed, the app asks itself.
-  const response =
-    (await early) ??
-    (await fetchFn(RUNTIME_CONFIG_PATH, { cache: 'no-store', headers: { accept: 'application/json' } }));
+export const loadRuntimeConfig = async (fetchFn: typeof fetch = fetch): Promise<RuntimeConfig> => {
+  const response = await fetchFn(RUNTIME_CONFIG_PATH, { cache: 'no-store', headers: { accept: 'application/json' } });
   if (!response.ok) {
     throw new Error(`Could not load ${RUNTIME_CONFIG_PATH}: HTTP ${response.status}`);
   }

@@ -1,7 +1,6 @@
 import { type QueryKey, useQueries, useQuery } from '@tanstack/react-query';
 import type { CartItem, UserRecord } from '../../../../shared/contracts/users';
 import { apiClient } from '../../lib/api';
-import { recordRead } from '../../lib/early-read-requests';
 import { routeKey, routeQuery } from '../../lib/query';
 import { cartReturns } from './cart-rules';
 
@@ -10,7 +9,7 @@ import { cartReturns } from './cart-rules';
  * change invalidates the record (its local-cache copy included: that key starts with the route's).
  */
 
-const recordRequest = (userId: string) => recordRead(userId).request;
+const recordRequest = (userId: string) => ({ params: { id: userId } });
 
 const itemsOf = (record: UserRecord): CartItem[] => record.cartItems;
 

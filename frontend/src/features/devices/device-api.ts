@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { devicePageRead } from '../../lib/early-read-requests';
 import { areaKey, routeKey, routeQuery } from '../../lib/query';
 
 /** One device as its viewer may see it (`access` says what they may do). */
 /** The device's read, for `useQuery` and for a screen drawn with it (`useFirstReads`). */
-export const deviceRead = (id: string) => routeQuery('devices', 'get', devicePageRead(id).request);
+export const deviceRead = (id: string) => routeQuery('devices', 'get', { params: { id } });
 
 export const useDevice = (id: string) => useQuery(deviceRead(id));
 

@@ -18,6 +18,9 @@ export const READ_AFTER_MS = 10_000;
  */
 export const BANNER_POLL_MS = 15_000;
 
+/** The page size of the bar's read: enough that "+N more" counts what is there. */
+export const BAR_PAGE_SIZE = 50;
+
 /** The unread badge's text: nothing at 0, "99+" beyond 99 (the API counts among the newest 100). */
 export const unreadBadgeText = (unread: number): string | undefined =>
   unread <= 0 ? undefined : unread > 99 ? '99+' : String(unread);

@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Notification } from '../../../../shared/contracts/notifications';
 import { returnError } from '../../../../shared/errors/handling';
 import type { ApiClient } from '../../lib/api';
-import { barRead } from '../../lib/early-read-requests';
 import { routeKey, routeQuery } from '../../lib/query';
-import { BANNER_POLL_MS } from './notification-rules';
+import { BANNER_POLL_MS, BAR_PAGE_SIZE } from './notification-rules';
 
 /**
  * The person's banners still on the bar (`active`: not dismissed), with their unread count: the banner bar and the
@@ -12,7 +11,10 @@ import { BANNER_POLL_MS } from './notification-rules';
  * when the window regains focus; a tab in the background does not poll (TanStack's default).
  */
 export const barQuery = (userId: string) => ({
-  ...routeQuery('notifications', 'listUserNotifications', barRead(userId).request),
+  ...routeQuery('notifications', 'listUserNotifications', {
+    params: { id: userId, x: BAR_PAGE_SIZE },
+    query: { state: 'active' },
+  }),
   refetchInterval: BANNER_POLL_MS,
   refetchOnWindowFocus: true,
 });
