@@ -42,6 +42,12 @@ export type Campaign = z.infer<typeof Campaign>;
 
 /** A campaign in the caller's own list, with the caller's relation types to it. */
 export const MyCampaign = Campaign.extend({ roles: z.array(RelationType) });
+
+/** A campaign member's relation to it: the roles "my campaigns" lists and may be narrowed to. */
+export const CampaignRole = RelationType.extract(['campaign-manager', 'campaign-user', 'campaign-participant']);
+export type CampaignRole = z.infer<typeof CampaignRole>;
+
+export const MyCampaignsQuery = PageQuery.extend({ role: CampaignRole.optional() });
 export type MyCampaign = z.infer<typeof MyCampaign>;
 
 /** Both ends given: they must make a window (an update with one end is checked against the stored other). */
@@ -114,8 +120,10 @@ export const campaigns = defineArea('campaigns', {
     method: 'GET',
     path: '/campaigns/mine',
     access: signedIn,
-    summary: "The caller's campaigns (any campaign-* relation to them), with the caller's roles, paged.",
-    query: PageQuery,
+    summary:
+      "The caller's campaigns (any campaign-* relation to them), with the caller's roles, paged; `role`: only those " +
+      'where the caller holds that role (e.g. campaign-manager: the campaigns they manage).',
+    query: MyCampaignsQuery,
     response: page(MyCampaign),
   }),
   listByOrganization: defineRoute({

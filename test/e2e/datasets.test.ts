@@ -6,7 +6,7 @@ import { keepScreenshot, pagePerTest, web } from '../support/browser';
 import { sha256 } from '../support/datasets';
 import { freshUser } from '../support/people';
 import { freshDevice, setTier } from '../support/sensor-data';
-import { apiAs, documentClient, stack } from '../support/stack';
+import { apiAs, documentClient, stack, uniqueId } from '../support/stack';
 import { signInPerson } from './people-fixtures';
 
 const testPage = pagePerTest();
@@ -133,5 +133,29 @@ describe('end to end: a dataset', () => {
     expect(await more.count()).toBe(0);
     await last.check();
     expect(await last.isChecked()).toBe(true);
+  });
+
+  it("offers a campaign's devices for the campaigns the person manages only, not those they take part in", async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'dataset-manager' });
+    const other = await freshUser({ groups: ['Authenticated_users'], prefix: 'dataset-other' });
+    const window = { startsAt: Date.now() - 86_400_000, endsAt: Date.now() + 10 * 86_400_000 };
+    const managed = await apiAs('campaigns', person.token).create({
+      body: { name: uniqueId('Managed study'), description: 'Air quality', ...window },
+    });
+    const joined = await apiAs('campaigns', other.token).create({
+      body: { name: uniqueId('Joined study'), description: 'Air quality', ...window },
+    });
+    await apiAs('relations', other.token).create({
+      body: { type: 'campaign-participant', referrerId: joined.id, referentId: person.id },
+    });
+
+    const page = testPage();
+    await signInPerson(page, person, '/dashboard/datasets/new');
+    await page.locator('#dataset-source').selectOption('campaign');
+    const choice = page.locator('#dataset-campaign');
+    await choice.locator(`option[value="${managed.id}"]`).waitFor({ state: 'attached' });
+    expect(await choice.locator('option').allTextContents()).toEqual(['Choose a campaign you manage', managed.name]);
+    await choice.selectOption(managed.id);
+    expect(await choice.inputValue()).toBe(managed.id);
   });
 });

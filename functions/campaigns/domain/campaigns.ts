@@ -1,6 +1,6 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { campaignStatus, windowProblem } from '../../../shared/campaigns/campaign-rules';
-import type { Campaign, DeviceAccess, MyCampaign } from '../../../shared/contracts/campaigns';
+import type { Campaign, CampaignRole, DeviceAccess, MyCampaign } from '../../../shared/contracts/campaigns';
 import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
@@ -19,7 +19,7 @@ export const MEMBER_TYPES = [
   'campaign-manager',
   'campaign-user',
   'campaign-participant',
-] as const satisfies readonly RelationType[];
+] as const satisfies readonly CampaignRole[];
 /** Everything that hangs off a campaign and goes with it when it is deleted. */
 const CAMPAIGN_RELATIONS: readonly RelationType[] = [...MEMBER_TYPES, 'campaign-device'];
 
@@ -138,11 +138,15 @@ export const createCampaigns = (deps: CampaignDeps) => {
      * The caller's campaigns: their member relations, one type after another, then the records. A campaign
      * where the caller holds two roles is listed once, under the first in MEMBER_TYPES; so a page may hold
      * fewer than `limit` items while a next cursor remains. Relations to a campaign without a record are
-     * left out.
+     * left out. With `role`, only the relations of that type are read, and each of their campaigns is listed.
      */
-    listMine: async (caller: Caller, request: PageRequest): Promise<{ items: MyCampaign[]; nextCursor?: string }> => {
+    listMine: async (
+      caller: Caller,
+      request: PageRequest & { role?: CampaignRole },
+    ): Promise<{ items: MyCampaign[]; nextCursor?: string }> => {
+      const types = request.role ? [request.role] : MEMBER_TYPES;
       const page = await pageAcross<Relation>(
-        MEMBER_TYPES.map(
+        types.map(
           (type) => (startKey: Record<string, unknown> | undefined, limit: number) =>
             relations
               .queryIndex('referent', caller.sub, { type, limit, startKey })
@@ -159,7 +163,10 @@ export const createCampaigns = (deps: CampaignDeps) => {
         MEMBER_TYPES.filter((type) => held.some((r) => r.type === type && r.referrerId === c));
       const byId = new Map(records.map((record) => [record.id, record]));
       const items = page.items
-        .filter((relation) => rolesOf(relation.referrerId)[0] === relation.type && byId.has(relation.referrerId))
+        .filter(
+          (relation) =>
+            (request.role || rolesOf(relation.referrerId)[0] === relation.type) && byId.has(relation.referrerId),
+        )
         .map((relation) => ({ ...view(byId.get(relation.referrerId)!), roles: rolesOf(relation.referrerId) }));
       return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     },

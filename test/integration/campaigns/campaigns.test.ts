@@ -1,4 +1,4 @@
-import type { Campaign } from '../../../shared/contracts/campaigns';
+import type { Campaign, CampaignRole } from '../../../shared/contracts/campaigns';
 import { MESSAGES } from '../../../shared/messages';
 import { relationId } from '../../../shared/relations/relation-types';
 import { seedOrganization } from '../../support/organizations';
@@ -166,6 +166,37 @@ describe('lists', () => {
         { id: joined.id, roles: ['campaign-participant'] },
       ].sort((a, b) => a.id.localeCompare(b.id)),
     );
+  });
+
+  it('mine with a role: only the campaigns where I hold it, paged; a role that is not a campaign role is refused', async () => {
+    const person = await freshUser({ groups: ['Authenticated_users'], prefix: 'campaign-roles' });
+    const managed = await newCampaign(person);
+    const joined = await newCampaign(owner);
+    const used = await newCampaign(owner);
+    await relationsOf(owner).create({
+      body: { type: 'campaign-participant', referrerId: joined.id, referentId: person.id },
+    });
+    await relationsOf(owner).create({ body: { type: 'campaign-user', referrerId: used.id, referentId: person.id } });
+    const mine = async (role?: CampaignRole) => {
+      const seen: { id: string; roles: string[] }[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await campaignsOf(person).listMine({
+          query: { limit: 1, ...(role ? { role } : {}), ...(cursor ? { cursor } : {}) },
+        });
+        seen.push(...page.items.map(({ id, roles }) => ({ id, roles })));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await mine('campaign-manager')).toEqual([{ id: managed.id, roles: ['campaign-manager'] }]);
+    expect(await mine('campaign-user')).toEqual([{ id: used.id, roles: ['campaign-user'] }]);
+    expect(await mine('campaign-participant')).toEqual([{ id: joined.id, roles: ['campaign-participant'] }]);
+    expect((await mine()).map((c) => c.id).sort()).toEqual([managed.id, joined.id, used.id].sort());
+    const refused = await apiRejection(
+      campaignsOf(person).listMine({ query: { role: 'device-owner' as CampaignRole } }),
+    );
+    expect(refused.status).toBe(400);
   });
 
   it('all: staff only, paged', async () => {

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isStaff } from '../../../../shared/auth/groups';
@@ -13,7 +12,7 @@ import { usePickableObjects } from '../../components/use-pickable-objects';
 import { useApi } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { ChoiceField, TextField } from '../../lib/form-fields';
-import { routeQuery, useRoutePages } from '../../lib/query';
+import { useRoutePages } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { datasetListKeys, useDataset } from './dataset-api';
@@ -50,8 +49,12 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
   // Staff may build a dataset of any device (the API checks each, as for anyone): theirs, and any other by name or id.
   const platform = usePickableObjects(staff ? 'device' : undefined);
   const [adding, setAdding] = useState('');
-  const campaigns = useQuery(routeQuery('campaigns', 'listMine', { query: { limit: 100 } }));
-  const managed = (campaigns.data?.items ?? []).filter((c) => c.roles.includes('campaign-manager'));
+  // The campaigns the person manages, a page at a time: only those, so the choice never misses one however many
+  // campaigns they take part in.
+  const managedPages = useRoutePages('campaigns', 'listMine', {
+    query: { limit: DEFAULT_PAGE_SIZE, role: 'campaign-manager' },
+  });
+  const managed = managedPages.items;
   const set = <K extends keyof DatasetForm>(key: K, value: DatasetForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   const build = useCheckedSubmit(
@@ -196,21 +199,28 @@ const DatasetBuildForm = ({ initial, previous }: { initial: DatasetForm; previou
           </div>
         )}
         {form.sourceKind === 'campaign' && (
-          <ChoiceField
-            id="dataset-campaign"
-            label="Campaign"
-            value={form.campaignId}
-            options={[
-              ['', managed.length ? 'Choose a campaign you manage' : 'You manage no campaigns'],
-              ...managed.map((c) => [c.id, c.name] as const),
-              // A campaign named in the link but not (yet) listed still shows, by its id.
-              ...(form.campaignId && !managed.some((c) => c.id === form.campaignId)
-                ? [[form.campaignId, form.campaignId] as const]
-                : []),
-            ]}
-            onChange={(v) => set('campaignId', v)}
-            error={build.fields.campaignId}
-          />
+          <PagedList list={managedPages} name="dataset-campaigns" loadingText="Loading the campaigns you manage…">
+            <ChoiceField
+              id="dataset-campaign"
+              label="Campaign"
+              value={form.campaignId}
+              options={[
+                [
+                  '',
+                  managed.length || managedPages.nextCursor || !managedPages.loaded
+                    ? 'Choose a campaign you manage'
+                    : 'You manage no campaigns',
+                ],
+                ...managed.map((c) => [c.id, c.name] as const),
+                // A campaign named in the link but not (yet) listed still shows, by its id.
+                ...(form.campaignId && !managed.some((c) => c.id === form.campaignId)
+                  ? [[form.campaignId, form.campaignId] as const]
+                  : []),
+              ]}
+              onChange={(v) => set('campaignId', v)}
+              error={build.fields.campaignId}
+            />
+          </PagedList>
         )}
         <TextField
           id="dataset-from"
