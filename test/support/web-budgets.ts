@@ -183,7 +183,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // 195.9 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 196.3 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 197.0 kB.
-    jsKb: 197.0,
+    // "My campaigns" narrowed by role (the campaigns contract's query, in the entry's typed client): 197.1 kB.
+    jsKb: 197.1,
     ...PHONE,
   },
   {
