@@ -42,13 +42,14 @@ export type Campaign = z.infer<typeof Campaign>;
 
 /** A campaign in the caller's own list, with the caller's relation types to it. */
 export const MyCampaign = Campaign.extend({ roles: z.array(RelationType) });
+export type MyCampaign = z.infer<typeof MyCampaign>;
 
 /** A campaign member's relation to it: the roles "my campaigns" lists and may be narrowed to. */
 export const CampaignRole = RelationType.extract(['campaign-manager', 'campaign-user', 'campaign-participant']);
 export type CampaignRole = z.infer<typeof CampaignRole>;
 
+/** "My campaigns": a page, and optionally only the campaigns where the caller holds `role`. */
 export const MyCampaignsQuery = PageQuery.extend({ role: CampaignRole.optional() });
-export type MyCampaign = z.infer<typeof MyCampaign>;
 
 /** Both ends given: they must make a window (an update with one end is checked against the stored other). */
 const checkWindow = (w: { startsAt?: number; endsAt?: number }, ctx: z.RefinementCtx) => {
