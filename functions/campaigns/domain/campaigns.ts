@@ -1,6 +1,6 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { campaignStatus, windowProblem } from '../../../shared/campaigns/campaign-rules';
-import type { Campaign, CampaignRole, DeviceAccess, MyCampaign } from '../../../shared/contracts/campaigns';
+import { type Campaign, CampaignRole, type DeviceAccess, type MyCampaign } from '../../../shared/contracts/campaigns';
 import type { Relation } from '../../../shared/contracts/relations';
 import { MESSAGES } from '../../../shared/messages';
 import { type RelationType, relationId } from '../../../shared/relations/relation-types';
@@ -14,12 +14,11 @@ import type { RelationEffects } from '../../_shared/relations/relation-effects';
 import type { RelationTable } from '../../_shared/relations/relation-table';
 import type { CampaignRecord, CampaignStore, OrganizationReader } from './ports';
 
-/** A campaign's members, in the order "my campaigns" lists them (a campaign appears under the first held). */
-export const MEMBER_TYPES = [
-  'campaign-manager',
-  'campaign-user',
-  'campaign-participant',
-] as const satisfies readonly CampaignRole[];
+/**
+ * A campaign's members, in the order "my campaigns" lists them (a campaign appears under the first held): the
+ * contract's campaign roles, which `GET /campaigns/mine?role=` takes.
+ */
+export const MEMBER_TYPES: readonly CampaignRole[] = CampaignRole.options;
 /** Everything that hangs off a campaign and goes with it when it is deleted. */
 const CAMPAIGN_RELATIONS: readonly RelationType[] = [...MEMBER_TYPES, 'campaign-device'];
 
