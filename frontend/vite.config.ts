@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { apiReferencePlugin } from './build/api-reference';
 import { baseMapPlugin } from './build/base-map';
 import { contractsInTasksPlugin } from './build/contracts-in-tasks';
+import { inlineEntryStylesPlugin } from './build/inline-entry-styles';
 import { stripRouteSummariesPlugin } from './build/strip-route-summaries';
 
 const frontendDir = fileURLToPath(new URL('.', import.meta.url));
@@ -15,7 +16,14 @@ const frontendDir = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: frontendDir,
-  plugins: [react(), stripRouteSummariesPlugin(), contractsInTasksPlugin(), baseMapPlugin(), apiReferencePlugin()],
+  plugins: [
+    react(),
+    stripRouteSummariesPlugin(),
+    contractsInTasksPlugin(),
+    baseMapPlugin(),
+    apiReferencePlugin(),
+    inlineEntryStylesPlugin(),
+  ],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -155,14 +155,18 @@ describe('end to end: what a guest meets', () => {
     expect(await firstPaint('light')).toBe('rgb(255, 255, 255)');
   });
 
-  it('draws the loading page with the HTML and its styles, before any script has run', async () => {
+  it('draws the loading page with the HTML alone, before any style sheet or script has arrived', async () => {
     const context = await testPage().context().browser()!.newContext({ viewport });
     try {
       const page = await context.newPage();
-      // The scripts never come: what shows is what the HTML and the style sheets draw.
-      await page.route('**/*', (route) =>
-        route.request().resourceType() === 'script' ? route.abort() : route.continue(),
-      );
+      // Nothing but the HTML comes: what shows is what it draws by itself (its styles are written into it).
+      const fetched: string[] = [];
+      await page.route('**/*', (route) => {
+        const type = route.request().resourceType();
+        if (type === 'document') return route.continue();
+        fetched.push(type);
+        return route.abort();
+      });
       await page.goto(web('/dashboard/devices/demo-device-2'));
       const status = page.getByRole('status');
       // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn
@@ -170,11 +174,61 @@ describe('end to end: what a guest meets', () => {
         body: 'Loading…',
         status: 'Loading…',
       });
-      // Styled as the app's own loading page: centred, in the muted colour, not the browser's default.
-      expect(await status.evaluate((element) => getComputedStyle(element).textAlign)).toBe('center');
+      // Styled as the app's own loading page: centred, in the muted colour and the app's font, not the browser's
+      // default; and the browser asked for no style sheet to draw it.
+      const look = await status.evaluate((element) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--color-muted)';
+        document.body.append(probe);
+        const style = getComputedStyle(element);
+        return {
+          align: style.textAlign,
+          colour: style.color === getComputedStyle(probe).color,
+          font: style.fontFamily.includes('system-ui'),
+        };
+      });
+      expect(look).toEqual({ align: 'center', colour: true, font: true });
+      expect(fetched).not.toContain('stylesheet');
     } finally {
       await context.close();
     }
+  });
+
+  it("fetches none of the styles the HTML holds when a page's own chunks ask for them, and they apply to what it draws", async () => {
+    const page = testPage();
+    const stylesheets: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname);
+    });
+    await page.goto(web('/dashboard/devices/demo-device-2'));
+    await page.getByTestId('device-title').getByText('Lake buoy').waitFor();
+    await settle(page);
+    const held = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][disabled]')].map((link) => {
+        const rules =
+          link.nextElementSibling instanceof HTMLStyleElement
+            ? [...(link.nextElementSibling.sheet?.cssRules ?? [])]
+            : [];
+        const drawn = rules.filter((rule) => {
+          if (!(rule instanceof CSSStyleRule)) return false;
+          try {
+            return document.querySelector(rule.selectorText) !== null;
+          } catch {
+            return false;
+          }
+        });
+        return { path: new URL(link.href).pathname, rules: rules.length, drawn: drawn.length };
+      }),
+    );
+    // The entry's style sheets (the app's and the components' its pages share), each written into the HTML.
+    expect(held.length).toBe(2);
+    for (const sheet of held) {
+      expect(sheet.rules).toBeGreaterThan(20);
+      expect(sheet.drawn).toBeGreaterThan(0);
+    }
+    // The device page's chunks list the shared components' sheet among what they need: it was not fetched again.
+    expect(stylesheets.filter((path) => held.some((sheet) => sheet.path === path))).toEqual([]);
+    expect(stylesheets.length).toBeGreaterThan(0);
   });
 
   it('tells a visitor whose browser runs no JavaScript what to do, instead of a blank page', async () => {
