@@ -17,7 +17,9 @@ import path from 'node:path';
  * them after sign-in (docs/frontend-layout.md, "No lost clicks"). Nothing is retried; a browser test that fails prints
  * what its page showed (`test/support/browser.ts`).
  *
- * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's.
+ * Each line of a lane's output is prefixed with the lane's name; the exit code is the first failing lane's. Once both
+ * lanes are done, the suites and tests that failed are listed again, last: a CI log kept only by its tail still names
+ * them (stop 50's failure left only the lane's "FAILED" in view).
  */
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
@@ -55,6 +57,11 @@ const LANES: Record<string, Step[]> = {
   ],
 };
 
+/** What jest printed of a failure: its `FAIL <project> <file>` line and each failed test's `● <name>` heading. */
+const FAILURE = /^(FAIL\s.+|\s*● (?!Console$).+)$/;
+
+const failures: Record<string, string[]> = {};
+
 const runStep = (lane: string, step: Step): Promise<number> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [...JEST, ...step.args], {
@@ -67,7 +74,10 @@ const runStep = (lane: string, step: Step): Promise<number> =>
       stream.on('data', (chunk: Buffer) => {
         const lines = (rest + chunk.toString()).split('\n');
         rest = lines.pop() ?? '';
-        for (const line of lines) out.write(`[${lane}] ${line}\n`);
+        for (const line of lines) {
+          out.write(`[${lane}] ${line}\n`);
+          if (FAILURE.test(line)) (failures[lane] ??= []).push(line.trim());
+        }
       });
       stream.on('end', () => {
         if (rest) out.write(`[${lane}] ${rest}\n`);
@@ -84,6 +94,7 @@ const runLane = async (lane: string, steps: Step[]): Promise<number> => {
   // A failing step does not stop the lane: every suite's result is worth seeing in one run.
   for (const step of steps) {
     const code = await runStep(lane, step);
+    if (code) (failures[lane] ??= []).push(`jest ${step.args.join(' ')} exited with ${code}`);
     failed ||= code;
   }
   console.log(
@@ -93,4 +104,8 @@ const runLane = async (lane: string, steps: Step[]): Promise<number> => {
 };
 
 const codes = await Promise.all(Object.entries(LANES).map(([lane, steps]) => runLane(lane, steps)));
+for (const [lane, lines] of Object.entries(failures)) {
+  console.log(`[${lane}] what failed:`);
+  for (const line of new Set(lines)) console.log(`[${lane}]   ${line}`);
+}
 process.exit(codes.find((code) => code !== 0) ?? 0);

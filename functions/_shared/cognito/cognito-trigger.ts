@@ -76,12 +76,10 @@ export const cognitoTrigger = <E extends CognitoTriggerEvent, D>(
 /** Runs the work, giving up a little before Cognito (or the Lambda itself) would. */
 const withinBudget = async <T>(work: Promise<T>, budgetMs: number, context: Context): Promise<T> => {
   const remaining = (context.getRemainingTimeInMillis?.() ?? budgetMs + 200) - 200;
+  const waitMs = Math.max(0, Math.min(budgetMs, remaining));
   let timer: NodeJS.Timeout | undefined;
   const outOfTime = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new OutOfTime(`gave up after ${budgetMs} ms`)),
-      Math.max(0, Math.min(budgetMs, remaining)),
-    );
+    timer = setTimeout(() => reject(new OutOfTime(`gave up after ${waitMs} ms`)), waitMs);
   });
   try {
     return await Promise.race([work, outOfTime]);
