@@ -50,6 +50,12 @@ export interface BuildAppOptions {
   app?: App;
   /** Context for a new App (tests pass `aws:cdk:bundling-stacks: []` to skip bundling). @default {} */
   context?: Record<string, unknown>;
+  /**
+   * Where a new App writes its cloud assembly. Tests name a directory their run removes: CDK's own default outside
+   * the CLI is a new `cdk.out*` directory in the system's temporary directory per synth, never removed (about 30 MB
+   * each). @default the CLI's `CDK_OUTDIR`, else that temporary directory
+   */
+  outdir?: string;
   /** @default process.env.CDK_DEFAULT_ACCOUNT (unset: an account-agnostic synth) */
   account?: string;
   /** The built web app, deployed when it exists. @default `frontend/dist` */
@@ -89,7 +95,7 @@ const cdkJsonContext = (): Record<string, unknown> =>
  * (docs/decisions/028-serverless-nag-pack.md).
  */
 export const buildApp = (envName: CloudEnvName, options: BuildAppOptions = {}) => {
-  const app = options.app ?? new App({ context: { ...cdkJsonContext(), ...options.context } });
+  const app = options.app ?? new App({ outdir: options.outdir, context: { ...cdkJsonContext(), ...options.context } });
   const settings = environmentSettings(envName, options.settings);
   const account = options.account ?? process.env.CDK_DEFAULT_ACCOUNT;
   checkAccount(envName, account, options.accounts);

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stack } from 'aws-cdk-lib';
@@ -20,12 +21,33 @@ export type Templates = Record<Exclude<keyof EnvironmentStacks, 'edge'>, Templat
 } & Partial<Record<AreaTemplateKey, Template>>;
 
 /**
+ * Where this process's synths write their cloud assemblies: under the run's directory, which the infra project's
+ * teardown removes, or (a file run on its own) a directory removed when the process exits.
+ */
+let assemblies: string | undefined;
+const assemblyDir = (): string => {
+  if (!assemblies) {
+    const cache = process.env.INFRA_SYNTH_CACHE;
+    if (cache) {
+      assemblies = path.join(cache, `assemblies-${process.pid}`);
+      mkdirSync(assemblies, { recursive: true });
+    } else {
+      const own = mkdtempSync(path.join(tmpdir(), 'device-data-assemblies-'));
+      process.on('exit', () => rmSync(own, { recursive: true, force: true }));
+      assemblies = own;
+    }
+  }
+  return mkdtempSync(path.join(assemblies, 'cdk.out-'));
+};
+
+/**
  * Builds one environment and synthesizes it once. Lambda bundling is skipped (`aws:cdk:bundling-stacks: []`),
  * so no esbuild run happens in tests; the templates are otherwise those `cdk synth` writes.
  */
 export const synthesize = (envName: CloudEnvName, options: Omit<BuildAppOptions, 'app'> = {}) => {
   const { app, stacks } = buildApp(envName, {
     webDist: WEB_DIST_FIXTURE,
+    outdir: assemblyDir(),
     ...options,
     context: { 'aws:cdk:bundling-stacks': [], ...options.context },
   });

@@ -60,7 +60,8 @@ const LANES: Record<string, Step[]> = {
 /** What jest printed of a failure: its `FAIL <project> <file>` line and each failed test's `● <name>` heading. */
 const FAILURE = /^(FAIL\s.+|\s*● (?!Console$).+)$/;
 
-const failures: Record<string, string[]> = {};
+const failures = new Map<string, string[]>();
+const noteFailure = (lane: string, line: string) => failures.set(lane, [...(failures.get(lane) ?? []), line]);
 
 const runStep = (lane: string, step: Step): Promise<number> =>
   new Promise((resolve) => {
@@ -76,7 +77,7 @@ const runStep = (lane: string, step: Step): Promise<number> =>
         rest = lines.pop() ?? '';
         for (const line of lines) {
           out.write(`[${lane}] ${line}\n`);
-          if (FAILURE.test(line)) (failures[lane] ??= []).push(line.trim());
+          if (FAILURE.test(line)) noteFailure(lane, line.trim());
         }
       });
       stream.on('end', () => {
@@ -94,7 +95,7 @@ const runLane = async (lane: string, steps: Step[]): Promise<number> => {
   // A failing step does not stop the lane: every suite's result is worth seeing in one run.
   for (const step of steps) {
     const code = await runStep(lane, step);
-    if (code) (failures[lane] ??= []).push(`jest ${step.args.join(' ')} exited with ${code}`);
+    if (code) noteFailure(lane, `jest ${step.args.join(' ')} exited with ${code}`);
     failed ||= code;
   }
   console.log(
@@ -104,7 +105,7 @@ const runLane = async (lane: string, steps: Step[]): Promise<number> => {
 };
 
 const codes = await Promise.all(Object.entries(LANES).map(([lane, steps]) => runLane(lane, steps)));
-for (const [lane, lines] of Object.entries(failures)) {
+for (const [lane, lines] of failures) {
   console.log(`[${lane}] what failed:`);
   for (const line of new Set(lines)) console.log(`[${lane}]   ${line}`);
 }

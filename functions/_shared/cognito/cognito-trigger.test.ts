@@ -24,7 +24,10 @@ describe('the Cognito trigger chain', () => {
       logged.push(String(line));
     });
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
 
   it('hands the work the event and its dependencies, built once, and answers Cognito the event', async () => {
     const deps = jest.fn(() => ({ table: 'auth-events' }));
@@ -66,7 +69,6 @@ describe('the Cognito trigger chain', () => {
     expect(answered).toEqual(event);
     return elapsed;
   };
-  afterEach(() => jest.useRealTimers());
 
   it('answers within its time budget when the work hangs, as Cognito gives a trigger 5 seconds', async () => {
     const handler = cognitoTrigger(
