@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../../shared/contracts/devices';
 import type { DataSummary, Series } from '../../../../shared/contracts/sensor-data-readings';
 import type { ValueChoice } from '../../../../shared/sensor-data/quality';
+import { useIdleAfterDraw } from '../../lib/after-idle';
 import { apiClient } from '../../lib/api';
 import { mayManage } from '../../lib/device-access';
 import { errorMessage } from '../../lib/error-message';
@@ -246,19 +247,32 @@ export const SensorDataPanel = ({
         )}
       </div>
       {loading.state === 'done' && chart && names.length > 0 && (
-        <chart.QualityPanel
-          deviceId={device.id}
-          names={names}
-          labels={Object.fromEntries(names.map((name) => [name, loading.series.series[name]!.label]))}
-          range={{ from, to }}
-          width={width}
-          mayChange={mayChangeQuality}
-          dragged={dragged}
-        />
+        <AfterTheCharts>
+          <chart.QualityPanel
+            deviceId={device.id}
+            names={names}
+            labels={Object.fromEntries(names.map((name) => [name, loading.series.series[name]!.label]))}
+            range={{ from, to }}
+            width={width}
+            mayChange={mayChangeQuality}
+            dragged={dragged}
+          />
+        </AfterTheCharts>
       )}
     </section>
   );
 };
+
+/** The longest the data-quality panel waits for an idle moment after the charts' frames are drawn. */
+const QUALITY_WAIT_MS = 300;
+
+/**
+ * The data-quality panel is under the charts, below the first view at a phone's and a desktop's height alike: it is
+ * drawn at the first idle moment after the charts' frames, so the task that draws a series' answer is not also the
+ * one that renders the panel and its calibration form (issue 36). It only adds to the section's end.
+ */
+const AfterTheCharts = ({ children }: { children: ReactNode }) =>
+  useIdleAfterDraw(QUALITY_WAIT_MS) ? children : null;
 
 /** The tier, how far back charts, downloads and the API reach for this viewer, and what the next tier adds. */
 const DataSummaryFacts = ({ summary }: { summary: DataSummary }) => {
