@@ -6,6 +6,11 @@
  * should need about 170 kB; a signed-in dashboard may carry 220 kB. The device and login pages' figures are
  * what they measured when the split landed, with a little room: they stop growth, they are not targets. LCP
  * and time to interactive are Lighthouse's "good" thresholds for a phone (2.5 s, 3.8 s).
+ *
+ * A page's JS budget leaves at least 50 bytes over its figure: every file's name carries a hash of its content, so a
+ * change to any chunk moves the names the entry's chunks import, and a page's gzipped size with them, by a few bytes
+ * either way (30 November: the device page's sensor-data panel changed, and both guest pages gained 2 bytes, 4 short
+ * of their budget's rounding).
  */
 
 /** A page the budgets name, as the bench opens it. */
@@ -92,7 +97,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // each, about 0.3 kB over them all; the bundler, which keeps modules that wait out of the entry's chunk, moved some
     // of the entry's into the shared chunk and three small ones into chunks of their own): 180.4 kB.
     // The stored tokens decoded once per cookie string (lib/stored-tokens.ts): 180.5 kB.
-    jsKb: 180.5,
+    // Measured 180,548 bytes; 180.6 kB leaves room for the hashes (see above).
+    jsKb: 180.6,
     ...PHONE,
   },
   {
@@ -151,7 +157,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // loads it to draw (about 24 kB); the entry's share of the cookie reader, 0.4 kB: 198.2 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 198.8 kB; the stored
     // tokens decoded once (see guest /dashboard): 198.9 kB.
-    jsKb: 198.9,
+    // The data-quality panel drawn after the charts (decision 104, 30 November): 198,937 bytes; 199.0 kB with room for
+    // the hashes (see above).
+    jsKb: 199.0,
     ...PHONE,
   },
   {
@@ -184,7 +192,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 196.3 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 197.0 kB.
     // "My campaigns" narrowed by role (the campaigns contract's query, in the entry's typed client): 197.1 kB.
-    jsKb: 197.1,
+    // The data-quality panel drawn after the charts: 197,117 bytes; 197.2 kB with room for the hashes (see above).
+    jsKb: 197.2,
     ...PHONE,
   },
   {
@@ -216,8 +225,8 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // A paged list's refresh interval and order per page (see guest /dashboard): 179.6 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 180.0 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 180.4 kB; the stored
-    // tokens decoded once (see guest /dashboard): 180.5 kB.
-    jsKb: 180.5,
+    // tokens decoded once (see guest /dashboard): 180.5 kB. 180.6 kB with room for the hashes (see guest /dashboard).
+    jsKb: 180.6,
     ...PHONE,
   },
   {
@@ -241,8 +250,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // A paged list's refresh interval and order per page (see guest /dashboard): 203.1 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 203.5 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 204.0 kB; the stored
-    // tokens decoded once (see guest /dashboard): 204.1 kB.
-    jsKb: 204.1,
+    // tokens decoded once (see guest /dashboard): 204.1 kB (204,132 bytes); 204.2 kB with room for the hashes (see
+    // guest /dashboard).
+    jsKb: 204.2,
     ...PHONE,
   },
 ];

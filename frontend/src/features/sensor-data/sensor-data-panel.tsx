@@ -271,8 +271,7 @@ const QUALITY_WAIT_MS = 300;
  * drawn at the first idle moment after the charts' frames, so the task that draws a series' answer is not also the
  * one that renders the panel and its calibration form (issue 36). It only adds to the section's end.
  */
-const AfterTheCharts = ({ children }: { children: ReactNode }) =>
-  useIdleAfterDraw(QUALITY_WAIT_MS) ? children : null;
+const AfterTheCharts = ({ children }: { children: ReactNode }) => (useIdleAfterDraw(QUALITY_WAIT_MS) ? children : null);
 
 /** The tier, how far back charts, downloads and the API reach for this viewer, and what the next tier adds. */
 const DataSummaryFacts = ({ summary }: { summary: DataSummary }) => {
