@@ -104,9 +104,11 @@ const runLane = async (lane: string, steps: Step[]): Promise<number> => {
   return failed;
 };
 
-const codes = await Promise.all(Object.entries(LANES).map(([lane, steps]) => runLane(lane, steps)));
-for (const [lane, lines] of failures) {
+const lanes = Object.entries(LANES);
+const codes = await Promise.all(lanes.map(([lane, steps]) => runLane(lane, steps)));
+lanes.forEach(([lane], i) => {
+  if (!codes[i]) return;
   console.log(`[${lane}] what failed:`);
-  for (const line of new Set(lines)) console.log(`[${lane}]   ${line}`);
-}
+  for (const line of new Set(failures.get(lane))) console.log(`[${lane}]   ${line}`);
+});
 process.exit(codes.find((code) => code !== 0) ?? 0);
