@@ -16,8 +16,8 @@ import { gzipBytes, type Manifest, readManifest, scriptsOf } from '../support/we
  *   - `jsKb`: those of the page's budget (the modules it loads before it draws, PageBudget.modules), counted as its
  *     budget is (test/web/budgets.test.ts): each file gzipped whole. What the server sent differs by a little: as
  *     CloudFront does, it sends a file under 1,000 bytes as it is.
- *   - `laterJsKb`: the other scripts it fetched after drawing, which no budget names (the charts' chunks, Amplify's):
- *     the gzipped bodies received (Resource Timing's `encodedBodySize`).
+ *   - `laterJsKb`: the other scripts it fetched after drawing, which no budget names (the chunks of the panels under
+ *     the first view, say): the gzipped bodies received (Resource Timing's `encodedBodySize`).
  *   - `deferredJsKb`: the weights of DEFERRED_BUDGETS it fetched (the map, uPlot), as received, beside the sum of the
  *     budgets of the weights it fetched a file of their own of (a chunk two weights share names neither).
  *   The browser asks for gzip only: Chromium would take Brotli (localhost counts as secure), about 7 % smaller, but
