@@ -4,8 +4,11 @@ import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
+import { createQueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
+import { type PrepareMessage, prepareGroupOf } from './domain/prepare-message';
 import { createReleases } from './domain/releases';
+import { createRolloutPrepare } from './domain/rollout-prepare';
 import { createRolloutStages } from './domain/rollout-stages';
 import { createRollouts } from './domain/rollouts';
 import { createArtifactFiles } from './store/artifact-files';
@@ -28,6 +31,7 @@ export const CODE_RELEASES_ENV = {
   usersTable: 'USERS_TABLE',
   releasesBucket: 'RELEASES_BUCKET',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
+  rolloutsQueueUrl: 'ROLLOUTS_QUEUE_URL',
 } as const;
 
 export type CodeReleasesEnv = Record<keyof typeof CODE_RELEASES_ENV, string>;
@@ -36,18 +40,32 @@ export type CodeReleasesEnv = Record<keyof typeof CODE_RELEASES_ENV, string>;
 const createStores = (env: CodeReleasesEnv) => {
   const db = getDocumentClient();
   const targets = createRolloutTargets({ db, targetsTable: env.rolloutTargetsTable, rolloutsTable: env.rolloutsTable });
+  const relations = createRelationTable({ db, tableName: env.relationsTable });
   return {
     db,
     releases: createReleaseStore({ db, tableName: env.releasesTable }),
     rollouts: createRolloutStore({ db, tableName: env.rolloutsTable }),
     targets,
-    relations: createRelationTable({ db, tableName: env.relationsTable }),
+    relations,
+    fleet: createFleet({
+      db,
+      devicesTable: env.devicesTable,
+      campaignsTable: env.campaignsTable,
+      organizationsTable: env.organizationsTable,
+      relations,
+    }),
+    work: createQueueSender<PrepareMessage>({
+      sqs: getSqsClient(),
+      queueUrl: env.rolloutsQueueUrl,
+      queueName: 'rollouts',
+      groupOf: prepareGroupOf,
+    }),
   };
 };
 
 /** `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); Lambdas take the default. */
 export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
-  const { db, releases, rollouts, targets, relations } = createStores(env);
+  const { db, releases, rollouts, targets, fleet, work } = createStores(env);
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
   const people = createPeople({ db, tableName: env.usersTable });
   return {
@@ -66,14 +84,9 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }:
       testRuns,
       rollouts,
       targets,
-      fleet: createFleet({
-        db,
-        devicesTable: env.devicesTable,
-        campaignsTable: env.campaignsTable,
-        organizationsTable: env.organizationsTable,
-        relations,
-      }),
+      fleet,
       people,
+      work,
       now,
       newId: randomUUID,
     }),
@@ -81,6 +94,12 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }:
 };
 
 export type CodeReleasesDeps = ReturnType<typeof createCodeReleasesDeps>;
+
+/** The rollouts queue's worker (worker.ts): a preparing rollout's assignment steps (decision 114). */
+export const createRolloutPrepareDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
+  const { rollouts, targets, fleet, work } = createStores(env);
+  return { prepare: createRolloutPrepare({ log, rollouts, targets, fleet, work, now }) };
+};
 
 /** The stage job's use case (rollout-job.ts): no S3 client, no test runs. */
 export const createRolloutStagesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {

@@ -42,12 +42,16 @@ export const RELEASE_MESSAGES = {
   rolloutNotActive: (status: string) =>
     status === 'halted'
       ? 'This rollout is halted: resume it before advancing it'
-      : 'This rollout was rolled back: it cannot advance',
+      : status === 'preparing'
+        ? 'This rollout is still assigning its devices: it can advance once it is active'
+        : 'This rollout was rolled back: it cannot advance',
+  rolloutPreparing:
+    'This rollout is still assigning its devices and offers nothing yet: look again in a minute, once it is active',
   rolloutAdvancedAlready: (stage: string) =>
     `This rollout is at stage ${stage} already: someone advanced it at the same time; look again before advancing`,
   rolloutLastStage: 'This rollout is at its last stage: there is no stage to advance to',
   rolloutNotHalted: (status: string) =>
-    status === 'active'
+    status === 'active' || status === 'preparing'
       ? 'This rollout is not halted: there is nothing to resume'
       : 'A rolled-back rollout cannot resume',
   rolloutChanged: 'This rollout was changed by someone else at the same time; please look again',

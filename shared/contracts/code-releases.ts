@@ -54,8 +54,13 @@ export const NOTES_MAX = 5_000;
 export const LOG_MAX = 20_000;
 /** A firmware image; larger files are refused (the server reads each back whole to verify its SHA-256). */
 export const ARTIFACT_MAX_BYTES = 64 * 1024 * 1024;
-/** One rollout assigns its devices while the request runs (docs/code-releases.md, "Limits"). */
-export const ROLLOUT_MAX_DEVICES = 1_000;
+/** The most devices one rollout targets (docs/code-releases.md, "Limits"). */
+export const ROLLOUT_MAX_DEVICES = 10_000;
+/**
+ * A rollout reaching at most this many devices is assigned while its request runs and answered `active`; a larger one
+ * is answered `preparing` and assigned by the area's queue job (decision 114).
+ */
+export const ROLLOUT_INLINE_DEVICES = 1_000;
 
 export const Sha256 = z
   .string({ error: 'SHA-256 must be text' })
@@ -163,7 +168,8 @@ export const RolloutTarget = z.discriminatedUnion(
 );
 export type RolloutTarget = z.infer<typeof RolloutTarget>;
 
-export const ROLLOUT_STATUSES = ['active', 'halted', 'rolled-back'] as const;
+/** `preparing`: its devices are being assigned (a target of more than ROLLOUT_INLINE_DEVICES), nothing offered yet. */
+export const ROLLOUT_STATUSES = ['preparing', 'active', 'halted', 'rolled-back'] as const;
 export const RolloutStatus = z.enum(ROLLOUT_STATUSES);
 
 /** The longest soak a stage may ask for, and the most stages a rollout has. */
@@ -305,6 +311,8 @@ export const Rollout = z.object({
   abort: RolloutAbort,
   /** Every stage has started and the last one soaked under the threshold. */
   completed: EpochMillis.optional(),
+  /** While `preparing`: how many of its devices the queue job has assigned so far, of how many. */
+  preparing: z.object({ assigned: z.number().int(), of: z.number().int() }).optional(),
   counts: RolloutCounts,
   skipped: RolloutSkipped,
   artifact: RolloutArtifact.optional(),

@@ -463,6 +463,7 @@ const inProcessPorts = (ids: readonly string[]) => {
     targets: world.targetStore,
     fleet: world.fleet,
     people: { emailOf: async () => undefined },
+    work: world.work,
     now,
     newId: () => 'bench-rollout',
   });

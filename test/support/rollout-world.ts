@@ -8,6 +8,7 @@ import {
 } from '../../functions/_shared/code-releases/rollout-item';
 import type { RolloutTargets } from '../../functions/_shared/code-releases/rollout-targets';
 import type { AssignRefusal, Fleet, ReleaseStore, RolloutStore } from '../../functions/code-releases/domain/ports';
+import type { PrepareMessage } from '../../functions/code-releases/domain/prepare-message';
 import type { StoredRelease } from '../../functions/code-releases/domain/records';
 import type { StageCounts } from '../../shared/code-releases/rollout-rules';
 import type { FirmwareTarget } from '../../shared/contracts/devices';
@@ -19,6 +20,8 @@ export interface FakeDevice {
   state?: string;
   firmwareVersion?: string;
   firmwareTarget?: FirmwareTarget;
+  /** The rollouts that targeted it, oldest first (the devices table's `firmwareHistory`, by rollout). */
+  firmwareHistory?: string[];
   organizations?: string[];
 }
 
@@ -47,6 +50,10 @@ export const rolloutWorld = ({
   const rolledOut: string[] = [];
   const keyOf = (rolloutId: string, deviceId: string) => `${rolloutId}/${deviceId}`;
   const clone = <T>(value: T): T => structuredClone(value);
+  /** Devices whose assignment throws (a throttled write) until taken out of it. */
+  const failing = new Set<string>();
+  /** What the rollouts queue was sent, in order. */
+  const queued: PrepareMessage[] = [];
 
   const halt: RolloutTargets['halt'] = async (id, { halted, haltedBy, haltReason }) => {
     const found = rollouts.get(id);
@@ -100,6 +107,7 @@ export const rolloutWorld = ({
     | 'setRunning'
     | 'addCounts'
     | 'addStageCounts'
+    | 'addTakenCounts'
     | 'halt'
     | 'move'
   > = {
@@ -113,9 +121,15 @@ export const rolloutWorld = ({
       for (const deviceId of deviceIds) targets.delete(keyOf(rolloutId, deviceId));
     },
     get: async (rolloutId, deviceId) => clone(targets.get(keyOf(rolloutId, deviceId))),
-    page: async (rolloutId) => ({
-      items: [...targets.values()].filter((t) => t.rolloutId === rolloutId).map(clone),
-    }),
+    page: async (rolloutId, limit, startKey) => {
+      const after = startKey ? String(startKey.deviceId) : undefined;
+      const all = [...targets.values()]
+        .filter((t) => t.rolloutId === rolloutId && (after === undefined || t.deviceId > after))
+        .sort((a, b) => (a.deviceId < b.deviceId ? -1 : 1));
+      const items = all.slice(0, limit).map(clone);
+      // As DynamoDB does: a page cut at its limit says where the next starts, even when nothing is left.
+      return items.length === limit ? { items, lastKey: { rolloutId, deviceId: items.at(-1)!.deviceId } } : { items };
+    },
     progressPage: async (rolloutId, prefix) => ({
       items: [...targets.values()]
         .filter((t) => t.rolloutId === rolloutId && t.progress?.startsWith(prefix))
@@ -128,13 +142,23 @@ export const rolloutWorld = ({
         .map(clone),
     supersede: async (rolloutId, deviceId, at, by) => {
       const found = targets.get(keyOf(rolloutId, deviceId));
+      if (found?.supersededBy === by) {
+        const { superseded: _at, supersededBy: _by, supersededFrom, ...before } = found;
+        return clone({ ...before, state: supersededFrom ?? before.state });
+      }
       if (!found || found.superseded !== undefined || found.state === 'superseded') return undefined;
       const leaves = IN_FLIGHT.includes(found.state);
       targets.set(keyOf(rolloutId, deviceId), {
         ...found,
         superseded: at,
         supersededBy: by,
-        ...(leaves ? { state: 'superseded' as const, progress: progressOf(found.stage ?? 0, 'superseded', at) } : {}),
+        ...(leaves
+          ? {
+              state: 'superseded' as const,
+              supersededFrom: found.state,
+              progress: progressOf(found.stage ?? 0, 'superseded', at),
+            }
+          : {}),
       });
       return clone(found);
     },
@@ -155,6 +179,17 @@ export const rolloutWorld = ({
       }
     },
     addStageCounts,
+    addTakenCounts: async (rolloutId, step, change, stageCounts) => {
+      const found = rollouts.get(rolloutId);
+      if (!found || found.takenSteps?.has(step)) return false;
+      found.takenSteps = new Set([...(found.takenSteps ?? []), step]);
+      counts.push({ rolloutId, change: { ...change } });
+      for (const [name, n] of Object.entries(change)) {
+        found.counts[name as keyof typeof found.counts] += n ?? 0;
+      }
+      for (const [stage, stageChange] of stageCounts) await addStageCounts(rolloutId, stage, stageChange);
+      return true;
+    },
     halt,
     move,
   };
@@ -179,6 +214,38 @@ export const rolloutWorld = ({
         const into = found.stageCounts![String(stage)]!;
         for (const [state, n] of Object.entries(change)) into[state as keyof StageCounts] += n ?? 0;
       });
+    },
+    commitStep: async (id, step) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'preparing' || found.prepareCursor !== step.from) return false;
+      found.prepareCursor = step.to;
+      if (step.refused.length > 0) found.refusedPending = [...step.refused];
+      found.preparing!.assigned += step.assigned;
+      for (const [name, n] of Object.entries(step.counts)) found.counts[name as keyof typeof found.counts] += n ?? 0;
+      for (const [reason, n] of Object.entries(step.skipped)) {
+        found.skipped[reason as keyof typeof found.skipped] += n ?? 0;
+      }
+      step.stageDevices.forEach((n, stage) => {
+        found.stages[stage]!.devices += n;
+      });
+      step.stageCounts.forEach((change, stage) => {
+        const into = found.stageCounts![String(stage)]!;
+        for (const [state, n] of Object.entries(change)) into[state as keyof StageCounts] += n ?? 0;
+      });
+      return true;
+    },
+    clearRefused: async (id) => {
+      const found = rollouts.get(id);
+      if (found) delete found.refusedPending;
+    },
+    activate: async (id, at) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'preparing' || found.refusedPending) return undefined;
+      Object.assign(found, { status: 'active', live: LIVE, soakFrom: at });
+      found.stages[0]!.started = at;
+      delete found.preparing;
+      delete found.prepareCursor;
+      return clone(found);
     },
     advance: async (id, { from, to, at }) => {
       const found = rollouts.get(id);
@@ -255,15 +322,25 @@ export const rolloutWorld = ({
         }),
       ),
     assign: async (id, productLine, target) => {
-      if (id === failOn) throw new Error('throttled');
+      if (id === failOn || failing.has(id)) throw new Error('throttled');
+      const device = devices[id];
+      if (device?.firmwareTarget?.rolloutId === target.rolloutId) {
+        const history = device.firmwareHistory ?? [];
+        const previous = history[history.findLastIndex((rolloutId) => rolloutId === target.rolloutId) - 1];
+        return {
+          already: true,
+          ...(device.firmwareVersion ? { firmwareVersion: device.firmwareVersion } : {}),
+          ...(previous ? { previousRolloutId: previous } : {}),
+        };
+      }
       const refused = refusalOf(id, productLine);
       if (refused) return { refused };
-      const device = devices[id]!;
-      const before = { ...device };
-      device.firmwareTarget = target;
+      const before = { ...device! };
+      device!.firmwareTarget = target;
+      device!.firmwareHistory = [...(device!.firmwareHistory ?? []), target.rolloutId];
       return {
         ...(before.firmwareVersion ? { firmwareVersion: before.firmwareVersion } : {}),
-        ...(before.firmwareTarget ? { previousTarget: before.firmwareTarget } : {}),
+        ...(before.firmwareTarget ? { previousRolloutId: before.firmwareTarget.rolloutId } : {}),
       };
     },
   };
@@ -272,6 +349,13 @@ export const rolloutWorld = ({
   return {
     rollouts,
     targets,
+    failing,
+    queued,
+    work: {
+      send: async (messages: readonly PrepareMessage[]) => {
+        queued.push(...messages);
+      },
+    },
     counts,
     published,
     rolledOut,

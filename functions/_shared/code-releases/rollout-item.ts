@@ -27,6 +27,12 @@ export type StoredRollout = Omit<Rollout, 'stages' | 'currentStage' | 'abort'> &
   soakFrom?: number;
   /** The halt whose notifications were sent (its `halted` time). */
   haltNotified?: number;
+  /** While preparing: the last device (by id) whose assignment step was recorded (decision 114). */
+  prepareCursor?: string;
+  /** While preparing: devices a recorded step could not assign, whose targets are still to be removed. */
+  refusedPending?: string[];
+  /** Steps of later rollouts whose devices taken from this one are counted here already (decision 114). */
+  takenSteps?: Set<string>;
 };
 
 /** The value of `live` (the index's partition key) while the stage job watches a rollout. */
@@ -43,6 +49,9 @@ export const presentRollout = (item: StoredRollout): Rollout => {
     baseline: _baseline,
     soakFrom: _soakFrom,
     haltNotified: _notified,
+    prepareCursor: _cursor,
+    refusedPending: _refused,
+    takenSteps: _taken,
     ...rollout
   } = item as StoredRollout & { versionKey?: string };
   const legacy = stageCounts === undefined;
@@ -79,6 +88,8 @@ export type StoredTarget = RolloutDevice & {
   /** Whether the device reports running the release's version (adoption). */
   running?: boolean;
   supersededBy?: string;
+  /** The state a device on its way had when a later rollout took it (its state is `superseded` since). */
+  supersededFrom?: DeviceUpdateState;
 };
 
 /** A target from before staged rollouts had `updated` for a device that ran the release. */
@@ -100,5 +111,6 @@ export const presentTarget = ({
   reportKey: _k,
   running: _running,
   supersededBy: _by,
+  supersededFrom: _from,
   ...device
 }: StoredTarget): RolloutDevice => ({ ...device, stage: device.stage ?? 0, state: stateOf(device) });

@@ -19,6 +19,14 @@ const TARGET_WRITE_LANES = 8;
 
 export type { StoredTarget } from './rollout-item';
 
+/** A target taken by a later rollout, as it was before: the state it left, without the marks of the taking. */
+const beforeSuperseded = ({
+  superseded: _at,
+  supersededBy: _by,
+  supersededFrom,
+  ...target
+}: StoredTarget): StoredTarget => ({ ...target, state: supersededFrom ?? target.state });
+
 /**
  * The per-device targets of rollouts and the rollouts' counters: written by the code-releases area when a rollout
  * assigns devices and by its stage job, and by ingest when a targeted device reports (docs/code-releases.md).
@@ -145,9 +153,11 @@ export const createRolloutTargets = ({
     },
 
     /**
-     * A later rollout took the device. A device on its way leaves this rollout's stage (`superseded`); one that had
-     * finished keeps its state, marked superseded, so the rollout still shows what became of it. The state read is a
-     * condition of the write, so a report landing in between makes it read again.
+     * A later rollout took the device. A device on its way leaves this rollout's stage (`superseded`, the state it
+     * left kept as `supersededFrom`); one that had finished keeps its state, marked superseded, so the rollout still
+     * shows what became of it. The state read is a condition of the write, so a report landing in between makes it
+     * read again. Taken by `by` already (a preparing rollout's step worked again, decision 114), it answers the target
+     * as it was before, so the step counts the same change again (and its guarded count adds it once).
      * @returns the target before, or undefined when there was no live target
      */
     supersede: async (
@@ -158,12 +168,13 @@ export const createRolloutTargets = ({
     ): Promise<StoredTarget | undefined> => {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const before = await store.get(rolloutId, deviceId);
+        if (before?.supersededBy === by) return beforeSuperseded(before);
         if (!before || before.superseded !== undefined || before.state === 'superseded') return undefined;
         const leaves = (SUPERSEDED_STATES as readonly string[]).includes(before.state);
         const moved = await updateIf(db, {
           TableName: targetsTable,
           Key: { rolloutId, deviceId },
-          UpdateExpression: `SET superseded = :at, supersededBy = :by${leaves ? ', #state = :superseded, progress = :progress' : ''}`,
+          UpdateExpression: `SET superseded = :at, supersededBy = :by${leaves ? ', #state = :superseded, progress = :progress, supersededFrom = :read' : ''}`,
           ConditionExpression: 'attribute_not_exists(superseded) AND #state = :read',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
@@ -220,6 +231,60 @@ export const createRolloutTargets = ({
         },
         ExpressionAttributeValues: Object.fromEntries(entries.map(([name, n]) => [`:${name}`, n])),
       });
+    },
+
+    /**
+     * What a step of a preparing rollout (`step`, decision 114) changes in the counters of a rollout it took devices
+     * from, added once whatever number of times the step is worked: the step is recorded in the same write
+     * (`takenSteps`). The stage counts are a second write, guarded the same way, and skipped for a rollout from before
+     * stages (no stage counts). @returns false when the step was counted here already
+     */
+    addTakenCounts: async (
+      rolloutId: string,
+      step: string,
+      counts: CountChange,
+      stageCounts: ReadonlyMap<number, Partial<StageCounts>>,
+    ): Promise<boolean> => {
+      const entries = Object.entries(counts).filter(([, n]) => n);
+      const added = await updateIf(db, {
+        TableName: rolloutsTable,
+        Key: { id: rolloutId },
+        UpdateExpression: `ADD ${[...entries.map(([name]) => `#counts.#${name} :${name}`), 'takenSteps :steps'].join(', ')}`,
+        ConditionExpression: 'attribute_exists(id) AND NOT contains(takenSteps, :step)',
+        ExpressionAttributeNames: {
+          ...(entries.length ? { '#counts': 'counts' } : {}),
+          ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([name, n]) => [`:${name}`, n])),
+          ':steps': new Set([step]),
+          ':step': step,
+        },
+      });
+      const changes = [...stageCounts].flatMap(([stage, change]) =>
+        (Object.entries(change).filter(([, n]) => n) as [DeviceUpdateState, number][]).map(
+          ([state, n]) => [stage, state, n] as const,
+        ),
+      );
+      if (changes.length === 0) return added !== undefined;
+      const stagesStep = `${step}#stages`;
+      const stagesAdded = await updateIf(db, {
+        TableName: rolloutsTable,
+        Key: { id: rolloutId },
+        UpdateExpression: `ADD ${[...changes.map(([stage, state]) => `#sc.#s${stage}.#${state} :s${stage}${state.replace(/_/g, '')}`), 'takenSteps :steps'].join(', ')}`,
+        ConditionExpression: `attribute_exists(id) AND ${[...new Set(changes.map(([stage]) => stage))].map((stage) => `attribute_exists(#sc.#s${stage})`).join(' AND ')} AND NOT contains(takenSteps, :step)`,
+        ExpressionAttributeNames: {
+          '#sc': 'stageCounts',
+          ...Object.fromEntries(changes.map(([stage]) => [`#s${stage}`, String(stage)])),
+          ...Object.fromEntries(changes.map(([, state]) => [`#${state}`, state])),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(changes.map(([stage, state, n]) => [`:s${stage}${state.replace(/_/g, '')}`, n])),
+          ':steps': new Set([stagesStep]),
+          ':step': stagesStep,
+        },
+      });
+      return added !== undefined || stagesAdded !== undefined;
     },
 
     /**

@@ -27,7 +27,13 @@ export type AssignRefusal = 'unknown' | 'retired' | 'otherProductLine';
 /** What a device held when a rollout assigned it. */
 export interface AssignedDevice {
   firmwareVersion?: string;
-  previousTarget?: FirmwareTarget;
+  /** The rollout that targeted the device before this one. */
+  previousRolloutId?: string;
+  /**
+   * The device pointed at this rollout before the write (a step of a preparing rollout worked again after a failure):
+   * nothing was written, and `previousRolloutId` is read from its update history.
+   */
+  already?: true;
 }
 
 export interface Fleet {
@@ -44,8 +50,9 @@ export interface Fleet {
   /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */
   devicesOf: (kind: 'campaign' | 'organization', id: string) => Promise<string[]>;
   /**
-   * Points the device at the rollout's release, if it is of the release's product line and not retired, and adds the
-   * rollout to the device's update history (`firmwareHistory`, the devices area's page reads it).
+   * Points the device at the rollout's release, if it is of the release's product line and not retired and does not
+   * point at this rollout already, and adds the rollout to the device's update history (`firmwareHistory`, the devices
+   * area's page reads it).
    * @returns what it ran and which rollout targeted it before, or why it was not assigned
    */
   assign: (
@@ -109,6 +116,19 @@ export interface RolloutStore {
     assigned: { skipped: Rollout['skipped']; stageDevices: number[]; stageCounts: Partial<Record<string, number>>[] },
   ) => Promise<void>;
   /**
+   * Records one step of a preparing rollout's assignment (decision 114), once: only from the step it read (`from`,
+   * the last device of the step before, none for the first), adding what the step assigned to its counters and
+   * leaving the targets of devices it could not assign to be removed. @returns false when the step was recorded already
+   */
+  commitStep: (id: string, step: PrepareStep) => Promise<boolean>;
+  /** The targets of refused devices were removed: forgets them. */
+  clearRefused: (id: string) => Promise<void>;
+  /**
+   * Every device is assigned: the rollout becomes active with its first stage started now.
+   * @returns the rollout after, or undefined when it was not preparing
+   */
+  activate: (id: string, at: number) => Promise<StoredRollout | undefined>;
+  /**
    * Starts stage `to` (and any empty ones between) if the rollout is active at stage `from`: two advancements at once
    * advance once. @returns the rollout after, or undefined when it was not at `from` or not active
    */
@@ -133,6 +153,22 @@ export interface RolloutStore {
    * Records that the halt of `halted` was announced; the job has no more work on a rollout that is not active.
    */
   markAnnounced: (id: string, halted: number) => Promise<void>;
+}
+
+/** What one step of a preparing rollout assigned (decision 114), added to the rollout once. */
+export interface PrepareStep {
+  /** The last device of the step before (the devices are taken in id order), or undefined for the first step. */
+  from?: string;
+  /** Its own last device. */
+  to: string;
+  /** Devices it pointed at the rollout. */
+  assigned: number;
+  counts: { targeted?: number; adopted?: number };
+  skipped: Partial<Rollout['skipped']>;
+  stageDevices: number[];
+  stageCounts: Partial<Record<string, number>>[];
+  /** Devices refused after all: their targets are to be removed. */
+  refused: string[];
 }
 
 export interface TestRunStore {

@@ -37,6 +37,7 @@ const setUp = (n: number, organizations: Record<string, string[]> = {}) => {
     targets: fake.targetStore,
     fleet: fake.fleet,
     people: { emailOf: async () => undefined },
+    work: fake.work,
     now: () => 0,
     newId: () => 'rollout-1',
   });

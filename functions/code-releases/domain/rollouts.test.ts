@@ -51,6 +51,7 @@ const world = ({
     targets: fake.targetStore,
     fleet: fake.fleet,
     people: { emailOf: async () => undefined },
+    work: fake.work,
     now: () => 1_000,
     newId: () => {
       ids += 1;

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/code-releases/rollout-rules';
 import {
   type codeReleases,
+  ROLLOUT_INLINE_DEVICES,
   ROLLOUT_MAX_DEVICES,
   type Rollout,
   type RolloutDevice,
@@ -39,7 +40,10 @@ import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_share
 import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
 import { pageAcross } from '../../_shared/paging';
+import type { QueueSender } from '../../_shared/queue/queue-sender';
+import { ASSIGN_CONCURRENCY, createAssignment, newTally, targetOf } from './assignment';
 import type { Fleet, People, ReleaseStore, RolloutStore, TestRunStore } from './ports';
+import type { PrepareMessage } from './prepare-message';
 import type { StoredRelease } from './records';
 import { stageMembership } from './stage-membership';
 
@@ -61,19 +65,16 @@ export interface RolloutsDeps {
     | 'supersede'
     | 'addCounts'
     | 'addStageCounts'
+    | 'addTakenCounts'
     | 'halt'
   >;
   fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'standing' | 'assign'>;
+  /** The rollouts queue: a rollout too large to assign in its request is assigned there, a step a message. */
+  work: Pick<QueueSender<PrepareMessage>, 'send'>;
   people: People;
   now: () => number;
   newId: () => string;
 }
-
-/**
- * Device writes in flight when a rollout starts (each device's is its own conditional UpdateItem, which no batch
- * call takes): well under the SDK's 50 sockets, and far from the devices table's on-demand throughput.
- */
-const ASSIGN_CONCURRENCY = 25;
 
 /** The lowest and highest `since` of a progress key: every device of a stage in a state lies between. */
 const FIRST = '0000000000000';
@@ -120,6 +121,7 @@ export const createRollouts = ({
   targets,
   fleet,
   people,
+  work,
   now,
   newId,
   log,
@@ -143,99 +145,7 @@ export const createRollouts = ({
     return rollout;
   };
 
-  /** What assigning the devices changed, beside the rollout's own counters. */
-  interface Tally {
-    skipped: Rollout['skipped'];
-    counts: CountChange;
-    stageDevices: number[];
-    stageCounts: Partial<Record<DeviceUpdateState, number>>[];
-    /** Devices refused after all (changed since they were read): their targets go. */
-    refused: string[];
-    /** Devices that point at the rollout (their assignment was written), whatever came after it. */
-    pointed: Set<string>;
-    /** What the devices taken from earlier rollouts change in those rollouts' counters, added once per rollout. */
-    taken: Map<string, { counts: CountChange; stageCounts: Map<number, Partial<StageCounts>> }>;
-  }
-
-  /** A device's target when the rollout starts: a device that runs the release already has nothing to install. */
-  const targetOf = (rollout: StoredRollout, deviceId: string, stage: number, firmwareVersion?: string) => {
-    const runs = firmwareVersion === rollout.version;
-    const state: DeviceUpdateState = runs ? 'succeeded' : 'pending';
-    return {
-      rolloutId: rollout.id,
-      deviceId,
-      releaseId: rollout.releaseId,
-      version: rollout.version,
-      stage,
-      state,
-      assigned: rollout.created,
-      progress: progressOf(stage, state, rollout.created),
-      running: runs,
-      ...(runs ? { stateAt: rollout.created } : {}),
-      ...(firmwareVersion ? { reportedVersion: firmwareVersion } : {}),
-    } satisfies StoredTarget;
-  };
-
-  /**
-   * Points one device at the rollout (its target is written already, from the version read before) and marks its
-   * target in the rollout it takes the device from; counts what that changes.
-   */
-  const assignOne = async (rollout: StoredRollout, deviceId: string, target: StoredTarget, tally: Tally) => {
-    const firmwareTarget: FirmwareTarget = {
-      releaseId: rollout.releaseId,
-      rolloutId: rollout.id,
-      version: rollout.version,
-      assigned: rollout.created,
-      stage: target.stage!,
-    };
-    const assigned = await fleet.assign(deviceId, rollout.productLine, firmwareTarget);
-    if ('refused' in assigned) {
-      tally.skipped[assigned.refused] += 1;
-      tally.refused.push(deviceId);
-      return;
-    }
-    tally.pointed.add(deviceId);
-    let { state } = target;
-    // The version changed between the read and the write (a report in between): the target follows the write's.
-    if (assigned.firmwareVersion !== target.reportedVersion) {
-      const corrected = targetOf(rollout, deviceId, target.stage!, assigned.firmwareVersion);
-      await targets.put(corrected);
-      state = corrected.state;
-    }
-    const stage = target.stage!;
-    tally.counts.targeted = (tally.counts.targeted ?? 0) + 1;
-    if (state === 'succeeded') tally.counts.adopted = (tally.counts.adopted ?? 0) + 1;
-    tally.stageDevices[stage] = (tally.stageDevices[stage] ?? 0) + 1;
-    const counts = tally.stageCounts[stage] ?? {};
-    counts[state] = (counts[state] ?? 0) + 1;
-    tally.stageCounts[stage] = counts;
-    const previous = assigned.previousTarget;
-    if (!previous || previous.rolloutId === rollout.id) return;
-    const before = await targets.supersede(previous.rolloutId, deviceId, rollout.created, rollout.id);
-    if (before === undefined) return;
-    const taken = tally.taken.get(previous.rolloutId) ?? {
-      counts: {} as CountChange,
-      stageCounts: new Map<number, Partial<StageCounts>>(),
-    };
-    tally.taken.set(previous.rolloutId, taken);
-    taken.counts.superseded = (taken.counts.superseded ?? 0) + 1;
-    if (wasRunning(before)) taken.counts.adopted = (taken.counts.adopted ?? 0) - 1;
-    const from = stateOf(before);
-    if (before.stage !== undefined && isIn(['pending', 'offered', 'downloading', 'installing'] as const, from)) {
-      const change = taken.stageCounts.get(before.stage) ?? {};
-      change[from] = (change[from] ?? 0) - 1;
-      change.superseded = (change.superseded ?? 0) + 1;
-      taken.stageCounts.set(before.stage, change);
-    }
-  };
-
-  /** The counters of the rollouts devices were taken from: one ADD per rollout and stage, not one per device. */
-  const countTaken = async (tally: Tally) => {
-    await inLanes([...tally.taken], ASSIGN_CONCURRENCY, async ([rolloutId, { counts, stageCounts }]) => {
-      await targets.addCounts(rolloutId, counts);
-      for (const [stage, change] of stageCounts) await targets.addStageCounts(rolloutId, stage, change);
-    });
-  };
+  const assignment = createAssignment({ fleet, targets });
 
   /**
    * Starts a rollout of a release to devices: its stages' shares chosen now, the first stage started at once, each
@@ -285,6 +195,8 @@ export const createRollouts = ({
       if (found.firmwareVersion === release.version) runsAlready.add(deviceId);
     }
     if (reached.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
+    // Too many devices to point at it in the request: a queue job does that, in steps (decision 114).
+    const preparing = reached.length > ROLLOUT_INLINE_DEVICES;
     const created = now();
     const id = input.id ?? newId();
     const membership = stageMembership(id, reached, input.stages, runsAlready);
@@ -296,15 +208,15 @@ export const createRollouts = ({
       version: release.version,
       target: input.target,
       targetLabel: label,
-      status: 'active',
+      status: preparing ? 'preparing' : 'active',
       stages: input.stages.map((stage, index) => ({
         name: stageNameOf(stage, index, input.stages.length),
         percent: stage.percent,
         ...(stage.deviceIds?.length ? { deviceIds: [...stage.deviceIds] } : {}),
         soakSeconds: stage.soakSeconds,
-        // Planned from the target; set to the devices assigned once they are.
-        devices: planned[index]!,
-        ...(index === 0 ? { started: created } : {}),
+        // Planned from the target and set to the devices assigned once they are; a preparing rollout's grow by step.
+        devices: preparing ? 0 : planned[index]!,
+        ...(index === 0 && !preparing ? { started: created } : {}),
       })),
       currentStage: 0,
       abort: input.abort,
@@ -314,8 +226,7 @@ export const createRollouts = ({
           Object.fromEntries(DEVICE_UPDATE_STATES.map((state) => [state, 0])),
         ]),
       ) as StoredRollout['stageCounts'],
-      soakFrom: created,
-      live: LIVE,
+      ...(preparing ? { preparing: { assigned: 0, of: reached.length } } : { soakFrom: created, live: LIVE }),
       counts: { targeted: 0, adopted: 0, superseded: 0 },
       skipped,
       artifact: {
@@ -333,20 +244,28 @@ export const createRollouts = ({
     // From its first rollout on, the release is what devices verify against: the store refuses to change it.
     await releases.markRolledOut(release.id, created);
     if (!(await rollouts.create(rollout))) throw new ServiceUnavailable(MESSAGES.changeUndone);
-    const tally: Tally = {
-      skipped: { ...rollout.skipped },
-      counts: {},
-      stageDevices: input.stages.map(() => 0),
-      stageCounts: input.stages.map(() => ({})),
-      refused: [],
-      pointed: new Set(),
-      taken: new Map(),
-    };
+    const tally = newTally(input.stages.length, rollout.skipped);
     // Every target first, by batches: a device then never points at the rollout without its target.
     const firstTargets = reached.map((deviceId) => {
       const found = standing.get(deviceId) as { firmwareVersion?: string };
       return targetOf(rollout, deviceId, membership.get(deviceId)!, found.firmwareVersion);
     });
+    if (preparing) {
+      try {
+        await targets.putAll(firstTargets);
+        await work.send([{ kind: 'prepare', rolloutId: rollout.id }]);
+      } catch (error) {
+        log('error', 'Rollout preparation could not start', {
+          rolloutId: rollout.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        // Nothing points at it yet: the rollout and its targets go, and the person starts it again.
+        await targets.removeAll(rollout.id, reached);
+        await rollouts.remove(rollout.id);
+        throw new ServiceUnavailable(MESSAGES.changeUndone);
+      }
+      return rollout;
+    }
     // The first failure stops the lanes from taking more devices, and the ones under way finish before the rollout
     // is set straight: what it then lists and counts is what points at it.
     let failure: { error: unknown } | undefined;
@@ -359,7 +278,7 @@ export const createRollouts = ({
       await inLanes(firstTargets, ASSIGN_CONCURRENCY, async (target) => {
         if (failure) return;
         try {
-          await assignOne(rollout, target.deviceId, target, tally);
+          await assignment.assignOne(rollout, target.deviceId, target, tally);
         } catch (error) {
           failure ??= { error };
         }
@@ -388,10 +307,10 @@ export const createRollouts = ({
         stageDevices: tally.stageDevices,
         stageCounts: tally.stageCounts,
       });
-      await countTaken(tally);
+      await assignment.countTaken(tally);
       throw new ServiceUnavailable(RELEASE_MESSAGES.rolloutAssignmentFailed);
     }
-    await countTaken(tally);
+    await assignment.countTaken(tally);
     if (tally.refused.length > 0) await targets.removeAll(rollout.id, tally.refused);
     if (!tally.counts.targeted) {
       // Nothing was assigned, so nothing points at it: the rollout never happened.
@@ -461,7 +380,11 @@ export const createRollouts = ({
       if (halted) return presentRollout(halted);
       const found = await find(rolloutId);
       throw new Conflict(
-        found.status === 'halted' ? RELEASE_MESSAGES.rolloutHalted : RELEASE_MESSAGES.rolloutRolledBack,
+        found.status === 'halted'
+          ? RELEASE_MESSAGES.rolloutHalted
+          : found.status === 'preparing'
+            ? RELEASE_MESSAGES.rolloutPreparing
+            : RELEASE_MESSAGES.rolloutRolledBack,
       );
     },
 
@@ -513,6 +436,7 @@ export const createRollouts = ({
     rollback: async (caller: Caller, rolloutId: string, reason: string): Promise<Rollout> => {
       const item = await find(rolloutId);
       if (item.status === 'rolled-back') throw new Conflict(RELEASE_MESSAGES.rolloutRolledBack);
+      if (item.status === 'preparing') throw new Conflict(RELEASE_MESSAGES.rolloutPreparing);
       const release = await releases.get(item.releaseId);
       if (!release) throw new NotFound(RELEASE_MESSAGES.releaseNotFound(item.releaseId));
       const previous = await releases.previousPublished(release.productLine, release.versionKey);

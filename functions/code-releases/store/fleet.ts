@@ -101,42 +101,64 @@ export const createFleet = ({
     target: FirmwareTarget,
   ): Promise<AssignedDevice | { refused: AssignRefusal }> => {
     try {
-      // The same write adds the rollout to the device's update history (newest last; the page shows the newest).
+      // The same write adds the rollout to the device's update history (newest last; the page shows the newest). A
+      // device pointing at the rollout already is not written again, so its history holds the rollout once.
       const before = await updateIf(db, {
         TableName: devicesTable,
         Key: { id: deviceId },
         UpdateExpression:
           'SET firmwareTarget = :target, firmwareHistory = list_append(if_not_exists(firmwareHistory, :none), :entry)',
-        ConditionExpression: 'attribute_exists(id) AND productLine = :line AND #state <> :retired',
+        ConditionExpression:
+          'attribute_exists(id) AND productLine = :line AND #state <> :retired AND (attribute_not_exists(firmwareTarget) OR firmwareTarget.rolloutId <> :rollout)',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':target': target,
           ':line': productLine,
           ':retired': 'retired',
+          ':rollout': target.rolloutId,
           ':none': [],
           ':entry': [historyEntryOf(target)],
         },
         ReturnValues: 'ALL_OLD',
       });
       if (before) {
+        const previous = before.firmwareTarget as FirmwareTarget | undefined;
         return {
           ...(typeof before.firmwareVersion === 'string' ? { firmwareVersion: before.firmwareVersion } : {}),
-          ...(before.firmwareTarget ? { previousTarget: before.firmwareTarget as FirmwareTarget } : {}),
+          ...(previous ? { previousRolloutId: previous.rolloutId } : {}),
         };
       }
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
-    // Refused: read why (the rare path, so the usual one stays one write).
+    // Refused, or assigned already: read which (the rare path, so the usual one stays one write).
     const found = await db.send(
       new GetCommand({
         TableName: devicesTable,
         Key: { id: deviceId },
-        ProjectionExpression: '#state, productLine',
+        ProjectionExpression: '#state, productLine, firmwareVersion, firmwareTarget, firmwareHistory',
         ExpressionAttributeNames: { '#state': 'state' },
+        ConsistentRead: true,
       }),
     );
-    if (!found.Item) return { refused: 'unknown' };
-    return { refused: found.Item.state === 'retired' ? 'retired' : 'otherProductLine' };
+    const item = found.Item;
+    if (!item) return { refused: 'unknown' };
+    if ((item.firmwareTarget as FirmwareTarget | undefined)?.rolloutId === target.rolloutId) {
+      const previousRolloutId = rolloutBefore(item.firmwareHistory, target.rolloutId);
+      return {
+        already: true,
+        ...(typeof item.firmwareVersion === 'string' ? { firmwareVersion: item.firmwareVersion } : {}),
+        ...(previousRolloutId ? { previousRolloutId } : {}),
+      };
+    }
+    return { refused: item.state === 'retired' ? 'retired' : 'otherProductLine' };
   },
 });
+
+/** The rollout a device's history names just before `rolloutId`'s last entry: what targeted it before that one. */
+const rolloutBefore = (history: unknown, rolloutId: string): string | undefined => {
+  if (!Array.isArray(history)) return undefined;
+  const entries = history as { rolloutId?: string }[];
+  const at = entries.findLastIndex((entry) => entry.rolloutId === rolloutId);
+  return at > 0 ? entries[at - 1]!.rolloutId : undefined;
+};

@@ -81,6 +81,80 @@ export const createRolloutStore = ({
     });
   },
 
+  commitStep: async (id, step) => {
+    // DynamoDB refuses a name or value the expressions do not use: each is added with what uses it.
+    const names: Record<string, string> = { '#status': 'status', '#prep': 'preparing' };
+    const values: Record<string, unknown> = { ':preparing': 'preparing', ':to': step.to, ':assigned': step.assigned };
+    const set = ['prepareCursor = :to'];
+    const add = ['#prep.assigned :assigned'];
+    if (step.refused.length > 0) {
+      set.push('refusedPending = :refused');
+      values[':refused'] = step.refused;
+    }
+    for (const [name, n] of Object.entries(step.counts)) {
+      if (!n) continue;
+      names['#counts'] = 'counts';
+      names[`#c${name}`] = name;
+      add.push(`#counts.#c${name} :c${name}`);
+      values[`:c${name}`] = n;
+    }
+    for (const [reason, n] of Object.entries(step.skipped)) {
+      if (!n) continue;
+      names['#skipped'] = 'skipped';
+      names[`#k${reason}`] = reason;
+      add.push(`#skipped.#k${reason} :k${reason}`);
+      values[`:k${reason}`] = n;
+    }
+    step.stageDevices.forEach((devices, stage) => {
+      if (!devices) return;
+      set.push(`stages[${stage}].devices = stages[${stage}].devices + :d${stage}`);
+      values[`:d${stage}`] = devices;
+    });
+    step.stageCounts.forEach((change, stage) => {
+      for (const [state, count] of Object.entries(change)) {
+        if (!count) continue;
+        const key = `${stage}${state.replace(/_/g, '')}`;
+        names['#sc'] = 'stageCounts';
+        names[`#s${stage}`] = String(stage);
+        names[`#${state}`] = state;
+        add.push(`#sc.#s${stage}.#${state} :s${key}`);
+        values[`:s${key}`] = count;
+      }
+    });
+    if (step.from !== undefined) values[':from'] = step.from;
+    return (
+      (await updateIf(db, {
+        TableName: tableName,
+        Key: { id },
+        UpdateExpression: `SET ${set.join(', ')} ADD ${add.join(', ')}`,
+        ConditionExpression: `#status = :preparing AND ${step.from === undefined ? 'attribute_not_exists(prepareCursor)' : 'prepareCursor = :from'}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      })) !== undefined
+    );
+  },
+
+  clearRefused: async (id) => {
+    await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'REMOVE refusedPending',
+      ConditionExpression: 'attribute_exists(id)',
+    });
+  },
+
+  activate: async (id, at) =>
+    (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression:
+        'SET #status = :active, live = :live, soakFrom = :at, stages[0].started = :at REMOVE preparing, prepareCursor',
+      ConditionExpression: '#status = :preparing AND attribute_not_exists(refusedPending)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'active', ':preparing': 'preparing', ':live': LIVE, ':at': at },
+      ReturnValues: 'ALL_NEW',
+    })) as StoredRollout | undefined,
+
   advance: async (id, { from, to, at }) => {
     const started = Array.from({ length: to - from }, (_, i) => from + 1 + i);
     return (await updateIf(db, {

@@ -1,0 +1,193 @@
+import type { Caller } from '../../../shared/auth/verify-token';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
+import { ROLLOUT_INLINE_DEVICES } from '../../../shared/contracts/code-releases';
+import { silentLog } from '../../../test/support/log';
+import { rejectionOf } from '../../../test/support/rejection';
+import { type FakeDevice, rolloutWorld } from '../../../test/support/rollout-world';
+import type { StoredRelease } from './records';
+import { createRolloutPrepare, PREPARE_STEP_DEVICES } from './rollout-prepare';
+import { createRollouts } from './rollouts';
+
+const admin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;
+const releaseOf = (version: string, versionKey: string): StoredRelease => ({
+  id: `sd1-${version}`,
+  productLine: 'sd1',
+  version,
+  versionKey,
+  notes: '',
+  status: 'published',
+  created: 1,
+  createdBy: 'maker-1',
+  updated: 1,
+  artifact: {
+    key: `releases/sd1-${version}/a`,
+    fileName: 'fw.bin',
+    size: 10,
+    sha256: 'ab'.repeat(32),
+    uploaded: 1,
+    uploadedBy: 'maker-1',
+  },
+});
+const older = releaseOf('1.4.1', 'k141');
+const release = releaseOf('1.4.2', 'k142');
+/** More devices than a request assigns: the rollout is prepared by the queue job, in three steps. */
+const FLEET = ROLLOUT_INLINE_DEVICES + 2 * PREPARE_STEP_DEVICES - 1;
+const idOf = (i: number) => `d${String(i).padStart(5, '0')}`;
+const fleetOf = (n: number): Record<string, FakeDevice> =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [idOf(i), { productLine: 'sd1', firmwareVersion: '1.4.0' }]));
+
+const world = (devices = fleetOf(FLEET)) => {
+  let clock = 1_000;
+  const fake = rolloutWorld({ devices, releases: [older, release], now: () => clock });
+  let ids = 0;
+  const service = createRollouts({
+    log: silentLog,
+    releases: fake.releaseStore,
+    testRuns: { results: async () => [{ id: 'run-1', status: 'Pass' as const, finished: 10 }] },
+    rollouts: fake.rolloutStore,
+    targets: fake.targetStore,
+    fleet: fake.fleet,
+    people: { emailOf: async () => undefined },
+    work: fake.work,
+    now: () => clock,
+    newId: () => {
+      ids += 1;
+      return `rollout-${ids}`;
+    },
+  });
+  const prepare = createRolloutPrepare({
+    log: silentLog,
+    rollouts: fake.rolloutStore,
+    targets: fake.targetStore,
+    fleet: fake.fleet,
+    work: fake.work,
+    now: () => clock,
+  });
+  /** Works the queue's messages as the worker does, until none is left. */
+  const drain = async () => {
+    const runs = [];
+    while (fake.queued.length > 0) runs.push(await prepare.run(fake.queued.shift()!.rolloutId));
+    return runs;
+  };
+  return { ...fake, service, prepare, drain, setClock: (at: number) => (clock = at) };
+};
+
+const everyone = { target: { kind: 'devices' as const, deviceIds: Object.keys(fleetOf(FLEET)) } };
+
+describe('a rollout too large for its request (decision 114)', () => {
+  it('is answered preparing with nothing pointed at it, then assigned step by step and made active', async () => {
+    const w = world();
+    const started = await w.service.create(admin, release.id, everyone);
+    expect(started).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: FLEET } });
+    expect(started.stages[0]!.started).toBeUndefined();
+    expect(Object.values(w.devices).filter((d) => d.firmwareTarget)).toHaveLength(0);
+    expect(w.targets.size).toBe(FLEET);
+    expect(w.queued).toEqual([{ kind: 'prepare', rolloutId: started.id }]);
+
+    w.setClock(5_000);
+    const runs = await w.drain();
+    expect(runs.map((run) => ('next' in run ? run.next : run.done))).toEqual(['step', 'step', 'step', 'active']);
+    const rollout = await w.service.get(started.id);
+    expect(rollout.status).toBe('active');
+    expect(rollout.preparing).toBeUndefined();
+    expect(rollout.counts).toEqual({ targeted: FLEET, adopted: 0, superseded: 0 });
+    // The stages hold what their shares say (1, 5, 25, 100 % of 1,999), chosen at the request and kept.
+    expect(rollout.stages.map((stage) => stage.devices)).toEqual([20, 80, 400, 1_499]);
+    expect(rollout.stages.map((stage) => stage.counts.pending)).toEqual([20, 80, 400, 1_499]);
+    expect(rollout.stages[0]!.started).toBe(5_000);
+    for (const device of Object.values(w.devices)) expect(device.firmwareHistory).toEqual([started.id]);
+  });
+
+  it('refuses a person’s advance, halt and roll back while it prepares, and offers nothing to resume', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    expect((await rejectionOf(w.service.advance(admin, id))).message).toBe(
+      RELEASE_MESSAGES.rolloutNotActive('preparing'),
+    );
+    expect((await rejectionOf(w.service.halt(admin, id, 'stop'))).message).toBe(RELEASE_MESSAGES.rolloutPreparing);
+    expect((await rejectionOf(w.service.rollback(admin, id, 'back'))).message).toBe(RELEASE_MESSAGES.rolloutPreparing);
+    expect((await rejectionOf(w.service.resume(admin, id))).message).toBe(
+      RELEASE_MESSAGES.rolloutNotHalted('preparing'),
+    );
+  });
+
+  it('works a failed step again without a device counted, written or taken twice', async () => {
+    // Half the fleet runs an earlier rollout, so the steps take devices from it.
+    const w = world();
+    const half = { target: { kind: 'devices' as const, deviceIds: Object.keys(w.devices).slice(0, 900) } };
+    const first = await w.service.create(admin, older.id, { ...half, stages: [{ percent: 100, soakSeconds: 0 }] });
+    expect(first.counts.targeted).toBe(900);
+    const { id } = await w.service.create(admin, release.id, everyone);
+    // The second step fails part-way (a throttled write), after some of its devices were pointed at the rollout.
+    w.failing.add(idOf(PREPARE_STEP_DEVICES + 300));
+    await w.prepare.run(w.queued.shift()!.rolloutId);
+    await expect(w.prepare.run(id)).rejects.toThrow('throttled');
+    expect(w.devices[idOf(PREPARE_STEP_DEVICES + 10)]!.firmwareTarget?.rolloutId).toBe(id);
+    // The queue gives the step again once the write goes through; then the rest.
+    w.failing.clear();
+    w.queued.push({ kind: 'prepare', rolloutId: id });
+    await w.drain();
+    const rollout = await w.service.get(id);
+    expect(rollout.status).toBe('active');
+    expect(rollout.counts.targeted).toBe(FLEET);
+    expect(rollout.stages.reduce((sum, stage) => sum + stage.counts.pending, 0)).toBe(FLEET);
+    for (const device of Object.values(w.devices).slice(0, 900)) expect(device.firmwareHistory).toEqual([first.id, id]);
+    // The earlier rollout counts each device taken from it once.
+    const taken = await w.service.get(first.id);
+    expect(taken.counts.superseded).toBe(900);
+    expect(taken.stages[0]!.counts).toMatchObject({ pending: 0, superseded: 900 });
+  });
+
+  it('adds a step’s counts once when it is worked again after they were added elsewhere', async () => {
+    const w = world();
+    const half = { target: { kind: 'devices' as const, deviceIds: Object.keys(w.devices).slice(0, 700) } };
+    const first = await w.service.create(admin, older.id, { ...half, stages: [{ percent: 100, soakSeconds: 0 }] });
+    const { id } = await w.service.create(admin, release.id, everyone);
+    // The step's write of its own counters fails once: the earlier rollout's counters were added already.
+    const commitStep = w.rolloutStore.commitStep;
+    let failures = 1;
+    w.rolloutStore.commitStep = async (...args) => {
+      if (failures-- > 0) throw new Error('throttled');
+      return commitStep(...args);
+    };
+    await expect(w.prepare.run(w.queued.shift()!.rolloutId)).rejects.toThrow('throttled');
+    expect((await w.service.get(first.id)).counts.superseded).toBe(PREPARE_STEP_DEVICES);
+    w.queued.push({ kind: 'prepare', rolloutId: id });
+    await w.drain();
+    expect((await w.service.get(first.id)).counts.superseded).toBe(700);
+    expect((await w.service.get(id)).counts.targeted).toBe(FLEET);
+  });
+
+  it('counts a device retired since the request as skipped and removes its target', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    w.devices[idOf(1_234)]!.state = 'retired';
+    await w.drain();
+    const rollout = await w.service.get(id);
+    expect(rollout.counts.targeted).toBe(FLEET - 1);
+    expect(rollout.skipped).toEqual({ otherProductLine: 0, retired: 1, unknown: 0 });
+    expect(rollout.stages.reduce((sum, stage) => sum + stage.devices, 0)).toBe(FLEET - 1);
+    expect(w.target(id, idOf(1_234))).toBeUndefined();
+    expect(w.rollouts.get(id)!.refusedPending).toBeUndefined();
+  });
+
+  it('does nothing for a rollout no longer preparing', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    await w.drain();
+    const before = structuredClone(w.rollouts.get(id));
+    expect(await w.prepare.run(id)).toEqual({ rolloutId: id, done: 'not preparing' });
+    expect(w.rollouts.get(id)).toEqual(before);
+    expect(w.queued).toEqual([]);
+  });
+
+  it('takes no step at all when the queue cannot be told, and leaves nothing behind', async () => {
+    const w = world();
+    w.work.send = async () => {
+      throw new Error('queue down');
+    };
+    expect((await rejectionOf(w.service.create(admin, release.id, everyone))).message).toMatch(/undone/);
+    expect(w.rollouts.size).toBe(0);
+    expect(w.targets.size).toBe(0);
+  });
+});
