@@ -4,7 +4,7 @@ import { createDeviceUpdates } from '../_shared/code-releases/device-updates';
 import { createRolloutTargets } from '../_shared/code-releases/rollout-targets';
 import { createEventPublisher } from '../_shared/events/event-publisher';
 import { log } from '../_shared/logger';
-import { createQueueSender } from '../_shared/queue/queue-sender';
+import { createQueueSender, type QueueSender } from '../_shared/queue/queue-sender';
 import { createRelationTable } from '../_shared/relations/relation-table';
 import { type PrepareMessage, prepareGroupOf } from './domain/prepare-message';
 import { createReleases } from './domain/releases';
@@ -63,9 +63,19 @@ const createStores = (env: CodeReleasesEnv) => {
   };
 };
 
-/** `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); Lambdas take the default. */
-export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }: { now?: () => number } = {}) => {
-  const { db, releases, rollouts, targets, fleet, work } = createStores(env);
+/**
+ * `now` stands in for the clock where a caller measures with a fixed one (the rollouts bench); `inlineDevices` and
+ * `work` let a browser test hold a small rollout in `preparing` (it sends the held step itself). Lambdas take the
+ * defaults.
+ */
+export const createCodeReleasesDeps = (
+  env: CodeReleasesEnv,
+  options: { now?: () => number; inlineDevices?: number; work?: Pick<QueueSender<PrepareMessage>, 'send'> } = {},
+) => {
+  const { now = Date.now } = options;
+  const stores = createStores(env);
+  const { db, releases, rollouts, targets, fleet } = stores;
+  const work = options.work ?? stores.work;
   const testRuns = createTestRunStore({ db, tableName: env.testRunsTable });
   const people = createPeople({ db, tableName: env.usersTable });
   return {
@@ -87,6 +97,7 @@ export const createCodeReleasesDeps = (env: CodeReleasesEnv, { now = Date.now }:
       fleet,
       people,
       work,
+      ...(options.inlineDevices === undefined ? {} : { inlineDevices: options.inlineDevices }),
       now,
       newId: randomUUID,
     }),

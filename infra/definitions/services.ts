@@ -100,7 +100,8 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
   },
   campaigns: { tables: ['campaigns', 'relations', 'accessVersions'], readTables: ['organizations'], jobs: true },
   // Releases, test runs, rollouts and their targets; a rollout writes each targeted device's `firmwareTarget` and
-  // finds a campaign's or organization's devices through the relations (docs/code-releases.md).
+  // finds a campaign's or organization's devices through the relations (docs/code-releases.md). A rollout of more
+  // than 1,000 devices is assigned by the area's worker, a step per message on the rollouts queue (decision 114).
   'code-releases': {
     tables: ['codeReleases', 'releaseTestRuns', 'releaseRollouts', 'rolloutTargets', 'devices'],
     // Who ran a test or started a rollout is kept by e-mail as well (access tokens carry none): the users table.
@@ -108,6 +109,7 @@ export const SERVICE_RESOURCES: Record<AreaName, ServiceResources> = {
     buckets: ['releases'],
     // A halted rollout is announced to the release's staff and the devices' organizations' managers (its stage job).
     jobs: true,
+    queues: ['rollouts'],
   },
   // Stripe's webhook writes each device's subscription record; the device's product line decides its tier.
   customer: {
@@ -350,6 +352,14 @@ export const WORKERS: {
   { name: 'SensorDataWorker', entry: 'functions/sensor-data/worker.ts', area: 'sensor-data', queue: 'sensorData' },
   // Dataset builds, a step per message (docs/datasets.md).
   { name: 'DatasetsWorker', entry: 'functions/datasets/worker.ts', area: 'datasets', queue: 'datasets' },
+  // Assignment of a preparing rollout's devices, a step per message (decision 114; docs/code-releases.md).
+  {
+    name: 'CodeReleasesWorker',
+    entry: 'functions/code-releases/worker.ts',
+    area: 'code-releases',
+    queue: 'rollouts',
+    batchSize: 1,
+  },
   // Webhook lanes (docs/integrations.md): one lane a message, since a lane sends for up to 30 s and a batch of ten
   // would outlast the function's minute.
   {

@@ -105,6 +105,20 @@ export const QUEUES = {
     fifo: true,
   },
   /**
+   * The code-releases worker's queue (decision 114): one message per assignment step of a preparing rollout, each step
+   * sending the next. FIFO, one group per rollout (`prepareGroupOf`), so a rollout's steps never run side by side.
+   */
+  rollouts: {
+    constructId: 'RolloutsQueue',
+    envVar: 'ROLLOUTS_QUEUE_URL',
+    name: (env: EnvName) => `rollouts-${env}.fifo`,
+    deadLetterName: (env: EnvName) => `rollouts-${env}-dlq.fifo`,
+    maxReceiveCount: MAX_RECEIVES.rollouts,
+    // Six times the worker's 150 s (workerTimeout): a step writes the targets of up to 500 devices, a write each.
+    visibilityTimeoutSeconds: 900,
+    fifo: true,
+  },
+  /**
    * The integrations worker's queue (docs/integrations.md): wake-ups of webhooks' delivery lanes, sent when an event
    * waits and as the timers of retries (a message delay of at most 15 minutes, sent again until the retry is due).
    * Standard, not FIFO: only standard queues delay single messages; each lane keeps its own order.

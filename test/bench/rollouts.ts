@@ -22,6 +22,7 @@ import {
   shouldHalt,
 } from '../../shared/code-releases/rollout-rules';
 import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
+import { ROLLOUT_INLINE_DEVICES } from '../../shared/contracts/code-releases';
 import { silentLog } from '../support/log';
 import { rolloutWorld } from '../support/rollout-world';
 import { AWS_PRICES } from './aws-prices';
@@ -40,8 +41,8 @@ import { seeded } from './seeded';
  *    which keep the real stores' conditions): the same goals from the code itself, not from a model of it.
  * 3. The local stack's stores (dynalite): a smaller fleet through the same use cases, for what needs real stores: how
  *    soon a halt stops offers, and the read and write units, requests and durations a rollout costs per device.
- *    Before it (3a), how long a person's request to start a rollout of 200 and of 1,000 devices takes, through the
- *    local gateway (decision 098).
+ *    Before it (3a), how long a person's request to start a rollout of 200, 1,000 and 5,000 devices takes, through
+ *    the local gateway (decisions 098 and 114), and until the larger one, answered preparing, is active.
  *
  * The fleet model, the same in all three: each device polls every POLL_HOURS at its own minute of the cycle (real
  * fleets spread their polls; see the last column of part 1 for every device polling at once); an offered device
@@ -733,17 +734,19 @@ export const benchRollouts = async (stack: RunningStack, db: DynamoDBDocumentCli
 };
 
 /** Fleets whose rollout's start the bench times through the gateway, and how many starts of each. */
-const START_FLEETS = (process.env.BENCH_ROLLOUT_START_DEVICES ?? '200,1000').split(',').map(Number);
+const START_FLEETS = (process.env.BENCH_ROLLOUT_START_DEVICES ?? '200,1000,5000').split(',').map(Number);
 const START_RUNS = Number(process.env.BENCH_ROLLOUT_START_RUNS ?? 3);
 
 /**
  * 3a. Starting a rollout on the local stack, through the gateway as a person starts one: `POST
- * /code-releases/releases/{id}/rollouts` to every device of a new fleet, timed until it answers (every device
- * assigned its stage by then, decision 098). A few starts of each size, since the machine's load moves single runs;
- * a small start first, uncounted, so the first counted one pays no cold code.
+ * /code-releases/releases/{id}/rollouts` to every device of a new fleet, timed until it answers (up to
+ * ROLLOUT_INLINE_DEVICES, every device assigned its stage by then, decision 098) and, for a larger fleet answered
+ * `preparing`, until the rollouts queue's worker has made it active (decision 114). A few starts of each size, since
+ * the machine's load moves single runs; a small start first, uncounted, so the first counted one pays no cold code.
  */
 export const benchRolloutStart = async (stack: RunningStack, db: DynamoDBDocumentClient, adminToken: string) => {
   const { tables, endpoints } = stack.info;
+  const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   let starts = 0;
   const start = async (size: number) => {
     starts += 1;
@@ -754,32 +757,45 @@ export const benchRolloutStart = async (stack: RunningStack, db: DynamoDBDocumen
     const started = performance.now();
     const response = await fetch(`${endpoints.gateway}/code-releases/releases/${releaseId}/rollouts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      headers,
       body: JSON.stringify({ target: { kind: 'devices', deviceIds: ids } }),
     });
     const text = await response.text();
     const ms = performance.now() - started;
     if (response.status !== 201) throw new Error(`Starting a rollout answered ${response.status}: ${text}`);
-    const { counts } = JSON.parse(text) as { counts: { targeted: number } };
-    if (counts.targeted !== size) throw new Error(`A rollout of ${size} devices targeted ${counts.targeted}`);
-    return ms;
+    let rollout = JSON.parse(text) as { id: string; status: string; counts: { targeted: number } };
+    while (rollout.status === 'preparing') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rollout = (await (
+        await fetch(`${endpoints.gateway}/code-releases/rollouts/${rollout.id}`, { headers })
+      ).json()) as typeof rollout;
+    }
+    const activeMs = performance.now() - started;
+    if (rollout.counts.targeted !== size)
+      throw new Error(`A rollout of ${size} devices targeted ${rollout.counts.targeted}`);
+    return { ms, activeMs };
   };
   await start(20);
   const rows = [];
   for (const size of START_FLEETS) {
-    const runs: number[] = [];
+    const runs: { ms: number; activeMs: number }[] = [];
     for (let run = 0; run < START_RUNS; run += 1) runs.push(await start(size));
+    const requests = runs.map((run) => run.ms);
+    const active = median(runs.map((run) => run.activeMs));
     rows.push({
       devices: size,
-      'request (median)': `${(median(runs) / 1000).toFixed(2)} s`,
-      'fastest, slowest': `${(Math.min(...runs) / 1000).toFixed(2)} s, ${(Math.max(...runs) / 1000).toFixed(2)} s`,
-      'ms per device (median)': (median(runs) / size).toFixed(1),
+      answered: size > ROLLOUT_INLINE_DEVICES ? 'preparing' : 'active',
+      'request (median)': `${(median(requests) / 1000).toFixed(2)} s`,
+      'fastest, slowest': `${(Math.min(...requests) / 1000).toFixed(2)} s, ${(Math.max(...requests) / 1000).toFixed(2)} s`,
+      'until active (median)': `${(active / 1000).toFixed(2)} s`,
+      'ms per device until active': (active / size).toFixed(1),
     });
   }
   console.log(
     `\n  3a. Starting a rollout on the local stack (dynalite), through the gateway: POST ` +
       `/code-releases/releases/{id}/rollouts to every device of a new fleet, default stages, ${START_RUNS} starts ` +
-      "of each size (API Gateway's limit is 29 s):\n",
+      `of each size (API Gateway's limit is 29 s); above ${ROLLOUT_INLINE_DEVICES.toLocaleString('en')} devices it ` +
+      "answers preparing and the rollouts queue's worker assigns them (decision 114):\n",
   );
   console.table(rows);
 };

@@ -1,5 +1,6 @@
 import { TABLES } from '../../functions/_shared/tables';
-import { BUCKETS } from '../../infra/definitions/storage';
+import { WORKERS } from '../../infra/definitions/services';
+import { BUCKETS, QUEUES } from '../../infra/definitions/storage';
 import type { AreaName } from '../../shared/contracts/areas';
 import { areaTemplate, mentions, resourcesOfType, synthesizedTemplates } from './synth';
 
@@ -72,4 +73,15 @@ it('ingest moves rollout targets and counters, reads releases and their artifact
   // The HTTP function and the MQTT rule's function each have it.
   // Reads objects and their versions (the datasets' read grant, shared): never writes or deletes.
   expect([...new Set(onBucket)].sort()).toEqual(['s3:GetObject', 's3:GetObjectVersion']);
+});
+
+it('the rollouts queue is FIFO, with a dead-letter queue, worked by the CodeReleasesWorker', () => {
+  const queues = Object.values(resourcesOfType(templates.messaging, 'AWS::SQS::Queue'));
+  const queue = queues.find((q) => q.Properties.QueueName === QUEUES.rollouts.name('prod'))!;
+  expect(queue.Properties).toMatchObject({ FifoQueue: true, VisibilityTimeout: 900 });
+  expect(JSON.stringify(queue.Properties.RedrivePolicy)).toContain('"maxReceiveCount":5');
+  expect(WORKERS.find((w) => w.queue === 'rollouts')).toMatchObject({
+    name: 'CodeReleasesWorker',
+    area: 'code-releases',
+  });
 });

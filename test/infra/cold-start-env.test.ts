@@ -57,6 +57,7 @@ const OTHER_VARIABLES: Record<string, readonly string[]> = {
   'the NotificationsWorker worker': Object.values(NOTIFICATIONS_WORKER_ENV),
   'the SensorDataWorker worker': Object.values(SENSOR_DATA_ENV),
   'the DatasetsWorker worker': Object.values(DATASETS_ENV),
+  'the CodeReleasesWorker worker': Object.values(CODE_RELEASES_ENV),
   'the IntegrationsWorker worker': WEBHOOK_SECRETS,
   'the UsersDeletionJob job': Object.values(ACCOUNT_ENV),
   'the AlertsSweepJob job': Object.values(ALERTS_ENV),

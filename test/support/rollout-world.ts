@@ -326,7 +326,7 @@ export const rolloutWorld = ({
       const device = devices[id];
       if (device?.firmwareTarget?.rolloutId === target.rolloutId) {
         const history = device.firmwareHistory ?? [];
-        const previous = history[history.findLastIndex((rolloutId) => rolloutId === target.rolloutId) - 1];
+        const previous = history[history.lastIndexOf(target.rolloutId) - 1];
         return {
           already: true,
           ...(device.firmwareVersion ? { firmwareVersion: device.firmwareVersion } : {}),

@@ -1,5 +1,6 @@
 import { AUDIT_RETENTION_MS } from '../../../shared/audit/audit-entry';
-import { MAX_JSON, toAuditEntry, toAuditItem } from './audit-item';
+import { boundedForLog, MAX_JSON } from './audit-bounds';
+import { toAuditEntry, toAuditItem } from './audit-item';
 import type { AuditRecord } from './audit-trail';
 
 /** 2026-11-18T10:00:00.123Z: away from month boundaries. */
@@ -65,5 +66,16 @@ describe('an audit record as stored', () => {
     expect(JSON.parse(item.after!)).toEqual({ truncated: true, characters: expect.any(Number) });
     expect(JSON.parse(item.after!).characters).toBeGreaterThan(MAX_JSON);
     expect(item.before).toBe('{"value":1}');
+  });
+
+  it('cuts a log line’s change, before and after as the item cuts them, and leaves small ones whole', () => {
+    const deviceIds = Array.from({ length: 10_000 }, (_, i) => `dev-${String(i).padStart(8, '0')}-abcdefgh`);
+    const large = record({ change: { body: { target: { kind: 'devices', deviceIds } } }, after: { deviceIds } });
+    const line = boundedForLog(large);
+    expect(line.change).toEqual({ truncated: true, characters: JSON.stringify(large.change).length });
+    expect(line.after).toEqual({ truncated: true, characters: JSON.stringify(large.after).length });
+    expect(line.before).toEqual({ value: 1 });
+    expect(JSON.stringify(line).length).toBeLessThan(10_000);
+    expect(boundedForLog(record({}))).toEqual(record({}));
   });
 });

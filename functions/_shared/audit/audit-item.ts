@@ -1,4 +1,5 @@
 import { AUDIT_RETENTION_MS, type AuditEntry } from '../../../shared/audit/audit-entry';
+import { boundedJson as json } from './audit-bounds';
 import type { AuditRecord } from './audit-trail';
 
 /**
@@ -41,20 +42,12 @@ export interface AuditItem {
   expiresAt: number;
 }
 
-/** Far below DynamoDB's 400 KB an item: one record's change, before and after together stay under it. */
-export const MAX_JSON = 100_000;
-
 export const monthOf = (time: number): string => new Date(time).toISOString().slice(0, 7);
 
 /** The sort key's time part: fixed width, so text order is time order. */
 export const sortTime = (time: number): string => String(Math.max(0, Math.floor(time))).padStart(13, '0');
 
 const PHASE_MARK = { attempt: 'a', outcome: 'o' } as const;
-
-const json = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? 'null';
-  return text.length <= MAX_JSON ? text : JSON.stringify({ truncated: true, characters: text.length });
-};
 
 const parse = (text: string | undefined): AuditEntry['change'] | undefined => {
   if (text === undefined) return undefined;

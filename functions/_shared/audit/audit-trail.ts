@@ -7,6 +7,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { DomainError, ServiceUnavailable } from '../errors';
 import { log, logRecord } from '../logger';
 import type { KeyRead, ReadAhead } from '../read-ahead';
+import { boundedForLog } from './audit-bounds';
 import type { AuditNote } from './audit-note';
 
 /** One record of the audit log: the attempt, written before the handler runs, or its outcome, written after. */
@@ -120,7 +121,7 @@ export const startTrail = async (log_: AuditLog, call: TrailCall) => {
     ...(call.sourceIp ? { sourceIp: call.sourceIp } : {}),
     ...(call.userAgent ? { userAgent: call.userAgent.slice(0, MAX_HEADER) } : {}),
   };
-  logRecord('audit', { audit: attempt });
+  logRecord('audit', { audit: boundedForLog(attempt) });
   try {
     await log_.append(attempt);
   } catch (error) {
@@ -161,14 +162,14 @@ export const startTrail = async (log_: AuditLog, call: TrailCall) => {
       ...(outcome.after !== undefined ? { after: redact(outcome.after) } : {}),
       finishedAt: call.now(),
     };
-    logRecord('audit', { audit: record });
+    logRecord('audit', { audit: boundedForLog(record) });
     try {
       await log_.append(record);
     } catch (error) {
       // The change is done: answering an error would invite a retry of it. The attempt stands in the table, and
       // this line carries the whole outcome for whoever reconciles it.
       log('error', 'AUDIT OUTCOME NOT RECORDED: the change stands; the record is in this line', {
-        audit: record,
+        audit: boundedForLog(record),
         error: error instanceof Error ? error.message : String(error),
       });
     }

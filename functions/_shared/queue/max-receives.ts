@@ -7,4 +7,5 @@ export const MAX_RECEIVES = {
   jobs: 5,
   sensorData: 5,
   datasets: 5,
+  rollouts: 5,
 } as const;

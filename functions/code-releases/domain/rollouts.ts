@@ -6,8 +6,6 @@ import {
   DEFAULT_STAGES,
   DEVICE_UPDATE_STATES,
   type DeviceUpdateState,
-  isIn,
-  type StageCounts,
   type StagePlan,
   stageNameOf,
   tallyOf,
@@ -21,19 +19,14 @@ import {
   type RolloutTarget,
 } from '../../../shared/contracts/code-releases';
 import type { ParsedRequest } from '../../../shared/contracts/define-route';
-import type { FirmwareTarget } from '../../../shared/contracts/devices';
 import { MESSAGES } from '../../../shared/messages';
-import { wasRunning } from '../../_shared/code-releases/adoption';
-import type { CountChange } from '../../_shared/code-releases/device-updates';
 import {
   LIVE,
   presentRollout,
   presentTarget,
-  progressOf,
   progressPrefix,
   type StoredRollout,
   type StoredTarget,
-  stateOf,
 } from '../../_shared/code-releases/rollout-item';
 import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../_shared/errors';
@@ -71,6 +64,11 @@ export interface RolloutsDeps {
   fleet: Pick<Fleet, 'nameOf' | 'devicesOf' | 'standing' | 'assign'>;
   /** The rollouts queue: a rollout too large to assign in its request is assigned there, a step a message. */
   work: Pick<QueueSender<PrepareMessage>, 'send'>;
+  /**
+   * The most devices a request assigns itself (ROLLOUT_INLINE_DEVICES); a browser test sets 0 to hold a small rollout
+   * in `preparing` while it looks at it.
+   */
+  inlineDevices?: number;
   people: People;
   now: () => number;
   newId: () => string;
@@ -122,6 +120,7 @@ export const createRollouts = ({
   fleet,
   people,
   work,
+  inlineDevices = ROLLOUT_INLINE_DEVICES,
   now,
   newId,
   log,
@@ -196,7 +195,7 @@ export const createRollouts = ({
     }
     if (reached.length === 0) throw new BadRequest(RELEASE_MESSAGES.rolloutNoDevices(release.productLine, label));
     // Too many devices to point at it in the request: a queue job does that, in steps (decision 114).
-    const preparing = reached.length > ROLLOUT_INLINE_DEVICES;
+    const preparing = reached.length > inlineDevices;
     const created = now();
     const id = input.id ?? newId();
     const membership = stageMembership(id, reached, input.stages, runsAlready);

@@ -65,9 +65,10 @@ describe('the firmware offer', () => {
     }
   });
 
-  it('offers nothing before the device’s stage starts, once halted or rolled back, once finished or installed, without a target, or to a retired device', async () => {
+  it('offers nothing before the device’s stage starts, while its rollout prepares, once halted or rolled back, once finished or installed, without a target, or to a retired device', async () => {
     const none = { update: null };
     expect(await offerWith({ currentStage: 0 }).offer()).toEqual(none);
+    expect(await offerWith({ status: 'preparing' }).offer()).toEqual(none);
     expect(await offerWith({ status: 'halted' }).offer()).toEqual(none);
     expect(await offerWith({ status: 'rolled-back' }).offer()).toEqual(none);
     for (const state of ['succeeded', 'failed', 'rejected', 'superseded'] as const) {

@@ -129,4 +129,16 @@ describe('a device’s report of its firmware update', () => {
     w.targets.set('r1/dev-1', { ...w.target('r1', 'dev-1')!, state: 'superseded', superseded: NOW });
     expect((await rejectionOf(w.report('dev-1', 'downloading', NOW))).status).toBe(409);
   });
+
+  it('refuses a report to a rollout still preparing, even from its first stage (decision 114)', async () => {
+    const w = setUp();
+    w.rollouts.get('r1')!.status = 'preparing';
+    w.targets.set('r1/dev-1', { ...w.target('r1', 'dev-1')!, state: 'pending' });
+    const early = await rejectionOf(w.report('dev-1', 'downloading', NOW));
+    expect([early.status, early.message]).toEqual([
+      409,
+      'Device dev-1 was not offered this update yet: its stage of the rollout has not started',
+    ]);
+    expect(w.rollouts.get('r1')!.stageCounts!['0']).toMatchObject({ pending: 9, downloading: 0 });
+  });
 });

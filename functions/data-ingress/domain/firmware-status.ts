@@ -44,7 +44,8 @@ export const createFirmwareStatus = ({ records, updates, adoption, devices, now 
     }
     if (state === 'pending') {
       const rollout = await records.rollout(report.rolloutId);
-      if ((target.stage ?? 0) > (rollout?.currentStage ?? 0)) {
+      // A preparing rollout offers nothing (decision 114): its counts are the assignment's until it is active.
+      if (rollout?.status === 'preparing' || (target.stage ?? 0) > (rollout?.currentStage ?? 0)) {
         throw new Conflict(RELEASE_MESSAGES.firmwareReportNotOffered(deviceId));
       }
     }

@@ -1,5 +1,7 @@
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { seedFleet, seedRelease } from '../../support/code-releases';
+import { ROLLOUT_INLINE_DEVICES } from '../../../shared/contracts/code-releases';
+import { credentialFor, seedFleet, seedRelease } from '../../support/code-releases';
+import { eventually } from '../../support/sensor-data';
 import { apiAs, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
 
 /**
@@ -114,4 +116,58 @@ describe('staged rollouts: starting one over many devices', () => {
       [0, 75],
     ]);
   });
+
+  it('answers a rollout of more devices than a request assigns preparing, and the queue job assigns them all once', async () => {
+    const admin = await administrator();
+    const fleet = await seedFleet(ROLLOUT_INLINE_DEVICES + 100);
+    const earlierRelease = await seedRelease({ results: ['Pass'] });
+    const release = await seedRelease({ results: ['Pass'] });
+    const earlier = await admin.createRollout({
+      params: { id: earlierRelease.id },
+      body: { target: { kind: 'devices', deviceIds: fleet.slice(0, 200) } },
+    });
+    expect(earlier.status).toBe('active');
+
+    const started = await admin.createRollout({
+      params: { id: release.id },
+      body: { target: { kind: 'devices', deviceIds: fleet } },
+    });
+    expect(started).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: 1_100 } });
+    expect(started.stages[0]!.started).toBeUndefined();
+
+    // The rollouts queue's worker assigns them, 500 a step (decision 114).
+    const rollout = await eventually(async () => {
+      const found = await (await employee()).getRollout({ params: { id: started.id } });
+      return found.status === 'active' && found;
+    }, 120_000);
+    expect(rollout.preparing).toBeUndefined();
+    expect(rollout.counts).toEqual({ targeted: 1_100, adopted: 0, superseded: 0 });
+    // 1 %, 5 %, 25 % and 100 % of 1,100: 11, 55, 275 and 1,100 devices in all.
+    expect(rollout.stages.map((s) => [s.devices, s.counts.pending])).toEqual([
+      [11, 11],
+      [44, 44],
+      [220, 220],
+      [825, 825],
+    ]);
+    expect(rollout.stages[0]!.started).toBeGreaterThanOrEqual(started.created);
+    expect(await devicesOf(rollout.id)).toHaveLength(1_100);
+
+    // Each device points at it, and its update history names it once.
+    const records = await recordsOf(fleet);
+    const histories = fleet.map((id) =>
+      ((records.get(id)?.firmwareHistory ?? []) as { rolloutId: string }[]).map((entry) => entry.rolloutId),
+    );
+    expect(histories.slice(0, 200).every((h) => h.join() === [earlier.id, rollout.id].join())).toBe(true);
+    expect(histories.slice(200).every((h) => h.join() === rollout.id)).toBe(true);
+    const earlierNow = await (await employee()).getRollout({ params: { id: earlier.id } });
+    expect(earlierNow.counts).toEqual({ targeted: 200, adopted: 0, superseded: 200 });
+
+    // Its canary is offered the release; a device of a later stage is not yet.
+    const [canary] = await devicesOf(rollout.id, { stage: 0 });
+    const offer = await apiAs('data-ingress', await credentialFor(canary!.deviceId)).getFirmware({});
+    expect(offer.update).toMatchObject({ rolloutId: rollout.id, version: release.version });
+    const [later] = await devicesOf(rollout.id, { stage: 3 });
+    const none = await apiAs('data-ingress', await credentialFor(later!.deviceId)).getFirmware({});
+    expect(none).toEqual({ update: null });
+  }, 180_000);
 });

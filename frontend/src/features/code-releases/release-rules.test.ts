@@ -1,5 +1,5 @@
 import { DEFAULT_ABORT, DEFAULT_STAGES } from '../../../../shared/code-releases/rollout-rules';
-import { NewRollout } from '../../../../shared/contracts/code-releases';
+import { NewRollout, type Rollout } from '../../../../shared/contracts/code-releases';
 import {
   abortText,
   adoption,
@@ -7,9 +7,11 @@ import {
   deviceIdsOf,
   durationText,
   EMPTY_ROLLOUT_FORM,
+  preparingText,
   rolloutBody,
   sha256Hex,
   skippedText,
+  stageStatus,
   stagesText,
 } from './release-rules';
 
@@ -67,6 +69,17 @@ describe('release page rules', () => {
     expect(durationText(5_400)).toBe('1.5 h');
     expect(durationText(600)).toBe('10 min');
     expect(abortText(DEFAULT_ABORT)).toContain('make it 90 % sure that 10 % or more of its devices fail, once 5 have');
+  });
+
+  it('starts no stage of a rollout still assigning its devices, and says how far the assignment is', () => {
+    const rollout = { status: 'active', currentStage: 0 } as Rollout;
+    expect([0, 1].map((index) => stageStatus(rollout, index))).toEqual(['current', 'waiting']);
+    expect([0, 1].map((index) => stageStatus({ ...rollout, status: 'preparing' }, index))).toEqual([
+      'waiting',
+      'waiting',
+    ]);
+    expect(preparingText({ assigned: 2_500, of: 10_000 })).toBe('Assigning its devices: 2,500 of 10,000.');
+    expect(preparingText(undefined)).toBe('Assigning its devices.');
   });
 
   it('hashes a file as the server does', async () => {

@@ -7,13 +7,16 @@ import {
 } from '../../../../shared/code-releases/rollout-rules';
 import type { Rollout, RolloutTarget } from '../../../../shared/contracts/code-releases';
 
+/** Devices report, and a preparing rollout assigns, while a person watches: a rollout shown is read again this often. */
+export const WATCH_MS = 5_000;
+
 /** Adoption as staff read it: how many of the rollout's own devices report running the release. */
 export const adoption = (counts: Rollout['counts']) => {
   const live = Math.max(counts.targeted - counts.superseded, 0);
   const percent = live === 0 ? 0 : Math.round((counts.adopted / live) * 100);
   return {
     percent,
-    text: `${counts.adopted} of ${live} ${live === 1 ? 'device runs' : 'devices run'} it (${percent} %)`,
+    text: `${counts.adopted.toLocaleString('en')} of ${live.toLocaleString('en')} ${live === 1 ? 'device runs' : 'devices run'} it (${percent} %)`,
   };
 };
 
@@ -139,13 +142,24 @@ export const stagesText = (stages: readonly { name: string; percent: number; soa
   return `${names.join(' → ')}${soaks.length === 1 ? `, ${durationText(soaks[0]!)} each` : ''}`;
 };
 
-/** Where one stage stands: done (every later one started, or the rollout completed), running, or waiting. */
+/**
+ * Where one stage stands: done (every later one started, or the rollout completed), running, or waiting. A preparing
+ * rollout's stages all wait: its first starts only once every device is assigned.
+ */
 export const stageStatus = (rollout: Rollout, index: number): 'done' | 'current' | 'waiting' =>
-  index < rollout.currentStage || (index === rollout.currentStage && rollout.completed !== undefined)
-    ? 'done'
-    : index === rollout.currentStage
-      ? 'current'
-      : 'waiting';
+  rollout.status === 'preparing'
+    ? 'waiting'
+    : index < rollout.currentStage || (index === rollout.currentStage && rollout.completed !== undefined)
+      ? 'done'
+      : index === rollout.currentStage
+        ? 'current'
+        : 'waiting';
+
+/** How far a preparing rollout's assignment is: "Assigning its devices: 2,500 of 10,000." */
+export const preparingText = (preparing: Rollout['preparing']): string =>
+  preparing
+    ? `Assigning its devices: ${preparing.assigned.toLocaleString('en')} of ${preparing.of.toLocaleString('en')}.`
+    : 'Assigning its devices.';
 
 /** How many of a stage's devices finished (succeeded, failed, rejected, timed out), and its share in whole percent. */
 export const finishedOf = (stage: Rollout['stages'][number]) => {

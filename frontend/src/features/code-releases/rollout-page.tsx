@@ -17,12 +17,9 @@ import { ChoiceField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { UpdateStateBadge } from './public-update-state';
-import { abortText, durationText, finishedOf, stageStatus } from './release-rules';
+import { abortText, durationText, finishedOf, preparingText, stageStatus, WATCH_MS } from './release-rules';
 import { RolloutStatusBadge } from './rollout-parts';
 import './code-releases.css';
-
-/** Devices report while a person watches: the page reads the rollout again this often. */
-const WATCH_MS = 5_000;
 
 /** The columns of the counts per stage, in the order an update moves. */
 const COUNTED: readonly DeviceUpdateState[] = [
@@ -123,9 +120,21 @@ const Failures = ({ devices }: { devices: readonly RolloutDevice[] }) => {
   );
 };
 
+/**
+ * What a rollout still assigning its devices is doing: the page reads it again every few seconds, so the count moves
+ * and the note goes by itself once it is active.
+ */
+const PreparingNote = ({ rollout }: { rollout: Rollout }) => (
+  <p className="notice" role="status" data-testid="rollout-preparing">
+    {preparingText(rollout.preparing)} Nothing is offered until every device is assigned; its first stage,{' '}
+    {rollout.stages[0]?.name}, starts then.
+  </p>
+);
+
 /** Why and when it stopped, or what rolled it back: the first thing a person opening a stopped rollout reads. */
 const StopNote = ({ rollout }: { rollout: Rollout }) => {
-  const stopped = rollout.status !== 'active';
+  // A preparing rollout has not started, so it has not stopped either: it has no failures to read.
+  const stopped = rollout.status === 'halted' || rollout.status === 'rolled-back';
   const failed = useQuery({ ...failuresRead(rollout.id, 'failed'), enabled: stopped, refetchInterval: WATCH_MS });
   const timedOut = useQuery({ ...failuresRead(rollout.id, 'timed_out'), enabled: stopped, refetchInterval: WATCH_MS });
   if (!stopped) {
@@ -161,7 +170,10 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
   );
 };
 
-/** What a person may do now: advance or halt an active rollout, resume or roll back a halted one. */
+/**
+ * What a person may do now: advance or halt an active rollout, resume or roll back a halted one; nothing while it is
+ * preparing (the API refuses every action until it is active).
+ */
 const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
   const api = useApi('code-releases');
   const admin = hasRole(useSignedInUser().groups, 'Administrators');
@@ -176,6 +188,11 @@ const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
     <section className="card section-card" aria-labelledby="rollout-actions-heading">
       <h2 id="rollout-actions-heading">Actions</h2>
       <ErrorAlert testId="rollout-action-error" error={error} />
+      {rollout.status === 'preparing' && (
+        <p className="muted small" data-testid="rollout-actions-later">
+          Advancing and halting come once every device is assigned and the rollout is active.
+        </p>
+      )}
       {rollout.status === 'active' && (
         <>
           {admin && !last && (
@@ -422,6 +439,7 @@ export const RolloutPage = () => {
           )}
           {/* The actions first: what the page's reads and the devices' reports grow is under them, never above. */}
           <RolloutActions rollout={data} />
+          {data.status === 'preparing' && <PreparingNote rollout={data} />}
           <StopNote rollout={data} />
           <section className="card section-card" aria-labelledby="rollout-stages-heading">
             <h2 id="rollout-stages-heading">Stages</h2>

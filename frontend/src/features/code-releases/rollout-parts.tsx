@@ -1,6 +1,7 @@
 import type { Rollout } from '../../../../shared/contracts/code-releases';
 
 const STATUS_TEXT: Record<Rollout['status'], string> = {
+  preparing: 'Preparing',
   active: 'Active',
   halted: 'Halted',
   'rolled-back': 'Rolled back',

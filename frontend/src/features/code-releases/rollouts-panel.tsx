@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { hasRole } from '../../../../shared/auth/groups';
 import { HALT_CONFIDENCE_PERCENT, stageNameOf } from '../../../../shared/code-releases/rollout-rules';
@@ -17,6 +17,7 @@ import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import {
   adoption,
   EMPTY_ROLLOUT_FORM,
+  preparingText,
   type RolloutForm,
   rolloutBody,
   type StageRow,
@@ -24,6 +25,7 @@ import {
   stageRowKey,
   stagesText,
   type TargetKind,
+  WATCH_MS,
 } from './release-rules';
 import { rolloutKeys } from './releases-api';
 import { RolloutStatusBadge } from './rollout-parts';
@@ -166,6 +168,10 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
     async (body) => {
       const rollout = await api.createRollout({ params: { id: release.id }, body });
       setForm(EMPTY_ROLLOUT_FORM);
+      if (rollout.status === 'preparing') {
+        const devices = rollout.preparing ? `${rollout.preparing.of.toLocaleString('en')} devices` : 'devices';
+        return `Rollout started: its ${devices} are being assigned; nothing is offered until every one is.`;
+      }
       return `Rollout started: ${rollout.counts.targeted} ${rollout.counts.targeted === 1 ? 'device' : 'devices'} assigned.`;
     },
     rolloutKeys(release.id),
@@ -246,7 +252,10 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
   );
 };
 
-/** One rollout's adoption as a bar and in words, what it skipped, and Halt with a reason while it is active. */
+/**
+ * One rollout's adoption as a bar and in words, what it skipped, and Halt with a reason while it is active (the API
+ * refuses to halt one still assigning its devices).
+ */
 const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: string }) => {
   const api = useApi('code-releases');
   const [reason, setReason] = useState('');
@@ -265,7 +274,11 @@ const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: strin
         {text}
       </p>
       {skippedText(rollout.skipped) && <p className="muted small">{skippedText(rollout.skipped)}</p>}
-      {rollout.status !== 'active' ? (
+      {rollout.status === 'preparing' ? (
+        <p className="muted small" data-testid="rollout-preparing">
+          {preparingText(rollout.preparing)} It can be halted once it is active.
+        </p>
+      ) : rollout.status !== 'active' ? (
         <p className="muted small" data-testid="rollout-halt-reason">
           Halted {rollout.halted ? new Date(rollout.halted).toLocaleString() : ''}: {rollout.haltReason}
         </p>
@@ -292,7 +305,16 @@ const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: strin
 };
 
 export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
-  const list = useRoutePages('code-releases', 'listRollouts', { params: { id: release.id }, query: { limit: 20 } });
+  // Read as often as a rollout's page while one assigns its devices, so it turns active here by itself too.
+  const [watching, setWatching] = useState(false);
+  const list = useRoutePages(
+    'code-releases',
+    'listRollouts',
+    { params: { id: release.id }, query: { limit: 20 } },
+    watching ? { refetchInterval: WATCH_MS } : {},
+  );
+  const preparing = list.items.some((rollout) => rollout.status === 'preparing');
+  useEffect(() => setWatching(preparing), [preparing]);
   return (
     <section className="card" aria-labelledby="rollouts-heading">
       <h2 id="rollouts-heading">Rollouts</h2>
@@ -320,6 +342,7 @@ export const RolloutsPanel = ({ release }: { release: ReleaseDetail }) => {
                     Stage {rollout.currentStage + 1} of {rollout.stages.length}:{' '}
                     {rollout.stages[rollout.currentStage]?.name}
                     {rollout.completed ? ' (completed)' : ''}
+                    {rollout.status === 'preparing' ? ' (starts once every device is assigned)' : ''}
                   </span>
                 </>
               ),

@@ -1,0 +1,117 @@
+import { getSqsClient } from '../../functions/_shared/clients';
+import { readEnv } from '../../functions/_shared/env';
+import { createQueueSender } from '../../functions/_shared/queue/queue-sender';
+import { CODE_RELEASES_ENV, createCodeReleasesDeps } from '../../functions/code-releases/deps';
+import { type PrepareMessage, prepareGroupOf } from '../../functions/code-releases/domain/prepare-message';
+import type { Caller } from '../../shared/auth/verify-token';
+import { axeViolations } from '../support/axe';
+import { pagePerTest, signInAs } from '../support/browser';
+import { freshMajor, seedFleet, seedRelease } from '../support/code-releases';
+import { freshDevice } from '../support/sensor-data';
+import { stack, subOf } from '../support/stack';
+import { useStackEnvironment } from '../support/stack-env';
+
+const testPage = pagePerTest();
+let restoreEnvironment: () => void;
+beforeAll(() => {
+  restoreEnvironment = useStackEnvironment();
+});
+afterAll(() => restoreEnvironment());
+
+/**
+ * A rollout still assigning its devices (decision 114). A real one needs more than 1,000 devices and is active within
+ * seconds, too soon to look at: here the use case runs in this process on the stack's stores with no devices assigned
+ * in the request, and its first step is held, not sent, until the test has looked; then it goes to the stack's rollouts
+ * queue and the stack's worker assigns the devices, as it would have at once.
+ */
+const preparingRollout = async (releaseId: string, deviceIds: string[]) => {
+  const held: PrepareMessage[] = [];
+  const { rollouts } = createCodeReleasesDeps(readEnv(CODE_RELEASES_ENV), {
+    inlineDevices: 0,
+    work: {
+      send: async (messages) => {
+        held.push(...messages);
+      },
+    },
+  });
+  const admin = { sub: await subOf('admin@example.com'), groups: ['Administrators'] } as unknown as Caller;
+  const rollout = await rollouts.create(admin, releaseId, { target: { kind: 'devices', deviceIds } });
+  const queue = createQueueSender<PrepareMessage>({
+    sqs: getSqsClient(),
+    queueUrl: stack().queues.rollouts!,
+    queueName: 'rollouts',
+    groupOf: prepareGroupOf,
+  });
+  return { rollout, sendHeldStep: () => queue.send(held) };
+};
+
+describe('end to end: a rollout that is still assigning its devices', () => {
+  it('its release’s list and its page say how far it is and offer no action, then it turns active by itself', async () => {
+    const page = testPage();
+    const release = await seedRelease({ results: ['Pass'], version: `${freshMajor()}.0.0` });
+    const devices = await Promise.all([freshDevice(), freshDevice()]);
+    const { rollout, sendHeldStep } = await preparingRollout(
+      release.id,
+      devices.map((device) => device.id),
+    );
+    expect(rollout.status).toBe('preparing');
+
+    await signInAs(page, 'admin@example.com', `/admin/releases/${encodeURIComponent(release.id)}`);
+    const row = page.getByTestId(`rollout-row-${rollout.id}`);
+    await row.getByTestId('rollout-preparing').waitFor();
+    expect(await row.getByTestId('rollout-preparing').textContent()).toBe(
+      'Assigning its devices: 0 of 2. It can be halted once it is active.',
+    );
+    expect(await row.getByTestId('rollout-status').textContent()).toBe('Preparing');
+    expect(await row.getByTestId('rollout-stage').textContent()).toBe(
+      'Stage 1 of 4: Canary (starts once every device is assigned)',
+    );
+    expect(await row.getByTestId('rollout-halt').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.goto(`${new URL(page.url()).origin}/admin/rollouts/${encodeURIComponent(rollout.id)}`);
+    const note = page.getByTestId('rollout-preparing');
+    await note.waitFor();
+    expect(await note.textContent()).toBe(
+      'Assigning its devices: 0 of 2. Nothing is offered until every device is assigned; its first stage, Canary, ' +
+        'starts then.',
+    );
+    expect(await note.getAttribute('role')).toBe('status');
+    expect(await page.getByTestId('rollout-status').textContent()).toBe('Preparing');
+    await page.getByTestId('rollout-actions-later').waitFor();
+    for (const action of ['rollout-advance', 'rollout-halt-submit', 'rollout-resume', 'rollout-rollback'])
+      expect(await page.getByTestId(action).count()).toBe(0);
+    expect(await page.getByTestId('rollout-halt').count()).toBe(0);
+    expect(await page.getByTestId('stage-segment-0').textContent()).toContain('Canary waiting');
+    expect(await page.getByTestId('stage-counts-0').textContent()).not.toContain('started');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The stack's worker takes the step: the page, read again every few seconds, turns active with no reload.
+    await sendHeldStep();
+    await page.getByTestId('rollout-halt-submit').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('rollout-status').textContent()).toBe('Active');
+    expect(await note.count()).toBe(0);
+    expect(await page.getByTestId('rollout-actions-later').count()).toBe(0);
+    expect(await page.getByTestId('stage-segment-0').textContent()).toContain('Canary running');
+  });
+
+  it('starting one over more than 1,000 devices from the release page says they are being assigned, and it turns active', async () => {
+    const page = testPage();
+    const release = await seedRelease({ results: ['Pass'], version: `${freshMajor()}.0.0` });
+    const fleet = await seedFleet(1_100);
+    await signInAs(page, 'admin@example.com', `/admin/releases/${encodeURIComponent(release.id)}`);
+    await page.getByTestId('rollout-gate').getByText('may roll out').waitFor();
+    await page.getByTestId('rollout-devices').fill(fleet.join('\n'));
+    await page.getByTestId('rollout-submit').click();
+    await page
+      .getByTestId('rollout-saved')
+      .getByText('Rollout started: its 1,100 devices are being assigned; nothing is offered until every one is.')
+      .waitFor();
+    // The stack's worker assigns them, 500 a step; the list, read again every few seconds while one prepares, shows it.
+    const row = page.getByTestId('rollouts').locator('[data-testid^="rollout-row-"]').first();
+    await row.getByTestId('rollout-halt').waitFor({ timeout: 60_000 });
+    expect(await row.getByTestId('rollout-status').textContent()).toBe('Active');
+    expect(await row.getByTestId('rollout-preparing').count()).toBe(0);
+    expect(await row.getByTestId('rollout-adoption').textContent()).toBe('0 of 1,100 devices run it (0 %)');
+  });
+});
