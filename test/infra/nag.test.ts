@@ -3,7 +3,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import { CLOUD_ENVIRONMENTS, type CloudEnvName, parseEnvName } from '../../infra/app';
 import { acknowledgements, formatAcknowledgements, packOf, usedAcknowledgements } from './nag-acknowledgements';
-import { synthesize } from './synth';
+import { assemblyDir, synthesize } from './synth';
 
 /** The packs infra/app.ts runs on every synth, by the prefix of their rule ids. */
 const PACKS: Record<string, () => NagPack> = {
@@ -60,7 +60,8 @@ describe.each(CLOUD_ENVIRONMENTS.filter((name) => !['prod', 'dev'].includes(name
 
 describe('the acknowledgement list', () => {
   it('reads what Validations.acknowledge records, as cdk-nag does', () => {
-    const app = new CdkApp();
+    // Its assembly goes where the synths' go, removed with them (a bare App leaves a cdk.out in the system's tmp).
+    const app = new CdkApp({ outdir: assemblyDir() });
     const queue = new Queue(new Stack(app, 'Probe'), 'Queue');
     Validations.of(queue).acknowledge(
       { id: 'Serverless-SQSRedrivePolicy', reason: 'not needed' },

@@ -25,7 +25,7 @@ export type Templates = Record<Exclude<keyof EnvironmentStacks, 'edge'>, Templat
  * teardown removes, or (a file run on its own) a directory removed when the process exits.
  */
 let assemblies: string | undefined;
-const assemblyDir = (): string => {
+export const assemblyDir = (): string => {
   if (!assemblies) {
     const cache = process.env.INFRA_SYNTH_CACHE;
     if (cache) {
