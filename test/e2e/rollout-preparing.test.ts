@@ -1,14 +1,7 @@
-import { getSqsClient } from '../../functions/_shared/clients';
-import { readEnv } from '../../functions/_shared/env';
-import { createQueueSender } from '../../functions/_shared/queue/queue-sender';
-import { CODE_RELEASES_ENV, createCodeReleasesDeps } from '../../functions/code-releases/deps';
-import { type PrepareMessage, prepareGroupOf } from '../../functions/code-releases/domain/prepare-message';
-import type { Caller } from '../../shared/auth/verify-token';
 import { axeViolations } from '../support/axe';
 import { pagePerTest, signInAs } from '../support/browser';
-import { freshMajor, seedFleet, seedRelease } from '../support/code-releases';
+import { freshMajor, preparingRollout, seedFleet, seedRelease } from '../support/code-releases';
 import { freshDevice } from '../support/sensor-data';
-import { stack, subOf } from '../support/stack';
 import { useStackEnvironment } from '../support/stack-env';
 
 const testPage = pagePerTest();
@@ -17,33 +10,6 @@ beforeAll(() => {
   restoreEnvironment = useStackEnvironment();
 });
 afterAll(() => restoreEnvironment());
-
-/**
- * A rollout still assigning its devices (decision 114). A real one needs more than 1,000 devices and is active within
- * seconds, too soon to look at: here the use case runs in this process on the stack's stores with no devices assigned
- * in the request, and its first step is held, not sent, until the test has looked; then it goes to the stack's rollouts
- * queue and the stack's worker assigns the devices, as it would have at once.
- */
-const preparingRollout = async (releaseId: string, deviceIds: string[]) => {
-  const held: PrepareMessage[] = [];
-  const { rollouts } = createCodeReleasesDeps(readEnv(CODE_RELEASES_ENV), {
-    inlineDevices: 0,
-    work: {
-      send: async (messages) => {
-        held.push(...messages);
-      },
-    },
-  });
-  const admin = { sub: await subOf('admin@example.com'), groups: ['Administrators'] } as unknown as Caller;
-  const rollout = await rollouts.create(admin, releaseId, { target: { kind: 'devices', deviceIds } });
-  const queue = createQueueSender<PrepareMessage>({
-    sqs: getSqsClient(),
-    queueUrl: stack().queues.rollouts!,
-    queueName: 'rollouts',
-    groupOf: prepareGroupOf,
-  });
-  return { rollout, sendHeldStep: () => queue.send(held) };
-};
 
 describe('end to end: a rollout that is still assigning its devices', () => {
   it('its release’s list and its page say how far it is and offer no action, then it turns active by itself', async () => {

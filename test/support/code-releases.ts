@@ -1,12 +1,18 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { getSqsClient } from '../../functions/_shared/clients';
 import { batchWriteAll } from '../../functions/_shared/dynamodb';
+import { readEnv } from '../../functions/_shared/env';
+import { createQueueSender } from '../../functions/_shared/queue/queue-sender';
+import { CODE_RELEASES_ENV, createCodeReleasesDeps } from '../../functions/code-releases/deps';
+import { type PrepareMessage, prepareGroupOf } from '../../functions/code-releases/domain/prepare-message';
+import type { Caller } from '../../shared/auth/verify-token';
 import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
 import { type Release, releaseIdOf, type TestRun } from '../../shared/contracts/code-releases';
 import type { ProductLine } from '../../shared/contracts/devices';
 import { freshSerial } from './authz-devices-fixtures';
-import { apiAs, documentClient, s3Client, stack, tokenOf } from './stack';
+import { apiAs, documentClient, s3Client, stack, subOf, tokenOf } from './stack';
 
 let serial = 0;
 /** A version no other test of this stack takes (a random minor, a counter for the patch). */
@@ -139,3 +145,31 @@ export const credentialFor = async (deviceId: string): Promise<string> =>
 
 /** A major version no other test takes, so a release just below another is the one a rollback finds. */
 export const freshMajor = () => randomInt(100_000, 999_999);
+
+/**
+ * A rollout still assigning its devices (decision 114). A real one needs more than 1,000 devices and is active within
+ * seconds, too soon to look at or to act on meanwhile: here the use case runs in this process on the stack's stores
+ * (the caller has set `useStackEnvironment()`) with no device assigned in the request, and its first step is held,
+ * not sent, until the test calls `sendHeldStep`; then it goes to the stack's rollouts queue and the stack's worker
+ * assigns the devices, as it would have at once.
+ */
+export const preparingRollout = async (releaseId: string, deviceIds: string[]) => {
+  const held: PrepareMessage[] = [];
+  const { rollouts } = createCodeReleasesDeps(readEnv(CODE_RELEASES_ENV), {
+    inlineDevices: 0,
+    work: {
+      send: async (messages) => {
+        held.push(...messages);
+      },
+    },
+  });
+  const admin = { sub: await subOf('admin@example.com'), groups: ['Administrators'] } as unknown as Caller;
+  const rollout = await rollouts.create(admin, releaseId, { target: { kind: 'devices', deviceIds } });
+  const queue = createQueueSender<PrepareMessage>({
+    sqs: getSqsClient(),
+    queueUrl: stack().queues.rollouts!,
+    queueName: 'rollouts',
+    groupOf: prepareGroupOf,
+  });
+  return { rollout, sendHeldStep: () => queue.send(held) };
+};

@@ -335,6 +335,10 @@ export const rolloutWorld = ({
       }
       const refused = refusalOf(id, productLine);
       if (refused) return { refused };
+      const current = device!.firmwareTarget;
+      if (current && current.assigned > target.assigned) {
+        return { takenBy: { rolloutId: current.rolloutId, assigned: current.assigned } };
+      }
       const before = { ...device! };
       device!.firmwareTarget = target;
       device!.firmwareHistory = [...(device!.firmwareHistory ?? []), target.rolloutId];

@@ -24,6 +24,11 @@ export interface ArtifactFiles {
 /** Why a device could not be assigned. */
 export type AssignRefusal = 'unknown' | 'retired' | 'otherProductLine';
 
+/** The device points at a rollout started after this one (`assigned`, that rollout's start): it stays that one's. */
+export interface TakenFirst {
+  takenBy: { rolloutId: string; assigned: number };
+}
+
 /** What a device held when a rollout assigned it. */
 export interface AssignedDevice {
   firmwareVersion?: string;
@@ -50,9 +55,10 @@ export interface Fleet {
   /** The ids of the devices a campaign or organization holds (campaign-device, organization-device relations). */
   devicesOf: (kind: 'campaign' | 'organization', id: string) => Promise<string[]>;
   /**
-   * Points the device at the rollout's release, if it is of the release's product line and not retired and does not
-   * point at this rollout already, and adds the rollout to the device's update history (`firmwareHistory`, the devices
-   * area's page reads it).
+   * Points the device at the rollout's release, if it is of the release's product line and not retired, does not
+   * point at this rollout already, and points at no rollout started after this one (a preparing rollout's step comes
+   * after its start: a rollout started meanwhile keeps the device), and adds the rollout to the device's update history
+   * (`firmwareHistory`, the devices area's page reads it).
    * @returns what it ran and which rollout targeted it before, or why it was not assigned
    */
   assign: (
@@ -64,6 +70,7 @@ export interface Fleet {
     | {
         refused: AssignRefusal;
       }
+    | TakenFirst
   >;
 }
 

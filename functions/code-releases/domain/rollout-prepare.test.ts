@@ -171,6 +171,30 @@ describe('a rollout too large for its request (decision 114)', () => {
     expect(w.rollouts.get(id)!.refusedPending).toBeUndefined();
   });
 
+  it('leaves a device that a rollout started meanwhile took to that rollout, and counts it superseded', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    // Before the job's first step, a newer rollout (a fix for two devices) starts and takes them.
+    w.setClock(2_000);
+    const fix = await w.service.create(admin, older.id, {
+      target: { kind: 'devices', deviceIds: [idOf(3), idOf(1_500)] },
+      stages: [{ percent: 100, soakSeconds: 0 }],
+    });
+    w.setClock(5_000);
+    await w.drain();
+    for (const deviceId of [idOf(3), idOf(1_500)]) {
+      expect(w.devices[deviceId]!.firmwareTarget?.rolloutId).toBe(fix.id);
+      expect(w.devices[deviceId]!.firmwareHistory).toEqual([fix.id]);
+      expect(w.target(id, deviceId)).toMatchObject({ state: 'superseded', supersededBy: fix.id, superseded: 2_000 });
+    }
+    const rollout = await w.service.get(id);
+    expect(rollout.counts).toEqual({ targeted: FLEET, adopted: 0, superseded: 2 });
+    expect(rollout.stages.reduce((sum, stage) => sum + stage.counts.superseded, 0)).toBe(2);
+    expect(rollout.stages.reduce((sum, stage) => sum + stage.counts.pending, 0)).toBe(FLEET - 2);
+    // The fix keeps its devices, untouched.
+    expect((await w.service.get(fix.id)).counts).toEqual({ targeted: 2, adopted: 0, superseded: 0 });
+  });
+
   it('does nothing for a rollout no longer preparing', async () => {
     const w = world();
     const { id } = await w.service.create(admin, release.id, everyone);

@@ -4,7 +4,7 @@ import type { RelationType } from '../../../shared/relations/relation-types';
 import { batchGetKeys, isConditionFailure, updateIf } from '../../_shared/dynamodb';
 import { inLanes } from '../../_shared/in-lanes';
 import type { RelationTable } from '../../_shared/relations/relation-table';
-import type { AssignedDevice, AssignRefusal, Fleet, Organizations } from '../domain/ports';
+import type { AssignedDevice, AssignRefusal, Fleet, Organizations, TakenFirst } from '../domain/ports';
 
 /** What a device's update history keeps of each rollout that targeted it (the target holds the rest). */
 const historyEntryOf = ({ rolloutId, releaseId, version, assigned }: FirmwareTarget) => ({
@@ -99,7 +99,7 @@ export const createFleet = ({
     deviceId: string,
     productLine: string,
     target: FirmwareTarget,
-  ): Promise<AssignedDevice | { refused: AssignRefusal }> => {
+  ): Promise<AssignedDevice | { refused: AssignRefusal } | TakenFirst> => {
     try {
       // The same write adds the rollout to the device's update history (newest last; the page shows the newest). A
       // device pointing at the rollout already is not written again, so its history holds the rollout once.
@@ -109,13 +109,14 @@ export const createFleet = ({
         UpdateExpression:
           'SET firmwareTarget = :target, firmwareHistory = list_append(if_not_exists(firmwareHistory, :none), :entry)',
         ConditionExpression:
-          'attribute_exists(id) AND productLine = :line AND #state <> :retired AND (attribute_not_exists(firmwareTarget) OR firmwareTarget.rolloutId <> :rollout)',
+          'attribute_exists(id) AND productLine = :line AND #state <> :retired AND (attribute_not_exists(firmwareTarget) OR (firmwareTarget.rolloutId <> :rollout AND firmwareTarget.assigned <= :assigned))',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':target': target,
           ':line': productLine,
           ':retired': 'retired',
           ':rollout': target.rolloutId,
+          ':assigned': target.assigned,
           ':none': [],
           ':entry': [historyEntryOf(target)],
         },
@@ -143,7 +144,12 @@ export const createFleet = ({
     );
     const item = found.Item;
     if (!item) return { refused: 'unknown' };
-    if ((item.firmwareTarget as FirmwareTarget | undefined)?.rolloutId === target.rolloutId) {
+    const current = item.firmwareTarget as FirmwareTarget | undefined;
+    const assignable = item.state !== 'retired' && item.productLine === productLine;
+    if (assignable && current && current.rolloutId !== target.rolloutId && current.assigned > target.assigned) {
+      return { takenBy: { rolloutId: current.rolloutId, assigned: current.assigned } };
+    }
+    if (current?.rolloutId === target.rolloutId) {
       const previousRolloutId = rolloutBefore(item.firmwareHistory, target.rolloutId);
       return {
         already: true,

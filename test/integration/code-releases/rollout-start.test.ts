@@ -1,8 +1,16 @@
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { ROLLOUT_INLINE_DEVICES } from '../../../shared/contracts/code-releases';
-import { credentialFor, seedFleet, seedRelease } from '../../support/code-releases';
+import { credentialFor, preparingRollout, seedFleet, seedRelease } from '../../support/code-releases';
 import { eventually } from '../../support/sensor-data';
-import { apiAs, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
+import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
+import { useStackEnvironment } from '../../support/stack-env';
+
+let restoreEnvironment: () => void;
+beforeAll(() => {
+  restoreEnvironment = useStackEnvironment();
+});
+afterAll(() => restoreEnvironment());
 
 /**
  * Starting a rollout over hundreds of devices through the local gateway (docs/code-releases.md, "Starting a rollout",
@@ -170,4 +178,60 @@ describe('staged rollouts: starting one over many devices', () => {
     const none = await apiAs('data-ingress', await credentialFor(later!.deviceId)).getFirmware({});
     expect(none).toEqual({ update: null });
   }, 180_000);
+
+  it('while one prepares, refuses a person’s halt, advance and roll back and a device’s report, and leaves a device a rollout started meanwhile took to that one', async () => {
+    const admin = await administrator();
+    const fleet = await seedFleet(5);
+    const release = await seedRelease({ results: ['Pass'] });
+    const fixRelease = await seedRelease({ results: ['Pass'] });
+    // Its first step held back: the rollout stays preparing until the test sends it (test/support/code-releases.ts).
+    const { rollout, sendHeldStep } = await preparingRollout(release.id, fleet);
+    expect(rollout).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: 5 } });
+
+    const params = { params: { id: rollout.id } };
+    const halt = await apiRejection(admin.haltRollout({ ...params, body: { reason: 'looks wrong' } }));
+    expect([halt.status, halt.message]).toEqual([409, RELEASE_MESSAGES.rolloutPreparing]);
+    const advance = await apiRejection(admin.advanceRollout({ ...params, body: {} }));
+    expect([advance.status, advance.message]).toEqual([409, RELEASE_MESSAGES.rolloutNotActive('preparing')]);
+    const back = await apiRejection(admin.rollbackRollout({ ...params, body: { reason: 'back' } }));
+    expect([back.status, back.message]).toEqual([409, RELEASE_MESSAGES.rolloutPreparing]);
+    const [canary] = await devicesOf(rollout.id, { stage: 0 });
+    const device = apiAs('data-ingress', await credentialFor(canary!.deviceId));
+    const report = await apiRejection(
+      device.reportFirmwareStatus({
+        body: { rolloutId: rollout.id, releaseId: release.id, state: 'downloading', at: Date.now() },
+      }),
+    );
+    expect([report.status, report.message]).toEqual([409, RELEASE_MESSAGES.firmwareReportNotOffered(canary!.deviceId)]);
+    expect(await device.getFirmware({})).toEqual({ update: null });
+
+    // A fix for one of its devices starts meanwhile: the device is the fix's, whenever the preparing one gets to it.
+    const taken = fleet.find((id) => id !== canary!.deviceId)!;
+    const fix = await admin.createRollout({
+      params: { id: fixRelease.id },
+      body: { target: { kind: 'devices', deviceIds: [taken] }, stages: [{ percent: 100, soakSeconds: 0 }] },
+    });
+    await sendHeldStep();
+    const active = await eventually(async () => {
+      const found = await (await employee()).getRollout(params);
+      return found.status === 'active' && found;
+    });
+    expect(active.counts).toEqual({ targeted: 5, adopted: 0, superseded: 1 });
+    expect(active.stages.reduce((sum, stage) => sum + stage.counts.superseded, 0)).toBe(1);
+    const records = await recordsOf(fleet);
+    for (const id of fleet) {
+      const pointsAt = (records.get(id)?.firmwareTarget as { rolloutId: string }).rolloutId;
+      expect([id, pointsAt]).toEqual([id, id === taken ? fix.id : rollout.id]);
+    }
+    expect((records.get(taken)?.firmwareHistory as { rolloutId: string }[]).map((e) => e.rolloutId)).toEqual([fix.id]);
+    const listed = await devicesOf(rollout.id);
+    expect(listed.find((d) => d.deviceId === taken)).toMatchObject({ state: 'superseded', superseded: fix.created });
+    expect((await (await employee()).getRollout({ params: { id: fix.id } })).counts).toEqual({
+      targeted: 1,
+      adopted: 0,
+      superseded: 0,
+    });
+    // Active now, its canary is offered the release.
+    expect((await device.getFirmware({})).update).toMatchObject({ rolloutId: rollout.id });
+  });
 });
