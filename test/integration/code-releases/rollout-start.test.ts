@@ -220,10 +220,11 @@ describe('staged rollouts: starting one over many devices', () => {
     expect(active.stages.reduce((sum, stage) => sum + stage.counts.superseded, 0)).toBe(1);
     const records = await recordsOf(fleet);
     for (const id of fleet) {
-      const pointsAt = (records.get(id)?.firmwareTarget as { rolloutId: string }).rolloutId;
+      const pointsAt = (records.get(id)?.firmwareTarget as { rolloutId?: string } | undefined)?.rolloutId;
       expect([id, pointsAt]).toEqual([id, id === taken ? fix.id : rollout.id]);
     }
-    expect((records.get(taken)?.firmwareHistory as { rolloutId: string }[]).map((e) => e.rolloutId)).toEqual([fix.id]);
+    const history = (records.get(taken)?.firmwareHistory ?? []) as { rolloutId: string }[];
+    expect(history.map((entry) => entry.rolloutId)).toEqual([fix.id]);
     const listed = await devicesOf(rollout.id);
     expect(listed.find((d) => d.deviceId === taken)).toMatchObject({ state: 'superseded', superseded: fix.created });
     expect((await (await employee()).getRollout({ params: { id: fix.id } })).counts).toEqual({
