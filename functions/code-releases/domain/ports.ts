@@ -172,6 +172,7 @@ export interface PrepareStep {
   assigned: number;
   counts: { targeted?: number; adopted?: number };
   skipped: Partial<Rollout['skipped']>;
+  /** What each stage's size changes by: the stages are planned at the start, so only refused devices change them. */
   stageDevices: number[];
   stageCounts: Partial<Record<string, number>>[];
   /** Devices refused after all: their targets are to be removed. */

@@ -80,6 +80,8 @@ describe('a rollout too large for its request (decision 114)', () => {
     const started = await w.service.create(admin, release.id, everyone);
     expect(started).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: FLEET } });
     expect(started.stages[0]!.started).toBeUndefined();
+    // Its stages are chosen, and sized, at the request.
+    expect(started.stages.map((stage) => stage.devices)).toEqual([20, 80, 400, 1_499]);
     expect(Object.values(w.devices).filter((d) => d.firmwareTarget)).toHaveLength(0);
     expect(w.targets.size).toBe(FLEET);
     expect(w.queued).toEqual([{ kind: 'prepare', rolloutId: started.id }]);

@@ -1,4 +1,4 @@
-import { presentRollout, type StoredRollout } from '../../_shared/code-releases/rollout-item';
+import { presentRollout, type StoredRollout, type StoredTarget } from '../../_shared/code-releases/rollout-item';
 import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
@@ -12,6 +12,14 @@ import type { PrepareMessage } from './prepare-message';
  * local stack's DynamoDB, well inside the worker's time.
  */
 export const PREPARE_STEP_DEVICES = 500;
+
+/** How many of each stage's devices were refused after all, as negative changes of the stages' sizes. */
+const refusedByStage = (stages: number, targets: readonly StoredTarget[], refused: readonly string[]): number[] => {
+  const out = new Set(refused);
+  const change = Array.from({ length: stages }, () => 0);
+  for (const target of targets) if (out.has(target.deviceId)) change[target.stage ?? 0]! -= 1;
+  return change;
+};
 
 export interface RolloutPrepareDeps {
   log: Log;
@@ -73,7 +81,8 @@ export const createRolloutPrepare = ({ rollouts, targets, fleet, work, now, log 
           assigned: tally.pointed.size,
           counts: tally.counts,
           skipped: tally.skipped,
-          stageDevices: tally.stageDevices,
+          // The stages hold their planned sizes from the start: only a device refused after all leaves its stage.
+          stageDevices: refusedByStage(item.stages.length, page.items, tally.refused),
           stageCounts: tally.stageCounts,
           refused: tally.refused,
         });

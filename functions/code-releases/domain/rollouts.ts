@@ -213,8 +213,9 @@ export const createRollouts = ({
         percent: stage.percent,
         ...(stage.deviceIds?.length ? { deviceIds: [...stage.deviceIds] } : {}),
         soakSeconds: stage.soakSeconds,
-        // Planned from the target and set to the devices assigned once they are; a preparing rollout's grow by step.
-        devices: preparing ? 0 : planned[index]!,
+        // Planned from the target; set to the devices assigned once they are (a preparing rollout's steps take out
+        // the devices they could not assign).
+        devices: planned[index]!,
         ...(index === 0 && !preparing ? { started: created } : {}),
       })),
       currentStage: 0,

@@ -141,6 +141,7 @@ describe('staged rollouts: starting one over many devices', () => {
       body: { target: { kind: 'devices', deviceIds: fleet } },
     });
     expect(started).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: 1_100 } });
+    expect(started.stages.map((s) => s.devices)).toEqual([11, 44, 220, 825]);
     expect(started.stages[0]!.started).toBeUndefined();
 
     // The rollouts queue's worker assigns them, 500 a step (decision 114).
