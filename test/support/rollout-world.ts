@@ -10,6 +10,7 @@ import type { RolloutTargets } from '../../functions/_shared/code-releases/rollo
 import type { AssignRefusal, Fleet, ReleaseStore, RolloutStore } from '../../functions/code-releases/domain/ports';
 import type { PrepareMessage } from '../../functions/code-releases/domain/prepare-message';
 import type { StoredRelease } from '../../functions/code-releases/domain/records';
+import type { Caller } from '../../shared/auth/verify-token';
 import type { StageCounts } from '../../shared/code-releases/rollout-rules';
 import type { FirmwareTarget } from '../../shared/contracts/devices';
 import type { RolloutHalted } from '../../shared/contracts/events';
@@ -26,6 +27,30 @@ export interface FakeDevice {
 }
 
 const IN_FLIGHT = ['pending', 'offered', 'downloading', 'installing'];
+
+/** An administrator as the use cases receive one from a verified token. */
+export const staffAdmin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;
+
+/** A published sd1 release with a verified artifact: what a rollout may offer. */
+export const publishedRelease = (version: string, versionKey: string): StoredRelease => ({
+  id: `sd1-${version}`,
+  productLine: 'sd1',
+  version,
+  versionKey,
+  notes: '',
+  status: 'published',
+  created: 1,
+  createdBy: 'maker-1',
+  updated: 1,
+  artifact: {
+    key: `releases/sd1-${version}/a`,
+    fileName: 'fw.bin',
+    size: 10,
+    sha256: 'ab'.repeat(32),
+    uploaded: 1,
+    uploadedBy: 'maker-1',
+  },
+});
 
 /**
  * In-memory stand-ins for the rollout stores, for unit tests of the use cases: each write keeps the condition the

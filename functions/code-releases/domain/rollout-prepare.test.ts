@@ -1,33 +1,16 @@
-import type { Caller } from '../../../shared/auth/verify-token';
 import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { ROLLOUT_INLINE_DEVICES } from '../../../shared/contracts/code-releases';
 import { silentLog } from '../../../test/support/log';
 import { rejectionOf } from '../../../test/support/rejection';
-import { type FakeDevice, rolloutWorld } from '../../../test/support/rollout-world';
-import type { StoredRelease } from './records';
+import {
+  staffAdmin as admin,
+  type FakeDevice,
+  publishedRelease as releaseOf,
+  rolloutWorld,
+} from '../../../test/support/rollout-world';
 import { createRolloutPrepare, PREPARE_STEP_DEVICES } from './rollout-prepare';
 import { createRollouts } from './rollouts';
 
-const admin = { sub: 'admin-1', email: 'admin@example.com', groups: ['Administrators'] } as Caller;
-const releaseOf = (version: string, versionKey: string): StoredRelease => ({
-  id: `sd1-${version}`,
-  productLine: 'sd1',
-  version,
-  versionKey,
-  notes: '',
-  status: 'published',
-  created: 1,
-  createdBy: 'maker-1',
-  updated: 1,
-  artifact: {
-    key: `releases/sd1-${version}/a`,
-    fileName: 'fw.bin',
-    size: 10,
-    sha256: 'ab'.repeat(32),
-    uploaded: 1,
-    uploadedBy: 'maker-1',
-  },
-});
 const older = releaseOf('1.4.1', 'k141');
 const release = releaseOf('1.4.2', 'k142');
 /** More devices than a request assigns: the rollout is prepared by the queue job, in three steps. */
