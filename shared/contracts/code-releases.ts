@@ -311,7 +311,7 @@ export const Rollout = z.object({
   abort: RolloutAbort,
   /** Every stage has started and the last one soaked under the threshold. */
   completed: EpochMillis.optional(),
-  /** While `preparing`: how many of its devices the queue job has assigned so far, of how many. */
+  /** While `preparing`: how many of its devices the queue job has gone through so far (assigned or not), of how many. */
   preparing: z.object({ assigned: z.number().int(), of: z.number().int() }).optional(),
   counts: RolloutCounts,
   skipped: RolloutSkipped,

@@ -70,8 +70,13 @@ describe('a rollout too large for its request (decision 114)', () => {
     expect(w.queued).toEqual([{ kind: 'prepare', rolloutId: started.id }]);
 
     w.setClock(5_000);
+    const first = await w.prepare.run(w.queued.shift()!.rolloutId);
+    expect(first).toEqual({ rolloutId: started.id, assigned: PREPARE_STEP_DEVICES, refused: 0, next: 'step' });
+    const between = await w.service.get(started.id);
+    expect(between).toMatchObject({ status: 'preparing', preparing: { assigned: PREPARE_STEP_DEVICES, of: FLEET } });
+    expect(between.counts.targeted).toBe(PREPARE_STEP_DEVICES);
     const runs = await w.drain();
-    expect(runs.map((run) => ('next' in run ? run.next : run.done))).toEqual(['step', 'step', 'step', 'active']);
+    expect(runs.map((run) => ('next' in run ? run.next : run.done))).toEqual(['step', 'step', 'active']);
     const rollout = await w.service.get(started.id);
     expect(rollout.status).toBe('active');
     expect(rollout.preparing).toBeUndefined();

@@ -78,7 +78,8 @@ export const createRolloutPrepare = ({ rollouts, targets, fleet, work, now, log 
         const recorded = await rollouts.commitStep(rolloutId, {
           ...(from === undefined ? {} : { from }),
           to: last.deviceId,
-          assigned: tally.pointed.size,
+          // Gone through, the refused and the ones a later rollout took too: the progress reaches `of`.
+          assigned: page.items.length,
           counts: tally.counts,
           skipped: tally.skipped,
           // The stages hold their planned sizes from the start: only a device refused after all leaves its stage.

@@ -244,7 +244,6 @@ export const createRollouts = ({
     // From its first rollout on, the release is what devices verify against: the store refuses to change it.
     await releases.markRolledOut(release.id, created);
     if (!(await rollouts.create(rollout))) throw new ServiceUnavailable(MESSAGES.changeUndone);
-    const tally = newTally(input.stages.length, rollout.skipped);
     // Every target first, by batches: a device then never points at the rollout without its target.
     const firstTargets = reached.map((deviceId) => {
       const found = standing.get(deviceId) as { firmwareVersion?: string };
@@ -266,6 +265,7 @@ export const createRollouts = ({
       }
       return rollout;
     }
+    const tally = newTally(input.stages.length, rollout.skipped);
     // The first failure stops the lanes from taking more devices, and the ones under way finish before the rollout
     // is set straight: what it then lists and counts is what points at it.
     let failure: { error: unknown } | undefined;
