@@ -531,7 +531,9 @@ export const codeReleases = defineArea('code-releases', {
     access: minGroup('Administrators'),
     summary:
       'Roll a release out to chosen devices, a campaign or an organization (devices of its product line). 409 with ' +
-      'the reason while the release is a draft or its latest test result is not a Pass.',
+      'the reason while the release is a draft or its latest test result is not a Pass. Up to 1,000 devices it ' +
+      'answers the rollout active; a larger one (up to 10,000) is answered preparing and becomes active once a ' +
+      'queue job has assigned its devices (read it again).',
     params: ReleaseParams,
     body: NewRollout,
     response: Rollout,

@@ -97,8 +97,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // each, about 0.3 kB over them all; the bundler, which keeps modules that wait out of the entry's chunk, moved some
     // of the entry's into the shared chunk and three small ones into chunks of their own): 180.4 kB.
     // The stored tokens decoded once per cookie string (lib/stored-tokens.ts): 180.5 kB.
-    // Measured 180,548 bytes; 180.6 kB leaves room for the hashes (see above).
-    jsKb: 180.6,
+    // Measured 180,548 bytes; 180.6 kB leaves room for the hashes (see above). The staff pages' chunks renamed by
+    // decision 114 (their content hashes, named in the entry): 180,556 bytes, 180.65 kB.
+    jsKb: 180.65,
     ...PHONE,
   },
   {
@@ -158,8 +159,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 198.8 kB; the stored
     // tokens decoded once (see guest /dashboard): 198.9 kB.
     // The data-quality panel drawn after the charts (decision 104, 30 November): 198,937 bytes; 199.0 kB with room for
-    // the hashes (see above).
-    jsKb: 199.0,
+    // the hashes (see above). The staff pages' chunks renamed by decision 114 (see guest /dashboard): 198,952 bytes,
+    // 199.05 kB.
+    jsKb: 199.05,
     ...PHONE,
   },
   {
@@ -225,8 +227,9 @@ export const PAGE_BUDGETS: readonly PageBudget[] = [
     // A paged list's refresh interval and order per page (see guest /dashboard): 179.6 kB.
     // Fresh stored tokens read without Amplify (decision 111, see guest /dashboard): 180.0 kB.
     // The contracts' schemas built in tasks of their own (decision 112, see guest /dashboard): 180.4 kB; the stored
-    // tokens decoded once (see guest /dashboard): 180.5 kB. 180.6 kB with room for the hashes (see guest /dashboard).
-    jsKb: 180.6,
+    // tokens decoded once (see guest /dashboard): 180.5 kB. 180.6 kB with room for the hashes (see guest /dashboard),
+    // 180.65 kB once decision 114 renamed the staff pages' chunks.
+    jsKb: 180.65,
     ...PHONE,
   },
   {
