@@ -64,6 +64,8 @@ export const RELEASE_MESSAGES = {
   releaseNotPublished: (line: string, version: string) => `${line} ${version} has no verified artifact to offer`,
   releaseRolledOut: (line: string, version: string) =>
     `${line} ${version} has been rolled out: what devices were offered never changes (release a new version instead)`,
+  rolloutNothingAssigned:
+    'Halted automatically: no device of its target could be assigned (each was retired, moved to another product line or taken by a later rollout since it started)',
   rolloutAssignmentFailed:
     'Not every device could be assigned, so the rollout was halted; start a new rollout to assign the rest',
 } as const;

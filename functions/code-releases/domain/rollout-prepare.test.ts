@@ -185,6 +185,24 @@ describe('a rollout too large for its request (decision 114)', () => {
     expect((await w.service.get(fix.id)).counts).toEqual({ targeted: 2, adopted: 0, superseded: 0 });
   });
 
+  it('halts, for its staff to hear, a rollout that could assign none of its devices', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    for (const device of Object.values(w.devices)) device.state = 'retired';
+    w.setClock(5_000);
+    await w.drain();
+    const rollout = await w.service.get(id);
+    expect(rollout).toMatchObject({
+      status: 'halted',
+      halted: 5_000,
+      haltedBy: 'automatic',
+      haltReason: RELEASE_MESSAGES.rolloutNothingAssigned,
+      counts: { targeted: 0, adopted: 0, superseded: 0 },
+      skipped: { otherProductLine: 0, retired: FLEET, unknown: 0 },
+    });
+    expect(w.targets.size).toBe(0);
+  });
+
   it('does nothing for a rollout no longer preparing', async () => {
     const w = world();
     const { id } = await w.service.create(admin, release.id, everyone);

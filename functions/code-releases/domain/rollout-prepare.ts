@@ -1,3 +1,5 @@
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
+import { AUTOMATIC } from '../../_shared/code-releases/device-updates';
 import { presentRollout, type StoredRollout, type StoredTarget } from '../../_shared/code-releases/rollout-item';
 import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { inLanes } from '../../_shared/in-lanes';
@@ -26,7 +28,7 @@ export interface RolloutPrepareDeps {
   rollouts: Pick<RolloutStore, 'get' | 'commitStep' | 'clearRefused' | 'activate'>;
   targets: Pick<
     RolloutTargets,
-    'page' | 'put' | 'removeAll' | 'supersede' | 'addCounts' | 'addStageCounts' | 'addTakenCounts'
+    'page' | 'put' | 'removeAll' | 'supersede' | 'addCounts' | 'addStageCounts' | 'addTakenCounts' | 'halt'
   >;
   fleet: Pick<Fleet, 'assign'>;
   work: Pick<QueueSender<PrepareMessage>, 'send'>;
@@ -95,9 +97,18 @@ export const createRolloutPrepare = ({ rollouts, targets, fleet, work, now, log 
         await work.send([{ kind: 'prepare', rolloutId }]);
         return { ...counted, next: 'step' };
       }
-      const active = await rollouts.activate(rolloutId, now());
+      const at = now();
+      const active = await rollouts.activate(rolloutId, at);
       if (!active) return { rolloutId, done: 'recorded already' };
       const rollout = presentRollout(active);
+      if (rollout.counts.targeted === rollout.counts.superseded) {
+        // Nothing of its own to offer: halted, so the stage job announces it to the release's staff.
+        await targets.halt(rolloutId, {
+          halted: at,
+          haltedBy: AUTOMATIC,
+          haltReason: RELEASE_MESSAGES.rolloutNothingAssigned,
+        });
+      }
       log('info', 'Rollout prepared', {
         rolloutId,
         targeted: rollout.counts.targeted,
