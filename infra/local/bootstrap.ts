@@ -42,7 +42,7 @@ import {
   DEMO_PASSWORD,
   DEMO_RELATIONS,
 } from './demo-data';
-import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
+import { addMissingIndexes, createTableInput, rebuildName, untilActive } from './table-indexes';
 
 const isNamed = (error: unknown, ...names: string[]) => error instanceof Error && names.includes(error.name);
 
@@ -57,6 +57,7 @@ export const createTables = async (
 ): Promise<Record<string, string>> => {
   const existing = new Set((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []);
   const names: Record<string, string> = {};
+  const created: string[] = [];
   for (const [key, table] of Object.entries(TABLES) as [string, TableDefinition][]) {
     const name = tableName(table, env);
     names[key] = name;
@@ -65,7 +66,10 @@ export const createTables = async (
       continue;
     }
     await dynamo.send(createTableInput(name, table));
+    created.push(name);
   }
+  // dynalite answers a create before the table is active, and refuses a write until it is (ResourceNotFound).
+  await Promise.all(created.map((name) => untilActive(dynamo, name)));
   return names;
 };
 

@@ -6,7 +6,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } 
 import type { TableDefinition } from '../../functions/_shared/tables';
 import { startDynamoDb } from './emulators/dynamodb';
 import { LOCAL_CREDENTIALS } from './emulators/listen';
-import { addMissingIndexes, createTableInput, rebuildName } from './table-indexes';
+import { addMissingIndexes, createTable, createTableInput, rebuildName } from './table-indexes';
 
 const before: TableDefinition = {
   constructId: 'TargetsTable',
@@ -50,7 +50,8 @@ describe('an index added to a table that exists on this machine (dynalite cannot
           );
         }
       };
-      await dynamo.send(createTableInput('targets', before));
+      // Active before it is filled: dynalite answers a create before the table is (under load, a write could come first).
+      await createTable(dynamo, createTableInput('targets', before), 'targets');
       await fill('targets');
 
       expect(await addMissingIndexes(dynamo, 'targets', after)).toEqual(['progress']);
@@ -69,7 +70,11 @@ describe('an index added to a table that exists on this machine (dynalite cannot
       expect(await addMissingIndexes(dynamo, 'targets', after)).toEqual([]);
 
       // A start that stopped after deleting the table: the copy aside is whole, and the table comes back from it.
-      await dynamo.send(createTableInput(rebuildName('other'), before, { indexes: false }));
+      await createTable(
+        dynamo,
+        createTableInput(rebuildName('other'), before, { indexes: false }),
+        rebuildName('other'),
+      );
       await fill(rebuildName('other'));
       await addMissingIndexes(dynamo, 'other', after);
       const other = await dynamo.send(new DescribeTableCommand({ TableName: 'other' }));

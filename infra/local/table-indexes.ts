@@ -70,9 +70,15 @@ const drop = async (dynamo: DynamoDBClient, name: string) => {
   await dynamo.send(new DeleteTableCommand({ TableName: name }));
   await waitUntilTableNotExists({ client: dynamo, ...WAIT }, { TableName: name });
 };
-const create = async (dynamo: DynamoDBClient, input: CreateTableCommand, name: string) => {
-  await dynamo.send(input);
+/** Resolves once dynalite has made a table it answered created active (a write before then is ResourceNotFound). */
+export const untilActive = async (dynamo: DynamoDBClient, name: string) => {
   await waitUntilTableExists({ client: dynamo, ...WAIT }, { TableName: name });
+};
+
+/** Creates a table and resolves once it is active. */
+export const createTable = async (dynamo: DynamoDBClient, input: CreateTableCommand, name: string) => {
+  await dynamo.send(input);
+  await untilActive(dynamo, name);
 };
 
 const exists = async (dynamo: DynamoDBClient, name: string): Promise<string[] | undefined> => {
@@ -110,7 +116,7 @@ export const addMissingIndexes = async (
       await drop(dynamo, aside);
     } else {
       // Stopped after the table was deleted: the copy is whole. Finish from it.
-      if (current === undefined) await create(dynamo, createTableInput(name, table), name);
+      if (current === undefined) await createTable(dynamo, createTableInput(name, table), name);
       const restored = await copyItems(dynamo, aside, name);
       await drop(dynamo, aside);
       log(`${name}: ${restored} items back, with its indexes, from the copy a stopped start left`);
@@ -118,10 +124,10 @@ export const addMissingIndexes = async (
     }
   }
   if (current === undefined || missing.length === 0) return [];
-  await create(dynamo, createTableInput(aside, table, { indexes: false }), aside);
+  await createTable(dynamo, createTableInput(aside, table, { indexes: false }), aside);
   const copied = await copyItems(dynamo, name, aside);
   await drop(dynamo, name);
-  await create(dynamo, createTableInput(name, table), name);
+  await createTable(dynamo, createTableInput(name, table), name);
   const restored = await copyItems(dynamo, aside, name);
   await drop(dynamo, aside);
   log(`${name}: added ${missing.join(', ')} (${copied} items copied aside, ${restored} back)`);

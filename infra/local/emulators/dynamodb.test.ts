@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
+import { createTable } from '../table-indexes';
 import { levelIterators, startDynamoDb } from './dynamodb';
 import { LOCAL_CREDENTIALS } from './listen';
 
@@ -14,10 +15,14 @@ describe('the dynalite emulator under many reads', () => {
   it('closes the LevelDB iterator of every Query and Scan, whole or stopped early (issue 19: they stayed open)', async () => {
     const emulator = await startDynamoDb({ dataDir, port: 0 });
     try {
-      const db = DynamoDBDocumentClient.from(
-        new DynamoDBClient({ region: 'us-west-2', endpoint: emulator.url, credentials: LOCAL_CREDENTIALS }),
-      );
-      await db.send(
+      const dynamo = new DynamoDBClient({
+        region: 'us-west-2',
+        endpoint: emulator.url,
+        credentials: LOCAL_CREDENTIALS,
+      });
+      const db = DynamoDBDocumentClient.from(dynamo);
+      await createTable(
+        dynamo,
         new CreateTableCommand({
           TableName: 'readings',
           KeySchema: [
@@ -30,6 +35,7 @@ describe('the dynalite emulator under many reads', () => {
           ],
           BillingMode: 'PAY_PER_REQUEST',
         }),
+        'readings',
       );
       await db.send(
         new BatchWriteCommand({
