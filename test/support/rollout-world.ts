@@ -82,7 +82,7 @@ export const rolloutWorld = ({
 
   const halt: RolloutTargets['halt'] = async (id, { halted, haltedBy, haltReason }) => {
     const found = rollouts.get(id);
-    if (found?.status !== 'active') return undefined;
+    if (found?.status !== 'active' && found?.status !== 'preparing') return undefined;
     const next = { ...found, status: 'halted' as const, halted, haltedBy, haltReason, live: LIVE };
     rollouts.set(id, next);
     return clone(next);
@@ -295,6 +295,16 @@ export const rolloutWorld = ({
       if (found?.status !== 'halted' || found.halted !== halted) return undefined;
       Object.assign(found, { status: 'active', resumed, resumedBy, baseline, soakFrom: resumed, live: LIVE });
       return clone(found);
+    },
+    resumePreparing: async (id, { halted, resumed, resumedBy }) => {
+      const found = rollouts.get(id);
+      if (found?.status !== 'halted' || found.halted !== halted || !found.preparing) return undefined;
+      Object.assign(found, { status: 'preparing', resumed, resumedBy });
+      return clone(found);
+    },
+    unresumePreparing: async (id, resumed) => {
+      const found = rollouts.get(id);
+      if (found?.status === 'preparing' && found.resumed === resumed) found.status = 'halted';
     },
     markRolledBack: async (id, rollback) => {
       const found = rollouts.get(id);

@@ -314,8 +314,9 @@ export const createRolloutTargets = ({
     },
 
     /**
-     * Halts an active rollout; it stays on the stage job's index until its halt has been announced.
-     * @returns the halted rollout, or undefined when it was not active
+     * Halts an active rollout, or a preparing one (its assignment steps stop; decision 114's addendum); it stays on the
+     * stage job's index until its halt has been announced.
+     * @returns the halted rollout, or undefined when it was neither active nor preparing
      */
     halt: async (
       rolloutId: string,
@@ -325,11 +326,12 @@ export const createRolloutTargets = ({
         TableName: rolloutsTable,
         Key: { id: rolloutId },
         UpdateExpression: 'SET #status = :halted, halted = :at, haltedBy = :by, haltReason = :reason, live = :live',
-        ConditionExpression: 'attribute_exists(id) AND #status = :active',
+        ConditionExpression: 'attribute_exists(id) AND #status IN (:active, :preparing)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':halted': 'halted',
           ':active': 'active',
+          ':preparing': 'preparing',
           ':at': halt.halted,
           ':by': halt.haltedBy,
           ':reason': halt.haltReason,

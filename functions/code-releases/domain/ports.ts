@@ -151,6 +151,16 @@ export interface RolloutStore {
     resume: { halted: number; resumed: number; resumedBy: string; baseline: StageTally & { stage: number } },
   ) => Promise<StoredRollout | undefined>;
   /**
+   * Resumes a rollout halted while it was preparing (decision 114's addendum): preparing again, its steps to go on from
+   * the one recorded last. @returns the rollout after, or undefined when it was not halted by that halt while preparing
+   */
+  resumePreparing: (
+    id: string,
+    resume: { halted: number; resumed: number; resumedBy: string },
+  ) => Promise<StoredRollout | undefined>;
+  /** Undoes `resumePreparing` of `resumed` when its step could not be queued: the rollout is halted again. */
+  unresumePreparing: (id: string, resumed: number) => Promise<void>;
+  /**
    * Marks the rollout rolled back to another rollout (once). @returns false when it was rolled back already
    */
   markRolledBack: (id: string, rollback: NonNullable<Rollout['rollback']>) => Promise<boolean>;

@@ -9,6 +9,7 @@ import {
   rolloutWorld,
 } from '../../../test/support/rollout-world';
 import { createRolloutPrepare, PREPARE_STEP_DEVICES } from './rollout-prepare';
+import { createRolloutStages } from './rollout-stages';
 import { createRollouts } from './rollouts';
 
 const older = releaseOf('1.4.1', 'k141');
@@ -46,13 +47,22 @@ const world = (devices = fleetOf(FLEET)) => {
     work: fake.work,
     now: () => clock,
   });
+  const stages = createRolloutStages({
+    log: silentLog,
+    rollouts: fake.rolloutStore,
+    targets: fake.targetStore,
+    updates: fake.updates,
+    releases: fake.releaseStore,
+    organizations: fake.organizations,
+    notices: fake.notices,
+  });
   /** Works the queue's messages as the worker does, until none is left. */
   const drain = async () => {
     const runs = [];
     while (fake.queued.length > 0) runs.push(await prepare.run(fake.queued.shift()!.rolloutId));
     return runs;
   };
-  return { ...fake, service, prepare, drain, setClock: (at: number) => (clock = at) };
+  return { ...fake, service, prepare, stages, drain, setClock: (at: number) => (clock = at) };
 };
 
 const everyone = { target: { kind: 'devices' as const, deviceIds: Object.keys(fleetOf(FLEET)) } };
@@ -88,17 +98,97 @@ describe('a rollout too large for its request (decision 114)', () => {
     for (const device of Object.values(w.devices)) expect(device.firmwareHistory).toEqual([started.id]);
   });
 
-  it('refuses a person’s advance, halt and roll back while it prepares, and offers nothing to resume', async () => {
+  it('refuses a person’s advance and roll back while it prepares, and offers nothing to resume', async () => {
     const w = world();
     const { id } = await w.service.create(admin, release.id, everyone);
     expect((await rejectionOf(w.service.advance(admin, id))).message).toBe(
       RELEASE_MESSAGES.rolloutNotActive('preparing'),
     );
-    expect((await rejectionOf(w.service.halt(admin, id, 'stop'))).message).toBe(RELEASE_MESSAGES.rolloutPreparing);
     expect((await rejectionOf(w.service.rollback(admin, id, 'back'))).message).toBe(RELEASE_MESSAGES.rolloutPreparing);
     expect((await rejectionOf(w.service.resume(admin, id))).message).toBe(
       RELEASE_MESSAGES.rolloutNotHalted('preparing'),
     );
+  });
+
+  it('halted while it prepares, takes no further step; resumed, it goes on from its last step and turns active', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    await w.prepare.run(w.queued.shift()!.rolloutId);
+    w.setClock(7_000);
+    const halted = await w.service.halt(admin, id, 'wrong fleet');
+    expect(halted).toMatchObject({
+      status: 'halted',
+      halted: 7_000,
+      haltReason: 'wrong fleet',
+      preparing: { assigned: PREPARE_STEP_DEVICES, of: FLEET },
+    });
+    expect(halted.stages[0]!.started).toBeUndefined();
+    expect((await rejectionOf(w.service.halt(admin, id, 'again'))).message).toBe(RELEASE_MESSAGES.rolloutHalted);
+    // The step queued before the halt finds it halted and does nothing.
+    const before = structuredClone(w.rollouts.get(id));
+    expect(await w.drain()).toEqual([{ rolloutId: id, done: 'not preparing' }]);
+    expect(w.rollouts.get(id)).toEqual(before);
+    expect(Object.values(w.devices).filter((d) => d.firmwareTarget?.rolloutId === id)).toHaveLength(
+      PREPARE_STEP_DEVICES,
+    );
+    // The stage job tells the release's staff, and no organization: none of their devices was offered it.
+    expect((await w.stages.run(8_000)).announced).toEqual([id]);
+    expect(w.published.map((notice) => notice.audience.kind)).toEqual(['staff']);
+    expect(w.rollouts.get(id)!.live).toBeUndefined();
+    // Nothing was offered, so nothing can be rolled back.
+    expect((await rejectionOf(w.service.rollback(admin, id, 'back'))).message).toBe(
+      RELEASE_MESSAGES.rolloutNothingInstalled,
+    );
+
+    w.setClock(9_000);
+    const resumed = await w.service.resume(admin, id);
+    expect(resumed).toMatchObject({ status: 'preparing', preparing: { assigned: PREPARE_STEP_DEVICES, of: FLEET } });
+    expect(w.queued).toEqual([{ kind: 'prepare', rolloutId: id }]);
+    const runs = await w.drain();
+    expect(runs.map((run) => ('next' in run ? run.next : run.done))).toEqual(['step', 'step', 'active']);
+    const rollout = await w.service.get(id);
+    expect(rollout.status).toBe('active');
+    expect(rollout.counts).toEqual({ targeted: FLEET, adopted: 0, superseded: 0 });
+    expect(rollout.stages[0]!.started).toBe(9_000);
+    for (const device of Object.values(w.devices)) expect(device.firmwareHistory).toEqual([id]);
+  });
+
+  it('halted in the middle of a step, counts that step once when resumed', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    await w.prepare.run(w.queued.shift()!.rolloutId);
+    // The second step points its devices at the rollout; the halt lands before it is recorded.
+    const commit = w.rolloutStore.commitStep;
+    w.rolloutStore.commitStep = async (rolloutId, step) => {
+      await w.service.halt(admin, rolloutId, 'wrong fleet');
+      return commit(rolloutId, step);
+    };
+    expect(await w.prepare.run(w.queued.shift()!.rolloutId)).toEqual({ rolloutId: id, done: 'recorded already' });
+    w.rolloutStore.commitStep = commit;
+    expect((await w.service.get(id)).preparing).toEqual({ assigned: PREPARE_STEP_DEVICES, of: FLEET });
+    await w.service.resume(admin, id);
+    await w.drain();
+    const rollout = await w.service.get(id);
+    expect(rollout.status).toBe('active');
+    expect(rollout.counts.targeted).toBe(FLEET);
+    expect(rollout.stages.reduce((sum, stage) => sum + stage.counts.pending, 0)).toBe(FLEET);
+  });
+
+  it('stays halted when its resumed step cannot be queued, and says the change was undone', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    await w.service.halt(admin, id, 'wrong fleet');
+    w.queued.length = 0;
+    const send = w.work.send;
+    w.work.send = async () => {
+      throw new Error('queue down');
+    };
+    expect((await rejectionOf(w.service.resume(admin, id))).message).toMatch(/undone/);
+    expect((await w.service.get(id)).status).toBe('halted');
+    w.work.send = send;
+    expect((await w.service.resume(admin, id)).status).toBe('preparing');
+    await w.drain();
+    expect((await w.service.get(id)).status).toBe('active');
   });
 
   it('works a failed step again without a device counted, written or taken twice', async () => {

@@ -326,6 +326,29 @@ export const createRollouts = ({
     return (await rollouts.get(rollout.id)) ?? rollout;
   };
 
+  /**
+   * A rollout halted before it was active goes on assigning its devices from the step recorded last (decision 114's
+   * addendum); it offers nothing until every device is assigned, as before its halt.
+   */
+  const resumePreparing = async (caller: Caller, rolloutId: string, halted: number): Promise<Rollout> => {
+    const at = now();
+    const resumed = await rollouts.resumePreparing(rolloutId, { halted, resumed: at, resumedBy: caller.sub });
+    if (!resumed) throw new Conflict(RELEASE_MESSAGES.rolloutChanged);
+    try {
+      await work.send([{ kind: 'prepare', rolloutId }]);
+    } catch (error) {
+      log('error', 'Rollout preparation could not resume', {
+        rolloutId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      // Without its step nothing would move it on: halted again, the person can resume it once more.
+      await rollouts.unresumePreparing(rolloutId, at);
+      throw new ServiceUnavailable(MESSAGES.changeUndone);
+    }
+    log('info', 'Rollout resumed while preparing', { rolloutId, by: caller.sub });
+    return presentRollout(resumed);
+  };
+
   return {
     /**
      * Starts a rollout when the gate is open (else 409 with its reason), in the stages asked for or the default ones
@@ -380,11 +403,7 @@ export const createRollouts = ({
       if (halted) return presentRollout(halted);
       const found = await find(rolloutId);
       throw new Conflict(
-        found.status === 'halted'
-          ? RELEASE_MESSAGES.rolloutHalted
-          : found.status === 'preparing'
-            ? RELEASE_MESSAGES.rolloutPreparing
-            : RELEASE_MESSAGES.rolloutRolledBack,
+        found.status === 'halted' ? RELEASE_MESSAGES.rolloutHalted : RELEASE_MESSAGES.rolloutRolledBack,
       );
     },
 
@@ -417,6 +436,7 @@ export const createRollouts = ({
       if (found.status !== 'halted' || found.halted === undefined) {
         throw new Conflict(RELEASE_MESSAGES.rolloutNotHalted(found.status));
       }
+      if (item.preparing !== undefined) return resumePreparing(caller, rolloutId, found.halted);
       const stage = found.stages[found.currentStage]!;
       const resumed = await rollouts.resume(rolloutId, {
         halted: found.halted,

@@ -199,6 +199,36 @@ export const createRolloutStore = ({
       ReturnValues: 'ALL_NEW',
     })) as StoredRollout | undefined,
 
+  resumePreparing: async (id, { halted, resumed, resumedBy }) =>
+    (await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET #status = :preparing, resumed = :at, resumedBy = :by',
+      // Only a rollout never made active still holds `preparing`: one halted after must resume offering instead.
+      ConditionExpression:
+        'attribute_exists(id) AND #status = :halted AND halted = :halted_at AND attribute_exists(#prep)',
+      ExpressionAttributeNames: { '#status': 'status', '#prep': 'preparing' },
+      ExpressionAttributeValues: {
+        ':preparing': 'preparing',
+        ':halted': 'halted',
+        ':halted_at': halted,
+        ':at': resumed,
+        ':by': resumedBy,
+      },
+      ReturnValues: 'ALL_NEW',
+    })) as StoredRollout | undefined,
+
+  unresumePreparing: async (id, resumed) => {
+    await updateIf(db, {
+      TableName: tableName,
+      Key: { id },
+      UpdateExpression: 'SET #status = :halted',
+      ConditionExpression: 'attribute_exists(id) AND #status = :preparing AND resumed = :at',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':halted': 'halted', ':preparing': 'preparing', ':at': resumed },
+    });
+  },
+
   markRolledBack: async (id, rollback) =>
     (await updateIf(db, {
       TableName: tableName,

@@ -180,7 +180,7 @@ describe('staged rollouts: starting one over many devices', () => {
     expect(none).toEqual({ update: null });
   }, 180_000);
 
-  it('while one prepares, refuses a person’s halt, advance and roll back and a device’s report, and leaves a device a rollout started meanwhile took to that one', async () => {
+  it('while one prepares, refuses a person’s advance and roll back and a device’s report, and leaves a device a rollout started meanwhile took to that one', async () => {
     const admin = await administrator();
     const fleet = await seedFleet(5);
     const release = await seedRelease({ results: ['Pass'] });
@@ -190,8 +190,6 @@ describe('staged rollouts: starting one over many devices', () => {
     expect(rollout).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: 5 } });
 
     const params = { params: { id: rollout.id } };
-    const halt = await apiRejection(admin.haltRollout({ ...params, body: { reason: 'looks wrong' } }));
-    expect([halt.status, halt.message]).toEqual([409, RELEASE_MESSAGES.rolloutPreparing]);
     const advance = await apiRejection(admin.advanceRollout({ ...params, body: {} }));
     expect([advance.status, advance.message]).toEqual([409, RELEASE_MESSAGES.rolloutNotActive('preparing')]);
     const back = await apiRejection(admin.rollbackRollout({ ...params, body: { reason: 'back' } }));
@@ -234,6 +232,47 @@ describe('staged rollouts: starting one over many devices', () => {
       superseded: 0,
     });
     // Active now, its canary is offered the release.
+    expect((await device.getFirmware({})).update).toMatchObject({ rolloutId: rollout.id });
+  });
+
+  it('halts one while it prepares, offering nothing; resumed, it goes on assigning and turns active', async () => {
+    const admin = await administrator();
+    const fleet = await seedFleet(3);
+    const release = await seedRelease({ results: ['Pass'] });
+    const { rollout } = await preparingRollout(release.id, fleet);
+    const params = { params: { id: rollout.id } };
+    // Any staff member may halt, as an active rollout; only Administrators resume.
+    const halted = await (await employee()).haltRollout({ ...params, body: { reason: 'wrong fleet' } });
+    expect(halted).toMatchObject({
+      status: 'halted',
+      haltReason: 'wrong fleet',
+      preparing: { assigned: 0, of: 3 },
+    });
+    expect(halted.stages.every((stage) => stage.started === undefined)).toBe(true);
+    const again = await apiRejection(admin.haltRollout({ ...params, body: { reason: 'again' } }));
+    expect([again.status, again.message]).toEqual([409, RELEASE_MESSAGES.rolloutHalted]);
+    const back = await apiRejection(admin.rollbackRollout({ ...params, body: { reason: 'back' } }));
+    expect([back.status, back.message]).toEqual([409, RELEASE_MESSAGES.rolloutNothingInstalled]);
+    const [canary] = await devicesOf(rollout.id, { stage: 0 });
+    const device = apiAs('data-ingress', await credentialFor(canary!.deviceId));
+    expect(await device.getFirmware({})).toEqual({ update: null });
+
+    // The resume queues its step on the stack's rollouts queue: the worker assigns the devices and makes it active.
+    const resumed = await admin.resumeRollout(params);
+    expect(resumed).toMatchObject({ status: 'preparing', preparing: { assigned: 0, of: 3 } });
+    const active = await eventually(async () => {
+      const found = await (await employee()).getRollout(params);
+      return found.status === 'active' && found;
+    });
+    expect(active.counts).toEqual({ targeted: 3, adopted: 0, superseded: 0 });
+    expect(active.stages[0]!.started).toBeGreaterThanOrEqual(resumed.resumed!);
+    const records = await recordsOf(fleet);
+    for (const id of fleet) {
+      expect([id, (records.get(id)?.firmwareTarget as { rolloutId?: string } | undefined)?.rolloutId]).toEqual([
+        id,
+        rollout.id,
+      ]);
+    }
     expect((await device.getFirmware({})).update).toMatchObject({ rolloutId: rollout.id });
   });
 });

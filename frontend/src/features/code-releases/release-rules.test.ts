@@ -7,6 +7,7 @@ import {
   deviceIdsOf,
   durationText,
   EMPTY_ROLLOUT_FORM,
+  haltedPreparingText,
   preparingText,
   rolloutBody,
   sha256Hex,
@@ -74,12 +75,19 @@ describe('release page rules', () => {
   it('starts no stage of a rollout still assigning its devices, and says how far the assignment is', () => {
     const rollout = { status: 'active', currentStage: 0 } as Rollout;
     expect([0, 1].map((index) => stageStatus(rollout, index))).toEqual(['current', 'waiting']);
-    expect([0, 1].map((index) => stageStatus({ ...rollout, status: 'preparing' }, index))).toEqual([
-      'waiting',
-      'waiting',
-    ]);
-    expect(preparingText({ assigned: 2_500, of: 10_000 })).toBe('Assigning its devices: 2,500 of 10,000.');
+    const preparing = { assigned: 2_500, of: 10_000 };
+    for (const status of ['preparing', 'halted'] as const) {
+      expect([0, 1].map((index) => stageStatus({ ...rollout, status, preparing }, index))).toEqual([
+        'waiting',
+        'waiting',
+      ]);
+    }
+    expect(stageStatus({ ...rollout, status: 'halted' }, 0)).toBe('current');
+    expect(preparingText(preparing)).toBe('Assigning its devices: 2,500 of 10,000.');
     expect(preparingText(undefined)).toBe('Assigning its devices.');
+    expect(haltedPreparingText(preparing)).toBe(
+      'Halted while assigning its devices (2,500 of 10,000 assigned): nothing was offered. Resuming goes on assigning them.',
+    );
   });
 
   it('hashes a file as the server does', async () => {

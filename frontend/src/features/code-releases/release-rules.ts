@@ -147,7 +147,8 @@ export const stagesText = (stages: readonly { name: string; percent: number; soa
  * rollout's stages all wait: its first starts only once every device is assigned.
  */
 export const stageStatus = (rollout: Rollout, index: number): 'done' | 'current' | 'waiting' =>
-  rollout.status === 'preparing'
+  // Still assigning, or halted before it was done: no stage has started.
+  rollout.preparing !== undefined
     ? 'waiting'
     : index < rollout.currentStage || (index === rollout.currentStage && rollout.completed !== undefined)
       ? 'done'
@@ -160,6 +161,11 @@ export const preparingText = (preparing: Rollout['preparing']): string =>
   preparing
     ? `Assigning its devices: ${preparing.assigned.toLocaleString('en')} of ${preparing.of.toLocaleString('en')}.`
     : 'Assigning its devices.';
+
+/** A rollout halted before every device was assigned (decision 114's addendum): it never offered anything. */
+export const haltedPreparingText = (preparing: NonNullable<Rollout['preparing']>): string =>
+  `Halted while assigning its devices (${preparing.assigned.toLocaleString('en')} of ` +
+  `${preparing.of.toLocaleString('en')} assigned): nothing was offered. Resuming goes on assigning them.`;
 
 /** How many of a stage's devices finished (succeeded, failed, rejected, timed out), and its share in whole percent. */
 export const finishedOf = (stage: Rollout['stages'][number]) => {

@@ -17,7 +17,15 @@ import { ChoiceField } from '../../lib/form-fields';
 import { errorOf, routeKey, routeQuery, useChanges, usePagedQuery } from '../../lib/query';
 import { useSignedInUser } from '../../lib/session';
 import { UpdateStateBadge } from './public-update-state';
-import { abortText, durationText, finishedOf, preparingText, stageStatus, WATCH_MS } from './release-rules';
+import {
+  abortText,
+  durationText,
+  finishedOf,
+  haltedPreparingText,
+  preparingText,
+  stageStatus,
+  WATCH_MS,
+} from './release-rules';
 import { RolloutStatusBadge } from './rollout-parts';
 import './code-releases.css';
 
@@ -155,6 +163,7 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
         {rollout.halted && <When ms={rollout.halted} />}
       </p>
       <p data-testid="rollout-halt-reason">{rollout.haltReason}</p>
+      {rollout.preparing && <p data-testid="rollout-halted-preparing">{haltedPreparingText(rollout.preparing)}</p>}
       <ErrorAlert testId="rollout-failures-error" error={errorOf(failed) ?? errorOf(timedOut)} />
       <Failures devices={devices} />
       {rollout.rollback && (
@@ -171,8 +180,8 @@ const StopNote = ({ rollout }: { rollout: Rollout }) => {
 };
 
 /**
- * What a person may do now: advance or halt an active rollout, resume or roll back a halted one; nothing while it is
- * preparing (the API refuses every action until it is active).
+ * What a person may do now: advance or halt an active rollout, halt one still assigning its devices, resume or roll
+ * back a halted one (one halted while assigning resumes assigning, and has nothing to roll back).
  */
 const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
   const api = useApi('code-releases');
@@ -190,12 +199,12 @@ const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
       <ErrorAlert testId="rollout-action-error" error={error} />
       {rollout.status === 'preparing' && (
         <p className="muted small" data-testid="rollout-actions-later">
-          Advancing and halting come once every device is assigned and the rollout is active.
+          Advancing comes once every device is assigned and the rollout is active.
         </p>
       )}
-      {rollout.status === 'active' && (
+      {(rollout.status === 'active' || rollout.status === 'preparing') && (
         <>
-          {admin && !last && (
+          {admin && !last && rollout.status === 'active' && (
             <p className="actions">
               <button
                 type="button"
@@ -244,18 +253,24 @@ const RolloutActions = ({ rollout }: { rollout: Rollout }) => {
         </p>
       )}
       {rollout.status === 'halted' && admin && (
+        <p className="actions">
+          <button
+            type="button"
+            data-testid="rollout-resume"
+            disabled={!!busy}
+            onClick={() => void run('resume', () => api.resumeRollout(params), keys)}
+          >
+            {busy === 'resume' ? 'Resuming…' : 'Resume'}
+          </button>
+          <span className="muted small">
+            {rollout.preparing
+              ? ' Assigning its devices goes on; nothing is offered until every one is.'
+              : ' Offers start again; the failures seen so far are set aside.'}
+          </span>
+        </p>
+      )}
+      {rollout.status === 'halted' && admin && !rollout.preparing && (
         <>
-          <p className="actions">
-            <button
-              type="button"
-              data-testid="rollout-resume"
-              disabled={!!busy}
-              onClick={() => void run('resume', () => api.resumeRollout(params), keys)}
-            >
-              {busy === 'resume' ? 'Resuming…' : 'Resume'}
-            </button>
-            <span className="muted small"> Offers start again; the failures seen so far are set aside.</span>
-          </p>
           <div className="halt-row">
             <label htmlFor="rollout-rollback-reason">Why roll it back</label>
             <input

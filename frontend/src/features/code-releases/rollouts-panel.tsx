@@ -253,8 +253,8 @@ const StartRollout = ({ release }: { release: ReleaseDetail }) => {
 };
 
 /**
- * One rollout's adoption as a bar and in words, what it skipped, and Halt with a reason while it is active (the API
- * refuses to halt one still assigning its devices).
+ * One rollout's adoption as a bar and in words, what it skipped, and Halt with a reason while it is active or still
+ * assigning its devices.
  */
 const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: string }) => {
   const api = useApi('code-releases');
@@ -274,11 +274,12 @@ const RolloutRow = ({ rollout, releaseId }: { rollout: Rollout; releaseId: strin
         {text}
       </p>
       {skippedText(rollout.skipped) && <p className="muted small">{skippedText(rollout.skipped)}</p>}
-      {rollout.status === 'preparing' ? (
+      {rollout.status === 'preparing' && (
         <p className="muted small" data-testid="rollout-preparing">
-          {preparingText(rollout.preparing)} It can be halted once it is active.
+          {preparingText(rollout.preparing)} Nothing is offered until every one is.
         </p>
-      ) : rollout.status !== 'active' ? (
+      )}
+      {rollout.status === 'halted' || rollout.status === 'rolled-back' ? (
         <p className="muted small" data-testid="rollout-halt-reason">
           Halted {rollout.halted ? new Date(rollout.halted).toLocaleString() : ''}: {rollout.haltReason}
         </p>
