@@ -10,6 +10,7 @@ import type { RolloutTargets } from '../../functions/_shared/code-releases/rollo
 import type { AssignRefusal, Fleet, ReleaseStore, RolloutStore } from '../../functions/code-releases/domain/ports';
 import type { PrepareMessage } from '../../functions/code-releases/domain/prepare-message';
 import type { StoredRelease } from '../../functions/code-releases/domain/records';
+import { createRolloutStages } from '../../functions/code-releases/domain/rollout-stages';
 import type { Caller } from '../../shared/auth/verify-token';
 import type { StageCounts } from '../../shared/code-releases/rollout-rules';
 import type { FirmwareTarget } from '../../shared/contracts/devices';
@@ -415,3 +416,15 @@ export const rolloutWorld = ({
     target: (rolloutId: string, deviceId: string) => targets.get(keyOf(rolloutId, deviceId)),
   };
 };
+
+/** The stage job over a world's stores, as the scheduled job builds it. */
+export const rolloutStagesOf = (world: ReturnType<typeof rolloutWorld>) =>
+  createRolloutStages({
+    log: silentLog,
+    rollouts: world.rolloutStore,
+    targets: world.targetStore,
+    updates: world.updates,
+    releases: world.releaseStore,
+    organizations: world.organizations,
+    notices: world.notices,
+  });

@@ -6,10 +6,10 @@ import {
   staffAdmin as admin,
   type FakeDevice,
   publishedRelease as releaseOf,
+  rolloutStagesOf,
   rolloutWorld,
 } from '../../../test/support/rollout-world';
 import { createRolloutPrepare, PREPARE_STEP_DEVICES } from './rollout-prepare';
-import { createRolloutStages } from './rollout-stages';
 import { createRollouts } from './rollouts';
 
 const older = releaseOf('1.4.1', 'k141');
@@ -47,15 +47,7 @@ const world = (devices = fleetOf(FLEET)) => {
     work: fake.work,
     now: () => clock,
   });
-  const stages = createRolloutStages({
-    log: silentLog,
-    rollouts: fake.rolloutStore,
-    targets: fake.targetStore,
-    updates: fake.updates,
-    releases: fake.releaseStore,
-    organizations: fake.organizations,
-    notices: fake.notices,
-  });
+  const stages = rolloutStagesOf(fake);
   /** Works the queue's messages as the worker does, until none is left. */
   const drain = async () => {
     const runs = [];

@@ -1,9 +1,8 @@
 import type { Caller } from '../../../shared/auth/verify-token';
 import { reportKey } from '../../../shared/code-releases/rollout-rules';
 import { silentLog } from '../../../test/support/log';
-import { type FakeDevice, rolloutWorld } from '../../../test/support/rollout-world';
+import { type FakeDevice, rolloutStagesOf, rolloutWorld } from '../../../test/support/rollout-world';
 import type { StoredRelease } from './records';
-import { createRolloutStages } from './rollout-stages';
 import { createRollouts } from './rollouts';
 
 const admin = { sub: 'admin-1', groups: ['Administrators'] } as Caller;
@@ -41,15 +40,7 @@ const setUp = (n: number, organizations: Record<string, string[]> = {}) => {
     now: () => 0,
     newId: () => 'rollout-1',
   });
-  const stages = createRolloutStages({
-    log: silentLog,
-    rollouts: fake.rolloutStore,
-    targets: fake.targetStore,
-    updates: fake.updates,
-    releases: fake.releaseStore,
-    organizations: fake.organizations,
-    notices: fake.notices,
-  });
+  const stages = rolloutStagesOf(fake);
   const inStage = (stage: number) =>
     [...fake.targets.values()]
       .filter((t) => t.stage === stage)
