@@ -12,6 +12,7 @@ const env = readEnv(CODE_RELEASES_ENV);
 export const handler = sqsWorker(
   'CodeReleasesWorker',
   PrepareMessage,
-  (message, { prepare }) => prepare.run(message.rolloutId),
+  (message, { prepare }, record) =>
+    prepare.run(message.rolloutId, Number(record.attributes?.ApproximateReceiveCount ?? 1)),
   { deps: () => createRolloutPrepareDeps(env) },
 );

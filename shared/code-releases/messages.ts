@@ -66,6 +66,8 @@ export const RELEASE_MESSAGES = {
     `${line} ${version} has been rolled out: what devices were offered never changes (release a new version instead)`,
   rolloutNothingAssigned:
     'Halted automatically: no device of its target could be assigned (each was retired, moved to another product line or taken by a later rollout since it started)',
+  rolloutAssignmentStalled: (tries: number) =>
+    `Halted automatically: assigning its devices failed ${tries} times in a row; resume it to go on from where it stopped`,
   rolloutAssignmentFailed:
     'Not every device could be assigned, so the rollout was halted; start a new rollout to assign the rest',
 } as const;

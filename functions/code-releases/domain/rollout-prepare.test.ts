@@ -9,6 +9,7 @@ import {
   rolloutStagesOf,
   rolloutWorld,
 } from '../../../test/support/rollout-world';
+import { MAX_RECEIVES } from '../../_shared/queue/max-receives';
 import { createRolloutPrepare, PREPARE_STEP_DEVICES } from './rollout-prepare';
 import { createRollouts } from './rollouts';
 
@@ -181,6 +182,35 @@ describe('a rollout too large for its request (decision 114)', () => {
     expect((await w.service.resume(admin, id)).status).toBe('preparing');
     await w.drain();
     expect((await w.service.get(id)).status).toBe('active');
+  });
+
+  it('halts itself when the queue’s last try of a step fails too, for its staff to hear; resumed, it goes on', async () => {
+    const w = world();
+    const { id } = await w.service.create(admin, release.id, everyone);
+    w.queued.length = 0;
+    w.failing.add(idOf(10));
+    for (let tries = 1; tries < MAX_RECEIVES.rollouts; tries += 1) {
+      await expect(w.prepare.run(id, tries)).rejects.toThrow('throttled');
+      expect(w.rollouts.get(id)!.status).toBe('preparing');
+    }
+    w.setClock(6_000);
+    await expect(w.prepare.run(id, MAX_RECEIVES.rollouts)).rejects.toThrow('throttled');
+    expect(await w.service.get(id)).toMatchObject({
+      status: 'halted',
+      halted: 6_000,
+      haltedBy: 'automatic',
+      haltReason: RELEASE_MESSAGES.rolloutAssignmentStalled(MAX_RECEIVES.rollouts),
+      preparing: { assigned: 0, of: FLEET },
+    });
+    expect((await w.stages.run(7_000)).announced).toEqual([id]);
+    expect(w.published).toMatchObject([{ audience: { kind: 'staff' }, automatic: true }]);
+    w.failing.clear();
+    await w.service.resume(admin, id);
+    await w.drain();
+    expect(await w.service.get(id)).toMatchObject({
+      status: 'active',
+      counts: { targeted: FLEET, adopted: 0, superseded: 0 },
+    });
   });
 
   it('works a failed step again without a device counted, written or taken twice', async () => {

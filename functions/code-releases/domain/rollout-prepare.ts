@@ -4,6 +4,7 @@ import { presentRollout, type StoredRollout, type StoredTarget } from '../../_sh
 import type { RolloutTargets } from '../../_shared/code-releases/rollout-targets';
 import { inLanes } from '../../_shared/in-lanes';
 import type { Log } from '../../_shared/logger';
+import { MAX_RECEIVES } from '../../_shared/queue/max-receives';
 import type { QueueSender } from '../../_shared/queue/queue-sender';
 import { ASSIGN_CONCURRENCY, createAssignment, newTally } from './assignment';
 import type { Fleet, RolloutStore } from './ports';
@@ -58,63 +59,98 @@ export const createRolloutPrepare = ({ rollouts, targets, fleet, work, now, log 
     await rollouts.clearRefused(item.id);
   };
 
-  return {
-    run: async (rolloutId: string): Promise<PrepareRun> => {
+  /**
+   * The queue's last try of a step failed too: the rollout is halted, so its staff hear of it (the stage job announces
+   * it) and a person's resume sends the step again; the message itself goes to the dead-letter queue for the team.
+   */
+  const haltStalled = async (rolloutId: string, tries: number) => {
+    try {
       const item = await rollouts.get(rolloutId);
-      if (item?.status !== 'preparing') return { rolloutId, done: 'not preparing' };
-      await removeRefused(item);
-      const from = item.prepareCursor;
-      const page = await targets.page(
-        rolloutId,
-        PREPARE_STEP_DEVICES,
-        from === undefined ? undefined : { rolloutId, deviceId: from },
-      );
-      const tally = newTally(item.stages.length, { otherProductLine: 0, retired: 0, unknown: 0 });
-      const last = page.items.at(-1);
-      if (last) {
-        // A failure fails the step, and the queue gives it again: what it did is found pointing at the rollout then.
-        await inLanes(page.items, ASSIGN_CONCURRENCY, (target) =>
-          assignment.assignOne(item, target.deviceId, target, tally),
-        );
-        await assignment.countTaken(tally, `${rolloutId}#${from ?? ''}`);
-        const recorded = await rollouts.commitStep(rolloutId, {
-          ...(from === undefined ? {} : { from }),
-          to: last.deviceId,
-          // Gone through, the refused and the ones a later rollout took too: the progress reaches `of`.
-          assigned: page.items.length,
-          counts: tally.counts,
-          skipped: tally.skipped,
-          // The stages hold their planned sizes from the start: only a device refused after all leaves its stage.
-          stageDevices: refusedByStage(item.stages.length, page.items, tally.refused),
-          stageCounts: tally.stageCounts,
-          refused: tally.refused,
-        });
-        if (!recorded) return { rolloutId, done: 'recorded already' };
-        await removeRefused({ id: rolloutId, refusedPending: tally.refused });
-      }
-      const counted = { rolloutId, assigned: tally.pointed.size, refused: tally.refused.length };
-      if (last && page.lastKey) {
-        await work.send([{ kind: 'prepare', rolloutId }]);
-        return { ...counted, next: 'step' };
-      }
-      const at = now();
-      const active = await rollouts.activate(rolloutId, at);
-      if (!active) return { rolloutId, done: 'recorded already' };
-      const rollout = presentRollout(active);
-      if (rollout.counts.targeted === rollout.counts.superseded) {
-        // Nothing of its own to offer: halted, so the stage job announces it to the release's staff.
-        await targets.halt(rolloutId, {
-          halted: at,
-          haltedBy: AUTOMATIC,
-          haltReason: RELEASE_MESSAGES.rolloutNothingAssigned,
-        });
-      }
-      log('info', 'Rollout prepared', {
-        rolloutId,
-        targeted: rollout.counts.targeted,
-        skipped: rollout.skipped,
+      if (item?.status !== 'preparing') return;
+      await targets.halt(rolloutId, {
+        halted: now(),
+        haltedBy: AUTOMATIC,
+        haltReason: RELEASE_MESSAGES.rolloutAssignmentStalled(tries),
       });
-      return { ...counted, next: 'active' };
+    } catch (error) {
+      // The step's own error is the one the queue reports; this one only says the halt did not happen.
+      log('error', 'Stalled rollout not halted', {
+        rolloutId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  };
+
+  const step = async (rolloutId: string): Promise<PrepareRun> => {
+    const item = await rollouts.get(rolloutId);
+    if (item?.status !== 'preparing') return { rolloutId, done: 'not preparing' };
+    await removeRefused(item);
+    const from = item.prepareCursor;
+    const page = await targets.page(
+      rolloutId,
+      PREPARE_STEP_DEVICES,
+      from === undefined ? undefined : { rolloutId, deviceId: from },
+    );
+    const tally = newTally(item.stages.length, { otherProductLine: 0, retired: 0, unknown: 0 });
+    const last = page.items.at(-1);
+    if (last) {
+      // A failure fails the step, and the queue gives it again: what it did is found pointing at the rollout then.
+      await inLanes(page.items, ASSIGN_CONCURRENCY, (target) =>
+        assignment.assignOne(item, target.deviceId, target, tally),
+      );
+      await assignment.countTaken(tally, `${rolloutId}#${from ?? ''}`);
+      const recorded = await rollouts.commitStep(rolloutId, {
+        ...(from === undefined ? {} : { from }),
+        to: last.deviceId,
+        // Gone through, the refused and the ones a later rollout took too: the progress reaches `of`.
+        assigned: page.items.length,
+        counts: tally.counts,
+        skipped: tally.skipped,
+        // The stages hold their planned sizes from the start: only a device refused after all leaves its stage.
+        stageDevices: refusedByStage(item.stages.length, page.items, tally.refused),
+        stageCounts: tally.stageCounts,
+        refused: tally.refused,
+      });
+      if (!recorded) return { rolloutId, done: 'recorded already' };
+      await removeRefused({ id: rolloutId, refusedPending: tally.refused });
+    }
+    const counted = { rolloutId, assigned: tally.pointed.size, refused: tally.refused.length };
+    if (last && page.lastKey) {
+      await work.send([{ kind: 'prepare', rolloutId }]);
+      return { ...counted, next: 'step' };
+    }
+    const at = now();
+    const active = await rollouts.activate(rolloutId, at);
+    if (!active) return { rolloutId, done: 'recorded already' };
+    const rollout = presentRollout(active);
+    if (rollout.counts.targeted === rollout.counts.superseded) {
+      // Nothing of its own to offer: halted, so the stage job announces it to the release's staff.
+      await targets.halt(rolloutId, {
+        halted: at,
+        haltedBy: AUTOMATIC,
+        haltReason: RELEASE_MESSAGES.rolloutNothingAssigned,
+      });
+    }
+    log('info', 'Rollout prepared', {
+      rolloutId,
+      targeted: rollout.counts.targeted,
+      skipped: rollout.skipped,
+    });
+    return { ...counted, next: 'active' };
+  };
+
+  return {
+    /**
+     * Works the rollout's next step. `tries` is how many times the queue has handed this message out; on the last
+     * (`MAX_RECEIVES.rollouts`) a failure halts the rollout before it is thrown back.
+     */
+    run: async (rolloutId: string, tries = 1): Promise<PrepareRun> => {
+      try {
+        return await step(rolloutId);
+      } catch (error) {
+        if (tries >= MAX_RECEIVES.rollouts) await haltStalled(rolloutId, tries);
+        throw error;
+      }
     },
   };
 };

@@ -6,9 +6,13 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, SQSEvent } from 'aws-lambda';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, DEPENDENCY_UNAVAILABLE } from '../../../functions/_shared/http/http-errors';
+import { MAX_RECEIVES } from '../../../functions/_shared/queue/max-receives';
 import { createReadingsStore, type StoredReading } from '../../../functions/_shared/sensor-data/readings-store';
+import { type PrepareMessage, prepareGroupOf } from '../../../functions/code-releases/domain/prepare-message';
 import { type SqsHandler, startSqsPoller } from '../../../infra/local/sqs-poller';
+import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import type { JobsMessage } from '../../../shared/contracts/events';
+import { preparingRollout, seedFleet, seedRelease } from '../../support/code-releases';
 import { fetchDatasetFile, manifestFile, sha256, waitForDataset } from '../../support/datasets';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import { mailTo } from '../../support/mail';
@@ -84,7 +88,7 @@ const hourStarts = (list: readonly StoredReading[]) => [
 ];
 
 /** A queue of this file's own standing for one of the stack's, its retries seconds apart. */
-const ownQueue = (stands: 'jobs' | 'sensorData', visibilitySeconds = VISIBILITY_SECONDS) =>
+const ownQueue = (stands: 'jobs' | 'sensorData' | 'rollouts', visibilitySeconds = VISIBILITY_SECONDS) =>
   createOwnQueue(sqs, stands, 'faults', visibilitySeconds);
 
 /** Sends messages in one call, each its own SQS message (a FIFO message in its device's or notification's group). */
@@ -178,7 +182,7 @@ describe('queue work under faults', () => {
   let dynamodb: FaultProxy;
   let s3: FaultProxy;
   let restoreEnvironment: () => void = () => undefined;
-  let handlers: { notifications: SqsHandler; sensorData: SqsHandler; dataIngress: HttpHandler };
+  let handlers: { notifications: SqsHandler; sensorData: SqsHandler; rollouts: SqsHandler; dataIngress: HttpHandler };
   const queues: OwnQueue[] = [];
   const children: ChildProcess[] = [];
 
@@ -196,6 +200,7 @@ describe('queue work under faults', () => {
     handlers = {
       notifications: (await import('../../../functions/notifications/worker')).handler as unknown as SqsHandler,
       sensorData: (await import('../../../functions/sensor-data/worker')).handler as unknown as SqsHandler,
+      rollouts: (await import('../../../functions/code-releases/worker')).handler as unknown as SqsHandler,
       dataIngress: (await import('../../../functions/data-ingress/handler')).handler as unknown as HttpHandler,
     };
   });
@@ -585,4 +590,55 @@ describe('queue work under faults', () => {
     expect(day?.m.pm2_5?.n).toBe(list.length);
     expect(await waitingIn(queue.deadLetterUrl)).toEqual({ visible: 0, inFlight: 0 });
   }, 120_000);
+
+  it('a preparing rollout whose step fails on every try is halted on the last try; resumed, it turns active', async () => {
+    const queue = await ownQueue('rollouts');
+    queues.push(queue);
+    const release = await seedRelease({ results: ['Pass'] });
+    const fleet = await seedFleet(3);
+    // Its first step held back, and sent to this file's queue instead of the stack's.
+    const { rollout } = await preparingRollout(release.id, fleet);
+    const admin = apiAs('code-releases', await tokenOf('admin@example.com'));
+    // Every write pointing one of its devices at it fails, however often the SDK retries; the others go through, and
+    // are found pointing at it when the step is worked again. One device only: the retries of the workers' client
+    // share a quota, which the next tests' faults need.
+    const outage = dynamodb.inject(
+      (r) =>
+        r.target.endsWith('.UpdateItem') &&
+        r.body.includes('firmwareHistory') &&
+        r.body.includes(rollout.id) &&
+        r.body.includes(`"${fleet[1]}"`),
+    );
+    const message: PrepareMessage = { kind: 'prepare', rolloutId: rollout.id };
+    await sendAll(queue, [{ body: message, group: prepareGroupOf(message) }]);
+    const body = JSON.stringify(message);
+    const batches: Batch[] = [];
+    await quietly(async () => {
+      const poller = pollerOn(queue, handlers.rollouts, batches);
+      try {
+        await until('the step was tried for the last time', () => failuresOf(batches, body) >= MAX_RECEIVES.rollouts);
+        // The queue moves it on the receive after its last.
+        await until('the message is in the dead-letter queue', async () => {
+          return (await waitingIn(queue.deadLetterUrl)).visible === 1;
+        });
+      } finally {
+        await poller.stop();
+      }
+    });
+    outage.clear();
+    expect(batches.flatMap((batch) => batch.receives)).toEqual([1, 2, 3, 4, 5]);
+    const halted = await admin.getRollout({ params: { id: rollout.id } });
+    expect(halted).toMatchObject({
+      status: 'halted',
+      haltedBy: 'automatic',
+      haltReason: RELEASE_MESSAGES.rolloutAssignmentStalled(MAX_RECEIVES.rollouts),
+      preparing: { assigned: 0, of: 3 },
+    });
+    // A person's resume sends the step again, on the stack's queue: its worker assigns the devices.
+    expect((await admin.resumeRollout({ params: { id: rollout.id } })).status).toBe('preparing');
+    await until('the rollout is active', async () => {
+      const found = await admin.getRollout({ params: { id: rollout.id } });
+      return found.status === 'active' && found.counts.targeted === 3;
+    });
+  }, 90_000);
 });
