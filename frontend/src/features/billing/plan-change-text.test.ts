@@ -1,5 +1,5 @@
 import type { Product, Subscription } from '../../../../shared/contracts/api-subscriptions';
-import { formatDay, planChoices, tierLabel, whatHappens } from './plan-change-text';
+import { formatDay, planChoices, tierLabel, whatHappens, withoutShownUpgrades } from './plan-change-text';
 
 const END = Date.UTC(2026, 11, 12, 10, 0);
 const day = (ms: number) => formatDay(ms, 'UTC');
@@ -58,6 +58,13 @@ describe('planChoices: what the device page offers', () => {
     expect(labels(choices)).toEqual(['Upgrade to Tier 2', 'Cancel at period end']);
     expect(choices[0]).toMatchObject({ kind: 'upgrade', product: { id: 'prod_sd1_tier2' } });
     expect((choices[0] as { note: string }).note).toContain('prorated difference');
+  });
+
+  it('offers no upgrade to the tier the page shows already (the record of an upgrade landing before its plan is read)', () => {
+    const choices = planChoices(plan({ tier: 'tier1' }), SD1, 'sd1', day);
+    expect(labels(withoutShownUpgrades(choices, 'tier1'))).toEqual(['Upgrade to Tier 2', 'Cancel at period end']);
+    expect(labels(withoutShownUpgrades(choices, undefined))).toEqual(['Upgrade to Tier 2', 'Cancel at period end']);
+    expect(labels(withoutShownUpgrades(choices, 'tier2'))).toEqual(['Cancel at period end']);
   });
 
   it('Tier 2 of AL30: upgrade to Tier 3, switch to a lower tier from the period end, cancel; only its own line', () => {

@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../components/form-parts';
 import { apiClient } from '../../lib/api';
 import { areaKey, routeKey, useChanges } from '../../lib/query';
 import { useProducts } from './billing-api';
-import { type PlanChoice, planChoices, whatHappens } from './plan-change-text';
+import { type PlanChoice, planChoices, whatHappens, withoutShownUpgrades } from './plan-change-text';
 import './plan-change.css';
 
 /** Stripe's webhook writes the device's record (which every read of its data obeys) a moment after the change. */
@@ -25,10 +25,13 @@ export const PlanChange = ({
   device,
   subscription,
   mayChange,
+  shownTier,
 }: {
   device: Pick<Device, 'id' | 'productLine'>;
   subscription: Subscription | undefined;
   mayChange: boolean;
+  /** The tier the panel shows now (the subscription's, or the one the device's record applies, whichever is higher). */
+  shownTier?: string;
 }) => {
   const client = useQueryClient();
   const products = useProducts();
@@ -36,7 +39,10 @@ export const PlanChange = ({
   const when = subscription && whatHappens(subscription, device.productLine);
   if (!subscription || !when) return null;
   const shared = subscription.deviceIds.length > 1;
-  const choices = mayChange && !shared ? planChoices(subscription, products.data?.items ?? [], device.productLine) : [];
+  const choices =
+    mayChange && !shared
+      ? withoutShownUpgrades(planChoices(subscription, products.data?.items ?? [], device.productLine), shownTier)
+      : [];
 
   const change = (choice: PlanChoice) =>
     void run(testIdOf(choice), async () => {

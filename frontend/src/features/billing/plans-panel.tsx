@@ -97,7 +97,7 @@ export const PlansPanel = ({ device, mayBuy }: { device: Pick<Device, 'id' | 'pr
           </dd>
         </dl>
       )}
-      <PlanChange device={device} subscription={subscription} mayChange={mayBuy} />
+      <PlanChange device={device} subscription={subscription} mayChange={mayBuy} shownTier={tier?.tier} />
       {subscriptionsQuery.data && (
         <PlanHistory subscriptions={subscriptionsQuery.data.items} currentId={subscription?.id} />
       )}
