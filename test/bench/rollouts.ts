@@ -6,7 +6,6 @@ import { batchWriteAll } from '../../functions/_shared/dynamodb';
 import { readEnv } from '../../functions/_shared/env';
 import { CODE_RELEASES_ENV, createCodeReleasesDeps, createRolloutStagesDeps } from '../../functions/code-releases/deps';
 import type { StoredRelease } from '../../functions/code-releases/domain/records';
-import { createRolloutStages } from '../../functions/code-releases/domain/rollout-stages';
 import { createRollouts } from '../../functions/code-releases/domain/rollouts';
 import { createDataIngressDeps, readDataIngressEnv } from '../../functions/data-ingress/deps';
 import { createFirmwareOffer } from '../../functions/data-ingress/domain/firmware-offer';
@@ -24,7 +23,7 @@ import {
 import { parseSemVer, versionSortKey } from '../../shared/code-releases/semver';
 import { ROLLOUT_INLINE_DEVICES } from '../../shared/contracts/code-releases';
 import { silentLog } from '../support/log';
-import { rolloutWorld } from '../support/rollout-world';
+import { rolloutStagesOf, rolloutWorld } from '../support/rollout-world';
 import { AWS_PRICES } from './aws-prices';
 import { seeded } from './seeded';
 
@@ -468,15 +467,7 @@ const inProcessPorts = (ids: readonly string[]) => {
     now,
     newId: () => 'bench-rollout',
   });
-  const stages = createRolloutStages({
-    log: silentLog,
-    rollouts: world.rolloutStore,
-    targets: world.targetStore,
-    updates: world.updates,
-    releases: world.releaseStore,
-    organizations: world.organizations,
-    notices: world.notices,
-  });
+  const stages = rolloutStagesOf(world);
   const records = {
     device: async (deviceId: string) => {
       const device = world.devices[deviceId];
