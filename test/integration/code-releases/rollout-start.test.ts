@@ -1,7 +1,7 @@
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { RELEASE_MESSAGES } from '../../../shared/code-releases/messages';
 import { ROLLOUT_INLINE_DEVICES } from '../../../shared/contracts/code-releases';
-import { credentialFor, preparingRollout, seedFleet, seedRelease } from '../../support/code-releases';
+import { credentialFor, freshMajor, preparingRollout, seedFleet, seedRelease } from '../../support/code-releases';
 import { eventually } from '../../support/sensor-data';
 import { apiAs, apiRejection, documentClient, everyPage, stack, tokenOf } from '../../support/stack';
 import { useStackEnvironment } from '../../support/stack-env';
@@ -238,7 +238,10 @@ describe('staged rollouts: starting one over many devices', () => {
   it('halts one while it prepares, offering nothing; resumed, it goes on assigning and turns active', async () => {
     const admin = await administrator();
     const fleet = await seedFleet(3);
-    const release = await seedRelease({ results: ['Pass'] });
+    // A release just below it, so the roll back is refused for what it found installed, not for a missing way back.
+    const major = freshMajor();
+    await seedRelease({ results: ['Pass'], version: `${major}.0.0` });
+    const release = await seedRelease({ results: ['Pass'], version: `${major}.0.1` });
     const { rollout } = await preparingRollout(release.id, fleet);
     const params = { params: { id: rollout.id } };
     // Any staff member may halt, as an active rollout; only Administrators resume.
