@@ -6,6 +6,29 @@ import type { RolloutStore } from '../domain/ports';
 
 type Key = Record<string, unknown>;
 
+/** An update's parts. DynamoDB refuses a name or value its expressions do not use: each is added with its use. */
+type UpdateParts = { names: Record<string, string>; values: Record<string, unknown>; add: string[] };
+
+/**
+ * ADDs a map's non-zero counts under a path of attribute names (`[placeholder, name]`, outermost first); `tag` keeps
+ * the placeholders of two maps apart. Value placeholders drop underscores, which `timed_out` has.
+ */
+const addCounts = (
+  parts: UpdateParts,
+  path: [string, string][],
+  tag: string,
+  counts: Partial<Record<string, number>>,
+): void => {
+  for (const [key, n] of Object.entries(counts)) {
+    if (!n) continue;
+    for (const [placeholder, name] of path) parts.names[placeholder] = name;
+    const slot = `${tag}${key.replace(/_/g, '')}`;
+    parts.names[`#${slot}`] = key;
+    parts.add.push(`${path.map(([placeholder]) => placeholder).join('.')}.#${slot} :${slot}`);
+    parts.values[`:${slot}`] = n;
+  }
+};
+
 /**
  * Rollouts (docs/code-releases.md); their counters move by atomic ADDs (functions/_shared/code-releases), their stages
  * by conditional writes on the stage read, so two advancements at once advance once.
@@ -63,13 +86,15 @@ export const createRolloutStore = ({
     stageDevices.forEach((devices, stage) => {
       set.push(`stages[${stage}].devices = :d${stage}`);
       values[`:d${stage}`] = devices;
-      for (const [state, count] of Object.entries(stageCounts[stage] ?? {})) {
-        if (!count) continue;
-        names[`#s${stage}`] = String(stage);
-        add.push(`#sc.#s${stage}.#${state} :c${stage}${state.replace(/_/g, '')}`);
-        names[`#${state}`] = state;
-        values[`:c${stage}${state.replace(/_/g, '')}`] = count;
-      }
+      addCounts(
+        { names, values, add },
+        [
+          ['#sc', 'stageCounts'],
+          [`#s${stage}`, String(stage)],
+        ],
+        `c${stage}`,
+        stageCounts[stage] ?? {},
+      );
     });
     await updateIf(db, {
       TableName: tableName,
@@ -91,35 +116,24 @@ export const createRolloutStore = ({
       set.push('refusedPending = :refused');
       values[':refused'] = step.refused;
     }
-    for (const [name, n] of Object.entries(step.counts)) {
-      if (!n) continue;
-      names['#counts'] = 'counts';
-      names[`#c${name}`] = name;
-      add.push(`#counts.#c${name} :c${name}`);
-      values[`:c${name}`] = n;
-    }
-    for (const [reason, n] of Object.entries(step.skipped)) {
-      if (!n) continue;
-      names['#skipped'] = 'skipped';
-      names[`#k${reason}`] = reason;
-      add.push(`#skipped.#k${reason} :k${reason}`);
-      values[`:k${reason}`] = n;
-    }
+    const parts = { names, values, add };
+    addCounts(parts, [['#counts', 'counts']], 'c', step.counts);
+    addCounts(parts, [['#skipped', 'skipped']], 'k', step.skipped);
     step.stageDevices.forEach((devices, stage) => {
       if (!devices) return;
       set.push(`stages[${stage}].devices = stages[${stage}].devices + :d${stage}`);
       values[`:d${stage}`] = devices;
     });
     step.stageCounts.forEach((change, stage) => {
-      for (const [state, count] of Object.entries(change)) {
-        if (!count) continue;
-        const key = `${stage}${state.replace(/_/g, '')}`;
-        names['#sc'] = 'stageCounts';
-        names[`#s${stage}`] = String(stage);
-        names[`#${state}`] = state;
-        add.push(`#sc.#s${stage}.#${state} :s${key}`);
-        values[`:s${key}`] = count;
-      }
+      addCounts(
+        parts,
+        [
+          ['#sc', 'stageCounts'],
+          [`#s${stage}`, String(stage)],
+        ],
+        `s${stage}`,
+        change,
+      );
     });
     if (step.from !== undefined) values[':from'] = step.from;
     return (
