@@ -59,11 +59,6 @@ export type PlanChoice =
 const rank = (tier: string | undefined) => TIER_ORDER.indexOf(tier ?? '');
 
 /**
- * The changes a running subscription offers, in the order the page shows them: an upgrade to each higher tier of
- * the line (charged now, prorated), a switch to each lower one from the period's end (not the one already
- * scheduled), cancelling at period end, and keeping the plan when something is pending.
- */
-/**
  * The choices without an upgrade to a tier the page already shows: after an upgrade the device's record (which the
  * panel's tier also reads) can land before the subscription is read again, and "Tier 2" must not sit beside
  * "Upgrade to Tier 2".
@@ -71,6 +66,11 @@ const rank = (tier: string | undefined) => TIER_ORDER.indexOf(tier ?? '');
 export const withoutShownUpgrades = (choices: readonly PlanChoice[], shownTier: string | undefined): PlanChoice[] =>
   choices.filter((choice) => choice.kind !== 'upgrade' || rank(choice.product.tier) > rank(shownTier));
 
+/**
+ * The changes a running subscription offers, in the order the page shows them: an upgrade to each higher tier of
+ * the line (charged now, prorated), a switch to each lower one from the period's end (not the one already
+ * scheduled), cancelling at period end, and keeping the plan when something is pending.
+ */
 export const planChoices = (
   subscription: Pick<
     Subscription,
